@@ -15,6 +15,7 @@ static const struct {
   const char *help;
 } commands[] = {
     {"desc", cmd_desc, "decode, encode and check matrix descriptors (9.7.16.4)"},
+    {"zcmask", cmd_zcmask, "generate, explain and synthesise zero-column masks (9.7.16.4.3)"},
     {"vectors", cmd_vectors, "check tc5 against golden vector files"},
     {"demo", cmd_demo, "run the built-in example"},
 };

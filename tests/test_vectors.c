@@ -30,6 +30,34 @@ static void test_oracle_idesc(void **state) {
   assert_int_equal(rep.noted, 28); /* the float_e2m1_t lines */
 }
 
+static void test_oracle_zcmask(void **state) {
+  (void)state;
+  check_oracle_file("cutlass/zcmask-conv.txt", 4374);
+  assert_string_equal(rep.format, "zcmask-conv");
+  assert_int_equal(rep.noted, 2); /* the geometry= lines */
+}
+
+static void test_zcmask_corruption_caught(void **state) {
+  (void)state;
+  const char *good = "zcmask=0202018100000001 m=128 n=64 conv_q=5 pad=0 cta=1 tap=2 "
+                     "mask=1000110001100011000110001100011000110001100011000110001100011000\n";
+  assert_int_equal(tc5_vectors_check_text(good, "t", &rep, NULL), TC5_OK);
+  static const char *bad[] = {
+      /* one mask bit flipped */
+      "zcmask=0202018100000001 m=128 n=64 mask=1000110001100011000110001100011000110001100011000110001100011001\n",
+      /* the same descriptor read as M = 64 (two sub-masks) */
+      "zcmask=0202018100000001 m=64 n=64 mask=1000110001100011000110001100011000110001100011000110001100011000\n",
+      /* mask of the wrong length */
+      "zcmask=0202018100000001 m=128 n=64 mask=10001100011\n",
+      /* reserved bit 36 */
+      "zcmask=0202019100000001 m=128 n=64 mask=1000110001100011000110001100011000110001100011000110001100011000\n",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    if (tc5_vectors_check_text(bad[i], "t", &rep, NULL) != TC5_EMISMATCH) fail_msg("not caught: %s", bad[i]);
+    assert_int_equal(rep.failed, 1);
+  }
+}
+
 static void test_idesc_corruption_caught(void **state) {
   (void)state;
   const char *good =
@@ -79,6 +107,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_oracle_idesc),
       cmocka_unit_test(test_idesc_corruption_caught),
+      cmocka_unit_test(test_oracle_zcmask),
+      cmocka_unit_test(test_zcmask_corruption_caught),
       cmocka_unit_test(test_vectors_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
