@@ -7,22 +7,40 @@
 
 /* ---- element types ------------------------------------------------------- */
 
+/* name, bits, float, signed, exponent bits, mantissa bits, bias, specials.
+ * tf32 sits in an f32 container (its mantissa field is read as 10 bits);
+ * ue4m3 is e4m3 without the sign (7 bits used in an 8-bit code). */
 static const tc5_type_info type_table[TC5_TYPE_COUNT] = {
-    [TC5_F32] = {TC5_F32, "f32", 32, true},
-    [TC5_TF32] = {TC5_TF32, "tf32", 32, true},
-    [TC5_F16] = {TC5_F16, "f16", 16, true},
-    [TC5_BF16] = {TC5_BF16, "bf16", 16, true},
-    [TC5_E4M3] = {TC5_E4M3, "e4m3", 8, true},
-    [TC5_E5M2] = {TC5_E5M2, "e5m2", 8, true},
-    [TC5_E2M3] = {TC5_E2M3, "e2m3", 6, true},
-    [TC5_E3M2] = {TC5_E3M2, "e3m2", 6, true},
-    [TC5_E2M1] = {TC5_E2M1, "e2m1", 4, true},
-    [TC5_UE8M0] = {TC5_UE8M0, "ue8m0", 8, true},
-    [TC5_UE4M3] = {TC5_UE4M3, "ue4m3", 8, true},
-    [TC5_S8] = {TC5_S8, "s8", 8, false},
-    [TC5_U8] = {TC5_U8, "u8", 8, false},
-    [TC5_S32] = {TC5_S32, "s32", 32, false},
+    [TC5_F32] = {TC5_F32, "f32", 32, true, true, 8, 23, 127, TC5_SPECIAL_IEEE},
+    [TC5_TF32] = {TC5_TF32, "tf32", 32, true, true, 8, 10, 127, TC5_SPECIAL_IEEE},
+    [TC5_F16] = {TC5_F16, "f16", 16, true, true, 5, 10, 15, TC5_SPECIAL_IEEE},
+    [TC5_BF16] = {TC5_BF16, "bf16", 16, true, true, 8, 7, 127, TC5_SPECIAL_IEEE},
+    [TC5_E4M3] = {TC5_E4M3, "e4m3", 8, true, true, 4, 3, 7, TC5_SPECIAL_FN},
+    [TC5_E5M2] = {TC5_E5M2, "e5m2", 8, true, true, 5, 2, 15, TC5_SPECIAL_IEEE},
+    [TC5_E2M3] = {TC5_E2M3, "e2m3", 6, true, true, 2, 3, 1, TC5_SPECIAL_NONE},
+    [TC5_E3M2] = {TC5_E3M2, "e3m2", 6, true, true, 3, 2, 3, TC5_SPECIAL_NONE},
+    [TC5_E2M1] = {TC5_E2M1, "e2m1", 4, true, true, 2, 1, 1, TC5_SPECIAL_NONE},
+    [TC5_UE8M0] = {TC5_UE8M0, "ue8m0", 8, true, false, 8, 0, 127, TC5_SPECIAL_E8M0},
+    [TC5_UE4M3] = {TC5_UE4M3, "ue4m3", 8, true, false, 4, 3, 7, TC5_SPECIAL_FN},
+    [TC5_S8] = {TC5_S8, "s8", 8, false, true, 0, 0, 0, TC5_SPECIAL_INT},
+    [TC5_U8] = {TC5_U8, "u8", 8, false, false, 0, 0, 0, TC5_SPECIAL_INT},
+    [TC5_S32] = {TC5_S32, "s32", 32, false, true, 0, 0, 0, TC5_SPECIAL_INT},
 };
+
+/* fp4 in the middle of the byte, fp6 in the low six bits: CUTLASS,
+ * include/cute/atom/mma_traits_sm120.hpp (fp4_shift_A/B): the f8f6f4 MMA
+ * "expects the four-bit data to be in the middle of the eight-bit container",
+ * fp6 "NOT needed" to shift. */
+static const tc5_container8 container8_table[] = {
+    {TC5_E2M1, 2, 4}, {TC5_E2M3, 0, 6}, {TC5_E3M2, 0, 6},
+    {TC5_E4M3, 0, 8}, {TC5_E5M2, 0, 8},
+};
+
+const tc5_container8 *tc5_spec_container8(tc5_type t) {
+  for (size_t i = 0; i < sizeof container8_table / sizeof container8_table[0]; i++)
+    if (container8_table[i].type == t) return &container8_table[i];
+  return NULL;
+}
 
 const tc5_type_info *tc5_spec_type(tc5_type t) {
   if (t <= TC5_TYPE_NONE || t >= TC5_TYPE_COUNT) return NULL;

@@ -20,14 +20,35 @@
 #include "tc5/kind.h"
 
 /* ---- element types ---- */
+typedef enum tc5_special {
+  TC5_SPECIAL_IEEE,  /* all-ones exponent: Inf (M = 0) and NaN                */
+  TC5_SPECIAL_FN,    /* e4m3: no Inf; NaN = all ones (exponent and mantissa)  */
+  TC5_SPECIAL_NONE,  /* fp6, fp4: every code is a finite number               */
+  TC5_SPECIAL_E8M0,  /* ue8m0: 2^(x-127), no zero, 0xFF = NaN                 */
+  TC5_SPECIAL_INT    /* two's complement or unsigned integer                  */
+} tc5_special;
+
 typedef struct tc5_type_info {
   tc5_type type;
   const char *name;
-  uint8_t bits;     /* storage width of a code */
+  uint8_t bits;      /* storage width of a code                              */
   bool is_float;
+  bool has_sign;     /* sign bit (ue8m0, ue4m3 and u8 have none)             */
+  uint8_t exp_bits, man_bits;
+  int16_t bias;
+  tc5_special special;
 } tc5_type_info;
 
 const tc5_type_info *tc5_spec_type(tc5_type t); /* NULL for NONE/invalid */
+
+/* Place of an element in an 8-bit container (9.7.16.10.4.3, figures 199-201,
+ * and the tcgen05.cp decompression, figures 195-198): bits [shift, shift +
+ * width). 8-bit types fill the byte. NULL for types without a container. */
+typedef struct tc5_container8 {
+  tc5_type type;
+  uint8_t shift, width;
+} tc5_container8;
+const tc5_container8 *tc5_spec_container8(tc5_type t);
 
 /* ---- instruction descriptor codes, Tables 42-44 ---- */
 typedef struct tc5_code_type {
