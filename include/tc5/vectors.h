@@ -22,7 +22,7 @@ extern "C" {
 
 typedef struct tc5_vectors_report {
   char format[32];     /* detected format name                               */
-  char qualifier[128]; /* mmasim: arch and qualifier from the header/name    */
+  char qualifier[192]; /* mmasim: arch and qualifier from the header/name    */
   uint64_t checked;    /* vectors checked                                    */
   uint64_t failed;     /* vectors where tc5 differs                          */
   uint64_t noted;      /* vectors that pass under a documented convention    */

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Builds and runs tc5's GPU programs on a Hopper GPU (sm_90a).
+#   gpu/run.sh arith [OUTDIR]   wgmma arithmetic vs tc5's Hopper model
+# Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
+# Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
+# a GPU (what CTest reads as "skipped").
+set -eu
+cd "$(dirname "$0")/.."
+what=${1:-arith}
+out=${2:-build-gpu/out}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ ! -x "$NVCC" ]; then echo "gpu/run.sh: nvcc not found: skipped"; exit 77; fi
+if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exit 77; fi
+mkdir -p build-gpu/obj "$out"
+# the library, plainly (the same sources as the CMake build)
+for f in src/*.c; do
+  o=build-gpu/obj/$(basename "$f" .c).o
+  [ "$o" -nt "$f" ] || gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -c "$f" -o "$o"
+done
+ar rcs build-gpu/libtc5.a build-gpu/obj/*.o
+case "$what" in
+  arith)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
+      gpu/wgmma_arith.cu build-gpu/libtc5.a -o build-gpu/wgmma_arith -lpthread
+    exec build-gpu/wgmma_arith "$out" ;;
+  *) echo "usage: gpu/run.sh arith [OUTDIR]" >&2; exit 2 ;;
+esac

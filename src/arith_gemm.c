@@ -1,0 +1,660 @@
+/* tc5 — whole-matrix MMA arithmetic, fast, with exactly the results of the
+ * reference core (arith.c).
+ *
+ * Every element of A and B is decoded once into an exact double (sign,
+ * negation and the scale factor folded in) and an int32 nominal exponent
+ * (for mxf4: the scale's exponent). For a tile of R rows x W columns and one
+ * step (`chunk` products), pass 1 finds the largest nominal exponent E of
+ * each output's terms (zero terms count as zero_exp), pass 2 sums
+ * (int64)(term * 2^(F - E)) — a C cast truncates toward zero, which is the
+ * model's truncation, and every product and scaling is exact in double — and
+ * the result is rounded to the output format in doubles (toward zero by
+ * clearing low bits while the results are normal). Integer kinds sum in
+ * int64. Outputs whose row, column or C hold NaN/Inf, or whose running
+ * value overflows, are recomputed by the reference (rare and exact).
+ * Column panels are split over threads. */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arith_impl.h"
+#include "spec_tables.h"
+
+#define TW 16    /* columns per tile (lanes) */
+#define TR 8     /* rows per tile */
+#define PANELS 4 /* column panels per task */
+#define ZMARK (-(1 << 20)) /* nominal exponent of a zero element */
+/* decoded B is stored in panels of TW columns, each K x TW contiguous */
+#define BIDX(k, j, K) ((((size_t)(j) / TW) * (K) + (k)) * TW + (j) % TW)
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define TC5_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define TC5_CLONES
+#endif
+
+/* A bit-level decoder of one element type (the rules of tc5__term_of, in a
+ * form cheap enough to run once per element of a large matrix). */
+typedef struct fdec {
+  unsigned shift, mb, sbit; /* code >> shift; mantissa bits; sign bit (0: none) */
+  uint32_t emask, mmask;
+  int bias, emin;
+  tc5_special sp;
+  bool integer, int_signed;
+} fdec;
+
+typedef struct gemm_job {
+  const tc5_dot *m;
+  const tc5_dot_opts *o;
+  unsigned M, N, Np, K, L, G;
+  double *av, *bv;        /* decoded A (M x K) and B (K x Np, in panels) */
+  int32_t *ae, *be;        /* their nominal exponents (ZMARK: zero)      */
+  const uint32_t *A, *B, *SA, *SB;
+  uint32_t *D;
+  uint8_t *rowsp, *colsp;  /* NaN/Inf anywhere in the row / column       */
+  int32_t *azero;          /* M x chunks: -1 when A has a zero there     */
+  int32_t *bzero;          /* chunks x Np: -1 when B has a zero there    */
+  unsigned nchunks;
+  struct fdec fa, fb, fc, fs; /* decoders of A, B, C and the scales      */
+  int phase;
+  unsigned next_tile;      /* shared work counter of the phase           */
+  pthread_mutex_t lock;
+  tc5_status st;
+} gemm_job;
+
+/* 2^e for -1022 <= e <= 1023, from its bits (vectorisable, unlike ldexp) */
+static inline double pow2(int e) {
+  uint64_t b = (uint64_t)(int64_t)(e + 1023) << 52;
+  double d;
+  memcpy(&d, &b, 8);
+  return d;
+}
+
+/* exponent of a normal double (floor(log2|v|)), from its bits */
+static inline int expo(double v) {
+  uint64_t b;
+  memcpy(&b, &v, 8);
+  return (int)((b >> 52) & 0x7FF) - 1023;
+}
+
+static void fdec_init(fdec *f, tc5_type t) {
+  const tc5_type_info *ti = tc5_spec_type(t);
+  memset(f, 0, sizeof *f);
+  f->integer = ti->special == TC5_SPECIAL_INT;
+  f->int_signed = ti->has_sign;
+  f->shift = t == TC5_TF32 ? 13 : 0;
+  f->mb = ti->man_bits;
+  f->sbit = ti->has_sign ? ti->exp_bits + ti->man_bits : 0;
+  f->emask = (1u << ti->exp_bits) - 1u;
+  f->mmask = (1u << ti->man_bits) - 1u;
+  f->bias = ti->bias;
+  f->emin = 1 - ti->bias;
+  f->sp = ti->special;
+}
+
+/* value (exact, sign and `neg` applied) and nominal exponent (ZMARK for
+ * zero) of a code; NaN/Inf set *special and give 0 */
+static inline void fdec_one(const fdec *f, uint32_t code, bool neg, double *v, int32_t *e,
+                            bool *special) {
+  uint32_t c = code >> f->shift;
+  uint64_t sign = ((f->sbit ? (c >> f->sbit) & 1u : 0u) ^ (unsigned)neg);
+  if (f->sp == TC5_SPECIAL_E8M0) {
+    c &= 0xFF;
+    if (c == 0xFF) *special = true;
+    *v = c == 0xFF ? 0 : pow2((int)c - 127);
+    *e = c == 0xFF ? ZMARK : (int32_t)c - 127;
+    return;
+  }
+  uint32_t E = (c >> f->mb) & f->emask, M = c & f->mmask;
+  if ((f->sp == TC5_SPECIAL_IEEE && E == f->emask) ||
+      (f->sp == TC5_SPECIAL_FN && E == f->emask && M == f->mmask)) {
+    *special = true;
+    *v = 0;
+    *e = ZMARK;
+    return;
+  }
+  if (E) {
+    uint64_t b = sign << 63 | (uint64_t)((int)E - f->bias + 1023) << 52 | (uint64_t)M << (52 - f->mb);
+    memcpy(v, &b, 8);
+    *e = (int)E - f->bias;
+  } else {
+    double x = (double)M * pow2(f->emin - (int)f->mb);
+    *v = sign ? -x : x;
+    *e = M ? f->emin : ZMARK;
+  }
+}
+
+/* c in double (exact) and its nominal exponent; false for NaN/Inf */
+static bool decode_c(const tc5_dot *m, const fdec *fc, uint32_t c, const tc5_dot_opts *o,
+                     double *v, int32_t *e) {
+  if (!o->enable_input_d) {
+    *v = 0;
+    *e = m->zero_exp;
+    return true;
+  }
+  bool sp = false;
+  fdec_one(fc, c, false, v, e, &sp);
+  if (sp) return false;
+  if (*e == ZMARK) {
+    *e = m->zero_exp;
+    *v = 0 * *v; /* keeps the sign of a zero */
+    return true;
+  }
+  *v *= pow2(-(int)o->scale_input_d);
+  *e -= (int)o->scale_input_d;
+  return true;
+}
+
+/* 8-lane vectors (GCC/Clang vector extensions; the compiler maps them to
+ * AVX-512, AVX2 or SSE2 per target clone). The helpers are always inlined
+ * into the clones, so the vector-ABI note does not apply. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+#define VINL static inline __attribute__((always_inline))
+typedef double v8d __attribute__((vector_size(64)));
+typedef int64_t v8l __attribute__((vector_size(64)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+typedef int32_t v16i __attribute__((vector_size(64)));
+
+VINL v8d ld8d(const double *p) {
+  v8d v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+VINL v8i ld8i(const int32_t *p) {
+  v8i v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+VINL v8i max8i(v8i a, v8i b) {
+  v8i m = a > b;
+  return (a & m) | (b & ~m);
+}
+VINL v8i sel8i(v8i m, v8i a, v8i b) { return (a & m) | (b & ~m); }
+/* 2^e per lane, from the exponent bits (-1022 <= e <= 1023) */
+VINL v8d pow2v(v8i e) {
+  v8l b = (__builtin_convertvector(e, v8l) + 1023) << 52;
+  return (v8d)b;
+}
+/* floor(log2|v|) per lane (v normal) */
+VINL v8i expov(v8d v) {
+  v8l b = ((v8l)v >> 52) & 0x7FF;
+  return __builtin_convertvector(b, v8i) - 1023;
+}
+VINL bool any8l(v8l a) {
+  typedef int64_t v4l __attribute__((vector_size(32)));
+  typedef int64_t v2l __attribute__((vector_size(16)));
+  v4l b = __builtin_shufflevector(a, a, 0, 1, 2, 3) | __builtin_shufflevector(a, a, 4, 5, 6, 7);
+  v2l c = __builtin_shufflevector(b, b, 0, 1) | __builtin_shufflevector(b, b, 2, 3);
+  return (c[0] | c[1]) != 0;
+}
+/* truncation toward zero, exact for |v| < 2^63 */
+VINL v8d truncv(v8d v) { return __builtin_convertvector(__builtin_convertvector(v, v8l), v8d); }
+
+/* One tile: rows i0..i0+nr-1, columns j0..j0+TW-1, all of K. cv/ce hold the
+ * running C (exact double, nominal exponent) of each output. */
+TC5_CLONES
+static void tile_float(const gemm_job *J, unsigned i0, unsigned nr, unsigned j0, double cv[TR][TW],
+                       int32_t ce[TR][TW], uint8_t bad[TR][TW]) {
+  const tc5_dot *m = J->m;
+  const int F = (int)m->frac_bits, zexp = m->zero_exp;
+  const int emin_out = m->out == TC5_OUT_RNE_F16 ? -14 : -126;
+  const int fb_out = m->out == TC5_OUT_RNE_F16 ? 10 : m->out == TC5_OUT_RZ_E8M13 ? 13 : 23;
+  const bool rne = m->out == TC5_OUT_RNE_F16;
+  const double ovf = rne ? 65536.0 : ldexp(1.0, 128);
+  const unsigned L = J->L, G = J->G, K = J->K;
+  const v8d magic = {0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52};
+  /* toward zero to f32 or to 13 fraction bits: the double bits cleared */
+  const int64_t rz_mask = m->out == TC5_OUT_RZ_F32     ? ((int64_t)1 << 29) - 1
+                          : m->out == TC5_OUT_RZ_E8M13 ? ((int64_t)1 << 39) - 1
+                                                       : 0;
+  if (G == 1 && nr == TR) {
+    /* products one by one (all kinds but mxf4): TR rows x TW columns share
+     * each load of B; per product, pass 1 is a max and a min of int32
+     * exponents, pass 2 two multiplies, a conversion and an int64 add */
+    v8d c[TR][2];
+    v8i cexp[TR][2], badv[TR][2];
+    for (unsigned r = 0; r < TR; r++)
+      for (unsigned h = 0; h < 2; h++) {
+        c[r][h] = ld8d(&cv[r][8 * h]);
+        cexp[r][h] = ld8i(&ce[r][8 * h]);
+        badv[r][h] = (v8i){0};
+      }
+    const double *ar[TR];
+    const int32_t *aer[TR];
+    for (unsigned r = 0; r < TR; r++) {
+      ar[r] = J->av + (size_t)(i0 + r) * K;
+      aer[r] = J->ae + (size_t)(i0 + r) * K;
+    }
+    for (unsigned k0 = 0; k0 < K; k0 += L) {
+      unsigned n = K - k0 < L ? K - k0 : L;
+      /* a product is zero exactly when a factor is: the zero flags of the
+       * row of A and the column of B say whether zero_exp takes part */
+      v16i emx[TR];
+      for (unsigned r = 0; r < TR; r++) memcpy(&emx[r], &cexp[r][0], sizeof emx[r]);
+      const int32_t *bep = J->be + BIDX(k0, j0, K);
+      for (unsigned k = k0; k < k0 + n; k++, bep += TW) {
+        v16i b;
+        memcpy(&b, bep, sizeof b);
+        for (unsigned r = 0; r < TR; r++) {
+          v16i sm = aer[r][k] + b;
+          v16i gt = sm > emx[r];
+          emx[r] = (sm & gt) | (emx[r] & ~gt);
+        }
+      }
+      v8i zmn[TR][2];
+      {
+        unsigned ch = k0 / L;
+        v16i bz;
+        memcpy(&bz, J->bzero + (size_t)ch * J->Np + j0, sizeof bz);
+        for (unsigned r = 0; r < TR; r++) {
+          v16i z = bz | J->azero[(size_t)(i0 + r) * J->nchunks + ch];
+          memcpy(&zmn[r][0], &z, sizeof z);
+        }
+      }
+      v8i emxh[TR][2];
+      for (unsigned r = 0; r < TR; r++) memcpy(&emxh[r][0], &emx[r], sizeof emx[r]);
+      v8d sc[TR][2], sumd[TR][2];
+      v8i emax[TR][2];
+      for (unsigned r = 0; r < TR; r++)
+        for (unsigned h = 0; h < 2; h++) {
+          /* a zero term (exponent sum far below any real one) adds zero_exp */
+          emax[r][h] = sel8i(zmn[r][h], max8i(emxh[r][h], (v8i){0} + zexp), emxh[r][h]);
+          sc[r][h] = pow2v(F - emax[r][h]);
+        }
+      /* pass 2: the terms truncated at 2^(E - F), summed exactly */
+      {
+        v8l sum[TR][2];
+        for (unsigned r = 0; r < TR; r++)
+          for (unsigned h = 0; h < 2; h++) sum[r][h] = __builtin_convertvector(c[r][h] * sc[r][h], v8l);
+        const double *bvp = J->bv + BIDX(k0, j0, K);
+        for (unsigned k = k0; k < k0 + n; k++, bvp += TW) {
+          v8d b0 = ld8d(bvp), b1 = ld8d(bvp + 8);
+          for (unsigned r = 0; r < TR; r++) {
+            sum[r][0] += __builtin_convertvector(b0 * (ar[r][k] * sc[r][0]), v8l);
+            sum[r][1] += __builtin_convertvector(b1 * (ar[r][k] * sc[r][1]), v8l);
+          }
+        }
+        for (unsigned r = 0; r < TR; r++)
+          for (unsigned h = 0; h < 2; h++) sumd[r][h] = __builtin_convertvector(sum[r][h], v8d);
+      }
+      /* round v = sum * 2^(E - F) to the output format: toward zero by
+       * clearing the low bits of a double while every nonzero v is in the
+       * output's normal range, else the general way */
+      bool fast_rz = rz_mask != 0;
+      v8d vv[TR][2];
+      if (fast_rz) {
+        v8l tiny = {0};
+        for (unsigned r = 0; r < TR; r++)
+          for (unsigned h = 0; h < 2; h++) {
+            vv[r][h] = (sumd[r][h] + 0.0) * pow2v(emax[r][h] - F); /* + 0.0: an exact 0 is +0 */
+            v8l bits = (v8l)vv[r][h] & INT64_MAX;
+            /* 0 < |v| < 2^-126, i.e. 0 <= bits - 1 < min normal's bits - 1 */
+            v8l x = bits - 1;
+            tiny |= ~x & (x - ((int64_t)(1023 - 126) << 52) + 1);
+          }
+        fast_rz = !any8l(tiny & INT64_MIN);
+      }
+      if (fast_rz) {
+        for (unsigned r = 0; r < TR; r++)
+          for (unsigned h = 0; h < 2; h++) {
+            v8l bits = (v8l)vv[r][h];
+            v8d res = (v8d)(bits & ~rz_mask);
+            v8l ex = ((bits >> 52) & 0x7FF) - 1023;
+            v8l zero = (v8l)((bits & INT64_MAX) == 0);
+            /* overflow (2^128 and above) goes to the reference */
+            badv[r][h] |= __builtin_convertvector((127 - ex) >> 63, v8i);
+            cexp[r][h] = __builtin_convertvector((zero & zexp) | (~zero & ex), v8i);
+            c[r][h] = res;
+          }
+        continue;
+      }
+      for (unsigned r = 0; r < TR; r++)
+        for (unsigned h = 0; h < 2; h++) {
+          v8d v = (sumd[r][h] + 0.0) * pow2v(emax[r][h] - F);
+          v8i zero = __builtin_convertvector(v == 0, v8i);
+          v8i ev = sel8i(zero, (v8i){0} + emin_out, expov(v));
+          v8i q = max8i(ev, (v8i){0} + emin_out) - fb_out;
+          v8d u = v * pow2v(-q);
+          u = rne ? (u + magic) - magic : truncv(u);
+          v8d res = u * pow2v(q);
+          res = (v8d)((v8l)res | ((v8l)v & ((v8l){0} + INT64_MIN))); /* a negative sum rounding to 0 is -0 */
+          v8d ares = (v8d)((v8l)res & 0x7FFFFFFFFFFFFFFFll);
+          badv[r][h] |= __builtin_convertvector(ares >= ovf, v8i);
+          v8i rzero = __builtin_convertvector(res == 0, v8i);
+          v8i er = max8i(sel8i(rzero, (v8i){0} + emin_out, expov(res)), (v8i){0} + emin_out);
+          cexp[r][h] = sel8i(rzero, (v8i){0} + zexp, er);
+          c[r][h] = res;
+        }
+    }
+    for (unsigned r = 0; r < TR; r++)
+      for (unsigned h = 0; h < 2; h++) {
+        memcpy(&cv[r][8 * h], &c[r][h], sizeof(v8d));
+        memcpy(&ce[r][8 * h], &cexp[r][h], sizeof(v8i));
+        for (unsigned w = 0; w < 8; w++) bad[r][8 * h + w] |= badv[r][h][w] != 0;
+      }
+    return;
+  }
+  for (unsigned r = 0; r < nr; r++) {
+    const double *arow = J->av + (size_t)(i0 + r) * K;
+    const int32_t *aerow = J->ae + (size_t)(i0 + r) * K;
+    for (unsigned h = 0; h < TW; h += 8) {
+      v8d c = ld8d(&cv[r][h]);
+      v8i cexp = ld8i(&ce[r][h]);
+      v8i badv = {0};
+      for (unsigned k0 = 0; k0 < K; k0 += L) {
+        unsigned n = K - k0 < L ? K - k0 : L;
+        /* pass 1: the largest nominal exponent of the terms */
+        v8i emax = cexp;
+        for (unsigned g = k0; g < k0 + n; g += G) {
+          v8i gmax = (v8i){0} + 2 * ZMARK;
+          for (unsigned k = g; k < g + G; k++)
+            gmax = max8i(gmax, aerow[k] + ld8i(J->be + BIDX(k, j0, K) + h));
+          emax = max8i(emax, sel8i(gmax < ZMARK / 2, (v8i){0} + zexp, gmax));
+        }
+        /* pass 2: the terms truncated at 2^(E - F), summed exactly */
+        v8d sc = pow2v(F - emax);
+        v8d sum = truncv(c * sc);
+        for (unsigned g = k0; g < k0 + n; g += G) {
+          v8d gs = arow[g] * ld8d(J->bv + BIDX(g, j0, K) + h);
+          for (unsigned k = g + 1; k < g + G; k++) gs += arow[k] * ld8d(J->bv + BIDX(k, j0, K) + h);
+          sum += truncv(gs * sc);
+        }
+        /* round v = sum * 2^(E - F) to the output's precision */
+        v8d v = (sum + 0.0) * pow2v(emax - F); /* + 0.0: an exact zero is +0 */
+        v8i zero = (v8i)__builtin_convertvector(v == 0, v8i);
+        v8i ev = sel8i(zero, (v8i){0} + emin_out, expov(v));
+        v8i q = max8i(ev, (v8i){0} + emin_out) - fb_out;
+        v8d u = v * pow2v(-q);
+        u = rne ? (u + magic) - magic : truncv(u); /* RNE for |u| < 2^51 */
+        v8d res = u * pow2v(q);
+        res = (v8d)((v8l)res | ((v8l)v & ((v8l){0} + INT64_MIN))); /* a negative sum rounding to 0 is -0 */
+        v8d ares = (v8d)((v8l)res & 0x7FFFFFFFFFFFFFFFll);
+        badv |= __builtin_convertvector(ares >= ovf, v8i);
+        v8i rzero = __builtin_convertvector(res == 0, v8i);
+        v8i er = max8i(sel8i(rzero, (v8i){0} + emin_out, expov(res)), (v8i){0} + emin_out);
+        cexp = sel8i(rzero, (v8i){0} + zexp, er);
+        c = res;
+      }
+      memcpy(&cv[r][h], &c, sizeof c);
+      memcpy(&ce[r][h], &cexp, sizeof cexp);
+      for (unsigned w = 0; w < 8; w++) bad[r][h + w] |= badv[w] != 0;
+    }
+  }
+}
+
+static uint32_t code_of(const tc5_dot *m, double v) {
+  if (m->ctype == TC5_F16) { /* v is an f16 value: its bits, exactly */
+    uint32_t sign = signbit(v) ? 0x8000u : 0u;
+    double a = fabs(v);
+    if (a == 0) return sign;
+    int ex = expo(a);
+    if (ex < -14) return sign | (uint32_t)(a * 0x1p24); /* subnormal */
+    uint64_t b;
+    memcpy(&b, &a, 8);
+    return sign | (uint32_t)(ex + 15) << 10 | (uint32_t)(b >> 42 & 0x3FF);
+  }
+  float f = (float)v; /* exact: v is an f32 value (Inf excluded) */
+  uint32_t c;
+  memcpy(&c, &f, 4);
+  return c;
+}
+
+/* the reference, for one element whose row, column or C holds NaN/Inf or
+ * whose value overflowed (rare); col is a K + 32 word scratch */
+static void reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col) {
+  const tc5_dot *m = J->m;
+  unsigned K = J->K, nb = m->block ? K / m->block : 0;
+  uint32_t *scol = col + K;
+  for (unsigned k = 0; k < K; k++) col[k] = J->B[(size_t)k * J->N + j];
+  for (unsigned k = 0; k < nb; k++) scol[k] = J->SB[(size_t)k * J->N + j];
+  size_t idx = (size_t)i * J->N + j;
+  tc5_dot_run(m, K, J->A + (size_t)i * K, col, nb ? J->SA + (size_t)i * nb : NULL,
+              nb ? scol : NULL, J->D[idx], J->o, &J->D[idx]);
+}
+
+static void do_tile_float(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col) {
+  const tc5_dot *m = J->m;
+  double cv[TR][TW];
+  int32_t ce[TR][TW];
+  uint8_t bad[TR][TW];
+  memset(bad, 0, sizeof bad);
+  for (unsigned r = 0; r < TR; r++)
+    for (unsigned w = 0; w < TW; w++) {
+      unsigned i = i0 + r, j = j0 + w;
+      cv[r][w] = 0;
+      ce[r][w] = m->zero_exp;
+      if (r >= nr || j >= J->N) continue;
+      if (J->rowsp[i] || J->colsp[j] ||
+          !decode_c(m, &J->fc, J->D[(size_t)i * J->N + j], J->o, &cv[r][w], &ce[r][w]))
+        bad[r][w] = 1;
+    }
+  tile_float(J, i0, nr, j0, cv, ce, bad);
+  for (unsigned r = 0; r < nr; r++)
+    for (unsigned w = 0; w < TW && j0 + w < J->N; w++) {
+      if (bad[r][w]) reference_elem(J, i0 + r, j0 + w, col);
+      else J->D[(size_t)(i0 + r) * J->N + j0 + w] = code_of(m, cv[r][w]);
+    }
+}
+
+static void do_tile_int(gemm_job *J, unsigned i0, unsigned nr, unsigned j0) {
+  const tc5_dot *m = J->m;
+  for (unsigned r = 0; r < nr; r++) {
+    unsigned i = i0 + r;
+    for (unsigned j = j0; j < j0 + TW && j < J->N; j++) {
+      size_t idx = (size_t)i * J->N + j;
+      int64_t acc = J->o->enable_input_d ? (int64_t)(int32_t)J->D[idx] : 0;
+      for (unsigned k0 = 0; k0 < J->K; k0 += J->L) {
+        int64_t s = 0;
+        for (unsigned k = k0; k < k0 + J->L && k < J->K; k++)
+          s += (int64_t)J->av[(size_t)i * J->K + k] * (int64_t)J->bv[BIDX(k, j, J->K)];
+        acc += s;
+        if (m->saturate) {
+          if (acc > INT32_MAX) acc = INT32_MAX;
+          if (acc < INT32_MIN) acc = INT32_MIN;
+        } else {
+          acc = (int64_t)(int32_t)(uint32_t)acc;
+        }
+      }
+      J->D[idx] = (uint32_t)acc;
+    }
+  }
+}
+
+/* ---- decoding, once per element ----------------------------------------------- */
+
+/* one element of A or B with its scale folded in: values exactly, exponents
+ * into the nominal exponent (mxf4 groups: the scale's exponent alone) */
+static inline void decode_scaled(const gemm_job *J, const fdec *f, uint32_t code, bool neg,
+                                 const uint32_t *scode, double *v, int32_t *e, bool *sp) {
+  const tc5_dot *m = J->m;
+  if (f->integer) {
+    *v = f->int_signed ? (double)(int8_t)code : (double)(uint8_t)code;
+    *e = 0;
+    return;
+  }
+  fdec_one(f, code, neg, v, e, sp);
+  if (!scode) return;
+  double sv;
+  int32_t se;
+  fdec_one(&J->fs, *scode, false, &sv, &se, sp);
+  *v *= sv; /* exact: a power of two, or a 4-bit significand times a small one */
+  if (*v == 0) *e = ZMARK;
+  else *e = m->group ? se : *e + se;
+}
+
+/* rows [r0, r0 + TR) of A: values, exponents, NaN/Inf flags, zero flags */
+static void decode_a_rows(gemm_job *J, unsigned r0) {
+  const tc5_dot *m = J->m;
+  unsigned K = J->K, nb = m->block ? K / m->block : 0;
+  for (unsigned i = r0; i < r0 + TR && i < J->M; i++) {
+    bool sp = false;
+    for (unsigned k = 0; k < K; k++) {
+      size_t x = (size_t)i * K + k;
+      decode_scaled(J, &J->fa, J->A[x], J->o->negate_a, nb ? &J->SA[(size_t)i * nb + k / m->block] : NULL,
+                    &J->av[x], &J->ae[x], &sp);
+      if (J->ae[x] == ZMARK) J->azero[(size_t)i * J->nchunks + k / J->L] = -1;
+    }
+    J->rowsp[i] = sp;
+  }
+}
+
+/* columns [j0, j0 + TW) of B, into their panel */
+static void decode_b_panel(gemm_job *J, unsigned j0) {
+  const tc5_dot *m = J->m;
+  unsigned K = J->K, N = J->N;
+  for (unsigned j = j0; j < j0 + TW; j++) {
+    bool sp = false;
+    for (unsigned k = 0; k < K; k++) {
+      size_t x = BIDX(k, j, K);
+      if (j < N)
+        decode_scaled(J, &J->fb, J->B[(size_t)k * N + j], J->o->negate_b,
+                      m->block ? &J->SB[(size_t)(k / m->block) * N + j] : NULL, &J->bv[x], &J->be[x], &sp);
+      else
+        J->bv[x] = 0, J->be[x] = ZMARK;
+      if (J->be[x] == ZMARK) J->bzero[(size_t)(k / J->L) * J->Np + j] = -1;
+    }
+    J->colsp[j] = sp;
+  }
+}
+
+/* ---- threads ------------------------------------------------------------------- */
+
+enum { PHASE_DECODE_A, PHASE_DECODE_B, PHASE_COMPUTE };
+
+/* takes the next task of a phase; false when none is left */
+static bool next_task(gemm_job *J, unsigned step, unsigned limit, unsigned *t) {
+  pthread_mutex_lock(&J->lock);
+  *t = J->next_tile;
+  J->next_tile += step;
+  pthread_mutex_unlock(&J->lock);
+  return *t < limit;
+}
+
+/* A compute task is PANELS column panels (TW columns each) over all rows:
+ * the panels of decoded B (K x TW each) stay in cache while the rows of A
+ * stream past. Decoding is split the same way: rows of A, panels of B. */
+static void *worker(void *arg) {
+  gemm_job *J = arg;
+  unsigned t;
+  if (J->phase == PHASE_DECODE_A) {
+    while (next_task(J, TR, J->M, &t)) decode_a_rows(J, t);
+    return NULL;
+  }
+  if (J->phase == PHASE_DECODE_B) {
+    while (next_task(J, TW, J->Np, &t)) decode_b_panel(J, t);
+    return NULL;
+  }
+  uint32_t *col = malloc(sizeof *col * ((size_t)J->K + 32));
+  if (!col) {
+    pthread_mutex_lock(&J->lock);
+    J->st = TC5_ENOMEM;
+    pthread_mutex_unlock(&J->lock);
+    return NULL;
+  }
+  /* a task is PANELS column panels: each tile of rows of A is used on all
+   * of them while it is in cache */
+  while (next_task(J, PANELS * TW, J->N, &t))
+    for (unsigned i0 = 0; i0 < J->M; i0 += TR) {
+      unsigned nr = J->M - i0 < TR ? J->M - i0 : TR;
+      for (unsigned j0 = t; j0 < t + PANELS * TW && j0 < J->N; j0 += TW) {
+        if (J->m->out == TC5_OUT_S32) do_tile_int(J, i0, nr, j0);
+        else do_tile_float(J, i0, nr, j0, col);
+      }
+    }
+  free(col);
+  return NULL;
+}
+
+/* runs one phase on `threads` threads (the caller's among them) */
+static void run_phase(gemm_job *J, int phase, unsigned threads) {
+  J->phase = phase;
+  J->next_tile = 0;
+  if (threads <= 1) {
+    worker(J);
+    return;
+  }
+  pthread_t th[64];
+  unsigned started = 0;
+  for (; started < threads - 1; started++)
+    if (pthread_create(&th[started], NULL, worker, J)) break;
+  worker(J);
+  for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
+}
+
+tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
+                    const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
+                    const tc5_dot_opts *o, unsigned threads) {
+  if (!m || !D || (K && (!A || !B))) return TC5_EINVAL;
+  tc5_dot_opts def;
+  tc5_status cst = tc5__dot_begin(m, K, &o, &def);
+  if (cst) return cst;
+  bool scaled = m->stype != TC5_TYPE_NONE;
+  if (scaled && (!SA || !SB)) return TC5_EINVAL;
+  unsigned L = m->chunk ? m->chunk : (K ? K : 1);
+  unsigned G = m->group ? m->group : 1;
+  if (L > 64) return TC5_EUNSUPPORTED; /* one step of more than 64 products */
+  if (M == 0 || N == 0) return TC5_OK;
+  unsigned Np = (N + TW - 1) / TW * TW;
+  size_t na = (size_t)M * K, nbk = (size_t)K * Np;
+  unsigned nchunks = (K + L - 1) / L;
+  gemm_job J;
+  memset(&J, 0, sizeof J);
+  J.m = m;
+  J.o = o;
+  J.M = M;
+  J.N = N;
+  J.Np = Np;
+  J.K = K;
+  J.L = L;
+  J.G = G;
+  J.A = A;
+  J.B = B;
+  J.SA = scaled ? SA : NULL;
+  J.SB = scaled ? SB : NULL;
+  J.D = D;
+  J.nchunks = nchunks;
+  fdec_init(&J.fa, m->atype);
+  fdec_init(&J.fb, m->btype);
+  fdec_init(&J.fc, m->ctype);
+  if (scaled) fdec_init(&J.fs, m->stype);
+  J.av = malloc(sizeof *J.av * (na ? na : 1));
+  J.bv = malloc(sizeof *J.bv * (nbk ? nbk : 1));
+  J.ae = malloc(sizeof *J.ae * (na ? na : 1));
+  J.be = malloc(sizeof *J.be * (nbk ? nbk : 1));
+  J.rowsp = calloc(M, 1);
+  J.colsp = calloc(Np, 1);
+  J.azero = calloc((size_t)M * (nchunks ? nchunks : 1), sizeof *J.azero);
+  J.bzero = calloc((size_t)Np * (nchunks ? nchunks : 1), sizeof *J.bzero);
+  tc5_status st = TC5_OK;
+  if (!J.av || !J.bv || !J.ae || !J.be || !J.rowsp || !J.colsp || !J.azero || !J.bzero) {
+    st = TC5_ENOMEM;
+    goto out;
+  }
+  if (threads == 0) {
+    long nc = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = nc > 0 ? (unsigned)nc : 1;
+  }
+  if (threads > 64) threads = 64;
+  /* small problems are not worth a thread */
+  if ((double)M * N * (K ? K : 1) < 1 << 18) threads = 1;
+  pthread_mutex_init(&J.lock, NULL);
+  run_phase(&J, PHASE_DECODE_A, threads);
+  run_phase(&J, PHASE_DECODE_B, threads);
+  run_phase(&J, PHASE_COMPUTE, threads < Np / TW ? threads : Np / TW);
+  pthread_mutex_destroy(&J.lock);
+  st = J.st;
+out:
+  free(J.av);
+  free(J.bv);
+  free(J.ae);
+  free(J.be);
+  free(J.rowsp);
+  free(J.colsp);
+  free(J.azero);
+  free(J.bzero);
+  return st;
+}

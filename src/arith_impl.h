@@ -1,0 +1,28 @@
+/* tc5 internal — shared pieces of the arithmetic core. */
+#ifndef TC5_ARITH_IMPL_H
+#define TC5_ARITH_IMPL_H
+
+#include <stdint.h>
+
+#include "tc5/arith.h"
+
+enum { TC5_TERM_FINITE = 0, TC5_TERM_INF = 1, TC5_TERM_NAN = 2 };
+
+/* A term of a fused sum: (-1)^sign * m * 2^x, with the model's nominal
+ * exponent e (inputs' exponents summed, subnormals at their minimum). */
+typedef struct tc5_term {
+  int sign;
+  int cls;
+  uint64_t m;
+  int x, e;
+} tc5_term;
+
+/* decomposes a code (NaN/Inf classes, zero as m = 0) */
+void tc5__term_of(tc5_type t, uint32_t code, tc5_term *r);
+/* the common start of tc5_dot_run and tc5_gemm: checks the model and the
+ * options for K products and points *o at the defaults (in *def) when NULL */
+tc5_status tc5__dot_begin(const tc5_dot *m, size_t k, const tc5_dot_opts **o, tc5_dot_opts *def);
+/* rounds (-1)^sign * mag * 2^x to the output format's code */
+uint32_t tc5__round_out(tc5_out_round out, int sign, uint64_t mag, int x);
+
+#endif
