@@ -8,5 +8,6 @@ int cmd_vectors(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_zcmask(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
+int cmd_layout(int argc, char **argv);
 
 #endif

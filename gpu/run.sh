@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds and runs tc5's GPU programs on a Hopper GPU (sm_90a).
 #   gpu/run.sh arith [OUTDIR]   wgmma arithmetic vs tc5's Hopper model
+#   gpu/run.sh layout [OUTDIR]  shared-memory layouts read by wgmma vs tc5
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
 # Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
 # a GPU (what CTest reads as "skipped").
@@ -12,16 +13,22 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ ! -x "$NVCC" ]; then echo "gpu/run.sh: nvcc not found: skipped"; exit 77; fi
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exit 77; fi
 mkdir -p build-gpu/obj "$out"
-# the library, plainly (the same sources as the CMake build)
+# the library, plainly (the same sources as the CMake build), in parallel
+rm -f build-gpu/obj/*.o build-gpu/libtc5.a
 for f in src/*.c; do
-  o=build-gpu/obj/$(basename "$f" .c).o
-  [ "$o" -nt "$f" ] || gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -c "$f" -o "$o"
+  gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -c "$f" \
+    -o "build-gpu/obj/$(basename "$f" .c).o" &
 done
+wait
 ar rcs build-gpu/libtc5.a build-gpu/obj/*.o
 case "$what" in
   arith)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
       gpu/wgmma_arith.cu build-gpu/libtc5.a -o build-gpu/wgmma_arith -lpthread
     exec build-gpu/wgmma_arith "$out" ;;
-  *) echo "usage: gpu/run.sh arith [OUTDIR]" >&2; exit 2 ;;
+  layout)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
+      gpu/wgmma_layout.cu build-gpu/libtc5.a -o build-gpu/wgmma_layout -lpthread
+    exec build-gpu/wgmma_layout "$out" ;;
+  *) echo "usage: gpu/run.sh arith|layout [OUTDIR]" >&2; exit 2 ;;
 esac

@@ -33,17 +33,10 @@
 #include <cstring>
 #include <vector>
 
+#include "gpu_util.cuh"
 #include "tc5/arith.h"
 #include "tc5/formats.h"
 
-#define CK(x)                                                                             \
-  do {                                                                                    \
-    cudaError_t e_ = (x);                                                                 \
-    if (e_ != cudaSuccess) {                                                              \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(2);                                                                            \
-    }                                                                                     \
-  } while (0)
 
 /* ---- device ------------------------------------------------------------------ */
 
@@ -105,9 +98,6 @@ __device__ __forceinline__ uint64_t make_desc(const void *p) {
   return (uint64_t)((a >> 4) & 0x3FFF) | (uint64_t)(128 >> 4) << 16 | (uint64_t)(256 >> 4) << 32;
 }
 
-/* position of accumulator element i of thread t */
-__device__ __forceinline__ int frag_row(int t, int i) { return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2); }
-__device__ __forceinline__ int frag_col(int t, int i) { return 8 * (i / 4) + 2 * (t % 4) + i % 2; }
 
 /* A: tiles x 64 rows x (steps * 32) bytes, row-major; B: tiles x 64 columns
  * x (steps * 32) bytes (each column's K contiguous); C, D: tiles x 64 x 64

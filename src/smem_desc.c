@@ -205,6 +205,52 @@ tc5_status tc5_smem_desc_decode(uint64_t raw, tc5_smem_desc *d, tc5_diag *diag) 
   return tc5_smem_desc_check(d, diag);
 }
 
+tc5_status tc5_smem_desc_to_wgmma(const tc5_smem_desc *d, uint64_t *raw, tc5_diag *diag) {
+  if (!d || !raw) return TC5_EINVAL;
+  tc5_status st = tc5_smem_desc_check(d, diag);
+  if (st != TC5_OK) return st;
+  unsigned lt;
+  switch (d->swizzle) {
+  case TC5_SWIZZLE_NONE: lt = 0; break;
+  case TC5_SWIZZLE_128B: lt = 1; break;
+  case TC5_SWIZZLE_64B: lt = 2; break;
+  case TC5_SWIZZLE_32B: lt = 3; break;
+  default:
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "swizzle mode", d->swizzle,
+                        "wgmma desc: swizzle %s has no Hopper encoding",
+                        tc5_swizzle_name(d->swizzle));
+  }
+  if (d->lbo_mode)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "leading dimension stride mode", 1,
+                        "wgmma desc: Hopper has no absolute leading-dimension address mode");
+  uint64_t r = 0;
+  r |= (uint64_t)((d->start_address & 0x3FFFF) >> 4);
+  r |= (uint64_t)((d->lbo & 0x3FFFF) >> 4) << 16;
+  r |= (uint64_t)((d->sbo & 0x3FFFF) >> 4) << 32;
+  r |= (uint64_t)(d->base_offset & 7) << 49;
+  r |= (uint64_t)lt << 62;
+  *raw = r;
+  return TC5_OK;
+}
+
+tc5_status tc5_smem_desc_from_wgmma(uint64_t raw, tc5_smem_desc *d, tc5_diag *diag) {
+  if (!d) return TC5_EINVAL;
+  tc5_smem_desc_init(d);
+  static const uint8_t sw[4] = {TC5_SWIZZLE_NONE, TC5_SWIZZLE_128B, TC5_SWIZZLE_64B,
+                                TC5_SWIZZLE_32B};
+  d->start_address = (uint32_t)(raw & 0x3FFF) << 4;
+  d->lbo = (uint32_t)((raw >> 16) & 0x3FFF) << 4;
+  d->sbo = (uint32_t)((raw >> 32) & 0x3FFF) << 4;
+  d->base_offset = (uint8_t)((raw >> 49) & 7);
+  d->swizzle = sw[(raw >> 62) & 3];
+  uint64_t other = raw & ~(0x3FFFull | 0x3FFFull << 16 | 0x3FFFull << 32 | 7ull << 49 | 3ull << 62);
+  if (other)
+    return tc5_diag_add(diag, TC5_ERESERVED, "reserved bits", other,
+                        "wgmma desc: bits 0x%llx are not fields of the Hopper descriptor",
+                        (unsigned long long)other);
+  return tc5_smem_desc_check(d, diag);
+}
+
 static const char *swizzle_long(unsigned mode) {
   switch (mode) {
   case TC5_SWIZZLE_NONE: return "no swizzling (interleaved core matrices)";

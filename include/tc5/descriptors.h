@@ -80,6 +80,14 @@ tc5_status tc5_swizzle_pattern_bytes(tc5_swizzle mode, uint32_t *bytes);
 tc5_status tc5_smem_desc_check_lbo_mode(const tc5_smem_desc *d, bool transposed,
                                         tc5_arch arch, tc5_diag *diag);
 
+/* Hopper's wgmma matrix descriptor (PTX "Matrix Descriptor Format" of
+ * wgmma.mma_async): start address, LBO and SBO in the same bits as here,
+ * base offset in 49-51, the layout in bits 62-63 (0 none, 1 128B, 2 64B,
+ * 3 32B); no 32B-atom mode, no fixed bits, no absolute LBO mode. The same
+ * canonical layouts: tc5 uses it to check its layouts on sm_90 silicon. */
+tc5_status tc5_smem_desc_to_wgmma(const tc5_smem_desc *d, uint64_t *raw, tc5_diag *diag);
+tc5_status tc5_smem_desc_from_wgmma(uint64_t raw, tc5_smem_desc *d, tc5_diag *diag);
+
 tc5_status tc5_smem_desc_describe(const tc5_smem_desc *d, char *buf,
                                   size_t cap, size_t *needed);
 /* JSON object with every field and the diagnostics (diag may be NULL). */
