@@ -9,5 +9,6 @@ int cmd_demo(int argc, char **argv);
 int cmd_zcmask(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+int cmd_mask(int argc, char **argv);
 
 #endif

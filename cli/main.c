@@ -17,6 +17,7 @@ static const struct {
     {"desc", cmd_desc, "decode, encode and check matrix descriptors (9.7.16.4)"},
     {"zcmask", cmd_zcmask, "generate, explain and synthesise zero-column masks (9.7.16.4.3)"},
     {"fmt", cmd_fmt, "element formats: values, fields, conversions"},
+    {"mask", cmd_mask, "attention-score masks as bitmasks (R2P): show a tile"},
     {"layout", cmd_layout, "shared-memory layouts of MMA operands: show, draw, addr, check (9.7.16.3.3)"},
     {"vectors", cmd_vectors, "check tc5 against golden vector files"},
     {"demo", cmd_demo, "run the built-in example"},

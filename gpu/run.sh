@@ -2,6 +2,8 @@
 # Builds and runs tc5's GPU programs on a Hopper GPU (sm_90a).
 #   gpu/run.sh arith [OUTDIR]   wgmma arithmetic vs tc5's Hopper model
 #   gpu/run.sh layout [OUTDIR]  shared-memory layouts read by wgmma vs tc5
+#   gpu/run.sh mask [OUTDIR]    bitmask (R2P) vs compare masking: SASS counts,
+#                               times, and the masked scores vs tc5's masks
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
 # Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
 # a GPU (what CTest reads as "skipped").
@@ -30,5 +32,17 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
       gpu/wgmma_layout.cu build-gpu/libtc5.a -o build-gpu/wgmma_layout -lpthread
     exec build-gpu/wgmma_layout "$out" ;;
-  *) echo "usage: gpu/run.sh arith|layout [OUTDIR]" >&2; exit 2 ;;
+  mask)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
+      gpu/r2p_mask.cu build-gpu/libtc5.a -o build-gpu/r2p_mask -lpthread
+    CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || echo "$(dirname "$NVCC")/cuobjdump")}
+    "$CUOBJDUMP" -sass build-gpu/r2p_mask > "$out/r2p_mask.sass"
+    # instructions per kernel (the timed ones: STORE = false), as in the notes
+    awk -f gpu/sass_count.awk "$out/r2p_mask.sass" > "$out/sass-counts.txt"
+    cat "$out/sass-counts.txt"
+    rc=0
+    build-gpu/r2p_mask "$out" || rc=$?
+    cat "$out/mask-summary.txt"
+    exit $rc ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask [OUTDIR]" >&2; exit 2 ;;
 esac
