@@ -10,5 +10,6 @@ int cmd_zcmask(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_mask(int argc, char **argv);
+int cmd_tmem(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct {
     {"zcmask", cmd_zcmask, "generate, explain and synthesise zero-column masks (9.7.16.4.3)"},
     {"fmt", cmd_fmt, "element formats: values, fields, conversions"},
     {"mask", cmd_mask, "attention-score masks as bitmasks (R2P): show a tile"},
+    {"tmem", cmd_tmem, "Tensor Memory: tcgen05.ld/st fragments, allocation rules (9.7.16.1, .7, .8)"},
     {"layout", cmd_layout, "shared-memory layouts of MMA operands: show, draw, addr, check (9.7.16.3.3)"},
     {"vectors", cmd_vectors, "check tc5 against golden vector files"},
     {"demo", cmd_demo, "run the built-in example"},

@@ -298,3 +298,18 @@ unsigned tc5_spec_ldst_regs(unsigned shape_class, unsigned lognum) {
   if (shape_class >= 3 || lognum >= 8) return 0;
   return ldst_regs[shape_class][lognum];
 }
+
+/* ---- 9.7.16.2.3 data movement shapes of tcgen05.ld/st ------------------- */
+
+static const tc5_ldst_shape_info ldst_shapes[TC5_TMEM_NSHAPES] = {
+    [TC5_TMEM_32x32b] = {"32x32b", 32, 32, 0, true, false},
+    [TC5_TMEM_16x64b] = {"16x64b", 16, 64, 0, false, false},
+    [TC5_TMEM_16x128b] = {"16x128b", 16, 128, 1, false, false},
+    [TC5_TMEM_16x256b] = {"16x256b", 16, 256, 2, false, false},
+    [TC5_TMEM_16x32bx2] = {"16x32bx2", 16, 32, 0, true, true},
+};
+
+const tc5_ldst_shape_info *tc5_spec_ldst_shape(tc5_tmem_shape s) {
+  if ((unsigned)s >= TC5_TMEM_NSHAPES) return NULL;
+  return &ldst_shapes[s];
+}

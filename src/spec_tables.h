@@ -18,6 +18,7 @@
 #include "tc5/descriptors.h"
 #include "tc5/formats.h"
 #include "tc5/kind.h"
+#include "tc5/tmem.h"
 
 /* ---- element types ---- */
 typedef enum tc5_special {
@@ -154,5 +155,17 @@ const tc5_scale_row *tc5_spec_scale_rows(tc5_kind kind, unsigned *n);
 /* Registers per thread for a shape (0: .32x32b, .16x64b, .16x32bx2;
  * 1: .16x128b; 2: .16x256b) and .num = 2^lognum; 0 where the table says NA. */
 unsigned tc5_spec_ldst_regs(unsigned shape_class, unsigned lognum);
+
+/* ---- 9.7.16.2.3: tcgen05.ld/st data movement shapes ---- */
+typedef struct tc5_ldst_shape_info {
+  const char *name;     /* "32x32b" */
+  uint8_t lanes;        /* lanes accessed: 32 or 16 */
+  uint16_t bits;        /* bits per lane per .num (per half for 16x32bx2) */
+  uint8_t regs_class;   /* column of Tables 47/48 */
+  bool red;             /* tcgen05.ld.red allowed (shape3/shape4) */
+  bool split;           /* takes immHalfSplitoff (shape2/shape4) */
+} tc5_ldst_shape_info;
+/* NULL for an invalid shape */
+const tc5_ldst_shape_info *tc5_spec_ldst_shape(tc5_tmem_shape s);
 
 #endif
