@@ -1,0 +1,362 @@
+/* tc5 tests — tcgen05.mma: for a sweep of kinds, M, N, majors, swizzles,
+ * CTA groups and .ws, D from the engine equals the arithmetic core's GEMM on
+ * the same operands, bit for bit; and every rule the engine checks. */
+#include "testutil.h"
+
+#include "tc5/arith.h"
+#include "tc5/layout.h"
+#include "tc5/mma.h"
+#include "tc5/zcmask.h"
+
+typedef struct kcase {
+  tc5_kind kind;
+  tc5_type a, b, d;
+} kcase;
+
+static const kcase kinds[] = {
+    {TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32}, {TC5_KIND_F16, TC5_F16, TC5_F16, TC5_F16},
+    {TC5_KIND_TF32, TC5_TF32, TC5_TF32, TC5_F32}, {TC5_KIND_F8F6F4, TC5_E4M3, TC5_E5M2, TC5_F32},
+    {TC5_KIND_F8F6F4, TC5_E2M1, TC5_E3M2, TC5_F16}, {TC5_KIND_I8, TC5_S8, TC5_U8, TC5_S32},
+};
+
+static uint32_t rand_code(rng *g, tc5_type t) {
+  unsigned bits = t == TC5_TF32 ? 32 : t == TC5_BF16 || t == TC5_F16 ? 16 : t == TC5_E2M1 ? 4
+                : t == TC5_E3M2 || t == TC5_E2M3 ? 6 : 8;
+  uint32_t v = (uint32_t)rng_next(g);
+  if (t == TC5_TF32) v &= ~0x1FFFu;
+  return bits == 32 ? v : v & ((1u << bits) - 1);
+}
+
+typedef struct world {
+  tc5_smem s[2];
+  tc5_tmem t[2];
+  tc5_cta c[2];
+} world;
+
+static void world_init(world *w) {
+  memset(w, 0, sizeof *w);
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(tc5_smem_init(&w->s[i], 128 * 1024), TC5_OK);
+    assert_int_equal(tc5_tmem_init(&w->t[i], (uint32_t)i), TC5_OK);
+    w->c[i].smem = &w->s[i];
+    w->c[i].tmem = &w->t[i];
+  }
+}
+
+static void world_free(world *w) {
+  for (int i = 0; i < 2; i++) {
+    tc5_smem_free(&w->s[i]);
+    tc5_tmem_free(&w->t[i]);
+  }
+}
+
+static unsigned n_checked, n_cases;
+
+/* one MMA; returns false when the combination is illegal (skipped) */
+static bool run_case(const kcase *kc, unsigned cg, bool ws, unsigned M, unsigned N, tc5_major amaj,
+                     tc5_major bmaj, tc5_swizzle sw, bool acc, bool zmask, rng *g) {
+  tc5_mma_args a;
+  tc5_mma_args_init(&a, kc->kind);
+  a.variant.cta_group = (uint8_t)cg;
+  a.variant.ws = ws;
+  tc5_idesc d;
+  tc5_idesc_init(&d, kc->kind);
+  tc5_idesc_set_types(&d, kc->a, kc->b, kc->d);
+  d.m = (uint16_t)M;
+  d.n = (uint16_t)N;
+  d.transpose_a = amaj == TC5_MAJOR_MN;
+  d.transpose_b = bmaj == TC5_MAJOR_MN;
+  if (ws && zmask) d.max_shift = 3; /* 32 columns */
+  if (tc5_idesc_check(&d, &a.variant, NULL) != TC5_OK) return false;
+  if (tc5_idesc_encode(&d, &a.idesc, NULL) != TC5_OK) return false;
+  unsigned K;
+  tc5_idesc_k(&d, &K);
+  tc5_operand opa, opb;
+  if (tc5_operand_for(kc->kind, kc->a, amaj, &opa) || tc5_operand_for(kc->kind, kc->b, bmaj, &opb)) return false;
+  if (sw == TC5_SWIZZLE_128B_BASE32B && (amaj == TC5_MAJOR_K || bmaj == TC5_MAJOR_K)) return false; /* Table 52 */
+  unsigned rows = M / cg, bcols = N / cg, shift = 0;
+  tc5_colmask zm;
+  memset(&zm, 0, sizeof zm);
+  if (zmask) {
+    tc5_zcmask_desc zd;
+    memset(&zd, 0, sizeof zd);
+    zd.non_zero = 1;
+    zd.skip_span = (uint8_t)rng_below(g, 4);
+    zd.use_span = (uint8_t)rng_below(g, 6);
+    zd.column_shift = (uint8_t)(rng_below(g, 3) * 8);
+    for (int i = 0; i < 4; i++) zd.start_count[i] = (uint8_t)rng_below(g, 4), zd.first_span[i] = (uint8_t)rng_below(g, 2);
+    if (tc5_zcmask_desc_encode(&zd, &a.zcmask, NULL) || tc5_zcmask_generate(&zd, M, N, &zm, NULL)) return false;
+    a.has_zcmask = true;
+    shift = zd.column_shift;
+  }
+  uint32_t *A = malloc((size_t)M * K * 4), *Bt = malloc((size_t)(N + 2 * shift) * K * 4), *B = malloc((size_t)K * N * 4),
+           *D = malloc((size_t)M * N * 4);
+  for (size_t i = 0; i < (size_t)M * K; i++) A[i] = rand_code(g, kc->a);
+  for (size_t i = 0; i < (size_t)(N + 2 * shift) * K; i++) Bt[i] = rand_code(g, kc->b);
+  /* each CTA: its A rows at 0, its B columns (+ shift) at 64 KB */
+  world w;
+  world_init(&w);
+  bool ok = true;
+  for (unsigned c = 0; c < cg && ok; c++) {
+    tc5_smem_desc da, db;
+    uint64_t ra, rb;
+    ok = tc5_layout_scatter(&w.s[c], 0, sw, &opa, rows, K, A + (size_t)c * rows * K, &da, NULL) == TC5_OK &&
+         tc5_layout_scatter(&w.s[c], 65536, sw, &opb, bcols + shift, K, Bt + (size_t)c * (bcols + shift) * K, &db,
+                            NULL) == TC5_OK &&
+         tc5_smem_desc_encode(&da, &ra, NULL) == TC5_OK && tc5_smem_desc_encode(&db, &rb, NULL) == TC5_OK;
+    a.a_desc = ra;
+    a.b_desc = rb;
+  }
+  if (!ok) { /* layout illegal for this type/major/swizzle (Table 52) */
+    world_free(&w);
+    free(A), free(Bt), free(B), free(D);
+    return false;
+  }
+  for (unsigned k = 0; k < K; k++)
+    for (unsigned n = 0; n < N; n++) {
+      unsigned c = n / bcols, j = n % bcols;
+      B[(size_t)k * N + n] = tc5_colmask_bit(&zm, n) ? 0 : Bt[((size_t)c * (bcols + shift) + j + shift) * K + k];
+    }
+  uint32_t taddr;
+  if (cg == 2) {
+    tc5_tmem *pair[2] = {&w.t[0], &w.t[1]};
+    assert_int_equal(tc5_tmem_alloc2(pair, 512, &taddr, NULL), TC5_OK);
+  } else {
+    assert_int_equal(tc5_tmem_alloc(&w.t[0], 512, &taddr, NULL), TC5_OK);
+  }
+  bool al16 = cg == 1 && M == 64 && !ws && rng_below(g, 2);
+  a.d_tmem = TC5_TMEM_ADDR(al16 ? 16 : 0, 64);
+  /* C: random, placed by the layout */
+  for (unsigned c = 0; c < cg; c++)
+    for (unsigned m = 0; m < rows; m++)
+      for (unsigned n = 0; n < N; n++) {
+        uint32_t l, col, v = rand_code(g, kc->d == TC5_S32 ? TC5_TF32 : kc->d);
+        if (kc->d == TC5_S32) v = (uint32_t)rng_next(g);
+        assert_int_equal(tc5_mma_d_cell(M, cg, ws, N, m, n, &l, &col, NULL), TC5_OK);
+        tc5_tmem_poke(&w.t[c], TC5_TMEM_LANE(a.d_tmem) + l, 64 + col, v);
+        D[((size_t)c * rows + m) * N + n] = v;
+      }
+  a.enable_input_d = acc;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_mma(w.c, cg, &a, &dg);
+  if (st == TC5_EILLEGAL && dg.count && strstr(dg.issue[0].message, "Table 52")) { /* layout illegal: rejected */
+    world_free(&w);
+    free(A), free(Bt), free(B), free(D);
+    return false;
+  }
+  if (st) fail_msg("kind %u M %u N %u cg %u ws %d: %s", kc->kind, M, N, cg, ws, dg.count ? dg.issue[0].message : "?");
+  /* the reference: the core on the whole matrices */
+  tc5_dot dot;
+  assert_int_equal(tc5_dot_model(TC5_MODEL_BLACKWELL, kc->kind, kc->a, kc->b, kc->d, TC5_TYPE_NONE, 0, false, &dot, NULL),
+                   TC5_OK);
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.enable_input_d = acc;
+  assert_int_equal(tc5_gemm(&dot, M, N, K, A, B, NULL, NULL, D, &o, 1), TC5_OK);
+  for (unsigned c = 0; c < cg; c++)
+    for (unsigned m = 0; m < rows; m++)
+      for (unsigned n = 0; n < N; n++) {
+        uint32_t l, col, v;
+        tc5_mma_d_cell(M, cg, ws, N, m, n, &l, &col, NULL);
+        tc5_tmem_peek(&w.t[c], TC5_TMEM_LANE(a.d_tmem) + l, 64 + col, &v, NULL);
+        uint32_t want = D[((size_t)c * rows + m) * N + n];
+        if (v != want)
+          fail_msg("kind %u %s M %u N %u cg %u ws %d majors %d/%d sw %d: D[%u][%u] = 0x%08x, core 0x%08x", kc->kind,
+                   tc5_type_name(kc->a), M, N, cg, ws, amaj, bmaj, sw, c * rows + m, n, v, want);
+        n_checked++;
+      }
+  /* layout D read back the way a kernel does: 4 warps x 32x32b */
+  if (cg == 1 && M == 128 && !ws && N <= 128) {
+    tc5_tmem_ldst ld = {TC5_TMEM_32x32b, N, false, 0, TC5_TMEM_RED_NONE, TC5_TMEM_RED_F32, false, false};
+    uint32_t *r = malloc(32 * (size_t)N * 4);
+    for (uint32_t wq = 0; wq < 4; wq++) {
+      assert_int_equal(tc5_tmem_ld(&w.t[0], &ld, wq, TC5_TMEM_ADDR(32 * wq, 64), r, NULL, NULL), TC5_OK);
+      for (unsigned t = 0; t < 32; t++)
+        for (unsigned n = 0; n < N; n++) assert_int_equal(r[t * N + n], D[(size_t)(32 * wq + t) * N + n]);
+    }
+    free(r);
+  }
+  n_cases++;
+  world_free(&w);
+  free(A), free(Bt), free(B), free(D);
+  return true;
+}
+
+static void test_sweep(void **state) {
+  (void)state;
+  rng g;
+  rng_seed(&g, 11);
+  const tc5_swizzle sws[] = {TC5_SWIZZLE_NONE, TC5_SWIZZLE_32B, TC5_SWIZZLE_64B, TC5_SWIZZLE_128B,
+                             TC5_SWIZZLE_128B_BASE32B};
+  const unsigned ns[] = {32, 64, 256};
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    for (unsigned cg = 1; cg <= 2; cg++)
+      for (unsigned mi = 0; mi < 2; mi++)
+        for (size_t ni = 0; ni < 3; ni++)
+          for (int maj = 0; maj < 3; maj++) {
+            unsigned M = cg == 1 ? (mi ? 128 : 64) : (mi ? 256 : 128);
+            tc5_major am = maj == 1 ? TC5_MAJOR_MN : TC5_MAJOR_K, bm = maj == 2 ? TC5_MAJOR_MN : TC5_MAJOR_K;
+            tc5_swizzle sw = sws[rng_below(&g, 5)];
+            if (!run_case(&kinds[k], cg, false, M, ns[ni], am, bm, sw, rng_below(&g, 2), false, &g))
+              run_case(&kinds[k], cg, false, M, ns[ni], am, bm, TC5_SWIZZLE_128B, true, false, &g);
+          }
+  /* .ws: M 32/64/128 x N 64/128/256, with and without zero-column masks */
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    for (unsigned M = 32; M <= 128; M *= 2)
+      for (unsigned N = 64; N <= 256; N *= 2)
+        for (int z = 0; z < 2; z++) run_case(&kinds[k], 1, true, M, N, TC5_MAJOR_K, TC5_MAJOR_K, TC5_SWIZZLE_128B, true, z, &g);
+  print_message("%u MMAs, %u D elements equal the core's GEMM\n", n_cases, n_checked);
+  assert_true(n_cases >= 150);
+}
+
+static void test_layouts(void **state) {
+  (void)state;
+  uint32_t l, c;
+  char id;
+  assert_int_equal(tc5_mma_d_cell(128, 1, false, 256, 5, 7, &l, &c, &id), TC5_OK);
+  assert_true(id == 'D' && l == 5 && c == 7);
+  assert_int_equal(tc5_mma_d_cell(64, 1, false, 64, 17, 3, &l, &c, &id), TC5_OK);
+  assert_true(id == 'F' && l == 33 && c == 3);
+  assert_int_equal(tc5_mma_d_cell(64, 1, true, 128, 10, 70, &l, &c, &id), TC5_OK);
+  assert_true(id == 'E' && l == 74 && c == 6);
+  assert_int_equal(tc5_mma_d_cell(32, 1, true, 128, 3, 100, &l, &c, &id), TC5_OK);
+  assert_true(id == 'G' && l == 99 && c == 4);
+  assert_int_equal(tc5_mma_d_cell(128, 2, false, 256, 63, 200, &l, &c, &id), TC5_OK);
+  assert_true(id == 'B' && l == 127 && c == 72);
+  assert_int_equal(tc5_mma_d_cell(256, 2, false, 64, 127, 63, &l, &c, &id), TC5_OK);
+  assert_true(id == 'A' && l == 127 && c == 63);
+  assert_int_equal(tc5_mma_d_cell(256, 2, false, 64, 128, 0, &l, &c, &id), TC5_EINVAL);
+  assert_int_equal(tc5_mma_d_cell(32, 1, false, 64, 0, 0, &l, &c, &id), TC5_EINVAL);
+}
+
+/* a legal bf16 128x64 MMA in CTA 0, to break one rule at a time */
+static void setup(world *w, tc5_mma_args *a) {
+  world_init(w);
+  tc5_mma_args_init(a, TC5_KIND_F16);
+  tc5_idesc d;
+  tc5_idesc_init(&d, TC5_KIND_F16);
+  tc5_idesc_set_types(&d, TC5_BF16, TC5_BF16, TC5_F32);
+  d.m = 128;
+  d.n = 64;
+  tc5_idesc_encode(&d, &a->idesc, NULL);
+  tc5_operand op;
+  tc5_operand_for(TC5_KIND_F16, TC5_BF16, TC5_MAJOR_K, &op);
+  static uint32_t codes[128 * 16];
+  for (int i = 0; i < 128 * 16; i++) codes[i] = 0x3F80u + (uint32_t)(i % 7);
+  tc5_smem_desc da, db;
+  assert_int_equal(tc5_layout_scatter(&w->s[0], 0, TC5_SWIZZLE_128B, &op, 128, 16, codes, &da, NULL), TC5_OK);
+  assert_int_equal(tc5_layout_scatter(&w->s[0], 32768, TC5_SWIZZLE_128B, &op, 64, 16, codes, &db, NULL), TC5_OK);
+  tc5_smem_desc_encode(&da, &a->a_desc, NULL);
+  tc5_smem_desc_encode(&db, &a->b_desc, NULL);
+  uint32_t t;
+  assert_int_equal(tc5_tmem_alloc(&w->t[0], 128, &t, NULL), TC5_OK);
+  a->d_tmem = t;
+  a->enable_input_d = false;
+}
+
+static void expect_err(world *w, tc5_mma_args *a, tc5_status want, const char *text) {
+  tc5_diag d;
+  tc5_diag_init(&d);
+  tc5_status st = tc5_mma(w->c, a->variant.cta_group, a, &d);
+  bool found = false;
+  for (unsigned i = 0; i < d.count; i++) found = found || strstr(d.issue[i].message, text);
+  if (st != want || !found) fail_msg("status %d (want %d), message \"%s\"", st, want, d.count ? d.issue[0].message : "");
+}
+
+static void test_rules(void **state) {
+  (void)state;
+  world w;
+  tc5_mma_args a;
+  setup(&w, &a);
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  /* C never written, with enable-input-d: the first MMA wrote it; a fresh column range is not */
+  a.enable_input_d = true;
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  a.d_tmem = 64;
+  expect_err(&w, &a, TC5_EUNINIT, "were never written");
+  a.d_tmem = 96; /* columns 96..159: 128..159 not allocated */
+  a.enable_input_d = false;
+  expect_err(&w, &a, TC5_ESTATE, "column 128 is not allocated");
+  a.d_tmem = TC5_TMEM_ADDR(16, 0);
+  expect_err(&w, &a, TC5_EALIGN, "needs lane alignment 0");
+  a.d_tmem = 0;
+  a.scale_input_d = 16;
+  expect_err(&w, &a, TC5_ERANGE, "outside [0, 15]");
+  a.scale_input_d = 0;
+  /* collector: use without fill, then fill/use/lastuse, then use again */
+  a.variant.collector_buf = TC5_COLLECTOR_BUF_A;
+  a.variant.collector_op = TC5_COLLECTOR_USE;
+  expect_err(&w, &a, TC5_ESTATE, "without a valid fill of buffer a");
+  a.variant.collector_op = TC5_COLLECTOR_FILL;
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  a.variant.collector_op = TC5_COLLECTOR_USE;
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  uint8_t z = 0x11;
+  tc5_smem_write(&w.s[0], 0, &z, 1, NULL); /* A changes under the collector */
+  expect_err(&w, &a, TC5_ESTATE, "differs from the one filled");
+  a.variant.collector_op = TC5_COLLECTOR_FILL;
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  a.variant.collector_op = TC5_COLLECTOR_LASTUSE;
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  a.variant.collector_op = TC5_COLLECTOR_USE;
+  expect_err(&w, &a, TC5_ESTATE, "without a valid fill");
+  a.variant.collector_op = TC5_COLLECTOR_DEFAULT;
+  a.variant.collector_buf = TC5_COLLECTOR_BUF_NONE;
+  /* the instruction descriptor against the variant */
+  a.variant.cta_group = 2;
+  tc5_diag dd;
+  tc5_diag_init(&dd);
+  assert_int_equal(tc5_mma(w.c, 1, &a, &dd), TC5_EINVAL);
+  assert_non_null(strstr(dd.issue[0].message, "needs 2 CTAs"));
+  a.variant.cta_group = 1;
+  a.variant.kind = TC5_KIND_I8;
+  expect_err(&w, &a, TC5_ERESERVED, "");
+  a.variant.kind = TC5_KIND_F16;
+  a.has_zcmask = true;
+  expect_err(&w, &a, TC5_EILLEGAL, "tcgen05.mma.ws only");
+  a.has_zcmask = false;
+  /* B's descriptor pointing outside shared memory */
+  tc5_smem_desc db;
+  tc5_smem_desc_decode(a.b_desc, &db, NULL);
+  uint64_t keep = a.b_desc;
+  db.start_address = 128 * 1024 - 1024;
+  tc5_smem_desc_encode(&db, &a.b_desc, NULL);
+  expect_err(&w, &a, TC5_EBOUNDS, "B (b-desc)");
+  a.b_desc = keep;
+  /* disable-output-lane: lanes 0-31 keep their old value */
+  uint32_t before, after;
+  tc5_tmem_peek(&w.t[0], 40, 5, &before, NULL); /* rows 32+ do not change (A changed in row 0 only) */
+  tc5_tmem_poke(&w.t[0], 3, 5, 0x12345678u);
+  a.has_disable_output_lane = true;
+  a.disable_output_lane[0] = 0xFFFFFFFFu;
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  tc5_tmem_peek(&w.t[0], 3, 5, &after, NULL);
+  assert_int_equal(after, 0x12345678u);
+  tc5_tmem_peek(&w.t[0], 40, 5, &after, NULL);
+  assert_int_equal(after, before);
+  /* mixed cta_group in one kernel */
+  a.variant.cta_group = 2;
+  tc5_tmem_alloc(&w.t[1], 128, &after, NULL);
+  expect_err(&w, &a, TC5_EILLEGAL, "");
+  world_free(&w);
+  /* .ws: column shift above the maximum shift of the instruction descriptor */
+  setup(&w, &a);
+  a.variant.ws = true;
+  tc5_zcmask_desc zd;
+  memset(&zd, 0, sizeof zd);
+  zd.column_shift = 16;
+  tc5_zcmask_desc_encode(&zd, &a.zcmask, NULL);
+  a.has_zcmask = true;
+  expect_err(&w, &a, TC5_EILLEGAL, "exceeds the instruction descriptor's maximum shift (0 columns)");
+  world_free(&w);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_layouts),
+      cmocka_unit_test(test_rules),
+      cmocka_unit_test(test_sweep),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
