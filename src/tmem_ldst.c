@@ -104,13 +104,10 @@ tc5_status tc5_tmem_ldst_size(const tc5_tmem_ldst *op, uint32_t *nregs, uint32_t
   return TC5_OK;
 }
 
-tc5_status tc5_tmem_frag_cell(const tc5_tmem_ldst *op, uint32_t thread, uint32_t reg, uint32_t *lane,
-                              uint32_t *col, uint32_t *ncols) {
-  uint32_t nregs;
-  tc5_status st = tc5_tmem_ldst_size(op, &nregs, NULL, NULL);
-  if (st) return st;
-  if (thread >= 32 || reg >= nregs || !lane || !col) return TC5_EINVAL;
-  uint32_t t = thread, r = reg, l, c;
+/* The closed form, for a form already checked (ld/st call it per register
+ * of every thread, so the checks are not repeated there). */
+static void frag_cell(const tc5_tmem_ldst *op, uint32_t t, uint32_t r, uint32_t *lane, uint32_t *col) {
+  uint32_t l, c;
   switch (op->shape) {
     case TC5_TMEM_32x32b: l = t, c = r; break;
     case TC5_TMEM_16x64b: l = t / 4 + 8 * (t % 2), c = 2 * r + (t / 2) % 2; break;
@@ -122,6 +119,15 @@ tc5_status tc5_tmem_frag_cell(const tc5_tmem_ldst *op, uint32_t thread, uint32_t
   if (op->shape == TC5_TMEM_16x32bx2 && t >= 16) c += op->half_split;
   *lane = l;
   *col = c;
+}
+
+tc5_status tc5_tmem_frag_cell(const tc5_tmem_ldst *op, uint32_t thread, uint32_t reg, uint32_t *lane,
+                              uint32_t *col, uint32_t *ncols) {
+  uint32_t nregs;
+  tc5_status st = tc5_tmem_ldst_size(op, &nregs, NULL, NULL);
+  if (st) return st;
+  if (thread >= 32 || reg >= nregs || !lane || !col) return TC5_EINVAL;
+  frag_cell(op, thread, reg, lane, col);
   if (ncols) *ncols = op->pack16 ? 2 : 1;
   return TC5_OK;
 }
@@ -171,11 +177,11 @@ tc5_status tc5_tmem_ld(const tc5_tmem *t, const tc5_tmem_ldst *op, uint32_t warp
   bool bhigh = false;
   for (uint32_t th = 0; th < 32; th++) {
     for (uint32_t r = 0; r < nregs; r++) {
-      uint32_t l, c, k;
-      tc5_tmem_frag_cell(op, th, r, &l, &c, &k);
+      uint32_t l, c;
+      frag_cell(op, th, r, &l, &c);
       size_t i = (size_t)(lane0 + l) * TC5_TMEM_COLS + col0 + c;
       uint32_t v;
-      if (k == 1) {
+      if (!op->pack16) {
         v = t->cells[i];
         if (t->written[i] != 3) {
           if (!bad++) bl = lane0 + l, bc = col0 + c, bhigh = t->written[i] == 1;
@@ -206,10 +212,10 @@ tc5_status tc5_tmem_st(tc5_tmem *t, const tc5_tmem_ldst *op, uint32_t warp, uint
   /* threads in order: where the halves of .16x32bx2 overlap, 16-31 win */
   for (uint32_t th = 0; th < 32; th++)
     for (uint32_t r = 0; r < nregs; r++) {
-      uint32_t l, c, k, v = regs[th * nregs + r];
-      tc5_tmem_frag_cell(op, th, r, &l, &c, &k);
+      uint32_t l, c, v = regs[th * nregs + r];
+      frag_cell(op, th, r, &l, &c);
       size_t i = (size_t)(lane0 + l) * TC5_TMEM_COLS + col0 + c;
-      if (k == 1) {
+      if (!op->pack16) {
         t->cells[i] = v;
         t->written[i] = 3;
       } else {

@@ -265,8 +265,8 @@ static void test_alloc_rules(void **state) {
   assert_int_equal(tc5_tmem_dealloc(&t, 256, 128, NULL), TC5_OK);
   tc5_diag_init(&d);
   expect(tc5_tmem_dealloc(&t, 256, 128, &d), TC5_ESTATE, &d, "not the address"); /* twice */
-  /* free but fragmented: 256-383 free, 448-511 held; 64 fits, then a 64
-   * after ... nCols must not increase: 32 after 64 is fine, 128 is not */
+  /* 256-383 free, 448-511 held: a 64 takes the lowest aligned block; after
+   * it nCols must not increase: 32 is fine, 128 is not */
   assert_int_equal(tc5_tmem_alloc(&t, 64, &a, NULL), TC5_OK);
   assert_int_equal(a, 256);
   tc5_diag_init(&d);
@@ -304,8 +304,11 @@ static void test_alloc_rules(void **state) {
 
 static void test_fragmented_would_block(void **state) {
   (void)state;
-  /* 256 columns free in two 128 pieces that are not a 256-aligned block:
-   * first allocation 256 fixes the order rule; build with dealloc */
+  /* Enough columns free, but no free block aligned to the size. Under the
+   * order rule (nCols never above the previous allocation's) a CTA cannot
+   * get there: every hole left is at least as large as, and aligned to, the
+   * latest size. First that: 128-255 and 256-383 are free, but asking for
+   * 256 breaks the order rule before placement is tried. */
   tc5_tmem t;
   tc5_diag d;
   uint32_t a;
@@ -316,10 +319,6 @@ static void test_fragmented_would_block(void **state) {
   assert_int_equal(tc5_tmem_dealloc(&t, 0, 256, NULL), TC5_OK);
   assert_int_equal(tc5_tmem_alloc(&t, 128, &a, NULL), TC5_OK); /* 0-127 */
   assert_int_equal(tc5_tmem_dealloc(&t, 256, 128, NULL), TC5_OK);
-  /* free: 128-255 and 256-383 = 256 columns, no 256-aligned block; but
-   * 256 > 128 breaks the order rule first. The order rule only compares
-   * with the latest allocation, so show the alignment case with 128 at
-   * a 64-column hole pattern instead: */
   tc5_diag_init(&d);
   expect(tc5_tmem_alloc(&t, 256, &a, &d), TC5_EILLEGAL, &d, "should not increase");
   tc5_tmem_free(&t);
@@ -335,8 +334,9 @@ static void test_fragmented_would_block(void **state) {
   assert_int_equal(tc5_tmem_alloc(&t, 64, &a, NULL), TC5_OK); /* 0-63 */
   assert_int_equal(tc5_tmem_alloc(&t, 32, &a, NULL), TC5_OK); /* 64-95 */
   assert_int_equal(tc5_tmem_alloc(&t, 32, &a, NULL), TC5_OK); /* 96-127 */
-  /* free: 192-255, 448-511; held 384 */
-  t.last_alloc = 128; /* as if the previous allocation had been 128 */
+  /* free: 192-255, 448-511; held 384. The message's alignment clause is
+   * checked by lifting the order rule's memory of the last size. */
+  t.last_alloc = 128;
   tc5_diag_init(&d);
   expect(tc5_tmem_alloc(&t, 128, &a, &d), TC5_EWOULDBLOCK, &d, "no free block of that size is aligned to it");
   tc5_tmem_free(&t);
