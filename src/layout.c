@@ -90,16 +90,9 @@ static uint32_t swizzle(uint32_t addr, unsigned sw, unsigned base) {
   }
 }
 
-/* the unswizzled byte address of the 16-byte chunk of element (mn, k), and
- * the element's index in the chunk */
-static uint32_t chunk_address(const tc5_smem_desc *d, const tc5_operand *op, unsigned mn,
-                              unsigned k, unsigned *e) {
-  unsigned T = 128 / tc5_operand_slot_bits(op);
-  unsigned W = swizzle_width(d->swizzle);
-  bool kmaj = op->major == TC5_MAJOR_K;
-  unsigned x = kmaj ? k : mn, y = kmaj ? mn : k; /* x: along the contiguous dimension */
-  uint32_t c = x / T;
-  *e = x % T;
+/* the unswizzled byte address of chunk c along the contiguous dimension in
+ * line y across it (T elements a chunk, W the swizzle width, 0 none) */
+static uint32_t chunk_at(const tc5_smem_desc *d, bool kmaj, unsigned W, uint32_t c, unsigned y) {
   uint64_t off;
   if (kmaj && !W) {
     off = (uint64_t)(y % 8) * 16 + (uint64_t)(y / 8) * d->sbo + (uint64_t)c * d->lbo;
@@ -124,6 +117,17 @@ static uint32_t chunk_address(const tc5_smem_desc *d, const tc5_operand *op, uns
   }
   uint64_t a = d->start_address + off;
   return a > UINT32_MAX ? UINT32_MAX : (uint32_t)a;
+}
+
+/* the unswizzled byte address of the 16-byte chunk of element (mn, k), and
+ * the element's index in the chunk */
+static uint32_t chunk_address(const tc5_smem_desc *d, const tc5_operand *op, unsigned mn,
+                              unsigned k, unsigned *e) {
+  unsigned T = 128 / tc5_operand_slot_bits(op);
+  bool kmaj = op->major == TC5_MAJOR_K;
+  unsigned x = kmaj ? k : mn, y = kmaj ? mn : k; /* x: along the contiguous dimension */
+  *e = x % T;
+  return chunk_at(d, kmaj, swizzle_width(d->swizzle), x / T, y);
 }
 
 static void locate(const tc5_smem_desc *d, const tc5_operand *op, unsigned mn, unsigned k,
@@ -154,8 +158,41 @@ tc5_status tc5_layout_addr(const tc5_smem_desc *d, const tc5_operand *op, unsign
 
 /* ---- rules ------------------------------------------------------------------ */
 
-tc5_status tc5_layout_check(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows,
-                            unsigned kdim, uint32_t smem_size, tc5_diag *diag) {
+static tc5_status check_elements(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows, unsigned kdim,
+                                 uint32_t lim, tc5_diag *diag);
+
+/* All chunks are 16-byte aligned, so two elements share a bit exactly when
+ * two chunks share an address: true when every chunk lies inside [0, lim) and
+ * no two coincide. Only whether: the
+ * element-by-element check then says where. */
+static bool chunks_ok(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows, unsigned kdim, uint32_t lim) {
+  unsigned T = 128 / tc5_operand_slot_bits(op), w = tc5_type_bits(op->type), W = swizzle_width(d->swizzle);
+  bool kmaj = op->major == TC5_MAJOR_K;
+  unsigned xdim = kmaj ? kdim : rows;
+  uint8_t seen[TC5_SMEM_WINDOW_BYTES / 128 + 1]; /* a bit per 16-byte chunk; lim <= the window */
+  memset(seen, 0, lim / 128 + 1);
+  bool ok = true;
+  unsigned ydim = kmaj ? rows : kdim, nc = (xdim + T - 1) / T;
+  for (unsigned y = 0; y < ydim && ok; y++)
+    for (unsigned c = 0; c < nc && ok; c++) {
+      unsigned ne = xdim - c * T < T ? xdim - c * T : T;
+      uint32_t a = swizzle(chunk_at(d, kmaj, W, c, y), d->swizzle, d->base_offset);
+      if (a % 16 || (uint64_t)a + (ne * w + 7) / 8 > lim || seen[a / 128] >> (a / 16 % 8) & 1)
+        ok = false;
+      else
+        seen[a / 128] |= (uint8_t)(1u << (a / 16 % 8));
+    }
+  return ok;
+}
+
+/* the bytes an operand may occupy: the memory, within the descriptors' window */
+static uint32_t window(uint32_t smem_size) {
+  return smem_size < TC5_SMEM_WINDOW_BYTES ? smem_size : TC5_SMEM_WINDOW_BYTES;
+}
+
+/* the rules of tc5_layout_check that do not depend on where each element is */
+static tc5_status field_rules(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows, unsigned kdim,
+                              tc5_diag *diag) {
   if (!d || !op) return TC5_EINVAL;
   tc5_status st = operand_ok(op, diag);
   if (st) return st;
@@ -192,8 +229,23 @@ tc5_status tc5_layout_check(const tc5_smem_desc *d, const tc5_operand *op, unsig
                         "leading-dimension address, 9.7.16.3.1.2)",
                         tc5_swizzle_name(d->swizzle), W, kbytes, from);
   }
+  return st;
+}
+
+tc5_status tc5_layout_check(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows,
+                            unsigned kdim, uint32_t smem_size, tc5_diag *diag) {
+  tc5_status st = field_rules(d, op, rows, kdim, diag);
+  if (st) return st;
   /* every element: inside the memory and the window, no two on one bit */
-  uint32_t lim = smem_size < TC5_SMEM_WINDOW_BYTES ? smem_size : TC5_SMEM_WINDOW_BYTES;
+  uint32_t lim = window(smem_size);
+  return chunks_ok(d, op, rows, kdim, lim) ? TC5_OK : check_elements(d, op, rows, kdim, lim, diag);
+}
+
+/* element by element, each problem reported at the first element (in
+ * row-major order) that shows it */
+static tc5_status check_elements(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows, unsigned kdim,
+                                 uint32_t lim, tc5_diag *diag) {
+  tc5_status st = TC5_OK;
   uint8_t *used = calloc(lim ? lim : 1, 1);
   if (!used) return TC5_ENOMEM;
   bool reported_out = false, reported_overlap = false;
@@ -231,22 +283,90 @@ tc5_status tc5_layout_check(const tc5_smem_desc *d, const tc5_operand *op, unsig
 
 /* ---- gather and scatter ------------------------------------------------------ */
 
+/* element (mn, k) read byte by byte: the reference path, and the one that
+ * names the first byte never written */
+static tc5_status gather_elem(const tc5_smem *s, const tc5_smem_desc *d, const tc5_operand *op, unsigned mn,
+                              unsigned k, uint32_t *code, tc5_diag *diag) {
+  tc5_elem_loc l;
+  locate(d, op, mn, k, &l);
+  uint8_t b[5] = {0};
+  uint32_t n = (uint32_t)(l.bit + l.width + 7) / 8;
+  tc5_status st = tc5_smem_read(s, l.addr, b, n, diag);
+  if (st) return st;
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < n; i++) v |= (uint64_t)b[i] << (8 * i);
+  *code = (uint32_t)((v >> l.bit) & ((1ull << l.width) - 1));
+  return TC5_OK;
+}
+
 tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc5_operand *op,
                              unsigned rows, unsigned kdim, uint32_t *codes, tc5_diag *diag) {
   if (!s || !d || !op || !codes) return TC5_EINVAL;
-  tc5_status st = tc5_layout_check(d, op, rows, kdim, s->size, diag);
+  tc5_status st = field_rules(d, op, rows, kdim, diag);
   if (st) return st;
-  for (unsigned r = 0; r < rows; r++)
-    for (unsigned k = 0; k < kdim; k++) {
-      tc5_elem_loc l;
-      locate(d, op, r, k, &l);
-      uint8_t b[5] = {0};
-      uint32_t n = (uint32_t)(l.bit + l.width + 7) / 8;
-      st = tc5_smem_read(s, l.addr, b, n, diag);
-      if (st) return st;
-      uint64_t v = 0;
-      for (uint32_t i = 0; i < n; i++) v |= (uint64_t)b[i] << (8 * i);
-      codes[(size_t)r * kdim + k] = (uint32_t)((v >> l.bit) & ((1ull << l.width) - 1));
+  /* chunk by chunk: the T elements of a 16-byte chunk share its address
+   * (x runs along the contiguous dimension, y across it); the element rules
+   * of tc5_layout_check (inside the window, no two chunks on one address)
+   * are checked on the way, and tc5_layout_check says where when one fails */
+  unsigned T = 128 / tc5_operand_slot_bits(op), w = tc5_type_bits(op->type), W = swizzle_width(d->swizzle);
+  bool kmaj = op->major == TC5_MAJOR_K;
+  unsigned xdim = kmaj ? kdim : rows, ydim = kmaj ? rows : kdim;
+  uint32_t wmask = w >= 32 ? 0xFFFFFFFFu : (1u << w) - 1, lim = window(s->size);
+  uint8_t seen[TC5_SMEM_WINDOW_BYTES / 128 + 1]; /* a bit per 16-byte chunk */
+  memset(seen, 0, lim / 128 + 1);
+  for (unsigned y = 0; y < ydim; y++)
+    for (unsigned x0 = 0; x0 < xdim; x0 += T) {
+      unsigned ne = xdim - x0 < T ? xdim - x0 : T;
+      uint32_t a = swizzle(chunk_at(d, kmaj, W, x0 / T, y), d->swizzle, d->base_offset);
+      uint32_t used = (ne * w + 7) / 8;
+      if (a % 16 || (uint64_t)a + used > lim || seen[a / 128] >> (a / 16 % 8) & 1) {
+        st = check_elements(d, op, rows, kdim, lim, diag); /* says where */
+        if (st) return st;
+      } else {
+        seen[a / 128] |= (uint8_t)(1u << (a / 16 % 8));
+      }
+      /* the chunk is 16-byte aligned: its written bits are two bytes of the map */
+      uint32_t need = used >= 16 ? 0xFFFFu : (1u << used) - 1;
+      bool fast = (uint64_t)a + 16 <= s->size &&
+                  ((s->written[a / 8] | (uint32_t)s->written[a / 8 + 1] << 8) & need) == need;
+      if (!fast) { /* never-written bytes: the rules of the layout come first */
+        st = tc5_layout_check(d, op, rows, kdim, s->size, diag);
+        if (st) return st;
+        for (unsigned i = 0; i < ne; i++) {
+          unsigned x = x0 + i, mn = kmaj ? y : x, k = kmaj ? x : y;
+          st = gather_elem(s, d, op, mn, k, &codes[(size_t)mn * kdim + k], diag);
+          if (st) return st;
+        }
+        continue;
+      }
+      const uint8_t *p = s->bytes + a;
+      size_t step = kmaj ? 1 : kdim; /* between consecutive x in codes */
+      uint32_t *out = &codes[kmaj ? (size_t)y * kdim + x0 : (size_t)x0 * kdim + y];
+      switch (w) {
+      case 8:
+        if (kmaj)
+          for (unsigned i = 0; i < ne; i++) out[i] = p[i];
+        else
+          for (unsigned i = 0; i < ne; i++) out[i * step] = p[i];
+        break;
+      case 16:
+        if (kmaj)
+          for (unsigned i = 0; i < ne; i++) out[i] = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+        else
+          for (unsigned i = 0; i < ne; i++) out[i * step] = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+        break;
+      case 32:
+        for (unsigned i = 0; i < ne; i++)
+          out[i * step] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
+                          (uint32_t)p[4 * i + 3] << 24;
+        break;
+      default: /* fp4 / fp6: bit after bit from the chunk's first byte */
+        for (unsigned i = 0; i < ne; i++) {
+          unsigned bit = i * w;
+          uint32_t v = (uint32_t)p[bit / 8] | (bit / 8 + 1 < 16 ? (uint32_t)p[bit / 8 + 1] << 8 : 0);
+          out[i * step] = (v >> (bit % 8)) & wmask;
+        }
+      }
     }
   return TC5_OK;
 }

@@ -7,7 +7,9 @@
  * descriptor from `mask=` must generate the same mask again. Lines that
  * also carry `geometry=` (the mask the convolution's padding needs) pass as
  * "noted" when it differs from `mask=`: there CUTLASS sets Non-Zero Mask to 0
- * although a column touches the padding. */
+ * although a column touches the padding. Where a line gives the geometry
+ * (conv_q, pad, cta, tap), tc5_zcmask_conv must find that geometry: mask=,
+ * or geometry= where the line has one. */
 #include <stdio.h>
 #include <string.h>
 
@@ -66,6 +68,21 @@ static tc5_status zc_check(void *ctx, const tc5_vline *l, char *why, size_t cap,
   if (tc5_vline_get(l, "geometry", NULL)) {
     if (!read_mask(l, "geometry", &geo) || geo.n != n) FAIL("bad geometry=");
     if (memcmp(geo.w, want.w, sizeof geo.w) != 0) *noted = true;
+  } else {
+    geo = want;
+  }
+  /* the convolution's own mask (tc5_zcmask_conv) is the geometry: mask=, or
+   * geometry= where CUTLASS's descriptor differs from it */
+  uint64_t q, pad, cta, tap;
+  if (tc5_vline_u64(l, "conv_q", 10, &q) && tc5_vline_u64(l, "pad", 10, &pad) && tc5_vline_u64(l, "cta", 10, &cta) &&
+      tc5_vline_u64(l, "tap", 10, &tap)) {
+    tc5_colmask conv;
+    if (tc5_zcmask_conv((unsigned)q, (unsigned)pad, (unsigned)(cta * n), (unsigned)tap, (unsigned)n, &conv, &dg))
+      FAIL("tc5_zcmask_conv rejected the geometry: %s", dg.count ? dg.issue[dg.count - 1].message : "?");
+    for (unsigned j = 0; j < n; j++)
+      if (tc5_colmask_bit(&conv, j) != tc5_colmask_bit(&geo, j))
+        FAIL("column %u: the convolution's geometry (tc5_zcmask_conv) says %u, the oracle %u", j,
+             tc5_colmask_bit(&conv, j), tc5_colmask_bit(&geo, j));
   }
   return TC5_OK;
 }

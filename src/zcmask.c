@@ -375,6 +375,24 @@ tc5_status tc5_zcmask_check_shift(const tc5_zcmask_desc *d, const tc5_idesc *id,
   return TC5_OK;
 }
 
+/* ---- the convolution's mask ------------------------------------------------ */
+
+tc5_status tc5_zcmask_conv(unsigned q, unsigned pad, unsigned col0, unsigned tap, unsigned n,
+                           tc5_colmask *out, tc5_diag *diag) {
+  if (!out) return TC5_EINVAL;
+  if (q == 0)
+    return tc5_diag_add(diag, TC5_ERANGE, "q", q, "zcmask conv: the output row width q must be at least 1");
+  if (n == 0 || n > TC5_ZCMASK_MAX_N)
+    return tc5_diag_add(diag, TC5_ERANGE, "n", n, "zcmask conv: N %u is outside 1..%u", n, TC5_ZCMASK_MAX_N);
+  memset(out, 0, sizeof *out);
+  out->n = n;
+  for (unsigned j = 0; j < n; j++) {
+    long long w = (long long)((col0 + j) % q) + tap - pad; /* input pixel in its row */
+    if (w < 0 || w >= (long long)q) out->w[j >> 6] |= 1ull << (j & 63);
+  }
+  return TC5_OK;
+}
+
 /* ---- text ------------------------------------------------------------------ */
 
 tc5_status tc5_colmask_format(const tc5_colmask *m, char one, char zero, char *buf,

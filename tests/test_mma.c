@@ -6,6 +6,7 @@
 #include "tc5/arith.h"
 #include "tc5/layout.h"
 #include "tc5/mma.h"
+#include "tc5/sync.h"
 #include "tc5/zcmask.h"
 
 typedef struct kcase {
@@ -45,6 +46,7 @@ static void world_init(world *w) {
 
 static void world_free(world *w) {
   for (int i = 0; i < 2; i++) {
+    assert_int_equal(tc5_cta_free(&w->c[i]), TC5_OK);
     tc5_smem_free(&w->s[i]);
     tc5_tmem_free(&w->t[i]);
   }
@@ -348,7 +350,209 @@ static void test_rules(void **state) {
   zd.column_shift = 16;
   tc5_zcmask_desc_encode(&zd, &a.zcmask, NULL);
   a.has_zcmask = true;
-  expect_err(&w, &a, TC5_EILLEGAL, "exceeds the instruction descriptor's maximum shift (0 columns)");
+  expect_err(&w, &a, TC5_EILLEGAL, "column shift 16 exceeds the instruction descriptor's .ws maximum shift (no shift");
+  world_free(&w);
+}
+
+/* ---- completion: a K loop queued and committed once equals the same MMAs
+ * completed one by one, bit for bit, whatever the interleaving ---------- */
+
+/* K of the MMA for a kind (dense) */
+static unsigned kind_k(tc5_kind k) {
+  return k == TC5_KIND_TF32 ? 8 : k == TC5_KIND_F16 ? 16 : 32;
+}
+
+/* a random program of MMAs over D tiles (some overlapping) of one CTA
+ * (cta_group::1, M = 128) or a pair (cta_group::2, M = 256), with A and B
+ * blocks already in shared memory; run through the queue with one commit,
+ * and one MMA at a time */
+static void k_loop_program(const kcase *kc, unsigned cg, rng *g) {
+  unsigned M = 128 * cg, N = 64, K = kind_k(kc->kind), rows = M / cg;
+  tc5_mma_args a;
+  tc5_mma_args_init(&a, kc->kind);
+  a.variant.cta_group = (uint8_t)cg;
+  tc5_idesc d;
+  tc5_idesc_init(&d, kc->kind);
+  tc5_idesc_set_types(&d, kc->a, kc->b, kc->d);
+  d.m = (uint16_t)M;
+  d.n = (uint16_t)N;
+  uint32_t idesc[2];
+  d.negate_a = 0;
+  assert_int_equal(tc5_idesc_encode(&d, &idesc[0], NULL), TC5_OK);
+  d.negate_a = kc->kind != TC5_KIND_I8; /* a second arithmetic: never fused with the first */
+  assert_int_equal(tc5_idesc_encode(&d, &idesc[1], NULL), TC5_OK);
+  tc5_operand opa, opb;
+  assert_int_equal(tc5_operand_for(kc->kind, kc->a, TC5_MAJOR_K, &opa), TC5_OK);
+  assert_int_equal(tc5_operand_for(kc->kind, kc->b, TC5_MAJOR_K, &opb), TC5_OK);
+  world w[2];
+  uint64_t adesc[4], bdesc[3];
+  uint32_t *codes = malloc((size_t)rows * K * 4);
+  for (int i = 0; i < 2; i++) world_init(&w[i]);
+  for (unsigned c = 0; c < cg; c++) {
+    for (int blk = 0; blk < 7; blk++) {
+      unsigned r = blk < 4 ? rows : N / cg;
+      for (size_t e = 0; e < (size_t)r * K; e++) codes[e] = rand_code(g, blk < 4 ? kc->a : kc->b);
+      tc5_smem_desc sd;
+      for (int i = 0; i < 2; i++)
+        assert_int_equal(tc5_layout_scatter(&w[i].s[c], (uint32_t)blk * 16384u, TC5_SWIZZLE_128B, blk < 4 ? &opa : &opb,
+                                            r, K, codes, &sd, NULL),
+                         TC5_OK);
+      assert_int_equal(tc5_smem_desc_encode(&sd, blk < 4 ? &adesc[blk] : &bdesc[blk - 4], NULL), TC5_OK);
+    }
+    /* Tensor Memory: 256 columns, every cell random (C of any first MMA) */
+    for (int i = 0; i < 2; i++) {
+      uint32_t t;
+      if (cg == 2) {
+        tc5_tmem *pair[2] = {&w[i].t[0], &w[i].t[1]};
+        if (c == 0) assert_int_equal(tc5_tmem_alloc2(pair, 256, &t, NULL), TC5_OK);
+      } else {
+        assert_int_equal(tc5_tmem_alloc(&w[i].t[c], 256, &t, NULL), TC5_OK);
+      }
+    }
+    for (uint32_t l = 0; l < 128; l++)
+      for (uint32_t col = 0; col < 256; col++) {
+        uint32_t v = kc->d == TC5_S32 ? (uint32_t)rng_next(g) : rand_code(g, kc->d == TC5_F16 ? TC5_F16 : TC5_TF32);
+        for (int i = 0; i < 2; i++) tc5_tmem_poke(&w[i].t[c], l, col, v);
+      }
+  }
+  free(codes);
+  static const uint32_t tile_col[4] = {0, 64, 32, 128}; /* the third overlaps the first two */
+  unsigned count = 8 + (unsigned)rng_below(g, 24);
+  tc5_mbarrier mb;
+  tc5_mbarrier *mbp = &mb;
+  assert_int_equal(tc5_mbarrier_init(&mb, 1, NULL), TC5_OK);
+  for (unsigned i = 0; i < count; i++) {
+    /* mostly K loops: a tile, its A rows, B blocks in turn, accumulating */
+    a.d_tmem = tile_col[rng_below(g, rng_below(g, 4) ? 2 : 4)];
+    a.a_desc = adesc[rng_below(g, 4)];
+    a.b_desc = bdesc[rng_below(g, 3)];
+    a.idesc = idesc[rng_below(g, 8) == 0];
+    a.enable_input_d = rng_below(g, 6) != 0;
+    a.scale_input_d = kc->kind == TC5_KIND_F16 && rng_below(g, 6) == 0 ? (unsigned)rng_below(g, 16) : 0;
+    a.has_disable_output_lane = rng_below(g, 8) == 0;
+    for (int q = 0; q < 8; q++) a.disable_output_lane[q] = (uint32_t)rng_next(g);
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    if (tc5_mma_issue(w[0].c, cg, &a, &dg)) fail_msg("issue: %s", dg.count ? dg.issue[0].message : "?");
+    if (tc5_mma(w[1].c, cg, &a, &dg)) fail_msg("mma: %s", dg.count ? dg.issue[0].message : "?");
+  }
+  unsigned pending;
+  assert_int_equal(tc5_mma_pending(&w[0].c[0], &pending), TC5_OK);
+  assert_int_equal(pending, count);
+  bool done;
+  assert_int_equal(tc5_mbarrier_test_wait(&mb, 0, &done, NULL), TC5_OK);
+  assert_false(done);
+  assert_int_equal(tc5_commit(&w[0].c[0], cg, &mbp, 1, NULL), TC5_OK);
+  assert_int_equal(tc5_mbarrier_test_wait(&mb, 0, &done, NULL), TC5_OK);
+  assert_true(done);
+  assert_int_equal(tc5_mma_pending(&w[0].c[0], &pending), TC5_OK);
+  assert_int_equal(pending, 0);
+  for (unsigned c = 0; c < cg; c++) {
+    size_t cells = (size_t)TC5_TMEM_LANES * TC5_TMEM_COLS;
+    for (size_t e = 0; e < cells; e++)
+      if (w[0].t[c].cells[e] != w[1].t[c].cells[e] || w[0].t[c].written[e] != w[1].t[c].written[e])
+        fail_msg("kind %u %s cg %u, %u MMAs: lane %zu column %zu: queued 0x%08x, one by one 0x%08x", kc->kind,
+                 tc5_type_name(kc->a), cg, count, e / TC5_TMEM_COLS, e % TC5_TMEM_COLS, w[0].t[c].cells[e],
+                 w[1].t[c].cells[e]);
+  }
+  for (int i = 0; i < 2; i++) world_free(&w[i]);
+}
+
+static void test_completion(void **state) {
+  (void)state;
+  rng g;
+  rng_seed(&g, 0x5eed);
+  for (int trial = 0; trial < 36; trial++) k_loop_program(&kinds[trial % 6], 1 + (unsigned)(trial / 6 % 2), &g);
+}
+
+/* completion errors name the MMA; tc5_cta_free drops what never completed */
+static void test_completion_rules(void **state) {
+  (void)state;
+  world w;
+  tc5_mma_args a;
+  setup(&w, &a);
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, NULL), TC5_OK); /* #1 writes columns 0-63 */
+  a.enable_input_d = true;
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, NULL), TC5_OK); /* #2 reads what #1 writes: fine */
+  a.d_tmem = 64;
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, NULL), TC5_OK); /* #3 reads columns never written */
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_mma_complete(&w.c[0], &dg), TC5_EUNINIT);
+  assert_non_null(strstr(dg.issue[0].message, "tcgen05.mma #3: enable-input-d reads D"));
+  uint32_t v;
+  bool wr;
+  assert_int_equal(tc5_tmem_peek(&w.t[0], 0, 0, &v, &wr), TC5_OK);
+  assert_true(wr); /* #1 and #2 completed */
+  unsigned pending = 9;
+  assert_int_equal(tc5_mma_pending(&w.c[0], &pending), TC5_OK);
+  assert_int_equal(pending, 0);
+  /* a commit whose MMAs fail does not arrive */
+  tc5_mbarrier mb;
+  tc5_mbarrier *mbp = &mb;
+  assert_int_equal(tc5_mbarrier_init(&mb, 1, NULL), TC5_OK);
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, NULL), TC5_OK);
+  assert_int_equal(tc5_commit(&w.c[0], 1, &mbp, 1, NULL), TC5_EUNINIT);
+  bool done;
+  assert_int_equal(tc5_mbarrier_test_wait(&mb, 0, &done, NULL), TC5_OK);
+  assert_false(done);
+  /* dropped by tc5_cta_free */
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, NULL), TC5_OK);
+  assert_int_equal(tc5_cta_free(&w.c[0]), TC5_OK);
+  assert_int_equal(tc5_mma_pending(&w.c[0], &pending), TC5_OK);
+  assert_int_equal(pending, 0);
+  assert_int_equal(tc5_mma_complete(&w.c[0], NULL), TC5_OK);
+  assert_int_equal(tc5_cta_free(NULL), TC5_EINVAL);
+  assert_int_equal(tc5_mma_pending(NULL, &pending), TC5_EINVAL);
+  assert_int_equal(tc5_mma_complete(NULL, NULL), TC5_EINVAL);
+  world_free(&w);
+}
+
+/* .ashift: A from Tensor Memory with its rows moved down by one, the first
+ * row kept; equals A from shared memory with the rows so arranged */
+static void test_ashift(void **state) {
+  (void)state;
+  world w;
+  tc5_mma_args a;
+  setup(&w, &a); /* bf16 128 x 64, A at smem 0 (rows of codes 0x3F80 + i % 7) */
+  rng g;
+  rng_seed(&g, 77);
+  static uint32_t A[128 * 16], As[128 * 16];
+  for (int i = 0; i < 128 * 16; i++) A[i] = rand_code(&g, TC5_BF16);
+  for (int m = 0; m < 128; m++)
+    for (int k = 0; k < 16; k++) As[m * 16 + k] = A[(m ? m - 1 : 0) * 16 + k];
+  /* A in columns 64..71 of Tensor Memory: two bf16 a column */
+  for (uint32_t m = 0; m < 128; m++)
+    for (uint32_t c = 0; c < 8; c++) tc5_tmem_poke(&w.t[0], m, 64 + c, A[m * 16 + 2 * c] | A[m * 16 + 2 * c + 1] << 16);
+  tc5_operand op;
+  tc5_operand_for(TC5_KIND_F16, TC5_BF16, TC5_MAJOR_K, &op);
+  tc5_smem_desc da;
+  assert_int_equal(tc5_layout_scatter(&w.s[0], 0, TC5_SWIZZLE_128B, &op, 128, 16, As, &da, NULL), TC5_OK);
+  assert_int_equal(tc5_smem_desc_encode(&da, &a.a_desc, NULL), TC5_OK);
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK); /* reference in columns 0..63 */
+  a.variant.ashift = true;
+  a.a_in_tmem = true;
+  a.a_tmem = 64;
+  a.d_tmem = 72;
+  tc5_tmem_alloc(&w.t[0], 128, &a.d_tmem, NULL); /* columns 128.. */
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  for (uint32_t l = 0; l < 128; l++)
+    for (uint32_t c = 0; c < 64; c++) {
+      uint32_t x, y;
+      tc5_tmem_peek(&w.t[0], l, c, &x, NULL);
+      tc5_tmem_peek(&w.t[0], l, 128 + c, &y, NULL);
+      assert_int_equal(x, y);
+    }
+  a.a_in_tmem = false;
+  expect_err(&w, &a, TC5_EILLEGAL, "A must be [a-tmem]");
+  a.a_in_tmem = true;
+  tc5_idesc d;
+  tc5_idesc_init(&d, TC5_KIND_F16);
+  tc5_idesc_set_types(&d, TC5_BF16, TC5_BF16, TC5_F32);
+  d.m = 64;
+  d.n = 64;
+  tc5_idesc_encode(&d, &a.idesc, NULL);
+  expect_err(&w, &a, TC5_EILLEGAL, "only allowed with M = 128 or 256");
   world_free(&w);
 }
 
@@ -357,6 +561,9 @@ int main(void) {
       cmocka_unit_test(test_layouts),
       cmocka_unit_test(test_rules),
       cmocka_unit_test(test_sweep),
+      cmocka_unit_test(test_completion),
+      cmocka_unit_test(test_completion_rules),
+      cmocka_unit_test(test_ashift),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

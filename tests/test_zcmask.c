@@ -281,6 +281,31 @@ static void test_oracle_geometry_fix(void **state) {
   assert_int_equal(d.column_shift, 2);
 }
 
+/* the convolution's mask: the spec's padding rule on a small case, and every error */
+static void test_conv_mask(void **state) {
+  (void)state;
+  tc5_colmask m;
+  /* rows of 5 pixels, pad 1: tap 0 zeroes the first pixel of each row, tap 2 the last */
+  assert_int_equal(tc5_zcmask_conv(5, 1, 0, 0, 10, &m, NULL), TC5_OK);
+  char s[16];
+  tc5_colmask_format(&m, '1', '.', s, sizeof s, NULL);
+  assert_string_equal(s, "1....1....");
+  assert_int_equal(tc5_zcmask_conv(5, 1, 3, 2, 10, &m, NULL), TC5_OK); /* tile from pixel 3 */
+  tc5_colmask_format(&m, '1', '.', s, sizeof s, NULL);
+  assert_string_equal(s, ".1....1...");
+  assert_int_equal(tc5_zcmask_conv(5, 1, 0, 1, 10, &m, NULL), TC5_OK);
+  tc5_colmask_format(&m, '1', '.', s, sizeof s, NULL);
+  assert_string_equal(s, "..........");
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_zcmask_conv(0, 1, 0, 0, 10, &m, &dg), TC5_ERANGE);
+  assert_non_null(strstr(dg.issue[0].message, "row width q"));
+  assert_int_equal(tc5_zcmask_conv(5, 1, 0, 0, 257, &m, &dg), TC5_ERANGE);
+  assert_non_null(strstr(dg.issue[1].message, "N 257 is outside 1..256"));
+  assert_int_equal(tc5_zcmask_conv(5, 1, 0, 0, 0, &m, NULL), TC5_ERANGE);
+  assert_int_equal(tc5_zcmask_conv(5, 1, 0, 0, 8, NULL, NULL), TC5_EINVAL);
+}
+
 static void test_errors_and_text(void **state) {
   (void)state;
   tc5_zcmask_desc d = desc(0, 0, 0, 0, 1, 0, 0, 0, 1, 2, 3, 0);
@@ -354,6 +379,7 @@ int main(void) {
       cmocka_unit_test(test_synthesis_roundtrip),
       cmocka_unit_test(test_synthesis_complete_bruteforce),
       cmocka_unit_test(test_oracle_geometry_fix),
+      cmocka_unit_test(test_conv_mask),
       cmocka_unit_test(test_errors_and_text),
       cmocka_unit_test(test_fast_vs_reference),
   };

@@ -9,14 +9,25 @@
  * holding its rows of D); .ws (M = 32, 64, 128) with the optional
  * zero-column mask descriptor and column shift; enable-input-d,
  * scale-input-d, disable-output-lane, negate/transpose (instruction
- * descriptor); collector buffers a and b0-b3 (fill/use/lastuse/discard).
- * Not yet: .sp, .block_scale kinds, .ashift (TC5_EUNSUPPORTED).
+ * descriptor); collector buffers a and b0-b3 (fill/use/lastuse/discard);
+ * .ashift (A from Tensor Memory, rows shifted down by one).
+ * Not yet: .sp, .block_scale kinds (TC5_EUNSUPPORTED).
  *
  * The data-path layouts (figures 205-218, missing from the spec's text) are
  * CUTLASS's (include/cute/atom/mma_traits_sm100_frag.hpp, UMMA::tmem_frg and
- * tmem_frg_ws): see tc5_mma_d_cell. Each MMA completes before the next
- * starts (issue order within the pipeline); the asynchronous rules are the
- * synchronisation module's business.
+ * tmem_frg_ws): see tc5_mma_d_cell.
+ *
+ * Completion (9.7.16.6.2): tcgen05.mma is asynchronous. tc5_mma_issue
+ * checks every rule and takes the operands from shared / Tensor Memory when
+ * the MMA is issued, then queues it on the issuing CTA; the queue completes
+ * in issue order (the pipelined pairing mma -> mma of 9.7.16.6.2) when
+ * tc5_mma_complete runs, which tcgen05.commit does before it arrives on its
+ * mbarrier (tc5/sync.h). Until then D in Tensor Memory holds its old
+ * values, as a tcgen05.ld not ordered after the MMA's completion may see.
+ * Consecutive MMAs that accumulate into the same D with the same shape and
+ * types (a kernel's K loop) complete as one call of the arithmetic core
+ * over the concatenated K: the same result bit for bit, since each MMA's K
+ * is a whole number of the core's fused steps and every step rounds.
  */
 #ifndef TC5_MMA_H
 #define TC5_MMA_H
@@ -42,12 +53,21 @@ typedef struct tc5_collector {
   uint64_t sum;
 } tc5_collector;
 
-/* One CTA as tcgen05.mma sees it. */
+struct tc5_mma_queue; /* MMAs issued by a CTA and not yet complete */
+
+/* One CTA as tcgen05.mma sees it. Zero-initialise, set smem and tmem;
+ * after the first MMA it holds the engine's memory (the queue and an arena
+ * for operands, kept between K loops) until tc5_cta_free. */
 typedef struct tc5_cta {
   tc5_smem *smem;
   tc5_tmem *tmem;
   tc5_collector coll[5]; /* a, b0, b1, b2, b3 */
+  struct tc5_mma_queue *queue;
 } tc5_cta;
+
+/* Frees the engine's memory, dropping MMAs issued and never completed
+ * (the CTA can be used again). */
+tc5_status tc5_cta_free(tc5_cta *cta);
 
 typedef struct tc5_mma_args {
   tc5_mma_variant variant;   /* kind, cta_group, .ws, collector usage        */
@@ -81,14 +101,27 @@ tc5_status tc5_mma_args_init(tc5_mma_args *a, tc5_kind kind);
 tc5_status tc5_mma_d_cell(unsigned m_total, unsigned cta_group, bool ws, unsigned n_total,
                           unsigned m, unsigned n, uint32_t *lane, uint32_t *col, char *layout);
 
-/* Executes one tcgen05.mma issued by a thread of ctas[0] (cta_group::1)
- * or of the CTA pair ctas[0..1] (cta_group::2). Every rule is checked
- * before anything is written: the variant and instruction descriptor
- * (tc5_idesc_check), the descriptors and operand layouts (tc5_layout_check
- * through gather), Tensor Memory ranges, allocation and lane alignment, C
- * never written while enable-input-d, the zero-column mask and its shift
- * against the maximum shift, collector buffer use without a valid fill
- * (or whose source changed since the fill). */
+/* Issues one tcgen05.mma from a thread of ctas[0] (cta_group::1) or of
+ * the CTA pair ctas[0..1] (cta_group::2; ctas[0] issues). Every rule is
+ * checked and nothing is queued when one fails: the variant and instruction
+ * descriptor (tc5_idesc_check), .ashift (A in Tensor Memory, M = 128 or
+ * 256), the descriptors and operand layouts (tc5_layout_check through
+ * gather), Tensor Memory ranges, allocation and lane alignment, the
+ * zero-column mask and its shift against the maximum shift, collector
+ * buffer use without a valid fill (or whose source changed since the
+ * fill). A and B are read now; the CTAs must outlive the queued MMA. */
+tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, tc5_diag *diag);
+
+/* Completes, in issue order, every MMA the CTA issued: reads C (with
+ * enable-input-d: TC5_EUNINIT when a cell was never written, naming the MMA
+ * "#i", the i-th issued since the previous completion), computes, writes D. On an error the MMAs before
+ * the failing one have completed and the rest are dropped. */
+tc5_status tc5_mma_complete(tc5_cta *issuer, tc5_diag *diag);
+
+/* MMAs issued by the CTA and not yet complete. */
+tc5_status tc5_mma_pending(const tc5_cta *issuer, unsigned *count);
+
+/* tc5_mma_issue, then tc5_mma_complete: one MMA run to completion. */
 tc5_status tc5_mma(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, tc5_diag *diag);
 
 #ifdef __cplusplus

@@ -81,6 +81,15 @@ tc5_status tc5_zcmask_synthesize(unsigned m, const tc5_colmask *wanted,
 tc5_status tc5_zcmask_check_shift(const tc5_zcmask_desc *d, const tc5_idesc *id,
                                   tc5_diag *diag);
 
+/* The mask an implicit-GEMM convolution needs, CUTLASS's use of .ws
+ * (UMMA::make_column_zero_mask; ../shared/oracle/cutlass/zcmask-conv.txt):
+ * B's columns are output pixels flattened row after row, rows q pixels
+ * wide; for filter tap `tap` with left padding `pad`, column j of the tile
+ * that starts at pixel col0 reads input pixel (col0 + j) % q + tap - pad of
+ * its row, and is zeroed when that falls outside [0, q). n: 1..256. */
+tc5_status tc5_zcmask_conv(unsigned q, unsigned pad, unsigned col0, unsigned tap, unsigned n,
+                           tc5_colmask *out, tc5_diag *diag);
+
 /* Mask as text: "1" = zeroed column, "." = used column, column 0 first. */
 tc5_status tc5_colmask_format(const tc5_colmask *m, char one, char zero,
                               char *buf, size_t cap, size_t *needed);
