@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "arith_impl.h"
+#include "simd.h"
 #include "spec_tables.h"
 
 #define TW 16    /* columns per tile (lanes) */
@@ -29,11 +30,6 @@
 /* decoded B is stored in panels of TW columns, each K x TW contiguous */
 #define BIDX(k, j, K) ((((size_t)(j) / TW) * (K) + (k)) * TW + (j) % TW)
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define TC5_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define TC5_CLONES
-#endif
 
 /* A bit-level decoder of one element type (the rules of tc5__term_of, in a
  * form cheap enough to run once per element of a large matrix). */

@@ -11,6 +11,7 @@
 
 #include "strbuf.h"
 #include "tc5/zcmask.h"
+#include "zcmask_impl.h"
 
 unsigned tc5_zcmask_submasks(unsigned m) {
   switch (m) {
@@ -134,8 +135,7 @@ WHOLE_WORDS(1)
 WHOLE_WORDS(2)
 WHOLE_WORDS(4)
 
-static void generate_words(const tc5_zcmask_desc *d, unsigned lg, unsigned n,
-                           tc5_colmask *out) {
+void tc5__zcmask_words(const tc5_zcmask_desc *d, unsigned lg, unsigned n, tc5_colmask *out) {
   unsigned subs = 1u << lg, s = n >> lg;
   sub_fields sf;
   memcpy(sf.sc, d->start_count, 4);
@@ -189,7 +189,7 @@ tc5_status tc5_zcmask_generate(const tc5_zcmask_desc *d, unsigned m, unsigned n,
   }
   out->w[0] = out->w[1] = out->w[2] = out->w[3] = 0;
   out->n = n;
-  if (d->non_zero) generate_words(d, lg, n, out);
+  if (d->non_zero) tc5__zcmask_words(d, lg, n, out);
   return TC5_OK;
 }
 
@@ -203,17 +203,32 @@ tc5_status tc5_zcmask_generate_many(const tc5_zcmask_desc *d, size_t count,
   if (st != TC5_OK) return st;
   unsigned lg = m == 128 ? 0 : m == 64 ? 1 : 2;
   unsigned lim = lg == 2 ? 16u : 32u;
-  for (size_t i = 0; i < count; i++) {
-    uint32_t fs;
-    memcpy(&fs, d[i].first_span, 4);
-    if ((fs & 0xFEFEFEFEu) | d[i].reserved_36_38 | d[i].reserved_62_63 |
-        (d[i].non_zero > 1) | (d[i].column_shift > lim)) {
-      if (done) *done = i;
-      return tc5_zcmask_desc_check(&d[i], m, diag);
+  /* eight at a time in vector lanes where N is a whole number of words and
+   * the sub-masks at least 16 columns; one at a time elsewhere */
+  bool wide = n % 64 == 0 && (n >> lg) >= 16;
+  for (size_t i = 0; i < count;) {
+    if (wide && count - i >= 8 && tc5__zcmask_gen8(&d[i], lg, n, &out[i])) {
+      i += 8;
+      continue;
     }
-    out[i].w[0] = out[i].w[1] = out[i].w[2] = out[i].w[3] = 0;
-    out[i].n = n;
-    if (d[i].non_zero) generate_words(&d[i], lg, n, &out[i]);
+    size_t blk = count - i < 8 ? count - i : 8, ok = 0;
+    for (; ok < blk; ok++) {
+      uint32_t fs;
+      memcpy(&fs, d[i + ok].first_span, 4);
+      if ((fs & 0xFEFEFEFEu) | d[i + ok].reserved_36_38 | d[i + ok].reserved_62_63 |
+          (d[i + ok].non_zero > 1) | (d[i + ok].column_shift > lim))
+        break;
+    }
+    for (size_t j = i; j < i + ok; j++) {
+      out[j].w[0] = out[j].w[1] = out[j].w[2] = out[j].w[3] = 0;
+      out[j].n = n;
+      if (d[j].non_zero) tc5__zcmask_words(&d[j], lg, n, &out[j]);
+    }
+    if (ok < blk) {
+      if (done) *done = i + ok;
+      return tc5_zcmask_desc_check(&d[i + ok], m, diag);
+    }
+    i += blk;
   }
   if (done) *done = count;
   return TC5_OK;
