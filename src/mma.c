@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mma_impl.h"
 #include "spec_tables.h"
 #include "tc5/arith.h"
 #include "tc5/layout.h"
@@ -51,7 +52,7 @@ tc5_status tc5_mma_d_cell(unsigned m_total, unsigned cta_group, bool ws, unsigne
 }
 
 /* the lanes x columns D occupies, and the lane alignments allowed */
-static void d_extent(unsigned M, unsigned cg, bool ws, unsigned N, uint32_t *nlanes, uint32_t *ncols,
+void tc5__mma_d_extent(unsigned M, unsigned cg, bool ws, unsigned N, uint32_t *nlanes, uint32_t *ncols,
                      bool *align16) {
   char id = 0;
   uint32_t l, c;
@@ -150,82 +151,7 @@ static tc5_status collector(tc5_cta *c, const tc5_mma_variant *v, uint64_t sourc
   }
 }
 
-/* ---- the issue queue ---------------------------------------------------- */
-
-/* One issued MMA: what it computes, with its operands as read at issue. */
-typedef struct mma_job {
-  tc5_cta *cta[2];
-  unsigned cg, M, N, K, rows, seq;
-  bool ws, f16d, has_dol;
-  uint32_t dl, dc, dol[8];
-  tc5_dot dot;
-  tc5_dot_opts o;
-  size_t a_off; /* in the arena: cg blocks of rows x K codes */
-  size_t b_off; /* K x N codes */
-  uint32_t *A, *B; /* resolved when the queue completes */
-} mma_job;
-
-/* The queue and an arena that holds the operands of the queued MMAs and
- * the scratch of their completion: kept from one completion to the next
- * so that a kernel's steady state allocates nothing (offsets, not
- * pointers, as the arena may move when it grows). */
-struct tc5_mma_queue {
-  mma_job *job;
-  unsigned n, cap, issued;
-  uint8_t *arena;
-  size_t used, size;
-};
-
-/* words of the arena; SIZE_MAX when memory runs out */
-static size_t arena_take(struct tc5_mma_queue *q, size_t words) {
-  size_t bytes = words * sizeof(uint32_t), need = q->used + bytes;
-  if (need > q->size) {
-    size_t size = q->size ? q->size : 1u << 16;
-    while (size < need) size *= 2;
-    uint8_t *a = realloc(q->arena, size);
-    if (!a) return SIZE_MAX;
-    q->arena = a, q->size = size;
-  }
-  size_t off = q->used;
-  q->used = need;
-  return off;
-}
-
-#define ARENA(q, off) ((uint32_t *)(void *)((q)->arena + (off)))
-
-static struct tc5_mma_queue *queue_of(tc5_cta *c) {
-  if (!c->queue) c->queue = calloc(1, sizeof *c->queue);
-  return c->queue;
-}
-
-tc5_status tc5_cta_free(tc5_cta *cta) {
-  if (!cta) return TC5_EINVAL;
-  if (cta->queue) {
-    free(cta->queue->job);
-    free(cta->queue->arena);
-    free(cta->queue);
-    cta->queue = NULL;
-  }
-  return TC5_OK;
-}
-
-tc5_status tc5_mma_pending(const tc5_cta *issuer, unsigned *count) {
-  if (!issuer || !count) return TC5_EINVAL;
-  *count = issuer->queue ? issuer->queue->n : 0;
-  return TC5_OK;
-}
-
-/* D's place in Tensor Memory split as lane = lane_m[m] + lane_n[n],
- * column = col_n[n] (true of every layout A-G) */
-static void d_map(unsigned M, unsigned cg, bool ws, unsigned N, uint32_t *lane_m, uint32_t *lane_n, uint32_t *col_n) {
-  uint32_t l0, c;
-  for (unsigned m = 0; m < M / cg; m++) tc5_mma_d_cell(M, cg, ws, N, m, 0, &lane_m[m], &c, NULL);
-  tc5_mma_d_cell(M, cg, ws, N, 0, 0, &l0, &c, NULL);
-  for (unsigned n = 0; n < N; n++) {
-    tc5_mma_d_cell(M, cg, ws, N, 0, n, &lane_n[n], &col_n[n], NULL);
-    lane_n[n] -= l0;
-  }
-}
+/* ---- issue ------------------------------------------------------------------ */
 
 tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, tc5_diag *diag) {
   if (!ctas || !a) return TC5_EINVAL;
@@ -308,12 +234,12 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   if (!st) st = tc5_operand_for(v->kind, bt, d.transpose_b ? TC5_MAJOR_MN : TC5_MAJOR_K, &opb);
   if (st) return tc5_diag_add(diag, st, "type", (uint64_t)at, "%s: operand types not readable from shared memory", what);
   size_t nA = (size_t)rows * K, nB = (size_t)(bcols + shift) * K;
-  struct tc5_mma_queue *q = queue_of(&ctas[0]);
+  struct tc5_mma_queue *q = tc5__mma_queue_of(&ctas[0]);
   if (!q) return TC5_ENOMEM;
   size_t mark = q->used, bt_off;
-  J.a_off = arena_take(q, nA * cg);
-  J.b_off = arena_take(q, (size_t)K * N);
-  bt_off = arena_take(q, nB * cg); /* B^T as read, given back below */
+  J.a_off = tc5__mma_arena_take(q, nA * cg);
+  J.b_off = tc5__mma_arena_take(q, (size_t)K * N);
+  bt_off = tc5__mma_arena_take(q, nB * cg); /* B^T as read, given back below */
   if (J.a_off == SIZE_MAX || J.b_off == SIZE_MAX || bt_off == SIZE_MAX) {
     st = TC5_ENOMEM;
     goto fail;
@@ -342,7 +268,7 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   /* Tensor Memory: D's range and lane alignment */
   uint32_t nl, nc;
   bool al16;
-  d_extent(M, cg, v->ws, N, &nl, &nc, &al16);
+  tc5__mma_d_extent(M, cg, v->ws, N, &nl, &nc, &al16);
   uint32_t dl = TC5_TMEM_LANE(a->d_tmem), dc = TC5_TMEM_COL(a->d_tmem);
   if (dl != 0 && !(al16 && dl == 16)) {
     st = tc5_diag_add(diag, TC5_EALIGN, "d-tmem", a->d_tmem,
@@ -370,209 +296,17 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
     if (st) goto fail;
   }
   /* queue it */
-  if (q->n == q->cap) {
-    unsigned cap = q->cap ? 2 * q->cap : 16;
-    mma_job *nj = realloc(q->job, cap * sizeof *nj);
-    if (!nj) {
-      st = TC5_ENOMEM;
-      goto fail;
-    }
-    q->job = nj, q->cap = cap;
-  }
   for (unsigned c = 0; c < cg; c++) J.cta[c] = &ctas[c];
-  J.cg = cg, J.M = M, J.N = N, J.K = K, J.rows = rows, J.seq = ++q->issued;
+  J.cg = cg, J.M = M, J.N = N, J.K = K, J.rows = rows;
   J.ws = v->ws, J.f16d = dt == TC5_F16, J.dl = dl, J.dc = dc;
   J.has_dol = a->has_disable_output_lane;
   memcpy(J.dol, a->disable_output_lane, sizeof J.dol);
-  q->job[q->n++] = J;
+  st = tc5__mma_enqueue(q, &J);
+  if (st) goto fail;
   q->used = bt_off;
   return TC5_OK;
 fail:
   q->used = mark;
-  return st;
-}
-
-/* ---- completion ------------------------------------------------------------ */
-
-/* j accumulates onto h (the last MMA of a group) in the same D with the
- * same arithmetic, so the group's K loop is one call of the core */
-static bool fusable(const mma_job *h, const mma_job *j) {
-  unsigned L = h->dot.chunk;
-  return j->cta[0] == h->cta[0] && j->cta[1] == h->cta[1] && j->cg == h->cg && j->M == h->M && j->N == h->N &&
-         j->ws == h->ws && j->dl == h->dl && j->dc == h->dc && !memcmp(&j->dot, &h->dot, sizeof j->dot) &&
-         j->o.negate_a == h->o.negate_a && j->o.negate_b == h->o.negate_b && j->o.enable_input_d &&
-         !j->o.scale_input_d && !h->has_dol && !j->has_dol && L && h->K % L == 0 && j->K % L == 0;
-}
-
-/* D's lanes x columns in the CTAs of j and i overlap */
-static bool overlaps(const mma_job *i, const mma_job *j) {
-  bool shared = false;
-  for (unsigned a = 0; a < i->cg; a++)
-    for (unsigned b = 0; b < j->cg; b++) shared |= i->cta[a] == j->cta[b];
-  if (!shared) return false;
-  uint32_t li, ci, lj, cj;
-  bool al;
-  d_extent(i->M, i->cg, i->ws, i->N, &li, &ci, &al);
-  d_extent(j->M, j->cg, j->ws, j->N, &lj, &cj, &al);
-  return i->dl < j->dl + lj && j->dl < i->dl + li && i->dc < j->dc + cj && j->dc < i->dc + ci;
-}
-
-/* Two K loops (n jobs each) that differ only in A and D: the same B, shape
- * and arithmetic, so one call of the core computes both (a CTA's D tiles
- * along M: A stacked, B decoded once). */
-static bool same_b(mma_job *const *g, mma_job *const *h, unsigned n) {
-  for (unsigned i = 0; i < n; i++) {
-    const mma_job *x = g[i], *y = h[i];
-    if (x->cta[0] != y->cta[0] || x->cta[1] != y->cta[1] || x->cg != y->cg || x->M != y->M || x->N != y->N ||
-        x->K != y->K || x->ws != y->ws || memcmp(&x->dot, &y->dot, sizeof x->dot) ||
-        x->o.negate_a != y->o.negate_a || x->o.negate_b != y->o.negate_b ||
-        x->o.enable_input_d != y->o.enable_input_d || x->o.scale_input_d != y->o.scale_input_d ||
-        x->has_dol || y->has_dol || memcmp(x->B, y->B, (size_t)x->K * x->N * sizeof *x->B))
-      return false;
-  }
-  return true;
-}
-
-/* ng K loops of n jobs each (jobs[g * n + i]) as one call of the core per
- * CTA: A rows stacked group after group, K concatenated */
-static void resolve(struct tc5_mma_queue *q) {
-  for (unsigned i = 0; i < q->n; i++) q->job[i].A = ARENA(q, q->job[i].a_off), q->job[i].B = ARENA(q, q->job[i].b_off);
-}
-
-static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsigned n, unsigned ng, tc5_diag *diag) {
-  const mma_job *h = jobs[0];
-  unsigned cg = h->cg, rows = h->rows, N = h->N, K = 0, R = ng * rows;
-  for (unsigned i = 0; i < n; i++) K += jobs[i]->K;
-  bool direct = n == 1 && ng == 1; /* the job's own A and B */
-  size_t mark = q->used, o_a = direct ? 0 : arena_take(q, (size_t)R * K), o_b = n == 1 ? 0 : arena_take(q, (size_t)K * N),
-         o_d = arena_take(q, (size_t)R * N), o_l = arena_take(q, rows + 2 * (size_t)N);
-  if (o_a == SIZE_MAX || o_b == SIZE_MAX || o_d == SIZE_MAX || o_l == SIZE_MAX) {
-    q->used = mark;
-    return TC5_ENOMEM;
-  }
-  resolve(q); /* the arena may have moved */
-  uint32_t *A = direct ? NULL : ARENA(q, o_a), *B = n == 1 ? h->B : ARENA(q, o_b), *D = ARENA(q, o_d);
-  uint32_t *lane_m = ARENA(q, o_l), *lane_n = lane_m + rows, *col_n = lane_n + N;
-  tc5_status st;
-  for (unsigned i = 0, k0 = 0; n > 1 && i < n; k0 += jobs[i]->K, i++)
-    memcpy(B + (size_t)k0 * N, jobs[i]->B, (size_t)jobs[i]->K * N * sizeof *B);
-  d_map(h->M, cg, h->ws, N, lane_m, lane_n, col_n);
-  for (unsigned c = 0; c < cg; c++) {
-    tc5_tmem *t = h->cta[c]->tmem;
-    for (unsigned g = 0; g < ng && !direct; g++)
-      for (unsigned i = 0, k0 = 0; i < n; k0 += jobs[i]->K, i++) {
-        const mma_job *J = jobs[g * n + i];
-        for (unsigned r = 0; r < rows; r++)
-          memcpy(A + ((size_t)g * rows + r) * K + k0, J->A + ((size_t)c * rows + r) * J->K, J->K * sizeof *A);
-      }
-    for (unsigned g = 0; g < ng && h->o.enable_input_d; g++) { /* C: D as the MMAs before left it */
-      const mma_job *J = jobs[g * n];
-      uint64_t uninit = 0;
-      uint32_t first = 0;
-      for (unsigned m = 0; m < rows; m++)
-        for (unsigned nn = 0; nn < N; nn++) {
-          size_t cell = (size_t)(J->dl + lane_m[m] + lane_n[nn]) * TC5_TMEM_COLS + J->dc + col_n[nn];
-          if (t->written[cell] != 3 && !uninit++) first = (uint32_t)cell;
-          D[((size_t)g * rows + m) * N + nn] = J->f16d ? t->cells[cell] & 0xFFFFu : t->cells[cell];
-        }
-      if (uninit) {
-        st = tc5_diag_add(diag, TC5_EUNINIT, "d-tmem", TC5_TMEM_ADDR(first / TC5_TMEM_COLS, first % TC5_TMEM_COLS),
-                          "tcgen05.mma #%u: enable-input-d reads D, but %llu of its cells in CTA %u were never "
-                          "written; first: lane %u column %u",
-                          J->seq, (unsigned long long)uninit, t->cluster_rank, first / TC5_TMEM_COLS,
-                          first % TC5_TMEM_COLS);
-        goto out;
-      }
-    }
-    st = tc5_gemm(&h->dot, R, N, K, direct ? h->A + (size_t)c * rows * K : A, B, NULL, NULL, D, &h->o, 1);
-    if (st) goto out;
-    for (unsigned g = 0; g < ng; g++) {
-      const mma_job *J = jobs[g * n];
-      for (unsigned m = 0; m < rows; m++) {
-        const uint32_t *dr = D + ((size_t)g * rows + m) * N;
-        size_t base = (size_t)(J->dl + lane_m[m]) * TC5_TMEM_COLS + J->dc;
-        if (!J->has_dol && lane_n[N - 1] == 0) { /* one lane: D's row is a run of columns */
-          for (unsigned nn = 0; nn < N; nn++) t->cells[base + col_n[nn]] = dr[nn];
-          memset(t->written + base + col_n[0], 3, N);
-          continue;
-        }
-        for (unsigned nn = 0; nn < N; nn++) {
-          uint32_t lane = J->dl + lane_m[m] + lane_n[nn];
-          if (J->has_dol && (J->dol[4 * c + lane / 32] >> (lane % 32) & 1)) continue;
-          t->cells[base + (size_t)lane_n[nn] * TC5_TMEM_COLS + col_n[nn]] = dr[nn];
-          t->written[base + (size_t)lane_n[nn] * TC5_TMEM_COLS + col_n[nn]] = 3;
-        }
-      }
-    }
-  }
-  st = TC5_OK;
-out:
-  q->used = mark;
-  return st;
-}
-
-/* Runs the queue as K loops: a job joins the latest K loop into whose D it
- * accumulates (fusable) when every K loop formed after that one writes other
- * Tensor Memory cells (MMAs on disjoint cells commute); then K loops with
- * the same B whose D do not overlap anything between them run as one batch;
- * batches run in the order of their first job. */
-tc5_status tc5_mma_complete(tc5_cta *issuer, tc5_diag *diag) {
-  if (!issuer) return TC5_EINVAL;
-  struct tc5_mma_queue *q = issuer->queue;
-  if (!q || !q->n) return TC5_OK;
-  resolve(q);
-  unsigned n = q->n, ng = 0;
-  unsigned *gid = malloc((n + 1) * sizeof *gid), *head = malloc((n + 1) * sizeof *head),
-           *last = malloc((n + 1) * sizeof *last), *size = calloc(n + 1, sizeof *size);
-  bool *done = calloc(n + 1, sizeof *done);
-  mma_job **mem = malloc((n + 1) * sizeof *mem), **batch = malloc((n + 1) * sizeof *batch);
-  tc5_status st = TC5_ENOMEM;
-  if (!gid || !head || !last || !size || !done || !mem || !batch) goto out;
-  for (unsigned j = 0; j < n; j++) {
-    const mma_job *J = &q->job[j];
-    unsigned g = ng;
-    for (unsigned k = ng; k-- > 0;) {
-      if (fusable(&q->job[last[k]], J)) {
-        g = k;
-        break;
-      }
-      if (overlaps(&q->job[head[k]], J)) break;
-    }
-    if (g == ng) head[ng++] = j;
-    gid[j] = g, last[g] = j, size[g]++;
-  }
-  /* mem: each K loop's jobs, K loop after K loop (head[g] becomes the offset) */
-  for (unsigned g = 0, off = 0; g < ng; off += size[g], g++) {
-    unsigned m = 0;
-    for (unsigned j = head[g]; j < n; j++)
-      if (gid[j] == g) mem[off + m++] = &q->job[j];
-    head[g] = off;
-  }
-  st = TC5_OK;
-  for (unsigned g = 0; g < ng && !st; g++) {
-    if (done[g]) continue;
-    unsigned nb = 0, sz = size[g];
-    for (unsigned i = 0; i < sz; i++) batch[nb++] = mem[head[g] + i];
-    for (unsigned h = g + 1; h < ng; h++) {
-      bool ok = !done[h] && size[h] == sz && same_b(&mem[head[g]], &mem[head[h]], sz);
-      for (unsigned k = g; ok && k < h; k++) /* h moves before the K loops between */
-        if ((!done[k] || k == g) && overlaps(mem[head[k]], mem[head[h]])) ok = false;
-      for (unsigned b = 0; ok && b < nb; b += sz) ok = !overlaps(batch[b], mem[head[h]]);
-      if (!ok) continue;
-      for (unsigned i = 0; i < sz; i++) batch[nb++] = mem[head[h] + i];
-      done[h] = true;
-    }
-    st = run_batch(q, batch, sz, nb / sz, diag);
-  }
-out:
-  free(gid);
-  free(head);
-  free(last);
-  free(size);
-  free(done);
-  free(mem);
-  free(batch);
-  q->n = 0, q->used = 0, q->issued = 0; /* the arena stays for the next K loop */
   return st;
 }
 

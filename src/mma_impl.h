@@ -1,0 +1,48 @@
+/* tc5 internal — the tcgen05.mma engine's queue of issued MMAs, shared by
+ * issue (src/mma.c) and completion (src/mma_queue.c). */
+#ifndef TC5_MMA_IMPL_H
+#define TC5_MMA_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tc5/arith.h"
+#include "tc5/mma.h"
+
+/* One issued MMA: what it computes, with its operands as read at issue. */
+typedef struct mma_job {
+  tc5_cta *cta[2];
+  unsigned cg, M, N, K, rows, seq;
+  bool ws, f16d, has_dol;
+  uint32_t dl, dc, dol[8];
+  tc5_dot dot;
+  tc5_dot_opts o;
+  size_t a_off; /* in the arena: cg blocks of rows x K codes */
+  size_t b_off; /* K x N codes */
+  uint32_t *A, *B; /* resolved when the queue completes */
+} mma_job;
+
+/* The queue and an arena that holds the operands of the queued MMAs and
+ * the scratch of their completion: kept from one completion to the next
+ * so that a kernel's steady state allocates nothing (offsets, not
+ * pointers, as the arena may move when it grows). */
+struct tc5_mma_queue {
+  mma_job *job;
+  unsigned n, cap, issued;
+  uint8_t *arena;
+  size_t used, size;
+};
+
+/* words of the arena (an offset); SIZE_MAX when memory runs out */
+size_t tc5__mma_arena_take(struct tc5_mma_queue *q, size_t words);
+#define ARENA(q, off) ((uint32_t *)(void *)((q)->arena + (off)))
+/* the CTA's queue, created on first use; NULL when memory runs out */
+struct tc5_mma_queue *tc5__mma_queue_of(tc5_cta *c);
+/* appends a copy of *J, numbering it (J->seq) */
+tc5_status tc5__mma_enqueue(struct tc5_mma_queue *q, mma_job *J);
+/* the lanes x columns D occupies from [d-tmem], and whether its lane
+ * alignment may be 16 (layout F) */
+void tc5__mma_d_extent(unsigned M, unsigned cg, bool ws, unsigned N, uint32_t *nlanes, uint32_t *ncols, bool *align16);
+
+#endif
