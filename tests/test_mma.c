@@ -503,6 +503,14 @@ static void test_completion_rules(void **state) {
   assert_int_equal(pending, 0);
   assert_int_equal(tc5_mma_complete(&w.c[0], NULL), TC5_OK);
   assert_int_equal(tc5_cta_free(NULL), TC5_EINVAL);
+  assert_int_equal(tc5_mma_issue(NULL, 1, &a, NULL), TC5_EINVAL);
+  assert_int_equal(tc5_mma_issue(w.c, 1, NULL, NULL), TC5_EINVAL);
+  assert_int_equal(tc5_mma(NULL, 1, &a, NULL), TC5_EINVAL);
+  tc5_smem *keep = w.c[0].smem;
+  w.c[0].smem = NULL;
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, NULL), TC5_EINVAL);
+  w.c[0].smem = keep;
+  assert_int_equal(tc5_mma_args_init(NULL, TC5_KIND_F16), TC5_EINVAL);
   assert_int_equal(tc5_mma_pending(NULL, &pending), TC5_EINVAL);
   assert_int_equal(tc5_mma_complete(NULL, NULL), TC5_EINVAL);
   world_free(&w);
