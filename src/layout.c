@@ -162,9 +162,17 @@ static tc5_status check_elements(const tc5_smem_desc *d, const tc5_operand *op, 
                                  uint32_t lim, tc5_diag *diag);
 
 /* All chunks are 16-byte aligned, so two elements share a bit exactly when
- * two chunks share an address: true when every chunk lies inside [0, lim) and
- * no two coincide. Only whether: the
- * element-by-element check then says where. */
+ * two chunks share an address. The chunk at `a` whose elements take `used`
+ * bytes, when it lies inside [0, lim) and no chunk before it (marked in
+ * `seen`, a bit per 16 bytes) had its address: marked, true. */
+static bool claim_chunk(uint8_t *seen, uint32_t a, uint32_t used, uint32_t lim) {
+  if (a % 16 || (uint64_t)a + used > lim || seen[a / 128] >> (a / 16 % 8) & 1) return false;
+  seen[a / 128] |= (uint8_t)(1u << (a / 16 % 8));
+  return true;
+}
+
+/* Every chunk claimed: only whether; the element-by-element check then says
+ * where. */
 static bool chunks_ok(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows, unsigned kdim, uint32_t lim) {
   unsigned T = 128 / tc5_operand_slot_bits(op), w = tc5_type_bits(op->type), W = swizzle_width(d->swizzle);
   bool kmaj = op->major == TC5_MAJOR_K;
@@ -176,11 +184,7 @@ static bool chunks_ok(const tc5_smem_desc *d, const tc5_operand *op, unsigned ro
   for (unsigned y = 0; y < ydim && ok; y++)
     for (unsigned c = 0; c < nc && ok; c++) {
       unsigned ne = xdim - c * T < T ? xdim - c * T : T;
-      uint32_t a = swizzle(chunk_at(d, kmaj, W, c, y), d->swizzle, d->base_offset);
-      if (a % 16 || (uint64_t)a + (ne * w + 7) / 8 > lim || seen[a / 128] >> (a / 16 % 8) & 1)
-        ok = false;
-      else
-        seen[a / 128] |= (uint8_t)(1u << (a / 16 % 8));
+      ok = claim_chunk(seen, swizzle(chunk_at(d, kmaj, W, c, y), d->swizzle, d->base_offset), (ne * w + 7) / 8, lim);
     }
   return ok;
 }
@@ -314,24 +318,27 @@ tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc
   uint32_t wmask = w >= 32 ? 0xFFFFFFFFu : (1u << w) - 1, lim = window(s->size);
   uint8_t seen[TC5_SMEM_WINDOW_BYTES / 128 + 1]; /* a bit per 16-byte chunk */
   memset(seen, 0, lim / 128 + 1);
+  bool checked = false; /* tc5_layout_check has run in full */
   for (unsigned y = 0; y < ydim; y++)
     for (unsigned x0 = 0; x0 < xdim; x0 += T) {
       unsigned ne = xdim - x0 < T ? xdim - x0 : T;
       uint32_t a = swizzle(chunk_at(d, kmaj, W, x0 / T, y), d->swizzle, d->base_offset);
       uint32_t used = (ne * w + 7) / 8;
-      if (a % 16 || (uint64_t)a + used > lim || seen[a / 128] >> (a / 16 % 8) & 1) {
+      if (!claim_chunk(seen, a, used, lim) && !checked) {
         st = check_elements(d, op, rows, kdim, lim, diag); /* says where */
         if (st) return st;
-      } else {
-        seen[a / 128] |= (uint8_t)(1u << (a / 16 % 8));
+        checked = true;
       }
       /* the chunk is 16-byte aligned: its written bits are two bytes of the map */
       uint32_t need = used >= 16 ? 0xFFFFu : (1u << used) - 1;
       bool fast = (uint64_t)a + 16 <= s->size &&
                   ((s->written[a / 8] | (uint32_t)s->written[a / 8 + 1] << 8) & need) == need;
       if (!fast) { /* never-written bytes: the rules of the layout come first */
-        st = tc5_layout_check(d, op, rows, kdim, s->size, diag);
-        if (st) return st;
+        if (!checked) {
+          st = check_elements(d, op, rows, kdim, lim, diag);
+          if (st) return st;
+          checked = true;
+        }
         for (unsigned i = 0; i < ne; i++) {
           unsigned x = x0 + i, mn = kmaj ? y : x, k = kmaj ? x : y;
           st = gather_elem(s, d, op, mn, k, &codes[(size_t)mn * kdim + k], diag);
@@ -344,16 +351,10 @@ tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc
       uint32_t *out = &codes[kmaj ? (size_t)y * kdim + x0 : (size_t)x0 * kdim + y];
       switch (w) {
       case 8:
-        if (kmaj)
-          for (unsigned i = 0; i < ne; i++) out[i] = p[i];
-        else
-          for (unsigned i = 0; i < ne; i++) out[i * step] = p[i];
+        for (unsigned i = 0; i < ne; i++) out[i * step] = p[i];
         break;
       case 16:
-        if (kmaj)
-          for (unsigned i = 0; i < ne; i++) out[i] = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
-        else
-          for (unsigned i = 0; i < ne; i++) out[i * step] = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+        for (unsigned i = 0; i < ne; i++) out[i * step] = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
         break;
       case 32:
         for (unsigned i = 0; i < ne; i++)

@@ -223,7 +223,6 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
     tc5_zcmask_desc zd;
     st = tc5_zcmask_desc_decode(a->zcmask, &zd, diag);
     if (!st) st = tc5_zcmask_generate(&zd, M, N, &zm, diag);
-    if (st) return st;
     if (!st) st = tc5_zcmask_check_shift(&zd, &d, diag);
     if (st) return st;
     shift = zd.column_shift;
@@ -244,8 +243,7 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
     st = TC5_ENOMEM;
     goto fail;
   }
-  J.A = ARENA(q, J.a_off), J.B = ARENA(q, J.b_off);
-  uint32_t *Bt = ARENA(q, bt_off);
+  uint32_t *A = ARENA(q, J.a_off), *B = ARENA(q, J.b_off), *Bt = ARENA(q, bt_off);
   /* B: each CTA's columns, side by side (B^T rows from gather) */
   for (unsigned c = 0; c < cg; c++) {
     st = gather_smem(ctas[c].smem, a->b_desc, &opb, bcols + shift, K, Bt + c * nB, "B (b-desc)", diag);
@@ -256,13 +254,13 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
       unsigned n = c * bcols + j;
       bool zero = tc5_colmask_bit(&zm, n);
       const uint32_t *src = Bt + c * nB + (size_t)(j + shift) * K;
-      for (unsigned k = 0; k < K; k++) J.B[(size_t)k * N + n] = zero ? 0 : src[k];
+      for (unsigned k = 0; k < K; k++) B[(size_t)k * N + n] = zero ? 0 : src[k];
     }
   for (unsigned c = 0; c < cg; c++) {
     if (a->a_in_tmem)
-      st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, K, at, v->ashift, J.A + c * nA, diag);
+      st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, K, at, v->ashift, A + c * nA, diag);
     else
-      st = gather_smem(ctas[c].smem, a->a_desc, &opa, rows, K, J.A + c * nA, "A (a-desc)", diag);
+      st = gather_smem(ctas[c].smem, a->a_desc, &opa, rows, K, A + c * nA, "A (a-desc)", diag);
     if (st) goto fail;
   }
   /* Tensor Memory: D's range and lane alignment */
@@ -291,7 +289,7 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
                 v->collector_op == TC5_COLLECTOR_LASTUSE;
   for (unsigned c = 0; c < cg; c++) {
     uint64_t src = v->ws ? a->b_desc : a->a_in_tmem ? a->a_tmem : a->a_desc;
-    uint64_t sum = !summed ? 0 : v->ws ? fnv(Bt + c * nB, nB) : fnv(J.A + c * nA, nA);
+    uint64_t sum = !summed ? 0 : v->ws ? fnv(Bt + c * nB, nB) : fnv(A + c * nA, nA);
     st = collector(&ctas[c], v, src, sum, diag);
     if (st) goto fail;
   }

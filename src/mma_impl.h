@@ -20,7 +20,6 @@ typedef struct mma_job {
   tc5_dot_opts o;
   size_t a_off; /* in the arena: cg blocks of rows x K codes */
   size_t b_off; /* K x N codes */
-  uint32_t *A, *B; /* resolved when the queue completes */
 } mma_job;
 
 /* The queue and an arena that holds the operands of the queued MMAs and

@@ -70,14 +70,20 @@ static void d_map(unsigned M, unsigned cg, bool ws, unsigned N, uint32_t *lane_m
 
 /* ---- completion ------------------------------------------------------------ */
 
+/* the same CTAs, shape and arithmetic: MMAs whose A and B may share one
+ * call of the core */
+static bool same_arith(const mma_job *x, const mma_job *y) {
+  return x->cta[0] == y->cta[0] && x->cta[1] == y->cta[1] && x->cg == y->cg && x->M == y->M && x->N == y->N &&
+         x->ws == y->ws && !memcmp(&x->dot, &y->dot, sizeof x->dot) && x->o.negate_a == y->o.negate_a &&
+         x->o.negate_b == y->o.negate_b && !x->has_dol && !y->has_dol;
+}
+
 /* j accumulates onto h (the last MMA of a group) in the same D with the
  * same arithmetic, so the group's K loop is one call of the core */
 static bool fusable(const mma_job *h, const mma_job *j) {
   unsigned L = h->dot.chunk;
-  return j->cta[0] == h->cta[0] && j->cta[1] == h->cta[1] && j->cg == h->cg && j->M == h->M && j->N == h->N &&
-         j->ws == h->ws && j->dl == h->dl && j->dc == h->dc && !memcmp(&j->dot, &h->dot, sizeof j->dot) &&
-         j->o.negate_a == h->o.negate_a && j->o.negate_b == h->o.negate_b && j->o.enable_input_d &&
-         !j->o.scale_input_d && !h->has_dol && !j->has_dol && L && h->K % L == 0 && j->K % L == 0;
+  return same_arith(h, j) && j->dl == h->dl && j->dc == h->dc && j->o.enable_input_d && !j->o.scale_input_d && L &&
+         h->K % L == 0 && j->K % L == 0;
 }
 
 /* D's lanes x columns in the CTAs of j and i overlap */
@@ -96,14 +102,12 @@ static bool overlaps(const mma_job *i, const mma_job *j) {
 /* Two K loops (n jobs each) that differ only in A and D: the same B, shape
  * and arithmetic, so one call of the core computes both (a CTA's D tiles
  * along M: A stacked, B decoded once). */
-static bool same_b(mma_job *const *g, mma_job *const *h, unsigned n) {
+static bool same_b(const struct tc5_mma_queue *q, mma_job *const *g, mma_job *const *h, unsigned n) {
   for (unsigned i = 0; i < n; i++) {
     const mma_job *x = g[i], *y = h[i];
-    if (x->cta[0] != y->cta[0] || x->cta[1] != y->cta[1] || x->cg != y->cg || x->M != y->M || x->N != y->N ||
-        x->K != y->K || x->ws != y->ws || memcmp(&x->dot, &y->dot, sizeof x->dot) ||
-        x->o.negate_a != y->o.negate_a || x->o.negate_b != y->o.negate_b ||
-        x->o.enable_input_d != y->o.enable_input_d || x->o.scale_input_d != y->o.scale_input_d ||
-        x->has_dol || y->has_dol || memcmp(x->B, y->B, (size_t)x->K * x->N * sizeof *x->B))
+    if (!same_arith(x, y) || x->K != y->K || x->o.enable_input_d != y->o.enable_input_d ||
+        x->o.scale_input_d != y->o.scale_input_d ||
+        memcmp(ARENA(q, x->b_off), ARENA(q, y->b_off), (size_t)x->K * x->N * sizeof(uint32_t)))
       return false;
   }
   return true;
@@ -111,10 +115,6 @@ static bool same_b(mma_job *const *g, mma_job *const *h, unsigned n) {
 
 /* ng K loops of n jobs each (jobs[g * n + i]) as one call of the core per
  * CTA: A rows stacked group after group, K concatenated */
-static void resolve(struct tc5_mma_queue *q) {
-  for (unsigned i = 0; i < q->n; i++) q->job[i].A = ARENA(q, q->job[i].a_off), q->job[i].B = ARENA(q, q->job[i].b_off);
-}
-
 static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsigned n, unsigned ng, tc5_diag *diag) {
   const mma_job *h = jobs[0];
   unsigned cg = h->cg, rows = h->rows, N = h->N, K = 0, R = ng * rows;
@@ -128,12 +128,12 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
     q->used = mark;
     return TC5_ENOMEM;
   }
-  resolve(q); /* the arena may have moved */
-  uint32_t *A = direct ? NULL : ARENA(q, o_a), *B = n == 1 ? h->B : ARENA(q, o_b), *D = ARENA(q, o_d);
+  /* pointers into the arena only now: taking from it may have moved it */
+  uint32_t *A = direct ? ARENA(q, h->a_off) : ARENA(q, o_a), *B = ARENA(q, n == 1 ? h->b_off : o_b), *D = ARENA(q, o_d);
   uint32_t *lane_m = ARENA(q, o_l), *lane_n = lane_m + rows, *col_n = lane_n + N;
   tc5_status st;
   for (unsigned i = 0, k0 = 0; n > 1 && i < n; k0 += jobs[i]->K, i++)
-    memcpy(B + (size_t)k0 * N, jobs[i]->B, (size_t)jobs[i]->K * N * sizeof *B);
+    memcpy(B + (size_t)k0 * N, ARENA(q, jobs[i]->b_off), (size_t)jobs[i]->K * N * sizeof *B);
   d_map(h->M, cg, h->ws, N, lane_m, lane_n, col_n);
   for (unsigned c = 0; c < cg; c++) {
     tc5_tmem *t = h->cta[c]->tmem;
@@ -141,7 +141,8 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
       for (unsigned i = 0, k0 = 0; i < n; k0 += jobs[i]->K, i++) {
         const mma_job *J = jobs[g * n + i];
         for (unsigned r = 0; r < rows; r++)
-          memcpy(A + ((size_t)g * rows + r) * K + k0, J->A + ((size_t)c * rows + r) * J->K, J->K * sizeof *A);
+          memcpy(A + ((size_t)g * rows + r) * K + k0, ARENA(q, J->a_off) + ((size_t)c * rows + r) * J->K,
+                 J->K * sizeof *A);
       }
     for (unsigned g = 0; g < ng && h->o.enable_input_d; g++) { /* C: D as the MMAs before left it */
       const mma_job *J = jobs[g * n];
@@ -162,7 +163,7 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
         goto out;
       }
     }
-    st = tc5_gemm(&h->dot, R, N, K, direct ? h->A + (size_t)c * rows * K : A, B, NULL, NULL, D, &h->o, 1);
+    st = tc5_gemm(&h->dot, R, N, K, direct ? A + (size_t)c * rows * K : A, B, NULL, NULL, D, &h->o, 1);
     if (st) goto out;
     for (unsigned g = 0; g < ng; g++) {
       const mma_job *J = jobs[g * n];
@@ -198,7 +199,6 @@ tc5_status tc5_mma_complete(tc5_cta *issuer, tc5_diag *diag) {
   if (!issuer) return TC5_EINVAL;
   struct tc5_mma_queue *q = issuer->queue;
   if (!q || !q->n) return TC5_OK;
-  resolve(q);
   unsigned n = q->n, ng = 0;
   unsigned *gid = malloc((n + 1) * sizeof *gid), *head = malloc((n + 1) * sizeof *head),
            *last = malloc((n + 1) * sizeof *last), *size = calloc(n + 1, sizeof *size);
@@ -232,9 +232,12 @@ tc5_status tc5_mma_complete(tc5_cta *issuer, tc5_diag *diag) {
     unsigned nb = 0, sz = size[g];
     for (unsigned i = 0; i < sz; i++) batch[nb++] = mem[head[g] + i];
     for (unsigned h = g + 1; h < ng; h++) {
-      bool ok = !done[h] && size[h] == sz && same_b(&mem[head[g]], &mem[head[h]], sz);
-      for (unsigned k = g; ok && k < h; k++) /* h moves before the K loops between */
-        if ((!done[k] || k == g) && overlaps(mem[head[k]], mem[head[h]])) ok = false;
+      bool ok = !done[h] && size[h] == sz && same_b(q, &mem[head[g]], &mem[head[h]], sz);
+      /* h moves before the K loops between that have not run (a K loop
+       * already in an earlier batch ran before this one), and must not
+       * touch the D of those in the batch (g's included) */
+      for (unsigned k = g + 1; ok && k < h; k++)
+        if (!done[k] && overlaps(mem[head[k]], mem[head[h]])) ok = false;
       for (unsigned b = 0; ok && b < nb; b += sz) ok = !overlaps(batch[b], mem[head[h]]);
       if (!ok) continue;
       for (unsigned i = 0; i < sz; i++) batch[nb++] = mem[head[h] + i];

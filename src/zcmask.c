@@ -174,22 +174,35 @@ void tc5__zcmask_words(const tc5_zcmask_desc *d, unsigned lg, unsigned n, tc5_co
   }
 }
 
+/* The descriptor's fields that the hot paths test with a few word
+ * operations (first spans 0/1, reserved bits 0, Non-Zero Mask 0/1, the
+ * column shift within `lim`): false when tc5_zcmask_desc_check must say
+ * which rule is broken. */
+static inline bool fields_plain(const tc5_zcmask_desc *d, unsigned lim) {
+  uint32_t fs;
+  memcpy(&fs, d->first_span, 4);
+  return !((fs & 0xFEFEFEFEu) | d->reserved_36_38 | d->reserved_62_63 | (d->non_zero > 1) |
+           (d->column_shift > lim));
+}
+
+/* the mask of a descriptor whose fields are plain, for M = 128 >> lg */
+static void fill(const tc5_zcmask_desc *d, unsigned lg, unsigned n, tc5_colmask *out) {
+  out->w[0] = out->w[1] = out->w[2] = out->w[3] = 0;
+  out->n = n;
+  if (d->non_zero) tc5__zcmask_words(d, lg, n, out);
+}
+
 tc5_status tc5_zcmask_generate(const tc5_zcmask_desc *d, unsigned m, unsigned n,
                                tc5_colmask *out, tc5_diag *diag) {
   /* hot path: the common valid case is recognised with a few word tests;
    * anything else goes through check_args, which names the rule broken */
   unsigned lg = m == 128 ? 0 : m == 64 ? 1 : m == 32 ? 2 : 3;
-  uint32_t fs = 0;
-  if (d) memcpy(&fs, d->first_span, 4);
   if (!d || !out || lg == 3 || n - 1u >= TC5_ZCMASK_MAX_N || (n & ((1u << lg) - 1)) ||
-      (fs & 0xFEFEFEFEu) | d->reserved_36_38 | d->reserved_62_63 | (d->non_zero > 1) |
-          (d->column_shift > (lg == 2 ? 16u : 32u))) {
+      !fields_plain(d, lg == 2 ? 16u : 32u)) {
     tc5_status st = check_args(d, m, n, out, diag);
     if (st != TC5_OK) return st;
   }
-  out->w[0] = out->w[1] = out->w[2] = out->w[3] = 0;
-  out->n = n;
-  if (d->non_zero) tc5__zcmask_words(d, lg, n, out);
+  fill(d, lg, n, out);
   return TC5_OK;
 }
 
@@ -204,31 +217,20 @@ tc5_status tc5_zcmask_generate_many(const tc5_zcmask_desc *d, size_t count,
   unsigned lg = m == 128 ? 0 : m == 64 ? 1 : 2;
   unsigned lim = lg == 2 ? 16u : 32u;
   /* eight at a time in vector lanes where N is a whole number of words and
-   * the sub-masks at least 16 columns; one at a time elsewhere */
+   * the sub-masks at least 16 columns (tc5__zcmask_gen8 declines a block
+   * with a descriptor that is not plain); one at a time elsewhere */
   bool wide = n % 64 == 0 && (n >> lg) >= 16;
   for (size_t i = 0; i < count;) {
     if (wide && count - i >= 8 && tc5__zcmask_gen8(&d[i], lg, n, &out[i])) {
       i += 8;
       continue;
     }
-    size_t blk = count - i < 8 ? count - i : 8, ok = 0;
-    for (; ok < blk; ok++) {
-      uint32_t fs;
-      memcpy(&fs, d[i + ok].first_span, 4);
-      if ((fs & 0xFEFEFEFEu) | d[i + ok].reserved_36_38 | d[i + ok].reserved_62_63 |
-          (d[i + ok].non_zero > 1) | (d[i + ok].column_shift > lim))
-        break;
+    if (!fields_plain(&d[i], lim)) {
+      if (done) *done = i;
+      return tc5_zcmask_desc_check(&d[i], m, diag);
     }
-    for (size_t j = i; j < i + ok; j++) {
-      out[j].w[0] = out[j].w[1] = out[j].w[2] = out[j].w[3] = 0;
-      out[j].n = n;
-      if (d[j].non_zero) tc5__zcmask_words(&d[j], lg, n, &out[j]);
-    }
-    if (ok < blk) {
-      if (done) *done = i + ok;
-      return tc5_zcmask_desc_check(&d[i + ok], m, diag);
-    }
-    i += blk;
+    fill(&d[i], lg, n, &out[i]);
+    i++;
   }
   if (done) *done = count;
   return TC5_OK;

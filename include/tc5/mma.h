@@ -114,8 +114,9 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
 
 /* Completes, in issue order, every MMA the CTA issued: reads C (with
  * enable-input-d: TC5_EUNINIT when a cell was never written, naming the MMA
- * "#i", the i-th issued since the previous completion), computes, writes D. On an error the MMAs before
- * the failing one have completed and the rest are dropped. */
+ * "#i", the i-th issued since the previous completion), computes, writes D.
+ * On an error the MMAs before the failing one have completed and the rest
+ * are dropped. */
 tc5_status tc5_mma_complete(tc5_cta *issuer, tc5_diag *diag);
 
 /* MMAs issued by the CTA and not yet complete. */
