@@ -350,11 +350,17 @@ tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc
       size_t step = kmaj ? 1 : kdim; /* between consecutive x in codes */
       uint32_t *out = &codes[kmaj ? (size_t)y * kdim + x0 : (size_t)x0 * kdim + y];
       switch (w) {
-      case 8:
-        for (unsigned i = 0; i < ne; i++) out[i * step] = p[i];
+      case 8: /* K-major (step 1) apart: the compiler vectorises it */
+        if (kmaj)
+          for (unsigned i = 0; i < ne; i++) out[i] = p[i];
+        else
+          for (unsigned i = 0; i < ne; i++) out[i * step] = p[i];
         break;
       case 16:
-        for (unsigned i = 0; i < ne; i++) out[i * step] = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+        if (kmaj)
+          for (unsigned i = 0; i < ne; i++) out[i] = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+        else
+          for (unsigned i = 0; i < ne; i++) out[i * step] = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
         break;
       case 32:
         for (unsigned i = 0; i < ne; i++)
