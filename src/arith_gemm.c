@@ -14,51 +14,14 @@
  * value overflows, are recomputed by the reference (rare and exact).
  * Column panels are split over threads. */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "arith_impl.h"
+#include "arith_gemm_impl.h"
 #include "simd.h"
 #include "spec_tables.h"
 
-#define TW 16    /* columns per tile (lanes) */
-#define TR 8     /* rows per tile */
 #define PANELS 4 /* column panels per task */
-#define ZMARK (-(1 << 20)) /* nominal exponent of a zero element */
-/* decoded B is stored in panels of TW columns, each K x TW contiguous */
-#define BIDX(k, j, K) ((((size_t)(j) / TW) * (K) + (k)) * TW + (j) % TW)
-
-
-/* A bit-level decoder of one element type (the rules of tc5__term_of, in a
- * form cheap enough to run once per element of a large matrix). */
-typedef struct fdec {
-  unsigned shift, mb, sbit; /* code >> shift; mantissa bits; sign bit (0: none) */
-  uint32_t emask, mmask;
-  int bias, emin;
-  tc5_special sp;
-  bool integer, int_signed;
-} fdec;
-
-typedef struct gemm_job {
-  const tc5_dot *m;
-  const tc5_dot_opts *o;
-  unsigned M, N, Np, K, L, G;
-  double *av, *bv;        /* decoded A (M x K) and B (K x Np, in panels) */
-  int32_t *ae, *be;        /* their nominal exponents (ZMARK: zero)      */
-  const uint32_t *A, *B, *SA, *SB;
-  uint32_t *D;
-  uint8_t *rowsp, *colsp;  /* NaN/Inf anywhere in the row / column       */
-  int32_t *azero;          /* M x chunks: -1 when A has a zero there     */
-  int32_t *bzero;          /* chunks x Np: -1 when B has a zero there    */
-  unsigned nchunks;
-  struct fdec fa, fb, fc, fs; /* decoders of A, B, C and the scales      */
-  int phase;
-  unsigned next_tile;      /* shared work counter of the phase           */
-  pthread_mutex_t lock;
-  tc5_status st;
-} gemm_job;
 
 /* 2^e for -1022 <= e <= 1023, from its bits (vectorisable, unlike ldexp) */
 static inline double pow2(int e) {
@@ -143,52 +106,17 @@ static bool decode_c(const tc5_dot *m, const fdec *fc, uint32_t c, const tc5_dot
   return true;
 }
 
-/* 8-lane vectors (GCC/Clang vector extensions; the compiler maps them to
- * AVX-512, AVX2 or SSE2 per target clone). The helpers are always inlined
- * into the clones, so the vector-ABI note does not apply. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-#define VINL static inline __attribute__((always_inline))
-typedef double v8d __attribute__((vector_size(64)));
-typedef int64_t v8l __attribute__((vector_size(64)));
-typedef int32_t v8i __attribute__((vector_size(32)));
-typedef int32_t v16i __attribute__((vector_size(64)));
-
-VINL v8d ld8d(const double *p) {
-  v8d v;
-  memcpy(&v, p, sizeof v);
-  return v;
+void tc5__gemm_outfmt(const tc5_dot *m, outfmt *of) {
+  of->rne = m->out == TC5_OUT_RNE_F16;
+  of->emin = of->rne ? -14 : -126;
+  of->fbits = of->rne ? 10 : m->out == TC5_OUT_RZ_E8M13 ? 13 : 23;
+  of->zexp = m->zero_exp;
+  of->ovf = of->rne ? 65536.0 : 0x1p128;
+  /* toward zero to f32 or to 13 fraction bits: the double bits cleared */
+  of->rz_mask = m->out == TC5_OUT_RZ_F32     ? ((int64_t)1 << 29) - 1
+                : m->out == TC5_OUT_RZ_E8M13 ? ((int64_t)1 << 39) - 1
+                                             : 0;
 }
-VINL v8i ld8i(const int32_t *p) {
-  v8i v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-VINL v8i max8i(v8i a, v8i b) {
-  v8i m = a > b;
-  return (a & m) | (b & ~m);
-}
-VINL v8i sel8i(v8i m, v8i a, v8i b) { return (a & m) | (b & ~m); }
-/* 2^e per lane, from the exponent bits (-1022 <= e <= 1023) */
-VINL v8d pow2v(v8i e) {
-  v8l b = (__builtin_convertvector(e, v8l) + 1023) << 52;
-  return (v8d)b;
-}
-/* floor(log2|v|) per lane (v normal) */
-VINL v8i expov(v8d v) {
-  v8l b = ((v8l)v >> 52) & 0x7FF;
-  return __builtin_convertvector(b, v8i) - 1023;
-}
-VINL bool any8l(v8l a) {
-  typedef int64_t v4l __attribute__((vector_size(32)));
-  typedef int64_t v2l __attribute__((vector_size(16)));
-  v4l b = __builtin_shufflevector(a, a, 0, 1, 2, 3) | __builtin_shufflevector(a, a, 4, 5, 6, 7);
-  v2l c = __builtin_shufflevector(b, b, 0, 1) | __builtin_shufflevector(b, b, 2, 3);
-  return (c[0] | c[1]) != 0;
-}
-/* truncation toward zero, exact for |v| < 2^63 */
-VINL v8d truncv(v8d v) { return __builtin_convertvector(__builtin_convertvector(v, v8l), v8d); }
 
 /* One tile: rows i0..i0+nr-1, columns j0..j0+TW-1, all of K. cv/ce hold the
  * running C (exact double, nominal exponent) of each output. */
@@ -197,16 +125,9 @@ static void tile_float(const gemm_job *J, unsigned i0, unsigned nr, unsigned j0,
                        int32_t ce[TR][TW], uint8_t bad[TR][TW]) {
   const tc5_dot *m = J->m;
   const int F = (int)m->frac_bits, zexp = m->zero_exp;
-  const int emin_out = m->out == TC5_OUT_RNE_F16 ? -14 : -126;
-  const int fb_out = m->out == TC5_OUT_RNE_F16 ? 10 : m->out == TC5_OUT_RZ_E8M13 ? 13 : 23;
-  const bool rne = m->out == TC5_OUT_RNE_F16;
-  const double ovf = rne ? 65536.0 : ldexp(1.0, 128);
   const unsigned L = J->L, G = J->G, K = J->K;
-  const v8d magic = {0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52, 0x1.8p52};
-  /* toward zero to f32 or to 13 fraction bits: the double bits cleared */
-  const int64_t rz_mask = m->out == TC5_OUT_RZ_F32     ? ((int64_t)1 << 29) - 1
-                          : m->out == TC5_OUT_RZ_E8M13 ? ((int64_t)1 << 39) - 1
-                                                       : 0;
+  outfmt of;
+  tc5__gemm_outfmt(m, &of);
   if (G == 1 && nr == TR) {
     /* products one by one (all kinds but mxf4): TR rows x TW columns share
      * each load of B; per product, pass 1 is a max and a min of int32
@@ -277,53 +198,12 @@ static void tile_float(const gemm_job *J, unsigned i0, unsigned nr, unsigned j0,
         for (unsigned r = 0; r < TR; r++)
           for (unsigned h = 0; h < 2; h++) sumd[r][h] = __builtin_convertvector(sum[r][h], v8d);
       }
-      /* round v = sum * 2^(E - F) to the output format: toward zero by
-       * clearing the low bits of a double while every nonzero v is in the
-       * output's normal range, else the general way */
-      bool fast_rz = rz_mask != 0;
-      v8d vv[TR][2];
-      if (fast_rz) {
-        v8l tiny = {0};
-        for (unsigned r = 0; r < TR; r++)
-          for (unsigned h = 0; h < 2; h++) {
-            vv[r][h] = (sumd[r][h] + 0.0) * pow2v(emax[r][h] - F); /* + 0.0: an exact 0 is +0 */
-            v8l bits = (v8l)vv[r][h] & INT64_MAX;
-            /* 0 < |v| < 2^-126, i.e. 0 <= bits - 1 < min normal's bits - 1 */
-            v8l x = bits - 1;
-            tiny |= ~x & (x - ((int64_t)(1023 - 126) << 52) + 1);
-          }
-        fast_rz = !any8l(tiny & INT64_MIN);
-      }
-      if (fast_rz) {
-        for (unsigned r = 0; r < TR; r++)
-          for (unsigned h = 0; h < 2; h++) {
-            v8l bits = (v8l)vv[r][h];
-            v8d res = (v8d)(bits & ~rz_mask);
-            v8l ex = ((bits >> 52) & 0x7FF) - 1023;
-            v8l zero = (v8l)((bits & INT64_MAX) == 0);
-            /* overflow (2^128 and above) goes to the reference */
-            badv[r][h] |= __builtin_convertvector((127 - ex) >> 63, v8i);
-            cexp[r][h] = __builtin_convertvector((zero & zexp) | (~zero & ex), v8i);
-            c[r][h] = res;
-          }
-        continue;
-      }
+      /* round v = sum * 2^(E - F) to the output format */
       for (unsigned r = 0; r < TR; r++)
         for (unsigned h = 0; h < 2; h++) {
-          v8d v = (sumd[r][h] + 0.0) * pow2v(emax[r][h] - F);
-          v8i zero = __builtin_convertvector(v == 0, v8i);
-          v8i ev = sel8i(zero, (v8i){0} + emin_out, expov(v));
-          v8i q = max8i(ev, (v8i){0} + emin_out) - fb_out;
-          v8d u = v * pow2v(-q);
-          u = rne ? (u + magic) - magic : truncv(u);
-          v8d res = u * pow2v(q);
-          res = (v8d)((v8l)res | ((v8l)v & ((v8l){0} + INT64_MIN))); /* a negative sum rounding to 0 is -0 */
-          v8d ares = (v8d)((v8l)res & 0x7FFFFFFFFFFFFFFFll);
-          badv[r][h] |= __builtin_convertvector(ares >= ovf, v8i);
-          v8i rzero = __builtin_convertvector(res == 0, v8i);
-          v8i er = max8i(sel8i(rzero, (v8i){0} + emin_out, expov(res)), (v8i){0} + emin_out);
-          cexp[r][h] = sel8i(rzero, (v8i){0} + zexp, er);
-          c[r][h] = res;
+          v8d v = (sumd[r][h] + 0.0) * pow2v(emax[r][h] - F); /* + 0.0: an exact 0 is +0 */
+          if (!of.rz_mask || !round_sum_rz_normal(&of, v, &c[r][h], &cexp[r][h]))
+            round_sum(&of, v, &c[r][h], &cexp[r][h], &badv[r][h]);
         }
     }
     for (unsigned r = 0; r < TR; r++)
@@ -334,51 +214,51 @@ static void tile_float(const gemm_job *J, unsigned i0, unsigned nr, unsigned j0,
       }
     return;
   }
-  for (unsigned r = 0; r < nr; r++) {
-    const double *arow = J->av + (size_t)(i0 + r) * K;
-    const int32_t *aerow = J->ae + (size_t)(i0 + r) * K;
-    for (unsigned h = 0; h < TW; h += 8) {
-      v8d c = ld8d(&cv[r][h]);
-      v8i cexp = ld8i(&ce[r][h]);
-      v8i badv = {0};
-      for (unsigned k0 = 0; k0 < K; k0 += L) {
-        unsigned n = K - k0 < L ? K - k0 : L;
-        /* pass 1: the largest nominal exponent of the terms */
-        v8i emax = cexp;
-        for (unsigned g = k0; g < k0 + n; g += G) {
-          v8i gmax = (v8i){0} + 2 * ZMARK;
-          for (unsigned k = g; k < g + G; k++)
-            gmax = max8i(gmax, aerow[k] + ld8i(J->be + BIDX(k, j0, K) + h));
-          emax = max8i(emax, sel8i(gmax < ZMARK / 2, (v8i){0} + zexp, gmax));
-        }
-        /* pass 2: the terms truncated at 2^(E - F), summed exactly */
-        v8d sc = pow2v(F - emax);
-        v8d sum = truncv(c * sc);
-        for (unsigned g = k0; g < k0 + n; g += G) {
-          v8d gs = arow[g] * ld8d(J->bv + BIDX(g, j0, K) + h);
-          for (unsigned k = g + 1; k < g + G; k++) gs += arow[k] * ld8d(J->bv + BIDX(k, j0, K) + h);
-          sum += truncv(gs * sc);
-        }
-        /* round v = sum * 2^(E - F) to the output's precision */
-        v8d v = (sum + 0.0) * pow2v(emax - F); /* + 0.0: an exact zero is +0 */
-        v8i zero = (v8i)__builtin_convertvector(v == 0, v8i);
-        v8i ev = sel8i(zero, (v8i){0} + emin_out, expov(v));
-        v8i q = max8i(ev, (v8i){0} + emin_out) - fb_out;
-        v8d u = v * pow2v(-q);
-        u = rne ? (u + magic) - magic : truncv(u); /* RNE for |u| < 2^51 */
-        v8d res = u * pow2v(q);
-        res = (v8d)((v8l)res | ((v8l)v & ((v8l){0} + INT64_MIN))); /* a negative sum rounding to 0 is -0 */
-        v8d ares = (v8d)((v8l)res & 0x7FFFFFFFFFFFFFFFll);
-        badv |= __builtin_convertvector(ares >= ovf, v8i);
-        v8i rzero = __builtin_convertvector(res == 0, v8i);
-        v8i er = max8i(sel8i(rzero, (v8i){0} + emin_out, expov(res)), (v8i){0} + emin_out);
-        cexp = sel8i(rzero, (v8i){0} + zexp, er);
-        c = res;
-      }
-      memcpy(&cv[r][h], &c, sizeof c);
-      memcpy(&ce[r][h], &cexp, sizeof cexp);
-      for (unsigned w = 0; w < 8; w++) bad[r][h + w] |= badv[w] != 0;
-    }
+  for (unsigned r = 0; r < nr; r++)
+    for (unsigned k0 = 0; k0 < K; k0 += L)
+      tc5__gemm_step_exact(J, i0 + r, j0, k0, K - k0 < L ? K - k0 : L, cv[r], ce[r], bad[r]);
+}
+
+/* one step of row i, 8 columns from j: pass 1, pass 2, rounding */
+TC5_CLONES
+static void step8(const gemm_job *J, const outfmt *of, unsigned i, unsigned j, unsigned k0, unsigned n,
+                  v8d *cp, v8i *cexpp, v8i *badv) {
+  const tc5_dot *m = J->m;
+  const int F = (int)m->frac_bits, zexp = m->zero_exp;
+  const unsigned G = J->G, K = J->K;
+  const double *arow = J->av + (size_t)i * K;
+  const int32_t *aerow = J->ae + (size_t)i * K;
+  /* pass 1: the largest nominal exponent of the terms */
+  v8i emax = *cexpp;
+  for (unsigned g = k0; g < k0 + n; g += G) {
+    v8i gmax = (v8i){0} + 2 * ZMARK;
+    for (unsigned k = g; k < g + G; k++) gmax = max8i(gmax, aerow[k] + ld8i(J->be + BIDX(k, j, K)));
+    emax = max8i(emax, sel8i(gmax < ZMARK / 2, (v8i){0} + zexp, gmax));
+  }
+  /* pass 2: the terms truncated at 2^(E - F), summed exactly */
+  v8d sc = pow2v(F - emax);
+  v8d sum = truncv(*cp * sc);
+  for (unsigned g = k0; g < k0 + n; g += G) {
+    v8d gs = arow[g] * ld8d(J->bv + BIDX(g, j, K));
+    for (unsigned k = g + 1; k < g + G; k++) gs += arow[k] * ld8d(J->bv + BIDX(k, j, K));
+    sum += truncv(gs * sc);
+  }
+  /* round v = sum * 2^(E - F) to the output's precision */
+  v8d v = (sum + 0.0) * pow2v(emax - F); /* + 0.0: an exact zero is +0 */
+  round_sum(of, v, cp, cexpp, badv);
+}
+
+void tc5__gemm_step_exact(const gemm_job *J, unsigned i, unsigned j0, unsigned k0, unsigned n,
+                          double c[TW], int32_t ce[TW], uint8_t bad[TW]) {
+  outfmt of;
+  tc5__gemm_outfmt(J->m, &of);
+  for (unsigned h = 0; h < TW; h += 8) {
+    v8d cv = ld8d(c + h);
+    v8i cexp = ld8i(ce + h), badv = {0};
+    step8(J, &of, i, j0 + h, k0, n, &cv, &cexp, &badv);
+    memcpy(c + h, &cv, sizeof cv);
+    memcpy(ce + h, &cexp, sizeof cexp);
+    for (unsigned w = 0; w < 8; w++) bad[h + w] |= badv[w] != 0;
   }
 }
 
@@ -401,7 +281,7 @@ static uint32_t code_of(const tc5_dot *m, double v) {
 
 /* the reference, for one element whose row, column or C holds NaN/Inf or
  * whose value overflowed (rare); col is a K + 32 word scratch */
-static void reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col) {
+void tc5__gemm_reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col) {
   const tc5_dot *m = J->m;
   unsigned K = J->K, nb = m->block ? K / m->block : 0;
   uint32_t *scol = col + K;
@@ -414,6 +294,10 @@ static void reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col) {
 
 static void do_tile_float(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col) {
   const tc5_dot *m = J->m;
+  if (J->f32) {
+    tc5__gemm_tile_f32(J, i0, nr, j0, col);
+    return;
+  }
   double cv[TR][TW];
   int32_t ce[TR][TW];
   uint8_t bad[TR][TW];
@@ -431,7 +315,7 @@ static void do_tile_float(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, ui
   tile_float(J, i0, nr, j0, cv, ce, bad);
   for (unsigned r = 0; r < nr; r++)
     for (unsigned w = 0; w < TW && j0 + w < J->N; w++) {
-      if (bad[r][w]) reference_elem(J, i0 + r, j0 + w, col);
+      if (bad[r][w]) tc5__gemm_reference_elem(J, i0 + r, j0 + w, col);
       else J->D[(size_t)(i0 + r) * J->N + j0 + w] = code_of(m, cv[r][w]);
     }
 }
@@ -496,6 +380,7 @@ static void decode_a_rows(gemm_job *J, unsigned r0) {
     }
     J->rowsp[i] = sp;
   }
+  if (J->f32) tc5__gemm_f32_prepare_a(J, r0);
 }
 
 /* columns [j0, j0 + TW) of B, into their panel */
@@ -515,6 +400,13 @@ static void decode_b_panel(gemm_job *J, unsigned j0) {
     }
     J->colsp[j] = sp;
   }
+  if (J->f32) tc5__gemm_f32_prepare_b(J, j0);
+}
+
+/* cache-line aligned (a vector load never spans two lines); size 0 allowed */
+static void *alloc64(size_t size) {
+  size = (size + 63) / 64 * 64;
+  return aligned_alloc(64, size ? size : 64);
 }
 
 /* ---- threads ------------------------------------------------------------------- */
@@ -584,6 +476,12 @@ static void run_phase(gemm_job *J, int phase, unsigned threads) {
 tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                     const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                     const tc5_dot_opts *o, unsigned threads) {
+  return tc5__gemm(m, M, N, K, A, B, SA, SB, D, o, threads, false);
+}
+
+tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
+                     const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
+                     const tc5_dot_opts *o, unsigned threads, bool portable) {
   if (!m || !D || (K && (!A || !B))) return TC5_EINVAL;
   tc5_dot_opts def;
   tc5_status cst = tc5__dot_begin(m, K, &o, &def);
@@ -613,14 +511,15 @@ tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const 
   J.SB = scaled ? SB : NULL;
   J.D = D;
   J.nchunks = nchunks;
+  J.f32 = !portable && G == 1 && K && tc5__gemm_f32_usable(m, L);
   fdec_init(&J.fa, m->atype);
   fdec_init(&J.fb, m->btype);
   fdec_init(&J.fc, m->ctype);
   if (scaled) fdec_init(&J.fs, m->stype);
-  J.av = malloc(sizeof *J.av * (na ? na : 1));
-  J.bv = malloc(sizeof *J.bv * (nbk ? nbk : 1));
-  J.ae = malloc(sizeof *J.ae * (na ? na : 1));
-  J.be = malloc(sizeof *J.be * (nbk ? nbk : 1));
+  J.av = alloc64(sizeof *J.av * na);
+  J.bv = alloc64(sizeof *J.bv * nbk);
+  J.ae = alloc64(sizeof *J.ae * na);
+  J.be = alloc64(sizeof *J.be * nbk);
   J.rowsp = calloc(M, 1);
   J.colsp = calloc(Np, 1);
   J.azero = calloc((size_t)M * (nchunks ? nchunks : 1), sizeof *J.azero);
@@ -629,6 +528,22 @@ tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const 
   if (!J.av || !J.bv || !J.ae || !J.be || !J.rowsp || !J.colsp || !J.azero || !J.bzero) {
     st = TC5_ENOMEM;
     goto out;
+  }
+  if (J.f32) {
+    size_t nc = nchunks ? nchunks : 1, ma = (M + 3u) / 4u * (size_t)K;
+    J.af = alloc64(sizeof *J.af * na);
+    J.bf = alloc64(sizeof *J.bf * nbk);
+    J.ae8 = alloc64(sizeof *J.ae8 * ma);
+    J.be8 = alloc64(4 * nbk);
+    J.alpha = alloc64(sizeof *J.alpha * M * nc);
+    J.aall = alloc64(sizeof *J.aall * M * nc);
+    J.beta = alloc64(sizeof *J.beta * Np * nc);
+    J.ball = alloc64(sizeof *J.ball * Np * nc);
+    if (!J.af || !J.bf || !J.ae8 || !J.be8 || !J.alpha || !J.aall || !J.beta || !J.ball) {
+      st = TC5_ENOMEM;
+      goto out;
+    }
+    memset(J.ae8, 0xC0, sizeof *J.ae8 * ma); /* rows past M: -64, "far below" */
   }
   if (threads == 0) {
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
@@ -646,6 +561,14 @@ tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const 
 out:
   free(J.av);
   free(J.bv);
+  free(J.af);
+  free(J.bf);
+  free(J.ae8);
+  free(J.be8);
+  free(J.alpha);
+  free(J.aall);
+  free(J.beta);
+  free(J.ball);
   free(J.ae);
   free(J.be);
   free(J.rowsp);

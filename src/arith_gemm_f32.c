@@ -1,0 +1,288 @@
+/* tc5 — tc5_gemm's AVX-512 kernel: the portable kernel's results
+ * (arith_gemm.c) with 16 products per vector instead of 8.
+ *
+ * A step sums the terms t = a * b truncated toward zero at u = 2^(E - F)
+ * (E: the largest nominal exponent among the terms and C). Per step, every
+ * row of A is scaled by 2^-alpha (alpha: the row's largest exponent in the
+ * step) and every column of B by 2^-beta, into floats a', b' (|a'|, |b'| < 2).
+ * Then t / u = a' * b' * S with S = 2^(alpha + beta + F - E), a power of
+ * two, and
+ *   - pass 1 finds E - alpha - beta as the largest of (ea - alpha) +
+ *     (eb - beta) over the step, in signed bytes (each clamped to -64): 64
+ *     lanes per instruction, 4 rows x 16 columns. It is exact when the
+ *     largest is above -64 (the pair that reaches it was not clamped);
+ *     otherwise the lane's step is "unsafe" and runs the portable way;
+ *   - pass 2 forms a' * b' * S in float (exact: significands of at most
+ *     11 bits give products of at most 22, and every term that can reach u
+ *     is far from float's subnormals since S <= 2^(F + 63)), truncates it
+ *     with vcvttps2dq (toward zero: the model's truncation) and sums int32s
+ *     (each term is below 2^(F + 2); at most 2^(29 - F) of them are summed
+ *     at a time, so the sum cannot overflow);
+ *   - C, kept as a significand cs in [1, 2) (or 0, or below 1 after a
+ *     subnormal result) and its exponent, is truncated the same way, and
+ *     the step's exact integer V is converted with vcvtdq2ps {rz-sae}:
+ *     toward zero to 24 bits, the f32 output's rounding, exact while the
+ *     result is normal (else the portable way).
+ * Layouts (gemm_job): af row-major; ae8 one 32-bit word per 4 rows and k,
+ * a byte per row; bf in B's panels (BIDX); be8 64 bytes per panel and k,
+ * column w's byte at 4w .. 4w + 3, so that a broadcast word of ae8 adds row
+ * r's exponent to column w's in byte 4w + r. */
+#include <math.h>
+
+#include "arith_gemm_impl.h"
+
+#define CLAMP (-64) /* exponents relative to the step's largest, from here on "far below" */
+
+/* 2^e (double) for -1022 <= e <= 1023 */
+static inline double pow2d(int e) {
+  uint64_t b = (uint64_t)(int64_t)(e + 1023) << 52;
+  double d;
+  memcpy(&d, &b, 8);
+  return d;
+}
+
+/* the largest nominal exponent of n values (ZMARK: zero, skipped); false
+ * when all are zero */
+static bool largest_exp(const int32_t *e, size_t stride, unsigned n, int32_t *out) {
+  int32_t mx = ZMARK;
+  for (unsigned k = 0; k < n; k++)
+    if (e[k * stride] > mx) mx = e[k * stride];
+  *out = mx == ZMARK ? 0 : mx;
+  return mx != ZMARK;
+}
+
+static inline int8_t rel_exp(int32_t e, int32_t top) {
+  if (e == ZMARK || e - top < CLAMP) return CLAMP;
+  return (int8_t)(e - top);
+}
+
+void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0) {
+  unsigned K = J->K, L = J->L;
+  for (unsigned i = r0; i < r0 + TR && i < J->M; i++)
+    for (unsigned ch = 0, k0 = 0; k0 < K; ch++, k0 += L) {
+      unsigned n = K - k0 < L ? K - k0 : L;
+      const int32_t *ae = J->ae + (size_t)i * K + k0;
+      int32_t top;
+      size_t x = (size_t)i * J->nchunks + ch;
+      J->aall[x] = largest_exp(ae, 1, n, &top) ? 0 : -1;
+      J->alpha[x] = top;
+      double s = pow2d(-top);
+      for (unsigned k = 0; k < n; k++) {
+        J->af[(size_t)i * K + k0 + k] = (float)(J->av[(size_t)i * K + k0 + k] * s);
+        ((int8_t *)&J->ae8[(size_t)(i / 4) * K + k0 + k])[i % 4] = rel_exp(ae[k], top);
+      }
+    }
+}
+
+void tc5__gemm_f32_prepare_b(gemm_job *J, unsigned j0) {
+  unsigned K = J->K, L = J->L;
+  for (unsigned j = j0; j < j0 + TW; j++)
+    for (unsigned ch = 0, k0 = 0; k0 < K; ch++, k0 += L) {
+      unsigned n = K - k0 < L ? K - k0 : L;
+      const int32_t *be = J->be + BIDX(k0, j, K);
+      int32_t top;
+      size_t x = (size_t)ch * J->Np + j;
+      J->ball[x] = largest_exp(be, TW, n, &top) ? 0 : -1;
+      J->beta[x] = top;
+      double s = pow2d(-top);
+      for (unsigned k = 0; k < n; k++) {
+        J->bf[BIDX(k0 + k, j, K)] = (float)(J->bv[BIDX(k0 + k, j, K)] * s);
+        int8_t *b8 = J->be8 + (((size_t)(j / TW) * K + k0 + k) * 64 + 4 * (j % TW));
+        memset(b8, rel_exp(be[(size_t)k * TW], top), 4);
+      }
+    }
+}
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <immintrin.h>
+
+#define TGT __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl")))
+#define RZ (_MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
+
+bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk) {
+  (void)chunk;
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq") ||
+      !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vl"))
+    return false;
+  const tc5_type_info *a = tc5_spec_type(m->atype), *b = tc5_spec_type(m->btype);
+  /* f32 out toward zero; products exact in float; S <= 2^(F + 63) */
+  return m->out == TC5_OUT_RZ_F32 && m->ctype == TC5_F32 && m->frac_bits <= 25 && a->man_bits + b->man_bits <= 22 &&
+         a->special != TC5_SPECIAL_INT;
+}
+
+/* rows of a tile run in two groups of 4 (pass 1's bytes: 4 rows x 16) */
+TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col) {
+  const tc5_dot *m = J->m;
+  const unsigned L = J->L, K = J->K, Np = J->Np;
+  const int F = (int)m->frac_bits;
+  /* terms summed in one int32: each is below 2^(F + 2) */
+  const unsigned nacc = F >= 29 ? 1 : (1u << (29 - F)) < L ? (1u << (29 - F)) : L;
+  const __m512i zexp = _mm512_set1_epi32(m->zero_exp), zmark = _mm512_set1_epi32(ZMARK);
+  const __m512i clamp = _mm512_set1_epi32(CLAMP), one = _mm512_set1_epi32(1);
+  const __m512i e254 = _mm512_set1_epi32(254), e253 = _mm512_set1_epi32(253);
+  const __m512i ff = _mm512_set1_epi32(0xFF), sigm = _mm512_set1_epi32((int32_t)0x807FFFFF);
+  const __m512i onef = _mm512_set1_epi32(0x3F800000), absm = _mm512_set1_epi32(0x7FFFFFFF);
+  const unsigned panel = j0 / TW;
+  const unsigned N = J->N;
+  const __mmask16 cols = j0 + TW <= N ? 0xFFFF : (__mmask16)((1u << (N - j0)) - 1u);
+  /* C (f32 codes) as significand and exponent; NaN/Inf in C, its row or
+   * its column: the reference */
+  float cs[TR][TW];
+  int32_t ce[TR][TW];
+  uint8_t bad[TR][TW];
+  __mmask16 badm[TR];
+  const __mmask16 colsp = _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)(J->colsp + j0)),
+                                             _mm_set1_epi8(-1));
+  for (unsigned r = 0; r < TR; r++) {
+    __m512i code = _mm512_setzero_si512();
+    if (r < nr && J->o->enable_input_d)
+      code = _mm512_maskz_loadu_epi32(cols, J->D + (size_t)(i0 + r) * N + j0);
+    __m512i ef = _mm512_and_si512(_mm512_srli_epi32(code, 23), ff);
+    __m512i mant = _mm512_and_si512(code, _mm512_set1_epi32(0x7FFFFF));
+    __mmask16 normal = _mm512_test_epi32_mask(ef, ef), nz = _mm512_test_epi32_mask(code, absm);
+    /* normal: 1.m and e - 127; subnormal: 0.m and -126; zero: 0 and zero_exp */
+    __m512 sub = _mm512_mul_ps(_mm512_cvtepi32_ps(mant), _mm512_set1_ps(0x1p-23f));
+    sub = _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(sub),
+                                              _mm512_and_si512(code, _mm512_set1_epi32((int32_t)0x80000000u)))); /* the sign */
+    __m512 sig = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(code, sigm, onef, 0xEA));
+    __m512i e = _mm512_mask_blend_epi32(normal, _mm512_set1_epi32(-126), _mm512_sub_epi32(ef, _mm512_set1_epi32(127)));
+    e = _mm512_sub_epi32(e, _mm512_set1_epi32((int32_t)J->o->scale_input_d));
+    _mm512_storeu_ps(cs[r], _mm512_maskz_mov_ps(nz, _mm512_mask_blend_ps(normal, sub, sig)));
+    _mm512_storeu_si512(ce[r], _mm512_mask_blend_epi32(nz, zexp, e));
+    badm[r] = _mm512_cmpeq_epi32_mask(ef, ff) | colsp | (r < nr && J->rowsp[i0 + r] ? 0xFFFF : 0);
+    for (unsigned w = 0; w < TW; w++) bad[r][w] = (badm[r] >> w) & 1;
+  }
+  const float *arow[TR];
+  for (unsigned r = 0; r < TR; r++) arow[r] = J->af + (size_t)(i0 + (r < nr ? r : 0)) * K;
+  const uint32_t *a8 = J->ae8 + (size_t)(i0 / 4) * K;
+  for (unsigned k0 = 0, ch = 0; k0 < K; k0 += L, ch++) {
+    unsigned n = K - k0 < L ? K - k0 : L;
+    /* pass 1: (E - alpha - beta) for 4 rows x 16 columns per vector */
+    __m512i mx0 = _mm512_set1_epi8(-128), mx1 = mx0;
+    const int8_t *b8 = J->be8 + ((size_t)panel * K + k0) * 64;
+    if (nr > 4) {
+      for (unsigned k = k0; k < k0 + n; k++, b8 += 64) {
+        __m512i b = _mm512_load_si512(b8);
+        mx0 = _mm512_max_epi8(mx0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a8[k]), b));
+        mx1 = _mm512_max_epi8(mx1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a8[K + k]), b));
+      }
+    } else {
+      for (unsigned k = k0; k < k0 + n; k++, b8 += 64)
+        mx0 = _mm512_max_epi8(mx0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a8[k]), _mm512_load_si512(b8)));
+    }
+    const __m512i beta = _mm512_loadu_si512(J->beta + (size_t)ch * Np + j0);
+    const __m512i ball = _mm512_loadu_si512(J->ball + (size_t)ch * Np + j0);
+    const __m512i bzero = _mm512_loadu_si512(J->bzero + (size_t)ch * Np + j0);
+    __m512i E[TR];
+    __m512 S[TR];
+    __mmask16 unsafe[TR];
+    for (unsigned r = 0; r < TR; r++) {
+      unsigned i = i0 + (r < nr ? r : 0);
+      size_t x = (size_t)i * J->nchunks + ch;
+      __m512i g = r < 4 ? mx0 : mx1;
+      /* row r's byte of each column, sign-extended */
+      __m512i d = _mm512_srai_epi32(_mm512_slli_epi32(g, 24 - 8 * (int)(r % 4)), 24);
+      __m512i az = _mm512_or_si512(ball, _mm512_set1_epi32(J->aall[x]));
+      __mmask16 allz = _mm512_test_epi32_mask(az, az);
+      unsafe[r] = (__mmask16)(_mm512_cmple_epi32_mask(d, clamp) & ~allz);
+      __m512i ab = _mm512_add_epi32(beta, _mm512_set1_epi32(J->alpha[x]));
+      /* E: the terms' largest (none where all are zero), C's, zero_exp when a term is zero */
+      __m512i e = _mm512_mask_mov_epi32(_mm512_add_epi32(ab, d), allz, zmark);
+      e = _mm512_max_epi32(e, _mm512_loadu_si512(ce[r]));
+      __m512i z = _mm512_or_si512(bzero, _mm512_set1_epi32(J->azero[x]));
+      e = _mm512_mask_max_epi32(e, _mm512_test_epi32_mask(z, z), e, zexp);
+      E[r] = e;
+      /* S = 2^(alpha + beta + F - E), clamped into float's normal range
+       * (below it every term truncates to 0 anyway) */
+      __m512i sx = _mm512_sub_epi32(_mm512_add_epi32(ab, _mm512_set1_epi32(F + 127)), e);
+      sx = _mm512_min_epi32(_mm512_max_epi32(sx, one), e254);
+      S[r] = _mm512_castsi512_ps(_mm512_slli_epi32(sx, 23));
+    }
+    /* C truncated: cs * 2^(F - (E - ce)) */
+    __m512i V[TR], ovf[TR];
+    for (unsigned r = 0; r < TR; r++) {
+      __m512i sx = _mm512_sub_epi32(_mm512_set1_epi32(F + 127), _mm512_sub_epi32(E[r], _mm512_loadu_si512(ce[r])));
+      sx = _mm512_max_epi32(sx, one);
+      V[r] = _mm512_cvttps_epi32(_mm512_mul_ps(_mm512_loadu_ps(cs[r]), _mm512_castsi512_ps(_mm512_slli_epi32(sx, 23))));
+      ovf[r] = _mm512_setzero_si512();
+    }
+    /* pass 2: the terms, in blocks that cannot overflow */
+    for (unsigned kb = k0; kb < k0 + n; kb += nacc) {
+      unsigned ke = kb + nacc < k0 + n ? kb + nacc : k0 + n;
+      __m512i acc[TR];
+      for (unsigned r = 0; r < TR; r++) acc[r] = _mm512_setzero_si512();
+      const float *bp = J->bf + BIDX(kb, j0, K);
+      for (unsigned k = kb; k < ke; k++, bp += TW) {
+        __m512 b = _mm512_load_ps(bp);
+        for (unsigned r = 0; r < TR; r++) {
+          __m512 t = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(arow[r][k]), b), S[r]);
+          acc[r] = _mm512_add_epi32(acc[r], _mm512_cvttps_epi32(t));
+        }
+      }
+      for (unsigned r = 0; r < TR; r++) {
+        /* V += acc, noting a signed overflow (then the portable way) */
+        __m512i s = _mm512_add_epi32(V[r], acc[r]);
+        ovf[r] = _mm512_or_si512(ovf[r], _mm512_and_si512(_mm512_xor_si512(V[r], s), _mm512_xor_si512(acc[r], s)));
+        V[r] = s;
+      }
+    }
+    /* round V * 2^(E - F) toward zero to f32 */
+    for (unsigned r = 0; r < nr; r++) {
+      __m512 vf = _mm512_cvt_roundepi32_ps(V[r], RZ);
+      __m512i vb = _mm512_castps_si512(vf);
+      __mmask16 nz = _mm512_test_epi32_mask(V[r], V[r]);
+      /* the result's exponent: vf's, plus E - F */
+      __m512i rexp = _mm512_add_epi32(_mm512_and_si512(_mm512_srli_epi32(vb, 23), ff),
+                                      _mm512_sub_epi32(E[r], _mm512_set1_epi32(F + 127)));
+      /* normal f32: -126 <= rexp <= 127 */
+      __mmask16 normal = _mm512_cmple_epu32_mask(_mm512_add_epi32(rexp, _mm512_set1_epi32(126)), e253);
+      if ((__mmask16)(unsafe[r] | (nz & ~normal) | _mm512_movepi32_mask(ovf[r]))) {
+        double c[TW];
+        for (unsigned w = 0; w < TW; w++) c[w] = (double)cs[r][w] * pow2d(ce[r][w]);
+        tc5__gemm_step_exact(J, i0 + r, j0, k0, n, c, ce[r], bad[r]);
+        for (unsigned w = 0; w < TW; w++) cs[r][w] = (float)(c[w] * pow2d(-ce[r][w]));
+        continue;
+      }
+      __m512i sig = _mm512_ternarylogic_epi32(vb, sigm, onef, 0xEA); /* (vb & sigm) | onef */
+      _mm512_storeu_ps(cs[r], _mm512_maskz_mov_ps(nz, _mm512_castsi512_ps(sig)));
+      _mm512_storeu_si512(ce[r], _mm512_mask_blend_epi32(nz, zexp, rexp));
+    }
+  }
+  /* the results: f32 codes (a subnormal one from its double), the
+   * reference where bad */
+  for (unsigned r = 0; r < nr; r++) {
+    uint32_t *d = J->D + (size_t)(i0 + r) * N + j0;
+    __m512i sb = _mm512_loadu_si512(cs[r]), e = _mm512_loadu_si512(ce[r]);
+    __mmask16 nz = _mm512_test_epi32_mask(sb, absm), bm = badm[r];
+    for (unsigned w = 0; w < TW; w++) bm |= (__mmask16)(bad[r][w] << w);
+    /* cs in [1, 2) and a normal exponent */
+    __mmask16 normal = _mm512_cmpeq_epi32_mask(_mm512_and_si512(sb, _mm512_set1_epi32(0x7F800000)), onef) &
+                       _mm512_cmple_epu32_mask(_mm512_add_epi32(e, _mm512_set1_epi32(126)), e253);
+    __mmask16 plain = (__mmask16)(cols & ~bm & (normal | ~nz));
+    __m512i code = _mm512_ternarylogic_epi32(sb, sigm, _mm512_slli_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(127)), 23), 0xEA);
+    _mm512_mask_storeu_epi32(d, plain, _mm512_mask_blend_epi32(nz, sb, code)); /* a zero keeps its sign */
+    for (unsigned w = 0; w < TW && j0 + w < N; w++) {
+      if (plain >> w & 1) continue;
+      if (bm >> w & 1) {
+        tc5__gemm_reference_elem(J, i0 + r, j0 + w, col);
+        continue;
+      }
+      float f = (float)((double)cs[r][w] * pow2d(ce[r][w])); /* exact: an f32 value */
+      memcpy(&d[w], &f, 4);
+    }
+  }
+}
+
+#else /* no AVX-512 kernel on this platform: the portable one runs */
+
+bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk) {
+  (void)m, (void)chunk;
+  return false;
+}
+
+void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col) {
+  (void)J, (void)i0, (void)nr, (void)j0, (void)col;
+}
+
+#endif
