@@ -215,32 +215,34 @@ static void tile_float(const gemm_job *J, unsigned i0, unsigned nr, unsigned j0,
     return;
   }
   for (unsigned r = 0; r < nr; r++)
-    for (unsigned k0 = 0; k0 < K; k0 += L)
-      tc5__gemm_step_exact(J, i0 + r, j0, k0, K - k0 < L ? K - k0 : L, cv[r], ce[r], bad[r]);
+    for (unsigned k0 = 0; k0 < K; k0 += L) {
+      size_t x = (size_t)(i0 + r) * K + k0;
+      tc5__gemm_step_exact(J, J->av + x, J->ae + x, J->bv + BIDX(k0, j0, K), J->be + BIDX(k0, j0, K), TW,
+                           K - k0 < L ? K - k0 : L, cv[r], ce[r], bad[r]);
+    }
 }
 
-/* one step of row i, 8 columns from j: pass 1, pass 2, rounding */
+/* one step of n products, 8 columns: a, ae the row's values and exponents,
+ * b, be the columns' (k's 8 values at b + k * bs); pass 1, pass 2, rounding */
 TC5_CLONES
-static void step8(const gemm_job *J, const outfmt *of, unsigned i, unsigned j, unsigned k0, unsigned n,
-                  v8d *cp, v8i *cexpp, v8i *badv) {
+static void step8(const gemm_job *J, const outfmt *of, const double *a, const int32_t *ae, const double *b,
+                  const int32_t *be, size_t bs, unsigned n, v8d *cp, v8i *cexpp, v8i *badv) {
   const tc5_dot *m = J->m;
   const int F = (int)m->frac_bits, zexp = m->zero_exp;
-  const unsigned G = J->G, K = J->K;
-  const double *arow = J->av + (size_t)i * K;
-  const int32_t *aerow = J->ae + (size_t)i * K;
+  const unsigned G = J->G;
   /* pass 1: the largest nominal exponent of the terms */
   v8i emax = *cexpp;
-  for (unsigned g = k0; g < k0 + n; g += G) {
+  for (unsigned g = 0; g < n; g += G) {
     v8i gmax = (v8i){0} + 2 * ZMARK;
-    for (unsigned k = g; k < g + G; k++) gmax = max8i(gmax, aerow[k] + ld8i(J->be + BIDX(k, j, K)));
+    for (unsigned k = g; k < g + G; k++) gmax = max8i(gmax, ae[k] + ld8i(be + k * bs));
     emax = max8i(emax, sel8i(gmax < ZMARK / 2, (v8i){0} + zexp, gmax));
   }
   /* pass 2: the terms truncated at 2^(E - F), summed exactly */
   v8d sc = pow2v(F - emax);
   v8d sum = truncv(*cp * sc);
-  for (unsigned g = k0; g < k0 + n; g += G) {
-    v8d gs = arow[g] * ld8d(J->bv + BIDX(g, j, K));
-    for (unsigned k = g + 1; k < g + G; k++) gs += arow[k] * ld8d(J->bv + BIDX(k, j, K));
+  for (unsigned g = 0; g < n; g += G) {
+    v8d gs = a[g] * ld8d(b + g * bs);
+    for (unsigned k = g + 1; k < g + G; k++) gs += a[k] * ld8d(b + k * bs);
     sum += truncv(gs * sc);
   }
   /* round v = sum * 2^(E - F) to the output's precision */
@@ -248,14 +250,15 @@ static void step8(const gemm_job *J, const outfmt *of, unsigned i, unsigned j, u
   round_sum(of, v, cp, cexpp, badv);
 }
 
-void tc5__gemm_step_exact(const gemm_job *J, unsigned i, unsigned j0, unsigned k0, unsigned n,
-                          double c[TW], int32_t ce[TW], uint8_t bad[TW]) {
+void tc5__gemm_step_exact(const gemm_job *J, const double *a, const int32_t *ae, const double *b,
+                          const int32_t *be, size_t bs, unsigned n, double c[TW], int32_t ce[TW],
+                          uint8_t bad[TW]) {
   outfmt of;
   tc5__gemm_outfmt(J->m, &of);
   for (unsigned h = 0; h < TW; h += 8) {
     v8d cv = ld8d(c + h);
     v8i cexp = ld8i(ce + h), badv = {0};
-    step8(J, &of, i, j0 + h, k0, n, &cv, &cexp, &badv);
+    step8(J, &of, a, ae, b + h, be + h, bs, n, &cv, &cexp, &badv);
     memcpy(c + h, &cv, sizeof cv);
     memcpy(ce + h, &cexp, sizeof cexp);
     for (unsigned w = 0; w < 8; w++) bad[h + w] |= badv[w] != 0;
@@ -348,8 +351,8 @@ static void do_tile_int(gemm_job *J, unsigned i0, unsigned nr, unsigned j0) {
 
 /* one element of A or B with its scale folded in: values exactly, exponents
  * into the nominal exponent (mxf4 groups: the scale's exponent alone) */
-static inline void decode_scaled(const gemm_job *J, const fdec *f, uint32_t code, bool neg,
-                                 const uint32_t *scode, double *v, int32_t *e, bool *sp) {
+void tc5__gemm_decode(const gemm_job *J, const fdec *f, uint32_t code, bool neg, const uint32_t *scode,
+                      double *v, int32_t *e, bool *sp) {
   const tc5_dot *m = J->m;
   if (f->integer) {
     *v = f->int_signed ? (double)(int8_t)code : (double)(uint8_t)code;
@@ -374,13 +377,12 @@ static void decode_a_rows(gemm_job *J, unsigned r0) {
     bool sp = false;
     for (unsigned k = 0; k < K; k++) {
       size_t x = (size_t)i * K + k;
-      decode_scaled(J, &J->fa, J->A[x], J->o->negate_a, nb ? &J->SA[(size_t)i * nb + k / m->block] : NULL,
+      tc5__gemm_decode(J, &J->fa, J->A[x], J->o->negate_a, nb ? &J->SA[(size_t)i * nb + k / m->block] : NULL,
                     &J->av[x], &J->ae[x], &sp);
       if (J->ae[x] == ZMARK) J->azero[(size_t)i * J->nchunks + k / J->L] = -1;
     }
     J->rowsp[i] = sp;
   }
-  if (J->f32) tc5__gemm_f32_prepare_a(J, r0);
 }
 
 /* columns [j0, j0 + TW) of B, into their panel */
@@ -392,7 +394,7 @@ static void decode_b_panel(gemm_job *J, unsigned j0) {
     for (unsigned k = 0; k < K; k++) {
       size_t x = BIDX(k, j, K);
       if (j < N)
-        decode_scaled(J, &J->fb, J->B[(size_t)k * N + j], J->o->negate_b,
+        tc5__gemm_decode(J, &J->fb, J->B[(size_t)k * N + j], J->o->negate_b,
                       m->block ? &J->SB[(size_t)(k / m->block) * N + j] : NULL, &J->bv[x], &J->be[x], &sp);
       else
         J->bv[x] = 0, J->be[x] = ZMARK;
@@ -400,7 +402,6 @@ static void decode_b_panel(gemm_job *J, unsigned j0) {
     }
     J->colsp[j] = sp;
   }
-  if (J->f32) tc5__gemm_f32_prepare_b(J, j0);
 }
 
 /* cache-line aligned (a vector load never spans two lines); size 0 allowed */
@@ -429,11 +430,15 @@ static void *worker(void *arg) {
   gemm_job *J = arg;
   unsigned t;
   if (J->phase == PHASE_DECODE_A) {
-    while (next_task(J, TR, J->M, &t)) decode_a_rows(J, t);
+    while (next_task(J, TR, J->M, &t))
+      if (J->f32) tc5__gemm_f32_prepare_a(J, t);
+      else decode_a_rows(J, t);
     return NULL;
   }
   if (J->phase == PHASE_DECODE_B) {
-    while (next_task(J, TW, J->Np, &t)) decode_b_panel(J, t);
+    while (next_task(J, TW, J->Np, &t))
+      if (J->f32) tc5__gemm_f32_prepare_b(J, t);
+      else decode_b_panel(J, t);
     return NULL;
   }
   uint32_t *col = malloc(sizeof *col * ((size_t)J->K + 32));
@@ -516,16 +521,18 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   fdec_init(&J.fb, m->btype);
   fdec_init(&J.fc, m->ctype);
   if (scaled) fdec_init(&J.fs, m->stype);
-  J.av = alloc64(sizeof *J.av * na);
-  J.bv = alloc64(sizeof *J.bv * nbk);
-  J.ae = alloc64(sizeof *J.ae * na);
-  J.be = alloc64(sizeof *J.be * nbk);
+  if (!J.f32) { /* the AVX-512 kernel has its own operands */
+    J.av = alloc64(sizeof *J.av * na);
+    J.bv = alloc64(sizeof *J.bv * nbk);
+    J.ae = alloc64(sizeof *J.ae * na);
+    J.be = alloc64(sizeof *J.be * nbk);
+  }
   J.rowsp = calloc(M, 1);
   J.colsp = calloc(Np, 1);
   J.azero = calloc((size_t)M * (nchunks ? nchunks : 1), sizeof *J.azero);
   J.bzero = calloc((size_t)Np * (nchunks ? nchunks : 1), sizeof *J.bzero);
   tc5_status st = TC5_OK;
-  if (!J.av || !J.bv || !J.ae || !J.be || !J.rowsp || !J.colsp || !J.azero || !J.bzero) {
+  if ((!J.f32 && (!J.av || !J.bv || !J.ae || !J.be)) || !J.rowsp || !J.colsp || !J.azero || !J.bzero) {
     st = TC5_ENOMEM;
     goto out;
   }
@@ -544,6 +551,7 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
       goto out;
     }
     memset(J.ae8, 0xC0, sizeof *J.ae8 * ma); /* rows past M: -64, "far below" */
+    tc5__gemm_f32_init(&J);
   }
   if (threads == 0) {
     long nc = sysconf(_SC_NPROCESSORS_ONLN);

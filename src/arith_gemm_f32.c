@@ -41,14 +41,55 @@ static inline double pow2d(int e) {
   return d;
 }
 
-/* the largest nominal exponent of n values (ZMARK: zero, skipped); false
- * when all are zero */
-static bool largest_exp(const int32_t *e, size_t stride, unsigned n, int32_t *out) {
-  int32_t mx = ZMARK;
-  for (unsigned k = 0; k < n; k++)
-    if (e[k * stride] > mx) mx = e[k * stride];
-  *out = mx == ZMARK ? 0 : mx;
-  return mx != ZMARK;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <immintrin.h>
+
+#define TGT __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl")))
+#define RZ (_MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
+
+/* ---- operands ---------------------------------------------------------------------- */
+
+/* whether a type's codes convert to float in vectors (all its values are
+ * floats): bf16, f16, tf32 directly, the 8-bit and narrower ones by table */
+static bool vec_type(tc5_type t) {
+  return t == TC5_BF16 || t == TC5_F16 || t == TC5_TF32 || t == TC5_E4M3 || t == TC5_E5M2 ||
+         t == TC5_E2M3 || t == TC5_E3M2 || t == TC5_E2M1;
+}
+
+void tc5__gemm_f32_init(gemm_job *J) {
+  const tc5_dot *m = J->m;
+  J->veca = !m->block && vec_type(m->atype);
+  J->vecb = !m->block && vec_type(m->btype);
+  for (unsigned c = 0; c < 256; c++) { /* NaN/Inf: a float NaN, as the vector path sees them */
+    double v;
+    int32_t e;
+    bool sp = false;
+    tc5__gemm_decode(J, &J->fa, c, false, NULL, &v, &e, &sp);
+    J->tab_a[c] = sp ? NAN : (float)v;
+    sp = false;
+    tc5__gemm_decode(J, &J->fb, c, false, NULL, &v, &e, &sp);
+    J->tab_b[c] = sp ? NAN : (float)v;
+  }
+}
+
+/* 16 codes of type t to floats, exactly (negated when neg) */
+TGT static inline __m512 to_float(tc5_type t, const float *tab, __m512i codes, bool neg) {
+  __m512 f;
+  if (t == TC5_BF16) f = _mm512_castsi512_ps(_mm512_slli_epi32(codes, 16));
+  else if (t == TC5_F16) f = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(codes));
+  else if (t == TC5_TF32) f = _mm512_castsi512_ps(_mm512_and_si512(codes, _mm512_set1_epi32((int32_t)0xFFFFE000u)));
+  else f = _mm512_i32gather_ps(_mm512_and_si512(codes, _mm512_set1_epi32(0xFF)), tab, 4);
+  return neg ? _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(f), _mm512_set1_epi32(INT32_MIN))) : f;
+}
+
+/* the nominal exponents of 16 floats of a type whose smallest normal
+ * exponent is emin (ZMARK: zero), and the NaN/Inf lanes */
+TGT static inline __m512i nominal_exp(__m512 f, int emin, __mmask16 *special) {
+  __m512i b = _mm512_castps_si512(f);
+  __m512i ef = _mm512_and_si512(_mm512_srli_epi32(b, 23), _mm512_set1_epi32(0xFF));
+  *special = _mm512_cmpeq_epi32_mask(ef, _mm512_set1_epi32(0xFF));
+  __m512i e = _mm512_max_epi32(_mm512_sub_epi32(ef, _mm512_set1_epi32(127)), _mm512_set1_epi32(emin));
+  return _mm512_mask_mov_epi32(_mm512_set1_epi32(ZMARK), _mm512_test_epi32_mask(b, _mm512_set1_epi32(INT32_MAX)), e);
 }
 
 static inline int8_t rel_exp(int32_t e, int32_t top) {
@@ -56,48 +97,135 @@ static inline int8_t rel_exp(int32_t e, int32_t top) {
   return (int8_t)(e - top);
 }
 
-void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0) {
-  unsigned K = J->K, L = J->L;
-  for (unsigned i = r0; i < r0 + TR && i < J->M; i++)
+/* element (i, k) of A / (k, j) of B, exactly, with its scale (the slow way) */
+static void elem_a(const gemm_job *J, unsigned i, unsigned k, double *v, int32_t *e, bool *sp) {
+  const tc5_dot *m = J->m;
+  unsigned nb = m->block ? J->K / m->block : 0;
+  tc5__gemm_decode(J, &J->fa, J->A[(size_t)i * J->K + k], J->o->negate_a,
+                   nb ? &J->SA[(size_t)i * nb + k / m->block] : NULL, v, e, sp);
+}
+static void elem_b(const gemm_job *J, unsigned k, unsigned j, double *v, int32_t *e, bool *sp) {
+  const tc5_dot *m = J->m;
+  *v = 0, *e = ZMARK;
+  if (j < J->N)
+    tc5__gemm_decode(J, &J->fb, J->B[(size_t)k * J->N + j], J->o->negate_b,
+                     m->block ? &J->SB[(size_t)(k / m->block) * J->N + j] : NULL, v, e, sp);
+}
+
+TGT void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0) {
+  const unsigned K = J->K, L = J->L;
+  for (unsigned i = r0; i < r0 + TR && i < J->M; i++) {
+    bool sp = false;
     for (unsigned ch = 0, k0 = 0; k0 < K; ch++, k0 += L) {
       unsigned n = K - k0 < L ? K - k0 : L;
-      const int32_t *ae = J->ae + (size_t)i * K + k0;
-      int32_t top;
+      float fv[64 + 16];
+      double dv[64];
+      int32_t e[64 + 16];
+      __m512i top = _mm512_set1_epi32(ZMARK);
+      if (J->veca) {
+        for (unsigned k = 0; k < n; k += 16) {
+          __mmask16 in = n - k >= 16 ? 0xFFFF : (__mmask16)((1u << (n - k)) - 1u), spm;
+          __m512i codes = _mm512_maskz_loadu_epi32(in, J->A + (size_t)i * K + k0 + k);
+          __m512 f = to_float(J->m->atype, J->tab_a, codes, J->o->negate_a);
+          __m512i ev = nominal_exp(f, J->fa.emin, &spm);
+          sp |= (spm & in) != 0;
+          top = _mm512_mask_max_epi32(top, in, top, ev);
+          _mm512_storeu_ps(fv + k, f);
+          _mm512_storeu_si512(e + k, ev);
+        }
+      } else {
+        for (unsigned k = 0; k < n; k++) elem_a(J, i, k0 + k, &dv[k], &e[k], &sp);
+        for (unsigned k = 0; k < n; k += 16) {
+          __mmask16 in = n - k >= 16 ? 0xFFFF : (__mmask16)((1u << (n - k)) - 1u);
+          top = _mm512_mask_max_epi32(top, in, top, _mm512_maskz_loadu_epi32(in, e + k));
+        }
+      }
+      int32_t alpha = _mm512_reduce_max_epi32(top);
       size_t x = (size_t)i * J->nchunks + ch;
-      J->aall[x] = largest_exp(ae, 1, n, &top) ? 0 : -1;
-      J->alpha[x] = top;
-      double s = pow2d(-top);
+      J->aall[x] = alpha == ZMARK ? -1 : 0;
+      alpha = alpha == ZMARK ? 0 : alpha;
+      J->alpha[x] = alpha;
+      float *af = J->af + (size_t)i * K + k0;
+      if (J->veca) {
+        __m512 p = _mm512_scalef_ps(_mm512_set1_ps(1.0f), _mm512_set1_ps((float)-alpha));
+        for (unsigned k = 0; k < n; k += 16) {
+          __mmask16 in = n - k >= 16 ? 0xFFFF : (__mmask16)((1u << (n - k)) - 1u);
+          _mm512_mask_storeu_ps(af + k, in, _mm512_mul_ps(_mm512_loadu_ps(fv + k), p));
+        }
+      } else {
+        for (unsigned k = 0; k < n; k++) af[k] = (float)(dv[k] * pow2d(-alpha));
+      }
+      int8_t *a8 = (int8_t *)(J->ae8 + (size_t)(i / 4) * K + k0) + i % 4;
       for (unsigned k = 0; k < n; k++) {
-        J->af[(size_t)i * K + k0 + k] = (float)(J->av[(size_t)i * K + k0 + k] * s);
-        ((int8_t *)&J->ae8[(size_t)(i / 4) * K + k0 + k])[i % 4] = rel_exp(ae[k], top);
+        if (e[k] == ZMARK) J->azero[x] = -1;
+        a8[4 * k] = rel_exp(e[k], alpha);
       }
     }
+    J->rowsp[i] = sp;
+  }
 }
 
-void tc5__gemm_f32_prepare_b(gemm_job *J, unsigned j0) {
-  unsigned K = J->K, L = J->L;
-  for (unsigned j = j0; j < j0 + TW; j++)
-    for (unsigned ch = 0, k0 = 0; k0 < K; ch++, k0 += L) {
-      unsigned n = K - k0 < L ? K - k0 : L;
-      const int32_t *be = J->be + BIDX(k0, j, K);
-      int32_t top;
-      size_t x = (size_t)ch * J->Np + j;
-      J->ball[x] = largest_exp(be, TW, n, &top) ? 0 : -1;
-      J->beta[x] = top;
-      double s = pow2d(-top);
-      for (unsigned k = 0; k < n; k++) {
-        J->bf[BIDX(k0 + k, j, K)] = (float)(J->bv[BIDX(k0 + k, j, K)] * s);
-        int8_t *b8 = J->be8 + (((size_t)(j / TW) * K + k0 + k) * 64 + 4 * (j % TW));
-        memset(b8, rel_exp(be[(size_t)k * TW], top), 4);
+TGT void tc5__gemm_f32_prepare_b(gemm_job *J, unsigned j0) {
+  const unsigned K = J->K, L = J->L, N = J->N;
+  const __mmask16 cols = j0 + TW <= N ? 0xFFFF : (__mmask16)((1u << (N - j0)) - 1u);
+  const __m512i zmark = _mm512_set1_epi32(ZMARK);
+  /* byte 0 of each 32-bit lane into all four */
+  const __m512i rep = _mm512_set_epi8(60, 60, 60, 60, 56, 56, 56, 56, 52, 52, 52, 52, 48, 48, 48, 48, 44, 44,
+                                      44, 44, 40, 40, 40, 40, 36, 36, 36, 36, 32, 32, 32, 32, 28, 28, 28, 28,
+                                      24, 24, 24, 24, 20, 20, 20, 20, 16, 16, 16, 16, 12, 12, 12, 12, 8, 8, 8, 8,
+                                      4, 4, 4, 4, 0, 0, 0, 0);
+  __mmask16 sp = 0;
+  for (unsigned ch = 0, k0 = 0; k0 < K; ch++, k0 += L) {
+    unsigned n = K - k0 < L ? K - k0 : L;
+    __m512 fv[64];
+    __m512i ev[64];
+    double dv[64][TW];
+    __m512i top = zmark;
+    __mmask16 anyz = 0, allz = 0xFFFF;
+    for (unsigned k = 0; k < n; k++) {
+      if (J->vecb) {
+        __mmask16 spm;
+        __m512i codes = _mm512_maskz_loadu_epi32(cols, J->B + (size_t)(k0 + k) * N + j0);
+        fv[k] = to_float(J->m->btype, J->tab_b, codes, J->o->negate_b);
+        ev[k] = nominal_exp(fv[k], J->fb.emin, &spm);
+        sp |= spm & cols;
+      } else {
+        int32_t e[TW];
+        for (unsigned w = 0; w < TW; w++) {
+          bool s = false;
+          elem_b(J, k0 + k, j0 + w, &dv[k][w], &e[w], &s);
+          sp |= (__mmask16)(s << w);
+        }
+        ev[k] = _mm512_loadu_si512(e);
       }
+      ev[k] = _mm512_mask_mov_epi32(ev[k], (__mmask16)~cols, zmark);
+      __mmask16 z = _mm512_cmpeq_epi32_mask(ev[k], zmark);
+      anyz |= z;
+      allz &= z;
+      top = _mm512_max_epi32(top, ev[k]);
     }
+    __m512i beta = _mm512_mask_mov_epi32(top, allz, _mm512_setzero_si512());
+    size_t x = (size_t)ch * J->Np + j0;
+    _mm512_storeu_si512(J->beta + x, beta);
+    _mm512_storeu_si512(J->ball + x, _mm512_movm_epi32(allz));
+    _mm512_storeu_si512(J->bzero + x, _mm512_movm_epi32(anyz));
+    __m512 p = _mm512_scalef_ps(_mm512_set1_ps(1.0f), _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_setzero_si512(), beta)));
+    int32_t bt[TW];
+    _mm512_storeu_si512(bt, beta);
+    for (unsigned k = 0; k < n; k++) {
+      float *bf = J->bf + BIDX(k0 + k, j0, K);
+      if (J->vecb) {
+        _mm512_store_ps(bf, _mm512_mul_ps(fv[k], p));
+      } else {
+        for (unsigned w = 0; w < TW; w++) bf[w] = (float)(dv[k][w] * pow2d(-bt[w]));
+      }
+      __m512i d = _mm512_max_epi32(_mm512_sub_epi32(ev[k], beta), _mm512_set1_epi32(CLAMP));
+      d = _mm512_mask_mov_epi32(d, _mm512_cmpeq_epi32_mask(ev[k], zmark), _mm512_set1_epi32(CLAMP));
+      _mm512_store_si512(J->be8 + ((size_t)(j0 / TW) * K + k0 + k) * 64, _mm512_shuffle_epi8(d, rep));
+    }
+  }
+  for (unsigned w = 0; w < TW; w++) J->colsp[j0 + w] = (sp >> w) & 1;
 }
-
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#include <immintrin.h>
-
-#define TGT __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl")))
-#define RZ (_MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
 
 bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk) {
   (void)chunk;
@@ -109,6 +237,14 @@ bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk) {
   /* f32 out toward zero; products exact in float; S <= 2^(F + 63) */
   return m->out == TC5_OUT_RZ_F32 && m->ctype == TC5_F32 && m->frac_bits <= 25 && a->man_bits + b->man_bits <= 22 &&
          a->special != TC5_SPECIAL_INT;
+}
+
+/* *v += a (16 int32s); the lanes where that overflowed */
+TGT static inline __mmask16 add_ovf(int32_t v[TW], __m512i a) {
+  __m512i x = _mm512_loadu_si512(v), s = _mm512_add_epi32(x, a);
+  _mm512_storeu_si512(v, s);
+  /* a signed overflow: x and a agree in sign, s does not */
+  return _mm512_movepi32_mask(_mm512_ternarylogic_epi32(x, a, s, 0x42));
 }
 
 /* rows of a tile run in two groups of 4 (pass 1's bytes: 4 rows x 16) */
@@ -153,6 +289,9 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
     badm[r] = _mm512_cmpeq_epi32_mask(ef, ff) | colsp | (r < nr && J->rowsp[i0 + r] ? 0xFFFF : 0);
     for (unsigned w = 0; w < TW; w++) bad[r][w] = (badm[r] >> w) & 1;
   }
+  /* the exact operands of a step that runs the portable way */
+  double xa[64], xb[64 * TW];
+  int32_t xae[64], xbe[64 * TW];
   const float *arow[TR];
   for (unsigned r = 0; r < TR; r++) arow[r] = J->af + (size_t)(i0 + (r < nr ? r : 0)) * K;
   const uint32_t *a8 = J->ae8 + (size_t)(i0 / 4) * K;
@@ -171,43 +310,37 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
       for (unsigned k = k0; k < k0 + n; k++, b8 += 64)
         mx0 = _mm512_max_epi8(mx0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a8[k]), _mm512_load_si512(b8)));
     }
-    const __m512i beta = _mm512_loadu_si512(J->beta + (size_t)ch * Np + j0);
-    const __m512i ball = _mm512_loadu_si512(J->ball + (size_t)ch * Np + j0);
-    const __m512i bzero = _mm512_loadu_si512(J->bzero + (size_t)ch * Np + j0);
-    __m512i E[TR];
+    const size_t bx = (size_t)ch * Np + j0;
+    const __m512i beta = _mm512_loadu_si512(J->beta + bx);
+    const __m512i betaf = _mm512_add_epi32(beta, _mm512_set1_epi32(F + 127));
+    const __mmask16 ballm = _mm512_movepi32_mask(_mm512_loadu_si512(J->ball + bx));
+    const __mmask16 bzm = _mm512_movepi32_mask(_mm512_loadu_si512(J->bzero + bx));
+    int32_t E[TR][TW];
     __m512 S[TR];
     __mmask16 unsafe[TR];
     for (unsigned r = 0; r < TR; r++) {
-      unsigned i = i0 + (r < nr ? r : 0);
-      size_t x = (size_t)i * J->nchunks + ch;
-      __m512i g = r < 4 ? mx0 : mx1;
+      size_t x = (size_t)(i0 + (r < nr ? r : 0)) * J->nchunks + ch;
       /* row r's byte of each column, sign-extended */
-      __m512i d = _mm512_srai_epi32(_mm512_slli_epi32(g, 24 - 8 * (int)(r % 4)), 24);
-      __m512i az = _mm512_or_si512(ball, _mm512_set1_epi32(J->aall[x]));
-      __mmask16 allz = _mm512_test_epi32_mask(az, az);
-      unsafe[r] = (__mmask16)(_mm512_cmple_epi32_mask(d, clamp) & ~allz);
-      __m512i ab = _mm512_add_epi32(beta, _mm512_set1_epi32(J->alpha[x]));
-      /* E: the terms' largest (none where all are zero), C's, zero_exp when a term is zero */
-      __m512i e = _mm512_mask_mov_epi32(_mm512_add_epi32(ab, d), allz, zmark);
+      __m512i d = _mm512_srai_epi32(_mm512_sll_epi32(r < 4 ? mx0 : mx1, _mm_cvtsi32_si128(24 - 8 * (int)(r % 4))), 24);
+      /* lanes where every term is zero: no terms; where some is: zero_exp */
+      __mmask16 allz = J->aall[x] ? 0xFFFF : ballm, somez = J->azero[x] ? 0xFFFF : bzm;
+      unsafe[r] = _mm512_mask_cmple_epi32_mask((__mmask16)~allz, d, clamp);
+      __m512i al = _mm512_set1_epi32(J->alpha[x]);
+      /* E: the terms' largest, C's, zero_exp */
+      __m512i e = _mm512_add_epi32(_mm512_add_epi32(beta, al), d);
+      if (allz) e = _mm512_mask_mov_epi32(e, allz, zmark);
       e = _mm512_max_epi32(e, _mm512_loadu_si512(ce[r]));
-      __m512i z = _mm512_or_si512(bzero, _mm512_set1_epi32(J->azero[x]));
-      e = _mm512_mask_max_epi32(e, _mm512_test_epi32_mask(z, z), e, zexp);
-      E[r] = e;
+      if (somez) e = _mm512_mask_max_epi32(e, somez, e, zexp);
+      _mm512_storeu_si512(E[r], e);
       /* S = 2^(alpha + beta + F - E), clamped into float's normal range
        * (below it every term truncates to 0 anyway) */
-      __m512i sx = _mm512_sub_epi32(_mm512_add_epi32(ab, _mm512_set1_epi32(F + 127)), e);
+      __m512i sx = _mm512_sub_epi32(_mm512_add_epi32(betaf, al), e);
       sx = _mm512_min_epi32(_mm512_max_epi32(sx, one), e254);
       S[r] = _mm512_castsi512_ps(_mm512_slli_epi32(sx, 23));
     }
-    /* C truncated: cs * 2^(F - (E - ce)) */
-    __m512i V[TR], ovf[TR];
-    for (unsigned r = 0; r < TR; r++) {
-      __m512i sx = _mm512_sub_epi32(_mm512_set1_epi32(F + 127), _mm512_sub_epi32(E[r], _mm512_loadu_si512(ce[r])));
-      sx = _mm512_max_epi32(sx, one);
-      V[r] = _mm512_cvttps_epi32(_mm512_mul_ps(_mm512_loadu_ps(cs[r]), _mm512_castsi512_ps(_mm512_slli_epi32(sx, 23))));
-      ovf[r] = _mm512_setzero_si512();
-    }
     /* pass 2: the terms, in blocks that cannot overflow */
+    int32_t V[TR][TW];
+    __mmask16 ovf[TR] = {0};
     for (unsigned kb = k0; kb < k0 + n; kb += nacc) {
       unsigned ke = kb + nacc < k0 + n ? kb + nacc : k0 + n;
       __m512i acc[TR];
@@ -220,27 +353,43 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
           acc[r] = _mm512_add_epi32(acc[r], _mm512_cvttps_epi32(t));
         }
       }
-      for (unsigned r = 0; r < TR; r++) {
-        /* V += acc, noting a signed overflow (then the portable way) */
-        __m512i s = _mm512_add_epi32(V[r], acc[r]);
-        ovf[r] = _mm512_or_si512(ovf[r], _mm512_and_si512(_mm512_xor_si512(V[r], s), _mm512_xor_si512(acc[r], s)));
-        V[r] = s;
+      if (kb == k0) {
+        for (unsigned r = 0; r < TR; r++) _mm512_storeu_si512(V[r], acc[r]);
+        continue;
       }
+      for (unsigned r = 0; r < TR; r++)
+        ovf[r] |= add_ovf(V[r], acc[r]);
     }
     /* round V * 2^(E - F) toward zero to f32 */
+    bool have_b = false;
     for (unsigned r = 0; r < nr; r++) {
-      __m512 vf = _mm512_cvt_roundepi32_ps(V[r], RZ);
+      /* plus C truncated: cs * 2^(F - (E - ce)) */
+      __m512i e = _mm512_loadu_si512(E[r]), c0 = _mm512_loadu_si512(ce[r]);
+      __m512i sx = _mm512_max_epi32(_mm512_sub_epi32(_mm512_set1_epi32(F + 127), _mm512_sub_epi32(e, c0)), one);
+      __m512i ci = _mm512_cvttps_epi32(_mm512_mul_ps(_mm512_loadu_ps(cs[r]), _mm512_castsi512_ps(_mm512_slli_epi32(sx, 23))));
+      __m512i v = _mm512_loadu_si512(V[r]), sum = _mm512_add_epi32(v, ci);
+      __mmask16 bad_r = unsafe[r] | ovf[r] |
+                        _mm512_movepi32_mask(_mm512_ternarylogic_epi32(v, ci, sum, 0x42)); /* overflow */
+      __m512 vf = _mm512_cvt_roundepi32_ps(sum, RZ);
       __m512i vb = _mm512_castps_si512(vf);
-      __mmask16 nz = _mm512_test_epi32_mask(V[r], V[r]);
+      __mmask16 nz = _mm512_test_epi32_mask(sum, sum);
       /* the result's exponent: vf's, plus E - F */
       __m512i rexp = _mm512_add_epi32(_mm512_and_si512(_mm512_srli_epi32(vb, 23), ff),
-                                      _mm512_sub_epi32(E[r], _mm512_set1_epi32(F + 127)));
+                                      _mm512_sub_epi32(e, _mm512_set1_epi32(F + 127)));
       /* normal f32: -126 <= rexp <= 127 */
       __mmask16 normal = _mm512_cmple_epu32_mask(_mm512_add_epi32(rexp, _mm512_set1_epi32(126)), e253);
-      if ((__mmask16)(unsafe[r] | (nz & ~normal) | _mm512_movepi32_mask(ovf[r]))) {
+      if ((__mmask16)(bad_r | (nz & ~normal))) {
+        /* the portable way, on the step's operands decoded exactly */
+        bool sp = false;
+        if (!have_b) {
+          for (unsigned k = 0; k < n; k++)
+            for (unsigned w = 0; w < TW; w++) elem_b(J, k0 + k, j0 + w, &xb[k * TW + w], &xbe[k * TW + w], &sp);
+          have_b = true;
+        }
+        for (unsigned k = 0; k < n; k++) elem_a(J, i0 + r, k0 + k, &xa[k], &xae[k], &sp);
         double c[TW];
         for (unsigned w = 0; w < TW; w++) c[w] = (double)cs[r][w] * pow2d(ce[r][w]);
-        tc5__gemm_step_exact(J, i0 + r, j0, k0, n, c, ce[r], bad[r]);
+        tc5__gemm_step_exact(J, xa, xae, xb, xbe, TW, n, c, ce[r], bad[r]);
         for (unsigned w = 0; w < TW; w++) cs[r][w] = (float)(c[w] * pow2d(-ce[r][w]));
         continue;
       }
@@ -284,5 +433,8 @@ bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk) {
 void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col) {
   (void)J, (void)i0, (void)nr, (void)j0, (void)col;
 }
+void tc5__gemm_f32_init(gemm_job *J) { (void)J; }
+void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0) { (void)J, (void)r0; }
+void tc5__gemm_f32_prepare_b(gemm_job *J, unsigned j0) { (void)J, (void)j0; }
 
 #endif

@@ -35,7 +35,8 @@ typedef struct gemm_job {
   double *av, *bv;        /* decoded A (M x K) and B (K x Np, in panels) */
   int32_t *ae, *be;       /* their nominal exponents (ZMARK: zero)      */
   /* the AVX-512 kernel's operands (arith_gemm_f32.c), when f32 is set */
-  bool f32;
+  bool f32, veca, vecb;    /* ... and whether A's / B's codes convert in vectors */
+  float tab_a[256], tab_b[256]; /* 8-bit codes' values (NaN: NaN/Inf)    */
   float *af, *bf;         /* A, B scaled by 2^-(row's / column's largest exponent in the step) */
   uint32_t *ae8;          /* A's exponents less that, 4 rows' bytes per (row / 4, k) */
   int8_t *be8;            /* B's, each repeated 4 times: (panel, k) -> 64 bytes   */
@@ -149,17 +150,27 @@ VINL bool round_sum_rz_normal(const outfmt *of, v8d v, v8d *res, v8i *cexp) {
   return true;
 }
 
-/* One step of one row over TW columns, the portable way: c and ce (the
- * running C and its nominal exponent) in, the step's result out; bad set
- * where it overflows. */
-void tc5__gemm_step_exact(const gemm_job *J, unsigned i, unsigned j0, unsigned k0, unsigned n,
-                          double c[TW], int32_t ce[TW], uint8_t bad[TW]);
+/* One element of A or B with its scale folded in: its exact value, its
+ * nominal exponent (ZMARK: zero; mxf4 groups: the scale's alone); *sp set
+ * for NaN/Inf. scode: its scale's code, or NULL. */
+void tc5__gemm_decode(const gemm_job *J, const fdec *f, uint32_t code, bool neg, const uint32_t *scode,
+                      double *v, int32_t *e, bool *sp);
+
+/* One step of n products of one row over TW columns, the portable way: a,
+ * ae the row's values and exponents from the step's first k; b, be the
+ * columns' (k's TW values at b + k * bs); c and ce (the running C and its
+ * nominal exponent) in, the step's result out; bad set where it overflows. */
+void tc5__gemm_step_exact(const gemm_job *J, const double *a, const int32_t *ae, const double *b,
+                          const int32_t *be, size_t bs, unsigned n, double c[TW], int32_t ce[TW],
+                          uint8_t bad[TW]);
 
 /* The AVX-512 kernel (arith_gemm_f32.c): whether it runs this model on this
  * machine; its operands for rows [r0, r0 + TR) of A and for the panel of B
- * at column j0 (after av/ae, bv/be); one tile, as
+ * at column j0 (decoded from the codes: av, bv, ae and be stay unused);
+ * one tile, as
  * arith_gemm.c's do_tile_float: C read from D, the results written there. */
 bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk);
+void tc5__gemm_f32_init(gemm_job *J);
 void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0);
 void tc5__gemm_f32_prepare_b(gemm_job *J, unsigned j0);
 void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col);
