@@ -481,12 +481,13 @@ static void run_phase(gemm_job *J, int phase, unsigned threads) {
 tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                     const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                     const tc5_dot_opts *o, unsigned threads) {
-  return tc5__gemm(m, M, N, K, A, B, SA, SB, D, o, threads, false);
+  return tc5__gemm(m, M, N, K, A, B, SA, SB, D, o, threads, false, NULL);
 }
 
 tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                      const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
-                     const tc5_dot_opts *o, unsigned threads, bool portable) {
+                     const tc5_dot_opts *o, unsigned threads, bool portable, tc5__gemm_info *info) {
+  if (info) memset(info, 0, sizeof *info);
   if (!m || !D || (K && (!A || !B))) return TC5_EINVAL;
   tc5_dot_opts def;
   tc5_status cst = tc5__dot_begin(m, K, &o, &def);
@@ -566,6 +567,10 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   run_phase(&J, PHASE_COMPUTE, threads < Np / TW ? threads : Np / TW);
   pthread_mutex_destroy(&J.lock);
   st = J.st;
+  if (info) {
+    info->f32 = J.f32;
+    info->slow_steps = J.slow_steps;
+  }
 out:
   free(J.av);
   free(J.bv);

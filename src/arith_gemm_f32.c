@@ -380,6 +380,7 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
       __mmask16 normal = _mm512_cmple_epu32_mask(_mm512_add_epi32(rexp, _mm512_set1_epi32(126)), e253);
       if ((__mmask16)(bad_r | (nz & ~normal))) {
         /* the portable way, on the step's operands decoded exactly */
+        __atomic_fetch_add(&J->slow_steps, 1, __ATOMIC_RELAXED);
         bool sp = false;
         if (!have_b) {
           for (unsigned k = 0; k < n; k++)

@@ -37,6 +37,7 @@ typedef struct gemm_job {
   /* the AVX-512 kernel's operands (arith_gemm_f32.c), when f32 is set */
   bool f32, veca, vecb;    /* ... and whether A's / B's codes convert in vectors */
   float tab_a[256], tab_b[256]; /* 8-bit codes' values (NaN: NaN/Inf)    */
+  unsigned long slow_steps; /* row steps the AVX-512 kernel ran the portable way */
   float *af, *bf;         /* A, B scaled by 2^-(row's / column's largest exponent in the step) */
   uint32_t *ae8;          /* A's exponents less that, 4 rows' bytes per (row / 4, k) */
   int8_t *be8;            /* B's, each repeated 4 times: (panel, k) -> 64 bytes   */
@@ -178,10 +179,17 @@ void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint
  * a K + 32 word scratch */
 void tc5__gemm_reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col);
 
+/* What a tc5__gemm call did (for the tests): whether the AVX-512 kernel
+ * ran, and how many of its row steps went the portable way. */
+typedef struct tc5__gemm_info {
+  bool f32;
+  unsigned long slow_steps;
+} tc5__gemm_info;
+
 /* tc5_gemm with the kernel chosen: `portable` forces the portable kernel
- * (the tests run both) */
+ * (the tests run both); info may be NULL */
 tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                      const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
-                     const tc5_dot_opts *o, unsigned threads, bool portable);
+                     const tc5_dot_opts *o, unsigned threads, bool portable, tc5__gemm_info *info);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "testutil.h"
 
+#include "arith_gemm_impl.h"
 #include "spec_tables.h"
 #include "tc5/arith.h"
 #include "testvectors.h"
@@ -407,37 +408,56 @@ static uint32_t gen_c(tc5_type t, int dist) {
   return gen(t, dist);
 }
 
-/* compares tc5_gemm with tc5_dot_run over an M x N x K problem */
-static void gemm_vs_ref(const tc5_dot *m, unsigned M, unsigned N, unsigned K, int dist,
-                        const tc5_dot_opts *o, unsigned threads) {
+/* compares both of tc5_gemm's kernels (the AVX-512 one where it runs, and
+ * the portable one) with tc5_dot_run over an M x N x K problem; C in C,
+ * scales in SA/SB when the kind has them; the steps the AVX-512 kernel ran
+ * the portable way added to *slow */
+static void check_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A, const uint32_t *B,
+                       const uint32_t *SA, const uint32_t *SB, const uint32_t *C, const tc5_dot_opts *o,
+                       unsigned threads, unsigned long *slow) {
   unsigned nb = m->block ? K / m->block : 0;
-  uint32_t *A = malloc(4 * (size_t)M * K), *B = malloc(4 * (size_t)K * N);
-  uint32_t *C = malloc(4 * (size_t)M * N), *D = malloc(4 * (size_t)M * N);
-  uint32_t *SA = malloc(4 * (size_t)M * nb + 4), *SB = malloc(4 * (size_t)nb * N + 4);
+  uint32_t *D = malloc(4 * (size_t)M * N + 4), *want = malloc(4 * (size_t)M * N + 4);
   uint32_t *col = malloc(4 * (size_t)K + 4), scol[32];
-  assert_true(A && B && C && D && SA && SB && col);
-  for (size_t x = 0; x < (size_t)M * K; x++) A[x] = gen(m->atype, dist);
-  for (size_t x = 0; x < (size_t)K * N; x++) B[x] = gen(m->btype, dist);
-  for (size_t x = 0; x < (size_t)M * N; x++) C[x] = D[x] = gen_c(m->ctype, dist);
-  for (size_t x = 0; x < (size_t)M * nb; x++) SA[x] = gen_scale(m->stype, dist);
-  for (size_t x = 0; x < (size_t)nb * N; x++) SB[x] = gen_scale(m->stype, dist);
-  assert_int_equal(tc5_gemm(m, M, N, K, A, B, nb ? SA : NULL, nb ? SB : NULL, D, o, threads), TC5_OK);
-  unsigned bad = 0;
+  assert_true(D && want && col);
   for (unsigned i = 0; i < M; i++)
     for (unsigned j = 0; j < N; j++) {
       for (unsigned k = 0; k < K; k++) col[k] = B[(size_t)k * N + j];
       for (unsigned k = 0; k < nb; k++) scol[k] = SB[(size_t)k * N + j];
-      uint32_t want;
       assert_int_equal(tc5_dot_run(m, K, A + (size_t)i * K, col, nb ? SA + (size_t)i * nb : NULL,
-                                   nb ? scol : NULL, C[(size_t)i * N + j], o, &want),
+                                   nb ? scol : NULL, C[(size_t)i * N + j], o, &want[(size_t)i * N + j]),
                        TC5_OK);
-      if (want != D[(size_t)i * N + j] && bad++ < 4)
-        print_error("%s x %s -> %s dist %d (%u,%u): gemm %08x, reference %08x\n",
-                    tc5_type_name(m->atype), tc5_type_name(m->btype), tc5_type_name(m->ctype), dist,
-                    i, j, D[(size_t)i * N + j], want);
     }
-  free(A), free(B), free(C), free(D), free(SA), free(SB), free(col);
-  assert_int_equal(bad, 0);
+  for (int portable = 0; portable < 2; portable++) {
+    memcpy(D, C, 4 * (size_t)M * N);
+    tc5__gemm_info info;
+    assert_int_equal(tc5__gemm(m, M, N, K, A, B, nb ? SA : NULL, nb ? SB : NULL, D, o, threads, portable, &info),
+                     TC5_OK);
+    if (slow) *slow += info.slow_steps;
+    unsigned bad = 0;
+    for (size_t x = 0; x < (size_t)M * N; x++)
+      if (want[x] != D[x] && bad++ < 4)
+        print_error("%s x %s -> %s, %s kernel (%u,%u): gemm %08x, reference %08x\n", tc5_type_name(m->atype),
+                    tc5_type_name(m->btype), tc5_type_name(m->ctype), info.f32 ? "AVX-512" : "portable",
+                    (unsigned)(x / N), (unsigned)(x % N), D[x], want[x]);
+    assert_int_equal(bad, 0);
+  }
+  free(D), free(want), free(col);
+}
+
+/* check_gemm on random inputs of distribution dist */
+static void gemm_vs_ref(const tc5_dot *m, unsigned M, unsigned N, unsigned K, int dist,
+                        const tc5_dot_opts *o, unsigned threads) {
+  unsigned nb = m->block ? K / m->block : 0;
+  uint32_t *A = malloc(4 * (size_t)M * K), *B = malloc(4 * (size_t)K * N), *C = malloc(4 * (size_t)M * N);
+  uint32_t *SA = malloc(4 * (size_t)M * nb + 4), *SB = malloc(4 * (size_t)nb * N + 4);
+  assert_true(A && B && C && SA && SB);
+  for (size_t x = 0; x < (size_t)M * K; x++) A[x] = gen(m->atype, dist);
+  for (size_t x = 0; x < (size_t)K * N; x++) B[x] = gen(m->btype, dist);
+  for (size_t x = 0; x < (size_t)M * N; x++) C[x] = gen_c(m->ctype, dist);
+  for (size_t x = 0; x < (size_t)M * nb; x++) SA[x] = gen_scale(m->stype, dist);
+  for (size_t x = 0; x < (size_t)nb * N; x++) SB[x] = gen_scale(m->stype, dist);
+  check_gemm(m, M, N, K, A, B, SA, SB, C, o, threads, NULL);
+  free(A), free(B), free(C), free(SA), free(SB);
 }
 
 typedef struct cfg {
@@ -554,6 +574,73 @@ static void test_gemm_custom_params(void **state) {
   tc5_dot y = m;
   y.out = TC5_OUT_RZ_E8M13;
   for (int dist = 0; dist < 4; dist++) gemm_vs_ref(&y, 6, 20, 48, dist, NULL, 1);
+}
+
+/* The AVX-512 kernel's own edge cases (src/arith_gemm_f32.c), checked on
+ * both kernels: a step whose exponents spread too far for its byte-wide
+ * pass 1, an int32 sum that would overflow, rows and columns all zero or
+ * partly zero, results below f32's normal range (those three run the
+ * portable way inside the kernel), and partial tiles. */
+static uint32_t bf(double v) {
+  uint32_t c;
+  assert_int_equal(tc5_fmt_encode(TC5_BF16, v, TC5_ROUND_RN, false, &c), TC5_OK);
+  return c;
+}
+
+static void test_gemm_f32_edges(void **state) {
+  (void)state;
+  rng_seed(&R, 9);
+  tc5_dot m = model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32, TC5_TYPE_NONE, 0, false);
+  enum { M = 11, N = 21, K = 48 };
+  uint32_t A[M * K], B[K * N], C[M * N];
+  for (unsigned x = 0; x < M * K; x++) A[x] = gen(TC5_BF16, 0);
+  for (unsigned x = 0; x < K * N; x++) B[x] = gen(TC5_BF16, 0);
+  for (unsigned x = 0; x < M * N; x++) C[x] = gen(TC5_F32, 0);
+  /* row 0 x column 0, step 0: the largest pair sum is 0 but each factor's
+   * exponent is 120 below its row's / column's largest */
+  A[0] = bf(0x1p60), A[1] = bf(0x1p-60);
+  B[0 * N + 0] = bf(0x1p-60), B[1 * N + 0] = bf(0x1p60);
+  /* row 1 x column 1, step 0: 16 terms of 3.97 * 2^25 and C of 1.99 * 2^25:
+   * more than 2^31 */
+  for (unsigned k = 0; k < 16; k++) A[1 * K + k] = 0x3FFF, B[k * N + 1] = 0x3FFF;
+  C[1 * N + 1] = 0x3FFF0000;
+  /* row 2 and column 2 all zero; row 3 and column 3 zero in every other k */
+  for (unsigned k = 0; k < K; k++) {
+    A[2 * K + k] = B[k * N + 2] = 0;
+    if (k % 2) A[3 * K + k] = B[k * N + 3] = 0x8000; /* -0 */
+  }
+  /* C tiny where every term is zero: E is C's exponent, not the terms' */
+  C[2 * N + 5] = 0x0D800000, C[6 * N + 2] = 0x8D000000; /* 2^-100, -2^-101 */
+  /* row 4 x column 4: products of 2^-140, subnormal in f32, C zero */
+  for (unsigned k = 0; k < K; k++) A[4 * K + k] = bf(0x1p-70), B[k * N + 4] = bf((k % 3 ? 1 : -1) * 0x1p-70);
+  C[4 * N + 4] = 0;
+  unsigned long slow = 0;
+  check_gemm(&m, M, N, K, A, B, NULL, NULL, C, NULL, 1, &slow);
+  /* the same with 2 threads and without C */
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.enable_input_d = false;
+  check_gemm(&m, M, N, K, A, B, NULL, NULL, C, &o, 2, &slow);
+  /* f8f6f4 steps of 32 products sum two int32 blocks of 16: 32 terms of
+   * 1.875^2 * 2^25 (e4m3 0x3F) overflow only in their sum */
+  tc5_dot q = model(TC5_MODEL_BLACKWELL, TC5_KIND_F8F6F4, TC5_E4M3, TC5_E4M3, TC5_F32, TC5_TYPE_NONE, 0, false);
+  uint32_t qa[2 * 64], qb[64 * 17], qc[2 * 17];
+  for (unsigned x = 0; x < 2 * 64; x++) qa[x] = x < 64 ? 0x3F : gen(TC5_E4M3, 0);
+  for (unsigned x = 0; x < 64 * 17; x++) qb[x] = x % 17 == 0 ? 0x3F : gen(TC5_E4M3, 0);
+  for (unsigned x = 0; x < 2 * 17; x++) qc[x] = gen(TC5_F32, 0);
+  unsigned long qslow = 0;
+  check_gemm(&q, 2, 17, 64, qa, qb, NULL, NULL, qc, NULL, 1, &qslow);
+  tc5__gemm_info info;
+  uint32_t d = 0;
+  assert_int_equal(tc5__gemm(&m, 1, 1, 16, A, A, NULL, NULL, &d, NULL, 1, false, &info), TC5_OK);
+  if (!info.f32) {
+    print_message("no AVX-512 here: the portable kernel ran both times\n");
+    return;
+  }
+  /* the three cases above went the portable way, and nothing much else */
+  assert_true(slow >= 3);
+  assert_true(slow < 3 * M);
+  assert_true(qslow >= 1);
 }
 
 /* ---- the model table and errors ------------------------------------------------ */
@@ -708,6 +795,7 @@ int main(void) {
       cmocka_unit_test(test_gemm_options),
       cmocka_unit_test(test_gemm_shapes_threads),
       cmocka_unit_test(test_gemm_custom_params),
+      cmocka_unit_test(test_gemm_f32_edges),
       cmocka_unit_test(test_model_table),
       cmocka_unit_test(test_check_errors),
   };
