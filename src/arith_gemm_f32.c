@@ -239,6 +239,21 @@ bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk) {
          a->special != TC5_SPECIAL_INT;
 }
 
+/* pass 2 over k in [kb, ke): out[r] = the sum of row r's terms
+ * a * b * S[r] truncated toward zero (b: TW floats per k from bp) */
+TGT static inline void pass2(const float *const arow[TR], const float *bp, const __m512 S[TR], unsigned kb,
+                             unsigned ke, int32_t out[TR][TW]) {
+  __m512i acc[TR];
+  for (unsigned r = 0; r < TR; r++) acc[r] = _mm512_setzero_si512();
+  for (unsigned k = kb; k < ke; k++, bp += TW) {
+    __m512 b = _mm512_load_ps(bp);
+    for (unsigned r = 0; r < TR; r++)
+      acc[r] = _mm512_add_epi32(_mm512_cvttps_epi32(_mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(arow[r][k]), b), S[r])),
+                                acc[r]);
+  }
+  for (unsigned r = 0; r < TR; r++) _mm512_storeu_si512(out[r], acc[r]);
+}
+
 /* *v += a (16 int32s); the lanes where that overflowed */
 TGT static inline __mmask16 add_ovf(int32_t v[TW], __m512i a) {
   __m512i x = _mm512_loadu_si512(v), s = _mm512_add_epi32(x, a);
@@ -317,14 +332,14 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
     const __mmask16 bzm = _mm512_movepi32_mask(_mm512_loadu_si512(J->bzero + bx));
     int32_t E[TR][TW];
     __m512 S[TR];
-    __mmask16 unsafe[TR];
+    __mmask16 slow[TR]; /* lanes whose step runs the portable way */
     for (unsigned r = 0; r < TR; r++) {
       size_t x = (size_t)(i0 + (r < nr ? r : 0)) * J->nchunks + ch;
       /* row r's byte of each column, sign-extended */
       __m512i d = _mm512_srai_epi32(_mm512_sll_epi32(r < 4 ? mx0 : mx1, _mm_cvtsi32_si128(24 - 8 * (int)(r % 4))), 24);
       /* lanes where every term is zero: no terms; where some is: zero_exp */
       __mmask16 allz = J->aall[x] ? 0xFFFF : ballm, somez = J->azero[x] ? 0xFFFF : bzm;
-      unsafe[r] = _mm512_mask_cmple_epi32_mask((__mmask16)~allz, d, clamp);
+      slow[r] = _mm512_mask_cmple_epi32_mask((__mmask16)~allz, d, clamp);
       __m512i al = _mm512_set1_epi32(J->alpha[x]);
       /* E: the terms' largest, C's, zero_exp */
       __m512i e = _mm512_add_epi32(_mm512_add_epi32(beta, al), d);
@@ -340,25 +355,12 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
     }
     /* pass 2: the terms, in blocks that cannot overflow */
     int32_t V[TR][TW];
-    __mmask16 ovf[TR] = {0};
     for (unsigned kb = k0; kb < k0 + n; kb += nacc) {
       unsigned ke = kb + nacc < k0 + n ? kb + nacc : k0 + n;
-      __m512i acc[TR];
-      for (unsigned r = 0; r < TR; r++) acc[r] = _mm512_setzero_si512();
-      const float *bp = J->bf + BIDX(kb, j0, K);
-      for (unsigned k = kb; k < ke; k++, bp += TW) {
-        __m512 b = _mm512_load_ps(bp);
-        for (unsigned r = 0; r < TR; r++) {
-          __m512 t = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(arow[r][k]), b), S[r]);
-          acc[r] = _mm512_add_epi32(acc[r], _mm512_cvttps_epi32(t));
-        }
-      }
-      if (kb == k0) {
-        for (unsigned r = 0; r < TR; r++) _mm512_storeu_si512(V[r], acc[r]);
-        continue;
-      }
-      for (unsigned r = 0; r < TR; r++)
-        ovf[r] |= add_ovf(V[r], acc[r]);
+      int32_t blk[TR][TW];
+      pass2(arow, J->bf + BIDX(kb, j0, K), S, kb, ke, kb == k0 ? V : blk);
+      if (kb != k0)
+        for (unsigned r = 0; r < TR; r++) slow[r] |= add_ovf(V[r], _mm512_loadu_si512(blk[r]));
     }
     /* round V * 2^(E - F) toward zero to f32 */
     bool have_b = false;
@@ -368,8 +370,7 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
       __m512i sx = _mm512_max_epi32(_mm512_sub_epi32(_mm512_set1_epi32(F + 127), _mm512_sub_epi32(e, c0)), one);
       __m512i ci = _mm512_cvttps_epi32(_mm512_mul_ps(_mm512_loadu_ps(cs[r]), _mm512_castsi512_ps(_mm512_slli_epi32(sx, 23))));
       __m512i v = _mm512_loadu_si512(V[r]), sum = _mm512_add_epi32(v, ci);
-      __mmask16 bad_r = unsafe[r] | ovf[r] |
-                        _mm512_movepi32_mask(_mm512_ternarylogic_epi32(v, ci, sum, 0x42)); /* overflow */
+      __mmask16 bad_r = slow[r] | _mm512_movepi32_mask(_mm512_ternarylogic_epi32(v, ci, sum, 0x42)); /* overflow */
       __m512 vf = _mm512_cvt_roundepi32_ps(sum, RZ);
       __m512i vb = _mm512_castps_si512(vf);
       __mmask16 nz = _mm512_test_epi32_mask(sum, sum);
