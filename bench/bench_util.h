@@ -19,6 +19,12 @@ static inline uint64_t bench_rand(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
+/* sleeps for about `seconds` */
+static inline void bench_pause(double seconds) {
+  struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+  nanosleep(&ts, NULL);
+}
+
 /* keeps a value alive so the optimiser cannot drop the work */
 static inline void bench_sink(uint64_t v) {
   static volatile uint64_t sink;

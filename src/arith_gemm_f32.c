@@ -239,6 +239,31 @@ bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk) {
          a->special != TC5_SPECIAL_INT;
 }
 
+/* a step's exact operands (B's decoded once per step and tile) */
+typedef struct slow_ops {
+  bool have_b;
+  double a[64], b[64 * TW];
+  int32_t ae[64], be[64 * TW];
+} slow_ops;
+
+/* one step of row i the portable way, on its operands decoded exactly:
+ * cs, ce (C as significand and exponent) in and out */
+__attribute__((noinline)) static void slow_step(gemm_job *J, unsigned i, unsigned j0, unsigned k0, unsigned n,
+                                                slow_ops *x, float cs[TW], int32_t ce[TW], uint8_t bad[TW]) {
+  __atomic_fetch_add(&J->slow_steps, 1, __ATOMIC_RELAXED);
+  bool sp = false;
+  if (!x->have_b) {
+    for (unsigned k = 0; k < n; k++)
+      for (unsigned w = 0; w < TW; w++) elem_b(J, k0 + k, j0 + w, &x->b[k * TW + w], &x->be[k * TW + w], &sp);
+    x->have_b = true;
+  }
+  for (unsigned k = 0; k < n; k++) elem_a(J, i, k0 + k, &x->a[k], &x->ae[k], &sp);
+  double c[TW];
+  for (unsigned w = 0; w < TW; w++) c[w] = (double)cs[w] * pow2d(ce[w]);
+  tc5__gemm_step_exact(J, x->a, x->ae, x->b, x->be, TW, n, c, ce, bad);
+  for (unsigned w = 0; w < TW; w++) cs[w] = (float)(c[w] * pow2d(-ce[w]));
+}
+
 /* pass 2 over k in [kb, ke): out[r] = the sum of row r's terms
  * a * b * S[r] truncated toward zero (b: TW floats per k from bp) */
 TGT static inline void pass2(const float *const arow[TR], const float *bp, const __m512 S[TR], unsigned kb,
@@ -304,9 +329,7 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
     badm[r] = _mm512_cmpeq_epi32_mask(ef, ff) | colsp | (r < nr && J->rowsp[i0 + r] ? 0xFFFF : 0);
     for (unsigned w = 0; w < TW; w++) bad[r][w] = (badm[r] >> w) & 1;
   }
-  /* the exact operands of a step that runs the portable way */
-  double xa[64], xb[64 * TW];
-  int32_t xae[64], xbe[64 * TW];
+  slow_ops xs; /* the exact operands of a step that runs the portable way */
   const float *arow[TR];
   for (unsigned r = 0; r < TR; r++) arow[r] = J->af + (size_t)(i0 + (r < nr ? r : 0)) * K;
   const uint32_t *a8 = J->ae8 + (size_t)(i0 / 4) * K;
@@ -333,6 +356,7 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
     int32_t E[TR][TW];
     __m512 S[TR];
     __mmask16 slow[TR]; /* lanes whose step runs the portable way */
+#pragma GCC unroll 8
     for (unsigned r = 0; r < TR; r++) {
       size_t x = (size_t)(i0 + (r < nr ? r : 0)) * J->nchunks + ch;
       /* row r's byte of each column, sign-extended */
@@ -363,8 +387,10 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
         for (unsigned r = 0; r < TR; r++) slow[r] |= add_ovf(V[r], _mm512_loadu_si512(blk[r]));
     }
     /* round V * 2^(E - F) toward zero to f32 */
-    bool have_b = false;
-    for (unsigned r = 0; r < nr; r++) {
+    xs.have_b = false;
+#pragma GCC unroll 8
+    for (unsigned r = 0; r < TR; r++) {
+      if (r >= nr) break;
       /* plus C truncated: cs * 2^(F - (E - ce)) */
       __m512i e = _mm512_loadu_si512(E[r]), c0 = _mm512_loadu_si512(ce[r]);
       __m512i sx = _mm512_max_epi32(_mm512_sub_epi32(_mm512_set1_epi32(F + 127), _mm512_sub_epi32(e, c0)), one);
@@ -380,19 +406,7 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
       /* normal f32: -126 <= rexp <= 127 */
       __mmask16 normal = _mm512_cmple_epu32_mask(_mm512_add_epi32(rexp, _mm512_set1_epi32(126)), e253);
       if ((__mmask16)(bad_r | (nz & ~normal))) {
-        /* the portable way, on the step's operands decoded exactly */
-        __atomic_fetch_add(&J->slow_steps, 1, __ATOMIC_RELAXED);
-        bool sp = false;
-        if (!have_b) {
-          for (unsigned k = 0; k < n; k++)
-            for (unsigned w = 0; w < TW; w++) elem_b(J, k0 + k, j0 + w, &xb[k * TW + w], &xbe[k * TW + w], &sp);
-          have_b = true;
-        }
-        for (unsigned k = 0; k < n; k++) elem_a(J, i0 + r, k0 + k, &xa[k], &xae[k], &sp);
-        double c[TW];
-        for (unsigned w = 0; w < TW; w++) c[w] = (double)cs[r][w] * pow2d(ce[r][w]);
-        tc5__gemm_step_exact(J, xa, xae, xb, xbe, TW, n, c, ce[r], bad[r]);
-        for (unsigned w = 0; w < TW; w++) cs[r][w] = (float)(c[w] * pow2d(-ce[r][w]));
+        slow_step(J, i0 + r, j0, k0, n, &xs, cs[r], ce[r], bad[r]);
         continue;
       }
       __m512i sig = _mm512_ternarylogic_epi32(vb, sigm, onef, 0xEA); /* (vb & sigm) | onef */
