@@ -11,6 +11,7 @@
  *  - the model table and every error path of tc5_dot_check. */
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
 
 #include "testutil.h"
 
@@ -643,6 +644,35 @@ static void test_gemm_f32_edges(void **state) {
   assert_true(qslow >= 1);
 }
 
+/* tc5_gemm keeps its workspace per calling thread: a larger call after a
+ * smaller one, a smaller after a larger (stale contents must not matter),
+ * tc5_gemm_release, and a thread that exits holding one (ASan's leak check
+ * sees it freed). */
+static void *gemm_in_thread(void *arg) {
+  (void)arg;
+  tc5_dot m = model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32, TC5_TYPE_NONE, 0, false);
+  static uint32_t a[64 * 64], d[64 * 64];
+  for (unsigned x = 0; x < 64 * 64; x++) a[x] = 0x3F80 + x % 64;
+  return (void *)(intptr_t)tc5_gemm(&m, 64, 64, 64, a, a, NULL, NULL, d, NULL, 1);
+}
+
+static void test_gemm_workspace(void **state) {
+  (void)state;
+  rng_seed(&R, 10);
+  tc5_dot m = model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32, TC5_TYPE_NONE, 0, false);
+  gemm_vs_ref(&m, 7, 9, 16, 1, NULL, 1);
+  gemm_vs_ref(&m, 40, 70, 96, 1, NULL, 2);
+  gemm_vs_ref(&m, 5, 3, 32, 3, NULL, 1);
+  assert_int_equal(tc5_gemm_release(), TC5_OK);
+  assert_int_equal(tc5_gemm_release(), TC5_OK);
+  gemm_vs_ref(&m, 9, 17, 48, 0, NULL, 1);
+  pthread_t t;
+  void *ret;
+  assert_int_equal(pthread_create(&t, NULL, gemm_in_thread, NULL), 0);
+  assert_int_equal(pthread_join(t, &ret), 0);
+  assert_int_equal((intptr_t)ret, TC5_OK);
+}
+
 /* ---- the model table and errors ------------------------------------------------ */
 
 static void test_model_table(void **state) {
@@ -796,6 +826,7 @@ int main(void) {
       cmocka_unit_test(test_gemm_shapes_threads),
       cmocka_unit_test(test_gemm_custom_params),
       cmocka_unit_test(test_gemm_f32_edges),
+      cmocka_unit_test(test_gemm_workspace),
       cmocka_unit_test(test_model_table),
       cmocka_unit_test(test_check_errors),
   };

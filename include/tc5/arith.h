@@ -103,6 +103,11 @@ tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const 
                     const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                     const tc5_dot_opts *o, unsigned threads);
 
+/* tc5_gemm keeps its workspace (up to 64 MiB) for the calling thread's next
+ * call; this frees it now (it is freed anyway when the thread exits).
+ * Always TC5_OK. */
+tc5_status tc5_gemm_release(void);
+
 #ifdef __cplusplus
 }
 #endif
