@@ -22,6 +22,7 @@
 #include "spec_tables.h"
 
 #define PANELS 4 /* column panels per task */
+#define RB 128   /* rows per task (a multiple of TR) */
 
 /* 2^e for -1022 <= e <= 1023, from its bits (vectorisable, unlike ldexp) */
 static inline double pow2(int e) {
@@ -537,16 +538,21 @@ static void *worker(void *arg) {
     pthread_mutex_unlock(&J->lock);
     return NULL;
   }
-  /* a task is PANELS column panels: each tile of rows of A is used on all
-   * of them while it is in cache */
-  while (next_task(J, PANELS * TW, J->N, &t))
-    for (unsigned i0 = 0; i0 < J->M; i0 += TR) {
+  /* a task is PANELS column panels by RB rows: each tile of rows of A is
+   * used on all the panels while it is in cache; tasks in column order, so
+   * that threads share the panels of B, and small enough to even out
+   * threads that the machine slows down */
+  unsigned ncols = PANELS * TW, nrb = (J->M + RB - 1) / RB;
+  while (next_task(J, 1, ((J->N + ncols - 1) / ncols) * nrb, &t)) {
+    unsigned c0 = t / nrb * ncols, r0 = t % nrb * RB;
+    for (unsigned i0 = r0; i0 < J->M && i0 < r0 + RB; i0 += TR) {
       unsigned nr = J->M - i0 < TR ? J->M - i0 : TR;
-      for (unsigned j0 = t; j0 < t + PANELS * TW && j0 < J->N; j0 += TW) {
+      for (unsigned j0 = c0; j0 < c0 + ncols && j0 < J->N; j0 += TW) {
         if (J->m->out == TC5_OUT_S32) do_tile_int(J, i0, nr, j0);
         else do_tile_float(J, i0, nr, j0, col);
       }
     }
+  }
   free(col);
   return NULL;
 }
@@ -633,7 +639,7 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   pthread_mutex_init(&J.lock, NULL);
   run_phase(&J, PHASE_DECODE_A, threads);
   run_phase(&J, PHASE_DECODE_B, threads);
-  run_phase(&J, PHASE_COMPUTE, threads < Np / TW ? threads : Np / TW);
+  run_phase(&J, PHASE_COMPUTE, threads);
   pthread_mutex_destroy(&J.lock);
   tc5_status st = J.st;
   if (info) {
