@@ -502,35 +502,41 @@ static void job_arrays(gemm_job *J, arena *a) {
 
 /* ---- threads ------------------------------------------------------------------- */
 
-enum { PHASE_DECODE_A, PHASE_DECODE_B, PHASE_COMPUTE };
-
-/* takes the next task of a phase; false when none is left */
-static bool next_task(gemm_job *J, unsigned step, unsigned limit, unsigned *t) {
+/* takes the next task from a counter; false when none is left */
+static bool next_task(gemm_job *J, unsigned *counter, unsigned limit, unsigned *t) {
   pthread_mutex_lock(&J->lock);
-  *t = J->next_tile;
-  J->next_tile += step;
+  *t = (*counter)++;
   pthread_mutex_unlock(&J->lock);
   return *t < limit;
 }
 
-/* A compute task is PANELS column panels (TW columns each) over all rows:
- * the panels of decoded B (K x TW each) stay in cache while the rows of A
- * stream past. Decoding is split the same way: rows of A, panels of B. */
+/* waits until every thread of the job has decoded its share */
+static void decoded(gemm_job *J) {
+  pthread_mutex_lock(&J->lock);
+  J->arrived++;
+  pthread_cond_broadcast(&J->all_decoded);
+  while (J->arrived < J->threads) pthread_cond_wait(&J->all_decoded, &J->lock);
+  pthread_mutex_unlock(&J->lock);
+}
+
+/* The threads of a job (the caller's among them) first decode: rows of A
+ * by TR, then panels of B; then compute: a task is PANELS column panels by
+ * RB rows, each tile of rows of A used on all the panels while it is in
+ * cache, tasks in column order so that threads share the panels of B, and
+ * small enough to even out threads that the machine slows down. */
 static void *worker(void *arg) {
   gemm_job *J = arg;
-  unsigned t;
-  if (J->phase == PHASE_DECODE_A) {
-    while (next_task(J, TR, J->M, &t))
-      if (J->f32) tc5__gemm_f32_prepare_a(J, t);
-      else decode_a_rows(J, t);
-    return NULL;
+  unsigned t, na = (J->M + TR - 1) / TR;
+  while (next_task(J, &J->next_decode, na + J->Np / TW, &t)) {
+    if (t < na) {
+      if (J->f32) tc5__gemm_f32_prepare_a(J, t * TR);
+      else decode_a_rows(J, t * TR);
+    } else {
+      if (J->f32) tc5__gemm_f32_prepare_b(J, (t - na) * TW);
+      else decode_b_panel(J, (t - na) * TW);
+    }
   }
-  if (J->phase == PHASE_DECODE_B) {
-    while (next_task(J, TW, J->Np, &t))
-      if (J->f32) tc5__gemm_f32_prepare_b(J, t);
-      else decode_b_panel(J, t);
-    return NULL;
-  }
+  decoded(J);
   uint32_t *col = malloc(sizeof *col * ((size_t)J->K + 32));
   if (!col) {
     pthread_mutex_lock(&J->lock);
@@ -538,12 +544,8 @@ static void *worker(void *arg) {
     pthread_mutex_unlock(&J->lock);
     return NULL;
   }
-  /* a task is PANELS column panels by RB rows: each tile of rows of A is
-   * used on all the panels while it is in cache; tasks in column order, so
-   * that threads share the panels of B, and small enough to even out
-   * threads that the machine slows down */
   unsigned ncols = PANELS * TW, nrb = (J->M + RB - 1) / RB;
-  while (next_task(J, 1, ((J->N + ncols - 1) / ncols) * nrb, &t)) {
+  while (next_task(J, &J->next_tile, ((J->N + ncols - 1) / ncols) * nrb, &t)) {
     unsigned c0 = t / nrb * ncols, r0 = t % nrb * RB;
     for (unsigned i0 = r0; i0 < J->M && i0 < r0 + RB; i0 += TR) {
       unsigned nr = J->M - i0 < TR ? J->M - i0 : TR;
@@ -557,18 +559,18 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-/* runs one phase on `threads` threads (the caller's among them) */
-static void run_phase(gemm_job *J, int phase, unsigned threads) {
-  J->phase = phase;
-  J->next_tile = 0;
-  if (threads <= 1) {
-    worker(J);
-    return;
-  }
+/* runs the job on `threads` threads (the caller's among them; fewer when
+ * a thread cannot be started) */
+static void run_job(gemm_job *J, unsigned threads) {
   pthread_t th[64];
   unsigned started = 0;
-  for (; started < threads - 1; started++)
+  J->threads = threads;
+  for (; started + 1 < threads; started++)
     if (pthread_create(&th[started], NULL, worker, J)) break;
+  pthread_mutex_lock(&J->lock);
+  J->threads = started + 1; /* those that run */
+  pthread_cond_broadcast(&J->all_decoded);
+  pthread_mutex_unlock(&J->lock);
   worker(J);
   for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
 }
@@ -637,9 +639,9 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   /* small problems are not worth a thread */
   if ((double)M * N * (K ? K : 1) < 1 << 18) threads = 1;
   pthread_mutex_init(&J.lock, NULL);
-  run_phase(&J, PHASE_DECODE_A, threads);
-  run_phase(&J, PHASE_DECODE_B, threads);
-  run_phase(&J, PHASE_COMPUTE, threads);
+  pthread_cond_init(&J.all_decoded, NULL);
+  run_job(&J, threads);
+  pthread_cond_destroy(&J.all_decoded);
   pthread_mutex_destroy(&J.lock);
   tc5_status st = J.st;
   if (info) {

@@ -50,9 +50,10 @@ typedef struct gemm_job {
   int32_t *bzero;         /* chunks x Np: -1 when B has a zero there    */
   unsigned nchunks;
   struct fdec fa, fb, fc, fs; /* decoders of A, B, C and the scales      */
-  int phase;
-  unsigned next_tile;     /* shared work counter of the phase           */
+  unsigned next_decode, next_tile; /* shared task counters (under lock) */
+  unsigned threads, arrived;       /* threads running; those done decoding */
   pthread_mutex_t lock;
+  pthread_cond_t all_decoded;
   tc5_status st;
 } gemm_job;
 
