@@ -5,9 +5,11 @@
  *    wrap/saturate per step, the 35-bit mxf4 path, scale-input-d, negation,
  *    enable-input-d, NaN/Inf rules), each expected value worked out in the
  *    comment next to it;
- *  - tc5_gemm against the per-element reference for every kind and type pair,
- *    four input distributions (special values included), options, edge tiles
- *    and thread counts;
+ *  - both of tc5_gemm's kernels (AVX-512 where the CPU has it, and the
+ *    portable one) against the per-element reference for every kind and
+ *    type pair, four input distributions (special values included), options,
+ *    edge tiles and thread counts; the AVX-512 kernel's own edge cases; the
+ *    workspace kept between calls;
  *  - the model table and every error path of tc5_dot_check. */
 #include <dirent.h>
 #include <math.h>
