@@ -1,5 +1,8 @@
 /* tc5 — whole-matrix MMA arithmetic, fast, with exactly the results of the
- * reference core (arith.c).
+ * reference core (arith.c): the entry point, decoding, threads, the
+ * workspace, and the portable kernel. Where the CPU has AVX-512 and the
+ * model suits it, tiles run the kernel of arith_gemm_f32.c instead (its
+ * header says how); what follows is the portable kernel.
  *
  * Every element of A and B is decoded once into an exact double (sign,
  * negation and the scale factor folded in) and an int32 nominal exponent
@@ -12,7 +15,8 @@
  * clearing low bits while the results are normal). Integer kinds sum in
  * int64. Outputs whose row, column or C hold NaN/Inf, or whose running
  * value overflows, are recomputed by the reference (rare and exact).
- * Column panels are split over threads. */
+ * Threads decode rows of A and panels of B, then compute tasks of column
+ * panels by row blocks. */
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
