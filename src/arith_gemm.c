@@ -28,14 +28,6 @@
 #define PANELS 4 /* column panels per task */
 #define RB 128   /* rows per task (a multiple of TR) */
 
-/* 2^e for -1022 <= e <= 1023, from its bits (vectorisable, unlike ldexp) */
-static inline double pow2(int e) {
-  uint64_t b = (uint64_t)(int64_t)(e + 1023) << 52;
-  double d;
-  memcpy(&d, &b, 8);
-  return d;
-}
-
 /* exponent of a normal double (floor(log2|v|)), from its bits */
 static inline int expo(double v) {
   uint64_t b;
@@ -67,7 +59,7 @@ static inline void fdec_one(const fdec *f, uint32_t code, bool neg, double *v, i
   if (f->sp == TC5_SPECIAL_E8M0) {
     c &= 0xFF;
     if (c == 0xFF) *special = true;
-    *v = c == 0xFF ? 0 : pow2((int)c - 127);
+    *v = c == 0xFF ? 0 : pow2d((int)c - 127);
     *e = c == 0xFF ? ZMARK : (int32_t)c - 127;
     return;
   }
@@ -84,7 +76,7 @@ static inline void fdec_one(const fdec *f, uint32_t code, bool neg, double *v, i
     memcpy(v, &b, 8);
     *e = (int)E - f->bias;
   } else {
-    double x = (double)M * pow2(f->emin - (int)f->mb);
+    double x = (double)M * pow2d(f->emin - (int)f->mb);
     *v = sign ? -x : x;
     *e = M ? f->emin : ZMARK;
   }
@@ -106,12 +98,12 @@ static bool decode_c(const tc5_dot *m, const fdec *fc, uint32_t c, const tc5_dot
     *v = 0 * *v; /* keeps the sign of a zero */
     return true;
   }
-  *v *= pow2(-(int)o->scale_input_d);
+  *v *= pow2d(-(int)o->scale_input_d);
   *e -= (int)o->scale_input_d;
   return true;
 }
 
-void tc5__gemm_outfmt(const tc5_dot *m, outfmt *of) {
+static void outfmt_of(const tc5_dot *m, outfmt *of) {
   of->rne = m->out == TC5_OUT_RNE_F16;
   of->emin = of->rne ? -14 : -126;
   of->fbits = of->rne ? 10 : m->out == TC5_OUT_RZ_E8M13 ? 13 : 23;
@@ -131,8 +123,7 @@ static void tile_float(const gemm_job *J, unsigned i0, unsigned nr, unsigned j0,
   const tc5_dot *m = J->m;
   const int F = (int)m->frac_bits, zexp = m->zero_exp;
   const unsigned L = J->L, G = J->G, K = J->K;
-  outfmt of;
-  tc5__gemm_outfmt(m, &of);
+  const outfmt *of = &J->of;
   if (G == 1 && nr == TR) {
     /* products one by one (all kinds but mxf4): TR rows x TW columns share
      * each load of B; per product, pass 1 is a max and a min of int32
@@ -207,8 +198,8 @@ static void tile_float(const gemm_job *J, unsigned i0, unsigned nr, unsigned j0,
       for (unsigned r = 0; r < TR; r++)
         for (unsigned h = 0; h < 2; h++) {
           v8d v = (sumd[r][h] + 0.0) * pow2v(emax[r][h] - F); /* + 0.0: an exact 0 is +0 */
-          if (!of.rz_mask || !round_sum_rz_normal(&of, v, &c[r][h], &cexp[r][h]))
-            round_sum(&of, v, &c[r][h], &cexp[r][h], &badv[r][h]);
+          if (!of->rz_mask || !round_sum_rz_normal(of, v, &c[r][h], &cexp[r][h]))
+            round_sum(of, v, &c[r][h], &cexp[r][h], &badv[r][h]);
         }
     }
     for (unsigned r = 0; r < TR; r++)
@@ -230,7 +221,7 @@ static void tile_float(const gemm_job *J, unsigned i0, unsigned nr, unsigned j0,
 /* one step of n products, 8 columns: a, ae the row's values and exponents,
  * b, be the columns' (k's 8 values at b + k * bs); pass 1, pass 2, rounding */
 TC5_CLONES
-static void step8(const gemm_job *J, const outfmt *of, const double *a, const int32_t *ae, const double *b,
+static void step8(const gemm_job *J, const double *a, const int32_t *ae, const double *b,
                   const int32_t *be, size_t bs, unsigned n, v8d *cp, v8i *cexpp, v8i *badv) {
   const tc5_dot *m = J->m;
   const int F = (int)m->frac_bits, zexp = m->zero_exp;
@@ -252,18 +243,16 @@ static void step8(const gemm_job *J, const outfmt *of, const double *a, const in
   }
   /* round v = sum * 2^(E - F) to the output's precision */
   v8d v = (sum + 0.0) * pow2v(emax - F); /* + 0.0: an exact zero is +0 */
-  round_sum(of, v, cp, cexpp, badv);
+  round_sum(&J->of, v, cp, cexpp, badv);
 }
 
 void tc5__gemm_step_exact(const gemm_job *J, const double *a, const int32_t *ae, const double *b,
                           const int32_t *be, size_t bs, unsigned n, double c[TW], int32_t ce[TW],
                           uint8_t bad[TW]) {
-  outfmt of;
-  tc5__gemm_outfmt(J->m, &of);
   for (unsigned h = 0; h < TW; h += 8) {
     v8d cv = ld8d(c + h);
     v8i cexp = ld8i(ce + h), badv = {0};
-    step8(J, &of, a, ae, b + h, be + h, bs, n, &cv, &cexp, &badv);
+    step8(J, a, ae, b + h, be + h, bs, n, &cv, &cexp, &badv);
     memcpy(c + h, &cv, sizeof cv);
     memcpy(ce + h, &cexp, sizeof cexp);
     for (unsigned w = 0; w < 8; w++) bad[h + w] |= badv[w] != 0;
@@ -617,7 +606,8 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   J.SB = scaled ? SB : NULL;
   J.D = D;
   J.nchunks = nchunks;
-  J.f32 = !portable && G == 1 && K && tc5__gemm_f32_usable(m, L);
+  outfmt_of(m, &J.of);
+  J.f32 = !portable && G == 1 && K && tc5__gemm_f32_usable(m);
   fdec_init(&J.fa, m->atype);
   fdec_init(&J.fb, m->btype);
   fdec_init(&J.fc, m->ctype);
@@ -632,7 +622,8 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   memset(J.azero, 0, sizeof *J.azero * M * (nchunks ? nchunks : 1));
   memset(J.bzero, 0, sizeof *J.bzero * Np * (nchunks ? nchunks : 1));
   if (J.f32) {
-    memset(J.ae8, 0xC0, sizeof *J.ae8 * ((M + 3u) / 4u * (size_t)K)); /* rows past M: -64, "far below" */
+    if (M % 4) /* rows past M in the last group of 4: -64, "far below" (the others are decoded) */
+      memset(J.ae8 + (size_t)(M / 4) * K, 0xC0, sizeof *J.ae8 * (size_t)K);
     tc5__gemm_f32_init(&J);
   }
   if (threads == 0) {

@@ -33,14 +33,6 @@
 
 #define CLAMP (-64) /* exponents relative to the step's largest, from here on "far below" */
 
-/* 2^e (double) for -1022 <= e <= 1023 */
-static inline double pow2d(int e) {
-  uint64_t b = (uint64_t)(int64_t)(e + 1023) << 52;
-  double d;
-  memcpy(&d, &b, 8);
-  return d;
-}
-
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>
 
@@ -92,9 +84,16 @@ TGT static inline __m512i nominal_exp(__m512 f, int emin, __mmask16 *special) {
   return _mm512_mask_mov_epi32(_mm512_set1_epi32(ZMARK), _mm512_test_epi32_mask(b, _mm512_set1_epi32(INT32_MAX)), e);
 }
 
-static inline int8_t rel_exp(int32_t e, int32_t top) {
-  if (e == ZMARK || e - top < CLAMP) return CLAMP;
-  return (int8_t)(e - top);
+/* a mask of the first n (at most 16) lanes */
+static inline __mmask16 lanes(unsigned n) {
+  return n >= 16 ? 0xFFFF : (__mmask16)((1u << n) - 1u);
+}
+
+/* exponents relative to the step's largest, as pass 1 sees them: clamped
+ * at CLAMP, and CLAMP for a zero */
+TGT static inline __m512i rel_exp(__m512i e, __m512i top) {
+  __m512i d = _mm512_max_epi32(_mm512_sub_epi32(e, top), _mm512_set1_epi32(CLAMP));
+  return _mm512_mask_mov_epi32(d, _mm512_cmpeq_epi32_mask(e, _mm512_set1_epi32(ZMARK)), _mm512_set1_epi32(CLAMP));
 }
 
 /* element (i, k) of A / (k, j) of B, exactly, with its scale (the slow way) */
@@ -124,7 +123,7 @@ TGT void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0) {
       __m512i top = _mm512_set1_epi32(ZMARK);
       if (J->veca) {
         for (unsigned k = 0; k < n; k += 16) {
-          __mmask16 in = n - k >= 16 ? 0xFFFF : (__mmask16)((1u << (n - k)) - 1u), spm;
+          __mmask16 in = lanes(n - k), spm;
           __m512i codes = _mm512_maskz_loadu_epi32(in, J->A + (size_t)i * K + k0 + k);
           __m512 f = to_float(J->m->atype, J->tab_a, codes, J->o->negate_a);
           __m512i ev = nominal_exp(f, J->fa.emin, &spm);
@@ -136,7 +135,7 @@ TGT void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0) {
       } else {
         for (unsigned k = 0; k < n; k++) elem_a(J, i, k0 + k, &dv[k], &e[k], &sp);
         for (unsigned k = 0; k < n; k += 16) {
-          __mmask16 in = n - k >= 16 ? 0xFFFF : (__mmask16)((1u << (n - k)) - 1u);
+          __mmask16 in = lanes(n - k);
           top = _mm512_mask_max_epi32(top, in, top, _mm512_maskz_loadu_epi32(in, e + k));
         }
       }
@@ -149,16 +148,20 @@ TGT void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0) {
       if (J->veca) {
         __m512 p = _mm512_scalef_ps(_mm512_set1_ps(1.0f), _mm512_set1_ps((float)-alpha));
         for (unsigned k = 0; k < n; k += 16) {
-          __mmask16 in = n - k >= 16 ? 0xFFFF : (__mmask16)((1u << (n - k)) - 1u);
+          __mmask16 in = lanes(n - k);
           _mm512_mask_storeu_ps(af + k, in, _mm512_mul_ps(_mm512_loadu_ps(fv + k), p));
         }
       } else {
         for (unsigned k = 0; k < n; k++) af[k] = (float)(dv[k] * pow2d(-alpha));
       }
       int8_t *a8 = (int8_t *)(J->ae8 + (size_t)(i / 4) * K + k0) + i % 4;
-      for (unsigned k = 0; k < n; k++) {
-        if (e[k] == ZMARK) J->azero[x] = -1;
-        a8[4 * k] = rel_exp(e[k], alpha);
+      for (unsigned k = 0; k < n; k += 16) {
+        int32_t d[16];
+        _mm512_storeu_si512(d, rel_exp(_mm512_maskz_loadu_epi32(lanes(n - k), e + k), _mm512_set1_epi32(alpha)));
+        for (unsigned w = 0; w < 16 && k + w < n; w++) {
+          if (e[k + w] == ZMARK) J->azero[x] = -1;
+          a8[4 * (k + w)] = (int8_t)d[w];
+        }
       }
     }
     J->rowsp[i] = sp;
@@ -167,7 +170,7 @@ TGT void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0) {
 
 TGT void tc5__gemm_f32_prepare_b(gemm_job *J, unsigned j0) {
   const unsigned K = J->K, L = J->L, N = J->N;
-  const __mmask16 cols = j0 + TW <= N ? 0xFFFF : (__mmask16)((1u << (N - j0)) - 1u);
+  const __mmask16 cols = lanes(N - j0);
   const __m512i zmark = _mm512_set1_epi32(ZMARK);
   /* byte 0 of each 32-bit lane into all four */
   const __m512i rep = _mm512_set_epi8(60, 60, 60, 60, 56, 56, 56, 56, 52, 52, 52, 52, 48, 48, 48, 48, 44, 44,
@@ -219,16 +222,13 @@ TGT void tc5__gemm_f32_prepare_b(gemm_job *J, unsigned j0) {
       } else {
         for (unsigned w = 0; w < TW; w++) bf[w] = (float)(dv[k][w] * pow2d(-bt[w]));
       }
-      __m512i d = _mm512_max_epi32(_mm512_sub_epi32(ev[k], beta), _mm512_set1_epi32(CLAMP));
-      d = _mm512_mask_mov_epi32(d, _mm512_cmpeq_epi32_mask(ev[k], zmark), _mm512_set1_epi32(CLAMP));
-      _mm512_store_si512(J->be8 + ((size_t)(j0 / TW) * K + k0 + k) * 64, _mm512_shuffle_epi8(d, rep));
+      _mm512_store_si512(J->be8 + ((size_t)(j0 / TW) * K + k0 + k) * 64, _mm512_shuffle_epi8(rel_exp(ev[k], beta), rep));
     }
   }
   for (unsigned w = 0; w < TW; w++) J->colsp[j0 + w] = (sp >> w) & 1;
 }
 
-bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk) {
-  (void)chunk;
+bool tc5__gemm_f32_usable(const tc5_dot *m) {
   __builtin_cpu_init();
   if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq") ||
       !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512vl"))
@@ -301,13 +301,12 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
   const __m512i onef = _mm512_set1_epi32(0x3F800000), absm = _mm512_set1_epi32(0x7FFFFFFF);
   const unsigned panel = j0 / TW;
   const unsigned N = J->N;
-  const __mmask16 cols = j0 + TW <= N ? 0xFFFF : (__mmask16)((1u << (N - j0)) - 1u);
+  const __mmask16 cols = lanes(N - j0);
   /* C (f32 codes) as significand and exponent; NaN/Inf in C, its row or
    * its column: the reference */
   float cs[TR][TW];
   int32_t ce[TR][TW];
   uint8_t bad[TR][TW];
-  __mmask16 badm[TR];
   const __mmask16 colsp = _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)(J->colsp + j0)),
                                              _mm_set1_epi8(-1));
   for (unsigned r = 0; r < TR; r++) {
@@ -326,8 +325,8 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
     e = _mm512_sub_epi32(e, _mm512_set1_epi32((int32_t)J->o->scale_input_d));
     _mm512_storeu_ps(cs[r], _mm512_maskz_mov_ps(nz, _mm512_mask_blend_ps(normal, sub, sig)));
     _mm512_storeu_si512(ce[r], _mm512_mask_blend_epi32(nz, zexp, e));
-    badm[r] = _mm512_cmpeq_epi32_mask(ef, ff) | colsp | (r < nr && J->rowsp[i0 + r] ? 0xFFFF : 0);
-    for (unsigned w = 0; w < TW; w++) bad[r][w] = (badm[r] >> w) & 1;
+    __mmask16 badm = _mm512_cmpeq_epi32_mask(ef, ff) | colsp | (r < nr && J->rowsp[i0 + r] ? 0xFFFF : 0);
+    for (unsigned w = 0; w < TW; w++) bad[r][w] = (badm >> w) & 1;
   }
   slow_ops xs; /* the exact operands of a step that runs the portable way */
   const float *arow[TR];
@@ -419,7 +418,7 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
   for (unsigned r = 0; r < nr; r++) {
     uint32_t *d = J->D + (size_t)(i0 + r) * N + j0;
     __m512i sb = _mm512_loadu_si512(cs[r]), e = _mm512_loadu_si512(ce[r]);
-    __mmask16 nz = _mm512_test_epi32_mask(sb, absm), bm = badm[r];
+    __mmask16 nz = _mm512_test_epi32_mask(sb, absm), bm = 0;
     for (unsigned w = 0; w < TW; w++) bm |= (__mmask16)(bad[r][w] << w);
     /* cs in [1, 2) and a normal exponent */
     __mmask16 normal = _mm512_cmpeq_epi32_mask(_mm512_and_si512(sb, _mm512_set1_epi32(0x7F800000)), onef) &
@@ -441,8 +440,8 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
 
 #else /* no AVX-512 kernel on this platform: the portable one runs */
 
-bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk) {
-  (void)m, (void)chunk;
+bool tc5__gemm_f32_usable(const tc5_dot *m) {
+  (void)m;
   return false;
 }
 

@@ -28,10 +28,18 @@ typedef struct fdec {
   bool integer, int_signed;
 } fdec;
 
+typedef struct outfmt {
+  int emin, fbits, zexp; /* output's smallest normal exponent, fraction bits; zero_exp */
+  bool rne;              /* to nearest even (f16) or toward zero          */
+  double ovf;            /* smallest magnitude that overflows             */
+  int64_t rz_mask;       /* toward zero to f32 / e8m13: the double bits cleared (0: f16) */
+} outfmt;
+
 typedef struct gemm_job {
   const tc5_dot *m;
   const tc5_dot_opts *o;
   unsigned M, N, Np, K, L, G;
+  outfmt of;              /* the output's rounding, from the model     */
   double *av, *bv;        /* decoded A (M x K) and B (K x Np, in panels) */
   int32_t *ae, *be;       /* their nominal exponents (ZMARK: zero)      */
   /* the AVX-512 kernel's operands (arith_gemm_f32.c), when f32 is set */
@@ -56,6 +64,14 @@ typedef struct gemm_job {
   pthread_cond_t all_decoded;
   tc5_status st;
 } gemm_job;
+
+/* 2^e for -1022 <= e <= 1023, from its bits (vectorisable, unlike ldexp) */
+static inline double pow2d(int e) {
+  uint64_t b = (uint64_t)(int64_t)(e + 1023) << 52;
+  double d;
+  memcpy(&d, &b, 8);
+  return d;
+}
 
 /* ---- 8-lane vectors ------------------------------------------------------------
  * GCC/Clang vector extensions; the compiler maps them to AVX-512, AVX2 or
@@ -107,14 +123,7 @@ VINL v8d truncv(v8d v) { return __builtin_convertvector(__builtin_convertvector(
 
 /* ---- rounding a step's exact sum to the output format --------------------------- */
 
-typedef struct outfmt {
-  int emin, fbits, zexp; /* output's smallest normal exponent, fraction bits; zero_exp */
-  bool rne;              /* to nearest even (f16) or toward zero          */
-  double ovf;            /* smallest magnitude that overflows             */
-  int64_t rz_mask;       /* toward zero to f32 / e8m13: the double bits cleared (0: f16) */
-} outfmt;
 
-void tc5__gemm_outfmt(const tc5_dot *m, outfmt *of);
 
 /* Rounds the exact sums v of one step to the output format: the results
  * (the next step's C), their nominal exponents, and -1 in *bad where a
@@ -171,7 +180,7 @@ void tc5__gemm_step_exact(const gemm_job *J, const double *a, const int32_t *ae,
  * at column j0 (decoded from the codes: av, bv, ae and be stay unused);
  * one tile, as
  * arith_gemm.c's do_tile_float: C read from D, the results written there. */
-bool tc5__gemm_f32_usable(const tc5_dot *m, unsigned chunk);
+bool tc5__gemm_f32_usable(const tc5_dot *m);
 void tc5__gemm_f32_init(gemm_job *J);
 void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0);
 void tc5__gemm_f32_prepare_b(gemm_job *J, unsigned j0);
