@@ -19,6 +19,7 @@
  * panels by row blocks. */
 #include <math.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "arith_gemm_impl.h"
@@ -27,6 +28,10 @@
 
 #define PANELS 4 /* column panels per task */
 #define RB 128   /* rows per task (a multiple of TR) */
+/* k per block in the AVX-512 kernel: a task's panels of B (128 bytes per
+ * column panel and k) and rows of A (5 bytes per element) over one block,
+ * 1152 x 512 bytes, stay in a 1.25 MiB L2 */
+#define KBLOCK 512
 
 /* exponent of a normal double (floor(log2|v|)), from its bits */
 static inline int expo(double v) {
@@ -277,24 +282,25 @@ static uint32_t code_of(const tc5_dot *m, double v) {
 }
 
 /* the reference, for one element whose row, column or C holds NaN/Inf or
- * whose value overflowed (rare); col is a K + 32 word scratch */
-void tc5__gemm_reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col) {
+ * whose value overflowed (rare), over k in [kbeg, K): kbeg > 0 continues
+ * from the running C in D (the steps' state is C alone); col is a K + 32
+ * word scratch */
+void tc5__gemm_reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col, unsigned kbeg) {
   const tc5_dot *m = J->m;
-  unsigned K = J->K, nb = m->block ? K / m->block : 0;
+  unsigned K = J->K, nb = m->block ? K / m->block : 0, b0 = m->block ? kbeg / m->block : 0;
   uint32_t *scol = col + K;
-  for (unsigned k = 0; k < K; k++) col[k] = J->B[(size_t)k * J->N + j];
-  for (unsigned k = 0; k < nb; k++) scol[k] = J->SB[(size_t)k * J->N + j];
+  for (unsigned k = kbeg; k < K; k++) col[k - kbeg] = J->B[(size_t)k * J->N + j];
+  for (unsigned k = b0; k < nb; k++) scol[k - b0] = J->SB[(size_t)k * J->N + j];
+  tc5_dot_opts o = *J->o;
+  if (kbeg) o.enable_input_d = true, o.scale_input_d = 0;
   size_t idx = (size_t)i * J->N + j;
-  tc5_dot_run(m, K, J->A + (size_t)i * K, col, nb ? J->SA + (size_t)i * nb : NULL,
-              nb ? scol : NULL, J->D[idx], J->o, &J->D[idx]);
+  tc5_dot_run(m, K - kbeg, J->A + (size_t)i * K + kbeg, col, nb ? J->SA + (size_t)i * nb + b0 : NULL,
+              nb ? scol : NULL, J->D[idx], &o, &J->D[idx]);
 }
 
+/* the portable kernel's tile, all of K */
 static void do_tile_float(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col) {
   const tc5_dot *m = J->m;
-  if (J->f32) {
-    tc5__gemm_tile_f32(J, i0, nr, j0, col);
-    return;
-  }
   double cv[TR][TW];
   int32_t ce[TR][TW];
   uint8_t bad[TR][TW];
@@ -312,7 +318,7 @@ static void do_tile_float(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, ui
   tile_float(J, i0, nr, j0, cv, ce, bad);
   for (unsigned r = 0; r < nr; r++)
     for (unsigned w = 0; w < TW && j0 + w < J->N; w++) {
-      if (bad[r][w]) tc5__gemm_reference_elem(J, i0 + r, j0 + w, col);
+      if (bad[r][w]) tc5__gemm_reference_elem(J, i0 + r, j0 + w, col, 0);
       else J->D[(size_t)(i0 + r) * J->N + j0 + w] = code_of(m, cv[r][w]);
     }
 }
@@ -486,6 +492,7 @@ static void job_arrays(gemm_job *J, arena *a) {
     J->aall = take(a, sizeof *J->aall * M * nc);
     J->beta = take(a, sizeof *J->beta * Np * nc);
     J->ball = take(a, sizeof *J->ball * Np * nc);
+    if (J->kblock < K) J->kbad = take(a, M * Np);
   }
   J->rowsp = take(a, M);
   J->colsp = take(a, Np);
@@ -503,13 +510,22 @@ static bool next_task(gemm_job *J, unsigned *counter, unsigned limit, unsigned *
   return *t < limit;
 }
 
-/* waits until every thread of the job has decoded its share */
-static void decoded(gemm_job *J) {
-  pthread_mutex_lock(&J->lock);
-  J->arrived++;
-  pthread_cond_broadcast(&J->all_decoded);
-  while (J->arrived < J->threads) pthread_cond_wait(&J->all_decoded, &J->lock);
-  pthread_mutex_unlock(&J->lock);
+/* a hint to the CPU that this thread spins */
+static inline void pause_cpu(void) {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_ia32_pause();
+#endif
+}
+
+/* waits until every decode task is done. It spins: on a virtual machine
+ * a thread put to sleep can take milliseconds to wake up (measured on the
+ * 2-vCPU development VM: 1-5 ms, a third of a 512^3 GEMM on two threads),
+ * and the wait is short, the rest of one decode task at most. */
+static void decoded(gemm_job *J, unsigned total) {
+  for (unsigned spins = 0; __atomic_load_n(&J->decode_done, __ATOMIC_ACQUIRE) < total; spins++) {
+    if (spins < 1000) pause_cpu();
+    else sched_yield();
+  }
 }
 
 /* The threads of a job (the caller's among them) first decode: rows of A
@@ -528,8 +544,9 @@ static void *worker(void *arg) {
       if (J->f32) tc5__gemm_f32_prepare_b(J, (t - na) * TW);
       else decode_b_panel(J, (t - na) * TW);
     }
+    __atomic_fetch_add(&J->decode_done, 1, __ATOMIC_RELEASE);
   }
-  decoded(J);
+  decoded(J, na + J->Np / TW);
   uint32_t *col = malloc(sizeof *col * ((size_t)J->K + 32));
   if (!col) {
     pthread_mutex_lock(&J->lock);
@@ -540,13 +557,17 @@ static void *worker(void *arg) {
   unsigned ncols = PANELS * TW, nrb = (J->M + RB - 1) / RB;
   while (next_task(J, &J->next_tile, ((J->N + ncols - 1) / ncols) * nrb, &t)) {
     unsigned c0 = t / nrb * ncols, r0 = t % nrb * RB;
-    for (unsigned i0 = r0; i0 < J->M && i0 < r0 + RB; i0 += TR) {
-      unsigned nr = J->M - i0 < TR ? J->M - i0 : TR;
-      for (unsigned j0 = c0; j0 < c0 + ncols && j0 < J->N; j0 += TW) {
-        if (J->m->out == TC5_OUT_S32) do_tile_int(J, i0, nr, j0);
-        else do_tile_float(J, i0, nr, j0, col);
+    /* the AVX-512 kernel: block by block of k, each block's operands used
+     * on all the task's tiles while they are in cache */
+    for (unsigned kb = 0; kb < J->K || kb == 0; kb += J->kblock)
+      for (unsigned i0 = r0; i0 < J->M && i0 < r0 + RB; i0 += TR) {
+        unsigned nr = J->M - i0 < TR ? J->M - i0 : TR;
+        for (unsigned j0 = c0; j0 < c0 + ncols && j0 < J->N; j0 += TW) {
+          if (J->m->out == TC5_OUT_S32) do_tile_int(J, i0, nr, j0);
+          else if (J->f32) tc5__gemm_tile_f32(J, i0, nr, j0, col, kb, J->K - kb < J->kblock ? J->K : kb + J->kblock);
+          else do_tile_float(J, i0, nr, j0, col);
+        }
       }
-    }
   }
   free(col);
   return NULL;
@@ -557,13 +578,8 @@ static void *worker(void *arg) {
 static void run_job(gemm_job *J, unsigned threads) {
   pthread_t th[64];
   unsigned started = 0;
-  J->threads = threads;
   for (; started + 1 < threads; started++)
     if (pthread_create(&th[started], NULL, worker, J)) break;
-  pthread_mutex_lock(&J->lock);
-  J->threads = started + 1; /* those that run */
-  pthread_cond_broadcast(&J->all_decoded);
-  pthread_mutex_unlock(&J->lock);
   worker(J);
   for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
 }
@@ -571,12 +587,12 @@ static void run_job(gemm_job *J, unsigned threads) {
 tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                     const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                     const tc5_dot_opts *o, unsigned threads) {
-  return tc5__gemm(m, M, N, K, A, B, SA, SB, D, o, threads, false, NULL);
+  return tc5__gemm(m, M, N, K, A, B, SA, SB, D, o, threads, NULL, NULL);
 }
 
 tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                      const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
-                     const tc5_dot_opts *o, unsigned threads, bool portable, tc5__gemm_info *info) {
+                     const tc5_dot_opts *o, unsigned threads, const tc5__gemm_ctl *ctl, tc5__gemm_info *info) {
   if (info) memset(info, 0, sizeof *info);
   if (!m || !D || (K && (!A || !B))) return TC5_EINVAL;
   tc5_dot_opts def;
@@ -607,7 +623,11 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   J.D = D;
   J.nchunks = nchunks;
   outfmt_of(m, &J.of);
-  J.f32 = !portable && G == 1 && K && tc5__gemm_f32_usable(m);
+  J.f32 = !(ctl && ctl->portable) && G == 1 && K && tc5__gemm_f32_usable(m);
+  /* whole steps per block; one block (all of K) for the other kernels */
+  unsigned kb = ctl && ctl->kblock ? ctl->kblock : KBLOCK;
+  kb = (kb + L - 1) / L * L;
+  J.kblock = J.f32 && kb < K ? kb : (K ? K : 1);
   fdec_init(&J.fa, m->atype);
   fdec_init(&J.fb, m->btype);
   fdec_init(&J.fc, m->ctype);
@@ -634,9 +654,7 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   /* small problems are not worth a thread */
   if ((double)M * N * (K ? K : 1) < 1 << 18) threads = 1;
   pthread_mutex_init(&J.lock, NULL);
-  pthread_cond_init(&J.all_decoded, NULL);
   run_job(&J, threads);
-  pthread_cond_destroy(&J.all_decoded);
   pthread_mutex_destroy(&J.lock);
   tc5_status st = J.st;
   if (info) {

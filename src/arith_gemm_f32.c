@@ -96,6 +96,14 @@ TGT static inline __m512i rel_exp(__m512i e, __m512i top) {
   return _mm512_mask_mov_epi32(d, _mm512_cmpeq_epi32_mask(e, _mm512_set1_epi32(ZMARK)), _mm512_set1_epi32(CLAMP));
 }
 
+/* a mask as 16 bytes of 0 / 1, and back (the portable step's flags) */
+TGT static inline void mask_to_bytes(uint8_t b[TW], __mmask16 m) {
+  _mm_storeu_si128((__m128i *)b, _mm_and_si128(_mm_movm_epi8(m), _mm_set1_epi8(1)));
+}
+TGT static inline __mmask16 bytes_to_mask(const uint8_t b[TW]) {
+  return _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)b), _mm_set1_epi8(-1));
+}
+
 /* element (i, k) of A / (k, j) of B, exactly, with its scale (the slow way) */
 static void elem_a(const gemm_job *J, unsigned i, unsigned k, double *v, int32_t *e, bool *sp) {
   const tc5_dot *m = J->m;
@@ -279,6 +287,38 @@ TGT static inline void pass2(const float *const arow[TR], const float *bp, const
   for (unsigned r = 0; r < TR; r++) _mm512_storeu_si512(out[r], acc[r]);
 }
 
+/* pass 1 over n k: the largest of row exponent + column exponent in
+ * bytes, 4 rows x 16 columns per vector (a0: rows 0-3, a1: rows 4-7 when
+ * two; b: 64 bytes per k); two chains per group for the adds' latency */
+TGT static inline void pass1(const uint32_t *a0, const uint32_t *a1, const int8_t *b, unsigned n, bool two,
+                             __m512i *mx0, __m512i *mx1) {
+  const __m512i lo = _mm512_set1_epi8(-128);
+  __m512i x0 = lo, x1 = lo, y0 = lo, y1 = lo;
+  unsigned k = 0;
+  if (two) {
+    for (; k + 2 <= n; k += 2, b += 128) {
+      __m512i b0 = _mm512_load_si512(b), b1 = _mm512_load_si512(b + 64);
+      x0 = _mm512_max_epi8(x0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k]), b0));
+      y0 = _mm512_max_epi8(y0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a1[k]), b0));
+      x1 = _mm512_max_epi8(x1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k + 1]), b1));
+      y1 = _mm512_max_epi8(y1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a1[k + 1]), b1));
+    }
+    if (k < n) {
+      __m512i b0 = _mm512_load_si512(b);
+      x0 = _mm512_max_epi8(x0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k]), b0));
+      y0 = _mm512_max_epi8(y0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a1[k]), b0));
+    }
+  } else {
+    for (; k + 2 <= n; k += 2, b += 128) {
+      x0 = _mm512_max_epi8(x0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k]), _mm512_load_si512(b)));
+      x1 = _mm512_max_epi8(x1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k + 1]), _mm512_load_si512(b + 64)));
+    }
+    if (k < n) x0 = _mm512_max_epi8(x0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k]), _mm512_load_si512(b)));
+  }
+  *mx0 = _mm512_max_epi8(x0, x1);
+  *mx1 = _mm512_max_epi8(y0, y1);
+}
+
 /* *v += a (16 int32s); the lanes where that overflowed */
 TGT static inline __mmask16 add_ovf(int32_t v[TW], __m512i a) {
   __m512i x = _mm512_loadu_si512(v), s = _mm512_add_epi32(x, a);
@@ -288,7 +328,8 @@ TGT static inline __mmask16 add_ovf(int32_t v[TW], __m512i a) {
 }
 
 /* rows of a tile run in two groups of 4 (pass 1's bytes: 4 rows x 16) */
-TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col) {
+TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col, unsigned kbeg,
+                            unsigned kend) {
   const tc5_dot *m = J->m;
   const unsigned L = J->L, K = J->K, Np = J->Np;
   const int F = (int)m->frac_bits;
@@ -303,15 +344,21 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
   const unsigned N = J->N;
   const __mmask16 cols = lanes(N - j0);
   /* C (f32 codes) as significand and exponent; NaN/Inf in C, its row or
-   * its column: the reference */
+   * its column: the reference. After the first block of k, C is the
+   * running value and the flags are the last block's. */
+  const bool first = kbeg == 0, last = kend == K;
+  const bool enable = !first || J->o->enable_input_d;
+  const int32_t scale = first ? (int32_t)J->o->scale_input_d : 0;
   float cs[TR][TW];
   int32_t ce[TR][TW];
   uint8_t bad[TR][TW];
-  const __mmask16 colsp = _mm_test_epi8_mask(_mm_loadu_si128((const __m128i *)(J->colsp + j0)),
-                                             _mm_set1_epi8(-1));
+  __mmask16 done[TR]; /* elements an earlier block of k gave to the reference */
+  const __mmask16 colsp = bytes_to_mask(J->colsp + j0);
+  if (enable && j0 + TW < N) /* the next tile's C: the next panel, these rows */
+    for (unsigned r = 0; r < nr; r++) _mm_prefetch((const char *)(J->D + (size_t)(i0 + r) * N + j0 + TW), _MM_HINT_T0);
   for (unsigned r = 0; r < TR; r++) {
     __m512i code = _mm512_setzero_si512();
-    if (r < nr && J->o->enable_input_d)
+    if (r < nr && enable)
       code = _mm512_maskz_loadu_epi32(cols, J->D + (size_t)(i0 + r) * N + j0);
     __m512i ef = _mm512_and_si512(_mm512_srli_epi32(code, 23), ff);
     __m512i mant = _mm512_and_si512(code, _mm512_set1_epi32(0x7FFFFF));
@@ -322,31 +369,23 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
                                               _mm512_and_si512(code, _mm512_set1_epi32((int32_t)0x80000000u)))); /* the sign */
     __m512 sig = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(code, sigm, onef, 0xEA));
     __m512i e = _mm512_mask_blend_epi32(normal, _mm512_set1_epi32(-126), _mm512_sub_epi32(ef, _mm512_set1_epi32(127)));
-    e = _mm512_sub_epi32(e, _mm512_set1_epi32((int32_t)J->o->scale_input_d));
+    e = _mm512_sub_epi32(e, _mm512_set1_epi32(scale));
     _mm512_storeu_ps(cs[r], _mm512_maskz_mov_ps(nz, _mm512_mask_blend_ps(normal, sub, sig)));
     _mm512_storeu_si512(ce[r], _mm512_mask_blend_epi32(nz, zexp, e));
-    __mmask16 badm = _mm512_cmpeq_epi32_mask(ef, ff) | colsp | (r < nr && J->rowsp[i0 + r] ? 0xFFFF : 0);
-    for (unsigned w = 0; w < TW; w++) bad[r][w] = (badm >> w) & 1;
+    done[r] = !first && r < nr ? bytes_to_mask(J->kbad + (size_t)(i0 + r) * Np + j0) : 0;
+    __mmask16 badm = first ? _mm512_cmpeq_epi32_mask(ef, ff) | colsp | (r < nr && J->rowsp[i0 + r] ? 0xFFFF : 0)
+                           : done[r];
+    mask_to_bytes(bad[r], badm);
   }
   slow_ops xs; /* the exact operands of a step that runs the portable way */
   const float *arow[TR];
   for (unsigned r = 0; r < TR; r++) arow[r] = J->af + (size_t)(i0 + (r < nr ? r : 0)) * K;
   const uint32_t *a8 = J->ae8 + (size_t)(i0 / 4) * K;
-  for (unsigned k0 = 0, ch = 0; k0 < K; k0 += L, ch++) {
-    unsigned n = K - k0 < L ? K - k0 : L;
+  for (unsigned k0 = kbeg, ch = kbeg / L; k0 < kend; k0 += L, ch++) {
+    unsigned n = kend - k0 < L ? kend - k0 : L;
     /* pass 1: (E - alpha - beta) for 4 rows x 16 columns per vector */
-    __m512i mx0 = _mm512_set1_epi8(-128), mx1 = mx0;
-    const int8_t *b8 = J->be8 + ((size_t)panel * K + k0) * 64;
-    if (nr > 4) {
-      for (unsigned k = k0; k < k0 + n; k++, b8 += 64) {
-        __m512i b = _mm512_load_si512(b8);
-        mx0 = _mm512_max_epi8(mx0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a8[k]), b));
-        mx1 = _mm512_max_epi8(mx1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a8[K + k]), b));
-      }
-    } else {
-      for (unsigned k = k0; k < k0 + n; k++, b8 += 64)
-        mx0 = _mm512_max_epi8(mx0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a8[k]), _mm512_load_si512(b8)));
-    }
+    __m512i mx0, mx1;
+    pass1(a8 + k0, nr > 4 ? a8 + K + k0 : a8 + k0, J->be8 + ((size_t)panel * K + k0) * 64, n, nr > 4, &mx0, &mx1);
     const size_t bx = (size_t)ch * Np + j0;
     const __m512i beta = _mm512_loadu_si512(J->beta + bx);
     const __m512i betaf = _mm512_add_epi32(beta, _mm512_set1_epi32(F + 127));
@@ -413,23 +452,25 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
       _mm512_storeu_si512(ce[r], _mm512_mask_blend_epi32(nz, zexp, rexp));
     }
   }
-  /* the results: f32 codes (a subnormal one from its double), the
-   * reference where bad */
+  /* the results (or the running C between blocks): f32 codes, a subnormal
+   * one from its double. Where bad, the reference takes over from this
+   * block's first k to the end of K, from the C in D (the caller's, or the
+   * running C that the last block left), and the next blocks skip it. */
   for (unsigned r = 0; r < nr; r++) {
     uint32_t *d = J->D + (size_t)(i0 + r) * N + j0;
     __m512i sb = _mm512_loadu_si512(cs[r]), e = _mm512_loadu_si512(ce[r]);
-    __mmask16 nz = _mm512_test_epi32_mask(sb, absm), bm = 0;
-    for (unsigned w = 0; w < TW; w++) bm |= (__mmask16)(bad[r][w] << w);
+    __mmask16 nz = _mm512_test_epi32_mask(sb, absm), bm = bytes_to_mask(bad[r]);
     /* cs in [1, 2) and a normal exponent */
     __mmask16 normal = _mm512_cmpeq_epi32_mask(_mm512_and_si512(sb, _mm512_set1_epi32(0x7F800000)), onef) &
                        _mm512_cmple_epu32_mask(_mm512_add_epi32(e, _mm512_set1_epi32(126)), e253);
     __mmask16 plain = (__mmask16)(cols & ~bm & (normal | ~nz));
     __m512i code = _mm512_ternarylogic_epi32(sb, sigm, _mm512_slli_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(127)), 23), 0xEA);
     _mm512_mask_storeu_epi32(d, plain, _mm512_mask_blend_epi32(nz, sb, code)); /* a zero keeps its sign */
+    if (!last) mask_to_bytes(J->kbad + (size_t)(i0 + r) * Np + j0, bm);
     for (unsigned w = 0; w < TW && j0 + w < N; w++) {
       if (plain >> w & 1) continue;
       if (bm >> w & 1) {
-        tc5__gemm_reference_elem(J, i0 + r, j0 + w, col);
+        if (!(done[r] >> w & 1)) tc5__gemm_reference_elem(J, i0 + r, j0 + w, col, kbeg);
         continue;
       }
       float f = (float)((double)cs[r][w] * pow2d(ce[r][w])); /* exact: an f32 value */
@@ -445,8 +486,9 @@ bool tc5__gemm_f32_usable(const tc5_dot *m) {
   return false;
 }
 
-void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col) {
-  (void)J, (void)i0, (void)nr, (void)j0, (void)col;
+void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col, unsigned kbeg,
+                        unsigned kend) {
+  (void)J, (void)i0, (void)nr, (void)j0, (void)col, (void)kbeg, (void)kend;
 }
 void tc5__gemm_f32_init(gemm_job *J) { (void)J; }
 void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0) { (void)J, (void)r0; }

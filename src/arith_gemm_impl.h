@@ -57,11 +57,12 @@ typedef struct gemm_job {
   int32_t *azero;         /* M x chunks: -1 when A has a zero there     */
   int32_t *bzero;         /* chunks x Np: -1 when B has a zero there    */
   unsigned nchunks;
+  unsigned kblock;        /* k per block: the AVX-512 kernel runs a task's tiles block by block */
+  uint8_t *kbad;          /* M x Np: where a block left an element to the reference (kblock < K) */
   struct fdec fa, fb, fc, fs; /* decoders of A, B, C and the scales      */
   unsigned next_decode, next_tile; /* shared task counters (under lock) */
-  unsigned threads, arrived;       /* threads running; those done decoding */
+  unsigned decode_done;            /* decode tasks finished (atomic)   */
   pthread_mutex_t lock;
-  pthread_cond_t all_decoded;
   tc5_status st;
 } gemm_job;
 
@@ -178,16 +179,19 @@ void tc5__gemm_step_exact(const gemm_job *J, const double *a, const int32_t *ae,
 /* The AVX-512 kernel (arith_gemm_f32.c): whether it runs this model on this
  * machine; its operands for rows [r0, r0 + TR) of A and for the panel of B
  * at column j0 (decoded from the codes: av, bv, ae and be stay unused);
- * one tile, as
- * arith_gemm.c's do_tile_float: C read from D, the results written there. */
+ * one tile over k in [kbeg, kend) (kbeg a multiple of the step): C read
+ * from D, the results written there. Between blocks of k, D holds each
+ * running C (an f32 value: the steps round to f32) or, where the reference
+ * will compute the element (flagged in kbad), the caller's C. */
 bool tc5__gemm_f32_usable(const tc5_dot *m);
 void tc5__gemm_f32_init(gemm_job *J);
 void tc5__gemm_f32_prepare_a(gemm_job *J, unsigned r0);
 void tc5__gemm_f32_prepare_b(gemm_job *J, unsigned j0);
-void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col);
-/* the reference for element (i, j) of D (rare: NaN/Inf, overflow); col is
- * a K + 32 word scratch */
-void tc5__gemm_reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col);
+void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col, unsigned kbeg,
+                        unsigned kend);
+/* the reference for element (i, j) of D (rare: NaN/Inf, overflow) over k
+ * in [kbeg, K), from the C in D; col is a K + 32 word scratch */
+void tc5__gemm_reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col, unsigned kbeg);
 
 /* What a tc5__gemm call did (for the tests): whether the AVX-512 kernel
  * ran, and how many of its row steps went the portable way. */
@@ -196,10 +200,17 @@ typedef struct tc5__gemm_info {
   unsigned long slow_steps;
 } tc5__gemm_info;
 
-/* tc5_gemm with the kernel chosen: `portable` forces the portable kernel
- * (the tests run both); info may be NULL */
+/* How a tc5__gemm call runs (for the tests): `portable` forces the
+ * portable kernel; kblock (0: the default) sets the AVX-512 kernel's k per
+ * block, rounded up to a whole number of steps. */
+typedef struct tc5__gemm_ctl {
+  bool portable;
+  unsigned kblock;
+} tc5__gemm_ctl;
+
+/* tc5_gemm run as ctl says (NULL: as tc5_gemm); info may be NULL */
 tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                      const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
-                     const tc5_dot_opts *o, unsigned threads, bool portable, tc5__gemm_info *info);
+                     const tc5_dot_opts *o, unsigned threads, const tc5__gemm_ctl *ctl, tc5__gemm_info *info);
 
 #endif
