@@ -288,32 +288,22 @@ TGT static inline void pass2(const float *const arow[TR], const float *bp, const
 }
 
 /* pass 1 over n k: the largest of row exponent + column exponent in
- * bytes, 4 rows x 16 columns per vector (a0: rows 0-3, a1: rows 4-7 when
- * two; b: 64 bytes per k); two chains per group for the adds' latency */
+ * bytes, 4 rows x 16 columns per vector (a0: rows 0-3; a1: rows 4-7 when
+ * `two`; b: 64 bytes per k); two chains per group for the adds' latency */
 TGT static inline void pass1(const uint32_t *a0, const uint32_t *a1, const int8_t *b, unsigned n, bool two,
                              __m512i *mx0, __m512i *mx1) {
   const __m512i lo = _mm512_set1_epi8(-128);
-  __m512i x0 = lo, x1 = lo, y0 = lo, y1 = lo;
-  unsigned k = 0;
-  if (two) {
-    for (; k + 2 <= n; k += 2, b += 128) {
-      __m512i b0 = _mm512_load_si512(b), b1 = _mm512_load_si512(b + 64);
-      x0 = _mm512_max_epi8(x0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k]), b0));
+  __m512i x0 = lo, x1 = lo, y0 = lo, y1 = lo, b1 = lo;
+  for (unsigned k = 0; k < n; k += 2, b += 128) {
+    bool pair = k + 1 < n;
+    __m512i b0 = _mm512_load_si512(b);
+    if (pair) b1 = _mm512_load_si512(b + 64);
+    x0 = _mm512_max_epi8(x0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k]), b0));
+    if (pair) x1 = _mm512_max_epi8(x1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k + 1]), b1));
+    if (two) {
       y0 = _mm512_max_epi8(y0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a1[k]), b0));
-      x1 = _mm512_max_epi8(x1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k + 1]), b1));
-      y1 = _mm512_max_epi8(y1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a1[k + 1]), b1));
+      if (pair) y1 = _mm512_max_epi8(y1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a1[k + 1]), b1));
     }
-    if (k < n) {
-      __m512i b0 = _mm512_load_si512(b);
-      x0 = _mm512_max_epi8(x0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k]), b0));
-      y0 = _mm512_max_epi8(y0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a1[k]), b0));
-    }
-  } else {
-    for (; k + 2 <= n; k += 2, b += 128) {
-      x0 = _mm512_max_epi8(x0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k]), _mm512_load_si512(b)));
-      x1 = _mm512_max_epi8(x1, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k + 1]), _mm512_load_si512(b + 64)));
-    }
-    if (k < n) x0 = _mm512_max_epi8(x0, _mm512_add_epi8(_mm512_set1_epi32((int32_t)a0[k]), _mm512_load_si512(b)));
   }
   *mx0 = _mm512_max_epi8(x0, x1);
   *mx1 = _mm512_max_epi8(y0, y1);

@@ -589,7 +589,8 @@ static void test_gemm_custom_params(void **state) {
  * both kernels: a step whose exponents spread too far for its byte-wide
  * pass 1, an int32 sum that would overflow, rows and columns all zero or
  * partly zero, results below f32's normal range (those three run the
- * portable way inside the kernel), and partial tiles. */
+ * portable way inside the kernel), an f32 overflow in a later block of k
+ * (the reference finishes it), and partial tiles. */
 static uint32_t bf(double v) {
   uint32_t c;
   assert_int_equal(tc5_fmt_encode(TC5_BF16, v, TC5_ROUND_RN, false, &c), TC5_OK);
