@@ -17,7 +17,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exi
 mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 rm -f build-gpu/obj/*.o build-gpu/libtc5.a
-for f in src/*.c; do
+for f in src/*/*.c; do
   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -c "$f" \
     -o "build-gpu/obj/$(basename "$f" .c).o" &
 done

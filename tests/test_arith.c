@@ -17,8 +17,8 @@
 
 #include "testutil.h"
 
-#include "arith_gemm_impl.h"
-#include "spec_tables.h"
+#include "arith/arith_gemm_impl.h"
+#include "spec/spec_tables.h"
 #include "tc5/arith.h"
 #include "testvectors.h"
 

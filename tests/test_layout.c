@@ -11,7 +11,7 @@
  *    of the shared-memory model; the pictures. */
 #include "testutil.h"
 
-#include "spec_tables.h"
+#include "spec/spec_tables.h"
 #include "tc5/layout.h"
 #include "testvectors.h"
 

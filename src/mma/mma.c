@@ -1,0 +1,314 @@
+/* tc5 — tcgen05.mma (9.7.16.10): gather the operands, run the exact
+ * arithmetic core, place D in Tensor Memory by the data-path layout. */
+#include "tc5/mma.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mma/mma_impl.h"
+#include "spec/spec_tables.h"
+#include "tc5/arith.h"
+#include "tc5/layout.h"
+#include "tc5/zcmask.h"
+
+tc5_status tc5_mma_args_init(tc5_mma_args *a, tc5_kind kind) {
+  if (!a) return TC5_EINVAL;
+  memset(a, 0, sizeof *a);
+  a->enable_input_d = true;
+  return tc5_mma_variant_init(&a->variant, kind);
+}
+
+/* ---- 9.7.16.10.5 data-path layouts (CUTLASS mma_traits_sm100_frag.hpp:
+ * tmem_frg_1sm M=64 ((16,4),N):((1,32),128) and M=128 (128,N):(1,128);
+ * tmem_frg_2sm M_MMA=64 (64,(N/2,2)):(1,(128,64)) and 128; tmem_frg_ws
+ * M=32 (32,(N/4,4)):(1,(128,32)), M=64 (64,(N/2,2)):(1,(128,64)); in
+ * CuTe's "virtual" addressing lane stride 1, column stride 128) ---- */
+
+tc5_status tc5_mma_d_cell(unsigned m_total, unsigned cta_group, bool ws, unsigned n_total, unsigned m,
+                          unsigned n, uint32_t *lane, uint32_t *col, char *layout) {
+  if (!lane || !col || (cta_group != 1 && cta_group != 2) || !n_total || n >= n_total) return TC5_EINVAL;
+  unsigned rows = m_total / cta_group;
+  if (m >= rows) return TC5_EINVAL;
+  char id;
+  if (cta_group == 2) {
+    if (m_total == 256) id = 'A', *lane = m, *col = n;
+    else if (m_total == 128) id = 'B', *lane = m + 64 * (n / (n_total / 2)), *col = n % (n_total / 2);
+    else return TC5_EINVAL;
+  } else if (m_total == 128) {
+    id = 'D', *lane = m, *col = n;
+  } else if (m_total == 64 && !ws) {
+    id = 'F', *lane = m % 16 + 32 * (m / 16), *col = n;
+  } else if (m_total == 64) {
+    id = 'E', *lane = m + 64 * (n / (n_total / 2)), *col = n % (n_total / 2);
+  } else if (m_total == 32 && ws) {
+    id = 'G', *lane = m + 32 * (n / (n_total / 4)), *col = n % (n_total / 4);
+  } else {
+    return TC5_EINVAL;
+  }
+  if (layout) *layout = id;
+  return TC5_OK;
+}
+
+/* the lanes x columns D occupies, and the lane alignments allowed */
+void tc5__mma_d_extent(unsigned M, unsigned cg, bool ws, unsigned N, uint32_t *nlanes, uint32_t *ncols,
+                     bool *align16) {
+  char id = 0;
+  uint32_t l, c;
+  tc5_mma_d_cell(M, cg, ws, N, 0, 0, &l, &c, &id);
+  *align16 = id == 'F';
+  switch (id) {
+    case 'B': case 'E': *nlanes = 128, *ncols = N / 2; break;
+    case 'G': *nlanes = 128, *ncols = N / 4; break;
+    case 'F': *nlanes = 112, *ncols = N; break; /* lanes 0..111 from the base */
+    default: *nlanes = M / cg, *ncols = N; break;
+  }
+}
+
+static uint64_t fnv(const uint32_t *v, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ v[i]) * 1099511628211ull;
+  return h;
+}
+
+/* A from Tensor Memory: the rows at D's lanes, K elements packed in 32-bit
+ * columns (CUTLASS tmem_frg_1sm<a_type, a_type>: 32/bits elements a column,
+ * element k at bit (k * bits) % 32; fp6/fp4 of f8f6f4 in 8-bit containers). */
+static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, unsigned cg, unsigned K,
+                                tc5_type at, bool ashift, uint32_t *A, tc5_diag *diag) {
+  const tc5_type_info *ti = tc5_spec_type(at);
+  unsigned bits = ti->bits >= 16 ? ti->bits : 8;
+  const tc5_container8 *c8 = ti->bits < 8 ? tc5_spec_container8(at) : NULL;
+  unsigned rows = M / cg, per = 32 / bits;
+  uint64_t uninit = 0;
+  uint32_t first = 0;
+  for (unsigned m = 0; m < rows; m++) {
+    uint32_t lane, col;
+    /* .ashift: row m of A is the row above it in Tensor Memory, the first
+     * row stays (nothing shifts into it; the last row is not shifted on) */
+    tc5_mma_d_cell(M, cg, false, 8, ashift && m ? m - 1 : m, 0, &lane, &col, NULL);
+    lane += TC5_TMEM_LANE(taddr);
+    for (unsigned k = 0; k < K; k++) {
+      uint32_t w;
+      bool wr;
+      if (tc5_tmem_peek(t, lane, TC5_TMEM_COL(taddr) + k / per, &w, &wr)) return TC5_EBOUNDS;
+      if (!wr && !uninit++) first = TC5_TMEM_ADDR(lane, TC5_TMEM_COL(taddr) + k / per);
+      uint32_t code = bits == 32 ? w : (w >> (bits * (k % per))) & ((1u << bits) - 1);
+      if (c8) code = (code >> c8->shift) & ((1u << c8->width) - 1);
+      A[(size_t)m * K + k] = code;
+    }
+  }
+  if (uninit)
+    return tc5_diag_add(diag, TC5_EUNINIT, "a-tmem", first,
+                        "tcgen05.mma: A in Tensor Memory: %llu cells read never written; first: lane %u column %u",
+                        (unsigned long long)uninit, TC5_TMEM_LANE(first), TC5_TMEM_COL(first));
+  return TC5_OK;
+}
+
+static tc5_status gather_smem(const tc5_smem *s, uint64_t raw, const tc5_operand *op, unsigned rows, unsigned K,
+                              uint32_t *codes, const char *which, tc5_diag *diag) {
+  tc5_smem_desc d;
+  tc5_status st = tc5_smem_desc_decode(raw, &d, diag);
+  if (st) return st;
+  st = tc5_layout_gather(s, &d, op, rows, K, codes, diag);
+  if (st && diag && diag->count) {
+    /* name the operand in the last message */
+    tc5_issue *is = &diag->issue[diag->count - 1];
+    char tmp[sizeof is->message];
+    snprintf(tmp, sizeof tmp, "%s: %s", which, is->message);
+    memcpy(is->message, tmp, sizeof tmp);
+  }
+  return st;
+}
+
+/* collector: 0 = a, 1..4 = b0..b3 */
+static tc5_status collector(tc5_cta *c, const tc5_mma_variant *v, uint64_t source, uint64_t sum, tc5_diag *diag) {
+  int i = v->ws ? (v->collector_buf >= TC5_COLLECTOR_BUF_B0 ? (int)(v->collector_buf - TC5_COLLECTOR_BUF_B0) + 1 : 1)
+                : 0;
+  const char *name[5] = {"a", "b0", "b1", "b2", "b3"};
+  tc5_collector *b = &c->coll[i];
+  switch (v->collector_op) {
+    case TC5_COLLECTOR_FILL:
+      b->valid = true, b->source = source, b->sum = sum;
+      return TC5_OK;
+    case TC5_COLLECTOR_USE:
+    case TC5_COLLECTOR_LASTUSE:
+      if (!b->valid)
+        return tc5_diag_add(diag, TC5_ESTATE, "collector", (uint64_t)i,
+                            "tcgen05.mma: .collector::%s::%s without a valid fill of buffer %s (9.7.16.10.9.1)",
+                            name[i], v->collector_op == TC5_COLLECTOR_USE ? "use" : "lastuse", name[i]);
+      if (b->source != source || b->sum != sum)
+        return tc5_diag_add(diag, TC5_ESTATE, "collector", (uint64_t)i,
+                            "tcgen05.mma: .collector::%s: the %s matrix differs from the one filled (its source "
+                            "must not change while in the collector buffer; reuse is opportunistic)",
+                            name[i], i ? "B" : "A");
+      if (v->collector_op == TC5_COLLECTOR_LASTUSE) b->valid = false;
+      return TC5_OK;
+    default:
+      b->valid = false;
+      return TC5_OK;
+  }
+}
+
+/* ---- issue ------------------------------------------------------------------ */
+
+tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, tc5_diag *diag) {
+  if (!ctas || !a) return TC5_EINVAL;
+  const tc5_mma_variant *v = &a->variant;
+  const char *what = "tcgen05.mma";
+  unsigned cg = v->cta_group;
+  if ((cg != 1 && cg != 2) || nctas != cg)
+    return tc5_diag_add(diag, TC5_EINVAL, "cta_group", cg,
+                        "%s: .cta_group::%u needs %u CTA%s, %u given", what, cg, cg, cg == 2 ? "s (a pair)" : "", nctas);
+  for (unsigned i = 0; i < nctas; i++)
+    if (!ctas[i].smem || !ctas[i].tmem) return TC5_EINVAL;
+  if (cg == 2 && (ctas[0].tmem->cluster_rank ^ ctas[1].tmem->cluster_rank) != 1)
+    return tc5_diag_add(diag, TC5_EILLEGAL, "cluster_ctarank", ctas[1].tmem->cluster_rank,
+                        "%s: CTAs %u and %u are not a CTA pair (9.7.16.5.1)", what, ctas[0].tmem->cluster_rank,
+                        ctas[1].tmem->cluster_rank);
+  if (v->sparse || v->block_scale || v->kind == TC5_KIND_MXF8F6F4 || v->kind == TC5_KIND_MXF4 ||
+      v->kind == TC5_KIND_MXF4NVF4)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "variant", (uint64_t)v->kind,
+                        "%s: .sp and the block-scaled kinds are not modelled yet", what);
+  /* the instruction descriptor against the variant (Tables 39, 49, 50, ...) */
+  tc5_idesc d;
+  tc5_status st = tc5_idesc_decode(a->idesc, v->kind, &d, diag);
+  if (!st) st = tc5_idesc_check(&d, v, diag);
+  if (st) return st;
+  tc5_type at, bt, dt;
+  unsigned K, M = d.m, N = d.n;
+  tc5_idesc_atype(&d, &at);
+  tc5_idesc_btype(&d, &bt);
+  tc5_idesc_dtype(&d, &dt);
+  tc5_idesc_k(&d, &K);
+  if (v->ashift && !a->a_in_tmem)
+    return tc5_diag_add(diag, TC5_EILLEGAL, "ashift", 1,
+                        "%s: .ashift shifts the rows of A in Tensor Memory: A must be [a-tmem]", what);
+  if (v->ashift && M != 128 && M != 256)
+    return tc5_diag_add(diag, TC5_EILLEGAL, "ashift", M, "%s: .ashift is only allowed with M = 128 or 256, not %u",
+                        what, M);
+  if (a->scale_input_d && v->kind != TC5_KIND_F16 && v->kind != TC5_KIND_TF32)
+    return tc5_diag_add(diag, TC5_EILLEGAL, "scale-input-d", a->scale_input_d,
+                        "%s: scale-input-d is only valid for .kind::tf32 and .kind::f16", what);
+  if (a->scale_input_d > 15)
+    return tc5_diag_add(diag, TC5_ERANGE, "scale-input-d", a->scale_input_d,
+                        "%s: scale-input-d %u is outside [0, 15]", what, a->scale_input_d);
+  if (a->has_zcmask && !v->ws)
+    return tc5_diag_add(diag, TC5_EILLEGAL, "zero-column-mask-desc", a->zcmask,
+                        "%s: a zero-column mask descriptor is an operand of tcgen05.mma.ws only", what);
+  if (a->a_in_tmem && v->ws && M != 128)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "a-tmem", a->a_tmem,
+                        "%s.ws: A in Tensor Memory with M = %u is not modelled yet", what, M);
+  for (unsigned i = 0; i < nctas; i++) {
+    st = tc5_tmem_use_cta_group(ctas[i].tmem, cg, what, diag);
+    if (st) return st;
+  }
+  mma_job J;
+  memset(&J, 0, sizeof J);
+  /* the arithmetic */
+  st = tc5_dot_model(TC5_MODEL_BLACKWELL, v->kind, at, bt, dt, TC5_TYPE_NONE, 0, d.saturate, &J.dot, diag);
+  if (st) return st;
+  tc5_dot_opts_init(&J.o);
+  J.o.negate_a = d.negate_a, J.o.negate_b = d.negate_b;
+  J.o.enable_input_d = a->enable_input_d;
+  J.o.scale_input_d = a->scale_input_d;
+  st = tc5_dot_check(&J.dot, K, &J.o, diag);
+  if (st) return st;
+  /* zero-column mask and column shift (.ws) */
+  tc5_colmask zm;
+  memset(&zm, 0, sizeof zm);
+  unsigned shift = 0;
+  if (a->has_zcmask) {
+    tc5_zcmask_desc zd;
+    st = tc5_zcmask_desc_decode(a->zcmask, &zd, diag);
+    if (!st) st = tc5_zcmask_generate(&zd, M, N, &zm, diag);
+    if (!st) st = tc5_zcmask_check_shift(&zd, &d, diag);
+    if (st) return st;
+    shift = zd.column_shift;
+  }
+  unsigned rows = M / cg, bcols = N / cg;
+  tc5_operand opa, opb;
+  st = tc5_operand_for(v->kind, at, d.transpose_a ? TC5_MAJOR_MN : TC5_MAJOR_K, &opa);
+  if (!st) st = tc5_operand_for(v->kind, bt, d.transpose_b ? TC5_MAJOR_MN : TC5_MAJOR_K, &opb);
+  if (st) return tc5_diag_add(diag, st, "type", (uint64_t)at, "%s: operand types not readable from shared memory", what);
+  size_t nA = (size_t)rows * K, nB = (size_t)(bcols + shift) * K;
+  struct tc5_mma_queue *q = tc5__mma_queue_of(&ctas[0]);
+  if (!q) return TC5_ENOMEM;
+  size_t mark = q->used, bt_off;
+  J.a_off = tc5__mma_arena_take(q, nA * cg);
+  J.b_off = tc5__mma_arena_take(q, (size_t)K * N);
+  bt_off = tc5__mma_arena_take(q, nB * cg); /* B^T as read, given back below */
+  if (J.a_off == SIZE_MAX || J.b_off == SIZE_MAX || bt_off == SIZE_MAX) {
+    st = TC5_ENOMEM;
+    goto fail;
+  }
+  uint32_t *A = ARENA(q, J.a_off), *B = ARENA(q, J.b_off), *Bt = ARENA(q, bt_off);
+  /* B: each CTA's columns, side by side (B^T rows from gather) */
+  for (unsigned c = 0; c < cg; c++) {
+    st = gather_smem(ctas[c].smem, a->b_desc, &opb, bcols + shift, K, Bt + c * nB, "B (b-desc)", diag);
+    if (st) goto fail;
+  }
+  for (unsigned c = 0; c < cg; c++)
+    for (unsigned j = 0; j < bcols; j++) {
+      unsigned n = c * bcols + j;
+      bool zero = tc5_colmask_bit(&zm, n);
+      const uint32_t *src = Bt + c * nB + (size_t)(j + shift) * K;
+      for (unsigned k = 0; k < K; k++) B[(size_t)k * N + n] = zero ? 0 : src[k];
+    }
+  for (unsigned c = 0; c < cg; c++) {
+    if (a->a_in_tmem)
+      st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, K, at, v->ashift, A + c * nA, diag);
+    else
+      st = gather_smem(ctas[c].smem, a->a_desc, &opa, rows, K, A + c * nA, "A (a-desc)", diag);
+    if (st) goto fail;
+  }
+  /* Tensor Memory: D's range and lane alignment */
+  uint32_t nl, nc;
+  bool al16;
+  tc5__mma_d_extent(M, cg, v->ws, N, &nl, &nc, &al16);
+  uint32_t dl = TC5_TMEM_LANE(a->d_tmem), dc = TC5_TMEM_COL(a->d_tmem);
+  if (dl != 0 && !(al16 && dl == 16)) {
+    st = tc5_diag_add(diag, TC5_EALIGN, "d-tmem", a->d_tmem,
+                      "%s: d-tmem lane %u: the data-path layout of M = %u%s needs lane alignment %s (9.7.16.10.5)",
+                      what, dl, M, v->ws ? " .ws" : "", al16 ? "0 or 16" : "0");
+    goto fail;
+  }
+  if (a->a_in_tmem && TC5_TMEM_LANE(a->a_tmem) != dl) {
+    st = tc5_diag_add(diag, TC5_EALIGN, "a-tmem", a->a_tmem,
+                      "%s: a-tmem lane %u differs from d-tmem lane %u: A and D must use the same lane alignment",
+                      what, TC5_TMEM_LANE(a->a_tmem), dl);
+    goto fail;
+  }
+  for (unsigned c = 0; c < cg; c++) {
+    st = tc5_tmem_check_range(ctas[c].tmem, dl, nl, dc, nc, "tcgen05.mma: D (d-tmem)", diag);
+    if (st) goto fail;
+  }
+  /* collector buffers: A (non-.ws) or B (.ws) */
+  bool summed = v->collector_op == TC5_COLLECTOR_FILL || v->collector_op == TC5_COLLECTOR_USE ||
+                v->collector_op == TC5_COLLECTOR_LASTUSE;
+  for (unsigned c = 0; c < cg; c++) {
+    uint64_t src = v->ws ? a->b_desc : a->a_in_tmem ? a->a_tmem : a->a_desc;
+    uint64_t sum = !summed ? 0 : v->ws ? fnv(Bt + c * nB, nB) : fnv(A + c * nA, nA);
+    st = collector(&ctas[c], v, src, sum, diag);
+    if (st) goto fail;
+  }
+  /* queue it */
+  for (unsigned c = 0; c < cg; c++) J.cta[c] = &ctas[c];
+  J.cg = cg, J.M = M, J.N = N, J.K = K, J.rows = rows;
+  J.ws = v->ws, J.f16d = dt == TC5_F16, J.dl = dl, J.dc = dc;
+  J.has_dol = a->has_disable_output_lane;
+  memcpy(J.dol, a->disable_output_lane, sizeof J.dol);
+  st = tc5__mma_enqueue(q, &J);
+  if (st) goto fail;
+  q->used = bt_off;
+  return TC5_OK;
+fail:
+  q->used = mark;
+  return st;
+}
+
+tc5_status tc5_mma(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, tc5_diag *diag) {
+  tc5_status st = tc5_mma_issue(ctas, nctas, a, diag);
+  return st ? st : tc5_mma_complete(&ctas[0], diag);
+}
