@@ -151,7 +151,7 @@ static bool arg_u32(const char *s, uint32_t *v) {
   return true;
 }
 
-static int cmd_run(int argc, char **argv) {
+static int cmd_tmem_run(int argc, char **argv) {
   tc5_tmem c0, c1;
   if (tc5_tmem_init(&c0, 0) || tc5_tmem_init(&c1, 1)) return EXIT_RULES;
   tc5_tmem *pair[2] = {&c0, &c1};
@@ -212,7 +212,7 @@ static int cmd_run(int argc, char **argv) {
 
 int cmd_tmem(int argc, char **argv) {
   if (argc >= 1 && !strcmp(argv[0], "map")) return cmd_map(argc - 1, argv + 1);
-  if (argc >= 1 && !strcmp(argv[0], "run")) return cmd_run(argc - 1, argv + 1);
+  if (argc >= 1 && !strcmp(argv[0], "run")) return cmd_tmem_run(argc - 1, argv + 1);
   bool h = argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"));
   map_usage(h ? stdout : stderr);
   return h ? EXIT_OK : EXIT_USAGE;

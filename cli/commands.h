@@ -11,5 +11,7 @@ int cmd_fmt(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_mask(int argc, char **argv);
 int cmd_tmem(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_gemm(int argc, char **argv);
 
 #endif

@@ -20,6 +20,8 @@ static const struct {
     {"mask", cmd_mask, "attention-score masks as bitmasks (R2P): show a tile"},
     {"tmem", cmd_tmem, "Tensor Memory: tcgen05.ld/st fragments, allocation rules (9.7.16.1, .7, .8)"},
     {"layout", cmd_layout, "shared-memory layouts of MMA operands: show, draw, addr, check (9.7.16.3.3)"},
+    {"run", cmd_run, "run a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly"},
+    {"gemm", cmd_gemm, "the reference GEMM: D = A.B (+ C) as the Tensor Core computes it"},
     {"vectors", cmd_vectors, "check tc5 against golden vector files"},
     {"demo", cmd_demo, "run the built-in example"},
 };

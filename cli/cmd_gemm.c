@@ -1,0 +1,194 @@
+/* tc5 gemm — the reference GEMM: what the Tensor Core computes, K chained
+ * from 0 in the kind's steps (tc5_gemm). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+#include "tc5/arith.h"
+#include "tc5/formats.h"
+#include "tc5/kind.h"
+
+static const cli_opt opts[] = {
+    {"kind", NULL, true, "MMA kind: f16, tf32, f8f6f4, i8"},
+    {"atype", NULL, true, "element type of A (names as in tc5 desc encode idesc)"},
+    {"btype", NULL, true, "element type of B"},
+    {"dtype", NULL, true, "type of C and D: f32 (default; s32 for i8) or f16"},
+    {"m", NULL, true, "rows of A and D"},
+    {"n", NULL, true, "columns of B and D"},
+    {"k", NULL, true, "the reduction length"},
+    {"a", NULL, true, "file of A's element codes"},
+    {"b", NULL, true, "file of B's element codes"},
+    {"c", NULL, true, "file of C (M x N of the D type): D = A.B + C"},
+    {"out", NULL, true, "file written with D (M x N, row-major)"},
+    {"a-major", NULL, true, "K (A is M x K row-major, default) or MN (K x M row-major)"},
+    {"b-major", NULL, true, "K (B is N x K row-major, default) or MN (K x N row-major)"},
+    {"model", NULL, true, "blackwell (default) or hopper"},
+    {"threads", NULL, true, "threads (default: one per core)"},
+};
+#define NO (int)(sizeof opts / sizeof opts[0])
+
+static unsigned code_bytes(tc5_type t) {
+  switch (t) {
+  case TC5_F32: case TC5_TF32: case TC5_S32: return 4;
+  case TC5_F16: case TC5_BF16: return 2;
+  default: return 1; /* fp8, fp6 and fp4 (one code a byte, low bits), s8, u8 */
+  }
+}
+
+/* reads rows x cols codes of width w, little-endian */
+static uint32_t *read_codes(const char *path, size_t count, unsigned w, const char *what) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "tc5 gemm: cannot read --%s '%s': %s\n", what, path, strerror(errno));
+    return NULL;
+  }
+  uint8_t *raw = malloc(count * w + 1);
+  uint32_t *c = malloc(count * sizeof *c + 1);
+  size_t got = raw ? fread(raw, 1, count * w + 1, f) : 0;
+  fclose(f);
+  if (!raw || !c) {
+    free(raw);
+    free(c);
+    fprintf(stderr, "tc5 gemm: out of memory\n");
+    return NULL;
+  }
+  if (got != count * w) {
+    fprintf(stderr, "tc5 gemm: --%s '%s' has %s%zu bytes; %zu elements of %u bytes need %zu\n", what, path,
+            got > count * w ? "more than " : "", got > count * w ? count * w : got, count, w, count * w);
+    free(raw);
+    free(c);
+    return NULL;
+  }
+  for (size_t i = 0; i < count; i++) {
+    uint32_t v = 0;
+    memcpy(&v, raw + i * w, w);
+    c[i] = v;
+  }
+  free(raw);
+  return c;
+}
+
+static bool major_of(const cli_args *a, const char *name, bool *mn) {
+  const char *v = cli_get(a, opts, NO, name);
+  *mn = false;
+  if (!v || !strcmp(v, "K")) return true;
+  if (!strcmp(v, "MN")) {
+    *mn = true;
+    return true;
+  }
+  fprintf(stderr, "tc5 gemm: --%s is K or MN, not '%s'\n", name, v);
+  return false;
+}
+
+int cmd_gemm(int argc, char **argv) {
+  cli_args a;
+  if (!cli_parse(argc, argv, opts, NO, &a, "gemm")) return EXIT_USAGE;
+  if (a.help) {
+    cli_help(stdout, "tc5 gemm --kind K --atype T --btype T [--dtype T] --m M --n N --k K --a FILE --b FILE [--c FILE] --out FILE",
+             "Computes D = A.B (+ C) exactly as the Tensor Core does: every element through\n"
+             "the MMA arithmetic model, K chained from 0 in the kind's steps. Files hold\n"
+             "element codes at their native width, little-endian (fp6/fp4: one per byte).",
+             opts, NO);
+    return EXIT_OK;
+  }
+  const char *need[] = {"kind", "atype", "btype", "m", "n", "k", "a", "b", "out"};
+  for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+    if (!cli_has(&a, opts, NO, need[i])) {
+      fprintf(stderr, "tc5 gemm: --%s is required (tc5 gemm --help)\n", need[i]);
+      return EXIT_USAGE;
+    }
+  tc5_kind kind;
+  tc5_type at, bt, dt;
+  tc5_model model = TC5_MODEL_BLACKWELL;
+  if (tc5_kind_parse(cli_get(&a, opts, NO, "kind"), &kind)) {
+    fprintf(stderr, "tc5 gemm: unknown --kind '%s'\n", cli_get(&a, opts, NO, "kind"));
+    return EXIT_USAGE;
+  }
+  if (tc5_type_parse(cli_get(&a, opts, NO, "atype"), &at) || tc5_type_parse(cli_get(&a, opts, NO, "btype"), &bt)) {
+    fprintf(stderr, "tc5 gemm: unknown --atype or --btype\n");
+    return EXIT_USAGE;
+  }
+  dt = kind == TC5_KIND_I8 ? TC5_S32 : TC5_F32;
+  if (cli_has(&a, opts, NO, "dtype") && tc5_type_parse(cli_get(&a, opts, NO, "dtype"), &dt)) {
+    fprintf(stderr, "tc5 gemm: unknown --dtype '%s'\n", cli_get(&a, opts, NO, "dtype"));
+    return EXIT_USAGE;
+  }
+  if (cli_has(&a, opts, NO, "model") && tc5_model_parse(cli_get(&a, opts, NO, "model"), &model)) {
+    fprintf(stderr, "tc5 gemm: --model is blackwell or hopper\n");
+    return EXIT_USAGE;
+  }
+  uint64_t M, N, K, threads = 0;
+  if (!cli_opt_u64(&a, opts, NO, "m", 1, 1u << 16, &M) || !cli_opt_u64(&a, opts, NO, "n", 1, 1u << 16, &N) ||
+      !cli_opt_u64(&a, opts, NO, "k", 1, 1u << 20, &K))
+    return EXIT_USAGE;
+  if (cli_has(&a, opts, NO, "threads") && !cli_opt_u64(&a, opts, NO, "threads", 1, 256, &threads)) return EXIT_USAGE;
+  bool amn, bmn;
+  if (!major_of(&a, "a-major", &amn) || !major_of(&a, "b-major", &bmn)) return EXIT_USAGE;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_dot dot;
+  tc5_status st = tc5_dot_model(model, kind, at, bt, dt, TC5_TYPE_NONE, 0, false, &dot, &dg);
+  if (st) {
+    fprintf(stderr, "tc5 gemm: %s\n", tc5_strerror(st));
+    cli_print_diag(stderr, &dg);
+    return EXIT_USAGE;
+  }
+  int rc = EXIT_USAGE;
+  uint32_t *A = NULL, *B = NULL, *A2 = NULL, *B2 = NULL, *D = NULL;
+  A = read_codes(cli_get(&a, opts, NO, "a"), M * K, code_bytes(at), "a");
+  B = A ? read_codes(cli_get(&a, opts, NO, "b"), K * N, code_bytes(bt), "b") : NULL;
+  if (!B) goto out;
+  /* tc5_gemm takes A as M x K and B as K x N, row-major */
+  A2 = malloc(M * K * sizeof *A2);
+  B2 = malloc(K * N * sizeof *B2);
+  if (!A2 || !B2) goto oom;
+  for (uint64_t m = 0; m < M; m++)
+    for (uint64_t k = 0; k < K; k++) A2[m * K + k] = amn ? A[k * M + m] : A[m * K + k];
+  for (uint64_t k = 0; k < K; k++)
+    for (uint64_t n = 0; n < N; n++) B2[k * N + n] = bmn ? B[k * N + n] : B[n * K + k];
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  if (cli_has(&a, opts, NO, "c")) {
+    D = read_codes(cli_get(&a, opts, NO, "c"), M * N, code_bytes(dt), "c");
+    if (!D) goto out;
+  } else {
+    D = calloc(M * N, sizeof *D);
+    if (!D) goto oom;
+    o.enable_input_d = false;
+  }
+  st = tc5_gemm(&dot, (unsigned)M, (unsigned)N, (unsigned)K, A2, B2, NULL, NULL, D, &o, (unsigned)threads);
+  if (st) {
+    tc5_diag_init(&dg);
+    tc5_dot_check(&dot, K, &o, &dg);
+    fprintf(stderr, "tc5 gemm: %s\n", tc5_strerror(st));
+    cli_print_diag(stderr, &dg);
+    rc = EXIT_RULES;
+    goto out;
+  }
+  {
+    const char *path = cli_get(&a, opts, NO, "out");
+    FILE *f = fopen(path, "wb");
+    unsigned w = code_bytes(dt);
+    bool ok = f != NULL;
+    for (uint64_t i = 0; ok && i < M * N; i++) ok = fwrite(&D[i], w, 1, f) == 1; /* little-endian host */
+    if (f && fclose(f)) ok = false;
+    if (!ok) {
+      fprintf(stderr, "tc5 gemm: cannot write '%s'\n", path);
+      goto out;
+    }
+  }
+  rc = EXIT_OK;
+  goto out;
+oom:
+  fprintf(stderr, "tc5 gemm: out of memory\n");
+out:
+  free(A);
+  free(B);
+  free(A2);
+  free(B2);
+  free(D);
+  return rc;
+}

@@ -1,0 +1,318 @@
+/* tc5 run — execute a PTX kernel (nvcc's or Triton's) on the CPU. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+#include "tc5/ptx.h"
+
+static const char usage_text[] =
+    "usage: tc5 run FILE.ptx [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+    "               [--shared-bytes N] [--threads N] [--max-steps N] [--stats]\n"
+    "               --arg SPEC [--arg SPEC ...]\n\n"
+    "Runs the kernel, one --arg per .param of the entry, in order. SPEC:\n"
+    "  u32:V s32:V u64:V s64:V   an integer (decimal, -V for s32/s64, or 0x-hex)\n"
+    "  f32:V                     a decimal float\n"
+    "  b32:0xH b64:0xH           raw bits\n"
+    "  null                      a zero 64-bit pointer\n"
+    "  in:PATH                   a global buffer holding the file's bytes\n"
+    "  out:PATH:BYTES            a zeroed buffer of BYTES, written to PATH after the run\n"
+    "  inout:PATH                loaded from PATH and written back after the run\n"
+    "  scratch:BYTES             a zeroed buffer written nowhere\n"
+    "Buffers are 256-byte aligned, as cudaMalloc's. --threads N runs CTAs on N cores\n"
+    "(default: all); --stats prints instructions executed and the time.\n"
+    "Exit status: 0 the kernel ran to completion; 1 a kernel error (the message says\n"
+    "which: out of bounds, misaligned, deadlock, a tcgen05 rule...); 2 bad usage or\n"
+    "unreadable input.\n";
+
+typedef struct buf_spec {
+  char *path;     /* file written after the run (out/inout) or NULL */
+  bool writeback;
+} buf_spec;
+
+static bool read_file(const char *path, uint8_t **data, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "tc5 run: cannot read '%s': %s\n", path, strerror(errno));
+    return false;
+  }
+  size_t cap = 1 << 16, len = 0;
+  uint8_t *b = malloc(cap);
+  for (;;) {
+    if (!b) break;
+    size_t r = fread(b + len, 1, cap - len, f);
+    len += r;
+    if (len < cap) break;
+    cap *= 2;
+    uint8_t *nb = realloc(b, cap);
+    if (!nb) {
+      free(b);
+      b = NULL;
+    }
+    b = nb;
+  }
+  bool err = ferror(f);
+  fclose(f);
+  if (!b || err) {
+    free(b);
+    fprintf(stderr, "tc5 run: cannot read '%s'\n", path);
+    return false;
+  }
+  *data = b;
+  *n = len;
+  return true;
+}
+
+static bool parse_dim3(const char *s, uint32_t d[3], const char *what) {
+  d[0] = d[1] = d[2] = 1;
+  char *end;
+  for (int k = 0; k < 3; k++) {
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (end == s || errno || v == 0 || v > 0x7fffffffUL) break;
+    d[k] = (uint32_t)v;
+    if (*end == 0) return true;
+    if (*end != ',') break;
+    s = end + 1;
+  }
+  fprintf(stderr, "tc5 run: --%s takes X[,Y[,Z]] with positive integers\n", what);
+  return false;
+}
+
+static bool parse_int(const char *s, bool sgn, unsigned bits, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (sgn && s[0] == '-') {
+    long long v = strtoll(s, &end, 0);
+    if (*end || errno || end == s) return false;
+    if (bits == 32 && v < INT32_MIN) return false;
+    *out = bits == 32 ? (uint32_t)(int32_t)v : (uint64_t)v;
+    return true;
+  }
+  if (s[0] == '-' || s[0] == '+') return false;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (*end || errno || end == s) return false;
+  if (bits == 32 && v > (sgn ? 0x7fffffffULL : 0xffffffffULL)) return false;
+  *out = v;
+  return true;
+}
+
+/* one --arg SPEC */
+static bool parse_arg(const char *spec, tc5_ptx_arg *a, buf_spec *b, unsigned index) {
+  memset(a, 0, sizeof *a);
+  memset(b, 0, sizeof *b);
+  const char *colon = strchr(spec, ':');
+  size_t kl = colon ? (size_t)(colon - spec) : strlen(spec);
+  const char *v = colon ? colon + 1 : "";
+#define KIND(s) (kl == strlen(s) && !strncmp(spec, s, kl))
+  if (KIND("null") && !colon) {
+    a->kind = TC5_PTX_ARG_VALUE;
+    a->size = 8;
+    return true;
+  }
+  if (KIND("u32") || KIND("s32") || KIND("u64") || KIND("s64") || KIND("b32") || KIND("b64")) {
+    unsigned bits = spec[1] == '3' ? 32 : 64;
+    bool raw = spec[0] == 'b';
+    if (raw && strncmp(v, "0x", 2) && strncmp(v, "0X", 2)) {
+      fprintf(stderr, "tc5 run: --arg %u: %.*s takes 0x-hexadecimal bits\n", index, (int)kl, spec);
+      return false;
+    }
+    if (!parse_int(v, spec[0] == 's', bits, &a->bits)) {
+      fprintf(stderr, "tc5 run: --arg %u: '%s' is not a %.*s value\n", index, v, (int)kl, spec);
+      return false;
+    }
+    a->kind = TC5_PTX_ARG_VALUE;
+    a->size = bits / 8;
+    return true;
+  }
+  if (KIND("f32")) {
+    char *end;
+    errno = 0;
+    float f = strtof(v, &end);
+    if (!*v || *end || errno) {
+      fprintf(stderr, "tc5 run: --arg %u: '%s' is not a decimal float\n", index, v);
+      return false;
+    }
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    a->kind = TC5_PTX_ARG_VALUE;
+    a->size = 4;
+    a->bits = bits;
+    return true;
+  }
+  a->kind = TC5_PTX_ARG_BUFFER;
+  if (KIND("in") || KIND("inout")) {
+    uint8_t *d;
+    size_t n;
+    if (!*v || !read_file(v, &d, &n)) return false;
+    a->data = d;
+    a->bytes = n;
+    if (KIND("inout")) {
+      b->path = strdup(v);
+      b->writeback = true;
+    }
+    return true;
+  }
+  if (KIND("out") || KIND("scratch")) {
+    const char *last = KIND("out") ? strrchr(v, ':') : NULL;
+    const char *num = KIND("out") ? (last ? last + 1 : NULL) : v;
+    uint64_t n;
+    if (!num || !cli_u64(num, &n) || n == 0 || n > (1ull << 36)) {
+      fprintf(stderr, "tc5 run: --arg %u: %s needs a size in bytes (%s)\n", index, KIND("out") ? "out:PATH:BYTES" : "scratch:BYTES", spec);
+      return false;
+    }
+    a->data = calloc(n, 1);
+    if (!a->data) {
+      fprintf(stderr, "tc5 run: --arg %u: out of memory for %llu bytes\n", index, (unsigned long long)n);
+      return false;
+    }
+    a->bytes = n;
+    if (last) {
+      b->path = strndup(v, (size_t)(last - v));
+      b->writeback = true;
+      if (!b->path[0]) {
+        fprintf(stderr, "tc5 run: --arg %u: out:PATH:BYTES needs a path\n", index);
+        return false;
+      }
+    }
+    return true;
+  }
+  fprintf(stderr, "tc5 run: --arg %u: unknown kind in '%s' (u32 s32 u64 s64 f32 b32 b64 null in out inout scratch)\n",
+          index, spec);
+  return false;
+#undef KIND
+}
+
+static void print_out(void *ctx, const char *text, size_t len) {
+  (void)ctx;
+  fwrite(text, 1, len, stdout);
+}
+
+int cmd_run(int argc, char **argv) {
+  const char *file = NULL, *entry = NULL;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  bool have_grid = false, have_block = false, stats = false;
+  tc5_ptx_arg args[64];
+  buf_spec bufs[64];
+  unsigned nargs = 0;
+  int rc = EXIT_USAGE;
+  memset(bufs, 0, sizeof bufs);
+  memset(args, 0, sizeof args);
+  for (int i = 0; i < argc; i++) {
+    const char *o = argv[i];
+    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+      fputs(usage_text, stdout);
+      rc = EXIT_OK;
+      goto out;
+    }
+    bool takes = !strcmp(o, "--entry") || !strcmp(o, "--grid") || !strcmp(o, "--block") ||
+                 !strcmp(o, "--shared-bytes") || !strcmp(o, "--threads") || !strcmp(o, "--arg") ||
+                 !strcmp(o, "--max-steps");
+    if (takes && !val) {
+      fprintf(stderr, "tc5 run: %s needs a value\n", o);
+      goto out;
+    }
+    uint64_t n;
+    if (!strcmp(o, "--entry")) entry = val;
+    else if (!strcmp(o, "--grid")) {
+      if (!parse_dim3(val, cfg.grid, "grid")) goto out;
+      have_grid = true;
+    } else if (!strcmp(o, "--block")) {
+      if (!parse_dim3(val, cfg.block, "block")) goto out;
+      have_block = true;
+    } else if (!strcmp(o, "--shared-bytes")) {
+      if (!cli_u64(val, &n) || n > 0xffffffffu) {
+        fprintf(stderr, "tc5 run: --shared-bytes takes a byte count\n");
+        goto out;
+      }
+      cfg.dynamic_shared = (uint32_t)n;
+    } else if (!strcmp(o, "--threads")) {
+      if (!cli_u64(val, &n) || n == 0 || n > 256) {
+        fprintf(stderr, "tc5 run: --threads takes 1 to 256\n");
+        goto out;
+      }
+      cfg.threads = (unsigned)n;
+    } else if (!strcmp(o, "--max-steps")) {
+      if (!cli_u64(val, &n) || n == 0) {
+        fprintf(stderr, "tc5 run: --max-steps takes a positive count\n");
+        goto out;
+      }
+      cfg.max_steps = n;
+    } else if (!strcmp(o, "--arg")) {
+      if (nargs >= 64) {
+        fprintf(stderr, "tc5 run: at most 64 --arg\n");
+        goto out;
+      }
+      if (!parse_arg(val, &args[nargs], &bufs[nargs], nargs + 1)) goto out;
+      nargs++;
+    } else if (!strcmp(o, "--stats")) {
+      stats = true;
+      continue;
+    } else if (o[0] == '-' && o[1]) {
+      fprintf(stderr, "tc5 run: unknown option '%s'\n%s", o, usage_text);
+      goto out;
+    } else {
+      if (file) {
+        fprintf(stderr, "tc5 run: one PTX file, not '%s' and '%s'\n", file, o);
+        goto out;
+      }
+      file = o;
+      continue;
+    }
+    i++;
+  }
+  if (!file || !have_grid || !have_block) {
+    fprintf(stderr, "tc5 run: needs FILE.ptx, --grid and --block\n%s", usage_text);
+    goto out;
+  }
+  uint8_t *text;
+  size_t len;
+  if (!read_file(file, &text, &len)) goto out;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m = NULL;
+  tc5_status st = tc5_ptx_load((const char *)text, len, file, &m, &dg);
+  free(text);
+  if (st) {
+    fprintf(stderr, "tc5 run: %s\n", tc5_strerror(st));
+    cli_print_diag(stderr, &dg);
+    rc = EXIT_USAGE;
+    goto out;
+  }
+  cfg.entry = entry;
+  cfg.print = print_out;
+  tc5_ptx_stats s;
+  st = tc5_ptx_launch(m, &cfg, args, nargs, &s, &dg);
+  fflush(stdout);
+  tc5_ptx_free(m);
+  if (st) {
+    fprintf(stderr, "tc5 run: %s\n", tc5_strerror(st));
+    cli_print_diag(stderr, &dg);
+    rc = st == TC5_EINVAL ? EXIT_USAGE : EXIT_RULES;
+    goto out;
+  }
+  rc = EXIT_OK;
+  for (unsigned k = 0; k < nargs; k++) {
+    if (!bufs[k].writeback) continue;
+    FILE *f = fopen(bufs[k].path, "wb");
+    if (!f || fwrite(args[k].data, 1, args[k].bytes, f) != args[k].bytes) {
+      fprintf(stderr, "tc5 run: cannot write '%s'\n", bufs[k].path);
+      rc = EXIT_USAGE;
+    }
+    if (f && fclose(f)) rc = EXIT_USAGE;
+  }
+  if (stats)
+    fprintf(stderr, "tc5 run: %llu thread-instructions (%llu warp-instructions) in %llu CTAs, %.3f s, %.3g thread-instructions/s\n",
+            (unsigned long long)s.thread_insns, (unsigned long long)s.warp_insns, (unsigned long long)s.ctas,
+            s.seconds, s.seconds > 0 ? (double)s.thread_insns / s.seconds : 0.0);
+out:
+  for (unsigned k = 0; k < 64; k++) {
+    free(bufs[k].path);
+    if (args[k].kind == TC5_PTX_ARG_BUFFER) free(args[k].data);
+  }
+  return rc;
+}

@@ -1,0 +1,113 @@
+/* tc5 — running PTX: the text that nvcc (-arch=sm_100a -ptx) and Triton
+ * emit, loaded once into a pre-decoded form and executed on the CPU as a
+ * grid of CTAs of warps of 32 threads, with the tcgen05 instructions run by
+ * tc5's models (Tensor Memory, the MMA engine, mbarriers, commit).
+ *
+ * Memory as a kernel sees it:
+ *   global   the launch's buffers (tc5_ptx_arg), 256-byte aligned as
+ *            cudaMalloc's, plus the module's .global/.const variables;
+ *            every access is checked against them (out of bounds, across
+ *            two buffers, misaligned: the kernel stops naming the
+ *            instruction, the thread and the address).
+ *   shared   one tc5_smem per CTA laid out as sm_80 and later do: 1 KiB
+ *            reserved at shared address 0, then the .shared variables in
+ *            order of declaration with their alignment, then the .extern
+ *            (dynamic) array aligned to 1024 bytes.
+ *   local    per thread (.local variables, the stack frames nvcc makes).
+ *   generic  global addresses are generic addresses as they are; the
+ *            shared window and the local window are two ranges of their own
+ *            (cvta converts).
+ *
+ * Every function returns a tc5_status and records what went wrong in the
+ * optional tc5_diag: a parse error names the line, the column and the text;
+ * a kernel error names the instruction (with its line), the thread
+ * (CTA and thread index) and, for memory, the address.
+ */
+#ifndef TC5_PTX_H
+#define TC5_PTX_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "tc5/status.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tc5_ptx_module tc5_ptx_module;
+
+/* Parses PTX text (len bytes; need not be NUL-terminated). `name` names
+ * the file in messages (may be NULL). On success *out is a module to free
+ * with tc5_ptx_free. Errors: TC5_EPARSE (malformed text), TC5_EUNSUPPORTED
+ * (well-formed but not modelled: an instruction, a modifier, a directive),
+ * each naming line, column and text. */
+tc5_status tc5_ptx_load(const char *text, size_t len, const char *name, tc5_ptx_module **out,
+                        tc5_diag *diag);
+tc5_status tc5_ptx_free(tc5_ptx_module *m);
+
+/* The entries (.entry) of a module, in order of appearance. */
+tc5_status tc5_ptx_entry_count(const tc5_ptx_module *m, unsigned *count);
+/* Name and parameters of entry `index`: the number of .param and, for
+ * each (up to cap), its size in bytes and whether it was declared .ptr. */
+typedef struct tc5_ptx_param_info {
+  char name[64];
+  uint32_t size;  /* bytes */
+  uint32_t align; /* bytes */
+  bool is_ptr;    /* .ptr */
+} tc5_ptx_param_info;
+tc5_status tc5_ptx_entry_info(const tc5_ptx_module *m, unsigned index, const char **name,
+                              unsigned *nparams, tc5_ptx_param_info *params, unsigned cap,
+                              uint32_t *static_shared, uint32_t *reqntid);
+
+/* One kernel argument, for each .param of the entry in order. */
+typedef enum tc5_ptx_arg_kind {
+  TC5_PTX_ARG_VALUE = 0, /* `bits` passed as the parameter's size */
+  TC5_PTX_ARG_BUFFER     /* a global buffer; its address is passed */
+} tc5_ptx_arg_kind;
+typedef struct tc5_ptx_arg {
+  tc5_ptx_arg_kind kind;
+  uint32_t size;   /* VALUE: 4 or 8 (bytes) as the caller typed it        */
+  uint64_t bits;   /* VALUE: the raw bits                                  */
+  void *data;      /* BUFFER: host memory the kernel reads and writes     */
+  size_t bytes;    /* BUFFER: its size                                     */
+  uint64_t device_address; /* BUFFER: set by tc5_ptx_launch                */
+} tc5_ptx_arg;
+
+/* What the kernel printed (vprintf), passed to the callback as text. */
+typedef void (*tc5_ptx_print_fn)(void *ctx, const char *text, size_t len);
+
+typedef struct tc5_ptx_launch_cfg {
+  const char *entry;        /* NULL: the module's only entry                  */
+  uint32_t grid[3];         /* CTAs                                           */
+  uint32_t block[3];        /* threads per CTA                                */
+  uint32_t dynamic_shared;  /* bytes of the .extern .shared array             */
+  unsigned threads;         /* host threads running CTAs: 0 = one per core    */
+  uint64_t max_steps;       /* warp-instructions per CTA before it is stopped
+                               as a hang; 0 = 2^34                            */
+  tc5_ptx_print_fn print;   /* kernel printf output; NULL drops it            */
+  void *print_ctx;
+} tc5_ptx_launch_cfg;
+
+typedef struct tc5_ptx_stats {
+  uint64_t thread_insns; /* instructions executed, counted per active thread */
+  uint64_t warp_insns;   /* instructions executed, counted per warp          */
+  uint64_t ctas;         /* CTAs run                                         */
+  double seconds;        /* wall time of the launch                          */
+} tc5_ptx_stats;
+
+/* Fills cfg with zeros, grid and block {1, 1, 1}. */
+tc5_status tc5_ptx_launch_init(tc5_ptx_launch_cfg *cfg);
+
+/* Runs the grid to completion. Buffers are read and written in place.
+ * Errors: TC5_EINVAL (bad configuration or argument list: the message names
+ * the parameter), and the first kernel error: TC5_EBOUNDS / TC5_EALIGN
+ * (memory), TC5_EILLEGAL (an undefined-behaviour rule: part of a warp at a
+ * .sync.aligned instruction...), TC5_ESTATE (deadlock: every live thread
+ * waits; or a hang), and the tcgen05 models' statuses. stats may be NULL. */
+tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
+                          tc5_ptx_arg *args, unsigned nargs, tc5_ptx_stats *stats,
+                          tc5_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

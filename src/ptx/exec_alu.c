@@ -1,0 +1,740 @@
+/* tc5 PTX runner — integer, logic, bit-field, comparison and move
+ * instructions (PTX ISA "Integer Arithmetic", "Logic and Shift",
+ * "Comparison and Selection", "Data Movement: mov"). Each instruction's
+ * semantics is one small function looping over the lanes; the width and
+ * signedness come from the decoder (in->aux = bits, in->mods & M_SIGNED).
+ * Values live zero-extended in 64-bit lanes. */
+#include <string.h>
+
+#include "ptx/decode_impl.h"
+
+enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_PAIR = 1u << 4 };
+
+#define OPS2                                       \
+  uint64_t *d = PTX_R(w, in->o[0].reg);            \
+  const uint64_t *a = PTX_R(w, in->o[1].reg)
+#define OPS3 \
+  OPS2;      \
+  const uint64_t *b = PTX_R(w, in->o[2].reg)
+#define OPS4 \
+  OPS3;      \
+  const uint64_t *c = PTX_R(w, in->o[3].reg)
+
+static inline int64_t sx(uint64_t v, unsigned bits) {
+  return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+static inline uint64_t wmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+/* ---- add sub mul mad (lo, hi, wide) div rem min max ---- */
+
+static PTX_EXEC(x_add) {
+  OPS3;
+  uint64_t m = wmask(in->aux);
+  PTX_LANES(mask, d[l] = (a[l] + b[l]) & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_add_sat_s32) {
+  OPS3;
+  PTX_LANES(mask, {
+    int64_t s = (int64_t)(int32_t)a[l] + (int32_t)b[l];
+    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+    d[l] = (uint32_t)s;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_sub) {
+  OPS3;
+  uint64_t m = wmask(in->aux);
+  PTX_LANES(mask, d[l] = (a[l] - b[l]) & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_sub_sat_s32) {
+  OPS3;
+  PTX_LANES(mask, {
+    int64_t s = (int64_t)(int32_t)a[l] - (int32_t)b[l];
+    s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+    d[l] = (uint32_t)s;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_mul_lo) {
+  OPS3;
+  uint64_t m = wmask(in->aux);
+  PTX_LANES(mask, d[l] = (a[l] * b[l]) & m);
+  return PX_NEXT;
+}
+/* the full 2W-bit product of two W-bit values as 128 bits */
+static inline unsigned __int128 prod(uint64_t x, uint64_t y, unsigned bits, bool sgn) {
+  if (sgn) return (unsigned __int128)((__int128)sx(x, bits) * (__int128)sx(y, bits));
+  return (unsigned __int128)x * y;
+}
+static PTX_EXEC(x_mul_hi) {
+  OPS3;
+  unsigned W = in->aux;
+  bool s = in->mods & M_SIGNED;
+  uint64_t m = wmask(W);
+  PTX_LANES(mask, d[l] = (uint64_t)(prod(a[l], b[l], W, s) >> W) & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_mul_wide) {
+  OPS3;
+  unsigned W = in->aux;
+  bool s = in->mods & M_SIGNED;
+  uint64_t m = wmask(2 * W);
+  PTX_LANES(mask, d[l] = (uint64_t)prod(a[l], b[l], W, s) & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_mad_lo) {
+  OPS4;
+  uint64_t m = wmask(in->aux);
+  PTX_LANES(mask, d[l] = (a[l] * b[l] + c[l]) & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_mad_hi) {
+  OPS4;
+  unsigned W = in->aux;
+  bool s = in->mods & M_SIGNED;
+  uint64_t m = wmask(W);
+  PTX_LANES(mask, d[l] = ((uint64_t)(prod(a[l], b[l], W, s) >> W) + c[l]) & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_mad_wide) {
+  OPS4;
+  unsigned W = in->aux;
+  bool s = in->mods & M_SIGNED;
+  uint64_t m = wmask(2 * W);
+  PTX_LANES(mask, d[l] = ((uint64_t)prod(a[l], b[l], W, s) + c[l]) & m);
+  return PX_NEXT;
+}
+/* Division by zero: the PTX ISA leaves the result unspecified; tc5 gives
+ * all ones for the quotient and the dividend for the remainder. */
+static PTX_EXEC(x_div) {
+  OPS3;
+  unsigned W = in->aux;
+  uint64_t m = wmask(W);
+  if (in->mods & M_SIGNED) {
+    PTX_LANES(mask, {
+      int64_t x = sx(a[l], W), y = sx(b[l], W);
+      if (y == 0) d[l] = m;
+      else if (y == -1) d[l] = (0 - (uint64_t)x) & m;
+      else d[l] = (uint64_t)(x / y) & m;
+    });
+  } else {
+    PTX_LANES(mask, d[l] = b[l] ? a[l] / b[l] : m);
+  }
+  return PX_NEXT;
+}
+static PTX_EXEC(x_rem) {
+  OPS3;
+  unsigned W = in->aux;
+  uint64_t m = wmask(W);
+  if (in->mods & M_SIGNED) {
+    PTX_LANES(mask, {
+      int64_t x = sx(a[l], W), y = sx(b[l], W);
+      if (y == 0) d[l] = a[l];
+      else if (y == -1) d[l] = 0;
+      else d[l] = (uint64_t)(x % y) & m;
+    });
+  } else {
+    PTX_LANES(mask, d[l] = b[l] ? a[l] % b[l] : a[l]);
+  }
+  return PX_NEXT;
+}
+static PTX_EXEC(x_min) {
+  OPS3;
+  unsigned W = in->aux;
+  if (in->mods & M_SIGNED) PTX_LANES(mask, d[l] = sx(a[l], W) < sx(b[l], W) ? a[l] : b[l]);
+  else PTX_LANES(mask, d[l] = a[l] < b[l] ? a[l] : b[l]);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_max) {
+  OPS3;
+  unsigned W = in->aux;
+  if (in->mods & M_SIGNED) PTX_LANES(mask, d[l] = sx(a[l], W) > sx(b[l], W) ? a[l] : b[l]);
+  else PTX_LANES(mask, d[l] = a[l] > b[l] ? a[l] : b[l]);
+  return PX_NEXT;
+}
+
+/* the integer types an instruction takes: *bits, *sgn */
+static bool int_type(dctx *d, ptx_type t, bool allow_b) {
+  char c = ptx_types[t].cls;
+  unsigned b = ptx_types[t].bits;
+  if (!((c == 'u' || c == 's' || (allow_b && c == 'b')) && b >= 16 && b <= 64)) {
+    d_fail(d, TC5_EUNSUPPORTED, "type .%s is not modelled for this instruction", ptx_types[t].name);
+    return false;
+  }
+  d->in->aux = b;
+  d->in->aux2 = (uint32_t)wmask(b);
+  if (c == 's') d->in->mods |= M_SIGNED;
+  d->in->type = (uint8_t)t;
+  return true;
+}
+
+PTX_DEC(dec_intbin) {
+  ptx_insn *in = d->in;
+  const char *op = d->tok[0];
+  ptx_type t = PT_NONE;
+  /* peek at the type: floats go to the float decoder */
+  for (unsigned k = 1; k < d->ntok; k++) {
+    ptx_type x = ptx_type_parse(d->tok[k], strlen(d->tok[k]));
+    if (x != PT_NONE) t = x;
+  }
+  if (t != PT_NONE && ptx_types[t].cls == 'f') return dec_fbin(d);
+  bool is_mad = !strcmp(op, "mad");
+  bool lo = d_take(d, "lo"), hi = d_take(d, "hi"), wide = d_take(d, "wide");
+  bool sat = d_take(d, "sat");
+  t = d_take_type(d);
+  if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
+  bool allow_b = !strcmp(op, "add") || !strcmp(op, "sub");
+  if (!int_type(d, t, allow_b)) return d->st;
+  unsigned nops = is_mad ? 4 : 3;
+  if (!d_nops(d, nops, nops)) return d->st;
+  ptx_type st = t;
+  if (wide) {
+    if (in->aux == 64) return d_fail(d, TC5_EILLEGAL, ".wide needs a 16- or 32-bit type");
+    static const ptx_type wider[PT_COUNT] = {[PT_U16] = PT_U32, [PT_S16] = PT_S32, [PT_U32] = PT_U64,
+                                             [PT_S32] = PT_S64};
+    st = t; /* sources are W bits; the destination (and mad's c) 2W */
+    if (!d_dst(d, 0, &in->o[0]) || !d_src(d, 1, st, &in->o[1]) || !d_src(d, 2, st, &in->o[2])) return d->st;
+    if (is_mad && !d_src(d, 3, wider[t], &in->o[3])) return d->st;
+  } else {
+    if (!d_dst(d, 0, &in->o[0])) return d->st;
+    for (unsigned k = 1; k < nops; k++)
+      if (!d_src(d, k, t, &in->o[k])) return d->st;
+  }
+  if (wide) in->mods |= M_WIDE;
+  if (hi) in->mods |= M_HI;
+  bool mul = !strcmp(op, "mul") || is_mad;
+  if (mul) {
+    if (lo + hi + wide != 1) return d_fail(d, TC5_EPARSE, "%s needs one of .lo, .hi, .wide", op);
+    if (sat) return d_fail(d, TC5_EUNSUPPORTED, ".sat is not modelled for %s", op);
+    in->fn = !strcmp(op, "mul") ? (lo ? x_mul_lo : hi ? x_mul_hi : x_mul_wide)
+                                : (lo ? x_mad_lo : hi ? x_mad_hi : x_mad_wide);
+    return TC5_OK;
+  }
+  if (lo || hi || wide) return d_fail(d, TC5_EPARSE, ".lo/.hi/.wide belong to mul and mad");
+  if (sat) {
+    if (t != PT_S32 || (strcmp(op, "add") && strcmp(op, "sub")))
+      return d_fail(d, TC5_EILLEGAL, ".sat applies to add.s32 and sub.s32 only");
+    in->fn = !strcmp(op, "add") ? x_add_sat_s32 : x_sub_sat_s32;
+    return TC5_OK;
+  }
+  in->fn = !strcmp(op, "add")   ? x_add
+           : !strcmp(op, "sub") ? x_sub
+           : !strcmp(op, "div") ? x_div
+           : !strcmp(op, "rem") ? x_rem
+           : !strcmp(op, "min") ? x_min
+                                : x_max;
+  return TC5_OK;
+}
+
+/* ---- abs neg (integers; floats in exec_float.c) ---- */
+static PTX_EXEC(x_ineg) {
+  OPS2;
+  uint64_t m = wmask(in->aux);
+  PTX_LANES(mask, d[l] = (0 - a[l]) & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_iabs) {
+  OPS2;
+  unsigned W = in->aux;
+  uint64_t m = wmask(W);
+  PTX_LANES(mask, d[l] = sx(a[l], W) < 0 ? (0 - a[l]) & m : a[l]);
+  return PX_NEXT;
+}
+PTX_DEC(dec_abs_neg) {
+  for (unsigned k = 1; k < d->ntok; k++) {
+    ptx_type x = ptx_type_parse(d->tok[k], strlen(d->tok[k]));
+    if (x != PT_NONE && ptx_types[x].cls == 'f') return dec_funary(d);
+  }
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE || ptx_types[t].cls != 's') return d_fail(d, TC5_EUNSUPPORTED, "needs an .s16/.s32/.s64 type");
+  if (!int_type(d, t, false) || !d_nops(d, 2, 2)) return d->st;
+  if (!d_dst(d, 0, &d->in->o[0]) || !d_src(d, 1, t, &d->in->o[1])) return d->st;
+  d->in->fn = !strcmp(d->tok[0], "abs") ? x_iabs : x_ineg;
+  return TC5_OK;
+}
+
+/* ---- and or xor not cnot ---- */
+static PTX_EXEC(x_and) {
+  OPS3;
+  PTX_LANES(mask, d[l] = a[l] & b[l]);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_or) {
+  OPS3;
+  PTX_LANES(mask, d[l] = a[l] | b[l]);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_xor) {
+  OPS3;
+  PTX_LANES(mask, d[l] = a[l] ^ b[l]);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_not) {
+  OPS2;
+  uint64_t m = in->aux2 ? in->aux2 : ~0ull;
+  if (in->aux == 64) m = ~0ull;
+  PTX_LANES(mask, d[l] = ~a[l] & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_cnot) {
+  OPS2;
+  PTX_LANES(mask, d[l] = a[l] == 0);
+  return PX_NEXT;
+}
+PTX_DEC(dec_logic) {
+  ptx_type t = d_take_type(d);
+  const char *op = d->tok[0];
+  if (t == PT_NONE || !(ptx_types[t].cls == 'b' || t == PT_PRED) || ptx_types[t].bits > 64 ||
+      ptx_types[t].bits == 8)
+    return d_fail(d, TC5_EUNSUPPORTED, "%s takes .pred, .b16, .b32 or .b64", op);
+  ptx_insn *in = d->in;
+  in->type = (uint8_t)t;
+  in->aux = ptx_types[t].bits;
+  in->aux2 = (uint32_t)wmask(in->aux);
+  bool unary = !strcmp(op, "not") || !strcmp(op, "cnot");
+  unsigned n = unary ? 2 : 3;
+  if (!d_nops(d, n, n) || !d_dst(d, 0, &in->o[0])) return d->st;
+  for (unsigned k = 1; k < n; k++) {
+    if (!d_src(d, k, t, &in->o[k])) return d->st;
+    if (in->o[k].neg) return d_fail(d, TC5_EUNSUPPORTED, "negated operands of %s are not modelled", op);
+  }
+  in->fn = !strcmp(op, "and")   ? x_and
+           : !strcmp(op, "or")  ? x_or
+           : !strcmp(op, "xor") ? x_xor
+           : !strcmp(op, "not") ? x_not
+                                : x_cnot;
+  if (t == PT_PRED && in->fn == x_not) in->aux = 1, in->aux2 = 1;
+  return TC5_OK;
+}
+
+/* ---- shl shr: shift amounts are unsigned 32-bit, clamped at the width ---- */
+static PTX_EXEC(x_shl) {
+  OPS3;
+  unsigned W = in->aux;
+  uint64_t m = wmask(W);
+  PTX_LANES(mask, {
+    uint32_t s = (uint32_t)b[l];
+    d[l] = s >= W ? 0 : (a[l] << s) & m;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_shr) {
+  OPS3;
+  unsigned W = in->aux;
+  uint64_t m = wmask(W);
+  if (in->mods & M_SIGNED) {
+    PTX_LANES(mask, {
+      uint32_t s = (uint32_t)b[l];
+      d[l] = (uint64_t)(sx(a[l], W) >> (s >= W ? W - 1 : s)) & m;
+    });
+  } else {
+    PTX_LANES(mask, {
+      uint32_t s = (uint32_t)b[l];
+      d[l] = s >= W ? 0 : a[l] >> s;
+    });
+  }
+  return PX_NEXT;
+}
+PTX_DEC(dec_shift) {
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE || ptx_types[t].bits < 16 || ptx_types[t].bits > 64 || ptx_types[t].cls == 'f')
+    return d_fail(d, TC5_EUNSUPPORTED, "needs a 16-, 32- or 64-bit integer type");
+  if (!int_type(d, t, true) || !d_nops(d, 3, 3)) return d->st;
+  ptx_insn *in = d->in;
+  if (!d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, PT_U32, &in->o[2]))
+    return d->st;
+  in->fn = !strcmp(d->tok[0], "shl") ? x_shl : x_shr;
+  return TC5_OK;
+}
+
+/* ---- popc clz brev bfind bfe bfi prmt lop3 shf ---- */
+static PTX_EXEC(x_popc) {
+  OPS2;
+  PTX_LANES(mask, d[l] = (uint64_t)__builtin_popcountll(a[l]));
+  return PX_NEXT;
+}
+static PTX_EXEC(x_clz) {
+  OPS2;
+  unsigned W = in->aux;
+  PTX_LANES(mask, d[l] = a[l] ? (uint64_t)(__builtin_clzll(a[l]) - (64 - (int)W)) : W);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_brev) {
+  OPS2;
+  unsigned W = in->aux;
+  PTX_LANES(mask, {
+    uint64_t v = a[l], r = 0;
+    for (unsigned k = 0; k < W; k++) r |= ((v >> k) & 1) << (W - 1 - k);
+    d[l] = r;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_bfind) {
+  OPS2;
+  unsigned W = in->aux;
+  bool s = in->mods & M_SIGNED, shamt = in->mods & M_HI;
+  PTX_LANES(mask, {
+    uint64_t v = a[l];
+    if (s && sx(v, W) < 0) v = ~v & wmask(W);
+    uint32_t r = v ? (uint32_t)(63 - __builtin_clzll(v)) : 0xFFFFFFFFu;
+    if (shamt && r != 0xFFFFFFFFu) r = W - 1 - r;
+    d[l] = r;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_bfe) {
+  OPS4;
+  unsigned W = in->aux, msb = W - 1;
+  bool s = in->mods & M_SIGNED;
+  PTX_LANES(mask, {
+    unsigned pos = (unsigned)(b[l] & 0xff), len = (unsigned)(c[l] & 0xff);
+    uint64_t v = a[l];
+    unsigned top = pos + len - 1 > msb ? msb : pos + len - 1;
+    uint64_t sbit = (!s || len == 0) ? 0 : (v >> top) & 1;
+    uint64_t r = 0;
+    for (unsigned i = 0; i <= msb; i++) {
+      uint64_t bit = (i < len && pos + i <= msb) ? (v >> (pos + i)) & 1 : sbit;
+      r |= bit << i;
+    }
+    d[l] = r;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_bfi) {
+  uint64_t *f = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  const uint64_t *c = PTX_R(w, in->o[3].reg), *e = PTX_R(w, in->o[4].reg);
+  unsigned W = in->aux, msb = W - 1;
+  PTX_LANES(mask, {
+    unsigned pos = (unsigned)(c[l] & 0xff), len = (unsigned)(e[l] & 0xff);
+    uint64_t r = b[l];
+    for (unsigned i = 0; i < len && pos + i <= msb; i++)
+      r = (r & ~(1ull << (pos + i))) | (((a[l] >> i) & 1) << (pos + i));
+    f[l] = r;
+  });
+  return PX_NEXT;
+}
+/* prmt: in->aux = mode (0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16) */
+static PTX_EXEC(x_prmt) {
+  OPS4;
+  unsigned mode = in->aux;
+  PTX_LANES(mask, {
+    uint64_t x = (a[l] & 0xffffffffu) | (b[l] & 0xffffffffu) << 32;
+    uint32_t sel = (uint32_t)c[l], r = 0;
+    for (unsigned k = 0; k < 4; k++) {
+      unsigned s;
+      bool msbrep = false;
+      switch (mode) {
+      case 0: s = (sel >> (4 * k)) & 7; msbrep = (sel >> (4 * k + 3)) & 1; break;
+      case 1: s = ((sel & 3) + k) & 7; break;
+      case 2: s = ((sel & 3) - k) & 7; break;
+      case 3: s = sel & 3; break;
+      case 4: s = k < (sel & 3) ? k : (sel & 3); break;
+      case 5: s = k > (sel & 3) ? k : (sel & 3); break;
+      default: s = ((sel & 1) * 2 + (k & 1)); break;
+      }
+      uint32_t byte = (uint32_t)(x >> (8 * s)) & 0xff;
+      if (msbrep) byte = (byte & 0x80) ? 0xff : 0;
+      r |= byte << (8 * k);
+    }
+    d[l] = r;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_lop3) {
+  OPS4;
+  uint32_t lut = in->aux;
+  PTX_LANES(mask, {
+    uint32_t r = 0, x = (uint32_t)a[l], y = (uint32_t)b[l], z = (uint32_t)c[l];
+    if (lut & 0x01) r |= ~x & ~y & ~z;
+    if (lut & 0x02) r |= ~x & ~y & z;
+    if (lut & 0x04) r |= ~x & y & ~z;
+    if (lut & 0x08) r |= ~x & y & z;
+    if (lut & 0x10) r |= x & ~y & ~z;
+    if (lut & 0x20) r |= x & ~y & z;
+    if (lut & 0x40) r |= x & y & ~z;
+    if (lut & 0x80) r |= x & y & z;
+    d[l] = r;
+  });
+  return PX_NEXT;
+}
+/* shf.{l,r}.{wrap,clamp}.b32: aux bit 0 right, bit 1 clamp */
+static PTX_EXEC(x_shf) {
+  OPS4;
+  bool right = in->aux & 1, clamp = in->aux & 2;
+  PTX_LANES(mask, {
+    uint64_t x = (a[l] & 0xffffffffu) | (b[l] & 0xffffffffu) << 32;
+    uint32_t n = (uint32_t)c[l];
+    n = clamp ? (n > 32 ? 32 : n) : (n & 31);
+    d[l] = right ? (uint32_t)(x >> n) : (uint32_t)((x << n) >> 32);
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_bits) {
+  ptx_insn *in = d->in;
+  const char *op = d->tok[0];
+  if (!strcmp(op, "prmt")) {
+    static const char *const modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
+    int mo = d_take_one(d, modes);
+    in->aux = (uint32_t)(mo + 1);
+    if (d_take_type(d) != PT_B32 || !d_nops(d, 4, 4)) return d_fail(d, TC5_EPARSE, "prmt takes .b32 and 4 operands");
+    if (!d_dst(d, 0, &in->o[0])) return d->st;
+    for (unsigned k = 1; k < 4; k++)
+      if (!d_src(d, k, PT_B32, &in->o[k])) return d->st;
+    in->fn = x_prmt;
+    return TC5_OK;
+  }
+  if (!strcmp(op, "lop3")) {
+    int64_t lut;
+    if (d_take_type(d) != PT_B32 || !d_nops(d, 5, 5)) return d_fail(d, TC5_EUNSUPPORTED, "lop3 takes .b32 and 5 operands");
+    if (!d_dst(d, 0, &in->o[0]) || !d_imm(d, 4, &lut)) return d->st;
+    for (unsigned k = 1; k < 4; k++)
+      if (!d_src(d, k, PT_B32, &in->o[k])) return d->st;
+    in->aux = (uint32_t)lut & 0xff;
+    in->nops = 4;
+    in->fn = x_lop3;
+    return TC5_OK;
+  }
+  if (!strcmp(op, "shf")) {
+    static const char *const dir[] = {"l", "r", NULL}, *const md[] = {"wrap", "clamp", NULL};
+    int r = d_take_one(d, dir), c = d_take_one(d, md);
+    if (r < 0 || c < 0 || d_take_type(d) != PT_B32 || !d_nops(d, 4, 4))
+      return d_fail(d, TC5_EPARSE, "shf takes .l/.r, .wrap/.clamp, .b32 and 4 operands");
+    in->aux = (uint32_t)(r | c << 1);
+    if (!d_dst(d, 0, &in->o[0])) return d->st;
+    for (unsigned k = 1; k < 4; k++)
+      if (!d_src(d, k, PT_B32, &in->o[k])) return d->st;
+    in->fn = x_shf;
+    return TC5_OK;
+  }
+  bool shamt = !strcmp(op, "bfind") && d_take(d, "shiftamt");
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
+  unsigned W = ptx_types[t].bits;
+  if ((W != 32 && W != 64) || ptx_types[t].cls == 'f')
+    return d_fail(d, TC5_EUNSUPPORTED, "type .%s is not modelled for %s", ptx_types[t].name, op);
+  in->type = (uint8_t)t;
+  in->aux = W;
+  if (ptx_types[t].cls == 's') in->mods |= M_SIGNED;
+  if (shamt) in->mods |= M_HI;
+  if (!strcmp(op, "bfi")) {
+    if (!d_nops(d, 5, 5) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1]) ||
+        !d_src(d, 2, t, &in->o[2]) || !d_src(d, 3, PT_U32, &in->o[3]) || !d_src(d, 4, PT_U32, &in->o[4]))
+      return d->st;
+    in->fn = x_bfi;
+    return TC5_OK;
+  }
+  if (!strcmp(op, "bfe")) {
+    if (!d_nops(d, 4, 4) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1]) ||
+        !d_src(d, 2, PT_U32, &in->o[2]) || !d_src(d, 3, PT_U32, &in->o[3]))
+      return d->st;
+    in->fn = x_bfe;
+    return TC5_OK;
+  }
+  if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1])) return d->st;
+  in->fn = !strcmp(op, "popc") ? x_popc : !strcmp(op, "clz") ? x_clz : !strcmp(op, "brev") ? x_brev : x_bfind;
+  return TC5_OK;
+}
+
+/* ---- setp selp ---- */
+enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_LO, C_LS, C_HI, C_HS, C_EQU, C_NEU, C_LTU, C_LEU, C_GTU,
+       C_GEU, C_NUM, C_NAN };
+static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
+                                        "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", NULL};
+enum { B_NONE, B_AND, B_OR, B_XOR };
+
+static inline bool icmp(unsigned op, uint64_t x, uint64_t y, unsigned W, bool sgn) {
+  if (sgn && op <= C_GE) {
+    int64_t a = sx(x, W), b = sx(y, W);
+    switch (op) {
+    case C_EQ: return a == b;
+    case C_NE: return a != b;
+    case C_LT: return a < b;
+    case C_LE: return a <= b;
+    case C_GT: return a > b;
+    default: return a >= b;
+    }
+  }
+  switch (op) {
+  case C_EQ: return x == y;
+  case C_NE: return x != y;
+  case C_LT: case C_LO: return x < y;
+  case C_LE: case C_LS: return x <= y;
+  case C_GT: case C_HI: return x > y;
+  default: return x >= y;
+  }
+}
+
+/* float comparisons on f32/f64/f16/bf16 values converted to double */
+static inline bool fcmp(unsigned op, double a, double b) {
+  bool un = a != a || b != b;
+  switch (op) {
+  case C_EQ: return !un && a == b;
+  case C_NE: return !un && a != b;
+  case C_LT: return !un && a < b;
+  case C_LE: return !un && a <= b;
+  case C_GT: return !un && a > b;
+  case C_GE: return !un && a >= b;
+  case C_EQU: return un || a == b;
+  case C_NEU: return un || a != b;
+  case C_LTU: return un || a < b;
+  case C_LEU: return un || a <= b;
+  case C_GTU: return un || a > b;
+  case C_GEU: return un || a >= b;
+  case C_NUM: return !un;
+  default: return un;
+  }
+}
+
+static inline bool boolop(unsigned bop, bool r, bool c) {
+  switch (bop) {
+  case B_AND: return r && c;
+  case B_OR: return r || c;
+  case B_XOR: return r != c;
+  default: return r;
+  }
+}
+
+/* setp: aux = compare op, aux2 = bool op; mods: M_SIGNED, M_PAIR (p|q),
+ * bit 8+ the float type (0 for integers), M_SAT = .ftz */
+static PTX_EXEC(x_setp) {
+  uint64_t *p = PTX_R(w, in->o[0].reg);
+  uint64_t *q = (in->mods & M_PAIR) ? PTX_R(w, in->o[0].reg2) : NULL;
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  const uint64_t *c = in->aux2 ? PTX_R(w, in->o[3].reg) : NULL;
+  bool cneg = in->o[3].neg;
+  unsigned op = in->aux, bop = in->aux2, W = ptx_types[in->type].bits;
+  unsigned ft = in->mods >> 8;
+  bool sgn = in->mods & M_SIGNED, ftz = in->mods & M_SAT;
+  PTX_LANES(mask, {
+    bool r = ft ? fcmp(op, ptx_fval(a[l], ft, ftz), ptx_fval(b[l], ft, ftz)) : icmp(op, a[l], b[l], W, sgn);
+    bool cv = c ? ((c[l] != 0) != cneg) : false;
+    p[l] = boolop(bop, r, cv);
+    if (q) q[l] = boolop(bop, !r, cv);
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_setp) {
+  ptx_insn *in = d->in;
+  int op = d_take_one(d, cmp_names);
+  static const char *const bops[] = {"and", "or", "xor", NULL};
+  int bop = d_take_one(d, bops);
+  bool ftz = d_take(d, "ftz");
+  ptx_type t = d_take_type(d);
+  if (op < 0 || t == PT_NONE) return d_fail(d, TC5_EPARSE, "setp needs a comparison and a type");
+  char cls = ptx_types[t].cls;
+  in->type = (uint8_t)t;
+  in->aux = (uint32_t)op;
+  in->aux2 = (uint32_t)(bop + 1);
+  if (cls == 'f') {
+    if (t != PT_F32 && t != PT_F64 && t != PT_F16 && t != PT_BF16)
+      return d_fail(d, TC5_EUNSUPPORTED, "setp.%s is not modelled", ptx_types[t].name);
+    if (op >= C_LO && op <= C_HS) return d_fail(d, TC5_EILLEGAL, "lo/ls/hi/hs compare integers only");
+    in->mods |= (uint32_t)t << 8;
+    if (ftz) in->mods |= M_SAT;
+  } else {
+    if (ftz) return d_fail(d, TC5_EILLEGAL, ".ftz applies to floating-point comparisons");
+    if (op > C_HS) return d_fail(d, TC5_EILLEGAL, "unordered comparisons apply to floats only");
+    if (cls == 's') in->mods |= M_SIGNED;
+    if (ptx_types[t].bits < 16 || ptx_types[t].bits > 64) return d_fail(d, TC5_EUNSUPPORTED, "setp needs 16 to 64 bits");
+  }
+  unsigned n = bop >= 0 ? 4 : 3;
+  if (!d_nops(d, n, n) || !d_dst(d, 0, &in->o[0])) return d->st;
+  if (in->o[0].reg2 != PTX_NOREG) in->mods |= M_PAIR;
+  if (!d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, t, &in->o[2])) return d->st;
+  if (bop >= 0 && !d_src(d, 3, PT_PRED, &in->o[3])) return d->st;
+  in->fn = x_setp;
+  return TC5_OK;
+}
+
+static PTX_EXEC(x_selp) {
+  OPS4;
+  PTX_LANES(mask, d[l] = c[l] ? a[l] : b[l]);
+  return PX_NEXT;
+}
+PTX_DEC(dec_selp) {
+  ptx_insn *in = d->in;
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE || t == PT_PRED || ptx_types[t].bits < 16 || ptx_types[t].bits > 64)
+    return d_fail(d, TC5_EUNSUPPORTED, "selp needs a 16- to 64-bit type");
+  in->type = (uint8_t)t;
+  if (!d_nops(d, 4, 4) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, t, &in->o[2]) ||
+      !d_src(d, 3, PT_PRED, &in->o[3]))
+    return d->st;
+  if (in->o[3].neg) return d_fail(d, TC5_EUNSUPPORTED, "a negated selector is not modelled");
+  in->fn = x_selp;
+  return TC5_OK;
+}
+
+/* ---- mov ---- */
+static PTX_EXEC(x_mov) {
+  OPS2;
+  uint64_t m = in->aux2 ? in->aux2 : ~0ull;
+  PTX_LANES(mask, d[l] = a[l] & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_mov64) {
+  OPS2;
+  PTX_LANES(mask, d[l] = a[l]);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_mov_sreg) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  uint64_t m = in->aux2 ? in->aux2 : ~0ull;
+  PTX_LANES(mask, d[l] = ptx_sreg_now(w, (unsigned)in->o[1].imm, l) & m);
+  return PX_NEXT;
+}
+/* mov.bN d, {a, b, ...}: packs n parts of N/n bits, a in the low bits */
+static PTX_EXEC(x_pack) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint32_t *v = w->cta->L->m->vregs + in->o[1].vec;
+  unsigned n = in->o[1].n, pb = in->aux / n;
+  uint64_t pm = wmask(pb);
+  PTX_LANES(mask, {
+    uint64_t r = 0;
+    for (unsigned k = 0; k < n; k++) r |= (PTX_R(w, v[k])[l] & pm) << (k * pb);
+    d[l] = r;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_unpack) {
+  const uint32_t *v = w->cta->L->m->vregs + in->o[0].vec;
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  unsigned n = in->o[0].n, pb = in->aux / n;
+  uint64_t pm = wmask(pb);
+  PTX_LANES(mask, {
+    uint64_t x = a[l];
+    for (unsigned k = 0; k < n; k++) PTX_R(w, v[k])[l] = (x >> (k * pb)) & pm;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_mov) {
+  ptx_insn *in = d->in;
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "mov needs a type");
+  unsigned W = ptx_types[t].bits;
+  if (W > 64) return d_fail(d, TC5_EUNSUPPORTED, "mov.%s is not modelled", ptx_types[t].name);
+  in->type = (uint8_t)t;
+  in->aux = W;
+  in->aux2 = W >= 64 ? 0 : (uint32_t)wmask(W);
+  if (!d_nops(d, 2, 2)) return d->st;
+  if (d->r->ops[1].kind == RO_VEC) {
+    if (!d_dst(d, 0, &in->o[0]) || !d_vec(d, 1, 0, false, PT_B64, &in->o[1])) return d->st;
+    if (in->o[1].n < 2 || W % in->o[1].n) return d_fail(d, TC5_EPARSE, "mov's vector must split the type evenly");
+    in->fn = x_pack;
+    return TC5_OK;
+  }
+  if (d->r->ops[0].kind == RO_VEC) {
+    if (!d_vec(d, 0, 0, true, t, &in->o[0]) || !d_src(d, 1, t, &in->o[1])) return d->st;
+    if (in->o[0].n < 2 || W % in->o[0].n) return d_fail(d, TC5_EPARSE, "mov's vector must split the type evenly");
+    in->fn = x_unpack;
+    return TC5_OK;
+  }
+  if (!d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1])) return d->st;
+  if (in->o[1].kind == PO_SREG) in->fn = x_mov_sreg;
+  else in->fn = W == 64 ? x_mov64 : x_mov;
+  if (t == PT_PRED) in->aux2 = 1;
+  return TC5_OK;
+}

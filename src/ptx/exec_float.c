@@ -1,0 +1,554 @@
+/* tc5 PTX runner — floating-point instructions and cvt (PTX ISA
+ * "Floating-Point Instructions", "Half Precision Floating-Point
+ * Instructions", "Data Movement: cvt").
+ *
+ * Exact rounding: f32 and f64 operations run on the host's IEEE
+ * arithmetic under the instruction's rounding mode (fesetround; this file
+ * is compiled with -frounding-math), which is what PTX specifies (.rn .rz
+ * .rm .rp are IEEE 754's roundings). .ftz flushes subnormal inputs and
+ * results to zero of the same sign; .sat clamps to [0, 1] (NaN to 0). A NaN
+ * result is the canonical NaN (f32 0x7fffffff). f16 / bf16 operations are
+ * computed exactly in double (every sum or product of two such values is
+ * exact there) and rounded once to the format by tc5_fmt_encode.
+ * Conversions go through tc5_fmt_encode, the model of CUDA's conversions.
+ * The approximate instructions (.approx, ex2, lg2, sin, cos, tanh, rsqrt)
+ * are not modelled yet: they are refused (TC5_EUNSUPPORTED) rather than
+ * given an undocumented definition. */
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+#include "ptx/decode_impl.h"
+#include "tc5/formats.h"
+
+enum { F_FTZ = 1u << 0, F_SAT = 1u << 1, F_RELU = 1u << 2, F_SATFINITE = 1u << 3 };
+/* in->aux: the IEEE rounding mode (FE_*), in->aux2: operation */
+
+static inline float f32_of(uint64_t b) {
+  uint32_t x = (uint32_t)b;
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+static inline uint64_t bits_f32(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) x = 0x7fffffffu;
+  return x;
+}
+static inline double f64_of(uint64_t b) {
+  double d;
+  memcpy(&d, &b, 8);
+  return d;
+}
+static inline uint64_t bits_f64(double d) {
+  uint64_t x;
+  memcpy(&x, &d, 8);
+  if ((x & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (x & 0xfffffffffffffull))
+    x = 0x7fffffffffffffffull;
+  return x;
+}
+static inline float ftz32(float f) {
+  return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
+}
+static inline float sat32(float f) { return f != f ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f; }
+
+static uint32_t enc(tc5_type t, double x, tc5_round r, bool satf) {
+  uint32_t c = 0;
+  tc5_fmt_encode(t, x, r, satf, &c);
+  return c;
+}
+
+static double dec16(uint64_t bits, bool bf) {
+  double v = 0;
+  tc5_fmt_decode(bf ? TC5_BF16 : TC5_F16, (uint32_t)bits & 0xffff, &v, NULL);
+  return v;
+}
+
+double ptx_fval(uint64_t bits, unsigned type, bool ftz) {
+  switch (type) {
+  case PT_F32: {
+    float f = f32_of(bits);
+    return ftz ? ftz32(f) : f;
+  }
+  case PT_F64: return f64_of(bits);
+  case PT_F16: return dec16(bits, false);
+  case PT_BF16: return dec16(bits, true);
+  default: return 0;
+  }
+}
+
+/* ---- f32 / f64 binary and ternary operations ---- */
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MIN, OP_MAX, OP_FMA };
+
+#define WITH_ROUND(mode, body)                  \
+  do {                                          \
+    int r__ = (int)(mode);                      \
+    if (r__ != FE_TONEAREST) fesetround(r__);   \
+    body;                                       \
+    if (r__ != FE_TONEAREST) fesetround(FE_TONEAREST); \
+  } while (0)
+
+static inline float fmin_ptx(float a, float b) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+static inline float fmax_ptx(float a, float b) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+static inline double dmin_ptx(double a, double b) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+static inline double dmax_ptx(double a, double b) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+static PTX_EXEC(x_f32op) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  const uint64_t *c = in->aux2 == OP_FMA ? PTX_R(w, in->o[3].reg) : b;
+  bool ftz = in->mods & F_FTZ, sat = in->mods & F_SAT;
+  unsigned op = in->aux2;
+  WITH_ROUND(in->aux, PTX_LANES(mask, {
+    float x = f32_of(a[l]), y = f32_of(b[l]), z = f32_of(c[l]), r;
+    if (ftz) x = ftz32(x), y = ftz32(y), z = ftz32(z);
+    switch (op) {
+    case OP_ADD: r = x + y; break;
+    case OP_SUB: r = x - y; break;
+    case OP_MUL: r = x * y; break;
+    case OP_DIV: r = x / y; break;
+    case OP_MIN: r = fmin_ptx(x, y); break;
+    case OP_MAX: r = fmax_ptx(x, y); break;
+    default: r = fmaf(x, y, z); break;
+    }
+    if (ftz) r = ftz32(r);
+    if (sat) r = sat32(r);
+    d[l] = bits_f32(r);
+  }));
+  return PX_NEXT;
+}
+static PTX_EXEC(x_f64op) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  const uint64_t *c = in->aux2 == OP_FMA ? PTX_R(w, in->o[3].reg) : b;
+  unsigned op = in->aux2;
+  WITH_ROUND(in->aux, PTX_LANES(mask, {
+    double x = f64_of(a[l]), y = f64_of(b[l]), z = f64_of(c[l]), r;
+    switch (op) {
+    case OP_ADD: r = x + y; break;
+    case OP_SUB: r = x - y; break;
+    case OP_MUL: r = x * y; break;
+    case OP_DIV: r = x / y; break;
+    case OP_MIN: r = dmin_ptx(x, y); break;
+    case OP_MAX: r = dmax_ptx(x, y); break;
+    default: r = fma(x, y, z); break;
+    }
+    d[l] = bits_f64(r);
+  }));
+  return PX_NEXT;
+}
+/* f16 / bf16 (and the x2 forms: in->vec = 2): exact in double, rounded once */
+static PTX_EXEC(x_h16op) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  const uint64_t *c = in->aux2 == OP_FMA ? PTX_R(w, in->o[3].reg) : b;
+  bool bf = in->type == PT_BF16 || in->type == PT_BF16X2;
+  unsigned n = in->vec, op = in->aux2;
+  bool relu = in->mods & F_RELU, sat = in->mods & F_SAT;
+  tc5_type t = bf ? TC5_BF16 : TC5_F16;
+  PTX_LANES(mask, {
+    uint64_t r = 0;
+    for (unsigned k = 0; k < n; k++) {
+      double x = dec16(a[l] >> (16 * k), bf), y = dec16(b[l] >> (16 * k), bf), z = dec16(c[l] >> (16 * k), bf), v;
+      switch (op) {
+      case OP_ADD: v = x + y; break;
+      case OP_SUB: v = x - y; break;
+      case OP_MUL: v = x * y; break;
+      case OP_MIN: v = dmin_ptx(x, y); break;
+      case OP_MAX: v = dmax_ptx(x, y); break;
+      default: v = fma(x, y, z); break; /* exact product; one rounding of the sum in double */
+      }
+      if (sat) v = v != v ? 0 : v < 0 ? 0 : v > 1 ? 1 : v;
+      if (relu && (v < 0 || v != v)) v = v != v ? v : 0;
+      r |= (uint64_t)enc(t, v, TC5_ROUND_RN, false) << (16 * k);
+    }
+    d[l] = r;
+  });
+  return PX_NEXT;
+}
+
+static const char *const rnd_names[] = {"rn", "rz", "rm", "rp", NULL};
+static const int rnd_fe[] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+
+PTX_DEC(dec_fbin) {
+  ptx_insn *in = d->in;
+  const char *op = d->tok[0];
+  int r = d_take_one(d, rnd_names);
+  bool ftz = d_take(d, "ftz"), sat = d_take(d, "sat"), relu = d_take(d, "relu");
+  bool approx = d_take(d, "approx"), full = d_take(d, "full");
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
+  in->type = (uint8_t)t;
+  in->aux = (uint32_t)rnd_fe[r < 0 ? 0 : r];
+  in->aux2 = !strcmp(op, "add")   ? OP_ADD
+             : !strcmp(op, "sub") ? OP_SUB
+             : !strcmp(op, "mul") ? OP_MUL
+             : !strcmp(op, "div") ? OP_DIV
+             : !strcmp(op, "min") ? OP_MIN
+             : !strcmp(op, "max") ? OP_MAX
+                                  : OP_FMA;
+  if (approx || full) return d_fail(d, TC5_EUNSUPPORTED, "div.approx / div.full are not modelled yet (no documented definition)");
+  if (in->aux2 == OP_DIV && r < 0 && t == PT_F32)
+    return d_fail(d, TC5_EILLEGAL, "div.f32 needs .rn/.rz/.rm/.rp, .full or .approx");
+  if ((in->aux2 == OP_FMA) && r < 0) return d_fail(d, TC5_EILLEGAL, "%s.f32/.f64 needs a rounding modifier", op);
+  if ((in->aux2 == OP_MIN || in->aux2 == OP_MAX) && r >= 0) return d_fail(d, TC5_EILLEGAL, "%s takes no rounding modifier", op);
+  if (ftz) in->mods |= F_FTZ;
+  if (sat) in->mods |= F_SAT;
+  if (relu) in->mods |= F_RELU;
+  unsigned n = in->aux2 == OP_FMA ? 4 : 3;
+  if (!d_nops(d, n, n) || !d_dst(d, 0, &in->o[0])) return d->st;
+  for (unsigned k = 1; k < n; k++)
+    if (!d_src(d, k, t, &in->o[k])) return d->st;
+  if (t == PT_F32) {
+    if (relu) return d_fail(d, TC5_EUNSUPPORTED, ".relu is not modelled for f32");
+    in->fn = x_f32op;
+  } else if (t == PT_F64) {
+    if (ftz || sat || relu) return d_fail(d, TC5_EILLEGAL, ".ftz/.sat/.relu do not apply to f64");
+    in->fn = x_f64op;
+  } else if (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2) {
+    if (r > 0) return d_fail(d, TC5_EUNSUPPORTED, "only .rn is modelled for .%s", ptx_types[t].name);
+    if (ftz) return d_fail(d, TC5_EUNSUPPORTED, ".ftz is not modelled for .%s", ptx_types[t].name);
+    if (in->aux2 == OP_DIV) return d_fail(d, TC5_EILLEGAL, "div has no .%s form", ptx_types[t].name);
+    in->vec = (t == PT_F16X2 || t == PT_BF16X2) ? 2 : 1;
+    in->fn = x_h16op;
+  } else {
+    return d_fail(d, TC5_EUNSUPPORTED, "%s.%s is not modelled", op, ptx_types[t].name);
+  }
+  return TC5_OK;
+}
+
+/* ---- unary: abs neg (exact), rcp sqrt (IEEE-rounded) ---- */
+enum { U_ABS, U_NEG, U_RCP, U_SQRT };
+static PTX_EXEC(x_funary) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  unsigned op = in->aux2;
+  bool ftz = in->mods & F_FTZ;
+  if (in->type == PT_F32) {
+    WITH_ROUND(in->aux, PTX_LANES(mask, {
+      float x = f32_of(a[l]), r;
+      if (ftz) x = ftz32(x);
+      switch (op) {
+      case U_ABS: r = fabsf(x); break;
+      case U_NEG: r = -x; break;
+      case U_RCP: r = 1.0f / x; break;
+      default: r = sqrtf(x); break;
+      }
+      if (ftz) r = ftz32(r);
+      /* abs/neg keep a NaN's payload (they are bit operations) */
+      d[l] = op <= U_NEG ? (a[l] & 0xffffffffu) ^ (op == U_NEG ? 0x80000000u : 0) : bits_f32(r);
+      if (op == U_ABS) d[l] = (ftz && fpclassify(f32_of(a[l])) == FP_SUBNORMAL) ? 0 : a[l] & 0x7fffffffu;
+      if (op == U_NEG && ftz && fpclassify(f32_of(a[l])) == FP_SUBNORMAL) d[l] = (~a[l]) & 0x80000000u;
+    }));
+  } else if (in->type == PT_F64) {
+    WITH_ROUND(in->aux, PTX_LANES(mask, {
+      double x = f64_of(a[l]);
+      switch (op) {
+      case U_ABS: d[l] = a[l] & 0x7fffffffffffffffull; break;
+      case U_NEG: d[l] = a[l] ^ 0x8000000000000000ull; break;
+      case U_RCP: d[l] = bits_f64(1.0 / x); break;
+      default: d[l] = bits_f64(sqrt(x)); break;
+      }
+    }));
+  } else { /* f16 / bf16 / x2: abs and neg are sign-bit operations */
+    uint64_t sign = in->vec == 2 ? 0x80008000u : 0x8000u;
+    if (op == U_ABS) PTX_LANES(mask, d[l] = a[l] & ~sign & (in->vec == 2 ? 0xffffffffu : 0xffffu));
+    else PTX_LANES(mask, d[l] = (a[l] ^ sign) & (in->vec == 2 ? 0xffffffffu : 0xffffu));
+  }
+  return PX_NEXT;
+}
+PTX_DEC(dec_funary) {
+  ptx_insn *in = d->in;
+  const char *op = d->tok[0];
+  int r = d_take_one(d, rnd_names);
+  bool ftz = d_take(d, "ftz"), approx = d_take(d, "approx");
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
+  in->type = (uint8_t)t;
+  in->aux = (uint32_t)rnd_fe[r < 0 ? 0 : r];
+  if (!strcmp(op, "abs")) in->aux2 = U_ABS;
+  else if (!strcmp(op, "neg")) in->aux2 = U_NEG;
+  else if (!strcmp(op, "rcp") && !approx) in->aux2 = U_RCP;
+  else if (!strcmp(op, "sqrt") && !approx) in->aux2 = U_SQRT;
+  else return d_fail(d, TC5_EUNSUPPORTED, "approximate instruction %s%s is not modelled yet (no documented, tested definition)", op, approx ? ".approx" : "");
+  if ((in->aux2 == U_RCP || in->aux2 == U_SQRT) && r < 0)
+    return d_fail(d, TC5_EILLEGAL, "%s needs .rn/.rz/.rm/.rp (or .approx)", op);
+  if (ftz) in->mods |= F_FTZ;
+  if (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2) {
+    if (in->aux2 > U_NEG) return d_fail(d, TC5_EUNSUPPORTED, "%s.%s is not modelled", op, ptx_types[t].name);
+    in->vec = (t == PT_F16X2 || t == PT_BF16X2) ? 2 : 1;
+  } else if (t != PT_F32 && t != PT_F64) {
+    return d_fail(d, TC5_EUNSUPPORTED, "%s.%s is not modelled", op, ptx_types[t].name);
+  }
+  if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1])) return d->st;
+  in->fn = x_funary;
+  return TC5_OK;
+}
+
+/* ---- cvt ---- */
+/* in->type = destination, in->type2 = source; in->aux = rounding (0-3 as
+ * rnd_names, 4 = rna; +8 for the integer roundings rni rzi rmi rpi);
+ * in->mods: F_FTZ F_SAT F_RELU F_SATFINITE */
+static tc5_round tc5_rnd(unsigned r) {
+  static const tc5_round map[] = {TC5_ROUND_RN, TC5_ROUND_RZ, TC5_ROUND_RM, TC5_ROUND_RP, TC5_ROUND_RNA};
+  return map[r & 7];
+}
+static tc5_type fmt_of(unsigned t) {
+  switch (t) {
+  case PT_F32: return TC5_F32;
+  case PT_F16: case PT_F16X2: return TC5_F16;
+  case PT_BF16: case PT_BF16X2: return TC5_BF16;
+  case PT_TF32: return TC5_TF32;
+  case PT_E4M3: case PT_E4M3X2: return TC5_E4M3;
+  case PT_E5M2: case PT_E5M2X2: return TC5_E5M2;
+  case PT_E2M1X2: return TC5_E2M1;
+  case PT_E2M3X2: return TC5_E2M3;
+  case PT_E3M2X2: return TC5_E3M2;
+  case PT_UE8M0X2: return TC5_UE8M0;
+  default: return TC5_TYPE_NONE;
+  }
+}
+static unsigned code_bits(unsigned t) {
+  switch (t) {
+  case PT_E2M1X2: return 4;
+  case PT_E2M3X2: case PT_E3M2X2: case PT_E4M3X2: case PT_E5M2X2: case PT_UE8M0X2: return 8;
+  default: return ptx_types[t].bits;
+  }
+}
+
+/* the source value as a double (ints exactly up to 2^53; wider ints are
+ * converted separately) */
+static double src_val(uint64_t v, unsigned t, bool ftz) {
+  char c = ptx_types[t].cls;
+  unsigned W = ptx_types[t].bits;
+  if (c == 'f') {
+    if (t == PT_F32) {
+      float f = f32_of(v);
+      return ftz ? ftz32(f) : f;
+    }
+    if (t == PT_F64) return f64_of(v);
+    double x = 0;
+    tc5_fmt_decode(fmt_of(t), (uint32_t)v & ((1u << code_bits(t)) - 1), &x, NULL);
+    return x;
+  }
+  if (c == 's') return (double)(W >= 64 ? (int64_t)v : (int64_t)(v << (64 - W)) >> (64 - W));
+  return (double)v;
+}
+
+static uint64_t to_int(double x, unsigned t, unsigned irnd, bool have_irnd) {
+  char c = ptx_types[t].cls;
+  unsigned W = ptx_types[t].bits;
+  if (x != x) return 0;
+  if (have_irnd) {
+    switch (irnd) {
+    case 0: x = nearbyint(x); break; /* to nearest even in the default mode */
+    case 1: x = trunc(x); break;
+    case 2: x = floor(x); break;
+    default: x = ceil(x); break;
+    }
+  }
+  if (c == 's') {
+    double lo = -ldexp(1, (int)W - 1), hi = ldexp(1, (int)W - 1);
+    if (x < lo) return (uint64_t)(int64_t)lo & (W >= 64 ? ~0ull : (1ull << W) - 1);
+    if (x >= hi) return ((1ull << (W - 1)) - 1);
+    int64_t i = (int64_t)x;
+    return (uint64_t)i & (W >= 64 ? ~0ull : (1ull << W) - 1);
+  }
+  if (x <= 0) return 0;
+  if (x >= ldexp(1, (int)W)) return W >= 64 ? ~0ull : (1ull << W) - 1;
+  return (uint64_t)x;
+}
+
+static PTX_EXEC(x_cvt) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  const uint64_t *b = in->nops > 2 ? PTX_R(w, in->o[2].reg) : NULL;
+  unsigned dt = in->type, st = in->type2, rnd = in->aux & 7;
+  bool irnd = in->aux & 8;
+  bool ftz = in->mods & F_FTZ, sat = in->mods & F_SAT, relu = in->mods & F_RELU, satf = in->mods & F_SATFINITE;
+  char dc = ptx_types[dt].cls, sc = ptx_types[st].cls;
+  unsigned DW = ptx_types[dt].bits, SW = ptx_types[st].bits;
+  uint64_t dm = DW >= 64 ? ~0ull : (1ull << DW) - 1;
+  PTX_LANES(mask, {
+    uint64_t v = a[l], r;
+    if (dc != 'f' && sc != 'f') {
+      /* integer to integer: extend or truncate the source, saturate on request */
+      int64_t sv = sc == 's' ? (SW >= 64 ? (int64_t)v : (int64_t)(v << (64 - SW)) >> (64 - SW)) : 0;
+      if (sat) {
+        if (dc == 's') {
+          int64_t lo = DW >= 64 ? INT64_MIN : -(1ll << (DW - 1)), hi = DW >= 64 ? INT64_MAX : (1ll << (DW - 1)) - 1;
+          if (sc == 's') r = (uint64_t)(sv < lo ? lo : sv > hi ? hi : sv) & dm;
+          else r = v > (uint64_t)hi ? (uint64_t)hi : v;
+        } else {
+          uint64_t hi = dm;
+          if (sc == 's') r = sv < 0 ? 0 : (uint64_t)sv > hi ? hi : (uint64_t)sv;
+          else r = v > hi ? hi : v;
+        }
+      } else {
+        r = (sc == 's' ? (uint64_t)sv : v) & dm;
+      }
+    } else if (dc != 'f') {
+      r = to_int(src_val(v, st, ftz), dt, rnd, irnd);
+    } else if (sc != 'f') {
+      /* integer to float under the rounding mode */
+      int64_t sv = sc == 's' ? (SW >= 64 ? (int64_t)v : (int64_t)(v << (64 - SW)) >> (64 - SW)) : 0;
+      if (dt == PT_F32) {
+        float f;
+        WITH_ROUND(rnd_fe[rnd], f = sc == 's' ? (float)sv : (float)v);
+        if (sat) f = sat32(f);
+        r = bits_f32(f);
+      } else if (dt == PT_F64) {
+        double f;
+        WITH_ROUND(rnd_fe[rnd], f = sc == 's' ? (double)sv : (double)v);
+        r = bits_f64(f);
+      } else {
+        double x = sc == 's' ? (double)sv : (double)v; /* 16-bit ints and smaller: exact */
+        r = enc(fmt_of(dt), x, tc5_rnd(rnd), satf);
+      }
+    } else {
+      /* float to float */
+      double x = src_val(v, st, ftz);
+      if (irnd) { /* round to an integral value in the same type */
+        switch (rnd) {
+        case 0: x = nearbyint(x); break;
+        case 1: x = trunc(x); break;
+        case 2: x = floor(x); break;
+        default: x = ceil(x); break;
+        }
+      }
+      if (relu && (x < 0 || x != x)) x = x != x ? x : 0.0 * 0;
+      if (dt == PT_F64) {
+        r = bits_f64(x);
+      } else if (in->vec == 2) {
+        /* cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower */
+        double y = src_val(b[l], st, ftz);
+        if (relu && (y < 0 || y != y)) y = y != y ? y : 0;
+        unsigned cb = code_bits(dt);
+        uint64_t hi = enc(fmt_of(dt), x, tc5_rnd(rnd), satf), lo = enc(fmt_of(dt), y, tc5_rnd(rnd), satf);
+        r = hi << cb | lo;
+      } else if (dt == PT_F32) {
+        float f;
+        if (st == PT_F64) r = enc(TC5_F32, x, tc5_rnd(rnd), false);
+        else {
+          f = (float)x;
+          r = bits_f32(f);
+        }
+        f = f32_of(r);
+        if (ftz) f = ftz32(f);
+        if (sat) f = sat32(f);
+        r = bits_f32(f);
+      } else {
+        r = enc(fmt_of(dt), x, tc5_rnd(rnd), satf);
+        if (sat && dt != PT_TF32) {
+          double y = 0;
+          tc5_fmt_decode(fmt_of(dt), (uint32_t)r, &y, NULL);
+          if (y != y || y < 0) r = 0;
+          else if (y > 1) r = enc(fmt_of(dt), 1.0, TC5_ROUND_RN, false);
+        }
+      }
+    }
+    d[l] = r;
+  });
+  return PX_NEXT;
+}
+
+/* cvt.f32.f16x2-style unpacking (cvt.rn.f16x2.e4m3x2 d, a): n codes of
+ * the source into n halves of the destination */
+static PTX_EXEC(x_cvt_unpack) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  unsigned dt = in->type, st = in->type2;
+  unsigned sb = code_bits(st), db = ptx_types[dt].bits / 2;
+  bool relu = in->mods & F_RELU;
+  PTX_LANES(mask, {
+    uint64_t r = 0;
+    for (unsigned k = 0; k < 2; k++) {
+      double x = 0;
+      tc5_fmt_decode(fmt_of(st), (uint32_t)(a[l] >> (sb * k)) & ((1u << sb) - 1), &x, NULL);
+      if (relu && x < 0) x = 0;
+      r |= (uint64_t)enc(fmt_of(dt), x, TC5_ROUND_RN, false) << (db * k);
+    }
+    d[l] = r;
+  });
+  return PX_NEXT;
+}
+
+PTX_DEC(dec_cvt) {
+  ptx_insn *in = d->in;
+  static const char *const rn[] = {"rn", "rz", "rm", "rp", "rna", "rni", "rzi", "rmi", "rpi", NULL};
+  int r = d_take_one(d, rn);
+  bool ftz = d_take(d, "ftz"), sat = d_take(d, "sat"), relu = d_take(d, "relu"), satf = d_take(d, "satfinite");
+  ptx_type dt = d_take_type(d), st = d_take_type(d);
+  if (dt == PT_NONE || st == PT_NONE) return d_fail(d, TC5_EPARSE, "cvt needs two types");
+  in->type = (uint8_t)dt;
+  in->type2 = (uint8_t)st;
+  if (r >= 5) in->aux = (uint32_t)(r - 5) | 8;
+  else in->aux = r < 0 ? 0 : (uint32_t)r;
+  if (ftz) in->mods |= F_FTZ;
+  if (sat) in->mods |= F_SAT;
+  if (relu) in->mods |= F_RELU;
+  if (satf) in->mods |= F_SATFINITE;
+  char dc = ptx_types[dt].cls, sc = ptx_types[st].cls;
+  bool dx2 = dt == PT_F16X2 || dt == PT_BF16X2 || dt == PT_E4M3X2 || dt == PT_E5M2X2 || dt == PT_E2M1X2 ||
+             dt == PT_E2M3X2 || dt == PT_E3M2X2 || dt == PT_UE8M0X2;
+  if (dc == 'p' || sc == 'p') return d_fail(d, TC5_EILLEGAL, "cvt does not take .pred");
+  if (dc == 'b' || sc == 'b') return d_fail(d, TC5_EILLEGAL, "cvt takes .u/.s/.f types, not .b");
+  /* which conversions need a rounding modifier (PTX ISA, cvt) */
+  if (dc == 'f' && sc == 'f') {
+    bool narrowing = ptx_types[dt].bits < ptx_types[st].bits || dx2 || dt == PT_TF32 ||
+                     (dt == PT_BF16 && st == PT_F16) || (dt == PT_F16 && st == PT_BF16);
+    if (narrowing && r < 0 && !(st == PT_E4M3X2 || st == PT_E5M2X2 || st == PT_E2M1X2 || st == PT_E2M3X2 || st == PT_E3M2X2))
+      return d_fail(d, TC5_EILLEGAL, "a narrowing float conversion needs a rounding modifier");
+    if (!narrowing && r >= 0 && r < 5 && dt != st)
+      return d_fail(d, TC5_EILLEGAL, "a widening float conversion takes no .rn/.rz/.rm/.rp");
+  } else if (dc != 'f' && sc == 'f') {
+    if (r < 5) return d_fail(d, TC5_EILLEGAL, "float to integer needs .rni/.rzi/.rmi/.rpi");
+    if (st != PT_F32 && st != PT_F64 && st != PT_F16 && st != PT_BF16)
+      return d_fail(d, TC5_EUNSUPPORTED, "cvt from .%s to an integer is not modelled", ptx_types[st].name);
+  } else if (dc == 'f' && sc != 'f') {
+    if (r < 0 || r >= 4) return d_fail(d, TC5_EILLEGAL, "integer to float needs .rn/.rz/.rm/.rp");
+    if (dt != PT_F32 && dt != PT_F64 && ptx_types[sc == 's' || sc == 'u' ? st : st].bits > 16)
+      return d_fail(d, TC5_EUNSUPPORTED, "cvt from a 32/64-bit integer to .%s is not modelled", ptx_types[dt].name);
+  } else if (r >= 0) {
+    return d_fail(d, TC5_EILLEGAL, "integer to integer takes no rounding modifier");
+  }
+  if (dt == PT_B128 || st == PT_B128) return d_fail(d, TC5_EUNSUPPORTED, "128-bit cvt is not modelled");
+  bool sx2 = st == PT_E4M3X2 || st == PT_E5M2X2 || st == PT_E2M1X2 || st == PT_E2M3X2 || st == PT_E3M2X2 ||
+             st == PT_F16X2 || st == PT_BF16X2;
+  if (sx2) {
+    if (!(dt == PT_F16X2 || dt == PT_BF16X2)) return d_fail(d, TC5_EUNSUPPORTED, "this unpacking cvt is not modelled");
+    if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, st, &in->o[1])) return d->st;
+    in->fn = x_cvt_unpack;
+    return TC5_OK;
+  }
+  if (dx2) {
+    in->vec = 2;
+    if (!d_nops(d, 3, 3) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, st, &in->o[1]) || !d_src(d, 2, st, &in->o[2]))
+      return d->st;
+  } else if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, st, &in->o[1])) {
+    return d->st;
+  }
+  in->fn = x_cvt;
+  return TC5_OK;
+}

@@ -1,0 +1,481 @@
+/* tc5 PTX runner — memory instructions: ld, st, atom/red, cvta, ldmatrix,
+ * stmatrix, cp.async (PTX ISA "Data Movement and Conversion
+ * Instructions", "Parallel Synchronization and Communication: atom/red").
+ *
+ * Every access is checked: inside one buffer or variable of its state
+ * space, naturally aligned (the access's whole size, vectors included),
+ * not in the 1 KiB reserved at the start of shared memory. cp.async
+ * copies when issued: commit_group / wait_group have nothing left to wait
+ * for (reading the destination before the wait is a race on silicon,
+ * which the sanitizer issue will report). */
+#include <pthread.h>
+#include <string.h>
+
+#include "ptx/decode_impl.h"
+
+static const char *space_name(uint8_t s) {
+  static const char *const n[] = {"generic", "global", "shared", "shared::cluster", "local", "const", "param", "param"};
+  return s < 8 ? n[s] : "?";
+}
+
+bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
+  (void)w;
+  if (space == PS_GENERIC) {
+    if (addr < PTX_GENERIC_SHARED || addr >= PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) return false;
+    addr -= PTX_GENERIC_SHARED;
+  }
+  if (addr > 0xffffffffu) return false;
+  *off = (uint32_t)addr;
+  return true;
+}
+
+uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint64_t addr, uint32_t n,
+                 bool write) {
+  ptx_cta *c = w->cta;
+  ptx_launch *L = c->L;
+  if (n > 1 && (addr & (n - 1))) {
+    ptx_fail(w, in, lane, TC5_EALIGN, addr, "%s address 0x%llx is not aligned to the access's %u bytes",
+             space_name(space), (unsigned long long)addr, n);
+    return NULL;
+  }
+  if (space == PS_GENERIC) {
+    if (addr >= PTX_GENERIC_SHARED && addr < PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) {
+      space = PS_SHARED;
+      addr -= PTX_GENERIC_SHARED;
+    } else if (addr >= PTX_GENERIC_LOCAL && addr < PTX_GENERIC_LOCAL + PTX_WINDOW_SIZE) {
+      space = PS_LOCAL;
+      addr -= PTX_GENERIC_LOCAL;
+    } else {
+      space = PS_GLOBAL;
+    }
+  }
+  switch (space) {
+  case PS_SHARED:
+  case PS_SHARED_CLUSTER:
+    if (addr < 1024 || addr + n > c->smem.size) {
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr,
+               "shared address 0x%llx (%u bytes) is outside the CTA's shared memory [0x400, 0x%x)%s",
+               (unsigned long long)addr, n, c->smem.size, addr < 1024 ? " (the first 1 KiB is reserved)" : "");
+      return NULL;
+    }
+    if (write)
+      for (uint32_t k = 0; k < n; k++) c->smem.written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
+    return c->smem.bytes + addr;
+  case PS_LOCAL:
+  case PS_PARAM_LOCAL:
+    if (addr + n > w->local_bytes) {
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "local address 0x%llx (%u bytes) is outside the thread's %u bytes",
+               (unsigned long long)addr, n, w->local_bytes);
+      return NULL;
+    }
+    return w->local + (size_t)lane * w->local_bytes + addr;
+  case PS_PARAM:
+    if (write || addr + n > L->f->param_bytes) {
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "kernel parameter offset 0x%llx (%u bytes) is %s",
+               (unsigned long long)addr, n, write ? "read-only" : "outside the parameters");
+      return NULL;
+    }
+    return L->params + addr;
+  default:
+    for (unsigned k = 0; k < L->nregions; k++) {
+      ptx_region *r = &L->regions[k];
+      if (addr >= r->base && addr - r->base < r->size) {
+        if (addr - r->base + n > r->size) break;
+        if (write && space == PS_CONST) break;
+        return r->host + (addr - r->base);
+      }
+    }
+    ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "%s address 0x%llx (%u bytes) is outside every buffer and variable",
+             space_name(space), (unsigned long long)addr, n);
+    return NULL;
+  }
+}
+
+/* ---- ld / st ---- */
+/* in->aux = element bytes, in->vec = elements, in->space; in->mods bit 0:
+ * sign-extend */
+static PTX_EXEC(x_ld) {
+  const ptx_opnd *dst = &in->o[0], *ad = &in->o[1];
+  const uint64_t *base = PTX_R(w, ad->reg);
+  unsigned eb = in->aux, nv = in->vec;
+  const tc5_ptx_module *m = w->cta->L->m;
+  const uint32_t *vr = dst->kind == PO_VEC ? m->vregs + dst->vec : &dst->reg;
+  bool sgn = in->mods & 1;
+  PTX_LANES(mask, {
+    uint64_t addr = base[l] + (uint64_t)ad->imm;
+    const uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
+    if (!p) return PX_ERROR;
+    for (unsigned k = 0; k < nv; k++) {
+      uint64_t v = 0;
+      memcpy(&v, p + k * eb, eb);
+      unsigned rb = m->reg_bits[vr[k]];
+      if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
+      if (rb < 64) v &= (1ull << rb) - 1;
+      PTX_R(w, vr[k])[l] = v;
+    }
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_st) {
+  const ptx_opnd *ad = &in->o[0], *src = &in->o[1];
+  const uint64_t *base = PTX_R(w, ad->reg);
+  unsigned eb = in->aux, nv = in->vec;
+  const uint32_t *vr = src->kind == PO_VEC ? w->cta->L->m->vregs + src->vec : &src->reg;
+  PTX_LANES(mask, {
+    uint64_t addr = base[l] + (uint64_t)ad->imm;
+    uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
+    if (!p) return PX_ERROR;
+    for (unsigned k = 0; k < nv; k++) {
+      uint64_t v = PTX_R(w, vr[k])[l];
+      memcpy(p + k * eb, &v, eb);
+    }
+  });
+  return PX_NEXT;
+}
+
+/* the qualifiers of ld/st that change nothing in a sequential model */
+static void take_cache_ops(dctx *d) {
+  static const char *const ign[] = {"weak", "volatile", "relaxed", "acquire", "release", "mmio", "cta", "gpu",
+                                    "sys", "cluster", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc",
+                                    "L1::evict_normal", "L1::evict_unchanged", "L1::evict_first",
+                                    "L1::evict_last", "L1::no_allocate", "L2::evict_normal", "L2::evict_first",
+                                    "L2::evict_last", "L2::64B", "L2::128B", "L2::256B", "L2::cache_hint",
+                                    "unified", NULL};
+  while (d_take_one(d, ign) >= 0) {
+  }
+}
+
+static tc5_status dec_ldst(dctx *d, bool store) {
+  ptx_insn *in = d->in;
+  take_cache_ops(d);
+  int sp = d_take_space(d);
+  static const char *const vecs[] = {"v2", "v4", "v8", NULL};
+  int v = d_take_one(d, vecs);
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
+  if (t == PT_PRED) return d_fail(d, TC5_EILLEGAL, "ld/st do not take .pred");
+  if (ptx_types[t].bits > 64) return d_fail(d, TC5_EUNSUPPORTED, "%s.%s is not modelled", d->tok[0], ptx_types[t].name);
+  in->type = (uint8_t)t;
+  in->vec = (uint8_t)(v < 0 ? 1 : 2 << v);
+  in->aux = ptx_types[t].bits / 8;
+  if (ptx_types[t].cls == 's') in->mods |= 1;
+  uint8_t hint = 0xff;
+  unsigned ai = store ? 0 : 1, vi = store ? 1 : 0;
+  if (!d_nops(d, 2, 3)) return d->st; /* a third operand: the L2 cache policy */
+  if (!d_addr(d, ai, &in->o[0], &hint)) return d->st;
+  if (sp < 0) sp = hint != 0xff ? hint : PS_GENERIC;
+  if (sp == PS_PARAM && hint == PS_PARAM_LOCAL) sp = PS_PARAM_LOCAL;
+  in->space = (uint8_t)sp;
+  ptx_opnd val;
+  const ptx_raw_opnd *ro = &d->r->ops[vi];
+  if (ro->kind == RO_VEC) {
+    if (!d_vec(d, vi, 0, !store, t, &val)) return d->st;
+    if (val.n != in->vec) return d_fail(d, TC5_EPARSE, "the vector has %u elements, the opcode says %u", val.n, in->vec);
+  } else {
+    if (in->vec != 1) return d_fail(d, TC5_EPARSE, "a .v%u access needs a vector {...}", in->vec);
+    if (!(store ? d_src(d, vi, t, &val) : d_dst(d, vi, &val))) return d->st;
+  }
+  /* operand 0 is the value for ld, the address for st: keep the order of
+   * the semantics functions (ld: value, address; st: address, value) */
+  if (store) {
+    in->o[1] = val;
+  } else {
+    in->o[1] = in->o[0];
+    in->o[0] = val;
+  }
+  in->nops = 2;
+  in->fn = store ? x_st : x_ld;
+  return TC5_OK;
+}
+PTX_DEC(dec_ld) { return dec_ldst(d, false); }
+PTX_DEC(dec_st) { return dec_ldst(d, true); }
+
+/* ---- atom / red ---- */
+enum { A_ADD, A_AND, A_OR, A_XOR, A_CAS, A_EXCH, A_INC, A_DEC, A_MIN, A_MAX };
+static PTX_EXEC(x_atom) {
+  bool red = in->mods & 2;
+  const ptx_opnd *ad = &in->o[red ? 0 : 1];
+  const uint64_t *base = PTX_R(w, ad->reg);
+  const uint64_t *b = PTX_R(w, in->o[red ? 1 : 2].reg);
+  const uint64_t *c = in->aux2 == A_CAS ? PTX_R(w, in->o[3].reg) : b;
+  uint64_t *d = red ? NULL : PTX_R(w, in->o[0].reg);
+  unsigned eb = in->aux, op = in->aux2, t = in->type;
+  char cls = ptx_types[t].cls;
+  pthread_mutex_t *lock = w->cta->L->lock;
+  pthread_mutex_lock(lock);
+  PTX_LANES(mask, {
+    uint64_t addr = base[l] + (uint64_t)ad->imm;
+    uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb, true);
+    if (!p) {
+      pthread_mutex_unlock(lock);
+      return PX_ERROR;
+    }
+    uint64_t old = 0, x = b[l], r;
+    memcpy(&old, p, eb);
+    uint64_t wm = eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1;
+    switch (op) {
+    case A_ADD:
+      if (cls == 'f' && t == PT_F32) {
+        float f, g;
+        uint32_t o32 = (uint32_t)old, x32 = (uint32_t)x;
+        memcpy(&f, &o32, 4);
+        memcpy(&g, &x32, 4);
+        f += g;
+        memcpy(&o32, &f, 4);
+        r = o32;
+      } else if (cls == 'f') {
+        double f, g;
+        memcpy(&f, &old, 8);
+        memcpy(&g, &x, 8);
+        f += g;
+        memcpy(&r, &f, 8);
+      } else {
+        r = (old + x) & wm;
+      }
+      break;
+    case A_AND: r = old & x; break;
+    case A_OR: r = old | x; break;
+    case A_XOR: r = old ^ x; break;
+    case A_CAS: r = old == x ? c[l] & wm : old; break;
+    case A_EXCH: r = x & wm; break;
+    case A_INC: r = old >= (x & wm) ? 0 : old + 1; break;
+    case A_DEC: r = (old == 0 || old > (x & wm)) ? (x & wm) : old - 1; break;
+    case A_MIN:
+      if (cls == 's') r = eb == 4 ? ((int32_t)old < (int32_t)x ? old : x & wm) : ((int64_t)old < (int64_t)x ? old : x);
+      else r = old < (x & wm) ? old : x & wm;
+      break;
+    default:
+      if (cls == 's') r = eb == 4 ? ((int32_t)old > (int32_t)x ? old : x & wm) : ((int64_t)old > (int64_t)x ? old : x);
+      else r = old > (x & wm) ? old : x & wm;
+      break;
+    }
+    memcpy(p, &r, eb);
+    if (d) d[l] = old;
+  });
+  pthread_mutex_unlock(lock);
+  return PX_NEXT;
+}
+PTX_DEC(dec_atom) {
+  ptx_insn *in = d->in;
+  bool red = !strcmp(d->tok[0], "red");
+  take_cache_ops(d);
+  int sp = d_take_space(d);
+  static const char *const ops[] = {"add", "and", "or", "xor", "cas", "exch", "inc", "dec", "min", "max", NULL};
+  int op = d_take_one(d, ops);
+  ptx_type t = d_take_type(d);
+  if (op < 0 || t == PT_NONE) return d_fail(d, TC5_EPARSE, "%s needs an operation and a type", d->tok[0]);
+  unsigned W = ptx_types[t].bits;
+  if ((W != 32 && W != 64) || (ptx_types[t].cls == 'f' && op != A_ADD && op != A_EXCH))
+    return d_fail(d, TC5_EUNSUPPORTED, "%s.%s.%s is not modelled", d->tok[0], ops[op], ptx_types[t].name);
+  in->type = (uint8_t)t;
+  in->aux = W / 8;
+  in->aux2 = (uint32_t)op;
+  if (red) in->mods |= 2;
+  unsigned n = (red ? 2 : 3) + (op == A_CAS);
+  uint8_t hint = 0xff;
+  if (!d_nops(d, n, n + 1)) return d->st;
+  unsigned a = red ? 0 : 1;
+  if (!red && !d_dst(d, 0, &in->o[0])) return d->st;
+  if (!d_addr(d, a, &in->o[a], &hint) || !d_src(d, a + 1, t, &in->o[a + 1])) return d->st;
+  if (op == A_CAS && !d_src(d, a + 2, t, &in->o[a + 2])) return d->st;
+  if (sp < 0) sp = hint != 0xff ? hint : PS_GENERIC;
+  if (sp != PS_GLOBAL && sp != PS_SHARED && sp != PS_GENERIC && sp != PS_SHARED_CLUSTER)
+    return d_fail(d, TC5_EILLEGAL, "%s works on global and shared memory", d->tok[0]);
+  in->space = (uint8_t)sp;
+  in->fn = x_atom;
+  return TC5_OK;
+}
+
+/* ---- cvta ---- */
+static PTX_EXEC(x_cvta) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  uint64_t base = in->space == PS_SHARED ? PTX_GENERIC_SHARED : in->space == PS_LOCAL ? PTX_GENERIC_LOCAL : 0;
+  bool to = in->mods & 1;
+  uint64_t m = in->aux == 32 ? 0xffffffffull : ~0ull;
+  if (!base) {
+    PTX_LANES(mask, d[l] = a[l] & m);
+    return PX_NEXT;
+  }
+  PTX_LANES(mask, {
+    if (to) {
+      if (a[l] < base || a[l] >= base + PTX_WINDOW_SIZE)
+        return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a[l], "generic address 0x%llx is not in the %s window",
+                        (unsigned long long)a[l], space_name(in->space));
+      d[l] = (a[l] - base) & m;
+    } else {
+      d[l] = (a[l] + base) & m;
+    }
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_cvta) {
+  ptx_insn *in = d->in;
+  bool to = d_take(d, "to");
+  int sp = d_take_space(d);
+  ptx_type t = d_take_type(d);
+  if (sp < 0 || (t != PT_U32 && t != PT_U64)) return d_fail(d, TC5_EPARSE, "cvta needs a state space and .u32/.u64");
+  if (sp == PS_PARAM) return d_fail(d, TC5_EUNSUPPORTED, "cvta.param is not modelled");
+  in->space = (uint8_t)(sp == PS_SHARED_CLUSTER ? PS_SHARED : sp);
+  in->aux = ptx_types[t].bits;
+  if (to) in->mods |= 1;
+  if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1])) return d->st;
+  in->fn = x_cvta;
+  return TC5_OK;
+}
+
+/* ---- ldmatrix / stmatrix (m8n8, b16): matrix i's row r address comes
+ * from thread 8i + r; thread t holds, of each matrix, the 32 bits of row
+ * t/4, columns 2(t%4) and 2(t%4)+1 (.trans: column t/4 of rows 2(t%4),
+ * 2(t%4)+1) ---- */
+static int matrix_op(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool store) {
+  const ptx_opnd *ad = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
+  const uint32_t *vr = w->cta->L->m->vregs + v->vec;
+  const uint64_t *base = PTX_R(w, ad->reg);
+  unsigned nmat = v->n;
+  bool trans = in->mods & 1;
+  (void)mask;
+  for (unsigned i = 0; i < nmat; i++) {
+    uint8_t *row[8];
+    for (unsigned r = 0; r < 8; r++) {
+      unsigned t = 8 * i + r;
+      uint64_t addr = base[t] + (uint64_t)ad->imm;
+      if (addr & 15)
+        return ptx_fail(w, in, (int)t, TC5_EALIGN, addr, "row address 0x%llx is not 16-byte aligned",
+                        (unsigned long long)addr);
+      row[r] = ptx_mem(w, in, (int)t, in->space, addr, 16, store);
+      if (!row[r]) return PX_ERROR;
+    }
+    uint64_t *reg = PTX_R(w, vr[i]);
+    for (unsigned t = 0; t < 32; t++) {
+      unsigned r0 = t / 4, c0 = 2 * (t % 4);
+      uint16_t e[2];
+      for (unsigned k = 0; k < 2; k++) {
+        unsigned rr = trans ? c0 + k : r0, cc = trans ? r0 : c0 + k;
+        if (store) {
+          e[k] = (uint16_t)(reg[t] >> (16 * k));
+          memcpy(row[rr] + 2 * cc, &e[k], 2);
+        } else {
+          memcpy(&e[k], row[rr] + 2 * cc, 2);
+        }
+      }
+      if (!store) reg[t] = (uint64_t)e[0] | (uint64_t)e[1] << 16;
+    }
+  }
+  return PX_NEXT;
+}
+static PTX_EXEC(x_ldmatrix) { return matrix_op(w, in, mask, false); }
+static PTX_EXEC(x_stmatrix) { return matrix_op(w, in, mask, true); }
+
+static tc5_status dec_matrix(dctx *d, bool store) {
+  ptx_insn *in = d->in;
+  if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
+  if (!d_take(d, "m8n8")) return d_fail(d, TC5_EUNSUPPORTED, "only the .m8n8 shape is modelled");
+  static const char *const xs[] = {"x1", "x2", "x4", NULL};
+  int x = d_take_one(d, xs);
+  bool trans = d_take(d, "trans");
+  int sp = d_take_space(d);
+  if (x < 0 || d_take_type(d) != PT_B16) return d_fail(d, TC5_EPARSE, "needs .x1/.x2/.x4 and .b16");
+  in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+  in->flags |= PF_ALIGNED;
+  if (trans) in->mods |= 1;
+  unsigned n = 1u << x;
+  if (!d_nops(d, 2, 2)) return d->st;
+  if (store) {
+    if (!d_addr(d, 0, &in->o[0], NULL) || !d_vec(d, 1, n, false, PT_B32, &in->o[1])) return d->st;
+  } else if (!d_vec(d, 0, n, true, PT_B32, &in->o[0]) || !d_addr(d, 1, &in->o[1], NULL)) {
+    return d->st;
+  }
+  in->fn = store ? x_stmatrix : x_ldmatrix;
+  return TC5_OK;
+}
+PTX_DEC(dec_ldmatrix) { return dec_matrix(d, false); }
+PTX_DEC(dec_stmatrix) { return dec_matrix(d, true); }
+
+/* ---- cp.async ---- */
+static PTX_EXEC(x_cp_async) {
+  const ptx_opnd *dst = &in->o[0], *src = &in->o[1];
+  const uint64_t *db = PTX_R(w, dst->reg), *sb = PTX_R(w, src->reg);
+  const uint64_t *ss = in->mods & 1 ? PTX_R(w, in->o[3].reg) : NULL;
+  unsigned n = in->aux;
+  PTX_LANES(mask, {
+    uint32_t valid = ss ? (uint32_t)ss[l] : n;
+    if (valid > n)
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, valid, "src-size %u exceeds cp-size %u", valid, n);
+    uint8_t *dp = ptx_mem(w, in, (int)l, PS_SHARED, db[l] + (uint64_t)dst->imm, n, true);
+    if (!dp) return PX_ERROR;
+    if (valid) {
+      const uint8_t *sp = ptx_mem(w, in, (int)l, PS_GLOBAL, sb[l] + (uint64_t)src->imm, n, false);
+      if (!sp) return PX_ERROR;
+      memcpy(dp, sp, valid);
+    }
+    memset(dp + valid, 0, n - valid);
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_nop) {
+  (void)w;
+  (void)in;
+  (void)mask;
+  return PX_NEXT;
+}
+static PTX_EXEC(x_cp_async_arrive) {
+  const uint64_t *a = PTX_R(w, in->o[0].reg);
+  if (!(in->mods & 1)) return PX_NEXT; /* without .noinc the arrival is pre-counted: no net change */
+  PTX_LANES(mask, {
+    uint32_t off;
+    if (!ptx_shared_addr(w, in->space, a[l] + (uint64_t)in->o[0].imm, &off))
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a[l], "not a shared-memory address");
+    int r = ptx_mbar_arrive_lane(w, in, (int)l, off, 1);
+    if (r != PX_NEXT) return r;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_cp_async) {
+  ptx_insn *in = d->in;
+  if (d_take(d, "commit_group") || d_take(d, "wait_all")) {
+    in->fn = x_nop;
+    return d_nops(d, 0, 0) ? TC5_OK : d->st;
+  }
+  if (d_take(d, "wait_group")) {
+    in->fn = x_nop;
+    return d_nops(d, 1, 1) ? TC5_OK : d->st;
+  }
+  if (d_take(d, "mbarrier")) {
+    if (!d_take(d, "arrive")) return d_fail(d, TC5_EPARSE, "cp.async.mbarrier needs .arrive");
+    if (d_take(d, "noinc")) in->mods |= 1;
+    int sp = d_take_space(d);
+    if (d_take_type(d) != PT_B64) return d_fail(d, TC5_EPARSE, "needs .b64");
+    in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+    if (!d_nops(d, 1, 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
+    in->fn = x_cp_async_arrive;
+    return TC5_OK;
+  }
+  if (d_take(d, "bulk")) return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk (TMA) is not modelled yet");
+  static const char *const lvl[] = {"ca", "cg", NULL};
+  if (d_take_one(d, lvl) < 0) return d_fail(d, TC5_EPARSE, "cp.async needs .ca or .cg");
+  take_cache_ops(d);
+  int s1 = d_take_space(d), s2 = d_take_space(d);
+  if (!((s1 == PS_SHARED || s1 == PS_SHARED_CLUSTER) && s2 == PS_GLOBAL))
+    return d_fail(d, TC5_EPARSE, "cp.async copies .shared from .global");
+  if (!d_nops(d, 3, 5) || !d_addr(d, 0, &in->o[0], NULL) || !d_addr(d, 1, &in->o[1], NULL)) return d->st;
+  int64_t n;
+  if (!d_imm(d, 2, &n)) return d->st;
+  if (n != 4 && n != 8 && n != 16) return d_fail(d, TC5_EILLEGAL, "cp-size must be 4, 8 or 16, not %lld", (long long)n);
+  in->aux = (uint32_t)n;
+  if (d->r->nops >= 4 && d->r->ops[3].kind != RO_SINK) {
+    /* src-size (a register or literal); a fifth operand is the cache policy */
+    if (!d_src(d, 3, PT_U32, &in->o[3])) return d->st;
+    in->mods |= 1;
+  }
+  in->fn = x_cp_async;
+  return TC5_OK;
+}
+
+/* fences, membar, prefetch, nanosleep: nothing to do in a model that
+ * completes every access when it executes */
+PTX_DEC(dec_nop) {
+  for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
+  d->in->fn = x_nop;
+  return TC5_OK;
+}

@@ -1,0 +1,353 @@
+/* tc5 PTX runner — the tcgen05 instructions, executed by tc5's models of
+ * the spec's chapter (9.7.16): Tensor Memory allocation (tc5_tmem_alloc...,
+ * 9.7.16.7), tcgen05.ld / st (tc5_tmem_ld / st, 9.7.16.8), tcgen05.mma
+ * (tc5_mma_issue, 9.7.16.10) and tcgen05.commit (tc5_commit, 9.7.16.12.1).
+ * What an MMA reads through a descriptor is the CTA's shared memory as
+ * st.shared / cp.async wrote it; Tensor Memory is the CTA's tc5_tmem.
+ *
+ * tcgen05.ld and st complete when they execute, and tcgen05.wait::ld/st
+ * have nothing left to wait for; tcgen05.mma completes when a commit
+ * executes (the model of tc5/sync.h). The fences order nothing in this
+ * sequential model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/decode_impl.h"
+#include "tc5/kind.h"
+
+enum { T_ALLOC, T_DEALLOC, T_RELINQUISH, T_LD, T_ST, T_WAIT, T_FENCE, T_COMMIT, T_MMA };
+
+static int fail_diag(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, const tc5_diag *dg) {
+  return ptx_fail(w, in, lane, st, 0, "%s", dg->count ? dg->issue[0].message : tc5_strerror(st));
+}
+
+/* the warp-uniform value of a register over the lanes of mask */
+static bool uniform(ptx_warp *w, const ptx_insn *in, uint32_t reg, uint32_t mask, uint64_t *v, const char *what) {
+  const uint64_t *r = PTX_R(w, reg);
+  unsigned first = (unsigned)__builtin_ctz(mask);
+  *v = r[first];
+  PTX_LANES(mask, {
+    if (r[l] != *v) {
+      ptx_fail(w, in, (int)l, TC5_EILLEGAL, r[l], "%s must be the same in every thread of the warp (0x%llx in lane %u, 0x%llx in lane %u)",
+               what, (unsigned long long)*v, first, (unsigned long long)r[l], l);
+      return false;
+    }
+  });
+  return true;
+}
+
+static PTX_EXEC(x_alloc) {
+  if (!mask) return PX_NEXT;
+  ptx_cta *c = w->cta;
+  uint64_t dst, ncols;
+  if (!uniform(w, in, in->o[0].reg, mask, &dst, "the destination address") ||
+      !uniform(w, in, in->o[1].reg, mask, &ncols, "nCols"))
+    return PX_ERROR;
+  dst += (uint64_t)in->o[0].imm;
+  uint32_t off;
+  if (!ptx_shared_addr(w, in->space, dst, &off))
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, dst, "tcgen05.alloc: 0x%llx is not a shared-memory address", (unsigned long long)dst);
+  uint8_t *p = ptx_mem(w, in, -1, PS_SHARED, off, 4, true);
+  if (!p) return PX_ERROR;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_tmem_use_cta_group(&c->tmem, 1, "tcgen05.alloc", &dg);
+  uint32_t taddr = 0;
+  if (!st) st = tc5_tmem_alloc(&c->tmem, (uint32_t)ncols, &taddr, &dg);
+  if (st == TC5_EWOULDBLOCK) {
+    w->wait_id = 0xA110C;
+    return PX_BLOCK;
+  }
+  if (st) return fail_diag(w, in, -1, st, &dg);
+  memcpy(p, &taddr, 4);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_dealloc) {
+  if (!mask) return PX_NEXT;
+  ptx_cta *c = w->cta;
+  uint64_t taddr, ncols;
+  if (!uniform(w, in, in->o[0].reg, mask, &taddr, "taddr") || !uniform(w, in, in->o[1].reg, mask, &ncols, "nCols"))
+    return PX_ERROR;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_tmem_dealloc(&c->tmem, (uint32_t)taddr, (uint32_t)ncols, &dg);
+  if (st) return fail_diag(w, in, -1, st, &dg);
+  c->progress = true;
+  return PX_NEXT;
+}
+static PTX_EXEC(x_relinquish) {
+  (void)in;
+  if (!mask) return PX_NEXT;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_tmem_relinquish(&w->cta->tmem, &dg);
+  return st ? fail_diag(w, in, -1, st, &dg) : PX_NEXT;
+}
+
+/* tcgen05.ld / st: in->aux = index into the module's ldst table (kept in
+ * the instruction's mods/aux2 fields): shape in aux2 bits 0-7, num in bits
+ * 8-15 (log2), pack in bit 16, half-split in mods */
+static void ldst_of(const ptx_insn *in, tc5_tmem_ldst *op) {
+  memset(op, 0, sizeof *op);
+  op->shape = (tc5_tmem_shape)(in->aux2 & 0xff);
+  op->num = 1u << ((in->aux2 >> 8) & 0xff);
+  op->pack16 = (in->aux2 >> 16) & 1;
+  op->half_split = in->mods;
+}
+static PTX_EXEC(x_tld) {
+  if (!mask) return PX_NEXT;
+  bool store = in->aux == T_ST;
+  const ptx_opnd *ad = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
+  uint64_t taddr;
+  if (!uniform(w, in, ad->reg, mask, &taddr, "taddr")) return PX_ERROR;
+  taddr += (uint64_t)ad->imm;
+  tc5_tmem_ldst op;
+  ldst_of(in, &op);
+  unsigned n = v->n;
+  const uint32_t *vr = w->cta->L->m->vregs + v->vec;
+  uint32_t stackbuf[32 * 8];
+  uint32_t *regs = n <= 8 ? stackbuf : malloc(sizeof(uint32_t) * 32 * n);
+  if (!regs) return ptx_fail(w, in, -1, TC5_ENOMEM, 0, "out of memory");
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st;
+  if (store) {
+    for (unsigned t = 0; t < 32; t++)
+      for (unsigned k = 0; k < n; k++) regs[t * n + k] = (uint32_t)PTX_R(w, vr[k])[t];
+    st = tc5_tmem_st(&w->cta->tmem, &op, w->id, (uint32_t)taddr, regs, &dg);
+  } else {
+    st = tc5_tmem_ld(&w->cta->tmem, &op, w->id, (uint32_t)taddr, regs, NULL, &dg);
+    if (!st || st == TC5_EUNINIT)
+      for (unsigned t = 0; t < 32; t++)
+        for (unsigned k = 0; k < n; k++) PTX_R(w, vr[k])[t] = regs[t * n + k];
+  }
+  if (regs != stackbuf) free(regs);
+  return st ? fail_diag(w, in, -1, st, &dg) : PX_NEXT;
+}
+
+static PTX_EXEC(x_tnop) {
+  (void)w;
+  (void)in;
+  (void)mask;
+  return PX_NEXT;
+}
+
+static PTX_EXEC(x_commit) {
+  ptx_cta *c = w->cta;
+  PTX_LANES(mask, {
+    uint64_t a = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
+    if (in->nops > 1 && (PTX_R(w, in->o[1].reg)[l] & 0xffff) != 1)
+      return ptx_fail(w, in, (int)l, TC5_EUNSUPPORTED, PTX_R(w, in->o[1].reg)[l],
+                      "a ctaMask naming other CTAs of a cluster is not modelled yet (clusters)");
+    uint32_t off;
+    if (!ptx_shared_addr(w, in->space, a, &off))
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "0x%llx is not a shared-memory address", (unsigned long long)a);
+    if (!ptx_mem(w, in, (int)l, PS_SHARED, off, 8, false)) return PX_ERROR;
+    ptx_mbar *mb = ptx_mbar_find(c, off);
+    if (!mb || !mb->mb.initialized)
+      return ptx_fail(w, in, (int)l, TC5_ESTATE, off, "no initialised mbarrier at shared address 0x%x", off);
+    tc5_mbarrier *mp = &mb->mb;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_commit(&c->mma, 1, &mp, 1, &dg);
+    if (st) return fail_diag(w, in, (int)l, st, &dg);
+    c->progress = true;
+  });
+  return PX_NEXT;
+}
+
+/* tcgen05.mma: the variant is parsed from the opcode text once at decode
+ * time (checked) and again here (cheap next to an MMA) */
+static PTX_EXEC(x_mma) {
+  ptx_cta *c = w->cta;
+  const tc5_ptx_module *m = c->L->m;
+  tc5_mma_variant var;
+  tc5_mma_variant_parse(ptx_insn_text(m, in), &var, NULL);
+  bool a_tmem = in->mods & 1, has_dol = in->mods & 2, has_scale = in->mods & 4, has_zc = in->mods & 8;
+  unsigned k = 0;
+  const ptx_opnd *od = &in->o[k++], *oa = &in->o[k++], *ob = &in->o[k++], *oi = &in->o[k++];
+  const ptx_opnd *odol = has_dol ? &in->o[k++] : NULL;
+  const ptx_opnd *oe = &in->o[k++];
+  const ptx_opnd *os = has_scale ? &in->o[k++] : NULL;
+  const ptx_opnd *oz = has_zc ? &in->o[k++] : NULL;
+  PTX_LANES(mask, {
+    tc5_mma_args args;
+    tc5_mma_args_init(&args, var.kind);
+    args.variant = var;
+    args.d_tmem = (uint32_t)(PTX_R(w, od->reg)[l] + (uint64_t)od->imm);
+    args.a_in_tmem = a_tmem;
+    if (a_tmem) args.a_tmem = (uint32_t)(PTX_R(w, oa->reg)[l] + (uint64_t)oa->imm);
+    else args.a_desc = PTX_R(w, oa->reg)[l];
+    args.b_desc = PTX_R(w, ob->reg)[l];
+    args.idesc = (uint32_t)PTX_R(w, oi->reg)[l];
+    args.enable_input_d = (PTX_R(w, oe->reg)[l] != 0) != oe->neg;
+    if (os) args.scale_input_d = (unsigned)PTX_R(w, os->reg)[l];
+    if (odol) {
+      args.has_disable_output_lane = true;
+      const uint32_t *vr = m->vregs + odol->vec;
+      for (unsigned j = 0; j < odol->n && j < 8; j++) args.disable_output_lane[j] = (uint32_t)PTX_R(w, vr[j])[l];
+    }
+    if (oz) {
+      args.has_zcmask = true;
+      args.zcmask = PTX_R(w, oz->reg)[l];
+    }
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_tmem_use_cta_group(&c->tmem, var.cta_group, "tcgen05.mma", &dg);
+    if (!st) st = tc5_mma_issue(&c->mma, 1, &args, &dg);
+    if (st) return fail_diag(w, in, (int)l, st, &dg);
+  });
+  return PX_NEXT;
+}
+
+static tc5_status dec_cta_group(dctx *d) {
+  const char *g = d_take_prefix(d, "cta_group::");
+  if (!g) return d_fail(d, TC5_EPARSE, "needs .cta_group::1 or ::2");
+  if (strcmp(g, "1")) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::%s needs clusters (not modelled yet)", g);
+  return TC5_OK;
+}
+
+PTX_DEC(dec_tcgen05) {
+  ptx_insn *in = d->in;
+  const char *sub = d->ntok > 1 ? d->tok[1] : "";
+  d->used[1] = true;
+  if (!strcmp(sub, "alloc") || !strcmp(sub, "dealloc") || !strcmp(sub, "relinquish_alloc_permit")) {
+    if (dec_cta_group(d)) return d->st;
+    if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
+    in->flags |= PF_ALIGNED;
+    if (!strcmp(sub, "relinquish_alloc_permit")) {
+      in->aux = T_RELINQUISH;
+      in->fn = x_relinquish;
+      return d_nops(d, 0, 0) ? TC5_OK : d->st;
+    }
+    int sp = d_take_space(d);
+    if (d_take_type(d) != PT_B32) return d_fail(d, TC5_EPARSE, "needs .b32");
+    if (!d_nops(d, 2, 2)) return d->st;
+    if (!strcmp(sub, "alloc")) {
+      in->aux = T_ALLOC;
+      in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+      if (!d_addr(d, 0, &in->o[0], NULL) || !d_src(d, 1, PT_U32, &in->o[1])) return d->st;
+      in->fn = x_alloc;
+    } else {
+      in->aux = T_DEALLOC;
+      if (!d_src(d, 0, PT_B32, &in->o[0]) || !d_src(d, 1, PT_U32, &in->o[1])) return d->st;
+      in->fn = x_dealloc;
+    }
+    return TC5_OK;
+  }
+  if (!strcmp(sub, "ld") || !strcmp(sub, "st")) {
+    bool store = !strcmp(sub, "st");
+    if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
+    in->flags |= PF_ALIGNED;
+    static const char *const shapes[] = {"32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2", NULL};
+    int sh = d_take_one(d, shapes);
+    const char *num = NULL;
+    for (unsigned k = 1; k < d->ntok && !num; k++)
+      if (!d->used[k] && d->tok[k][0] == 'x' && d->tok[k][1] >= '0' && d->tok[k][1] <= '9') {
+        num = d->tok[k] + 1;
+        d->used[k] = true;
+      }
+    bool pack = d_take(d, store ? "unpack::16b" : "pack::16b");
+    if (d_take_prefix(d, "red")) return d_fail(d, TC5_EUNSUPPORTED, "tcgen05.ld.red is not modelled in the runner yet");
+    if (sh < 0 || !num || d_take_type(d) != PT_B32) return d_fail(d, TC5_EPARSE, "needs a shape, .num and .b32");
+    unsigned nv = (unsigned)atoi(num), lg = 0;
+    while ((1u << lg) < nv) lg++;
+    if ((1u << lg) != nv || nv > 128) return d_fail(d, TC5_EILLEGAL, ".x%s is not a .num of Table 47/48", num);
+    in->aux = store ? T_ST : T_LD;
+    in->aux2 = (uint32_t)sh | lg << 8 | (pack ? 1u : 0u) << 16;
+    bool split = sh == 4;
+    if (!d_nops(d, split ? 3 : 2, split ? 3 : 2)) return d->st;
+    if (split) {
+      int64_t off;
+      if (!d_imm(d, 2, &off)) return d->st;
+      in->mods = (uint32_t)off;
+    }
+    tc5_tmem_ldst op;
+    ldst_of(in, &op);
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    uint32_t nregs, nl, nc;
+    tc5_status st = tc5_tmem_ldst_check(&op, store, &dg);
+    if (!st) st = tc5_tmem_ldst_size(&op, &nregs, &nl, &nc);
+    if (st) return d_fail(d, st, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+    if (store) {
+      if (!d_addr(d, 0, &in->o[0], NULL) || !d_vec(d, 1, nregs, false, PT_B32, &in->o[1])) return d->st;
+    } else if (!d_vec(d, 0, nregs, true, PT_B32, &in->o[0]) || !d_addr(d, 1, &in->o[1], NULL)) {
+      return d->st;
+    }
+    in->nops = 2;
+    in->fn = x_tld;
+    return TC5_OK;
+  }
+  if (!strcmp(sub, "wait::ld") || !strcmp(sub, "wait::st")) {
+    if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
+    in->flags |= PF_ALIGNED;
+    in->aux = T_WAIT;
+    in->fn = x_tnop;
+    return d_nops(d, 0, 0) ? TC5_OK : d->st;
+  }
+  if (!strcmp(sub, "fence::before_thread_sync") || !strcmp(sub, "fence::after_thread_sync")) {
+    in->aux = T_FENCE;
+    in->fn = x_tnop;
+    return d_nops(d, 0, 0) ? TC5_OK : d->st;
+  }
+  if (!strcmp(sub, "commit")) {
+    if (dec_cta_group(d)) return d->st;
+    if (!d_take(d, "mbarrier::arrive::one")) return d_fail(d, TC5_EPARSE, "needs .mbarrier::arrive::one");
+    bool mc = d_take(d, "multicast::cluster");
+    int sp = d_take_space(d);
+    if (d_take_type(d) != PT_B64) return d_fail(d, TC5_EPARSE, "needs .b64");
+    in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+    in->aux = T_COMMIT;
+    if (!d_nops(d, mc ? 2 : 1, mc ? 2 : 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
+    if (mc && !d_src(d, 1, PT_B16, &in->o[1])) return d->st;
+    in->fn = x_commit;
+    return TC5_OK;
+  }
+  if (!strcmp(sub, "mma")) {
+    /* the variant: tc5's parser of the opcode text (kind.h) */
+    tc5_mma_variant var;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    char text[256];
+    snprintf(text, sizeof text, "%.*s", (int)d->r->oplen, d->r->op);
+    tc5_status st = tc5_mma_variant_parse(text, &var, &dg);
+    if (st) return d_fail(d, st, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+    for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
+    if (var.cta_group != 1) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::2 needs clusters (not modelled yet)");
+    if (var.sparse || var.block_scale) return d_fail(d, TC5_EUNSUPPORTED, ".sp and .block_scale are not modelled yet");
+    const ptx_raw *r = d->r;
+    unsigned k = 0, oi = 0;
+    if (r->nops < 5) return d_fail(d, TC5_EPARSE, "tcgen05.mma takes [d-tmem], a, b-desc, idesc, ..., enable-input-d");
+    if (!d_addr(d, k++, &in->o[oi++], NULL)) return d->st;
+    if (r->ops[k].kind == RO_ADDR) {
+      in->mods |= 1;
+      if (!d_addr(d, k++, &in->o[oi++], NULL)) return d->st;
+    } else if (!d_src(d, k++, PT_B64, &in->o[oi++])) {
+      return d->st;
+    }
+    if (!d_src(d, k++, PT_B64, &in->o[oi++]) || !d_src(d, k++, PT_B32, &in->o[oi++])) return d->st;
+    if (k < r->nops && r->ops[k].kind == RO_VEC) {
+      in->mods |= 2;
+      if (!d_vec(d, k++, 0, false, PT_B32, &in->o[oi++])) return d->st;
+    }
+    if (k >= r->nops || !d_src(d, k++, PT_PRED, &in->o[oi++])) return d_fail(d, TC5_EPARSE, "enable-input-d is missing");
+    if (k < r->nops) {
+      if (var.ws) {
+        in->mods |= 8;
+        if (!d_src(d, k++, PT_B64, &in->o[oi++])) return d->st;
+      } else {
+        in->mods |= 4;
+        if (!d_src(d, k++, PT_U32, &in->o[oi++])) return d->st;
+      }
+    }
+    if (k != r->nops) return d_fail(d, TC5_EPARSE, "too many operands");
+    in->nops = (uint8_t)oi;
+    in->aux = T_MMA;
+    in->fn = x_mma;
+    return TC5_OK;
+  }
+  if (!strcmp(sub, "cp") || !strcmp(sub, "shift"))
+    return d_fail(d, TC5_EUNSUPPORTED, "tcgen05.%s is not modelled in the runner yet", sub);
+  return d_fail(d, TC5_EUNSUPPORTED, "tcgen05.%s is not a modelled tcgen05 instruction", sub);
+}

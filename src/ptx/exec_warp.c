@@ -1,0 +1,537 @@
+/* tc5 PTX runner — control flow and warp-level instructions: bra, ret,
+ * exit, call (vprintf), trap, bar/barrier, elect, shfl, vote, match,
+ * activemask, and the mbarrier instructions on shared-memory addresses
+ * (PTX ISA "Control Flow Instructions", "Parallel Synchronization and
+ * Communication Instructions").
+ *
+ * Waiting: bar.sync puts the warp to sleep until the barrier completes
+ * (PX_WAIT... the warp's pc has moved on); mbarrier.try_wait and test_wait
+ * that would return false make the warp retry the instruction once
+ * something in the CTA changed (PX_BLOCK), which is one of the executions
+ * the ISA allows (try_wait may time out any number of times). When every
+ * live warp waits and nothing can change, the CTA is deadlocked. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/decode_impl.h"
+
+static PTX_EXEC(x_bra) {
+  w->br_taken = mask;
+  w->br_target = (uint32_t)in->o[0].imm;
+  return PX_BRANCH;
+}
+PTX_DEC(dec_bra) {
+  d_take(d, "uni");
+  if (!d_nops(d, 1, 1) || !d_label(d, 0, &d->in->o[0])) return d->st;
+  d->in->fn = x_bra;
+  return TC5_OK;
+}
+
+static PTX_EXEC(x_exit) {
+  (void)in;
+  w->live &= ~mask;
+  return PX_EXIT;
+}
+PTX_DEC(dec_exit) {
+  d_take(d, "uni");
+  if (!d_nops(d, 0, 0)) return d->st;
+  if (!strcmp(d->tok[0], "ret") && !d->m->funcs[d->r->func].is_entry)
+    return d_fail(d, TC5_EUNSUPPORTED, "ret from a .func (calls of .func) is not modelled yet");
+  d->in->fn = x_exit;
+  return TC5_OK;
+}
+
+static PTX_EXEC(x_trap) {
+  (void)mask;
+  return ptx_fail(w, in, -1, TC5_EILLEGAL, 0, "trap executed");
+}
+PTX_DEC(dec_trap) {
+  d->in->fn = x_trap;
+  return d_nops(d, 0, 0) ? TC5_OK : d->st;
+}
+
+/* ---- bar.sync / barrier.sync / bar.arrive ---- */
+/* in->aux bit 0: arrive only (no wait); operand 0 the barrier, operand 1
+ * (optional) the thread count */
+static PTX_EXEC(x_bar) {
+  uint32_t id = (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask ? mask : 1)];
+  uint32_t count = in->nops > 1 ? (uint32_t)PTX_R(w, in->o[1].reg)[__builtin_ctz(mask ? mask : 1)] : 0;
+  if (!mask) return PX_NEXT;
+  if (id >= PTX_MAX_BARRIERS)
+    return ptx_fail(w, in, -1, TC5_ERANGE, id, "barrier %u: there are %d barriers (0-%d)", id, PTX_MAX_BARRIERS,
+                    PTX_MAX_BARRIERS - 1);
+  if (count % 32)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier thread count %u is not a multiple of the warp size",
+                    count);
+  return ptx_bar_arrive(w, in, id, count, !(in->aux & 1));
+}
+PTX_DEC(dec_bar) {
+  ptx_insn *in = d->in;
+  bool arrive = d_take(d, "arrive");
+  bool sync = d_take(d, "sync");
+  bool aligned = d_take(d, "aligned") || !strcmp(d->tok[0], "bar");
+  if (d_take(d, "red")) return d_fail(d, TC5_EUNSUPPORTED, "bar.red is not modelled yet");
+  if (!arrive && !sync && d->ntok > 1 && !d->used[1]) return d_fail(d, TC5_EPARSE, "needs .sync or .arrive");
+  if (!arrive && !sync) sync = true; /* bar 0 == bar.sync 0 */
+  if (d_take(d, "cta")) { /* barrier.cta.* of PTX 8.0: the same */
+  }
+  if (arrive) in->aux = 1;
+  if (aligned) in->flags |= PF_ALIGNED;
+  if (!d_nops(d, 1, 2) || !d_src(d, 0, PT_U32, &in->o[0])) return d->st;
+  if (d->r->nops > 1 && !d_src(d, 1, PT_U32, &in->o[1])) return d->st;
+  if (arrive && d->r->nops < 2) return d_fail(d, TC5_EILLEGAL, "bar.arrive needs a thread count");
+  in->fn = x_bar;
+  return TC5_OK;
+}
+
+/* ---- elect.sync d|p, membermask ---- */
+static PTX_EXEC(x_elect) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  uint64_t *p = in->o[0].reg2 != PTX_NOREG ? PTX_R(w, in->o[0].reg2) : NULL;
+  uint32_t mm = (uint32_t)PTX_R(w, in->o[1].reg)[__builtin_ctz(mask ? mask : 1)];
+  uint32_t cand = mask & mm;
+  if ((mm & w->live) & ~mask)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, mm,
+                    "elect.sync: membermask 0x%08x names threads that did not execute it (active 0x%08x)", mm, mask);
+  unsigned leader = cand ? (unsigned)__builtin_ctz(cand) : 0;
+  PTX_LANES(mask, {
+    d[l] = leader;
+    if (p) p[l] = cand && l == leader;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_elect) {
+  ptx_insn *in = d->in;
+  if (!d_take(d, "sync")) return d_fail(d, TC5_EPARSE, "needs .sync");
+  if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, PT_B32, &in->o[1])) return d->st;
+  in->fn = x_elect;
+  return TC5_OK;
+}
+
+/* ---- shfl.sync ---- */
+static PTX_EXEC(x_shfl) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  uint64_t *p = in->o[0].reg2 != PTX_NOREG ? PTX_R(w, in->o[0].reg2) : NULL;
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg), *c = PTX_R(w, in->o[3].reg);
+  const uint64_t *mmr = PTX_R(w, in->o[4].reg);
+  uint64_t src[32];
+  memcpy(src, a, sizeof src);
+  unsigned mode = in->aux;
+  PTX_LANES(mask, {
+    uint32_t mm = (uint32_t)mmr[l];
+    if (!(mm >> l & 1) || (mm & ~mask & w->live))
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, mm,
+                      "shfl.sync: membermask 0x%08x must include the thread and only threads executing it (active 0x%08x)",
+                      mm, mask);
+    int bval = (int)(b[l] & 31), cval = (int)(c[l] & 31), seg = (int)((c[l] >> 8) & 31), lane = (int)l;
+    int maxl = (lane & seg) | (cval & ~seg), minl = lane & seg, j;
+    bool pv;
+    switch (mode) {
+    case 0: j = lane - bval; pv = j >= maxl; break;           /* up   */
+    case 1: j = lane + bval; pv = j <= maxl; break;           /* down */
+    case 2: j = lane ^ bval; pv = j <= maxl; break;           /* bfly */
+    default: j = minl | (bval & ~seg); pv = j <= maxl; break; /* idx  */
+    }
+    if (!pv) j = lane;
+    if (!(mask >> j & 1))
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, (uint64_t)j, "shfl.sync reads lane %d, which is not active", j);
+    d[l] = src[j] & 0xffffffffu;
+    if (p) p[l] = pv;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_shfl) {
+  ptx_insn *in = d->in;
+  if (!d_take(d, "sync")) return d_fail(d, TC5_EUNSUPPORTED, "shfl without .sync is not modelled (removed in PTX 6.4+ targets)");
+  static const char *const modes[] = {"up", "down", "bfly", "idx", NULL};
+  int m = d_take_one(d, modes);
+  if (m < 0 || d_take_type(d) != PT_B32) return d_fail(d, TC5_EPARSE, "needs .up/.down/.bfly/.idx and .b32");
+  in->aux = (uint32_t)m;
+  if (!d_nops(d, 5, 5) || !d_dst(d, 0, &in->o[0])) return d->st;
+  for (unsigned k = 1; k < 5; k++)
+    if (!d_src(d, k, PT_B32, &in->o[k])) return d->st;
+  in->fn = x_shfl;
+  return TC5_OK;
+}
+
+/* ---- vote.sync / match.sync / activemask ---- */
+static PTX_EXEC(x_vote) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  bool neg = in->o[1].neg;
+  uint32_t ballot = 0;
+  PTX_LANES(mask, ballot |= (uint32_t)(((a[l] != 0) != neg)) << l);
+  PTX_LANES(mask, {
+    uint32_t mm = (uint32_t)PTX_R(w, in->o[2].reg)[l];
+    uint32_t b = ballot & mm;
+    switch (in->aux) {
+    case 0: d[l] = (b & mask & mm) == (mask & mm); break; /* all */
+    case 1: d[l] = b != 0; break;                         /* any */
+    case 2: d[l] = b == 0 || (b & mask & mm) == (mask & mm); break; /* uni */
+    default: d[l] = b; break;                             /* ballot */
+    }
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_vote) {
+  ptx_insn *in = d->in;
+  if (!d_take(d, "sync")) return d_fail(d, TC5_EUNSUPPORTED, "vote without .sync is not modelled");
+  static const char *const modes[] = {"all", "any", "uni", "ballot", NULL};
+  int m = d_take_one(d, modes);
+  ptx_type t = d_take_type(d);
+  if (m < 0 || (m == 3 ? t != PT_B32 : t != PT_PRED)) return d_fail(d, TC5_EPARSE, "vote.sync needs a mode and its type");
+  in->aux = (uint32_t)m;
+  if (!d_nops(d, 3, 3) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, PT_PRED, &in->o[1]) || !d_src(d, 2, PT_B32, &in->o[2]))
+    return d->st;
+  in->fn = x_vote;
+  return TC5_OK;
+}
+static PTX_EXEC(x_match) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  uint64_t *p = in->o[0].reg2 != PTX_NOREG ? PTX_R(w, in->o[0].reg2) : NULL;
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  PTX_LANES(mask, {
+    uint32_t mm = (uint32_t)PTX_R(w, in->o[2].reg)[l] & mask, same = 0;
+    for (unsigned k = 0; k < 32; k++)
+      if ((mm >> k & 1) && a[k] == a[l]) same |= 1u << k;
+    if (in->aux == 0) {
+      d[l] = same;
+    } else {
+      bool all = same == mm;
+      d[l] = all ? mm : 0;
+      if (p) p[l] = all;
+    }
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_match) {
+  ptx_insn *in = d->in;
+  if (!d_take(d, "sync")) return d_fail(d, TC5_EPARSE, "needs .sync");
+  static const char *const modes[] = {"any", "all", NULL};
+  int m = d_take_one(d, modes);
+  ptx_type t = d_take_type(d);
+  if (m < 0 || (t != PT_B32 && t != PT_B64)) return d_fail(d, TC5_EPARSE, "needs .any/.all and .b32/.b64");
+  in->aux = (uint32_t)m;
+  if (!d_nops(d, 3, 3) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, PT_B32, &in->o[2]))
+    return d->st;
+  in->fn = x_match;
+  return TC5_OK;
+}
+static PTX_EXEC(x_activemask) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  uint32_t act = mask;
+  PTX_LANES(mask, d[l] = act);
+  return PX_NEXT;
+}
+PTX_DEC(dec_activemask) {
+  if (d_take_type(d) != PT_B32 || !d_nops(d, 1, 1) || !d_dst(d, 0, &d->in->o[0]))
+    return d_fail(d, TC5_EPARSE, "activemask.b32 d");
+  d->in->fn = x_activemask;
+  return TC5_OK;
+}
+
+/* ---- mbarrier ---- */
+ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create) {
+  for (unsigned k = 0; k < c->nmbars; k++)
+    if (c->mbars[k].addr == addr) return &c->mbars[k];
+  if (!create) return NULL;
+  if (c->nmbars == c->mbars_cap) {
+    unsigned nc = c->mbars_cap ? c->mbars_cap * 2 : 16;
+    ptx_mbar *np = realloc(c->mbars, nc * sizeof *np);
+    if (!np) return NULL;
+    c->mbars = np;
+    c->mbars_cap = nc;
+  }
+  ptx_mbar *m = &c->mbars[c->nmbars++];
+  memset(m, 0, sizeof *m);
+  m->addr = addr;
+  return m;
+}
+ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr) { return ptx_mbar_get(c, addr, false); }
+
+/* the shared offset of an mbarrier operand for lane l; checks alignment and bounds */
+static bool mbar_addr(ptx_warp *w, const ptx_insn *in, const ptx_opnd *o, unsigned l, uint32_t *off) {
+  uint64_t a = PTX_R(w, o->reg)[l] + (uint64_t)o->imm;
+  if (!ptx_shared_addr(w, in->space, a, off)) {
+    ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "address 0x%llx is not in shared memory", (unsigned long long)a);
+    return false;
+  }
+  return ptx_mem(w, in, (int)l, PS_SHARED, *off, 8, false) != NULL;
+}
+
+static ptx_mbar *live_mbar(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off) {
+  ptx_mbar *mb = ptx_mbar_find(w->cta, off);
+  if (!mb || !mb->mb.initialized) {
+    ptx_fail(w, in, lane, TC5_ESTATE, off, "no initialised mbarrier at shared address 0x%x", off);
+    return NULL;
+  }
+  return mb;
+}
+
+int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count) {
+  ptx_mbar *mb = live_mbar(w, in, lane, addr);
+  if (!mb) return PX_ERROR;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_mbarrier_arrive(&mb->mb, count, NULL, &dg);
+  if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  w->cta->progress = true;
+  return PX_NEXT;
+}
+
+enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT, MB_INVAL,
+       MB_PENDING };
+/* in->aux = operation; in->mods bit 0: .parity, bit 1: .expect_tx (arrive), bit 2: .noComplete */
+static PTX_EXEC(x_mbarrier) {
+  unsigned op = in->aux;
+  bool has_state = op == MB_ARRIVE || op == MB_ARRIVE_DROP || op == MB_TEST_WAIT || op == MB_TRY_WAIT || op == MB_PENDING;
+  const ptx_opnd *ad = &in->o[has_state ? 1 : 0];
+  uint64_t *d = has_state ? PTX_R(w, in->o[0].reg) : NULL;
+  const uint64_t *x = in->nops > (has_state ? 2u : 1u) ? PTX_R(w, in->o[has_state ? 2 : 1].reg) : NULL;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  if (op == MB_TEST_WAIT || op == MB_TRY_WAIT) {
+    /* all lanes' waits first: retry the whole instruction unless all are done */
+    bool all = true;
+    PTX_LANES(mask, {
+      uint32_t off;
+      if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
+      ptx_mbar *mb = live_mbar(w, in, (int)l, off);
+      if (!mb) return PX_ERROR;
+      bool done;
+      if (in->mods & 1) {
+        tc5_mbarrier_test_wait(&mb->mb, (unsigned)(x[l] & 1), &done, NULL);
+      } else {
+        done = mb->mb.phase != (uint32_t)x[l]; /* the state names the phase of the arrival */
+      }
+      d[l] = done;
+      if (!done) {
+        all = false;
+        w->wait_id = off;
+      }
+    });
+    return all ? PX_NEXT : PX_BLOCK;
+  }
+  PTX_LANES(mask, {
+    uint32_t off;
+    if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
+    tc5_status st = TC5_OK;
+    if (op == MB_INIT) {
+      ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
+      if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
+      st = tc5_mbarrier_init(&mb->mb, (uint32_t)x[l], &dg);
+      uint8_t *p = ptx_mem(w, in, (int)l, PS_SHARED, off, 8, true);
+      if (!p) return PX_ERROR;
+      memset(p, 0, 8);
+    } else {
+      ptx_mbar *mb = live_mbar(w, in, (int)l, off);
+      if (!mb) return PX_ERROR;
+      uint32_t before = mb->mb.phase;
+      switch (op) {
+      case MB_ARRIVE:
+      case MB_ARRIVE_DROP: {
+        uint32_t cnt = 1;
+        if (in->mods & 2) {
+          st = tc5_mbarrier_expect_tx(&mb->mb, (uint32_t)x[l], &dg);
+        } else if (x) {
+          cnt = (uint32_t)x[l];
+        }
+        if (!st && op == MB_ARRIVE_DROP) {
+          if (mb->mb.expected < cnt) st = tc5_diag_add(&dg, TC5_ESTATE, "count", cnt, "arrive_drop below zero expected arrivals");
+          else mb->mb.expected -= cnt;
+          if (!st && mb->mb.pending < cnt) st = tc5_diag_add(&dg, TC5_ESTATE, "count", cnt, "more arrivals than pending");
+          if (!st) {
+            mb->mb.pending -= cnt;
+            if (mb->mb.pending == 0 && mb->mb.tx == 0) {
+              mb->mb.phase++;
+              mb->mb.pending = mb->mb.expected;
+            }
+          }
+        } else if (!st) {
+          st = tc5_mbarrier_arrive(&mb->mb, cnt, NULL, &dg);
+        }
+        d[l] = before;
+        break;
+      }
+      case MB_EXPECT_TX: st = tc5_mbarrier_expect_tx(&mb->mb, (uint32_t)x[l], &dg); break;
+      case MB_COMPLETE_TX: st = tc5_mbarrier_complete_tx(&mb->mb, (uint32_t)x[l], &dg); break;
+      case MB_INVAL: mb->mb.initialized = false; break;
+      default: d[l] = mb->mb.pending; break;
+      }
+    }
+    if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+    w->cta->progress = true;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_mbarrier) {
+  ptx_insn *in = d->in;
+  static const char *const ops[] = {"init", "arrive", "arrive_drop", "expect_tx", "complete_tx", "test_wait",
+                                    "try_wait", "inval", "pending_count", NULL};
+  int op = d_take_one(d, ops);
+  if (op < 0) return d_fail(d, TC5_EUNSUPPORTED, "this mbarrier operation is not modelled");
+  in->aux = (uint32_t)op;
+  if (d_take(d, "parity")) in->mods |= 1;
+  if (d_take(d, "expect_tx")) in->mods |= 2;
+  if (d_take(d, "noComplete")) return d_fail(d, TC5_EUNSUPPORTED, ".noComplete is not modelled");
+  static const char *const ign[] = {"release", "acquire", "relaxed", "cta", "cluster", NULL};
+  while (d_take_one(d, ign) >= 0) {
+  }
+  int sp = d_take_space(d);
+  if (d_take_type(d) != PT_B64) return d_fail(d, TC5_EPARSE, "needs .b64");
+  if (sp == PS_SHARED_CLUSTER && (op == MB_ARRIVE || op == MB_ARRIVE_DROP)) sp = PS_SHARED;
+  in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+  bool has_state = op == MB_ARRIVE || op == MB_ARRIVE_DROP || op == MB_TEST_WAIT || op == MB_TRY_WAIT || op == MB_PENDING;
+  unsigned a = has_state ? 1 : 0;
+  unsigned need_x = (op == MB_INIT || op == MB_EXPECT_TX || op == MB_COMPLETE_TX || op >= MB_TEST_WAIT) && op != MB_INVAL && op != MB_PENDING;
+  if (in->mods & 2) need_x = 1;
+  unsigned lo = a + 1 + need_x, hi = lo + (op == MB_ARRIVE || op == MB_ARRIVE_DROP || op == MB_TRY_WAIT ? 1 : 0);
+  if (!d_nops(d, lo, hi)) return d->st;
+  if (has_state && !d_dst(d, 0, &in->o[0])) return d->st;
+  if (!d_addr(d, a, &in->o[a], NULL)) return d->st;
+  if (d->r->nops > a + 1 && !d_src(d, a + 1, PT_U64, &in->o[a + 1])) return d->st;
+  if (op == MB_TRY_WAIT) in->nops = (uint8_t)(a + 2); /* a suspend-time hint is ignored */
+  in->fn = x_mbarrier;
+  return TC5_OK;
+}
+
+/* ---- call: vprintf ---- */
+static bool read_generic(ptx_warp *w, const ptx_insn *in, unsigned lane, uint64_t addr, void *dst, uint32_t n) {
+  const uint8_t *p = ptx_mem(w, in, (int)lane, PS_GENERIC, addr, 1, false);
+  if (!p) return false;
+  for (uint32_t k = 1; k < n; k++) { /* byte by byte: a string may end anywhere */
+    if (!ptx_mem(w, in, (int)lane, PS_GENERIC, addr + k, 1, false)) return false;
+  }
+  memcpy(dst, p, n);
+  return true;
+}
+
+static int do_vprintf(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t fmt, uint64_t args) {
+  char out[4096];
+  size_t o = 0;
+  uint64_t ap = args;
+  for (;;) {
+    char ch;
+    if (!read_generic(w, in, l, fmt++, &ch, 1)) return PX_ERROR;
+    if (!ch) break;
+    if (ch != '%') {
+      if (o < sizeof out - 1) out[o++] = ch;
+      continue;
+    }
+    char spec[32];
+    size_t s = 0;
+    spec[s++] = '%';
+    int lng = 0;
+    for (;;) {
+      if (!read_generic(w, in, l, fmt++, &ch, 1)) return PX_ERROR;
+      if (!ch) return ptx_fail(w, in, (int)l, TC5_EILLEGAL, 0, "printf: format ends inside a conversion");
+      if (ch == 'l') {
+        lng++;
+        continue;
+      }
+      if (ch == 'h' || ch == 'z' || ch == 'j' || ch == 't') continue;
+      if (s < sizeof spec - 4) spec[s++] = ch;
+      if (strchr("diouxXcsfFeEgGaAp%", ch)) break;
+    }
+    spec[s] = 0;
+    char buf[512];
+    int n = 0;
+    if (ch == '%') {
+      n = snprintf(buf, sizeof buf, "%%");
+    } else if (strchr("fFeEgGaA", ch)) {
+      ap = (ap + 7) & ~7ull;
+      double v;
+      if (!read_generic(w, in, l, ap, &v, 8)) return PX_ERROR;
+      ap += 8;
+      n = snprintf(buf, sizeof buf, spec, v);
+    } else if (ch == 's' || ch == 'p' || lng) {
+      ap = (ap + 7) & ~7ull;
+      uint64_t v;
+      if (!read_generic(w, in, l, ap, &v, 8)) return PX_ERROR;
+      ap += 8;
+      if (ch == 's') {
+        char str[256];
+        size_t k = 0;
+        for (; k < sizeof str - 1; k++) {
+          if (!read_generic(w, in, l, v + k, &str[k], 1)) return PX_ERROR;
+          if (!str[k]) break;
+        }
+        str[k] = 0;
+        n = snprintf(buf, sizeof buf, spec, str);
+      } else if (ch == 'p') {
+        n = snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+      } else {
+        spec[s - 1] = 0;
+        char full[40];
+        snprintf(full, sizeof full, "%sll%c", spec, ch);
+        n = snprintf(buf, sizeof buf, full, (long long)v);
+      }
+    } else {
+      ap = (ap + 3) & ~3ull;
+      uint32_t v;
+      if (!read_generic(w, in, l, ap, &v, 4)) return PX_ERROR;
+      ap += 4;
+      if (ch == 'c') n = snprintf(buf, sizeof buf, spec, (int)(char)v);
+      else if (ch == 'd' || ch == 'i') n = snprintf(buf, sizeof buf, spec, (int)v);
+      else n = snprintf(buf, sizeof buf, spec, (unsigned)v);
+    }
+    if (n < 0) n = 0;
+    if ((size_t)n > sizeof buf - 1) n = sizeof buf - 1;
+    for (int k = 0; k < n && o < sizeof out - 1; k++) out[o++] = buf[k];
+  }
+  ptx_launch *L = w->cta->L;
+  if (L->cfg.print) {
+    pthread_mutex_lock(L->lock);
+    L->cfg.print(L->cfg.print_ctx, out, o);
+    pthread_mutex_unlock(L->lock);
+  }
+  return PX_NEXT;
+}
+/* in->o[1], o[2]: the local-frame offsets of vprintf's two parameters; o[0]
+ * the return value's register slot (or none) */
+static PTX_EXEC(x_vprintf) {
+  PTX_LANES(mask, {
+    uint64_t fmt, args;
+    memcpy(&fmt, w->local + (size_t)l * w->local_bytes + in->o[1].imm, 8);
+    memcpy(&args, w->local + (size_t)l * w->local_bytes + in->o[2].imm, 8);
+    int r = do_vprintf(w, in, l, fmt, args);
+    if (r != PX_NEXT) return r;
+    if (in->o[0].kind == PO_ADDR) {
+      int32_t zero = 0;
+      memcpy(w->local + (size_t)l * w->local_bytes + in->o[0].imm, &zero, 4);
+    }
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_call) {
+  ptx_insn *in = d->in;
+  d_take(d, "uni");
+  const ptx_raw *r = d->r;
+  unsigned k = 0;
+  const ptx_raw_opnd *ret = NULL, *fn = NULL, *args = NULL;
+  if (k < r->nops && r->ops[k].kind == RO_LIST) ret = &r->ops[k++];
+  if (k < r->nops && r->ops[k].kind == RO_SYM) fn = &r->ops[k++];
+  if (k < r->nops && r->ops[k].kind == RO_LIST) args = &r->ops[k++];
+  if (!fn || k != r->nops) return d_fail(d, TC5_EPARSE, "call [(ret),] function, (args)");
+  if (strcmp(fn->sym, "vprintf"))
+    return d_fail(d, TC5_EUNSUPPORTED, "calls of .func '%s' are not modelled yet (only vprintf)", fn->sym);
+  if (!args || args->n != 2 || (ret && ret->n != 1)) return d_fail(d, TC5_EPARSE, "vprintf takes two parameters and returns one");
+  /* the arguments are in-body .param variables: their frame offsets */
+  const ptx_raw_opnd *list[3] = {ret ? &r->elems[ret->first] : NULL, &r->elems[args->first], &r->elems[args->first + 1]};
+  for (unsigned j = 0; j < 3; j++) {
+    memset(&in->o[j], 0, sizeof in->o[j]);
+    if (!list[j]) continue;
+    char local[96];
+    snprintf(local, sizeof local, "%u:%s", r->func, list[j]->sym);
+    const ptx_var *v = ptx_find_var(d->m, local);
+    if (list[j]->kind != RO_SYM || !v || v->space != PS_PARAM_LOCAL)
+      return d_fail(d, TC5_EPARSE, "call parameters must be .param variables of this function");
+    in->o[j].kind = PO_ADDR;
+    in->o[j].imm = (int64_t)v->addr;
+  }
+  in->nops = 3;
+  in->fn = x_vprintf;
+  return TC5_OK;
+}

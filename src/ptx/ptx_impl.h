@@ -1,0 +1,374 @@
+/* tc5 PTX runner — internal structures shared by the parser, the decoder,
+ * the instruction semantics (exec_*.c) and the scheduler (run.c).
+ *
+ * After loading, every instruction is a ptx_insn: its semantics function,
+ * its guard predicate and its operands as register indices. Immediates and
+ * the constant special registers (%tid, %ctaid, %laneid...) are registers
+ * too, filled when a warp starts, so that an instruction's function runs
+ * one tight loop over the 32 lanes of a warp reading registers only
+ * (the Spike way: one small function per instruction, no per-thread
+ * switch). */
+#ifndef TC5_PTX_IMPL_H
+#define TC5_PTX_IMPL_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "tc5/mma.h"
+#include "tc5/ptx.h"
+#include "tc5/smem.h"
+#include "tc5/sync.h"
+#include "tc5/tmem.h"
+
+#define PTX_NOREG 0xFFFFFFFFu
+#define PTX_MAX_OPS 8
+
+/* ---- types (the .b32, .f16x2 ... of an instruction) ---- */
+typedef enum ptx_type {
+  PT_NONE = 0,
+  PT_B8, PT_B16, PT_B32, PT_B64, PT_B128,
+  PT_U8, PT_U16, PT_U32, PT_U64,
+  PT_S8, PT_S16, PT_S32, PT_S64,
+  PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_F32, PT_F64, PT_TF32,
+  PT_E4M3, PT_E5M2, PT_E4M3X2, PT_E5M2X2, PT_E2M1X2, PT_E2M3X2, PT_E3M2X2, PT_UE8M0X2,
+  PT_PRED,
+  PT_COUNT
+} ptx_type;
+typedef struct ptx_type_info {
+  const char *name; /* "u32" */
+  uint8_t bits;
+  char cls;         /* 'b' bits, 'u' unsigned, 's' signed, 'f' float, 'p' predicate */
+} ptx_type_info;
+extern const ptx_type_info ptx_types[PT_COUNT];
+ptx_type ptx_type_parse(const char *s, size_t n);
+
+/* ---- state spaces ---- */
+typedef enum ptx_space {
+  PS_GENERIC = 0, PS_GLOBAL, PS_SHARED, PS_SHARED_CLUSTER, PS_LOCAL, PS_CONST, PS_PARAM,
+  PS_PARAM_LOCAL /* .param declared inside a function body: per thread */
+} ptx_space;
+
+/* ---- operands after decoding ---- */
+typedef enum ptx_okind {
+  PO_NONE = 0,
+  PO_REG,   /* reg (immediates and constant special registers included)  */
+  PO_VEC,   /* n registers: vec[0 .. n-1] (index into module->vregs)     */
+  PO_ADDR,  /* [reg + imm] (reg may be the zero register)               */
+  PO_LABEL, /* imm = target instruction index                           */
+  PO_SREG,  /* a special register read when executed (imm = which)      */
+  PO_SINK   /* _ */
+} ptx_okind;
+typedef struct ptx_opnd {
+  uint8_t kind;
+  uint8_t neg;  /* !%p */
+  uint16_t n;   /* PO_VEC: count                                     */
+  uint32_t reg; /* PO_REG, PO_ADDR base; second register of a|b pairs: reg2 */
+  uint32_t reg2;
+  uint32_t vec; /* PO_VEC: first index into module->vregs            */
+  int64_t imm;  /* PO_ADDR: offset; PO_LABEL: target; immediates' value */
+} ptx_opnd;
+
+struct ptx_warp;
+struct ptx_insn;
+/* An instruction's semantics for the lanes of `mask` (a subset of the
+ * warp's active lanes, the guard applied). Returns one of PX_*. */
+typedef int (*ptx_exec_fn)(struct ptx_warp *w, const struct ptx_insn *in, uint32_t mask);
+enum { PX_NEXT = 0, PX_BRANCH, PX_BLOCK, PX_ERROR, PX_EXIT };
+
+enum {
+  PF_ALIGNED = 1u << 0,   /* .sync.aligned / .aligned: the whole warp, converged */
+  PF_UNGUARDED = 1u << 1, /* runs even for lanes whose guard is false (bra) */
+};
+
+typedef struct ptx_insn {
+  ptx_exec_fn fn;
+  uint32_t guard;   /* predicate register or PTX_NOREG */
+  uint8_t guard_neg;
+  uint8_t type, type2; /* primary / secondary type (cvt: dst, src) */
+  uint8_t space;
+  uint8_t nops;
+  uint8_t vec;      /* .v2 / .v4 / .v8: elements; 1 otherwise */
+  uint16_t flags;
+  uint32_t mods;    /* instruction-specific modifier bits  */
+  uint32_t aux;     /* instruction-specific value          */
+  uint32_t aux2;
+  ptx_opnd o[PTX_MAX_OPS];
+  uint32_t line, col;
+  uint32_t text;    /* offset of the opcode text in module->strings */
+  uint32_t func;    /* index of the function it belongs to */
+} ptx_insn;
+
+/* ---- module-level variables and functions ---- */
+typedef struct ptx_var {
+  char name[96];
+  uint8_t space;
+  uint32_t align, size;
+  bool is_extern;  /* .extern .shared x[] (dynamic) */
+  uint8_t *init;   /* initialiser (size bytes) or NULL */
+  uint64_t addr;   /* global/const: device address; shared: offset in the static area */
+} ptx_var;
+
+typedef struct ptx_param {
+  char name[64];
+  uint32_t size, align, offset;
+  bool is_ptr;
+} ptx_param;
+
+typedef struct ptx_func {
+  char name[64];
+  bool is_entry, defined;
+  uint32_t first, count;   /* instructions [first, first + count) */
+  ptx_param *params;       /* entry parameters, or .func parameters */
+  unsigned nparams;
+  ptx_param *rets;         /* .func return parameters */
+  unsigned nrets;
+  uint32_t param_bytes;
+  uint32_t local_bytes;    /* .local and in-body .param, per thread */
+  uint32_t reqntid[3], maxntid[3];
+  uint32_t line;
+} ptx_func;
+
+/* Constant registers: filled once per warp (immediates, special registers). */
+enum ptx_sreg {
+  SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+  SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+  SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
+  SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE, SR_LANEMASK_GT,
+  SR_CLUSTERID_X, SR_CLUSTERID_Y, SR_CLUSTERID_Z, SR_NCLUSTERID_X, SR_NCLUSTERID_Y, SR_NCLUSTERID_Z,
+  SR_CLUSTER_CTAID_X, SR_CLUSTER_CTAID_Y, SR_CLUSTER_CTAID_Z,
+  SR_CLUSTER_NCTAID_X, SR_CLUSTER_NCTAID_Y, SR_CLUSTER_NCTAID_Z,
+  SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_IS_EXPLICIT_CLUSTER,
+  SR_DYN_SMEM, SR_TOTAL_SMEM,
+  SR_NCONST, /* the ones below are read when executed */
+  SR_CLOCK = SR_NCONST, SR_CLOCK64, SR_GLOBALTIMER,
+  SR_COUNT
+};
+extern const char *const ptx_sreg_names[SR_COUNT];
+
+struct tc5_ptx_module {
+  char *strings;        /* opcode texts, for messages */
+  size_t strings_len, strings_cap;
+  char name[128];
+  ptx_insn *code;
+  uint32_t ncode, code_cap;
+  uint32_t *vregs;
+  uint32_t nvregs, vregs_cap;
+  uint32_t nregs;       /* registers per thread (all functions share one numbering) */
+  uint8_t *reg_bits;    /* declared width of each register (8..128, 1 for .pred) */
+  uint32_t regs_cap;
+  /* constant registers: index, value (special registers: value = SR id) */
+  uint32_t nconsts, consts_cap;
+  struct ptx_const {
+    uint32_t reg;
+    uint8_t kind;   /* PC_VALUE, PC_SREG (value = SR_*), PC_VAR (value = variable index) */
+    uint64_t value;
+    int64_t off;    /* PC_VAR: added to the variable's address */
+  } *consts;
+  uint32_t zero_reg;
+  ptx_func *funcs;
+  unsigned nfuncs, funcs_cap;
+  ptx_var *vars;
+  unsigned nvars, vars_cap;
+  uint32_t static_shared;  /* bytes of the .shared variables, laid out */
+  uint32_t extern_shared_align;
+  bool has_extern_shared;
+  uint64_t global_bytes;   /* the .global/.const variables' image */
+  uint32_t version_major, version_minor;
+  char target[32];
+};
+
+/* ---- execution state ---- */
+#define PTX_MAX_BARRIERS 16
+#define PTX_GENERIC_SHARED 0x00007e0000000000ull /* generic window of shared memory */
+#define PTX_GENERIC_LOCAL 0x00007d0000000000ull  /* generic window of local memory  */
+#define PTX_WINDOW_SIZE (1ull << 32)
+#define PTX_GLOBAL_BASE 0x0000000200000000ull    /* first global buffer             */
+
+typedef struct ptx_region {
+  uint64_t base, size;
+  uint8_t *host;
+  char name[64];
+} ptx_region;
+
+typedef struct ptx_launch {
+  const tc5_ptx_module *m;
+  const ptx_func *f;
+  tc5_ptx_launch_cfg cfg;
+  ptx_region *regions;
+  unsigned nregions;
+  uint8_t *params;          /* the entry's parameter buffer */
+  uint8_t *globals;         /* module variables' image */
+  uint32_t shared_total;    /* 1 KiB + static + dynamic */
+  uint32_t dyn_base;        /* shared address of the .extern array */
+  uint32_t threads_per_cta, warps_per_cta;
+  uint64_t max_steps;
+  /* the first error stops every worker */
+  volatile int failed;
+  tc5_status status;
+  tc5_diag *diag;
+  void *lock;               /* pthread_mutex_t*: errors, atomics, printf */
+  uint64_t next_cta;
+  uint64_t ncta;
+  uint64_t thread_insns, warp_insns;
+} ptx_launch;
+
+typedef struct ptx_mbar {
+  uint32_t addr;
+  tc5_mbarrier mb;
+} ptx_mbar;
+
+struct ptx_cta;
+typedef struct ptx_warp {
+  struct ptx_cta *cta;
+  uint64_t *r;          /* nregs x 32 */
+  uint32_t id;          /* warp index in the CTA */
+  uint32_t exists;      /* threads that exist (a last warp may be partial) */
+  uint32_t live;        /* threads that have not exited */
+  uint32_t pc;          /* when converged */
+  bool converged;
+  bool done;
+  uint8_t wait;         /* 0 none, 1 bar, 2 mbarrier, 3 tmem alloc */
+  uint32_t wait_id;
+  uint32_t tpc[32];     /* per-thread pc when not converged */
+  /* branch results (PX_BRANCH) */
+  uint32_t br_taken;
+  uint32_t br_target;
+  uint8_t *local;       /* 32 x local_bytes */
+  uint32_t local_bytes;
+  uint64_t wait_epoch;  /* c->epoch when it started to wait for a retry */
+  uint64_t steps;
+  uint64_t thread_insns;
+} ptx_warp;
+
+typedef struct ptx_bar {
+  uint32_t arrived;     /* warps arrived */
+  uint32_t expected;    /* warps expected (0: all live warps) */
+  uint32_t waiting;     /* bitmask of waiting warps (up to 32 warps) */
+} ptx_bar;
+
+typedef struct ptx_cta {
+  ptx_launch *L;
+  uint32_t ctaid[3];
+  uint64_t linear;
+  tc5_smem smem;
+  tc5_tmem tmem;
+  tc5_cta mma;
+  ptx_warp *warps;
+  uint32_t nwarps;
+  ptx_bar bar[PTX_MAX_BARRIERS];
+  ptx_mbar *mbars;
+  unsigned nmbars, mbars_cap;
+  uint32_t cp_async_pending;  /* cp.async groups are completed when issued */
+  bool progress;              /* something a waiting warp may see changed */
+  uint64_t epoch;             /* counts the changes: a retrying warp waits for a new one */
+} ptx_cta;
+
+/* ---- helpers for semantics functions ---- */
+#define PTX_R(w, reg) ((w)->r + (size_t)(reg) * 32u)
+/* for each lane of `mask`: `body` with `l` the lane */
+#define PTX_LANES(mask, ...)                                    \
+  do {                                                          \
+    uint32_t m__ = (mask);                                      \
+    if (m__ == 0xFFFFFFFFu) {                                   \
+      for (unsigned l = 0; l < 32; l++) { __VA_ARGS__; }        \
+    } else {                                                    \
+      while (m__) {                                             \
+        unsigned l = (unsigned)__builtin_ctz(m__);              \
+        m__ &= m__ - 1;                                         \
+        { __VA_ARGS__; }                                        \
+      }                                                         \
+    }                                                           \
+  } while (0)
+
+/* Records a kernel error at instruction `in` for lane `lane` (or -1 for the
+ * warp): "line L: OPCODE: message (CTA (x,y,z) thread (x,y,z))". Returns
+ * PX_ERROR. */
+int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t value,
+             const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+/* the opcode text of an instruction */
+const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in);
+
+/* ---- memory (exec_mem.c) ---- */
+/* Translates [addr, addr + n) in `space` for lane `lane` to host memory;
+ * NULL after recording the error. For shared: *smem_off gets the offset. */
+uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint64_t addr,
+                 uint32_t n, bool write);
+/* a shared-memory address's mbarrier object (created by init) */
+ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr);
+ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create);
+/* one arrival on the mbarrier at shared address addr (exec_warp.c) */
+int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count);
+/* a warp's arrival at barrier id (count threads, 0 = all); wait: bar.sync
+ * rather than bar.arrive (run.c) */
+int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait);
+/* the value of a special register now (run.c) */
+uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane);
+/* a float operand of type t as a double (exec_float.c) */
+double ptx_fval(uint64_t bits, unsigned type, bool ftz);
+/* resolves a generic or shared::cluster address to a shared offset of this CTA */
+bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off);
+
+/* ---- an instruction as parsed, before decoding ---- */
+typedef enum ptx_rkind {
+  RO_REG = 1,   /* reg (a register, or a|b pair with reg2)           */
+  RO_INT,       /* integer literal: ival                             */
+  RO_F32,       /* 0fXXXXXXXX: bits                                  */
+  RO_F64,       /* 0dXXXX... or a decimal float: bits (f64)          */
+  RO_SYM,       /* a name that is no register: sym (label, variable,
+                   parameter, function), resolved by the decoder     */
+  RO_ADDR,      /* [base + ival]: reg or sym base (or neither)       */
+  RO_VEC,       /* {a, b, ...}: the elements follow in the raw list   */
+  RO_LIST,      /* (a, b, ...) of call: the elements follow          */
+  RO_SREG,      /* %tid.x ...: ival = SR_*                           */
+  RO_SINK       /* _                                                 */
+} ptx_rkind;
+typedef struct ptx_raw_opnd {
+  uint8_t kind;
+  uint8_t neg;
+  uint16_t n;        /* RO_VEC / RO_LIST: elements (stored in raw->elems) */
+  uint32_t reg, reg2;
+  uint32_t first;    /* RO_VEC / RO_LIST: first element index */
+  int64_t ival;
+  uint64_t bits;
+  char sym[64];
+  uint32_t col;
+} ptx_raw_opnd;
+#define PTX_RAW_MAX_ELEMS 160
+typedef struct ptx_raw {
+  const char *op;
+  size_t oplen;
+  uint32_t guard;
+  uint8_t guard_neg;
+  unsigned nops;
+  ptx_raw_opnd ops[PTX_MAX_OPS];
+  unsigned nelems;
+  ptx_raw_opnd elems[PTX_RAW_MAX_ELEMS];
+  uint32_t line, col;
+  uint32_t scope;    /* label scope of the instruction */
+  uint32_t func;
+} ptx_raw;
+
+/* Resolution of names the parser could not (labels, symbols), given to
+ * the decoder by the parser. */
+typedef struct ptx_resolver {
+  void *ctx;
+  /* a label visible from `scope`: its instruction index */
+  bool (*label)(void *ctx, uint32_t scope, const char *name, uint32_t *pc);
+} ptx_resolver;
+
+/* ---- decoding (decode.c) ---- */
+tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver *res,
+                      ptx_insn *out, tc5_diag *diag);
+/* registers holding a constant in every lane (created once per value) */
+enum { PC_VALUE = 0, PC_SREG, PC_VAR };
+uint32_t ptx_const_reg(tc5_ptx_module *m, uint8_t kind, uint64_t value, int64_t off);
+uint32_t ptx_new_reg(tc5_ptx_module *m, unsigned bits);
+const ptx_var *ptx_find_var(const tc5_ptx_module *m, const char *name);
+
+/* the semantics, by file */
+#define PTX_EXEC(name) int name(ptx_warp *w, const ptx_insn *in, uint32_t mask)
+
+#endif

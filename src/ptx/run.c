@@ -1,0 +1,623 @@
+/* tc5 PTX runner — the launcher and the scheduler.
+ *
+ * A grid runs CTA by CTA on a pool of host threads (CTAs of one grid do not
+ * wait for one another without clusters). Within a CTA the warps take turns:
+ * a warp runs until it waits (bar.sync), must retry (an mbarrier wait that
+ * would return false, a tcgen05.alloc that would block), or exits. A warp
+ * executes one instruction at a time for all its active lanes.
+ *
+ * Reconvergence: while a warp's live threads share one pc it runs them
+ * together; after a divergent branch each thread keeps its own pc and the
+ * warp runs, each step, the threads at the smallest pc. Compilers lay out
+ * structured code so that a branch's reconvergence point comes after both
+ * of its sides, so threads meet again there (and leave a loop together);
+ * this is the minimum-pc policy, which needs no knowledge of the control
+ * flow graph. An instruction marked .aligned that only part of a warp
+ * reaches is undefined behaviour in PTX, and reported. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ptx/ptx_impl.h"
+
+enum { W_RUN = 0, W_BAR, W_RETRY };
+
+const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in) { return m->strings + in->text; }
+
+tc5_status tc5_ptx_launch_init(tc5_ptx_launch_cfg *cfg) {
+  if (!cfg) return TC5_EINVAL;
+  memset(cfg, 0, sizeof *cfg);
+  for (int k = 0; k < 3; k++) cfg->grid[k] = cfg->block[k] = 1;
+  return TC5_OK;
+}
+
+static void thread_xyz(const ptx_launch *L, uint32_t linear, uint32_t t[3]) {
+  t[0] = linear % L->cfg.block[0];
+  t[1] = linear / L->cfg.block[0] % L->cfg.block[1];
+  t[2] = linear / L->cfg.block[0] / L->cfg.block[1];
+}
+
+int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t value, const char *fmt, ...) {
+  ptx_cta *c = w->cta;
+  ptx_launch *L = c->L;
+  char msg[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  pthread_mutex_lock(L->lock);
+  if (!L->failed) {
+    L->failed = 1;
+    L->status = st;
+    char who[96];
+    if (lane >= 0) {
+      uint32_t t[3];
+      thread_xyz(L, w->id * 32 + (uint32_t)lane, t);
+      snprintf(who, sizeof who, "CTA (%u,%u,%u) thread (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2], t[0], t[1], t[2]);
+    } else {
+      snprintf(who, sizeof who, "CTA (%u,%u,%u) warp %u", c->ctaid[0], c->ctaid[1], c->ctaid[2], w->id);
+    }
+    if (in)
+      tc5_diag_add(L->diag, st, "instruction", value, "%s:%u: %s: %s (%s)", L->m->name, in->line,
+                   ptx_insn_text(L->m, in), msg, who);
+    else
+      tc5_diag_add(L->diag, st, "kernel", value, "%s: %s (%s)", L->m->name, msg, who);
+  }
+  pthread_mutex_unlock(L->lock);
+  return PX_ERROR;
+}
+
+/* the value of a special register */
+uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane) {
+  ptx_cta *c = w->cta;
+  ptx_launch *L = c->L;
+  uint32_t t[3];
+  thread_xyz(L, w->id * 32 + lane, t);
+  switch (which) {
+  case SR_TID_X: case SR_TID_Y: case SR_TID_Z: return t[which - SR_TID_X];
+  case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: return L->cfg.block[which - SR_NTID_X];
+  case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: return c->ctaid[which - SR_CTAID_X];
+  case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: return L->cfg.grid[which - SR_NCTAID_X];
+  case SR_LANEID: return lane;
+  case SR_WARPID: return w->id;
+  case SR_NWARPID: return L->warps_per_cta;
+  case SR_SMID: case SR_GRIDID: return 0;
+  case SR_NSMID: return 1;
+  case SR_LANEMASK_EQ: return 1u << lane;
+  case SR_LANEMASK_LE: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
+  case SR_LANEMASK_LT: return (1u << lane) - 1;
+  case SR_LANEMASK_GE: return ~((1u << lane) - 1) & 0xffffffffu;
+  case SR_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1) & 0xffffffffu;
+  /* a cluster of one CTA: the grid of clusters is the grid of CTAs */
+  case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z: return c->ctaid[which - SR_CLUSTERID_X];
+  case SR_NCLUSTERID_X: case SR_NCLUSTERID_Y: case SR_NCLUSTERID_Z: return L->cfg.grid[which - SR_NCLUSTERID_X];
+  case SR_CLUSTER_CTAID_X: case SR_CLUSTER_CTAID_Y: case SR_CLUSTER_CTAID_Z: return 0;
+  case SR_CLUSTER_NCTAID_X: case SR_CLUSTER_NCTAID_Y: case SR_CLUSTER_NCTAID_Z: return 1;
+  case SR_CLUSTER_CTARANK: return 0;
+  case SR_CLUSTER_NCTARANK: return 1;
+  case SR_IS_EXPLICIT_CLUSTER: return 0;
+  case SR_DYN_SMEM: return L->cfg.dynamic_shared;
+  case SR_TOTAL_SMEM: return L->shared_total;
+  case SR_CLOCK: return (uint32_t)w->steps;
+  case SR_CLOCK64: return w->steps;
+  default: { /* %globaltimer: nanoseconds */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+  }
+  }
+}
+
+static uint64_t const_value(ptx_warp *w, const struct ptx_const *k, unsigned lane) {
+  ptx_launch *L = w->cta->L;
+  switch (k->kind) {
+  case PC_VALUE: return k->value;
+  case PC_SREG: return ptx_sreg_now(w, (unsigned)k->value, lane);
+  default: {
+    const ptx_var *v = &L->m->vars[k->value];
+    uint64_t a;
+    if (v->space == PS_SHARED) a = v->is_extern ? L->dyn_base : v->addr;
+    else if (v->space == PS_GLOBAL || v->space == PS_CONST) a = L->regions[L->nregions - 1].base + v->addr;
+    else a = v->addr; /* local frame offset */
+    return a + (uint64_t)k->off;
+  }
+  }
+}
+
+/* ---- barriers ---- */
+static uint32_t live_threads(const ptx_cta *c) {
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < c->nwarps; k++)
+    if (!c->warps[k].done) n += (uint32_t)__builtin_popcount(c->warps[k].exists);
+  return n;
+}
+static bool bar_check(ptx_cta *c, uint32_t id) {
+  ptx_bar *b = &c->bar[id];
+  if (!b->arrived) return false;
+  uint32_t need = b->expected ? b->expected : live_threads(c);
+  if (b->arrived < need) return false;
+  for (uint32_t k = 0; k < c->nwarps; k++)
+    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
+  b->arrived = 0;
+  b->waiting = 0;
+  b->expected = 0;
+  c->progress = true;
+  return true;
+}
+int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait) {
+  ptx_cta *c = w->cta;
+  ptx_bar *b = &c->bar[id];
+  if (b->arrived && b->expected != count)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, count,
+                    "barrier %u: this arrival expects %u threads, an earlier one of the same phase %u (0: all)", id,
+                    count, b->expected);
+  if (count && count > c->L->threads_per_cta)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,
+                    c->L->threads_per_cta);
+  b->expected = count;
+  b->arrived += (uint32_t)__builtin_popcount(w->exists);
+  if (wait) b->waiting |= 1u << w->id;
+  if (bar_check(c, id)) {
+    w->wait = W_RUN;
+    return PX_NEXT;
+  }
+  return wait ? PX_BLOCK + 10 : PX_NEXT; /* PX_WAIT: advance, then sleep */
+}
+#define PX_WAIT (PX_BLOCK + 10)
+
+/* ---- one warp ---- */
+static void advance(ptx_warp *w, uint32_t active, uint32_t pc) {
+  if (w->converged) {
+    w->pc = pc + 1;
+    return;
+  }
+  PTX_LANES(active, w->tpc[l] = pc + 1);
+}
+
+static int run_warp(ptx_warp *w, uint64_t budget) {
+  ptx_cta *c = w->cta;
+  ptx_launch *L = c->L;
+  const ptx_insn *code = L->m->code;
+  const uint32_t end = L->f->first + L->f->count;
+  uint64_t steps = 0, tins = 0;
+  int ret = 0;
+  while (steps < budget) {
+    uint32_t pc, active;
+    if (w->converged) {
+      pc = w->pc;
+      active = w->live;
+    } else {
+      pc = UINT32_MAX;
+      active = 0;
+      PTX_LANES(w->live, {
+        if (w->tpc[l] < pc) {
+          pc = w->tpc[l];
+          active = 0;
+        }
+        if (w->tpc[l] == pc) active |= 1u << l;
+      });
+      if (active == w->live) {
+        w->converged = true;
+        w->pc = pc;
+      }
+    }
+    if (pc >= end) { /* fell off the end of the kernel: exit */
+      w->live &= ~active;
+      if (!w->live) {
+        w->done = true;
+        ret = 1;
+        break;
+      }
+      continue;
+    }
+    const ptx_insn *in = &code[pc];
+    uint32_t mask = active;
+    if (in->guard != PTX_NOREG) {
+      const uint64_t *g = PTX_R(w, in->guard);
+      uint32_t gm = 0;
+      PTX_LANES(active, gm |= (uint32_t)(g[l] != 0) << l);
+      mask = in->guard_neg ? active & ~gm : gm;
+    }
+    if ((in->flags & PF_ALIGNED) && (active != w->live || (mask && mask != active))) {
+      ptx_fail(w, in, -1, TC5_EILLEGAL, active,
+               active != w->live ? "a .aligned instruction reached by part of the warp (threads 0x%08x of live 0x%08x): undefined behaviour"
+                                 : "the guard of a .aligned instruction differs between the threads of the warp (true for 0x%08x of 0x%08x)",
+               active != w->live ? active : mask, w->live);
+      return -1;
+    }
+    int r = in->fn(w, in, mask);
+    steps++;
+    tins += (uint64_t)__builtin_popcount(mask);
+    if (r == PX_NEXT) {
+      advance(w, active, pc);
+      continue;
+    }
+    if (r == PX_BRANCH) {
+      uint32_t taken = w->br_taken, target = w->br_target;
+      if (w->converged) {
+        if (taken == active) {
+          w->pc = target;
+        } else if (taken == 0) {
+          w->pc = pc + 1;
+        } else {
+          PTX_LANES(w->live, w->tpc[l] = (taken >> l & 1) ? target : pc + 1);
+          w->converged = false;
+        }
+      } else {
+        PTX_LANES(active, w->tpc[l] = (taken >> l & 1) ? target : pc + 1);
+      }
+      continue;
+    }
+    if (r == PX_BLOCK) {
+      w->wait = W_RETRY;
+      w->wait_epoch = c->epoch;
+      break;
+    }
+    if (r == PX_WAIT) {
+      advance(w, active, pc);
+      w->wait = W_BAR; /* until another warp completes the barrier */
+      break;
+    }
+    if (r == PX_EXIT) {
+      if (!w->live) {
+        w->done = true;
+        ret = 1;
+        break;
+      }
+      advance(w, active & w->live, pc);
+      continue;
+    }
+    ret = -1;
+    break;
+  }
+  w->steps += steps;
+  w->thread_insns += tins;
+  return ret;
+}
+
+/* ---- one CTA ---- */
+typedef struct worker {
+  ptx_launch *L;
+  ptx_cta c;
+  uint64_t *regs;  /* every warp's register file */
+  uint8_t *local;  /* every warp's local memory */
+} worker;
+
+static tc5_status cta_setup(worker *wk, uint64_t linear) {
+  ptx_launch *L = wk->L;
+  ptx_cta *c = &wk->c;
+  const tc5_ptx_module *m = L->m;
+  c->L = L;
+  c->linear = linear;
+  c->ctaid[0] = (uint32_t)(linear % L->cfg.grid[0]);
+  c->ctaid[1] = (uint32_t)(linear / L->cfg.grid[0] % L->cfg.grid[1]);
+  c->ctaid[2] = (uint32_t)(linear / L->cfg.grid[0] / L->cfg.grid[1]);
+  memset(c->smem.bytes, 0, c->smem.size);
+  memset(c->smem.written, 0, (c->smem.size + 7) / 8);
+  tc5_status st = tc5_tmem_init(&c->tmem, 0);
+  if (st) return st;
+  c->mma.smem = &c->smem;
+  c->mma.tmem = &c->tmem;
+  memset(c->bar, 0, sizeof c->bar);
+  c->nmbars = 0;
+  c->progress = false;
+  c->epoch = 0;
+  uint32_t lb = L->f->local_bytes;
+  for (uint32_t k = 0; k < c->nwarps; k++) {
+    ptx_warp *w = &c->warps[k];
+    memset(w, 0, sizeof *w);
+    w->cta = c;
+    w->id = k;
+    w->r = wk->regs + (size_t)k * m->nregs * 32;
+    w->local = wk->local + (size_t)k * 32 * lb;
+    w->local_bytes = lb;
+    uint32_t n = L->threads_per_cta - k * 32;
+    w->exists = n >= 32 ? 0xffffffffu : (1u << n) - 1;
+    w->live = w->exists;
+    w->converged = true;
+    w->pc = L->f->first;
+    memset(w->r, 0, (size_t)m->nregs * 32 * sizeof(uint64_t));
+    memset(w->local, 0, (size_t)32 * lb);
+    for (uint32_t j = 0; j < m->nconsts; j++) {
+      uint64_t *r = PTX_R(w, m->consts[j].reg);
+      if (m->consts[j].kind == PC_SREG)
+        for (unsigned l = 0; l < 32; l++) r[l] = const_value(w, &m->consts[j], l);
+      else {
+        uint64_t v = const_value(w, &m->consts[j], 0);
+        for (unsigned l = 0; l < 32; l++) r[l] = v;
+      }
+    }
+  }
+  return TC5_OK;
+}
+
+static void cta_run(worker *wk) {
+  ptx_cta *c = &wk->c;
+  ptx_launch *L = wk->L;
+  uint64_t total = 0;
+  for (;;) {
+    bool ran = false, all_done = true;
+    for (uint32_t k = 0; k < c->nwarps && !L->failed; k++) {
+      ptx_warp *w = &c->warps[k];
+      if (w->done) continue;
+      all_done = false;
+      if (w->wait == W_BAR) continue;
+      if (w->wait == W_RETRY && w->wait_epoch == c->epoch) continue;
+      w->wait = W_RUN;
+      uint64_t before = w->steps;
+      int r = run_warp(w, 1u << 16);
+      total += w->steps - before;
+      ran = true;
+      if (c->progress) {
+        c->epoch++;
+        c->progress = false;
+      }
+      if (r < 0) return;
+      if (r == 1) /* a warp left: barriers may now be complete */
+        for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
+      if (c->progress) {
+        c->epoch++;
+        c->progress = false;
+      }
+    }
+    if (L->failed || all_done) break;
+    if (total > L->max_steps) {
+      ptx_fail(&c->warps[0], NULL, -1, TC5_ESTATE, total,
+               "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
+               (unsigned long long)total);
+      return;
+    }
+    if (!ran) {
+      /* every live warp waits, and nothing can change: a deadlock */
+      char what[512];
+      size_t o = 0;
+      for (uint32_t k = 0; k < c->nwarps && o < sizeof what - 64; k++) {
+        ptx_warp *w = &c->warps[k];
+        if (w->done) continue;
+        uint32_t pc = w->converged ? w->pc : w->tpc[__builtin_ctz(w->live)];
+        const ptx_insn *in = &L->m->code[pc < L->f->first + L->f->count ? pc : L->f->first];
+        o += (size_t)snprintf(what + o, sizeof what - o, "%swarp %u at line %u (%s)", o ? ", " : "", k,
+                              w->wait == W_BAR ? L->m->code[pc - 1].line : in->line,
+                              w->wait == W_BAR ? "bar.sync" : ptx_insn_text(L->m, in));
+      }
+      ptx_fail(&c->warps[0], NULL, -1, TC5_ESTATE, 0, "deadlock: every live warp waits and nothing can wake it: %s",
+               what);
+      return;
+    }
+  }
+  if (L->failed) return;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_tmem_exit(&c->tmem, &dg);
+  if (st) ptx_fail(&c->warps[0], NULL, -1, st, 0, "at exit: %s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+}
+
+static void *worker_main(void *arg) {
+  worker *wk = arg;
+  ptx_launch *L = wk->L;
+  for (;;) {
+    uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
+    if (i >= L->ncta || L->failed) break;
+    tc5_status st = cta_setup(wk, i);
+    if (st) {
+      pthread_mutex_lock(L->lock);
+      if (!L->failed) {
+        L->failed = 1;
+        L->status = st;
+        tc5_diag_add(L->diag, st, "cta", i, "could not set up CTA %llu: %s", (unsigned long long)i, tc5_strerror(st));
+      }
+      pthread_mutex_unlock(L->lock);
+      break;
+    }
+    cta_run(wk);
+    uint64_t ti = 0, wi = 0;
+    for (uint32_t k = 0; k < wk->c.nwarps; k++) {
+      ti += wk->c.warps[k].thread_insns;
+      wi += wk->c.warps[k].steps;
+    }
+    __atomic_fetch_add(&L->thread_insns, ti, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&L->warp_insns, wi, __ATOMIC_RELAXED);
+    tc5_cta_free(&wk->c.mma);
+    memset(&wk->c.mma, 0, sizeof wk->c.mma);
+    tc5_tmem_free(&wk->c.tmem);
+  }
+  return NULL;
+}
+
+static void worker_free(worker *wk) {
+  free(wk->regs);
+  free(wk->local);
+  free(wk->c.smem.bytes);
+  free(wk->c.smem.written);
+  free(wk->c.warps);
+  free(wk->c.mbars);
+  tc5_cta_free(&wk->c.mma);
+  tc5_tmem_free(&wk->c.tmem);
+}
+
+static tc5_status worker_init(worker *wk, ptx_launch *L) {
+  memset(wk, 0, sizeof *wk);
+  wk->L = L;
+  const tc5_ptx_module *m = L->m;
+  wk->c.nwarps = L->warps_per_cta;
+  wk->c.warps = calloc(L->warps_per_cta, sizeof(ptx_warp));
+  wk->regs = malloc((size_t)L->warps_per_cta * m->nregs * 32 * sizeof(uint64_t));
+  wk->local = malloc((size_t)L->warps_per_cta * 32 * (L->f->local_bytes ? L->f->local_bytes : 1));
+  wk->c.smem.size = L->shared_total;
+  wk->c.smem.bytes = malloc(L->shared_total);
+  wk->c.smem.written = malloc((L->shared_total + 7) / 8);
+  if (!wk->c.warps || !wk->regs || !wk->local || !wk->c.smem.bytes || !wk->c.smem.written) {
+    worker_free(wk);
+    return TC5_ENOMEM;
+  }
+  return TC5_OK;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args,
+                          unsigned nargs, tc5_ptx_stats *stats, tc5_diag *diag) {
+  if (!m || !cfg || (nargs && !args)) return TC5_EINVAL;
+  double t0 = now_s();
+  ptx_launch L;
+  memset(&L, 0, sizeof L);
+  L.m = m;
+  L.cfg = *cfg;
+  L.diag = diag;
+  /* the entry */
+  for (unsigned k = 0; k < m->nfuncs; k++) {
+    const ptx_func *f = &m->funcs[k];
+    if (!f->is_entry) continue;
+    if (cfg->entry ? !strcmp(f->name, cfg->entry) : !L.f) {
+      if (!cfg->entry && L.f) L.f = NULL;
+      L.f = f;
+      if (cfg->entry) break;
+    } else if (!cfg->entry) {
+      return tc5_diag_add(diag, TC5_EINVAL, "entry", 0, "the module has several entries: name one (--entry)");
+    }
+  }
+  if (!L.f)
+    return tc5_diag_add(diag, TC5_EINVAL, "entry", 0, "no entry '%s' in the module", cfg->entry ? cfg->entry : "");
+  uint64_t threads = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
+  uint64_t ncta = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+  if (threads == 0 || threads > 1024)
+    return tc5_diag_add(diag, TC5_EINVAL, "block", threads, "a CTA has 1 to 1024 threads, not %llu", (unsigned long long)threads);
+  if (cfg->block[2] > 64)
+    return tc5_diag_add(diag, TC5_EINVAL, "block", cfg->block[2], "block z is at most 64, not %u", cfg->block[2]);
+  if (ncta == 0 || cfg->grid[1] > 65535 || cfg->grid[2] > 65535)
+    return tc5_diag_add(diag, TC5_EINVAL, "grid", ncta, "grid y and z are 1 to 65535, and no dimension is 0");
+  const uint32_t *req = L.f->reqntid;
+  if (req[0] && (req[0] != cfg->block[0] || req[1] != cfg->block[1] || req[2] != cfg->block[2]))
+    return tc5_diag_add(diag, TC5_EINVAL, "block", threads, "entry '%s' requires .reqntid %u,%u,%u; the launch has %u,%u,%u",
+                        L.f->name, req[0], req[1], req[2], cfg->block[0], cfg->block[1], cfg->block[2]);
+  const uint32_t *mx = L.f->maxntid;
+  if (mx[0] && threads > (uint64_t)mx[0] * mx[1] * mx[2])
+    return tc5_diag_add(diag, TC5_EINVAL, "block", threads, "entry '%s' allows at most %u threads (.maxntid)", L.f->name,
+                        mx[0] * mx[1] * mx[2]);
+  L.threads_per_cta = (uint32_t)threads;
+  L.warps_per_cta = (uint32_t)((threads + 31) / 32);
+  L.ncta = ncta;
+  /* shared memory */
+  uint32_t stat_end = 1024 + m->static_shared;
+  L.dyn_base = (stat_end + m->extern_shared_align - 1) / m->extern_shared_align * m->extern_shared_align;
+  if (!m->has_extern_shared && cfg->dynamic_shared) L.dyn_base = stat_end;
+  uint64_t total = (uint64_t)L.dyn_base + cfg->dynamic_shared;
+  if (total - 1024 > TC5_SMEM_MAX_BYTES)
+    return tc5_diag_add(diag, TC5_EINVAL, "shared", total - 1024,
+                        "the CTA needs %llu bytes of shared memory (static %u, dynamic %u, alignment): sm_100 allows %u",
+                        (unsigned long long)(total - 1024), m->static_shared, cfg->dynamic_shared, TC5_SMEM_MAX_BYTES);
+  L.shared_total = (uint32_t)total;
+  /* arguments */
+  if (nargs != L.f->nparams)
+    return tc5_diag_add(diag, TC5_EINVAL, "args", nargs, "entry '%s' has %u parameters; %u arguments were given", L.f->name,
+                        L.f->nparams, nargs);
+  L.params = calloc(L.f->param_bytes ? L.f->param_bytes : 1, 1);
+  L.regions = calloc(nargs + 1, sizeof *L.regions);
+  pthread_mutex_t lock;
+  pthread_mutex_init(&lock, NULL);
+  L.lock = &lock;
+  tc5_status st = TC5_OK;
+  worker *wk = NULL;
+  pthread_t *tids = NULL;
+  unsigned nthreads = 0;
+  if (!L.params || !L.regions) {
+    st = TC5_ENOMEM;
+    goto out;
+  }
+  uint64_t next = PTX_GLOBAL_BASE;
+  for (unsigned k = 0; k < nargs; k++) {
+    const ptx_param *p = &L.f->params[k];
+    tc5_ptx_arg *a = &args[k];
+    uint64_t v;
+    if (a->kind == TC5_PTX_ARG_BUFFER) {
+      if (p->size != 8) {
+        st = tc5_diag_add(diag, TC5_EINVAL, p->name, k, "parameter %u (%s) is %u bytes: a buffer's address needs 8", k + 1,
+                          p->name, p->size);
+        goto out;
+      }
+      ptx_region *r = &L.regions[L.nregions++];
+      r->base = next;
+      r->size = a->bytes;
+      r->host = a->data;
+      snprintf(r->name, sizeof r->name, "%s", p->name);
+      a->device_address = next;
+      v = next;
+      next = (next + a->bytes + 65536 + 255) / 256 * 256; /* a gap: overruns do not land in the next buffer */
+    } else {
+      if (a->size != p->size) {
+        st = tc5_diag_add(diag, TC5_EINVAL, p->name, a->size, "parameter %u (%s) is %u bytes; the argument is %u", k + 1,
+                          p->name, p->size, a->size);
+        goto out;
+      }
+      v = a->bits;
+    }
+    memcpy(L.params + p->offset, &v, p->size < 8 ? p->size : 8);
+  }
+  /* the module's .global/.const variables: one region after the buffers */
+  L.globals = calloc(m->global_bytes ? m->global_bytes : 1, 1);
+  if (!L.globals) {
+    st = TC5_ENOMEM;
+    goto out;
+  }
+  for (unsigned k = 0; k < m->nvars; k++)
+    if ((m->vars[k].space == PS_GLOBAL || m->vars[k].space == PS_CONST) && m->vars[k].init)
+      memcpy(L.globals + m->vars[k].addr, m->vars[k].init, m->vars[k].size);
+  {
+    ptx_region *r = &L.regions[L.nregions++];
+    r->base = next;
+    r->size = m->global_bytes;
+    r->host = L.globals;
+    snprintf(r->name, sizeof r->name, "module variables");
+  }
+  L.max_steps = cfg->max_steps ? cfg->max_steps : (1ull << 34);
+  /* workers */
+  nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+  if (nthreads < 1) nthreads = 1;
+  if (nthreads > ncta) nthreads = (unsigned)ncta;
+  if (nthreads > 256) nthreads = 256;
+  wk = calloc(nthreads, sizeof *wk);
+  tids = calloc(nthreads, sizeof *tids);
+  if (!wk || !tids) {
+    st = TC5_ENOMEM;
+    goto out;
+  }
+  unsigned started = 0;
+  for (unsigned k = 0; k < nthreads; k++) {
+    if (worker_init(&wk[k], &L)) {
+      st = TC5_ENOMEM;
+      break;
+    }
+    started++;
+  }
+  if (!st) {
+    bool running[256] = {false};
+    for (unsigned k = 1; k < started && k < 256; k++)
+      running[k] = !pthread_create(&tids[k], NULL, worker_main, &wk[k]);
+    worker_main(&wk[0]);
+    for (unsigned k = 1; k < started && k < 256; k++)
+      if (running[k]) pthread_join(tids[k], NULL);
+  }
+  for (unsigned k = 0; k < started; k++) worker_free(&wk[k]);
+  if (!st && L.failed) st = L.status ? L.status : TC5_ESTATE;
+out:
+  if (stats) {
+    stats->thread_insns = L.thread_insns;
+    stats->warp_insns = L.warp_insns;
+    stats->ctas = L.next_cta < ncta ? L.next_cta : ncta;
+    stats->seconds = now_s() - t0;
+  }
+  free(wk);
+  free(tids);
+  free(L.params);
+  free(L.regions);
+  free(L.globals);
+  pthread_mutex_destroy(&lock);
+  return st;
+}
