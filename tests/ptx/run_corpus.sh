@@ -10,7 +10,7 @@ set -eu
 tc5=$1 gen=$2 dir=$3 name=$4
 line=$(grep "^$name " "$dir/corpus.txt")
 set -- $line
-at=$2 ct=$3 bm=$4 bn=$5 bk=$6 masked=$9 shared=${10}
+at=$2 ct=$3 bm=$4 bn=$5 bk=$6 warps=$7 masked=$9 shared=${10}
 if [ "$masked" = 1 ]; then M=$((bm + 37)) N=$((bn + 19)) K=$((2 * bk + 13))
 else M=$((2 * bm)) N=$((2 * bn)) K=$((3 * bk)); fi
 [ -n "${TC5_CORPUS_SIZE:-}" ] && { set -- $TC5_CORPUS_SIZE; M=$1 N=$2 K=$3; }
@@ -23,7 +23,7 @@ cd "$work"
 "$gen" gen "$at" $((M * K)) 1 a.bin
 "$gen" gen "$at" $((K * N)) 2 b.bin
 "$tc5" run "$dir/$name.ptx" --grid $(( (M + bm - 1) / bm )),$(( (N + bn - 1) / bn )) \
-  --block $(( 32 * $7 )) --shared-bytes "$shared" --arg in:a.bin --arg in:b.bin \
+  --block $(( 32 * warps )) --shared-bytes "$shared" --arg in:a.bin --arg in:b.bin \
   --arg "out:c.bin:$((M * N * cw))" --arg u32:$M --arg u32:$N --arg u32:$K --arg null --arg null \
   ${TC5_RUN_FLAGS:-}
 # the reference: A zero-padded to kp columns, B to kp rows
