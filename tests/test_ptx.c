@@ -66,7 +66,7 @@ static void test_parse_errors(void **state) {
   tc5_diag dg;
   assert_int_equal(load(KERNEL("", "frobnicate.b32 %r2, %r1;"), &m, &dg), TC5_EUNSUPPORTED);
   assert_true(has(&dg, "instruction 'frobnicate' is not modelled"));
-  assert_true(has(&dg, "t.ptx:7:2: frobnicate.b32"));
+  assert_true(has(&dg, "t.ptx:7:1: frobnicate.b32"));
   assert_int_equal(load(KERNEL("", "add.u32 %r2, %r1;"), &m, &dg), TC5_EPARSE);
   assert_true(has(&dg, "takes 3 operands, not 2"));
   assert_int_equal(load(KERNEL("", "add.u32 %r2, %r1, %nope;"), &m, &dg), TC5_EUNSUPPORTED);

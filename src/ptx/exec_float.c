@@ -333,6 +333,7 @@ static unsigned code_bits(unsigned t) {
   switch (t) {
   case PT_E2M1X2: return 4;
   case PT_E2M3X2: case PT_E3M2X2: case PT_E4M3X2: case PT_E5M2X2: case PT_UE8M0X2: return 8;
+  case PT_F16X2: case PT_BF16X2: return 16;
   default: return ptx_types[t].bits;
   }
 }
