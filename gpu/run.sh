@@ -2,6 +2,8 @@
 # Builds and runs tc5's GPU programs on a Hopper GPU (sm_90a).
 #   gpu/run.sh arith [OUTDIR]   wgmma arithmetic vs tc5's Hopper model
 #   gpu/run.sh layout [OUTDIR]  shared-memory layouts read by wgmma vs tc5
+#   gpu/run.sh smem             shared-memory addresses of static and dynamic
+#                               variables (tests/ptx/smem_layout.sh quotes them)
 #   gpu/run.sh mask [OUTDIR]    bitmask (R2P) vs compare masking: SASS counts,
 #                               times, and the masked scores vs tc5's masks
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
@@ -44,5 +46,8 @@ case "$what" in
     build-gpu/r2p_mask "$out" || rc=$?
     cat "$out/mask-summary.txt"
     exit $rc ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask [OUTDIR]" >&2; exit 2 ;;
+  smem)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
+    exec build-gpu/smem_layout ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem [OUTDIR]" >&2; exit 2 ;;
 esac

@@ -107,7 +107,7 @@ static void test_entry_info(void **state) {
   assert_true(p[0].is_ptr);
   assert_int_equal(p[0].size, 8);
   assert_int_equal(p[1].size, 4);
-  assert_int_equal(stat, 64 + 4); /* s1 at 0x400, s2 at 0x440 (64-aligned) */
+  assert_int_equal(stat, 0); /* e names neither variable: only what an entry names is laid out */
   assert_int_equal(req[0], 64);
   assert_int_equal(tc5_ptx_entry_info(m, 1, &name, &n, p, 4, &stat, req), TC5_ERANGE);
   tc5_ptx_free(m);

@@ -245,6 +245,7 @@ bool d_src_raw(dctx *d, const ptx_raw_opnd *ro, ptx_type t, ptx_opnd *o) {
     for (unsigned k = 0; k < d->m->nvars; k++)
       if (!strcmp(d->m->vars[k].name, ro->sym) || !strcmp(d->m->vars[k].name, local)) {
         o->reg = ptx_const_reg(d->m, PC_VAR, k, 0);
+        ptx_var_use(d->m, k, d->r->func);
         goto done;
       }
     d_fail(d, TC5_EPARSE, "'%s' is not a register, a variable or a special register", ro->sym);
@@ -301,6 +302,7 @@ bool d_addr(dctx *d, unsigned i, ptx_opnd *o, uint8_t *space_hint) {
     for (unsigned k = 0; k < d->m->nvars; k++)
       if (!strcmp(d->m->vars[k].name, ro->sym) || !strcmp(d->m->vars[k].name, local)) {
         o->reg = ptx_const_reg(d->m, PC_VAR, k, 0);
+        ptx_var_use(d->m, k, d->r->func);
         if (space_hint) *space_hint = d->m->vars[k].space;
         return o->reg != PTX_NOREG;
       }

@@ -411,6 +411,32 @@ uint32_t ptx_const_reg(tc5_ptx_module *m, uint8_t kind, uint64_t value, int64_t 
   return r;
 }
 
+void ptx_var_use(tc5_ptx_module *m, unsigned k, unsigned f) { m->vars[k].used_by |= 1ull << (f < 63 ? f : 63); }
+
+void ptx_shared_layout(const tc5_ptx_module *m, unsigned f, uint32_t *addr, uint32_t *static_bytes,
+                       uint32_t *dyn_base) {
+  uint64_t bit = 1ull << (f < 63 ? f : 63);
+  uint32_t sh = 1024, ext = 0;
+  for (unsigned k = 0; k < m->nvars; k++) {
+    const ptx_var *v = &m->vars[k];
+    if (v->space != PS_SHARED || !(v->used_by & bit)) continue;
+    uint32_t a = v->align ? v->align : 1;
+    if (v->is_extern) {
+      if (a > ext) ext = a;
+      continue;
+    }
+    sh = (sh + a - 1) / a * a;
+    if (addr) addr[k] = sh;
+    sh += v->size;
+  }
+  if (!ext) ext = 16;
+  uint32_t dyn = (sh + ext - 1) / ext * ext;
+  for (unsigned k = 0; addr && k < m->nvars; k++)
+    if (m->vars[k].space == PS_SHARED && m->vars[k].is_extern) addr[k] = dyn;
+  if (static_bytes) *static_bytes = sh - 1024;
+  if (dyn_base) *dyn_base = dyn;
+}
+
 const ptx_var *ptx_find_var(const tc5_ptx_module *m, const char *name) {
   for (unsigned k = 0; k < m->nvars; k++)
     if (!strcmp(m->vars[k].name, name)) return &m->vars[k];
@@ -1158,33 +1184,22 @@ static tc5_status parse_module(parser *p) {
   }
 }
 
-/* shared layout: 1 KiB reserved, static variables in order, dynamic at 1 KiB alignment;
- * global/const variables get device addresses after the buffers' range */
+/* global/const variables get offsets in the module's image (the launch
+ * places the image after the buffers); shared ones are laid out per entry
+ * (ptx_shared_layout) */
 static tc5_status layout_vars(parser *p) {
   tc5_ptx_module *m = p->m;
-  uint32_t sh = 1024;
   uint64_t g = 0;
-  m->extern_shared_align = 1024;
   for (unsigned k = 0; k < m->nvars; k++) {
     ptx_var *v = &m->vars[k];
     uint32_t a = v->align ? v->align : 1;
-    if (v->space == PS_SHARED) {
-      if (v->is_extern) {
-        m->has_extern_shared = true;
-        if (a > m->extern_shared_align) m->extern_shared_align = a;
-        continue;
-      }
-      sh = (sh + a - 1) / a * a;
-      v->addr = sh;
-      sh += v->size;
-    } else if (v->space == PS_GLOBAL || v->space == PS_CONST) {
+    if (v->space == PS_GLOBAL || v->space == PS_CONST) {
       if (v->is_extern) return perr(p, TC5_EUNSUPPORTED, "extern .global variable '%s' is not modelled", v->name);
       g = (g + a - 1) / a * a;
       v->addr = g; /* offset in the image; the launch adds the base */
       g += v->size;
     }
   }
-  m->static_shared = sh - 1024;
   m->global_bytes = g;
   return TC5_OK;
 }
@@ -1262,7 +1277,7 @@ tc5_status tc5_ptx_entry_info(const tc5_ptx_module *m, unsigned index, const cha
       params[j].align = f->params[j].align;
       params[j].is_ptr = f->params[j].is_ptr;
     }
-    if (static_shared) *static_shared = m->static_shared;
+    ptx_shared_layout(m, k, NULL, static_shared, NULL);
     if (reqntid) memcpy(reqntid, f->reqntid, sizeof f->reqntid);
     return TC5_OK;
   }

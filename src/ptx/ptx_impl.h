@@ -103,6 +103,7 @@ typedef struct ptx_var {
   uint8_t space;
   uint32_t align, size;
   bool is_extern;  /* .extern .shared x[] (dynamic) */
+  uint64_t used_by; /* bit f: function f names it (bit 63: functions 63 and later) */
   uint8_t *init;   /* initialiser (size bytes) or NULL */
   uint64_t addr;   /* global/const: device address; shared: offset in the static area */
 } ptx_var;
@@ -168,9 +169,6 @@ struct tc5_ptx_module {
   unsigned nfuncs, funcs_cap;
   ptx_var *vars;
   unsigned nvars, vars_cap;
-  uint32_t static_shared;  /* bytes of the .shared variables, laid out */
-  uint32_t extern_shared_align;
-  bool has_extern_shared;
   uint64_t global_bytes;   /* the .global/.const variables' image */
   uint32_t version_major, version_minor;
   char target[32];
@@ -199,6 +197,7 @@ typedef struct ptx_launch {
   uint8_t *globals;         /* module variables' image */
   uint32_t shared_total;    /* 1 KiB + static + dynamic */
   uint32_t dyn_base;        /* shared address of the .extern array */
+  uint32_t *shared_addr;    /* per variable: its shared address for this entry */
   uint32_t threads_per_cta, warps_per_cta;
   uint64_t max_steps;
   /* the first error stops every worker */
@@ -367,6 +366,15 @@ enum { PC_VALUE = 0, PC_SREG, PC_VAR };
 uint32_t ptx_const_reg(tc5_ptx_module *m, uint8_t kind, uint64_t value, int64_t off);
 uint32_t ptx_new_reg(tc5_ptx_module *m, unsigned bits);
 const ptx_var *ptx_find_var(const tc5_ptx_module *m, const char *name);
+/* marks variable k as named by function f */
+void ptx_var_use(tc5_ptx_module *m, unsigned k, unsigned f);
+/* The shared memory of a CTA running function f, as the H100 lays it out
+ * (gpu/smem_layout.cu): 1 KiB reserved, then the .shared variables that f
+ * names, in declaration order, each at its alignment; then the dynamic
+ * (.extern) array at the largest .align its declarations give (16 when f
+ * names none). addr (may be NULL) gets each variable's shared address. */
+void ptx_shared_layout(const tc5_ptx_module *m, unsigned f, uint32_t *addr, uint32_t *static_bytes,
+                       uint32_t *dyn_base);
 
 /* the semantics, by file */
 #define PTX_EXEC(name) int name(ptx_warp *w, const ptx_insn *in, uint32_t mask)

@@ -119,7 +119,7 @@ static uint64_t const_value(ptx_warp *w, const struct ptx_const *k, unsigned lan
   default: {
     const ptx_var *v = &L->m->vars[k->value];
     uint64_t a;
-    if (v->space == PS_SHARED) a = v->is_extern ? L->dyn_base : v->addr;
+    if (v->space == PS_SHARED) a = L->shared_addr[k->value];
     else if (v->space == PS_GLOBAL || v->space == PS_CONST) a = L->regions[L->nregions - 1].base + v->addr;
     else a = v->addr; /* local frame offset */
     return a + (uint64_t)k->off;
@@ -505,19 +505,24 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   L.warps_per_cta = (uint32_t)((threads + 31) / 32);
   L.ncta = ncta;
   /* shared memory */
-  uint32_t stat_end = 1024 + m->static_shared;
-  L.dyn_base = (stat_end + m->extern_shared_align - 1) / m->extern_shared_align * m->extern_shared_align;
-  if (!m->has_extern_shared && cfg->dynamic_shared) L.dyn_base = stat_end;
+  uint32_t stat;
+  L.shared_addr = calloc(m->nvars ? m->nvars : 1, sizeof *L.shared_addr);
+  if (!L.shared_addr) return TC5_ENOMEM;
+  ptx_shared_layout(m, (unsigned)(L.f - m->funcs), L.shared_addr, &stat, &L.dyn_base);
   uint64_t total = (uint64_t)L.dyn_base + cfg->dynamic_shared;
-  if (total - 1024 > TC5_SMEM_MAX_BYTES)
+  if (total - 1024 > TC5_SMEM_MAX_BYTES) {
+    free(L.shared_addr);
     return tc5_diag_add(diag, TC5_EINVAL, "shared", total - 1024,
                         "the CTA needs %llu bytes of shared memory (static %u, dynamic %u, alignment): sm_100 allows %u",
-                        (unsigned long long)(total - 1024), m->static_shared, cfg->dynamic_shared, TC5_SMEM_MAX_BYTES);
+                        (unsigned long long)(total - 1024), stat, cfg->dynamic_shared, TC5_SMEM_MAX_BYTES);
+  }
   L.shared_total = (uint32_t)total;
   /* arguments */
-  if (nargs != L.f->nparams)
+  if (nargs != L.f->nparams) {
+    free(L.shared_addr);
     return tc5_diag_add(diag, TC5_EINVAL, "args", nargs, "entry '%s' has %u parameters; %u arguments were given", L.f->name,
                         L.f->nparams, nargs);
+  }
   L.params = calloc(L.f->param_bytes ? L.f->param_bytes : 1, 1);
   L.regions = calloc(nargs + 1, sizeof *L.regions);
   pthread_mutex_t lock;
@@ -618,6 +623,7 @@ out:
   free(L.params);
   free(L.regions);
   free(L.globals);
+  free(L.shared_addr);
   pthread_mutex_destroy(&lock);
   return st;
 }
