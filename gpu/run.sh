@@ -2,6 +2,9 @@
 # Builds and runs tc5's GPU programs on a Hopper GPU (sm_90a).
 #   gpu/run.sh arith [OUTDIR]   wgmma arithmetic vs tc5's Hopper model
 #   gpu/run.sh layout [OUTDIR]  shared-memory layouts read by wgmma vs tc5
+#   gpu/run.sh ptx [OUTDIR]     the sm_90a PTX kernels of tests/data/ptx/sm90 on the
+#                               GPU: OUTDIR/h100_out.bin and h100_printf.txt, which
+#                               tests/ptx/silicon.sh compares with tc5 run
 #   gpu/run.sh smem             shared-memory addresses of static and dynamic
 #                               variables (tests/ptx/smem_layout.sh quotes them)
 #   gpu/run.sh mask [OUTDIR]    bitmask (R2P) vs compare masking: SASS counts,
@@ -46,6 +49,10 @@ case "$what" in
     build-gpu/r2p_mask "$out" || rc=$?
     cat "$out/mask-summary.txt"
     exit $rc ;;
+  ptx)
+    "$NVCC" -O2 -std=c++17 gpu/ptx_silicon.cu -o build-gpu/ptx_silicon -lcuda
+    exec build-gpu/ptx_silicon tests/data/ptx/sm90/kernels.ptx tests/data/ptx/sm90/kernels.txt \
+      tests/data/ptx/sm90/in.bin "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;

@@ -53,7 +53,7 @@ static const struct {
     /* integer and float arithmetic (the type picks the semantics) */
     {"add", dec_intbin}, {"sub", dec_intbin}, {"mul", dec_intbin}, {"mad", dec_intbin},
     {"div", dec_intbin}, {"rem", dec_intbin}, {"min", dec_intbin}, {"max", dec_intbin},
-    {"fma", dec_fbin}, {"abs", dec_abs_neg}, {"neg", dec_abs_neg},
+    {"fma", dec_fbin}, {"abs", dec_abs_neg}, {"neg", dec_abs_neg}, {"sad", dec_sad},
     {"rcp", dec_funary}, {"sqrt", dec_funary}, {"rsqrt", dec_funary}, {"ex2", dec_funary},
     {"lg2", dec_funary}, {"sin", dec_funary}, {"cos", dec_funary}, {"tanh", dec_funary},
     /* logic, shifts, bits */
@@ -63,6 +63,7 @@ static const struct {
     {"bfi", dec_bits}, {"prmt", dec_bits}, {"lop3", dec_bits}, {"shf", dec_bits},
     /* comparison, selection, moves, conversions */
     {"setp", dec_setp}, {"selp", dec_selp}, {"mov", dec_mov}, {"cvt", dec_cvt}, {"cvta", dec_cvta},
+    {"isspacep", dec_isspacep},
     /* memory */
     {"ld", dec_ld}, {"ldu", dec_ld}, {"st", dec_st}, {"atom", dec_atom}, {"red", dec_atom},
     {"ldmatrix", dec_ldmatrix}, {"stmatrix", dec_stmatrix}, {"cp.async", dec_cp_async},
@@ -223,6 +224,11 @@ bool d_src_raw(dctx *d, const ptx_raw_opnd *ro, ptx_type t, ptx_opnd *o) {
   case RO_REG:
     o->reg = ro->reg;
     o->reg2 = ro->reg2;
+    if ((t == PT_PRED) != (d->m->reg_bits[ro->reg] == 1)) {
+      d_fail(d, TC5_EPARSE, "%s a predicate register where the instruction needs %s",
+             t == PT_PRED ? "not" : "", t == PT_PRED ? "a predicate" : "a value");
+      return false;
+    }
     return true;
   case RO_INT:
   case RO_F32:

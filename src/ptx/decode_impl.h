@@ -68,6 +68,7 @@ PTX_DEC(dec_setp);
 PTX_DEC(dec_selp);
 PTX_DEC(dec_mov);
 PTX_DEC(dec_abs_neg);
+PTX_DEC(dec_sad);
 /* exec_float.c */
 PTX_DEC(dec_fbin);     /* add sub mul fma mad div min max for floats */
 PTX_DEC(dec_funary);   /* rcp sqrt rsqrt ex2 lg2 sin cos tanh abs neg */
@@ -93,6 +94,7 @@ PTX_DEC(dec_activemask);
 PTX_DEC(dec_mbarrier);
 PTX_DEC(dec_call);
 PTX_DEC(dec_trap);
+PTX_DEC(dec_isspacep);
 /* exec_tcgen05.c */
 PTX_DEC(dec_tcgen05);
 

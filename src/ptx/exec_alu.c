@@ -228,6 +228,28 @@ PTX_DEC(dec_intbin) {
   return TC5_OK;
 }
 
+/* ---- sad: d = c + |a - b| ---- */
+static PTX_EXEC(x_sad) {
+  OPS4;
+  unsigned W = in->aux;
+  uint64_t m = wmask(W);
+  if (in->mods & M_SIGNED)
+    PTX_LANES(mask, {
+      int64_t x = sx(a[l], W), y = sx(b[l], W);
+      d[l] = ((uint64_t)(x > y ? x - y : y - x) + c[l]) & m;
+    });
+  else PTX_LANES(mask, d[l] = ((a[l] > b[l] ? a[l] - b[l] : b[l] - a[l]) + c[l]) & m);
+  return PX_NEXT;
+}
+PTX_DEC(dec_sad) {
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE || !int_type(d, t, false) || !d_nops(d, 4, 4) || !d_dst(d, 0, &d->in->o[0])) return d->st;
+  for (unsigned k = 1; k < 4; k++)
+    if (!d_src(d, k, t, &d->in->o[k])) return d->st;
+  d->in->fn = x_sad;
+  return TC5_OK;
+}
+
 /* ---- abs neg (integers; floats in exec_float.c) ---- */
 static PTX_EXEC(x_ineg) {
   OPS2;
@@ -431,8 +453,8 @@ static PTX_EXEC(x_prmt) {
       case 1: s = ((sel & 3) + k) & 7; break;
       case 2: s = ((sel & 3) - k) & 7; break;
       case 3: s = sel & 3; break;
-      case 4: s = k < (sel & 3) ? k : (sel & 3); break;
-      case 5: s = k > (sel & 3) ? k : (sel & 3); break;
+      case 4: s = k > (sel & 3) ? k : (sel & 3); break; /* ecl (the H100) */
+      case 5: s = k < (sel & 3) ? k : (sel & 3); break; /* ecr */
       default: s = ((sel & 1) * 2 + (k & 1)); break;
       }
       uint32_t byte = (uint32_t)(x >> (8 * s)) & 0xff;

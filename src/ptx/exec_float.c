@@ -51,11 +51,22 @@ static inline uint64_t bits_f64(double d) {
 static inline float ftz32(float f) {
   return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
 }
-static inline float sat32(float f) { return f != f ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f; }
+/* .sat: NaN and every value <= 0 (-0 included: the H100 gives +0) to +0 */
+static inline float sat32(float f) { return !(f > 0.0f) ? 0.0f : f > 1.0f ? 1.0f : f; }
 
 static uint32_t enc(tc5_type t, double x, tc5_round r, bool satf) {
   uint32_t c = 0;
   tc5_fmt_encode(t, x, r, satf, &c);
+  return c;
+}
+/* a value converted from an f32 source: CUDA's float conversions
+ * (tc5_fmt_encode_f32; e.g. a NaN into e5m2 is 0x7f, as on the H100) */
+static uint32_t enc_from(tc5_type t, double x, unsigned st, tc5_round r, bool satf) {
+  if (st != PT_F32) return enc(t, x, r, satf);
+  float f = (float)x;
+  uint32_t b, c = 0;
+  memcpy(&b, &f, 4);
+  tc5_fmt_encode_f32(t, b, r, satf, &c);
   return c;
 }
 
@@ -158,7 +169,33 @@ static PTX_EXEC(x_f64op) {
   }));
   return PX_NEXT;
 }
-/* f16 / bf16 (and the x2 forms: in->vec = 2): exact in double, rounded once */
+/* x op y (op + - * or fma) in double rounded to odd: toward zero, and the
+ * last bit set when inexact. Rounding that to 8 or 11 significant bits to
+ * nearest is the correctly rounded result (53 >= 2p + 2); a plain double
+ * rounding is not: the H100's fma.rn.bf16 of 0x2094 * 0x6bd0 + 0x2094 rounds
+ * up from just above a tie that double rounding would see as the tie. */
+static double round_odd(unsigned op, double x, double y, double z) {
+  feclearexcept(FE_INEXACT);
+  fesetround(FE_TOWARDZERO);
+  double v;
+  switch (op) {
+  case OP_ADD: v = x + y; break;
+  case OP_SUB: v = x - y; break;
+  case OP_MUL: v = x * y; break;
+  default: v = fma(x, y, z); break;
+  }
+  fesetround(FE_TONEAREST);
+  if (fetestexcept(FE_INEXACT) && v == v && !isinf(v)) {
+    uint64_t b;
+    memcpy(&b, &v, 8);
+    b |= 1;
+    memcpy(&v, &b, 8);
+  }
+  return v;
+}
+
+/* f16 / bf16 (and the x2 forms: in->vec = 2): rounded once, from the
+ * double rounded to odd */
 static PTX_EXEC(x_h16op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
@@ -171,16 +208,11 @@ static PTX_EXEC(x_h16op) {
     uint64_t r = 0;
     for (unsigned k = 0; k < n; k++) {
       double x = dec16(a[l] >> (16 * k), bf), y = dec16(b[l] >> (16 * k), bf), z = dec16(c[l] >> (16 * k), bf), v;
-      switch (op) {
-      case OP_ADD: v = x + y; break;
-      case OP_SUB: v = x - y; break;
-      case OP_MUL: v = x * y; break;
-      case OP_MIN: v = dmin_ptx(x, y); break;
-      case OP_MAX: v = dmax_ptx(x, y); break;
-      default: v = fma(x, y, z); break; /* exact product; one rounding of the sum in double */
-      }
-      if (sat) v = v != v ? 0 : v < 0 ? 0 : v > 1 ? 1 : v;
-      if (relu && (v < 0 || v != v)) v = v != v ? v : 0;
+      if (op == OP_MIN) v = dmin_ptx(x, y);
+      else if (op == OP_MAX) v = dmax_ptx(x, y);
+      else v = round_odd(op, x, y, z);
+      if (sat) v = !(v > 0) ? 0 : v > 1 ? 1 : v;
+      if (relu && !(v > 0) && v == v) v = 0;
       r |= (uint64_t)enc(t, v, TC5_ROUND_RN, false) << (16 * k);
     }
     d[l] = r;
@@ -256,10 +288,12 @@ static PTX_EXEC(x_funary) {
       default: r = sqrtf(x); break;
       }
       if (ftz) r = ftz32(r);
-      /* abs/neg keep a NaN's payload (they are bit operations) */
+      /* abs/neg are sign operations, but a NaN comes out as the canonical
+       * NaN (the H100: abs.f32 and neg.f32 of 0x7fc00000 give 0x7fffffff) */
       d[l] = op <= U_NEG ? (a[l] & 0xffffffffu) ^ (op == U_NEG ? 0x80000000u : 0) : bits_f32(r);
       if (op == U_ABS) d[l] = (ftz && fpclassify(f32_of(a[l])) == FP_SUBNORMAL) ? 0 : a[l] & 0x7fffffffu;
       if (op == U_NEG && ftz && fpclassify(f32_of(a[l])) == FP_SUBNORMAL) d[l] = (~a[l]) & 0x80000000u;
+      if (x != x) d[l] = 0x7fffffffu;
     }));
   } else if (in->type == PT_F64) {
     WITH_ROUND(in->aux, PTX_LANES(mask, {
@@ -271,10 +305,19 @@ static PTX_EXEC(x_funary) {
       default: d[l] = bits_f64(sqrt(x)); break;
       }
     }));
-  } else { /* f16 / bf16 / x2: abs and neg are sign-bit operations */
-    uint64_t sign = in->vec == 2 ? 0x80008000u : 0x8000u;
-    if (op == U_ABS) PTX_LANES(mask, d[l] = a[l] & ~sign & (in->vec == 2 ? 0xffffffffu : 0xffffu));
-    else PTX_LANES(mask, d[l] = (a[l] ^ sign) & (in->vec == 2 ? 0xffffffffu : 0xffffu));
+  } else { /* f16 / bf16 / x2: sign operations; a NaN half comes out as 0x7fff (the H100) */
+    bool bf = in->type == PT_BF16 || in->type == PT_BF16X2;
+    uint16_t em = bf ? 0x7f80 : 0x7c00, mm = bf ? 0x007f : 0x03ff;
+    PTX_LANES(mask, {
+      uint64_t r = 0;
+      for (unsigned k = 0; k < in->vec; k++) {
+        uint16_t h = (uint16_t)(a[l] >> (16 * k));
+        if ((h & em) == em && (h & mm)) h = 0x7fff;
+        else h = op == U_ABS ? h & 0x7fff : h ^ 0x8000;
+        r |= (uint64_t)h << (16 * k);
+      }
+      d[l] = r;
+    });
   }
   return PX_NEXT;
 }
@@ -360,7 +403,7 @@ static double src_val(uint64_t v, unsigned t, bool ftz) {
 static uint64_t to_int(double x, unsigned t, unsigned irnd, bool have_irnd) {
   char c = ptx_types[t].cls;
   unsigned W = ptx_types[t].bits;
-  if (x != x) return 0;
+  if (x != x) return (c == 's' && W == 64) ? 0x8000000000000000ull : 0; /* the H100: NaN to s64 is INT64_MIN */
   if (have_irnd) {
     switch (irnd) {
     case 0: x = nearbyint(x); break; /* to nearest even in the default mode */
@@ -391,6 +434,8 @@ static PTX_EXEC(x_cvt) {
   char dc = ptx_types[dt].cls, sc = ptx_types[st].cls;
   unsigned DW = ptx_types[dt].bits, SW = ptx_types[st].bits;
   uint64_t dm = DW >= 64 ? ~0ull : (1ull << DW) - 1;
+  unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
+  uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
   PTX_LANES(mask, {
     uint64_t v = a[l], r;
     if (dc != 'f' && sc != 'f') {
@@ -409,6 +454,10 @@ static PTX_EXEC(x_cvt) {
       } else {
         r = (sc == 's' ? (uint64_t)sv : v) & dm;
       }
+      /* a signed result narrower than its register is sign-extended to it
+       * (the H100: cvt.sat.s8.s32 into a .b32 register gives 0xffffff80) */
+      if (dc == 's' && DW < 64 && ((r >> (DW - 1)) & 1)) r |= ~dm;
+      r &= rm;
     } else if (dc != 'f') {
       r = to_int(src_val(v, st, ftz), dt, rnd, irnd);
     } else if (sc != 'f') {
@@ -428,8 +477,12 @@ static PTX_EXEC(x_cvt) {
         r = enc(fmt_of(dt), x, tc5_rnd(rnd), satf);
       }
     } else {
-      /* float to float */
+      /* float to float; bf16 to f32 is exact, NaN payloads too (the H100) */
       double x = src_val(v, st, ftz);
+      if (st == PT_BF16 && dt == PT_F32 && !relu) {
+        d[l] = (v & 0xffff) << 16;
+        continue;
+      }
       if (irnd) { /* round to an integral value in the same type */
         switch (rnd) {
         case 0: x = nearbyint(x); break;
@@ -438,15 +491,15 @@ static PTX_EXEC(x_cvt) {
         default: x = ceil(x); break;
         }
       }
-      if (relu && (x < 0 || x != x)) x = x != x ? x : 0.0 * 0;
+      if (relu && !(x > 0) && x == x) x = 0; /* -0 too: the H100 gives +0 */
       if (dt == PT_F64) {
         r = bits_f64(x);
       } else if (in->vec == 2) {
         /* cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower */
         double y = src_val(b[l], st, ftz);
-        if (relu && (y < 0 || y != y)) y = y != y ? y : 0;
+        if (relu && !(y > 0) && y == y) y = 0;
         unsigned cb = code_bits(dt);
-        uint64_t hi = enc(fmt_of(dt), x, tc5_rnd(rnd), satf), lo = enc(fmt_of(dt), y, tc5_rnd(rnd), satf);
+        uint64_t hi = enc_from(fmt_of(dt), x, st, tc5_rnd(rnd), satf), lo = enc_from(fmt_of(dt), y, st, tc5_rnd(rnd), satf);
         r = hi << cb | lo;
       } else if (dt == PT_F32) {
         float f;
@@ -460,7 +513,7 @@ static PTX_EXEC(x_cvt) {
         if (sat) f = sat32(f);
         r = bits_f32(f);
       } else {
-        r = enc(fmt_of(dt), x, tc5_rnd(rnd), satf);
+        r = enc_from(fmt_of(dt), x, st, tc5_rnd(rnd), satf);
         if (sat && dt != PT_TF32) {
           double y = 0;
           tc5_fmt_decode(fmt_of(dt), (uint32_t)r, &y, NULL);

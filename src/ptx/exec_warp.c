@@ -5,11 +5,12 @@
  * Communication Instructions").
  *
  * Waiting: bar.sync puts the warp to sleep until the barrier completes
- * (PX_WAIT... the warp's pc has moved on); mbarrier.try_wait and test_wait
- * that would return false make the warp retry the instruction once
- * something in the CTA changed (PX_BLOCK), which is one of the executions
- * the ISA allows (try_wait may time out any number of times). When every
- * live warp waits and nothing can change, the CTA is deadlocked. */
+ * (PX_WAIT: the warp's pc has moved on). mbarrier.test_wait and try_wait
+ * return false when the phase has not completed; when the same wait is
+ * polled again and nothing in the CTA changed since, the warp sleeps at it
+ * until something changes (PX_BLOCK), instead of spinning: the program sees
+ * the same answers, only fewer of them. When every live warp waits and
+ * nothing can change, the CTA is deadlocked. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,27 @@ PTX_DEC(dec_exit) {
   return TC5_OK;
 }
 
+/* isspacep.space p, a */
+static PTX_EXEC(x_isspacep) {
+  uint64_t *p = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  PTX_LANES(mask, {
+    uint64_t x = a[l];
+    bool sh = x >= PTX_GENERIC_SHARED && x < PTX_GENERIC_SHARED + PTX_WINDOW_SIZE;
+    bool lo = x >= PTX_GENERIC_LOCAL && x < PTX_GENERIC_LOCAL + PTX_WINDOW_SIZE;
+    p[l] = in->space == PS_SHARED ? sh : in->space == PS_LOCAL ? lo : (!sh && !lo);
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_isspacep) {
+  int sp = d_take_space(d);
+  if (sp != PS_SHARED && sp != PS_LOCAL && sp != PS_GLOBAL) return d_fail(d, TC5_EUNSUPPORTED, "isspacep takes .global, .shared or .local here");
+  d->in->space = (uint8_t)sp;
+  if (!d_nops(d, 2, 2) || !d_dst(d, 0, &d->in->o[0]) || !d_src(d, 1, PT_U64, &d->in->o[1])) return d->st;
+  d->in->fn = x_isspacep;
+  return TC5_OK;
+}
+
 static PTX_EXEC(x_trap) {
   (void)mask;
   return ptx_fail(w, in, -1, TC5_EILLEGAL, 0, "trap executed");
@@ -67,12 +89,60 @@ static PTX_EXEC(x_bar) {
                     count);
   return ptx_bar_arrive(w, in, id, count, !(in->aux & 1));
 }
+/* bar.red.{popc.u32, and.pred, or.pred} d, a{, b}, {!}c: a barrier whose
+ * threads all receive the reduction of c over the threads that took part.
+ * in->aux2: 0 popc, 1 and, 2 or; operands d, a, [b], c */
+static PTX_EXEC(x_bar_red) {
+  ptx_cta *c = w->cta;
+  unsigned li = (unsigned)__builtin_ctz(mask ? mask : 1);
+  uint32_t id = (uint32_t)PTX_R(w, in->o[1].reg)[li];
+  bool has_count = in->nops == 4;
+  uint32_t count = has_count ? (uint32_t)PTX_R(w, in->o[2].reg)[li] : 0;
+  const ptx_opnd *pc = &in->o[has_count ? 3 : 2];
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  if (id >= PTX_MAX_BARRIERS)
+    return ptx_fail(w, in, -1, TC5_ERANGE, id, "barrier %u: there are %d barriers", id, PTX_MAX_BARRIERS);
+  ptx_bar *b = &c->bar[id];
+  if (!w->red_arrived) {
+    const uint64_t *pv = PTX_R(w, pc->reg);
+    PTX_LANES(mask, {
+      bool v = (pv[l] != 0) != pc->neg;
+      b->red_popc += v;
+      b->red_and = b->red_and && v;
+      b->red_or = b->red_or || v;
+    });
+    w->red_arrived = true;
+    w->red_phase = b->phase;
+    int r = ptx_bar_arrive(w, in, id, count, true);
+    if (r == PX_ERROR) return r;
+    if (r == PX_WAIT) return PX_WAIT_HERE;
+  }
+  if (b->phase == w->red_phase) return PX_WAIT_HERE;
+  w->red_arrived = false;
+  uint64_t v = in->aux2 == 0 ? b->result_popc : in->aux2 == 1 ? b->result_and : b->result_or;
+  PTX_LANES(mask, d[l] = v);
+  return PX_NEXT;
+}
+
 PTX_DEC(dec_bar) {
   ptx_insn *in = d->in;
   bool arrive = d_take(d, "arrive");
   bool sync = d_take(d, "sync");
   bool aligned = d_take(d, "aligned") || !strcmp(d->tok[0], "bar");
-  if (d_take(d, "red")) return d_fail(d, TC5_EUNSUPPORTED, "bar.red is not modelled yet");
+  if (d_take(d, "red")) {
+    static const char *const ops[] = {"popc", "and", "or", NULL};
+    int op = d_take_one(d, ops);
+    ptx_type t = d_take_type(d);
+    if (op < 0 || (op == 0 ? t != PT_U32 : t != PT_PRED)) return d_fail(d, TC5_EPARSE, "bar.red takes .popc.u32, .and.pred or .or.pred");
+    in->aux2 = (uint32_t)op;
+    if (aligned) in->flags |= PF_ALIGNED;
+    if (!d_nops(d, 3, 4) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, PT_U32, &in->o[1])) return d->st;
+    unsigned ci = d->r->nops - 1;
+    if (ci == 3 && !d_src(d, 2, PT_U32, &in->o[2])) return d->st;
+    if (!d_src(d, ci, PT_PRED, &in->o[ci])) return d->st;
+    in->fn = x_bar_red;
+    return TC5_OK;
+  }
   if (!arrive && !sync && d->ntok > 1 && !d->used[1]) return d_fail(d, TC5_EPARSE, "needs .sync or .arrive");
   if (!arrive && !sync) sync = true; /* bar 0 == bar.sync 0 */
   if (d_take(d, "cta")) { /* barrier.cta.* of PTX 8.0: the same */
@@ -312,7 +382,15 @@ static PTX_EXEC(x_mbarrier) {
         w->wait_id = off;
       }
     });
-    return all ? PX_NEXT : PX_BLOCK;
+    if (all) return PX_NEXT;
+    /* false is a legal answer, and the program sees it once; the same wait
+     * polled again with nothing changed in the CTA meanwhile would spin:
+     * the warp then sleeps until something changes */
+    uint32_t pc = (uint32_t)(in - w->cta->L->m->code);
+    if (w->poll_pc == pc && w->poll_epoch == w->cta->epoch) return PX_BLOCK;
+    w->poll_pc = pc;
+    w->poll_epoch = w->cta->epoch;
+    return PX_NEXT;
   }
   PTX_LANES(mask, {
     uint32_t off;

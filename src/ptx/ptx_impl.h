@@ -72,7 +72,10 @@ struct ptx_insn;
 /* An instruction's semantics for the lanes of `mask` (a subset of the
  * warp's active lanes, the guard applied). Returns one of PX_*. */
 typedef int (*ptx_exec_fn)(struct ptx_warp *w, const struct ptx_insn *in, uint32_t mask);
-enum { PX_NEXT = 0, PX_BRANCH, PX_BLOCK, PX_ERROR, PX_EXIT };
+enum { PX_NEXT = 0, PX_BRANCH, PX_BLOCK, PX_ERROR, PX_EXIT, PX_WAIT, PX_WAIT_HERE };
+/* PX_BLOCK: retry the instruction once something changed; PX_WAIT: go on
+ * after the barrier completes; PX_WAIT_HERE: re-execute the instruction
+ * after the barrier completes (bar.red reads its result then) */
 
 enum {
   PF_ALIGNED = 1u << 0,   /* .sync.aligned / .aligned: the whole warp, converged */
@@ -227,6 +230,10 @@ typedef struct ptx_warp {
   bool done;
   uint8_t wait;         /* 0 none, 1 bar, 2 mbarrier, 3 tmem alloc */
   uint32_t wait_id;
+  uint32_t poll_pc;     /* mbarrier test/try_wait that last returned false ... */
+  uint64_t poll_epoch;  /* ... and the CTA's epoch then */
+  bool red_arrived;     /* bar.red: arrived, waiting for the phase's result */
+  uint32_t red_phase;
   uint32_t tpc[32];     /* per-thread pc when not converged */
   /* branch results (PX_BRANCH) */
   uint32_t br_taken;
@@ -239,6 +246,11 @@ typedef struct ptx_warp {
 } ptx_warp;
 
 typedef struct ptx_bar {
+  uint32_t phase;       /* phases completed */
+  uint32_t red_popc;    /* bar.red: the current phase's contributions */
+  bool red_and, red_or;
+  uint32_t result_popc; /* bar.red: the last completed phase's results */
+  bool result_and, result_or;
   uint32_t arrived;     /* warps arrived */
   uint32_t expected;    /* warps expected (0: all live warps) */
   uint32_t waiting;     /* bitmask of waiting warps (up to 32 warps) */

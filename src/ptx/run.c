@@ -141,6 +141,13 @@ static bool bar_check(ptx_cta *c, uint32_t id) {
   if (b->arrived < need) return false;
   for (uint32_t k = 0; k < c->nwarps; k++)
     if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
+  b->phase++;
+  b->result_popc = b->red_popc;
+  b->result_and = b->red_and;
+  b->result_or = b->red_or;
+  b->red_popc = 0;
+  b->red_and = true;
+  b->red_or = false;
   b->arrived = 0;
   b->waiting = 0;
   b->expected = 0;
@@ -164,9 +171,8 @@ int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count,
     w->wait = W_RUN;
     return PX_NEXT;
   }
-  return wait ? PX_BLOCK + 10 : PX_NEXT; /* PX_WAIT: advance, then sleep */
+  return wait ? PX_WAIT : PX_NEXT;
 }
-#define PX_WAIT (PX_BLOCK + 10)
 
 /* ---- one warp ---- */
 static void advance(ptx_warp *w, uint32_t active, uint32_t pc) {
@@ -256,8 +262,8 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       w->wait_epoch = c->epoch;
       break;
     }
-    if (r == PX_WAIT) {
-      advance(w, active, pc);
+    if (r == PX_WAIT || r == PX_WAIT_HERE) {
+      if (r == PX_WAIT) advance(w, active, pc);
       w->wait = W_BAR; /* until another warp completes the barrier */
       break;
     }
@@ -302,6 +308,7 @@ static tc5_status cta_setup(worker *wk, uint64_t linear) {
   c->mma.smem = &c->smem;
   c->mma.tmem = &c->tmem;
   memset(c->bar, 0, sizeof c->bar);
+  for (unsigned b = 0; b < PTX_MAX_BARRIERS; b++) c->bar[b].red_and = true;
   c->nmbars = 0;
   c->progress = false;
   c->epoch = 0;
@@ -319,6 +326,7 @@ static tc5_status cta_setup(worker *wk, uint64_t linear) {
     w->live = w->exists;
     w->converged = true;
     w->pc = L->f->first;
+    w->poll_pc = UINT32_MAX;
     memset(w->r, 0, (size_t)m->nregs * 32 * sizeof(uint64_t));
     memset(w->local, 0, (size_t)32 * lb);
     for (uint32_t j = 0; j < m->nconsts; j++) {
