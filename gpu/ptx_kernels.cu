@@ -445,3 +445,156 @@ K k32_ld_st_vec(const uint32_t *in, uint32_t *out) {
   asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(r) : "l"(&in[GT + 1])); O(11) = r;
   ((uint16_t *)&O(12))[1] = 0x1234; ((uint8_t *)&O(13))[2] = 0x56;
 }
+
+// ---- wgmma (one warpgroup; operands in shared memory in the canonical
+// layouts without swizzling, written by the kernel itself) ----
+// K-major: element (mn, k) of 16-byte chunks of T = 16 / esize elements at
+//   (mn % 8) * 16 + (mn / 8) * SBO + (k / T) * LBO + (k % T) * esize
+// MN-major: (mn / T) * SBO + (k % 8) * 16 + (k / 8) * LBO + (mn % T) * esize
+__device__ __forceinline__ uint32_t kmaj(int mn, int k, int es, int lbo, int sbo) {
+  int t = 16 / es;
+  return (mn % 8) * 16 + (mn / 8) * sbo + (k / t) * lbo + (k % t) * es;
+}
+__device__ __forceinline__ uint32_t mnmaj(int mn, int k, int es, int lbo, int sbo) {
+  int t = 16 / es;
+  return (mn / t) * sbo + (k % 8) * 16 + (k / 8) * lbo + (mn % t) * es;
+}
+__device__ __forceinline__ uint64_t wdesc(const void *p, int lbo, int sbo) {
+  uint64_t a = (uint32_t)__cvta_generic_to_shared(p);
+  return (a >> 4 & 0x3fff) | (uint64_t)(lbo >> 4 & 0x3fff) << 16 | (uint64_t)(sbo >> 4 & 0x3fff) << 32;
+}
+/* a finite 16-bit float code from random bits: magnitudes 2^-3 .. 2^0 */
+__device__ __forceinline__ uint16_t h16(uint32_t x) { return (uint16_t)((x & 0x8000) | (0x3000 + (x & 0x0fff))); }
+__device__ __forceinline__ uint16_t b16(uint32_t x) { return (uint16_t)((x & 0x8000) | (0x3e00 + (x & 0x00ff))); }
+__device__ __forceinline__ uint8_t f8(uint32_t x) { return (uint8_t)((x & 0x80) | (0x30 + (x & 0x1f))); }
+
+#define R16(i) "+f"(d[i])
+#define D16 R16(0), R16(1), R16(2), R16(3), R16(4), R16(5), R16(6), R16(7), R16(8), R16(9), R16(10), R16(11), \
+            R16(12), R16(13), R16(14), R16(15)
+#define V16 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}"
+__device__ void store_d32(uint32_t *out, const float *d) { /* m64n32, f32: by (row, col) */
+  int t = threadIdx.x;
+  for (int i = 0; i < 16; i++) {
+    int row = 16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (t % 4) + i % 2;
+    out[blockIdx.x * 2048 + row * 32 + col] = __float_as_uint(d[i]);
+  }
+}
+__device__ void wg_sync() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+}
+
+K k33_wgmma_f16_ss(const uint32_t *in, uint32_t *out) {
+  /* A 64x32 and B 32x32 (two K blocks of 16), K-major, f32 accumulator */
+  __shared__ __align__(128) uint8_t sa[2][64 * 16 * 2], sb[2][32 * 16 * 2];
+  for (int i = threadIdx.x; i < 64 * 32; i += 128) {
+    int m = i / 32, k = i % 32;
+    *(uint16_t *)&sa[k / 16][kmaj(m, k % 16, 2, 128, 256)] = h16(in[(i + blockIdx.x * 512) & 8191]);
+  }
+  for (int i = threadIdx.x; i < 32 * 32; i += 128) {
+    int n = i / 32, k = i % 32;
+    *(uint16_t *)&sb[k / 16][kmaj(n, k % 16, 2, 128, 256)] = h16(in[(i * 3 + 77) & 8191] >> 7);
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  float d[16];
+  for (int i = 0; i < 16; i++) d[i] = __uint_as_float(in[(threadIdx.x * 16 + i) & 8191] & 0x3fffffff);
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  for (int kb = 0; kb < 2; kb++) {
+    uint64_t da = wdesc(sa[kb], 128, 256), db = wdesc(sb[kb], 128, 256);
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %18, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 " V16 ", %16, %17, p, 1, 1, 0, 0; }"
+                 : D16 : "l"(da), "l"(db), "r"(kb | (int)(blockIdx.x)));
+  }
+  wg_sync();
+  store_d32(out, d);
+}
+K k34_wgmma_bf16_rs(const uint32_t *in, uint32_t *out) {
+  /* A (64x16 bf16) from registers, negated; B (16x32) N-major (trans-b) */
+  __shared__ __align__(128) uint8_t sb[32 * 16 * 2];
+  for (int i = threadIdx.x; i < 32 * 16; i += 128) {
+    int n = i / 16, k = i % 16;
+    *(uint16_t *)&sb[mnmaj(n, k, 2, 512, 128)] = b16(in[(i * 5 + 3) & 8191]);
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  uint32_t a[4];
+  for (int r = 0; r < 4; r++) a[r] = b16(in[(GT * 8 + 2 * r) & 8191]) | (uint32_t)b16(in[(GT * 8 + 2 * r + 1) & 8191]) << 16;
+  float d[16];
+  for (int i = 0; i < 16; i++) d[i] = 0.0f;
+  uint64_t db = wdesc(sb, 512, 128);
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 " V16 ", {%16, %17, %18, %19}, %20, 0, -1, 1, 1;"
+               : D16 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db));
+  wg_sync();
+  store_d32(out, d);
+}
+K k35_wgmma_tf32(const uint32_t *in, uint32_t *out) {
+  /* tf32, K = 8, K-major; full f32 codes (the low 13 bits are ignored) */
+  __shared__ __align__(128) uint8_t sa[64 * 8 * 4], sb[32 * 8 * 4];
+  for (int i = threadIdx.x; i < 64 * 8; i += 128) {
+    int m = i / 8, k = i % 8;
+    *(uint32_t *)&sa[kmaj(m, k, 4, 128, 256)] = (in[(i + blockIdx.x * 99) & 8191] & 0x807fffff) | 0x3e000000;
+  }
+  for (int i = threadIdx.x; i < 32 * 8; i += 128) {
+    int n = i / 8, k = i % 8;
+    *(uint32_t *)&sb[kmaj(n, k, 4, 128, 256)] = (in[(i * 7) & 8191] & 0x807fffff) | 0x3f000000;
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  float d[16];
+  for (int i = 0; i < 16; i++) d[i] = __uint_as_float(0x3f800000 + (in[(GT + i) & 8191] & 0xfffff));
+  uint64_t da = wdesc(sa, 128, 256), db = wdesc(sb, 128, 256);
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %18, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 " V16 ", %16, %17, p, 1, 1; }"
+               : D16 : "l"(da), "l"(db), "r"(1));
+  wg_sync();
+  store_d32(out, d);
+}
+K k36_wgmma_e4m3(const uint32_t *in, uint32_t *out) {
+  /* e4m3, K = 32, K-major, f32 accumulator */
+  __shared__ __align__(128) uint8_t sa[64 * 32], sb[32 * 32];
+  for (int i = threadIdx.x; i < 64 * 32; i += 128) {
+    int m = i / 32, k = i % 32;
+    sa[kmaj(m, k, 1, 128, 256)] = f8(in[(i + blockIdx.x * 300) & 8191] >> (i % 4 * 8));
+  }
+  for (int i = threadIdx.x; i < 32 * 32; i += 128) {
+    int n = i / 32, k = i % 32;
+    sb[kmaj(n, k, 1, 128, 256)] = f8(in[(i * 11) & 8191] >> 3);
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  float d[16];
+  for (int i = 0; i < 16; i++) d[i] = 0.0f;
+  uint64_t da = wdesc(sa, 128, 256), db = wdesc(sb, 128, 256);
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 " V16 ", %16, %17, 0, 1, 1;"
+               : D16 : "l"(da), "l"(db));
+  wg_sync();
+  store_d32(out, d);
+}
+K k37_wgmma_e5m2_f16acc(const uint32_t *in, uint32_t *out) {
+  /* e5m2, K = 32, f16 accumulator (8 registers of f16x2 for n32) */
+  __shared__ __align__(128) uint8_t sa[64 * 32], sb[32 * 32];
+  for (int i = threadIdx.x; i < 64 * 32; i += 128) {
+    int m = i / 32, k = i % 32;
+    sa[kmaj(m, k, 1, 128, 256)] = (uint8_t)((in[(i * 13 + blockIdx.x) & 8191] & 0x83) | 0x38);
+  }
+  for (int i = threadIdx.x; i < 32 * 32; i += 128) {
+    int n = i / 32, k = i % 32;
+    sb[kmaj(n, k, 1, 128, 256)] = (uint8_t)((in[(i * 17) & 8191] & 0x83) | 0x3c);
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  uint32_t h[8];
+  for (int i = 0; i < 8; i++) h[i] = (uint32_t)h16(in[(GT * 8 + i) & 8191]) | (uint32_t)h16(in[(GT * 8 + i) & 8191] >> 16) << 16;
+  uint64_t da = wdesc(sa, 128, 256), db = wdesc(sb, 128, 256);
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %10, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n32k32.f16.e5m2.e5m2 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1; }"
+               : "+r"(h[0]), "+r"(h[1]), "+r"(h[2]), "+r"(h[3]), "+r"(h[4]), "+r"(h[5]), "+r"(h[6]), "+r"(h[7])
+               : "l"(da), "l"(db), "r"(1));
+  wg_sync();
+  for (int i = 0; i < 8; i++) O(i) = h[i];
+}

@@ -74,6 +74,8 @@ static const struct {
     {"bar", dec_bar}, {"barrier", dec_bar}, {"elect", dec_elect}, {"shfl", dec_shfl},
     {"vote", dec_vote}, {"match", dec_match}, {"activemask", dec_activemask},
     {"mbarrier", dec_mbarrier},
+    /* Hopper's warpgroup MMA */
+    {"wgmma", dec_wgmma},
     /* the 5th-generation Tensor Core */
     {"tcgen05", dec_tcgen05},
 };

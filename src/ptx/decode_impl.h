@@ -95,6 +95,8 @@ PTX_DEC(dec_mbarrier);
 PTX_DEC(dec_call);
 PTX_DEC(dec_trap);
 PTX_DEC(dec_isspacep);
+/* exec_wgmma.c */
+PTX_DEC(dec_wgmma);
 /* exec_tcgen05.c */
 PTX_DEC(dec_tcgen05);
 

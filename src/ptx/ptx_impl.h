@@ -256,6 +256,11 @@ typedef struct ptx_bar {
   uint32_t waiting;     /* bitmask of waiting warps (up to 32 warps) */
 } ptx_bar;
 
+typedef struct ptx_wg {
+  uint32_t arrived; /* warps of the warpgroup at its wgmma.mma_async (bit per warp) */
+  uint32_t pc;
+} ptx_wg;
+
 typedef struct ptx_cta {
   ptx_launch *L;
   uint32_t ctaid[3];
@@ -266,6 +271,7 @@ typedef struct ptx_cta {
   ptx_warp *warps;
   uint32_t nwarps;
   ptx_bar bar[PTX_MAX_BARRIERS];
+  ptx_wg wg[8];
   ptx_mbar *mbars;
   unsigned nmbars, mbars_cap;
   uint32_t cp_async_pending;  /* cp.async groups are completed when issued */

@@ -308,6 +308,7 @@ static tc5_status cta_setup(worker *wk, uint64_t linear) {
   c->mma.smem = &c->smem;
   c->mma.tmem = &c->tmem;
   memset(c->bar, 0, sizeof c->bar);
+  memset(c->wg, 0, sizeof c->wg);
   for (unsigned b = 0; b < PTX_MAX_BARRIERS; b++) c->bar[b].red_and = true;
   c->nmbars = 0;
   c->progress = false;
