@@ -245,6 +245,9 @@ static void test_kernel_errors(void **state) {
   assert_int_equal(run1(KERNEL("", "st.global.u32 [%rd3], %r1;"), 1, 32, out, 124, &dg), TC5_EBOUNDS);
   assert_true(has(&dg, "thread (31,0,0)"));
   assert_true(has(&dg, "st.global.u32"));
+  /* an atomic out of bounds: an error, not a hang (the fuzzer found the
+   * error report taking the lock the atomics held) */
+  assert_int_equal(run1(KERNEL("", "atom.global.add.u32 %r2, [%rd3+4096], 1;"), 1, 32, out, sizeof out, &dg), TC5_EBOUNDS);
   /* misaligned */
   assert_int_equal(run1(KERNEL("", "st.global.u32 [%rd3+2], %r1;"), 1, 32, out, sizeof out, &dg), TC5_EALIGN);
   /* the reserved first KiB of shared memory */

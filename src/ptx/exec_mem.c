@@ -201,15 +201,17 @@ static PTX_EXEC(x_atom) {
   uint64_t *d = red ? NULL : PTX_R(w, in->o[0].reg);
   unsigned eb = in->aux, op = in->aux2, t = in->type;
   char cls = ptx_types[t].cls;
+  /* the addresses first (an error is reported under the launch's lock),
+   * then every lane's read-modify-write in lane order under it */
+  uint8_t *ptr[32];
+  PTX_LANES(mask, {
+    ptr[l] = ptx_mem(w, in, (int)l, in->space, base[l] + (uint64_t)ad->imm, eb, true);
+    if (!ptr[l]) return PX_ERROR;
+  });
   pthread_mutex_t *lock = w->cta->L->lock;
   pthread_mutex_lock(lock);
   PTX_LANES(mask, {
-    uint64_t addr = base[l] + (uint64_t)ad->imm;
-    uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb, true);
-    if (!p) {
-      pthread_mutex_unlock(lock);
-      return PX_ERROR;
-    }
+    uint8_t *p = ptr[l];
     uint64_t old = 0, x = b[l], r;
     memcpy(&old, p, eb);
     uint64_t wm = eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1;

@@ -510,6 +510,11 @@ static int do_vprintf(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t fmt,
         continue;
       }
       if (ch == 'h' || ch == 'z' || ch == 'j' || ch == 't') continue;
+      /* flags, width and precision as digits only ('*' would take an
+       * argument that is not there) */
+      if (!strchr("-+ #0123456789.diouxXcsfFeEgGaAp%", ch))
+        return ptx_fail(w, in, (int)l, TC5_EUNSUPPORTED, (uint8_t)ch,
+                        "printf: '%c' in a conversion specification is not modelled", ch);
       if (s < sizeof spec - 4) spec[s++] = ch;
       if (strchr("diouxXcsfFeEgGaAp%", ch)) break;
     }

@@ -47,6 +47,8 @@ typedef struct parser {
   nametab regs, labels;
   ptx_raw *raws;
   uint32_t nraws, raws_cap;
+  ptx_raw_opnd *pool; /* the vector and list elements of the function's instructions */
+  uint32_t npool, pool_cap;
   ptx_func *fn;
   unsigned fn_index;
 } parser;
@@ -150,7 +152,7 @@ static size_t read_name(parser *p, char *out, size_t cap) {
   if (peek(p) == '%' || peek(p) == '$' || isalpha(peek(p)) || peek(p) == '_') advance(p);
   while (p->i < p->n && is_id_char((unsigned char)p->s[p->i])) advance(p);
   /* %tid.x, %ctaid.y ... */
-  if (p->s[b] == '%' && peek(p) == '.' && p->i + 1 < p->n && isalpha((unsigned char)p->s[p->i + 1])) {
+  if (b < p->n && p->s[b] == '%' && peek(p) == '.' && p->i + 1 < p->n && isalpha((unsigned char)p->s[p->i + 1])) {
     advance(p);
     while (p->i < p->n && is_id_char((unsigned char)p->s[p->i])) advance(p);
   }
@@ -304,7 +306,7 @@ static uint32_t hash_name(const char *s, uint32_t scope) {
 
 static tc5_status tab_put(parser *p, nametab *t, const char *name, uint32_t sc, uint32_t value) {
   if ((t->n + 1) * 2 > t->cap) {
-    uint32_t nc = t->cap ? t->cap * 2 : 1024;
+    uint32_t nc = t->cap ? t->cap * 2 : 64;
     name_ent *ne = calloc(nc, sizeof *ne);
     if (!ne) return perr(p, TC5_ENOMEM, "out of memory");
     for (uint32_t k = 0; k < t->cap; k++)
@@ -446,7 +448,7 @@ const ptx_var *ptx_find_var(const tc5_ptx_module *m, const char *name) {
 static uint32_t add_string(parser *p, const char *s, size_t n) {
   tc5_ptx_module *m = p->m;
   if (m->strings_len + n + 1 > m->strings_cap) {
-    size_t nc = m->strings_cap ? m->strings_cap * 2 : 65536;
+    size_t nc = m->strings_cap ? m->strings_cap * 2 : 4096;
     while (nc < m->strings_len + n + 1) nc *= 2;
     char *ns = realloc(m->strings, nc);
     if (!ns) {
@@ -799,7 +801,9 @@ static tc5_status scalar_operand(parser *p, ptx_raw_opnd *o) {
 static tc5_status add_elem(parser *p, ptx_raw *r, const ptx_raw_opnd *e) {
   if (r->nelems >= PTX_RAW_MAX_ELEMS)
     return perr(p, TC5_EUNSUPPORTED, "more than %u elements in one instruction's lists", PTX_RAW_MAX_ELEMS);
-  r->elems[r->nelems++] = *e;
+  GROW(p->pool, p->npool, p->pool_cap, 256);
+  p->pool[p->npool++] = *e;
+  r->nelems++;
   return TC5_OK;
 }
 
@@ -866,10 +870,10 @@ static tc5_status operand(parser *p, ptx_raw *r, ptx_raw_opnd *o) {
 
 static tc5_status parse_instruction(parser *p, const char *op, size_t oplen, uint32_t guard,
                                     uint8_t guard_neg, uint32_t line, uint32_t col) {
-  GROW(p->raws, p->nraws, p->raws_cap, 256);
+  GROW(p->raws, p->nraws, p->raws_cap, 64);
   ptx_raw *r = &p->raws[p->nraws];
-  memset(r, 0, offsetof(ptx_raw, elems));
-  r->nelems = 0;
+  memset(r, 0, sizeof *r);
+  r->elem_base = p->npool;
   r->op = op;
   r->oplen = oplen;
   r->guard = guard;
@@ -988,7 +992,7 @@ static tc5_status decode_body(parser *p) {
   f->first = m->ncode;
   f->count = p->nraws;
   if (m->ncode + p->nraws + 1 > m->code_cap) {
-    uint32_t nc = m->code_cap ? m->code_cap : 1024;
+    uint32_t nc = m->code_cap ? m->code_cap : 64;
     while (nc < m->ncode + p->nraws + 1) nc *= 2;
     ptx_insn *np = realloc(m->code, nc * sizeof *np);
     if (!np) return perr(p, TC5_ENOMEM, "out of memory");
@@ -998,6 +1002,7 @@ static tc5_status decode_body(parser *p) {
   ptx_resolver res = {p, label_cb};
   for (uint32_t k = 0; k < p->nraws; k++) {
     ptx_raw *r = &p->raws[k];
+    r->elems = p->pool ? p->pool + r->elem_base : NULL;
     ptx_insn *in = &m->code[m->ncode + k];
     memset(in, 0, sizeof *in);
     in->text = add_string(p, r->op, r->oplen);
@@ -1028,17 +1033,13 @@ static tc5_status parse_function(parser *p, bool is_entry) {
   skip_ws(p);
   if (!is_entry && peek(p) == '(') {
     uint32_t rb;
-    if (parse_params(p, &f.rets, &f.nrets, &rb)) return p->st;
+    if (parse_params(p, &f.rets, &f.nrets, &rb)) goto fail;
   }
-  if (!read_name(p, f.name, sizeof f.name)) return p->st;
+  if (!read_name(p, f.name, sizeof f.name)) goto fail;
   f.line = p->line;
   skip_ws(p);
   if (peek(p) == '(') {
-    if (parse_params(p, &f.params, &f.nparams, &f.param_bytes)) {
-      free(f.params);
-      free(f.rets);
-      return p->st;
-    }
+    if (parse_params(p, &f.params, &f.nparams, &f.param_bytes)) goto fail;
   }
   for (;;) {
     skip_ws(p);
@@ -1091,6 +1092,7 @@ static tc5_status parse_function(parser *p, bool is_entry) {
     p->fn = &m->funcs[p->fn_index];
     p->nscopes = 0;
     p->nraws = 0;
+    p->npool = 0;
     tab_clear(&p->labels);
     /* registers are per function, but numbered module-wide */
     tab_clear(&p->regs);
@@ -1116,11 +1118,20 @@ static tc5_status parse_module(parser *p) {
       uint8_t k;
       int64_t v;
       uint64_t b;
+      /* MAJOR.MINOR, read in place (the text need not end in a NUL) */
       skip_ws(p);
-      size_t s = p->i;
-      while (isdigit(peek(p)) || peek(p) == '.') advance(p);
-      if (sscanf(p->s + s, "%u.%u", &m->version_major, &m->version_minor) != 2)
-        return perr(p, TC5_EPARSE, ".version needs MAJOR.MINOR");
+      unsigned part[2] = {0, 0}, digits[2] = {0, 0};
+      for (int q = 0; q < 2; q++) {
+        while (isdigit(peek(p)) && digits[q] < 6) {
+          part[q] = part[q] * 10 + (unsigned)(peek(p) - '0');
+          digits[q]++;
+          advance(p);
+        }
+        if (q == 0 && !accept(p, '.')) break;
+      }
+      if (!digits[0] || !digits[1]) return perr(p, TC5_EPARSE, ".version needs MAJOR.MINOR");
+      m->version_major = part[0];
+      m->version_minor = part[1];
       (void)k;
       (void)v;
       (void)b;
@@ -1224,6 +1235,7 @@ tc5_status tc5_ptx_load(const char *text, size_t len, const char *name, tc5_ptx_
   if (!p.st) layout_vars(&p);
   free(p.scopes);
   free(p.raws);
+  free(p.pool);
   tab_clear(&p.regs);
   tab_clear(&p.labels);
   if (p.st) {

@@ -353,7 +353,7 @@ typedef struct ptx_raw_opnd {
   char sym[64];
   uint32_t col;
 } ptx_raw_opnd;
-#define PTX_RAW_MAX_ELEMS 160
+#define PTX_RAW_MAX_ELEMS 256
 typedef struct ptx_raw {
   const char *op;
   size_t oplen;
@@ -362,7 +362,8 @@ typedef struct ptx_raw {
   unsigned nops;
   ptx_raw_opnd ops[PTX_MAX_OPS];
   unsigned nelems;
-  ptx_raw_opnd elems[PTX_RAW_MAX_ELEMS];
+  uint32_t elem_base;           /* the elements' place in the parser's pool */
+  const ptx_raw_opnd *elems;    /* set before decoding: pool + elem_base    */
   uint32_t line, col;
   uint32_t scope;    /* label scope of the instruction */
   uint32_t func;
