@@ -51,8 +51,7 @@ case "$what" in
     exit $rc ;;
   ptx)
     "$NVCC" -O2 -std=c++17 gpu/ptx_silicon.cu -o build-gpu/ptx_silicon -lcuda
-    exec build-gpu/ptx_silicon tests/data/ptx/sm90/kernels.ptx tests/data/ptx/sm90/kernels.txt \
-      tests/data/ptx/sm90/in.bin "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
+    exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;

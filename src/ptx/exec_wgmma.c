@@ -31,7 +31,8 @@
 
 enum { G_FENCE, G_COMMIT, G_WAIT, G_MMA };
 /* in->mods: bit 0 A from registers, bits 8-15 the N of the shape;
- * in->type = D type, in->type2 = A/B type; in->aux2 = number of immediates */
+ * in->type = D type, in->type2 = A type, in->space = B type (fp8 may mix);
+ * in->aux2 = number of immediates */
 
 static PTX_EXEC(x_wg_nop) {
   (void)w;
@@ -82,7 +83,7 @@ static int wg_fail_diag(ptx_warp *w, const ptx_insn *in, tc5_status st, const tc
 static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
   ptx_cta *c = w->cta;
   const tc5_ptx_module *m = c->L->m;
-  unsigned N = (in->mods >> 8) & 0xff, ab = in->type2, dt = in->type;
+  unsigned N = (in->mods >> 8) & 0xff, ab = in->type2, bt = in->space, dt = in->type;
   bool a_regs = in->mods & 1;
   unsigned K = ab == PT_TF32 ? 8 : (ab == PT_F16 || ab == PT_BF16) ? 16 : 32;
   unsigned abits = ptx_types[ab].bits;
@@ -106,7 +107,7 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
                         wg[q]->id, l);
   tc5_operand opb, opa;
   tc5_smem_desc db, da;
-  tc5_status st = tc5_operand_for(kind_of(ab), fmt(ab), trans_b ? TC5_MAJOR_MN : TC5_MAJOR_K, &opb);
+  tc5_status st = tc5_operand_for(kind_of(bt), fmt(bt), trans_b ? TC5_MAJOR_MN : TC5_MAJOR_K, &opb);
   if (!st) st = tc5_smem_desc_from_wgmma(bdesc, &db, &dg);
   if (!st) st = tc5_layout_check(&db, &opb, N, K, c->smem.size, &dg);
   if (st) return wg_fail_diag(w, in, st, &dg);
@@ -129,7 +130,7 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
   }
   tc5_dot dot;
   if (!st)
-    st = tc5_dot_model(TC5_MODEL_HOPPER, kind_of(ab), fmt(ab), fmt(ab), fmt(dt), TC5_TYPE_NONE, 0,
+    st = tc5_dot_model(TC5_MODEL_HOPPER, kind_of(ab), fmt(ab), fmt(bt), fmt(dt), TC5_TYPE_NONE, 0,
                        in->aux == 1, &dot, &dg);
   if (st) {
     free(A);
@@ -226,7 +227,6 @@ PTX_DEC(dec_wgmma) {
   if (dt == PT_NONE || at == PT_NONE || bt == PT_NONE) return d_fail(d, TC5_EPARSE, "needs .dtype.atype.btype");
   if (at != bt && !((at == PT_E4M3 || at == PT_E5M2) && (bt == PT_E4M3 || bt == PT_E5M2)))
     return d_fail(d, TC5_EUNSUPPORTED, "mixed A and B types are not modelled here");
-  if (at != bt) return d_fail(d, TC5_EUNSUPPORTED, "e4m3 x e5m2 wgmma is not modelled yet");
   unsigned kexp = at == PT_TF32 ? 8 : (at == PT_F16 || at == PT_BF16) ? 16 : 32;
   if (K != kexp) return d_fail(d, TC5_EILLEGAL, "K of .%s is %u, not %u", ptx_types[at].name, kexp, K);
   if (at == PT_B32 || at == PT_NONE || (fmt(at) == TC5_TYPE_NONE))
@@ -234,6 +234,7 @@ PTX_DEC(dec_wgmma) {
   if (at == PT_S8 || at == PT_U8) return d_fail(d, TC5_EUNSUPPORTED, "integer wgmma is not modelled in the runner yet");
   in->type = (uint8_t)dt;
   in->type2 = (uint8_t)at;
+  in->space = (uint8_t)bt;
   in->aux = satf;
   in->mods = N << 8;
   const ptx_raw *r = d->r;
