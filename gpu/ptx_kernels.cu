@@ -598,3 +598,22 @@ K k37_wgmma_e5m2_f16acc(const uint32_t *in, uint32_t *out) {
   wg_sync();
   for (int i = 0; i < 8; i++) O(i) = h[i];
 }
+
+// ---- calls of .func (nvcc keeps __noinline__ functions as .func) ----
+__device__ __noinline__ uint32_t mix(uint32_t a, uint32_t b) {
+  uint32_t r = a * 2654435761u ^ b;
+  if (a & 1) r = r + (b << 3);
+  return r;
+}
+__device__ __noinline__ float addsq(float x, double y) { return __fadd_rn(__fmul_rn(x, x), (float)y); }
+__device__ __noinline__ void twice(uint32_t *p, int n) { for (int i = 0; i < n; i++) p[i] *= 2; }
+__device__ __noinline__ uint32_t outer(uint32_t a) { return mix(a, a + 1) + 1; }
+K k38_calls(const uint32_t *in, uint32_t *out) {
+  uint32_t t = threadIdx.x, loc[4] = {t, t + 1, I(3), t + 3};
+  uint32_t v = I(0);
+  if (t & 1) v = mix(v, t); else v = outer(v); /* divergent calls */
+  twice(loc, (int)(I(1) % 5));
+  O(0) = v;
+  O(1) = __float_as_uint(addsq(F(I(2)), D(I(4), I(5))));
+  for (int i = 0; i < 4; i++) O(2 + i) = loc[i];
+}

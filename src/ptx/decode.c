@@ -145,6 +145,11 @@ int d_take_space(dctx *d) {
   return k < 0 ? -1 : map[k];
 }
 
+int d_var(dctx *d, const char *name) {
+  unsigned k;
+  return d->res->var(d->res->ctx, d->r->func, d->r->scope, name, &k) ? (int)k : -1;
+}
+
 bool d_nops(dctx *d, unsigned lo, unsigned hi) {
   if (d->r->nops < lo || d->r->nops > hi) {
     if (lo == hi) d_fail(d, TC5_EPARSE, "takes %u operands, not %u", lo, d->r->nops);
@@ -248,14 +253,12 @@ bool d_src_raw(dctx *d, const ptx_raw_opnd *ro, ptx_type t, ptx_opnd *o) {
   case RO_SYM: {
     /* the address of a variable (in its own state space), or of an entry's
      * parameter */
-    char local[96];
-    snprintf(local, sizeof local, "%u:%s", d->r->func, ro->sym);
-    for (unsigned k = 0; k < d->m->nvars; k++)
-      if (!strcmp(d->m->vars[k].name, ro->sym) || !strcmp(d->m->vars[k].name, local)) {
-        o->reg = ptx_const_reg(d->m, PC_VAR, k, 0);
-        ptx_var_use(d->m, k, d->r->func);
-        goto done;
-      }
+    int k = d_var(d, ro->sym);
+    if (k >= 0) {
+      o->reg = ptx_const_reg(d->m, PC_VAR, (unsigned)k, 0);
+      ptx_var_use(d->m, (unsigned)k, d->r->func);
+      goto done;
+    }
     d_fail(d, TC5_EPARSE, "'%s' is not a register, a variable or a special register", ro->sym);
     return false;
   }
@@ -296,24 +299,25 @@ bool d_addr(dctx *d, unsigned i, ptx_opnd *o, uint8_t *space_hint) {
     const ptx_func *f = &d->m->funcs[d->r->func];
     for (unsigned k = 0; k < f->nparams; k++)
       if (!strcmp(f->params[k].name, ro->sym)) {
-        o->imm += f->params[k].offset;
+        /* an entry's parameters: the launch's parameter buffer; a .func's:
+         * its frame, where call copies the arguments */
+        o->imm += f->params[k].offset + (f->is_entry ? 0 : f->frame_base);
         if (space_hint) *space_hint = f->is_entry ? PS_PARAM : PS_PARAM_LOCAL;
         return true;
       }
     for (unsigned k = 0; k < f->nrets; k++)
       if (!strcmp(f->rets[k].name, ro->sym)) {
-        d_fail(d, TC5_EUNSUPPORTED, "return parameters of .func are not modelled");
-        return false;
+        o->imm += f->rets[k].offset + f->frame_base;
+        if (space_hint) *space_hint = PS_PARAM_LOCAL;
+        return true;
       }
-    char local[96];
-    snprintf(local, sizeof local, "%u:%s", d->r->func, ro->sym);
-    for (unsigned k = 0; k < d->m->nvars; k++)
-      if (!strcmp(d->m->vars[k].name, ro->sym) || !strcmp(d->m->vars[k].name, local)) {
-        o->reg = ptx_const_reg(d->m, PC_VAR, k, 0);
-        ptx_var_use(d->m, k, d->r->func);
-        if (space_hint) *space_hint = d->m->vars[k].space;
-        return o->reg != PTX_NOREG;
-      }
+    int k = d_var(d, ro->sym);
+    if (k >= 0) {
+      o->reg = ptx_const_reg(d->m, PC_VAR, (unsigned)k, 0);
+      ptx_var_use(d->m, (unsigned)k, d->r->func);
+      if (space_hint) *space_hint = d->m->vars[k].space;
+      return o->reg != PTX_NOREG;
+    }
     d_fail(d, TC5_EPARSE, "'%s' in an address is not a variable or a parameter", ro->sym);
     return false;
   }

@@ -36,6 +36,9 @@ ptx_type d_take_type(dctx *d);
 const char *d_take_prefix(dctx *d, const char *prefix);
 /* takes a state space: PS_* or -1 */
 int d_take_space(dctx *d);
+/* the variable `name` as seen from the instruction's block: its index in
+ * module->vars, or -1 */
+int d_var(dctx *d, const char *name);
 /* operand count in [lo, hi] */
 bool d_nops(dctx *d, unsigned lo, unsigned hi);
 /* operand i as a destination register (a sink gets a scratch register) */

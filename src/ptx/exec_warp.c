@@ -35,12 +35,36 @@ static PTX_EXEC(x_exit) {
   w->live &= ~mask;
   return PX_EXIT;
 }
+/* ret from a .func: each lane goes back to its caller, the return value
+ * copied into the caller's .param variable (frames are per function, laid
+ * side by side in local memory: the parser's frame_base) */
+static PTX_EXEC(x_ret) {
+  const tc5_ptx_module *m = w->cta->L->m;
+  uint32_t pc = (uint32_t)(in - m->code);
+  if (w->converged) {
+    PTX_LANES(w->live, w->tpc[l] = w->pc);
+    w->converged = false;
+  }
+  PTX_LANES(w->active & ~mask, w->tpc[l] = pc + 1);
+  PTX_LANES(mask, {
+    if (!w->depth[l]) return ptx_fail(w, in, (int)l, TC5_ESTATE, 0, "ret from a .func that was not called");
+    struct ptx_frame *fr = &w->calls[--w->depth[l]][l];
+    const ptx_func *f = &m->funcs[fr->func];
+    if (fr->ret_off >= 0 && f->nrets) {
+      uint8_t *base = w->local + (size_t)l * w->local_bytes;
+      memmove(base + fr->ret_off, base + f->frame_base + f->rets[0].offset, f->rets[0].size);
+    }
+    w->tpc[l] = fr->ret_pc;
+  });
+  return PX_JUMPED;
+}
+ptx_exec_fn ptx_end_of_function(bool entry) { return entry ? x_exit : x_ret; }
+
 PTX_DEC(dec_exit) {
   d_take(d, "uni");
   if (!d_nops(d, 0, 0)) return d->st;
-  if (!strcmp(d->tok[0], "ret") && !d->m->funcs[d->r->func].is_entry)
-    return d_fail(d, TC5_EUNSUPPORTED, "ret from a .func (calls of .func) is not modelled yet");
-  d->in->fn = x_exit;
+  bool entry = d->m->funcs[d->r->func].is_entry;
+  d->in->fn = !strcmp(d->tok[0], "ret") && !entry ? x_ret : x_exit;
   return TC5_OK;
 }
 
@@ -588,6 +612,49 @@ static PTX_EXEC(x_vprintf) {
   });
   return PX_NEXT;
 }
+/* call of a .func: o[0].imm the callee, o[1].imm the caller's return-value
+ * variable (-1: none), o[2...] the argument variables' frame offsets */
+static PTX_EXEC(x_call) {
+  const tc5_ptx_module *m = w->cta->L->m;
+  uint32_t pc = (uint32_t)(in - m->code), callee = (uint32_t)in->o[0].imm;
+  const ptx_func *f = &m->funcs[callee];
+  if (!f->defined) return ptx_fail(w, in, -1, TC5_EUNSUPPORTED, callee, ".func '%s' is declared but not defined", f->name);
+  PTX_LANES(mask, {
+    if (w->depth[l] >= PTX_MAX_CALL_DEPTH)
+      return ptx_fail(w, in, (int)l, TC5_EUNSUPPORTED, w->depth[l], "calls nested deeper than %d", PTX_MAX_CALL_DEPTH);
+    for (unsigned k = 0; k < w->depth[l]; k++)
+      if (w->calls[k][l].func == callee)
+        return ptx_fail(w, in, (int)l, TC5_EUNSUPPORTED, callee, "recursive call of '%s' (frames are static: not modelled)",
+                        f->name);
+    uint8_t *base = w->local + (size_t)l * w->local_bytes;
+    for (unsigned k = 0; k < f->nparams; k++)
+      memmove(base + f->frame_base + f->params[k].offset, base + in->o[2 + k].imm, f->params[k].size);
+    struct ptx_frame *fr = &w->calls[w->depth[l]++][l];
+    fr->ret_pc = pc + 1;
+    fr->func = callee;
+    fr->ret_off = (int32_t)in->o[1].imm;
+  });
+  w->br_taken = mask;
+  w->br_target = f->first;
+  return PX_BRANCH;
+}
+
+/* a call's argument or return-value list element: an in-body .param variable */
+static bool call_var(dctx *d, const ptx_raw_opnd *e, uint32_t size, int64_t *off) {
+  int k = e->kind == RO_SYM ? d_var(d, e->sym) : -1;
+  const ptx_var *v = k >= 0 ? &d->m->vars[k] : NULL;
+  if (!v || v->space != PS_PARAM_LOCAL) {
+    d_fail(d, TC5_EUNSUPPORTED, "call arguments and results must be .param variables of the caller (registers are not modelled)");
+    return false;
+  }
+  if (v->size < size) {
+    d_fail(d, TC5_EILLEGAL, "'%s' has %u bytes; the callee's parameter %u", e->sym, v->size, size);
+    return false;
+  }
+  *off = (int64_t)v->addr;
+  return true;
+}
+
 PTX_DEC(dec_call) {
   ptx_insn *in = d->in;
   d_take(d, "uni");
@@ -598,17 +665,40 @@ PTX_DEC(dec_call) {
   if (k < r->nops && r->ops[k].kind == RO_SYM) fn = &r->ops[k++];
   if (k < r->nops && r->ops[k].kind == RO_LIST) args = &r->ops[k++];
   if (!fn || k != r->nops) return d_fail(d, TC5_EPARSE, "call [(ret),] function, (args)");
-  if (strcmp(fn->sym, "vprintf"))
-    return d_fail(d, TC5_EUNSUPPORTED, "calls of .func '%s' are not modelled yet (only vprintf)", fn->sym);
+  if (strcmp(fn->sym, "vprintf")) {
+    /* a .func of this module: it may be defined after the call */
+    const ptx_func *f = NULL;
+    unsigned fi = 0;
+    for (unsigned j = 0; j < d->m->nfuncs; j++)
+      if (!strcmp(d->m->funcs[j].name, fn->sym) && !d->m->funcs[j].is_entry) {
+        f = &d->m->funcs[j];
+        fi = j;
+        if (f->defined) break;
+      }
+    if (!f) return d_fail(d, TC5_EPARSE, "'%s' is not a .func of this module", fn->sym);
+    unsigned na = args ? args->n : 0, nr = ret ? ret->n : 0;
+    if (na != f->nparams || nr != f->nrets || nr > 1)
+      return d_fail(d, TC5_EPARSE, "'%s' takes %u parameters and returns %u values; the call gives %u and %u", fn->sym,
+                    f->nparams, f->nrets, na, nr);
+    if (na + 2 > PTX_MAX_OPS) return d_fail(d, TC5_EUNSUPPORTED, "calls with more than %d arguments", PTX_MAX_OPS - 2);
+    memset(in->o, 0, sizeof in->o);
+    in->o[0].imm = fi;
+    in->o[1].imm = -1;
+    if (nr && !call_var(d, &r->elems[ret->first], f->rets[0].size, &in->o[1].imm)) return d->st;
+    for (unsigned j = 0; j < na; j++)
+      if (!call_var(d, &r->elems[args->first + j], f->params[j].size, &in->o[2 + j].imm)) return d->st;
+    in->nops = (uint8_t)(2 + na);
+    in->fn = x_call;
+    return TC5_OK;
+  }
   if (!args || args->n != 2 || (ret && ret->n != 1)) return d_fail(d, TC5_EPARSE, "vprintf takes two parameters and returns one");
   /* the arguments are in-body .param variables: their frame offsets */
   const ptx_raw_opnd *list[3] = {ret ? &r->elems[ret->first] : NULL, &r->elems[args->first], &r->elems[args->first + 1]};
   for (unsigned j = 0; j < 3; j++) {
     memset(&in->o[j], 0, sizeof in->o[j]);
     if (!list[j]) continue;
-    char local[96];
-    snprintf(local, sizeof local, "%u:%s", r->func, list[j]->sym);
-    const ptx_var *v = ptx_find_var(d->m, local);
+    int vi = list[j]->kind == RO_SYM ? d_var(d, list[j]->sym) : -1;
+    const ptx_var *v = vi >= 0 ? &d->m->vars[vi] : NULL;
     if (list[j]->kind != RO_SYM || !v || v->space != PS_PARAM_LOCAL)
       return d_fail(d, TC5_EPARSE, "call parameters must be .param variables of this function");
     in->o[j].kind = PO_ADDR;

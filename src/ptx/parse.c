@@ -364,6 +364,27 @@ static bool label_cb(void *ctx, uint32_t sc, const char *name, uint32_t *pc) {
   return tab_get(p, &p->labels, name, sc, pc);
 }
 
+static bool find_var_exact(const tc5_ptx_module *m, const char *name, unsigned *index) {
+  for (unsigned k = 0; k < m->nvars; k++)
+    if (!strcmp(m->vars[k].name, name)) {
+      *index = k;
+      return true;
+    }
+  return false;
+}
+
+static bool var_cb(void *ctx, uint32_t func, uint32_t sc, const char *name, unsigned *index) {
+  parser *p = ctx;
+  char full[96];
+  for (;;) {
+    snprintf(full, sizeof full, "%u:%u:%s", func, sc, name);
+    if (find_var_exact(p->m, full, index)) return true;
+    if (sc == 0) break;
+    sc = p->scopes[sc].parent;
+  }
+  return find_var_exact(p->m, name, index);
+}
+
 /* ------------------------------------------------------------------ */
 /* module growth */
 
@@ -439,11 +460,6 @@ void ptx_shared_layout(const tc5_ptx_module *m, unsigned f, uint32_t *addr, uint
   if (dyn_base) *dyn_base = dyn;
 }
 
-const ptx_var *ptx_find_var(const tc5_ptx_module *m, const char *name) {
-  for (unsigned k = 0; k < m->nvars; k++)
-    if (!strcmp(m->vars[k].name, name)) return &m->vars[k];
-  return NULL;
-}
 
 static uint32_t add_string(parser *p, const char *s, size_t n) {
   tc5_ptx_module *m = p->m;
@@ -617,16 +633,16 @@ static tc5_status parse_var(parser *p, decl_head h, bool is_extern, bool in_body
       }
     }
     if (in_body && (h.space == PS_LOCAL || h.space == PS_PARAM)) {
-      /* per-thread: a slot in the function's local frame */
+      /* per-thread: a slot in the function's frame */
       ptx_func *f = p->fn;
       uint32_t a = v.align ? v.align : 1;
-      f->local_bytes = (f->local_bytes + a - 1) / a * a;
-      v.addr = f->local_bytes;
-      f->local_bytes += v.size;
+      f->frame_bytes = (f->frame_bytes + a - 1) / a * a;
+      v.addr = f->frame_base + f->frame_bytes;
+      f->frame_bytes += v.size;
       v.space = h.space == PS_LOCAL ? PS_LOCAL : PS_PARAM_LOCAL;
       /* local variables are named per function: prefix with the function */
       char full[96];
-      snprintf(full, sizeof full, "%u:%s", p->fn_index, name);
+      snprintf(full, sizeof full, "%u:%u:%s", p->fn_index, p->cur, name); /* function:block:name */
       snprintf(v.name, sizeof v.name, "%s", full);
     } else if (h.space == PS_LOCAL) {
       free(v.init);
@@ -999,7 +1015,7 @@ static tc5_status decode_body(parser *p) {
     m->code = np;
     m->code_cap = nc;
   }
-  ptx_resolver res = {p, label_cb};
+  ptx_resolver res = {p, label_cb, var_cb};
   for (uint32_t k = 0; k < p->nraws; k++) {
     ptx_raw *r = &p->raws[k];
     r->elems = p->pool ? p->pool + r->elem_base : NULL;
@@ -1020,8 +1036,17 @@ static tc5_status decode_body(parser *p) {
     for (unsigned j = 0; j < in->nops; j++)
       if (in->o[j].kind == PO_LABEL) in->o[j].imm += m->ncode;
   }
-  m->ncode += p->nraws;
-  return TC5_OK;
+  /* falling off the end of a body: an implicit ret (exit for an entry) */
+  ptx_insn *end = &m->code[m->ncode + p->nraws];
+  memset(end, 0, sizeof *end);
+  end->guard = PTX_NOREG;
+  end->line = p->line;
+  end->text = add_string(p, "ret (end of function)", 21);
+  end->func = p->fn_index;
+  end->fn = ptx_end_of_function(f->is_entry);
+  f->count = p->nraws + 1;
+  m->ncode += p->nraws + 1;
+  return p->st;
 }
 
 /* .entry / .func, after the keyword */
@@ -1085,10 +1110,31 @@ static tc5_status parse_function(parser *p, bool is_entry) {
   }
   if (!expect(p, '{')) goto fail;
   {
-    GROW(m->funcs, m->nfuncs, m->funcs_cap, 8);
+    /* a function declared earlier (a prototype) is defined in its record */
+    unsigned slot = m->nfuncs;
+    for (unsigned k = 0; k < m->nfuncs; k++)
+      if (!m->funcs[k].defined && !strcmp(m->funcs[k].name, f.name)) {
+        free(m->funcs[k].params);
+        free(m->funcs[k].rets);
+        slot = k;
+      }
+    if (slot == m->nfuncs) GROW(m->funcs, m->nfuncs, m->funcs_cap, 8);
     f.defined = true;
-    p->fn_index = m->nfuncs;
-    m->funcs[m->nfuncs++] = f;
+    /* the frame: .func parameters, then return values, then the body's variables */
+    f.frame_base = (m->local_bytes + 15) / 16 * 16;
+    if (!f.is_entry) {
+      uint32_t o = f.param_bytes;
+      for (unsigned k = 0; k < f.nrets; k++) {
+        uint32_t a = f.rets[k].align ? f.rets[k].align : 1;
+        o = (o + a - 1) / a * a;
+        f.rets[k].offset = o;
+        o += f.rets[k].size;
+      }
+      f.frame_bytes = o;
+    }
+    p->fn_index = slot;
+    m->funcs[slot] = f;
+    if (slot == m->nfuncs) m->nfuncs++;
     p->fn = &m->funcs[p->fn_index];
     p->nscopes = 0;
     p->nraws = 0;
@@ -1097,7 +1143,10 @@ static tc5_status parse_function(parser *p, bool is_entry) {
     /* registers are per function, but numbered module-wide */
     tab_clear(&p->regs);
     if (parse_body(p)) return p->st;
-    return decode_body(p);
+    if (decode_body(p)) return p->st;
+    ptx_func *df = &m->funcs[p->fn_index];
+    m->local_bytes = df->frame_base + df->frame_bytes;
+    return TC5_OK;
   }
 fail:
   free(f.params);

@@ -21,6 +21,7 @@
 
 #define PTX_NOREG 0xFFFFFFFFu
 #define PTX_MAX_OPS 8
+#define PTX_MAX_CALL_DEPTH 16
 
 /* ---- types (the .b32, .f16x2 ... of an instruction) ---- */
 typedef enum ptx_type {
@@ -72,10 +73,11 @@ struct ptx_insn;
 /* An instruction's semantics for the lanes of `mask` (a subset of the
  * warp's active lanes, the guard applied). Returns one of PX_*. */
 typedef int (*ptx_exec_fn)(struct ptx_warp *w, const struct ptx_insn *in, uint32_t mask);
-enum { PX_NEXT = 0, PX_BRANCH, PX_BLOCK, PX_ERROR, PX_EXIT, PX_WAIT, PX_WAIT_HERE };
+enum { PX_NEXT = 0, PX_BRANCH, PX_BLOCK, PX_ERROR, PX_EXIT, PX_WAIT, PX_WAIT_HERE, PX_JUMPED };
 /* PX_BLOCK: retry the instruction once something changed; PX_WAIT: go on
  * after the barrier completes; PX_WAIT_HERE: re-execute the instruction
- * after the barrier completes (bar.red reads its result then) */
+ * after the barrier completes (bar.red reads its result then); PX_JUMPED:
+ * the instruction set each lane's pc itself (call, ret) */
 
 enum {
   PF_ALIGNED = 1u << 0,   /* .sync.aligned / .aligned: the whole warp, converged */
@@ -126,7 +128,10 @@ typedef struct ptx_func {
   ptx_param *rets;         /* .func return parameters */
   unsigned nrets;
   uint32_t param_bytes;
-  uint32_t local_bytes;    /* .local and in-body .param, per thread */
+  uint32_t frame_base;     /* this function's frame in every thread's local
+                              memory: .func parameters and return values,
+                              then .local and in-body .param variables */
+  uint32_t frame_bytes;
   uint32_t reqntid[3], maxntid[3];
   uint32_t line;
 } ptx_func;
@@ -173,6 +178,7 @@ struct tc5_ptx_module {
   ptx_var *vars;
   unsigned nvars, vars_cap;
   uint64_t global_bytes;   /* the .global/.const variables' image */
+  uint32_t local_bytes;    /* per thread: every function's frame, side by side */
   uint32_t version_major, version_minor;
   char target[32];
 };
@@ -226,6 +232,7 @@ typedef struct ptx_warp {
   uint32_t exists;      /* threads that exist (a last warp may be partial) */
   uint32_t live;        /* threads that have not exited */
   uint32_t pc;          /* when converged */
+  uint32_t active;      /* the lanes executing the current instruction */
   bool converged;
   bool done;
   uint8_t wait;         /* 0 none, 1 bar, 2 mbarrier, 3 tmem alloc */
@@ -240,6 +247,12 @@ typedef struct ptx_warp {
   uint32_t br_target;
   uint8_t *local;       /* 32 x local_bytes */
   uint32_t local_bytes;
+  uint8_t depth[32];    /* call depth of each thread */
+  struct ptx_frame {
+    uint32_t ret_pc;    /* where ret goes back to */
+    uint32_t func;      /* the function called */
+    int32_t ret_off;    /* the caller's return-value variable, -1 none */
+  } (*calls)[32];       /* PTX_MAX_CALL_DEPTH x 32 */
   uint64_t wait_epoch;  /* c->epoch when it started to wait for a retry */
   uint64_t steps;
   uint64_t thread_insns;
@@ -328,6 +341,9 @@ double ptx_fval(uint64_t bits, unsigned type, bool ftz);
 /* resolves a generic or shared::cluster address to a shared offset of this CTA */
 bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off);
 
+/* the implicit last instruction of a function: exit (entry) or ret (exec_warp.c) */
+ptx_exec_fn ptx_end_of_function(bool entry);
+
 /* ---- an instruction as parsed, before decoding ---- */
 typedef enum ptx_rkind {
   RO_REG = 1,   /* reg (a register, or a|b pair with reg2)           */
@@ -375,6 +391,10 @@ typedef struct ptx_resolver {
   void *ctx;
   /* a label visible from `scope`: its instruction index */
   bool (*label)(void *ctx, uint32_t scope, const char *name, uint32_t *pc);
+  /* a variable visible from `scope` of function `func` (the block's own
+   * .local/.param first, then the enclosing blocks', then the module's):
+   * its index in module->vars */
+  bool (*var)(void *ctx, uint32_t func, uint32_t scope, const char *name, unsigned *index);
 } ptx_resolver;
 
 /* ---- decoding (decode.c) ---- */
@@ -384,7 +404,6 @@ tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver 
 enum { PC_VALUE = 0, PC_SREG, PC_VAR };
 uint32_t ptx_const_reg(tc5_ptx_module *m, uint8_t kind, uint64_t value, int64_t off);
 uint32_t ptx_new_reg(tc5_ptx_module *m, unsigned bits);
-const ptx_var *ptx_find_var(const tc5_ptx_module *m, const char *name);
 /* marks variable k as named by function f */
 void ptx_var_use(tc5_ptx_module *m, unsigned k, unsigned f);
 /* The shared memory of a CTA running function f, as the H100 lays it out

@@ -187,7 +187,6 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   ptx_cta *c = w->cta;
   ptx_launch *L = c->L;
   const ptx_insn *code = L->m->code;
-  const uint32_t end = L->f->first + L->f->count;
   uint64_t steps = 0, tins = 0;
   int ret = 0;
   while (steps < budget) {
@@ -210,16 +209,8 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
         w->pc = pc;
       }
     }
-    if (pc >= end) { /* fell off the end of the kernel: exit */
-      w->live &= ~active;
-      if (!w->live) {
-        w->done = true;
-        ret = 1;
-        break;
-      }
-      continue;
-    }
-    const ptx_insn *in = &code[pc];
+    const ptx_insn *in = &code[pc]; /* every function ends in an implicit ret / exit */
+    w->active = active;
     uint32_t mask = active;
     if (in->guard != PTX_NOREG) {
       const uint64_t *g = PTX_R(w, in->guard);
@@ -267,6 +258,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       w->wait = W_BAR; /* until another warp completes the barrier */
       break;
     }
+    if (r == PX_JUMPED) continue; /* call / ret set the lanes' pcs */
     if (r == PX_EXIT) {
       if (!w->live) {
         w->done = true;
@@ -290,6 +282,7 @@ typedef struct worker {
   ptx_cta c;
   uint64_t *regs;  /* every warp's register file */
   uint8_t *local;  /* every warp's local memory */
+  struct ptx_frame (*calls)[32]; /* every warp's call stacks */
 } worker;
 
 static tc5_status cta_setup(worker *wk, uint64_t linear) {
@@ -313,7 +306,7 @@ static tc5_status cta_setup(worker *wk, uint64_t linear) {
   c->nmbars = 0;
   c->progress = false;
   c->epoch = 0;
-  uint32_t lb = L->f->local_bytes;
+  uint32_t lb = L->m->local_bytes;
   for (uint32_t k = 0; k < c->nwarps; k++) {
     ptx_warp *w = &c->warps[k];
     memset(w, 0, sizeof *w);
@@ -321,6 +314,7 @@ static tc5_status cta_setup(worker *wk, uint64_t linear) {
     w->id = k;
     w->r = wk->regs + (size_t)k * m->nregs * 32;
     w->local = wk->local + (size_t)k * 32 * lb;
+    w->calls = wk->calls + (size_t)k * PTX_MAX_CALL_DEPTH;
     w->local_bytes = lb;
     uint32_t n = L->threads_per_cta - k * 32;
     w->exists = n >= 32 ? 0xffffffffu : (1u << n) - 1;
@@ -438,6 +432,7 @@ static void *worker_main(void *arg) {
 
 static void worker_free(worker *wk) {
   free(wk->regs);
+  free(wk->calls);
   free(wk->local);
   free(wk->c.smem.bytes);
   free(wk->c.smem.written);
@@ -454,11 +449,12 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->c.nwarps = L->warps_per_cta;
   wk->c.warps = calloc(L->warps_per_cta, sizeof(ptx_warp));
   wk->regs = malloc((size_t)L->warps_per_cta * m->nregs * 32 * sizeof(uint64_t));
-  wk->local = malloc((size_t)L->warps_per_cta * 32 * (L->f->local_bytes ? L->f->local_bytes : 1));
+  wk->local = malloc((size_t)L->warps_per_cta * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
+  wk->calls = malloc((size_t)L->warps_per_cta * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
   wk->c.smem.size = L->shared_total;
   wk->c.smem.bytes = malloc(L->shared_total);
   wk->c.smem.written = malloc((L->shared_total + 7) / 8);
-  if (!wk->c.warps || !wk->regs || !wk->local || !wk->c.smem.bytes || !wk->c.smem.written) {
+  if (!wk->c.warps || !wk->regs || !wk->local || !wk->calls || !wk->c.smem.bytes || !wk->c.smem.written) {
     worker_free(wk);
     return TC5_ENOMEM;
   }
