@@ -92,6 +92,78 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
 }
 
 /* ---- ld / st ---- */
+
+/* Global memory, fast: the buffer that served the warp's last access, when
+ * [addr, addr + n) is inside it and aligned; NULL sends the access to
+ * ptx_mem (other buffers, errors). */
+static inline uint8_t *global_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
+  const ptx_region *r = w->region;
+  if (r && addr - r->base <= r->size - n && !(addr & (n - 1))) return r->host + (addr - r->base);
+  return NULL;
+}
+/* shared memory, fast: in the CTA's window past the reserved KiB, aligned */
+static inline uint8_t *shared_fast(ptx_warp *w, uint64_t addr, uint32_t n, bool write) {
+  tc5_smem *s = &w->cta->smem;
+  if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
+  if (write)
+    for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
+  return s->bytes + addr;
+}
+static inline void remember_region(ptx_warp *w, uint64_t addr) {
+  ptx_launch *L = w->cta->L;
+  for (unsigned k = 0; k < L->nregions; k++)
+    if (addr - L->regions[k].base < L->regions[k].size) w->region = &L->regions[k];
+}
+
+/* scalar loads and stores of global or shared memory: one loop, no calls
+ * on the way unless an access leaves the fast path */
+static PTX_EXEC(x_ld1) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *base = PTX_R(w, in->o[1].reg);
+  int64_t off = in->o[1].imm;
+  unsigned eb = in->aux;
+  unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
+  uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
+  bool sgn = in->mods & 1;
+  bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
+  PTX_LANES(mask, {
+    uint64_t addr = base[l] + (uint64_t)off;
+    const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, addr, eb, false) : NULL;
+    if (!p) {
+      p = ptx_mem(w, in, (int)l, in->space, addr, eb, false);
+      if (!p) return PX_ERROR;
+      if (global) remember_region(w, addr);
+    }
+    uint64_t v;
+    switch (eb) {
+    case 1: v = *p; break;
+    case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
+    case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
+    default: memcpy(&v, p, 8); break;
+    }
+    if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
+    d[l] = v & rm;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_st1) {
+  const uint64_t *base = PTX_R(w, in->o[0].reg), *src = PTX_R(w, in->o[1].reg);
+  int64_t off = in->o[0].imm;
+  unsigned eb = in->aux;
+  bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
+  PTX_LANES(mask, {
+    uint64_t addr = base[l] + (uint64_t)off;
+    uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, addr, eb, true) : NULL;
+    if (!p) {
+      p = ptx_mem(w, in, (int)l, in->space, addr, eb, true);
+      if (!p) return PX_ERROR;
+      if (global) remember_region(w, addr);
+    }
+    uint64_t v = src[l];
+    memcpy(p, &v, eb);
+  });
+  return PX_NEXT;
+}
 /* in->aux = element bytes, in->vec = elements, in->space; in->mods bit 0:
  * sign-extend */
 static PTX_EXEC(x_ld) {
@@ -184,7 +256,16 @@ static tc5_status dec_ldst(dctx *d, bool store) {
     in->o[0] = val;
   }
   in->nops = 2;
-  in->fn = store ? x_st : x_ld;
+  /* a one-element vector ({%rs1}, as Triton writes) is a scalar */
+  ptx_opnd *vo = &in->o[store ? 1 : 0];
+  if (vo->kind == PO_VEC && vo->n == 1) {
+    uint32_t reg = d->m->vregs[vo->vec];
+    vo->kind = PO_REG;
+    vo->reg = reg;
+    vo->reg2 = PTX_NOREG;
+  }
+  bool scalar = in->vec == 1 && vo->kind == PO_REG;
+  in->fn = store ? (scalar ? x_st1 : x_st) : (scalar ? x_ld1 : x_ld);
   return TC5_OK;
 }
 PTX_DEC(dec_ld) { return dec_ldst(d, false); }
