@@ -14,5 +14,5 @@ srcs=$(sed -n '/set(TC5_SOURCES/,/)/p' CMakeLists.txt | grep -o 'src/[^ ]*\.c')
 "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g -fsanitize=fuzzer,address,undefined \
   -fno-sanitize-recover=all -frounding-math -Iinclude -Isrc $srcs tests/fuzz/fuzz_ptx.c \
   -o build-fuzz/fuzz_ptx -lm -lpthread
-ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz_ptx -runs="$runs" -max_len=65536 -timeout=20 \
+ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz_ptx -artifact_prefix=build-fuzz/ -runs="$runs" -max_len=65536 -timeout=20 \
   -rss_limit_mb=4096 build-fuzz/corpus

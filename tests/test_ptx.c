@@ -312,6 +312,13 @@ static void test_launch_errors(void **state) {
   assert_int_equal(tc5_ptx_launch(m, &cfg, args, 2, NULL, &dg), TC5_OK);
   assert_int_equal(tc5_ptx_launch(NULL, &cfg, args, 2, NULL, &dg), TC5_EINVAL);
   tc5_ptx_free(m);
+  /* an entry declared and never defined has nothing to run (the fuzzer's find) */
+  assert_int_equal(load(".visible .entry k(.param .u64 a);", &m, &dg), TC5_OK);
+  unsigned n;
+  assert_int_equal(tc5_ptx_entry_count(m, &n), TC5_OK);
+  assert_int_equal(n, 0);
+  assert_int_equal(tc5_ptx_launch(m, &cfg, args, 1, NULL, &dg), TC5_EINVAL);
+  tc5_ptx_free(m);
 }
 
 int main(void) {

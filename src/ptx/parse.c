@@ -1316,7 +1316,7 @@ tc5_status tc5_ptx_free(tc5_ptx_module *m) {
 tc5_status tc5_ptx_entry_count(const tc5_ptx_module *m, unsigned *count) {
   if (!m || !count) return TC5_EINVAL;
   unsigned c = 0;
-  for (unsigned k = 0; k < m->nfuncs; k++) c += m->funcs[k].is_entry;
+  for (unsigned k = 0; k < m->nfuncs; k++) c += m->funcs[k].is_entry && m->funcs[k].defined;
   *count = c;
   return TC5_OK;
 }
@@ -1328,7 +1328,7 @@ tc5_status tc5_ptx_entry_info(const tc5_ptx_module *m, unsigned index, const cha
   unsigned c = 0;
   for (unsigned k = 0; k < m->nfuncs; k++) {
     const ptx_func *f = &m->funcs[k];
-    if (!f->is_entry) continue;
+    if (!f->is_entry || !f->defined) continue;
     if (c++ != index) continue;
     if (name) *name = f->name;
     if (nparams) *nparams = f->nparams;

@@ -479,7 +479,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   /* the entry */
   for (unsigned k = 0; k < m->nfuncs; k++) {
     const ptx_func *f = &m->funcs[k];
-    if (!f->is_entry) continue;
+    if (!f->is_entry || !f->defined) continue; /* a declared entry has no body to run */
     if (cfg->entry ? !strcmp(f->name, cfg->entry) : !L.f) {
       if (!cfg->entry && L.f) L.f = NULL;
       L.f = f;
