@@ -617,3 +617,51 @@ K k38_calls(const uint32_t *in, uint32_t *out) {
   O(1) = __float_as_uint(addsq(F(I(2)), D(I(4), I(5))));
   for (int i = 0; i < 4; i++) O(2 + i) = loc[i];
 }
+
+// ---- elect, mbarrier tx-counts and arrive_drop, cp.async arrivals, red,
+// uncontended float atomics ----
+K k39_sync_misc(const uint32_t *in, uint32_t *out) {
+  __shared__ __align__(8) uint64_t bar[2];
+  __shared__ __align__(16) uint32_t buf[128 * 4];
+  uint32_t b0 = (uint32_t)__cvta_generic_to_shared(&bar[0]), b1 = (uint32_t)__cvta_generic_to_shared(&bar[1]);
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 4;" :: "r"(b0));
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 128;" :: "r"(b1));
+  }
+  __syncthreads();
+  uint32_t leader, is, done = 0;
+  asm volatile("{ .reg .pred p; elect.sync %0|p, 0xffffffff; selp.u32 %1, 1, 0, p; }" : "=r"(leader), "=r"(is));
+  O(0) = leader; O(1) = is;
+  /* phase 0 of b0: each warp's leader arrives expecting 16 bytes, then completes them */
+  if (is) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16;" :: "r"(b0) : "memory");
+    asm volatile("mbarrier.complete_tx.shared::cta.b64 [%0], 16;" :: "r"(b0) : "memory");
+  }
+  while (!done)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(b0) : "memory");
+  /* phase 1: leaders of warps 0-2 drop out, warp 3's arrives: the phase completes */
+  if (is) {
+    if (threadIdx.x < 96) asm volatile("mbarrier.arrive_drop.shared::cta.b64 _, [%0];" :: "r"(b0) : "memory");
+    else asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(b0) : "memory");
+  }
+  done = 0;
+  while (!done)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 1; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(b0) : "memory");
+  /* cp.async whose completion arrives on b1 (.noinc: the 128 arrivals complete it) */
+  uint32_t dst = (uint32_t)__cvta_generic_to_shared(&buf[threadIdx.x * 4]);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" :: "r"(dst), "l"(&in[(GT * 16) & 8191]) : "memory");
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" :: "r"(b1) : "memory");
+  done = 0;
+  while (!done)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(b1) : "memory");
+  for (int j = 0; j < 4; j++) O(2 + j) = buf[((threadIdx.x + 5) % 128) * 4 + j];
+  /* red (no result used) and float atomics on the thread's own words */
+  atomicAdd(&O(6), I(0));
+  atomicAdd((float *)&O(7), F(I(1)) * 0.0f + 1.5f);
+  atomicAdd((float *)&O(7), F(I(2) & 0x3fffffff));
+  atomicAdd((double *)&O(8), (double)F(I(3) & 0x3fffffff));
+  O(10) = atomicExch(&O(11), I(4)) + 1;
+}

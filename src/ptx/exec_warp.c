@@ -474,6 +474,8 @@ PTX_DEC(dec_mbarrier) {
                                     "try_wait", "inval", "pending_count", NULL};
   int op = d_take_one(d, ops);
   if (op < 0) return d_fail(d, TC5_EUNSUPPORTED, "this mbarrier operation is not modelled");
+  if (op == MB_PENDING)
+    return d_fail(d, TC5_EUNSUPPORTED, "mbarrier.pending_count reads the hardware's opaque state encoding: not modelled");
   in->aux = (uint32_t)op;
   if (d_take(d, "parity")) in->mods |= 1;
   if (d_take(d, "expect_tx")) in->mods |= 2;
