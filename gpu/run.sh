@@ -55,5 +55,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|ptx [OUTDIR]" >&2; exit 2 ;;
 esac

@@ -29,6 +29,11 @@ bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
   return true;
 }
 
+/* the bytes' "ever written" bits (tc5_smem), as a store sets them */
+static inline void mark_written(tc5_smem *s, uint32_t addr, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
+}
+
 uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint64_t addr, uint32_t n,
                  bool write) {
   ptx_cta *c = w->cta;
@@ -58,8 +63,7 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
                (unsigned long long)addr, n, c->smem.size, addr < 1024 ? " (the first 1 KiB is reserved)" : "");
       return NULL;
     }
-    if (write)
-      for (uint32_t k = 0; k < n; k++) c->smem.written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
+    if (write) mark_written(&c->smem, (uint32_t)addr, n);
     return c->smem.bytes + addr;
   case PS_LOCAL:
   case PS_PARAM_LOCAL:
@@ -105,8 +109,7 @@ static inline uint8_t *global_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
 static inline uint8_t *shared_fast(ptx_warp *w, uint64_t addr, uint32_t n, bool write) {
   tc5_smem *s = &w->cta->smem;
   if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
-  if (write)
-    for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
+  if (write) mark_written(s, (uint32_t)addr, n);
   return s->bytes + addr;
 }
 static inline void remember_region(ptx_warp *w, uint64_t addr) {
