@@ -217,6 +217,44 @@ static void test_shared_and_barrier(void **state) {
   for (uint32_t t = 0; t < 128; t++) assert_int_equal(out[t], (127 - t) * 7);
 }
 
+/* sm_100's 8-bit matrix shapes (CUTLASS's SM100_U8x*_LDSM_T / STSM_T):
+ * stmatrix.m16n8.x2.trans then ldmatrix.m16n16.x1.trans brings every
+ * register back; and byte k of thread t lands in row 2(t%4) + k%2 + 8(k/4),
+ * column t/4 + 8((k/2)%2) */
+static void test_matrix_b8(void **state) {
+  (void)state;
+  uint32_t out[32 * 4];
+  tc5_diag dg;
+  memset(out, 0, sizeof out);
+  assert_int_equal(run1(".shared .align 16 .b8 sh[256];\n" KERNEL("",
+                               "mul.lo.u32 %r2, %r1, 0x01010101; add.u32 %r3, %r2, 0x80808080;" /* bytes t and t+128 */
+                               "mov.u32 %r4, sh; and.b32 %r5, %r1, 15; shl.b32 %r6, %r5, 4; add.u32 %r7, %r4, %r6;"
+                               "stmatrix.sync.aligned.m16n8.x2.trans.shared.b8 [%r7], {%r2, %r3};"
+                               "bar.sync 0;"
+                               /* ldmatrix: thread t (< 16) gives row (t%2) + 8((t/2)%2) + 2(t/4) */
+                               "and.b32 %r8, %r5, 1; bfe.u32 %r9, %r5, 1, 1; shl.b32 %r9, %r9, 3; shr.u32 %r10, %r5, 2;"
+                               "shl.b32 %r10, %r10, 1; add.u32 %r11, %r8, %r9; add.u32 %r11, %r11, %r10;"
+                               "shl.b32 %r11, %r11, 4; add.u32 %r12, %r4, %r11;"
+                               "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r13, %r14}, [%r12];"
+                               "mul.wide.u32 %rd2, %r1, 16; add.s64 %rd3, %rd1, %rd2;"
+                               "st.global.u32 [%rd3], %r13; st.global.u32 [%rd3+4], %r14;"
+                               "ld.shared.u32 %r15, [sh]; st.global.u32 [%rd3+8], %r15;"),
+                        1, 32, out, sizeof out, &dg),
+                   TC5_OK);
+  for (uint32_t t = 0; t < 32; t++) {
+    assert_int_equal(out[t * 4], t * 0x01010101u);
+    assert_int_equal(out[t * 4 + 1], t * 0x01010101u + 0x80808080u);
+  }
+  /* row 0, bytes 0-3: from (t, k) with 2(t%4) + k%2 + 8(k/4) = 0, t/4 + 8((k/2)%2) = c:
+   * k = 0 of threads 0, 4, 8, 12 (c = 0..3) */
+  assert_int_equal(out[2], 0u | 4u << 8 | 8u << 16 | 12u << 24);
+  /* only .trans, and no 4/6-bit source formats */
+  tc5_ptx_module *m;
+  assert_int_equal(load(KERNEL("", "ldmatrix.sync.aligned.m16n16.x1.shared.b8 {%r2, %r3}, [%r1];"), &m, &dg), TC5_EPARSE);
+  assert_int_equal(load(KERNEL("", "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8x16.b4x16_p64 {%r2, %r3}, [%r1];"), &m, &dg),
+                   TC5_EUNSUPPORTED);
+}
+
 static void test_printf(void **state) {
   (void)state;
   uint32_t out[32];
@@ -326,7 +364,7 @@ int main(void) {
       cmocka_unit_test(test_parse_errors),  cmocka_unit_test(test_entry_info),
       cmocka_unit_test(test_integer),       cmocka_unit_test(test_float),
       cmocka_unit_test(test_divergence),    cmocka_unit_test(test_shared_and_barrier),
-      cmocka_unit_test(test_printf),        cmocka_unit_test(test_kernel_errors),
+      cmocka_unit_test(test_printf),        cmocka_unit_test(test_matrix_b8),        cmocka_unit_test(test_kernel_errors),
       cmocka_unit_test(test_launch_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -453,10 +453,74 @@ static int matrix_op(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool store)
 static PTX_EXEC(x_ldmatrix) { return matrix_op(w, in, mask, false); }
 static PTX_EXEC(x_stmatrix) { return matrix_op(w, in, mask, true); }
 
+/* The 8-bit shapes of sm_100: ldmatrix.m16n16.{x1,x2}.trans.b8 and
+ * stmatrix.m16n8.{x1,x2,x4}.trans.b8. The PTX ISA gives their fragments in
+ * figures only; tc5 takes them from CUTLASS's copy atoms
+ * (include/cute/atom/copy_traits_sm100.hpp, Copy_Traits<SM100_U8x8_LDSM_T>,
+ * <SM100_U8x16_LDSM_T>, <SM100_U8x4/8/16_STSM_T>), read as: byte k of thread
+ * t's registers is byte C = t/4 + 8 ((k/2)%2) of the 16-byte row
+ * R = 2 (t%4) + k%2 + 8 (k/4) (rows of the second 16-row matrix from 16 on).
+ * stmatrix: thread R gives row R's address. ldmatrix: row R's address comes
+ * from thread (R%2) + 2 ((R/8)%2) + 4 ((R/2)%4) + 16 (R/16) (CUTLASS's source
+ * layout: stride 128 bits for t%2, 1024 for (t/2)%2, 256 for (t/4)%4). Not
+ * checked on silicon (the H100 has no such shapes). */
+static int matrix_b8(ptx_warp *w, const ptx_insn *in, bool store) {
+  const ptx_opnd *ad = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
+  const uint32_t *vr = w->cta->L->m->vregs + v->vec;
+  const uint64_t *base = PTX_R(w, ad->reg);
+  unsigned nreg = v->n, rows = store ? 8 * nreg : 8 * nreg; /* ld: 2 registers a 16-row matrix */
+  uint8_t *row[32];
+  for (unsigned r = 0; r < rows; r++) {
+    unsigned t = store ? r : (r % 2) + 2 * ((r / 8) % 2) + 4 * ((r / 2) % 4) + 16 * (r / 16);
+    uint64_t addr = base[t] + (uint64_t)ad->imm;
+    if (addr & 15)
+      return ptx_fail(w, in, (int)t, TC5_EALIGN, addr, "row address 0x%llx is not 16-byte aligned", (unsigned long long)addr);
+    row[r] = ptx_mem(w, in, (int)t, in->space, addr, 16, store);
+    if (!row[r]) return PX_ERROR;
+  }
+  for (unsigned t = 0; t < 32; t++)
+    for (unsigned k = 0; k < 4 * nreg; k++) {
+      unsigned R = 2 * (t % 4) + k % 2 + 8 * (k / 4), C = t / 4 + 8 * ((k / 2) % 2);
+      uint64_t *reg = PTX_R(w, vr[k / 4]);
+      unsigned sh = 8 * (k % 4);
+      if (store) row[R][C] = (uint8_t)(reg[t] >> sh);
+      else reg[t] = (reg[t] & ~(0xffull << sh)) | (uint64_t)row[R][C] << sh;
+    }
+  return PX_NEXT;
+}
+static PTX_EXEC(x_ldmatrix_b8) {
+  (void)mask;
+  return matrix_b8(w, in, false);
+}
+static PTX_EXEC(x_stmatrix_b8) {
+  (void)mask;
+  return matrix_b8(w, in, true);
+}
+
 static tc5_status dec_matrix(dctx *d, bool store) {
   ptx_insn *in = d->in;
   if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
-  if (!d_take(d, "m8n8")) return d_fail(d, TC5_EUNSUPPORTED, "only the .m8n8 shape is modelled");
+  if (d_take(d, store ? "m16n8" : "m16n16")) {
+    static const char *const xs[] = {"x1", "x2", "x4", NULL};
+    int x = d_take_one(d, xs);
+    bool trans = d_take(d, "trans");
+    int sp = d_take_space(d);
+    if (d_take(d, "b8x16")) return d_fail(d, TC5_EUNSUPPORTED, "the .b6x16_p32 / .b4x16_p64 source formats are not modelled (their container bits are unconfirmed)");
+    if (x < 0 || (!store && x == 2) || !trans || d_take_type(d) != PT_B8)
+      return d_fail(d, TC5_EPARSE, "%s takes .x1/.x2%s, .trans and .b8", store ? "stmatrix.m16n8" : "ldmatrix.m16n16", store ? "/.x4" : "");
+    in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+    in->flags |= PF_ALIGNED;
+    unsigned n = store ? 1u << x : 2u << x;
+    if (!d_nops(d, 2, 2)) return d->st;
+    if (store) {
+      if (!d_addr(d, 0, &in->o[0], NULL) || !d_vec(d, 1, n, false, PT_B32, &in->o[1])) return d->st;
+    } else if (!d_vec(d, 0, n, true, PT_B32, &in->o[0]) || !d_addr(d, 1, &in->o[1], NULL)) {
+      return d->st;
+    }
+    in->fn = store ? x_stmatrix_b8 : x_ldmatrix_b8;
+    return TC5_OK;
+  }
+  if (!d_take(d, "m8n8")) return d_fail(d, TC5_EUNSUPPORTED, "this ldmatrix/stmatrix shape is not modelled (m8n8; m16n16 / m16n8 .b8)");
   static const char *const xs[] = {"x1", "x2", "x4", NULL};
   int x = d_take_one(d, xs);
   bool trans = d_take(d, "trans");
