@@ -1,7 +1,8 @@
 /* tc5 — running PTX: the text that nvcc (-arch=sm_100a -ptx) and Triton
  * emit, loaded once into a pre-decoded form and executed on the CPU as a
  * grid of CTAs of warps of 32 threads, with the tcgen05 instructions run by
- * tc5's models (Tensor Memory, the MMA engine, mbarriers, commit).
+ * tc5's models (Tensor Memory, the MMA engine, mbarriers, commit) and
+ * Hopper's wgmma by tc5's layouts and Hopper arithmetic.
  *
  * Memory as a kernel sees it:
  *   global   the launch's buffers (tc5_ptx_arg), 256-byte aligned as
@@ -9,11 +10,13 @@
  *            every access is checked against them (out of bounds, across
  *            two buffers, misaligned: the kernel stops naming the
  *            instruction, the thread and the address).
- *   shared   one tc5_smem per CTA laid out as sm_80 and later do: 1 KiB
- *            reserved at shared address 0, then the .shared variables in
- *            order of declaration with their alignment, then the .extern
- *            (dynamic) array aligned to 1024 bytes.
- *   local    per thread (.local variables, the stack frames nvcc makes).
+ *   shared   one tc5_smem per CTA laid out as the H100 does: 1 KiB
+ *            reserved at shared address 0, then the .shared variables the
+ *            kernel names, in order of declaration with their alignment,
+ *            then the .extern (dynamic) array at its declaration's .align
+ *            (gpu/smem_layout.cu).
+ *   local    per thread: every function's frame (.local variables, in-body
+ *            .param variables, a .func's parameters and return values).
  *   generic  global addresses are generic addresses as they are; the
  *            shared window and the local window are two ranges of their own
  *            (cvta converts).

@@ -110,7 +110,9 @@ typedef struct ptx_var {
   bool is_extern;  /* .extern .shared x[] (dynamic) */
   uint64_t used_by; /* bit f: function f names it (bit 63: functions 63 and later) */
   uint8_t *init;   /* initialiser (size bytes) or NULL */
-  uint64_t addr;   /* global/const: device address; shared: offset in the static area */
+  uint64_t addr;   /* global/const: offset in the module's image; local/param:
+                      place in every thread's local memory (shared: per entry,
+                      ptx_shared_layout) */
 } ptx_var;
 
 typedef struct ptx_param {
