@@ -114,6 +114,14 @@ int d_take_one(dctx *d, const char *const *opts) {
   return -1;
 }
 
+bool d_has_float_type(const dctx *d) {
+  for (unsigned k = 1; k < d->ntok; k++) {
+    ptx_type t = ptx_type_parse(d->tok[k], strlen(d->tok[k]));
+    if (t != PT_NONE && ptx_types[t].cls == 'f') return true;
+  }
+  return false;
+}
+
 ptx_type d_take_type(dctx *d) {
   for (unsigned k = 1; k < d->ntok; k++) {
     if (d->used[k]) continue;

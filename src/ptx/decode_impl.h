@@ -30,6 +30,8 @@ tc5_status d_fail(dctx *d, tc5_status st, const char *fmt, ...)
 bool d_take(dctx *d, const char *mod);
 /* takes the first of `opts` (NULL-terminated) present: its index, or -1 */
 int d_take_one(dctx *d, const char *const *opts);
+/* whether a type modifier is a float type (add, abs... choose their decoder by it) */
+bool d_has_float_type(const dctx *d);
 /* takes the next type modifier (PT_NONE when none is left) */
 ptx_type d_take_type(dctx *d);
 /* takes a modifier starting with `prefix` ("cta_group::"): the rest, or NULL */

@@ -173,17 +173,11 @@ static bool int_type(dctx *d, ptx_type t, bool allow_b) {
 PTX_DEC(dec_intbin) {
   ptx_insn *in = d->in;
   const char *op = d->tok[0];
-  ptx_type t = PT_NONE;
-  /* peek at the type: floats go to the float decoder */
-  for (unsigned k = 1; k < d->ntok; k++) {
-    ptx_type x = ptx_type_parse(d->tok[k], strlen(d->tok[k]));
-    if (x != PT_NONE) t = x;
-  }
-  if (t != PT_NONE && ptx_types[t].cls == 'f') return dec_fbin(d);
+  if (d_has_float_type(d)) return dec_fbin(d);
   bool is_mad = !strcmp(op, "mad");
   bool lo = d_take(d, "lo"), hi = d_take(d, "hi"), wide = d_take(d, "wide");
   bool sat = d_take(d, "sat");
-  t = d_take_type(d);
+  ptx_type t = d_take_type(d);
   if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
   bool allow_b = !strcmp(op, "add") || !strcmp(op, "sub");
   if (!int_type(d, t, allow_b)) return d->st;
@@ -265,10 +259,7 @@ static PTX_EXEC(x_iabs) {
   return PX_NEXT;
 }
 PTX_DEC(dec_abs_neg) {
-  for (unsigned k = 1; k < d->ntok; k++) {
-    ptx_type x = ptx_type_parse(d->tok[k], strlen(d->tok[k]));
-    if (x != PT_NONE && ptx_types[x].cls == 'f') return dec_funary(d);
-  }
+  if (d_has_float_type(d)) return dec_funary(d);
   ptx_type t = d_take_type(d);
   if (t == PT_NONE || ptx_types[t].cls != 's') return d_fail(d, TC5_EUNSUPPORTED, "needs an .s16/.s32/.s64 type");
   if (!int_type(d, t, false) || !d_nops(d, 2, 2)) return d->st;

@@ -377,10 +377,15 @@ int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t add
 
 enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT, MB_INVAL,
        MB_PENDING };
-/* in->aux = operation; in->mods bit 0: .parity, bit 1: .expect_tx (arrive), bit 2: .noComplete */
+/* the operations whose first operand is a result (the state, or the wait's predicate) */
+static bool mb_has_result(unsigned op) {
+  return op == MB_ARRIVE || op == MB_ARRIVE_DROP || op == MB_TEST_WAIT || op == MB_TRY_WAIT;
+}
+
+/* in->aux = operation; in->mods bit 0: .parity, bit 1: .expect_tx (arrive) */
 static PTX_EXEC(x_mbarrier) {
   unsigned op = in->aux;
-  bool has_state = op == MB_ARRIVE || op == MB_ARRIVE_DROP || op == MB_TEST_WAIT || op == MB_TRY_WAIT || op == MB_PENDING;
+  bool has_state = mb_has_result(op);
   const ptx_opnd *ad = &in->o[has_state ? 1 : 0];
   uint64_t *d = has_state ? PTX_R(w, in->o[0].reg) : NULL;
   const uint64_t *x = in->nops > (has_state ? 2u : 1u) ? PTX_R(w, in->o[has_state ? 2 : 1].reg) : NULL;
@@ -440,27 +445,20 @@ static PTX_EXEC(x_mbarrier) {
         } else if (x) {
           cnt = (uint32_t)x[l];
         }
+        /* arrive_drop: the next phases expect cnt arrivals fewer; this one
+         * still takes them (the model's arrival completes the phase and
+         * refills the pending count from the lowered expectation) */
         if (!st && op == MB_ARRIVE_DROP) {
           if (mb->mb.expected < cnt) st = tc5_diag_add(&dg, TC5_ESTATE, "count", cnt, "arrive_drop below zero expected arrivals");
           else mb->mb.expected -= cnt;
-          if (!st && mb->mb.pending < cnt) st = tc5_diag_add(&dg, TC5_ESTATE, "count", cnt, "more arrivals than pending");
-          if (!st) {
-            mb->mb.pending -= cnt;
-            if (mb->mb.pending == 0 && mb->mb.tx == 0) {
-              mb->mb.phase++;
-              mb->mb.pending = mb->mb.expected;
-            }
-          }
-        } else if (!st) {
-          st = tc5_mbarrier_arrive(&mb->mb, cnt, NULL, &dg);
         }
+        if (!st) st = tc5_mbarrier_arrive(&mb->mb, cnt, NULL, &dg);
         d[l] = before;
         break;
       }
       case MB_EXPECT_TX: st = tc5_mbarrier_expect_tx(&mb->mb, (uint32_t)x[l], &dg); break;
       case MB_COMPLETE_TX: st = tc5_mbarrier_complete_tx(&mb->mb, (uint32_t)x[l], &dg); break;
-      case MB_INVAL: mb->mb.initialized = false; break;
-      default: d[l] = mb->mb.pending; break;
+      default: mb->mb.initialized = false; break; /* inval */
       }
     }
     if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
@@ -487,9 +485,9 @@ PTX_DEC(dec_mbarrier) {
   if (d_take_type(d) != PT_B64) return d_fail(d, TC5_EPARSE, "needs .b64");
   if (sp == PS_SHARED_CLUSTER && (op == MB_ARRIVE || op == MB_ARRIVE_DROP)) sp = PS_SHARED;
   in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
-  bool has_state = op == MB_ARRIVE || op == MB_ARRIVE_DROP || op == MB_TEST_WAIT || op == MB_TRY_WAIT || op == MB_PENDING;
+  bool has_state = mb_has_result((unsigned)op);
   unsigned a = has_state ? 1 : 0;
-  unsigned need_x = (op == MB_INIT || op == MB_EXPECT_TX || op == MB_COMPLETE_TX || op >= MB_TEST_WAIT) && op != MB_INVAL && op != MB_PENDING;
+  unsigned need_x = op == MB_INIT || op == MB_EXPECT_TX || op == MB_COMPLETE_TX || op == MB_TEST_WAIT || op == MB_TRY_WAIT;
   if (in->mods & 2) need_x = 1;
   unsigned lo = a + 1 + need_x, hi = lo + (op == MB_ARRIVE || op == MB_ARRIVE_DROP || op == MB_TRY_WAIT ? 1 : 0);
   if (!d_nops(d, lo, hi)) return d->st;

@@ -934,8 +934,6 @@ static tc5_status parse_body(parser *p) {
   ptx_func *f = p->fn;
   uint32_t depth = 1;
   if (new_scope(p, 0)) return p->st;
-  uint32_t outer = p->cur;
-  (void)outer;
   for (;;) {
     skip_ws(p);
     if (p->st) return p->st;
@@ -1164,9 +1162,6 @@ static tc5_status parse_module(parser *p) {
     size_t n = read_word(p, &w);
     if (n == 0) return perr(p, TC5_EPARSE, "unexpected character '%c'", peek(p));
     if (word_is(w, n, ".version")) {
-      uint8_t k;
-      int64_t v;
-      uint64_t b;
       /* MAJOR.MINOR, read in place (the text need not end in a NUL) */
       skip_ws(p);
       unsigned part[2] = {0, 0}, digits[2] = {0, 0};
@@ -1181,9 +1176,6 @@ static tc5_status parse_module(parser *p) {
       if (!digits[0] || !digits[1]) return perr(p, TC5_EPARSE, ".version needs MAJOR.MINOR");
       m->version_major = part[0];
       m->version_minor = part[1];
-      (void)k;
-      (void)v;
-      (void)b;
     } else if (word_is(w, n, ".target")) {
       const char *t;
       size_t tn = read_word(p, &t);
