@@ -38,34 +38,23 @@ static unsigned code_bytes(tc5_type t) {
   }
 }
 
-/* reads rows x cols codes of width w, little-endian */
+/* reads count codes of width w, little-endian; the file must hold exactly them */
 static uint32_t *read_codes(const char *path, size_t count, unsigned w, const char *what) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "tc5 gemm: cannot read --%s '%s': %s\n", what, path, strerror(errno));
-    return NULL;
-  }
-  uint8_t *raw = malloc(count * w + 1);
-  uint32_t *c = malloc(count * sizeof *c + 1);
-  size_t got = raw ? fread(raw, 1, count * w + 1, f) : 0;
-  fclose(f);
-  if (!raw || !c) {
-    free(raw);
-    free(c);
-    fprintf(stderr, "tc5 gemm: out of memory\n");
-    return NULL;
-  }
+  uint8_t *raw;
+  size_t got;
+  if (!cli_read_file(path, &raw, &got, "gemm")) return NULL;
+  uint32_t *c = NULL;
   if (got != count * w) {
-    fprintf(stderr, "tc5 gemm: --%s '%s' has %s%zu bytes; %zu elements of %u bytes need %zu\n", what, path,
-            got > count * w ? "more than " : "", got > count * w ? count * w : got, count, w, count * w);
-    free(raw);
-    free(c);
-    return NULL;
-  }
-  for (size_t i = 0; i < count; i++) {
-    uint32_t v = 0;
-    memcpy(&v, raw + i * w, w);
-    c[i] = v;
+    fprintf(stderr, "tc5 gemm: --%s '%s' has %zu bytes; %zu elements of %u bytes need %zu\n", what, path, got, count, w,
+            count * w);
+  } else if (!(c = malloc(count * sizeof *c + 1))) {
+    fprintf(stderr, "tc5 gemm: out of memory\n");
+  } else {
+    for (size_t i = 0; i < count; i++) {
+      uint32_t v = 0;
+      memcpy(&v, raw + i * w, w);
+      c[i] = v;
+    }
   }
   free(raw);
   return c;

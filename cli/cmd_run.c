@@ -32,39 +32,6 @@ typedef struct buf_spec {
   bool writeback;
 } buf_spec;
 
-static bool read_file(const char *path, uint8_t **data, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "tc5 run: cannot read '%s': %s\n", path, strerror(errno));
-    return false;
-  }
-  size_t cap = 1 << 16, len = 0;
-  uint8_t *b = malloc(cap);
-  for (;;) {
-    if (!b) break;
-    size_t r = fread(b + len, 1, cap - len, f);
-    len += r;
-    if (len < cap) break;
-    cap *= 2;
-    uint8_t *nb = realloc(b, cap);
-    if (!nb) {
-      free(b);
-      b = NULL;
-    }
-    b = nb;
-  }
-  bool err = ferror(f);
-  fclose(f);
-  if (!b || err) {
-    free(b);
-    fprintf(stderr, "tc5 run: cannot read '%s'\n", path);
-    return false;
-  }
-  *data = b;
-  *n = len;
-  return true;
-}
-
 static bool parse_dim3(const char *s, uint32_t d[3], const char *what) {
   d[0] = d[1] = d[2] = 1;
   char *end;
@@ -146,7 +113,7 @@ static bool parse_arg(const char *spec, tc5_ptx_arg *a, buf_spec *b, unsigned in
   if (KIND("in") || KIND("inout")) {
     uint8_t *d;
     size_t n;
-    if (!*v || !read_file(v, &d, &n)) return false;
+    if (!*v || !cli_read_file(v, &d, &n, "run")) return false;
     a->data = d;
     a->bytes = n;
     if (KIND("inout")) {
@@ -271,7 +238,7 @@ int cmd_run(int argc, char **argv) {
   }
   uint8_t *text;
   size_t len;
-  if (!read_file(file, &text, &len)) goto out;
+  if (!cli_read_file(file, &text, &len, "run")) goto out;
   tc5_diag dg;
   tc5_diag_init(&dg);
   tc5_ptx_module *m = NULL;

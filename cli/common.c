@@ -128,3 +128,30 @@ void cli_print_diag(FILE *f, const tc5_diag *d) {
   if (d->total > d->count)
     fprintf(f, "  - ... and %u more\n", d->total - d->count);
 }
+
+bool cli_read_file(const char *path, uint8_t **data, size_t *n, const char *cmd) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "tc5 %s: cannot read '%s': %s\n", cmd, path, strerror(errno));
+    return false;
+  }
+  size_t cap = 1 << 16, len = 0;
+  uint8_t *b = malloc(cap);
+  while (b) {
+    len += fread(b + len, 1, cap - len, f);
+    if (len < cap) break;
+    uint8_t *nb = realloc(b, cap *= 2);
+    if (!nb) free(b);
+    b = nb;
+  }
+  bool err = ferror(f), oom = !b;
+  fclose(f);
+  if (oom || err) {
+    free(b);
+    fprintf(stderr, "tc5 %s: cannot read '%s'%s\n", cmd, path, oom ? ": out of memory" : "");
+    return false;
+  }
+  *data = b;
+  *n = len;
+  return true;
+}

@@ -50,6 +50,9 @@ bool cli_hex(const char *s, uint64_t *v);
 bool cli_opt_u64(const cli_args *a, const cli_opt *opts, int nopts, const char *name,
                  uint64_t lo, uint64_t hi, uint64_t *v);
 
+/* Reads a whole file into *data (malloc'd, *n bytes); prints
+ * "tc5 CMD: cannot read 'PATH': reason" and returns false when it cannot. */
+bool cli_read_file(const char *path, uint8_t **data, size_t *n, const char *cmd);
 /* Prints the diagnostics list, one "  - message" a line. */
 void cli_print_diag(FILE *f, const tc5_diag *d);
 
