@@ -1,7 +1,10 @@
 /* bench_run: `tc5 run` of Triton's bf16 matmul (tests/data/ptx) against
  * `tc5 gemm` of the same problem, both on one thread, in the same process,
- * file I/O counted on both sides (PTX and inputs read, output written).
+ * file I/O counted on both sides (PTX and inputs read, output written);
+ * and `tc5 run` with the checker on (--check=default, the default) against
+ * the same run with --check=none (issue 19: at most 1.5x).
  * usage: bench_run [N] [ROUNDS]   (N = M = K, default 1024; best of ROUNDS) */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,10 +56,11 @@ int main(int argc, char **argv) {
   spit("/tmp/bench_run_a.bin", a, e * 2);
   spit("/tmp/bench_run_b.bin", b, e * 2);
   const char *ptx = TC5_PTX_DIR "/mm_bf16_f32_w4_s2.ptx";
-  double best_run = 1e30, best_gemm = 1e30;
+  double best_run = 1e30, best_gemm = 1e30, best_none = 1e30;
   uint64_t tins = 0;
   uint32_t *D = malloc(e * 4);
-  for (unsigned r = 0; r < rounds; r++) {
+  for (unsigned r = 0; r < 2 * rounds; r++) {
+    bool checked = r % 2 == 0; /* the checker on (default) and off, alternately */
     /* tc5 run: load the PTX, the inputs, launch, write C */
     double t0 = bench_now();
     size_t len, na, nb;
@@ -84,12 +88,13 @@ int main(int argc, char **argv) {
     cfg.block[0] = 128;
     cfg.dynamic_shared = 65552;
     cfg.threads = 1;
+    cfg.check = checked ? TC5_CHECK_DEFAULT : TC5_CHECK_NONE;
     tc5_ptx_stats st;
     if (tc5_ptx_launch(m, &cfg, args, 8, &st, &dg)) {
       fprintf(stderr, "bench_run: %s\n", dg.count ? dg.issue[0].message : "launch failed");
       return 1;
     }
-    spit("/tmp/bench_run_c.bin", c, e * 4);
+    if (checked) spit("/tmp/bench_run_c.bin", c, e * 4);
     double t1 = bench_now();
     tins = st.thread_insns;
     tc5_ptx_free(m);
@@ -97,6 +102,10 @@ int main(int argc, char **argv) {
     free(fa);
     free(fb);
     free(c);
+    if (!checked) {
+      if (t1 - t0 < best_none) best_none = t1 - t0;
+      continue;
+    }
     /* tc5 gemm: read the inputs, decode to codes, compute, write D */
     double t2 = bench_now();
     uint16_t *ra = slurp("/tmp/bench_run_a.bin", &na), *rb = slurp("/tmp/bench_run_b.bin", &nb);
@@ -124,6 +133,8 @@ int main(int argc, char **argv) {
   printf("tc5 run : %.3f s, %.3g thread-instructions/s (%llu)\n", best_run, (double)tins / best_run,
          (unsigned long long)tins);
   printf("tc5 gemm: %.3f s\n", best_gemm);
+  printf("tc5 run --check=none: %.3f s; checker overhead = %.2fx   (issue 19: at most 1.5x)\n", best_none,
+         best_run / best_none);
   printf("tc5 run / tc5 gemm = %.2fx   (issue 16: at most 10x, goal 3x); outputs %s\n", best_run / best_gemm,
          same ? "bit-identical" : "DIFFER");
   free(c1);

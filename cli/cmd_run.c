@@ -11,6 +11,7 @@
 static const char usage_text[] =
     "usage: tc5 run FILE.ptx [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "               [--shared-bytes N] [--threads N] [--max-steps N] [--stats]\n"
+    "               [--check=none|default|strict] [--werror]\n"
     "               --arg SPEC [--arg SPEC ...]\n\n"
     "Runs the kernel, one --arg per .param of the entry, in order. SPEC:\n"
     "  u32:V s32:V u64:V s64:V   an integer (decimal, -V for s32/s64, or 0x-hex)\n"
@@ -23,14 +24,25 @@ static const char usage_text[] =
     "  scratch:BYTES             a zeroed buffer written nowhere\n"
     "Buffers are 256-byte aligned, as cudaMalloc's. --threads N runs CTAs on N cores\n"
     "(default: all); --stats prints instructions executed and the time.\n"
+    "--check: the tcgen05 checker (docs/check.md): default reports broken ordering\n"
+    "rules (missing fences, early tcgen05.ld, buffers overwritten under an MMA...);\n"
+    "strict adds warnings for legal but fragile code (exit 0 unless --werror); none\n"
+    "turns hazard tracking off (undefined behaviour stays an error). Outputs are\n"
+    "written even when the checker found something.\n"
     "Exit status: 0 the kernel ran to completion; 1 a kernel error (the message says\n"
-    "which: out of bounds, misaligned, deadlock, a tcgen05 rule...); 2 bad usage or\n"
-    "unreadable input.\n";
+    "which: out of bounds, misaligned, deadlock, a tcgen05 rule...) or a checker\n"
+    "finding; 2 bad usage or unreadable input.\n";
 
 typedef struct buf_spec {
   char *path;     /* file written after the run (out/inout) or NULL */
   bool writeback;
 } buf_spec;
+
+static void print_finding(void *ctx, const tc5_check_finding *f) {
+  (void)ctx;
+  fprintf(stderr, "tc5 run: %s", f->text);
+  if (f->count > 1) fprintf(stderr, "  (seen %llu times)\n", (unsigned long long)f->count);
+}
 
 static bool parse_dim3(const char *s, uint32_t d[3], const char *what) {
   d[0] = d[1] = d[2] = 1;
@@ -161,7 +173,7 @@ int cmd_run(int argc, char **argv) {
   const char *file = NULL, *entry = NULL;
   tc5_ptx_launch_cfg cfg;
   tc5_ptx_launch_init(&cfg);
-  bool have_grid = false, have_block = false, stats = false;
+  bool have_grid = false, have_block = false, stats = false, werror = false;
   tc5_ptx_arg args[64];
   buf_spec bufs[64];
   unsigned nargs = 0;
@@ -219,6 +231,15 @@ int cmd_run(int argc, char **argv) {
     } else if (!strcmp(o, "--stats")) {
       stats = true;
       continue;
+    } else if (!strncmp(o, "--check=", 8)) {
+      if (tc5_check_mode_parse(o + 8, &cfg.check)) {
+        fprintf(stderr, "tc5 run: --check takes none, default or strict, not '%s'\n", o + 8);
+        goto out;
+      }
+      continue;
+    } else if (!strcmp(o, "--werror")) {
+      werror = true;
+      continue;
     } else if (o[0] == '-' && o[1]) {
       fprintf(stderr, "tc5 run: unknown option '%s'\n%s", o, usage_text);
       goto out;
@@ -252,17 +273,22 @@ int cmd_run(int argc, char **argv) {
   }
   cfg.entry = entry;
   cfg.print = print_out;
+  cfg.on_finding = print_finding;
   tc5_ptx_stats s;
+  memset(&s, 0, sizeof s);
   st = tc5_ptx_launch(m, &cfg, args, nargs, &s, &dg);
   fflush(stdout);
   tc5_ptx_free(m);
-  if (st) {
+  if (st && st != TC5_EHAZARD) {
     fprintf(stderr, "tc5 run: %s\n", tc5_strerror(st));
     cli_print_diag(stderr, &dg);
     rc = st == TC5_EINVAL ? EXIT_USAGE : EXIT_RULES;
     goto out;
   }
-  rc = EXIT_OK;
+  if (s.findings || s.warnings)
+    fprintf(stderr, "tc5 run: checker: %llu error%s, %llu warning%s\n", (unsigned long long)s.findings,
+            s.findings == 1 ? "" : "s", (unsigned long long)s.warnings, s.warnings == 1 ? "" : "s");
+  rc = s.findings || (werror && s.warnings) ? EXIT_RULES : EXIT_OK;
   for (unsigned k = 0; k < nargs; k++) {
     if (!bufs[k].writeback) continue;
     FILE *f = fopen(bufs[k].path, "wb");

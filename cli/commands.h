@@ -13,5 +13,6 @@ int cmd_mask(int argc, char **argv);
 int cmd_tmem(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_gemm(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

@@ -22,6 +22,7 @@ static const struct {
     {"layout", cmd_layout, "shared-memory layouts of MMA operands: show, draw, addr, check (9.7.16.3.3)"},
     {"run", cmd_run, "run a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly"},
     {"gemm", cmd_gemm, "the reference GEMM: D = A.B (+ C) as the Tensor Core computes it"},
+    {"check", cmd_check, "the tcgen05 checker's rules (what tc5 run --check reports)"},
     {"vectors", cmd_vectors, "check tc5 against golden vector files"},
     {"demo", cmd_demo, "run the built-in example"},
 };

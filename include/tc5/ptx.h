@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "tc5/check.h"
 #include "tc5/status.h"
 #ifdef __cplusplus
 extern "C" {
@@ -88,6 +89,11 @@ typedef struct tc5_ptx_launch_cfg {
                                as a hang; 0 = 2^34                            */
   tc5_ptx_print_fn print;   /* kernel printf output; NULL drops it            */
   void *print_ctx;
+  tc5_check_mode check;     /* the tcgen05 checker (tc5/check.h): default on */
+  /* each finding once, when the launch ends (NULL: counted in the stats
+   * and the first one named in the diag) */
+  void (*on_finding)(void *ctx, const tc5_check_finding *f);
+  void *finding_ctx;
 } tc5_ptx_launch_cfg;
 
 typedef struct tc5_ptx_stats {
@@ -95,6 +101,8 @@ typedef struct tc5_ptx_stats {
   uint64_t warp_insns;   /* instructions executed, counted per warp          */
   uint64_t ctas;         /* CTAs run                                         */
   double seconds;        /* wall time of the launch                          */
+  uint64_t findings;     /* checker errors found (repeats counted)           */
+  uint64_t warnings;     /* checker warnings (--check=strict)                */
 } tc5_ptx_stats;
 
 /* Fills cfg with zeros, grid and block {1, 1, 1}. */
@@ -105,7 +113,9 @@ tc5_status tc5_ptx_launch_init(tc5_ptx_launch_cfg *cfg);
  * the parameter), and the first kernel error: TC5_EBOUNDS / TC5_EALIGN
  * (memory), TC5_EILLEGAL (an undefined-behaviour rule: part of a warp at a
  * .sync.aligned instruction...), TC5_ESTATE (deadlock: every live thread
- * waits; or a hang), and the tcgen05 models' statuses. stats may be NULL. */
+ * waits; or a hang), and the tcgen05 models' statuses. When the kernel ran
+ * to its end but the checker found a broken rule: TC5_EHAZARD (findings in
+ * cfg->on_finding; the first also in diag). stats may be NULL. */
 tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
                           tc5_ptx_arg *args, unsigned nargs, tc5_ptx_stats *stats,
                           tc5_diag *diag);

@@ -34,7 +34,8 @@ typedef enum tc5_status {
   TC5_EACCESS,     /* access restriction broken (e.g. TMEM lanes per warp)    */
   TC5_EUNINIT,     /* read of memory that was never written                   */
   TC5_EBOUNDS,     /* address outside the modelled memory                     */
-  TC5_EUNSUPPORTED /* well-formed, but not modelled by tc5                    */
+  TC5_EUNSUPPORTED, /* well-formed, but not modelled by tc5                   */
+  TC5_EHAZARD      /* the checker found a broken tcgen05 ordering rule       */
 } tc5_status;
 
 /* "TC5_ERANGE" etc. Never NULL. */

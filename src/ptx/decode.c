@@ -67,7 +67,7 @@ static const struct {
     /* memory */
     {"ld", dec_ld}, {"ldu", dec_ld}, {"st", dec_st}, {"atom", dec_atom}, {"red", dec_atom},
     {"ldmatrix", dec_ldmatrix}, {"stmatrix", dec_stmatrix}, {"cp.async", dec_cp_async},
-    {"prefetch", dec_nop}, {"prefetchu", dec_nop}, {"fence", dec_nop}, {"membar", dec_nop},
+    {"prefetch", dec_nop}, {"prefetchu", dec_nop}, {"fence", dec_fence}, {"membar", dec_nop},
     {"nanosleep", dec_nop}, {"discard", dec_nop}, {"griddepcontrol", dec_nop},
     /* control and warp-level */
     {"bra", dec_bra}, {"ret", dec_exit}, {"exit", dec_exit}, {"call", dec_call}, {"trap", dec_trap},

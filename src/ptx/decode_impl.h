@@ -86,7 +86,8 @@ PTX_DEC(dec_cvta);
 PTX_DEC(dec_ldmatrix);
 PTX_DEC(dec_stmatrix);
 PTX_DEC(dec_cp_async);
-PTX_DEC(dec_nop);      /* prefetch, fence, membar, nanosleep ... */
+PTX_DEC(dec_nop);      /* prefetch, membar, nanosleep ... */
+PTX_DEC(dec_fence);    /* fence (fence.proxy.async is followed by the checker) */
 /* exec_warp.c */
 PTX_DEC(dec_bra);
 PTX_DEC(dec_exit);

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "check/check_impl.h"
 #include "ptx/decode_impl.h"
 
 static const char *space_name(uint8_t s) {
@@ -63,6 +64,10 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
                (unsigned long long)addr, n, c->smem.size, addr < 1024 ? " (the first 1 KiB is reserved)" : "");
       return NULL;
     }
+    if (c->chk && in && !(in->flags & PF_MBAR)) {
+      if (write) chk_smem_write(w, in, lane, (uint32_t)addr, n);
+      else chk_smem_read(w, in, lane, (uint32_t)addr, n);
+    }
     if (write) mark_written(&c->smem, (uint32_t)addr, n);
     return c->smem.bytes + addr;
   case PS_LOCAL:
@@ -106,9 +111,14 @@ static inline uint8_t *global_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
   return NULL;
 }
 /* shared memory, fast: in the CTA's window past the reserved KiB, aligned */
-static inline uint8_t *shared_fast(ptx_warp *w, uint64_t addr, uint32_t n, bool write) {
+static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lane, uint64_t addr, uint32_t n,
+                                   bool write) {
   tc5_smem *s = &w->cta->smem;
   if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
+  if (w->cta->chk) {
+    if (write) chk_smem_store(w, in, (int)lane, (uint32_t)addr, n);
+    else chk_smem_read(w, in, (int)lane, (uint32_t)addr, n);
+  }
   if (write) mark_written(s, (uint32_t)addr, n);
   return s->bytes + addr;
 }
@@ -131,7 +141,7 @@ static PTX_EXEC(x_ld1) {
   bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
-    const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, addr, eb, false) : NULL;
+    const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, false) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb, false);
       if (!p) return PX_ERROR;
@@ -156,7 +166,7 @@ static PTX_EXEC(x_st1) {
   bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
-    uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, addr, eb, true) : NULL;
+    uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, true) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb, true);
       if (!p) return PX_ERROR;
@@ -599,6 +609,7 @@ PTX_DEC(dec_cp_async) {
     in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
     if (!d_nops(d, 1, 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
     in->fn = x_cp_async_arrive;
+    in->flags |= PF_MBAR;
     return TC5_OK;
   }
   if (d_take(d, "bulk")) return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk (TMA) is not modelled yet");
@@ -627,5 +638,18 @@ PTX_DEC(dec_cp_async) {
 PTX_DEC(dec_nop) {
   for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
   d->in->fn = x_nop;
+  return TC5_OK;
+}
+/* fence.proxy.async (any state space): orders nothing in this model, but
+ * the checker follows it (the cross-proxy fence of 9.7.16.6.5) */
+static PTX_EXEC(x_fence_proxy_async) {
+  (void)in;
+  if (mask) chk_fence_proxy_async(w);
+  return PX_NEXT;
+}
+PTX_DEC(dec_fence) {
+  bool proxy_async = d->ntok > 2 && !strcmp(d->tok[1], "proxy") && !strncmp(d->tok[2], "async", 5);
+  dec_nop(d);
+  if (proxy_async) d->in->fn = x_fence_proxy_async;
   return TC5_OK;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/check_impl.h"
 #include "ptx/decode_impl.h"
 #include "tc5/kind.h"
 
@@ -68,6 +69,7 @@ static PTX_EXEC(x_dealloc) {
   uint64_t taddr, ncols;
   if (!uniform(w, in, in->o[0].reg, mask, &taddr, "taddr") || !uniform(w, in, in->o[1].reg, mask, &ncols, "nCols"))
     return PX_ERROR;
+  if (c->chk) chk_dealloc(w, in, (uint32_t)taddr, (uint32_t)ncols);
   tc5_diag dg;
   tc5_diag_init(&dg);
   tc5_status st = tc5_tmem_dealloc(&c->tmem, (uint32_t)taddr, (uint32_t)ncols, &dg);
@@ -122,18 +124,29 @@ static PTX_EXEC(x_tld) {
         for (unsigned k = 0; k < n; k++) PTX_R(w, vr[k])[t] = regs[t * n + k];
   }
   if (regs != stackbuf) free(regs);
-  return st ? fail_diag(w, in, -1, st, &dg) : PX_NEXT;
+  if (st == TC5_EUNINIT || st == TC5_EACCESS)
+    return ptx_fail(w, in, -1, st, taddr, "[%s] %s", st == TC5_EUNINIT ? "tmem-uninit-read" : "tmem-lane-quarter",
+                    dg.count ? dg.issue[0].message : tc5_strerror(st));
+  if (st) return fail_diag(w, in, -1, st, &dg);
+  if (w->cta->chk) chk_tmem_ldst(w, in, store, (uint32_t)taddr, &op, v);
+  return PX_NEXT;
 }
 
-static PTX_EXEC(x_tnop) {
-  (void)w;
-  (void)in;
-  (void)mask;
+/* tcgen05.wait::ld / ::st (in->mods: 1 for st) and the tcgen05 fences
+ * (in->mods: 1 for after_thread_sync): nothing to wait for in this model
+ * (ld and st complete when they execute); the checker follows them */
+static PTX_EXEC(x_twait) {
+  if (mask) chk_tc_wait(w, in->mods & 1);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_tfence) {
+  if (mask) chk_tc_fence(w, in->mods & 1);
   return PX_NEXT;
 }
 
 static PTX_EXEC(x_commit) {
   ptx_cta *c = w->cta;
+  ptx_mbar *spill = NULL; /* the checker: a phase an earlier lane completed */
   PTX_LANES(mask, {
     uint64_t a = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
     if (in->nops > 1 && (PTX_R(w, in->o[1].reg)[l] & 0xffff) != 1)
@@ -149,8 +162,11 @@ static PTX_EXEC(x_commit) {
     tc5_mbarrier *mp = &mb->mb;
     tc5_diag dg;
     tc5_diag_init(&dg);
+    uint32_t before = mp->phase;
     tc5_status st = tc5_commit(&c->mma, 1, &mp, 1, &dg);
+    if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[tmem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
+    if (c->chk) chk_mbar_arrive(w, in, (int)l, mb, before, true, &spill);
     c->progress = true;
   });
   return PX_NEXT;
@@ -195,7 +211,9 @@ static PTX_EXEC(x_mma) {
     tc5_diag_init(&dg);
     tc5_status st = tc5_tmem_use_cta_group(&c->tmem, var.cta_group, "tcgen05.mma", &dg);
     if (!st) st = tc5_mma_issue(&c->mma, 1, &args, &dg);
+    if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
+    if (c->chk) chk_mma(w, in, (int)l, &args);
   });
   return PX_NEXT;
 }
@@ -283,12 +301,14 @@ PTX_DEC(dec_tcgen05) {
     if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
     in->flags |= PF_ALIGNED;
     in->aux = T_WAIT;
-    in->fn = x_tnop;
+    in->mods = !strcmp(sub, "wait::st");
+    in->fn = x_twait;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
   if (!strcmp(sub, "fence::before_thread_sync") || !strcmp(sub, "fence::after_thread_sync")) {
     in->aux = T_FENCE;
-    in->fn = x_tnop;
+    in->mods = !strcmp(sub, "fence::after_thread_sync");
+    in->fn = x_tfence;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
   if (!strcmp(sub, "commit")) {
@@ -302,6 +322,7 @@ PTX_DEC(dec_tcgen05) {
     if (!d_nops(d, mc ? 2 : 1, mc ? 2 : 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
     if (mc && !d_src(d, 1, PT_B16, &in->o[1])) return d->st;
     in->fn = x_commit;
+    in->flags |= PF_MBAR;
     return TC5_OK;
   }
   if (!strcmp(sub, "mma")) {

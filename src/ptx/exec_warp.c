@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/check_impl.h"
 #include "ptx/decode_impl.h"
 
 static PTX_EXEC(x_bra) {
@@ -369,8 +370,10 @@ int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t add
   if (!mb) return PX_ERROR;
   tc5_diag dg;
   tc5_diag_init(&dg);
+  uint32_t before = mb->mb.phase;
   tc5_status st = tc5_mbarrier_arrive(&mb->mb, count, NULL, &dg);
   if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  if (w->cta->chk) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
   w->cta->progress = true;
   return PX_NEXT;
 }
@@ -409,6 +412,8 @@ static PTX_EXEC(x_mbarrier) {
       if (!done) {
         all = false;
         w->wait_id = off;
+      } else if (w->cta->chk) {
+        chk_mbar_observe(w, mb, (unsigned)(x[l] & 1)); /* parity, or the state's phase */
       }
     });
     if (all) return PX_NEXT;
@@ -421,6 +426,7 @@ static PTX_EXEC(x_mbarrier) {
     w->poll_epoch = w->cta->epoch;
     return PX_NEXT;
   }
+  ptx_mbar *spill = NULL; /* the checker: a phase this instruction completed */
   PTX_LANES(mask, {
     uint32_t off;
     if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
@@ -429,6 +435,7 @@ static PTX_EXEC(x_mbarrier) {
       ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
       if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
       st = tc5_mbarrier_init(&mb->mb, (uint32_t)x[l], &dg);
+      if (w->cta->chk) chk_mbar_init(w, mb);
       uint8_t *p = ptx_mem(w, in, (int)l, PS_SHARED, off, 8, true);
       if (!p) return PX_ERROR;
       memset(p, 0, 8);
@@ -453,11 +460,15 @@ static PTX_EXEC(x_mbarrier) {
           else mb->mb.expected -= cnt;
         }
         if (!st) st = tc5_mbarrier_arrive(&mb->mb, cnt, NULL, &dg);
+        if (!st && w->cta->chk) chk_mbar_arrive(w, in, (int)l, mb, before, false, &spill);
         d[l] = before;
         break;
       }
       case MB_EXPECT_TX: st = tc5_mbarrier_expect_tx(&mb->mb, (uint32_t)x[l], &dg); break;
-      case MB_COMPLETE_TX: st = tc5_mbarrier_complete_tx(&mb->mb, (uint32_t)x[l], &dg); break;
+      case MB_COMPLETE_TX:
+        st = tc5_mbarrier_complete_tx(&mb->mb, (uint32_t)x[l], &dg);
+        if (!st && w->cta->chk && mb->mb.phase != before) chk_mbar_arrive(w, in, (int)l, mb, before, false, NULL);
+        break;
       default: mb->mb.initialized = false; break; /* inval */
       }
     }
@@ -496,6 +507,7 @@ PTX_DEC(dec_mbarrier) {
   if (d->r->nops > a + 1 && !d_src(d, a + 1, PT_U64, &in->o[a + 1])) return d->st;
   if (op == MB_TRY_WAIT) in->nops = (uint8_t)(a + 2); /* a suspend-time hint is ignored */
   in->fn = x_mbarrier;
+  in->flags |= PF_MBAR;
   return TC5_OK;
 }
 

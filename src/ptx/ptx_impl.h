@@ -70,6 +70,8 @@ typedef struct ptx_opnd {
 
 struct ptx_warp;
 struct ptx_insn;
+struct ptx_chk;
+struct chk_log;
 /* An instruction's semantics for the lanes of `mask` (a subset of the
  * warp's active lanes, the guard applied). Returns one of PX_*. */
 typedef int (*ptx_exec_fn)(struct ptx_warp *w, const struct ptx_insn *in, uint32_t mask);
@@ -82,6 +84,8 @@ enum { PX_NEXT = 0, PX_BRANCH, PX_BLOCK, PX_ERROR, PX_EXIT, PX_WAIT, PX_WAIT_HER
 enum {
   PF_ALIGNED = 1u << 0,   /* .sync.aligned / .aligned: the whole warp, converged */
   PF_UNGUARDED = 1u << 1, /* runs even for lanes whose guard is false (bra) */
+  PF_MBAR = 1u << 2,      /* an mbarrier object's access (mbarrier.*, tcgen05.commit): not data
+                             for the checker's shared-memory shadow */
 };
 
 typedef struct ptx_insn {
@@ -219,6 +223,7 @@ typedef struct ptx_launch {
   uint64_t next_cta;
   uint64_t ncta;
   uint64_t thread_insns, warp_insns;
+  struct chk_log *log;      /* the checker's findings (cfg.check != none) */
 } ptx_launch;
 
 typedef struct ptx_mbar {
@@ -259,6 +264,7 @@ typedef struct ptx_warp {
   uint64_t wait_epoch;  /* c->epoch when it started to wait for a retry */
   uint64_t steps;
   uint64_t thread_insns;
+  bool chk_pending;     /* the checker follows registers of a tcgen05.ld/st */
 } ptx_warp;
 
 typedef struct ptx_bar {
@@ -293,6 +299,7 @@ typedef struct ptx_cta {
   uint32_t cp_async_pending;  /* cp.async groups are completed when issued */
   bool progress;              /* something a waiting warp may see changed */
   uint64_t epoch;             /* counts the changes: a retrying warp waits for a new one */
+  struct ptx_chk *chk;        /* the checker's state, NULL with --check=none */
 } ptx_cta;
 
 /* ---- helpers for semantics functions ---- */

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check/check_impl.h"
 #include "ptx/ptx_impl.h"
 
 enum { W_RUN = 0, W_BAR, W_RETRY };
@@ -141,6 +142,7 @@ static bool bar_check(ptx_cta *c, uint32_t id) {
   if (b->arrived < need) return false;
   for (uint32_t k = 0; k < c->nwarps; k++)
     if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
+  if (c->chk) chk_bar_done(c, id, b->waiting);
   b->phase++;
   b->result_popc = b->red_popc;
   b->result_and = b->red_and;
@@ -166,6 +168,7 @@ int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count,
                     c->L->threads_per_cta);
   b->expected = count;
   b->arrived += (uint32_t)__builtin_popcount(w->exists);
+  if (c->chk) chk_bar_arrive(w, id);
   if (wait) b->waiting |= 1u << w->id;
   if (bar_check(c, id)) {
     w->wait = W_RUN;
@@ -220,12 +223,13 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     }
     if ((in->flags & PF_ALIGNED) && (active != w->live || (mask && mask != active))) {
       ptx_fail(w, in, -1, TC5_EILLEGAL, active,
-               active != w->live ? "a .aligned instruction reached by part of the warp (threads 0x%08x of live 0x%08x): undefined behaviour"
-                                 : "the guard of a .aligned instruction differs between the threads of the warp (true for 0x%08x of 0x%08x)",
+               active != w->live ? "[partial-warp-aligned] a .aligned instruction reached by part of the warp (threads 0x%08x of live 0x%08x): undefined behaviour"
+                                 : "[partial-warp-aligned] the guard of a .aligned instruction differs between the threads of the warp (true for 0x%08x of 0x%08x)",
                active != w->live ? active : mask, w->live);
       return -1;
     }
     int r = in->fn(w, in, mask);
+    if (w->chk_pending) chk_after(w, in);
     steps++;
     tins += (uint64_t)__builtin_popcount(mask);
     if (r == PX_NEXT) {
@@ -304,6 +308,7 @@ static tc5_status cta_setup(worker *wk, uint64_t linear) {
   memset(c->wg, 0, sizeof c->wg);
   for (unsigned b = 0; b < PTX_MAX_BARRIERS; b++) c->bar[b].red_and = true;
   c->nmbars = 0;
+  if (c->chk) chk_reset(c->chk);
   c->progress = false;
   c->epoch = 0;
   uint32_t lb = L->m->local_bytes;
@@ -335,6 +340,44 @@ static tc5_status cta_setup(worker *wk, uint64_t linear) {
     }
   }
   return TC5_OK;
+}
+
+/* every live warp waits and nothing can change: a deadlock, reported with
+ * each waiting warp and what it waits for (the rule: an mbarrier phase that
+ * never completes, an allocation never satisfiable) */
+static void deadlock(ptx_cta *c) {
+  ptx_launch *L = c->L;
+  char line[32][200];
+  unsigned nl = 0;
+  bool alloc = false, mbar = false;
+  for (uint32_t k = 0; k < c->nwarps && nl < 32; k++) {
+    ptx_warp *w = &c->warps[k];
+    if (w->done) continue;
+    uint32_t pc = w->converged ? w->pc : w->tpc[__builtin_ctz(w->live)];
+    const ptx_insn *in = &L->m->code[pc < L->f->first + L->f->count ? pc : L->f->first];
+    char *t = line[nl++];
+    if (w->wait == W_BAR) {
+      snprintf(t, 200, "warp %u waits at line %u (bar.sync)", k, L->m->code[pc - 1].line);
+      continue;
+    }
+    ptx_mbar *mb = w->wait_id != 0xA110C ? ptx_mbar_find(c, w->wait_id) : NULL;
+    if (w->wait_id == 0xA110C) {
+      alloc = true;
+      snprintf(t, 200, "warp %u waits at line %u (%.40s) for Tensor Memory columns", k, in->line, ptx_insn_text(L->m, in));
+    } else if (mb) {
+      mbar = true;
+      snprintf(t, 200, "warp %u waits at line %u on the mbarrier at shared 0x%x: phase %u has %u of %u arrivals and %lld tx bytes pending",
+               k, in->line, mb->addr, mb->mb.phase, mb->mb.pending, mb->mb.expected, (long long)mb->mb.tx);
+    } else {
+      snprintf(t, 200, "warp %u waits at line %u (%.60s)", k, in->line, ptx_insn_text(L->m, in));
+    }
+  }
+  ptx_fail(&c->warps[0], NULL, -1, TC5_ESTATE, 0, "%sdeadlock: every live warp waits and nothing can wake it",
+           alloc ? "[alloc-never] " : mbar ? "[mbarrier-wait-never] " : "");
+  pthread_mutex_lock(L->lock);
+  if (L->status == TC5_ESTATE)
+    for (unsigned i = 0; i < nl; i++) tc5_diag_add(L->diag, TC5_ESTATE, "deadlock", i, "  %s", line[i]);
+  pthread_mutex_unlock(L->lock);
 }
 
 static void cta_run(worker *wk) {
@@ -374,20 +417,7 @@ static void cta_run(worker *wk) {
       return;
     }
     if (!ran) {
-      /* every live warp waits, and nothing can change: a deadlock */
-      char what[512];
-      size_t o = 0;
-      for (uint32_t k = 0; k < c->nwarps && o < sizeof what - 64; k++) {
-        ptx_warp *w = &c->warps[k];
-        if (w->done) continue;
-        uint32_t pc = w->converged ? w->pc : w->tpc[__builtin_ctz(w->live)];
-        const ptx_insn *in = &L->m->code[pc < L->f->first + L->f->count ? pc : L->f->first];
-        o += (size_t)snprintf(what + o, sizeof what - o, "%swarp %u at line %u (%s)", o ? ", " : "", k,
-                              w->wait == W_BAR ? L->m->code[pc - 1].line : in->line,
-                              w->wait == W_BAR ? "bar.sync" : ptx_insn_text(L->m, in));
-      }
-      ptx_fail(&c->warps[0], NULL, -1, TC5_ESTATE, 0, "deadlock: every live warp waits and nothing can wake it: %s",
-               what);
+      deadlock(c);
       return;
     }
   }
@@ -395,7 +425,9 @@ static void cta_run(worker *wk) {
   tc5_diag dg;
   tc5_diag_init(&dg);
   tc5_status st = tc5_tmem_exit(&c->tmem, &dg);
-  if (st) ptx_fail(&c->warps[0], NULL, -1, st, 0, "at exit: %s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  if (st)
+    ptx_fail(&c->warps[0], NULL, -1, st, 0, "[alloc-held-at-exit] at exit: %s",
+             dg.count ? dg.issue[0].message : tc5_strerror(st));
 }
 
 static void *worker_main(void *arg) {
@@ -438,6 +470,7 @@ static void worker_free(worker *wk) {
   free(wk->c.smem.written);
   free(wk->c.warps);
   free(wk->c.mbars);
+  chk_free(wk->c.chk);
   tc5_cta_free(&wk->c.mma);
   tc5_tmem_free(&wk->c.tmem);
 }
@@ -454,7 +487,8 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->c.smem.size = L->shared_total;
   wk->c.smem.bytes = malloc(L->shared_total);
   wk->c.smem.written = malloc((L->shared_total + 7) / 8);
-  if (!wk->c.warps || !wk->regs || !wk->local || !wk->calls || !wk->c.smem.bytes || !wk->c.smem.written) {
+  if (!wk->c.warps || !wk->regs || !wk->local || !wk->calls || !wk->c.smem.bytes || !wk->c.smem.written ||
+      (L->cfg.check != TC5_CHECK_NONE && chk_new(&wk->c.chk, L))) {
     worker_free(wk);
     return TC5_ENOMEM;
   }
@@ -476,6 +510,12 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   L.m = m;
   L.cfg = *cfg;
   L.diag = diag;
+  chk_log log;
+  memset(&log, 0, sizeof log);
+  L.log = &log;
+  if ((unsigned)cfg->check > TC5_CHECK_STRICT)
+    return tc5_diag_add(diag, TC5_EINVAL, "check", (uint64_t)cfg->check, "check mode %d is not none, default or strict",
+                        (int)cfg->check);
   /* the entry */
   for (unsigned k = 0; k < m->nfuncs; k++) {
     const ptx_func *f = &m->funcs[k];
@@ -616,8 +656,24 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   }
   for (unsigned k = 0; k < started; k++) worker_free(&wk[k]);
   if (!st && L.failed) st = L.status ? L.status : TC5_ESTATE;
+  /* the checker's findings: each once, errors first in order of discovery */
+  for (unsigned pass = 0; pass < 2; pass++)
+    for (unsigned k = 0; k < log.n; k++)
+      if (log.f[k].warning == (pass == 1) && cfg->on_finding) cfg->on_finding(cfg->finding_ctx, &log.f[k]);
+  if (log.errors && !st) {
+    for (unsigned k = 0; k < log.n; k++)
+      if (!log.f[k].warning) {
+        const char *nl = strchr(log.f[k].text, '\n');
+        tc5_diag_add(diag, TC5_EHAZARD, "check", log.errors, "%s:%u: %.*s", m->name, log.f[k].line,
+                     nl ? (int)(nl - log.f[k].text) : 200, log.f[k].text);
+        break;
+      }
+    st = TC5_EHAZARD;
+  }
 out:
   if (stats) {
+    stats->findings = log.errors;
+    stats->warnings = log.warnings;
     stats->thread_insns = L.thread_insns;
     stats->warp_insns = L.warp_insns;
     stats->ctas = L.next_cta < ncta ? L.next_cta : ncta;
@@ -630,5 +686,6 @@ out:
   free(L.globals);
   free(L.shared_addr);
   pthread_mutex_destroy(&lock);
+  chk_log_free(&log);
   return st;
 }

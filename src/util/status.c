@@ -27,6 +27,7 @@ static const struct {
     [TC5_EUNINIT] = {"TC5_EUNINIT", "read of uninitialised memory"},
     [TC5_EBOUNDS] = {"TC5_EBOUNDS", "address out of bounds"},
     [TC5_EUNSUPPORTED] = {"TC5_EUNSUPPORTED", "not modelled by tc5"},
+    [TC5_EHAZARD] = {"TC5_EHAZARD", "tcgen05 ordering rule broken (checker finding)"},
 };
 
 const char *tc5_status_name(tc5_status s) {

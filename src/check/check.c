@@ -1,0 +1,665 @@
+/* tc5 checker — happens-before tracking of the asynchronous tcgen05
+ * operations, shared memory and Tensor Memory for the PTX runner (the model
+ * is described in check_impl.h; the rules are rules.c's rows).
+ *
+ * The runner calls the hooks below from the instructions' semantics; each
+ * finding is recorded once per (rule, instruction, earlier instruction) in
+ * the launch's log and handed to the caller when the launch ends. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+
+#include "check/check_impl.h"
+#include "mma/mma_impl.h"
+#include "tc5/descriptors.h"
+#include "tc5/kind.h"
+#include "tc5/layout.h"
+
+const char *chk_rule_id(unsigned rule) {
+  const tc5_check_rule *r;
+  return tc5_check_rule_get(rule, &r) ? "?" : r->id;
+}
+
+/* ---- setup ---- */
+tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
+  ptx_chk *k = calloc(1, sizeof *k);
+  if (!k) return TC5_ENOMEM;
+  k->L = L;
+  k->code = L->m->code;
+  k->strict = L->cfg.check == TC5_CHECK_STRICT;
+  k->n = L->warps_per_cta; /* at most 32 (1024 threads) */
+  if (k->n > 32) {
+    free(k);
+    return TC5_EINVAL;
+  }
+  k->nvc = 4 * k->n;
+  size_t V = (size_t)k->n * k->nvc;
+  k->vc = calloc(V, 4), k->svc = calloc(V, 4), k->spend = calloc(V, 4);
+  k->fence_seq = calloc(k->n, 4), k->mma_n = calloc(k->n, 4), k->ld_n = calloc(k->n, 4), k->st_n = calloc(k->n, 4);
+  k->rel_l = calloc(k->n, 4), k->rel_s = calloc(k->n, 4), k->mma_lanes = calloc(k->n, 4), k->last_ev = calloc(k->n, 4);
+  k->last_insn = calloc(k->n, 4);
+  k->ngran = (L->shared_total + GRAN - 1) / GRAN;
+  k->sm_w = calloc(k->ngran, 4), k->sm_r = calloc(k->ngran, 4);
+  k->bar = calloc((size_t)PTX_MAX_BARRIERS * k->nvc, 4), k->bar_s = calloc((size_t)PTX_MAX_BARRIERS * k->nvc, 4);
+  k->pend = calloc(k->n, sizeof *k->pend), k->npend = calloc(k->n, sizeof(unsigned)),
+  k->pend_cap = calloc(k->n, sizeof(unsigned));
+  k->scratch = calloc(k->nvc, 4);
+  if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
+      !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
+      !k->npend || !k->pend_cap || !k->scratch) {
+    chk_free(k);
+    return TC5_ENOMEM;
+  }
+  *out = k;
+  return TC5_OK;
+}
+
+void chk_free(ptx_chk *k) {
+  if (!k) return;
+  free(k->vc), free(k->svc), free(k->spend), free(k->fence_seq), free(k->mma_n), free(k->ld_n), free(k->st_n);
+  free(k->rel_l), free(k->rel_s), free(k->mma_lanes), free(k->last_ev), free(k->last_insn), free(k->sm_w), free(k->sm_r);
+  free(k->ev), free(k->op), free(k->bar), free(k->bar_s), free(k->scratch);
+  for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur);
+  free(k->mb);
+  if (k->pend)
+    for (unsigned w = 0; w < k->n; w++) free(k->pend[w]);
+  free(k->pend), free(k->npend), free(k->pend_cap);
+  for (unsigned i = 0; i < DESC_CACHE; i++) free(k->cache[i].g);
+  free(k);
+}
+
+void chk_reset(ptx_chk *k) {
+  size_t V = (size_t)k->n * k->nvc;
+  memset(k->vc, 0, V * 4), memset(k->svc, 0, V * 4), memset(k->spend, 0, V * 4);
+  memset(k->fence_seq, 0, k->n * 4), memset(k->mma_n, 0, k->n * 4), memset(k->ld_n, 0, k->n * 4);
+  memset(k->st_n, 0, k->n * 4), memset(k->rel_l, 0, k->n * 4), memset(k->rel_s, 0, k->n * 4);
+  memset(k->mma_lanes, 0, k->n * 4), memset(k->last_ev, 0, k->n * 4);
+  memset(k->sm_w, 0, k->ngran * 4), memset(k->sm_r, 0, k->ngran * 4);
+  memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r);
+  memset(k->bar, 0, (size_t)PTX_MAX_BARRIERS * k->nvc * 4), memset(k->bar_s, 0, (size_t)PTX_MAX_BARRIERS * k->nvc * 4);
+  for (unsigned w = 0; w < k->n; w++) {
+    k->npend[w] = 0;
+    VC(k, k->vc, w)[VT(k, w)] = 1; /* stores before a warp's first release carry clock 1: unknown to others */
+  }
+  k->seq = 1;
+  k->nev = 1; /* event and op 0 mean "none" */
+  k->nop = 1;
+  for (unsigned i = 0; i < k->nmb; i++) memset(k->mb[i].cur, 0, (size_t)6 * k->nvc * 4);
+}
+
+static void join(uint32_t *d, const uint32_t *s, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    if (s[i] > d[i]) d[i] = s[i];
+}
+
+/* ---- findings ---- */
+typedef struct who { /* the earlier party of a finding */
+  uint32_t insn;
+  int warp, lane;
+} who;
+static who nobody(void) { return (who){NOINSN, -1, -1}; }
+static who of_op(const chk_op *o) { return (who){o->insn, o->warp, o->lane == 0xFF ? -1 : o->lane}; }
+static who of_ev(const chk_ev *e) { return (who){e->insn, e->warp, e->lane}; }
+
+static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who earlier, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who earlier, const char *fmt, ...) {
+  ptx_cta *c = w->cta;
+  ptx_launch *L = c->L;
+  const tc5_ptx_module *m = L->m;
+  const tc5_check_rule *r;
+  tc5_check_rule_get(rule, &r);
+  bool warning = r->severity == TC5_CHECK_WARNING;
+  if (warning && L->cfg.check != TC5_CHECK_STRICT) return;
+  uint32_t a = in ? (uint32_t)(in - m->code) : NOINSN, b = earlier.insn;
+  chk_log *log = L->log;
+  pthread_mutex_lock(L->lock);
+  if (warning) log->warnings++;
+  else log->errors++;
+  for (unsigned i = 0; i < log->n; i++)
+    if (log->keys[i].rule == rule && log->keys[i].a == a && log->keys[i].b == b) {
+      log->f[i].count++;
+      pthread_mutex_unlock(L->lock);
+      return;
+    }
+  if (log->n == log->cap) {
+    unsigned nc = log->cap ? log->cap * 2 : 16;
+    if (nc > MAX_FINDINGS || log->n >= MAX_FINDINGS) {
+      pthread_mutex_unlock(L->lock);
+      return;
+    }
+    tc5_check_finding *nf = realloc(log->f, nc * sizeof *nf);
+    if (nf) log->f = nf;
+    struct chk_key *nk = realloc(log->keys, nc * sizeof *nk);
+    if (nk) log->keys = nk;
+    if (!nf || !nk) {
+      pthread_mutex_unlock(L->lock);
+      return;
+    }
+    log->cap = nc;
+  }
+  tc5_check_finding *f = &log->f[log->n];
+  log->keys[log->n] = (struct chk_key){rule, a, b};
+  log->n++;
+  memset(f, 0, sizeof *f);
+  f->rule = rule;
+  f->warning = warning;
+  f->line = in ? in->line : 0;
+  f->line2 = b != NOINSN ? m->code[b].line : 0;
+  f->count = 1;
+  char what[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  size_t o = (size_t)snprintf(f->text, sizeof f->text, "%s [%s] (%s): %s\n", warning ? "warning" : "error", r->id,
+                              r->section, what);
+  if (o < sizeof f->text && in) {
+    char thr[48];
+    if (lane >= 0) snprintf(thr, sizeof thr, "thread %u", w->id * 32 + (unsigned)lane);
+    else snprintf(thr, sizeof thr, "threads %u-%u", w->id * 32, w->id * 32 + 31);
+    o += (size_t)snprintf(f->text + o, sizeof f->text - o, "  at    %s:%u: %s (CTA (%u,%u,%u) warp %u, %s)\n", m->name,
+                          in->line, ptx_insn_text(m, in), c->ctaid[0], c->ctaid[1], c->ctaid[2], w->id, thr);
+  }
+  if (o < sizeof f->text && b != NOINSN) {
+    char thr[48] = "";
+    if (earlier.lane >= 0) snprintf(thr, sizeof thr, ", thread %u", (unsigned)(earlier.warp * 32 + earlier.lane));
+    else if (earlier.warp >= 0)
+      snprintf(thr, sizeof thr, ", threads %u-%u", (unsigned)earlier.warp * 32, (unsigned)earlier.warp * 32 + 31);
+    o += (size_t)snprintf(f->text + o, sizeof f->text - o, "  after %s:%u: %s (warp %d%s)\n", m->name, m->code[b].line,
+                          ptx_insn_text(m, &m->code[b]), earlier.warp, thr);
+  }
+  if (o < sizeof f->text) snprintf(f->text + o, sizeof f->text - o, "  fix:  %s\n", r->fix);
+  pthread_mutex_unlock(L->lock);
+}
+
+void chk_log_free(chk_log *log) {
+  free(log->f);
+  free(log->keys);
+  memset(log, 0, sizeof *log);
+}
+
+/* ---- clock vectors ---- */
+#define known chk_known
+/* what warp w releases: its vector (default) and its strict vector, with
+ * its own ld/st entries as of its last before_thread_sync (a commit adds
+ * its MMAs: the commit's implicit fence) */
+static void contribution(ptx_chk *k, unsigned w, bool commit, uint32_t *d, uint32_t *ds) {
+  memcpy(d, VC(k, k->vc, w), k->nvc * 4);
+  memcpy(ds, VC(k, k->svc, w), k->nvc * 4);
+  ds[VL(k, w)] = k->rel_l[w];
+  ds[VS(k, w)] = k->rel_s[w];
+  if (commit) d[VM(k, w)] = ds[VM(k, w)] = k->mma_n[w];
+}
+static void acquire(ptx_chk *k, unsigned w, const uint32_t *v, const uint32_t *vs) {
+  join(VC(k, k->vc, w), v, k->nvc);
+  join(VC(k, k->spend, w), vs, k->nvc);
+}
+
+static uint32_t new_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint8_t kind, uint32_t idx) {
+  if (k->nop >= k->op_cap) {
+    uint32_t nc = k->op_cap ? k->op_cap * 2 : 256;
+    chk_op *np = realloc(k->op, nc * sizeof *np);
+    if (!np) return 0;
+    k->op = np;
+    k->op_cap = nc;
+  }
+  k->op[k->nop] = (chk_op){(uint32_t)(in - w->cta->L->m->code), idx, kind, (uint8_t)w->id, (uint8_t)(lane < 0 ? 0xFF : lane)};
+  return k->nop++;
+}
+
+/* ---- shared memory ---- */
+/* a new store event for warp wi at instruction insn (the warp's current
+ * one until its next release, fence or instruction) */
+static uint32_t store_event(ptx_chk *k, unsigned wi, uint32_t insn, int lane) {
+  if (k->nev >= k->ev_cap) {
+    uint32_t nc = k->ev_cap ? k->ev_cap * 2 : 1024;
+    chk_ev *np = realloc(k->ev, nc * sizeof *np);
+    if (!np) return 0;
+    k->ev = np;
+    k->ev_cap = nc;
+  }
+  uint32_t e = k->nev++;
+  k->ev[e] = (chk_ev){k->seq, VC(k, k->vc, wi)[VT(k, wi)], insn, (uint8_t)wi, (uint8_t)(lane < 0 ? 0 : lane)};
+  k->last_ev[wi] = e;
+  k->last_insn[wi] = insn;
+  return e;
+}
+
+void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
+  ptx_chk *k = w->cta->chk;
+  if (!k || !n) return;
+  unsigned wi = w->id;
+  uint32_t e = k->last_ev[wi], insn = (uint32_t)(in - k->code);
+  /* last_ev is cleared by the warp's releases and by fences */
+  if (!e || k->last_insn[wi] != insn) e = store_event(k, wi, insn, lane);
+  uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
+  if (z >= k->ngran) return;
+  for (; g <= z; g++) {
+    uint32_t r = k->sm_r[g];
+    if (r && !known(k, VC(k, k->vc, wi), &k->op[r])) {
+      report(w, CR_SMEM_OVERWRITE, in, lane, of_op(&k->op[r]),
+             "shared memory 0x%x is overwritten while the tcgen05.mma that reads it is not known complete to this "
+             "thread", g * GRAN > off ? g * GRAN : off);
+      k->sm_r[g] = 0; /* reported once */
+    }
+    k->sm_w[g] = e;
+  }
+}
+
+void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  const tc5_smem *s = &w->cta->smem;
+  for (uint32_t b = off; b < off + n && b < s->size; b++)
+    if (!(s->written[b >> 3] >> (b & 7) & 1)) {
+      report(w, CR_SMEM_UNINIT, in, lane, nobody(), "shared memory 0x%x (%u bytes from 0x%x) is read but was never written",
+             b, n, off);
+      return;
+    }
+}
+
+void chk_fence_proxy_async(ptx_warp *w) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  k->fence_seq[w->id] = ++k->seq;
+  memset(k->last_ev, 0, k->n * 4); /* every store after this one is a new event (a new seq) */
+}
+
+/* the granules of shared memory an operand descriptor covers (cached) */
+static const chk_desc_cache *operand_granules(ptx_chk *k, uint64_t desc, uint32_t idesc, tc5_kind kind,
+                                             unsigned which, unsigned rows, unsigned K) {
+  unsigned h = (unsigned)((desc * 0x9E3779B97F4A7C15ull ^ idesc * 31u ^ which) >> 58) % DESC_CACHE;
+  chk_desc_cache *e = &k->cache[h];
+  if (e->g && e->desc == desc && e->idesc == idesc && e->kind == (uint32_t)kind && e->which == which) return e;
+  tc5_idesc d;
+  tc5_smem_desc sd;
+  tc5_type t;
+  tc5_operand op;
+  if (tc5_idesc_decode(idesc, kind, &d, NULL) || tc5_smem_desc_decode(desc, &sd, NULL)) return NULL;
+  if (which) tc5_idesc_btype(&d, &t);
+  else tc5_idesc_atype(&d, &t);
+  bool mn = which ? d.transpose_b : d.transpose_a;
+  if (tc5_operand_for(kind, t, mn ? TC5_MAJOR_MN : TC5_MAJOR_K, &op)) return NULL;
+  uint32_t *g = realloc(e->g, (size_t)rows * K * sizeof *g);
+  if (!g) return NULL;
+  e->g = g;
+  e->n = 0;
+  uint32_t lastg = UINT32_MAX;
+  for (unsigned r = 0; r < rows; r++)
+    for (unsigned kk = 0; kk < K; kk++) {
+      tc5_elem_loc loc;
+      if (tc5_layout_addr(&sd, &op, r, kk, &loc, NULL)) continue;
+      uint32_t a = loc.addr / GRAN, z = (loc.addr + (loc.bit + loc.width + 7u) / 8u - 1u) / GRAN;
+      for (uint32_t x = a; x <= z; x++)
+        if (x != lastg) {
+          bool seen = false;
+          for (uint32_t i = e->n > 8 ? e->n - 8 : 0; i < e->n; i++) seen |= g[i] == x;
+          if (!seen) g[e->n++] = x;
+          lastg = x;
+        }
+    }
+  e->desc = desc, e->idesc = idesc, e->kind = (uint32_t)kind, e->which = which;
+  return e;
+}
+
+/* ---- Tensor Memory ---- */
+static bool tmem_read_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint32_t lane0,
+                            uint32_t col, const char *what) {
+  uint32_t o = k->tm_w[g];
+  if (!o) return false;
+  const chk_op *p = &k->op[o];
+  const uint32_t *vc = VC(k, k->vc, w->id), *svc = VC(k, k->svc, w->id);
+  if (!known(k, vc, p)) {
+    if (p->kind == OK_MMA)
+      report(w, CR_TMEM_READ_INFLIGHT, in, lane, of_op(p),
+             "%s reads Tensor Memory lane %u column %u, which a tcgen05.mma writes that is not known complete to "
+             "this thread", what, lane0, col);
+    else if (p->kind == OK_ST)
+      report(w, CR_TMEM_ST_UNWAITED, in, lane, of_op(p),
+             "%s reads Tensor Memory lane %u column %u before the tcgen05.st that wrote it is waited for", what, lane0,
+             col);
+    return true;
+  }
+  if (k->strict && !known(k, svc, p)) {
+    bool via_after = known(k, VC(k, k->spend, w->id), p);
+    report(w, via_after ? CR_FENCE_AFTER : CR_FENCE_BEFORE, in, lane, of_op(p),
+           "%s reads Tensor Memory lane %u column %u, written by an asynchronous tcgen05 operation that is ordered "
+           "before it only by a thread synchronisation without tcgen05.fence::%s_thread_sync",
+           what, lane0, col, via_after ? "after" : "before");
+    return true;
+  }
+  return false;
+}
+static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint32_t lane0,
+                             uint32_t col, const char *what, bool is_mma) {
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  uint32_t r = k->tm_r[g];
+  if (r && !known(k, vc, &k->op[r])) {
+    const chk_op *p = &k->op[r];
+    report(w, CR_TMEM_WRITE_INFLIGHT, in, lane, of_op(p),
+           "%s writes Tensor Memory lane %u column %u while the %s that reads it is not known complete to this thread",
+           what, lane0, col, p->kind == OK_LD ? "tcgen05.ld" : "tcgen05.mma");
+    return true;
+  }
+  uint32_t o = k->tm_w[g];
+  if (!o) return false;
+  const chk_op *p = &k->op[o];
+  if (p->kind == OK_MMA) {
+    /* MMAs of one thread into one accumulator are pipelined (9.7.16.6.2) */
+    if (is_mma && p->warp == w->id && p->lane == (uint8_t)lane) return false;
+    if (!known(k, vc, p))
+      return report(w, CR_TMEM_WRITE_INFLIGHT, in, lane, of_op(p),
+             "%s writes Tensor Memory lane %u column %u while a tcgen05.mma of another thread that writes it is not "
+             "known complete to this thread", what, lane0, col), true;
+  } else if (p->kind == OK_ST && is_mma) {
+    if (!known(k, vc, p))
+      return report(w, CR_TMEM_ST_UNWAITED, in, lane, of_op(p),
+             "%s accumulates into Tensor Memory lane %u column %u before the tcgen05.st that wrote it is waited for",
+             what, lane0, col), true;
+    if (k->strict && !known(k, VC(k, k->svc, w->id), p)) {
+      bool via_after = known(k, VC(k, k->spend, w->id), p);
+      report(w, via_after ? CR_FENCE_AFTER : CR_FENCE_BEFORE, in, lane, of_op(p),
+             "%s accumulates into Tensor Memory lane %u column %u written by a tcgen05.st ordered before it only by a "
+             "thread synchronisation without tcgen05.fence::%s_thread_sync",
+             what, lane0, col, via_after ? "after" : "before");
+      return true;
+    }
+  }
+  return false;
+}
+
+void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  uint32_t id = new_op(k, w, in, lane, OK_MMA, ++k->mma_n[wi]);
+  if (!id) return;
+  k->mma_lanes[wi] |= 1u << lane;
+  tc5_idesc d;
+  if (tc5_idesc_decode(a->idesc, a->variant.kind, &d, NULL)) return;
+  unsigned K, M = d.m, N = d.n;
+  tc5_idesc_k(&d, &K);
+  /* shared-memory operands: every granule's last store must be fenced for
+   * the async proxy and ordered before this thread */
+  const uint32_t *vc = VC(k, k->vc, wi);
+  for (unsigned which = a->a_in_tmem ? 1 : 0; which < 2; which++) {
+    const chk_desc_cache *e = operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
+                                               which ? N : M, K);
+    if (!e) continue;
+    uint32_t checked = 0;
+    for (uint32_t i = 0; i < e->n; i++) {
+      uint32_t g = e->g[i];
+      if (g >= k->ngran) continue;
+      uint32_t ev = k->sm_w[g];
+      k->sm_r[g] = id;
+      if (!ev || ev == checked) continue;
+      checked = ev;
+      const chk_ev *x = &k->ev[ev];
+      if (k->fence_seq[x->warp] <= x->seq && k->fence_seq[wi] <= x->seq)
+        report(w, CR_PROXY_FENCE, in, lane, of_ev(x),
+               "tcgen05.mma reads %s at shared memory 0x%x, written by the generic proxy with no fence.proxy.async "
+               "since", which ? "B" : "A", g * GRAN);
+      else if (x->warp != wi && vc[VT(k, x->warp)] < x->tclock)
+        report(w, CR_SMEM_UNORDERED, in, lane, of_ev(x),
+               "tcgen05.mma reads %s at shared memory 0x%x, written by warp %u with no barrier or mbarrier ordering "
+               "the store before the MMA", which ? "B" : "A", g * GRAN, x->warp);
+    }
+  }
+  /* Tensor Memory: D (read with enable-input-d, written), A when there */
+  uint32_t nl, nc;
+  bool al16;
+  tc5__mma_d_extent(M, a->variant.cta_group, a->variant.ws, N, &nl, &nc, &al16);
+  uint32_t dl = TC5_TMEM_LANE(a->d_tmem), dc = TC5_TMEM_COL(a->d_tmem);
+  bool told = false; /* one finding per instruction */
+  for (uint32_t q = dl / 32; q < 4 && q * 32 < dl + nl; q++)
+    for (uint32_t c = dc; c < dc + nc && c < 512; c++) {
+      uint32_t g = q * 512 + c;
+      if (!told) told = tmem_write_check(k, w, in, lane, g, q * 32, c, "tcgen05.mma", true);
+      k->tm_w[g] = id;
+    }
+  if (a->a_in_tmem) {
+    uint32_t al = TC5_TMEM_LANE(a->a_tmem), ac = TC5_TMEM_COL(a->a_tmem);
+    unsigned acols = K * 32u / 32u; /* upper bound: K elements of at most 32 bits */
+    for (uint32_t q = al / 32; q < 4 && q * 32 < al + nl; q++)
+      for (uint32_t c = ac; c < ac + acols && c < 512; c++) {
+        uint32_t g = q * 512 + c;
+        if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, "tcgen05.mma (A in Tensor Memory)");
+        k->tm_r[g] = id;
+      }
+  }
+}
+
+static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool store) {
+  unsigned wi = w->id;
+  if (k->npend[wi] == k->pend_cap[wi]) {
+    unsigned nc = k->pend_cap[wi] ? k->pend_cap[wi] * 2 : 64;
+    chk_pend *np = realloc(k->pend[wi], nc * sizeof *np);
+    if (!np) return;
+    k->pend[wi] = np;
+    k->pend_cap[wi] = nc;
+  }
+  chk_pend *p = &k->pend[wi][k->npend[wi]++];
+  p->reg = reg, p->insn = insn, p->store = store;
+  memcpy(p->snap, PTX_R(w, reg), sizeof p->snap);
+  w->chk_pending = 1;
+}
+
+void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
+                   const ptx_opnd *regs) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  uint32_t id = new_op(k, w, in, -1, store ? OK_ST : OK_LD, store ? ++k->st_n[wi] : ++k->ld_n[wi]);
+  if (!id) return;
+  uint32_t nregs, nl, nc;
+  if (tc5_tmem_ldst_size(op, &nregs, &nl, &nc)) return;
+  uint32_t q = (wi % 4), c0 = TC5_TMEM_COL(taddr);
+  bool told = false; /* one finding per instruction */
+  for (uint32_t c = c0; c < c0 + nc && c < 512; c++) {
+    uint32_t g = q * 512 + c;
+    if (store) {
+      if (!told) told = tmem_write_check(k, w, in, -1, g, q * 32, c, "tcgen05.st", false);
+      k->tm_w[g] = id;
+    } else {
+      if (!told) told = tmem_read_check(k, w, in, -1, g, q * 32, c, "tcgen05.ld");
+      k->tm_r[g] = id;
+    }
+  }
+  const uint32_t *vr = w->cta->L->m->vregs + regs->vec;
+  uint32_t insn = (uint32_t)(in - w->cta->L->m->code);
+  for (unsigned i = 0; i < regs->n; i++) pend_add(k, w, vr[i], insn, store);
+}
+
+void chk_tc_wait(ptx_warp *w, bool store) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
+  if (store) vc[VS(k, wi)] = svc[VS(k, wi)] = k->st_n[wi];
+  else vc[VL(k, wi)] = svc[VL(k, wi)] = k->ld_n[wi];
+  unsigned j = 0;
+  for (unsigned i = 0; i < k->npend[wi]; i++)
+    if (k->pend[wi][i].store != store) k->pend[wi][j++] = k->pend[wi][i];
+  k->npend[wi] = j;
+  w->chk_pending = j != 0;
+}
+
+void chk_tc_fence(ptx_warp *w, bool after) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  if (after) {
+    join(VC(k, k->svc, wi), VC(k, k->spend, wi), k->nvc);
+  } else {
+    k->rel_l[wi] = VC(k, k->vc, wi)[VL(k, wi)];
+    k->rel_s[wi] = VC(k, k->vc, wi)[VS(k, wi)];
+  }
+}
+
+/* after each instruction while registers of a tcgen05.ld/st are pending */
+void chk_after(ptx_warp *w, const ptx_insn *in) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  const tc5_ptx_module *m = w->cta->L->m;
+  uint32_t self = (uint32_t)(in - m->code);
+  for (unsigned i = 0; i < k->npend[wi]; i++) {
+    chk_pend *p = &k->pend[wi][i];
+    if (p->insn == self) continue;
+    const uint64_t *r = PTX_R(w, p->reg);
+    if (memcmp(r, p->snap, sizeof p->snap)) {
+      int lane = 0;
+      while (lane < 31 && r[lane] == p->snap[lane]) lane++;
+      report(w, p->store ? CR_ST_REG_OVERWRITE : CR_LD_REG_OVERWRITE, in, lane, (who){p->insn, (int)wi, -1},
+             "a %s register of the %s is overwritten before tcgen05.wait::%s", p->store ? "source" : "destination",
+             p->store ? "tcgen05.st" : "tcgen05.ld", p->store ? "st" : "ld");
+      memcpy(p->snap, r, sizeof p->snap);
+    }
+  }
+  if (!k->strict) return;
+  /* reads of a tcgen05.ld's destination before the wait (sources: operands 1..) */
+  for (unsigned o = 1; o < in->nops; o++) {
+    const ptx_opnd *x = &in->o[o];
+    unsigned cnt = x->kind == PO_VEC ? x->n : (x->kind == PO_REG || x->kind == PO_ADDR) ? 1 : 0;
+    for (unsigned e = 0; e < cnt; e++) {
+      uint32_t reg = x->kind == PO_VEC ? m->vregs[x->vec + e] : x->reg;
+      for (unsigned i = 0; i < k->npend[wi]; i++)
+        if (!k->pend[wi][i].store && k->pend[wi][i].reg == reg && k->pend[wi][i].insn != self) {
+          report(w, CR_LD_REG_USE, in, -1, (who){k->pend[wi][i].insn, (int)wi, -1},
+                 "a destination register of the tcgen05.ld is read before tcgen05.wait::ld");
+          return;
+        }
+    }
+  }
+}
+
+void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  uint32_t c0 = TC5_TMEM_COL(taddr);
+  bool told = false;
+  for (uint32_t q = 0; q < 4; q++)
+    for (uint32_t c = c0; c < c0 + ncols && c < 512; c++) {
+      uint32_t g = q * 512 + c;
+      uint32_t ids[2] = {k->tm_w[g], k->tm_r[g]};
+      for (int i = 0; i < 2 && !told; i++) {
+        if (ids[i] && k->strict && known(k, vc, &k->op[ids[i]]) && !known(k, VC(k, k->svc, w->id), &k->op[ids[i]])) {
+          bool via_after = known(k, VC(k, k->spend, w->id), &k->op[ids[i]]);
+          report(w, via_after ? CR_FENCE_AFTER : CR_FENCE_BEFORE, in, -1, of_op(&k->op[ids[i]]),
+                 "tcgen05.dealloc frees Tensor Memory column %u, accessed by an asynchronous tcgen05 operation "
+                 "ordered before it only by a thread synchronisation without tcgen05.fence::%s_thread_sync",
+                 c, via_after ? "after" : "before");
+          told = true;
+        }
+        if (ids[i] && !known(k, vc, &k->op[ids[i]])) {
+          const chk_op *p = &k->op[ids[i]];
+          report(w, CR_DEALLOC_INFLIGHT, in, -1, of_op(p),
+                 "tcgen05.dealloc frees Tensor Memory column %u (lanes %u-%u) while the %s that accesses it is not "
+                 "known complete to this warp", c, q * 32, q * 32 + 31,
+                 p->kind == OK_MMA ? "tcgen05.mma" : p->kind == OK_LD ? "tcgen05.ld" : "tcgen05.st");
+          told = true;
+        }
+      }
+      k->tm_w[g] = k->tm_r[g] = 0;
+    }
+}
+
+/* ---- mbarriers and barriers ---- */
+static chk_mb *mb_of(ptx_chk *k, ptx_cta *c, ptx_mbar *mb) {
+  unsigned i = (unsigned)(mb - c->mbars);
+  while (k->nmb <= i) {
+    if (k->nmb == k->mb_cap) {
+      unsigned nc = k->mb_cap ? k->mb_cap * 2 : 16;
+      chk_mb *np = realloc(k->mb, nc * sizeof *np);
+      if (!np) return NULL;
+      k->mb = np;
+      k->mb_cap = nc;
+    }
+    uint32_t *v = calloc((size_t)6 * k->nvc, 4);
+    if (!v) return NULL;
+    chk_mb *x = &k->mb[k->nmb++];
+    x->cur = v, x->cur_s = v + k->nvc, x->last = v + 2 * k->nvc, x->last_s = v + 3 * k->nvc;
+    x->prev = v + 4 * k->nvc, x->prev_s = v + 5 * k->nvc;
+  }
+  return &k->mb[i];
+}
+
+void chk_mbar_init(ptx_warp *w, ptx_mbar *mb) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  chk_mb *x = mb_of(k, w->cta, mb);
+  if (x) memset(x->cur, 0, (size_t)6 * k->nvc * 4);
+}
+
+void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before, bool commit,
+                     ptx_mbar **spill) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  if (spill && *spill == mb)
+    report(w, CR_MBAR_OVER_ARRIVAL, in, lane, nobody(),
+           "this instruction's threads arrive on the mbarrier at shared 0x%x more often than its phase expects (%u "
+           "arrivals): an earlier thread of the same instruction completed phase %u and this arrival counts "
+           "towards the next", mb->addr, mb->mb.expected, phase_before - 1);
+  if (commit) {
+    if (k->mma_lanes[wi] & ~(1u << lane))
+      report(w, CR_COMMIT_OTHER, in, lane, nobody(),
+             "tcgen05.commit by thread %u does not track the tcgen05.mma issued by thread(s) 0x%08x of warp %u and not "
+             "yet committed", wi * 32 + (unsigned)lane, k->mma_lanes[wi] & ~(1u << lane), wi);
+    k->mma_lanes[wi] = 0;
+  }
+  chk_mb *x = mb_of(k, w->cta, mb);
+  if (!x) return;
+  uint32_t ds[4 * 32];
+  contribution(k, wi, commit, k->scratch, ds);
+  join(x->cur, k->scratch, k->nvc);
+  join(x->cur_s, ds, k->nvc);
+  VC(k, k->vc, wi)[VT(k, wi)]++;
+  k->last_ev[wi] = 0;
+  if (mb->mb.phase != phase_before) { /* the phase completed */
+    memcpy(x->prev, x->last, k->nvc * 4);
+    memcpy(x->prev_s, x->last_s, k->nvc * 4);
+    join(x->last, x->cur, k->nvc);
+    join(x->last_s, x->cur_s, k->nvc);
+    memset(x->cur, 0, k->nvc * 4);
+    memset(x->cur_s, 0, k->nvc * 4);
+    if (spill) *spill = mb;
+  }
+}
+
+void chk_mbar_observe(ptx_warp *w, ptx_mbar *mb, unsigned parity) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  chk_mb *x = mb_of(k, w->cta, mb);
+  uint32_t ph = mb->mb.phase;
+  if (!x || !ph) return;
+  bool last = ((ph - 1) & 1) == (parity & 1);
+  acquire(k, w->id, last ? x->last : x->prev, last ? x->last_s : x->prev_s);
+}
+
+void chk_bar_arrive(ptx_warp *w, uint32_t id) {
+  ptx_chk *k = w->cta->chk;
+  if (!k || id >= PTX_MAX_BARRIERS) return;
+  uint32_t ds[4 * 32];
+  contribution(k, w->id, false, k->scratch, ds);
+  join(k->bar + (size_t)id * k->nvc, k->scratch, k->nvc);
+  join(k->bar_s + (size_t)id * k->nvc, ds, k->nvc);
+  VC(k, k->vc, w->id)[VT(k, w->id)]++;
+  k->last_ev[w->id] = 0;
+}
+
+void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting) {
+  ptx_chk *k = c->chk;
+  if (!k || id >= PTX_MAX_BARRIERS) return;
+  uint32_t *b = k->bar + (size_t)id * k->nvc, *bs = k->bar_s + (size_t)id * k->nvc;
+  for (unsigned w = 0; w < k->n; w++)
+    if (waiting >> w & 1) acquire(k, w, b, bs);
+  memset(b, 0, k->nvc * 4);
+  memset(bs, 0, k->nvc * 4);
+}

@@ -1,0 +1,183 @@
+/* tc5 checker — what the PTX runner calls (the hooks) and what the rule
+ * table (rules.c) and the checker (check.c) share.
+ *
+ * The model: happens-before by vector clocks over the warps of a CTA (a
+ * warp is the unit: what one of its threads observes, the warp knows).
+ * Each warp w has four clock entries:
+ *   T(w)  its thread clock: advanced by each release (bar.sync/arrive,
+ *         mbarrier arrive, tcgen05.commit);
+ *   M(w)  how many of w's tcgen05.mma are known complete (a commit's
+ *         mbarrier phase observed);
+ *   L(w)  how many of w's tcgen05.ld are known complete (tcgen05.wait::ld);
+ *   S(w)  the same for tcgen05.st (tcgen05.wait::st).
+ * A warp's clock vector says what it knows. Releases put it into the
+ * barrier or the mbarrier phase; acquires (the barrier completing, a
+ * successful mbarrier wait) join it into the waiters'. A second vector
+ * follows the strict reading of 9.7.16.6.3: knowledge gained by a thread
+ * synchronisation reaches tcgen05 operations only through
+ * tcgen05.fence::after_thread_sync, and a warp's own tcgen05.ld/st are
+ * released only up to its last tcgen05.fence::before_thread_sync.
+ *
+ * Shadow state: shared memory in 16-byte granules (the last generic store
+ * to each, the last tcgen05.mma reading it), Tensor Memory in granules of
+ * one column of a warp's 32-lane quarter (the last asynchronous writer and
+ * reader). */
+#ifndef TC5_CHECK_IMPL_H
+#define TC5_CHECK_IMPL_H
+#include "ptx/ptx_impl.h"
+#include "tc5/check.h"
+
+/* the rows of the rule table, in its order */
+enum {
+  CR_PROXY_FENCE = 0,
+  CR_SMEM_UNORDERED,
+  CR_SMEM_OVERWRITE,
+  CR_TMEM_READ_INFLIGHT,
+  CR_TMEM_WRITE_INFLIGHT,
+  CR_TMEM_ST_UNWAITED,
+  CR_LD_REG_OVERWRITE,
+  CR_ST_REG_OVERWRITE,
+  CR_LD_REG_USE,
+  CR_FENCE_AFTER,
+  CR_FENCE_BEFORE,
+  CR_COMMIT_OTHER,
+  CR_DEALLOC_INFLIGHT,
+  CR_ALLOC_AT_EXIT,
+  CR_ALLOC_NEVER,
+  CR_MBAR_OVER_ARRIVAL,
+  CR_MBAR_WAIT_NEVER,
+  CR_PARTIAL_WARP,
+  CR_TMEM_LANES,
+  CR_TMEM_UNINIT,
+  CR_SMEM_UNINIT,
+  CR_COUNT
+};
+
+/* the rule's id, for messages of the interpreter's own errors: "[id] " */
+const char *chk_rule_id(unsigned rule);
+
+/* ---- per launch: the findings ---- */
+typedef struct chk_log {
+  tc5_check_finding *f;
+  unsigned n, cap;
+  uint64_t errors, warnings; /* counting repeats */
+  struct chk_key { uint32_t rule, a, b; } *keys;
+} chk_log;
+void chk_log_free(chk_log *log);
+
+/* ---- per CTA ---- */
+#define GRAN 16u                 /* shared memory granule (bytes)          */
+#define TM_GRANULES (4u * 512u)  /* Tensor Memory: lane quarter x column   */
+#define MAX_FINDINGS 256u
+#define NOINSN 0xFFFFFFFFu
+
+enum { OK_MMA = 1, OK_LD, OK_ST };
+
+typedef struct chk_ev { /* one generic store (a warp-instruction) to shared memory */
+  uint32_t seq, tclock, insn;
+  uint8_t warp, lane;
+} chk_ev;
+typedef struct chk_op { /* one asynchronous tcgen05 operation */
+  uint32_t insn, idx;
+  uint8_t kind, warp, lane;
+} chk_op;
+typedef struct chk_mb { /* per mbarrier: clock vectors of its phases */
+  uint32_t *cur, *cur_s;   /* arrivals of the current phase              */
+  uint32_t *last, *last_s; /* up to the last completed phase             */
+  uint32_t *prev, *prev_s; /* up to the one before                       */
+} chk_mb;
+typedef struct chk_pend { /* a register a tcgen05.ld writes / tcgen05.st reads, until the wait */
+  uint32_t reg, insn;
+  bool store;
+  uint64_t snap[32];
+} chk_pend;
+typedef struct chk_desc_cache { /* granules an operand descriptor covers */
+  uint64_t desc;
+  uint32_t idesc, kind, which, n;
+  uint32_t *g;
+} chk_desc_cache;
+#define DESC_CACHE 64u
+
+struct ptx_chk {
+  const ptx_launch *L;
+  bool strict;
+  unsigned n, nvc;
+  uint32_t seq;
+  uint32_t *vc, *svc, *spend;      /* n x nvc                                 */
+  uint32_t *fence_seq;             /* per warp: seq of its last fence.proxy.async */
+  uint32_t *mma_n, *ld_n, *st_n;   /* per warp: tcgen05 operations issued     */
+  uint32_t *rel_l, *rel_s;         /* strict: L and S at its last before_thread_sync */
+  uint32_t *mma_lanes;             /* lanes that issued MMAs not yet committed */
+  uint32_t *last_ev;               /* per warp: its current store event (0: none) */
+  uint32_t *last_insn;             /* per warp: that event's instruction      */
+  const ptx_insn *code;            /* the module's instructions              */
+  uint32_t ngran;
+  uint32_t *sm_w, *sm_r;           /* per granule: store event, MMA reader op */
+  chk_ev *ev;
+  uint32_t nev, ev_cap;
+  chk_op *op;
+  uint32_t nop, op_cap;
+  uint32_t tm_w[TM_GRANULES], tm_r[TM_GRANULES];
+  uint32_t *bar, *bar_s;           /* 16 x nvc: arrivals of the current phase */
+  chk_mb *mb;
+  unsigned nmb, mb_cap;
+  chk_pend **pend;                 /* per warp: pending registers            */
+  unsigned *npend, *pend_cap;
+  chk_desc_cache cache[DESC_CACHE];
+  uint32_t *scratch;               /* nvc */
+};
+
+#define VT(k, w) (w)
+#define VM(k, w) ((k)->n + (w))
+#define VL(k, w) (2 * (k)->n + (w))
+#define VS(k, w) (3 * (k)->n + (w))
+#define VC(k, arr, w) ((arr) + (size_t)(w) * (k)->nvc)
+
+typedef struct ptx_chk ptx_chk;
+tc5_status chk_new(ptx_chk **out, const ptx_launch *L);
+void chk_free(ptx_chk *k);
+void chk_reset(ptx_chk *k);
+
+/* hooks (each a no-op unless the CTA has a checker) */
+void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
+/* whether the asynchronous operation o is complete in the view vc */
+static inline bool chk_known(const ptx_chk *k, const uint32_t *vc, const chk_op *o) {
+  switch (o->kind) {
+  case OK_MMA: return vc[VM(k, o->warp)] >= o->idx;
+  case OK_LD: return vc[VL(k, o->warp)] >= o->idx;
+  default: return vc[VS(k, o->warp)] >= o->idx;
+  }
+}
+/* the common case inline: the warp's current store event, one granule
+ * that no MMA still in flight (for this warp) reads */
+static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
+  ptx_chk *k = w->cta->chk;
+  unsigned wi = w->id;
+  uint32_t e = k->last_ev[wi], g = off / GRAN, r;
+  if (e && k->last_insn[wi] == (uint32_t)(in - k->code) && g == (off + n - 1) / GRAN && g < k->ngran &&
+      (!(r = k->sm_r[g]) || chk_known(k, VC(k, k->vc, wi), &k->op[r]))) {
+    k->sm_w[g] = e;
+    return;
+  }
+  chk_smem_write(w, in, lane, off, n);
+}
+void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
+void chk_fence_proxy_async(ptx_warp *w);
+void chk_tc_fence(ptx_warp *w, bool after);
+void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a);
+void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
+                   const ptx_opnd *regs);
+void chk_tc_wait(ptx_warp *w, bool store);
+void chk_after(ptx_warp *w, const ptx_insn *in); /* while tcgen05.ld/st registers are pending */
+void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols);
+/* an arrival on mbarrier mb (phase_before: its phase before the arrival);
+ * commit: by tcgen05.commit (also releases the warp's MMAs). *spill: the
+ * mbarrier whose phase an earlier lane of this instruction completed (the
+ * caller keeps it across its lanes, NULL at first) */
+void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before, bool commit,
+                     ptx_mbar **spill);
+void chk_mbar_init(ptx_warp *w, ptx_mbar *mb);
+void chk_mbar_observe(ptx_warp *w, ptx_mbar *mb, unsigned parity);
+void chk_bar_arrive(ptx_warp *w, uint32_t id);
+void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting);
+#endif

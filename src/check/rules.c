@@ -1,0 +1,194 @@
+/* tc5 checker — the rule table: one row per rule of the tcgen05 memory
+ * consistency model (spec 9.7.16.6) and of Tensor Memory management
+ * (9.7.16.7) that `tc5 run` checks. The checker (check.c) cites rows by
+ * their index (check_impl.h's CR_* names the rows in the same order); the
+ * docs' table (docs/check.md) is this table. */
+#include <string.h>
+
+#include "check/check_impl.h"
+
+static const tc5_check_rule rules[CR_COUNT] = {
+    [CR_PROXY_FENCE] = {"proxy-fence", TC5_CHECK_ERROR, "9.7.16.6.5",
+                        "The shared memory accesses by tcgen05.mma and tcgen05.cp operations are performed in the "
+                        "asynchronous proxy. Accessing the same memory location across multiple proxies needs a "
+                        "cross-proxy fence. For the async proxy, fence.proxy.async should be used.",
+                        "a tcgen05.mma reads shared memory that a generic-proxy store (st, cp.async, atom) wrote with "
+                        "no fence.proxy.async after the store, in the storing thread or in the issuing thread",
+                        "fence.proxy.async.shared::cta in the threads that wrote the operand, after their stores "
+                        "and before the barrier that hands the buffer to the MMA thread"},
+    [CR_SMEM_UNORDERED] = {"smem-unordered", TC5_CHECK_ERROR, "9.7.16.6.5",
+                           "tcgen05.mma reads its operands when it executes; the stores that fill them must be "
+                           "ordered before it (memory consistency model: a release by the writers, an acquire by the "
+                           "issuing thread)",
+                           "a tcgen05.mma reads shared memory written by another warp with no bar.sync or mbarrier "
+                           "arrive/wait between the store and the MMA",
+                           "bar.sync (or an mbarrier the writers arrive on and the MMA thread waits on) between the "
+                           "stores and the tcgen05.mma"},
+    [CR_SMEM_OVERWRITE] = {"smem-overwrite-inflight", TC5_CHECK_ERROR, "9.7.16.6.2.1.1",
+                           "Completion of tcgen05.mma, tcgen05.cp and tcgen05.shift is observed through the mbarrier "
+                           "based waiting mechanism; tcgen05.commit is used to track their completion.",
+                           "a store overwrites shared memory that an issued tcgen05.mma reads before that MMA is known "
+                           "complete to the storing thread (the mbarrier of its tcgen05.commit observed, directly or "
+                           "through a thread synchronisation)",
+                           "tcgen05.commit after the MMAs that read the buffer, and a wait on that mbarrier phase "
+                           "before refilling the buffer (the 'empty' barrier of a pipeline)"},
+    [CR_TMEM_READ_INFLIGHT] = {"tmem-read-inflight", TC5_CHECK_ERROR, "9.7.16.6.4.2",
+                               "tcgen05.mma [d]; tcgen05.commit.mbarrier::arrive::one; mbarrier.try_wait (loop until "
+                               "successful); tcgen05.fence::after_thread_sync; tcgen05.ld [d]: for the completion of "
+                               "the asynchronous tcgen05.mma, tcgen05.commit is used.",
+                               "tcgen05.ld reads Tensor Memory cells that a tcgen05.mma writes before that MMA is "
+                               "known complete to the reading thread",
+                               "tcgen05.commit after the last MMA, wait on its mbarrier, "
+                               "tcgen05.fence::after_thread_sync, then tcgen05.ld"},
+    [CR_TMEM_WRITE_INFLIGHT] = {"tmem-write-inflight", TC5_CHECK_ERROR, "9.7.16.6.2",
+                                "The asynchronous tcgen05 operations may execute and complete in a different order "
+                                "than they were issued; only the pairs listed (mma -> mma of the same thread, "
+                                "accumulator and shape, cp/shift -> mma, ...) are pipelined.",
+                                "tcgen05.mma or tcgen05.st writes Tensor Memory cells that an earlier asynchronous "
+                                "operation still reads or writes: a tcgen05.ld not yet waited for (tcgen05.wait::ld), "
+                                "or a tcgen05.mma of another thread not known complete",
+                                "tcgen05.wait::ld in the reading warp, then tcgen05.fence::before_thread_sync, a thread "
+                                "synchronisation and tcgen05.fence::after_thread_sync before the writer"},
+    [CR_TMEM_ST_UNWAITED] = {"tmem-st-unwaited", TC5_CHECK_ERROR, "9.7.16.6.4.2",
+                             "tcgen05.st; tcgen05.wait::st; tcgen05.ld: tcgen05.wait::st is used to wait for the "
+                             "completion of the prior asynchronous instruction tcgen05.st.",
+                             "tcgen05.ld or tcgen05.mma reads Tensor Memory cells that a tcgen05.st wrote before "
+                             "that store is waited for (tcgen05.wait::st in the storing warp, then a thread "
+                             "synchronisation for another thread)",
+                             "tcgen05.wait::st after the tcgen05.st (and tcgen05.fence::before_thread_sync, a thread "
+                             "synchronisation and tcgen05.fence::after_thread_sync when another thread reads)"},
+    [CR_LD_REG_OVERWRITE] = {"ld-reg-overwrite", TC5_CHECK_ERROR, "9.7.16.6.4.5",
+                             "A register dependency does not imply that a dependee instruction's memory accesses "
+                             "will be performed before a dependent instruction's memory accesses. To enforce such "
+                             "memory orderings and avoiding anti-dependency hazards around tcgen05.ld, "
+                             "tcgen05.wait::ld must be used.",
+                             "an instruction writes a destination register of a tcgen05.ld before the warp's "
+                             "tcgen05.wait::ld (the load may land after the write)",
+                             "tcgen05.wait::ld between the tcgen05.ld and any instruction that writes its "
+                             "destination registers"},
+    [CR_ST_REG_OVERWRITE] = {"st-reg-overwrite", TC5_CHECK_ERROR, "9.7.16.6.2.1.2",
+                             "Completion of tcgen05.ld and tcgen05.st is observed through the tcgen05.wait based "
+                             "waiting mechanism: tcgen05.st -> tcgen05.wait::st.",
+                             "an instruction overwrites a source register of a tcgen05.st before the warp's "
+                             "tcgen05.wait::st",
+                             "tcgen05.wait::st between the tcgen05.st and any instruction that writes its source "
+                             "registers"},
+    [CR_LD_REG_USE] = {"ld-reg-use", TC5_CHECK_WARNING, "9.7.16.6.4.5",
+                       "For tcgen05.ld, an intra-thread ordering through true register dependency will be respected "
+                       "regardless of the presence or absence of other forms of synchronization.",
+                       "an instruction reads a destination register of a tcgen05.ld before tcgen05.wait::ld: legal "
+                       "(the register dependency orders it) but nothing else is ordered by it",
+                       "tcgen05.wait::ld before using the loaded registers"},
+    [CR_FENCE_AFTER] = {"fence-after-missing", TC5_CHECK_WARNING, "9.7.16.6.3",
+                        "An asynchronous tcgen05 operation subsequent to a tcgen05.fence::after_thread_sync is "
+                        "ordered after all the prior tcgen05 and the execution ordering operations.",
+                        "a tcgen05 operation depends on another asynchronous tcgen05 operation that it is ordered "
+                        "after only by a thread synchronisation (bar.sync, an mbarrier wait) with no "
+                        "tcgen05.fence::after_thread_sync between the synchronisation and the operation (Triton "
+                        "3.9 emits none: a warning, not an error)",
+                        "tcgen05.fence::after_thread_sync after the barrier or mbarrier wait"},
+    [CR_FENCE_BEFORE] = {"fence-before-missing", TC5_CHECK_WARNING, "9.7.16.6.3",
+                         "An asynchronous tcgen05 operation prior to a tcgen05.fence::before_thread_sync is ordered "
+                         "before all subsequent tcgen05 and the execution ordering operations.",
+                         "a tcgen05.ld or tcgen05.st of one warp is ordered before another warp's tcgen05 operation "
+                         "by a thread synchronisation with no tcgen05.fence::before_thread_sync between the "
+                         "operation and the synchronisation in the first warp",
+                         "tcgen05.fence::before_thread_sync before the barrier or mbarrier arrive"},
+    [CR_COMMIT_OTHER] = {"commit-other-thread", TC5_CHECK_ERROR, "9.7.16.6.2.1",
+                         "Instructions tcgen05.commit and tcgen05.wait are implicitly pipelined with respect to "
+                         "previously issued tcgen05.{mma,cp,shift} and tcgen05.{ld,st} instructions respectively that "
+                         "they track from the same thread.",
+                         "tcgen05.commit is executed by a thread other than the one that issued the MMAs still "
+                         "uncommitted: it does not track them",
+                         "issue tcgen05.commit from the thread that issued the tcgen05.mma (the same elected lane)"},
+    [CR_DEALLOC_INFLIGHT] = {"dealloc-inflight", TC5_CHECK_ERROR, "9.7.16.7.1",
+                             "Instruction tcgen05.dealloc deallocates the Tensor Memory specified by taddr; the "
+                             "asynchronous tcgen05 operations that access it must be complete (9.7.16.6.2.1).",
+                             "tcgen05.dealloc of columns that a tcgen05.mma, tcgen05.ld or tcgen05.st may still "
+                             "access (not known complete to the deallocating warp)",
+                             "wait for the last MMA's mbarrier (and tcgen05.wait::ld/st in the accessing warps), then "
+                             "a thread synchronisation, before tcgen05.dealloc"},
+    [CR_ALLOC_AT_EXIT] = {"alloc-held-at-exit", TC5_CHECK_ALWAYS, "9.7.16.7.1",
+                          "All of the Tensor Memory that was allocated using tcgen05.alloc instruction in a kernel, "
+                          "must be explicitly deallocated using tcgen05.dealloc before the kernel exits.",
+                          "a CTA exits holding Tensor Memory columns",
+                          "tcgen05.dealloc of every allocation (same taddr and nCols) before the warps exit"},
+    [CR_ALLOC_NEVER] = {"alloc-never", TC5_CHECK_ALWAYS, "9.7.16.7.1",
+                        "tcgen05.alloc blocks if the requested amount of Tensor Memory is not available and unblocks "
+                        "as soon as the requested amount becomes available for allocation.",
+                        "a tcgen05.alloc waits for columns that no warp will ever free (every other warp waits or "
+                        "has exited)",
+                        "dealloc earlier allocations first, or allocate at most 512 columns in all"},
+    [CR_MBAR_OVER_ARRIVAL] = {"mbarrier-over-arrival", TC5_CHECK_ERROR, "9.7.16.6.2.1.1",
+                              "tcgen05.commit.mbarrier::arrive::one makes the mbarrier track the completion of the "
+                              "thread's operations with one arrival; mbarrier.init sets the arrivals a phase expects.",
+                              "one instruction's threads arrive more times than the phase expects: the phase "
+                              "completes and the surplus arrivals count towards the next phase (a commit or arrive "
+                              "executed by every lane instead of one elected thread)",
+                              "guard the tcgen05.commit / mbarrier.arrive with elect.sync (one thread), or init the "
+                              "mbarrier with the number of arriving threads"},
+    [CR_MBAR_WAIT_NEVER] = {"mbarrier-wait-never", TC5_CHECK_ALWAYS, "9.7.16.6.2.1.1",
+                            "Completion is observed through the mbarrier based waiting mechanism: the phase waited on "
+                            "must complete.",
+                            "a warp waits on an mbarrier phase that can never complete (its pending arrivals or "
+                            "transaction bytes will never come): a deadlock, or a hang on silicon",
+                            "make the producers arrive (or the tcgen05.commit execute) once per phase, with the "
+                            "parity the consumers wait on"},
+    [CR_PARTIAL_WARP] = {"partial-warp-aligned", TC5_CHECK_ALWAYS, "9.7.16.7.1",
+                         "The mandatory .aligned qualifier indicates that all threads in the warp must execute the "
+                         "same instruction. In conditionally executed code, the instruction should only be used if it "
+                         "is known that all threads in the warp evaluate the condition identically, otherwise "
+                         "behavior is undefined.",
+                         "a .sync.aligned instruction (tcgen05.alloc/ld/st/wait, bar.sync...) reached by part of a "
+                         "warp, or with a guard that differs between its threads",
+                         "move the instruction out of the divergent branch, or guard it with a warp-uniform "
+                         "predicate"},
+    [CR_TMEM_LANES] = {"tmem-lane-quarter", TC5_CHECK_ALWAYS, "9.7.16.8.1",
+                       "The Tensor Memory of a CTA is divided into 4 equal chunks such that each warp of a warpgroup "
+                       "in the CTA can access a chunk of the Tensor Memory. A lane of the Tensor Memory can be "
+                       "accessed by a single warp in the warpgroup (warp 0: lanes 0-31 ... warp 3: lanes 96-127).",
+                       "tcgen05.ld/st addresses Tensor Memory lanes outside the warp's quarter",
+                       "add 32 * (warp % 4) to the lane of taddr (bits 31-16)"},
+    [CR_TMEM_UNINIT] = {"tmem-uninit-read", TC5_CHECK_ALWAYS, "9.7.16.8",
+                        "tcgen05.ld loads what the Tensor Memory cells hold: cells never written hold no defined "
+                        "value.",
+                        "tcgen05.ld, or tcgen05.mma with enable-input-d, reads Tensor Memory cells never written",
+                        "tcgen05.st zeros first, or the first MMA with enable-input-d false"},
+    [CR_SMEM_UNINIT] = {"smem-uninit-read", TC5_CHECK_ERROR, "9.7.16.6.5",
+                        "A load returns the value of the last store to the location; shared memory is not "
+                        "initialised at launch.",
+                        "a load (ld.shared, ldmatrix...) or a tcgen05.mma operand reads shared memory that no "
+                        "instruction of the CTA wrote",
+                        "fill the buffer before reading it (cp.async with src-size 0 zero-fills)"},
+};
+
+tc5_status tc5_check_rule_count(unsigned *count) {
+  if (!count) return TC5_EINVAL;
+  *count = CR_COUNT;
+  return TC5_OK;
+}
+
+tc5_status tc5_check_rule_get(unsigned index, const tc5_check_rule **rule) {
+  if (!rule || index >= CR_COUNT) return TC5_EINVAL;
+  *rule = &rules[index];
+  return TC5_OK;
+}
+
+tc5_status tc5_check_rule_find(const char *id, unsigned *index) {
+  if (!id || !index) return TC5_EINVAL;
+  for (unsigned k = 0; k < CR_COUNT; k++)
+    if (!strcmp(rules[k].id, id)) {
+      *index = k;
+      return TC5_OK;
+    }
+  return TC5_EINVAL;
+}
+
+tc5_status tc5_check_mode_parse(const char *text, tc5_check_mode *mode) {
+  if (!text || !mode) return TC5_EINVAL;
+  if (!strcmp(text, "default")) *mode = TC5_CHECK_DEFAULT;
+  else if (!strcmp(text, "none")) *mode = TC5_CHECK_NONE;
+  else if (!strcmp(text, "strict")) *mode = TC5_CHECK_STRICT;
+  else return TC5_EINVAL;
+  return TC5_OK;
+}
