@@ -140,7 +140,8 @@ static const tc5_check_rule rules[CR_COUNT] = {
                          "is known that all threads in the warp evaluate the condition identically, otherwise "
                          "behavior is undefined.",
                          "a .sync.aligned instruction (tcgen05.alloc/ld/st/wait, bar.sync...) reached by part of a "
-                         "warp, or with a guard that differs between its threads",
+                         "warp, or with a guard that differs between its threads; an elect.sync whose membermask "
+                         "names threads that did not execute it",
                          "move the instruction out of the divergent branch, or guard it with a warp-uniform "
                          "predicate"},
     [CR_TMEM_LANES] = {"tmem-lane-quarter", TC5_CHECK_ALWAYS, "9.7.16.8.1",

@@ -189,7 +189,7 @@ static PTX_EXEC(x_elect) {
   uint32_t cand = mask & mm;
   if ((mm & w->live) & ~mask)
     return ptx_fail(w, in, -1, TC5_EILLEGAL, mm,
-                    "elect.sync: membermask 0x%08x names threads that did not execute it (active 0x%08x)", mm, mask);
+                    "[partial-warp-aligned] elect.sync: membermask 0x%08x names threads that did not execute it (active 0x%08x)", mm, mask);
   unsigned leader = cand ? (unsigned)__builtin_ctz(cand) : 0;
   PTX_LANES(mask, {
     d[l] = leader;

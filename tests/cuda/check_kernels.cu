@@ -67,6 +67,7 @@ enum Bug {
   ST_OVER_LD,          // tmem-write-inflight: the next tile's zeroing tcgen05.st before the epilogue's wait::ld
   TILE2_NO_FENCE_BEFORE, // fence-before-missing (strict): the last epilogue's bar.sync before dealloc without the fence
   LD_NO_WAIT,          // ld-reg-use (strict): D's registers used before tcgen05.wait::ld
+  ELECT_HALF_WARP,     // partial-warp-aligned: elect.sync with a full membermask under if (lane < 16)
 };
 
 template <int BUG>
@@ -85,6 +86,11 @@ __device__ void gemm(const uint16_t *A, const uint16_t *B, float *D) {
   __syncthreads();
   ptx::tcgen05_fence_after_thread_sync();
   if (BUG == ALLOC_NEVER && w == 1) ptx::tcgen05_alloc(ptx::cta_group_1, &taddr2, 64);
+  if (BUG == ELECT_HALF_WARP && l < 16) {
+    uint32_t pred; /* <cuda/ptx> has no elect.sync wrapper: CUTLASS's elect_one_sync, written out */
+    asm volatile("{ .reg .pred p; .reg .b32 r; elect.sync r|p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(pred) : "r"(0xffffffffu));
+    if (pred) D[0] = 0.0f;
+  }
   const uint32_t quarter = (uint32_t)(32 * ((BUG == WRONG_QUARTER ? w + 1 : w) % 4)) << 16;
   uint32_t it = 0; /* K iterations over both tiles: the stages' phases run on */
   for (int tile = 0; tile < TILES; tile++) {
@@ -190,3 +196,4 @@ CK(ck_b_unfilled, B_UNFILLED)
 CK(ck_st_over_ld, ST_OVER_LD)
 CK(ck_tile2_no_fence_before, TILE2_NO_FENCE_BEFORE)
 CK(ck_ld_no_wait, LD_NO_WAIT)
+CK(ck_elect_half_warp, ELECT_HALF_WARP)
