@@ -1,0 +1,69 @@
+#!/bin/sh
+# The doc test (docs/README.md says the conventions): every line starting
+# with `tc5 ` in a ```sh block of the given Markdown files runs in a scratch
+# directory holding a copy of docs/examples/, with the built tc5 first on
+# PATH; a trailing `# exit N` gives the expected status (0 otherwise); a
+# ```text block right after the ```sh block (blank lines between allowed) is
+# the block's expected output — stdout and stderr of its commands, in order —
+# compared exactly, trailing spaces ignored (```text nocheck: not compared).
+# Commands naming ../shared/ (the oracle data next to the checkout) are
+# skipped when it is not there.
+# usage: doctest.sh TC5 ROOT FILE.md...
+set -u
+tc5=$1 root=$2
+shift 2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/bin" "$work/cases"
+ln -s "$tc5" "$work/bin/tc5"
+[ -d "$root/../shared" ] && ln -s "$root/../shared" "$work/shared"
+fail=0 ran=0 skipped=0
+for md in "$@"; do
+  rel=${md#"$root"/}
+  rm -f "$work/cases/"*
+  awk -v dir="$work/cases" -v file="$rel" '
+    state == 0 && /^```sh[ \t]*$/ { state = 1; n++; cmds = dir "/" n ".cmd"; printf "" > cmds; print file ":" NR > (dir "/" n ".loc"); next }
+    state == 1 && /^```[ \t]*$/ { state = 2; close(cmds); next }
+    state == 1 && cont != "" { $0 = cont " " $0; cont = "" }
+    state == 1 && /\\$/ { cont = substr($0, 1, length($0) - 1); next }
+    state == 1 {
+      if ($0 ~ /^tc5 /) {
+        line = $0; st = 0
+        if (match(line, /#[ \t]*exit[ \t]+[0-9]+[ \t]*$/)) { st = substr(line, RSTART); gsub(/[^0-9]/, "", st); line = substr(line, 1, RSTART - 1) }
+        else if (match(line, /[ \t]+#[^"]*$/)) line = substr(line, 1, RSTART - 1)
+        print st "\t" line >> cmds
+      }
+      next
+    }
+    state == 2 && /^[ \t]*$/ { next }
+    state == 2 && /^```text[ \t]*$/ { state = 3; ef = dir "/" n ".exp"; printf "" > ef; next }
+    state == 2 { state = 0 }
+    state == 3 && /^```[ \t]*$/ { state = 0; close(ef); next }
+    state == 3 { sub(/[ \t]+$/, ""); print >> ef; next }
+  ' "$md"
+  for c in "$work/cases/"*.cmd; do
+    [ -s "$c" ] || continue
+    b=${c%.cmd}
+    loc=$(cat "$b.loc")
+    if grep -q '\.\./shared/' "$c" && [ ! -d "$root/../shared" ]; then skipped=$((skipped + 1)); continue; fi
+    rm -rf "$work/s" && mkdir -p "$work/s/run" && cp -r "$root/docs/examples/." "$work/s/run/" 2>/dev/null
+    ln -s "$root/../shared" "$work/s/shared" 2>/dev/null
+    : > "$b.out"
+    ok=1
+    while IFS='	' read -r want cmd; do
+      (cd "$work/s/run" && PATH="$work/bin:$PATH" sh -c "$cmd") >> "$b.out" 2>&1
+      got=$?
+      if [ "$got" != "$want" ]; then echo "$loc: '$cmd' exited $got, the docs say $want"; ok=0; fi
+    done < "$c"
+    if [ -f "$b.exp" ]; then
+      sed 's/[ \t]*$//' "$b.out" > "$b.outs"
+      if ! cmp -s "$b.outs" "$b.exp"; then
+        echo "$loc: the output differs from the documented one:"; diff "$b.exp" "$b.outs" | head -10; ok=0
+      fi
+    fi
+    ran=$((ran + 1))
+    [ $ok = 1 ] || fail=1
+  done
+done
+echo "doctest: $ran blocks run, $skipped skipped (no ../shared), $([ $fail = 0 ] && echo 'all as documented' || echo 'FAILED')"
+exit $fail
