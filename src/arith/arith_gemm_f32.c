@@ -317,32 +317,18 @@ TGT static inline __mmask16 add_ovf(int32_t v[TW], __m512i a) {
   return _mm512_movepi32_mask(_mm512_ternarylogic_epi32(x, a, s, 0x42));
 }
 
-/* rows of a tile run in two groups of 4 (pass 1's bytes: 4 rows x 16) */
-TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col, unsigned kbeg,
-                            unsigned kend) {
-  const tc5_dot *m = J->m;
-  const unsigned L = J->L, K = J->K, Np = J->Np;
-  const int F = (int)m->frac_bits;
-  /* terms summed in one int32: each is below 2^(F + 2) */
-  const unsigned nacc = F >= 29 ? 1 : (1u << (29 - F)) < L ? (1u << (29 - F)) : L;
-  const __m512i zexp = _mm512_set1_epi32(m->zero_exp), zmark = _mm512_set1_epi32(ZMARK);
-  const __m512i clamp = _mm512_set1_epi32(CLAMP), one = _mm512_set1_epi32(1);
-  const __m512i e254 = _mm512_set1_epi32(254), e253 = _mm512_set1_epi32(253);
-  const __m512i ff = _mm512_set1_epi32(0xFF), sigm = _mm512_set1_epi32((int32_t)0x807FFFFF);
-  const __m512i onef = _mm512_set1_epi32(0x3F800000), absm = _mm512_set1_epi32(0x7FFFFFFF);
-  const unsigned panel = j0 / TW;
-  const unsigned N = J->N;
-  const __mmask16 cols = lanes(N - j0);
-  /* C (f32 codes) as significand and exponent; NaN/Inf in C, its row or
-   * its column: the reference. After the first block of k, C is the
-   * running value and the flags are the last block's. */
-  const bool first = kbeg == 0, last = kend == K;
-  const bool enable = !first || J->o->enable_input_d;
-  const int32_t scale = first ? (int32_t)J->o->scale_input_d : 0;
-  float cs[TR][TW];
-  int32_t ce[TR][TW];
-  uint8_t bad[TR][TW];
-  __mmask16 done[TR]; /* elements an earlier block of k gave to the reference */
+/* C (f32 codes) of rows i0.. and columns j0.. of a tile as significand cs
+ * and exponent ce (scale-input-d applied); bad: the elements the reference
+ * computes (NaN/Inf in C, its row or its column); done: those an earlier
+ * block of k already gave to the reference. After the first block of k, C
+ * is the running value and the flags are the last block's. */
+TGT static inline void load_c(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, __mmask16 cols, bool first,
+                              bool enable, int32_t scale, float cs[TR][TW], int32_t ce[TR][TW],
+                              uint8_t bad[TR][TW], __mmask16 done[TR]) {
+  const unsigned N = J->N, Np = J->Np;
+  const __m512i zexp = _mm512_set1_epi32(J->m->zero_exp), ff = _mm512_set1_epi32(0xFF);
+  const __m512i sigm = _mm512_set1_epi32((int32_t)0x807FFFFF), onef = _mm512_set1_epi32(0x3F800000);
+  const __m512i absm = _mm512_set1_epi32(0x7FFFFFFF);
   const __mmask16 colsp = bytes_to_mask(J->colsp + j0);
   if (enable && j0 + TW < N) /* the next tile's C: the next panel, these rows */
     for (unsigned r = 0; r < nr; r++) _mm_prefetch((const char *)(J->D + (size_t)(i0 + r) * N + j0 + TW), _MM_HINT_T0);
@@ -367,6 +353,67 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
                            : done[r];
     mask_to_bytes(bad[r], badm);
   }
+}
+
+/* the results (or the running C between blocks) into D, and the elements
+ * the reference takes over */
+TGT static inline void store_d(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col, unsigned kbeg,
+                               bool last, __mmask16 cols, float cs[TR][TW], int32_t ce[TR][TW],
+                               uint8_t bad[TR][TW], const __mmask16 done[TR]) {
+  const unsigned N = J->N, Np = J->Np;
+  const __m512i sigm = _mm512_set1_epi32((int32_t)0x807FFFFF), onef = _mm512_set1_epi32(0x3F800000);
+  const __m512i absm = _mm512_set1_epi32(0x7FFFFFFF), e253 = _mm512_set1_epi32(253);
+  /* the results (or the running C between blocks): f32 codes, a subnormal
+   * one from its double. Where bad, the reference takes over from this
+   * block's first k to the end of K, from the C in D (the caller's, or the
+   * running C that the last block left), and the next blocks skip it. */
+  for (unsigned r = 0; r < nr; r++) {
+    uint32_t *d = J->D + (size_t)(i0 + r) * N + j0;
+    __m512i sb = _mm512_loadu_si512(cs[r]), e = _mm512_loadu_si512(ce[r]);
+    __mmask16 nz = _mm512_test_epi32_mask(sb, absm), bm = bytes_to_mask(bad[r]);
+    /* cs in [1, 2) and a normal exponent */
+    __mmask16 normal = _mm512_cmpeq_epi32_mask(_mm512_and_si512(sb, _mm512_set1_epi32(0x7F800000)), onef) &
+                       _mm512_cmple_epu32_mask(_mm512_add_epi32(e, _mm512_set1_epi32(126)), e253);
+    __mmask16 plain = (__mmask16)(cols & ~bm & (normal | ~nz));
+    __m512i code = _mm512_ternarylogic_epi32(sb, sigm, _mm512_slli_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(127)), 23), 0xEA);
+    _mm512_mask_storeu_epi32(d, plain, _mm512_mask_blend_epi32(nz, sb, code)); /* a zero keeps its sign */
+    if (!last) mask_to_bytes(J->kbad + (size_t)(i0 + r) * Np + j0, bm);
+    for (unsigned w = 0; w < TW && j0 + w < N; w++) {
+      if (plain >> w & 1) continue;
+      if (bm >> w & 1) {
+        if (!(done[r] >> w & 1)) tc5__gemm_reference_elem(J, i0 + r, j0 + w, col, kbeg);
+        continue;
+      }
+      float f = (float)((double)cs[r][w] * pow2d(ce[r][w])); /* exact: an f32 value */
+      memcpy(&d[w], &f, 4);
+    }
+  }
+}
+
+/* rows of a tile run in two groups of 4 (pass 1's bytes: 4 rows x 16) */
+TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, uint32_t *col, unsigned kbeg,
+                            unsigned kend) {
+  const tc5_dot *m = J->m;
+  const unsigned L = J->L, K = J->K, Np = J->Np;
+  const int F = (int)m->frac_bits;
+  /* terms summed in one int32: each is below 2^(F + 2) */
+  const unsigned nacc = F >= 29 ? 1 : (1u << (29 - F)) < L ? (1u << (29 - F)) : L;
+  const __m512i zexp = _mm512_set1_epi32(m->zero_exp), zmark = _mm512_set1_epi32(ZMARK);
+  const __m512i clamp = _mm512_set1_epi32(CLAMP), one = _mm512_set1_epi32(1);
+  const __m512i e254 = _mm512_set1_epi32(254), e253 = _mm512_set1_epi32(253);
+  const __m512i ff = _mm512_set1_epi32(0xFF), sigm = _mm512_set1_epi32((int32_t)0x807FFFFF);
+  const __m512i onef = _mm512_set1_epi32(0x3F800000);
+  const unsigned panel = j0 / TW;
+  const unsigned N = J->N;
+  const __mmask16 cols = lanes(N - j0);
+  const bool first = kbeg == 0, last = kend == K;
+  const bool enable = !first || J->o->enable_input_d;
+  const int32_t scale = first ? (int32_t)J->o->scale_input_d : 0;
+  float cs[TR][TW];
+  int32_t ce[TR][TW];
+  uint8_t bad[TR][TW];
+  __mmask16 done[TR]; /* elements an earlier block of k gave to the reference */
+  load_c(J, i0, nr, j0, cols, first, enable, scale, cs, ce, bad, done);
   slow_ops xs; /* the exact operands of a step that runs the portable way */
   const float *arow[TR];
   for (unsigned r = 0; r < TR; r++) arow[r] = J->af + (size_t)(i0 + (r < nr ? r : 0)) * K;
@@ -442,31 +489,7 @@ TGT void tc5__gemm_tile_f32(gemm_job *J, unsigned i0, unsigned nr, unsigned j0, 
       _mm512_storeu_si512(ce[r], _mm512_mask_blend_epi32(nz, zexp, rexp));
     }
   }
-  /* the results (or the running C between blocks): f32 codes, a subnormal
-   * one from its double. Where bad, the reference takes over from this
-   * block's first k to the end of K, from the C in D (the caller's, or the
-   * running C that the last block left), and the next blocks skip it. */
-  for (unsigned r = 0; r < nr; r++) {
-    uint32_t *d = J->D + (size_t)(i0 + r) * N + j0;
-    __m512i sb = _mm512_loadu_si512(cs[r]), e = _mm512_loadu_si512(ce[r]);
-    __mmask16 nz = _mm512_test_epi32_mask(sb, absm), bm = bytes_to_mask(bad[r]);
-    /* cs in [1, 2) and a normal exponent */
-    __mmask16 normal = _mm512_cmpeq_epi32_mask(_mm512_and_si512(sb, _mm512_set1_epi32(0x7F800000)), onef) &
-                       _mm512_cmple_epu32_mask(_mm512_add_epi32(e, _mm512_set1_epi32(126)), e253);
-    __mmask16 plain = (__mmask16)(cols & ~bm & (normal | ~nz));
-    __m512i code = _mm512_ternarylogic_epi32(sb, sigm, _mm512_slli_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(127)), 23), 0xEA);
-    _mm512_mask_storeu_epi32(d, plain, _mm512_mask_blend_epi32(nz, sb, code)); /* a zero keeps its sign */
-    if (!last) mask_to_bytes(J->kbad + (size_t)(i0 + r) * Np + j0, bm);
-    for (unsigned w = 0; w < TW && j0 + w < N; w++) {
-      if (plain >> w & 1) continue;
-      if (bm >> w & 1) {
-        if (!(done[r] >> w & 1)) tc5__gemm_reference_elem(J, i0 + r, j0 + w, col, kbeg);
-        continue;
-      }
-      float f = (float)((double)cs[r][w] * pow2d(ce[r][w])); /* exact: an f32 value */
-      memcpy(&d[w], &f, 4);
-    }
-  }
+  store_d(J, i0, nr, j0, col, kbeg, last, cols, cs, ce, bad, done);
 }
 
 #else /* no AVX-512 kernel on this platform: the portable one runs */

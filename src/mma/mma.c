@@ -153,8 +153,12 @@ static tc5_status collector(tc5_cta *c, const tc5_mma_variant *v, uint64_t sourc
 
 /* ---- issue ------------------------------------------------------------------ */
 
-tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, tc5_diag *diag) {
-  if (!ctas || !a) return TC5_EINVAL;
+/* The rules of the variant and its arguments that need no memory: the CTA
+ * group, the instruction descriptor against the variant (Tables 39, 49, 50,
+ * ...), .ashift, scale-input-d, the zero-column mask operand. Fills the
+ * decoded descriptor and its types and K. */
+static tc5_status issue_rules(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, tc5_idesc *d, tc5_type *at,
+                              tc5_type *bt, tc5_type *dt, unsigned *K, tc5_diag *diag) {
   const tc5_mma_variant *v = &a->variant;
   const char *what = "tcgen05.mma";
   unsigned cg = v->cta_group;
@@ -171,17 +175,14 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
       v->kind == TC5_KIND_MXF4NVF4)
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "variant", (uint64_t)v->kind,
                         "%s: .sp and the block-scaled kinds are not modelled yet", what);
-  /* the instruction descriptor against the variant (Tables 39, 49, 50, ...) */
-  tc5_idesc d;
-  tc5_status st = tc5_idesc_decode(a->idesc, v->kind, &d, diag);
-  if (!st) st = tc5_idesc_check(&d, v, diag);
+  tc5_status st = tc5_idesc_decode(a->idesc, v->kind, d, diag);
+  if (!st) st = tc5_idesc_check(d, v, diag);
   if (st) return st;
-  tc5_type at, bt, dt;
-  unsigned K, M = d.m, N = d.n;
-  tc5_idesc_atype(&d, &at);
-  tc5_idesc_btype(&d, &bt);
-  tc5_idesc_dtype(&d, &dt);
-  tc5_idesc_k(&d, &K);
+  unsigned M = d->m;
+  tc5_idesc_atype(d, at);
+  tc5_idesc_btype(d, bt);
+  tc5_idesc_dtype(d, dt);
+  tc5_idesc_k(d, K);
   if (v->ashift && !a->a_in_tmem)
     return tc5_diag_add(diag, TC5_EILLEGAL, "ashift", 1,
                         "%s: .ashift shifts the rows of A in Tensor Memory: A must be [a-tmem]", what);
@@ -204,6 +205,45 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
     st = tc5_tmem_use_cta_group(ctas[i].tmem, cg, what, diag);
     if (st) return st;
   }
+  return TC5_OK;
+}
+
+/* D's place in Tensor Memory: its lane alignment, A's lanes when A is
+ * there, and the columns allocated in every CTA of the group */
+static tc5_status d_range_rules(tc5_cta *ctas, const tc5_mma_args *a, unsigned M, unsigned N, uint32_t *dl,
+                                uint32_t *dc, tc5_diag *diag) {
+  const tc5_mma_variant *v = &a->variant;
+  const char *what = "tcgen05.mma";
+  uint32_t nl, nc;
+  bool al16;
+  tc5__mma_d_extent(M, v->cta_group, v->ws, N, &nl, &nc, &al16);
+  *dl = TC5_TMEM_LANE(a->d_tmem), *dc = TC5_TMEM_COL(a->d_tmem);
+  if (*dl != 0 && !(al16 && *dl == 16))
+    return tc5_diag_add(diag, TC5_EALIGN, "d-tmem", a->d_tmem,
+                        "%s: d-tmem lane %u: the data-path layout of M = %u%s needs lane alignment %s (9.7.16.10.5)",
+                        what, *dl, M, v->ws ? " .ws" : "", al16 ? "0 or 16" : "0");
+  if (a->a_in_tmem && TC5_TMEM_LANE(a->a_tmem) != *dl)
+    return tc5_diag_add(diag, TC5_EALIGN, "a-tmem", a->a_tmem,
+                        "%s: a-tmem lane %u differs from d-tmem lane %u: A and D must use the same lane alignment",
+                        what, TC5_TMEM_LANE(a->a_tmem), *dl);
+  for (unsigned c = 0; c < v->cta_group; c++) {
+    tc5_status st = tc5_tmem_check_range(ctas[c].tmem, *dl, nl, *dc, nc, "tcgen05.mma: D (d-tmem)", diag);
+    if (st) return st;
+  }
+  return TC5_OK;
+}
+
+tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, tc5_diag *diag) {
+  if (!ctas || !a) return TC5_EINVAL;
+  const tc5_mma_variant *v = &a->variant;
+  const char *what = "tcgen05.mma";
+  unsigned cg = v->cta_group;
+  tc5_idesc d;
+  tc5_type at, bt, dt;
+  unsigned K;
+  tc5_status st = issue_rules(ctas, nctas, a, &d, &at, &bt, &dt, &K, diag);
+  if (st) return st;
+  unsigned M = d.m, N = d.n;
   mma_job J;
   memset(&J, 0, sizeof J);
   /* the arithmetic */
@@ -264,26 +304,9 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
     if (st) goto fail;
   }
   /* Tensor Memory: D's range and lane alignment */
-  uint32_t nl, nc;
-  bool al16;
-  tc5__mma_d_extent(M, cg, v->ws, N, &nl, &nc, &al16);
-  uint32_t dl = TC5_TMEM_LANE(a->d_tmem), dc = TC5_TMEM_COL(a->d_tmem);
-  if (dl != 0 && !(al16 && dl == 16)) {
-    st = tc5_diag_add(diag, TC5_EALIGN, "d-tmem", a->d_tmem,
-                      "%s: d-tmem lane %u: the data-path layout of M = %u%s needs lane alignment %s (9.7.16.10.5)",
-                      what, dl, M, v->ws ? " .ws" : "", al16 ? "0 or 16" : "0");
-    goto fail;
-  }
-  if (a->a_in_tmem && TC5_TMEM_LANE(a->a_tmem) != dl) {
-    st = tc5_diag_add(diag, TC5_EALIGN, "a-tmem", a->a_tmem,
-                      "%s: a-tmem lane %u differs from d-tmem lane %u: A and D must use the same lane alignment",
-                      what, TC5_TMEM_LANE(a->a_tmem), dl);
-    goto fail;
-  }
-  for (unsigned c = 0; c < cg; c++) {
-    st = tc5_tmem_check_range(ctas[c].tmem, dl, nl, dc, nc, "tcgen05.mma: D (d-tmem)", diag);
-    if (st) goto fail;
-  }
+  uint32_t dl, dc;
+  st = d_range_rules(ctas, a, M, N, &dl, &dc, diag);
+  if (st) goto fail;
   /* collector buffers: A (non-.ws) or B (.ws) */
   bool summed = v->collector_op == TC5_COLLECTOR_FILL || v->collector_op == TC5_COLLECTOR_USE ||
                 v->collector_op == TC5_COLLECTOR_LASTUSE;
