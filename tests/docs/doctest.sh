@@ -7,11 +7,16 @@
 # the block's expected output — stdout and stderr of its commands, in order —
 # compared exactly, trailing spaces ignored (```text nocheck: not compared).
 # Commands naming ../shared/ (the oracle data next to the checkout) are
-# skipped when it is not there.
-# usage: doctest.sh TC5 ROOT FILE.md...
+# skipped when it is not there. A ```c block compiles (with the library and
+# its headers) and runs, exit 0; without a main its statements are wrapped
+# in one; ```c fragment blocks are only shown.
+# usage: doctest.sh TC5 ROOT [--lib LIBTC5.a --include DIR] FILE.md...
 set -u
 tc5=$1 root=$2
 shift 2
+lib= inc=
+if [ "${1:-}" = --lib ]; then lib=$2 inc=$4; shift 4; fi
+CC=${CC:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$work/cases"
@@ -22,6 +27,9 @@ for md in "$@"; do
   rel=${md#"$root"/}
   rm -f "$work/cases/"*
   awk -v dir="$work/cases" -v file="$rel" '
+    state == 0 && /^```c[ \t]*$/ { state = 4; n++; cf = dir "/" n ".c"; printf "" > cf; print file ":" NR > (dir "/" n ".loc"); next }
+    state == 4 && /^```[ \t]*$/ { state = 0; close(cf); next }
+    state == 4 { print >> cf; next }
     state == 0 && /^```sh[ \t]*$/ { state = 1; n++; cmds = dir "/" n ".cmd"; printf "" > cmds; print file ":" NR > (dir "/" n ".loc"); next }
     state == 1 && /^```[ \t]*$/ { state = 2; close(cmds); next }
     state == 1 && cont != "" { $0 = cont " " $0; cont = "" }
@@ -41,6 +49,22 @@ for md in "$@"; do
     state == 3 && /^```[ \t]*$/ { state = 0; close(ef); next }
     state == 3 { sub(/[ \t]+$/, ""); print >> ef; next }
   ' "$md"
+  for c in "$work/cases/"*.c; do
+    [ -f "$c" ] || continue
+    b=${c%.c}
+    loc=$(cat "$b.loc")
+    [ -n "$lib" ] || { skipped=$((skipped + 1)); continue; }
+    { echo "#include <stdbool.h>"; echo "#include <stdint.h>"; echo "#include <stdio.h>"; echo "#include <stdlib.h>"
+      grep '^#include' "$c"
+      if grep -q 'main(' "$c"; then grep -v '^#include' "$c"
+      else echo "int main(void) {"; grep -v '^#include' "$c"; echo "return 0;"; echo "}"; fi
+    } > "$b.prog.c"
+    ran=$((ran + 1))
+    if ! $CC -std=c11 -Wall -I"$inc" "$b.prog.c" "$lib" -lm -lpthread -o "$b.prog" > "$b.cc" 2>&1; then
+      echo "$loc: the C block does not compile:"; head -10 "$b.cc"; fail=1; continue
+    fi
+    if ! "$b.prog" > "$b.out" 2>&1; then echo "$loc: the C block's program failed:"; head -5 "$b.out"; fail=1; fi
+  done
   for c in "$work/cases/"*.cmd; do
     [ -s "$c" ] || continue
     b=${c%.cmd}
