@@ -85,7 +85,7 @@ void chk_reset(ptx_chk *k) {
   k->seq = 1;
   k->nev = 1; /* event and op 0 mean "none" */
   k->nop = 1;
-  for (unsigned i = 0; i < k->nmb; i++) memset(k->mb[i].cur, 0, (size_t)6 * k->nvc * 4);
+  for (unsigned i = 0; i < k->nmb; i++) memset(k->mb[i].cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
 }
 
 static void join(uint32_t *d, const uint32_t *s, unsigned n) {
@@ -581,11 +581,12 @@ static chk_mb *mb_of(ptx_chk *k, ptx_cta *c, ptx_mbar *mb) {
       k->mb = np;
       k->mb_cap = nc;
     }
-    uint32_t *v = calloc((size_t)6 * k->nvc, 4);
+    uint32_t *v = calloc((size_t)6 * k->nvc + k->n, 4);
     if (!v) return NULL;
     chk_mb *x = &k->mb[k->nmb++];
     x->cur = v, x->cur_s = v + k->nvc, x->last = v + 2 * k->nvc, x->last_s = v + 3 * k->nvc;
     x->prev = v + 4 * k->nvc, x->prev_s = v + 5 * k->nvc;
+    x->seen = v + 6 * k->nvc;
   }
   return &k->mb[i];
 }
@@ -594,7 +595,7 @@ void chk_mbar_init(ptx_warp *w, ptx_mbar *mb) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
   chk_mb *x = mb_of(k, w->cta, mb);
-  if (x) memset(x->cur, 0, (size_t)6 * k->nvc * 4);
+  if (x) memset(x->cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
 }
 
 void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before, bool commit,
@@ -633,13 +634,21 @@ void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, ui
   }
 }
 
-void chk_mbar_observe(ptx_warp *w, ptx_mbar *mb, unsigned parity) {
+void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned parity) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
   chk_mb *x = mb_of(k, w->cta, mb);
   uint32_t ph = mb->mb.phase;
-  if (!x || !ph) return;
+  /* no phase of this parity completed yet: the wait passes on the phase
+   * "before the first" (CUTLASS's producers start so): nothing to acquire */
+  if (!x || !ph || (ph == 1 && (parity & 1) != 0)) return;
   bool last = ((ph - 1) & 1) == (parity & 1);
+  uint32_t c = last ? ph - 1 : ph - 2; /* the phase observed */
+  if (x->seen[w->id] && c + 1 <= x->seen[w->id])
+    report(w, CR_MBAR_PHASE_REUSED, in, -1, nobody(),
+           "the wait on the mbarrier at shared 0x%x passes on phase %u, which this warp already observed (the "
+           "mbarrier is at phase %u): if it meant phase %u, the parity aliased", mb->addr, c, ph, c + 2);
+  x->seen[w->id] = c + 1;
   acquire(k, w->id, last ? x->last : x->prev, last ? x->last_s : x->prev_s);
 }
 

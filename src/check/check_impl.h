@@ -46,6 +46,7 @@ enum {
   CR_ALLOC_NEVER,
   CR_MBAR_OVER_ARRIVAL,
   CR_MBAR_WAIT_NEVER,
+  CR_MBAR_PHASE_REUSED,
   CR_PARTIAL_WARP,
   CR_TMEM_LANES,
   CR_TMEM_UNINIT,
@@ -85,6 +86,7 @@ typedef struct chk_mb { /* per mbarrier: clock vectors of its phases */
   uint32_t *cur, *cur_s;   /* arrivals of the current phase              */
   uint32_t *last, *last_s; /* up to the last completed phase             */
   uint32_t *prev, *prev_s; /* up to the one before                       */
+  uint32_t *seen;          /* per warp: 1 + the last phase it observed (0: none) */
 } chk_mb;
 typedef struct chk_pend { /* a register a tcgen05.ld writes / tcgen05.st reads, until the wait */
   uint32_t reg, insn;
@@ -177,7 +179,7 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
 void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before, bool commit,
                      ptx_mbar **spill);
 void chk_mbar_init(ptx_warp *w, ptx_mbar *mb);
-void chk_mbar_observe(ptx_warp *w, ptx_mbar *mb, unsigned parity);
+void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned parity);
 void chk_bar_arrive(ptx_warp *w, uint32_t id);
 void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting);
 #endif

@@ -134,6 +134,14 @@ static const tc5_check_rule rules[CR_COUNT] = {
                             "transaction bytes will never come): a deadlock, or a hang on silicon",
                             "make the producers arrive (or the tcgen05.commit execute) once per phase, with the "
                             "parity the consumers wait on"},
+    [CR_MBAR_PHASE_REUSED] = {"mbarrier-phase-reused", TC5_CHECK_WARNING, "9.7.16.6.2.1.1",
+                              "mbarrier.test_wait/try_wait.parity P is true once the phase of parity P has "
+                              "completed: the parity names the phase only among the two most recent ones.",
+                              "a warp's wait passes on an mbarrier phase the same warp already observed: if the "
+                              "waiter meant the next phase of that parity (two phases on), the wait passed too "
+                              "early (the phase was reused); legal when the warp re-checks a phase on purpose",
+                              "flip the waited parity after every completed wait (one phase bit per pipeline "
+                              "stage), so each wait names a phase not yet observed"},
     [CR_PARTIAL_WARP] = {"partial-warp-aligned", TC5_CHECK_ALWAYS, "9.7.16.7.1",
                          "The mandatory .aligned qualifier indicates that all threads in the warp must execute the "
                          "same instruction. In conditionally executed code, the instruction should only be used if it "

@@ -397,6 +397,7 @@ static PTX_EXEC(x_mbarrier) {
   if (op == MB_TEST_WAIT || op == MB_TRY_WAIT) {
     /* all lanes' waits first: retry the whole instruction unless all are done */
     bool all = true;
+    ptx_mbar *observed = NULL;
     PTX_LANES(mask, {
       uint32_t off;
       if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
@@ -412,8 +413,9 @@ static PTX_EXEC(x_mbarrier) {
       if (!done) {
         all = false;
         w->wait_id = off;
-      } else if (w->cta->chk) {
-        chk_mbar_observe(w, mb, (unsigned)(x[l] & 1)); /* parity, or the state's phase */
+      } else if (w->cta->chk && mb != observed) { /* the warp observes once per mbarrier */
+        chk_mbar_observe(w, in, mb, (unsigned)(x[l] & 1)); /* parity, or the state's phase */
+        observed = mb;
       }
     });
     if (all) return PX_NEXT;

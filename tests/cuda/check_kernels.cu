@@ -68,6 +68,7 @@ enum Bug {
   TILE2_NO_FENCE_BEFORE, // fence-before-missing (strict): the last epilogue's bar.sync before dealloc without the fence
   LD_NO_WAIT,          // ld-reg-use (strict): D's registers used before tcgen05.wait::ld
   ELECT_HALF_WARP,     // partial-warp-aligned: elect.sync with a full membermask under if (lane < 16)
+  DONE_NO_FLIP,        // mbarrier-phase-reused (strict): "done" waited with parity 0 in both tiles
 };
 
 template <int BUG>
@@ -135,7 +136,8 @@ __device__ void gemm(const uint16_t *A, const uint16_t *B, float *D) {
       ptx::tcgen05_commit(ptx::cta_group_1, &done);
     }
     if (BUG == DEALLOC_EARLY && tile == TILES - 1 && w == 0) ptx::tcgen05_dealloc(ptx::cta_group_1, taddr, 64);
-    if (BUG != NO_DONE_WAIT) wait_phase(&done, (tile & 1) ^ (BUG == DONE_WRONG_PARITY ? 1 : 0));
+    if (BUG != NO_DONE_WAIT)
+      wait_phase(&done, BUG == DONE_NO_FLIP ? 0 : (tile & 1) ^ (BUG == DONE_WRONG_PARITY ? 1 : 0));
     if (BUG != NO_FENCE_AFTER) ptx::tcgen05_fence_after_thread_sync();
     /* epilogue: each warp its 32 rows, 64 columns */
     if (BUG == ST_OVER_LD) {
@@ -197,3 +199,4 @@ CK(ck_st_over_ld, ST_OVER_LD)
 CK(ck_tile2_no_fence_before, TILE2_NO_FENCE_BEFORE)
 CK(ck_ld_no_wait, LD_NO_WAIT)
 CK(ck_elect_half_warp, ELECT_HALF_WARP)
+CK(ck_done_no_flip, DONE_NO_FLIP)

@@ -11,6 +11,7 @@
 # its headers) and runs, exit 0; without a main its statements are wrapped
 # in one; ```c fragment blocks are only shown.
 # usage: doctest.sh TC5 ROOT [--lib LIBTC5.a --include DIR] FILE.md...
+#        (TC5_DOC_CFLAGS: extra flags for the C blocks, e.g. the sanitizers)
 set -u
 tc5=$1 root=$2
 shift 2
@@ -60,7 +61,8 @@ for md in "$@"; do
       else echo "int main(void) {"; grep -v '^#include' "$c"; echo "return 0;"; echo "}"; fi
     } > "$b.prog.c"
     ran=$((ran + 1))
-    if ! $CC -std=c11 -Wall -I"$inc" "$b.prog.c" "$lib" -lm -lpthread -o "$b.prog" > "$b.cc" 2>&1; then
+    # shellcheck disable=SC2086 # TC5_DOC_CFLAGS: the library's sanitizer flags, word by word
+    if ! $CC -std=c11 -Wall ${TC5_DOC_CFLAGS:-} -I"$inc" "$b.prog.c" "$lib" -lm -lpthread -o "$b.prog" > "$b.cc" 2>&1; then
       echo "$loc: the C block does not compile:"; head -10 "$b.cc"; fail=1; continue
     fi
     if ! "$b.prog" > "$b.out" 2>&1; then echo "$loc: the C block's program failed:"; head -5 "$b.out"; fail=1; fi
