@@ -308,12 +308,27 @@ static const chk_desc_cache *operand_granules(ptx_chk *k, uint64_t desc, uint32_
 }
 
 /* ---- Tensor Memory ---- */
+/* strict mode: o is ordered before warp w's operation only by a thread
+ * synchronisation that lacks a tcgen05 fence (known in the default view,
+ * not in the strict one): a fence warning, naming the fence missing (the
+ * receiver's after_thread_sync when the knowledge arrived but was not
+ * fenced, else the sender's before_thread_sync). `what` describes w's
+ * access. Returns whether it reported. */
+static bool fence_warning(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, const chk_op *o, const char *what) {
+  if (!k->strict || known(k, VC(k, k->svc, w->id), o)) return false;
+  bool via_after = known(k, VC(k, k->spend, w->id), o);
+  report(w, via_after ? CR_FENCE_AFTER : CR_FENCE_BEFORE, in, lane, of_op(o),
+         "%s, which an asynchronous tcgen05 operation accesses that is ordered before it only by a thread "
+         "synchronisation without tcgen05.fence::%s_thread_sync", what, via_after ? "after" : "before");
+  return true;
+}
+
 static bool tmem_read_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint32_t lane0,
                             uint32_t col, const char *what) {
   uint32_t o = k->tm_w[g];
   if (!o) return false;
   const chk_op *p = &k->op[o];
-  const uint32_t *vc = VC(k, k->vc, w->id), *svc = VC(k, k->svc, w->id);
+  const uint32_t *vc = VC(k, k->vc, w->id);
   if (!known(k, vc, p)) {
     if (p->kind == OK_MMA)
       report(w, CR_TMEM_READ_INFLIGHT, in, lane, of_op(p),
@@ -325,15 +340,9 @@ static bool tmem_read_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lan
              col);
     return true;
   }
-  if (k->strict && !known(k, svc, p)) {
-    bool via_after = known(k, VC(k, k->spend, w->id), p);
-    report(w, via_after ? CR_FENCE_AFTER : CR_FENCE_BEFORE, in, lane, of_op(p),
-           "%s reads Tensor Memory lane %u column %u, written by an asynchronous tcgen05 operation that is ordered "
-           "before it only by a thread synchronisation without tcgen05.fence::%s_thread_sync",
-           what, lane0, col, via_after ? "after" : "before");
-    return true;
-  }
-  return false;
+  char acc[96];
+  snprintf(acc, sizeof acc, "%s reads Tensor Memory lane %u column %u", what, lane0, col);
+  return fence_warning(k, w, in, lane, p, acc);
 }
 static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint32_t lane0,
                              uint32_t col, const char *what, bool is_mma) {
@@ -361,14 +370,9 @@ static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
       return report(w, CR_TMEM_ST_UNWAITED, in, lane, of_op(p),
              "%s accumulates into Tensor Memory lane %u column %u before the tcgen05.st that wrote it is waited for",
              what, lane0, col), true;
-    if (k->strict && !known(k, VC(k, k->svc, w->id), p)) {
-      bool via_after = known(k, VC(k, k->spend, w->id), p);
-      report(w, via_after ? CR_FENCE_AFTER : CR_FENCE_BEFORE, in, lane, of_op(p),
-             "%s accumulates into Tensor Memory lane %u column %u written by a tcgen05.st ordered before it only by a "
-             "thread synchronisation without tcgen05.fence::%s_thread_sync",
-             what, lane0, col, via_after ? "after" : "before");
-      return true;
-    }
+    char acc[96];
+    snprintf(acc, sizeof acc, "%s accumulates into Tensor Memory lane %u column %u", what, lane0, col);
+    return fence_warning(k, w, in, lane, p, acc);
   }
   return false;
 }
@@ -549,13 +553,10 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
       uint32_t g = q * 512 + c;
       uint32_t ids[2] = {k->tm_w[g], k->tm_r[g]};
       for (int i = 0; i < 2 && !told; i++) {
-        if (ids[i] && k->strict && known(k, vc, &k->op[ids[i]]) && !known(k, VC(k, k->svc, w->id), &k->op[ids[i]])) {
-          bool via_after = known(k, VC(k, k->spend, w->id), &k->op[ids[i]]);
-          report(w, via_after ? CR_FENCE_AFTER : CR_FENCE_BEFORE, in, -1, of_op(&k->op[ids[i]]),
-                 "tcgen05.dealloc frees Tensor Memory column %u, accessed by an asynchronous tcgen05 operation "
-                 "ordered before it only by a thread synchronisation without tcgen05.fence::%s_thread_sync",
-                 c, via_after ? "after" : "before");
-          told = true;
+        if (ids[i] && known(k, vc, &k->op[ids[i]])) {
+          char acc[96];
+          snprintf(acc, sizeof acc, "tcgen05.dealloc frees Tensor Memory column %u", c);
+          told = fence_warning(k, w, in, -1, &k->op[ids[i]], acc);
         }
         if (ids[i] && !known(k, vc, &k->op[ids[i]])) {
           const chk_op *p = &k->op[ids[i]];

@@ -16,30 +16,7 @@
 // (tcgen05.wait::ld) and synchronised (before_thread_sync, bar.sync,
 // after_thread_sync). Compiled by tests/check/gen_kernels.sh with
 // nvcc -arch=sm_100a -ptx into tests/data/check/kernels.ptx.
-#include <cuda/ptx>
-#include <cstdint>
-
-namespace ptx = cuda::ptx;
-
-#define KB 16
-__device__ __forceinline__ uint32_t off(int mn, int k) { return (mn % 8) * 16 + (mn / 8) * 256 + (k / 8) * 128 + (k % 8) * 2; }
-__device__ __forceinline__ uint64_t sdesc(const void *p) {
-  uint64_t a = (uint32_t)__cvta_generic_to_shared(p);
-  return (a >> 4 & 0x3fff) | (uint64_t)(128 >> 4) << 16 | (uint64_t)(256 >> 4) << 32 | 1ull << 46;
-}
-__host__ __device__ constexpr uint32_t idesc(int m, int n) {
-  return 1u << 4 | 1u << 7 | 1u << 10 | (uint32_t)(n >> 3) << 17 | (uint32_t)(m >> 4) << 24;
-}
-__device__ void fill(uint8_t *s, const uint16_t *g, int rows, int K, int k0, int kblocks) {
-  for (int i = threadIdx.x; i < rows * KB * kblocks; i += blockDim.x) {
-    int kb = i / (rows * KB), r = (i / KB) % rows, k = i % KB;
-    *(uint16_t *)&s[kb * rows * KB * 2 + off(r, k)] = g[r * K + k0 + kb * KB + k];
-  }
-}
-__device__ void wait_phase(uint64_t *bar, uint32_t parity) {
-  while (!ptx::mbarrier_try_wait_parity(bar, parity)) {
-  }
-}
+#include "umma_helpers.cuh"
 
 enum Bug {
   OK = 0,
