@@ -13,3 +13,5 @@ if [ "${1:-}" = "--sanitize" ]; then
 fi
 cd "$dir"
 ctest --output-on-failure -j"$(nproc)"
+# the Python package (wheel, fresh virtualenv, pytest) with the plain build
+if [ "$dir" = build ]; then cd .. && scripts/test_python.sh; fi

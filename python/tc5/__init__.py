@@ -1,0 +1,115 @@
+"""tc5: a bit-accurate model of NVIDIA's 5th-generation Tensor Core, from Python.
+
+NumPy and ml_dtypes arrays in, Blackwell's (or Hopper's) exact results out.
+The arithmetic is the C library's (``tc5_gemm``): the same bits as the CLI's
+``tc5 gemm``. Errors raise :class:`tc5.Error` subclasses carrying the C
+library's diagnostics (``.status``, ``.messages``).
+"""
+from __future__ import annotations
+
+import numpy as np
+import ml_dtypes
+
+from . import _tc5
+from ._tc5 import (  # noqa: F401  (the exception classes, one per status)
+    Error, InvalidArgumentError, RangeError, ReservedError, AlignmentError, IllegalError,
+    NotRepresentableError, TruncatedError, OutOfMemoryError, ParseError, FileError, MismatchError,
+    WouldBlockError, StateError, AccessError, UninitializedError, BoundsError, UnsupportedError,
+    HazardError,
+)
+
+__all__ = ["gemm", "type_of", "Error"]
+
+# element types that arrays carry themselves (others: raw codes + a type name)
+_DTYPES = {
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float16): "f16",
+    np.dtype(np.int8): "s8",
+    np.dtype(np.uint8): "u8",
+    np.dtype(np.int32): "s32",
+    np.dtype(ml_dtypes.bfloat16): "bf16",
+    np.dtype(ml_dtypes.float8_e4m3fn): "e4m3",
+    np.dtype(ml_dtypes.float8_e5m2): "e5m2",
+    np.dtype(ml_dtypes.float6_e2m3fn): "e2m3",
+    np.dtype(ml_dtypes.float6_e3m2fn): "e3m2",
+    np.dtype(ml_dtypes.float4_e2m1fn): "e2m1",
+    np.dtype(ml_dtypes.float8_e8m0fnu): "ue8m0",
+}
+# the array type a result of each D type comes back as
+_OUT = {"f32": np.float32, "f16": np.float16, "s32": np.int32}
+
+
+def type_of(array) -> str | None:
+    """tc5's name of the element type an array holds (None for raw unsigned codes)."""
+    return _DTYPES.get(np.asarray(array).dtype)
+
+
+def _codes(x, name: str, given: str | None):
+    """(uint32 codes, C-contiguous, and the tc5 type name) of an array."""
+    x = np.asarray(x)
+    t = _DTYPES.get(x.dtype)
+    if given is not None and t is not None and t != given and x.dtype.kind != "u":
+        raise ValueError(f"{name}: the array holds {t}, but {name}_type says {given}")
+    if given is not None and x.dtype.kind == "u":
+        t = given  # raw codes of the named type
+    if t is None:
+        raise ValueError(f"{name}: dtype {x.dtype} is no tc5 element type: pass raw codes as an unsigned "
+                         f"integer array with {name}_type=")
+    bits = _tc5.type_bits(t)
+    if x.dtype.kind in "fV" or x.dtype == np.dtype(ml_dtypes.bfloat16) or t in ("s8", "s32"):
+        raw = x.view(np.dtype(f"uint{x.dtype.itemsize * 8}"))
+    else:
+        raw = x
+    codes = np.ascontiguousarray(raw, dtype=np.uint32)
+    if bits < 32:
+        codes &= np.uint32((1 << bits) - 1)
+    return codes, t
+
+
+def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | None = None,
+         b_type: str | None = None, d_type: str | None = None, scale_a=None, scale_b=None,
+         scale_type: str | None = None, block: int | None = None, saturate: bool = False,
+         negate_a: bool = False, negate_b: bool = False, scale_input_d: int = 0,
+         threads: int | None = None) -> np.ndarray:
+    """D = A @ B (+ C) exactly as the Tensor Core computes it (tc5_gemm).
+
+    a: M x K, b: K x N (NumPy's ``a @ b`` orientation, any strides); arrays of
+    NumPy or ml_dtypes types, or raw codes as unsigned integers with
+    ``a_type``/``b_type`` naming the type (tf32, ue4m3, or any type). kind:
+    f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4. d_type: f32 (default;
+    s32 for i8) or f16. Block-scaled kinds take ``scale_a`` (M x K/block)
+    and ``scale_b`` (K/block x N) and ``block`` (16 or 32). c: M x N of the
+    D type (enable-input-d; without it D = A.B). Releases the GIL and uses
+    every core (``threads``). Returns D as float32, float16 or int32.
+    """
+    A, at = _codes(a, "a", a_type)
+    B, bt = _codes(b, "b", b_type)
+    if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[0]:
+        raise ValueError(f"a is {A.shape} and b is {B.shape}: need M x K and K x N")
+    M, K = A.shape
+    N = B.shape[1]
+    dt = d_type or ("s32" if kind == "i8" else "f32")
+    if dt not in _OUT:
+        raise ValueError(f"d_type is f32, f16 or s32, not {dt!r}")
+    SA = SB = None
+    st = None
+    if scale_a is not None or scale_b is not None:
+        if scale_a is None or scale_b is None or block is None:
+            raise ValueError("block-scaled kinds need scale_a, scale_b and block")
+        SA, sta = _codes(scale_a, "scale_a", scale_type)
+        SB, stb = _codes(scale_b, "scale_b", scale_type)
+        if sta != stb:
+            raise ValueError(f"scale_a is {sta} and scale_b is {stb}")
+        st = sta
+    if c is not None:
+        D, ct = _codes(c, "c", dt)
+        if D.shape != (M, N):
+            raise ValueError(f"c is {D.shape}, D is {(M, N)}")
+        D = D.copy()
+    else:
+        D = np.zeros((M, N), dtype=np.uint32)
+    _tc5.gemm(model, kind, at, bt, dt, st, int(block or 0), bool(saturate), M, N, K, A, B, SA, SB, D,
+              bool(negate_a), bool(negate_b), c is not None, int(scale_input_d), int(threads or 0))
+    if dt == "f16":
+        return D.astype(np.uint16).view(np.float16)
+    return D.view(_OUT[dt])

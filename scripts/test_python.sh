@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The Python package's tests: builds the wheel from this checkout
+# (scikit-build-core: the same CMake build), installs it into a fresh
+# virtualenv (build/pyvenv) with numpy, ml_dtypes, pytest and hypothesis from
+# PyPI, and runs tests/python against the built CLI (tc5.gemm == tc5 gemm).
+# Usage: scripts/test_python.sh   (after scripts/build.sh; scripts/test.sh runs it)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv="$(pwd)/build/pyvenv"
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/pip" install -q --upgrade pip
+"$venv/bin/pip" install -q numpy ml_dtypes pytest hypothesis
+"$venv/bin/pip" install -q .
+cd build   # not the checkout: the tests import the installed package
+TC5_CLI="$(pwd)/tc5" "$venv/bin/python" -m pytest -q ../tests/python
