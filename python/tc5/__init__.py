@@ -113,3 +113,73 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
     if dt == "f16":
         return D.astype(np.uint16).view(np.float16)
     return D.view(_OUT[dt])
+
+
+class _Desc:
+    """A descriptor: its fields as attributes, named as in the C struct."""
+
+    _which = ""
+
+    def __init__(self, **fields):
+        self.kind = fields.pop("kind", None)
+        base, _ = _tc5.desc_decode(self._which, self._blank(), self.kind)
+        self.__dict__.update(base)
+        for k, v in fields.items():
+            if k not in base:
+                raise KeyError(f"no field {k!r} in {type(self).__name__} (fields: {', '.join(base)})")
+            setattr(self, k, v)
+
+    def _blank(self):
+        return 0
+
+    def _fields(self):
+        return {k: v for k, v in self.__dict__.items() if k != "kind"}
+
+    @classmethod
+    def decode(cls, raw: int, kind: str | None = None):
+        """Every field of a raw descriptor; .issues lists every rule it breaks."""
+        d = cls.__new__(cls)
+        d.kind = kind
+        fields, issues = _tc5.desc_decode(cls._which, int(raw), kind)
+        d.__dict__.update(fields)
+        d.issues = issues
+        return d
+
+    def encode(self) -> int:
+        """The raw descriptor (raises tc5.Error naming the rules broken)."""
+        return _tc5.desc_encode(self._which, {k: v for k, v in self._fields().items() if k != "issues"}, self.kind)
+
+    def check(self) -> list[str]:
+        """The rules the fields break (an empty list: valid)."""
+        return _tc5.desc_check(self._which, {k: v for k, v in self._fields().items() if k != "issues"}, self.kind)
+
+    def __repr__(self):
+        f = ", ".join(f"{k}={v!r}" for k, v in self._fields().items() if k != "issues")
+        return f"{type(self).__name__}({'kind=' + repr(self.kind) + ', ' if self.kind else ''}{f})"
+
+
+class SmemDesc(_Desc):
+    """The shared memory descriptor (Table 40): start_address, lbo, sbo (bytes), base_offset, lbo_mode, swizzle..."""
+
+    _which = "smem"
+
+    def _blank(self):
+        return 1 << 46  # the fixed 0b001 at bits 46-48
+
+
+class InstrDesc(_Desc):
+    """The instruction descriptor (Tables 42-44) of a kind: m, n, dtype/atype/btype codes, transposes, negates..."""
+
+    _which = "idesc"
+
+    def __init__(self, kind: str = "f16", **fields):
+        super().__init__(kind=kind, **fields)
+
+
+class ZcmaskDesc(_Desc):
+    """The zero-column mask descriptor (Table 45): start_count[4], first_span[4], skip_span, use_span..."""
+
+    _which = "zcmask"
+
+
+__all__ += ["SmemDesc", "InstrDesc", "ZcmaskDesc"]

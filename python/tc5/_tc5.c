@@ -7,7 +7,10 @@
 #include <Python.h>
 #include <string.h>
 
+#include <stddef.h>
+
 #include "tc5/arith.h"
+#include "tc5/descriptors.h"
 #include "tc5/formats.h"
 #include "tc5/kind.h"
 
@@ -143,7 +146,206 @@ static PyObject *py_type_bits(PyObject *self, PyObject *arg) {
   return PyLong_FromUnsignedLong(tc5_type_bits(t));
 }
 
+/* ---- descriptors: one field table per C struct (names as in the structs) ---- */
+typedef struct field {
+  const char *name;
+  size_t off;
+  unsigned size;  /* 1, 2, 4 bytes */
+  unsigned count; /* array elements (zcmask's start_count, first_span) */
+} field;
+#define F(T, f, n) {#f, offsetof(T, f), sizeof(((T *)0)->f) / (n), n}
+static const field smem_fields[] = {
+    F(tc5_smem_desc, start_address, 1), F(tc5_smem_desc, lbo, 1),          F(tc5_smem_desc, sbo, 1),
+    F(tc5_smem_desc, base_offset, 1),   F(tc5_smem_desc, lbo_mode, 1),     F(tc5_smem_desc, swizzle, 1),
+    F(tc5_smem_desc, fixed_46_48, 1),   F(tc5_smem_desc, fixed_53_60, 1),  F(tc5_smem_desc, unused_14_15, 1),
+    F(tc5_smem_desc, unused_30_31, 1),  {NULL, 0, 0, 0},
+};
+static const field idesc_fields[] = {
+    F(tc5_idesc, sparse_selector, 1), F(tc5_idesc, sparse, 1),     F(tc5_idesc, saturate, 1),
+    F(tc5_idesc, dtype, 1),           F(tc5_idesc, atype, 1),      F(tc5_idesc, btype, 1),
+    F(tc5_idesc, negate_a, 1),        F(tc5_idesc, negate_b, 1),   F(tc5_idesc, transpose_a, 1),
+    F(tc5_idesc, transpose_b, 1),     F(tc5_idesc, n, 1),          F(tc5_idesc, m, 1),
+    F(tc5_idesc, max_shift, 1),       F(tc5_idesc, scale_type, 1), F(tc5_idesc, sfa_id, 1),
+    F(tc5_idesc, sfb_id, 1),          F(tc5_idesc, k96, 1),        F(tc5_idesc, reserved_bits, 1),
+    {NULL, 0, 0, 0},
+};
+static const field zcmask_fields[] = {
+    F(tc5_zcmask_desc, start_count, 4), F(tc5_zcmask_desc, first_span, 4),     F(tc5_zcmask_desc, non_zero, 1),
+    F(tc5_zcmask_desc, skip_span, 1),   F(tc5_zcmask_desc, use_span, 1),       F(tc5_zcmask_desc, column_shift, 1),
+    F(tc5_zcmask_desc, reserved_36_38, 1), F(tc5_zcmask_desc, reserved_62_63, 1), {NULL, 0, 0, 0},
+};
+#undef F
+
+static uint64_t get_u(const uint8_t *p, unsigned size) {
+  return size == 1 ? *p : size == 2 ? *(const uint16_t *)(const void *)p : *(const uint32_t *)(const void *)p;
+}
+static void set_u(uint8_t *p, unsigned size, uint64_t v) {
+  if (size == 1) *p = (uint8_t)v;
+  else if (size == 2) *(uint16_t *)(void *)p = (uint16_t)v;
+  else *(uint32_t *)(void *)p = (uint32_t)v;
+}
+/* the struct as a dict */
+static PyObject *to_dict(const field *fs, const void *d) {
+  PyObject *out = PyDict_New();
+  for (const field *f = fs; out && f->name; f++) {
+    const uint8_t *p = (const uint8_t *)d + f->off;
+    PyObject *v;
+    if (f->count > 1) {
+      v = PyList_New(f->count);
+      for (unsigned i = 0; v && i < f->count; i++) PyList_SET_ITEM(v, i, PyLong_FromUnsignedLongLong(get_u(p + i * f->size, f->size)));
+    } else {
+      v = PyLong_FromUnsignedLongLong(get_u(p, f->size));
+    }
+    if (!v || PyDict_SetItemString(out, f->name, v)) {
+      Py_XDECREF(v);
+      Py_DECREF(out);
+      return NULL;
+    }
+    Py_DECREF(v);
+  }
+  return out;
+}
+/* a dict into the struct (fields absent keep their value); unknown keys are errors */
+static bool from_dict(const field *fs, void *d, PyObject *dict) {
+  PyObject *key, *val;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(dict, &pos, &key, &val)) {
+    const char *k = PyUnicode_AsUTF8(key);
+    if (!k) return false;
+    const field *f = fs;
+    while (f->name && strcmp(f->name, k)) f++;
+    if (!f->name) {
+      if (!strcmp(k, "kind")) continue;
+      PyErr_Format(PyExc_KeyError, "no field '%s' in this descriptor", k);
+      return false;
+    }
+    uint8_t *p = (uint8_t *)d + f->off;
+    for (unsigned i = 0; i < f->count; i++) {
+      PyObject *x = f->count > 1 ? PySequence_GetItem(val, i) : (Py_INCREF(val), val);
+      if (!x) return false;
+      unsigned long long v = PyLong_AsUnsignedLongLong(x);
+      Py_DECREF(x);
+      if (PyErr_Occurred()) return false;
+      if (f->size < 8 && v >> (8 * f->size)) {
+        PyErr_Format(PyExc_OverflowError, "%s: %llu does not fit its %u bits", f->name, v, 8 * f->size);
+        return false;
+      }
+      set_u(p + i * f->size, f->size, v);
+    }
+  }
+  return true;
+}
+static PyObject *issues(const tc5_diag *dg) {
+  PyObject *l = PyList_New(0);
+  for (unsigned i = 0; l && i < dg->count; i++) {
+    PyObject *m = PyUnicode_FromString(dg->issue[i].message);
+    if (!m || PyList_Append(l, m)) {
+      Py_XDECREF(m);
+      Py_DECREF(l);
+      return NULL;
+    }
+    Py_DECREF(m);
+  }
+  return l;
+}
+
+typedef union anydesc {
+  tc5_smem_desc s;
+  tc5_idesc i;
+  tc5_zcmask_desc z;
+} anydesc;
+
+/* which: "smem", "idesc", "zcmask"; kind for idesc */
+static const field *desc_setup(const char *which, const char *kind_s, anydesc *d) {
+  memset(d, 0, sizeof *d);
+  if (!strcmp(which, "smem")) {
+    tc5_smem_desc_init(&d->s);
+    return smem_fields;
+  }
+  if (!strcmp(which, "zcmask")) {
+    tc5_zcmask_desc_init(&d->z);
+    return zcmask_fields;
+  }
+  if (!strcmp(which, "idesc")) {
+    tc5_kind k;
+    if (!kind_s || tc5_kind_parse(kind_s, &k)) {
+      PyErr_Format(PyExc_ValueError, "an instruction descriptor needs a kind (f16, tf32, ...), not '%s'",
+                   kind_s ? kind_s : "None");
+      return NULL;
+    }
+    tc5_idesc_init(&d->i, k);
+    return idesc_fields;
+  }
+  PyErr_Format(PyExc_ValueError, "descriptor is smem, idesc or zcmask, not '%s'", which);
+  return NULL;
+}
+
+PyDoc_STRVAR(desc_decode_doc, "desc_decode(which, raw, kind) -> (fields, issues): every field and every rule broken");
+static PyObject *py_desc_decode(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *which, *kind_s;
+  unsigned long long raw;
+  if (!PyArg_ParseTuple(args, "sKz", &which, &raw, &kind_s)) return NULL;
+  anydesc d;
+  const field *fs = desc_setup(which, kind_s, &d);
+  if (!fs) return NULL;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st;
+  if (fs == smem_fields) st = tc5_smem_desc_decode(raw, &d.s, &dg);
+  else if (fs == zcmask_fields) st = tc5_zcmask_desc_decode(raw, &d.z, &dg);
+  else st = raw >> 32 ? TC5_ERANGE : tc5_idesc_decode((uint32_t)raw, d.i.kind, &d.i, &dg);
+  if (st == TC5_EINVAL || (st == TC5_ERANGE && fs == idesc_fields && raw >> 32)) return raise(st, &dg, "decode");
+  PyObject *f = to_dict(fs, &d), *i = issues(&dg);
+  if (!f || !i) {
+    Py_XDECREF(f);
+    Py_XDECREF(i);
+    return NULL;
+  }
+  return Py_BuildValue("(NN)", f, i);
+}
+
+PyDoc_STRVAR(desc_encode_doc, "desc_encode(which, fields, kind) -> raw (raises with the rules broken)");
+static PyObject *py_desc_encode(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *which, *kind_s;
+  PyObject *dict;
+  if (!PyArg_ParseTuple(args, "sO!z", &which, &PyDict_Type, &dict, &kind_s)) return NULL;
+  anydesc d;
+  const field *fs = desc_setup(which, kind_s, &d);
+  if (!fs || !from_dict(fs, &d, dict)) return NULL;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  uint64_t raw = 0;
+  uint32_t r32 = 0;
+  tc5_status st = fs == smem_fields ? tc5_smem_desc_encode(&d.s, &raw, &dg)
+                  : fs == zcmask_fields ? tc5_zcmask_desc_encode(&d.z, &raw, &dg)
+                                        : tc5_idesc_encode(&d.i, &r32, &dg);
+  if (st) return raise(st, &dg, "encode");
+  return PyLong_FromUnsignedLongLong(fs == idesc_fields ? r32 : raw);
+}
+
+PyDoc_STRVAR(desc_check_doc, "desc_check(which, fields, kind) -> the rules the fields break (empty: valid)");
+static PyObject *py_desc_check(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *which, *kind_s;
+  PyObject *dict;
+  if (!PyArg_ParseTuple(args, "sO!z", &which, &PyDict_Type, &dict, &kind_s)) return NULL;
+  anydesc d;
+  const field *fs = desc_setup(which, kind_s, &d);
+  if (!fs || !from_dict(fs, &d, dict)) return NULL;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  if (fs == smem_fields) tc5_smem_desc_check(&d.s, &dg);
+  else if (fs == zcmask_fields) tc5_zcmask_desc_check(&d.z, 0, &dg);
+  else tc5_idesc_validate(&d.i, &dg);
+  return issues(&dg);
+}
+
 static PyMethodDef methods[] = {
+    {"desc_decode", py_desc_decode, METH_VARARGS, desc_decode_doc},
+    {"desc_encode", py_desc_encode, METH_VARARGS, desc_encode_doc},
+    {"desc_check", py_desc_check, METH_VARARGS, desc_check_doc},
     {"gemm", py_gemm, METH_VARARGS, gemm_doc},
     {"type_bits", py_type_bits, METH_O, type_bits_doc},
     {NULL, NULL, 0, NULL},
