@@ -183,3 +183,48 @@ class ZcmaskDesc(_Desc):
 
 
 __all__ += ["SmemDesc", "InstrDesc", "ZcmaskDesc"]
+
+
+def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, shared_bytes: int = 0,
+            check: str = "default", threads: int | None = None, name: str = "kernel.ptx"):
+    """Runs a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly (`tc5 run`).
+
+    grid, block: int or up to 3 ints. args: one per .param of the entry, in
+    order: NumPy arrays are global buffers (read and written in place, so
+    outputs appear in them after the run; they must be C-contiguous and
+    writable), None a null pointer, Python numbers the parameter's value at
+    its declared size (a float is stored as f32 in 4 bytes, f64 in 8).
+    check: the tcgen05 checker (none, default, strict). Returns
+    (findings, printed): the checker's findings (dicts: rule, warning, line,
+    line2, count, text) and what the kernel printed. Kernel errors (out of
+    bounds, deadlock...) raise tc5.Error subclasses.
+    """
+    import struct
+
+    def dim3(x):
+        t = (x,) if isinstance(x, int) else tuple(x)
+        return tuple(t) + (1,) * (3 - len(t))
+
+    params = _tc5.ptx_params(ptx_text, name, entry)
+    if len(args) != len(params):
+        raise ValueError(f"the entry has {len(params)} parameters, {len(args)} arguments given")
+    packed = []
+    for i, (x, (size, is_ptr)) in enumerate(zip(args, params)):
+        if isinstance(x, np.ndarray):
+            if not x.flags.c_contiguous or not x.flags.writeable:
+                raise ValueError(f"argument {i}: a buffer must be a C-contiguous, writable array")
+            packed.append(x.reshape(-1).view(np.uint8))
+        elif x is None:
+            packed.append((size, 0))
+        elif isinstance(x, float):
+            bits = struct.unpack("<I", struct.pack("<f", x))[0] if size == 4 else struct.unpack("<Q", struct.pack("<d", x))[0]
+            packed.append((size, bits))
+        elif isinstance(x, (int, np.integer)):
+            packed.append((size, int(x) & ((1 << (8 * size)) - 1)))
+        else:
+            raise TypeError(f"argument {i}: an array, None or a number, not {type(x).__name__}")
+    return _tc5.run_ptx(ptx_text, name, entry, dim3(grid), dim3(block), int(shared_bytes), check,
+                        int(threads or 0), packed)
+
+
+__all__ += ["run_ptx"]

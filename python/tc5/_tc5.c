@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "tc5/arith.h"
 #include "tc5/descriptors.h"
 #include "tc5/formats.h"
 #include "tc5/kind.h"
+#include "tc5/ptx.h"
 
 static PyObject *error_base;
 static PyObject *error_of[TC5_EHAZARD + 1];
@@ -342,7 +344,185 @@ static PyObject *py_desc_check(PyObject *self, PyObject *args) {
   return issues(&dg);
 }
 
+/* ---- running PTX ---- */
+/* what a launch hands back while the GIL is released (its callbacks run on
+ * the launch's threads): findings and printed text, kept in C until the
+ * launch returns */
+typedef struct run_ctx {
+  tc5_check_finding *f;
+  size_t nf, capf;
+  char *out;
+  size_t nout, capout;
+  bool oom;
+} run_ctx;
+static void collect_finding(void *ctx, const tc5_check_finding *f) {
+  run_ctx *c = ctx;
+  if (c->nf == c->capf) {
+    size_t nc = c->capf ? 2 * c->capf : 16;
+    tc5_check_finding *nf = realloc(c->f, nc * sizeof *nf);
+    if (!nf) {
+      c->oom = true;
+      return;
+    }
+    c->f = nf, c->capf = nc;
+  }
+  c->f[c->nf++] = *f;
+}
+static void collect_print(void *ctx, const char *text, size_t len) {
+  run_ctx *c = ctx;
+  if (c->nout + len + 1 > c->capout) {
+    size_t nc = (c->nout + len + 1) * 2;
+    char *no = realloc(c->out, nc);
+    if (!no) {
+      c->oom = true;
+      return;
+    }
+    c->out = no, c->capout = nc;
+  }
+  memcpy(c->out + c->nout, text, len);
+  c->nout += len;
+  c->out[c->nout] = 0;
+}
+static PyObject *findings_list(const run_ctx *c) {
+  PyObject *l = PyList_New(0);
+  for (size_t i = 0; l && i < c->nf; i++) {
+    const tc5_check_finding *f = &c->f[i];
+    const tc5_check_rule *r;
+    tc5_check_rule_get(f->rule, &r);
+    PyObject *d = Py_BuildValue("{s:s,s:O,s:I,s:I,s:K,s:s}", "rule", r->id, "warning", f->warning ? Py_True : Py_False,
+                                "line", f->line, "line2", f->line2, "count", (unsigned long long)f->count, "text",
+                                f->text);
+    if (!d || PyList_Append(l, d)) {
+      Py_XDECREF(d);
+      Py_DECREF(l);
+      return NULL;
+    }
+    Py_DECREF(d);
+  }
+  return l;
+}
+
+PyDoc_STRVAR(ptx_params_doc, "ptx_params(text, name, entry) -> [(size, is_ptr), ...] of the entry's .params");
+static PyObject *py_ptx_params(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *text, *name, *entry;
+  Py_ssize_t len;
+  if (!PyArg_ParseTuple(args, "s#sz", &text, &len, &name, &entry)) return NULL;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  tc5_status st = tc5_ptx_load(text, (size_t)len, name, &m, &dg);
+  if (st) return raise(st, &dg, "run_ptx: load");
+  unsigned n = 0, idx = 0, found = 0;
+  tc5_ptx_entry_count(m, &n);
+  for (unsigned i = 0; i < n; i++) {
+    const char *nm;
+    unsigned np;
+    tc5_ptx_entry_info(m, i, &nm, &np, NULL, 0, NULL, NULL);
+    if (!entry || !strcmp(entry, nm)) idx = i, found++;
+  }
+  if (found != 1) {
+    tc5_ptx_free(m);
+    return PyErr_Format(PyExc_ValueError, found ? "the module has several entries: name one (entry=)"
+                                                : "no entry '%s' in the module", entry ? entry : "");
+  }
+  tc5_ptx_param_info info[64];
+  unsigned np;
+  const char *nm;
+  tc5_ptx_entry_info(m, idx, &nm, &np, info, 64, NULL, NULL);
+  PyObject *out = PyList_New(0);
+  for (unsigned i = 0; out && i < np && i < 64; i++) {
+    PyObject *t = Py_BuildValue("(IO)", info[i].size, info[i].is_ptr ? Py_True : Py_False);
+    if (t) PyList_Append(out, t);
+    Py_XDECREF(t);
+  }
+  tc5_ptx_free(m);
+  return out;
+}
+
+PyDoc_STRVAR(run_ptx_doc,
+             "run_ptx(text, name, entry, grid, block, shared_bytes, check, threads, args) -> (findings, printed)\n"
+             "args: for each .param, a writable buffer (a global buffer, written in place) or (size, bits).");
+static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *text, *name, *entry, *check_s;
+  Py_ssize_t len;
+  unsigned g[3], b[3], shared, threads;
+  PyObject *list;
+  if (!PyArg_ParseTuple(args, "s#sz(III)(III)IsIO!", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
+                        &b[2], &shared, &check_s, &threads, &PyList_Type, &list))
+    return NULL;
+  tc5_check_mode mode;
+  if (tc5_check_mode_parse(check_s, &mode)) return PyErr_Format(PyExc_ValueError, "check is none, default or strict, not '%s'", check_s);
+  Py_ssize_t na = PyList_Size(list);
+  if (na > 64) return PyErr_Format(PyExc_ValueError, "at most 64 kernel arguments");
+  tc5_ptx_arg a[64];
+  Py_buffer bufs[64];
+  bool held[64] = {false};
+  memset(a, 0, sizeof a);
+  PyObject *ret = NULL;
+  tc5_ptx_module *m = NULL;
+  run_ctx rc;
+  memset(&rc, 0, sizeof rc);
+  for (Py_ssize_t i = 0; i < na; i++) {
+    PyObject *x = PyList_GET_ITEM(list, i);
+    if (PyTuple_Check(x)) {
+      unsigned size;
+      unsigned long long bits;
+      if (!PyArg_ParseTuple(x, "IK", &size, &bits)) goto out;
+      a[i].kind = TC5_PTX_ARG_VALUE, a[i].size = size, a[i].bits = bits;
+    } else {
+      if (PyObject_GetBuffer(x, &bufs[i], PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)) goto out;
+      held[i] = true;
+      a[i].kind = TC5_PTX_ARG_BUFFER, a[i].data = bufs[i].buf, a[i].bytes = (size_t)bufs[i].len;
+    }
+  }
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_ptx_load(text, (size_t)len, name, &m, &dg);
+  if (st) {
+    raise(st, &dg, "run_ptx: load");
+    goto out;
+  }
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.entry = entry;
+  memcpy(cfg.grid, g, sizeof g);
+  memcpy(cfg.block, b, sizeof b);
+  cfg.dynamic_shared = shared;
+  cfg.threads = threads;
+  cfg.check = mode;
+  cfg.on_finding = collect_finding;
+  cfg.finding_ctx = &rc;
+  cfg.print = collect_print;
+  cfg.print_ctx = &rc;
+  Py_BEGIN_ALLOW_THREADS
+  st = tc5_ptx_launch(m, &cfg, a, (unsigned)na, NULL, &dg);
+  Py_END_ALLOW_THREADS
+  if (st && st != TC5_EHAZARD) {
+    raise(st, &dg, "run_ptx");
+    goto out;
+  }
+  if (rc.oom) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  {
+    PyObject *fl = findings_list(&rc);
+    if (fl) ret = Py_BuildValue("(Ns)", fl, rc.out ? rc.out : "");
+  }
+out:
+  for (Py_ssize_t i = 0; i < na; i++)
+    if (held[i]) PyBuffer_Release(&bufs[i]);
+  if (m) tc5_ptx_free(m);
+  free(rc.f);
+  free(rc.out);
+  return ret;
+}
+
 static PyMethodDef methods[] = {
+    {"ptx_params", py_ptx_params, METH_VARARGS, ptx_params_doc},
+    {"run_ptx", py_run_ptx, METH_VARARGS, run_ptx_doc},
     {"desc_decode", py_desc_decode, METH_VARARGS, desc_decode_doc},
     {"desc_encode", py_desc_encode, METH_VARARGS, desc_encode_doc},
     {"desc_check", py_desc_check, METH_VARARGS, desc_check_doc},
