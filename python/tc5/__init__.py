@@ -228,3 +228,27 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
 
 
 __all__ += ["run_ptx"]
+
+
+def zcmask_show(raw: int, m: int, n: int) -> tuple[str, str]:
+    """The N-column mask of a zero-column mask descriptor for an M x N .ws MMA
+    ('1': the column of B reads as zero) and tc5's explanation of it (`tc5 zcmask show`)."""
+    return _tc5.zcmask_show(int(raw), int(m), int(n))
+
+
+def zcmask_find(m: int, mask, shift: int = 0) -> int:
+    """The descriptor that generates exactly `mask` (a '0'/'1' string or a
+    sequence of bools) for M; raises tc5.NotRepresentableError naming the first
+    column no descriptor can match (`tc5 zcmask find`)."""
+    if not isinstance(mask, str):
+        mask = "".join("1" if x else "0" for x in mask)
+    return _tc5.zcmask_find(int(m), mask, int(shift))
+
+
+def layout_addr(desc: int, mn: int, k: int, *, kind: str, type: str, major: str = "K") -> tuple[int, int, int]:
+    """(byte address, bit, width) of element (mn, k) of the operand that shared
+    memory descriptor `desc` describes (`tc5 layout addr`)."""
+    return _tc5.layout_addr(int(desc), kind, type, major, int(mn), int(k))
+
+
+__all__ += ["zcmask_show", "zcmask_find", "layout_addr"]

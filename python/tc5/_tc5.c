@@ -14,6 +14,8 @@
 #include "tc5/descriptors.h"
 #include "tc5/formats.h"
 #include "tc5/kind.h"
+#include "tc5/layout.h"
+#include "tc5/zcmask.h"
 #include "tc5/ptx.h"
 
 static PyObject *error_base;
@@ -520,7 +522,90 @@ out:
   return ret;
 }
 
+/* ---- zero-column masks and layouts ---- */
+PyDoc_STRVAR(zcmask_show_doc, "zcmask_show(raw, m, n) -> (mask, explanation): the N-column mask ('1' zeroed) and tc5's text");
+static PyObject *py_zcmask_show(PyObject *self, PyObject *args) {
+  (void)self;
+  unsigned long long raw;
+  unsigned m, n;
+  if (!PyArg_ParseTuple(args, "KII", &raw, &m, &n)) return NULL;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_zcmask_desc d;
+  tc5_colmask cm;
+  tc5_status st = tc5_zcmask_desc_decode(raw, &d, &dg);
+  if (!st) st = tc5_zcmask_generate(&d, m, n, &cm, &dg);
+  if (st) return raise(st, &dg, "zcmask_show");
+  char mask[TC5_ZCMASK_MAX_N + 1];
+  for (unsigned j = 0; j < n; j++) mask[j] = tc5_colmask_bit(&cm, j) ? '1' : '0';
+  mask[n] = 0;
+  size_t need = 0;
+  tc5_zcmask_explain(&d, m, n, NULL, 0, &need);
+  char *buf = malloc(need + 1);
+  if (!buf) return PyErr_NoMemory();
+  tc5_zcmask_explain(&d, m, n, buf, need + 1, &need);
+  PyObject *r = Py_BuildValue("(ss)", mask, buf);
+  free(buf);
+  return r;
+}
+
+PyDoc_STRVAR(zcmask_find_doc, "zcmask_find(m, mask, shift) -> raw descriptor generating exactly mask (a '0'/'1' string)");
+static PyObject *py_zcmask_find(PyObject *self, PyObject *args) {
+  (void)self;
+  unsigned m, shift;
+  const char *mask;
+  if (!PyArg_ParseTuple(args, "IsI", &m, &mask, &shift)) return NULL;
+  size_t n = strlen(mask);
+  if (!n || n > TC5_ZCMASK_MAX_N) return PyErr_Format(PyExc_ValueError, "a mask of 1 to %d columns", TC5_ZCMASK_MAX_N);
+  tc5_colmask want;
+  memset(&want, 0, sizeof want);
+  want.n = (unsigned)n;
+  for (size_t j = 0; j < n; j++) {
+    if (mask[j] != '0' && mask[j] != '1') return PyErr_Format(PyExc_ValueError, "mask: '0' and '1' only");
+    if (mask[j] == '1') want.w[j >> 6] |= 1ull << (j & 63);
+  }
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_zcmask_desc d;
+  unsigned bad = 0;
+  tc5_status st = tc5_zcmask_synthesize(m, &want, shift, &d, &bad, &dg);
+  uint64_t raw = 0;
+  if (!st) st = tc5_zcmask_desc_encode(&d, &raw, &dg);
+  if (st) return raise(st, &dg, "zcmask_find");
+  return PyLong_FromUnsignedLongLong(raw);
+}
+
+PyDoc_STRVAR(layout_addr_doc,
+             "layout_addr(desc, kind, type, major, mn, k) -> (addr, bit, width): where element (mn, k) of the\n"
+             "operand a shared memory descriptor describes lives (major: 'K' or 'MN')");
+static PyObject *py_layout_addr(PyObject *self, PyObject *args) {
+  (void)self;
+  unsigned long long raw;
+  const char *kind_s, *type_s, *major_s;
+  unsigned mn, k;
+  if (!PyArg_ParseTuple(args, "KsssII", &raw, &kind_s, &type_s, &major_s, &mn, &k)) return NULL;
+  tc5_kind kind;
+  tc5_type t;
+  tc5_major major;
+  if (tc5_kind_parse(kind_s, &kind)) return PyErr_Format(PyExc_ValueError, "unknown kind '%s'", kind_s);
+  if (!type_of(type_s, &t)) return NULL;
+  if (tc5_major_parse(major_s, &major)) return PyErr_Format(PyExc_ValueError, "major is K or MN, not '%s'", major_s);
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_smem_desc d;
+  tc5_operand op;
+  tc5_elem_loc loc;
+  tc5_status st = tc5_smem_desc_decode(raw, &d, &dg);
+  if (!st) st = tc5_operand_for(kind, t, major, &op);
+  if (!st) st = tc5_layout_addr(&d, &op, mn, k, &loc, &dg);
+  if (st) return raise(st, &dg, "layout_addr");
+  return Py_BuildValue("(III)", loc.addr, (unsigned)loc.bit, (unsigned)loc.width);
+}
+
 static PyMethodDef methods[] = {
+    {"zcmask_show", py_zcmask_show, METH_VARARGS, zcmask_show_doc},
+    {"zcmask_find", py_zcmask_find, METH_VARARGS, zcmask_find_doc},
+    {"layout_addr", py_layout_addr, METH_VARARGS, layout_addr_doc},
     {"ptx_params", py_ptx_params, METH_VARARGS, ptx_params_doc},
     {"run_ptx", py_run_ptx, METH_VARARGS, run_ptx_doc},
     {"desc_decode", py_desc_decode, METH_VARARGS, desc_decode_doc},
