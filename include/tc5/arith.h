@@ -94,6 +94,16 @@ tc5_status tc5_dot_run(const tc5_dot *m, size_t k, const uint32_t *a, const uint
                        const uint32_t *sa, const uint32_t *sb, uint32_t c,
                        const tc5_dot_opts *o, uint32_t *d);
 
+/* tc5_dot_run, explained: the same result in *d, and into buf (snprintf
+ * semantics: TC5_ETRUNC and *needed when cap is too small; buf may be NULL
+ * with cap 0) the steps as the model computes them: each step's terms
+ * (products and C) as integer * 2^x with their nominal exponents, the
+ * alignment exponent E, each term truncated to a multiple of 2^(E - F), the
+ * exact sum and its rounding. */
+tc5_status tc5_dot_explain(const tc5_dot *m, size_t k, const uint32_t *a, const uint32_t *b,
+                           const uint32_t *sa, const uint32_t *sb, uint32_t c, const tc5_dot_opts *o,
+                           uint32_t *d, char *buf, size_t cap, size_t *needed);
+
 /* The whole matrix: D (M x N, row-major) = A (M x K, row-major) *
  * B (K x N, row-major) + C, every element through the exact model (the same
  * results as tc5_dot_run, computed much faster). C is read from D (in place)

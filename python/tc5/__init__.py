@@ -252,3 +252,37 @@ def layout_addr(desc: int, mn: int, k: int, *, kind: str, type: str, major: str 
 
 
 __all__ += ["zcmask_show", "zcmask_find", "layout_addr"]
+
+
+def dot(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | None = None,
+        b_type: str | None = None, d_type: str | None = None, scale_a=None, scale_b=None,
+        scale_type: str | None = None, block: int | None = None, saturate: bool = False,
+        negate_a: bool = False, negate_b: bool = False, scale_input_d: int = 0):
+    """One output element, d = a . b (+ c), and how the Tensor Core gets it:
+    returns (d, explanation), the explanation listing each step's terms
+    (products and C) as integer * 2^x, the alignment exponent, each term
+    truncated, the exact sum and its rounding (tc5_dot_explain). a, b: K
+    elements (arrays as for gemm); c: a number or a 0-d array of the D type."""
+    A, at = _codes(np.asarray(a).reshape(1, -1), "a", a_type)
+    B, bt = _codes(np.asarray(b).reshape(1, -1), "b", b_type)
+    dt = d_type or ("s32" if kind == "i8" else "f32")
+    if dt not in _OUT:
+        raise ValueError(f"d_type is f32, f16 or s32, not {dt!r}")
+    SA = SB = None
+    st = None
+    if scale_a is not None or scale_b is not None:
+        if scale_a is None or scale_b is None or block is None:
+            raise ValueError("block-scaled kinds need scale_a, scale_b and block")
+        SA, st = _codes(np.asarray(scale_a).reshape(1, -1), "scale_a", scale_type)
+        SB, _ = _codes(np.asarray(scale_b).reshape(1, -1), "scale_b", scale_type)
+    ccode = 0
+    if c is not None:
+        ccode = int(_codes(np.asarray(c, dtype=_OUT[dt]).reshape(1, 1), "c", dt)[0][0, 0])
+    code, text = _tc5.dot(model, kind, at, bt, dt, st, int(block or 0), bool(saturate), A, B, SA, SB, ccode,
+                          bool(negate_a), bool(negate_b), c is not None, int(scale_input_d))
+    out = np.array([code], dtype=np.uint32)
+    value = out.astype(np.uint16).view(np.float16)[0] if dt == "f16" else out.view(_OUT[dt])[0]
+    return value, text
+
+
+__all__ += ["dot"]

@@ -141,6 +141,76 @@ fa:
   return NULL;
 }
 
+PyDoc_STRVAR(dot_doc,
+             "dot(model, kind, atype, btype, dtype, stype, block, saturate, a, b, sa, sb, c, negate_a, negate_b,\n"
+             "    enable_input_d, scale_input_d) -> (d code, explanation): one element, its steps explained");
+static PyObject *py_dot(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *model_s, *kind_s, *at_s, *bt_s, *dt_s, *st_s;
+  unsigned block, scale_d, c;
+  int saturate, neg_a, neg_b, enable_d;
+  PyObject *oa, *ob, *osa, *osb;
+  if (!PyArg_ParseTuple(args, "sssssziIOOOOIpppI", &model_s, &kind_s, &at_s, &bt_s, &dt_s, &st_s, &block, &saturate,
+                        &oa, &ob, &osa, &osb, &c, &neg_a, &neg_b, &enable_d, &scale_d))
+    return NULL;
+  tc5_model model;
+  tc5_kind kind;
+  tc5_type at, bt, dt, stype;
+  if (tc5_model_parse(model_s, &model)) return PyErr_Format(PyExc_ValueError, "model is blackwell or hopper, not '%s'", model_s);
+  if (tc5_kind_parse(kind_s, &kind)) return PyErr_Format(PyExc_ValueError, "unknown kind '%s'", kind_s);
+  if (!type_of(at_s, &at) || !type_of(bt_s, &bt) || !type_of(dt_s, &dt) || !type_of(st_s, &stype)) return NULL;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_dot m;
+  tc5_status st = tc5_dot_model(model, kind, at, bt, dt, stype, block, saturate != 0, &m, &dg);
+  if (st) return raise(st, &dg, "tc5.dot");
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.negate_a = neg_a, o.negate_b = neg_b, o.enable_input_d = enable_d, o.scale_input_d = scale_d;
+  Py_buffer ba, bb, bsa = {0}, bsb = {0};
+  if (PyObject_GetBuffer(oa, &ba, PyBUF_C_CONTIGUOUS)) return NULL;
+  if (PyObject_GetBuffer(ob, &bb, PyBUF_C_CONTIGUOUS)) {
+    PyBuffer_Release(&ba);
+    return NULL;
+  }
+  bool have_s = osa != Py_None;
+  PyObject *ret = NULL;
+  size_t k = (size_t)ba.len / 4;
+  if ((size_t)bb.len != k * 4) {
+    PyErr_Format(PyExc_ValueError, "a and b: the same number of uint32 codes");
+    goto out;
+  }
+  if (have_s && (PyObject_GetBuffer(osa, &bsa, PyBUF_C_CONTIGUOUS) || PyObject_GetBuffer(osb, &bsb, PyBUF_C_CONTIGUOUS))) {
+    have_s = false;
+    goto out;
+  }
+  st = tc5_dot_check(&m, k, &o, &dg);
+  if (st) {
+    raise(st, &dg, "tc5.dot");
+    goto out;
+  }
+  uint32_t d = 0;
+  size_t need = 0;
+  st = tc5_dot_explain(&m, k, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, c, &o, &d, NULL, 0,
+                       &need);
+  char *text = malloc(need + 1);
+  if (!text) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  st = tc5_dot_explain(&m, k, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, c, &o, &d, text,
+                       need + 1, &need);
+  if (st) raise(st, &dg, "tc5.dot");
+  else ret = Py_BuildValue("(Is)", d, text);
+  free(text);
+out:
+  if (bsa.obj) PyBuffer_Release(&bsa);
+  if (bsb.obj) PyBuffer_Release(&bsb);
+  PyBuffer_Release(&bb);
+  PyBuffer_Release(&ba);
+  return ret;
+}
+
 PyDoc_STRVAR(type_bits_doc, "type_bits(name) -> the element type's width in bits (tc5_type_bits)");
 static PyObject *py_type_bits(PyObject *self, PyObject *arg) {
   (void)self;
@@ -613,6 +683,7 @@ static PyMethodDef methods[] = {
     {"desc_check", py_desc_check, METH_VARARGS, desc_check_doc},
     {"gemm", py_gemm, METH_VARARGS, gemm_doc},
     {"type_bits", py_type_bits, METH_O, type_bits_doc},
+    {"dot", py_dot, METH_VARARGS, dot_doc},
     {NULL, NULL, 0, NULL},
 };
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "tc5._tc5", "tc5's C library", -1, methods,

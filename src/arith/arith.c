@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arith/arith_impl.h"
+#include "util/strbuf.h"
 #include "spec/spec_tables.h"
 
 tc5_status tc5_dot_opts_init(tc5_dot_opts *o) {
@@ -216,28 +217,47 @@ static uint32_t special_out(tc5_type ctype, int cls, int isign) {
   return cls == TC5_TERM_NAN ? 0x7FFFFFFFu : (isign ? 0xFF800000u : 0x7F800000u);
 }
 
-/* The truncated fused sum of the terms of one step, rounded. */
-static uint32_t fused_sum(const tc5_dot *m, const step *s) {
+/* The truncated fused sum of the terms of one step, rounded; with ex, what
+ * happened, term by term (tc5_dot_explain). */
+static uint32_t fused_sum(const tc5_dot *m, const step *s, tc5_sb *ex) {
   int isign = 0;
   int cls = special_class(s, &isign);
-  if (cls != TC5_TERM_FINITE) return special_out(m->ctype, cls, isign);
+  if (cls != TC5_TERM_FINITE) {
+    uint32_t r = special_out(m->ctype, cls, isign);
+    if (ex) tc5_sb_printf(ex, "  a NaN or an infinity among the terms: the result is 0x%08x\n", r);
+    return r;
+  }
   int emax = INT_MIN;
   for (int i = 0; i < s->n; i++)
     if (s->t[i].e > emax) emax = s->t[i].e;
   int64_t sum = 0;
   int lsb = emax - (int)m->frac_bits; /* exponent of 2^-F at emax */
+  if (ex)
+    tc5_sb_printf(ex, "  alignment: the largest nominal exponent E = %d; each term is truncated toward zero to "
+                      "a multiple of 2^(E - F) = 2^%d (F = %u)\n", emax, lsb, m->frac_bits);
   for (int i = 0; i < s->n; i++) {
     const tc5_term *t = &s->t[i];
-    if (!t->m) continue;
     int sh = t->x - lsb;
-    uint64_t v;
-    if (sh >= 0) v = t->m << sh; /* < 2^(F + 12): fits */
-    else v = -sh >= 64 ? 0 : t->m >> -sh;
-    sum += t->sign ? -(int64_t)v : (int64_t)v;
+    uint64_t v = 0;
+    if (t->m) {
+      if (sh >= 0) v = t->m << sh; /* < 2^(F + 12): fits */
+      else v = -sh >= 64 ? 0 : t->m >> -sh;
+      sum += t->sign ? -(int64_t)v : (int64_t)v;
+    }
+    if (ex)
+      tc5_sb_printf(ex, "  term %2d%s: %s%llu * 2^%d (nominal exponent %d) -> %s%llu * 2^%d%s\n", i,
+                    i == s->n - 1 ? " (C)" : "", t->sign ? "-" : "+", (unsigned long long)t->m, t->x, t->e,
+                    t->sign ? "-" : "+", (unsigned long long)v, lsb,
+                    t->m && (sh >= 0 ? 0 : (-sh >= 64 ? t->m : t->m & ((1ull << -sh) - 1))) ? " (bits dropped)" : "");
   }
   int sign = sum < 0;
   uint64_t mag = sign ? (uint64_t)(-sum) : (uint64_t)sum;
-  return tc5__round_out(m->out, sign, mag, lsb);
+  uint32_t r = tc5__round_out(m->out, sign, mag, lsb);
+  if (ex)
+    tc5_sb_printf(ex, "  exact sum of the truncated terms: %lld * 2^%d; rounded (%s) to 0x%08x\n", (long long)sum, lsb,
+                  m->out == TC5_OUT_RNE_F16 ? "to nearest even, f16" : m->out == TC5_OUT_RZ_E8M13 ? "toward zero, 13 fraction bits" : "toward zero, f32",
+                  r);
+  return r;
 }
 
 static void add_c(const tc5_dot *m, uint32_t c, const tc5_dot_opts *o, step *s) {
@@ -339,15 +359,17 @@ static uint32_t int_dot(const tc5_dot *m, size_t k, const uint32_t *a, const uin
   return (uint32_t)acc;
 }
 
-tc5_status tc5_dot_run(const tc5_dot *m, size_t k, const uint32_t *a, const uint32_t *b,
-                       const uint32_t *sa, const uint32_t *sb, uint32_t c,
-                       const tc5_dot_opts *o, uint32_t *d) {
+/* tc5_dot_run, and with ex its explanation step by step */
+static tc5_status dot_run(const tc5_dot *m, size_t k, const uint32_t *a, const uint32_t *b, const uint32_t *sa,
+                          const uint32_t *sb, uint32_t c, const tc5_dot_opts *o, uint32_t *d, tc5_sb *ex) {
   if (!m || !d || (k && (!a || !b))) return TC5_EINVAL;
   tc5_dot_opts def;
   tc5_status st = tc5__dot_begin(m, k, &o, &def);
   if (st) return st;
   if (m->out == TC5_OUT_S32) {
     *d = int_dot(m, k, a, b, c, o);
+    if (ex) tc5_sb_printf(ex, "integer kind: the exact sum of the products and C, %s: 0x%08x\n",
+                          m->saturate ? "saturated to s32" : "wrapped to s32", *d);
     return TC5_OK;
   }
   bool scaled = m->stype != TC5_TYPE_NONE;
@@ -359,7 +381,7 @@ tc5_status tc5_dot_run(const tc5_dot *m, size_t k, const uint32_t *a, const uint
   if (k == 0) {
     step s = {.n = 0};
     add_c(m, acc, &oo, &s);
-    *d = fused_sum(m, &s);
+    *d = fused_sum(m, &s, ex);
     return TC5_OK;
   }
   for (size_t k0 = 0; k0 < k; k0 += chunk) {
@@ -368,11 +390,32 @@ tc5_status tc5_dot_run(const tc5_dot *m, size_t k, const uint32_t *a, const uint
     if (m->group) add_groups(m, k0, n, a, b, sa, sb, &oo, &s);
     else add_products(m, k0, n, a, b, scaled ? sa : NULL, sb, &oo, &s);
     add_c(m, acc, &oo, &s);
-    acc = fused_sum(m, &s);
+    if (ex)
+      tc5_sb_printf(ex, "step %zu: products %zu..%zu%s, then C = 0x%08x\n", k0 / chunk, k0, k0 + n - 1,
+                    m->group ? " (in groups)" : "", acc);
+    acc = fused_sum(m, &s, ex);
     /* later steps accumulate onto the previous result, unscaled */
     oo.enable_input_d = true;
     oo.scale_input_d = 0;
   }
   *d = acc;
   return TC5_OK;
+}
+
+tc5_status tc5_dot_run(const tc5_dot *m, size_t k, const uint32_t *a, const uint32_t *b, const uint32_t *sa,
+                       const uint32_t *sb, uint32_t c, const tc5_dot_opts *o, uint32_t *d) {
+  return dot_run(m, k, a, b, sa, sb, c, o, d, NULL);
+}
+
+tc5_status tc5_dot_explain(const tc5_dot *m, size_t k, const uint32_t *a, const uint32_t *b, const uint32_t *sa,
+                           const uint32_t *sb, uint32_t c, const tc5_dot_opts *o, uint32_t *d, char *buf,
+                           size_t cap, size_t *needed) {
+  tc5_sb sb_;
+  tc5_sb_init(&sb_);
+  tc5_status st = dot_run(m, k, a, b, sa, sb, c, o, d, &sb_);
+  if (st) {
+    tc5_sb_free(&sb_);
+    return st;
+  }
+  return tc5_sb_finish(&sb_, buf, cap, needed);
 }

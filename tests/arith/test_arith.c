@@ -89,6 +89,32 @@ static tc5_dot model(tc5_model arch, tc5_kind k, tc5_type a, tc5_type b, tc5_typ
 
 /* ---- H100 silicon (tests/data/h100, from gpu/wgmma_arith.cu) ---------------- */
 
+/* tc5_dot_explain: the result of tc5_dot_run, and the steps in words (a
+ * worked case, bf16 -> f32, F = 25: step 0 sums sixteen products 1.0 * 1.0
+ * (nominal exponent 0, so E = 0) and C = 2^-30, which truncates to 0 below
+ * 2^(E - 25): 16.0; step 1 adds sixteen more to C = 16.0: 32.0) */
+static void test_dot_explain(void **state) {
+  (void)state;
+  tc5_dot m;
+  assert_int_equal(tc5_dot_model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32, TC5_TYPE_NONE, 0,
+                                 false, &m, NULL), TC5_OK);
+  uint32_t a[32], b[32], d1, d2;
+  for (int i = 0; i < 32; i++) a[i] = b[i] = 0x3F80; /* 1.0 */
+  uint32_t c = 0x30800000;                            /* 2^-30 */
+  assert_int_equal(tc5_dot_run(&m, 32, a, b, NULL, NULL, c, NULL, &d1), TC5_OK);
+  char buf[16384];
+  size_t need = 0;
+  assert_int_equal(tc5_dot_explain(&m, 32, a, b, NULL, NULL, c, NULL, &d2, buf, sizeof buf, &need), TC5_OK);
+  assert_int_equal(d1, d2);
+  assert_int_equal(d1, 0x42000000); /* 32.0: C lost to the truncation */
+  assert_non_null(strstr(buf, "step 0: products 0..15"));
+  assert_non_null(strstr(buf, "step 1: products 16..31"));
+  assert_non_null(strstr(buf, "(C)"));
+  assert_non_null(strstr(buf, "(bits dropped)"));
+  assert_int_equal(tc5_dot_explain(&m, 32, a, b, NULL, NULL, c, NULL, &d2, buf, 8, &need), TC5_ETRUNC);
+  assert_true(need > 8);
+}
+
 static void test_silicon_h100(void **state) {
   (void)state;
   static const char *files[] = {
@@ -826,6 +852,7 @@ int main(void) {
       cmocka_unit_test(test_oracle_mmasim),
       cmocka_unit_test(test_mmasim_corruption_caught),
       cmocka_unit_test(test_silicon_h100),
+      cmocka_unit_test(test_dot_explain),
       cmocka_unit_test(test_zero_exp_pinned),
       cmocka_unit_test(test_truncation_f16),
       cmocka_unit_test(test_hopper_fp8_vs_blackwell),

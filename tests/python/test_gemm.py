@@ -103,3 +103,20 @@ def test_errors():
         tc5.gemm(a, a, kind="f16")  # K mismatch
     with pytest.raises(ValueError):
         tc5.gemm(np.ones((2, 16), dtype=np.float64), a.T, kind="f16")
+
+
+@settings(max_examples=40, deadline=None)
+@given(k=st.sampled_from([16, 32, 48, 64]), seed=st.integers(0, 2**32 - 1),
+       case=st.sampled_from([("f16", ml_dtypes.bfloat16), ("f8f6f4", ml_dtypes.float8_e4m3fn)]))
+def test_dot_equals_gemm(k, seed, case):
+    """tc5.dot: the element tc5.gemm computes, and its steps explained"""
+    kind, dtype = case
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(k).astype(dtype)
+    b = rng.standard_normal(k).astype(dtype)
+    c = np.float32(rng.standard_normal())
+    d, text = tc5.dot(a, b, c, kind=kind)
+    g = tc5.gemm(a.reshape(1, k), b.reshape(k, 1), np.full((1, 1), c, dtype=np.float32), kind=kind)
+    assert np.float32(d).view(np.uint32) == g.view(np.uint32)[0, 0]
+    steps = k // (16 if kind == "f16" else 32) + (k % (16 if kind == "f16" else 32) != 0)
+    assert text.count("step ") == steps and "alignment: the largest nominal exponent" in text
