@@ -66,6 +66,26 @@ def _codes(x, name: str, given: str | None):
     return codes, t
 
 
+def _d_type(kind: str, d_type: str | None) -> str:
+    dt = d_type or ("s32" if kind == "i8" else "f32")
+    if dt not in _OUT:
+        raise ValueError(f"d_type is f32, f16 or s32, not {dt!r}")
+    return dt
+
+
+def _scales(scale_a, scale_b, scale_type, block):
+    """(scale_a codes, scale_b codes, scale type name) or (None, None, None)"""
+    if scale_a is None and scale_b is None:
+        return None, None, None
+    if scale_a is None or scale_b is None or block is None:
+        raise ValueError("block-scaled kinds need scale_a, scale_b and block")
+    SA, sta = _codes(scale_a, "scale_a", scale_type)
+    SB, stb = _codes(scale_b, "scale_b", scale_type)
+    if sta != stb:
+        raise ValueError(f"scale_a is {sta} and scale_b is {stb}")
+    return SA, SB, sta
+
+
 def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | None = None,
          b_type: str | None = None, d_type: str | None = None, scale_a=None, scale_b=None,
          scale_type: str | None = None, block: int | None = None, saturate: bool = False,
@@ -88,19 +108,8 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
         raise ValueError(f"a is {A.shape} and b is {B.shape}: need M x K and K x N")
     M, K = A.shape
     N = B.shape[1]
-    dt = d_type or ("s32" if kind == "i8" else "f32")
-    if dt not in _OUT:
-        raise ValueError(f"d_type is f32, f16 or s32, not {dt!r}")
-    SA = SB = None
-    st = None
-    if scale_a is not None or scale_b is not None:
-        if scale_a is None or scale_b is None or block is None:
-            raise ValueError("block-scaled kinds need scale_a, scale_b and block")
-        SA, sta = _codes(scale_a, "scale_a", scale_type)
-        SB, stb = _codes(scale_b, "scale_b", scale_type)
-        if sta != stb:
-            raise ValueError(f"scale_a is {sta} and scale_b is {stb}")
-        st = sta
+    dt = _d_type(kind, d_type)
+    SA, SB, st = _scales(scale_a, scale_b, scale_type, block)
     if c is not None:
         D, ct = _codes(c, "c", dt)
         if D.shape != (M, N):
@@ -265,16 +274,9 @@ def dot(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | None
     elements (arrays as for gemm); c: a number or a 0-d array of the D type."""
     A, at = _codes(np.asarray(a).reshape(1, -1), "a", a_type)
     B, bt = _codes(np.asarray(b).reshape(1, -1), "b", b_type)
-    dt = d_type or ("s32" if kind == "i8" else "f32")
-    if dt not in _OUT:
-        raise ValueError(f"d_type is f32, f16 or s32, not {dt!r}")
-    SA = SB = None
-    st = None
-    if scale_a is not None or scale_b is not None:
-        if scale_a is None or scale_b is None or block is None:
-            raise ValueError("block-scaled kinds need scale_a, scale_b and block")
-        SA, st = _codes(np.asarray(scale_a).reshape(1, -1), "scale_a", scale_type)
-        SB, _ = _codes(np.asarray(scale_b).reshape(1, -1), "scale_b", scale_type)
+    dt = _d_type(kind, d_type)
+    SA, SB, st = _scales(None if scale_a is None else np.asarray(scale_a).reshape(1, -1),
+                         None if scale_b is None else np.asarray(scale_b).reshape(1, -1), scale_type, block)
     ccode = 0
     if c is not None:
         ccode = int(_codes(np.asarray(c, dtype=_OUT[dt]).reshape(1, 1), "c", dt)[0][0, 0])

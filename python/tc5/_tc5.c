@@ -82,6 +82,29 @@ static bool type_of(const char *name, tc5_type *t) {
   return true;
 }
 
+/* the arithmetic model of a call: names parsed, tc5_dot_model; NULL after
+ * raising */
+static bool model_of(const char *model_s, const char *kind_s, const char *at_s, const char *bt_s, const char *dt_s,
+                     const char *st_s, unsigned block, int saturate, tc5_dot *m, const char *what) {
+  tc5_model model;
+  tc5_kind kind;
+  tc5_type at, bt, dt, stype;
+  if (tc5_model_parse(model_s, &model)) {
+    PyErr_Format(PyExc_ValueError, "model is blackwell or hopper, not '%s'", model_s);
+    return false;
+  }
+  if (tc5_kind_parse(kind_s, &kind)) {
+    PyErr_Format(PyExc_ValueError, "unknown kind '%s'", kind_s);
+    return false;
+  }
+  if (!type_of(at_s, &at) || !type_of(bt_s, &bt) || !type_of(dt_s, &dt) || !type_of(st_s, &stype)) return false;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_dot_model(model, kind, at, bt, dt, stype, block, saturate != 0, m, &dg);
+  if (st) raise(st, &dg, what);
+  return st == TC5_OK;
+}
+
 PyDoc_STRVAR(gemm_doc,
              "gemm(model, kind, atype, btype, dtype, stype, block, saturate, M, N, K, A, B, SA, SB, D,\n"
              "     negate_a, negate_b, enable_input_d, scale_input_d, threads)\n\n"
@@ -96,17 +119,11 @@ static PyObject *py_gemm(PyObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "sssssziIIIIOOOOOpppII", &model_s, &kind_s, &at_s, &bt_s, &dt_s, &st_s, &block, &saturate,
                         &M, &N, &K, &oa, &ob, &osa, &osb, &od, &neg_a, &neg_b, &enable_d, &scale_d, &threads))
     return NULL;
-  tc5_model model;
-  tc5_kind kind;
-  tc5_type at, bt, dt, stype;
-  if (tc5_model_parse(model_s, &model)) return PyErr_Format(PyExc_ValueError, "model is blackwell or hopper, not '%s'", model_s);
-  if (tc5_kind_parse(kind_s, &kind)) return PyErr_Format(PyExc_ValueError, "unknown kind '%s'", kind_s);
-  if (!type_of(at_s, &at) || !type_of(bt_s, &bt) || !type_of(dt_s, &dt) || !type_of(st_s, &stype)) return NULL;
+  tc5_dot m;
+  if (!model_of(model_s, kind_s, at_s, bt_s, dt_s, st_s, block, saturate, &m, "tc5.gemm")) return NULL;
   tc5_diag dg;
   tc5_diag_init(&dg);
-  tc5_dot m;
-  tc5_status st = tc5_dot_model(model, kind, at, bt, dt, stype, block, saturate != 0, &m, &dg);
-  if (st) return raise(st, &dg, "tc5.gemm");
+  tc5_status st;
   tc5_dot_opts o;
   tc5_dot_opts_init(&o);
   o.negate_a = neg_a, o.negate_b = neg_b, o.enable_input_d = enable_d, o.scale_input_d = scale_d;
@@ -153,17 +170,11 @@ static PyObject *py_dot(PyObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "sssssziIOOOOIpppI", &model_s, &kind_s, &at_s, &bt_s, &dt_s, &st_s, &block, &saturate,
                         &oa, &ob, &osa, &osb, &c, &neg_a, &neg_b, &enable_d, &scale_d))
     return NULL;
-  tc5_model model;
-  tc5_kind kind;
-  tc5_type at, bt, dt, stype;
-  if (tc5_model_parse(model_s, &model)) return PyErr_Format(PyExc_ValueError, "model is blackwell or hopper, not '%s'", model_s);
-  if (tc5_kind_parse(kind_s, &kind)) return PyErr_Format(PyExc_ValueError, "unknown kind '%s'", kind_s);
-  if (!type_of(at_s, &at) || !type_of(bt_s, &bt) || !type_of(dt_s, &dt) || !type_of(st_s, &stype)) return NULL;
+  tc5_dot m;
+  if (!model_of(model_s, kind_s, at_s, bt_s, dt_s, st_s, block, saturate, &m, "tc5.dot")) return NULL;
   tc5_diag dg;
   tc5_diag_init(&dg);
-  tc5_dot m;
-  tc5_status st = tc5_dot_model(model, kind, at, bt, dt, stype, block, saturate != 0, &m, &dg);
-  if (st) return raise(st, &dg, "tc5.dot");
+  tc5_status st;
   tc5_dot_opts o;
   tc5_dot_opts_init(&o);
   o.negate_a = neg_a, o.negate_b = neg_b, o.enable_input_d = enable_d, o.scale_input_d = scale_d;
