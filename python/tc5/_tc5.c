@@ -390,15 +390,21 @@ static PyObject *py_desc_decode(PyObject *self, PyObject *args) {
   return Py_BuildValue("(NN)", f, i);
 }
 
-PyDoc_STRVAR(desc_encode_doc, "desc_encode(which, fields, kind) -> raw (raises with the rules broken)");
-static PyObject *py_desc_encode(PyObject *self, PyObject *args) {
-  (void)self;
+/* (which, fields, kind) into a descriptor: its field table, NULL after raising */
+static const field *desc_of_args(PyObject *args, anydesc *d) {
   const char *which, *kind_s;
   PyObject *dict;
   if (!PyArg_ParseTuple(args, "sO!z", &which, &PyDict_Type, &dict, &kind_s)) return NULL;
+  const field *fs = desc_setup(which, kind_s, d);
+  return fs && from_dict(fs, d, dict) ? fs : NULL;
+}
+
+PyDoc_STRVAR(desc_encode_doc, "desc_encode(which, fields, kind) -> raw (raises with the rules broken)");
+static PyObject *py_desc_encode(PyObject *self, PyObject *args) {
+  (void)self;
   anydesc d;
-  const field *fs = desc_setup(which, kind_s, &d);
-  if (!fs || !from_dict(fs, &d, dict)) return NULL;
+  const field *fs = desc_of_args(args, &d);
+  if (!fs) return NULL;
   tc5_diag dg;
   tc5_diag_init(&dg);
   uint64_t raw = 0;
@@ -413,12 +419,9 @@ static PyObject *py_desc_encode(PyObject *self, PyObject *args) {
 PyDoc_STRVAR(desc_check_doc, "desc_check(which, fields, kind) -> the rules the fields break (empty: valid)");
 static PyObject *py_desc_check(PyObject *self, PyObject *args) {
   (void)self;
-  const char *which, *kind_s;
-  PyObject *dict;
-  if (!PyArg_ParseTuple(args, "sO!z", &which, &PyDict_Type, &dict, &kind_s)) return NULL;
   anydesc d;
-  const field *fs = desc_setup(which, kind_s, &d);
-  if (!fs || !from_dict(fs, &d, dict)) return NULL;
+  const field *fs = desc_of_args(args, &d);
+  if (!fs) return NULL;
   tc5_diag dg;
   tc5_diag_init(&dg);
   if (fs == smem_fields) tc5_smem_desc_check(&d.s, &dg);
