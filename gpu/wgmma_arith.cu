@@ -13,6 +13,9 @@
  *
  * Usage: wgmma_arith [--dry-run] OUTDIR   (gpu/run.sh arith builds and runs it;
  * --dry-run takes D from tc5 itself, to check the harness without a GPU)
+ * TC5_ARITH_ROUNDS=R repeats the batches R times with fresh inputs;
+ * TC5_ARITH_MODEL=blackwell compares f16/bf16/tf32 with the Blackwell model
+ * (docs/fidelity.md: 102,236,160 outputs with R = 13, 0 mismatches).
  * Writes OUTDIR/summary.txt and, per kind, 1024 single-instruction outputs
  * as tc5 vectors (mmasim format) that `tc5 vectors check` reads.
  * Exit status: 0 when every output matches, 1 on a mismatch, 2 on errors.
@@ -355,18 +358,28 @@ int main(int argc, char **argv) {
   printf("device: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
   bool all_ok = true;
   const int T1 = 384, T4 = 96; /* 384 one-instruction tiles, 96 chains of 4: 1.97e6 outputs */
+  /* TC5_ARITH_ROUNDS=R repeats each kind's batches R times (new inputs each
+   * time); TC5_ARITH_MODEL=blackwell compares the f16/bf16/tf32 kinds with the
+   * Blackwell model instead (issue 21: where the H100 computes Blackwell's
+   * bits), without the fp8 kinds, the vector files and the zero probe */
+  const char *env_r = getenv("TC5_ARITH_ROUNDS"), *env_m = getenv("TC5_ARITH_MODEL");
+  const int rounds = env_r && atoi(env_r) > 0 ? atoi(env_r) : 1;
+  const bool blackwell = env_m && !strcmp(env_m, "blackwell");
+  const tc5_model model = blackwell ? TC5_MODEL_BLACKWELL : TC5_MODEL_HOPPER;
+  fprintf(sum, "model: %s, %d round%s\n", blackwell ? "blackwell" : "hopper", rounds, rounds == 1 ? "" : "s");
   for (int ki = 0; ki < NKINDS; ki++) {
     const KindInfo &k = kinds[ki];
+    if (blackwell && k.kind == TC5_KIND_F8F6F4) continue; /* Hopper's fp8 is not Blackwell's */
     tc5_dot m;
-    if (tc5_dot_model(TC5_MODEL_HOPPER, k.kind, k.a, k.b, k.c, TC5_TYPE_NONE, 0, false, &m, NULL) != TC5_OK) {
+    if (tc5_dot_model(model, k.kind, k.a, k.b, k.c, TC5_TYPE_NONE, 0, false, &m, NULL) != TC5_OK) {
       fprintf(stderr, "no tc5 model for %s\n", k.qual);
       return 2;
     }
     unsigned long long outputs = 0, bad = 0, per_dist[3][2] = {{0}};
-    for (int chain = 0; chain < 2; chain++) {
+    for (int chain = 0; chain < 2 * rounds; chain++) {
       Batch bt;
-      bt.steps = chain ? 4 : 1;
-      bt.tiles = chain ? T4 : T1;
+      bt.steps = chain % 2 ? 4 : 1;
+      bt.tiles = chain % 2 ? T4 : T1;
       for (int t = 0; t < bt.tiles; t++) bt.dist.push_back(t % 8 < 4 ? NARROW : t % 8 < 7 ? ANY_FINITE : ANY_BITS);
       fill(k, bt);
       run_gpu(k, bt);
@@ -376,7 +389,7 @@ int main(int argc, char **argv) {
         return 2;
       }
       FILE *vf = NULL;
-      if (!chain) {
+      if (!chain && !blackwell) {
         snprintf(path, sizeof path, "%s/hopper.%s.txt", outdir, k.qual);
         vf = fopen(path, "w");
         if (vf)
@@ -415,6 +428,7 @@ int main(int argc, char **argv) {
    * candidates disagree go to one file per kind for offline analysis. */
   const int PT = 384;
   for (int ki : {BF16_F32, TF32_F32}) {
+    if (blackwell) break; /* the probe is Hopper's */
     const KindInfo &k = kinds[ki];
     Batch bt;
     bt.steps = 1;
