@@ -65,7 +65,9 @@ for md in "$@"; do
     if ! $CC -std=c11 -Wall ${TC5_DOC_CFLAGS:-} -I"$inc" "$b.prog.c" "$lib" -lm -lpthread -o "$b.prog" > "$b.cc" 2>&1; then
       echo "$loc: the C block does not compile:"; head -10 "$b.cc"; fail=1; continue
     fi
-    if ! "$b.prog" > "$b.out" 2>&1; then echo "$loc: the C block's program failed:"; head -5 "$b.out"; fail=1; fi
+    "$b.prog" > "$b.out" 2>&1
+    rc=$?
+    if [ $rc != 0 ]; then echo "$loc: the C block's program failed (exit $rc):"; head -5 "$b.out"; fail=1; fi
   done
   for c in "$work/cases/"*.cmd; do
     [ -s "$c" ] || continue
