@@ -42,8 +42,8 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->ngran = (L->shared_total + GRAN - 1) / GRAN;
   k->sm_w = calloc(k->ngran, 4), k->sm_r = calloc(k->ngran, 4);
   k->bar = calloc((size_t)PTX_MAX_BARRIERS * k->nvc, 4), k->bar_s = calloc((size_t)PTX_MAX_BARRIERS * k->nvc, 4);
-  k->pend = calloc(k->n, sizeof *k->pend), k->npend = calloc(k->n, sizeof(unsigned)),
-  k->pend_cap = calloc(k->n, sizeof(unsigned));
+  k->pend = calloc(k->n, sizeof *k->pend), k->npend = calloc(k->n, sizeof(uint32_t)),
+  k->pend_cap = calloc(k->n, sizeof(uint32_t));
   k->scratch = calloc(k->nvc, 4);
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
@@ -87,6 +87,23 @@ void chk_reset(ptx_chk *k) {
   k->nop = 1;
   for (unsigned i = 0; i < k->nmb; i++) memset(k->mb[i].cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
 }
+
+/* room for element n of a growable array: `pp` is the address of the array
+ * pointer (read and written with memcpy, whatever its type), *cap its
+ * elements of `size` bytes; doubles it, `first` elements at first; false
+ * when out of memory (the array unchanged) */
+static bool room(void *pp, uint32_t *cap, uint32_t n, size_t size, uint32_t first) {
+  if (n < *cap) return true;
+  uint32_t nc = *cap ? *cap * 2 : first;
+  void *p, *np;
+  memcpy(&p, pp, sizeof p);
+  np = realloc(p, (size_t)nc * size);
+  if (!np) return false;
+  memcpy(pp, &np, sizeof np);
+  *cap = nc;
+  return true;
+}
+#define ROOM(arr, n, cap, first) room(&(arr), &(cap), (n), sizeof *(arr), (first))
 
 static void join(uint32_t *d, const uint32_t *s, unsigned n) {
   for (unsigned i = 0; i < n; i++)
@@ -201,14 +218,8 @@ static void acquire(ptx_chk *k, unsigned w, const uint32_t *v, const uint32_t *v
 }
 
 static uint32_t new_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint8_t kind, uint32_t idx) {
-  if (k->nop >= k->op_cap) {
-    uint32_t nc = k->op_cap ? k->op_cap * 2 : 256;
-    chk_op *np = realloc(k->op, nc * sizeof *np);
-    if (!np) return 0;
-    k->op = np;
-    k->op_cap = nc;
-  }
-  k->op[k->nop] = (chk_op){(uint32_t)(in - w->cta->L->m->code), idx, kind, (uint8_t)w->id, (uint8_t)(lane < 0 ? 0xFF : lane)};
+  if (!ROOM(k->op, k->nop, k->op_cap, 256)) return 0;
+  k->op[k->nop] = (chk_op){(uint32_t)(in - k->code), idx, kind, (uint8_t)w->id, (uint8_t)(lane < 0 ? 0xFF : lane)};
   return k->nop++;
 }
 
@@ -216,13 +227,7 @@ static uint32_t new_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, ui
 /* a new store event for warp wi at instruction insn (the warp's current
  * one until its next release, fence or instruction) */
 static uint32_t store_event(ptx_chk *k, unsigned wi, uint32_t insn, int lane) {
-  if (k->nev >= k->ev_cap) {
-    uint32_t nc = k->ev_cap ? k->ev_cap * 2 : 1024;
-    chk_ev *np = realloc(k->ev, nc * sizeof *np);
-    if (!np) return 0;
-    k->ev = np;
-    k->ev_cap = nc;
-  }
+  if (!ROOM(k->ev, k->nev, k->ev_cap, 1024)) return 0;
   uint32_t e = k->nev++;
   k->ev[e] = (chk_ev){k->seq, VC(k, k->vc, wi)[VT(k, wi)], insn, (uint8_t)wi, (uint8_t)(lane < 0 ? 0 : lane)};
   k->last_ev[wi] = e;
@@ -440,13 +445,7 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
 
 static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool store) {
   unsigned wi = w->id;
-  if (k->npend[wi] == k->pend_cap[wi]) {
-    unsigned nc = k->pend_cap[wi] ? k->pend_cap[wi] * 2 : 64;
-    chk_pend *np = realloc(k->pend[wi], nc * sizeof *np);
-    if (!np) return;
-    k->pend[wi] = np;
-    k->pend_cap[wi] = nc;
-  }
+  if (!ROOM(k->pend[wi], k->npend[wi], k->pend_cap[wi], 64)) return;
   chk_pend *p = &k->pend[wi][k->npend[wi]++];
   p->reg = reg, p->insn = insn, p->store = store;
   memcpy(p->snap, PTX_R(w, reg), sizeof p->snap);
@@ -575,13 +574,7 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
 static chk_mb *mb_of(ptx_chk *k, ptx_cta *c, ptx_mbar *mb) {
   unsigned i = (unsigned)(mb - c->mbars);
   while (k->nmb <= i) {
-    if (k->nmb == k->mb_cap) {
-      unsigned nc = k->mb_cap ? k->mb_cap * 2 : 16;
-      chk_mb *np = realloc(k->mb, nc * sizeof *np);
-      if (!np) return NULL;
-      k->mb = np;
-      k->mb_cap = nc;
-    }
+    if (!ROOM(k->mb, k->nmb, k->mb_cap, 16)) return NULL;
     uint32_t *v = calloc((size_t)6 * k->nvc + k->n, 4);
     if (!v) return NULL;
     chk_mb *x = &k->mb[k->nmb++];

@@ -122,9 +122,9 @@ struct ptx_chk {
   uint32_t tm_w[TM_GRANULES], tm_r[TM_GRANULES];
   uint32_t *bar, *bar_s;           /* 16 x nvc: arrivals of the current phase */
   chk_mb *mb;
-  unsigned nmb, mb_cap;
+  uint32_t nmb, mb_cap;
   chk_pend **pend;                 /* per warp: pending registers            */
-  unsigned *npend, *pend_cap;
+  uint32_t *npend, *pend_cap;
   chk_desc_cache cache[DESC_CACHE];
   uint32_t *scratch;               /* nvc */
 };
