@@ -95,6 +95,13 @@ tc5_status tc5_mma_variant_parse(const char *text, tc5_mma_variant *v,
  * kinds, scale_vec/block sizes (Table 54/55), collector buffers, .ashift. */
 tc5_status tc5_mma_variant_check(const tc5_mma_variant *v, tc5_diag *diag);
 
+/* The scale block in force (elements per scale factor, 9.7.16.10.9.1
+ * "scale_vectorsize"): .blockN, the block of .scale_vec::NX for the kind
+ * (Table 54: 1X and 2X are block 32, 4X block 16), or the default block 32
+ * when neither is written (mxf8f6f4, mxf4). 0 for kinds without scales and
+ * for .kind::mxf4nvf4 with no size written (it must be explicit). */
+tc5_status tc5_mma_variant_block(const tc5_mma_variant *v, unsigned *block);
+
 /* Canonical PTX opcode text of a variant. */
 tc5_status tc5_mma_variant_format(const tc5_mma_variant *v, char *buf,
                                   size_t cap, size_t *needed);

@@ -11,7 +11,10 @@
  * scale-input-d, disable-output-lane, negate/transpose (instruction
  * descriptor); collector buffers a and b0-b3 (fill/use/lastuse/discard);
  * .ashift (A from Tensor Memory, rows shifted down by one).
- * Not yet: .sp, .block_scale kinds (TC5_EUNSUPPORTED).
+ * Block scaling (9.7.16.10.7): .kind::mxf8f6f4, mxf4 and mxf4nvf4 with
+ * scale factors A and B read from Tensor Memory at issue (see
+ * tc5_mma_sf_cell; K = 96 of sm_103a is not modelled: TC5_EUNSUPPORTED).
+ * Not yet: .sp (TC5_EUNSUPPORTED).
  *
  * The data-path layouts (figures 205-218, missing from the spec's text) are
  * CUTLASS's (include/cute/atom/mma_traits_sm100_frag.hpp, UMMA::tmem_frg and
@@ -85,6 +88,10 @@ typedef struct tc5_mma_args {
                                       CTA, 4-7 the odd one)                    */
   bool has_zcmask;           /* .ws: zero-column mask descriptor given        */
   uint64_t zcmask;
+  uint32_t sfa_tmem;         /* .block_scale: [scale-A-tmem] (bits 30-31, the
+                                byte offset CUTLASS keeps there, are ignored:
+                                the idesc's scale factor IDs select bytes)    */
+  uint32_t sfb_tmem;         /* .block_scale: [scale-B-tmem]                  */
 } tc5_mma_args;
 
 /* Zero arguments for a variant of `kind` (cta_group::1, enable-input-d). */
@@ -100,6 +107,23 @@ tc5_status tc5_mma_args_init(tc5_mma_args *a, tc5_kind kind);
  * *layout gets the layout's letter. */
 tc5_status tc5_mma_d_cell(unsigned m_total, unsigned cta_group, bool ws, unsigned n_total,
                           unsigned m, unsigned n, uint32_t *lane, uint32_t *col, char *layout);
+
+/* Where scale factor `s` (0 .. K/block - 1) of row m of A (b false) or of
+ * column n of B (b true) lives, relative to [scale-A-tmem] /
+ * [scale-B-tmem], in replica r of the data paths that read it (9.7.16.10.7;
+ * the figures 231-252 are missing from the text: the layout is CUTLASS's,
+ * include/cute/atom/mma_traits_sm100.hpp, UMMA::tmem_sf_frg):
+ *   4x1 (A always; B unless below): index i (m or n) at lane 32 r + i % 32,
+ *     column i / 32, r = 0..3 (duplicated in every 32-lane partition);
+ *   2x2 (B of cta_group::2 with M = 128, TmemAllocMode
+ *     ScaleFactorDuplicated2by2): half h = n / (N/2) and j = n % (N/2) at
+ *     lane 64 h + 32 r + j % 32, column j / 32, r = 0..1;
+ * the byte of the 32-bit cell is the scale factor ID (idesc) + s.
+ * `count` is the rows of A in one CTA (M / cta_group) or N; *replicas gets
+ * 4 or 2. */
+tc5_status tc5_mma_sf_cell(bool b, unsigned m_total, unsigned cta_group, unsigned count, unsigned i,
+                           unsigned s, unsigned id, unsigned r, uint32_t *lane, uint32_t *col, unsigned *byte,
+                           unsigned *replicas);
 
 /* Issues one tcgen05.mma from a thread of ctas[0] (cta_group::1) or of
  * the CTA pair ctas[0..1] (cta_group::2; ctas[0] issues). Every rule is

@@ -74,10 +74,6 @@ tc5_status tc5_dot_check(const tc5_dot *m, size_t k, const tc5_dot_opts *o, tc5_
   if (scaled && k % m->block)
     return tc5_diag_add(diag, TC5_EILLEGAL, "K", k,
                         "arith: K %zu is not a multiple of the scale block %u", k, m->block);
-  if (scaled && k / m->block > 32)
-    return tc5_diag_add(diag, TC5_ERANGE, "K", k,
-                        "arith: K %zu needs %zu scale factors per row, more than 32", k,
-                        k / m->block);
   if (o && o->scale_input_d > 15)
     return tc5_diag_add(diag, TC5_ERANGE, "scale_input_d", o->scale_input_d,
                         "arith: scale-input-d %u is outside [0, 15]", o->scale_input_d);

@@ -283,7 +283,7 @@ static uint32_t code_of(const tc5_dot *m, double v) {
 
 /* the reference, for one element whose row, column or C holds NaN/Inf or
  * whose value overflowed (rare), over k in [kbeg, K): kbeg > 0 continues
- * from the running C in D (the steps' state is C alone); col is a K + 32
+ * from the running C in D (the steps' state is C alone); col is a K + K / 16 + 32
  * word scratch */
 void tc5__gemm_reference_elem(gemm_job *J, unsigned i, unsigned j, uint32_t *col, unsigned kbeg) {
   const tc5_dot *m = J->m;
@@ -547,7 +547,7 @@ static void *worker(void *arg) {
     __atomic_fetch_add(&J->decode_done, 1, __ATOMIC_RELEASE);
   }
   decoded(J, na + J->Np / TW);
-  uint32_t *col = malloc(sizeof *col * ((size_t)J->K + 32));
+  uint32_t *col = malloc(sizeof *col * ((size_t)J->K + J->K / 16 + 32));
   if (!col) {
     pthread_mutex_lock(&J->lock);
     J->st = TC5_ENOMEM;

@@ -88,15 +88,10 @@ static tc5_status check_block_scale(const tc5_idesc *d, const tc5_mma_variant *v
                       d->scale_type ? "ue8m0" : "ue4m3", kn,
                       d->kind == TC5_KIND_MXF4NVF4 ? "ue8m0 or ue4m3" : "ue8m0 only");
   /* The scale vector size in force: written, or the kind's default. */
-  unsigned block = v->block;
-  if (!block && v->scale_vec) {
-    unsigned n = 0;
-    const tc5_scale_row *rows = tc5_spec_scale_rows(d->kind, &n);
-    for (unsigned i = 0; i < n; i++)
-      if (rows[i].scale_vec_k == v->scale_vec) block = rows[i].block;
-  }
-  if (!block && (d->kind == TC5_KIND_MXF8F6F4 || d->kind == TC5_KIND_MXF4))
-    block = 32; /* .kind::mxf4 defaults to .block32; mxf8f6f4 has only it */
+  unsigned block = 0;
+  tc5_mma_variant vk = *v;
+  vk.kind = d->kind;
+  tc5_mma_variant_block(&vk, &block);
   if (block) {
     unsigned n = 0;
     bool ok = false;

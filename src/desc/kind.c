@@ -282,3 +282,17 @@ tc5_status tc5_mma_variant_format(const tc5_mma_variant *v, char *buf,
                   collector_op_name(v->collector_op));
   return tc5_sb_finish(&b, buf, cap, needed);
 }
+
+tc5_status tc5_mma_variant_block(const tc5_mma_variant *v, unsigned *block) {
+  if (!v || !block) return TC5_EINVAL;
+  unsigned b = tc5_kind_is_block_scaled(v->kind) ? v->block : 0;
+  if (tc5_kind_is_block_scaled(v->kind) && !b && v->scale_vec) {
+    unsigned n = 0;
+    const tc5_scale_row *rows = tc5_spec_scale_rows(v->kind, &n);
+    for (unsigned i = 0; i < n; i++)
+      if (rows[i].scale_vec_k == v->scale_vec) b = rows[i].block;
+  }
+  if (!b && (v->kind == TC5_KIND_MXF8F6F4 || v->kind == TC5_KIND_MXF4)) b = 32;
+  *block = b;
+  return TC5_OK;
+}

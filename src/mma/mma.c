@@ -106,6 +106,74 @@ static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, u
   return TC5_OK;
 }
 
+/* ---- 9.7.16.10.7 block scaling: the scale factors in Tensor Memory ---- */
+
+tc5_status tc5_mma_sf_cell(bool b, unsigned m_total, unsigned cta_group, unsigned count, unsigned i,
+                           unsigned s, unsigned id, unsigned r, uint32_t *lane, uint32_t *col, unsigned *byte,
+                           unsigned *replicas) {
+  if (!lane || !col || !byte || !count || i >= count || id + s > 3) return TC5_EINVAL;
+  bool two = b && cta_group == 2 && m_total == 128;
+  unsigned reps = two ? 2 : 4;
+  if (r >= reps) return TC5_EINVAL;
+  if (two) {
+    unsigned half = count / 2, h = i / half, j = i % half;
+    *lane = 64 * h + 32 * r + j % 32, *col = j / 32;
+  } else {
+    *lane = 32 * r + i % 32, *col = i / 32;
+  }
+  *byte = id + s;
+  if (replicas) *replicas = reps;
+  return TC5_OK;
+}
+
+/* The scale factors of A (b false: out[i * ns + s], i < count rows) or B
+ * (b true: out[s * count + i], i < N) from one CTA's Tensor Memory, every
+ * replica read: never written is TC5_EUNINIT, replicas that differ
+ * TC5_EILLEGAL (the spec: duplicated to all 32-lane partitions). */
+static tc5_status gather_sf(const tc5_tmem *t, uint32_t taddr, bool b, unsigned M, unsigned cg, unsigned count,
+                            unsigned ns, unsigned id, uint32_t *out, tc5_diag *diag) {
+  const char *name = b ? "scale-B-tmem" : "scale-A-tmem";
+  taddr &= 0x3FFFFFFFu; /* bits 30-31: CUTLASS's byte offset, the idesc's ID rules */
+  uint32_t lane0 = TC5_TMEM_LANE(taddr), col0 = TC5_TMEM_COL(taddr), l, c;
+  unsigned byte, reps, ncols = 0;
+  if (lane0)
+    return tc5_diag_add(diag, TC5_EALIGN, name, taddr,
+                        "tcgen05.mma: [%s] lane %u: scale factors fill all 128 lanes (duplicated in every 32-lane "
+                        "partition, 9.7.16.10.7): the lane must be 0", name, lane0);
+  for (unsigned i = 0; i < count; i++) {
+    tc5_mma_sf_cell(b, M, cg, count, i, 0, id, 0, &l, &c, &byte, &reps);
+    if (c + 1 > ncols) ncols = c + 1;
+  }
+  char what[64];
+  snprintf(what, sizeof what, "tcgen05.mma: scale factors %s ([%s])", b ? "B" : "A", name);
+  tc5_status st = tc5_tmem_check_range(t, 0, TC5_TMEM_LANES, col0, ncols, what, diag);
+  if (st) return st;
+  for (unsigned i = 0; i < count; i++)
+    for (unsigned s = 0; s < ns; s++) {
+      uint32_t v0 = 0;
+      for (unsigned r = 0; r < reps; r++) {
+        uint32_t w;
+        bool wr;
+        tc5_mma_sf_cell(b, M, cg, count, i, s, id, r, &l, &c, &byte, NULL);
+        tc5_tmem_peek(t, l, col0 + c, &w, &wr);
+        uint32_t v = w >> (8 * byte) & 0xFF;
+        if (!wr)
+          return tc5_diag_add(diag, TC5_EUNINIT, name, TC5_TMEM_ADDR(l, col0 + c),
+                              "tcgen05.mma: scale factor %u of %s %u is read at lane %u column %u, never written",
+                              s, b ? "column" : "row", i, l, col0 + c);
+        if (r && v != v0)
+          return tc5_diag_add(diag, TC5_EILLEGAL, name, TC5_TMEM_ADDR(l, col0 + c),
+                              "tcgen05.mma: scale factor %u of %s %u is 0x%02x at lane %u but 0x%02x at lane %u "
+                              "(column %u, byte %u): scale factors must be duplicated to all 32-lane partitions "
+                              "(9.7.16.10.7)",
+                              s, b ? "column" : "row", i, v0, l - 32 * r, v, l, col0 + c, byte);
+        v0 = v;
+      }
+      out[b ? (size_t)s * count + i : (size_t)i * ns + s] = v0;
+    }
+  return TC5_OK;
+}
+
 static tc5_status gather_smem(const tc5_smem *s, uint64_t raw, const tc5_operand *op, unsigned rows, unsigned K,
                               uint32_t *codes, const char *which, tc5_diag *diag) {
   tc5_smem_desc d;
@@ -171,13 +239,15 @@ static tc5_status issue_rules(tc5_cta *ctas, unsigned nctas, const tc5_mma_args 
     return tc5_diag_add(diag, TC5_EILLEGAL, "cluster_ctarank", ctas[1].tmem->cluster_rank,
                         "%s: CTAs %u and %u are not a CTA pair (9.7.16.5.1)", what, ctas[0].tmem->cluster_rank,
                         ctas[1].tmem->cluster_rank);
-  if (v->sparse || v->block_scale || v->kind == TC5_KIND_MXF8F6F4 || v->kind == TC5_KIND_MXF4 ||
-      v->kind == TC5_KIND_MXF4NVF4)
-    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "variant", (uint64_t)v->kind,
-                        "%s: .sp and the block-scaled kinds are not modelled yet", what);
+  if (v->sparse)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "variant", (uint64_t)v->kind, "%s: .sp is not modelled yet", what);
   tc5_status st = tc5_idesc_decode(a->idesc, v->kind, d, diag);
   if (!st) st = tc5_idesc_check(d, v, diag);
   if (st) return st;
+  if (d->k96)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "K dimension", 96,
+                        "%s: K = 96 (sm_103a) is not modelled: its scale-factor layouts (figures 234-252) are "
+                        "missing from the text", what);
   unsigned M = d->m;
   tc5_idesc_atype(d, at);
   tc5_idesc_btype(d, bt);
@@ -246,8 +316,14 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   unsigned M = d.m, N = d.n;
   mma_job J;
   memset(&J, 0, sizeof J);
-  /* the arithmetic */
-  st = tc5_dot_model(TC5_MODEL_BLACKWELL, v->kind, at, bt, dt, TC5_TYPE_NONE, 0, d.saturate, &J.dot, diag);
+  /* the arithmetic; block scaling: the scale type and block in force */
+  tc5_type stype = TC5_TYPE_NONE;
+  unsigned block = 0;
+  if (tc5_kind_is_block_scaled(v->kind)) {
+    tc5_idesc_scale_type(&d, &stype);
+    tc5_mma_variant_block(v, &block);
+  }
+  st = tc5_dot_model(TC5_MODEL_BLACKWELL, v->kind, at, bt, dt, stype, block, d.saturate, &J.dot, diag);
   if (st) return st;
   tc5_dot_opts_init(&J.o);
   J.o.negate_a = d.negate_a, J.o.negate_b = d.negate_b;
@@ -278,10 +354,27 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   size_t mark = q->used, bt_off;
   J.a_off = tc5__mma_arena_take(q, nA * cg);
   J.b_off = tc5__mma_arena_take(q, (size_t)K * N);
+  unsigned ns = block ? K / block : 0;
+  J.ns = ns;
+  if (ns) {
+    J.sa_off = tc5__mma_arena_take(q, (size_t)cg * rows * ns);
+    J.sb_off = tc5__mma_arena_take(q, (size_t)cg * ns * N);
+  }
   bt_off = tc5__mma_arena_take(q, nB * cg); /* B^T as read, given back below */
-  if (J.a_off == SIZE_MAX || J.b_off == SIZE_MAX || bt_off == SIZE_MAX) {
+  if (J.a_off == SIZE_MAX || J.b_off == SIZE_MAX || bt_off == SIZE_MAX || J.sa_off == SIZE_MAX ||
+      J.sb_off == SIZE_MAX) {
     st = TC5_ENOMEM;
     goto fail;
+  }
+  /* scale factors A and B: each CTA's rows of A, all of N, from its own
+   * Tensor Memory (both CTAs' data paths scale what they compute) */
+  for (unsigned c = 0; c < cg && ns; c++) {
+    st = gather_sf(ctas[c].tmem, a->sfa_tmem, false, M, cg, rows, ns, d.sfa_id,
+                   ARENA(q, J.sa_off) + (size_t)c * rows * ns, diag);
+    if (!st)
+      st = gather_sf(ctas[c].tmem, a->sfb_tmem, true, M, cg, N, ns, d.sfb_id, ARENA(q, J.sb_off) + (size_t)c * ns * N,
+                     diag);
+    if (st) goto fail;
   }
   uint32_t *A = ARENA(q, J.a_off), *B = ARENA(q, J.b_off), *Bt = ARENA(q, bt_off);
   /* B: each CTA's columns, side by side (B^T rows from gather) */

@@ -20,6 +20,9 @@ typedef struct mma_job {
   tc5_dot_opts o;
   size_t a_off; /* in the arena: cg blocks of rows x K codes */
   size_t b_off; /* K x N codes */
+  unsigned ns;  /* block scaling: scale factors a row of A (K / block), else 0 */
+  size_t sa_off; /* cg blocks of rows x ns scale codes */
+  size_t sb_off; /* cg blocks of ns x N scale codes */
 } mma_job;
 
 /* The queue and an arena that holds the operands of the queued MMAs and

@@ -107,7 +107,8 @@ static bool same_b(const struct tc5_mma_queue *q, mma_job *const *g, mma_job *co
     const mma_job *x = g[i], *y = h[i];
     if (!same_arith(x, y) || x->K != y->K || x->o.enable_input_d != y->o.enable_input_d ||
         x->o.scale_input_d != y->o.scale_input_d ||
-        memcmp(ARENA(q, x->b_off), ARENA(q, y->b_off), (size_t)x->K * x->N * sizeof(uint32_t)))
+        memcmp(ARENA(q, x->b_off), ARENA(q, y->b_off), (size_t)x->K * x->N * sizeof(uint32_t)) ||
+        (x->ns && memcmp(ARENA(q, x->sb_off), ARENA(q, y->sb_off), (size_t)x->cg * x->ns * x->N * sizeof(uint32_t))))
       return false;
   }
   return true;
@@ -117,14 +118,17 @@ static bool same_b(const struct tc5_mma_queue *q, mma_job *const *g, mma_job *co
  * CTA: A rows stacked group after group, K concatenated */
 static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsigned n, unsigned ng, tc5_diag *diag) {
   const mma_job *h = jobs[0];
-  unsigned cg = h->cg, rows = h->rows, N = h->N, K = 0, R = ng * rows;
-  for (unsigned i = 0; i < n; i++) K += jobs[i]->K;
+  unsigned cg = h->cg, rows = h->rows, N = h->N, K = 0, KS = 0, R = ng * rows;
+  for (unsigned i = 0; i < n; i++) K += jobs[i]->K, KS += jobs[i]->ns;
   bool direct = n == 1 && ng == 1; /* the job's own A and B */
   size_t mark = q->used;
   size_t o_a = direct ? 0 : tc5__mma_arena_take(q, (size_t)R * K);
   size_t o_b = n == 1 ? 0 : tc5__mma_arena_take(q, (size_t)K * N);
   size_t o_d = tc5__mma_arena_take(q, (size_t)R * N), o_l = tc5__mma_arena_take(q, rows + 2 * (size_t)N);
-  if (o_a == SIZE_MAX || o_b == SIZE_MAX || o_d == SIZE_MAX || o_l == SIZE_MAX) {
+  /* block scaling: SA (R x KS) and SB (KS x N), concatenated like A and B */
+  size_t o_sa = KS ? tc5__mma_arena_take(q, (size_t)R * KS) : 0, o_sb = KS ? tc5__mma_arena_take(q, (size_t)KS * N) : 0;
+  if (o_a == SIZE_MAX || o_b == SIZE_MAX || o_d == SIZE_MAX || o_l == SIZE_MAX || o_sa == SIZE_MAX ||
+      o_sb == SIZE_MAX) {
     q->used = mark;
     return TC5_ENOMEM;
   }
@@ -163,7 +167,17 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
         goto out;
       }
     }
-    st = tc5_gemm(&h->dot, R, N, K, direct ? A + (size_t)c * rows * K : A, B, NULL, NULL, D, &h->o, 1);
+    uint32_t *SA = KS ? ARENA(q, o_sa) : NULL, *SB = KS ? ARENA(q, o_sb) : NULL;
+    for (unsigned g = 0; g < ng && KS; g++)
+      for (unsigned i = 0, s0 = 0; i < n; s0 += jobs[i]->ns, i++) {
+        const mma_job *J = jobs[g * n + i];
+        unsigned ns = J->ns;
+        for (unsigned r = 0; r < rows; r++)
+          memcpy(SA + ((size_t)g * rows + r) * KS + s0, ARENA(q, J->sa_off) + ((size_t)c * rows + r) * ns,
+                 ns * sizeof *SA);
+        if (!g) memcpy(SB + (size_t)s0 * N, ARENA(q, J->sb_off) + (size_t)c * ns * N, (size_t)ns * N * sizeof *SB);
+      }
+    st = tc5_gemm(&h->dot, R, N, K, direct ? A + (size_t)c * rows * K : A, B, SA, SB, D, &h->o, 1);
     if (st) goto out;
     for (unsigned g = 0; g < ng; g++) {
       const mma_job *J = jobs[g * n];

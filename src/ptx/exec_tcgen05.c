@@ -179,9 +179,11 @@ static PTX_EXEC(x_mma) {
   const tc5_ptx_module *m = c->L->m;
   tc5_mma_variant var;
   tc5_mma_variant_parse(ptx_insn_text(m, in), &var, NULL);
-  bool a_tmem = in->mods & 1, has_dol = in->mods & 2, has_scale = in->mods & 4, has_zc = in->mods & 8;
+  bool a_tmem = in->mods & 1, has_dol = in->mods & 2, has_scale = in->mods & 4, has_zc = in->mods & 8,
+       has_sf = in->mods & 16;
   unsigned k = 0;
   const ptx_opnd *od = &in->o[k++], *oa = &in->o[k++], *ob = &in->o[k++], *oi = &in->o[k++];
+  const ptx_opnd *osfa = has_sf ? &in->o[k++] : NULL, *osfb = has_sf ? &in->o[k++] : NULL;
   const ptx_opnd *odol = has_dol ? &in->o[k++] : NULL;
   const ptx_opnd *oe = &in->o[k++];
   const ptx_opnd *os = has_scale ? &in->o[k++] : NULL;
@@ -198,6 +200,10 @@ static PTX_EXEC(x_mma) {
     args.idesc = (uint32_t)PTX_R(w, oi->reg)[l];
     args.enable_input_d = (PTX_R(w, oe->reg)[l] != 0) != oe->neg;
     if (os) args.scale_input_d = (unsigned)PTX_R(w, os->reg)[l];
+    if (osfa) {
+      args.sfa_tmem = (uint32_t)(PTX_R(w, osfa->reg)[l] + (uint64_t)osfa->imm);
+      args.sfb_tmem = (uint32_t)(PTX_R(w, osfb->reg)[l] + (uint64_t)osfb->imm);
+    }
     if (odol) {
       args.has_disable_output_lane = true;
       const uint32_t *vr = m->vregs + odol->vec;
@@ -336,7 +342,7 @@ PTX_DEC(dec_tcgen05) {
     if (st) return d_fail(d, st, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
     for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
     if (var.cta_group != 1) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::2 needs clusters (not modelled yet)");
-    if (var.sparse || var.block_scale) return d_fail(d, TC5_EUNSUPPORTED, ".sp and .block_scale are not modelled yet");
+    if (var.sparse) return d_fail(d, TC5_EUNSUPPORTED, ".sp is not modelled yet");
     const ptx_raw *r = d->r;
     unsigned k = 0, oi = 0;
     if (r->nops < 5) return d_fail(d, TC5_EPARSE, "tcgen05.mma takes [d-tmem], a, b-desc, idesc, ..., enable-input-d");
@@ -348,6 +354,11 @@ PTX_DEC(dec_tcgen05) {
       return d->st;
     }
     if (!d_src(d, k++, PT_B64, &in->o[oi++]) || !d_src(d, k++, PT_B32, &in->o[oi++])) return d->st;
+    if (var.block_scale) { /* [scale-A-tmem], [scale-B-tmem] */
+      in->mods |= 16;
+      if (k + 2 > r->nops || !d_addr(d, k++, &in->o[oi++], NULL) || !d_addr(d, k++, &in->o[oi++], NULL))
+        return d->st ? d->st : d_fail(d, TC5_EPARSE, ".block_scale takes [scale-A-tmem], [scale-B-tmem]");
+    }
     if (k < r->nops && r->ops[k].kind == RO_VEC) {
       in->mods |= 2;
       if (!d_vec(d, k++, 0, false, PT_B32, &in->o[oi++])) return d->st;

@@ -564,6 +564,227 @@ static void test_ashift(void **state) {
   world_free(&w);
 }
 
+/* ---- block scaling (9.7.16.10.7): the engine against the core ----------- */
+
+typedef struct bscase {
+  tc5_kind kind;
+  tc5_type a, b, s;
+  unsigned block;
+} bscase;
+
+static const bscase bskinds[] = {
+    {TC5_KIND_MXF8F6F4, TC5_E4M3, TC5_E2M1, TC5_UE8M0, 32}, {TC5_KIND_MXF8F6F4, TC5_E3M2, TC5_E5M2, TC5_UE8M0, 32},
+    {TC5_KIND_MXF4, TC5_E2M1, TC5_E2M1, TC5_UE8M0, 32},     {TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_E2M1, TC5_UE4M3, 16},
+    {TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_E2M1, TC5_UE8M0, 16}, {TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_E2M1, TC5_UE8M0, 32},
+};
+
+/* the test's own statement of CUTLASS's tmem_sf_frg (mma_traits_sm100.hpp):
+ * SF s of index i (row of A / column of B) at column i / 32, byte id + s,
+ * lanes 32 r + i % 32 for r < 4; B of cta_group::2 M = 128 (2x2): half h
+ * of N at lanes 64 h + 32 r + j % 32 (r < 2), column j / 32 */
+static void poke_sf(tc5_tmem *t, uint32_t col0, bool two_by_two, unsigned count, unsigned i, unsigned byte,
+                    uint32_t code) {
+  unsigned half = count / 2, h = two_by_two ? i / half : 0, j = two_by_two ? i % half : i;
+  for (unsigned r = 0; r < (two_by_two ? 2u : 4u); r++) {
+    uint32_t lane = two_by_two ? 64 * h + 32 * r + j % 32 : 32 * r + i % 32, w = 0;
+    bool wr;
+    tc5_tmem_peek(t, lane, col0 + j / 32, &w, &wr);
+    if (!wr) w = 0;
+    w = (w & ~(0xFFu << 8 * byte)) | code << 8 * byte;
+    tc5_tmem_poke(t, lane, col0 + j / 32, w);
+  }
+}
+
+/* a K loop of `nk` block-scaled MMAs (A and B blocks and scale factors
+ * each their own) queued and committed once; D equals tc5_gemm over the
+ * whole K with the same scales */
+static void bs_case(const bscase *bc, unsigned cg, unsigned M, unsigned N, unsigned nk, tc5_major amaj, rng *g) {
+  tc5_mma_args a;
+  tc5_mma_args_init(&a, bc->kind);
+  a.variant.cta_group = (uint8_t)cg;
+  a.variant.block = (uint8_t)bc->block;
+  tc5_idesc d;
+  tc5_idesc_init(&d, bc->kind);
+  assert_int_equal(tc5_idesc_set_types(&d, bc->a, bc->b, TC5_F32), TC5_OK);
+  d.m = (uint16_t)M, d.n = (uint16_t)N;
+  d.scale_type = bc->s == TC5_UE8M0;
+  d.transpose_a = amaj == TC5_MAJOR_MN;
+  unsigned K, rows = M / cg, bcols = N / cg;
+  tc5_idesc_k(&d, &K);
+  unsigned ns = K / bc->block, KT = K * nk, NS = ns * nk;
+  bool two = cg == 2 && M == 128;
+  tc5_operand opa, opb;
+  assert_int_equal(tc5_operand_for(bc->kind, bc->a, amaj, &opa), TC5_OK);
+  assert_int_equal(tc5_operand_for(bc->kind, bc->b, TC5_MAJOR_K, &opb), TC5_OK);
+  uint32_t *A = malloc((size_t)M * KT * 4), *B = malloc((size_t)KT * N * 4), *D = malloc((size_t)M * N * 4);
+  uint32_t *SA = malloc((size_t)M * NS * 4), *SB = malloc((size_t)NS * N * 4), *blk = malloc((size_t)256 * K * 4);
+  for (size_t i = 0; i < (size_t)M * KT; i++) A[i] = rand_code(g, bc->a);
+  for (size_t i = 0; i < (size_t)KT * N; i++) B[i] = rand_code(g, bc->b);
+  /* scales near 1 with some spread (ue4m3 0x38 = 1.0, ue8m0 127 = 1.0) */
+  for (size_t i = 0; i < (size_t)M * NS; i++)
+    SA[i] = bc->s == TC5_UE8M0 ? 120 + (uint32_t)rng_below(g, 14) : 0x30 + (uint32_t)rng_below(g, 16);
+  for (size_t i = 0; i < (size_t)NS * N; i++)
+    SB[i] = bc->s == TC5_UE8M0 ? 120 + (uint32_t)rng_below(g, 14) : 0x30 + (uint32_t)rng_below(g, 16);
+  world w;
+  world_init(&w);
+  uint32_t taddr;
+  if (cg == 2) {
+    tc5_tmem *pair[2] = {&w.t[0], &w.t[1]};
+    assert_int_equal(tc5_tmem_alloc2(pair, 512, &taddr, NULL), TC5_OK);
+  } else {
+    assert_int_equal(tc5_tmem_alloc(&w.t[0], 512, &taddr, NULL), TC5_OK);
+  }
+  tc5_mbarrier mb;
+  tc5_mbarrier *mbp = &mb;
+  assert_int_equal(tc5_mbarrier_init(&mb, 1, NULL), TC5_OK);
+  a.d_tmem = 0;
+  a.enable_input_d = false;
+  for (unsigned kb = 0; kb < nk; kb++) {
+    /* the scale factor IDs this MMA uses: any byte a K of 1X/2X allows */
+    unsigned id = ns == 1 ? (unsigned)rng_below(g, 4) : ns == 2 ? 2 * (unsigned)rng_below(g, 2) : 0;
+    d.sfa_id = (uint8_t)id, d.sfb_id = (uint8_t)(ns == 1 ? (id + 1) % 4 : id);
+    assert_int_equal(tc5_idesc_encode(&d, &a.idesc, NULL), TC5_OK);
+    uint32_t sfa_col = 256 + 16 * kb, sfb_col = 256 + 16 * kb + 4;
+    a.sfa_tmem = sfa_col | (uint32_t)id << 30; /* CUTLASS's byte bits: ignored */
+    a.sfb_tmem = sfb_col;
+    for (unsigned c = 0; c < cg; c++) {
+      tc5_smem_desc da, db;
+      for (unsigned r = 0; r < rows; r++)
+        memcpy(blk + (size_t)r * K, A + ((size_t)c * rows + r) * KT + (size_t)kb * K, K * 4);
+      assert_int_equal(tc5_layout_scatter(&w.s[c], 32768u * (kb % 2), TC5_SWIZZLE_128B, &opa, rows, K, blk, &da, NULL),
+                       TC5_OK);
+      for (unsigned j = 0; j < bcols; j++)
+        for (unsigned k = 0; k < K; k++) blk[(size_t)j * K + k] = B[((size_t)kb * K + k) * N + c * bcols + j];
+      assert_int_equal(
+          tc5_layout_scatter(&w.s[c], 65536 + 16384u * (kb % 2), TC5_SWIZZLE_128B, &opb, bcols, K, blk, &db, NULL),
+          TC5_OK);
+      assert_int_equal(tc5_smem_desc_encode(&da, &a.a_desc, NULL), TC5_OK);
+      assert_int_equal(tc5_smem_desc_encode(&db, &a.b_desc, NULL), TC5_OK);
+      for (unsigned r = 0; r < rows; r++)
+        for (unsigned s = 0; s < ns; s++)
+          poke_sf(&w.t[c], sfa_col, false, rows, r, d.sfa_id + s, SA[((size_t)c * rows + r) * NS + kb * ns + s]);
+      for (unsigned n = 0; n < N; n++)
+        for (unsigned s = 0; s < ns; s++)
+          poke_sf(&w.t[c], sfb_col, two, N, n, d.sfb_id + s, SB[((size_t)kb * ns + s) * N + n]);
+    }
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    if (tc5_mma_issue(w.c, cg, &a, &dg))
+      fail_msg("%s %s x %s cg %u M %u N %u: %s", tc5_kind_name(bc->kind), tc5_type_name(bc->a), tc5_type_name(bc->b),
+               cg, M, N, dg.count ? dg.issue[0].message : "?");
+    if (kb % 2) assert_int_equal(tc5_mma_complete(&w.c[0], NULL), TC5_OK); /* smem reused every other block */
+    a.enable_input_d = true;
+  }
+  assert_int_equal(tc5_commit(&w.c[0], cg, &mbp, 1, NULL), TC5_OK);
+  tc5_dot dot;
+  assert_int_equal(tc5_dot_model(TC5_MODEL_BLACKWELL, bc->kind, bc->a, bc->b, TC5_F32, bc->s, bc->block, false, &dot, NULL),
+                   TC5_OK);
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.enable_input_d = false;
+  assert_int_equal(tc5_gemm(&dot, M, N, KT, A, B, SA, SB, D, &o, 1), TC5_OK);
+  for (unsigned c = 0; c < cg; c++)
+    for (unsigned m = 0; m < rows; m++)
+      for (unsigned n = 0; n < N; n++) {
+        uint32_t l, col, v;
+        tc5_mma_d_cell(M, cg, false, N, m, n, &l, &col, NULL);
+        tc5_tmem_peek(&w.t[c], l, col, &v, NULL);
+        uint32_t want = D[((size_t)c * rows + m) * N + n];
+        if (v != want)
+          fail_msg("%s %s x %s %s block %u cg %u M %u N %u: D[%u][%u] = 0x%08x, tc5_gemm 0x%08x",
+                   tc5_kind_name(bc->kind), tc5_type_name(bc->a), tc5_type_name(bc->b), tc5_type_name(bc->s),
+                   bc->block, cg, M, N, c * rows + m, n, v, want);
+        n_checked++;
+      }
+  n_cases++;
+  world_free(&w);
+  free(A), free(B), free(D), free(SA), free(SB), free(blk);
+}
+
+static void test_block_scaled(void **state) {
+  (void)state;
+  rng g;
+  rng_seed(&g, 0xb5);
+  n_cases = n_checked = 0;
+  const unsigned ns[] = {16, 64, 256};
+  for (size_t k = 0; k < sizeof bskinds / sizeof bskinds[0]; k++)
+    for (unsigned cg = 1; cg <= 2; cg++)
+      for (unsigned mi = 0; mi < (cg == 2 ? 2u : 1u); mi++)
+        for (unsigned ni = 0; ni < 3; ni++) {
+          unsigned M = cg == 1 ? 128 : mi ? 256 : 128;
+          tc5_major am = bskinds[k].a == TC5_E4M3 && ni == 1 ? TC5_MAJOR_MN : TC5_MAJOR_K;
+          bs_case(&bskinds[k], cg, M, ns[ni], 1 + (unsigned)rng_below(&g, 4), am, &g);
+        }
+  print_message("%u block-scaled K loops, %u D elements equal tc5_gemm with the same scales\n", n_cases, n_checked);
+}
+
+/* the scale-factor rules: lane, replicas, never written, K = 96 */
+static void test_block_scaled_rules(void **state) {
+  (void)state;
+  world w;
+  world_init(&w);
+  uint32_t taddr;
+  assert_int_equal(tc5_tmem_alloc(&w.t[0], 512, &taddr, NULL), TC5_OK);
+  tc5_mma_args a;
+  tc5_mma_args_init(&a, TC5_KIND_MXF4NVF4);
+  a.variant.block = 16;
+  tc5_idesc d;
+  tc5_idesc_init(&d, TC5_KIND_MXF4NVF4);
+  tc5_idesc_set_types(&d, TC5_E2M1, TC5_E2M1, TC5_F32);
+  d.m = 128, d.n = 64, d.scale_type = 0; /* ue4m3 */
+  assert_int_equal(tc5_idesc_encode(&d, &a.idesc, NULL), TC5_OK);
+  tc5_operand op;
+  tc5_operand_for(TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_MAJOR_K, &op);
+  uint32_t *z = calloc(128 * 64, 4);
+  tc5_smem_desc sd;
+  assert_int_equal(tc5_layout_scatter(&w.s[0], 0, TC5_SWIZZLE_128B, &op, 128, 64, z, &sd, NULL), TC5_OK);
+  assert_int_equal(tc5_smem_desc_encode(&sd, &a.a_desc, NULL), TC5_OK);
+  a.b_desc = a.a_desc;
+  a.d_tmem = 0, a.sfa_tmem = 256, a.sfb_tmem = 260;
+  a.enable_input_d = false;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, &dg), TC5_EUNINIT);
+  assert_non_null(strstr(dg.issue[0].message, "scale factor 0 of row 0 is read at lane 0 column 256, never written"));
+  for (unsigned i = 0; i < 128; i++)
+    for (unsigned s = 0; s < 4; s++) poke_sf(&w.t[0], 256, false, 128, i, s, 0x38);
+  for (unsigned i = 0; i < 64; i++)
+    for (unsigned s = 0; s < 4; s++) poke_sf(&w.t[0], 260, false, 64, i, s, 0x38);
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  /* one replica differs: lane 96 + 5 holds another scale for row 101's block */
+  uint32_t v;
+  tc5_tmem_peek(&w.t[0], 101, 259, &v, NULL);
+  tc5_tmem_poke(&w.t[0], 101, 259, v ^ 0x100);
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, &dg), TC5_EILLEGAL);
+  assert_non_null(strstr(dg.issue[0].message, "scale factor 1 of row 101 is 0x38 at lane 5 but 0x39 at lane 101"));
+  assert_non_null(strstr(dg.issue[0].message, "duplicated to all 32-lane partitions"));
+  tc5_tmem_poke(&w.t[0], 101, 259, v);
+  a.sfb_tmem = TC5_TMEM_ADDR(32, 260);
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, &dg), TC5_EALIGN);
+  assert_non_null(strstr(dg.issue[0].message, "[scale-B-tmem] lane 32"));
+  a.sfb_tmem = 510; /* columns 510..511 of 2 needed: fits; 511 would not */
+  tc5_diag_init(&dg);
+  a.sfb_tmem = 511;
+  assert_int_equal(tc5_mma_issue(w.c, 1, &a, &dg), TC5_EBOUNDS);
+  a.sfb_tmem = 260;
+  /* K = 96 (sm_103a) */
+  a.variant.arch = TC5_ARCH_SM103A;
+  a.variant.cta_group = 2;
+  tc5_mma_args b = a;
+  tc5_idesc d96 = d;
+  d96.k96 = 1, d96.m = 256;
+  b.variant.block = 16;
+  assert_int_equal(tc5_idesc_encode(&d96, &b.idesc, NULL), TC5_OK);
+  tc5_tmem_relinquish(&w.t[0], NULL);
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_mma_issue(w.c, 2, &b, &dg), TC5_EUNSUPPORTED);
+  assert_non_null(strstr(dg.issue[dg.count - 1].message, "K = 96"));
+  free(z);
+  world_free(&w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_layouts),
@@ -572,6 +793,8 @@ int main(void) {
       cmocka_unit_test(test_completion),
       cmocka_unit_test(test_completion_rules),
       cmocka_unit_test(test_ashift),
+      cmocka_unit_test(test_block_scaled),
+      cmocka_unit_test(test_block_scaled_rules),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
