@@ -56,6 +56,7 @@ int cmd_vectors(int argc, char **argv) {
            rep.qualifier[0] ? " " : "", rep.qualifier, (unsigned long long)rep.checked,
            (unsigned long long)rep.failed);
     if (rep.noted) printf(" (%llu noted: %s)", (unsigned long long)rep.noted, rep.note);
+    if (rep.engine_calls) printf(", %llu whole MMAs through the tcgen05.mma engine", (unsigned long long)rep.engine_calls);
     printf("\n");
     for (unsigned j = 0; j < rep.shown && j < show; j++) printf("  %s\n", rep.failure[j]);
   }

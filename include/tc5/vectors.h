@@ -26,6 +26,9 @@ typedef struct tc5_vectors_report {
   uint64_t checked;    /* vectors checked                                    */
   uint64_t failed;     /* vectors where tc5 differs                          */
   uint64_t noted;      /* vectors that pass under a documented convention    */
+  uint64_t engine_calls; /* mmasim, Blackwell: whole MMA calls (M x N lines
+                            sharing A's rows and B's columns) also run as one
+                            tcgen05.mma through the engine (tc5/mma.h)      */
   char note[256];      /* what the noted vectors have in common              */
   unsigned shown;      /* failures stored below (first ones, in full)        */
   char failure[TC5_VECTORS_SHOW][640];

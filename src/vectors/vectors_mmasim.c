@@ -5,19 +5,35 @@
  * ("blackwell.m128n8k64.block16.f32.e2m1.e2m1.ue4m3.txt"). Each line holds
  * one output element: a= (row of A), b= (column of B), c=, [sa= sb=], d=,
  * raw hex codes; packed e2m1 rows list K/2 bytes, element 2i in the low
- * nibble of byte i. tc5_dot_run must give d bit for bit. */
+ * nibble of byte i. tc5_dot_run must give d bit for bit.
+ *
+ * The files' lines come from whole MMA calls: M x N consecutive lines, row
+ * by row, share A's rows and B's columns (and scales). For Blackwell files
+ * each complete call also runs as one tcgen05.mma through the engine (A and
+ * B in shared memory through descriptors, scale factors and C in Tensor
+ * Memory), and every element of D must equal its line's d; a mismatch is
+ * reported on the call's last line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tc5/arith.h"
+#include "tc5/layout.h"
+#include "tc5/mma.h"
 #include "tc5/packing.h"
 #include "vectors/vectors_impl.h"
 
 typedef struct mm_ctx {
   tc5_dot model;
-  unsigned k;
-  bool packed_fp4;
+  tc5_kind kind;
+  unsigned k, m, n;
+  bool packed_fp4, engine;
+  tc5_vectors_report *rep;
+  /* the call being gathered: line `at` of m x n; `whole` while its lines
+   * share rows and columns */
+  unsigned at, call;
+  bool whole;
+  uint32_t *A, *B, *SA, *SB, *C, *D; /* m x k, k x n, m x ns, ns x n, m x n, m x n */
 } mm_ctx;
 
 #define FAIL(...)                                                              \
@@ -86,9 +102,133 @@ static tc5_status mm_begin(void *ctx, const char *name, const char *header,
   else kind = TC5_KIND_MXF8F6F4;
   tc5_status s = tc5_dot_model(model, kind, at, bt, dt, st, block, false, &c->model, diag);
   if (s != TC5_OK) return s;
-  c->k = kk;
+  c->k = kk, c->m = mm, c->n = nn, c->kind = kind, c->rep = rep;
   c->packed_fp4 = at == TC5_E2M1 && kind != TC5_KIND_F8F6F4 && kind != TC5_KIND_MXF8F6F4;
+  c->engine = model == TC5_MODEL_BLACKWELL && mm && nn && mm <= 256 && nn <= 256 && kk <= 128;
+  if (c->engine) {
+    size_t ns = block ? kk / block : 0;
+    c->A = malloc(sizeof(uint32_t) * mm * kk), c->B = malloc(sizeof(uint32_t) * kk * nn);
+    c->SA = malloc(sizeof(uint32_t) * (mm * ns + 1)), c->SB = malloc(sizeof(uint32_t) * (ns * nn + 1));
+    c->C = malloc(sizeof(uint32_t) * mm * nn), c->D = malloc(sizeof(uint32_t) * mm * nn);
+    if (!c->A || !c->B || !c->SA || !c->SB || !c->C || !c->D)
+      return tc5_diag_add(diag, TC5_ENOMEM, "memory", 0, "vectors: out of memory");
+    c->whole = true;
+  }
   return TC5_OK;
+}
+
+static void mm_end(void *ctx) {
+  mm_ctx *c = ctx;
+  free(c->A), free(c->B), free(c->SA), free(c->SB), free(c->C), free(c->D);
+}
+
+/* One call through the engine: M x N x K tcgen05.mma.cta_group::1 in a
+ * fresh CTA, A and B K-major without swizzle, D (holding C) at column 0,
+ * scale factors A at column 256 and B at 320 with IDs 0. */
+static tc5_status engine_call(mm_ctx *c, char *why, size_t cap) {
+  tc5_smem sm;
+  tc5_tmem tm;
+  tc5_cta cta;
+  memset(&cta, 0, sizeof cta);
+  tc5_status st = tc5_smem_init(&sm, 128 * 1024);
+  if (st) FAIL("engine: %s", tc5_strerror(st));
+  if ((st = tc5_tmem_init(&tm, 0)) != TC5_OK) {
+    tc5_smem_free(&sm);
+    FAIL("engine: %s", tc5_strerror(st));
+  }
+  cta.smem = &sm, cta.tmem = &tm;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_mma_args a;
+  tc5_idesc d;
+  tc5_operand oa, ob;
+  tc5_smem_desc da, db;
+  uint32_t taddr, *Bt = malloc(sizeof(uint32_t) * c->k * c->n);
+  unsigned M = c->m, N = c->n, K = c->k, ns = c->model.block ? K / c->model.block : 0, bad = 0, first = 0;
+  uint32_t first_v = 0;
+  st = Bt ? TC5_OK : TC5_ENOMEM;
+  if (!st) st = tc5_mma_args_init(&a, c->kind);
+  a.variant.block = (uint8_t)c->model.block;
+  if (!st) st = tc5_idesc_init(&d, c->kind);
+  if (!st) st = tc5_idesc_set_types(&d, c->model.atype, c->model.btype, c->model.ctype);
+  d.m = (uint16_t)M, d.n = (uint16_t)N, d.scale_type = c->model.stype == TC5_UE8M0;
+  if (!st) st = tc5_idesc_encode(&d, &a.idesc, &dg);
+  if (!st) st = tc5_operand_for(c->kind, c->model.atype, TC5_MAJOR_K, &oa);
+  if (!st) st = tc5_operand_for(c->kind, c->model.btype, TC5_MAJOR_K, &ob);
+  for (unsigned n = 0; !st && n < N; n++)
+    for (unsigned k = 0; k < K; k++) Bt[(size_t)n * K + k] = c->B[(size_t)k * N + n];
+  if (!st) st = tc5_layout_scatter(&sm, 0, TC5_SWIZZLE_NONE, &oa, M, K, c->A, &da, &dg);
+  if (!st) st = tc5_layout_scatter(&sm, 65536, TC5_SWIZZLE_NONE, &ob, N, K, Bt, &db, &dg);
+  if (!st) st = tc5_smem_desc_encode(&da, &a.a_desc, &dg);
+  if (!st) st = tc5_smem_desc_encode(&db, &a.b_desc, &dg);
+  if (!st) st = tc5_tmem_alloc(&tm, 512, &taddr, &dg);
+  a.d_tmem = 0, a.sfa_tmem = 256, a.sfb_tmem = 320;
+  for (unsigned m = 0; !st && m < M; m++)
+    for (unsigned n = 0; n < N; n++) {
+      uint32_t l, col;
+      tc5_mma_d_cell(M, 1, false, N, m, n, &l, &col, NULL);
+      tc5_tmem_poke(&tm, l, col, c->C[(size_t)m * N + n]);
+    }
+  /* scale factors in every replica (tc5_mma_sf_cell) */
+  for (int b = 0; !st && b < 2; b++)
+    for (unsigned i = 0; i < (b ? N : M); i++)
+      for (unsigned s = 0; s < ns; s++)
+        for (unsigned r = 0; r < 4; r++) {
+          uint32_t l, col, w = 0;
+          unsigned byte;
+          bool wr;
+          tc5_mma_sf_cell(b, M, 1, b ? N : M, i, s, 0, r, &l, &col, &byte, NULL);
+          col += b ? 320 : 256;
+          tc5_tmem_peek(&tm, l, col, &w, &wr);
+          if (!wr) w = 0;
+          uint32_t v = b ? c->SB[(size_t)s * N + i] : c->SA[(size_t)i * ns + s];
+          tc5_tmem_poke(&tm, l, col, (w & ~(0xFFu << 8 * byte)) | v << 8 * byte);
+        }
+  if (!st) st = tc5_mma(&cta, 1, &a, &dg);
+  for (unsigned m = 0; !st && m < M; m++)
+    for (unsigned n = 0; n < N; n++) {
+      uint32_t l, col, v;
+      tc5_mma_d_cell(M, 1, false, N, m, n, &l, &col, NULL);
+      tc5_tmem_peek(&tm, l, col, &v, NULL);
+      if (c->model.ctype == TC5_F16) v &= 0xFFFF;
+      if (v != c->D[(size_t)m * N + n] && !bad++) first = m * N + n, first_v = v;
+    }
+  tc5_cta_free(&cta);
+  tc5_smem_free(&sm);
+  tc5_tmem_free(&tm);
+  free(Bt);
+  if (st) FAIL("engine: call %u: %s", c->call, dg.count ? dg.issue[0].message : tc5_strerror(st));
+  c->rep->engine_calls++;
+  if (bad)
+    FAIL("engine: call %u (tcgen05.mma m%un%uk%u): %u of %u elements differ; first D[%u][%u] = 0x%08x, file 0x%08x",
+         c->call, M, N, K, bad, M * N, first / N, first % N, first_v, c->D[first]);
+  return TC5_OK;
+}
+
+/* keeps the line's operands for the engine's call; at the call's last line
+ * runs it */
+static tc5_status gather_call(mm_ctx *c, const uint32_t *a, const uint32_t *b, const uint32_t *sa,
+                              const uint32_t *sb, uint32_t cc, uint32_t d, char *why, size_t cap) {
+  unsigned m = c->at / c->n, n = c->at % c->n, K = c->k, ns = c->model.block ? K / c->model.block : 0;
+  if (n == 0) {
+    memcpy(c->A + (size_t)m * K, a, K * sizeof *a);
+    if (ns) memcpy(c->SA + (size_t)m * ns, sa, ns * sizeof *sa);
+  } else if (memcmp(c->A + (size_t)m * K, a, K * sizeof *a) || (ns && memcmp(c->SA + (size_t)m * ns, sa, ns * sizeof *sa))) {
+    c->whole = false;
+  }
+  for (unsigned k = 0; k < K; k++) {
+    if (m == 0) c->B[(size_t)k * c->n + n] = b[k];
+    else if (c->B[(size_t)k * c->n + n] != b[k]) c->whole = false;
+  }
+  for (unsigned s = 0; s < ns; s++) {
+    if (m == 0) c->SB[(size_t)s * c->n + n] = sb[s];
+    else if (c->SB[(size_t)s * c->n + n] != sb[s]) c->whole = false;
+  }
+  c->C[c->at] = cc, c->D[c->at] = d;
+  if (++c->at < c->m * c->n) return TC5_OK;
+  bool whole = c->whole;
+  c->at = 0, c->whole = true, c->call++;
+  return whole ? engine_call(c, why, cap) : TC5_OK;
 }
 
 /* comma-separated hex codes */
@@ -147,6 +287,10 @@ static tc5_status mm_check(void *ctx, const tc5_vline *l, char *why, size_t cap,
   uint32_t got;
   tc5_status st = tc5_dot_run(&c->model, c->k, a, b, scaled ? sa : NULL, scaled ? sb : NULL, cc, NULL, &got);
   if (st != TC5_OK) FAIL("tc5_dot_run: %s", tc5_strerror(st));
+  if (c->engine) {
+    if (got != d) c->whole = false; /* reported below, not again by the engine */
+    if ((st = gather_call(c, a, b, sa, sb, cc, d, why, cap)) != TC5_OK) return st;
+  }
   if (got != d) {
     double gv, dv;
     tc5_fmt_decode(c->model.ctype, got, &gv, NULL);
@@ -158,5 +302,5 @@ static tc5_status mm_check(void *ctx, const tc5_vline *l, char *why, size_t cap,
 }
 
 const tc5_vformat tc5_vformat_mmasim = {
-    "mmasim", "a", NULL, sizeof(mm_ctx), mm_begin, mm_check, NULL,
+    "mmasim", "a", NULL, sizeof(mm_ctx), mm_begin, mm_check, mm_end,
 };

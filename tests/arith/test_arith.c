@@ -446,8 +446,8 @@ static void check_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, con
                        unsigned threads, unsigned long *slow) {
   unsigned nb = m->block ? K / m->block : 0;
   uint32_t *D = malloc(4 * (size_t)M * N + 4), *want = malloc(4 * (size_t)M * N + 4);
-  uint32_t *col = malloc(4 * (size_t)K + 4), scol[32];
-  assert_true(D && want && col);
+  uint32_t *col = malloc(4 * (size_t)K + 4), *scol = malloc(4 * (size_t)nb + 4);
+  assert_true(D && want && col && scol);
   for (unsigned i = 0; i < M; i++)
     for (unsigned j = 0; j < N; j++) {
       for (unsigned k = 0; k < K; k++) col[k] = B[(size_t)k * N + j];
@@ -476,7 +476,7 @@ static void check_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, con
                     want[x]);
     assert_int_equal(bad, 0);
   }
-  free(D), free(want), free(col);
+  free(D), free(want), free(col), free(scol);
 }
 
 /* check_gemm on random inputs of distribution dist */
