@@ -43,6 +43,11 @@ size_t tc5__mma_arena_take(struct tc5_mma_queue *q, size_t words);
 struct tc5_mma_queue *tc5__mma_queue_of(tc5_cta *c);
 /* appends a copy of *J, numbering it (J->seq) */
 tc5_status tc5__mma_enqueue(struct tc5_mma_queue *q, mma_job *J);
+/* Completes the issuer's pending MMAs when one of them writes D cells of
+ * `target` in lanes [lane, lane + nlanes) x columns [col, col + ncols):
+ * what tcgen05.cp and shift do before writing there (tc5/cp.h). */
+tc5_status tc5__mma_settle(tc5_cta *issuer, const tc5_tmem *target, uint32_t lane, uint32_t nlanes, uint32_t col,
+                           uint32_t ncols, tc5_diag *diag);
 /* the lanes x columns D occupies from [d-tmem], and whether its lane
  * alignment may be 16 (layout F) */
 void tc5__mma_d_extent(unsigned M, unsigned cg, bool ws, unsigned N, uint32_t *nlanes, uint32_t *ncols, bool *align16);

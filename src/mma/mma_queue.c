@@ -270,3 +270,18 @@ out:
   q->n = 0, q->used = 0, q->issued = 0; /* the arena stays for the next K loop */
   return st;
 }
+
+tc5_status tc5__mma_settle(tc5_cta *issuer, const tc5_tmem *target, uint32_t lane, uint32_t nlanes, uint32_t col,
+                           uint32_t ncols, tc5_diag *diag) {
+  struct tc5_mma_queue *q = issuer->queue;
+  for (unsigned j = 0; q && j < q->n; j++) {
+    const mma_job *J = &q->job[j];
+    uint32_t nl, nc;
+    bool al, here = false;
+    for (unsigned c = 0; c < J->cg; c++) here |= J->cta[c]->tmem == target;
+    tc5__mma_d_extent(J->M, J->cg, J->ws, J->N, &nl, &nc, &al);
+    if (here && J->dl < lane + nlanes && lane < J->dl + nl && J->dc < col + ncols && col < J->dc + nc)
+      return tc5_mma_complete(issuer, diag);
+  }
+  return TC5_OK;
+}
