@@ -118,6 +118,10 @@ typedef struct who { /* the earlier party of a finding */
 static who nobody(void) { return (who){NOINSN, -1, -1}; }
 static who of_op(const chk_op *o) { return (who){o->insn, o->warp, o->lane == 0xFF ? -1 : o->lane}; }
 static who of_ev(const chk_ev *e) { return (who){e->insn, e->warp, e->lane}; }
+static const char *op_name(const chk_op *o) {
+  static const char *const pipe[3] = {"tcgen05.mma", "tcgen05.cp", "tcgen05.shift"};
+  return o->kind == OK_LD ? "tcgen05.ld" : o->kind == OK_ST ? "tcgen05.st" : pipe[o->sub < 3 ? o->sub : 0];
+}
 
 static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who earlier, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -219,7 +223,7 @@ static void acquire(ptx_chk *k, unsigned w, const uint32_t *v, const uint32_t *v
 
 static uint32_t new_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint8_t kind, uint32_t idx) {
   if (!ROOM(k->op, k->nop, k->op_cap, 256)) return 0;
-  k->op[k->nop] = (chk_op){(uint32_t)(in - k->code), idx, kind, (uint8_t)w->id, (uint8_t)(lane < 0 ? 0xFF : lane)};
+  k->op[k->nop] = (chk_op){(uint32_t)(in - k->code), idx, kind, (uint8_t)w->id, (uint8_t)(lane < 0 ? 0xFF : lane), 0};
   return k->nop++;
 }
 
@@ -275,21 +279,16 @@ void chk_fence_proxy_async(ptx_warp *w) {
   memset(k->last_ev, 0, k->n * 4); /* every store after this one is a new event (a new seq) */
 }
 
-/* the granules of shared memory an operand descriptor covers (cached) */
-static const chk_desc_cache *operand_granules(ptx_chk *k, uint64_t desc, uint32_t idesc, tc5_kind kind,
-                                             unsigned which, unsigned rows, unsigned K) {
+/* the granules of shared memory rows x K elements of op through the
+ * descriptor cover (cached under (desc, idesc, kind, which)) */
+static const chk_desc_cache *granules(ptx_chk *k, uint64_t desc, uint32_t idesc, tc5_kind kind, unsigned which,
+                                      const tc5_operand *opp, unsigned rows, unsigned K) {
   unsigned h = (unsigned)((desc * 0x9E3779B97F4A7C15ull ^ idesc * 31u ^ which) >> 58) % DESC_CACHE;
   chk_desc_cache *e = &k->cache[h];
   if (e->g && e->desc == desc && e->idesc == idesc && e->kind == (uint32_t)kind && e->which == which) return e;
-  tc5_idesc d;
   tc5_smem_desc sd;
-  tc5_type t;
-  tc5_operand op;
-  if (tc5_idesc_decode(idesc, kind, &d, NULL) || tc5_smem_desc_decode(desc, &sd, NULL)) return NULL;
-  if (which) tc5_idesc_btype(&d, &t);
-  else tc5_idesc_atype(&d, &t);
-  bool mn = which ? d.transpose_b : d.transpose_a;
-  if (tc5_operand_for(kind, t, mn ? TC5_MAJOR_MN : TC5_MAJOR_K, &op)) return NULL;
+  tc5_operand op = *opp;
+  if (tc5_smem_desc_decode(desc, &sd, NULL)) return NULL;
   uint32_t *g = realloc(e->g, (size_t)rows * K * sizeof *g);
   if (!g) return NULL;
   e->g = g;
@@ -312,6 +311,46 @@ static const chk_desc_cache *operand_granules(ptx_chk *k, uint64_t desc, uint32_
   return e;
 }
 
+/* the granules an MMA operand descriptor covers (which: 0 A, 1 B) */
+static const chk_desc_cache *operand_granules(ptx_chk *k, uint64_t desc, uint32_t idesc, tc5_kind kind,
+                                             unsigned which, unsigned rows, unsigned K) {
+  tc5_idesc d;
+  tc5_type t;
+  tc5_operand op;
+  if (tc5_idesc_decode(idesc, kind, &d, NULL)) return NULL;
+  if (which) tc5_idesc_btype(&d, &t);
+  else tc5_idesc_atype(&d, &t);
+  bool mn = which ? d.transpose_b : d.transpose_a;
+  if (tc5_operand_for(kind, t, mn ? TC5_MAJOR_MN : TC5_MAJOR_K, &op)) return NULL;
+  return granules(k, desc, idesc, kind, which, &op, rows, K);
+}
+
+/* an asynchronous tcgen05 operation (mma, cp) reads shared memory granules:
+ * each granule's last store must be fenced for the async proxy and ordered
+ * before this thread; `what` names the operand */
+static void async_smem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t id,
+                             const chk_desc_cache *e, const char *op, const char *what) {
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  uint32_t checked = 0;
+  for (uint32_t i = 0; e && i < e->n; i++) {
+    uint32_t g = e->g[i];
+    if (g >= k->ngran) continue;
+    uint32_t ev = k->sm_w[g];
+    k->sm_r[g] = id;
+    if (!ev || ev == checked) continue;
+    checked = ev;
+    const chk_ev *x = &k->ev[ev];
+    if (k->fence_seq[x->warp] <= x->seq && k->fence_seq[w->id] <= x->seq)
+      report(w, CR_PROXY_FENCE, in, lane, of_ev(x),
+             "%s reads %s at shared memory 0x%x, written by the generic proxy with no fence.proxy.async since", op,
+             what, g * GRAN);
+    else if (x->warp != w->id && vc[VT(k, x->warp)] < x->tclock)
+      report(w, CR_SMEM_UNORDERED, in, lane, of_ev(x),
+             "%s reads %s at shared memory 0x%x, written by warp %u with no barrier or mbarrier ordering the store "
+             "before the %s", op, what, g * GRAN, x->warp, op);
+  }
+}
+
 /* ---- Tensor Memory ---- */
 /* strict mode: o is ordered before warp w's operation only by a thread
  * synchronisation that lacks a tcgen05 fence (known in the default view,
@@ -328,17 +367,23 @@ static bool fence_warning(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane,
   return true;
 }
 
+/* reader: -1 a tcgen05.ld, 0 a tcgen05.mma, 2 a tcgen05.shift; the
+ * pipelined pairs of 9.7.16.6.2 from the same thread need no wait:
+ * cp -> mma, shift -> mma, mma -> shift */
 static bool tmem_read_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint32_t lane0,
-                            uint32_t col, const char *what) {
+                            uint32_t col, const char *what, int reader) {
   uint32_t o = k->tm_w[g];
   if (!o) return false;
   const chk_op *p = &k->op[o];
+  if (reader >= 0 && p->kind == OK_MMA && p->warp == w->id && p->lane == (uint8_t)lane &&
+      ((reader == 0 && p->sub != 0) || (reader == 2 && p->sub == 0)))
+    return false;
   const uint32_t *vc = VC(k, k->vc, w->id);
   if (!known(k, vc, p)) {
     if (p->kind == OK_MMA)
       report(w, CR_TMEM_READ_INFLIGHT, in, lane, of_op(p),
-             "%s reads Tensor Memory lane %u column %u, which a tcgen05.mma writes that is not known complete to "
-             "this thread", what, lane0, col);
+             "%s reads Tensor Memory lane %u column %u, which a %s writes that is not known complete to "
+             "this thread", what, lane0, col, op_name(p));
     else if (p->kind == OK_ST)
       report(w, CR_TMEM_ST_UNWAITED, in, lane, of_op(p),
              "%s reads Tensor Memory lane %u column %u before the tcgen05.st that wrote it is waited for", what, lane0,
@@ -357,7 +402,7 @@ static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
     const chk_op *p = &k->op[r];
     report(w, CR_TMEM_WRITE_INFLIGHT, in, lane, of_op(p),
            "%s writes Tensor Memory lane %u column %u while the %s that reads it is not known complete to this thread",
-           what, lane0, col, p->kind == OK_LD ? "tcgen05.ld" : "tcgen05.mma");
+           what, lane0, col, op_name(p));
     return true;
   }
   uint32_t o = k->tm_w[g];
@@ -368,8 +413,8 @@ static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
     if (is_mma && p->warp == w->id && p->lane == (uint8_t)lane) return false;
     if (!known(k, vc, p))
       return report(w, CR_TMEM_WRITE_INFLIGHT, in, lane, of_op(p),
-             "%s writes Tensor Memory lane %u column %u while a tcgen05.mma of another thread that writes it is not "
-             "known complete to this thread", what, lane0, col), true;
+             "%s writes Tensor Memory lane %u column %u while a %s of another thread that writes it is not "
+             "known complete to this thread", what, lane0, col, op_name(p)), true;
   } else if (p->kind == OK_ST && is_mma) {
     if (!known(k, vc, p))
       return report(w, CR_TMEM_ST_UNWAITED, in, lane, of_op(p),
@@ -395,30 +440,11 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
   tc5_idesc_k(&d, &K);
   /* shared-memory operands: every granule's last store must be fenced for
    * the async proxy and ordered before this thread */
-  const uint32_t *vc = VC(k, k->vc, wi);
-  for (unsigned which = a->a_in_tmem ? 1 : 0; which < 2; which++) {
-    const chk_desc_cache *e = operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
-                                               which ? N : M, K);
-    if (!e) continue;
-    uint32_t checked = 0;
-    for (uint32_t i = 0; i < e->n; i++) {
-      uint32_t g = e->g[i];
-      if (g >= k->ngran) continue;
-      uint32_t ev = k->sm_w[g];
-      k->sm_r[g] = id;
-      if (!ev || ev == checked) continue;
-      checked = ev;
-      const chk_ev *x = &k->ev[ev];
-      if (k->fence_seq[x->warp] <= x->seq && k->fence_seq[wi] <= x->seq)
-        report(w, CR_PROXY_FENCE, in, lane, of_ev(x),
-               "tcgen05.mma reads %s at shared memory 0x%x, written by the generic proxy with no fence.proxy.async "
-               "since", which ? "B" : "A", g * GRAN);
-      else if (x->warp != wi && vc[VT(k, x->warp)] < x->tclock)
-        report(w, CR_SMEM_UNORDERED, in, lane, of_ev(x),
-               "tcgen05.mma reads %s at shared memory 0x%x, written by warp %u with no barrier or mbarrier ordering "
-               "the store before the MMA", which ? "B" : "A", g * GRAN, x->warp);
-    }
-  }
+  for (unsigned which = a->a_in_tmem ? 1 : 0; which < 2; which++)
+    async_smem_reads(k, w, in, lane, id,
+                     operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
+                                      which ? N : M, K),
+                     "tcgen05.mma", which ? "B" : "A");
   /* Tensor Memory: D (read with enable-input-d, written), A when there */
   uint32_t nl, nc;
   bool al16;
@@ -437,9 +463,68 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
     for (uint32_t q = al / 32; q < 4 && q * 32 < al + nl; q++)
       for (uint32_t c = ac; c < ac + acols && c < 512; c++) {
         uint32_t g = q * 512 + c;
-        if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, "tcgen05.mma (A in Tensor Memory)");
+        if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, "tcgen05.mma (A in Tensor Memory)", 0);
         k->tm_r[g] = id;
       }
+  }
+  /* block scaling: the scale factors, in all four lane quarters */
+  for (int b = 0; b < 2 && a->variant.block_scale; b++) {
+    uint32_t sa = (b ? a->sfb_tmem : a->sfa_tmem) & 0x3FFFFFFFu, sc = TC5_TMEM_COL(sa);
+    unsigned ncols = ((b ? N : M / a->variant.cta_group) + 31) / 32;
+    for (uint32_t q = 0; q < 4; q++)
+      for (uint32_t c = sc; c < sc + ncols && c < 512; c++) {
+        uint32_t g = q * 512 + c;
+        if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, b ? "tcgen05.mma (scale factors B)"
+                                                                           : "tcgen05.mma (scale factors A)", 0);
+        k->tm_r[g] = id;
+      }
+  }
+}
+
+void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  uint32_t id = new_op(k, w, in, lane, OK_MMA, ++k->mma_n[wi]);
+  if (!id) return;
+  k->op[id].sub = 1;
+  k->mma_lanes[wi] |= 1u << lane;
+  const tc5_cp_shape_info *si = tc5_cp_shape_get(a->shape);
+  tc5_operand op;
+  tc5_operand_for(TC5_KIND_F8F6F4, TC5_E4M3, TC5_MAJOR_K, &op);
+  async_smem_reads(k, w, in, lane, id, granules(k, a->sdesc, 0xC0u + (uint32_t)a->shape, TC5_KIND_F8F6F4, 2, &op,
+                                                si->rows, si->bits / 8),
+                   "tcgen05.cp", "its source");
+  uint32_t l0 = TC5_TMEM_LANE(a->taddr), c0 = TC5_TMEM_COL(a->taddr);
+  bool told = false;
+  for (unsigned r = 0; r < si->rows; r++)
+    for (unsigned rep = 0; rep < si->replicas; rep++) {
+      uint32_t l;
+      tc5_cp_lane(a->shape, r, rep, &l);
+      l += l0;
+      for (uint32_t c = c0; l < 128 && c < c0 + si->bits / 32 && c < 512; c++) {
+        uint32_t g = l / 32 * 512 + c;
+        if (!told) told = tmem_write_check(k, w, in, lane, g, l / 32 * 32, c, "tcgen05.cp", true);
+        k->tm_w[g] = id;
+      }
+    }
+}
+
+void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  uint32_t id = new_op(k, w, in, lane, OK_MMA, ++k->mma_n[wi]);
+  if (!id) return;
+  k->op[id].sub = 2;
+  k->mma_lanes[wi] |= 1u << lane;
+  uint32_t q = TC5_TMEM_LANE(taddr) / 32, c0 = TC5_TMEM_COL(taddr);
+  bool told = false;
+  for (uint32_t c = c0; q < 4 && c < c0 + 8 && c < 512; c++) {
+    uint32_t g = q * 512 + c;
+    if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, "tcgen05.shift", 2);
+    if (!told) told = tmem_write_check(k, w, in, lane, g, q * 32, c, "tcgen05.shift", true);
+    k->tm_w[g] = k->tm_r[g] = id;
   }
 }
 
@@ -469,7 +554,7 @@ void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, 
       if (!told) told = tmem_write_check(k, w, in, -1, g, q * 32, c, "tcgen05.st", false);
       k->tm_w[g] = id;
     } else {
-      if (!told) told = tmem_read_check(k, w, in, -1, g, q * 32, c, "tcgen05.ld");
+      if (!told) told = tmem_read_check(k, w, in, -1, g, q * 32, c, "tcgen05.ld", -1);
       k->tm_r[g] = id;
     }
   }
@@ -561,8 +646,7 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
           const chk_op *p = &k->op[ids[i]];
           report(w, CR_DEALLOC_INFLIGHT, in, -1, of_op(p),
                  "tcgen05.dealloc frees Tensor Memory column %u (lanes %u-%u) while the %s that accesses it is not "
-                 "known complete to this warp", c, q * 32, q * 32 + 31,
-                 p->kind == OK_MMA ? "tcgen05.mma" : p->kind == OK_LD ? "tcgen05.ld" : "tcgen05.st");
+                 "known complete to this warp", c, q * 32, q * 32 + 31, op_name(p));
           told = true;
         }
       }

@@ -26,6 +26,7 @@
 #define TC5_CHECK_IMPL_H
 #include "ptx/ptx_impl.h"
 #include "tc5/check.h"
+#include "tc5/cp.h"
 
 /* the rows of the rule table, in its order */
 enum {
@@ -81,6 +82,7 @@ typedef struct chk_ev { /* one generic store (a warp-instruction) to shared memo
 typedef struct chk_op { /* one asynchronous tcgen05 operation */
   uint32_t insn, idx;
   uint8_t kind, warp, lane;
+  uint8_t sub; /* OK_MMA: 0 tcgen05.mma, 1 tcgen05.cp, 2 tcgen05.shift (one pipeline, completed by commit) */
 } chk_op;
 typedef struct chk_mb { /* per mbarrier: clock vectors of its phases */
   uint32_t *cur, *cur_s;   /* arrivals of the current phase              */
@@ -167,6 +169,8 @@ void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint
 void chk_fence_proxy_async(ptx_warp *w);
 void chk_tc_fence(ptx_warp *w, bool after);
 void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a);
+void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a);
+void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr);
 void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
                    const ptx_opnd *regs);
 void chk_tc_wait(ptx_warp *w, bool store);

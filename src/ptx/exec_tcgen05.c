@@ -14,9 +14,10 @@
 
 #include "check/check_impl.h"
 #include "ptx/decode_impl.h"
+#include "tc5/cp.h"
 #include "tc5/kind.h"
 
-enum { T_ALLOC, T_DEALLOC, T_RELINQUISH, T_LD, T_ST, T_WAIT, T_FENCE, T_COMMIT, T_MMA };
+enum { T_ALLOC, T_DEALLOC, T_RELINQUISH, T_LD, T_ST, T_WAIT, T_FENCE, T_COMMIT, T_MMA, T_CP, T_SHIFT };
 
 static int fail_diag(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, const tc5_diag *dg) {
   return ptx_fail(w, in, lane, st, 0, "%s", dg->count ? dg->issue[0].message : tc5_strerror(st));
@@ -224,6 +225,41 @@ static PTX_EXEC(x_mma) {
   return PX_NEXT;
 }
 
+/* tcgen05.cp [taddr], s-desc: the qualifiers parsed at decode time (in
+ * aux2: shape, bit 8 decompress, bit 9 the source format) */
+static PTX_EXEC(x_cp) {
+  ptx_cta *c = w->cta;
+  PTX_LANES(mask, {
+    tc5_cp_args a;
+    memset(&a, 0, sizeof a);
+    a.shape = (tc5_cp_shape)(in->aux2 & 0xff);
+    a.decompress = in->aux2 >> 8 & 1;
+    a.src_fmt = (tc5_cp_src_fmt)(in->aux2 >> 9 & 1);
+    a.cta_group = 1;
+    a.taddr = (uint32_t)(PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm);
+    a.sdesc = PTX_R(w, in->o[1].reg)[l];
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_cp(&c->mma, 1, &a, &dg);
+    if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
+    if (st) return fail_diag(w, in, (int)l, st, &dg);
+    if (c->chk) chk_cp(w, in, (int)l, &a);
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_shift) {
+  ptx_cta *c = w->cta;
+  PTX_LANES(mask, {
+    uint32_t taddr = (uint32_t)(PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm);
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_shift(&c->mma, 1, 1, taddr, &dg);
+    if (st) return fail_diag(w, in, (int)l, st, &dg);
+    if (c->chk) chk_shift(w, in, (int)l, taddr);
+  });
+  return PX_NEXT;
+}
+
 static tc5_status dec_cta_group(dctx *d) {
   const char *g = d_take_prefix(d, "cta_group::");
   if (!g) return d_fail(d, TC5_EPARSE, "needs .cta_group::1 or ::2");
@@ -379,7 +415,31 @@ PTX_DEC(dec_tcgen05) {
     in->fn = x_mma;
     return TC5_OK;
   }
-  if (!strcmp(sub, "cp") || !strcmp(sub, "shift"))
-    return d_fail(d, TC5_EUNSUPPORTED, "tcgen05.%s is not modelled in the runner yet", sub);
+  if (!strcmp(sub, "cp")) {
+    tc5_cp_args a;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    char text[256];
+    snprintf(text, sizeof text, "%.*s", (int)d->r->oplen, d->r->op);
+    tc5_status st = tc5_cp_parse(text, &a, &dg);
+    if (st) return d_fail(d, st, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+    for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
+    if (a.cta_group != 1) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::2 needs clusters (not modelled yet)");
+    if (!d_nops(d, 2, 2) || !d_addr(d, 0, &in->o[0], NULL) || !d_src(d, 1, PT_B64, &in->o[1])) return d->st;
+    in->aux = T_CP;
+    in->aux2 = (uint32_t)a.shape | (uint32_t)a.decompress << 8 | (uint32_t)a.src_fmt << 9;
+    in->fn = x_cp;
+    return TC5_OK;
+  }
+  if (!strcmp(sub, "shift")) {
+    /* tcgen05.shift.cta_group::N.down, or .down.cta_group::N (the spec's examples) */
+    bool down = d_take(d, "down");
+    if (dec_cta_group(d)) return d->st;
+    if (!down && !d_take(d, "down")) return d_fail(d, TC5_EPARSE, "needs .down");
+    if (!d_nops(d, 1, 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
+    in->aux = T_SHIFT;
+    in->fn = x_shift;
+    return TC5_OK;
+  }
   return d_fail(d, TC5_EUNSUPPORTED, "tcgen05.%s is not a modelled tcgen05 instruction", sub);
 }
