@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "common.h"
 #include "tc5/arith.h"
+#include "tc5/cp.h"
 #include "tc5/descriptors.h"
 #include "tc5/layout.h"
 #include "tc5/mma.h"
@@ -69,12 +70,17 @@ typedef struct demo_kind {
   const char *name;
   tc5_kind kind;
   tc5_type a, b, d;
+  tc5_type s;     /* block scaling: the scale-factor type  */
+  unsigned block; /* and the elements per scale factor     */
 } demo_kind;
 
 static const demo_kind demo_kinds[] = {
-    {"f16", TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32},
-    {"f8f6f4", TC5_KIND_F8F6F4, TC5_E4M3, TC5_E2M1, TC5_F32},
-    {"i8", TC5_KIND_I8, TC5_S8, TC5_S8, TC5_S32},
+    {"f16", TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32, TC5_TYPE_NONE, 0},
+    {"f8f6f4", TC5_KIND_F8F6F4, TC5_E4M3, TC5_E2M1, TC5_F32, TC5_TYPE_NONE, 0},
+    {"i8", TC5_KIND_I8, TC5_S8, TC5_S8, TC5_S32, TC5_TYPE_NONE, 0},
+    {"mxf4nvf4", TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_E2M1, TC5_F32, TC5_UE4M3, 16}, /* NVFP4 */
+    {"mxf8f6f4", TC5_KIND_MXF8F6F4, TC5_E4M3, TC5_E2M1, TC5_F32, TC5_UE8M0, 32},
+    {"mxf4", TC5_KIND_MXF4, TC5_E2M1, TC5_E2M1, TC5_F32, TC5_UE8M0, 32},
 };
 
 static uint32_t lcg(uint64_t *x) {
@@ -283,6 +289,180 @@ fail:
   return demo_cta_end(&cx, st, bad);
 }
 
+/* A block-scaled 256x256x512 GEMM the way CUTLASS's narrow-precision
+ * kernels do it (sm100_blockscaled_mma_warpspecialized): per 128-row tile
+ * of D (cta_group::1, M = 128, N = 256, 256 columns of Tensor Memory) and K
+ * block (one 128-byte swizzle row of K), A and B go into 128B-swizzled
+ * K-major shared memory and their scale factors into shared memory too;
+ * the MMA thread brings the scale factors into Tensor Memory with
+ * tcgen05.cp.32x128b.warpx4 (32 rows x 16 bytes into all four lane
+ * quarters: CUTLASS's SM100_UTCCP_4x32dp128bit), in the layout of
+ * CUTLASS's tmem_sf_frg (row m of A in lane m % 32 of every quarter, column
+ * m / 32; column n of B likewise; one byte per scale factor, a 32-bit word
+ * holding the scale factors of one MMA or, for 1X/2X, of 4 or 2 MMAs told
+ * apart by the instruction descriptor's scale factor IDs), issues the
+ * block-scaled MMAs, commits; the epilogue reads D with tcgen05.ld. D is
+ * compared bit for bit with tc5_gemm on the same scales. */
+#define BK 512
+
+/* the scale factors of 128 rows (or columns), word w, as the 32 x 16 bytes
+ * that one tcgen05.cp.32x128b.warpx4 copies: byte 4 j + b of row r is
+ * scale factor 4 w + b of row r + 32 j */
+static void sf_rows(const uint32_t *S, size_t row_stride, size_t k_stride, unsigned w, unsigned nsf, uint32_t *out) {
+  for (unsigned r = 0; r < 32; r++)
+    for (unsigned j = 0; j < 4; j++)
+      for (unsigned b = 0; b < 4; b++) {
+        unsigned s = 4 * w + b;
+        out[r * 16 + 4 * j + b] = s < nsf ? S[(size_t)(r + 32 * j) * row_stride + (size_t)s * k_stride] : 0;
+      }
+}
+
+static uint32_t demo_scale(uint64_t *seed, tc5_type t) {
+  uint32_t r = lcg(seed);
+  return t == TC5_UE8M0 ? 120 + r % 15 /* 2^-7 .. 2^7 */ : 0x28 + r % 32; /* ue4m3 0.125 .. 3.75 */
+}
+
+static int bs_gemm_demo(const demo_kind *dk) {
+  tc5_operand op, opb, op8;
+  tc5_status st = TC5_ENOMEM;
+  if (tc5_operand_for(dk->kind, dk->a, TC5_MAJOR_K, &op) || tc5_operand_for(dk->kind, dk->b, TC5_MAJOR_K, &opb))
+    return EXIT_RULES;
+  tc5_operand_for(TC5_KIND_F8F6F4, TC5_E4M3, TC5_MAJOR_K, &op8); /* scale-factor bytes */
+  unsigned KB = 128 * 8 / tc5_operand_slot_bits(&op), NS = BK / dk->block;
+  printf("== tc5 demo: a 256x256x%u %s x %s -> %s GEMM with %s scales (block %u) through tcgen05 "
+         "(.kind::%s.block_scale) ==\n\n",
+         BK, tc5_type_name(dk->a), tc5_type_name(dk->b), tc5_type_name(dk->d), tc5_type_name(dk->s), dk->block,
+         dk->name);
+  uint32_t *A = malloc(sizeof(uint32_t) * DM * BK), *B = malloc(sizeof(uint32_t) * BK * DN),
+           *SA = malloc(sizeof(uint32_t) * DM * NS), *SB = malloc(sizeof(uint32_t) * NS * DN),
+           *R = malloc(sizeof(uint32_t) * DM * DN), *got = malloc(sizeof(uint32_t) * DM * DN),
+           *regs = malloc(sizeof(uint32_t) * 32 * 128), *tile = malloc(sizeof(uint32_t) * 256 * 256);
+  demo_cta cx;
+  unsigned bad = 0, mmas = 0, cps = 0;
+  TRY(demo_cta_init(&cx));
+  if (!A || !B || !SA || !SB || !R || !got || !regs || !tile) {
+    st = TC5_ENOMEM;
+    goto fail;
+  }
+  uint64_t seed = 7;
+  for (int i = 0; i < DM * BK; i++) A[i] = demo_code(&seed, dk->a);
+  for (int i = 0; i < BK * DN; i++) B[i] = demo_code(&seed, dk->b);
+  for (unsigned i = 0; i < DM * NS; i++) SA[i] = demo_scale(&seed, dk->s);
+  for (unsigned i = 0; i < NS * DN; i++) SB[i] = demo_scale(&seed, dk->s);
+  uint32_t dbase;
+  TRY(tc5_tmem_alloc(&cx.tm, 512, &dbase, &cx.dg));
+  /* scale factors: NS / 4 words a row, 4 columns each for A (128 rows), 8 for B (256 columns) */
+  uint32_t sfa_col = dbase + 256, sfb_col = sfa_col + NS;
+  printf("tcgen05.alloc 512 columns: D 0-255, scale factors A %u-%u, B %u-%u\n", sfa_col, sfa_col + NS - 1, sfb_col,
+         sfb_col + 2 * NS - 1);
+  tc5_mbarrier done, *pd = &done;
+  TRY(tc5_mbarrier_init(&done, 1, &cx.dg));
+  tc5_mma_args ma;
+  TRY(tc5_mma_args_init(&ma, dk->kind));
+  ma.variant.block = (uint8_t)dk->block;
+  tc5_idesc id;
+  tc5_idesc_init(&id, dk->kind);
+  TRY(tc5_idesc_set_types(&id, dk->a, dk->b, dk->d));
+  id.m = 128, id.n = 256, id.scale_type = dk->s == TC5_UE8M0;
+  unsigned K;
+  tc5_idesc_k(&id, &K);
+  unsigned per = K / dk->block; /* scale factors an MMA takes a row */
+  static char buf[4096];
+  char vtext[128];
+  tc5_mma_variant_format(&ma.variant, vtext, sizeof vtext, NULL);
+  tc5_cp_args cp;
+  TRY(tc5_cp_parse("tcgen05.cp.cta_group::1.32x128b.warpx4", &cp, &cx.dg));
+  for (unsigned mt = 0; mt < 2; mt++) {
+    for (unsigned kb = 0; kb < BK / KB; kb++) {
+      tc5_smem_desc da, db, ds;
+      for (unsigned m = 0; m < 128; m++)
+        for (unsigned k = 0; k < KB; k++) tile[m * KB + k] = A[(mt * 128 + m) * BK + kb * KB + k];
+      TRY(tc5_layout_scatter(&cx.sm, 0, TC5_SWIZZLE_128B, &op, 128, KB, tile, &da, &cx.dg));
+      for (unsigned n = 0; n < DN; n++)
+        for (unsigned k = 0; k < KB; k++) tile[n * KB + k] = B[(kb * KB + k) * DN + n];
+      TRY(tc5_layout_scatter(&cx.sm, 32768, TC5_SWIZZLE_128B, &opb, DN, KB, tile, &db, &cx.dg));
+      /* the scale factors of this K block: KB / block a row, in words of 4 */
+      unsigned s0 = kb * KB / dk->block, nw = KB / dk->block / 4;
+      for (unsigned w = 0; w < nw; w++) {
+        uint32_t sw = s0 / 4 + w; /* the word's index over the whole K */
+        sf_rows(SA + (size_t)mt * 128 * NS + s0, NS, 1, w, KB / dk->block, tile);
+        TRY(tc5_layout_scatter(&cx.sm, 98304, TC5_SWIZZLE_NONE, &op8, 32, 16, tile, &ds, &cx.dg));
+        TRY(tc5_smem_desc_encode(&ds, &cp.sdesc, &cx.dg));
+        cp.taddr = sfa_col + 4 * sw;
+        TRY(tc5_cp(&cx.cta, 1, &cp, &cx.dg));
+        if (mt == 0 && kb == 0 && w == 0)
+          printf("\ntcgen05.cp.cta_group::1.32x128b.warpx4 [0x%08x], s-desc 0x%016llx: 32 rows x 16 bytes of scale "
+                 "factors A into lanes r, r+32, r+64, r+96\n",
+                 cp.taddr, (unsigned long long)cp.sdesc);
+        for (unsigned h = 0; h < 2; h++) { /* B: columns 128 h .. 128 h + 127 */
+          sf_rows(SB + (size_t)s0 * DN + 128 * h, 1, DN, w, KB / dk->block, tile);
+          TRY(tc5_layout_scatter(&cx.sm, 98304 + 512 * (1 + h), TC5_SWIZZLE_NONE, &op8, 32, 16, tile, &ds, &cx.dg));
+          TRY(tc5_smem_desc_encode(&ds, &cp.sdesc, &cx.dg));
+          cp.taddr = sfb_col + 8 * sw + 4 * h;
+          TRY(tc5_cp(&cx.cta, 1, &cp, &cx.dg));
+        }
+        cps += 3;
+      }
+      for (unsigned ks = 0; ks < KB / K; ks++) {
+        tc5_smem_desc a_k, b_k;
+        TRY(tc5_layout_kblock(&da, &op, 128, ks * K, &a_k, &cx.dg));
+        TRY(tc5_layout_kblock(&db, &opb, DN, ks * K, &b_k, &cx.dg));
+        TRY(tc5_smem_desc_encode(&a_k, &ma.a_desc, &cx.dg));
+        TRY(tc5_smem_desc_encode(&b_k, &ma.b_desc, &cx.dg));
+        unsigned s = s0 + ks * per; /* this MMA's first scale factor */
+        id.sfa_id = id.sfb_id = (uint8_t)(s % 4);
+        TRY(tc5_idesc_encode(&id, &ma.idesc, &cx.dg));
+        ma.sfa_tmem = sfa_col + 4 * (s / 4);
+        ma.sfb_tmem = sfb_col + 8 * (s / 4);
+        ma.d_tmem = dbase;
+        ma.enable_input_d = kb > 0 || ks > 0;
+        if (mt == 0 && kb == 0 && ks < 2) {
+          printf("%s [0x%08x], a-desc 0x%016llx, b-desc 0x%016llx, idesc 0x%08x, [0x%08x], [0x%08x], %d\n", vtext,
+                 ma.d_tmem, (unsigned long long)ma.a_desc, (unsigned long long)ma.b_desc, ma.idesc, ma.sfa_tmem,
+                 ma.sfb_tmem, ma.enable_input_d);
+          if (ks == 0) {
+            tc5_idesc_describe(&id, buf, sizeof buf, NULL);
+            printf("idesc:\n%s", buf);
+          }
+        }
+        TRY(tc5_mma_issue(&cx.cta, 1, &ma, &cx.dg));
+        mmas++;
+      }
+    }
+    TRY(tc5_commit(&cx.cta, 1, &pd, 1, &cx.dg));
+    bool ready;
+    TRY(tc5_mbarrier_test_wait(&done, mt & 1, &ready, &cx.dg));
+    tc5_tmem_ldst ld = {TC5_TMEM_32x32b, 128, false, 0, TC5_TMEM_RED_NONE, TC5_TMEM_RED_F32, false, false};
+    for (uint32_t w = 0; w < 4; w++)
+      for (int half = 0; half < 2; half++) {
+        TRY(tc5_tmem_ld(&cx.tm, &ld, w, TC5_TMEM_ADDR(32 * w, dbase + (uint32_t)half * 128u), regs, NULL, &cx.dg));
+        for (int t = 0; t < 32; t++)
+          for (int r = 0; r < 128; r++) got[(mt * 128 + w * 32 + (unsigned)t) * DN + (unsigned)half * 128 + (unsigned)r] = regs[t * 128 + r];
+      }
+    printf("tile %u: tcgen05.commit -> mbarrier phase %u %s; tcgen05.ld.32x32b.x128 by warps 0-3\n", mt, mt,
+           ready ? "complete" : "NOT complete");
+  }
+  printf("%u tcgen05.cp and %u tcgen05.mma in all\n", cps, mmas);
+  TRY(tc5_tmem_dealloc(&cx.tm, dbase, 512, &cx.dg));
+  TRY(tc5_tmem_relinquish(&cx.tm, &cx.dg));
+  TRY(tc5_tmem_exit(&cx.tm, &cx.dg));
+  tc5_dot dot;
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.enable_input_d = false;
+  TRY(tc5_dot_model(TC5_MODEL_BLACKWELL, dk->kind, dk->a, dk->b, dk->d, dk->s, dk->block, false, &dot, &cx.dg));
+  TRY(tc5_gemm(&dot, DM, DN, BK, A, B, SA, SB, R, &o, 0));
+  for (int i = 0; i < DM * DN; i++) bad += got[i] != R[i];
+  printf("\n");
+  print_elem("D[0][0]", got[0], dk->d);
+  print_elem(", D[255][255]", got[DM * DN - 1], dk->d);
+  printf("\ncheck against tc5_gemm with the same scales: %u of %d elements differ -> %s\n", bad, DM * DN,
+         bad ? "MISMATCH" : "bit-exact");
+fail:
+  free(A), free(B), free(SA), free(SB), free(R), free(got), free(regs), free(tile);
+  return demo_cta_end(&cx, st, bad);
+}
+
 /* An implicit-GEMM convolution on the weight-stationary tcgen05.mma.ws, the
  * way CUTLASS uses the zero-column mask: a 1 x 3 filter over an image of
  * CH rows of CQ pixels, zero padding 1 left and right ("same" width),
@@ -450,19 +630,23 @@ fail:
 
 int cmd_demo(int argc, char **argv) {
   static const cli_opt opts[] = {
-      {"kind", NULL, true, "f16 (bf16 x bf16 -> f32, default), f8f6f4 (e4m3 x e2m1 -> f32), i8 (s8 x s8 -> s32)"},
+      {"kind", NULL, true, "f16 (bf16 x bf16 -> f32, default), f8f6f4 (e4m3 x e2m1 -> f32), i8 (s8 x s8 -> s32), "
+                           "mxf4nvf4, mxf8f6f4, mxf4 (block-scaled)"},
       {"conv", NULL, false, "the .ws convolution with zero-column masks (default kind i8)"},
       {"descriptors", NULL, false, "a tour of the descriptors of one MMA"},
   };
   cli_args a;
   if (!cli_parse(argc, argv, opts, 3, &a, "demo")) return EXIT_USAGE;
   if (a.help || a.npos) {
-    printf("usage: tc5 demo [--kind f16|f8f6f4|i8] [--conv] [--descriptors]\n\n"
+    printf("usage: tc5 demo [--kind f16|f8f6f4|i8|mxf4nvf4|mxf8f6f4|mxf4] [--conv] [--descriptors]\n\n"
            "Runs the built-in example: a 256x256x256 GEMM through tcgen05 (shared-memory\n"
            "layouts, descriptors, Tensor Memory, MMA, commit/mbarrier, ld), checked bit\n"
            "for bit against the arithmetic core.\n"
            "  --kind K       f16 (bf16 x bf16 -> f32, default), f8f6f4 (e4m3 x e2m1 -> f32),\n"
-           "                 i8 (s8 x s8 -> s32)\n"
+           "                 i8 (s8 x s8 -> s32); block-scaled, 256x256x512 with the scale\n"
+           "                 factors brought in by tcgen05.cp: mxf4nvf4 (NVFP4: e2m1, ue4m3\n"
+           "                 scales, block 16), mxf8f6f4 (e4m3 x e2m1, ue8m0, block 32),\n"
+           "                 mxf4 (e2m1, ue8m0, block 32)\n"
            "  --conv         a 1x3 convolution on tcgen05.mma.ws, padding masked by zero-column\n"
            "                 masks, checked against a direct convolution (kind i8 or f16)\n"
            "  --descriptors  a tour of the descriptors of one MMA and their rules\n");
@@ -473,7 +657,8 @@ int cmd_demo(int argc, char **argv) {
   const char *kind = cli_get(&a, opts, 3, "kind");
   if (!kind) kind = conv ? "i8" : "f16";
   for (size_t i = 0; i < sizeof demo_kinds / sizeof demo_kinds[0]; i++)
-    if (!strcmp(kind, demo_kinds[i].name)) return conv ? conv_demo(&demo_kinds[i]) : gemm_demo(&demo_kinds[i]);
-  fprintf(stderr, "tc5 demo: --kind %s: f16, f8f6f4 or i8\n", kind);
+    if (!strcmp(kind, demo_kinds[i].name))
+      return conv ? conv_demo(&demo_kinds[i]) : demo_kinds[i].block ? bs_gemm_demo(&demo_kinds[i]) : gemm_demo(&demo_kinds[i]);
+  fprintf(stderr, "tc5 demo: --kind %s: f16, f8f6f4, i8, mxf4nvf4, mxf8f6f4 or mxf4\n", kind);
   return EXIT_USAGE;
 }
