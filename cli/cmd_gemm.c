@@ -12,7 +12,7 @@
 #include "tc5/kind.h"
 
 static const cli_opt opts[] = {
-    {"kind", NULL, true, "MMA kind: f16, tf32, f8f6f4, i8"},
+    {"kind", NULL, true, "MMA kind: f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4"},
     {"atype", NULL, true, "element type of A (names as in tc5 desc encode idesc)"},
     {"btype", NULL, true, "element type of B"},
     {"dtype", NULL, true, "type of C and D: f32 (default; s32 for i8) or f16"},
@@ -27,6 +27,10 @@ static const cli_opt opts[] = {
     {"b-major", NULL, true, "K (B is N x K row-major, default) or MN (K x N row-major)"},
     {"model", NULL, true, "blackwell (default) or hopper"},
     {"threads", NULL, true, "threads (default: one per core)"},
+    {"stype", NULL, true, "block-scaled kinds: scale type ue8m0 (default) or ue4m3"},
+    {"block", NULL, true, "block-scaled kinds: elements a scale factor covers, 16 or 32 (default)"},
+    {"sa", NULL, true, "block-scaled kinds: A's scale codes, M x K/block bytes (row m's in a row)"},
+    {"sb", NULL, true, "block-scaled kinds: B's scale codes, N x K/block bytes (column n's in a row)"},
 };
 #define NO (int)(sizeof opts / sizeof opts[0])
 
@@ -76,7 +80,8 @@ int cmd_gemm(int argc, char **argv) {
   cli_args a;
   if (!cli_parse(argc, argv, opts, NO, &a, "gemm")) return EXIT_USAGE;
   if (a.help) {
-    cli_help(stdout, "tc5 gemm --kind K --atype T --btype T [--dtype T] --m M --n N --k K --a FILE --b FILE [--c FILE] --out FILE",
+    cli_help(stdout, "tc5 gemm --kind K --atype T --btype T [--dtype T] --m M --n N --k K --a FILE --b FILE [--c FILE] "
+                     "[--stype T --block B --sa FILE --sb FILE] --out FILE",
              "Computes D = A.B (+ C) exactly as the Tensor Core does: every element through\n"
              "the MMA arithmetic model, K chained from 0 in the kind's steps. Files hold\n"
              "element codes at their native width, little-endian (fp6/fp4: one per byte).",
@@ -118,15 +123,50 @@ int cmd_gemm(int argc, char **argv) {
   if (!major_of(&a, "a-major", &amn) || !major_of(&a, "b-major", &bmn)) return EXIT_USAGE;
   tc5_diag dg;
   tc5_diag_init(&dg);
+  /* block scaling: the scale type and block, and both scale files */
+  bool scaled = tc5_kind_is_block_scaled(kind);
+  tc5_type stype = TC5_TYPE_NONE;
+  uint64_t block = 0;
+  if (scaled) {
+    stype = TC5_UE8M0, block = 32;
+    if (cli_has(&a, opts, NO, "stype") && tc5_type_parse(cli_get(&a, opts, NO, "stype"), &stype)) {
+      fprintf(stderr, "tc5 gemm: unknown --stype '%s'\n", cli_get(&a, opts, NO, "stype"));
+      return EXIT_USAGE;
+    }
+    if (cli_has(&a, opts, NO, "block") && !cli_opt_u64(&a, opts, NO, "block", 16, 32, &block)) return EXIT_USAGE;
+    if (!cli_has(&a, opts, NO, "sa") || !cli_has(&a, opts, NO, "sb")) {
+      fprintf(stderr, "tc5 gemm: .kind::%s needs --sa and --sb (the scale factors)\n", tc5_kind_name(kind));
+      return EXIT_USAGE;
+    }
+  } else if (cli_has(&a, opts, NO, "sa") || cli_has(&a, opts, NO, "sb") || cli_has(&a, opts, NO, "stype") ||
+             cli_has(&a, opts, NO, "block")) {
+    fprintf(stderr, "tc5 gemm: --sa, --sb, --stype and --block are for the block-scaled kinds (mxf8f6f4, mxf4, "
+                    "mxf4nvf4)\n");
+    return EXIT_USAGE;
+  }
   tc5_dot dot;
-  tc5_status st = tc5_dot_model(model, kind, at, bt, dt, TC5_TYPE_NONE, 0, false, &dot, &dg);
+  tc5_status st = tc5_dot_model(model, kind, at, bt, dt, stype, (unsigned)block, false, &dot, &dg);
   if (st) {
     fprintf(stderr, "tc5 gemm: %s\n", tc5_strerror(st));
     cli_print_diag(stderr, &dg);
     return EXIT_USAGE;
   }
+  if (scaled && K % block) {
+    fprintf(stderr, "tc5 gemm: --k %llu is not a multiple of the scale block %llu\n", (unsigned long long)K,
+            (unsigned long long)block);
+    return EXIT_USAGE;
+  }
   int rc = EXIT_USAGE;
-  uint32_t *A = NULL, *B = NULL, *A2 = NULL, *B2 = NULL, *D = NULL;
+  uint64_t NS = scaled ? K / block : 0;
+  uint32_t *A = NULL, *B = NULL, *A2 = NULL, *B2 = NULL, *D = NULL, *SA = NULL, *SBn = NULL, *SB = NULL;
+  if (scaled) {
+    SA = read_codes(cli_get(&a, opts, NO, "sa"), M * NS, 1, "sa");
+    SBn = SA ? read_codes(cli_get(&a, opts, NO, "sb"), N * NS, 1, "sb") : NULL;
+    SB = SBn ? malloc(NS * N * sizeof *SB + 1) : NULL;
+    if (!SB) goto out;
+    for (uint64_t n = 0; n < N; n++) /* tc5_gemm takes SB as K/block x N */
+      for (uint64_t s2 = 0; s2 < NS; s2++) SB[s2 * N + n] = SBn[n * NS + s2];
+  }
   A = read_codes(cli_get(&a, opts, NO, "a"), M * K, code_bytes(at), "a");
   B = A ? read_codes(cli_get(&a, opts, NO, "b"), K * N, code_bytes(bt), "b") : NULL;
   if (!B) goto out;
@@ -148,7 +188,7 @@ int cmd_gemm(int argc, char **argv) {
     if (!D) goto oom;
     o.enable_input_d = false;
   }
-  st = tc5_gemm(&dot, (unsigned)M, (unsigned)N, (unsigned)K, A2, B2, NULL, NULL, D, &o, (unsigned)threads);
+  st = tc5_gemm(&dot, (unsigned)M, (unsigned)N, (unsigned)K, A2, B2, SA, SB, D, &o, (unsigned)threads);
   if (st) {
     tc5_diag_init(&dg);
     tc5_dot_check(&dot, K, &o, &dg);
@@ -179,5 +219,8 @@ out:
   free(A2);
   free(B2);
   free(D);
+  free(SA);
+  free(SBn);
+  free(SB);
   return rc;
 }

@@ -58,11 +58,13 @@ int main(int argc, char **argv) {
       /* magnitudes over 2^-6 .. 2^6, some zeros, both signs */
       double x = (uni() * 2 - 1) * ldexp(1.0, (int)(next() % 13) - 6);
       if (next() % 16 == 0) x = 0;
+      /* scale factors: positive, 2^-6 .. 2^6 (ue4m3: with a fraction) */
+      if (t == TC5_UE8M0 || t == TC5_UE4M3) x = ldexp(t == TC5_UE4M3 ? 1 + uni() : 1, (int)(next() % 13) - 6);
       uint32_t c = 0;
       if (t == TC5_F32) {
         float fl = (float)x;
         memcpy(&c, &fl, 4);
-      } else if (tc5_fmt_encode(t, x, TC5_ROUND_RN, true, &c)) {
+      } else if (tc5_fmt_encode(t, x, t == TC5_UE8M0 ? TC5_ROUND_RZ : TC5_ROUND_RN, true, &c)) {
         return 2;
       }
       fwrite(&c, w, 1, f);
