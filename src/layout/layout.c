@@ -79,7 +79,7 @@ static unsigned swizzle_width(unsigned sw) {
 /* The swizzle on an absolute byte address: the row bits (7 and up),
  * counted from the pattern start the base offset gives, XOR the chunk
  * bits (4 and up; 5 and up for 32-byte atoms). */
-static uint32_t swizzle(uint32_t addr, unsigned sw, unsigned base) {
+static inline uint32_t swizzle(uint32_t addr, unsigned sw, unsigned base) {
   uint32_t row = (addr >> 7) - base;
   switch (sw) {
   case TC5_SWIZZLE_32B: return addr ^ ((row & 1) << 4);
@@ -92,7 +92,10 @@ static uint32_t swizzle(uint32_t addr, unsigned sw, unsigned base) {
 
 /* the unswizzled byte address of chunk c along the contiguous dimension in
  * line y across it (T elements a chunk, W the swizzle width, 0 none) */
-static uint32_t chunk_at(const tc5_smem_desc *d, bool kmaj, unsigned W, uint32_t c, unsigned y) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint32_t chunk_at(const tc5_smem_desc *d, bool kmaj, unsigned W, uint32_t c, unsigned y) {
   uint64_t off;
   if (kmaj && !W) {
     off = (uint64_t)(y % 8) * 16 + (uint64_t)(y / 8) * d->sbo + (uint64_t)c * d->lbo;
@@ -303,6 +306,61 @@ static tc5_status gather_elem(const tc5_smem *s, const tc5_smem_desc *d, const t
   return TC5_OK;
 }
 
+/* K-major whole-chunk copies: 16 bytes of w-bit codes widened to words */
+static inline void widen16(const uint8_t *p, uint32_t *out) {
+  uint16_t h[8];
+  memcpy(h, p, 16);
+  for (unsigned i = 0; i < 8; i++) out[i] = h[i];
+}
+static inline void widen8(const uint8_t *p, uint32_t *out) {
+  uint8_t b[16];
+  memcpy(b, p, 16);
+  for (unsigned i = 0; i < 16; i++) out[i] = b[i];
+}
+static inline void widen4(const uint8_t *p, uint32_t *out, unsigned nbytes) {
+  uint8_t b[16];
+  memcpy(b, p, 16);
+  for (unsigned i = 0; i < nbytes; i++) out[2 * i] = b[i] & 0xFu, out[2 * i + 1] = b[i] >> 4;
+}
+
+/* The common case of a kernel's operand, fast: K-major, whole chunks (K a
+ * multiple of the T codes of a chunk), every chunk inside the window, on
+ * its own address and written in full; w 4 (fp4: T 32 two a byte, or 16
+ * padded), 8 or 16 bits. False as soon as one of these fails: the general
+ * loop then runs from the start and reports what. */
+/* Whether no two chunks of a K-major layout (nc chunks a row) can share an
+ * address, from the strides alone (sufficient, not necessary): swizzled,
+ * each row's chunks stay in its W-byte line and the 8-row groups SBO apart
+ * do not overlap; unswizzled, the core matrices (8 rows x 16 bytes) LBO
+ * apart along K and SBO apart along MN do not overlap. */
+static bool kmajor_alias_free(const tc5_smem_desc *d, unsigned W, unsigned rows, unsigned nc) {
+  uint64_t groups = (rows + 7) / 8;
+  if (W) return d->start_address % W + 16ull * nc <= W && (groups <= 1 || d->sbo >= 8ull * W);
+  return (nc <= 1 || d->lbo >= 128) && (groups <= 1 || d->sbo >= 128) &&
+         (nc <= 1 || groups <= 1 || d->sbo >= nc * (uint64_t)d->lbo || d->lbo >= groups * d->sbo);
+}
+
+static bool gather_kmajor(const tc5_smem *s, const tc5_smem_desc *d, unsigned W, unsigned T, unsigned w,
+                          unsigned rows, unsigned kdim, uint32_t lim, uint8_t *seen, uint32_t *codes) {
+  unsigned nc = kdim / T;
+  bool claim = !kmajor_alias_free(d, W, rows, nc); /* else every chunk has its own address */
+  for (unsigned y = 0; y < rows; y++) {
+    uint32_t *out = codes + (size_t)y * kdim;
+    for (unsigned c = 0; c < nc; c++, out += T) {
+      uint32_t a = swizzle(chunk_at(d, true, W, c, y), d->swizzle, d->base_offset);
+      if (a % 16 || (uint64_t)a + 16 > lim) return false;
+      if (claim && seen[a / 128] >> (a / 16 % 8) & 1) return false;
+      if (claim) seen[a / 128] |= (uint8_t)(1u << (a / 16 % 8));
+      if ((s->written[a / 8] & s->written[a / 8 + 1]) != 0xFF) return false;
+      const uint8_t *p = s->bytes + a;
+      if (w == 16) widen16(p, out);
+      else if (w == 8) widen8(p, out);
+      else widen4(p, out, T / 2);
+    }
+  }
+  return true;
+}
+
 tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc5_operand *op,
                              unsigned rows, unsigned kdim, uint32_t *codes, tc5_diag *diag) {
   if (!s || !d || !op || !codes) return TC5_EINVAL;
@@ -317,6 +375,11 @@ tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc
   unsigned xdim = kmaj ? kdim : rows, ydim = kmaj ? rows : kdim;
   uint32_t wmask = w >= 32 ? 0xFFFFFFFFu : (1u << w) - 1, lim = window(s->size);
   uint8_t seen[TC5_SMEM_WINDOW_BYTES / 128 + 1]; /* a bit per 16-byte chunk */
+  if (kmaj && !kmajor_alias_free(d, W, rows, xdim / T)) memset(seen, 0, lim / 128 + 1);
+  if (kmaj && kdim % T == 0 && d->lbo_mode == 0 && (w == 16 || w == 8 || (w == 4 && T <= 32)) &&
+      s->size % 8 == 0 && lim <= s->size &&
+      gather_kmajor(s, d, W, T, w, rows, kdim, lim, seen, codes))
+    return TC5_OK;
   memset(seen, 0, lim / 128 + 1);
   bool checked = false; /* tc5_layout_check has run in full */
   for (unsigned y = 0; y < ydim; y++)
@@ -349,6 +412,22 @@ tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc
       const uint8_t *p = s->bytes + a;
       size_t step = kmaj ? 1 : kdim; /* between consecutive x in codes */
       uint32_t *out = &codes[kmaj ? (size_t)y * kdim + x0 : (size_t)x0 * kdim + y];
+      if (kmaj && ne == T && (w == 8 || w == 16 || w == 4)) { /* a whole chunk of a K-major row: widen 16 bytes */
+        if (w == 4) { /* fp4: two a byte (32 a chunk) or padded (16, then 8 bytes of padding) */
+          uint8_t b[16];
+          memcpy(b, p, 16);
+          for (unsigned i = 0; i < T / 2; i++) out[2 * i] = b[i] & 0xFu, out[2 * i + 1] = b[i] >> 4;
+        } else if (w == 16) {
+          uint16_t h[8];
+          memcpy(h, p, 16);
+          for (unsigned i = 0; i < 8; i++) out[i] = h[i];
+        } else {
+          uint8_t b[16];
+          memcpy(b, p, 16);
+          for (unsigned i = 0; i < 16; i++) out[i] = b[i];
+        }
+        continue;
+      }
       switch (w) {
       case 8: /* K-major (step 1) apart: the compiler vectorises it */
         if (kmaj)

@@ -382,13 +382,16 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
     st = gather_smem(ctas[c].smem, a->b_desc, &opb, bcols + shift, K, Bt + c * nB, "B (b-desc)", diag);
     if (st) goto fail;
   }
-  for (unsigned c = 0; c < cg; c++)
-    for (unsigned j = 0; j < bcols; j++) {
-      unsigned n = c * bcols + j;
-      bool zero = tc5_colmask_bit(&zm, n);
-      const uint32_t *src = Bt + c * nB + (size_t)(j + shift) * K;
-      for (unsigned k = 0; k < K; k++) B[(size_t)k * N + n] = zero ? 0 : src[k];
+  for (unsigned c = 0; c < cg; c++) /* row by row of B: contiguous stores */
+    for (unsigned k = 0; k < K; k++) {
+      const uint32_t *src = Bt + c * nB + (size_t)shift * K + k;
+      uint32_t *dst = B + (size_t)k * N + c * bcols;
+      for (unsigned j = 0; j < bcols; j++) dst[j] = src[(size_t)j * K];
     }
+  if (a->has_zcmask)
+    for (unsigned n = 0; n < N; n++)
+      if (tc5_colmask_bit(&zm, n))
+        for (unsigned k = 0; k < K; k++) B[(size_t)k * N + n] = 0;
   for (unsigned c = 0; c < cg; c++) {
     if (a->a_in_tmem)
       st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, K, at, v->ashift, A + c * nA, diag);
