@@ -9,6 +9,8 @@
 #                               variables (tests/ptx/smem_layout.sh quotes them)
 #   gpu/run.sh mask [OUTDIR]    bitmask (R2P) vs compare masking: SASS counts,
 #                               times, and the masked scores vs tc5's masks
+#   gpu/run.sh sparse [OUTDIR]  the arithmetic of sparse wgmma.mma_async.sp against
+#                               four hypotheses (docs/arithmetic.md, "Sparse MMA")
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
 # Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
 # a GPU (what CTest reads as "skipped").
@@ -52,8 +54,12 @@ case "$what" in
   ptx)
     "$NVCC" -O2 -std=c++17 gpu/ptx_silicon.cu -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
+  sparse)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
+      gpu/wgmma_sparse.cu build-gpu/libtc5.a -o build-gpu/wgmma_sparse -lpthread
+    exec build-gpu/wgmma_sparse "$out" ;;
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|ptx [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|ptx|sparse [OUTDIR]" >&2; exit 2 ;;
 esac
