@@ -172,6 +172,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   const int TILES = 256; /* per kind and distribution */
+  enum { NZ = 41 };       /* zero-term exponents -160 .. -120 */
+  static unsigned long long zbad[NKINDS][NZ];
+  int nshow = 0;
+  snprintf(path, sizeof path, "%s/sparse-mismatches.txt", outdir);
+  FILE *vec = fopen(path, "w");
+  snprintf(path, sizeof path, "%s/sparse-summary.txt", outdir);
+  if (!vec) return 2;
   const char *hname[4] = {"zero/16L", "zero/32L", "none/8k", "none/16k"};
   bool any_full = true;
   for (int ki = 0; ki < NKINDS; ki++) {
@@ -259,6 +266,24 @@ int main(int argc, char **argv) {
             tc5_dot_run(&m, KC, ac.data(), bc.data(), NULL, NULL, cc, &o, &h[3]);
             if (dry) got = h[0]; /* --dry-run: how far apart the hypotheses are */
             for (int hi = 0; hi < 4; hi++) bad[hi] += h[hi] != got, bad_d[di][hi] += h[hi] != got;
+            /* the tiny inputs: which zero-term exponent fits (steps of 2L) */
+            if (dist >= TINY_NOC && k.t == TC5_BF16)
+              for (int z = 0; z < NZ; z++) {
+                uint32_t hz;
+                tc5_dot mz = base;
+                mz.chunk = k.sparse ? 2 * L : L;
+                mz.zero_exp = -160 + z;
+                tc5_dot_run(&mz, KL, ax.data(), bx.data(), NULL, NULL, cc, &o, &hz);
+                zbad[ki][z] += hz != got;
+              }
+            if (h[1] != got && nshow < 12) {
+              fprintf(vec, "%s %s: row a=", k.name, dist_name[di]);
+              for (int kk = 0; kk < KL; kk++) fprintf(vec, "%s%0*x", kk ? "," : "", 2 * k.esz, ax[kk]);
+              fprintf(vec, " b=");
+              for (int kk = 0; kk < KL; kk++) fprintf(vec, "%s%0*x", kk ? "," : "", 2 * k.esz, bx[kk]);
+              fprintf(vec, " c=%08x scale-d=%u silicon=%08x zero/32L=%08x\n", cc, sd[tl], got, h[1]);
+              nshow++;
+            }
             n++;
           }
       }
@@ -272,7 +297,14 @@ int main(int argc, char **argv) {
       full |= bad[hi] == 0;
     }
     any_full &= full;
+    if (k.t == TC5_BF16) {
+      fprintf(sum, "  tiny inputs, zero terms at exponent z (steps of %s): mismatches", k.sparse ? "32L" : "16L");
+      for (int z = 0; z < NZ; z++)
+        if (z % 4 == 0 || zbad[ki][z] < 40) fprintf(sum, " %d:%llu", -160 + z, zbad[ki][z]);
+      fprintf(sum, "\n");
+    }
   }
+  fclose(vec);
   fclose(sum);
   FILE *f = fopen(path, "r");
   int ch;

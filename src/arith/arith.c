@@ -186,9 +186,10 @@ uint32_t tc5__round_out(tc5_out_round out, int sign, uint64_t mag, int x) {
     kept >>= 1;
     q++;
   }
-  if (kept == 0) {
+  if (kept == 0) { /* underflow: f16 keeps the sign; f32 (toward zero) is +0, as the H100 gives it
+                      (docs/arithmetic.md, "Zero results") */
     if (out == TC5_OUT_RNE_F16) return sign ? 0x8000u : 0;
-    return sign ? 0x80000000u : 0;
+    return 0;
   }
   unsigned E;
   uint32_t M;

@@ -278,7 +278,7 @@ static uint32_t code_of(const tc5_dot *m, double v) {
   float f = (float)v; /* exact: v is an f32 value (Inf excluded) */
   uint32_t c;
   memcpy(&c, &f, 4);
-  return c;
+  return c == 0x80000000u ? 0 : c; /* an f32 result is never -0 (tc5__round_out) */
 }
 
 /* the reference, for one element whose row, column or C holds NaN/Inf or

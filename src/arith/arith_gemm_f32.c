@@ -376,7 +376,7 @@ TGT static inline void store_d(gemm_job *J, unsigned i0, unsigned nr, unsigned j
                        _mm512_cmple_epu32_mask(_mm512_add_epi32(e, _mm512_set1_epi32(126)), e253);
     __mmask16 plain = (__mmask16)(cols & ~bm & (normal | ~nz));
     __m512i code = _mm512_ternarylogic_epi32(sb, sigm, _mm512_slli_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(127)), 23), 0xEA);
-    _mm512_mask_storeu_epi32(d, plain, _mm512_mask_blend_epi32(nz, sb, code)); /* a zero keeps its sign */
+    _mm512_mask_storeu_epi32(d, plain, _mm512_maskz_mov_epi32(nz, code)); /* a zero is +0 (tc5__round_out) */
     if (!last) mask_to_bytes(J->kbad + (size_t)(i0 + r) * Np + j0, bm);
     for (unsigned w = 0; w < TW && j0 + w < N; w++) {
       if (plain >> w & 1) continue;

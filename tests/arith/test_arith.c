@@ -153,6 +153,58 @@ static unsigned parse_list(const char *line, const char *key, uint32_t *out, uns
 /* The zero-exp probe vectors pin the exponent a zero term takes in the
  * alignment: -133 fits every one; MMA-Sim's placeholder -126, ignoring
  * zeros (-600) and the neighbours -132 and -134 each fail some. */
+/* A tiny negative sum that rounds to zero is +0 in f32 (toward zero), as
+ * the H100 gives it: twelve silicon outputs of wgmma.mma_async.sp (bf16,
+ * scale-d 0; a step of 32 logical K, gpu/run.sh sparse) and a dense case
+ * through tc5_dot_run and both tc5_gemm kernels, Hopper and Blackwell. */
+static void test_zero_result_sign(void **state) {
+  (void)state;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/h100/sparse-zero-sign.txt", TC5_TEST_DATA_DIR);
+  FILE *f = fopen(path, "r");
+  assert_non_null(f);
+  tc5_dot m = model(TC5_MODEL_HOPPER, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32, TC5_TYPE_NONE, 0, false);
+  m.chunk = 32; /* the sparse step: 16 kept products */
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.enable_input_d = false;
+  char line[4096];
+  unsigned n = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    uint32_t a[32], b[32], c = 0, d = 1, r;
+    assert_int_equal(parse_list(line, "a=", a, 32), 32);
+    assert_int_equal(parse_list(line, "b=", b, 32), 32);
+    assert_int_equal(parse_list(line, " c=", &c, 1), 1);
+    assert_int_equal(parse_list(line, "silicon=", &d, 1), 1);
+    assert_int_equal(tc5_dot_run(&m, 32, a, b, NULL, NULL, c, &o, &r), TC5_OK);
+    assert_int_equal(r, d);
+    n++;
+  }
+  fclose(f);
+  assert_int_equal(n, 12);
+  /* dense: -2^-75 x 2^-75 = -2^-150, under half the smallest subnormal */
+  uint32_t a[16] = {0x9A00}, b[16] = {0x1A00}, d[2] = {0x80000000u, 0x80000000u};
+  for (int arch = 0; arch < 2; arch++) {
+    tc5_dot x = model(arch ? TC5_MODEL_HOPPER : TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32,
+                      TC5_TYPE_NONE, 0, false);
+    uint32_t r;
+    assert_int_equal(tc5_dot_run(&x, 16, a, b, NULL, NULL, 0x80000000u, NULL, &r), TC5_OK);
+    assert_int_equal(r, 0);
+    uint32_t A2[2 * 16] = {0x9A00}, B2[16 * 2];
+    memset(B2, 0, sizeof B2);
+    B2[0] = B2[1] = 0x1A00;
+    A2[16] = 0x9A00;
+    for (int portable = 0; portable < 2; portable++) {
+      const tc5__gemm_ctl ctl = {portable != 0, 0};
+      d[0] = d[1] = 0x80000000u;
+      assert_int_equal(tc5__gemm(&x, 1, 2, 16, A2, B2, NULL, NULL, d, NULL, 1, &ctl, NULL), TC5_OK);
+      assert_int_equal(d[0], 0);
+      assert_int_equal(d[1], 0);
+    }
+  }
+}
+
 static void test_zero_exp_pinned(void **state) {
   (void)state;
   static const struct {
@@ -859,6 +911,7 @@ int main(void) {
       cmocka_unit_test(test_silicon_h100),
       cmocka_unit_test(test_dot_explain),
       cmocka_unit_test(test_zero_exp_pinned),
+      cmocka_unit_test(test_zero_result_sign),
       cmocka_unit_test(test_truncation_f16),
       cmocka_unit_test(test_hopper_fp8_vs_blackwell),
       cmocka_unit_test(test_fp6_pairs),
