@@ -174,6 +174,64 @@ static tc5_status gather_sf(const tc5_tmem *t, uint32_t taddr, bool b, unsigned 
   return TC5_OK;
 }
 
+/* ---- 9.7.16.10.8 sparse A: the metadata in Tensor Memory ---------------- */
+
+tc5_status tc5_mma_sp_meta_cell(tc5_kind kind, unsigned m, unsigned k, uint32_t *lane, uint32_t *col, unsigned *bit) {
+  if (!lane || !col || !bit || m >= 128) return TC5_EINVAL;
+  if (kind == TC5_KIND_F16) {
+    if (k >= 32) return TC5_EINVAL;
+    *lane = m % 8 + 8 * (k / 16) + 16 * (m / 16), *col = 0, *bit = k % 16 + 16 * ((m / 8) % 2);
+    return TC5_OK;
+  }
+  if (kind == TC5_KIND_F8F6F4 || kind == TC5_KIND_I8 || kind == TC5_KIND_MXF8F6F4) {
+    if (k >= 64) return TC5_EINVAL;
+    *lane = m, *col = k / 32, *bit = k % 32;
+    return TC5_OK;
+  }
+  return TC5_EINVAL;
+}
+
+/* The K/2 kept elements of each of `rows` rows (Ac, rows x K/2) placed
+ * among K by the metadata (A, rows x K, elided elements 0): each group of
+ * four takes its two elements at the positions of the nibble's 2-bit
+ * indices (bits 0-1 for the first, 2-3 for the second; 9.7.16.10.8.2). */
+static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind, unsigned rows, unsigned K,
+                                const uint32_t *Ac, uint32_t *A, tc5_diag *diag) {
+  uint32_t lane0 = TC5_TMEM_LANE(taddr), col0 = TC5_TMEM_COL(taddr), l, c;
+  unsigned bit;
+  if (lane0)
+    return tc5_diag_add(diag, TC5_EALIGN, "sp-meta-tmem", taddr,
+                        "tcgen05.mma.sp: [sp-meta-tmem] lane %u: the metadata of 128 rows fills all 128 lanes: the "
+                        "lane must be 0", lane0);
+  tc5_status st = tc5_tmem_check_range(t, 0, TC5_TMEM_LANES, col0, K / 32, "tcgen05.mma.sp: metadata ([sp-meta-tmem])",
+                                       diag);
+  if (st) return st;
+  for (unsigned m = 0; m < rows; m++)
+    for (unsigned g = 0; g < K / 4; g++) {
+      uint32_t w;
+      bool wr;
+      tc5_mma_sp_meta_cell(kind, m, 4 * g, &l, &c, &bit);
+      tc5_tmem_peek(t, l, col0 + c, &w, &wr);
+      if (!wr)
+        return tc5_diag_add(diag, TC5_EUNINIT, "sp-meta-tmem", TC5_TMEM_ADDR(l, col0 + c),
+                            "tcgen05.mma.sp: the metadata of row %u, elements %u-%u, is read at lane %u column %u, "
+                            "never written", m, 4 * g, 4 * g + 3, l, col0 + c);
+      unsigned nib = w >> bit & 0xF, i0 = nib & 3, i1 = nib >> 2;
+      /* the meaningful values: 0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110, 0b1110 */
+      if (!(0x7350u >> nib & 1))
+        return tc5_diag_add(diag, TC5_EILLEGAL, "sp-meta-tmem", nib,
+                            "tcgen05.mma.sp: metadata 0b%u%u%u%u of row %u, elements %u-%u (lane %u column %u, bit "
+                            "%u): only 0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110 and 0b1110 are meaningful, the "
+                            "rest undefined behaviour (9.7.16.10.8.2)",
+                            nib >> 3 & 1, nib >> 2 & 1, nib >> 1 & 1, nib & 1, m, 4 * g, 4 * g + 3, l, col0 + c, bit);
+      uint32_t *row = A + (size_t)m * K + 4 * g;
+      row[0] = row[1] = row[2] = row[3] = 0;
+      row[i0] = Ac[(size_t)m * (K / 2) + 2 * g];
+      row[i1] = Ac[(size_t)m * (K / 2) + 2 * g + 1];
+    }
+  return TC5_OK;
+}
+
 static tc5_status gather_smem(const tc5_smem *s, uint64_t raw, const tc5_operand *op, unsigned rows, unsigned K,
                               uint32_t *codes, const char *which, tc5_diag *diag) {
   tc5_smem_desc d;
@@ -239,11 +297,22 @@ static tc5_status issue_rules(tc5_cta *ctas, unsigned nctas, const tc5_mma_args 
     return tc5_diag_add(diag, TC5_EILLEGAL, "cluster_ctarank", ctas[1].tmem->cluster_rank,
                         "%s: CTAs %u and %u are not a CTA pair (9.7.16.5.1)", what, ctas[0].tmem->cluster_rank,
                         ctas[1].tmem->cluster_rank);
-  if (v->sparse)
-    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "variant", (uint64_t)v->kind, "%s: .sp is not modelled yet", what);
   tc5_status st = tc5_idesc_decode(a->idesc, v->kind, d, diag);
   if (!st) st = tc5_idesc_check(d, v, diag);
   if (st) return st;
+  if (v->sparse && v->kind != TC5_KIND_F16 && v->kind != TC5_KIND_F8F6F4 && v->kind != TC5_KIND_I8 &&
+      v->kind != TC5_KIND_MXF8F6F4)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "variant", (uint64_t)v->kind,
+                        "%s.sp: .kind::%s is not modelled (its metadata layout, figures 264-267, and for mxf4 a step "
+                        "of 128 logical K are beyond tc5 so far)", what, tc5_kind_name(v->kind));
+  if (v->sparse && d->m / cg != 128)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "M", d->m,
+                        "%s.sp: M = %u with cta_group::%u (%u rows of A a CTA) is not modelled: CUTLASS's metadata "
+                        "layout (tmem_e_frg) is for 128 rows a CTA", what, d->m, cg, d->m / cg);
+  if (v->sparse && d->sparse_selector)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "sparsity selector", d->sparse_selector,
+                        "%s.sp: sparsity selector %u is not modelled: the sub-columns it selects are in figures "
+                        "262-267, missing from the text (selector 0 is CUTLASS's layout)", what, d->sparse_selector);
   if (d->k96)
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "K dimension", 96,
                         "%s: K = 96 (sm_103a) is not modelled: its scale-factor layouts (figures 234-252) are "
@@ -325,6 +394,7 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   }
   st = tc5_dot_model(TC5_MODEL_BLACKWELL, v->kind, at, bt, dt, stype, block, d.saturate, &J.dot, diag);
   if (st) return st;
+  if (v->sparse) J.dot.chunk *= 2; /* a step: the dense step's count of kept products */
   tc5_dot_opts_init(&J.o);
   J.o.negate_a = d.negate_a, J.o.negate_b = d.negate_b;
   J.o.enable_input_d = a->enable_input_d;
@@ -361,8 +431,9 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
     J.sb_off = tc5__mma_arena_take(q, (size_t)cg * ns * N);
   }
   bt_off = tc5__mma_arena_take(q, nB * cg); /* B^T as read, given back below */
+  size_t ac_off = v->sparse ? tc5__mma_arena_take(q, (size_t)rows * (K / 2)) : 0; /* .sp: A as stored, too */
   if (J.a_off == SIZE_MAX || J.b_off == SIZE_MAX || bt_off == SIZE_MAX || J.sa_off == SIZE_MAX ||
-      J.sb_off == SIZE_MAX) {
+      J.sb_off == SIZE_MAX || ac_off == SIZE_MAX) {
     st = TC5_ENOMEM;
     goto fail;
   }
@@ -392,11 +463,15 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
     for (unsigned n = 0; n < N; n++)
       if (tc5_colmask_bit(&zm, n))
         for (unsigned k = 0; k < K; k++) B[(size_t)k * N + n] = 0;
+  /* A: K elements a row, or K/2 placed among K by the metadata (.sp) */
+  unsigned KA = v->sparse ? K / 2 : K;
   for (unsigned c = 0; c < cg; c++) {
+    uint32_t *Ac = v->sparse ? ARENA(q, ac_off) : A + c * nA;
     if (a->a_in_tmem)
-      st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, K, at, v->ashift, A + c * nA, diag);
+      st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, KA, at, v->ashift, Ac, diag);
     else
-      st = gather_smem(ctas[c].smem, a->a_desc, &opa, rows, K, A + c * nA, "A (a-desc)", diag);
+      st = gather_smem(ctas[c].smem, a->a_desc, &opa, rows, KA, Ac, "A (a-desc)", diag);
+    if (!st && v->sparse) st = expand_sparse(ctas[c].tmem, a->sp_meta_tmem, v->kind, rows, K, Ac, A + c * nA, diag);
     if (st) goto fail;
   }
   /* Tensor Memory: D's range and lane alignment */
