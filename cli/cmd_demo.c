@@ -463,6 +463,141 @@ fail:
   return demo_cta_end(&cx, st, bad);
 }
 
+/* A 2:4 sparse f16 GEMM, 256x256x512, the way CUTLASS's sparse kernels do it
+ * (sm100_sparse_mma_warpspecialized): A stored compressed (K/2 a row, 2 of
+ * every 4) in shared memory next to its metadata (a nibble per group of
+ * four: the positions of the two kept elements), B dense; per 128-row tile
+ * and K block of 64 the MMA thread brings the metadata of the block's two
+ * MMAs into Tensor Memory with tcgen05.cp.128x128b (CUTLASS's
+ * SM100_UTCCP_128dp128bit, the layout of its tmem_e_frg) and issues
+ * tcgen05.mma.sp (K = 32). D is compared bit for bit with the dense core on
+ * A expanded with the elided elements as zero products, in steps of 32
+ * logical K: the arithmetic settled on the H100 (docs/arithmetic.md). */
+#define SK 512
+
+static int sparse_demo(void) {
+  tc5_operand op;
+  tc5_status st = TC5_ENOMEM;
+  tc5_operand_for(TC5_KIND_F16, TC5_F16, TC5_MAJOR_K, &op);
+  tc5_operand op8;
+  tc5_operand_for(TC5_KIND_F8F6F4, TC5_E4M3, TC5_MAJOR_K, &op8); /* metadata bytes */
+  printf("== tc5 demo: a 2:4 sparse 256x256x%d f16 x f16 -> f32 GEMM through tcgen05.mma.sp (.kind::f16) ==\n\n", SK);
+  uint32_t *Ac = malloc(sizeof(uint32_t) * DM * SK / 2), *A = calloc((size_t)DM * SK, sizeof(uint32_t)),
+           *B = malloc(sizeof(uint32_t) * SK * DN), *R = malloc(sizeof(uint32_t) * DM * DN),
+           *got = malloc(sizeof(uint32_t) * DM * DN), *meta = malloc(sizeof(uint32_t) * DM * SK / 4),
+           *regs = malloc(sizeof(uint32_t) * 32 * 128), *tile = malloc(sizeof(uint32_t) * 256 * 64);
+  demo_cta cx;
+  unsigned bad = 0, mmas = 0, cps = 0;
+  TRY(demo_cta_init(&cx));
+  if (!Ac || !A || !B || !R || !got || !meta || !regs || !tile) {
+    st = TC5_ENOMEM;
+    goto fail;
+  }
+  static const uint32_t nibs[7] = {0x4, 0x8, 0xC, 0x9, 0xD, 0x6, 0xE};
+  uint64_t seed = 11;
+  for (int i = 0; i < DM * SK / 2; i++) Ac[i] = lcg(&seed) & 0x87FFu, Ac[i] |= (0x3000u + (lcg(&seed) % 6) * 0x400u);
+  for (int i = 0; i < DM * SK / 4; i++) meta[i] = nibs[lcg(&seed) % 7];
+  for (int i = 0; i < SK * DN; i++) B[i] = (lcg(&seed) & 0x87FFu) | (0x3000u + (lcg(&seed) % 6) * 0x400u);
+  for (int m = 0; m < DM; m++) /* A as the dense core sees it */
+    for (int q = 0; q < SK / 4; q++) {
+      uint32_t nb = meta[m * (SK / 4) + q];
+      A[m * SK + 4 * q + (nb & 3)] = Ac[m * (SK / 2) + 2 * q];
+      A[m * SK + 4 * q + (nb >> 2)] = Ac[m * (SK / 2) + 2 * q + 1];
+    }
+  uint32_t dbase;
+  TRY(tc5_tmem_alloc(&cx.tm, 512, &dbase, &cx.dg));
+  printf("tcgen05.alloc 512 columns: D 0-255, metadata 256-287 (four columns a K block of 64)\n");
+  tc5_mbarrier done, *pd = &done;
+  TRY(tc5_mbarrier_init(&done, 1, &cx.dg));
+  tc5_mma_args ma;
+  TRY(tc5_mma_args_init(&ma, TC5_KIND_F16));
+  ma.variant.sparse = true;
+  tc5_idesc id;
+  tc5_idesc_init(&id, TC5_KIND_F16);
+  TRY(tc5_idesc_set_types(&id, TC5_F16, TC5_F16, TC5_F32));
+  id.m = 128, id.n = 256, id.sparse = 1;
+  TRY(tc5_idesc_encode(&id, &ma.idesc, &cx.dg));
+  tc5_cp_args cp;
+  TRY(tc5_cp_parse("tcgen05.cp.cta_group::1.128x128b", &cp, &cx.dg));
+  for (unsigned mt = 0; mt < 2; mt++) {
+    for (unsigned kb = 0; kb < SK / 64; kb++) {
+      tc5_smem_desc da, db, dm;
+      for (unsigned m = 0; m < 128; m++) /* A: 32 stored elements a row = 64 logical */
+        for (unsigned j = 0; j < 32; j++) tile[m * 32 + j] = Ac[(mt * 128 + m) * (SK / 2) + kb * 32 + j];
+      TRY(tc5_layout_scatter(&cx.sm, 0, TC5_SWIZZLE_128B, &op, 128, 32, tile, &da, &cx.dg));
+      for (unsigned n = 0; n < DN; n++)
+        for (unsigned k = 0; k < 64; k++) tile[n * 64 + k] = B[(kb * 64 + k) * DN + n];
+      TRY(tc5_layout_scatter(&cx.sm, 32768, TC5_SWIZZLE_128B, &op, DN, 64, tile, &db, &cx.dg));
+      /* the metadata of the block's two MMAs: lane words, 16 bytes a lane */
+      memset(tile, 0, sizeof(uint32_t) * 128 * 16);
+      for (unsigned ks = 0; ks < 2; ks++)
+        for (unsigned m = 0; m < 128; m++)
+          for (unsigned q = 0; q < 8; q++) {
+            uint32_t l, col;
+            unsigned bit;
+            tc5_mma_sp_meta_cell(TC5_KIND_F16, m, 4 * q, &l, &col, &bit);
+            uint32_t nb = meta[(mt * 128 + m) * (SK / 4) + kb * 16 + ks * 8 + q];
+            for (unsigned b = 0; b < 4; b++) tile[l * 16 + 4 * ks + (bit + b) / 8] |= (nb >> b & 1) << (bit + b) % 8;
+          }
+      TRY(tc5_layout_scatter(&cx.sm, 98304, TC5_SWIZZLE_NONE, &op8, 128, 16, tile, &dm, &cx.dg));
+      TRY(tc5_smem_desc_encode(&dm, &cp.sdesc, &cx.dg));
+      cp.taddr = dbase + 256 + 4 * kb;
+      TRY(tc5_cp(&cx.cta, 1, &cp, &cx.dg));
+      cps++;
+      if (mt == 0 && kb == 0)
+        printf("\ntcgen05.cp.cta_group::1.128x128b [0x%08x], s-desc 0x%016llx: the metadata of two MMAs\n", cp.taddr,
+               (unsigned long long)cp.sdesc);
+      for (unsigned ks = 0; ks < 2; ks++) {
+        tc5_smem_desc a_k, b_k;
+        TRY(tc5_layout_kblock(&da, &op, 128, ks * 16, &a_k, &cx.dg));
+        TRY(tc5_layout_kblock(&db, &op, DN, ks * 32, &b_k, &cx.dg));
+        TRY(tc5_smem_desc_encode(&a_k, &ma.a_desc, &cx.dg));
+        TRY(tc5_smem_desc_encode(&b_k, &ma.b_desc, &cx.dg));
+        ma.d_tmem = dbase;
+        ma.sp_meta_tmem = dbase + 256 + 4 * kb + ks;
+        ma.enable_input_d = kb > 0 || ks > 0;
+        if (mt == 0 && kb == 0)
+          printf("tcgen05.mma.sp.cta_group::1.kind::f16 [0x%08x], a-desc 0x%016llx, b-desc 0x%016llx, [0x%08x], idesc "
+                 "0x%08x, %d\n",
+                 ma.d_tmem, (unsigned long long)ma.a_desc, (unsigned long long)ma.b_desc, ma.sp_meta_tmem, ma.idesc,
+                 ma.enable_input_d);
+        TRY(tc5_mma_issue(&cx.cta, 1, &ma, &cx.dg));
+        mmas++;
+      }
+    }
+    TRY(tc5_commit(&cx.cta, 1, &pd, 1, &cx.dg));
+    tc5_tmem_ldst ld = {TC5_TMEM_32x32b, 128, false, 0, TC5_TMEM_RED_NONE, TC5_TMEM_RED_F32, false, false};
+    for (uint32_t w = 0; w < 4; w++)
+      for (unsigned half = 0; half < 2; half++) {
+        TRY(tc5_tmem_ld(&cx.tm, &ld, w, TC5_TMEM_ADDR(32 * w, dbase + half * 128u), regs, NULL, &cx.dg));
+        for (unsigned t = 0; t < 32; t++)
+          for (unsigned r = 0; r < 128; r++) got[(mt * 128 + w * 32 + t) * DN + half * 128 + r] = regs[t * 128 + r];
+      }
+    printf("tile %u: tcgen05.commit, tcgen05.ld.32x32b.x128 by warps 0-3\n", mt);
+  }
+  printf("%u tcgen05.cp and %u tcgen05.mma.sp in all\n", cps, mmas);
+  TRY(tc5_tmem_dealloc(&cx.tm, dbase, 512, &cx.dg));
+  TRY(tc5_tmem_relinquish(&cx.tm, &cx.dg));
+  TRY(tc5_tmem_exit(&cx.tm, &cx.dg));
+  tc5_dot dot;
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.enable_input_d = false;
+  TRY(tc5_dot_model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_F16, TC5_F16, TC5_F32, TC5_TYPE_NONE, 0, false, &dot, &cx.dg));
+  dot.chunk = 32; /* steps of 16 kept products = 32 logical K */
+  TRY(tc5_gemm(&dot, DM, DN, SK, A, B, NULL, NULL, R, &o, 0));
+  for (int i = 0; i < DM * DN; i++) bad += got[i] != R[i];
+  printf("\n");
+  print_elem("D[0][0]", got[0], TC5_F32);
+  print_elem(", D[255][255]", got[DM * DN - 1], TC5_F32);
+  printf("\ncheck against the dense core on A with the elided elements as zero products, steps of 32 logical K: %u "
+         "of %d elements differ -> %s\n",
+         bad, DM * DN, bad ? "MISMATCH" : "bit-exact");
+fail:
+  free(Ac), free(A), free(B), free(R), free(got), free(meta), free(regs), free(tile);
+  return demo_cta_end(&cx, st, bad);
+}
+
 /* An implicit-GEMM convolution on the weight-stationary tcgen05.mma.ws, the
  * way CUTLASS uses the zero-column mask: a 1 x 3 filter over an image of
  * CH rows of CQ pixels, zero padding 1 left and right ("same" width),
@@ -634,11 +769,12 @@ int cmd_demo(int argc, char **argv) {
                            "mxf4nvf4, mxf8f6f4, mxf4 (block-scaled)"},
       {"conv", NULL, false, "the .ws convolution with zero-column masks (default kind i8)"},
       {"descriptors", NULL, false, "a tour of the descriptors of one MMA"},
+      {"sparse", NULL, false, "a 2:4 sparse f16 GEMM through tcgen05.mma.sp"},
   };
   cli_args a;
-  if (!cli_parse(argc, argv, opts, 3, &a, "demo")) return EXIT_USAGE;
+  if (!cli_parse(argc, argv, opts, 4, &a, "demo")) return EXIT_USAGE;
   if (a.help || a.npos) {
-    printf("usage: tc5 demo [--kind f16|f8f6f4|i8|mxf4nvf4|mxf8f6f4|mxf4] [--conv] [--descriptors]\n\n"
+    printf("usage: tc5 demo [--kind f16|f8f6f4|i8|mxf4nvf4|mxf8f6f4|mxf4] [--conv] [--sparse] [--descriptors]\n\n"
            "Runs the built-in example: a 256x256x256 GEMM through tcgen05 (shared-memory\n"
            "layouts, descriptors, Tensor Memory, MMA, commit/mbarrier, ld), checked bit\n"
            "for bit against the arithmetic core.\n"
@@ -649,12 +785,15 @@ int cmd_demo(int argc, char **argv) {
            "                 mxf4 (e2m1, ue8m0, block 32)\n"
            "  --conv         a 1x3 convolution on tcgen05.mma.ws, padding masked by zero-column\n"
            "                 masks, checked against a direct convolution (kind i8 or f16)\n"
+           "  --sparse       a 2:4 sparse f16 256x256x512 GEMM through tcgen05.mma.sp, the metadata\n"
+           "                 brought in by tcgen05.cp, checked against the dense core\n"
            "  --descriptors  a tour of the descriptors of one MMA and their rules\n");
     return a.help ? EXIT_OK : EXIT_USAGE;
   }
-  if (cli_has(&a, opts, 3, "descriptors")) return descriptor_tour();
-  bool conv = cli_has(&a, opts, 3, "conv");
-  const char *kind = cli_get(&a, opts, 3, "kind");
+  if (cli_has(&a, opts, 4, "descriptors")) return descriptor_tour();
+  if (cli_has(&a, opts, 4, "sparse")) return sparse_demo();
+  bool conv = cli_has(&a, opts, 4, "conv");
+  const char *kind = cli_get(&a, opts, 4, "kind");
   if (!kind) kind = conv ? "i8" : "f16";
   for (size_t i = 0; i < sizeof demo_kinds / sizeof demo_kinds[0]; i++)
     if (!strcmp(kind, demo_kinds[i].name))

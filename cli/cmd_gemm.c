@@ -31,6 +31,8 @@ static const cli_opt opts[] = {
     {"block", NULL, true, "block-scaled kinds: elements a scale factor covers, 16 or 32 (default)"},
     {"sa", NULL, true, "block-scaled kinds: A's scale codes, M x K/block bytes (row m's in a row)"},
     {"sb", NULL, true, "block-scaled kinds: B's scale codes, N x K/block bytes (column n's in a row)"},
+    {"meta", NULL, true, "2:4 sparse A (tcgen05.mma.sp): --a holds M x K/2 kept elements (K-major), this file M x K/4 "
+                         "bytes, a group's metadata nibble each (the kept positions: bits 0-1, 2-3)"},
 };
 #define NO (int)(sizeof opts / sizeof opts[0])
 
@@ -81,7 +83,7 @@ int cmd_gemm(int argc, char **argv) {
   if (!cli_parse(argc, argv, opts, NO, &a, "gemm")) return EXIT_USAGE;
   if (a.help) {
     cli_help(stdout, "tc5 gemm --kind K --atype T --btype T [--dtype T] --m M --n N --k K --a FILE --b FILE [--c FILE] "
-                     "[--stype T --block B --sa FILE --sb FILE] --out FILE",
+                     "[--stype T --block B --sa FILE --sb FILE] [--meta FILE] --out FILE",
              "Computes D = A.B (+ C) exactly as the Tensor Core does: every element through\n"
              "the MMA arithmetic model, K chained from 0 in the kind's steps. Files hold\n"
              "element codes at their native width, little-endian (fp6/fp4: one per byte).",
@@ -156,6 +158,14 @@ int cmd_gemm(int argc, char **argv) {
             (unsigned long long)block);
     return EXIT_USAGE;
   }
+  bool sparse = cli_has(&a, opts, NO, "meta");
+  if (sparse && (amn || K % 4 || (kind != TC5_KIND_F16 && kind != TC5_KIND_F8F6F4 && kind != TC5_KIND_I8 &&
+                                  kind != TC5_KIND_MXF8F6F4))) {
+    fprintf(stderr, "tc5 gemm: --meta (2:4 sparse A) needs --a-major K, K a multiple of 4 and .kind::f16, f8f6f4, i8 "
+                    "or mxf8f6f4\n");
+    return EXIT_USAGE;
+  }
+  if (sparse) dot.chunk *= 2; /* a step: the dense step's count of kept products (docs/arithmetic.md) */
   int rc = EXIT_USAGE;
   uint64_t NS = scaled ? K / block : 0;
   uint32_t *A = NULL, *B = NULL, *A2 = NULL, *B2 = NULL, *D = NULL, *SA = NULL, *SBn = NULL, *SB = NULL;
@@ -167,7 +177,25 @@ int cmd_gemm(int argc, char **argv) {
     for (uint64_t n = 0; n < N; n++) /* tc5_gemm takes SB as K/block x N */
       for (uint64_t s2 = 0; s2 < NS; s2++) SB[s2 * N + n] = SBn[n * NS + s2];
   }
-  A = read_codes(cli_get(&a, opts, NO, "a"), M * K, code_bytes(at), "a");
+  A = read_codes(cli_get(&a, opts, NO, "a"), sparse ? M * K / 2 : M * K, code_bytes(at), "a");
+  if (A && sparse) { /* the kept elements placed among K by the metadata, zeros elsewhere */
+    uint32_t *meta = read_codes(cli_get(&a, opts, NO, "meta"), M * K / 4, 1, "meta"), *Ax = calloc(M * K, sizeof *Ax);
+    bool ok = meta && Ax;
+    for (uint64_t i = 0; ok && i < M * K / 4; i++) {
+      uint32_t nb = meta[i], i0 = nb & 3, i1 = nb >> 2 & 3;
+      if (nb > 15 || !(0x7350u >> nb & 1)) {
+        fprintf(stderr, "tc5 gemm: --meta byte %llu is 0x%02x: a group's metadata is one of 0b0100, 0b1000, 0b1100, "
+                        "0b1001, 0b1101, 0b0110, 0b1110 (9.7.16.10.8.2)\n", (unsigned long long)i, nb);
+        ok = false;
+        break;
+      }
+      Ax[4 * i + i0] = A[2 * i], Ax[4 * i + i1] = A[2 * i + 1];
+    }
+    free(meta);
+    free(A);
+    A = ok ? Ax : NULL;
+    if (!ok) free(Ax);
+  }
   B = A ? read_codes(cli_get(&a, opts, NO, "b"), K * N, code_bytes(bt), "b") : NULL;
   if (!B) goto out;
   /* tc5_gemm takes A as M x K and B as K x N, row-major */

@@ -467,6 +467,13 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
         k->tm_r[g] = id;
       }
   }
+  /* .sp: the metadata (K/32 columns of all 128 lanes) */
+  for (uint32_t q = 0; q < 4 && a->variant.sparse; q++)
+    for (uint32_t c = TC5_TMEM_COL(a->sp_meta_tmem); c < TC5_TMEM_COL(a->sp_meta_tmem) + (K + 31) / 32 && c < 512; c++) {
+      uint32_t g = q * 512 + c;
+      if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, "tcgen05.mma.sp (metadata)", 0);
+      k->tm_r[g] = id;
+    }
   /* block scaling: the scale factors, in all four lane quarters */
   for (int b = 0; b < 2 && a->variant.block_scale; b++) {
     uint32_t sa = (b ? a->sfb_tmem : a->sfa_tmem) & 0x3FFFFFFFu, sc = TC5_TMEM_COL(sa);

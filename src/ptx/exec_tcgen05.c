@@ -181,9 +181,10 @@ static PTX_EXEC(x_mma) {
   tc5_mma_variant var;
   tc5_mma_variant_parse(ptx_insn_text(m, in), &var, NULL);
   bool a_tmem = in->mods & 1, has_dol = in->mods & 2, has_scale = in->mods & 4, has_zc = in->mods & 8,
-       has_sf = in->mods & 16;
+       has_sf = in->mods & 16, has_meta = in->mods & 32;
   unsigned k = 0;
-  const ptx_opnd *od = &in->o[k++], *oa = &in->o[k++], *ob = &in->o[k++], *oi = &in->o[k++];
+  const ptx_opnd *od = &in->o[k++], *oa = &in->o[k++], *ob = &in->o[k++];
+  const ptx_opnd *ometa = has_meta ? &in->o[k++] : NULL, *oi = &in->o[k++];
   const ptx_opnd *osfa = has_sf ? &in->o[k++] : NULL, *osfb = has_sf ? &in->o[k++] : NULL;
   const ptx_opnd *odol = has_dol ? &in->o[k++] : NULL;
   const ptx_opnd *oe = &in->o[k++];
@@ -201,6 +202,7 @@ static PTX_EXEC(x_mma) {
     args.idesc = (uint32_t)PTX_R(w, oi->reg)[l];
     args.enable_input_d = (PTX_R(w, oe->reg)[l] != 0) != oe->neg;
     if (os) args.scale_input_d = (unsigned)PTX_R(w, os->reg)[l];
+    if (ometa) args.sp_meta_tmem = (uint32_t)(PTX_R(w, ometa->reg)[l] + (uint64_t)ometa->imm);
     if (osfa) {
       args.sfa_tmem = (uint32_t)(PTX_R(w, osfa->reg)[l] + (uint64_t)osfa->imm);
       args.sfb_tmem = (uint32_t)(PTX_R(w, osfb->reg)[l] + (uint64_t)osfb->imm);
@@ -378,7 +380,6 @@ PTX_DEC(dec_tcgen05) {
     if (st) return d_fail(d, st, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
     for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
     if (var.cta_group != 1) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::2 needs clusters (not modelled yet)");
-    if (var.sparse) return d_fail(d, TC5_EUNSUPPORTED, ".sp is not modelled yet");
     const ptx_raw *r = d->r;
     unsigned k = 0, oi = 0;
     if (r->nops < 5) return d_fail(d, TC5_EPARSE, "tcgen05.mma takes [d-tmem], a, b-desc, idesc, ..., enable-input-d");
@@ -389,7 +390,13 @@ PTX_DEC(dec_tcgen05) {
     } else if (!d_src(d, k++, PT_B64, &in->o[oi++])) {
       return d->st;
     }
-    if (!d_src(d, k++, PT_B64, &in->o[oi++]) || !d_src(d, k++, PT_B32, &in->o[oi++])) return d->st;
+    if (!d_src(d, k++, PT_B64, &in->o[oi++])) return d->st;
+    if (var.sparse) { /* [sp-meta-tmem] before the idesc */
+      in->mods |= 32;
+      if (k >= r->nops || !d_addr(d, k++, &in->o[oi++], NULL))
+        return d->st ? d->st : d_fail(d, TC5_EPARSE, ".sp takes [sp-meta-tmem] after b-desc");
+    }
+    if (!d_src(d, k++, PT_B32, &in->o[oi++])) return d->st;
     if (var.block_scale) { /* [scale-A-tmem], [scale-B-tmem] */
       in->mods |= 16;
       if (k + 2 > r->nops || !d_addr(d, k++, &in->o[oi++], NULL) || !d_addr(d, k++, &in->o[oi++], NULL))

@@ -130,3 +130,68 @@ extern "C" __global__ void __launch_bounds__(128)
   ptx::tcgen05_fence_after_thread_sync();
   if (threadIdx.x < 32) ptx::tcgen05_dealloc(ptx::cta_group_1, taddr, 256);
 }
+
+/* 3. 2:4 sparse f16: D (128 x 128) = A (128 x 128, stored as its 64 kept
+ * elements a row, two of every four) . B^T, f32 out (.kind::f16, K = 32 an
+ * MMA). meta holds a nibble a byte for each group of four (the kept
+ * positions in bits 0-1 and 2-3). The metadata goes into Tensor Memory with
+ * tcgen05.cp.128x128b (CUTLASS's SM100_UTCCP_128dp128bit), four MMAs' a
+ * copy, in CUTLASS's tmem_e_frg layout: the bit of logical element k of
+ * row m is in lane m % 8 + 8 (k / 16) + 16 (m / 16), bit k % 16 + 16 ((m /
+ * 8) % 2) of the MMA's column. CCCL has no tcgen05.mma.sp wrapper: inline
+ * PTX. */
+extern "C" __global__ void __launch_bounds__(128)
+    tc_gemm_sp(const uint16_t *A, const uint16_t *B, const uint8_t *meta, float *D) {
+  constexpr int K = 128, NMMA = K / 32;
+  __shared__ __align__(1024) uint8_t sa[NMMA][128 * 32], sb[NMMA][128 * 64], sm[128 * 16 * 2];
+  __shared__ uint32_t taddr;
+  __shared__ __align__(8) uint64_t bar;
+  for (int i = threadIdx.x; i < NMMA * 128 * 16; i += blockDim.x) { /* A: 16 kept a row an MMA */
+    int kb = i / (128 * 16), r = (i / 16) % 128, j = i % 16;
+    *(uint16_t *)&sa[kb][off(r, j)] = A[r * (K / 2) + kb * 16 + j];
+  }
+  for (int i = threadIdx.x; i < NMMA * 128 * 32; i += blockDim.x) { /* B: 32 a column an MMA, LBO 128, SBO 512 */
+    int kb = i / (128 * 32), n = (i / 32) % 128, k = i % 32;
+    *(uint16_t *)&sb[kb][(n % 8) * 16 + (n / 8) * 512 + (k / 8) * 128 + (k % 8) * 2] = B[n * K + kb * 32 + k];
+  }
+  { /* the metadata, lane by lane: the word of MMA ks in bytes 4 ks .. 4 ks + 3 of row (lane) l */
+    int l = threadIdx.x, m0 = l % 8, k1 = (l / 8) % 2, m2 = l / 16;
+    for (int ks = 0; ks < NMMA; ks++) {
+      uint32_t w = 0;
+      for (int m1 = 0; m1 < 2; m1++)
+        for (int q = 0; q < 4; q++)
+          w |= (uint32_t)meta[(m0 + 8 * m1 + 16 * m2) * (K / 4) + ks * 8 + k1 * 4 + q] << (4 * q + 16 * m1);
+      for (int b = 0; b < 4; b++) sm[boff(l, 4 * ks + b)] = (uint8_t)(w >> (8 * b));
+    }
+  }
+  if (threadIdx.x < 32) {
+    ptx::tcgen05_alloc(ptx::cta_group_1, &taddr, 256);
+    ptx::tcgen05_relinquish_alloc_permit(ptx::cta_group_1);
+  }
+  if (threadIdx.x == 0) ptx::mbarrier_init(&bar, 1);
+  ptx::fence_proxy_async(ptx::space_shared);
+  ptx::tcgen05_fence_before_thread_sync();
+  __syncthreads();
+  ptx::tcgen05_fence_after_thread_sync();
+  if (threadIdx.x == 0) {
+    ptx::tcgen05_cp_128x128b(ptx::cta_group_1, taddr + 128, sdesc(sm));
+    /* idesc (Table 42): sparse (bit 2), f32 D, f16 A and B, N >> 3, M >> 4 */
+    const uint32_t id = 1u << 2 | 1u << 4 | (128u >> 3) << 17 | (128u >> 4) << 24;
+    for (int kb = 0; kb < NMMA; kb++) {
+      uint64_t db = ((uint64_t)(((uint32_t)__cvta_generic_to_shared(sb[kb])) >> 4) & 0x3fff) | (uint64_t)(128 >> 4) << 16 |
+                    (uint64_t)(512 >> 4) << 32 | 1ull << 46;
+      asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
+                   "tcgen05.mma.sp.cta_group::1.kind::f16 [%0], %1, %2, [%3], %5, p;\n}\n" ::"r"(taddr),
+                   "l"(sdesc(sa[kb])), "l"(db), "r"(taddr + 128 + kb), "r"(kb), "r"(id)
+                   : "memory");
+    }
+    ptx::tcgen05_commit(ptx::cta_group_1, &bar);
+  }
+  wait_phase(&bar, 0);
+  ptx::tcgen05_fence_after_thread_sync();
+  store_d128(taddr, D);
+  ptx::tcgen05_fence_before_thread_sync();
+  __syncthreads();
+  ptx::tcgen05_fence_after_thread_sync();
+  if (threadIdx.x < 32) ptx::tcgen05_dealloc(ptx::cta_group_1, taddr, 256);
+}
