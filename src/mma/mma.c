@@ -75,7 +75,11 @@ static uint64_t fnv(const uint32_t *v, size_t n) {
 /* A from Tensor Memory: the rows at D's lanes, K elements packed in 32-bit
  * columns (CUTLASS tmem_frg_1sm<a_type, a_type>: 32/bits elements a column,
  * element k at bit (k * bits) % 32; fp6/fp4 of f8f6f4 in 8-bit containers). */
-static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, unsigned cg, unsigned K,
+/* .ws with M < 128 (layouts E and G): the data paths of D's row m sit in
+ * lanes m + M j (j < 128 / M), each needing A's row m: tc5 reads it from
+ * lane m and requires the copies in the other lane groups to be equal (an
+ * inference from the layout: no public code shows this form's A). */
+static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, unsigned cg, bool ws, unsigned K,
                                 tc5_type at, bool ashift, uint32_t *A, tc5_diag *diag) {
   const tc5_type_info *ti = tc5_spec_type(at);
   unsigned bits = ti->bits >= 16 ? ti->bits : 8;
@@ -87,13 +91,27 @@ static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, u
     uint32_t lane, col;
     /* .ashift: row m of A is the row above it in Tensor Memory, the first
      * row stays (nothing shifts into it; the last row is not shifted on) */
-    tc5_mma_d_cell(M, cg, false, 8, ashift && m ? m - 1 : m, 0, &lane, &col, NULL);
+    bool wsr = ws && M < 128; /* replicated rows */
+    if (wsr) lane = m, col = 0;
+    else tc5_mma_d_cell(M, cg, false, 8, ashift && m ? m - 1 : m, 0, &lane, &col, NULL);
     lane += TC5_TMEM_LANE(taddr);
     for (unsigned k = 0; k < K; k++) {
       uint32_t w;
       bool wr;
       if (tc5_tmem_peek(t, lane, TC5_TMEM_COL(taddr) + k / per, &w, &wr)) return TC5_EBOUNDS;
       if (!wr && !uninit++) first = TC5_TMEM_ADDR(lane, TC5_TMEM_COL(taddr) + k / per);
+      for (unsigned j = 1; wsr && k % per == 0 && j < 128 / M; j++) {
+        uint32_t w2;
+        bool wr2;
+        if (tc5_tmem_peek(t, lane + M * j, TC5_TMEM_COL(taddr) + k / per, &w2, &wr2)) return TC5_EBOUNDS;
+        if (!wr2 && !uninit++) first = TC5_TMEM_ADDR(lane + M * j, TC5_TMEM_COL(taddr) + k / per);
+        if (wr && wr2 && w2 != w)
+          return tc5_diag_add(diag, TC5_EILLEGAL, "a-tmem", TC5_TMEM_ADDR(lane + M * j, TC5_TMEM_COL(taddr) + k / per),
+                              "tcgen05.mma.ws: M = %u, A in Tensor Memory: row %u is 0x%08x at lane %u but 0x%08x at "
+                              "lane %u (column %u): the lanes of D's row, m + %u j, each need the row (tc5's "
+                              "inference for this form: copy A into every %u-lane group)",
+                              M, m, w, lane, w2, lane + M * j, TC5_TMEM_COL(taddr) + k / per, M, M);
+      }
       uint32_t code = bits == 32 ? w : (w >> (bits * (k % per))) & ((1u << bits) - 1);
       if (c8) code = (code >> c8->shift) & ((1u << c8->width) - 1);
       A[(size_t)m * K + k] = code;
@@ -337,9 +355,6 @@ static tc5_status issue_rules(tc5_cta *ctas, unsigned nctas, const tc5_mma_args 
   if (a->has_zcmask && !v->ws)
     return tc5_diag_add(diag, TC5_EILLEGAL, "zero-column-mask-desc", a->zcmask,
                         "%s: a zero-column mask descriptor is an operand of tcgen05.mma.ws only", what);
-  if (a->a_in_tmem && v->ws && M != 128)
-    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "a-tmem", a->a_tmem,
-                        "%s.ws: A in Tensor Memory with M = %u is not modelled yet", what, M);
   for (unsigned i = 0; i < nctas; i++) {
     st = tc5_tmem_use_cta_group(ctas[i].tmem, cg, what, diag);
     if (st) return st;
@@ -468,7 +483,7 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   for (unsigned c = 0; c < cg; c++) {
     uint32_t *Ac = v->sparse ? ARENA(q, ac_off) : A + c * nA;
     if (a->a_in_tmem)
-      st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, KA, at, v->ashift, Ac, diag);
+      st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, v->ws, KA, at, v->ashift, Ac, diag);
     else
       st = gather_smem(ctas[c].smem, a->a_desc, &opa, rows, KA, Ac, "A (a-desc)", diag);
     if (!st && v->sparse) st = expand_sparse(ctas[c].tmem, a->sp_meta_tmem, v->kind, rows, K, Ac, A + c * nA, diag);

@@ -928,6 +928,66 @@ static void test_sparse(void **state) {
   print_message("%u sparse MMAs, %u D elements equal the dense core on expanded A\n", n_cases, n_checked);
 }
 
+/* .ws with A in Tensor Memory for M = 32 / 64: A's row m copied into every
+ * lane group of D's row (m + M j), as tc5 infers; D equals the core */
+static void test_ws_a_tmem(void **state) {
+  (void)state;
+  rng g;
+  rng_seed(&g, 0x3a);
+  for (unsigned M = 32; M <= 64; M *= 2) {
+    const unsigned N = 128, K = 16;
+    world w;
+    world_init(&w);
+    uint32_t taddr;
+    assert_int_equal(tc5_tmem_alloc(&w.t[0], 512, &taddr, NULL), TC5_OK);
+    tc5_mma_args a;
+    tc5_mma_args_init(&a, TC5_KIND_F16);
+    a.variant.ws = true;
+    tc5_idesc d;
+    tc5_idesc_init(&d, TC5_KIND_F16);
+    tc5_idesc_set_types(&d, TC5_BF16, TC5_BF16, TC5_F32);
+    d.m = (uint16_t)M, d.n = N;
+    assert_int_equal(tc5_idesc_encode(&d, &a.idesc, NULL), TC5_OK);
+    uint32_t A[64 * 16], Bt[128 * 16], B[16 * 128], D[64 * 128];
+    for (unsigned i = 0; i < M * K; i++) A[i] = rand_code(&g, TC5_BF16);
+    for (unsigned i = 0; i < N * K; i++) Bt[i] = rand_code(&g, TC5_BF16);
+    for (unsigned k = 0; k < K; k++)
+      for (unsigned n = 0; n < N; n++) B[k * N + n] = Bt[n * K + k];
+    tc5_operand op;
+    tc5_operand_for(TC5_KIND_F16, TC5_BF16, TC5_MAJOR_K, &op);
+    tc5_smem_desc db;
+    assert_int_equal(tc5_layout_scatter(&w.s[0], 0, TC5_SWIZZLE_128B, &op, N, K, Bt, &db, NULL), TC5_OK);
+    assert_int_equal(tc5_smem_desc_encode(&db, &a.b_desc, NULL), TC5_OK);
+    for (unsigned m = 0; m < M; m++) /* two bf16 a column, every lane group */
+      for (unsigned j = 0; j < 128 / M; j++)
+        for (unsigned c = 0; c < K / 2; c++)
+          tc5_tmem_poke(&w.t[0], m + M * j, 256 + c, A[m * K + 2 * c] | A[m * K + 2 * c + 1] << 16);
+    a.a_in_tmem = true, a.a_tmem = 256, a.d_tmem = 0, a.enable_input_d = false;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    if (tc5_mma(w.c, 1, &a, &dg)) fail_msg("ws M %u A in tmem: %s", M, dg.count ? dg.issue[0].message : "?");
+    tc5_dot dot;
+    tc5_dot_model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32, TC5_TYPE_NONE, 0, false, &dot, NULL);
+    tc5_dot_opts o;
+    tc5_dot_opts_init(&o);
+    o.enable_input_d = false;
+    assert_int_equal(tc5_gemm(&dot, M, N, K, A, B, NULL, NULL, D, &o, 1), TC5_OK);
+    for (unsigned m = 0; m < M; m++)
+      for (unsigned n = 0; n < N; n++) {
+        uint32_t l, col, v;
+        tc5_mma_d_cell(M, 1, true, N, m, n, &l, &col, NULL);
+        tc5_tmem_peek(&w.t[0], l, col, &v, NULL);
+        assert_int_equal(v, D[m * N + n]);
+      }
+    /* a copy that differs */
+    tc5_tmem_poke(&w.t[0], 5 + M, 257, 0x3f803f80);
+    tc5_diag_init(&dg);
+    assert_int_equal(tc5_mma(w.c, 1, &a, &dg), TC5_EILLEGAL);
+    assert_non_null(strstr(dg.issue[0].message, "copy A into every"));
+    world_free(&w);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_layouts),
@@ -939,6 +999,7 @@ int main(void) {
       cmocka_unit_test(test_block_scaled),
       cmocka_unit_test(test_block_scaled_rules),
       cmocka_unit_test(test_sparse),
+      cmocka_unit_test(test_ws_a_tmem),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
