@@ -201,6 +201,11 @@ tc5_status tc5_mma_sp_meta_cell(tc5_kind kind, unsigned m, unsigned k, uint32_t 
     *lane = m % 8 + 8 * (k / 16) + 16 * (m / 16), *col = 0, *bit = k % 16 + 16 * ((m / 8) % 2);
     return TC5_OK;
   }
+  if (kind == TC5_KIND_TF32) { /* two bits a logical element (a nibble a pair) */
+    if (k >= 16) return TC5_EINVAL;
+    *lane = m % 8 + 8 * (k / 8) + 16 * (m / 16), *col = 0, *bit = 2 * (k % 8) + 16 * ((m / 8) % 2);
+    return TC5_OK;
+  }
   if (kind == TC5_KIND_F8F6F4 || kind == TC5_KIND_I8 || kind == TC5_KIND_MXF8F6F4) {
     if (k >= 64) return TC5_EINVAL;
     *lane = m, *col = k / 32, *bit = k % 32;
@@ -221,20 +226,33 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
     return tc5_diag_add(diag, TC5_EALIGN, "sp-meta-tmem", taddr,
                         "tcgen05.mma.sp: [sp-meta-tmem] lane %u: the metadata of 128 rows fills all 128 lanes: the "
                         "lane must be 0", lane0);
-  tc5_status st = tc5_tmem_check_range(t, 0, TC5_TMEM_LANES, col0, K / 32, "tcgen05.mma.sp: metadata ([sp-meta-tmem])",
-                                       diag);
+  bool tf32 = kind == TC5_KIND_TF32; /* 1:2: a nibble a pair, 0b0100 keeps the first, 0b1110 the second */
+  unsigned gw = tf32 ? 2 : 4;        /* logical elements a group */
+  tc5_status st = tc5_tmem_check_range(t, 0, TC5_TMEM_LANES, col0, tf32 ? 1 : K / 32,
+                                       "tcgen05.mma.sp: metadata ([sp-meta-tmem])", diag);
   if (st) return st;
   for (unsigned m = 0; m < rows; m++)
-    for (unsigned g = 0; g < K / 4; g++) {
+    for (unsigned g = 0; g < K / gw; g++) {
       uint32_t w;
       bool wr;
-      tc5_mma_sp_meta_cell(kind, m, 4 * g, &l, &c, &bit);
+      tc5_mma_sp_meta_cell(kind, m, gw * g, &l, &c, &bit);
       tc5_tmem_peek(t, l, col0 + c, &w, &wr);
       if (!wr)
         return tc5_diag_add(diag, TC5_EUNINIT, "sp-meta-tmem", TC5_TMEM_ADDR(l, col0 + c),
                             "tcgen05.mma.sp: the metadata of row %u, elements %u-%u, is read at lane %u column %u, "
                             "never written", m, 4 * g, 4 * g + 3, l, col0 + c);
       unsigned nib = w >> bit & 0xF, i0 = nib & 3, i1 = nib >> 2;
+      if (tf32) {
+        if (nib != 0x4 && nib != 0xE)
+          return tc5_diag_add(diag, TC5_EILLEGAL, "sp-meta-tmem", nib,
+                              "tcgen05.mma.sp: metadata 0b%u%u%u%u of row %u, elements %u-%u (lane %u column %u, "
+                              "bit %u): .kind::tf32 has only 0b0100 and 0b1110, the rest undefined behaviour "
+                              "(9.7.16.10.8.1)",
+                              nib >> 3 & 1, nib >> 2 & 1, nib >> 1 & 1, nib & 1, m, 2 * g, 2 * g + 1, l, col0 + c, bit);
+        A[(size_t)m * K + 2 * g] = nib == 0x4 ? Ac[(size_t)m * (K / 2) + g] : 0;
+        A[(size_t)m * K + 2 * g + 1] = nib == 0xE ? Ac[(size_t)m * (K / 2) + g] : 0;
+        continue;
+      }
       /* the meaningful values: 0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110, 0b1110 */
       if (!(0x7350u >> nib & 1))
         return tc5_diag_add(diag, TC5_EILLEGAL, "sp-meta-tmem", nib,
@@ -318,11 +336,10 @@ static tc5_status issue_rules(tc5_cta *ctas, unsigned nctas, const tc5_mma_args 
   tc5_status st = tc5_idesc_decode(a->idesc, v->kind, d, diag);
   if (!st) st = tc5_idesc_check(d, v, diag);
   if (st) return st;
-  if (v->sparse && v->kind != TC5_KIND_F16 && v->kind != TC5_KIND_F8F6F4 && v->kind != TC5_KIND_I8 &&
-      v->kind != TC5_KIND_MXF8F6F4)
+  if (v->sparse && (v->kind == TC5_KIND_MXF4 || v->kind == TC5_KIND_MXF4NVF4))
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "variant", (uint64_t)v->kind,
-                        "%s.sp: .kind::%s is not modelled (its metadata layout, figures 264-267, and for mxf4 a step "
-                        "of 128 logical K are beyond tc5 so far)", what, tc5_kind_name(v->kind));
+                        "%s.sp: .kind::%s is not modelled: its step of 128 logical K (64 kept products) is beyond the "
+                        "arithmetic core's 64", what, tc5_kind_name(v->kind));
   if (v->sparse && d->m / cg != 128)
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "M", d->m,
                         "%s.sp: M = %u with cta_group::%u (%u rows of A a CTA) is not modelled: CUTLASS's metadata "

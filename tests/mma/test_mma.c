@@ -794,6 +794,9 @@ static void meta_cell(tc5_kind kind, unsigned m, unsigned k, uint32_t *lane, uin
   if (kind == TC5_KIND_F16) {
     unsigned m0 = m % 8, m1 = (m / 8) % 2, m2 = m / 16, k0 = k % 16, k1 = k / 16;
     *lane = m0 + 8 * k1 + 16 * m2, *col = 0, *bit = k0 + 16 * m1;
+  } else if (kind == TC5_KIND_TF32) { /* atom ((8,2,8),(8,2)):((1,1024,16),(128,8)), 2-bit elements */
+    unsigned m0 = m % 8, m1 = (m / 8) % 2, m2 = m / 16, k0 = k % 8, k1 = k / 8;
+    *lane = m0 + 8 * k1 + 16 * m2, *col = 0, *bit = 2 * (k0 + 8 * m1);
   } else {
     *lane = m, *col = k / 32, *bit = k % 32;
   }
@@ -824,12 +827,18 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
   assert_int_equal(tc5_operand_for(bc->kind, bc->b, TC5_MAJOR_K, &opb), TC5_OK);
   uint32_t *Ac = malloc((size_t)M * K / 2 * 4), *A = calloc((size_t)M * K, 4), *B = malloc((size_t)K * N * 4),
            *Bt = malloc((size_t)N * K * 4), *D = malloc((size_t)M * N * 4), *SA = malloc((size_t)M * ns * 4 + 4),
-           *SB = malloc((size_t)ns * N * 4 + 4), *meta = malloc((size_t)M * K / 4 * 4);
+           *SB = malloc((size_t)ns * N * 4 + 4), *meta = malloc((size_t)M * K / 2 * 4);
   for (size_t i = 0; i < (size_t)M * K / 2; i++) Ac[i] = rand_code(g, bc->a);
-  for (size_t i = 0; i < (size_t)M * K / 4; i++) meta[i] = nibs[rng_below(g, 7)];
+  bool tf32 = bc->kind == TC5_KIND_TF32;
+  unsigned gw = tf32 ? 2 : 4, ng = K / gw; /* logical elements a group, groups a row */
+  for (size_t i = 0; i < (size_t)M * ng; i++) meta[i] = tf32 ? (rng_below(g, 2) ? 0xEu : 0x4u) : nibs[rng_below(g, 7)];
   for (unsigned m = 0; m < M; m++) /* the test's own expansion */
-    for (unsigned q = 0; q < K / 4; q++) {
-      uint32_t nb = meta[(size_t)m * (K / 4) + q];
+    for (unsigned q = 0; q < ng; q++) {
+      uint32_t nb = meta[(size_t)m * ng + q];
+      if (tf32) {
+        A[(size_t)m * K + 2 * q + (nb == 0xE)] = Ac[(size_t)m * (K / 2) + q];
+        continue;
+      }
       A[(size_t)m * K + 4 * q + (nb & 3)] = Ac[(size_t)m * (K / 2) + 2 * q];
       A[(size_t)m * K + 4 * q + (nb >> 2)] = Ac[(size_t)m * (K / 2) + 2 * q + 1];
     }
@@ -860,14 +869,14 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
     assert_int_equal(tc5_smem_desc_encode(&da, &a.a_desc, NULL), TC5_OK);
     assert_int_equal(tc5_smem_desc_encode(&db, &a.b_desc, NULL), TC5_OK);
     for (unsigned m = 0; m < rows; m++)
-      for (unsigned q = 0; q < K / 4; q++) {
+      for (unsigned q = 0; q < ng; q++) {
         uint32_t l, col, v = 0;
         unsigned bit;
         bool wr;
-        meta_cell(bc->kind, m, 4 * q, &l, &col, &bit);
+        meta_cell(bc->kind, m, gw * q, &l, &col, &bit);
         tc5_tmem_peek(&w.t[c], l, 300 + col, &v, &wr);
         if (!wr) v = 0;
-        v |= meta[((size_t)c * rows + m) * (K / 4) + q] << bit;
+        v |= meta[((size_t)c * rows + m) * ng + q] << bit;
         tc5_tmem_poke(&w.t[c], l, 300 + col, v);
       }
     for (unsigned m = 0; m < rows; m++)
@@ -914,6 +923,7 @@ static void test_sparse(void **state) {
     tc5_type d;
   } sk[] = {
       {{TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_TYPE_NONE, 0}, TC5_F32},
+      {{TC5_KIND_TF32, TC5_TF32, TC5_TF32, TC5_TYPE_NONE, 0}, TC5_F32},
       {{TC5_KIND_F16, TC5_F16, TC5_F16, TC5_TYPE_NONE, 0}, TC5_F16},
       {{TC5_KIND_F8F6F4, TC5_E4M3, TC5_E2M1, TC5_TYPE_NONE, 0}, TC5_F32},
       {{TC5_KIND_I8, TC5_S8, TC5_U8, TC5_TYPE_NONE, 0}, TC5_S32},
