@@ -145,6 +145,30 @@ static int demo_cta_end(demo_cta *d, tc5_status st, unsigned bad) {
   return st || bad ? EXIT_RULES : EXIT_OK;
 }
 
+#define DM 256 /* the GEMM demos' M and N */
+#define DN 256
+
+/* The epilogue of a 128 x 256 tile of D at dbase: warps 0-3 read their 32
+ * lanes with tcgen05.ld.32x32b.x128, two loads each, into rows 128 mt.. of got */
+static tc5_status read_tile(demo_cta *cx, uint32_t dbase, unsigned mt, uint32_t *regs, uint32_t *got) {
+  tc5_tmem_ldst ld = {TC5_TMEM_32x32b, 128, false, 0, TC5_TMEM_RED_NONE, TC5_TMEM_RED_F32, false, false};
+  for (uint32_t w = 0; w < 4; w++)
+    for (unsigned half = 0; half < 2; half++) {
+      tc5_status st = tc5_tmem_ld(&cx->tm, &ld, w, TC5_TMEM_ADDR(32 * w, dbase + half * 128u), regs, NULL, &cx->dg);
+      if (st) return st;
+      for (unsigned t = 0; t < 32; t++)
+        for (unsigned r = 0; r < 128; r++) got[(mt * 128 + w * 32 + t) * DN + half * 128 + r] = regs[t * 128 + r];
+    }
+  return TC5_OK;
+}
+
+/* dealloc, relinquish, exit: the allocation rules kept to the end */
+static tc5_status release_tmem(demo_cta *cx, uint32_t dbase) {
+  tc5_status st = tc5_tmem_dealloc(&cx->tm, dbase, 512, &cx->dg);
+  if (!st) st = tc5_tmem_relinquish(&cx->tm, &cx->dg);
+  return st ? st : tc5_tmem_exit(&cx->tm, &cx->dg);
+}
+
 /* A 256x256x256 GEMM the way a single-CTA kernel does it: two 128-row
  * tiles of D (cta_group::1, M = 128, N = 256) in 512 columns of Tensor
  * Memory; per K block (one 128-byte swizzle row of K) the producer puts A
@@ -154,8 +178,6 @@ static int demo_cta_end(demo_cta *d, tc5_status st, unsigned bad) {
  * before it overwrites the stage; then the four warps of a warpgroup read
  * D with tcgen05.ld.32x32b, and the result is compared bit for bit with
  * the arithmetic core's GEMM. */
-#define DM 256
-#define DN 256
 #define DK 256
 
 static int gemm_demo(const demo_kind *dk) {
@@ -256,19 +278,9 @@ static int gemm_demo(const demo_kind *dk) {
   printf("%u tcgen05.mma in all; the epilogue's mbarrier.try_wait.parity 0: %s\n", mmas,
          ready ? "D complete" : "NOT complete");
   /* the epilogue: warps 0-3 read their 32 lanes of each tile, 128 columns at a time */
-  tc5_tmem_ldst ld = {TC5_TMEM_32x32b, 128, false, 0, TC5_TMEM_RED_NONE, TC5_TMEM_RED_F32, false, false};
-  for (int mt = 0; mt < 2; mt++)
-    for (uint32_t w = 0; w < 4; w++)
-      for (int half = 0; half < 2; half++) {
-        TRY(tc5_tmem_ld(&cx.tm, &ld, w, TC5_TMEM_ADDR(32 * w, dbase + (uint32_t)mt * 256u + (uint32_t)half * 128u), regs,
-                        NULL, &cx.dg));
-        for (int t = 0; t < 32; t++)
-          for (int r = 0; r < 128; r++) got[(mt * 128 + (int)w * 32 + t) * DN + half * 128 + r] = regs[t * 128 + r];
-      }
+  for (unsigned mt = 0; mt < 2; mt++) TRY(read_tile(&cx, dbase + mt * 256u, mt, regs, got));
   printf("tcgen05.ld.sync.aligned.32x32b.x128 by warps 0-3: 16 loads, D is 256 x 256 %s\n", tc5_type_name(dk->d));
-  TRY(tc5_tmem_dealloc(&cx.tm, dbase, 512, &cx.dg));
-  TRY(tc5_tmem_relinquish(&cx.tm, &cx.dg));
-  TRY(tc5_tmem_exit(&cx.tm, &cx.dg));
+  TRY(release_tmem(&cx, dbase));
   printf("tcgen05.dealloc, relinquish_alloc_permit, exit: Tensor Memory rules kept\n");
   /* the reference */
   tc5_dot dot;
@@ -432,20 +444,12 @@ static int bs_gemm_demo(const demo_kind *dk) {
     TRY(tc5_commit(&cx.cta, 1, &pd, 1, &cx.dg));
     bool ready;
     TRY(tc5_mbarrier_test_wait(&done, mt & 1, &ready, &cx.dg));
-    tc5_tmem_ldst ld = {TC5_TMEM_32x32b, 128, false, 0, TC5_TMEM_RED_NONE, TC5_TMEM_RED_F32, false, false};
-    for (uint32_t w = 0; w < 4; w++)
-      for (int half = 0; half < 2; half++) {
-        TRY(tc5_tmem_ld(&cx.tm, &ld, w, TC5_TMEM_ADDR(32 * w, dbase + (uint32_t)half * 128u), regs, NULL, &cx.dg));
-        for (int t = 0; t < 32; t++)
-          for (int r = 0; r < 128; r++) got[(mt * 128 + w * 32 + (unsigned)t) * DN + (unsigned)half * 128 + (unsigned)r] = regs[t * 128 + r];
-      }
+    TRY(read_tile(&cx, dbase, mt, regs, got));
     printf("tile %u: tcgen05.commit -> mbarrier phase %u %s; tcgen05.ld.32x32b.x128 by warps 0-3\n", mt, mt,
            ready ? "complete" : "NOT complete");
   }
   printf("%u tcgen05.cp and %u tcgen05.mma in all\n", cps, mmas);
-  TRY(tc5_tmem_dealloc(&cx.tm, dbase, 512, &cx.dg));
-  TRY(tc5_tmem_relinquish(&cx.tm, &cx.dg));
-  TRY(tc5_tmem_exit(&cx.tm, &cx.dg));
+  TRY(release_tmem(&cx, dbase));
   tc5_dot dot;
   tc5_dot_opts o;
   tc5_dot_opts_init(&o);
@@ -566,19 +570,11 @@ static int sparse_demo(void) {
       }
     }
     TRY(tc5_commit(&cx.cta, 1, &pd, 1, &cx.dg));
-    tc5_tmem_ldst ld = {TC5_TMEM_32x32b, 128, false, 0, TC5_TMEM_RED_NONE, TC5_TMEM_RED_F32, false, false};
-    for (uint32_t w = 0; w < 4; w++)
-      for (unsigned half = 0; half < 2; half++) {
-        TRY(tc5_tmem_ld(&cx.tm, &ld, w, TC5_TMEM_ADDR(32 * w, dbase + half * 128u), regs, NULL, &cx.dg));
-        for (unsigned t = 0; t < 32; t++)
-          for (unsigned r = 0; r < 128; r++) got[(mt * 128 + w * 32 + t) * DN + half * 128 + r] = regs[t * 128 + r];
-      }
+    TRY(read_tile(&cx, dbase, mt, regs, got));
     printf("tile %u: tcgen05.commit, tcgen05.ld.32x32b.x128 by warps 0-3\n", mt);
   }
   printf("%u tcgen05.cp and %u tcgen05.mma.sp in all\n", cps, mmas);
-  TRY(tc5_tmem_dealloc(&cx.tm, dbase, 512, &cx.dg));
-  TRY(tc5_tmem_relinquish(&cx.tm, &cx.dg));
-  TRY(tc5_tmem_exit(&cx.tm, &cx.dg));
+  TRY(release_tmem(&cx, dbase));
   tc5_dot dot;
   tc5_dot_opts o;
   tc5_dot_opts_init(&o);

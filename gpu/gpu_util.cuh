@@ -5,6 +5,7 @@
 #ifndef TC5_GPU_UTIL_CUH
 #define TC5_GPU_UTIL_CUH
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -16,6 +17,17 @@
       exit(2);                                                                            \
     }                                                                                     \
   } while (0)
+
+/* host inputs: splitmix64 from a state each program seeds (its results
+ * quoted in the docs depend on the seed) */
+static uint64_t splitmix_state;
+static inline uint64_t splitmix() {
+  uint64_t z = (splitmix_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static inline double splitmix_unif() { return (double)(splitmix() >> 11) * 0x1p-53; }
 
 __device__ __forceinline__ int frag_row(int t, int i) { return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2); }
 __device__ __forceinline__ int frag_col(int t, int i) { return 8 * (i / 4) + 2 * (t % 4) + i % 2; }

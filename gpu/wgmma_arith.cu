@@ -173,14 +173,8 @@ static const KindInfo kinds[NKINDS] = {
     {E4M3_F16, "m64n64k32.f16.e4m3.e4m3", TC5_KIND_F8F6F4, TC5_E4M3, TC5_E4M3, TC5_F16, 1, 32},
 };
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd() {
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-static double unif() { return (double)(rnd() >> 11) * 0x1p-53; }
+static uint64_t rnd() { return splitmix(); }
+static double unif() { return splitmix_unif(); }
 
 /* the probes: tiny products (2^-120..2^-148) with C = +-0, with C
  * subnormal, or with zeros among both C and the products */
@@ -340,6 +334,7 @@ static void print_vector(FILE *f, const KindInfo &k, const Batch &bt, int t, int
 }
 
 int main(int argc, char **argv) {
+  splitmix_state = 0x9E3779B97F4A7C15ull;
   int ai = 1;
   if (argc > 1 && !strcmp(argv[1], "--dry-run")) dry_run = true, ai++;
   const char *outdir = argc > ai ? argv[ai] : ".";

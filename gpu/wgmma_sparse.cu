@@ -135,14 +135,8 @@ static const KindInfo kinds[NKINDS] = {
 enum Dist { NARROW, WIDE, TINY_NOC, TINY_ZEROC, NDIST };
 static const char *dist_name[NDIST] = {"narrow", "wide", "tiny, scale-d 0", "tiny, C = 0"};
 
-static uint64_t rng_state = 0x5eed5eedull;
-static uint64_t rnd() {
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-static double unif() { return (double)(rnd() >> 11) * 0x1p-53; }
+static uint64_t rnd() { return splitmix(); }
+static double unif() { return splitmix_unif(); }
 
 static uint32_t gen(tc5_type t, Dist d) {
   double v;
@@ -162,6 +156,7 @@ static uint32_t gen(tc5_type t, Dist d) {
 static const uint32_t nibbles[6] = {0x4, 0x8, 0xC, 0x9, 0xD, 0xE};
 
 int main(int argc, char **argv) {
+  splitmix_state = 0x5eed5eedull;
   bool dry = argc > 1 && !strcmp(argv[1], "--dry-run");
   const char *outdir = argc > 1 + dry ? argv[1 + dry] : ".";
   char path[512];

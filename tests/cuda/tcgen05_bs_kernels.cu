@@ -24,17 +24,6 @@ __device__ void fill_sf(uint8_t *s, const uint8_t *S, int ld, int s0, int nb) {
   }
 }
 
-/* D (128 x 128) to global, f32 */
-__device__ void store_d128(uint32_t taddr, float *D) {
-  int w = threadIdx.x / 32, l = threadIdx.x % 32;
-  uint32_t v[32];
-  for (int c = 0; c < 128; c += 32) {
-    ptx::tcgen05_ld_32x32b(reinterpret_cast<uint32_t(&)[32]>(v), taddr + ((uint32_t)(32 * w) << 16) + c);
-    ptx::tcgen05_wait_ld();
-    for (int j = 0; j < 32; j++) D[(32 * w + l) * 128 + c + j] = __uint_as_float(v[j]);
-  }
-}
-
 /* 1. NVFP4: D (128 x 128) = (A . SA) (128 x 256) . (B . SB)^T, e2m1 with
  * ue4m3 scales, block 16 (.kind::mxf4nvf4.block_scale.scale_vec::4X); four
  * MMAs of K = 64, each with its own scale-factor word (4 scale factors a
@@ -55,15 +44,7 @@ extern "C" __global__ void __launch_bounds__(128)
     fill_sf(ssa[kb], SA, NS, 4 * kb, 4);
     fill_sf(ssb[kb], SB, NS, 4 * kb, 4);
   }
-  if (threadIdx.x < 32) {
-    ptx::tcgen05_alloc(ptx::cta_group_1, &taddr, 256);
-    ptx::tcgen05_relinquish_alloc_permit(ptx::cta_group_1);
-  }
-  if (threadIdx.x == 0) ptx::mbarrier_init(&bar, 1);
-  ptx::fence_proxy_async(ptx::space_shared);
-  ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();
-  ptx::tcgen05_fence_after_thread_sync();
+  tmem_begin(&taddr, 256, &bar);
   if (threadIdx.x == 0) {
     /* idesc (Table 44): A, B e2m1 (code 1), ue4m3 (bit 23 = 0), N >> 3, M >> 7 */
     const uint32_t id = 1u << 7 | 1u << 10 | (128u >> 3) << 17 | (128u >> 7) << 27;
@@ -77,11 +58,8 @@ extern "C" __global__ void __launch_bounds__(128)
   }
   wait_phase(&bar, 0);
   ptx::tcgen05_fence_after_thread_sync();
-  store_d128(taddr, D);
-  ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();
-  ptx::tcgen05_fence_after_thread_sync();
-  if (threadIdx.x < 32) ptx::tcgen05_dealloc(ptx::cta_group_1, taddr, 256);
+  store_d<128>(taddr, D, 0, 0, 128);
+  tmem_end(taddr, 256);
 }
 
 /* 2. MXFP8: D (128 x 128) = (A . SA) (128 x 128) . (B . SB)^T, e4m3 x e5m2
@@ -101,15 +79,7 @@ extern "C" __global__ void __launch_bounds__(128)
   }
   fill_sf(ssa, SA, NS, 0, 4);
   fill_sf(ssb, SB, NS, 0, 4);
-  if (threadIdx.x < 32) {
-    ptx::tcgen05_alloc(ptx::cta_group_1, &taddr, 256);
-    ptx::tcgen05_relinquish_alloc_permit(ptx::cta_group_1);
-  }
-  if (threadIdx.x == 0) ptx::mbarrier_init(&bar, 1);
-  ptx::fence_proxy_async(ptx::space_shared);
-  ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();
-  ptx::tcgen05_fence_after_thread_sync();
+  tmem_begin(&taddr, 256, &bar);
   if (threadIdx.x == 0) {
     ptx::tcgen05_cp_32x128b_warpx4(ptx::cta_group_1, taddr + 128, sdesc(ssa));
     ptx::tcgen05_cp_32x128b_warpx4(ptx::cta_group_1, taddr + 132, sdesc(ssb));
@@ -124,11 +94,8 @@ extern "C" __global__ void __launch_bounds__(128)
   }
   wait_phase(&bar, 0);
   ptx::tcgen05_fence_after_thread_sync();
-  store_d128(taddr, D);
-  ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();
-  ptx::tcgen05_fence_after_thread_sync();
-  if (threadIdx.x < 32) ptx::tcgen05_dealloc(ptx::cta_group_1, taddr, 256);
+  store_d<128>(taddr, D, 0, 0, 128);
+  tmem_end(taddr, 256);
 }
 
 /* 3. 2:4 sparse f16: D (128 x 128) = A (128 x 128, stored as its 64 kept
@@ -164,15 +131,7 @@ extern "C" __global__ void __launch_bounds__(128)
       for (int b = 0; b < 4; b++) sm[boff(l, 4 * ks + b)] = (uint8_t)(w >> (8 * b));
     }
   }
-  if (threadIdx.x < 32) {
-    ptx::tcgen05_alloc(ptx::cta_group_1, &taddr, 256);
-    ptx::tcgen05_relinquish_alloc_permit(ptx::cta_group_1);
-  }
-  if (threadIdx.x == 0) ptx::mbarrier_init(&bar, 1);
-  ptx::fence_proxy_async(ptx::space_shared);
-  ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();
-  ptx::tcgen05_fence_after_thread_sync();
+  tmem_begin(&taddr, 256, &bar);
   if (threadIdx.x == 0) {
     ptx::tcgen05_cp_128x128b(ptx::cta_group_1, taddr + 128, sdesc(sm));
     /* idesc (Table 42): sparse (bit 2), f32 D, f16 A and B, N >> 3, M >> 4 */
@@ -189,9 +148,6 @@ extern "C" __global__ void __launch_bounds__(128)
   }
   wait_phase(&bar, 0);
   ptx::tcgen05_fence_after_thread_sync();
-  store_d128(taddr, D);
-  ptx::tcgen05_fence_before_thread_sync();
-  __syncthreads();
-  ptx::tcgen05_fence_after_thread_sync();
-  if (threadIdx.x < 32) ptx::tcgen05_dealloc(ptx::cta_group_1, taddr, 256);
+  store_d<128>(taddr, D, 0, 0, 128);
+  tmem_end(taddr, 256);
 }

@@ -8,18 +8,6 @@
 // + (k % 8) * 2, i.e. LBO 128 and SBO 256 (tcgen05's 9.7.16.3.3).
 #include "umma_helpers.cuh"
 
-/* D (lanes 32w.., columns 0..N-1 of taddr) to global rows */
-template <int N>
-__device__ void store_d(uint32_t taddr, float *D, int row0, int col0, int ld) {
-  int w = threadIdx.x / 32, l = threadIdx.x % 32;
-  uint32_t v[32];
-  for (int c = 0; c < N; c += 32) {
-    ptx::tcgen05_ld_32x32b(reinterpret_cast<uint32_t(&)[32]>(v), taddr + ((uint32_t)(32 * w) << 16) + c);
-    ptx::tcgen05_wait_ld();
-    for (int j = 0; j < 32; j++) D[(row0 + 32 * w + l) * ld + col0 + c + j] = __uint_as_float(v[j]);
-  }
-}
-
 /* 1. D (128 x 64) = A (128 x 64) . B^T (64 x 64): four MMAs along K, one commit */
 extern "C" __global__ void __launch_bounds__(128) tc_gemm(const uint16_t *A, const uint16_t *B, float *D) {
   __shared__ __align__(1024) uint8_t sa[4 * 128 * KB * 2], sb[4 * 64 * KB * 2];

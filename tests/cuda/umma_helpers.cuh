@@ -36,4 +36,40 @@ __device__ void wait_phase(uint64_t *bar, uint32_t parity) {
   }
 }
 
+/* a single-CTA kernel's Tensor Memory and mbarrier: warp 0 allocates ncols
+ * columns and gives up the permit, thread 0 initialises the mbarrier; the
+ * shared-memory stores before are fenced for the async proxy */
+static __device__ __forceinline__ void tmem_begin(uint32_t *taddr, uint32_t ncols, uint64_t *bar) {
+  if (threadIdx.x < 32) {
+    ptx::tcgen05_alloc(ptx::cta_group_1, taddr, ncols);
+    ptx::tcgen05_relinquish_alloc_permit(ptx::cta_group_1);
+  }
+  if (threadIdx.x == 0) ptx::mbarrier_init(bar, 1);
+  ptx::fence_proxy_async(ptx::space_shared);
+  ptx::tcgen05_fence_before_thread_sync();
+  __syncthreads();
+  ptx::tcgen05_fence_after_thread_sync();
+}
+
+/* every warp done with Tensor Memory, then warp 0 frees it */
+static __device__ __forceinline__ void tmem_end(uint32_t taddr, uint32_t ncols) {
+  ptx::tcgen05_fence_before_thread_sync();
+  __syncthreads();
+  ptx::tcgen05_fence_after_thread_sync();
+  if (threadIdx.x < 32) ptx::tcgen05_dealloc(ptx::cta_group_1, taddr, ncols);
+}
+
+/* D (lanes 32w.., columns 0..N-1 of taddr, f32) to global rows row0.. of a
+ * row-major matrix with ld columns */
+template <int N>
+static __device__ __forceinline__ void store_d(uint32_t taddr, float *D, int row0, int col0, int ld) {
+  int w = threadIdx.x / 32, l = threadIdx.x % 32;
+  uint32_t v[32];
+  for (int c = 0; c < N; c += 32) {
+    ptx::tcgen05_ld_32x32b(reinterpret_cast<uint32_t(&)[32]>(v), taddr + ((uint32_t)(32 * w) << 16) + c);
+    ptx::tcgen05_wait_ld();
+    for (int j = 0; j < 32; j++) D[(row0 + 32 * w + l) * ld + col0 + c + j] = __uint_as_float(v[j]);
+  }
+}
+
 #endif

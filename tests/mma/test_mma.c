@@ -54,6 +54,17 @@ static void world_free(world *w) {
 
 static unsigned n_checked, n_cases;
 
+/* all 512 columns of the CTA (cta_group::1) or of the pair (::2) */
+static void alloc_all(world *w, unsigned cg) {
+  uint32_t taddr;
+  if (cg == 2) {
+    tc5_tmem *pair[2] = {&w->t[0], &w->t[1]};
+    assert_int_equal(tc5_tmem_alloc2(pair, 512, &taddr, NULL), TC5_OK);
+  } else {
+    assert_int_equal(tc5_tmem_alloc(&w->t[0], 512, &taddr, NULL), TC5_OK);
+  }
+}
+
 /* one MMA; returns false when the combination is illegal (skipped) */
 static bool run_case(const kcase *kc, unsigned cg, bool ws, unsigned M, unsigned N, tc5_major amaj,
                      tc5_major bmaj, tc5_swizzle sw, bool acc, bool zmask, rng *g) {
@@ -119,13 +130,7 @@ static bool run_case(const kcase *kc, unsigned cg, bool ws, unsigned M, unsigned
       unsigned c = n / bcols, j = n % bcols;
       B[(size_t)k * N + n] = tc5_colmask_bit(&zm, n) ? 0 : Bt[((size_t)c * (bcols + shift) + j + shift) * K + k];
     }
-  uint32_t taddr;
-  if (cg == 2) {
-    tc5_tmem *pair[2] = {&w.t[0], &w.t[1]};
-    assert_int_equal(tc5_tmem_alloc2(pair, 512, &taddr, NULL), TC5_OK);
-  } else {
-    assert_int_equal(tc5_tmem_alloc(&w.t[0], 512, &taddr, NULL), TC5_OK);
-  }
+  alloc_all(&w, cg);
   bool al16 = cg == 1 && M == 64 && !ws && rng_below(g, 2);
   a.d_tmem = TC5_TMEM_ADDR(al16 ? 16 : 0, 64);
   /* C: random, placed by the layout */
@@ -627,13 +632,7 @@ static void bs_case(const bscase *bc, unsigned cg, unsigned M, unsigned N, unsig
     SB[i] = bc->s == TC5_UE8M0 ? 120 + (uint32_t)rng_below(g, 14) : 0x30 + (uint32_t)rng_below(g, 16);
   world w;
   world_init(&w);
-  uint32_t taddr;
-  if (cg == 2) {
-    tc5_tmem *pair[2] = {&w.t[0], &w.t[1]};
-    assert_int_equal(tc5_tmem_alloc2(pair, 512, &taddr, NULL), TC5_OK);
-  } else {
-    assert_int_equal(tc5_tmem_alloc(&w.t[0], 512, &taddr, NULL), TC5_OK);
-  }
+  alloc_all(&w, cg);
   tc5_mbarrier mb;
   tc5_mbarrier *mbp = &mb;
   assert_int_equal(tc5_mbarrier_init(&mb, 1, NULL), TC5_OK);
@@ -849,13 +848,7 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
   for (size_t i = 0; i < (size_t)ns * N; i++) SB[i] = 120 + (uint32_t)rng_below(g, 14);
   world w;
   world_init(&w);
-  uint32_t taddr;
-  if (cg == 2) {
-    tc5_tmem *pair[2] = {&w.t[0], &w.t[1]};
-    assert_int_equal(tc5_tmem_alloc2(pair, 512, &taddr, NULL), TC5_OK);
-  } else {
-    assert_int_equal(tc5_tmem_alloc(&w.t[0], 512, &taddr, NULL), TC5_OK);
-  }
+  alloc_all(&w, cg);
   a.d_tmem = 0, a.sp_meta_tmem = 300, a.sfa_tmem = 320, a.sfb_tmem = 328;
   a.enable_input_d = false;
   for (unsigned c = 0; c < cg; c++) {

@@ -7,13 +7,7 @@
 # usage: nvcc_tcgen05.sh TC5 PTX_DATA SOURCE
 set -eu
 tc5=$1 gen=$2 src=$3
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-[ -x "$NVCC" ] || { echo "nvcc_tcgen05.sh: nvcc not found: skipped"; exit 77; }
-cccl=$(dirname "$(dirname "$NVCC")")/include/cccl
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-"$NVCC" -arch=sm_100a -ptx -I"$cccl" "$src" -o k.ptx
+. "$(dirname "$0")/nvcc_ptx.sh"
 fail=0
 check() { # entry M N K
   "$gen" gen bf16 $(($2 * $4)) 11 a.bin

@@ -11,13 +11,7 @@
 # usage: nvcc_tcgen05_bs.sh TC5 PTX_DATA SOURCE
 set -eu
 tc5=$1 gen=$2 src=$3
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-[ -x "$NVCC" ] || { echo "nvcc_tcgen05_bs.sh: nvcc not found: skipped"; exit 77; }
-cccl=$(dirname "$(dirname "$NVCC")")/include/cccl
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-"$NVCC" -arch=sm_100a -ptx -I"$cccl" "$src" -o k.ptx
+. "$(dirname "$0")/nvcc_ptx.sh"
 fail=0
 check() { # entry kind atype btype stype block K
   "$gen" gen "$3" $((128 * $7)) 21 a.bin
