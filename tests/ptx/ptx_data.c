@@ -21,7 +21,8 @@ static uint64_t next(void) {
 static double uni(void) { return (double)(next() >> 11) / 9007199254740992.0; }
 
 static int usage(void) {
-  fprintf(stderr, "usage: ptx_data gen TYPE COUNT SEED FILE | f16 IN OUT | padcols IN ROWS COLS NEWCOLS BYTES OUT\n");
+  fprintf(stderr, "usage: ptx_data gen TYPE COUNT SEED FILE | f16 IN OUT | padcols IN ROWS COLS NEWCOLS BYTES OUT |\n"
+                  "       meta COUNT SEED FILE | pack4 IN OUT\n");
   return 2;
 }
 
@@ -69,6 +70,16 @@ int main(int argc, char **argv) {
       }
       fwrite(&c, w, 1, f);
     }
+    return fclose(f) ? 2 : 0;
+  }
+  if (!strcmp(argv[1], "pack4") && argc == 4) { /* fp4 codes, one a byte -> two a byte, element 2i low */
+    size_t n;
+    unsigned char *in = slurp(argv[2], &n);
+    if (!in || n % 2) return 2;
+    FILE *f = fopen(argv[3], "wb");
+    if (!f) return 2;
+    for (size_t i = 0; i < n; i += 2) fputc((in[i] & 15) | (in[i + 1] & 15) << 4, f);
+    free(in);
     return fclose(f) ? 2 : 0;
   }
   if (!strcmp(argv[1], "meta") && argc == 5) { /* 2:4 metadata: a meaningful nibble a byte */
