@@ -471,13 +471,21 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   }
   /* scale factors A and B: each CTA's rows of A, all of N, from its own
    * Tensor Memory (both CTAs' data paths scale what they compute) */
+  /* .sp: a scale factor covers `block` kept elements (the scale_vec table:
+   * 1X is M x 1 for every K, sparse K = 64 included), i.e. 2 block logical
+   * ones: read K/2/block, each then stands for two logical blocks */
+  unsigned nsr = v->sparse ? ns / 2 : ns;
   for (unsigned c = 0; c < cg && ns; c++) {
-    st = gather_sf(ctas[c].tmem, a->sfa_tmem, false, M, cg, rows, ns, d.sfa_id,
-                   ARENA(q, J.sa_off) + (size_t)c * rows * ns, diag);
-    if (!st)
-      st = gather_sf(ctas[c].tmem, a->sfb_tmem, true, M, cg, N, ns, d.sfb_id, ARENA(q, J.sb_off) + (size_t)c * ns * N,
-                     diag);
+    uint32_t *sa = ARENA(q, J.sa_off) + (size_t)c * rows * ns, *sb = ARENA(q, J.sb_off) + (size_t)c * ns * N;
+    st = gather_sf(ctas[c].tmem, a->sfa_tmem, false, M, cg, rows, nsr, d.sfa_id, sa, diag);
+    if (!st) st = gather_sf(ctas[c].tmem, a->sfb_tmem, true, M, cg, N, nsr, d.sfb_id, sb, diag);
     if (st) goto fail;
+    for (size_t x = (size_t)rows * nsr; nsr != ns && x-- > 0;) /* in place, from the end */
+      sa[2 * x] = sa[2 * x + 1] = sa[x];
+    for (size_t x = (size_t)nsr * N; nsr != ns && x-- > 0;) {
+      size_t s2 = x / N, n = x % N;
+      sb[(2 * s2) * N + n] = sb[(2 * s2 + 1) * N + n] = sb[x];
+    }
   }
   uint32_t *A = ARENA(q, J.a_off), *B = ARENA(q, J.b_off), *Bt = ARENA(q, bt_off);
   /* B: each CTA's columns, side by side (B^T rows from gather) */

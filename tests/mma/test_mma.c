@@ -820,7 +820,7 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
     fail_msg("%s sp M %u N %u: %s", tc5_kind_name(bc->kind), M, N, dg.count ? dg.issue[0].message : "?");
   unsigned K, rows = M / cg, bcols = N / cg;
   tc5_idesc_k(&d, &K);
-  unsigned ns = bc->block ? K / bc->block : 0;
+  unsigned ns = bc->block ? K / bc->block : 0, nk = ns / 2; /* logical blocks; scales stored: a block of kept elements */
   tc5_operand opa, opb;
   assert_int_equal(tc5_operand_for(bc->kind, bc->a, TC5_MAJOR_K, &opa), TC5_OK);
   assert_int_equal(tc5_operand_for(bc->kind, bc->b, TC5_MAJOR_K, &opb), TC5_OK);
@@ -844,8 +844,12 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
   for (size_t i = 0; i < (size_t)N * K; i++) Bt[i] = rand_code(g, bc->b);
   for (unsigned k = 0; k < K; k++)
     for (unsigned n = 0; n < N; n++) B[(size_t)k * N + n] = Bt[(size_t)n * K + k];
-  for (size_t i = 0; i < (size_t)M * ns; i++) SA[i] = 120 + (uint32_t)rng_below(g, 14);
-  for (size_t i = 0; i < (size_t)ns * N; i++) SB[i] = 120 + (uint32_t)rng_below(g, 14);
+  /* one scale a `block` kept elements (the spec's scale_vec table: 1X is M x 1 at sparse K = 64 too); the
+   * reference sees it on both logical blocks it covers */
+  for (unsigned m = 0; m < M; m++)
+    for (unsigned s2 = 0; s2 < nk; s2++) SA[(size_t)m * ns + 2 * s2] = SA[(size_t)m * ns + 2 * s2 + 1] = 120 + (uint32_t)rng_below(g, 14);
+  for (unsigned s2 = 0; s2 < nk; s2++)
+    for (unsigned n = 0; n < N; n++) SB[(size_t)2 * s2 * N + n] = SB[(size_t)(2 * s2 + 1) * N + n] = 120 + (uint32_t)rng_below(g, 14);
   world w;
   world_init(&w);
   alloc_all(&w, cg);
@@ -873,9 +877,9 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
         tc5_tmem_poke(&w.t[c], l, 300 + col, v);
       }
     for (unsigned m = 0; m < rows; m++)
-      for (unsigned s2 = 0; s2 < ns; s2++) poke_sf(&w.t[c], 320, false, rows, m, s2, SA[((size_t)c * rows + m) * ns + s2]);
+      for (unsigned s2 = 0; s2 < nk; s2++) poke_sf(&w.t[c], 320, false, rows, m, s2, SA[((size_t)c * rows + m) * ns + 2 * s2]);
     for (unsigned n = 0; n < N; n++)
-      for (unsigned s2 = 0; s2 < ns; s2++) poke_sf(&w.t[c], 328, false, N, n, s2, SB[(size_t)s2 * N + n]);
+      for (unsigned s2 = 0; s2 < nk; s2++) poke_sf(&w.t[c], 328, false, N, n, s2, SB[(size_t)2 * s2 * N + n]);
   }
   tc5_diag_init(&dg);
   if (tc5_mma(w.c, cg, &a, &dg))
