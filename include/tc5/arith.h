@@ -79,7 +79,7 @@ typedef struct tc5_dot_opts {
 tc5_status tc5_dot_opts_init(tc5_dot_opts *o);
 
 /* Checks a model (hand-made or from tc5_dot_model) and options for K
- * products: types, rounding, chunk (<= 64), group, scale type and block
+ * products: types, rounding, chunk (<= 64, or <= 128 with groups), group, scale type and block
  * (K a multiple of it), scale-input-d (<= 15, f16/tf32 kinds
  * only). tc5_dot_run and tc5_gemm return the same status without a message;
  * this says why. o may be NULL. */

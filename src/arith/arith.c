@@ -45,15 +45,18 @@ tc5_status tc5_dot_check(const tc5_dot *m, size_t k, const tc5_dot_opts *o, tc5_
     return tc5_diag_add(diag, TC5_EINVAL, "ctype", (uint64_t)m->ctype,
                         "arith: ctype %s does not match the output rounding (needs %s)",
                         tc5_type_name(m->ctype), tc5_type_name(want_c));
-  if (m->chunk > 64)
+  if (m->chunk > tc5__max_chunk(m))
     return tc5_diag_add(diag, TC5_ERANGE, "chunk", m->chunk,
-                        "arith: chunk %u exceeds 64 products per step", m->chunk);
+                        "arith: chunk %u exceeds %u products per step%s", m->chunk, tc5__max_chunk(m),
+                        m->group ? " (grouped)" : "");
   if (!integer && (m->frac_bits < 1 || m->frac_bits > 40))
     return tc5_diag_add(diag, TC5_ERANGE, "frac_bits", m->frac_bits,
                         "arith: frac_bits %u is outside [1, 40]", m->frac_bits);
   if (!integer && (m->zero_exp < -600 || m->zero_exp > 0))
     return tc5_diag_add(diag, TC5_ERANGE, "zero_exp", (uint64_t)(int64_t)m->zero_exp,
                         "arith: zero_exp %d is outside [-600, 0]", m->zero_exp);
+  if (m->group > 64)
+    return tc5_diag_add(diag, TC5_ERANGE, "group", m->group, "arith: group %u exceeds 64 products", m->group);
   if (m->group && (!m->chunk || m->chunk % m->group || (k && k % m->group)))
     return tc5_diag_add(diag, TC5_EILLEGAL, "group", m->group,
                         "arith: group %u must divide the chunk (%u) and K (%zu)", m->group,
@@ -71,6 +74,10 @@ tc5_status tc5_dot_check(const tc5_dot *m, size_t k, const tc5_dot_opts *o, tc5_
   if (!scaled && m->block)
     return tc5_diag_add(diag, TC5_EILLEGAL, "block", m->block,
                         "arith: scale block %u without a scale type", m->block);
+  if (scaled && m->group && m->block % m->group)
+    return tc5_diag_add(diag, TC5_EILLEGAL, "group", m->group,
+                        "arith: group %u does not divide the scale block %u (a group is scaled by one factor)",
+                        m->group, m->block);
   if (scaled && k % m->block)
     return tc5_diag_add(diag, TC5_EILLEGAL, "K", k,
                         "arith: K %zu is not a multiple of the scale block %u", k, m->block);
@@ -372,7 +379,7 @@ static tc5_status dot_run(const tc5_dot *m, size_t k, const uint32_t *a, const u
   bool scaled = m->stype != TC5_TYPE_NONE;
   if (scaled && (!sa || !sb)) return TC5_EINVAL;
   size_t chunk = m->chunk ? m->chunk : k;
-  if (chunk > 64) return TC5_EUNSUPPORTED; /* one step of more than 64 products */
+  if (chunk > tc5__max_chunk(m)) return TC5_EUNSUPPORTED; /* one step of more products than the model fuses */
   uint32_t acc = c;
   tc5_dot_opts oo = *o;
   if (k == 0) {

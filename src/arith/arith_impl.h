@@ -25,4 +25,9 @@ tc5_status tc5__dot_begin(const tc5_dot *m, size_t k, const tc5_dot_opts **o, tc
 /* rounds (-1)^sign * mag * 2^x to the output format's code */
 uint32_t tc5__round_out(tc5_out_round out, int sign, uint64_t mag, int x);
 
+/* the most products one step may fuse: 64, or 128 when products are first
+ * summed exactly in groups (a step's terms are then chunk / group: sparse
+ * mxf4/mxf4nvf4, docs/arithmetic.md) */
+static inline unsigned tc5__max_chunk(const tc5_dot *m) { return m->group >= 2 ? 128u : 64u; }
+
 #endif

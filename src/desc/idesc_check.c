@@ -109,7 +109,7 @@ static tc5_status check_block_scale(const tc5_idesc *d, const tc5_mma_variant *v
                       "idesc: K = 96 with .scale_vec::%uX: K = 96 is expressed "
                       "with .block16 or .block32 only (Table 54)", v->scale_vec);
   /* Scale factor IDs: byte offset (1X, 3X), half-word offset (2X), 0 (4X). */
-  unsigned vec = block ? (k / block) : 0;
+  unsigned vec = block ? ((d->sparse ? k / 2 : k) / block) : 0; /* .sp: a scale a block of kept elements */
   if (d->kind == TC5_KIND_MXF4 || d->kind == TC5_KIND_MXF4NVF4) {
     if (vec == 4) {
       if (d->sfa_id)

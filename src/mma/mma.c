@@ -211,6 +211,11 @@ tc5_status tc5_mma_sp_meta_cell(tc5_kind kind, unsigned m, unsigned k, uint32_t 
     *lane = m, *col = k / 32, *bit = k % 32;
     return TC5_OK;
   }
+  if (kind == TC5_KIND_MXF4 || kind == TC5_KIND_MXF4NVF4) { /* half a bit an element: a nibble a group of 8 */
+    if (k >= 128) return TC5_EINVAL;
+    *lane = m, *col = k / 64, *bit = k % 64 / 2;
+    return TC5_OK;
+  }
   return TC5_EINVAL;
 }
 
@@ -227,8 +232,9 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
                         "tcgen05.mma.sp: [sp-meta-tmem] lane %u: the metadata of 128 rows fills all 128 lanes: the "
                         "lane must be 0", lane0);
   bool tf32 = kind == TC5_KIND_TF32; /* 1:2: a nibble a pair, 0b0100 keeps the first, 0b1110 the second */
-  unsigned gw = tf32 ? 2 : 4;        /* logical elements a group */
-  tc5_status st = tc5_tmem_check_range(t, 0, TC5_TMEM_LANES, col0, tf32 ? 1 : K / 32,
+  bool f4 = kind == TC5_KIND_MXF4 || kind == TC5_KIND_MXF4NVF4; /* 4:8 in pairs: the indices name pairs */
+  unsigned gw = tf32 ? 2 : f4 ? 8 : 4;                          /* logical elements a group */
+  tc5_status st = tc5_tmem_check_range(t, 0, TC5_TMEM_LANES, col0, tf32 ? 1 : f4 ? K / 64 : K / 32,
                                        "tcgen05.mma.sp: metadata ([sp-meta-tmem])", diag);
   if (st) return st;
   for (unsigned m = 0; m < rows; m++)
@@ -240,7 +246,7 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
       if (!wr)
         return tc5_diag_add(diag, TC5_EUNINIT, "sp-meta-tmem", TC5_TMEM_ADDR(l, col0 + c),
                             "tcgen05.mma.sp: the metadata of row %u, elements %u-%u, is read at lane %u column %u, "
-                            "never written", m, 4 * g, 4 * g + 3, l, col0 + c);
+                            "never written", m, gw * g, gw * g + gw - 1, l, col0 + c);
       unsigned nib = w >> bit & 0xF, i0 = nib & 3, i1 = nib >> 2;
       if (tf32) {
         if (nib != 0x4 && nib != 0xE)
@@ -258,12 +264,14 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
         return tc5_diag_add(diag, TC5_EILLEGAL, "sp-meta-tmem", nib,
                             "tcgen05.mma.sp: metadata 0b%u%u%u%u of row %u, elements %u-%u (lane %u column %u, bit "
                             "%u): only 0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110 and 0b1110 are meaningful, the "
-                            "rest undefined behaviour (9.7.16.10.8.2)",
-                            nib >> 3 & 1, nib >> 2 & 1, nib >> 1 & 1, nib & 1, m, 4 * g, 4 * g + 3, l, col0 + c, bit);
-      uint32_t *row = A + (size_t)m * K + 4 * g;
-      row[0] = row[1] = row[2] = row[3] = 0;
-      row[i0] = Ac[(size_t)m * (K / 2) + 2 * g];
-      row[i1] = Ac[(size_t)m * (K / 2) + 2 * g + 1];
+                            "rest undefined behaviour (9.7.16.10.8.%s)",
+                            nib >> 3 & 1, nib >> 2 & 1, nib >> 1 & 1, nib & 1, m, gw * g, gw * g + gw - 1, l, col0 + c,
+                            bit, f4 ? "3" : "2");
+      unsigned w2 = f4 ? 2 : 1; /* elements a position */
+      uint32_t *row = A + (size_t)m * K + gw * g;
+      const uint32_t *kept = Ac + (size_t)m * (K / 2) + gw / 2 * g;
+      for (unsigned x = 0; x < gw; x++) row[x] = 0;
+      for (unsigned x = 0; x < w2; x++) row[w2 * i0 + x] = kept[x], row[w2 * i1 + x] = kept[w2 + x];
     }
   return TC5_OK;
 }
@@ -336,10 +344,6 @@ static tc5_status issue_rules(tc5_cta *ctas, unsigned nctas, const tc5_mma_args 
   tc5_status st = tc5_idesc_decode(a->idesc, v->kind, d, diag);
   if (!st) st = tc5_idesc_check(d, v, diag);
   if (st) return st;
-  if (v->sparse && (v->kind == TC5_KIND_MXF4 || v->kind == TC5_KIND_MXF4NVF4))
-    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "variant", (uint64_t)v->kind,
-                        "%s.sp: .kind::%s is not modelled: its step of 128 logical K (64 kept products) is beyond the "
-                        "arithmetic core's 64", what, tc5_kind_name(v->kind));
   if (v->sparse && d->m / cg != 128)
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "M", d->m,
                         "%s.sp: M = %u with cta_group::%u (%u rows of A a CTA) is not modelled: CUTLASS's metadata "
@@ -426,7 +430,15 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   }
   st = tc5_dot_model(TC5_MODEL_BLACKWELL, v->kind, at, bt, dt, stype, block, d.saturate, &J.dot, diag);
   if (st) return st;
-  if (v->sparse) J.dot.chunk *= 2; /* a step: the dense step's count of kept products */
+  /* .sp: a step takes the dense step's count of kept products, a group (mxf4)
+   * its count of kept products, a scale factor covers `block` kept elements:
+   * twice as many logical ones (up to 32 logical a block, the core's; a
+   * scale factor of 64 logical elements stands for two blocks of 32) */
+  unsigned lblock = block;
+  if (v->sparse) {
+    J.dot.chunk *= 2, J.dot.group *= 2;
+    if (block) J.dot.block = lblock = 2 * block > 32 ? 32 : 2 * block;
+  }
   tc5_dot_opts_init(&J.o);
   J.o.negate_a = d.negate_a, J.o.negate_b = d.negate_b;
   J.o.enable_input_d = a->enable_input_d;
@@ -456,7 +468,7 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   size_t mark = q->used, bt_off;
   J.a_off = tc5__mma_arena_take(q, nA * cg);
   J.b_off = tc5__mma_arena_take(q, (size_t)K * N);
-  unsigned ns = block ? K / block : 0;
+  unsigned ns = block ? K / lblock : 0; /* scale factors a row as the core sees them (logical blocks) */
   J.ns = ns;
   if (ns) {
     J.sa_off = tc5__mma_arena_take(q, (size_t)cg * rows * ns);
@@ -474,7 +486,7 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   /* .sp: a scale factor covers `block` kept elements (the scale_vec table:
    * 1X is M x 1 for every K, sparse K = 64 included), i.e. 2 block logical
    * ones: read K/2/block, each then stands for two logical blocks */
-  unsigned nsr = v->sparse ? ns / 2 : ns;
+  unsigned nsr = v->sparse && block ? K / 2 / block : ns; /* as stored: a scale a `block` kept elements */
   for (unsigned c = 0; c < cg && ns; c++) {
     uint32_t *sa = ARENA(q, J.sa_off) + (size_t)c * rows * ns, *sb = ARENA(q, J.sb_off) + (size_t)c * ns * N;
     st = gather_sf(ctas[c].tmem, a->sfa_tmem, false, M, cg, rows, nsr, d.sfa_id, sa, diag);

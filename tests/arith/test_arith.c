@@ -610,6 +610,10 @@ static void test_gemm_every_kind(void **state) {
   for (int dist = 0; dist < 4; dist++) gemm_vs_ref(&q, 5, 9, 66 * 16, dist, NULL, 2);
   q = model(TC5_MODEL_BLACKWELL, TC5_KIND_MXF8F6F4, TC5_E4M3, TC5_E2M1, TC5_F32, TC5_UE8M0, 32, false);
   gemm_vs_ref(&q, 5, 9, 40 * 32, 1, NULL, 2);
+  /* sparse mxf4's steps: 128 products in groups of 32 */
+  q = model(TC5_MODEL_BLACKWELL, TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_E2M1, TC5_F32, TC5_UE4M3, 16, false);
+  q.chunk = 128, q.group = 32, q.block = 32;
+  for (int dist = 0; dist < 4; dist++) gemm_vs_ref(&q, 5, 9, 3 * 128, dist, NULL, 2);
 }
 
 static void test_gemm_options(void **state) {
@@ -853,6 +857,16 @@ static void test_check_errors(void **state) {
   expect_refused(&m, 16, NULL, TC5_EINVAL, "ctype f16 does not match");
   m = ok, m.chunk = 65;
   expect_refused(&m, 16, NULL, TC5_ERANGE, "chunk 65 exceeds 64");
+  /* grouped models fuse up to 128 products (sparse mxf4: 64 kept of 128 logical), in groups of at most 64 */
+  tc5_dot gm = model(TC5_MODEL_BLACKWELL, TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_E2M1, TC5_F32, TC5_UE4M3, 16, false);
+  gm.chunk = 129, gm.group = 32;
+  expect_refused(&gm, 129 * 32, NULL, TC5_ERANGE, "chunk 129 exceeds 128 products per step (grouped)");
+  gm.chunk = 128, gm.group = 128;
+  expect_refused(&gm, 128, NULL, TC5_ERANGE, "group 128 exceeds 64 products");
+  gm.group = 32;
+  expect_refused(&gm, 256, NULL, TC5_EILLEGAL, "group 32 does not divide the scale block 16");
+  gm.block = 32;
+  assert_int_equal(tc5_dot_check(&gm, 256, NULL, NULL), TC5_OK);
   m = ok, m.frac_bits = 41;
   expect_refused(&m, 16, NULL, TC5_ERANGE, "frac_bits 41");
   m = ok, m.zero_exp = 1;

@@ -796,6 +796,8 @@ static void meta_cell(tc5_kind kind, unsigned m, unsigned k, uint32_t *lane, uin
   } else if (kind == TC5_KIND_TF32) { /* atom ((8,2,8),(8,2)):((1,1024,16),(128,8)), 2-bit elements */
     unsigned m0 = m % 8, m1 = (m / 8) % 2, m2 = m / 16, k0 = k % 8, k1 = k / 8;
     *lane = m0 + 8 * k1 + 16 * m2, *col = 0, *bit = 2 * (k0 + 8 * m1);
+  } else if (kind == TC5_KIND_MXF4 || kind == TC5_KIND_MXF4NVF4) { /* F4 atom (128,128):(1,128), half-bit elements */
+    *lane = m, *col = k / 64, *bit = (k % 64) / 2;
   } else {
     *lane = m, *col = k / 32, *bit = k % 32;
   }
@@ -820,7 +822,10 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
     fail_msg("%s sp M %u N %u: %s", tc5_kind_name(bc->kind), M, N, dg.count ? dg.issue[0].message : "?");
   unsigned K, rows = M / cg, bcols = N / cg;
   tc5_idesc_k(&d, &K);
-  unsigned ns = bc->block ? K / bc->block : 0, nk = ns / 2; /* logical blocks; scales stored: a block of kept elements */
+  /* scales: stored one a `block` kept elements (nk a row); the core sees logical blocks of
+   * min(2 block, 32), each stored scale standing for dup of them */
+  unsigned lblock = bc->block ? (2 * bc->block > 32 ? 32 : 2 * bc->block) : 0;
+  unsigned ns = bc->block ? K / lblock : 0, nk = bc->block ? K / 2 / bc->block : 0, dup = nk ? ns / nk : 1;
   tc5_operand opa, opb;
   assert_int_equal(tc5_operand_for(bc->kind, bc->a, TC5_MAJOR_K, &opa), TC5_OK);
   assert_int_equal(tc5_operand_for(bc->kind, bc->b, TC5_MAJOR_K, &opb), TC5_OK);
@@ -828,14 +833,21 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
            *Bt = malloc((size_t)N * K * 4), *D = malloc((size_t)M * N * 4), *SA = malloc((size_t)M * ns * 4 + 4),
            *SB = malloc((size_t)ns * N * 4 + 4), *meta = malloc((size_t)M * K / 2 * 4);
   for (size_t i = 0; i < (size_t)M * K / 2; i++) Ac[i] = rand_code(g, bc->a);
-  bool tf32 = bc->kind == TC5_KIND_TF32;
-  unsigned gw = tf32 ? 2 : 4, ng = K / gw; /* logical elements a group, groups a row */
+  bool tf32 = bc->kind == TC5_KIND_TF32, f4 = bc->kind == TC5_KIND_MXF4 || bc->kind == TC5_KIND_MXF4NVF4;
+  unsigned gw = tf32 ? 2 : f4 ? 8 : 4, ng = K / gw; /* logical elements a group, groups a row */
   for (size_t i = 0; i < (size_t)M * ng; i++) meta[i] = tf32 ? (rng_below(g, 2) ? 0xEu : 0x4u) : nibs[rng_below(g, 7)];
   for (unsigned m = 0; m < M; m++) /* the test's own expansion */
     for (unsigned q = 0; q < ng; q++) {
       uint32_t nb = meta[(size_t)m * ng + q];
       if (tf32) {
         A[(size_t)m * K + 2 * q + (nb == 0xE)] = Ac[(size_t)m * (K / 2) + q];
+        continue;
+      }
+      if (f4) { /* the indices name pairs of two */
+        for (unsigned x = 0; x < 2; x++) {
+          A[(size_t)m * K + 8 * q + 2 * (nb & 3) + x] = Ac[(size_t)m * (K / 2) + 4 * q + x];
+          A[(size_t)m * K + 8 * q + 2 * (nb >> 2) + x] = Ac[(size_t)m * (K / 2) + 4 * q + 2 + x];
+        }
         continue;
       }
       A[(size_t)m * K + 4 * q + (nb & 3)] = Ac[(size_t)m * (K / 2) + 2 * q];
@@ -847,9 +859,15 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
   /* one scale a `block` kept elements (the spec's scale_vec table: 1X is M x 1 at sparse K = 64 too); the
    * reference sees it on both logical blocks it covers */
   for (unsigned m = 0; m < M; m++)
-    for (unsigned s2 = 0; s2 < nk; s2++) SA[(size_t)m * ns + 2 * s2] = SA[(size_t)m * ns + 2 * s2 + 1] = 120 + (uint32_t)rng_below(g, 14);
+    for (unsigned s2 = 0; s2 < nk; s2++) {
+      uint32_t v = bc->s == TC5_UE8M0 ? 120 + (uint32_t)rng_below(g, 14) : 0x30 + (uint32_t)rng_below(g, 16);
+      for (unsigned x = 0; x < dup; x++) SA[(size_t)m * ns + dup * s2 + x] = v;
+    }
   for (unsigned s2 = 0; s2 < nk; s2++)
-    for (unsigned n = 0; n < N; n++) SB[(size_t)2 * s2 * N + n] = SB[(size_t)(2 * s2 + 1) * N + n] = 120 + (uint32_t)rng_below(g, 14);
+    for (unsigned n = 0; n < N; n++) {
+      uint32_t v = bc->s == TC5_UE8M0 ? 120 + (uint32_t)rng_below(g, 14) : 0x30 + (uint32_t)rng_below(g, 16);
+      for (unsigned x = 0; x < dup; x++) SB[(size_t)(dup * s2 + x) * N + n] = v;
+    }
   world w;
   world_init(&w);
   alloc_all(&w, cg);
@@ -877,9 +895,9 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
         tc5_tmem_poke(&w.t[c], l, 300 + col, v);
       }
     for (unsigned m = 0; m < rows; m++)
-      for (unsigned s2 = 0; s2 < nk; s2++) poke_sf(&w.t[c], 320, false, rows, m, s2, SA[((size_t)c * rows + m) * ns + 2 * s2]);
+      for (unsigned s2 = 0; s2 < nk; s2++) poke_sf(&w.t[c], 320, false, rows, m, s2, SA[((size_t)c * rows + m) * ns + dup * s2]);
     for (unsigned n = 0; n < N; n++)
-      for (unsigned s2 = 0; s2 < nk; s2++) poke_sf(&w.t[c], 328, false, N, n, s2, SB[(size_t)2 * s2 * N + n]);
+      for (unsigned s2 = 0; s2 < nk; s2++) poke_sf(&w.t[c], 328, false, N, n, s2, SB[(size_t)dup * s2 * N + n]);
   }
   tc5_diag_init(&dg);
   if (tc5_mma(w.c, cg, &a, &dg))
@@ -887,7 +905,8 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
   tc5_dot dot;
   assert_int_equal(tc5_dot_model(TC5_MODEL_BLACKWELL, bc->kind, bc->a, bc->b, dtype, bc->s, bc->block, false, &dot, NULL),
                    TC5_OK);
-  dot.chunk *= 2; /* settled on the H100: the step counts kept products */
+  dot.chunk *= 2, dot.group *= 2; /* settled on the H100: the step counts kept products (groups by analogy) */
+  if (bc->block) dot.block = lblock;
   tc5_dot_opts o;
   tc5_dot_opts_init(&o);
   o.enable_input_d = false;
@@ -925,12 +944,14 @@ static void test_sparse(void **state) {
       {{TC5_KIND_F8F6F4, TC5_E4M3, TC5_E2M1, TC5_TYPE_NONE, 0}, TC5_F32},
       {{TC5_KIND_I8, TC5_S8, TC5_U8, TC5_TYPE_NONE, 0}, TC5_S32},
       {{TC5_KIND_MXF8F6F4, TC5_E4M3, TC5_E5M2, TC5_UE8M0, 32}, TC5_F32},
+      {{TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_E2M1, TC5_UE4M3, 16}, TC5_F32},
+      {{TC5_KIND_MXF4, TC5_E2M1, TC5_E2M1, TC5_UE8M0, 32}, TC5_F32},
   };
   for (size_t i = 0; i < sizeof sk / sizeof sk[0]; i++) {
     sp_case(&sk[i].k, sk[i].d, 1, 128, 64, false, &g);
     sp_case(&sk[i].k, sk[i].d, 1, 128, 256, false, &g);
     sp_case(&sk[i].k, sk[i].d, 2, 256, 128, false, &g);
-    if (sk[i].k.kind != TC5_KIND_MXF8F6F4) sp_case(&sk[i].k, sk[i].d, 1, 128, 128, true, &g);
+    if (!sk[i].k.block) sp_case(&sk[i].k, sk[i].d, 1, 128, 128, true, &g);
   }
   print_message("%u sparse MMAs, %u D elements equal the dense core on expanded A\n", n_cases, n_checked);
 }
