@@ -15,15 +15,15 @@
  * scale factors A and B read from Tensor Memory at issue (see
  * tc5_mma_sf_cell; K = 96 of sm_103a is not modelled: TC5_EUNSUPPORTED).
  * Sparse A (.sp, 9.7.16.10.8): the 2:4 kinds f16, f8f6f4, i8 and mxf8f6f4,
- * 1:2 tf32 and 4:8-in-pairs mxf4/mxf4nvf4, with 128 rows of A a CTA (M = 128, or 256 with cta_group::2; .ws M = 128)
- * and sparsity selector 0; A holds K/2 elements a row (shared or Tensor
+ * 1:2 tf32 and 4:8-in-pairs mxf4/mxf4nvf4: M = 128, or 256 with
+ * cta_group::2, and .ws M = 32, 64, 128; sparsity selector 0; A holds K/2 elements a row (shared or Tensor
  * Memory), the metadata in Tensor Memory at [sp-meta-tmem] (see
  * tc5_mma_sp_meta_cell) places them among the K. The arithmetic, settled on
  * the H100 (docs/arithmetic.md, "Sparse MMA"): a step takes the dense
  * step's count of kept products (the products of twice its logical K) and
  * an elided element is a zero product (tf32 and the mxf4 kinds' groups of
  * 16 kept products by analogy: not measured); a scale factor covers `block`
- * kept elements. Other M and non-zero selectors: TC5_EUNSUPPORTED.
+ * kept elements. M = 64 without .ws and non-zero selectors: TC5_EUNSUPPORTED.
  *
  * The data-path layouts (figures 205-218, missing from the spec's text) are
  * CUTLASS's (include/cute/atom/mma_traits_sm100_frag.hpp, UMMA::tmem_frg and
@@ -146,7 +146,9 @@ tc5_status tc5_mma_sf_cell(bool b, unsigned m_total, unsigned cta_group, unsigne
  *     8 (k / 8) + 16 (m / 16), column 0, bit 2 (k % 8) + 16 ((m / 8) % 2);
  *   8-bit A (f8f6f4, i8, mxf8f6f4, K = 64): lane m, column k / 32, bit k % 32;
  *   fp4 A (mxf4, mxf4nvf4, K = 128, a nibble a group of 8): lane m, column
- *     k / 64, bit (k % 64) / 2. */
+ *     k / 64, bit (k % 64) / 2;
+ * and for .ws with M = 32 / 64 (UMMA::tmem_e_frg_ws) the same cell of row
+ * m < M, copied at lane + M r in each of the 128 / M lane groups. */
 tc5_status tc5_mma_sp_meta_cell(tc5_kind kind, unsigned m, unsigned k, uint32_t *lane, uint32_t *col, unsigned *bit);
 
 /* Issues one tcgen05.mma from a thread of ctas[0] (cta_group::1) or of

@@ -248,6 +248,18 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
                             "tcgen05.mma.sp: the metadata of row %u, elements %u-%u, is read at lane %u column %u, "
                             "never written", m, gw * g, gw * g + gw - 1, l, col0 + c);
       unsigned nib = w >> bit & 0xF, i0 = nib & 3, i1 = nib >> 2;
+      /* .ws with M = 32 / 64 (tmem_e_frg_ws): a copy in each lane group of M */
+      for (unsigned r = 1; rows < 128 && r < 128 / rows; r++) {
+        uint32_t w2;
+        bool wr2;
+        tc5_tmem_peek(t, l + rows * r, col0 + c, &w2, &wr2);
+        if (!wr2 || (w2 >> bit & 0xF) != nib)
+          return tc5_diag_add(diag, wr2 ? TC5_EILLEGAL : TC5_EUNINIT, "sp-meta-tmem", TC5_TMEM_ADDR(l + rows * r, col0 + c),
+                              "tcgen05.mma.ws.sp: M = %u: the metadata of row %u, elements %u-%u, is 0x%x at lane %u "
+                              "but %s at lane %u (column %u): CUTLASS's tmem_e_frg_ws copies it into every %u-lane "
+                              "group", rows, m, gw * g, gw * g + gw - 1, nib, l, wr2 ? "differs" : "never written",
+                              l + rows * r, col0 + c, rows);
+      }
       if (tf32) {
         if (nib != 0x4 && nib != 0xE)
           return tc5_diag_add(diag, TC5_EILLEGAL, "sp-meta-tmem", nib,
@@ -344,10 +356,11 @@ static tc5_status issue_rules(tc5_cta *ctas, unsigned nctas, const tc5_mma_args 
   tc5_status st = tc5_idesc_decode(a->idesc, v->kind, d, diag);
   if (!st) st = tc5_idesc_check(d, v, diag);
   if (st) return st;
-  if (v->sparse && d->m / cg != 128)
+  if (v->sparse && d->m / cg != 128 && !v->ws)
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "M", d->m,
                         "%s.sp: M = %u with cta_group::%u (%u rows of A a CTA) is not modelled: CUTLASS's metadata "
-                        "layout (tmem_e_frg) is for 128 rows a CTA", what, d->m, cg, d->m / cg);
+                        "layout (tmem_e_frg) is for 128 rows a CTA (and tmem_e_frg_ws for .ws)", what, d->m, cg,
+                        d->m / cg);
   if (v->sparse && d->sparse_selector)
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "sparsity selector", d->sparse_selector,
                         "%s.sp: sparsity selector %u is not modelled: the sub-columns it selects are in figures "

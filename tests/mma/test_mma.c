@@ -889,10 +889,12 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
         unsigned bit;
         bool wr;
         meta_cell(bc->kind, m, gw * q, &l, &col, &bit);
-        tc5_tmem_peek(&w.t[c], l, 300 + col, &v, &wr);
-        if (!wr) v = 0;
-        v |= meta[((size_t)c * rows + m) * ng + q] << bit;
-        tc5_tmem_poke(&w.t[c], l, 300 + col, v);
+        for (unsigned r = 0; r < 128 / rows; r++) { /* .ws M < 128: a copy in each lane group (tmem_e_frg_ws) */
+          tc5_tmem_peek(&w.t[c], l + rows * r, 300 + col, &v, &wr);
+          if (!wr) v = 0;
+          v |= meta[((size_t)c * rows + m) * ng + q] << bit;
+          tc5_tmem_poke(&w.t[c], l + rows * r, 300 + col, v);
+        }
       }
     for (unsigned m = 0; m < rows; m++)
       for (unsigned s2 = 0; s2 < nk; s2++) poke_sf(&w.t[c], 320, false, rows, m, s2, SA[((size_t)c * rows + m) * ns + dup * s2]);
@@ -951,9 +953,44 @@ static void test_sparse(void **state) {
     sp_case(&sk[i].k, sk[i].d, 1, 128, 64, false, &g);
     sp_case(&sk[i].k, sk[i].d, 1, 128, 256, false, &g);
     sp_case(&sk[i].k, sk[i].d, 2, 256, 128, false, &g);
-    if (!sk[i].k.block) sp_case(&sk[i].k, sk[i].d, 1, 128, 128, true, &g);
+    if (!sk[i].k.block) /* .ws: M = 128, 64, 32 */
+      for (unsigned M = 128; M >= 32; M /= 2) sp_case(&sk[i].k, sk[i].d, 1, M, 128, true, &g);
   }
   print_message("%u sparse MMAs, %u D elements equal the dense core on expanded A\n", n_cases, n_checked);
+  /* .ws M = 64: metadata in the first lane group only */
+  world w;
+  world_init(&w);
+  alloc_all(&w, 1);
+  tc5_mma_args a;
+  tc5_mma_args_init(&a, TC5_KIND_F16);
+  a.variant.ws = true, a.variant.sparse = true;
+  tc5_idesc d;
+  tc5_idesc_init(&d, TC5_KIND_F16);
+  tc5_idesc_set_types(&d, TC5_F16, TC5_F16, TC5_F32);
+  d.m = 64, d.n = 64, d.sparse = 1;
+  assert_int_equal(tc5_idesc_encode(&d, &a.idesc, NULL), TC5_OK);
+  uint32_t *z = calloc(64 * 32, 4);
+  tc5_operand op;
+  tc5_operand_for(TC5_KIND_F16, TC5_F16, TC5_MAJOR_K, &op);
+  tc5_smem_desc sd;
+  assert_int_equal(tc5_layout_scatter(&w.s[0], 0, TC5_SWIZZLE_128B, &op, 64, 32, z, &sd, NULL), TC5_OK);
+  assert_int_equal(tc5_smem_desc_encode(&sd, &a.b_desc, NULL), TC5_OK);
+  assert_int_equal(tc5_layout_scatter(&w.s[0], 16384, TC5_SWIZZLE_128B, &op, 64, 16, z, &sd, NULL), TC5_OK);
+  assert_int_equal(tc5_smem_desc_encode(&sd, &a.a_desc, NULL), TC5_OK);
+  for (uint32_t l = 0; l < 64; l++) tc5_tmem_poke(&w.t[0], l, 300, 0x44444444u);
+  a.sp_meta_tmem = 300, a.d_tmem = 0, a.enable_input_d = false;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_mma(w.c, 1, &a, &dg), TC5_EUNINIT);
+  assert_non_null(strstr(dg.issue[0].message, "never written at lane 64"));
+  for (uint32_t l = 64; l < 128; l++) tc5_tmem_poke(&w.t[0], l, 300, l == 70 ? 0x44444448u : 0x44444444u);
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_mma(w.c, 1, &a, &dg), TC5_EILLEGAL);
+  assert_non_null(strstr(dg.issue[0].message, "differs at lane 70"));
+  tc5_tmem_poke(&w.t[0], 70, 300, 0x44444444u);
+  assert_int_equal(tc5_mma(w.c, 1, &a, NULL), TC5_OK);
+  free(z);
+  world_free(&w);
 }
 
 /* .ws with A in Tensor Memory for M = 32 / 64: A's row m copied into every
