@@ -306,21 +306,22 @@ static tc5_status gather_elem(const tc5_smem *s, const tc5_smem_desc *d, const t
   return TC5_OK;
 }
 
-/* K-major whole-chunk copies: 16 bytes of w-bit codes widened to words */
-static inline void widen16(const uint8_t *p, uint32_t *out) {
-  uint16_t h[8];
-  memcpy(h, p, 16);
-  for (unsigned i = 0; i < 8; i++) out[i] = h[i];
-}
-static inline void widen8(const uint8_t *p, uint32_t *out) {
+/* A whole chunk of a K-major row: its 16 bytes of w-bit codes (w 16, 8, or
+ * 4 with T codes: 32 two a byte, or 16 then 8 bytes of padding) widened to
+ * words */
+static inline void widen_chunk(const uint8_t *p, unsigned w, unsigned T, uint32_t *out) {
+  if (w == 16) {
+    uint16_t h[8];
+    memcpy(h, p, 16);
+    for (unsigned i = 0; i < 8; i++) out[i] = h[i];
+    return;
+  }
   uint8_t b[16];
   memcpy(b, p, 16);
-  for (unsigned i = 0; i < 16; i++) out[i] = b[i];
-}
-static inline void widen4(const uint8_t *p, uint32_t *out, unsigned nbytes) {
-  uint8_t b[16];
-  memcpy(b, p, 16);
-  for (unsigned i = 0; i < nbytes; i++) out[2 * i] = b[i] & 0xFu, out[2 * i + 1] = b[i] >> 4;
+  if (w == 8)
+    for (unsigned i = 0; i < 16; i++) out[i] = b[i];
+  else
+    for (unsigned i = 0; i < T / 2; i++) out[2 * i] = b[i] & 0xFu, out[2 * i + 1] = b[i] >> 4;
 }
 
 /* The common case of a kernel's operand, fast: K-major, whole chunks (K a
@@ -352,10 +353,7 @@ static bool gather_kmajor(const tc5_smem *s, const tc5_smem_desc *d, unsigned W,
       if (claim && seen[a / 128] >> (a / 16 % 8) & 1) return false;
       if (claim) seen[a / 128] |= (uint8_t)(1u << (a / 16 % 8));
       if ((s->written[a / 8] & s->written[a / 8 + 1]) != 0xFF) return false;
-      const uint8_t *p = s->bytes + a;
-      if (w == 16) widen16(p, out);
-      else if (w == 8) widen8(p, out);
-      else widen4(p, out, T / 2);
+      widen_chunk(s->bytes + a, w, T, out);
     }
   }
   return true;
@@ -412,20 +410,8 @@ tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc
       const uint8_t *p = s->bytes + a;
       size_t step = kmaj ? 1 : kdim; /* between consecutive x in codes */
       uint32_t *out = &codes[kmaj ? (size_t)y * kdim + x0 : (size_t)x0 * kdim + y];
-      if (kmaj && ne == T && (w == 8 || w == 16 || w == 4)) { /* a whole chunk of a K-major row: widen 16 bytes */
-        if (w == 4) { /* fp4: two a byte (32 a chunk) or padded (16, then 8 bytes of padding) */
-          uint8_t b[16];
-          memcpy(b, p, 16);
-          for (unsigned i = 0; i < T / 2; i++) out[2 * i] = b[i] & 0xFu, out[2 * i + 1] = b[i] >> 4;
-        } else if (w == 16) {
-          uint16_t h[8];
-          memcpy(h, p, 16);
-          for (unsigned i = 0; i < 8; i++) out[i] = h[i];
-        } else {
-          uint8_t b[16];
-          memcpy(b, p, 16);
-          for (unsigned i = 0; i < 16; i++) out[i] = b[i];
-        }
+      if (kmaj && ne == T && (w == 8 || w == 16 || w == 4)) {
+        widen_chunk(p, w, T, out);
         continue;
       }
       switch (w) {
