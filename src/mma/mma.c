@@ -124,6 +124,25 @@ static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, u
   return TC5_OK;
 }
 
+/* A value kept in several lane groups (scale factors, a .ws sparse
+ * metadata): bits [shift, shift + width) of the cell at (lane, col) and of
+ * its copies at lane + stride r, r < n. 0: every copy written and equal,
+ * the value in *v; 1: copy *r_bad never written; 2: copy *r_bad holds
+ * *v_bad instead. */
+static int read_copies(const tc5_tmem *t, uint32_t lane, uint32_t stride, unsigned n, uint32_t col, unsigned shift,
+                       uint32_t mask, uint32_t *v, unsigned *r_bad, uint32_t *v_bad) {
+  for (unsigned r = 0; r < n; r++) {
+    uint32_t w;
+    bool wr;
+    tc5_tmem_peek(t, lane + stride * r, col, &w, &wr);
+    *r_bad = r, *v_bad = w >> shift & mask;
+    if (!wr) return 1;
+    if (!r) *v = *v_bad;
+    else if (*v_bad != *v) return 2;
+  }
+  return 0;
+}
+
 /* ---- 9.7.16.10.7 block scaling: the scale factors in Tensor Memory ---- */
 
 tc5_status tc5_mma_sf_cell(bool b, unsigned m_total, unsigned cta_group, unsigned count, unsigned i,
@@ -168,26 +187,21 @@ static tc5_status gather_sf(const tc5_tmem *t, uint32_t taddr, bool b, unsigned 
   if (st) return st;
   for (unsigned i = 0; i < count; i++)
     for (unsigned s = 0; s < ns; s++) {
-      uint32_t v0 = 0;
-      for (unsigned r = 0; r < reps; r++) {
-        uint32_t w;
-        bool wr;
-        tc5_mma_sf_cell(b, M, cg, count, i, s, id, r, &l, &c, &byte, NULL);
-        tc5_tmem_peek(t, l, col0 + c, &w, &wr);
-        uint32_t v = w >> (8 * byte) & 0xFF;
-        if (!wr)
-          return tc5_diag_add(diag, TC5_EUNINIT, name, TC5_TMEM_ADDR(l, col0 + c),
-                              "tcgen05.mma: scale factor %u of %s %u is read at lane %u column %u, never written",
-                              s, b ? "column" : "row", i, l, col0 + c);
-        if (r && v != v0)
-          return tc5_diag_add(diag, TC5_EILLEGAL, name, TC5_TMEM_ADDR(l, col0 + c),
-                              "tcgen05.mma: scale factor %u of %s %u is 0x%02x at lane %u but 0x%02x at lane %u "
-                              "(column %u, byte %u): scale factors must be duplicated to all 32-lane partitions "
-                              "(9.7.16.10.7)",
-                              s, b ? "column" : "row", i, v0, l - 32 * r, v, l, col0 + c, byte);
-        v0 = v;
-      }
-      out[b ? (size_t)s * count + i : (size_t)i * ns + s] = v0;
+      uint32_t v = 0, vb;
+      unsigned r;
+      tc5_mma_sf_cell(b, M, cg, count, i, s, id, 0, &l, &c, &byte, NULL); /* the copies: 32 lanes apart */
+      int bad = read_copies(t, l, 32, reps, col0 + c, 8 * byte, 0xFF, &v, &r, &vb);
+      if (bad == 1)
+        return tc5_diag_add(diag, TC5_EUNINIT, name, TC5_TMEM_ADDR(l + 32 * r, col0 + c),
+                            "tcgen05.mma: scale factor %u of %s %u is read at lane %u column %u, never written",
+                            s, b ? "column" : "row", i, l + 32 * r, col0 + c);
+      if (bad == 2)
+        return tc5_diag_add(diag, TC5_EILLEGAL, name, TC5_TMEM_ADDR(l + 32 * r, col0 + c),
+                            "tcgen05.mma: scale factor %u of %s %u is 0x%02x at lane %u but 0x%02x at lane %u "
+                            "(column %u, byte %u): scale factors must be duplicated to all 32-lane partitions "
+                            "(9.7.16.10.7)",
+                            s, b ? "column" : "row", i, v, l, vb, l + 32 * r, col0 + c, byte);
+      out[b ? (size_t)s * count + i : (size_t)i * ns + s] = v;
     }
   return TC5_OK;
 }
@@ -239,27 +253,23 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
   if (st) return st;
   for (unsigned m = 0; m < rows; m++)
     for (unsigned g = 0; g < K / gw; g++) {
-      uint32_t w;
-      bool wr;
+      uint32_t nib = 0, vb;
+      unsigned r;
       tc5_mma_sp_meta_cell(kind, m, gw * g, &l, &c, &bit);
-      tc5_tmem_peek(t, l, col0 + c, &w, &wr);
-      if (!wr)
+      /* .ws with M = 32 / 64 (tmem_e_frg_ws): a copy in each lane group of M */
+      int bad = read_copies(t, l, rows, rows < 128 ? 128 / rows : 1, col0 + c, bit, 0xF, &nib, &r, &vb);
+      if (bad == 1 && r == 0)
         return tc5_diag_add(diag, TC5_EUNINIT, "sp-meta-tmem", TC5_TMEM_ADDR(l, col0 + c),
                             "tcgen05.mma.sp: the metadata of row %u, elements %u-%u, is read at lane %u column %u, "
                             "never written", m, gw * g, gw * g + gw - 1, l, col0 + c);
-      unsigned nib = w >> bit & 0xF, i0 = nib & 3, i1 = nib >> 2;
-      /* .ws with M = 32 / 64 (tmem_e_frg_ws): a copy in each lane group of M */
-      for (unsigned r = 1; rows < 128 && r < 128 / rows; r++) {
-        uint32_t w2;
-        bool wr2;
-        tc5_tmem_peek(t, l + rows * r, col0 + c, &w2, &wr2);
-        if (!wr2 || (w2 >> bit & 0xF) != nib)
-          return tc5_diag_add(diag, wr2 ? TC5_EILLEGAL : TC5_EUNINIT, "sp-meta-tmem", TC5_TMEM_ADDR(l + rows * r, col0 + c),
-                              "tcgen05.mma.ws.sp: M = %u: the metadata of row %u, elements %u-%u, is 0x%x at lane %u "
-                              "but %s at lane %u (column %u): CUTLASS's tmem_e_frg_ws copies it into every %u-lane "
-                              "group", rows, m, gw * g, gw * g + gw - 1, nib, l, wr2 ? "differs" : "never written",
-                              l + rows * r, col0 + c, rows);
-      }
+      if (bad)
+        return tc5_diag_add(diag, bad == 2 ? TC5_EILLEGAL : TC5_EUNINIT, "sp-meta-tmem",
+                            TC5_TMEM_ADDR(l + rows * r, col0 + c),
+                            "tcgen05.mma.ws.sp: M = %u: the metadata of row %u, elements %u-%u, is 0x%x at lane %u "
+                            "but %s at lane %u (column %u): CUTLASS's tmem_e_frg_ws copies it into every %u-lane "
+                            "group", rows, m, gw * g, gw * g + gw - 1, nib, l, bad == 2 ? "differs" : "never written",
+                            l + rows * r, col0 + c, rows);
+      unsigned i0 = nib & 3, i1 = nib >> 2;
       if (tf32) {
         if (nib != 0x4 && nib != 0xE)
           return tc5_diag_add(diag, TC5_EILLEGAL, "sp-meta-tmem", nib,
