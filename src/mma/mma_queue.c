@@ -86,17 +86,26 @@ static bool fusable(const mma_job *h, const mma_job *j) {
          h->K % L == 0 && j->K % L == 0;
 }
 
-/* D's lanes x columns in the CTAs of j and i overlap */
-static bool overlaps(const mma_job *i, const mma_job *j) {
-  bool shared = false;
-  for (unsigned a = 0; a < i->cg; a++)
-    for (unsigned b = 0; b < j->cg; b++) shared |= i->cta[a] == j->cta[b];
-  if (!shared) return false;
-  uint32_t li, ci, lj, cj;
+/* i's D, in any of its CTAs' Tensor Memory t, meets lanes [lane, lane +
+ * nlanes) x columns [col, col + ncols) */
+static bool d_meets(const mma_job *i, const tc5_tmem *t, uint32_t lane, uint32_t nlanes, uint32_t col,
+                    uint32_t ncols) {
+  bool here = false;
+  for (unsigned a = 0; a < i->cg; a++) here |= i->cta[a]->tmem == t;
+  uint32_t li, ci;
   bool al;
   tc5__mma_d_extent(i->M, i->cg, i->ws, i->N, &li, &ci, &al);
+  return here && i->dl < lane + nlanes && lane < i->dl + li && i->dc < col + ncols && col < i->dc + ci;
+}
+
+/* D's lanes x columns in the CTAs of j and i overlap */
+static bool overlaps(const mma_job *i, const mma_job *j) {
+  uint32_t lj, cj;
+  bool al;
   tc5__mma_d_extent(j->M, j->cg, j->ws, j->N, &lj, &cj, &al);
-  return i->dl < j->dl + lj && j->dl < i->dl + li && i->dc < j->dc + cj && j->dc < i->dc + ci;
+  bool meet = false;
+  for (unsigned b = 0; b < j->cg; b++) meet |= d_meets(i, j->cta[b]->tmem, j->dl, lj, j->dc, cj);
+  return meet;
 }
 
 /* Two K loops (n jobs each) that differ only in A and D: the same B, shape
@@ -274,14 +283,7 @@ out:
 tc5_status tc5__mma_settle(tc5_cta *issuer, const tc5_tmem *target, uint32_t lane, uint32_t nlanes, uint32_t col,
                            uint32_t ncols, tc5_diag *diag) {
   struct tc5_mma_queue *q = issuer->queue;
-  for (unsigned j = 0; q && j < q->n; j++) {
-    const mma_job *J = &q->job[j];
-    uint32_t nl, nc;
-    bool al, here = false;
-    for (unsigned c = 0; c < J->cg; c++) here |= J->cta[c]->tmem == target;
-    tc5__mma_d_extent(J->M, J->cg, J->ws, J->N, &nl, &nc, &al);
-    if (here && J->dl < lane + nlanes && lane < J->dl + nl && J->dc < col + ncols && col < J->dc + nc)
-      return tc5_mma_complete(issuer, diag);
-  }
+  for (unsigned j = 0; q && j < q->n; j++)
+    if (d_meets(&q->job[j], target, lane, nlanes, col, ncols)) return tc5_mma_complete(issuer, diag);
   return TC5_OK;
 }
