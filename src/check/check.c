@@ -427,13 +427,34 @@ static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
   return false;
 }
 
+/* a tcgen05.mma / cp / shift (sub 0 / 1 / 2) of this lane: a new operation
+ * of the warp's pipeline, completed by its commits; 0 when out of memory */
+static uint32_t pipe_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint8_t sub) {
+  uint32_t id = new_op(k, w, in, lane, OK_MMA, ++k->mma_n[w->id]);
+  if (!id) return 0;
+  k->op[id].sub = sub;
+  k->mma_lanes[w->id] |= 1u << lane;
+  return id;
+}
+
+/* an asynchronous operation `id` (`reader` as tmem_read_check takes it)
+ * reads the lane quarters [q0, q1) x columns [c0, c0 + ncols); *told: one
+ * finding an instruction */
+static void tmem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t id, uint32_t q0, uint32_t q1,
+                       uint32_t c0, uint32_t ncols, const char *what, int reader, bool *told) {
+  for (uint32_t q = q0; q < q1 && q < 4; q++)
+    for (uint32_t c = c0; c < c0 + ncols && c < 512; c++) {
+      uint32_t g = q * 512 + c;
+      if (!*told) *told = tmem_read_check(k, w, in, lane, g, q * 32, c, what, reader);
+      k->tm_r[g] = id;
+    }
+}
+
 void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
-  unsigned wi = w->id;
-  uint32_t id = new_op(k, w, in, lane, OK_MMA, ++k->mma_n[wi]);
+  uint32_t id = pipe_op(k, w, in, lane, 0);
   if (!id) return;
-  k->mma_lanes[wi] |= 1u << lane;
   tc5_idesc d;
   if (tc5_idesc_decode(a->idesc, a->variant.kind, &d, NULL)) return;
   unsigned K, M = d.m, N = d.n;
@@ -457,45 +478,27 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
       if (!told) told = tmem_write_check(k, w, in, lane, g, q * 32, c, "tcgen05.mma", true);
       k->tm_w[g] = id;
     }
-  if (a->a_in_tmem) {
-    uint32_t al = TC5_TMEM_LANE(a->a_tmem), ac = TC5_TMEM_COL(a->a_tmem);
-    unsigned acols = K * 32u / 32u; /* upper bound: K elements of at most 32 bits */
-    for (uint32_t q = al / 32; q < 4 && q * 32 < al + nl; q++)
-      for (uint32_t c = ac; c < ac + acols && c < 512; c++) {
-        uint32_t g = q * 512 + c;
-        if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, "tcgen05.mma (A in Tensor Memory)", 0);
-        k->tm_r[g] = id;
-      }
+  if (a->a_in_tmem) { /* columns: an upper bound, K elements of at most 32 bits */
+    uint32_t al = TC5_TMEM_LANE(a->a_tmem);
+    tmem_reads(k, w, in, lane, id, al / 32, (al + nl + 31) / 32, TC5_TMEM_COL(a->a_tmem), K,
+               "tcgen05.mma (A in Tensor Memory)", 0, &told);
   }
-  /* .sp: the metadata (K/32 columns of all 128 lanes) */
-  for (uint32_t q = 0; q < 4 && a->variant.sparse; q++)
-    for (uint32_t c = TC5_TMEM_COL(a->sp_meta_tmem); c < TC5_TMEM_COL(a->sp_meta_tmem) + (K + 31) / 32 && c < 512; c++) {
-      uint32_t g = q * 512 + c;
-      if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, "tcgen05.mma.sp (metadata)", 0);
-      k->tm_r[g] = id;
-    }
+  /* .sp: the metadata, in all 128 lanes */
+  if (a->variant.sparse)
+    tmem_reads(k, w, in, lane, id, 0, 4, TC5_TMEM_COL(a->sp_meta_tmem), tc5__mma_sp_meta_cols(a->variant.kind, K),
+               "tcgen05.mma.sp (metadata)", 0, &told);
   /* block scaling: the scale factors, in all four lane quarters */
-  for (int b = 0; b < 2 && a->variant.block_scale; b++) {
-    uint32_t sa = (b ? a->sfb_tmem : a->sfa_tmem) & 0x3FFFFFFFu, sc = TC5_TMEM_COL(sa);
-    unsigned ncols = ((b ? N : M / a->variant.cta_group) + 31) / 32;
-    for (uint32_t q = 0; q < 4; q++)
-      for (uint32_t c = sc; c < sc + ncols && c < 512; c++) {
-        uint32_t g = q * 512 + c;
-        if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, b ? "tcgen05.mma (scale factors B)"
-                                                                           : "tcgen05.mma (scale factors A)", 0);
-        k->tm_r[g] = id;
-      }
-  }
+  for (int b = 0; b < 2 && a->variant.block_scale; b++)
+    tmem_reads(k, w, in, lane, id, 0, 4, TC5_TMEM_COL((b ? a->sfb_tmem : a->sfa_tmem) & 0x3FFFFFFFu),
+               tc5__mma_sf_cols(b, M, a->variant.cta_group, b ? N : M / a->variant.cta_group),
+               b ? "tcgen05.mma (scale factors B)" : "tcgen05.mma (scale factors A)", 0, &told);
 }
 
 void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
-  unsigned wi = w->id;
-  uint32_t id = new_op(k, w, in, lane, OK_MMA, ++k->mma_n[wi]);
+  uint32_t id = pipe_op(k, w, in, lane, 1);
   if (!id) return;
-  k->op[id].sub = 1;
-  k->mma_lanes[wi] |= 1u << lane;
   const tc5_cp_shape_info *si = tc5_cp_shape_get(a->shape);
   tc5_operand op;
   tc5_operand_for(TC5_KIND_F8F6F4, TC5_E4M3, TC5_MAJOR_K, &op);
@@ -520,11 +523,8 @@ void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a) {
 void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
-  unsigned wi = w->id;
-  uint32_t id = new_op(k, w, in, lane, OK_MMA, ++k->mma_n[wi]);
+  uint32_t id = pipe_op(k, w, in, lane, 2);
   if (!id) return;
-  k->op[id].sub = 2;
-  k->mma_lanes[wi] |= 1u << lane;
   uint32_t q = TC5_TMEM_LANE(taddr) / 32, c0 = TC5_TMEM_COL(taddr);
   bool told = false;
   for (uint32_t c = c0; q < 4 && c < c0 + 8 && c < 512; c++) {

@@ -124,6 +124,18 @@ static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, u
   return TC5_OK;
 }
 
+unsigned tc5__mma_sf_cols(bool b, unsigned m_total, unsigned cta_group, unsigned count) {
+  unsigned ncols = 0, byte;
+  uint32_t l, c;
+  for (unsigned i = 0; i < count; i++)
+    if (!tc5_mma_sf_cell(b, m_total, cta_group, count, i, 0, 0, 0, &l, &c, &byte, NULL) && c + 1 > ncols) ncols = c + 1;
+  return ncols;
+}
+
+unsigned tc5__mma_sp_meta_cols(tc5_kind kind, unsigned K) {
+  return kind == TC5_KIND_TF32 ? 1 : kind == TC5_KIND_MXF4 || kind == TC5_KIND_MXF4NVF4 ? K / 64 : K / 32;
+}
+
 /* A value kept in several lane groups (scale factors, a .ws sparse
  * metadata): bits [shift, shift + width) of the cell at (lane, col) and of
  * its copies at lane + stride r, r < n. 0: every copy written and equal,
@@ -177,10 +189,8 @@ static tc5_status gather_sf(const tc5_tmem *t, uint32_t taddr, bool b, unsigned 
     return tc5_diag_add(diag, TC5_EALIGN, name, taddr,
                         "tcgen05.mma: [%s] lane %u: scale factors fill all 128 lanes (duplicated in every 32-lane "
                         "partition, 9.7.16.10.7): the lane must be 0", name, lane0);
-  for (unsigned i = 0; i < count; i++) {
-    tc5_mma_sf_cell(b, M, cg, count, i, 0, id, 0, &l, &c, &byte, &reps);
-    if (c + 1 > ncols) ncols = c + 1;
-  }
+  tc5_mma_sf_cell(b, M, cg, count, 0, 0, id, 0, &l, &c, &byte, &reps);
+  ncols = tc5__mma_sf_cols(b, M, cg, count);
   char what[64];
   snprintf(what, sizeof what, "tcgen05.mma: scale factors %s ([%s])", b ? "B" : "A", name);
   tc5_status st = tc5_tmem_check_range(t, 0, TC5_TMEM_LANES, col0, ncols, what, diag);
@@ -248,7 +258,7 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
   bool tf32 = kind == TC5_KIND_TF32; /* 1:2: a nibble a pair, 0b0100 keeps the first, 0b1110 the second */
   bool f4 = kind == TC5_KIND_MXF4 || kind == TC5_KIND_MXF4NVF4; /* 4:8 in pairs: the indices name pairs */
   unsigned gw = tf32 ? 2 : f4 ? 8 : 4;                          /* logical elements a group */
-  tc5_status st = tc5_tmem_check_range(t, 0, TC5_TMEM_LANES, col0, tf32 ? 1 : f4 ? K / 64 : K / 32,
+  tc5_status st = tc5_tmem_check_range(t, 0, TC5_TMEM_LANES, col0, tc5__mma_sp_meta_cols(kind, K),
                                        "tcgen05.mma.sp: metadata ([sp-meta-tmem])", diag);
   if (st) return st;
   for (unsigned m = 0; m < rows; m++)

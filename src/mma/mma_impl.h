@@ -43,6 +43,12 @@ size_t tc5__mma_arena_take(struct tc5_mma_queue *q, size_t words);
 struct tc5_mma_queue *tc5__mma_queue_of(tc5_cta *c);
 /* appends a copy of *J, numbering it (J->seq) */
 tc5_status tc5__mma_enqueue(struct tc5_mma_queue *q, mma_job *J);
+/* Columns from [sp-meta-tmem] that a sparse MMA's metadata takes
+ * (tc5_mma_sp_meta_cell), and from [scale-A/B-tmem] that `count` rows of A
+ * or columns of B take (tc5_mma_sf_cell): what the engine and the checker
+ * both read. */
+unsigned tc5__mma_sp_meta_cols(tc5_kind kind, unsigned K);
+unsigned tc5__mma_sf_cols(bool b, unsigned m_total, unsigned cta_group, unsigned count);
 /* Completes the issuer's pending MMAs when one of them writes D cells of
  * `target` in lanes [lane, lane + nlanes) x columns [col, col + ncols):
  * what tcgen05.cp and shift do before writing there (tc5/cp.h). */
