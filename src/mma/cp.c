@@ -29,62 +29,66 @@ tc5_status tc5_cp_lane(tc5_cp_shape s, unsigned r, unsigned q, uint32_t *lane) {
   return TC5_OK;
 }
 
+/* the shape part of a table name ("64x128b" of "64x128b.warpx2::02_13")
+ * equals tok, or (mc) its multicast part does */
+static bool name_part(const char *name, const char *tok, bool mc) {
+  const char *dot = strchr(name, '.');
+  if (mc) return dot && !strcmp(dot + 1, tok);
+  size_t n = dot ? (size_t)(dot - name) : strlen(name);
+  return strlen(tok) == n && !strncmp(name, tok, n);
+}
+
 tc5_status tc5_cp_parse(const char *text, tc5_cp_args *a, tc5_diag *diag) {
   if (!text || !a) return TC5_EINVAL;
   memset(a, 0, sizeof *a);
-  const char *p = text;
-  if (strncmp(p, "tcgen05.cp", 10) || (p[10] && p[10] != '.'))
+  char buf[256], shape[64] = "", mc[64] = "";
+  bool dst = false, src = false;
+  snprintf(buf, sizeof buf, "%s", text);
+  char *save = NULL, *t0 = strtok_r(buf, ".", &save), *t1 = strtok_r(NULL, ".", &save);
+  if (!t0 || !t1 || strcmp(t0, "tcgen05") || strcmp(t1, "cp") || strlen(text) >= sizeof buf)
     return tc5_diag_add(diag, TC5_EPARSE, "opcode", 0, "cp: '%s' is not tcgen05.cp", text);
-  p += 10;
-  char shape[64] = "", mc[64] = "", dst[64] = "", src[64] = "";
   tc5_status st = TC5_OK;
-  while (*p == '.') {
-    char tok[64];
-    size_t n = strcspn(p + 1, ".");
-    if (n >= sizeof tok) n = sizeof tok - 1;
-    memcpy(tok, p + 1, n);
-    tok[n] = '\0';
-    p += 1 + strcspn(p + 1, ".");
-    /* "warpx2::02_13" holds no dot; "cta_group::1" neither */
-    if (!strncmp(tok, "cta_group::", 11)) a->cta_group = (unsigned)(tok[11] - '0') * (tok[12] ? 0u : 1u);
-    else if (!strcmp(tok, "128x256b") || !strcmp(tok, "4x256b") || !strcmp(tok, "128x128b") || !strcmp(tok, "64x128b") ||
-             !strcmp(tok, "32x128b"))
-      snprintf(shape, sizeof shape, "%s", tok);
-    else if (!strcmp(tok, "warpx2::02_13") || !strcmp(tok, "warpx2::01_23") || !strcmp(tok, "warpx4"))
-      snprintf(mc, sizeof mc, "%s", tok);
-    else if (!strcmp(tok, "b8x16"))
-      snprintf(dst, sizeof dst, "%s", tok);
-    else if (!strcmp(tok, "b6x16_p32") || !strcmp(tok, "b4x16_p64"))
-      snprintf(src, sizeof src, "%s", tok);
-    else
-      st = tc5_diag_add(diag, TC5_EPARSE, "qualifier", 0, "cp: unknown qualifier .%s in '%s' (9.7.16.9.2)", tok, text);
+  for (char *tok; (tok = strtok_r(NULL, ".", &save)) != NULL;) {
+    bool is_shape = false, is_mc = false;
+    for (unsigned i = 0; i < TC5_CP_SHAPE_COUNT; i++)
+      is_shape |= name_part(shapes[i].name, tok, false), is_mc |= name_part(shapes[i].name, tok, true);
+    if (!strcmp(tok, "cta_group::1") || !strcmp(tok, "cta_group::2")) a->cta_group = (unsigned)(tok[11] - '0');
+    else if (is_shape) snprintf(shape, sizeof shape, "%s", tok);
+    else if (is_mc) snprintf(mc, sizeof mc, "%s", tok);
+    else if (!strcmp(tok, "b8x16")) dst = true;
+    else if (!strcmp(tok, tc5_cp_src_fmt_name(TC5_CP_B6X16_P32))) src = true, a->src_fmt = TC5_CP_B6X16_P32;
+    else if (!strcmp(tok, tc5_cp_src_fmt_name(TC5_CP_B4X16_P64))) src = true, a->src_fmt = TC5_CP_B4X16_P64;
+    else st = tc5_diag_add(diag, TC5_EPARSE, "qualifier", 0, "cp: unknown qualifier .%s in '%s' (9.7.16.9.2)", tok, text);
   }
   if (a->cta_group != 1 && a->cta_group != 2)
     st = tc5_diag_add(diag, TC5_EPARSE, "cta_group", a->cta_group, "cp: '%s' needs .cta_group::1 or ::2", text);
   if (!shape[0])
     return tc5_diag_add(diag, TC5_EPARSE, "shape", 0,
                         "cp: '%s' has no .shape (.128x256b, .4x256b, .128x128b, .64x128b, .32x128b)", text);
-  bool wide = !strcmp(shape, "64x128b"), x4 = !strcmp(shape, "32x128b");
-  if (wide && strncmp(mc, "warpx2", 6))
-    st = tc5_diag_add(diag, TC5_EILLEGAL, "multicast", 0,
-                      "cp: .64x128b requires .warpx2::02_13 or .warpx2::01_23 (9.7.16.9.2)%s%s", mc[0] ? ", not ." : "",
-                      mc);
-  else if (x4 && strcmp(mc, "warpx4"))
-    st = tc5_diag_add(diag, TC5_EILLEGAL, "multicast", 0, "cp: .32x128b requires .warpx4 (9.7.16.9.2)%s%s",
-                      mc[0] ? ", not ." : "", mc);
-  else if (!wide && !x4 && mc[0])
-    st = tc5_diag_add(diag, TC5_EILLEGAL, "multicast", 0,
-                      "cp: .%s takes no multicast qualifier (.%s is for .64x128b / .32x128b, 9.7.16.9.2)", shape, mc);
+  /* the shape with its multicast: one row of the table, or the rule broken */
+  char full[160], need[128] = "", multi[128] = "";
+  snprintf(full, sizeof full, "%s%s%s", shape, mc[0] ? "." : "", mc);
+  bool found = false;
   for (unsigned i = 0; i < TC5_CP_SHAPE_COUNT; i++) {
-    char full[160];
-    snprintf(full, sizeof full, "%s%s%s", shape, mc[0] ? "." : "", mc);
-    if (!strcmp(full, shapes[i].name)) a->shape = shapes[i].shape;
+    const char *dot = strchr(shapes[i].name, '.');
+    if (!strcmp(full, shapes[i].name)) a->shape = shapes[i].shape, found = true;
+    if (dot && name_part(shapes[i].name, shape, false)) /* the multicasts this shape requires */
+      snprintf(need + strlen(need), sizeof need - strlen(need), "%s.%s", need[0] ? " or " : "", dot + 1);
+    int plen = dot ? (int)(dot - shapes[i].name) : 0; /* the shapes that take one, each once */
+    if (dot && (i == 0 || strncmp(shapes[i - 1].name, shapes[i].name, (size_t)plen + 1)))
+      snprintf(multi + strlen(multi), sizeof multi - strlen(multi), "%s.%.*s", multi[0] ? " / " : "", plen,
+               shapes[i].name);
   }
-  if (!!dst[0] != !!src[0])
+  if (!found && need[0])
+    st = tc5_diag_add(diag, TC5_EILLEGAL, "multicast", 0, "cp: .%s requires %s (9.7.16.9.2)%s%s", shape, need,
+                      mc[0] ? ", not ." : "", mc);
+  else if (!found)
+    st = tc5_diag_add(diag, TC5_EILLEGAL, "multicast", 0,
+                      "cp: .%s takes no multicast qualifier (.%s is for %s, 9.7.16.9.2)", shape, mc, multi);
+  if (dst != src)
     st = tc5_diag_add(diag, TC5_EILLEGAL, "dst_fmt", 0,
                       "cp: decompression needs both .dst_fmt (.b8x16) and .src_fmt (.b6x16_p32 / .b4x16_p64) (9.7.16.9.2)");
-  a->decompress = dst[0] && src[0];
-  a->src_fmt = !strcmp(src, "b4x16_p64") ? TC5_CP_B4X16_P64 : TC5_CP_B6X16_P32;
+  a->decompress = dst && src;
   return st;
 }
 
