@@ -46,13 +46,6 @@ static int cmp_double(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
-/* the scale factors of 128 rows for word w as one tcgen05.cp.32x128b source */
-static void sf_rows(const uint32_t *Sf, size_t rs, size_t ks, unsigned w, uint32_t *out) {
-  for (unsigned r = 0; r < 32; r++)
-    for (unsigned j = 0; j < 4; j++)
-      for (unsigned b = 0; b < 4; b++) out[r * 16 + 4 * j + b] = Sf[(size_t)(r + 32 * j) * rs + (size_t)(4 * w + b) * ks];
-}
-
 static int bench_kind(const bkind *bk, double *median) {
   static uint32_t A[S * SK], B[SK * SN], Bt[SN * SK], D[S * SN], SA[S * SK / 16], SB[SK / 16 * SN], tile[S * SK];
   tc5_operand op, opb, op8;
@@ -96,8 +89,8 @@ static int bench_kind(const bkind *bk, double *median) {
       for (int mt = 0; mt < 2; mt++) /* per tile: A's rows, then B's */
         for (int x = 0; x < 2; x++, at += 1024) {
           unsigned s0 = kb * KB / bk->block;
-          if (x == 0) sf_rows(SA + (size_t)mt * 128 * NS + s0, NS, 1, w, tile);
-          else sf_rows(SB + (size_t)s0 * SN, 1, SN, w, tile);
+          if (x == 0) tc5_cp_sf_source(SA + (size_t)mt * 128 * NS + s0, NS, 1, w, KB / bk->block, tile);
+          else tc5_cp_sf_source(SB + (size_t)s0 * SN, 1, SN, w, KB / bk->block, tile);
           tc5_smem_desc sd;
           tc5_layout_scatter(&smk[kb], at, TC5_SWIZZLE_NONE, &op8, 32, 16, tile, &sd, NULL);
           tc5_smem_desc_encode(&sd, &sfd[kb][mt][2 * w + (unsigned)x], NULL);

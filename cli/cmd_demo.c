@@ -317,18 +317,6 @@ fail:
  * compared bit for bit with tc5_gemm on the same scales. */
 #define BK 512
 
-/* the scale factors of 128 rows (or columns), word w, as the 32 x 16 bytes
- * that one tcgen05.cp.32x128b.warpx4 copies: byte 4 j + b of row r is
- * scale factor 4 w + b of row r + 32 j */
-static void sf_rows(const uint32_t *S, size_t row_stride, size_t k_stride, unsigned w, unsigned nsf, uint32_t *out) {
-  for (unsigned r = 0; r < 32; r++)
-    for (unsigned j = 0; j < 4; j++)
-      for (unsigned b = 0; b < 4; b++) {
-        unsigned s = 4 * w + b;
-        out[r * 16 + 4 * j + b] = s < nsf ? S[(size_t)(r + 32 * j) * row_stride + (size_t)s * k_stride] : 0;
-      }
-}
-
 static uint32_t demo_scale(uint64_t *seed, tc5_type t) {
   uint32_t r = lcg(seed);
   return t == TC5_UE8M0 ? 120 + r % 15 /* 2^-7 .. 2^7 */ : 0x28 + r % 32; /* ue4m3 0.125 .. 3.75 */
@@ -397,7 +385,7 @@ static int bs_gemm_demo(const demo_kind *dk) {
       unsigned s0 = kb * KB / dk->block, nw = KB / dk->block / 4;
       for (unsigned w = 0; w < nw; w++) {
         uint32_t sw = s0 / 4 + w; /* the word's index over the whole K */
-        sf_rows(SA + (size_t)mt * 128 * NS + s0, NS, 1, w, KB / dk->block, tile);
+        TRY(tc5_cp_sf_source(SA + (size_t)mt * 128 * NS + s0, NS, 1, w, KB / dk->block, tile));
         TRY(tc5_layout_scatter(&cx.sm, 98304, TC5_SWIZZLE_NONE, &op8, 32, 16, tile, &ds, &cx.dg));
         TRY(tc5_smem_desc_encode(&ds, &cp.sdesc, &cx.dg));
         cp.taddr = sfa_col + 4 * sw;
@@ -407,7 +395,7 @@ static int bs_gemm_demo(const demo_kind *dk) {
                  "factors A into lanes r, r+32, r+64, r+96\n",
                  cp.taddr, (unsigned long long)cp.sdesc);
         for (unsigned h = 0; h < 2; h++) { /* B: columns 128 h .. 128 h + 127 */
-          sf_rows(SB + (size_t)s0 * DN + 128 * h, 1, DN, w, KB / dk->block, tile);
+          TRY(tc5_cp_sf_source(SB + (size_t)s0 * DN + 128 * h, 1, DN, w, KB / dk->block, tile));
           TRY(tc5_layout_scatter(&cx.sm, 98304 + 512 * (1 + h), TC5_SWIZZLE_NONE, &op8, 32, 16, tile, &ds, &cx.dg));
           TRY(tc5_smem_desc_encode(&ds, &cp.sdesc, &cx.dg));
           cp.taddr = sfb_col + 8 * sw + 4 * h;

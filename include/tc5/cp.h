@@ -93,6 +93,16 @@ tc5_status tc5_cp_lane(tc5_cp_shape s, unsigned r, unsigned q, uint32_t *lane);
  * copies (see "Completion"). Nothing is written when a rule fails. */
 tc5_status tc5_cp(tc5_cta *ctas, unsigned nctas, const tc5_cp_args *a, tc5_diag *diag);
 
+/* What a producer puts in shared memory (32 rows of 16 bytes, one code a
+ * byte in `out`) for one tcgen05.cp.32x128b.warpx4 to leave, from the
+ * copy's column, scale factors 4w .. 4w + 3 of 128 rows of A (or columns of
+ * B) in the layout tc5_mma_sf_cell gives (4x1): byte 4j + b of row r is
+ * scale factor 4w + b of row r + 32j, read from
+ * scales[row * row_stride + s * k_stride]; those at s >= nsf are 0. As
+ * CUTLASS's block-scaled GEMMs bring scale factors in. */
+tc5_status tc5_cp_sf_source(const uint32_t *scales, size_t row_stride, size_t k_stride, unsigned w, unsigned nsf,
+                            uint32_t out[32 * 16]);
+
 /* tcgen05.shift.cta_group::N.down [taddr]: in lanes [taddr] .. +31 (the
  * lane aligned to 32) and 8 columns (the implicit .31x256b shape), each of
  * the first 31 rows moves down one lane; the first row keeps its value. */

@@ -92,6 +92,18 @@ tc5_status tc5_cp_parse(const char *text, tc5_cp_args *a, tc5_diag *diag) {
   return st;
 }
 
+tc5_status tc5_cp_sf_source(const uint32_t *scales, size_t row_stride, size_t k_stride, unsigned w, unsigned nsf,
+                            uint32_t out[32 * 16]) {
+  if (!scales || !out) return TC5_EINVAL;
+  for (unsigned r = 0; r < 32; r++)
+    for (unsigned j = 0; j < 4; j++)
+      for (unsigned b = 0; b < 4; b++) {
+        unsigned s = 4 * w + b;
+        out[r * 16 + 4 * j + b] = s < nsf ? scales[(size_t)(r + 32 * j) * row_stride + (size_t)s * k_stride] : 0;
+      }
+  return TC5_OK;
+}
+
 /* the lanes [*lo, *hi) a shape writes from lane 0 */
 static void lane_span(const tc5_cp_shape_info *i, uint32_t *lo, uint32_t *hi) {
   *lo = UINT32_MAX, *hi = 0;

@@ -321,10 +321,44 @@ static void test_order(void **state) {
   world_free(&w);
 }
 
+/* tc5_cp_sf_source + tcgen05.cp.32x128b.warpx4 leave the scale factors
+ * where tcgen05.mma reads them (tc5_mma_sf_cell) */
+static void test_sf_source(void **state) {
+  (void)state;
+  world w;
+  world_init(&w, 1);
+  uint32_t sc[128 * 6], src[32 * 16];
+  for (unsigned i = 0; i < 128 * 6; i++) sc[i] = (i * 37 + 11) & 0xFF;
+  assert_int_equal(tc5_cp_sf_source(NULL, 6, 1, 0, 6, src), TC5_EINVAL);
+  tc5_cp_args a;
+  assert_int_equal(tc5_cp_parse("tcgen05.cp.cta_group::1.32x128b.warpx4", &a, NULL), TC5_OK);
+  tc5_operand op;
+  tc5_operand_for(TC5_KIND_F8F6F4, TC5_E4M3, TC5_MAJOR_K, &op);
+  for (unsigned wd = 0; wd < 2; wd++) { /* scales 0-3, then 4-5 and two zeros */
+    assert_int_equal(tc5_cp_sf_source(sc, 6, 1, wd, 6, src), TC5_OK);
+    tc5_smem_desc sd;
+    assert_int_equal(tc5_layout_scatter(&w.s[0], 0, TC5_SWIZZLE_NONE, &op, 32, 16, src, &sd, NULL), TC5_OK);
+    assert_int_equal(tc5_smem_desc_encode(&sd, &a.sdesc, NULL), TC5_OK);
+    a.taddr = 100 + 4 * wd;
+    assert_int_equal(tc5_cp(w.c, 1, &a, NULL), TC5_OK);
+    for (unsigned m = 0; m < 128; m++)
+      for (unsigned s2 = 0; s2 < 4; s2++)
+        for (unsigned r = 0; r < 4; r++) {
+          uint32_t l, col, v;
+          unsigned byte;
+          assert_int_equal(tc5_mma_sf_cell(false, 128, 1, 128, m, s2, 0, r, &l, &col, &byte, NULL), TC5_OK);
+          tc5_tmem_peek(&w.t[0], l, a.taddr + col, &v, NULL);
+          unsigned s = 4 * wd + s2;
+          assert_int_equal(v >> 8 * byte & 0xFF, s < 6 ? sc[m * 6 + s] : 0);
+        }
+  }
+  world_free(&w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lanes), cmocka_unit_test(test_shapes), cmocka_unit_test(test_rules),
-      cmocka_unit_test(test_shift), cmocka_unit_test(test_order),
+      cmocka_unit_test(test_shift), cmocka_unit_test(test_order), cmocka_unit_test(test_sf_source),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
