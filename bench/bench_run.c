@@ -77,11 +77,11 @@ int main(int argc, char **argv) {
     void *c = calloc(e, 4);
     tc5_ptx_arg args[8];
     memset(args, 0, sizeof args);
-    args[0] = (tc5_ptx_arg){TC5_PTX_ARG_BUFFER, 0, 0, fa, na, 0};
-    args[1] = (tc5_ptx_arg){TC5_PTX_ARG_BUFFER, 0, 0, fb, nb, 0};
-    args[2] = (tc5_ptx_arg){TC5_PTX_ARG_BUFFER, 0, 0, c, e * 4, 0};
-    for (int k = 3; k < 6; k++) args[k] = (tc5_ptx_arg){TC5_PTX_ARG_VALUE, 4, n, NULL, 0, 0};
-    args[6] = args[7] = (tc5_ptx_arg){TC5_PTX_ARG_VALUE, 8, 0, NULL, 0, 0};
+    args[0] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = fa, .bytes = na};
+    args[1] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = fb, .bytes = nb};
+    args[2] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = c, .bytes = e * 4};
+    for (int k = 3; k < 6; k++) args[k] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = n};
+    args[6] = args[7] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_VALUE, .size = 8, .bits = 0};
     tc5_ptx_launch_cfg cfg;
     tc5_ptx_launch_init(&cfg);
     cfg.grid[0] = cfg.grid[1] = n / 128;

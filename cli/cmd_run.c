@@ -22,6 +22,14 @@ static const char usage_text[] =
     "  out:PATH:BYTES            a zeroed buffer of BYTES, written to PATH after the run\n"
     "  inout:PATH                loaded from PATH and written back after the run\n"
     "  scratch:BYTES             a zeroed buffer written nowhere\n"
+    "  tmap:buf=N,type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..[,KEY=V...]\n"
+    "                            a tensor map (cuTensorMapEncodeTiled's parameters) over\n"
+    "                            the buffer of --arg N (or, instead of buf=, a buffer of its\n"
+    "                            own: in=PATH, out=PATH:BYTES, inout=PATH), dims innermost\n"
+    "                            first, strides in bytes; keys offset=BYTES estrides=\n"
+    "                            interleave=none|16B|32B\n"
+    "                            swizzle=none|32B|64B|128B|128B_atom_32B|128B_atom_64B..\n"
+    "                            l2=none|64B|128B|256B oob=zero|nan (docs/tma.md)\n"
     "Buffers are 256-byte aligned, as cudaMalloc's. --threads N runs CTAs on N cores\n"
     "(default: all); --stats prints instructions executed and the time.\n"
     "--check: the tcgen05 checker (docs/check.md): default reports broken ordering\n"
@@ -78,7 +86,40 @@ static bool parse_int(const char *s, bool sgn, unsigned bits, uint64_t *out) {
   return true;
 }
 
+/* the keys of tmap: that tc5_tmap_params_parse leaves to the launcher */
+typedef struct tmap_keys {
+  bool have_buf;
+  unsigned buf;
+  uint64_t offset;
+  bool ok;
+  char own[8];      /* "in", "out", "inout": the tensor's own buffer ... */
+  char path[400];   /* ... from / to this file (out: PATH:BYTES) */
+} tmap_keys;
+static bool tmap_key(void *ctx, const char *key, const char *value) {
+  tmap_keys *k = ctx;
+  uint64_t v;
+  if (!strcmp(key, "in") || !strcmp(key, "out") || !strcmp(key, "inout")) {
+    if (k->own[0] || strlen(value) >= sizeof k->path || !value[0]) k->ok = false;
+    snprintf(k->own, sizeof k->own, "%s", key);
+    snprintf(k->path, sizeof k->path, "%s", value);
+    return true;
+  }
+  if (!strcmp(key, "buf")) {
+    if (!cli_u64(value, &v) || v == 0 || v > 64) k->ok = false;
+    k->buf = (unsigned)v;
+    k->have_buf = true;
+    return true;
+  }
+  if (!strcmp(key, "offset")) {
+    if (!cli_u64(value, &v)) k->ok = false;
+    k->offset = v;
+    return true;
+  }
+  return false;
+}
+
 /* one --arg SPEC */
+static bool parse_arg(const char *spec, tc5_ptx_arg *a, buf_spec *b, unsigned index);
 static bool parse_arg(const char *spec, tc5_ptx_arg *a, buf_spec *b, unsigned index) {
   memset(a, 0, sizeof *a);
   memset(b, 0, sizeof *b);
@@ -121,6 +162,32 @@ static bool parse_arg(const char *spec, tc5_ptx_arg *a, buf_spec *b, unsigned in
     a->bits = bits;
     return true;
   }
+  if (KIND("tmap")) {
+    tmap_keys k;
+    memset(&k, 0, sizeof k);
+    k.ok = true;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    if (tc5_tmap_params_parse(v, &a->tmap, tmap_key, &k, &dg) || !k.ok || k.have_buf == (k.own[0] != 0)) {
+      fprintf(stderr, "tc5 run: --arg %u: %s\n", index,
+              dg.count ? dg.issue[0].message
+                       : "tmap: needs its tensor: buf=N (the --arg number of a buffer) or in=PATH, out=PATH:BYTES, "
+                         "inout=PATH (a buffer of its own); and a valid offset=");
+      return false;
+    }
+    a->kind = TC5_PTX_ARG_TENSORMAP;
+    a->buffer = k.have_buf ? k.buf - 1 : 0;
+    a->tmap.address = k.offset;
+    if (!k.own[0]) return true;
+    /* the tensor's own buffer, as in:/out:/inout: give theirs */
+    char own[420];
+    snprintf(own, sizeof own, "%s:%s", k.own, k.path);
+    tc5_ptx_arg buf;
+    if (!parse_arg(own, &buf, b, index)) return false;
+    a->data = buf.data;
+    a->bytes = buf.bytes;
+    return true;
+  }
   a->kind = TC5_PTX_ARG_BUFFER;
   if (KIND("in") || KIND("inout")) {
     uint8_t *d;
@@ -158,7 +225,7 @@ static bool parse_arg(const char *spec, tc5_ptx_arg *a, buf_spec *b, unsigned in
     }
     return true;
   }
-  fprintf(stderr, "tc5 run: --arg %u: unknown kind in '%s' (u32 s32 u64 s64 f32 b32 b64 null in out inout scratch)\n",
+  fprintf(stderr, "tc5 run: --arg %u: unknown kind in '%s' (u32 s32 u64 s64 f32 b32 b64 null in out inout scratch tmap)\n",
           index, spec);
   return false;
 #undef KIND
@@ -305,7 +372,7 @@ int cmd_run(int argc, char **argv) {
 out:
   for (unsigned k = 0; k < 64; k++) {
     free(bufs[k].path);
-    if (args[k].kind == TC5_PTX_ARG_BUFFER) free(args[k].data);
+    if (args[k].kind == TC5_PTX_ARG_BUFFER || args[k].kind == TC5_PTX_ARG_TENSORMAP) free(args[k].data);
   }
   return rc;
 }

@@ -14,5 +14,6 @@ int cmd_tmem(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_gemm(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_tmap(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static const struct {
     {"mask", cmd_mask, "attention-score masks as bitmasks (R2P): show a tile"},
     {"tmem", cmd_tmem, "Tensor Memory: tcgen05.ld/st fragments, allocation rules (9.7.16.1, .7, .8)"},
     {"layout", cmd_layout, "shared-memory layouts of MMA operands: show, draw, addr, check (9.7.16.3.3)"},
+    {"tmap", cmd_tmap, "check a TMA tensor map's parameters (cuTensorMapEncodeTiled's rules)"},
     {"run", cmd_run, "run a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly"},
     {"gemm", cmd_gemm, "the reference GEMM: D = A.B (+ C) as the Tensor Core computes it"},
     {"check", cmd_check, "the tcgen05 checker's rules (what tc5 run --check reports)"},

@@ -5,6 +5,8 @@
 #   gpu/run.sh ptx [OUTDIR]     the sm_90a PTX kernels of tests/data/ptx/sm90 on the
 #                               GPU: OUTDIR/h100_out.bin and h100_printf.txt, which
 #                               tests/ptx/silicon.sh compares with tc5 run
+#   gpu/run.sh tma [OUTDIR]     the TMA kernels of tests/data/ptx/tma90 the same way, and
+#                               the driver's verdicts on tmap_rules.txt's tensor maps
 #   gpu/run.sh smem             shared-memory addresses of static and dynamic
 #                               variables (tests/ptx/smem_layout.sh quotes them)
 #   gpu/run.sh mask [OUTDIR]    bitmask (R2P) vs compare masking: SASS counts,
@@ -52,8 +54,24 @@ case "$what" in
     cat "$out/mask-summary.txt"
     exit $rc ;;
   ptx)
-    "$NVCC" -O2 -std=c++17 gpu/ptx_silicon.cu -o build-gpu/ptx_silicon -lcuda
+    "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
+  tma)
+    "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
+    build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
+    # one process a kernel: a kernel that faults names itself and spares the others
+    n=$(grep -vc '^#' tests/data/ptx/tma90/kernels.txt); i=0; rc=0
+    : > "$out/h100_out.bin"; : > "$out/h100_printf.txt"
+    while [ $i -lt "$n" ]; do
+      if TC5_ONLY=$i timeout 20 build-gpu/ptx_silicon tests/data/ptx/tma90 "$out/k.bin" >> "$out/h100_printf.txt" 2> "$out/err.txt"; then
+        cat "$out/k.bin" >> "$out/h100_out.bin"
+      else
+        echo "kernel $i ($(grep -v '^#' tests/data/ptx/tma90/kernels.txt | sed -n "$((i + 1))p" | cut -d' ' -f2)) failed: $(tail -1 "$out/err.txt")"; rc=1
+      fi
+      i=$((i + 1))
+    done
+    rm -f "$out/k.bin" "$out/err.txt"
+    exit $rc ;;
   sparse)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
       gpu/wgmma_sparse.cu build-gpu/libtc5.a -o build-gpu/wgmma_sparse -lpthread
@@ -61,5 +79,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|ptx|sparse [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|ptx|tma|sparse [OUTDIR]" >&2; exit 2 ;;
 esac

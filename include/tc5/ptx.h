@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include "tc5/check.h"
 #include "tc5/status.h"
+#include "tc5/tensormap.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -52,8 +53,9 @@ tc5_status tc5_ptx_free(tc5_ptx_module *m);
 tc5_status tc5_ptx_entry_count(const tc5_ptx_module *m, unsigned *count);
 /* Name and parameters of entry `index`: the number of .param and, for
  * each (up to cap), its size in bytes and whether it was declared .ptr. */
+#define TC5_PTX_NAME_MAX 1024 /* the longest name (C++ kernels' mangled ones are long) */
 typedef struct tc5_ptx_param_info {
-  char name[64];
+  char name[TC5_PTX_NAME_MAX];
   uint32_t size;  /* bytes */
   uint32_t align; /* bytes */
   bool is_ptr;    /* .ptr */
@@ -65,7 +67,11 @@ tc5_status tc5_ptx_entry_info(const tc5_ptx_module *m, unsigned index, const cha
 /* One kernel argument, for each .param of the entry in order. */
 typedef enum tc5_ptx_arg_kind {
   TC5_PTX_ARG_VALUE = 0, /* `bits` passed as the parameter's size */
-  TC5_PTX_ARG_BUFFER     /* a global buffer; its address is passed */
+  TC5_PTX_ARG_BUFFER,    /* a global buffer; its address is passed */
+  TC5_PTX_ARG_TENSORMAP  /* a tensor map (tc5/tensormap.h) over a buffer argument:
+                            by value to a 128-byte .param (CUDA's
+                            __grid_constant__ CUtensorMap), or, to an 8-byte
+                            .param, the address of a copy in global memory */
 } tc5_ptx_arg_kind;
 typedef struct tc5_ptx_arg {
   tc5_ptx_arg_kind kind;
@@ -74,6 +80,14 @@ typedef struct tc5_ptx_arg {
   void *data;      /* BUFFER: host memory the kernel reads and writes     */
   size_t bytes;    /* BUFFER: its size                                     */
   uint64_t device_address; /* BUFFER: set by tc5_ptx_launch                */
+  /* TENSORMAP: the map's parameters, with tmap.address the byte offset of
+   * the tensor in its buffer: `data`/`bytes` when data is not NULL (a
+   * buffer of the map's own, as a kernel that receives only the map sees
+   * it), else buffer argument `buffer` (0-based index of a BUFFER
+   * argument); encoded when the buffers have their addresses, every rule
+   * of cuTensorMapEncodeTiled checked (an error names the parameter) */
+  tc5_tmap_params tmap;
+  unsigned buffer;
 } tc5_ptx_arg;
 
 /* What the kernel printed (vprintf), passed to the callback as text. */

@@ -67,6 +67,7 @@ static const struct {
     /* memory */
     {"ld", dec_ld}, {"ldu", dec_ld}, {"st", dec_st}, {"atom", dec_atom}, {"red", dec_atom},
     {"ldmatrix", dec_ldmatrix}, {"stmatrix", dec_stmatrix}, {"cp.async", dec_cp_async},
+    {"cp.reduce", dec_cp_reduce},
     {"prefetch", dec_nop}, {"prefetchu", dec_nop}, {"fence", dec_fence}, {"membar", dec_nop},
     {"nanosleep", dec_nop}, {"discard", dec_nop}, {"griddepcontrol", dec_nop},
     /* control and warp-level */
@@ -260,7 +261,13 @@ bool d_src_raw(dctx *d, const ptx_raw_opnd *ro, ptx_type t, ptx_opnd *o) {
     break;
   case RO_SYM: {
     /* the address of a variable (in its own state space), or of an entry's
-     * parameter */
+     * parameter (its offset in the parameter space) */
+    const ptx_func *f = &d->m->funcs[d->r->func];
+    for (unsigned j = 0; f->is_entry && j < f->nparams; j++)
+      if (!strcmp(f->params[j].name, ro->sym)) {
+        o->reg = ptx_const_reg(d->m, PC_VALUE, f->params[j].offset, 0);
+        goto done;
+      }
     int k = d_var(d, ro->sym);
     if (k >= 0) {
       o->reg = ptx_const_reg(d->m, PC_VAR, (unsigned)k, 0);
@@ -293,17 +300,22 @@ bool d_src(dctx *d, unsigned i, ptx_type t, ptx_opnd *o) {
   return d_src_raw(d, &d->r->ops[i], t, o);
 }
 
+static bool addr_base(dctx *d, const ptx_raw_opnd *ro, ptx_opnd *o, uint8_t *space_hint);
 bool d_addr(dctx *d, unsigned i, ptx_opnd *o, uint8_t *space_hint) {
   const ptx_raw_opnd *ro = &d->r->ops[i];
-  memset(o, 0, sizeof *o);
-  if (ro->kind != RO_ADDR) {
-    d_fail(d, TC5_EPARSE, "operand %u must be an address [...]", i + 1);
+  if (ro->kind != RO_ADDR || ro->n) {
+    d_fail(d, TC5_EPARSE, "operand %u must be an address [...]%s", i + 1, ro->n ? " without coordinates" : "");
     return false;
   }
+  return addr_base(d, ro, o, space_hint);
+}
+/* [base + offset] of an address operand */
+static bool addr_base(dctx *d, const ptx_raw_opnd *ro, ptx_opnd *o, uint8_t *space_hint) {
+  memset(o, 0, sizeof *o);
   o->kind = PO_ADDR;
   o->imm = ro->ival;
   o->reg = ro->reg != PTX_NOREG ? ro->reg : d->m->zero_reg;
-  if (ro->sym[0]) {
+  if (ro->sym) {
     const ptx_func *f = &d->m->funcs[d->r->func];
     for (unsigned k = 0; k < f->nparams; k++)
       if (!strcmp(f->params[k].name, ro->sym)) {
@@ -348,6 +360,7 @@ static bool push_vreg(dctx *d, uint32_t reg) {
   return true;
 }
 
+static bool vec_elems(dctx *d, const ptx_raw_opnd *ro, unsigned i, unsigned n, bool dst, ptx_type t, ptx_opnd *o);
 bool d_vec(dctx *d, unsigned i, unsigned n, bool dst, ptx_type t, ptx_opnd *o) {
   const ptx_raw_opnd *ro = &d->r->ops[i];
   memset(o, 0, sizeof *o);
@@ -355,6 +368,19 @@ bool d_vec(dctx *d, unsigned i, unsigned n, bool dst, ptx_type t, ptx_opnd *o) {
     d_fail(d, TC5_EPARSE, "operand %u must be a vector {...}", i + 1);
     return false;
   }
+  return vec_elems(d, ro, i, n, dst, t, o);
+}
+bool d_tensor_addr(dctx *d, unsigned i, unsigned n, ptx_opnd *addr, ptx_opnd *coords) {
+  const ptx_raw_opnd *ro = &d->r->ops[i];
+  if (ro->kind != RO_ADDR || ro->n == 0) {
+    d_fail(d, TC5_EPARSE, "operand %u must be [tensorMap, {coordinates}]", i + 1);
+    return false;
+  }
+  memset(coords, 0, sizeof *coords);
+  if (!vec_elems(d, ro, i, n, false, PT_S32, coords)) return false;
+  return addr_base(d, ro, addr, NULL);
+}
+static bool vec_elems(dctx *d, const ptx_raw_opnd *ro, unsigned i, unsigned n, bool dst, ptx_type t, ptx_opnd *o) {
   if (n && ro->n != n) {
     d_fail(d, TC5_EPARSE, "operand %u must have %u elements, not %u", i + 1, n, ro->n);
     return false;

@@ -53,6 +53,9 @@ bool d_src_raw(dctx *d, const ptx_raw_opnd *ro, ptx_type t, ptx_opnd *o);
 /* operand i as [address]; *space_hint gets the variable's space when the
  * base is a variable (else unchanged) */
 bool d_addr(dctx *d, unsigned i, ptx_opnd *o, uint8_t *space_hint);
+/* operand i as [tensorMap, {c0, ...}]: the map's address and n (0: any)
+ * coordinate registers */
+bool d_tensor_addr(dctx *d, unsigned i, unsigned n, ptx_opnd *addr, ptx_opnd *coords);
 /* operand i as a vector {a, b, ...} of n (0: any) registers */
 bool d_vec(dctx *d, unsigned i, unsigned n, bool dst, ptx_type t, ptx_opnd *o);
 /* operand i as a label */
@@ -88,6 +91,10 @@ PTX_DEC(dec_stmatrix);
 PTX_DEC(dec_cp_async);
 PTX_DEC(dec_nop);      /* prefetch, membar, nanosleep ... */
 PTX_DEC(dec_fence);    /* fence (fence.proxy.async is followed by the checker) */
+/* exec_tma.c */
+PTX_DEC(dec_cp_reduce); /* cp.reduce.async.bulk */
+/* cp.async.bulk* after "bulk" was taken (reduce: cp.reduce.async.bulk*) */
+tc5_status ptx_dec_bulk(dctx *d, bool reduce);
 /* exec_warp.c */
 PTX_DEC(dec_bra);
 PTX_DEC(dec_exit);

@@ -51,6 +51,9 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
     } else if (addr >= PTX_GENERIC_LOCAL && addr < PTX_GENERIC_LOCAL + PTX_WINDOW_SIZE) {
       space = PS_LOCAL;
       addr -= PTX_GENERIC_LOCAL;
+    } else if (addr >= PTX_GENERIC_PARAM && addr < PTX_GENERIC_PARAM + PTX_WINDOW_SIZE) {
+      space = PS_PARAM;
+      addr -= PTX_GENERIC_PARAM;
     } else {
       space = PS_GLOBAL;
     }
@@ -64,7 +67,7 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
                (unsigned long long)addr, n, c->smem.size, addr < 1024 ? " (the first 1 KiB is reserved)" : "");
       return NULL;
     }
-    if (c->chk && in && !(in->flags & PF_MBAR)) {
+    if (c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
       if (write) chk_smem_write(w, in, lane, (uint32_t)addr, n);
       else chk_smem_read(w, in, lane, (uint32_t)addr, n);
     }
@@ -386,7 +389,10 @@ PTX_DEC(dec_atom) {
 static PTX_EXEC(x_cvta) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg);
-  uint64_t base = in->space == PS_SHARED ? PTX_GENERIC_SHARED : in->space == PS_LOCAL ? PTX_GENERIC_LOCAL : 0;
+  uint64_t base = in->space == PS_SHARED ? PTX_GENERIC_SHARED
+                  : in->space == PS_LOCAL ? PTX_GENERIC_LOCAL
+                  : in->space == PS_PARAM ? PTX_GENERIC_PARAM
+                                          : 0;
   bool to = in->mods & 1;
   uint64_t m = in->aux == 32 ? 0xffffffffull : ~0ull;
   if (!base) {
@@ -411,7 +417,9 @@ PTX_DEC(dec_cvta) {
   int sp = d_take_space(d);
   ptx_type t = d_take_type(d);
   if (sp < 0 || (t != PT_U32 && t != PT_U64)) return d_fail(d, TC5_EPARSE, "cvta needs a state space and .u32/.u64");
-  if (sp == PS_PARAM) return d_fail(d, TC5_EUNSUPPORTED, "cvta.param is not modelled");
+  /* cvta.param: a kernel parameter's generic address (a __grid_constant__
+   * parameter such as a tensor map); cvta.to.param is not in PTX */
+  if (sp == PS_PARAM && to) return d_fail(d, TC5_EILLEGAL, "cvta.to.param does not exist");
   in->space = (uint8_t)(sp == PS_SHARED_CLUSTER ? PS_SHARED : sp);
   in->aux = ptx_types[t].bits;
   if (to) in->mods |= 1;
@@ -593,6 +601,7 @@ static PTX_EXEC(x_cp_async_arrive) {
 }
 PTX_DEC(dec_cp_async) {
   ptx_insn *in = d->in;
+  if (d_take(d, "bulk")) return ptx_dec_bulk(d, false); /* TMA: exec_tma.c */
   if (d_take(d, "commit_group") || d_take(d, "wait_all")) {
     in->fn = x_nop;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
@@ -612,7 +621,6 @@ PTX_DEC(dec_cp_async) {
     in->flags |= PF_MBAR;
     return TC5_OK;
   }
-  if (d_take(d, "bulk")) return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk (TMA) is not modelled yet");
   static const char *const lvl[] = {"ca", "cg", NULL};
   if (d_take_one(d, lvl) < 0) return d_fail(d, TC5_EPARSE, "cp.async needs .ca or .cg");
   take_cache_ops(d);

@@ -378,6 +378,21 @@ int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t add
   return PX_NEXT;
 }
 
+int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes) {
+  ptx_mbar *mb = live_mbar(w, in, lane, addr);
+  if (!mb) return PX_ERROR;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  uint32_t before = mb->mb.phase;
+  tc5_status st = tc5_mbarrier_complete_tx(&mb->mb, bytes, &dg);
+  if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  if (w->cta->chk && mb->mb.phase != before) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
+  mb->tx_line = in->line;
+  mb->tx_thread = w->id * 32 + (uint32_t)lane;
+  w->cta->progress = true;
+  return PX_NEXT;
+}
+
 enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT, MB_INVAL,
        MB_PENDING };
 /* the operations whose first operand is a result (the state, or the wait's predicate) */
@@ -467,10 +482,11 @@ static PTX_EXEC(x_mbarrier) {
         break;
       }
       case MB_EXPECT_TX: st = tc5_mbarrier_expect_tx(&mb->mb, (uint32_t)x[l], &dg); break;
-      case MB_COMPLETE_TX:
-        st = tc5_mbarrier_complete_tx(&mb->mb, (uint32_t)x[l], &dg);
-        if (!st && w->cta->chk && mb->mb.phase != before) chk_mbar_arrive(w, in, (int)l, mb, before, false, NULL);
+      case MB_COMPLETE_TX: {
+        int r = ptx_mbar_complete_tx_lane(w, in, (int)l, off, (uint32_t)x[l]);
+        if (r != PX_NEXT) return r;
         break;
+      }
       default: mb->mb.initialized = false; break; /* inval */
       }
     }

@@ -51,7 +51,29 @@ typedef struct parser {
   uint32_t npool, pool_cap;
   ptx_func *fn;
   unsigned fn_index;
+  struct name_block *names; /* interned symbol names (raw operands point into them) */
 } parser;
+
+/* a block of interned names: they never move, so raw operands keep pointers */
+typedef struct name_block {
+  struct name_block *next;
+  size_t used;
+  char text[65536];
+} name_block;
+static const char *intern(parser *p, const char *s) {
+  size_t n = strlen(s) + 1;
+  if (!p->names || p->names->used + n > sizeof p->names->text) {
+    name_block *b = malloc(sizeof *b);
+    if (!b) return NULL;
+    b->next = p->names;
+    b->used = 0;
+    p->names = b;
+  }
+  char *d = p->names->text + p->names->used;
+  memcpy(d, s, n);
+  p->names->used += n;
+  return d;
+}
 
 /* ------------------------------------------------------------------ */
 /* errors */
@@ -305,6 +327,8 @@ static uint32_t hash_name(const char *s, uint32_t scope) {
 }
 
 static tc5_status tab_put(parser *p, nametab *t, const char *name, uint32_t sc, uint32_t value) {
+  if (strlen(name) >= sizeof t->e[0].name)
+    return perr(p, TC5_EUNSUPPORTED, "a register or label name longer than %zu characters", sizeof t->e[0].name - 1);
   if ((t->n + 1) * 2 > t->cap) {
     uint32_t nc = t->cap ? t->cap * 2 : 64;
     name_ent *ne = calloc(nc, sizeof *ne);
@@ -606,7 +630,7 @@ static tc5_status read_init(parser *p, uint8_t *init, uint64_t cap_elems, uint32
 /* a module-level or in-body variable: after the state space was read */
 static tc5_status parse_var(parser *p, decl_head h, bool is_extern, bool in_body) {
   do {
-    char name[64];
+    char name[PTX_NAME_MAX];
     if (!read_name(p, name, sizeof name)) return p->st;
     uint64_t count;
     bool unsized;
@@ -641,9 +665,8 @@ static tc5_status parse_var(parser *p, decl_head h, bool is_extern, bool in_body
       f->frame_bytes += v.size;
       v.space = h.space == PS_LOCAL ? PS_LOCAL : PS_PARAM_LOCAL;
       /* local variables are named per function: prefix with the function */
-      char full[96];
-      snprintf(full, sizeof full, "%u:%u:%s", p->fn_index, p->cur, name); /* function:block:name */
-      snprintf(v.name, sizeof v.name, "%s", full);
+      if (snprintf(v.name, sizeof v.name, "%u:%u:%s", p->fn_index, p->cur, name) >= (int)sizeof v.name) /* function:block:name */
+        return perr(p, TC5_EUNSUPPORTED, "a local variable's name longer than %d characters", PTX_NAME_MAX - 24);
     } else if (h.space == PS_LOCAL) {
       free(v.init);
       return perr(p, TC5_EUNSUPPORTED, "module-level .local variables are not modelled");
@@ -672,7 +695,7 @@ static tc5_status parse_params(parser *p, ptx_param **out, unsigned *nout, uint3
     decl_head h;
     memset(&h, 0, sizeof h);
     if (read_decl_head(p, &h)) return p->st;
-    char name[64];
+    char name[PTX_NAME_MAX];
     if (!read_name(p, name, sizeof name)) return p->st;
     uint64_t count;
     bool unsized;
@@ -725,7 +748,7 @@ static tc5_status parse_reg_decl(parser *p) {
   if (h.vec) return perr(p, TC5_EUNSUPPORTED, "vector registers (.reg .v%u) are not modelled", h.vec);
   unsigned bits = t == PT_PRED ? 1 : ptx_types[t].bits;
   do {
-    char name[64];
+    char name[PTX_NAME_MAX];
     if (!read_name(p, name, sizeof name)) return p->st;
     if (accept(p, '<')) {
       uint8_t k;
@@ -736,7 +759,7 @@ static tc5_status parse_reg_decl(parser *p) {
         return perr(p, TC5_EPARSE, "a register range <N> needs N in [0, 10^6]");
       if (!expect(p, '>')) return p->st;
       for (int64_t k2 = 0; k2 < v; k2++) {
-        char full[96];
+        char full[PTX_NAME_MAX + 24];
         snprintf(full, sizeof full, "%s%lld", name, (long long)k2);
         uint32_t r = ptx_new_reg(p->m, bits);
         if (r == PTX_NOREG) return perr(p, TC5_ENOMEM, "out of memory");
@@ -760,7 +783,7 @@ static int sreg_lookup(const char *name) {
 
 /* a name operand: register, special register, pair a|b, or a symbol */
 static tc5_status name_operand(parser *p, ptx_raw_opnd *o) {
-  char name[64];
+  char name[PTX_NAME_MAX];
   o->col = (uint32_t)(p->i - p->line_start + 1);
   if (!read_name(p, name, sizeof name)) return p->st;
   if (!strcmp(name, "_")) {
@@ -775,7 +798,7 @@ static tc5_status name_operand(parser *p, ptx_raw_opnd *o) {
     skip_ws(p);
     if (peek(p) == '|') {
       advance(p);
-      char n2[64];
+      char n2[PTX_NAME_MAX];
       if (!read_name(p, n2, sizeof n2)) return p->st;
       if (!tab_get(p, &p->regs, n2, p->cur, &o->reg2))
         return perr(p, TC5_EPARSE, "'%s' is not a declared register", n2);
@@ -790,7 +813,8 @@ static tc5_status name_operand(parser *p, ptx_raw_opnd *o) {
     return TC5_OK;
   }
   o->kind = RO_SYM;
-  snprintf(o->sym, sizeof o->sym, "%s", name);
+  o->sym = intern(p, name);
+  if (!o->sym) return perr(p, TC5_ENOMEM, "out of memory");
   return TC5_OK;
 }
 
@@ -838,7 +862,7 @@ static tc5_status operand(parser *p, ptx_raw *r, ptx_raw_opnd *o) {
       memset(&b, 0, sizeof b);
       if (name_operand(p, &b)) return p->st;
       if (b.kind == RO_REG) o->reg = b.reg;
-      else if (b.kind == RO_SYM) memcpy(o->sym, b.sym, sizeof o->sym);
+      else if (b.kind == RO_SYM) o->sym = b.sym;
       else return perr(p, TC5_EPARSE, "an address is [register + offset] or [variable + offset]");
     }
     for (;;) {
@@ -860,6 +884,20 @@ static tc5_status operand(parser *p, ptx_raw *r, ptx_raw_opnd *o) {
       } else {
         break;
       }
+    }
+    /* [tensorMap, {coordinates}] (cp.async.bulk.tensor): the coordinates
+     * are the address operand's elements */
+    if (accept(p, ',')) {
+      if (!expect(p, '{')) return p->st;
+      o->first = r->nelems;
+      do {
+        ptx_raw_opnd e;
+        memset(&e, 0, sizeof e);
+        if (scalar_operand(p, &e)) return p->st;
+        if (add_elem(p, r, &e)) return p->st;
+        o->n++;
+      } while (accept(p, ','));
+      if (!expect(p, '}')) return p->st;
     }
     expect(p, ']');
     return p->st;
@@ -957,7 +995,7 @@ static tc5_status parse_body(parser *p) {
     if (c == '@') {
       advance(p);
       if (accept(p, '!')) gneg = 1;
-      char name[64];
+      char name[PTX_NAME_MAX];
       if (!read_name(p, name, sizeof name)) return p->st;
       if (!tab_get(p, &p->regs, name, p->cur, &guard))
         return perr(p, TC5_EPARSE, "guard '%s' is not a declared register", name);
@@ -969,7 +1007,7 @@ static tc5_status parse_body(parser *p) {
     skip_ws(p);
     if (guard == PTX_NOREG && peek(p) == ':' && w[0] != '.') {
       advance(p);
-      char name[64];
+      char name[PTX_NAME_MAX];
       if (n >= sizeof name) return perr(p, TC5_EUNSUPPORTED, "label too long");
       memcpy(name, w, n);
       name[n] = 0;
@@ -1277,6 +1315,11 @@ tc5_status tc5_ptx_load(const char *text, size_t len, const char *name, tc5_ptx_
   free(p.scopes);
   free(p.raws);
   free(p.pool);
+  while (p.names) {
+    name_block *b = p.names;
+    p.names = b->next;
+    free(b);
+  }
   tab_clear(&p.regs);
   tab_clear(&p.labels);
   if (p.st) {

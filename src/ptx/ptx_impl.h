@@ -22,6 +22,7 @@
 #define PTX_NOREG 0xFFFFFFFFu
 #define PTX_MAX_OPS 8
 #define PTX_MAX_CALL_DEPTH 16
+#define PTX_NAME_MAX TC5_PTX_NAME_MAX /* C++ kernels' mangled names are long */
 
 /* ---- types (the .b32, .f16x2 ... of an instruction) ---- */
 typedef enum ptx_type {
@@ -86,6 +87,8 @@ enum {
   PF_UNGUARDED = 1u << 1, /* runs even for lanes whose guard is false (bra) */
   PF_MBAR = 1u << 2,      /* an mbarrier object's access (mbarrier.*, tcgen05.commit): not data
                              for the checker's shared-memory shadow */
+  PF_ASYNC = 1u << 3,     /* a bulk copy's access (the async proxy): not one of the generic
+                             proxy's for the checker */
 };
 
 typedef struct ptx_insn {
@@ -108,7 +111,7 @@ typedef struct ptx_insn {
 
 /* ---- module-level variables and functions ---- */
 typedef struct ptx_var {
-  char name[96];
+  char name[PTX_NAME_MAX];
   uint8_t space;
   uint32_t align, size;
   bool is_extern;  /* .extern .shared x[] (dynamic) */
@@ -120,13 +123,13 @@ typedef struct ptx_var {
 } ptx_var;
 
 typedef struct ptx_param {
-  char name[64];
+  char name[PTX_NAME_MAX];
   uint32_t size, align, offset;
   bool is_ptr;
 } ptx_param;
 
 typedef struct ptx_func {
-  char name[64];
+  char name[PTX_NAME_MAX];
   bool is_entry, defined;
   uint32_t first, count;   /* instructions [first, first + count) */
   ptx_param *params;       /* entry parameters, or .func parameters */
@@ -193,6 +196,7 @@ struct tc5_ptx_module {
 #define PTX_MAX_BARRIERS 16
 #define PTX_GENERIC_SHARED 0x00007e0000000000ull /* generic window of shared memory */
 #define PTX_GENERIC_LOCAL 0x00007d0000000000ull  /* generic window of local memory  */
+#define PTX_GENERIC_PARAM 0x00007c0000000000ull  /* generic window of the kernel parameters */
 #define PTX_WINDOW_SIZE (1ull << 32)
 #define PTX_GLOBAL_BASE 0x0000000200000000ull    /* first global buffer             */
 
@@ -208,6 +212,8 @@ typedef struct ptx_launch {
   tc5_ptx_launch_cfg cfg;
   ptx_region *regions;
   unsigned nregions;
+  tc5_tensormap *tmaps;     /* tensor maps passed by address (regions of their own) */
+  unsigned ntmaps;
   uint8_t *params;          /* the entry's parameter buffer */
   uint8_t *globals;         /* module variables' image */
   uint32_t shared_total;    /* 1 KiB + static + dynamic */
@@ -229,6 +235,8 @@ typedef struct ptx_launch {
 typedef struct ptx_mbar {
   uint32_t addr;
   tc5_mbarrier mb;
+  uint32_t tx_line;   /* the last complete_tx (a TMA copy's): its line, 0 none ... */
+  uint32_t tx_thread; /* ... and the thread (in the CTA) that issued it */
 } ptx_mbar;
 
 struct ptx_cta;
@@ -341,6 +349,9 @@ ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr);
 ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create);
 /* one arrival on the mbarrier at shared address addr (exec_warp.c) */
 int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count);
+/* complete_tx of `bytes` on the mbarrier at shared address addr, as a TMA
+ * copy issued by `lane` does (exec_warp.c) */
+int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes);
 /* a warp's arrival at barrier id (count threads, 0 = all); wait: bar.sync
  * rather than bar.arrive (run.c) */
 int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait);
@@ -362,7 +373,8 @@ typedef enum ptx_rkind {
   RO_F64,       /* 0dXXXX... or a decimal float: bits (f64)          */
   RO_SYM,       /* a name that is no register: sym (label, variable,
                    parameter, function), resolved by the decoder     */
-  RO_ADDR,      /* [base + ival]: reg or sym base (or neither)       */
+  RO_ADDR,      /* [base + ival]: reg or sym base (or neither); with n > 0
+                   [base, {e...}] (a tensor map and its coordinates)  */
   RO_VEC,       /* {a, b, ...}: the elements follow in the raw list   */
   RO_LIST,      /* (a, b, ...) of call: the elements follow          */
   RO_SREG,      /* %tid.x ...: ival = SR_*                           */
@@ -376,7 +388,7 @@ typedef struct ptx_raw_opnd {
   uint32_t first;    /* RO_VEC / RO_LIST: first element index */
   int64_t ival;
   uint64_t bits;
-  char sym[64];
+  const char *sym;   /* RO_SYM, RO_ADDR's symbol base: interned by the parser (NULL: none) */
   uint32_t col;
 } ptx_raw_opnd;
 #define PTX_RAW_MAX_ELEMS 256

@@ -569,7 +569,8 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
                         L.f->nparams, nargs);
   }
   L.params = calloc(L.f->param_bytes ? L.f->param_bytes : 1, 1);
-  L.regions = calloc(nargs + 1, sizeof *L.regions);
+  L.regions = calloc(2 * nargs + 1, sizeof *L.regions);
+  L.tmaps = calloc(nargs ? nargs : 1, sizeof *L.tmaps);
   pthread_mutex_t lock;
   pthread_mutex_init(&lock, NULL);
   L.lock = &lock;
@@ -577,15 +578,68 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   worker *wk = NULL;
   pthread_t *tids = NULL;
   unsigned nthreads = 0;
-  if (!L.params || !L.regions) {
+  if (!L.params || !L.regions || !L.tmaps) {
     st = TC5_ENOMEM;
     goto out;
   }
   uint64_t next = PTX_GLOBAL_BASE;
+  /* the buffers first: a tensor map needs its buffer's address */
+  for (unsigned k = 0; k < nargs; k++)
+    if (args[k].kind == TC5_PTX_ARG_BUFFER || (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data)) {
+      args[k].device_address = next;
+      next = (next + args[k].bytes + 65536 + 255) / 256 * 256; /* a gap: overruns do not land in the next buffer */
+    }
   for (unsigned k = 0; k < nargs; k++) {
     const ptx_param *p = &L.f->params[k];
     tc5_ptx_arg *a = &args[k];
     uint64_t v;
+    if (a->kind == TC5_PTX_ARG_TENSORMAP) {
+      if (a->data) { /* the tensor's own buffer */
+        ptx_region *r = &L.regions[L.nregions++];
+        r->base = a->device_address;
+        r->size = a->bytes;
+        r->host = a->data;
+        snprintf(r->name, sizeof r->name, "tensor of %.52s", p->name);
+      } else if (a->buffer >= nargs || args[a->buffer].kind != TC5_PTX_ARG_BUFFER) {
+        st = tc5_diag_add(diag, TC5_EINVAL, p->name, k, "parameter %u (%s): the tensor map's buffer, argument %u, is not a buffer",
+                          k + 1, p->name, a->buffer + 1);
+        goto out;
+      }
+      if (p->size != TC5_TENSORMAP_BYTES && p->size != 8) {
+        st = tc5_diag_add(diag, TC5_EINVAL, p->name, k,
+                          "parameter %u (%s) is %u bytes: a tensor map is passed in 128 bytes, or by an 8-byte address", k + 1,
+                          p->name, p->size);
+        goto out;
+      }
+      tc5_tmap_params tp = a->tmap;
+      tp.address = (a->data ? a->device_address : args[a->buffer].device_address) + a->tmap.address;
+      tc5_tensormap *tm = &L.tmaps[L.ntmaps];
+      st = tc5_tensormap_encode(tm, &tp, diag);
+      if (st) {
+        tc5_diag_add(diag, st, p->name, k, "parameter %u (%s): the tensor map was rejected", k + 1, p->name);
+        goto out;
+      }
+      if (p->size == TC5_TENSORMAP_BYTES) {
+        if (p->align < 64) {
+          st = tc5_diag_add(diag, TC5_EALIGN, p->name, p->align, "parameter %u (%s): a tensor map needs .align 64, not %u", k + 1,
+                            p->name, p->align);
+          goto out;
+        }
+        memcpy(L.params + p->offset, tm->bytes, TC5_TENSORMAP_BYTES);
+        continue;
+      }
+      /* by address: a 128-byte region of its own (64-byte aligned) */
+      ptx_region *r = &L.regions[L.nregions++];
+      r->base = next;
+      r->size = TC5_TENSORMAP_BYTES;
+      r->host = tm->bytes;
+      snprintf(r->name, sizeof r->name, "tensor map of %.48s", p->name);
+      v = next;
+      next += 65536;
+      L.ntmaps++;
+      memcpy(L.params + p->offset, &v, 8);
+      continue;
+    }
     if (a->kind == TC5_PTX_ARG_BUFFER) {
       if (p->size != 8) {
         st = tc5_diag_add(diag, TC5_EINVAL, p->name, k, "parameter %u (%s) is %u bytes: a buffer's address needs 8", k + 1,
@@ -593,13 +647,11 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
         goto out;
       }
       ptx_region *r = &L.regions[L.nregions++];
-      r->base = next;
+      r->base = a->device_address;
       r->size = a->bytes;
       r->host = a->data;
-      snprintf(r->name, sizeof r->name, "%s", p->name);
-      a->device_address = next;
-      v = next;
-      next = (next + a->bytes + 65536 + 255) / 256 * 256; /* a gap: overruns do not land in the next buffer */
+      snprintf(r->name, sizeof r->name, "%.63s", p->name);
+      v = a->device_address;
     } else {
       if (a->size != p->size) {
         st = tc5_diag_add(diag, TC5_EINVAL, p->name, a->size, "parameter %u (%s) is %u bytes; the argument is %u", k + 1,
@@ -683,6 +735,7 @@ out:
   free(tids);
   free(L.params);
   free(L.regions);
+  free(L.tmaps);
   free(L.globals);
   free(L.shared_addr);
   pthread_mutex_destroy(&lock);

@@ -43,7 +43,7 @@ static tc5_status run(uint32_t wait, tc5_check_mode mode, tc5_ptx_stats *stats, 
   tc5_status st = tc5_ptx_load(kernel, strlen(kernel), "c.ptx", &m, dg);
   if (st) return st;
   uint32_t out[32];
-  tc5_ptx_arg args[2] = {{TC5_PTX_ARG_BUFFER, 0, 0, out, sizeof out, 0}, {TC5_PTX_ARG_VALUE, 4, wait, NULL, 0, 0}};
+  tc5_ptx_arg args[2] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = sizeof out}, {.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = wait}};
   tc5_ptx_launch_cfg cfg;
   tc5_ptx_launch_init(&cfg);
   cfg.block[0] = 32;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The same PTX files on the H100 and in tc5 run. tests/data/ptx/sm90 holds
+# The same PTX files on the H100 and in tc5 run (tests/data/ptx/sm90: the
+# general instructions; tests/data/ptx/tma90: TMA). tests/data/ptx/sm90 holds
 # kernels.ptx (gpu/ptx_kernels.cu, nvcc -arch=sm_90a -ptx -fmad=false),
 # wgmma_arith.ptx (gpu/wgmma_arith.cu's kernels, nvcc -arch=sm_90a -ptx),
 # their inputs and kernels.txt (gen_inputs.py). `gpu/run.sh ptx` ran every
@@ -14,14 +15,33 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 off=0 fail=0 n=0 bytes=0
 : > "$work/printf.txt"
+line=0
 grep -v '^#' "$dir/kernels.txt" | while read -r file name grid block shared rest; do
   [ -n "$file" ] || continue
+  line=$((line + 1))
   set --
   size=0 k=0
   for a in $rest; do
     case $a in
       in:*) set -- "$@" --arg "in:$dir/${a#in:}" ;;
       out:*) k=$((k + 1)); set -- "$@" --arg "out:$work/o$k.bin:${a#out:}"; size=$((size + ${a#out:})) ;;
+      inout:*)
+        k=$((k + 1)); cp "$dir/${a#inout:}" "$work/o$k.bin"
+        set -- "$@" --arg "inout:$work/o$k.bin"; size=$((size + $(wc -c < "$work/o$k.bin"))) ;;
+      tmap:*)
+        # a tensor map's own buffer: in=F from DIR; out=BYTES and inout=F are outputs
+        new=""
+        for kv in $(echo "${a#tmap:}" | tr ',' ' '); do
+          case $kv in
+            in=*) kv="in=$dir/${kv#in=}" ;;
+            out=*) k=$((k + 1)); size=$((size + ${kv#out=})); kv="out=$work/o$k.bin:${kv#out=}" ;;
+            inout=*)
+              k=$((k + 1)); cp "$dir/${kv#inout=}" "$work/o$k.bin"
+              size=$((size + $(wc -c < "$work/o$k.bin"))); kv="inout=$work/o$k.bin" ;;
+          esac
+          new="$new${new:+,}$kv"
+        done
+        set -- "$@" --arg "tmap:$new" ;;
       *) set -- "$@" --arg "$a" ;;
     esac
   done
@@ -34,12 +54,12 @@ grep -v '^#' "$dir/kernels.txt" | while read -r file name grid block shared rest
     if cmp -s "$work/mine.bin" "$work/h.bin"; then
       echo "ok $name $size"
     else
-      echo "$name: $(cmp -l "$work/mine.bin" "$work/h.bin" | wc -l) bytes differ from the H100 (offset, tc5, H100 in octal):"
+      echo "$name (kernel $line of the manifest): $(cmp -l "$work/mine.bin" "$work/h.bin" | wc -l) bytes differ from the H100 (offset, tc5, H100 in octal):"
       cmp -l "$work/mine.bin" "$work/h.bin" | head -4
       echo "differ $name"
     fi
   else
-    echo "$name: tc5 run failed"; echo "differ $name"
+    echo "$name (kernel $line of the manifest): tc5 run failed"; echo "differ $name"
   fi
   off=$((off + size))
 done > "$work/log.txt"

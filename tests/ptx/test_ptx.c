@@ -32,7 +32,7 @@ static tc5_status run1(const char *body, unsigned ctas, unsigned block, void *ou
   tc5_ptx_module *m;
   tc5_status st = load(body, &m, dg);
   if (st) return st;
-  tc5_ptx_arg arg = {TC5_PTX_ARG_BUFFER, 0, 0, out, bytes, 0};
+  tc5_ptx_arg arg = {.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = bytes};
   tc5_ptx_launch_cfg cfg;
   tc5_ptx_launch_init(&cfg);
   cfg.grid[0] = ctas;
@@ -330,7 +330,7 @@ static void test_launch_errors(void **state) {
   tc5_ptx_launch_cfg cfg;
   tc5_ptx_launch_init(&cfg);
   cfg.block[0] = 64;
-  tc5_ptx_arg args[2] = {{TC5_PTX_ARG_VALUE, 8, 0, NULL, 0, 0}, {TC5_PTX_ARG_VALUE, 4, 5, NULL, 0, 0}};
+  tc5_ptx_arg args[2] = {{.kind = TC5_PTX_ARG_VALUE, .size = 8, .bits = 0}, {.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = 5}};
   assert_int_equal(tc5_ptx_launch(m, &cfg, args, 1, NULL, &dg), TC5_EINVAL);
   assert_true(has(&dg, "has 2 parameters; 1 arguments"));
   args[1].size = 8;

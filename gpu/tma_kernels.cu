@@ -1,0 +1,145 @@
+// TMA kernels for the silicon comparison of issue 18: the same PTX
+// (tests/data/ptx/tma90/kernels.ptx, `nvcc -arch=sm_90a -ptx`) runs on the
+// H100 with tensor maps from cuTensorMapEncodeTiled (gpu/ptx_silicon.cu)
+// and in `tc5 run` with tensor maps from the same parameters
+// (tests/ptx/silicon.sh); tests/data/ptx/tma90/kernels.txt lists the
+// launches (gen_manifest.py). Written with CUDA's <cuda/ptx> wrappers.
+//
+// Every kernel works on a window of dynamic shared memory at `off` bytes
+// past a 1024-byte boundary: zero-filled first, then the copy, then the
+// window's bytes go to `out` (loads), or the window is filled from `in`
+// and copied to the tensor (stores, reductions: the tensor's buffer is the
+// compared output).
+#include <cuda.h>
+#include <cuda/ptx>
+#include <cstdint>
+
+namespace ptx = cuda::ptx;
+
+__device__ static uint8_t *window(uint32_t off) {
+  extern __shared__ __align__(1024) uint8_t dyn[];
+  return (uint8_t *)(((uintptr_t)dyn + 1023) & ~(uintptr_t)1023) + off;
+}
+
+// the mbarrier's phase 0, or false after about a second (a transaction
+// count that never completes; tc5 reports that as a deadlock)
+__device__ static bool wait(uint64_t *bar) {
+  for (uint32_t spin = 0; spin < (1u << 20); spin++)
+    if (ptx::mbarrier_try_wait_parity(bar, 0)) return true;
+  return false;
+}
+
+template <int R>
+__device__ static void load(const CUtensorMap *tm, uint8_t *out, uint32_t off, uint32_t img, uint32_t bytes, int c0,
+                            int c1, int c2, int c3, int c4) {
+  __shared__ uint64_t bar;
+  uint8_t *w = window(off);
+  for (uint32_t i = threadIdx.x; i < img; i += blockDim.x) w[i] = 0;
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_init(&bar, 1);
+    ptx::fence_proxy_async(ptx::space_shared); // the zeros and the mbarrier, before the async proxy
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int c[5] = {c0, c1, c2, c3, c4};
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &bar, bytes);
+    if constexpr (R == 1) ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, w, tm, (const int(&)[1])c, &bar);
+    if constexpr (R == 2) ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, w, tm, (const int(&)[2])c, &bar);
+    if constexpr (R == 3) ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, w, tm, (const int(&)[3])c, &bar);
+    if constexpr (R == 4) ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, w, tm, (const int(&)[4])c, &bar);
+    if constexpr (R == 5) ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, w, tm, (const int(&)[5])c, &bar);
+  }
+  bool late = !wait(&bar);
+  for (uint32_t i = threadIdx.x; i < img; i += blockDim.x) out[i] = w[i];
+  if (late && threadIdx.x == 0) out[0] = out[1] = 0xEE; // the mbarrier's phase never completed
+}
+
+#define LOAD(R)                                                                                                     \
+  extern "C" __global__ void tma_load_##R##d(const __grid_constant__ CUtensorMap tm, uint8_t *out, uint32_t off,     \
+                                             uint32_t img, uint32_t bytes, int c0, int c1, int c2, int c3, int c4) { \
+    load<R>(&tm, out, off, img, bytes, c0, c1, c2, c3, c4);                                                        \
+  }
+LOAD(1)
+LOAD(2)
+LOAD(3)
+LOAD(4)
+LOAD(5)
+
+// the window filled from `in`, then stored (or reduced, op) to the tensor
+template <int R, int OP>
+__device__ static void store(const CUtensorMap *tm, const uint8_t *in, uint32_t off, uint32_t img, int c0, int c1,
+                             int c2, int c3, int c4) {
+  uint8_t *w = window(off);
+  for (uint32_t i = threadIdx.x; i < img; i += blockDim.x) w[i] = in[i];
+  ptx::fence_proxy_async(ptx::space_shared); // each thread's writes, before the async proxy reads them
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int c[5] = {c0, c1, c2, c3, c4};
+    const int(&c1d)[1] = (const int(&)[1])c;
+    const int(&c2d)[2] = (const int(&)[2])c;
+    const int(&c3d)[3] = (const int(&)[3])c;
+    const int(&c5d)[5] = (const int(&)[5])c;
+    if constexpr (OP < 0) {
+      if constexpr (R == 1) ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, tm, c1d, w);
+      if constexpr (R == 2) ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, tm, c2d, w);
+      if constexpr (R == 3) ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, tm, c3d, w);
+      if constexpr (R == 5) ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, tm, c5d, w);
+    } else {
+      if constexpr (OP == 0) ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_add, tm, c2d, w);
+      if constexpr (OP == 1) ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_min, tm, c2d, w);
+      if constexpr (OP == 2) ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_max, tm, c2d, w);
+      if constexpr (OP == 3) ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_inc, tm, c2d, w);
+      if constexpr (OP == 4) ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_dec, tm, c2d, w);
+      if constexpr (OP == 5) ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_and_op, tm, c2d, w);
+      if constexpr (OP == 6) ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_or_op, tm, c2d, w);
+      if constexpr (OP == 7) ptx::cp_reduce_async_bulk_tensor(ptx::space_global, ptx::space_shared, ptx::op_xor_op, tm, c2d, w);
+    }
+    ptx::cp_async_bulk_commit_group();
+    ptx::cp_async_bulk_wait_group(ptx::n32_t<0>());
+  }
+}
+
+#define STORE(R)                                                                                            \
+  extern "C" __global__ void tma_store_##R##d(const __grid_constant__ CUtensorMap tm, const uint8_t *in,    \
+                                              uint32_t off, uint32_t img, int c0, int c1, int c2, int c3, \
+                                              int c4) {                                                   \
+    store<R, -1>(&tm, in, off, img, c0, c1, c2, c3, c4);                                                  \
+  }
+STORE(1)
+STORE(2)
+STORE(3)
+STORE(5)
+#define REDUCE(NAME, OP)                                                                                     \
+  extern "C" __global__ void tma_reduce_##NAME(const __grid_constant__ CUtensorMap tm, const uint8_t *in,   \
+                                               uint32_t off, uint32_t img, int c0, int c1) {               \
+    store<2, OP>(&tm, in, off, img, c0, c1, 0, 0, 0);                                                      \
+  }
+REDUCE(add, 0)
+REDUCE(min, 1)
+REDUCE(max, 2)
+REDUCE(inc, 3)
+REDUCE(dec, 4)
+REDUCE(and, 5)
+REDUCE(or, 6)
+REDUCE(xor, 7)
+
+// non-tensor bulk copies: global -> shared (mbarrier), shared -> global (bulk group)
+extern "C" __global__ void bulk_copy(const uint8_t *in, uint8_t *out, uint32_t off, uint32_t n) {
+  __shared__ uint64_t bar;
+  uint8_t *w = window(off);
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_init(&bar, 1);
+    ptx::fence_proxy_async(ptx::space_shared);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &bar, n);
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, w, in, n, &bar);
+  }
+  if (!wait(&bar)) return;
+  if (threadIdx.x == 0) {
+    ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, out + 16, w, n);
+    ptx::cp_async_bulk_commit_group();
+    ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>());
+  }
+}

@@ -1,0 +1,252 @@
+/* tc5 PTX runner — the Tensor Memory Accelerator and bulk copies:
+ * cp.async.bulk.tensor (tile mode, loads, stores), cp.reduce.async.bulk.tensor,
+ * cp.async.bulk (global <-> shared), cp.async.bulk.commit_group /
+ * wait_group, cp.async.bulk.prefetch (PTX ISA "Data Movement and
+ * Conversion Instructions: cp.async.bulk*", "Tensor copy").
+ *
+ * A copy is performed when issued (tc5/tma.h does the tile's elements): a
+ * load's bytes are in shared memory and its complete_tx is on the mbarrier
+ * before the next instruction, a store's in global memory. A correct kernel
+ * waits for the mbarrier (or the bulk group) before it uses them, so it
+ * sees what silicon gives it; reading a destination early is a race on
+ * silicon, which the sanitizer issue reports. */
+#include <string.h>
+
+#include "check/check_impl.h"
+#include "ptx/decode_impl.h"
+#include "tc5/tma.h"
+
+/* global memory for tc5_tma_tile: the launch's buffers and variables */
+static uint8_t *global_map(void *ctx, uint64_t addr, uint64_t n, bool write) {
+  ptx_launch *L = ctx;
+  (void)write;
+  for (unsigned k = 0; k < L->nregions; k++) {
+    ptx_region *r = &L->regions[k];
+    if (addr >= r->base && addr - r->base < r->size) return addr - r->base + n <= r->size ? r->host + (addr - r->base) : NULL;
+  }
+  return NULL;
+}
+
+/* the tensor map at generic (or param/global/const) address a for lane l:
+ * read in two 64-byte halves (a map is 64-byte aligned) and decoded */
+static bool read_map(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t space, uint64_t a, tc5_tmap_params *p) {
+  tc5_tensormap m;
+  for (unsigned h = 0; h < 2; h++) {
+    const uint8_t *src = ptx_mem(w, in, (int)l, space, a + 64 * h, 64, false);
+    if (!src) return false;
+    memcpy(m.bytes + 64 * h, src, 64);
+  }
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_tensormap_decode(&m, p, &dg);
+  if (st) {
+    ptx_fail(w, in, (int)l, st, a, "the tensor map at 0x%llx is not valid: %s", (unsigned long long)a,
+             dg.count ? dg.issue[0].message : tc5_strerror(st));
+    return false;
+  }
+  return true;
+}
+
+/* a shared-memory operand's CTA offset */
+static bool smem_off(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t space, const ptx_opnd *o, uint32_t *off) {
+  uint64_t a = PTX_R(w, o->reg)[l] + (uint64_t)o->imm;
+  if (!ptx_shared_addr(w, space, a, off)) {
+    ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "address 0x%llx is not in shared memory", (unsigned long long)a);
+    return false;
+  }
+  return true;
+}
+
+/* in->mods: */
+enum {
+  TM_LOAD = 0, TM_STORE = 1, TM_REDUCE = 2, /* bits 0-1: direction */
+  TM_MBAR = 1u << 2,                         /* .mbarrier::complete_tx::bytes */
+  TM_MULTICAST = 1u << 3,                    /* .multicast::cluster: ctaMask operand */
+  TM_HINT = 1u << 4                          /* .level::cache_hint: a cache-policy operand */
+};
+/* in->aux: rank; in->aux2: reduction */
+/* operands: load  o[0] dst, o[1] map, o[2] coords, o[3] mbar [, o[4] ctaMask]
+ *           store o[0] map, o[1] coords, o[2] src */
+static PTX_EXEC(x_tensor) {
+  ptx_launch *L = w->cta->L;
+  unsigned dir = in->mods & 3;
+  bool load = dir == TM_LOAD;
+  const ptx_opnd *mo = &in->o[load ? 1 : 0], *co = &in->o[load ? 2 : 1], *so = &in->o[load ? 0 : 2];
+  const uint32_t *cv = L->m->vregs + co->vec;
+  const tc5_tma_global g = {global_map, L};
+  PTX_LANES(mask, {
+    tc5_tmap_params p;
+    if (!read_map(w, in, l, PS_GENERIC, PTX_R(w, mo->reg)[l] + (uint64_t)mo->imm, &p)) return PX_ERROR;
+    if (p.rank != in->aux)
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, p.rank, "a .%ud copy with a tensor map of rank %u", in->aux, p.rank);
+    int32_t c[TC5_TENSORMAP_MAX_RANK];
+    for (unsigned i = 0; i < in->aux; i++) c[i] = (int32_t)PTX_R(w, cv[i])[l];
+    uint32_t off;
+    if (!smem_off(w, in, l, load ? in->space : PS_SHARED, so, &off)) return PX_ERROR;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_tma_tile(&p, c, dir == TM_LOAD ? TC5_TMA_LOAD : dir == TM_STORE ? TC5_TMA_STORE : TC5_TMA_REDUCE,
+                                 (tc5_tma_redop)in->aux2, &w->cta->smem, off, &g, &dg);
+    if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+    if (load) {
+      uint32_t bytes, mb;
+      tc5_tma_box_bytes(&p, &bytes);
+      if (!smem_off(w, in, l, in->space, &in->o[3], &mb)) return PX_ERROR;
+      int r = ptx_mbar_complete_tx_lane(w, in, (int)l, mb, bytes);
+      if (r != PX_NEXT) return r;
+    }
+  });
+  return PX_NEXT;
+}
+
+/* cp.async.bulk: o[0] dst, o[1] src, o[2] size [, o[3] mbar]; in->space the
+ * destination's space, in->type the source's (as a ptx_space) */
+static PTX_EXEC(x_bulk) {
+  const uint64_t *n = PTX_R(w, in->o[2].reg);
+  PTX_LANES(mask, {
+    uint32_t size = (uint32_t)n[l];
+    uint64_t d = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
+    uint64_t s = PTX_R(w, in->o[1].reg)[l] + (uint64_t)in->o[1].imm;
+    if (size % 16 || d % 16 || s % 16)
+      return ptx_fail(w, in, (int)l, TC5_EALIGN, size % 16 ? size : d % 16 ? d : s,
+                      "cp.async.bulk: the size (%u) and both addresses (0x%llx, 0x%llx) must be multiples of 16", size,
+                      (unsigned long long)d, (unsigned long long)s);
+    if (size) {
+      /* 16 bytes at a time: every piece is bounds-checked (and, in shared
+       * memory, marked written) */
+      for (uint32_t k = 0; k < size; k += 16) {
+        const uint8_t *sp = ptx_mem(w, in, (int)l, in->type, s + k, 16, false);
+        if (!sp) return PX_ERROR;
+        uint8_t tmp[16];
+        memcpy(tmp, sp, 16);
+        uint8_t *dp = ptx_mem(w, in, (int)l, in->space, d + k, 16, true);
+        if (!dp) return PX_ERROR;
+        memcpy(dp, tmp, 16);
+      }
+    }
+    if (in->mods & TM_MBAR) {
+      uint32_t mb;
+      if (!smem_off(w, in, l, PS_SHARED, &in->o[3], &mb)) return PX_ERROR;
+      int r = ptx_mbar_complete_tx_lane(w, in, (int)l, mb, size);
+      if (r != PX_NEXT) return r;
+    }
+  });
+  return PX_NEXT;
+}
+
+static PTX_EXEC(x_done) {
+  (void)w;
+  (void)in;
+  (void)mask;
+  return PX_NEXT;
+}
+
+static int take_dst_src(dctx *d, int *dst, int *src) {
+  *dst = d_take_space(d);
+  *src = d_take_space(d);
+  return *dst >= 0 && *src >= 0;
+}
+
+/* cp.async.bulk.tensor.Nd.dst.src.tile[.mbarrier::complete_tx::bytes][.multicast::cluster][.cta_group::1|2][.level::cache_hint] */
+static tc5_status dec_tensor(dctx *d, bool reduce) {
+  ptx_insn *in = d->in;
+  unsigned rank = 0;
+  for (unsigned k = 1; k < d->ntok && !rank; k++)
+    if (!d->used[k] && d->tok[k][1] == 'd' && !d->tok[k][2] && d->tok[k][0] >= '1' && d->tok[k][0] <= '5') {
+      rank = (unsigned)(d->tok[k][0] - '0');
+      d->used[k] = true;
+    }
+  if (!rank) return d_fail(d, TC5_EPARSE, "needs the dimension (.1d to .5d)");
+  in->aux = rank;
+  int dst, src;
+  if (!take_dst_src(d, &dst, &src)) return d_fail(d, TC5_EPARSE, "needs the destination and source state spaces");
+  static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", NULL};
+  if (reduce) {
+    int op = d_take_one(d, ops);
+    if (op < 0) return d_fail(d, TC5_EPARSE, "needs the reduction (.add .min .max .inc .dec .and .or .xor)");
+    in->aux2 = (uint32_t)op;
+  }
+  if (d_take(d, "im2col") || d_take(d, "im2col::w") || d_take(d, "im2col::w::128") || d_take(d, "tile::gather4") ||
+      d_take(d, "tile::scatter4"))
+    return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk.tensor: only .tile mode is modelled yet (im2col and gather4 are not)");
+  d_take(d, "tile");
+  if (d_take(d, "level::cache_hint")) in->mods |= TM_HINT;
+  if (dst == PS_GLOBAL) {
+    /* a store or a reduction: [map, {coords}], [src] */
+    if (src != PS_SHARED) return d_fail(d, TC5_EPARSE, "a store to .global copies from .shared::cta");
+    if (!d_take(d, "bulk_group")) return d_fail(d, TC5_EPARSE, "a store completes through .bulk_group");
+    in->mods |= reduce ? TM_REDUCE : TM_STORE;
+    if (!d_nops(d, 2, 3) || !d_tensor_addr(d, 0, rank, &in->o[0], &in->o[1]) || !d_addr(d, 1, &in->o[2], NULL)) return d->st;
+    if (d->r->nops == 3 && !(in->mods & TM_HINT)) return d_fail(d, TC5_EPARSE, "a third operand needs .level::cache_hint");
+    in->fn = x_tensor;
+    return TC5_OK;
+  }
+  if (reduce) return d_fail(d, TC5_EPARSE, "a reduction writes .global");
+  if (src != PS_GLOBAL || (dst != PS_SHARED_CLUSTER && dst != PS_SHARED))
+    return d_fail(d, TC5_EPARSE, "a load copies .global to .shared::cluster or .shared::cta");
+  if (!d_take(d, "mbarrier::complete_tx::bytes")) return d_fail(d, TC5_EPARSE, "a load completes through .mbarrier::complete_tx::bytes");
+  in->mods |= TM_MBAR;
+  const char *cg = d_take_prefix(d, "cta_group::");
+  if (cg && strcmp(cg, "1")) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::%s needs clusters (not modelled yet)", cg);
+  if (d_take(d, "multicast::cluster"))
+    return d_fail(d, TC5_EUNSUPPORTED, ".multicast::cluster needs clusters (not modelled yet)");
+  in->space = (uint8_t)PS_SHARED;
+  unsigned want = 3 + ((in->mods & TM_HINT) != 0);
+  if (!d_nops(d, want, want) || !d_addr(d, 0, &in->o[0], NULL) || !d_tensor_addr(d, 1, rank, &in->o[1], &in->o[2]) ||
+      !d_addr(d, 2, &in->o[3], NULL))
+    return d->st;
+  in->fn = x_tensor;
+  return TC5_OK;
+}
+
+/* cp.async.bulk{.dst.src}{.mbarrier::complete_tx::bytes | .bulk_group}... [dst], [src], size[, mbar] */
+static tc5_status dec_bulk_copy(dctx *d) {
+  ptx_insn *in = d->in;
+  int dst, src;
+  if (!take_dst_src(d, &dst, &src)) return d_fail(d, TC5_EPARSE, "needs the destination and source state spaces");
+  if (d_take(d, "multicast::cluster")) return d_fail(d, TC5_EUNSUPPORTED, ".multicast::cluster needs clusters (not modelled yet)");
+  if (d_take(d, "level::cache_hint")) in->mods |= TM_HINT;
+  bool mbar = d_take(d, "mbarrier::complete_tx::bytes");
+  bool group = d_take(d, "bulk_group");
+  if (d_take(d, "cp_mask")) return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk .cp_mask is not modelled yet");
+  if (dst == PS_GLOBAL) {
+    if (src != PS_SHARED || !group) return d_fail(d, TC5_EPARSE, "a copy to .global is from .shared::cta, completing through .bulk_group");
+  } else if ((dst == PS_SHARED_CLUSTER || dst == PS_SHARED) && (src == PS_GLOBAL || src == PS_SHARED)) {
+    if (!mbar) return d_fail(d, TC5_EPARSE, "a copy to shared memory completes through .mbarrier::complete_tx::bytes");
+    in->mods |= TM_MBAR;
+  } else {
+    return d_fail(d, TC5_EPARSE, "cp.async.bulk copies global -> shared, shared -> global or shared::cta -> shared::cluster");
+  }
+  in->space = (uint8_t)(dst == PS_SHARED_CLUSTER ? PS_SHARED : dst);
+  in->type = (uint8_t)src;
+  unsigned want = 3 + (mbar ? 1 : 0) + ((in->mods & TM_HINT) != 0);
+  if (!d_nops(d, want, want) || !d_addr(d, 0, &in->o[0], NULL) || !d_addr(d, 1, &in->o[1], NULL) ||
+      !d_src(d, 2, PT_U32, &in->o[2]) || (mbar && !d_addr(d, 3, &in->o[3], NULL)))
+    return d->st;
+  in->fn = x_bulk;
+  in->flags |= PF_ASYNC;
+  return TC5_OK;
+}
+
+/* cp.async.bulk.* and cp.reduce.async.bulk.* */
+PTX_DEC(dec_cp_reduce) {
+  if (!d_take(d, "async") || !d_take(d, "bulk")) return d_fail(d, TC5_EPARSE, "expected cp.reduce.async.bulk");
+  return ptx_dec_bulk(d, true);
+}
+tc5_status ptx_dec_bulk(dctx *d, bool reduce) {
+  ptx_insn *in = d->in;
+  if (!reduce && (d_take(d, "commit_group") || d_take(d, "wait_group"))) {
+    /* every bulk copy completed when issued: nothing to wait for */
+    d_take(d, "read");
+    in->fn = x_done;
+    return d_nops(d, 0, 1) ? TC5_OK : d->st;
+  }
+  if (!reduce && d_take(d, "prefetch")) {
+    for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
+    in->fn = x_done;
+    return TC5_OK;
+  }
+  if (d_take(d, "tensor")) return dec_tensor(d, reduce);
+  if (reduce) return d_fail(d, TC5_EUNSUPPORTED, "cp.reduce.async.bulk without .tensor is not modelled yet");
+  return dec_bulk_copy(d);
+}
