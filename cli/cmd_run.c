@@ -10,7 +10,7 @@
 
 static const char usage_text[] =
     "usage: tc5 run FILE.ptx [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-    "               [--shared-bytes N] [--threads N] [--max-steps N] [--stats]\n"
+    "               [--cluster X[,Y[,Z]]] [--shared-bytes N] [--threads N] [--max-steps N] [--stats]\n"
     "               [--check=none|default|strict] [--werror]\n"
     "               --arg SPEC [--arg SPEC ...]\n\n"
     "Runs the kernel, one --arg per .param of the entry, in order. SPEC:\n"
@@ -30,7 +30,9 @@ static const char usage_text[] =
     "                            interleave=none|16B|32B\n"
     "                            swizzle=none|32B|64B|128B|128B_atom_32B|128B_atom_64B..\n"
     "                            l2=none|64B|128B|256B oob=zero|nan (docs/tma.md)\n"
-    "Buffers are 256-byte aligned, as cudaMalloc's. --threads N runs CTAs on N cores\n"
+    "Buffers are 256-byte aligned, as cudaMalloc's. --cluster: CTAs a cluster (default:\n"
+    "the entry's .reqnctapercluster, else 1); the grid is whole clusters. --threads N runs\n"
+    "clusters on N cores\n"
     "(default: all); --stats prints instructions executed and the time.\n"
     "--check: the tcgen05 checker (docs/check.md): default reports broken ordering\n"
     "rules (missing fences, early tcgen05.ld, buffers overwritten under an MMA...);\n"
@@ -255,7 +257,7 @@ int cmd_run(int argc, char **argv) {
       rc = EXIT_OK;
       goto out;
     }
-    bool takes = !strcmp(o, "--entry") || !strcmp(o, "--grid") || !strcmp(o, "--block") ||
+    bool takes = !strcmp(o, "--entry") || !strcmp(o, "--grid") || !strcmp(o, "--block") || !strcmp(o, "--cluster") ||
                  !strcmp(o, "--shared-bytes") || !strcmp(o, "--threads") || !strcmp(o, "--arg") ||
                  !strcmp(o, "--max-steps");
     if (takes && !val) {
@@ -267,6 +269,8 @@ int cmd_run(int argc, char **argv) {
     else if (!strcmp(o, "--grid")) {
       if (!parse_dim3(val, cfg.grid, "grid")) goto out;
       have_grid = true;
+    } else if (!strcmp(o, "--cluster")) {
+      if (!parse_dim3(val, cfg.cluster, "cluster")) goto out;
     } else if (!strcmp(o, "--block")) {
       if (!parse_dim3(val, cfg.block, "block")) goto out;
       have_block = true;

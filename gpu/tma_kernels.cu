@@ -143,3 +143,98 @@ extern "C" __global__ void bulk_copy(const uint8_t *in, uint8_t *out, uint32_t o
     ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>());
   }
 }
+
+// ---- clusters: distributed shared memory, cluster barriers, multicast ----
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+// each CTA fills its window with its rank's pattern; after a cluster barrier
+// it reads the next CTA's window (mapa + ld.shared::cluster), writes into the
+// previous CTA's second window (st.shared::cluster), adds to CTA 0's counter
+// (atom.shared::cluster), and after a second barrier copies its own windows out
+template <int C>
+__device__ static void dsmem(uint32_t *out) {
+  __shared__ uint32_t mine[256], got[256], counter;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned r = cl.block_rank(), t = threadIdx.x;
+  mine[t] = r * 0x01000000u + t * 3 + 1;
+  got[t] = 0;
+  if (t == 0) counter = 0;
+  cl.sync();
+  uint32_t *next = cl.map_shared_rank(mine, (r + 1) % C);
+  uint32_t *prev_got = cl.map_shared_rank(got, (r + C - 1) % C);
+  uint32_t *c0 = cl.map_shared_rank(&counter, 0);
+  prev_got[t] = next[(t * 7) % 256] ^ 0x5a5a0000u;
+  atomicAdd(c0, t + r);
+  cl.sync();
+  uint32_t *o = out + blockIdx.x * 513;
+  o[t] = mine[t];
+  o[256 + t] = got[t];
+  if (t == 0) o[512] = counter;
+}
+extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_dsmem_2(uint32_t *out) { dsmem<2>(out); }
+extern "C" __global__ void __cluster_dims__(4, 1, 1) cluster_dsmem_4(uint32_t *out) { dsmem<4>(out); }
+
+// every CTA of the cluster arrives on CTA 0's mbarrier (mbarrier.arrive on a
+// shared::cluster address); CTA 0 waits for them all, then writes out
+template <int C>
+__device__ static void remote_arrive(uint32_t *out) {
+  __shared__ uint64_t bar;
+  __shared__ uint32_t val[C];
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned r = cl.block_rank();
+  if (threadIdx.x == 0 && r == 0) ptx::mbarrier_init(&bar, C);
+  cl.sync();
+  if (threadIdx.x == 0) {
+    uint32_t *v0 = cl.map_shared_rank(val, 0);
+    v0[r] = 100 + r * r;
+    uint64_t *b0 = cl.map_shared_rank(&bar, 0);
+    ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_cluster, b0);
+  }
+  if (r == 0) {
+    if (!wait(&bar)) out[0] = 0xEEEE;
+    else if (threadIdx.x < C) out[threadIdx.x] = val[threadIdx.x];
+  }
+  cl.sync(); // CTA 0's shared memory outlives the others' accesses
+}
+extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_arrive_2(uint32_t *out) { remote_arrive<2>(out); }
+extern "C" __global__ void __cluster_dims__(4, 1, 1) cluster_arrive_4(uint32_t *out) { remote_arrive<4>(out); }
+
+// TMA multicast: CTA r loads the rows [r * rows, (r + 1) * rows) of a 2D box
+// into the same offset of every CTA in `mask` (each CTA's mbarrier counts
+// the bytes that land in it); then each CTA copies its window out
+template <int C>
+__device__ static void multicast(const CUtensorMap *tm, uint8_t *out, uint32_t img, uint32_t slice, uint32_t rows,
+                                 uint32_t mask, int c0, int c1) {
+  __shared__ uint64_t bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned r = cl.block_rank();
+  uint8_t *w = window(0);
+  for (uint32_t i = threadIdx.x; i < img; i += blockDim.x) w[i] = 0;
+  unsigned senders = 0; // the CTAs whose slices land here: every CTA when mask names this one
+  if (mask >> r & 1) senders = C;
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_init(&bar, 1);
+    ptx::fence_proxy_async(ptx::space_shared);
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &bar, senders * slice);
+  }
+  cl.sync(); // every mbarrier initialised before any copy lands
+  if (threadIdx.x == 0) {
+    int c[2] = {c0, c1 + (int)(r * rows)};
+    ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, w + r * slice, tm, c, &bar, (uint16_t)mask);
+  }
+  bool late = !wait(&bar);
+  for (uint32_t i = threadIdx.x; i < img; i += blockDim.x) out[blockIdx.x * img + i] = w[i];
+  if (late && threadIdx.x == 0) out[blockIdx.x * img] = 0xEE;
+  cl.sync(); // no CTA leaves while a copy may still land in it
+}
+extern "C" __global__ void __cluster_dims__(2, 1, 1)
+    tma_multicast_2(const __grid_constant__ CUtensorMap tm, uint8_t *out, uint32_t img, uint32_t slice, uint32_t rows,
+                    uint32_t mask, int c0, int c1) {
+  multicast<2>(&tm, out, img, slice, rows, mask, c0, c1);
+}
+extern "C" __global__ void __cluster_dims__(4, 1, 1)
+    tma_multicast_4(const __grid_constant__ CUtensorMap tm, uint8_t *out, uint32_t img, uint32_t slice, uint32_t rows,
+                    uint32_t mask, int c0, int c1) {
+  multicast<4>(&tm, out, img, slice, rows, mask, c0, c1);
+}

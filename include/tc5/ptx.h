@@ -98,6 +98,10 @@ typedef struct tc5_ptx_launch_cfg {
   uint32_t grid[3];         /* CTAs                                           */
   uint32_t block[3];        /* threads per CTA                                */
   uint32_t dynamic_shared;  /* bytes of the .extern .shared array             */
+  uint32_t cluster[3];      /* CTAs of a cluster (0,0,0: the entry's
+                               .reqnctapercluster, else 1,1,1); the grid is
+                               a whole number of clusters, at most 16 CTAs a
+                               cluster (8 portable)                           */
   unsigned threads;         /* host threads running CTAs: 0 = one per core    */
   uint64_t max_steps;       /* warp-instructions per CTA before it is stopped
                                as a hang; 0 = 2^34                            */

@@ -62,7 +62,7 @@ static const struct {
     {"popc", dec_bits}, {"clz", dec_bits}, {"brev", dec_bits}, {"bfind", dec_bits}, {"bfe", dec_bits},
     {"bfi", dec_bits}, {"prmt", dec_bits}, {"lop3", dec_bits}, {"shf", dec_bits},
     /* comparison, selection, moves, conversions */
-    {"setp", dec_setp}, {"selp", dec_selp}, {"mov", dec_mov}, {"cvt", dec_cvt}, {"cvta", dec_cvta},
+    {"setp", dec_setp}, {"selp", dec_selp}, {"mov", dec_mov}, {"cvt", dec_cvt}, {"cvta", dec_cvta}, {"mapa", dec_mapa}, {"getctarank", dec_mapa},
     {"isspacep", dec_isspacep},
     /* memory */
     {"ld", dec_ld}, {"ldu", dec_ld}, {"st", dec_st}, {"atom", dec_atom}, {"red", dec_atom},
@@ -70,6 +70,7 @@ static const struct {
     {"cp.reduce", dec_cp_reduce},
     {"prefetch", dec_nop}, {"prefetchu", dec_nop}, {"fence", dec_fence}, {"membar", dec_nop},
     {"nanosleep", dec_nop}, {"discard", dec_nop}, {"griddepcontrol", dec_nop},
+    {"setmaxnreg", dec_nop}, /* a register-allocation hint: nothing to model */
     /* control and warp-level */
     {"bra", dec_bra}, {"ret", dec_exit}, {"exit", dec_exit}, {"call", dec_call}, {"trap", dec_trap},
     {"bar", dec_bar}, {"barrier", dec_bar}, {"elect", dec_elect}, {"shfl", dec_shfl},

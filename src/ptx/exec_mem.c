@@ -30,6 +30,25 @@ bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
   return true;
 }
 
+ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
+  if (space == PS_GENERIC) {
+    if (addr < PTX_GENERIC_SHARED || addr >= PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) return NULL;
+    addr -= PTX_GENERIC_SHARED;
+    space = PS_SHARED_CLUSTER;
+  }
+  if (addr > 0xffffffffu) return NULL;
+  uint32_t a = (uint32_t)addr;
+  if (a < (1u << PTX_CLUSTER_SHIFT)) {
+    *off = a;
+    return w->cta;
+  }
+  ptx_cluster *cl = w->cta->cl;
+  uint32_t rank = (a >> PTX_CLUSTER_SHIFT) - 1;
+  if (space != PS_SHARED_CLUSTER || rank >= cl->n) return NULL; /* shared::cta names no other CTA */
+  *off = a & ((1u << PTX_CLUSTER_SHIFT) - 1);
+  return &cl->ctas[rank];
+}
+
 /* the bytes' "ever written" bits (tc5_smem), as a store sets them */
 static inline void mark_written(tc5_smem *s, uint32_t addr, uint32_t n) {
   for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
@@ -46,7 +65,7 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
   }
   if (space == PS_GENERIC) {
     if (addr >= PTX_GENERIC_SHARED && addr < PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) {
-      space = PS_SHARED;
+      space = PS_SHARED_CLUSTER; /* a generic address may name another CTA's shared memory (mapa) */
       addr -= PTX_GENERIC_SHARED;
     } else if (addr >= PTX_GENERIC_LOCAL && addr < PTX_GENERIC_LOCAL + PTX_WINDOW_SIZE) {
       space = PS_LOCAL;
@@ -60,19 +79,28 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
   }
   switch (space) {
   case PS_SHARED:
-  case PS_SHARED_CLUSTER:
-    if (addr < 1024 || addr + n > c->smem.size) {
-      ptx_fail(w, in, lane, TC5_EBOUNDS, addr,
-               "shared address 0x%llx (%u bytes) is outside the CTA's shared memory [0x400, 0x%x)%s",
-               (unsigned long long)addr, n, c->smem.size, addr < 1024 ? " (the first 1 KiB is reserved)" : "");
+  case PS_SHARED_CLUSTER: {
+    uint32_t off;
+    ptx_cta *t = ptx_cluster_addr(w, space, addr, &off);
+    if (!t) {
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "shared address 0x%llx names no CTA of the cluster (%u CTAs)%s",
+               (unsigned long long)addr, c->cl->n, space == PS_SHARED ? " (a .shared::cta access names its own CTA)" : "");
       return NULL;
     }
-    if (c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
-      if (write) chk_smem_write(w, in, lane, (uint32_t)addr, n);
-      else chk_smem_read(w, in, lane, (uint32_t)addr, n);
+    if (off < 1024 || (uint64_t)off + n > t->smem.size) {
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr,
+               "shared address 0x%llx (%u bytes) is outside the %s shared memory [0x400, 0x%x)%s",
+               (unsigned long long)addr, n, t == c ? "CTA's" : "cluster CTA's", t->smem.size,
+               off < 1024 ? " (the first 1 KiB is reserved)" : "");
+      return NULL;
     }
-    if (write) mark_written(&c->smem, (uint32_t)addr, n);
-    return c->smem.bytes + addr;
+    if (t == c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
+      if (write) chk_smem_write(w, in, lane, off, n);
+      else chk_smem_read(w, in, lane, off, n);
+    }
+    if (write) mark_written(&t->smem, off, n);
+    return t->smem.bytes + off;
+  }
   case PS_LOCAL:
   case PS_PARAM_LOCAL:
     if (addr + n > w->local_bytes) {
@@ -425,6 +453,54 @@ PTX_DEC(dec_cvta) {
   if (to) in->mods |= 1;
   if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1])) return d->st;
   in->fn = x_cvta;
+  return TC5_OK;
+}
+
+/* ---- mapa, getctarank (distributed shared memory) ---- */
+/* mapa[.shared::cluster].u32/u64 d, a, rank: a's offset in CTA `rank` */
+static PTX_EXEC(x_mapa) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *r = PTX_R(w, in->o[2].reg);
+  uint32_t n = w->cta->cl->n;
+  PTX_LANES(mask, {
+    uint32_t off;
+    if (!ptx_cluster_addr(w, in->space, a[l], &off))
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a[l], "mapa: 0x%llx is not a shared-memory address of the cluster",
+                      (unsigned long long)a[l]);
+    if (r[l] >= n)
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, r[l], "mapa: CTA rank %llu is not in the cluster of %u CTAs",
+                      (unsigned long long)r[l], n);
+    uint64_t m = ((uint64_t)(r[l] + 1) << PTX_CLUSTER_SHIFT) | off;
+    d[l] = in->space == PS_GENERIC ? PTX_GENERIC_SHARED + m : m;
+  });
+  return PX_NEXT;
+}
+/* getctarank[.shared::cluster].u32 d, a: the rank of the CTA a names */
+static PTX_EXEC(x_getctarank) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  PTX_LANES(mask, {
+    uint32_t off;
+    ptx_cta *t = ptx_cluster_addr(w, in->space, a[l], &off);
+    if (!t)
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a[l], "getctarank: 0x%llx is not a shared-memory address of the cluster",
+                      (unsigned long long)a[l]);
+    d[l] = t->rank;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_mapa) {
+  ptx_insn *in = d->in;
+  int sp = d_take_space(d);
+  ptx_type t = d_take_type(d);
+  if (sp >= 0 && sp != PS_SHARED_CLUSTER) return d_fail(d, TC5_EPARSE, "%s takes .shared::cluster addresses (or generic ones)", d->tok[0]);
+  if (t != PT_U32 && t != PT_U64) return d_fail(d, TC5_EPARSE, "%s needs .u32 or .u64", d->tok[0]);
+  in->space = (uint8_t)(sp < 0 ? PS_GENERIC : PS_SHARED_CLUSTER);
+  bool mapa = !strcmp(d->tok[0], "mapa");
+  if (!d_nops(d, mapa ? 3 : 2, mapa ? 3 : 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1]) ||
+      (mapa && !d_src(d, 2, PT_U32, &in->o[2])))
+    return d->st;
+  in->fn = mapa ? x_mapa : x_getctarank;
   return TC5_OK;
 }
 

@@ -150,24 +150,35 @@ static PTX_EXEC(x_commit) {
   ptx_mbar *spill = NULL; /* the checker: a phase an earlier lane completed */
   PTX_LANES(mask, {
     uint64_t a = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
-    if (in->nops > 1 && (PTX_R(w, in->o[1].reg)[l] & 0xffff) != 1)
-      return ptx_fail(w, in, (int)l, TC5_EUNSUPPORTED, PTX_R(w, in->o[1].reg)[l],
-                      "a ctaMask naming other CTAs of a cluster is not modelled yet (clusters)");
     uint32_t off;
-    if (!ptx_shared_addr(w, in->space, a, &off))
-      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "0x%llx is not a shared-memory address", (unsigned long long)a);
-    if (!ptx_mem(w, in, (int)l, PS_SHARED, off, 8, false)) return PX_ERROR;
-    ptx_mbar *mb = ptx_mbar_find(c, off);
-    if (!mb || !mb->mb.initialized)
-      return ptx_fail(w, in, (int)l, TC5_ESTATE, off, "no initialised mbarrier at shared address 0x%x", off);
-    tc5_mbarrier *mp = &mb->mb;
+    ptx_cta *t = ptx_cluster_addr(w, in->space, a, &off);
+    if (!t)
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "0x%llx is not a shared-memory address of the cluster", (unsigned long long)a);
+    /* .multicast::cluster: the mbarrier at the same offset in each CTA of ctaMask */
+    uint32_t cta_mask = in->nops > 1 ? (uint32_t)PTX_R(w, in->o[1].reg)[l] & 0xffffu : 1u << t->rank;
+    if (cta_mask >> c->cl->n)
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, cta_mask, "ctaMask 0x%04x names CTAs past the cluster's %u", cta_mask, c->cl->n);
+    tc5_mbarrier *mp[16];
+    ptx_mbar *own = NULL;
+    unsigned nm = 0;
+    for (uint32_t m = cta_mask; m; m &= m - 1) {
+      ptx_cta *d = &c->cl->ctas[__builtin_ctz(m)];
+      if (!ptx_mem(w, in, (int)l, PS_SHARED_CLUSTER, d == c ? off : ((d->rank + 1) << PTX_CLUSTER_SHIFT) | off, 8, false))
+        return PX_ERROR;
+      ptx_mbar *mb = ptx_mbar_find(d, off);
+      if (!mb || !mb->mb.initialized)
+        return ptx_fail(w, in, (int)l, TC5_ESTATE, off, "no initialised mbarrier at shared address 0x%x of CTA rank %u", off, d->rank);
+      if (d == c) own = mb;
+      mp[nm++] = &mb->mb;
+      d->progress = true;
+    }
     tc5_diag dg;
     tc5_diag_init(&dg);
-    uint32_t before = mp->phase;
-    tc5_status st = tc5_commit(&c->mma, 1, &mp, 1, &dg);
+    uint32_t before = own ? own->mb.phase : 0;
+    tc5_status st = tc5_commit(&c->mma, 1, mp, nm, &dg);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[tmem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
-    if (c->chk) chk_mbar_arrive(w, in, (int)l, mb, before, true, &spill);
+    if (c->chk && own) chk_mbar_arrive(w, in, (int)l, own, before, true, &spill);
     c->progress = true;
   });
   return PX_NEXT;

@@ -47,14 +47,18 @@ static bool read_map(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t space,
   return true;
 }
 
-/* a shared-memory operand's CTA offset */
-static bool smem_off(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t space, const ptx_opnd *o, uint32_t *off) {
+/* a shared-memory operand: the CTA of the cluster it names and the offset
+ * there (NULL after reporting) */
+static ptx_cta *smem_at(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t space, const ptx_opnd *o, uint32_t *off) {
   uint64_t a = PTX_R(w, o->reg)[l] + (uint64_t)o->imm;
-  if (!ptx_shared_addr(w, space, a, off)) {
-    ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "address 0x%llx is not in shared memory", (unsigned long long)a);
-    return false;
-  }
-  return true;
+  ptx_cta *t = ptx_cluster_addr(w, space, a, off);
+  if (!t) ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "address 0x%llx is not in the shared memory of the cluster's CTAs", (unsigned long long)a);
+  return t;
+}
+/* the shared::cluster form of offset `off` in CTA t, as the mbarrier
+ * functions take it */
+static uint32_t cluster_form(const ptx_warp *w, const ptx_cta *t, uint32_t off) {
+  return t == w->cta ? off : ((t->rank + 1) << PTX_CLUSTER_SHIFT) | off;
 }
 
 /* in->mods: */
@@ -81,19 +85,34 @@ static PTX_EXEC(x_tensor) {
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, p.rank, "a .%ud copy with a tensor map of rank %u", in->aux, p.rank);
     int32_t c[TC5_TENSORMAP_MAX_RANK];
     for (unsigned i = 0; i < in->aux; i++) c[i] = (int32_t)PTX_R(w, cv[i])[l];
-    uint32_t off;
-    if (!smem_off(w, in, l, load ? in->space : PS_SHARED, so, &off)) return PX_ERROR;
-    tc5_diag dg;
-    tc5_diag_init(&dg);
-    tc5_status st = tc5_tma_tile(&p, c, dir == TM_LOAD ? TC5_TMA_LOAD : dir == TM_STORE ? TC5_TMA_STORE : TC5_TMA_REDUCE,
-                                 (tc5_tma_redop)in->aux2, &w->cta->smem, off, &g, &dg);
-    if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-    if (load) {
-      uint32_t bytes, mb;
-      tc5_tma_box_bytes(&p, &bytes);
-      if (!smem_off(w, in, l, in->space, &in->o[3], &mb)) return PX_ERROR;
-      int r = ptx_mbar_complete_tx_lane(w, in, (int)l, mb, bytes);
-      if (r != PX_NEXT) return r;
+    uint32_t off, mboff = 0;
+    ptx_cta *t = smem_at(w, in, l, load ? in->space : PS_SHARED, so, &off), *mt = w->cta;
+    if (!t || (load && !(mt = smem_at(w, in, l, in->space, &in->o[3], &mboff)))) return PX_ERROR;
+    /* .multicast::cluster: the same offsets in every CTA of ctaMask */
+    uint32_t cta_mask = 1u << t->rank;
+    if (in->mods & TM_MULTICAST) {
+      cta_mask = (uint32_t)PTX_R(w, in->o[4].reg)[l] & 0xffffu;
+      if (cta_mask >> w->cta->cl->n)
+        return ptx_fail(w, in, (int)l, TC5_EILLEGAL, cta_mask, "ctaMask 0x%04x names CTAs past the cluster's %u", cta_mask,
+                        w->cta->cl->n);
+    }
+    for (uint32_t m = cta_mask; m; m &= m - 1) {
+      ptx_cta *d = (in->mods & TM_MULTICAST) ? &w->cta->cl->ctas[__builtin_ctz(m)] : t;
+      tc5_diag dg;
+      tc5_diag_init(&dg);
+      tc5_status st = tc5_tma_tile(&p, c, dir == TM_LOAD ? TC5_TMA_LOAD : dir == TM_STORE ? TC5_TMA_STORE : TC5_TMA_REDUCE,
+                                   (tc5_tma_redop)in->aux2, &d->smem, off, &g, &dg);
+      if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+      if (load) {
+        /* the bytes land in d; the mbarrier at the same offset in d's CTA
+         * (multicast) or the one the instruction names */
+        uint32_t bytes;
+        tc5_tma_box_bytes(&p, &bytes);
+        ptx_cta *bt = (in->mods & TM_MULTICAST) ? d : mt;
+        int r = ptx_mbar_complete_tx_lane(w, in, (int)l, cluster_form(w, bt, mboff), bytes);
+        if (r != PX_NEXT) return r;
+        d->progress = true;
+      }
     }
   });
   return PX_NEXT;
@@ -126,8 +145,9 @@ static PTX_EXEC(x_bulk) {
     }
     if (in->mods & TM_MBAR) {
       uint32_t mb;
-      if (!smem_off(w, in, l, PS_SHARED, &in->o[3], &mb)) return PX_ERROR;
-      int r = ptx_mbar_complete_tx_lane(w, in, (int)l, mb, size);
+      ptx_cta *t = smem_at(w, in, l, PS_SHARED_CLUSTER, &in->o[3], &mb);
+      if (!t) return PX_ERROR;
+      int r = ptx_mbar_complete_tx_lane(w, in, (int)l, cluster_form(w, t, mb), size);
       if (r != PX_NEXT) return r;
     }
   });
@@ -187,13 +207,12 @@ static tc5_status dec_tensor(dctx *d, bool reduce) {
   if (!d_take(d, "mbarrier::complete_tx::bytes")) return d_fail(d, TC5_EPARSE, "a load completes through .mbarrier::complete_tx::bytes");
   in->mods |= TM_MBAR;
   const char *cg = d_take_prefix(d, "cta_group::");
-  if (cg && strcmp(cg, "1")) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::%s needs clusters (not modelled yet)", cg);
-  if (d_take(d, "multicast::cluster"))
-    return d_fail(d, TC5_EUNSUPPORTED, ".multicast::cluster needs clusters (not modelled yet)");
-  in->space = (uint8_t)PS_SHARED;
-  unsigned want = 3 + ((in->mods & TM_HINT) != 0);
+  if (cg && strcmp(cg, "1")) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::%s (a CTA pair's copies) is not modelled yet", cg);
+  if (d_take(d, "multicast::cluster")) in->mods |= TM_MULTICAST;
+  in->space = (uint8_t)dst;
+  unsigned want = 3 + ((in->mods & TM_MULTICAST) != 0) + ((in->mods & TM_HINT) != 0);
   if (!d_nops(d, want, want) || !d_addr(d, 0, &in->o[0], NULL) || !d_tensor_addr(d, 1, rank, &in->o[1], &in->o[2]) ||
-      !d_addr(d, 2, &in->o[3], NULL))
+      !d_addr(d, 2, &in->o[3], NULL) || ((in->mods & TM_MULTICAST) && !d_src(d, 3, PT_U16, &in->o[4])))
     return d->st;
   in->fn = x_tensor;
   return TC5_OK;
@@ -217,7 +236,7 @@ static tc5_status dec_bulk_copy(dctx *d) {
   } else {
     return d_fail(d, TC5_EPARSE, "cp.async.bulk copies global -> shared, shared -> global or shared::cta -> shared::cluster");
   }
-  in->space = (uint8_t)(dst == PS_SHARED_CLUSTER ? PS_SHARED : dst);
+  in->space = (uint8_t)dst;
   in->type = (uint8_t)src;
   unsigned want = 3 + (mbar ? 1 : 0) + ((in->mods & TM_HINT) != 0);
   if (!d_nops(d, want, want) || !d_addr(d, 0, &in->o[0], NULL) || !d_addr(d, 1, &in->o[1], NULL) ||

@@ -149,8 +149,41 @@ static PTX_EXEC(x_bar_red) {
   return PX_NEXT;
 }
 
+/* barrier.cluster.arrive / .wait: the cluster-wide split barrier; a phase
+ * completes when every live thread of the cluster has arrived */
+static PTX_EXEC(x_cluster_arrive) {
+  (void)in;
+  if (!mask) return PX_NEXT;
+  ptx_cluster *cl = w->cta->cl;
+  if (w->cl_arrived)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, 0, "barrier.cluster.arrive twice without a barrier.cluster.wait between");
+  w->cl_arrived = true;
+  w->cl_phase = cl->bar_phase;
+  cl->bar_arrived += (uint32_t)__builtin_popcount(mask);
+  ptx_cluster_bar_check(cl);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_cluster_wait) {
+  if (!mask) return PX_NEXT;
+  if (!w->cl_arrived)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, 0, "barrier.cluster.wait without a barrier.cluster.arrive before it");
+  if (w->cta->cl->bar_phase == w->cl_phase) return PX_BLOCK; /* runs again when the phase completes */
+  w->cl_arrived = false;
+  return PX_NEXT;
+}
+
 PTX_DEC(dec_bar) {
   ptx_insn *in = d->in;
+  if (d_take(d, "cluster")) {
+    bool arrive = d_take(d, "arrive"), wait = !arrive && d_take(d, "wait");
+    if (!arrive && !wait) return d_fail(d, TC5_EPARSE, "barrier.cluster needs .arrive or .wait");
+    static const char *const sem[] = {"relaxed", "release", "acquire", NULL};
+    d_take_one(d, sem);
+    if (d_take(d, "aligned")) in->flags |= PF_ALIGNED;
+    if (!d_nops(d, 0, 0)) return d->st;
+    in->fn = arrive ? x_cluster_arrive : x_cluster_wait;
+    return TC5_OK;
+  }
   bool arrive = d_take(d, "arrive");
   bool sync = d_take(d, "sync");
   bool aligned = d_take(d, "aligned") || !strcmp(d->tok[0], "bar");
@@ -346,50 +379,62 @@ ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create) {
 }
 ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr) { return ptx_mbar_get(c, addr, false); }
 
-/* the shared offset of an mbarrier operand for lane l; checks alignment and bounds */
-static bool mbar_addr(ptx_warp *w, const ptx_insn *in, const ptx_opnd *o, unsigned l, uint32_t *off) {
+/* the shared::cluster address of an mbarrier operand for lane l (its
+ * CTA's offset when the CTA is the warp's own); checks alignment and bounds */
+static bool mbar_addr(ptx_warp *w, const ptx_insn *in, const ptx_opnd *o, unsigned l, uint32_t *addr) {
   uint64_t a = PTX_R(w, o->reg)[l] + (uint64_t)o->imm;
-  if (!ptx_shared_addr(w, in->space, a, off)) {
-    ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "address 0x%llx is not in shared memory", (unsigned long long)a);
+  uint32_t off;
+  ptx_cta *t = ptx_cluster_addr(w, in->space, a, &off);
+  if (!t) {
+    ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "address 0x%llx is not in the shared memory of the cluster's CTAs",
+             (unsigned long long)a);
     return false;
   }
-  return ptx_mem(w, in, (int)l, PS_SHARED, *off, 8, false) != NULL;
+  *addr = t == w->cta ? off : ((t->rank + 1) << PTX_CLUSTER_SHIFT) | off;
+  return ptx_mem(w, in, (int)l, PS_SHARED_CLUSTER, *addr, 8, false) != NULL;
 }
 
-static ptx_mbar *live_mbar(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off) {
-  ptx_mbar *mb = ptx_mbar_find(w->cta, off);
+/* the initialised mbarrier at shared::cluster address addr (in *cta's) */
+static ptx_mbar *live_mbar(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, ptx_cta **cta) {
+  uint32_t off;
+  ptx_cta *t = ptx_cluster_addr(w, PS_SHARED_CLUSTER, addr, &off);
+  ptx_mbar *mb = t ? ptx_mbar_find(t, off) : NULL;
   if (!mb || !mb->mb.initialized) {
-    ptx_fail(w, in, lane, TC5_ESTATE, off, "no initialised mbarrier at shared address 0x%x", off);
+    ptx_fail(w, in, lane, TC5_ESTATE, addr, "no initialised mbarrier at shared address 0x%x%s", off,
+             t && t != w->cta ? " of another CTA of the cluster" : "");
     return NULL;
   }
+  if (cta) *cta = t;
   return mb;
 }
 
 int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count) {
-  ptx_mbar *mb = live_mbar(w, in, lane, addr);
+  ptx_cta *t;
+  ptx_mbar *mb = live_mbar(w, in, lane, addr, &t);
   if (!mb) return PX_ERROR;
   tc5_diag dg;
   tc5_diag_init(&dg);
   uint32_t before = mb->mb.phase;
   tc5_status st = tc5_mbarrier_arrive(&mb->mb, count, NULL, &dg);
   if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-  if (w->cta->chk) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
-  w->cta->progress = true;
+  if (t == w->cta && w->cta->chk) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
+  t->progress = true;
   return PX_NEXT;
 }
 
 int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes) {
-  ptx_mbar *mb = live_mbar(w, in, lane, addr);
+  ptx_cta *t;
+  ptx_mbar *mb = live_mbar(w, in, lane, addr, &t);
   if (!mb) return PX_ERROR;
   tc5_diag dg;
   tc5_diag_init(&dg);
   uint32_t before = mb->mb.phase;
   tc5_status st = tc5_mbarrier_complete_tx(&mb->mb, bytes, &dg);
   if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-  if (w->cta->chk && mb->mb.phase != before) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
+  if (t == w->cta && w->cta->chk && mb->mb.phase != before) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
   mb->tx_line = in->line;
   mb->tx_thread = w->id * 32 + (uint32_t)lane;
-  w->cta->progress = true;
+  t->progress = true;
   return PX_NEXT;
 }
 
@@ -416,7 +461,9 @@ static PTX_EXEC(x_mbarrier) {
     PTX_LANES(mask, {
       uint32_t off;
       if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
-      ptx_mbar *mb = live_mbar(w, in, (int)l, off);
+      if (off >> PTX_CLUSTER_SHIFT)
+        return ptx_fail(w, in, (int)l, TC5_EILLEGAL, off, "a wait on another CTA's mbarrier (waits take .shared::cta)");
+      ptx_mbar *mb = live_mbar(w, in, (int)l, off, NULL);
       if (!mb) return PX_ERROR;
       bool done;
       if (in->mods & 1) {
@@ -448,16 +495,20 @@ static PTX_EXEC(x_mbarrier) {
     uint32_t off;
     if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
     tc5_status st = TC5_OK;
+    ptx_cta *t = w->cta;
     if (op == MB_INIT) {
+      if (off >> PTX_CLUSTER_SHIFT)
+        return ptx_fail(w, in, (int)l, TC5_EILLEGAL, off, "mbarrier.init of another CTA's mbarrier (init takes .shared::cta)");
       ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
       if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
+      mb->tx_line = 0;
       st = tc5_mbarrier_init(&mb->mb, (uint32_t)x[l], &dg);
       if (w->cta->chk) chk_mbar_init(w, mb);
       uint8_t *p = ptx_mem(w, in, (int)l, PS_SHARED, off, 8, true);
       if (!p) return PX_ERROR;
       memset(p, 0, 8);
     } else {
-      ptx_mbar *mb = live_mbar(w, in, (int)l, off);
+      ptx_mbar *mb = live_mbar(w, in, (int)l, off, &t);
       if (!mb) return PX_ERROR;
       uint32_t before = mb->mb.phase;
       switch (op) {
@@ -477,7 +528,7 @@ static PTX_EXEC(x_mbarrier) {
           else mb->mb.expected -= cnt;
         }
         if (!st) st = tc5_mbarrier_arrive(&mb->mb, cnt, NULL, &dg);
-        if (!st && w->cta->chk) chk_mbar_arrive(w, in, (int)l, mb, before, false, &spill);
+        if (!st && t == w->cta && w->cta->chk) chk_mbar_arrive(w, in, (int)l, mb, before, false, &spill);
         d[l] = before;
         break;
       }
@@ -492,6 +543,7 @@ static PTX_EXEC(x_mbarrier) {
     }
     if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
     w->cta->progress = true;
+    t->progress = true;
   });
   return PX_NEXT;
 }
@@ -512,7 +564,6 @@ PTX_DEC(dec_mbarrier) {
   }
   int sp = d_take_space(d);
   if (d_take_type(d) != PT_B64) return d_fail(d, TC5_EPARSE, "needs .b64");
-  if (sp == PS_SHARED_CLUSTER && (op == MB_ARRIVE || op == MB_ARRIVE_DROP)) sp = PS_SHARED;
   in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
   bool has_state = mb_has_result((unsigned)op);
   unsigned a = has_state ? 1 : 0;

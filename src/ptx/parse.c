@@ -1121,8 +1121,10 @@ static tc5_status parse_function(parser *p, bool is_entry) {
       } while (accept(p, ','));
       if (word_is(w, n, ".reqntid")) memcpy(f.reqntid, v, sizeof v);
       if (word_is(w, n, ".maxntid")) memcpy(f.maxntid, v, sizeof v);
-    } else if (word_is(w, n, ".noreturn") || word_is(w, n, ".explicitcluster") ||
-               word_is(w, n, ".blocksareclusters")) {
+      if (word_is(w, n, ".reqnctapercluster")) memcpy(f.reqcluster, v, sizeof v);
+    } else if (word_is(w, n, ".explicitcluster")) {
+      f.explicit_cluster = true;
+    } else if (word_is(w, n, ".noreturn") || word_is(w, n, ".blocksareclusters")) {
       /* nothing to do */
     } else if (word_is(w, n, ".pragma")) {
       while (peek(p) >= 0 && peek(p) != ';') advance(p);

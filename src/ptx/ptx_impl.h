@@ -142,6 +142,8 @@ typedef struct ptx_func {
                               then .local and in-body .param variables */
   uint32_t frame_bytes;
   uint32_t reqntid[3], maxntid[3];
+  uint32_t reqcluster[3];  /* .reqnctapercluster (0: none) */
+  bool explicit_cluster;   /* .explicitcluster */
   uint32_t line;
 } ptx_func;
 
@@ -226,8 +228,11 @@ typedef struct ptx_launch {
   tc5_status status;
   tc5_diag *diag;
   void *lock;               /* pthread_mutex_t*: errors, atomics, printf */
-  uint64_t next_cta;
+  uint64_t next_cta;        /* the next cluster to run (a cluster index) */
   uint64_t ncta;
+  uint32_t cluster[3];      /* CTAs of a cluster along x, y, z */
+  uint32_t cluster_size;
+  uint64_t nclusters;
   uint64_t thread_insns, warp_insns;
   struct chk_log *log;      /* the checker's findings (cfg.check != none) */
 } ptx_launch;
@@ -255,6 +260,8 @@ typedef struct ptx_warp {
   uint32_t poll_pc;     /* mbarrier test/try_wait that last returned false ... */
   uint64_t poll_epoch;  /* ... and the CTA's epoch then */
   bool red_arrived;     /* bar.red: arrived, waiting for the phase's result */
+  uint32_t cl_phase;    /* barrier.cluster.arrive: the cluster barrier's phase it arrived in */
+  bool cl_arrived;      /* ... and has not waited yet */
   uint32_t red_phase;
   uint32_t tpc[32];     /* per-thread pc when not converged */
   /* branch results (PX_BRANCH) */
@@ -291,8 +298,22 @@ typedef struct ptx_wg {
   uint32_t pc;
 } ptx_wg;
 
+struct ptx_cta;
+/* the CTAs of one cluster, run together by one host thread (a grid
+ * without clusters has clusters of one CTA) */
+typedef struct ptx_cluster {
+  struct ptx_cta *ctas;  /* by rank (%cluster_ctarank) */
+  uint32_t n;
+  uint32_t id[3];        /* %clusterid */
+  /* barrier.cluster: phases completed, threads arrived in this one */
+  uint32_t bar_phase, bar_arrived;
+} ptx_cluster;
+
 typedef struct ptx_cta {
   ptx_launch *L;
+  ptx_cluster *cl;
+  uint32_t rank;            /* in the cluster */
+  uint32_t cid[3];          /* %cluster_ctaid */
   uint32_t ctaid[3];
   uint64_t linear;
   tc5_smem smem;
@@ -352,6 +373,9 @@ int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t add
 /* complete_tx of `bytes` on the mbarrier at shared address addr, as a TMA
  * copy issued by `lane` does (exec_warp.c) */
 int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes);
+/* completes barrier.cluster's phase when every live thread of the
+ * cluster has arrived (run.c) */
+bool ptx_cluster_bar_check(ptx_cluster *cl);
 /* a warp's arrival at barrier id (count threads, 0 = all); wait: bar.sync
  * rather than bar.arrive (run.c) */
 int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait);
@@ -361,6 +385,12 @@ uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane);
 double ptx_fval(uint64_t bits, unsigned type, bool ftz);
 /* resolves a generic or shared::cluster address to a shared offset of this CTA */
 bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off);
+/* A shared::cluster address (or a generic one in the shared window): the
+ * CTA of the cluster it names and the offset there; NULL when it names no
+ * CTA of the cluster. An address below 2^24 is the issuing CTA's own;
+ * mapa gives ((rank + 1) << 24) | offset for the CTA of rank `rank`. */
+#define PTX_CLUSTER_SHIFT 24
+ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off);
 
 /* the implicit last instruction of a function: exit (entry) or ret (exec_warp.c) */
 ptx_exec_fn ptx_end_of_function(bool entry);

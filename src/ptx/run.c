@@ -92,14 +92,15 @@ uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane) {
   case SR_LANEMASK_LT: return (1u << lane) - 1;
   case SR_LANEMASK_GE: return ~((1u << lane) - 1) & 0xffffffffu;
   case SR_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1) & 0xffffffffu;
-  /* a cluster of one CTA: the grid of clusters is the grid of CTAs */
-  case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z: return c->ctaid[which - SR_CLUSTERID_X];
-  case SR_NCLUSTERID_X: case SR_NCLUSTERID_Y: case SR_NCLUSTERID_Z: return L->cfg.grid[which - SR_NCLUSTERID_X];
-  case SR_CLUSTER_CTAID_X: case SR_CLUSTER_CTAID_Y: case SR_CLUSTER_CTAID_Z: return 0;
-  case SR_CLUSTER_NCTAID_X: case SR_CLUSTER_NCTAID_Y: case SR_CLUSTER_NCTAID_Z: return 1;
-  case SR_CLUSTER_CTARANK: return 0;
-  case SR_CLUSTER_NCTARANK: return 1;
-  case SR_IS_EXPLICIT_CLUSTER: return 0;
+  /* without clusters, every CTA is a cluster of one */
+  case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z: return c->cl->id[which - SR_CLUSTERID_X];
+  case SR_NCLUSTERID_X: case SR_NCLUSTERID_Y: case SR_NCLUSTERID_Z:
+    return L->cfg.grid[which - SR_NCLUSTERID_X] / L->cluster[which - SR_NCLUSTERID_X];
+  case SR_CLUSTER_CTAID_X: case SR_CLUSTER_CTAID_Y: case SR_CLUSTER_CTAID_Z: return c->cid[which - SR_CLUSTER_CTAID_X];
+  case SR_CLUSTER_NCTAID_X: case SR_CLUSTER_NCTAID_Y: case SR_CLUSTER_NCTAID_Z: return L->cluster[which - SR_CLUSTER_NCTAID_X];
+  case SR_CLUSTER_CTARANK: return c->rank;
+  case SR_CLUSTER_NCTARANK: return L->cluster_size;
+  case SR_IS_EXPLICIT_CLUSTER: return L->cluster_size > 1 || L->f->explicit_cluster || L->f->reqcluster[0];
   case SR_DYN_SMEM: return L->cfg.dynamic_shared;
   case SR_TOTAL_SMEM: return L->shared_total;
   case SR_CLOCK: return (uint32_t)w->steps;
@@ -280,24 +281,35 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   return ret;
 }
 
-/* ---- one CTA ---- */
+/* ---- one cluster of CTAs ---- */
 typedef struct worker {
   ptx_launch *L;
-  ptx_cta c;
-  uint64_t *regs;  /* every warp's register file */
+  ptx_cluster cl;
+  ptx_cta *c;      /* cl.n CTAs */
+  uint64_t *regs;  /* every warp's register file (all CTAs of the cluster) */
   uint8_t *local;  /* every warp's local memory */
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
 } worker;
 
-static tc5_status cta_setup(worker *wk, uint64_t linear) {
+/* CTA `rank` of cluster `cluster` */
+static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   ptx_launch *L = wk->L;
-  ptx_cta *c = &wk->c;
+  ptx_cta *c = &wk->c[rank];
   const tc5_ptx_module *m = L->m;
   c->L = L;
-  c->linear = linear;
-  c->ctaid[0] = (uint32_t)(linear % L->cfg.grid[0]);
-  c->ctaid[1] = (uint32_t)(linear / L->cfg.grid[0] % L->cfg.grid[1]);
-  c->ctaid[2] = (uint32_t)(linear / L->cfg.grid[0] / L->cfg.grid[1]);
+  c->cl = &wk->cl;
+  c->rank = rank;
+  /* clusters tile the grid: cluster (i,j,k) holds CTAs cluster * (i,j,k) + cid */
+  uint32_t ncx = L->cfg.grid[0] / L->cluster[0], ncy = L->cfg.grid[1] / L->cluster[1];
+  uint32_t clid[3] = {(uint32_t)(cluster % ncx), (uint32_t)(cluster / ncx % ncy), (uint32_t)(cluster / ncx / ncy)};
+  c->cid[0] = rank % L->cluster[0];
+  c->cid[1] = rank / L->cluster[0] % L->cluster[1];
+  c->cid[2] = rank / L->cluster[0] / L->cluster[1];
+  for (int k = 0; k < 3; k++) {
+    c->ctaid[k] = clid[k] * L->cluster[k] + c->cid[k];
+    wk->cl.id[k] = clid[k];
+  }
+  c->linear = c->ctaid[0] + (uint64_t)L->cfg.grid[0] * (c->ctaid[1] + (uint64_t)L->cfg.grid[1] * c->ctaid[2]);
   memset(c->smem.bytes, 0, c->smem.size);
   memset(c->smem.written, 0, (c->smem.size + 7) / 8);
   tc5_status st = tc5_tmem_init(&c->tmem, 0);
@@ -314,12 +326,13 @@ static tc5_status cta_setup(worker *wk, uint64_t linear) {
   uint32_t lb = L->m->local_bytes;
   for (uint32_t k = 0; k < c->nwarps; k++) {
     ptx_warp *w = &c->warps[k];
+    size_t g = (size_t)rank * c->nwarps + k; /* the warp's place in the cluster's buffers */
     memset(w, 0, sizeof *w);
     w->cta = c;
     w->id = k;
-    w->r = wk->regs + (size_t)k * m->nregs * 32;
-    w->local = wk->local + (size_t)k * 32 * lb;
-    w->calls = wk->calls + (size_t)k * PTX_MAX_CALL_DEPTH;
+    w->r = wk->regs + g * m->nregs * 32;
+    w->local = wk->local + g * 32 * lb;
+    w->calls = wk->calls + g * PTX_MAX_CALL_DEPTH;
     w->local_bytes = lb;
     uint32_t n = L->threads_per_cta - k * 32;
     w->exists = n >= 32 ? 0xffffffffu : (1u << n) - 1;
@@ -342,37 +355,47 @@ static tc5_status cta_setup(worker *wk, uint64_t linear) {
   return TC5_OK;
 }
 
-/* every live warp waits and nothing can change: a deadlock, reported with
- * each waiting warp and what it waits for (the rule: an mbarrier phase that
- * never completes, an allocation never satisfiable) */
-static void deadlock(ptx_cta *c) {
-  ptx_launch *L = c->L;
-  char line[32][200];
+/* every live warp of the cluster waits and nothing can change: a
+ * deadlock, reported with each waiting warp and what it waits for (the
+ * rule: an mbarrier phase that never completes, an allocation never
+ * satisfiable) */
+static void deadlock(ptx_cluster *cl) {
+  ptx_launch *L = cl->ctas[0].L;
+  char line[32][240];
   unsigned nl = 0;
   bool alloc = false, mbar = false;
-  for (uint32_t k = 0; k < c->nwarps && nl < 32; k++) {
-    ptx_warp *w = &c->warps[k];
-    if (w->done) continue;
-    uint32_t pc = w->converged ? w->pc : w->tpc[__builtin_ctz(w->live)];
-    const ptx_insn *in = &L->m->code[pc < L->f->first + L->f->count ? pc : L->f->first];
-    char *t = line[nl++];
-    if (w->wait == W_BAR) {
-      snprintf(t, 200, "warp %u waits at line %u (bar.sync)", k, L->m->code[pc - 1].line);
-      continue;
-    }
-    ptx_mbar *mb = w->wait_id != 0xA110C ? ptx_mbar_find(c, w->wait_id) : NULL;
-    if (w->wait_id == 0xA110C) {
-      alloc = true;
-      snprintf(t, 200, "warp %u waits at line %u (%.40s) for Tensor Memory columns", k, in->line, ptx_insn_text(L->m, in));
-    } else if (mb) {
-      mbar = true;
-      snprintf(t, 200, "warp %u waits at line %u on the mbarrier at shared 0x%x: phase %u has %u of %u arrivals and %lld tx bytes pending",
-               k, in->line, mb->addr, mb->mb.phase, mb->mb.pending, mb->mb.expected, (long long)mb->mb.tx);
-    } else {
-      snprintf(t, 200, "warp %u waits at line %u (%.60s)", k, in->line, ptx_insn_text(L->m, in));
+  for (uint32_t r = 0; r < cl->n; r++) {
+    ptx_cta *c = &cl->ctas[r];
+    for (uint32_t k = 0; k < c->nwarps && nl < 32; k++) {
+      ptx_warp *w = &c->warps[k];
+      if (w->done) continue;
+      uint32_t pc = w->converged ? w->pc : w->tpc[__builtin_ctz(w->live)];
+      const ptx_insn *in = &L->m->code[pc < L->f->first + L->f->count ? pc : L->f->first];
+      char who[48];
+      if (cl->n > 1) snprintf(who, sizeof who, "CTA (%u,%u,%u) warp %u", c->ctaid[0], c->ctaid[1], c->ctaid[2], k);
+      else snprintf(who, sizeof who, "warp %u", k);
+      char *t = line[nl++];
+      if (w->wait == W_BAR) {
+        snprintf(t, 240, "%s waits at line %u (bar.sync)", who, L->m->code[pc - 1].line);
+        continue;
+      }
+      ptx_mbar *mb = w->wait_id != 0xA110C ? ptx_mbar_find(c, w->wait_id) : NULL;
+      if (w->wait_id == 0xA110C) {
+        alloc = true;
+        snprintf(t, 240, "%s waits at line %u (%.40s) for Tensor Memory columns", who, in->line, ptx_insn_text(L->m, in));
+      } else if (mb) {
+        mbar = true;
+        char tx[80] = "";
+        if (mb->mb.tx && mb->tx_line)
+          snprintf(tx, sizeof tx, "; the last complete_tx came from line %u, thread %u", mb->tx_line, mb->tx_thread);
+        snprintf(t, 240, "%s waits at line %u on the mbarrier at shared 0x%x: phase %u has %u of %u arrivals and %lld tx bytes pending%s",
+                 who, in->line, mb->addr, mb->mb.phase, mb->mb.pending, mb->mb.expected, (long long)mb->mb.tx, tx);
+      } else {
+        snprintf(t, 240, "%s waits at line %u (%.60s)", who, in->line, ptx_insn_text(L->m, in));
+      }
     }
   }
-  ptx_fail(&c->warps[0], NULL, -1, TC5_ESTATE, 0, "%sdeadlock: every live warp waits and nothing can wake it",
+  ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, 0, "%sdeadlock: every live warp waits and nothing can wake it",
            alloc ? "[alloc-never] " : mbar ? "[mbarrier-wait-never] " : "");
   pthread_mutex_lock(L->lock);
   if (L->status == TC5_ESTATE)
@@ -380,54 +403,85 @@ static void deadlock(ptx_cta *c) {
   pthread_mutex_unlock(L->lock);
 }
 
-static void cta_run(worker *wk) {
-  ptx_cta *c = &wk->c;
+/* the live threads of the cluster: a barrier.cluster phase waits for them all */
+static uint32_t cluster_live(const ptx_cluster *cl) {
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < cl->n; r++) n += live_threads(&cl->ctas[r]);
+  return n;
+}
+/* completes barrier.cluster's phase when every live thread has arrived */
+bool ptx_cluster_bar_check(ptx_cluster *cl) {
+  if (!cl->bar_arrived || cl->bar_arrived < cluster_live(cl)) return false;
+  cl->bar_phase++;
+  cl->bar_arrived = 0;
+  for (uint32_t r = 0; r < cl->n; r++) cl->ctas[r].progress = true;
+  return true;
+}
+
+/* each CTA whose state changed starts a new epoch (its retrying warps run again) */
+static void new_epochs(ptx_cluster *cl) {
+  for (uint32_t r = 0; r < cl->n; r++)
+    if (cl->ctas[r].progress) {
+      cl->ctas[r].epoch++;
+      cl->ctas[r].progress = false;
+    }
+}
+
+/* The CTAs of a cluster take turns, warp by warp, so that a CTA waiting
+ * for another's arrival (a cluster barrier, a remote mbarrier, a
+ * multicast copy) sees it. */
+static void cluster_run(worker *wk) {
+  ptx_cluster *cl = &wk->cl;
   ptx_launch *L = wk->L;
   uint64_t total = 0;
   for (;;) {
     bool ran = false, all_done = true;
-    for (uint32_t k = 0; k < c->nwarps && !L->failed; k++) {
-      ptx_warp *w = &c->warps[k];
-      if (w->done) continue;
-      all_done = false;
-      if (w->wait == W_BAR) continue;
-      if (w->wait == W_RETRY && w->wait_epoch == c->epoch) continue;
-      w->wait = W_RUN;
-      uint64_t before = w->steps;
-      int r = run_warp(w, 1u << 16);
-      total += w->steps - before;
-      ran = true;
-      if (c->progress) {
-        c->epoch++;
-        c->progress = false;
-      }
-      if (r < 0) return;
-      if (r == 1) /* a warp left: barriers may now be complete */
-        for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
-      if (c->progress) {
-        c->epoch++;
-        c->progress = false;
+    for (uint32_t rk = 0; rk < cl->n && !L->failed; rk++) {
+      ptx_cta *c = &cl->ctas[rk];
+      for (uint32_t k = 0; k < c->nwarps && !L->failed; k++) {
+        ptx_warp *w = &c->warps[k];
+        if (w->done) continue;
+        all_done = false;
+        if (w->wait == W_BAR) continue;
+        if (w->wait == W_RETRY && w->wait_epoch == c->epoch) continue;
+        w->wait = W_RUN;
+        uint64_t before = w->steps;
+        int r = run_warp(w, 1u << 16);
+        total += w->steps - before;
+        ran = true;
+        new_epochs(cl);
+        if (r < 0) return;
+        if (r == 1) { /* a warp left: barriers may now be complete */
+          for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
+          ptx_cluster_bar_check(cl);
+        }
+        new_epochs(cl);
       }
     }
     if (L->failed || all_done) break;
-    if (total > L->max_steps) {
-      ptx_fail(&c->warps[0], NULL, -1, TC5_ESTATE, total,
+    if (total > L->max_steps * cl->n) {
+      ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
                "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
                (unsigned long long)total);
       return;
     }
     if (!ran) {
-      deadlock(c);
+      deadlock(cl);
       return;
     }
   }
   if (L->failed) return;
-  tc5_diag dg;
-  tc5_diag_init(&dg);
-  tc5_status st = tc5_tmem_exit(&c->tmem, &dg);
-  if (st)
-    ptx_fail(&c->warps[0], NULL, -1, st, 0, "[alloc-held-at-exit] at exit: %s",
-             dg.count ? dg.issue[0].message : tc5_strerror(st));
+  for (uint32_t rk = 0; rk < cl->n; rk++) {
+    ptx_cta *c = &cl->ctas[rk];
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_tmem_exit(&c->tmem, &dg);
+    if (st) {
+      ptx_fail(&c->warps[0], NULL, -1, st, 0, "[alloc-held-at-exit] at exit: %s",
+               dg.count ? dg.issue[0].message : tc5_strerror(st));
+      return;
+    }
+  }
 }
 
 static void *worker_main(void *arg) {
@@ -435,29 +489,34 @@ static void *worker_main(void *arg) {
   ptx_launch *L = wk->L;
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
-    if (i >= L->ncta || L->failed) break;
-    tc5_status st = cta_setup(wk, i);
+    if (i >= L->nclusters || L->failed) break;
+    tc5_status st = TC5_OK;
+    for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
+    wk->cl.bar_phase = wk->cl.bar_arrived = 0;
     if (st) {
       pthread_mutex_lock(L->lock);
       if (!L->failed) {
         L->failed = 1;
         L->status = st;
-        tc5_diag_add(L->diag, st, "cta", i, "could not set up CTA %llu: %s", (unsigned long long)i, tc5_strerror(st));
+        tc5_diag_add(L->diag, st, "cta", i, "could not set up cluster %llu: %s", (unsigned long long)i, tc5_strerror(st));
       }
       pthread_mutex_unlock(L->lock);
       break;
     }
-    cta_run(wk);
+    cluster_run(wk);
     uint64_t ti = 0, wi = 0;
-    for (uint32_t k = 0; k < wk->c.nwarps; k++) {
-      ti += wk->c.warps[k].thread_insns;
-      wi += wk->c.warps[k].steps;
+    for (uint32_t r = 0; r < wk->cl.n; r++) {
+      ptx_cta *c = &wk->c[r];
+      for (uint32_t k = 0; k < c->nwarps; k++) {
+        ti += c->warps[k].thread_insns;
+        wi += c->warps[k].steps;
+      }
+      tc5_cta_free(&c->mma);
+      memset(&c->mma, 0, sizeof c->mma);
+      tc5_tmem_free(&c->tmem);
     }
     __atomic_fetch_add(&L->thread_insns, ti, __ATOMIC_RELAXED);
     __atomic_fetch_add(&L->warp_insns, wi, __ATOMIC_RELAXED);
-    tc5_cta_free(&wk->c.mma);
-    memset(&wk->c.mma, 0, sizeof wk->c.mma);
-    tc5_tmem_free(&wk->c.tmem);
   }
   return NULL;
 }
@@ -466,29 +525,43 @@ static void worker_free(worker *wk) {
   free(wk->regs);
   free(wk->calls);
   free(wk->local);
-  free(wk->c.smem.bytes);
-  free(wk->c.smem.written);
-  free(wk->c.warps);
-  free(wk->c.mbars);
-  chk_free(wk->c.chk);
-  tc5_cta_free(&wk->c.mma);
-  tc5_tmem_free(&wk->c.tmem);
+  for (uint32_t r = 0; wk->c && r < wk->cl.n; r++) {
+    ptx_cta *c = &wk->c[r];
+    free(c->smem.bytes);
+    free(c->smem.written);
+    free(c->warps);
+    free(c->mbars);
+    chk_free(c->chk);
+    tc5_cta_free(&c->mma);
+    tc5_tmem_free(&c->tmem);
+  }
+  free(wk->c);
 }
 
 static tc5_status worker_init(worker *wk, ptx_launch *L) {
   memset(wk, 0, sizeof *wk);
   wk->L = L;
   const tc5_ptx_module *m = L->m;
-  wk->c.nwarps = L->warps_per_cta;
-  wk->c.warps = calloc(L->warps_per_cta, sizeof(ptx_warp));
-  wk->regs = malloc((size_t)L->warps_per_cta * m->nregs * 32 * sizeof(uint64_t));
-  wk->local = malloc((size_t)L->warps_per_cta * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
-  wk->calls = malloc((size_t)L->warps_per_cta * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
-  wk->c.smem.size = L->shared_total;
-  wk->c.smem.bytes = malloc(L->shared_total);
-  wk->c.smem.written = malloc((L->shared_total + 7) / 8);
-  if (!wk->c.warps || !wk->regs || !wk->local || !wk->calls || !wk->c.smem.bytes || !wk->c.smem.written ||
-      (L->cfg.check != TC5_CHECK_NONE && chk_new(&wk->c.chk, L))) {
+  uint32_t n = L->cluster_size;
+  size_t nw = (size_t)L->warps_per_cta * n;
+  wk->c = calloc(n, sizeof *wk->c);
+  if (!wk->c) return TC5_ENOMEM;
+  wk->cl.ctas = wk->c;
+  wk->cl.n = n;
+  wk->regs = malloc(nw * m->nregs * 32 * sizeof(uint64_t) + 1);
+  wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
+  wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
+  bool ok = wk->regs && wk->local && wk->calls;
+  for (uint32_t r = 0; r < n && ok; r++) {
+    ptx_cta *c = &wk->c[r];
+    c->nwarps = L->warps_per_cta;
+    c->warps = calloc(L->warps_per_cta, sizeof(ptx_warp));
+    c->smem.size = L->shared_total;
+    c->smem.bytes = malloc(L->shared_total);
+    c->smem.written = malloc((L->shared_total + 7) / 8);
+    ok = c->warps && c->smem.bytes && c->smem.written && (L->cfg.check == TC5_CHECK_NONE || !chk_new(&c->chk, L));
+  }
+  if (!ok) {
     worker_free(wk);
     return TC5_ENOMEM;
   }
@@ -546,6 +619,22 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   if (mx[0] && threads > (uint64_t)mx[0] * mx[1] * mx[2])
     return tc5_diag_add(diag, TC5_EINVAL, "block", threads, "entry '%s' allows at most %u threads (.maxntid)", L.f->name,
                         mx[0] * mx[1] * mx[2]);
+  /* clusters */
+  const uint32_t *rc = L.f->reqcluster;
+  bool given = cfg->cluster[0] || cfg->cluster[1] || cfg->cluster[2];
+  for (int k = 0; k < 3; k++) L.cluster[k] = given ? (cfg->cluster[k] ? cfg->cluster[k] : 1) : rc[0] ? rc[k] : 1;
+  if (rc[0] && given && (L.cluster[0] != rc[0] || L.cluster[1] != rc[1] || L.cluster[2] != rc[2]))
+    return tc5_diag_add(diag, TC5_EINVAL, "cluster", L.cluster[0], "entry '%s' requires .reqnctapercluster %u,%u,%u; the launch has %u,%u,%u",
+                        L.f->name, rc[0], rc[1], rc[2], L.cluster[0], L.cluster[1], L.cluster[2]);
+  L.cluster_size = L.cluster[0] * L.cluster[1] * L.cluster[2];
+  if (L.cluster_size > 16)
+    return tc5_diag_add(diag, TC5_EINVAL, "cluster", L.cluster_size, "a cluster has at most 16 CTAs (8 portable), not %u",
+                        L.cluster_size);
+  for (int k = 0; k < 3; k++)
+    if (cfg->grid[k] % L.cluster[k])
+      return tc5_diag_add(diag, TC5_EINVAL, "cluster", L.cluster[k], "grid %c (%u) is not a multiple of the cluster's %u",
+                          "xyz"[k], cfg->grid[k], L.cluster[k]);
+  L.nclusters = ncta / L.cluster_size;
   L.threads_per_cta = (uint32_t)threads;
   L.warps_per_cta = (uint32_t)((threads + 31) / 32);
   L.ncta = ncta;
@@ -682,7 +771,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   /* workers */
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
   if (nthreads < 1) nthreads = 1;
-  if (nthreads > ncta) nthreads = (unsigned)ncta;
+  if (nthreads > L.nclusters) nthreads = (unsigned)L.nclusters;
   if (nthreads > 256) nthreads = 256;
   wk = calloc(nthreads, sizeof *wk);
   tids = calloc(nthreads, sizeof *tids);
@@ -728,7 +817,7 @@ out:
     stats->warnings = log.warnings;
     stats->thread_insns = L.thread_insns;
     stats->warp_insns = L.warp_insns;
-    stats->ctas = L.next_cta < ncta ? L.next_cta : ncta;
+    stats->ctas = (L.next_cta < L.nclusters ? L.next_cta : L.nclusters) * (L.cluster_size ? L.cluster_size : 1);
     stats->seconds = now_s() - t0;
   }
   free(wk);

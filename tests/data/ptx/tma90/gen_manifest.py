@@ -224,6 +224,18 @@ for red, types in (("add", ("f32", "f16", "bf16", "u32", "s32", "u64")), ("min",
             init = lambda n, t=t: values(t, n // ESIZE[t])
         store(t, [40, 30], [64 // ESIZE[t], 8], (20, 25), red=red, init=init)
 
+# clusters (the kernels' __cluster_dims__ give .reqnctapercluster): DSMEM,
+# cluster barriers, remote mbarrier arrivals, TMA multicast
+for c in (2, 4):
+    lines.append("kernels.ptx cluster_dsmem_%d %d 256 0 out:%d" % (c, 2 * c, 2 * c * 513 * 4))
+    lines.append("kernels.ptx cluster_arrive_%d %d 64 0 out:%d" % (c, 2 * c, 64))
+    for mask, sw in ((2 ** c - 1, "128B"), (1, "none"), (0b0101 if c == 4 else 0b10, "64B")):
+        b0 = {"128B": 64, "64B": 32, "none": 48}[sw]
+        slice_ = b0 * 2 * 8
+        img = c * slice_
+        lines.append("kernels.ptx tma_multicast_%d %d 128 %d %s out:%d u32:%d u32:%d u32:8 u32:%d s32:16 s32:5" % (
+            c, 2 * c, img + 1024, tmap("bf16", [200, 90], [400], [b0, 8], swizzle=sw), 2 * c * img, img, slice_, mask))
+
 with open("kernels.txt", "w") as f:
     f.write("\n".join(lines) + "\n")
 
