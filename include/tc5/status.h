@@ -49,7 +49,7 @@ typedef struct tc5_issue {
   tc5_status status;
   char field[48];    /* the spec's name of the field ("swizzle mode")       */
   uint64_t value;    /* the offending value                                 */
-  char message[224]; /* "smem desc: swizzle mode 3 is reserved"             */
+  char message[320]; /* "smem desc: swizzle mode 3 is reserved"             */
 } tc5_issue;
 
 typedef struct tc5_diag {

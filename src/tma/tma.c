@@ -164,9 +164,8 @@ tc5_status tc5_tma_tile(const tc5_tmap_params *p, const int32_t *coords, tc5_tma
    * so */
   if (((int64_t)coords[0] * bits) % 128)
     return tc5_diag_add(diag, TC5_EALIGN, "tensorCoords", (uint64_t)(int64_t)coords[0],
-                        "%s: the innermost coordinate %d is %lld bits into a row, not a multiple of 16 bytes (an illegal "
-                        "instruction on the H100)",
-                        what, coords[0], (long long)coords[0] * bits);
+                        "%s: innermost coordinate %d is off a 16-byte boundary of the row (an illegal instruction on the H100)",
+                        what, coords[0]);
   for (unsigned i = 0; dir != TC5_TMA_LOAD && i < p->rank; i++)
     if (coords[i] < 0)
       return tc5_diag_add(diag, TC5_EILLEGAL, "tensorCoords", (uint64_t)(int64_t)coords[i],

@@ -1,0 +1,235 @@
+/* tc5 tests — the PTX runner's TMA and clusters: tensor-map arguments and
+ * their errors, a copy whose transaction count never completes (a deadlock
+ * naming the copy), the H100's coordinate rule, and every cluster error.
+ * What the copies and clusters compute is compared with the H100 by
+ * ptx_silicon_tma (tests/data/ptx/tma90). */
+#include "testutil.h"
+#include "tc5/ptx.h"
+
+static bool has(const tc5_diag *dg, const char *s) {
+  for (unsigned k = 0; k < dg->count; k++)
+    if (strstr(dg->issue[k].message, s)) return true;
+  return false;
+}
+
+static tc5_ptx_module *load(const char *body) {
+  static char text[1 << 14];
+  snprintf(text, sizeof text, ".version 8.7\n.target sm_90a\n.address_size 64\n%s", body);
+  tc5_ptx_module *m = NULL;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_ptx_load(text, strlen(text), "t.ptx", &m, &dg);
+  if (st) fail_msg("does not load: %s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  return m;
+}
+
+/* one thread loads a 2D bf16 box (64 x 32, 4096 bytes) at (cx, 0) through
+ * the tensor map, expecting `bytes`, and copies its first word to out[2048] */
+static const char *tma_kernel =
+    ".visible .entry k(.param .align 64 .b8 tm[128], .param .u64 out, .param .u32 cx, .param .u32 bytes) {\n"
+    " .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n"
+    " .shared .align 1024 .b8 buf[4096];\n"
+    " .shared .align 8 .b64 bar;\n"
+    " mov.u32 %r2, bar; mov.u32 %r3, 1; mbarrier.init.shared.b64 [%r2], %r3;\n"
+    " ld.param.u32 %r4, [bytes]; mbarrier.arrive.expect_tx.shared.b64 %rd1, [%r2], %r4;\n"
+    " mov.b64 %rd2, tm; cvta.param.u64 %rd3, %rd2;\n"
+    " mov.u32 %r5, buf; ld.param.u32 %r6, [cx]; mov.u32 %r7, 0;\n"
+    " cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r5], [%rd3, {%r6, %r7}], [%r2];\n"
+    "LOOP: mbarrier.try_wait.parity.shared.b64 %p2, [%r2], 0;\n"
+    " @!%p2 bra LOOP;\n"
+    " ld.shared.u32 %r8, [buf]; ld.param.u64 %rd4, [out]; st.global.u32 [%rd4+8192], %r8;\n"
+    " ret;\n}\n";
+
+static tc5_status run_tma(const char *tmap, uint32_t cx, uint32_t bytes, unsigned tm_size_kind, uint8_t *out,
+                          tc5_diag *dg) {
+  tc5_ptx_module *m = load(tma_kernel);
+  tc5_ptx_arg a[4];
+  memset(a, 0, sizeof a);
+  a[0].kind = TC5_PTX_ARG_TENSORMAP;
+  assert_int_equal(tc5_tmap_params_parse(tmap, &a[0].tmap, NULL, NULL, NULL), TC5_OK);
+  a[0].buffer = tm_size_kind; /* the index of the buffer argument */
+  a[1].kind = TC5_PTX_ARG_BUFFER;
+  a[1].data = out;
+  a[1].bytes = 16384;
+  a[2].kind = a[3].kind = TC5_PTX_ARG_VALUE;
+  a[2].size = a[3].size = 4;
+  a[2].bits = cx;
+  a[3].bits = bytes;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.threads = 1;
+  cfg.max_steps = 1u << 20;
+  tc5_diag_init(dg);
+  tc5_status st = tc5_ptx_launch(m, &cfg, a, 4, NULL, dg);
+  tc5_ptx_free(m);
+  return st;
+}
+
+static const char *bf16map = "type=bf16,dims=64x32,strides=128,box=64x32";
+
+static void test_tma_runs(void **state) {
+  (void)state;
+  static uint8_t out[16384];
+  for (unsigned i = 0; i < sizeof out; i++) out[i] = (uint8_t)(i * 13 + 1);
+  tc5_diag dg;
+  assert_int_equal(run_tma(bf16map, 0, 4096, 1, out, &dg), TC5_OK);
+  assert_memory_equal(out + 8192, out, 4);
+  /* a box across the tensor's end: the fill is zero, the whole box counted */
+  assert_int_equal(run_tma(bf16map, 64, 4096, 1, out, &dg), TC5_OK);
+  assert_int_equal(out[8192] | out[8193] | out[8194] | out[8195], 0);
+}
+
+static void test_tma_errors(void **state) {
+  (void)state;
+  static uint8_t out[16384];
+  tc5_diag dg;
+  /* the transaction count never completes: a deadlock naming the copy */
+  assert_int_equal(run_tma(bf16map, 0, 8192, 1, out, &dg), TC5_ESTATE);
+  assert_true(has(&dg, "[mbarrier-wait-never]"));
+  assert_true(has(&dg, "4096 tx bytes pending; the last complete_tx came from line 12, thread 0"));
+  /* the innermost coordinate off a 16-byte boundary (the H100 faults) */
+  assert_int_equal(run_tma(bf16map, 3, 4096, 1, out, &dg), TC5_EALIGN);
+  assert_true(has(&dg, "t.ptx:12: cp.async.bulk.tensor"));
+  assert_true(has(&dg, "an illegal instruction on the H100"));
+  assert_true(has(&dg, "thread (0,0,0)"));
+  /* the map's buffer is not a buffer argument */
+  assert_int_equal(run_tma(bf16map, 0, 4096, 2, out, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "the tensor map's buffer, argument 3, is not a buffer"));
+  /* a map cuTensorMapEncodeTiled rejects: the rule named */
+  assert_int_equal(run_tma("type=bf16,dims=64x32,strides=120,box=64x32", 0, 4096, 1, out, &dg), TC5_EALIGN);
+  assert_true(has(&dg, "globalStrides[0] = 120 is not a multiple of 16"));
+  assert_true(has(&dg, "the tensor map was rejected"));
+}
+
+/* a tensor map to a parameter that is neither 128 bytes nor a pointer, or
+ * not aligned to 64 */
+static void test_tmap_params(void **state) {
+  (void)state;
+  static const char *const kernels[] = {
+      ".visible .entry k(.param .u32 tm) { ret; }\n",
+      ".visible .entry k(.param .align 16 .b8 tm[128]) { ret; }\n",
+      ".visible .entry k(.param .u64 tm) {\n .reg .b64 %rd<4>; .reg .b32 %r<4>;\n ld.param.u64 %rd1, [tm];\n"
+      " prefetch.tensormap [%rd1];\n ld.global.u32 %r1, [%rd1+95];\n ret;\n}\n",
+  };
+  static const tc5_status want[] = {TC5_EINVAL, TC5_EALIGN, TC5_EALIGN};
+  static const char *const msg[] = {"a tensor map is passed in 128 bytes", "needs .align 64", "not aligned"};
+  static uint8_t buf[4096];
+  for (unsigned k = 0; k < 3; k++) {
+    tc5_ptx_module *m = load(kernels[k]);
+    tc5_ptx_arg a[2];
+    memset(a, 0, sizeof a);
+    a[0].kind = TC5_PTX_ARG_TENSORMAP;
+    assert_int_equal(tc5_tmap_params_parse(bf16map, &a[0].tmap, NULL, NULL, NULL), TC5_OK);
+    a[0].data = buf; /* a buffer of its own */
+    a[0].bytes = sizeof buf;
+    tc5_ptx_launch_cfg cfg;
+    tc5_ptx_launch_init(&cfg);
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    assert_int_equal(tc5_ptx_launch(m, &cfg, a, 1, NULL, &dg), want[k]);
+    if (!has(&dg, msg[k])) fail_msg("kernel %u: '%s' not in '%s'", k, msg[k], dg.count ? dg.issue[0].message : "");
+    tc5_ptx_free(m);
+  }
+}
+
+/* clusters */
+static tc5_status run_cluster(const char *body, uint32_t grid, uint32_t cluster, uint32_t block, uint32_t *out,
+                              tc5_diag *dg) {
+  tc5_ptx_module *m = load(body);
+  tc5_ptx_arg a;
+  memset(&a, 0, sizeof a);
+  a.kind = TC5_PTX_ARG_BUFFER;
+  a.data = out;
+  a.bytes = 4096;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = grid;
+  cfg.cluster[0] = cluster;
+  cfg.block[0] = block;
+  cfg.threads = 2;
+  cfg.max_steps = 1u << 20;
+  tc5_diag_init(dg);
+  tc5_status st = tc5_ptx_launch(m, &cfg, &a, 1, NULL, dg);
+  tc5_ptx_free(m);
+  return st;
+}
+
+#define CK(code)                                                                                  \
+  ".visible .entry k(.param .u64 out) {\n .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n" \
+  " .shared .align 8 .b64 bar; .shared .align 4 .b32 word;\n ld.param.u64 %rd1, [out];\n"        \
+  " mov.u32 %r1, %cluster_ctarank; mov.u32 %r2, %cluster_nctarank; mov.u32 %r3, %ctaid.x;\n" code \
+  "\n ret;\n}\n"
+
+static void test_cluster(void **state) {
+  (void)state;
+  static uint32_t out[1024];
+  tc5_diag dg;
+  /* the special registers, and a word written into the next CTA's shared memory */
+  const char *ring = CK(" mov.u32 %r4, word; add.u32 %r5, %r1, 1; rem.u32 %r5, %r5, %r2;"
+                        " mapa.shared::cluster.u32 %r6, %r4, %r5; add.u32 %r7, %r3, 100;"
+                        " st.shared::cluster.u32 [%r6], %r7; barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;"
+                        " ld.shared.u32 %r8, [word]; mul.wide.u32 %rd2, %r3, 16; add.s64 %rd3, %rd1, %rd2;"
+                        " getctarank.shared::cluster.u32 %r9, %r6; mov.u32 %r10, %clusterid.x;"
+                        " st.global.v4.u32 [%rd3], {%r1, %r8, %r9, %r10};");
+  memset(out, 0, sizeof out);
+  assert_int_equal(run_cluster(ring, 8, 4, 32, out, &dg), TC5_OK);
+  for (unsigned c = 0; c < 8; c++) {
+    unsigned rank = c % 4, prev = c / 4 * 4 + (rank + 3) % 4;
+    assert_int_equal(out[4 * c], rank);
+    assert_int_equal(out[4 * c + 1], prev + 100);
+    assert_int_equal(out[4 * c + 2], (rank + 1) % 4);
+    assert_int_equal(out[4 * c + 3], c / 4);
+  }
+  /* the launch's rules */
+  assert_int_equal(run_cluster(ring, 6, 4, 32, out, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "grid x (6) is not a multiple of the cluster's 4"));
+  assert_int_equal(run_cluster(ring, 32, 32, 32, out, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "at most 16 CTAs"));
+  const char *req = ".visible .entry k(.param .u64 out) .reqnctapercluster 2, 1, 1 { ret; }\n";
+  assert_int_equal(run_cluster(req, 4, 4, 32, out, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "requires .reqnctapercluster 2,1,1"));
+  assert_int_equal(run_cluster(req, 4, 0, 32, out, &dg), TC5_OK); /* the entry's clusters */
+  /* instruction errors */
+  assert_int_equal(run_cluster(CK(" barrier.cluster.wait;"), 2, 2, 32, out, &dg), TC5_EILLEGAL);
+  assert_true(has(&dg, "barrier.cluster.wait without a barrier.cluster.arrive"));
+  assert_int_equal(run_cluster(CK(" barrier.cluster.arrive; barrier.cluster.arrive;"), 2, 2, 32, out, &dg), TC5_EILLEGAL);
+  assert_true(has(&dg, "arrive twice"));
+  assert_int_equal(run_cluster(CK(" mov.u32 %r4, word; mapa.shared::cluster.u32 %r6, %r4, 2;"), 2, 2, 32, out, &dg),
+                   TC5_EILLEGAL);
+  assert_true(has(&dg, "CTA rank 2 is not in the cluster of 2 CTAs"));
+  assert_int_equal(run_cluster(CK(" mov.u32 %r4, 0x3000400; ld.shared::cluster.u32 %r5, [%r4];"), 2, 2, 32, out, &dg),
+                   TC5_EBOUNDS);
+  assert_true(has(&dg, "names no CTA of the cluster"));
+  assert_int_equal(run_cluster(CK(" mov.u32 %r4, word; mapa.shared::cluster.u32 %r6, %r4, 1; ld.shared.u32 %r5, [%r6];"), 2,
+                               2, 32, out, &dg),
+                   TC5_EBOUNDS);
+  assert_true(has(&dg, "a .shared::cta access names its own CTA"));
+  assert_int_equal(run_cluster(CK(" mov.u32 %r4, bar; mapa.shared::cluster.u32 %r6, %r4, 1;"
+                                  " mbarrier.try_wait.parity.shared::cluster.b64 %p1, [%r6], 0;"),
+                               2, 2, 32, out, &dg),
+                   TC5_EILLEGAL);
+  assert_true(has(&dg, "a wait on another CTA's mbarrier"));
+  /* CTA 0's mbarrier wants two arrivals; CTA 1 gives one: a deadlock naming the CTA */
+  const char *short_arrive = CK(" mov.u32 %r4, bar; setp.eq.u32 %p1, %r1, 0; mov.u32 %r5, 2;"
+                                " @%p1 mbarrier.init.shared.b64 [%r4], %r5;"
+                                " barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;"
+                                " @%p1 bra WAIT;"
+                                " mapa.shared::cluster.u32 %r6, %r4, 0;"
+                                " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r6];"
+                                " bra DONE;"
+                                "WAIT: mbarrier.try_wait.parity.shared.b64 %p2, [%r4], 0; @!%p2 bra WAIT;"
+                                "DONE:");
+  assert_int_equal(run_cluster(short_arrive, 2, 2, 1, out, &dg), TC5_ESTATE);
+  assert_true(has(&dg, "CTA (0,0,0) warp 0 waits at line"));
+  assert_true(has(&dg, "phase 0 has 1 of 2 arrivals"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tma_runs),
+      cmocka_unit_test(test_tma_errors),
+      cmocka_unit_test(test_tmap_params),
+      cmocka_unit_test(test_cluster),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
