@@ -260,6 +260,23 @@ void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uin
   }
 }
 
+void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n) {
+  ptx_chk *k = t->chk;
+  if (!k || !n) return;
+  uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
+  if (z >= k->ngran) z = k->ngran - 1;
+  for (; g <= z; g++) {
+    uint32_t r = k->sm_r[g];
+    if (t == w->cta && r && !known(k, VC(k, k->vc, w->id), &k->op[r])) {
+      report(w, CR_SMEM_OVERWRITE, in, lane, of_op(&k->op[r]),
+             "shared memory 0x%x is overwritten by a copy while the tcgen05.mma that reads it is not known complete to "
+             "this thread", g * GRAN > off ? g * GRAN : off);
+      k->sm_r[g] = 0;
+    }
+    k->sm_w[g] = 0;
+  }
+}
+
 void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;

@@ -166,6 +166,10 @@ static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uin
   chk_smem_write(w, in, lane, off, n);
 }
 void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
+/* shared memory [off, off + n) of CTA t written by the async proxy (a TMA
+ * or bulk copy that w issued): no generic write waits for a fence there
+ * any more; overwriting what an MMA of w's CTA still reads is reported */
+void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n);
 void chk_fence_proxy_async(ptx_warp *w);
 void chk_tc_fence(ptx_warp *w, bool after);
 void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a);

@@ -103,6 +103,11 @@ static PTX_EXEC(x_tensor) {
       tc5_status st = tc5_tma_tile(&p, c, dir == TM_LOAD ? TC5_TMA_LOAD : dir == TM_STORE ? TC5_TMA_STORE : TC5_TMA_REDUCE,
                                    (tc5_tma_redop)in->aux2, &d->smem, off, &g, &dg);
       if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+      if (load && d->chk) {
+        uint32_t foot;
+        tc5_tma_box_footprint(&p, &foot);
+        chk_smem_async_write(w, in, (int)l, d, off, foot);
+      }
       if (load) {
         /* the bytes land in d; the mbarrier at the same offset in d's CTA
          * (multicast) or the one the instruction names */
@@ -142,6 +147,9 @@ static PTX_EXEC(x_bulk) {
         if (!dp) return PX_ERROR;
         memcpy(dp, tmp, 16);
       }
+      uint32_t doff;
+      ptx_cta *t = in->space != PS_GLOBAL ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
+      if (t && t->chk) chk_smem_async_write(w, in, (int)l, t, doff, size);
     }
     if (in->mods & TM_MBAR) {
       uint32_t mb;

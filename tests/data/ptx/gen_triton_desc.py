@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Compiles Triton's tensor-descriptor matmul (host-side descriptors:
+a_desc.load / c_desc.store, which Triton lowers to TMA with 128B-swizzled
+tensor maps passed by value, cp.async.bulk.tensor loads into an mbarrier
+pipeline, tcgen05.mma, and a TMA store of the result) for sm_100 and writes
+td_bf16.ptx and td_e4m3.ptx beside this file; tests/ptx/triton_desc.sh runs
+them in tc5 with tensor maps of the same parameters and compares with
+tc5 gemm. Each descriptor becomes five kernel parameters: the tensor map
+(.param .align 64 .b8 [128]), the shape (2 x u32) and the strides in
+elements (2 x u64). 128 x 128 tiles, BK 64 (bf16) or 128 (e4m3), 4 warps,
+2 stages. usage: python3 gen_triton_desc.py (needs pip install triton; no GPU)"""
+import os
+import triton, triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+@triton.jit
+def mm_desc(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm = tl.program_id(0); pn = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        x = a_desc.load([pm * BM, k])
+        y = b_desc.load([pn * BN, k])
+        acc = tl.dot(x, y.T, acc)
+    c_desc.store([pm * BM, pn * BN], acc)
+
+here = os.path.dirname(os.path.abspath(__file__))
+for name, ty, bk in (("bf16", "bf16", 64), ("e4m3", "fp8e4nv", 128)):
+    sig = {"a_desc": f"tensordesc<{ty}[128, {bk}]>", "b_desc": f"tensordesc<{ty}[128, {bk}]>",
+           "c_desc": "tensordesc<fp32[128, 128]>", "M": "i32", "N": "i32", "K": "i32"}
+    src = ASTSource(fn=mm_desc, signature=sig, constexprs={"BM": 128, "BN": 128, "BK": bk})
+    k = triton.compile(src, target=GPUTarget("cuda", 100, 32), options={"num_warps": 4, "num_stages": 2})
+    with open(os.path.join(here, f"td_{name}.ptx"), "w") as f:
+        f.write(k.asm["ptx"])
+    print(f"td_{name}.ptx: shared {k.metadata.shared}, tensor maps {k.metadata.tensordesc_meta}")
