@@ -72,7 +72,7 @@ static const struct {
     {"nanosleep", dec_nop}, {"discard", dec_nop}, {"griddepcontrol", dec_nop},
     {"setmaxnreg", dec_nop}, /* a register-allocation hint: nothing to model */
     /* control and warp-level */
-    {"bra", dec_bra}, {"ret", dec_exit}, {"exit", dec_exit}, {"call", dec_call}, {"trap", dec_trap},
+    {"bra", dec_bra}, {"brx", dec_brx}, {"ret", dec_exit}, {"exit", dec_exit}, {"call", dec_call}, {"trap", dec_trap},
     {"bar", dec_bar}, {"barrier", dec_bar}, {"elect", dec_elect}, {"shfl", dec_shfl},
     {"vote", dec_vote}, {"match", dec_match}, {"activemask", dec_activemask},
     {"mbarrier", dec_mbarrier},
@@ -345,7 +345,7 @@ static bool addr_base(dctx *d, const ptx_raw_opnd *ro, ptx_opnd *o, uint8_t *spa
   return true;
 }
 
-static bool push_vreg(dctx *d, uint32_t reg) {
+bool d_push_vreg(dctx *d, uint32_t reg) {
   tc5_ptx_module *m = d->m;
   if (m->nvregs >= m->vregs_cap) {
     uint32_t nc = m->vregs_cap ? m->vregs_cap * 2 : 1024;
@@ -408,7 +408,7 @@ static bool vec_elems(dctx *d, const ptx_raw_opnd *ro, unsigned i, unsigned n, b
       d_fail(d, TC5_EUNSUPPORTED, "%s inside a vector is not modelled", ptx_sreg_names[x.imm]);
       return false;
     }
-    if (!push_vreg(d, x.reg)) return false;
+    if (!d_push_vreg(d, x.reg)) return false;
   }
   return true;
 }

@@ -58,6 +58,8 @@ bool d_addr(dctx *d, unsigned i, ptx_opnd *o, uint8_t *space_hint);
 bool d_tensor_addr(dctx *d, unsigned i, unsigned n, ptx_opnd *addr, ptx_opnd *coords);
 /* operand i as a vector {a, b, ...} of n (0: any) registers */
 bool d_vec(dctx *d, unsigned i, unsigned n, bool dst, ptx_type t, ptx_opnd *o);
+/* appends a value to the module's vector pool (module->vregs) */
+bool d_push_vreg(dctx *d, uint32_t v);
 /* operand i as a label */
 bool d_label(dctx *d, unsigned i, ptx_opnd *o);
 /* operand i as an integer literal */
@@ -98,6 +100,7 @@ PTX_DEC(dec_cp_reduce); /* cp.reduce.async.bulk */
 tc5_status ptx_dec_bulk(dctx *d, bool reduce);
 /* exec_warp.c */
 PTX_DEC(dec_bra);
+PTX_DEC(dec_brx);    /* brx.idx through a .branchtargets table */
 PTX_DEC(dec_exit);
 PTX_DEC(dec_bar);
 PTX_DEC(dec_elect);

@@ -31,6 +31,48 @@ PTX_DEC(dec_bra) {
   return TC5_OK;
 }
 
+/* brx.idx index, table: each lane goes to the table's target `index`
+ * (o[1]: the targets' pcs, o[1].n of them) */
+static PTX_EXEC(x_brx) {
+  const uint32_t *pcs = w->cta->L->m->vregs + in->o[1].vec;
+  const uint64_t *ix = PTX_R(w, in->o[0].reg);
+  uint32_t pc = (uint32_t)(in - w->cta->L->m->code);
+  PTX_LANES(mask, {
+    if ((uint32_t)ix[l] >= in->o[1].n)
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, ix[l], "brx.idx: index %u is past the table's %u targets", (uint32_t)ix[l],
+                      in->o[1].n);
+  });
+  if (w->converged) {
+    PTX_LANES(w->live, w->tpc[l] = w->pc);
+    w->converged = false;
+  }
+  PTX_LANES(w->active & ~mask, w->tpc[l] = pc + 1);
+  PTX_LANES(mask, w->tpc[l] = pcs[(uint32_t)ix[l]]);
+  return PX_JUMPED;
+}
+PTX_DEC(dec_brx) {
+  ptx_insn *in = d->in;
+  if (!d_take(d, "idx")) return d_fail(d, TC5_EPARSE, "brx needs .idx");
+  d_take(d, "uni");
+  if (!d_nops(d, 2, 2) || !d_src(d, 0, PT_U32, &in->o[0])) return d->st;
+  const ptx_raw_opnd *t = &d->r->ops[1];
+  const char *const *names;
+  unsigned n;
+  if (t->kind != RO_SYM || !d->res->table || !d->res->table(d->res->ctx, d->r->scope, t->sym, &names, &n))
+    return d_fail(d, TC5_EPARSE, "brx.idx: operand 2 must name a .branchtargets table");
+  in->o[1].kind = PO_VEC;
+  in->o[1].n = (uint16_t)n;
+  in->o[1].vec = d->m->nvregs;
+  for (unsigned k = 0; k < n; k++) {
+    uint32_t pc;
+    if (!d->res->label(d->res->ctx, d->r->scope, names[k], &pc))
+      return d_fail(d, TC5_EPARSE, "brx.idx: '%s' of the table is not a label", names[k]);
+    if (!d_push_vreg(d, pc)) return d->st;
+  }
+  in->fn = x_brx;
+  return TC5_OK;
+}
+
 static PTX_EXEC(x_exit) {
   (void)in;
   w->live &= ~mask;
@@ -172,8 +214,31 @@ static PTX_EXEC(x_cluster_wait) {
   return PX_NEXT;
 }
 
+/* bar.warp.sync membermask: the warp's threads of membermask meet. Threads
+ * of a diverged warp run from the smallest pc, so those behind arrive
+ * before the others go on; what is checked is that the mask names only
+ * threads that are there */
+static PTX_EXEC(x_bar_warp) {
+  const uint64_t *mm = PTX_R(w, in->o[0].reg);
+  PTX_LANES(mask, {
+    if ((uint32_t)mm[l] & ~w->live)
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, mm[l], "bar.warp.sync: membermask 0x%08x names threads that have exited (live 0x%08x)",
+                      (uint32_t)mm[l], w->live);
+    if (!((uint32_t)mm[l] >> l & 1))
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, mm[l], "bar.warp.sync: membermask 0x%08x leaves out the executing thread",
+                      (uint32_t)mm[l]);
+  });
+  return PX_NEXT;
+}
+
 PTX_DEC(dec_bar) {
   ptx_insn *in = d->in;
+  if (d_take(d, "warp")) {
+    if (!d_take(d, "sync")) return d_fail(d, TC5_EPARSE, "bar.warp needs .sync");
+    if (!d_nops(d, 1, 1) || !d_src(d, 0, PT_U32, &in->o[0])) return d->st;
+    in->fn = x_bar_warp;
+    return TC5_OK;
+  }
   if (d_take(d, "cluster")) {
     bool arrive = d_take(d, "arrive"), wait = !arrive && d_take(d, "wait");
     if (!arrive && !wait) return d_fail(d, TC5_EPARSE, "barrier.cluster needs .arrive or .wait");

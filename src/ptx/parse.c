@@ -52,6 +52,17 @@ typedef struct parser {
   ptx_func *fn;
   unsigned fn_index;
   struct name_block *names; /* interned symbol names (raw operands point into them) */
+  /* .branchtargets tables of the function: the label before each, its
+   * scope, and its targets' names (interned) */
+  struct btab {
+    const char *label;
+    uint32_t scope;
+    const char **targets;
+    unsigned n;
+  } *btabs;
+  unsigned nbtabs, btabs_cap;
+  const char *last_label;   /* the label just defined, while no instruction followed */
+  uint32_t last_label_at;
 } parser;
 
 /* a block of interned names: they never move, so raw operands keep pointers */
@@ -386,6 +397,17 @@ static void tab_clear(nametab *t) {
 static bool label_cb(void *ctx, uint32_t sc, const char *name, uint32_t *pc) {
   parser *p = ctx;
   return tab_get(p, &p->labels, name, sc, pc);
+}
+static bool table_cb(void *ctx, uint32_t sc, const char *name, const char *const **targets, unsigned *n) {
+  parser *p = ctx;
+  (void)sc; /* tables are named by labels, unique in the function */
+  for (unsigned k = 0; k < p->nbtabs; k++)
+    if (!strcmp(p->btabs[k].label, name)) {
+      *targets = p->btabs[k].targets;
+      *n = p->btabs[k].n;
+      return true;
+    }
+  return false;
 }
 
 static bool find_var_exact(const tc5_ptx_module *m, const char *name, unsigned *index) {
@@ -1012,9 +1034,37 @@ static tc5_status parse_body(parser *p) {
       memcpy(name, w, n);
       name[n] = 0;
       if (tab_put(p, &p->labels, name, p->cur, p->nraws)) return p->st;
+      p->last_label = intern(p, name);
+      p->last_label_at = p->nraws;
       continue;
     }
     if (w[0] == '.') {
+      if (word_is(w, n, ".branchtargets")) {
+        /* LABEL: .branchtargets L1, L2, ...; (a brx.idx table) */
+        if (!p->last_label || p->last_label_at != p->nraws)
+          return perr(p, TC5_EPARSE, ".branchtargets needs a label just before it");
+        GROW(p->btabs, p->nbtabs, p->btabs_cap, 8);
+        struct btab *t = &p->btabs[p->nbtabs];
+        memset(t, 0, sizeof *t);
+        t->label = p->last_label;
+        t->scope = p->cur;
+        unsigned cap = 0;
+        do {
+          char tn[PTX_NAME_MAX];
+          skip_ws(p);
+          if (!read_name(p, tn, sizeof tn)) return p->st;
+          if (t->n == cap) {
+            cap = cap ? 2 * cap : 8;
+            const char **nt = realloc(t->targets, cap * sizeof *nt);
+            if (!nt) return perr(p, TC5_ENOMEM, "out of memory");
+            t->targets = nt;
+          }
+          if (!(t->targets[t->n++] = intern(p, tn))) return perr(p, TC5_ENOMEM, "out of memory");
+        } while (accept(p, ','));
+        p->nbtabs++;
+        if (!expect(p, ';')) return p->st;
+        continue;
+      }
       if (word_is(w, n, ".reg")) {
         if (parse_reg_decl(p)) return p->st;
       } else if (word_is(w, n, ".loc") || word_is(w, n, ".file")) {
@@ -1051,7 +1101,7 @@ static tc5_status decode_body(parser *p) {
     m->code = np;
     m->code_cap = nc;
   }
-  ptx_resolver res = {p, label_cb, var_cb};
+  ptx_resolver res = {p, label_cb, var_cb, table_cb};
   for (uint32_t k = 0; k < p->nraws; k++) {
     ptx_raw *r = &p->raws[k];
     r->elems = p->pool ? p->pool + r->elem_base : NULL;
@@ -1177,6 +1227,9 @@ static tc5_status parse_function(parser *p, bool is_entry) {
     p->nscopes = 0;
     p->nraws = 0;
     p->npool = 0;
+    for (unsigned k = 0; k < p->nbtabs; k++) free(p->btabs[k].targets);
+    p->nbtabs = 0;
+    p->last_label = NULL;
     tab_clear(&p->labels);
     /* registers are per function, but numbered module-wide */
     tab_clear(&p->regs);
@@ -1316,6 +1369,8 @@ tc5_status tc5_ptx_load(const char *text, size_t len, const char *name, tc5_ptx_
   if (!p.st) layout_vars(&p);
   free(p.scopes);
   free(p.raws);
+  for (unsigned k = 0; k < p.nbtabs; k++) free(p.btabs[k].targets);
+  free(p.btabs);
   free(p.pool);
   while (p.names) {
     name_block *b = p.names;

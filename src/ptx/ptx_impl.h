@@ -447,6 +447,8 @@ typedef struct ptx_resolver {
    * .local/.param first, then the enclosing blocks', then the module's):
    * its index in module->vars */
   bool (*var)(void *ctx, uint32_t func, uint32_t scope, const char *name, unsigned *index);
+  /* a .branchtargets table named by the label before it: its targets */
+  bool (*table)(void *ctx, uint32_t scope, const char *name, const char *const **targets, unsigned *n);
 } ptx_resolver;
 
 /* ---- decoding (decode.c) ---- */

@@ -224,12 +224,82 @@ static void test_cluster(void **state) {
   assert_true(has(&dg, "phase 0 has 1 of 2 arrivals"));
 }
 
+/* brx.idx through a .branchtargets table (Triton's warp-specialized
+ * kernels switch on the warp's role this way), and bar.warp.sync */
+static void test_branch_table(void **state) {
+  (void)state;
+  static uint32_t out[1024];
+  tc5_diag dg;
+  const char *sw = ".visible .entry k(.param .u64 out, .param .u32 mod) {\n"
+                   " .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n"
+                   " ld.param.u64 %rd1, [out]; ld.param.u32 %r9, [mod]; mov.u32 %r1, %tid.x; rem.u32 %r2, %r1, %r9;\n"
+                   "TAB:\n .branchtargets L0, L1, L2;\n"
+                   " brx.idx %r2, TAB;\n"
+                   "L0: mov.u32 %r3, 100; bra.uni DONE;\n"
+                   "L1: mov.u32 %r3, 200; bra.uni DONE;\n"
+                   "L2: mov.u32 %r3, 300;\n"
+                   "DONE: bar.warp.sync -1;\n"
+                   " mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r3;\n ret;\n}\n";
+  for (uint32_t mod = 3; mod <= 4; mod++) {
+    tc5_ptx_module *m = load(sw);
+    tc5_ptx_arg a[2];
+    memset(a, 0, sizeof a);
+    a[0].kind = TC5_PTX_ARG_BUFFER;
+    a[0].data = out;
+    a[0].bytes = sizeof out;
+    a[1].kind = TC5_PTX_ARG_VALUE;
+    a[1].size = 4;
+    a[1].bits = mod;
+    tc5_ptx_launch_cfg cfg;
+    tc5_ptx_launch_init(&cfg);
+    cfg.block[0] = 64;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_ptx_launch(m, &cfg, a, 2, NULL, &dg);
+    tc5_ptx_free(m);
+    if (mod == 3) {
+      assert_int_equal(st, TC5_OK);
+      for (unsigned t = 0; t < 64; t++) assert_int_equal(out[t], 100 * (t % 3 + 1));
+    } else {
+      assert_int_equal(st, TC5_EILLEGAL); /* index 3 of a table of 3 */
+      assert_true(has(&dg, "index 3 is past the table's 3 targets"));
+    }
+  }
+  /* bar.warp.sync naming a thread that is not there */
+  tc5_ptx_module *m = load(".visible .entry k(.param .u64 out) {\n bar.warp.sync 0xffffffff;\n ret;\n}\n");
+  tc5_ptx_arg a;
+  memset(&a, 0, sizeof a);
+  a.kind = TC5_PTX_ARG_BUFFER;
+  a.data = out;
+  a.bytes = sizeof out;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.block[0] = 16;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_ptx_launch(m, &cfg, &a, 1, NULL, &dg), TC5_EILLEGAL);
+  assert_true(has(&dg, "names threads that have exited"));
+  tc5_ptx_free(m);
+  /* a table without its label, brx.idx of something else */
+  static const char *const bad[] = {
+      ".visible .entry k() {\n .branchtargets L0;\nL0: ret;\n}\n",
+      ".visible .entry k() {\n .reg .b32 %r<2>;\n mov.u32 %r1, 0;\n brx.idx %r1, L0;\nL0: ret;\n}\n",
+  };
+  for (unsigned k = 0; k < 2; k++) {
+    char text[512];
+    snprintf(text, sizeof text, ".version 8.7\n.target sm_90a\n.address_size 64\n%s", bad[k]);
+    tc5_ptx_module *mm = NULL;
+    tc5_diag_init(&dg);
+    assert_int_equal(tc5_ptx_load(text, strlen(text), "t.ptx", &mm, &dg), TC5_EPARSE);
+    assert_true(has(&dg, k ? "must name a .branchtargets table" : "needs a label just before it"));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tma_runs),
       cmocka_unit_test(test_tma_errors),
       cmocka_unit_test(test_tmap_params),
       cmocka_unit_test(test_cluster),
+      cmocka_unit_test(test_branch_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

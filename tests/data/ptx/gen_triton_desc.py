@@ -8,7 +8,11 @@ them in tc5 with tensor maps of the same parameters and compares with
 tc5 gemm. Each descriptor becomes five kernel parameters: the tensor map
 (.param .align 64 .b8 [128]), the shape (2 x u32) and the strides in
 elements (2 x u64). 128 x 128 tiles, BK 64 (bf16) or 128 (e4m3), 4 warps,
-2 stages. usage: python3 gen_triton_desc.py (needs pip install triton; no GPU)"""
+2 stages. td_ws_bf16.ptx is Triton's persistent, warp-specialized form of
+the same matmul (tl.range(..., warp_specialize=True): a TMA warp, an MMA
+warp and epilogue warps with setmaxnreg, mbarrier pipelines between them,
+3 stages, 8 warps) running the tiles over NUM_SMS = 3 CTAs.
+usage: python3 gen_triton_desc.py (needs pip install triton; no GPU)"""
 import os
 import triton, triton.language as tl
 from triton.backends.compiler import GPUTarget
@@ -24,6 +28,19 @@ def mm_desc(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
         acc = tl.dot(x, y.T, acc)
     c_desc.store([pm * BM, pn * BN], acc)
 
+@triton.jit
+def mm_ws(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, NUM_SMS: tl.constexpr):
+    start = tl.program_id(0)
+    num_m = tl.cdiv(M, BM); num_n = tl.cdiv(N, BN)
+    for tile in tl.range(start, num_m * num_n, NUM_SMS, flatten=True, warp_specialize=True):
+        pm = tile // num_n; pn = tile % num_n
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, K, BK):
+            x = a_desc.load([pm * BM, k])
+            y = b_desc.load([pn * BN, k])
+            acc = tl.dot(x, y.T, acc)
+        c_desc.store([pm * BM, pn * BN], acc)
+
 here = os.path.dirname(os.path.abspath(__file__))
 for name, ty, bk in (("bf16", "bf16", 64), ("e4m3", "fp8e4nv", 128)):
     sig = {"a_desc": f"tensordesc<{ty}[128, {bk}]>", "b_desc": f"tensordesc<{ty}[128, {bk}]>",
@@ -33,3 +50,10 @@ for name, ty, bk in (("bf16", "bf16", 64), ("e4m3", "fp8e4nv", 128)):
     with open(os.path.join(here, f"td_{name}.ptx"), "w") as f:
         f.write(k.asm["ptx"])
     print(f"td_{name}.ptx: shared {k.metadata.shared}, tensor maps {k.metadata.tensordesc_meta}")
+sig = {"a_desc": "tensordesc<bf16[128, 64]>", "b_desc": "tensordesc<bf16[128, 64]>",
+       "c_desc": "tensordesc<fp32[128, 128]>", "M": "i32", "N": "i32", "K": "i32"}
+src = ASTSource(fn=mm_ws, signature=sig, constexprs={"BM": 128, "BN": 128, "BK": 64, "NUM_SMS": 3})
+k = triton.compile(src, target=GPUTarget("cuda", 100, 32), options={"num_warps": 4, "num_stages": 3})
+with open(os.path.join(here, "td_ws_bf16.ptx"), "w") as f:
+    f.write(k.asm["ptx"])
+print(f"td_ws_bf16.ptx: shared {k.metadata.shared}")
