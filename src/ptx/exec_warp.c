@@ -473,34 +473,30 @@ static ptx_mbar *live_mbar(ptx_warp *w, const ptx_insn *in, int lane, uint32_t a
   return mb;
 }
 
-int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count) {
+/* an arrival (count) or bytes completed (tx) on the mbarrier at
+ * shared::cluster address addr, by lane `lane` of w */
+static int mbar_signal(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t n, bool tx) {
   ptx_cta *t;
   ptx_mbar *mb = live_mbar(w, in, lane, addr, &t);
   if (!mb) return PX_ERROR;
   tc5_diag dg;
   tc5_diag_init(&dg);
   uint32_t before = mb->mb.phase;
-  tc5_status st = tc5_mbarrier_arrive(&mb->mb, count, NULL, &dg);
+  tc5_status st = tx ? tc5_mbarrier_complete_tx(&mb->mb, n, &dg) : tc5_mbarrier_arrive(&mb->mb, n, NULL, &dg);
   if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-  if (t == w->cta && w->cta->chk) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
+  if (t == w->cta && w->cta->chk && (!tx || mb->mb.phase != before)) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
+  if (tx) {
+    mb->tx_line = in->line;
+    mb->tx_thread = w->id * 32 + (uint32_t)lane;
+  }
   t->progress = true;
   return PX_NEXT;
 }
-
+int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count) {
+  return mbar_signal(w, in, lane, addr, count, false);
+}
 int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes) {
-  ptx_cta *t;
-  ptx_mbar *mb = live_mbar(w, in, lane, addr, &t);
-  if (!mb) return PX_ERROR;
-  tc5_diag dg;
-  tc5_diag_init(&dg);
-  uint32_t before = mb->mb.phase;
-  tc5_status st = tc5_mbarrier_complete_tx(&mb->mb, bytes, &dg);
-  if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-  if (t == w->cta && w->cta->chk && mb->mb.phase != before) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
-  mb->tx_line = in->line;
-  mb->tx_thread = w->id * 32 + (uint32_t)lane;
-  t->progress = true;
-  return PX_NEXT;
+  return mbar_signal(w, in, lane, addr, bytes, true);
 }
 
 enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT, MB_INVAL,

@@ -869,6 +869,21 @@ static tc5_status add_elem(parser *p, ptx_raw *r, const ptx_raw_opnd *e) {
   return TC5_OK;
 }
 
+/* the elements of a list up to `close` (taken): into r's pool as o's */
+static tc5_status elems(parser *p, ptx_raw *r, ptx_raw_opnd *o, char close) {
+  o->first = r->nelems;
+  if (accept(p, close)) return TC5_OK;
+  do {
+    ptx_raw_opnd e;
+    memset(&e, 0, sizeof e);
+    if (scalar_operand(p, &e)) return p->st;
+    if (add_elem(p, r, &e)) return p->st;
+    o->n++;
+  } while (accept(p, ','));
+  expect(p, close);
+  return p->st;
+}
+
 static tc5_status operand(parser *p, ptx_raw *r, ptx_raw_opnd *o) {
   skip_ws(p);
   memset(o, 0, sizeof *o);
@@ -910,36 +925,16 @@ static tc5_status operand(parser *p, ptx_raw *r, ptx_raw_opnd *o) {
     /* [tensorMap, {coordinates}] (cp.async.bulk.tensor): the coordinates
      * are the address operand's elements */
     if (accept(p, ',')) {
-      if (!expect(p, '{')) return p->st;
-      o->first = r->nelems;
-      do {
-        ptx_raw_opnd e;
-        memset(&e, 0, sizeof e);
-        if (scalar_operand(p, &e)) return p->st;
-        if (add_elem(p, r, &e)) return p->st;
-        o->n++;
-      } while (accept(p, ','));
-      if (!expect(p, '}')) return p->st;
+      if (!expect(p, '{') || elems(p, r, o, '}')) return p->st;
+      if (!o->n) return perr(p, TC5_EPARSE, "a tensor's coordinates cannot be empty");
     }
     expect(p, ']');
     return p->st;
   }
   if (c == '{' || c == '(') {
-    char close = c == '{' ? '}' : ')';
     advance(p);
     o->kind = c == '{' ? RO_VEC : RO_LIST;
-    o->first = r->nelems;
-    if (!accept(p, close)) {
-      do {
-        ptx_raw_opnd e;
-        memset(&e, 0, sizeof e);
-        if (scalar_operand(p, &e)) return p->st;
-        if (add_elem(p, r, &e)) return p->st;
-        o->n++;
-      } while (accept(p, ','));
-      expect(p, close);
-    }
-    return p->st;
+    return elems(p, r, o, c == '{' ? '}' : ')');
   }
   return scalar_operand(p, o);
 }

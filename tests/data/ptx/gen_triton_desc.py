@@ -19,8 +19,7 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 
 @triton.jit
-def mm_desc(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    pm = tl.program_id(0); pn = tl.program_id(1)
+def tile(a_desc, b_desc, c_desc, pm, pn, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     for k in range(0, K, BK):
         x = a_desc.load([pm * BM, k])
@@ -29,17 +28,15 @@ def mm_desc(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
     c_desc.store([pm * BM, pn * BN], acc)
 
 @triton.jit
+def mm_desc(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    tile(a_desc, b_desc, c_desc, tl.program_id(0), tl.program_id(1), K, BM, BN, BK)
+
+@triton.jit
 def mm_ws(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, NUM_SMS: tl.constexpr):
     start = tl.program_id(0)
     num_m = tl.cdiv(M, BM); num_n = tl.cdiv(N, BN)
-    for tile in tl.range(start, num_m * num_n, NUM_SMS, flatten=True, warp_specialize=True):
-        pm = tile // num_n; pn = tile % num_n
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(0, K, BK):
-            x = a_desc.load([pm * BM, k])
-            y = b_desc.load([pn * BN, k])
-            acc = tl.dot(x, y.T, acc)
-        c_desc.store([pm * BM, pn * BN], acc)
+    for t in tl.range(start, num_m * num_n, NUM_SMS, flatten=True, warp_specialize=True):
+        tile(a_desc, b_desc, c_desc, t // num_n, t % num_n, K, BM, BN, BK)
 
 here = os.path.dirname(os.path.abspath(__file__))
 for name, ty, bk in (("bf16", "bf16", 64), ("e4m3", "fp8e4nv", 128)):
