@@ -44,9 +44,9 @@ typedef enum tc5_tma_redop {
 /* Bytes the box occupies in shared memory (what a load's complete_tx
  * counts). */
 tc5_status tc5_tma_box_bytes(const tc5_tmap_params *p, uint32_t *bytes);
-/* Bytes from the box's first to its last in shared memory: a swizzled
- * box's rows each take a whole swizzle row (32, 64 or 128 bytes) even when
- * they are narrower. */
+/* Bytes the box spans in shared memory: a swizzled box's rows each take a
+ * whole swizzle row (32, 64 or 128 bytes) even when they are narrower (the
+ * swizzle moves their chunks anywhere in it). */
 tc5_status tc5_tma_box_footprint(const tc5_tmap_params *p, uint32_t *bytes);
 
 /* One tile-mode copy of the box at `coords` (p->rank of them) between

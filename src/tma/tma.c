@@ -48,7 +48,7 @@ tc5_status tc5_tma_box_footprint(const tc5_tmap_params *p, uint32_t *bytes) {
   if (!p || !bytes || p->rank < 1 || p->rank > TC5_TENSORMAP_MAX_RANK) return TC5_EINVAL;
   unsigned bits;
   if (tc5_tmap_type_bits(p->type, &bits)) return TC5_EINVAL;
-  uint64_t b = (rows(p) - 1) * row_pitch(p, bits) + row_bytes(p, bits);
+  uint64_t b = rows(p) * row_pitch(p, bits); /* a narrow row's chunks swizzle over its whole swizzle row */
   *bytes = b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
   return TC5_OK;
 }
