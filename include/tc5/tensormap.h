@@ -86,9 +86,30 @@ unsigned tc5_tmap_swizzle_bytes(unsigned swizzle);
  * TC5_ERANGE for a value outside its range, TC5_EALIGN for an address or
  * stride, TC5_EILLEGAL for a combination. */
 tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc5_diag *diag);
-/* Reads a map back (after tensormap.replace too): TC5_EINVAL when the 128
- * bytes are not a tc5 tensor map, and the encode rules otherwise. */
+/* Reads a map back (after tensormap.replace too), every encode rule
+ * checked (a map of zeros has rank 0: TC5_ERANGE). */
 tc5_status tc5_tensormap_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc5_diag *diag);
+
+/* tensormap.replace's fields (PTX ISA "tensormap.replace"). */
+typedef enum tc5_tmap_field {
+  TC5_TMAP_F_GLOBAL_ADDRESS = 0, TC5_TMAP_F_RANK, TC5_TMAP_F_BOX_DIM, TC5_TMAP_F_GLOBAL_DIM,
+  TC5_TMAP_F_GLOBAL_STRIDE, TC5_TMAP_F_ELEMENT_STRIDE, TC5_TMAP_F_ELEMTYPE, TC5_TMAP_F_INTERLEAVE_LAYOUT,
+  TC5_TMAP_F_SWIZZLE_MODE, TC5_TMAP_F_SWIZZLE_ATOMICITY, TC5_TMAP_F_FILL_MODE, TC5_TMAP_F_COUNT
+} tc5_tmap_field;
+/* Writes one field of an encoded map as tensormap.replace.tile does, with
+ * the instruction's encodings: rank is the rank minus one; box_dim,
+ * global_dim, element_stride are values, global_stride bytes, of dimension
+ * `ord` (global_stride: of dimension ord + 1); elemtype the PTX enumeration
+ * (0-7 as the driver's, 8 f32.ftz, 9 f64, 10 bf16, 11 tf32, 12 tf32.ftz,
+ * 13-15 the packed types: Triton's TMA_DTYPE_DEVICE_TO_HOST,
+ * triton/backends/nvidia/driver.py); swizzle_mode 0-3 (none, 32B, 64B,
+ * 128B) and swizzle_atomicity 0-3 (16B, 32B, 32B with the 8-byte flip,
+ * 64B; only with 128B); interleave_layout 0-2; fill_mode 0 zero, 1 NaN.
+ * The result is not checked (a kernel passes through invalid maps while it
+ * builds one from zeros); the copy that uses it decodes it, every rule
+ * checked. TC5_ERANGE for an ordinal or a value that has no encoding. */
+tc5_status tc5_tensormap_replace(tc5_tensormap *map, tc5_tmap_field field, unsigned ord, uint64_t value,
+                                 tc5_diag *diag);
 
 /* The text form used by `tc5 run --arg tmap:...` and the silicon harness:
  * comma-separated key=value, dims innermost first, lists joined by 'x':

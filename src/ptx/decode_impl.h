@@ -96,6 +96,7 @@ PTX_DEC(dec_nop);      /* prefetch, membar, nanosleep ... */
 PTX_DEC(dec_fence);    /* fence (fence.proxy.async is followed by the checker) */
 /* exec_tma.c */
 PTX_DEC(dec_cp_reduce); /* cp.reduce.async.bulk */
+PTX_DEC(dec_tensormap); /* tensormap.replace, tensormap.cp_fenceproxy */
 /* cp.async.bulk* after "bulk" was taken (reduce: cp.reduce.async.bulk*) */
 tc5_status ptx_dec_bulk(dctx *d, bool reduce);
 /* exec_warp.c */

@@ -277,3 +277,78 @@ tc5_status ptx_dec_bulk(dctx *d, bool reduce) {
   if (reduce) return d_fail(d, TC5_EUNSUPPORTED, "cp.reduce.async.bulk without .tensor is not modelled yet");
   return dec_bulk_copy(d);
 }
+
+/* ---- tensormap.replace / tensormap.cp_fenceproxy (device-side tensor maps) ---- */
+/* in->aux: the field; operands o[0] the map's address, [o[1] ordinal], o[n] the value */
+static PTX_EXEC(x_tmap_replace) {
+  bool has_ord = in->nops == 3;
+  const uint64_t *val = PTX_R(w, in->o[has_ord ? 2 : 1].reg);
+  PTX_LANES(mask, {
+    uint64_t a = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
+    uint8_t *p = ptx_mem(w, in, (int)l, in->space, a, 128, true);
+    if (!p) return PX_ERROR;
+    tc5_tensormap m;
+    memcpy(m.bytes, p, 128);
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_tensormap_replace(&m, (tc5_tmap_field)in->aux, has_ord ? (unsigned)PTX_R(w, in->o[1].reg)[l] : 0,
+                                          val[l], &dg);
+    if (st) return ptx_fail(w, in, (int)l, st, val[l], "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+    memcpy(p, m.bytes, 128);
+  });
+  return PX_NEXT;
+}
+/* tensormap.cp_fenceproxy: 128 bytes of a map from shared to global memory */
+static PTX_EXEC(x_tmap_copy) {
+  PTX_LANES(mask, {
+    uint64_t d = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm, s = PTX_R(w, in->o[1].reg)[l] + (uint64_t)in->o[1].imm;
+    const uint8_t *sp = ptx_mem(w, in, (int)l, PS_SHARED, s, 128, false);
+    if (!sp) return PX_ERROR;
+    uint8_t tmp[128];
+    memcpy(tmp, sp, 128);
+    uint8_t *dp = ptx_mem(w, in, (int)l, PS_GLOBAL, d, 128, true);
+    if (!dp) return PX_ERROR;
+    memcpy(dp, tmp, 128);
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_tensormap) {
+  ptx_insn *in = d->in;
+  if (d_take(d, "cp_fenceproxy")) {
+    static const char *const ign[] = {"tensormap::generic", "release", "acquire", "gpu", "cta", "cluster", "sys", NULL};
+    while (d_take_one(d, ign) >= 0) {
+    }
+    int dst = d_take_space(d), src = d_take_space(d);
+    if (dst != PS_GLOBAL || src != PS_SHARED) return d_fail(d, TC5_EPARSE, "tensormap.cp_fenceproxy copies .shared::cta to .global");
+    if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
+    int64_t size;
+    if (!d_nops(d, 3, 3) || !d_addr(d, 0, &in->o[0], NULL) || !d_addr(d, 1, &in->o[1], NULL) || !d_imm(d, 2, &size)) return d->st;
+    if (size != 128) return d_fail(d, TC5_EILLEGAL, "tensormap.cp_fenceproxy copies 128 bytes, not %lld", (long long)size);
+    in->flags |= PF_ALIGNED | PF_ASYNC;
+    in->fn = x_tmap_copy;
+    return TC5_OK;
+  }
+  if (!d_take(d, "replace")) return d_fail(d, TC5_EUNSUPPORTED, "this tensormap instruction is not modelled");
+  if (!d_take(d, "tile")) return d_fail(d, TC5_EPARSE, "tensormap.replace needs .tile");
+  static const char *const fields[] = {"global_address", "rank", "box_dim", "global_dim", "global_stride", "element_stride",
+                                       "elemtype", "interleave_layout", "swizzle_mode", "swizzle_atomicity", "fill_mode", NULL};
+  int f = d_take_one(d, fields);
+  if (f < 0) return d_fail(d, TC5_EPARSE, "tensormap.replace needs a field");
+  int sp = d_take_space(d);
+  if (!d_take(d, "b1024")) return d_fail(d, TC5_EPARSE, "needs .b1024");
+  ptx_type t = d_take_type(d);
+  bool wide = f == TC5_TMAP_F_GLOBAL_ADDRESS || f == TC5_TMAP_F_GLOBAL_STRIDE;
+  if (t != (wide ? PT_B64 : PT_B32)) return d_fail(d, TC5_EPARSE, "the %s field takes .%s", fields[f], wide ? "b64" : "b32");
+  bool has_ord = f == TC5_TMAP_F_BOX_DIM || f == TC5_TMAP_F_GLOBAL_DIM || f == TC5_TMAP_F_GLOBAL_STRIDE ||
+                 f == TC5_TMAP_F_ELEMENT_STRIDE;
+  unsigned n = has_ord ? 3 : 2;
+  in->aux = (uint32_t)f;
+  in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+  if (!d_nops(d, n, n) || !d_addr(d, 0, &in->o[0], NULL) || (has_ord && !d_src(d, 1, PT_U32, &in->o[1])) ||
+      !d_src(d, n - 1, t, &in->o[n - 1]))
+    return d->st;
+  in->nops = (uint8_t)n;
+  in->flags |= PF_ASYNC;
+  in->fn = x_tmap_replace;
+  return TC5_OK;
+}

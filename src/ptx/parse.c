@@ -552,7 +552,7 @@ static tc5_status read_decl_head(parser *p, decl_head *h) {
       if (!read_number(p, &k, &v, &b)) return p->st;
       if (k != RO_INT || v <= 0 || (v & (v - 1)))
         return perr(p, TC5_EPARSE, ".align must be a power of two");
-      h->align = (uint32_t)v;
+      if (!h->is_ptr) h->align = (uint32_t)v; /* .ptr ... .align N: the pointee's alignment, not the parameter's */
     } else if (word_is(w, n, ".v2") || word_is(w, n, ".v4") || word_is(w, n, ".v8")) {
       h->vec = (unsigned)(w[2] - '0');
     } else if (word_is(w, n, ".ptr")) {

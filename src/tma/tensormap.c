@@ -8,6 +8,8 @@
  *   96  u8 type, interleave, swizzle, l2, oob, mode (96..101)
  *   102 s16 lower[3]              108 s16 upper[3]
  *   114 u16 channels              116 u16 pixels
+ *   118 u8 tensormap.replace's swizzle_mode, 119 its swizzle_atomicity
+ *       (byte 98 is the swizzle they make together)
  * Everything else is zero. */
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +172,10 @@ static tc5_status check(const tc5_tmap_params *p, tc5_diag *diag) {
 }
 
 /* ---- the encoding ---- */
+/* swizzle_mode x swizzle_atomicity of tensormap.replace <-> the swizzle */
+static const uint8_t swz_mode[TC5_TMAP_SWIZZLE_COUNT] = {0, 1, 2, 3, 3, 3, 3};
+static const uint8_t swz_atom[TC5_TMAP_SWIZZLE_COUNT] = {0, 0, 0, 0, 1, 2, 3};
+
 static void put(uint8_t *b, unsigned off, uint64_t v, unsigned n) {
   for (unsigned k = 0; k < n; k++) b[off + k] = (uint8_t)(v >> (8 * k));
 }
@@ -199,6 +205,8 @@ tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc
   b[99] = (uint8_t)p->l2;
   b[100] = (uint8_t)p->oob;
   b[101] = (uint8_t)p->mode;
+  b[118] = swz_mode[p->swizzle];
+  b[119] = swz_atom[p->swizzle];
   if (p->mode == TC5_TMAP_IM2COL) {
     for (unsigned i = 0; i + 2 < p->rank; i++) {
       put(b, 102 + 2 * i, (uint16_t)(int16_t)p->lower[i], 2);
@@ -206,6 +214,49 @@ tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc
     }
     put(b, 114, p->channels, 2);
     put(b, 116, p->pixels, 2);
+  }
+  return TC5_OK;
+}
+
+static int swizzle_of(unsigned mode, unsigned atom) {
+  for (unsigned s = 0; s < TC5_TMAP_SWIZZLE_COUNT; s++)
+    if (swz_mode[s] == mode && swz_atom[s] == atom) return (int)s;
+  return -1;
+}
+/* tensormap.replace's elemtype (PTX's order) -> CUtensorMapDataType */
+static const uint8_t elemtype_of_ptx[TC5_TMAP_TYPE_COUNT] = {
+    TC5_TMAP_U8, TC5_TMAP_U16, TC5_TMAP_U32, TC5_TMAP_S32, TC5_TMAP_U64, TC5_TMAP_S64, TC5_TMAP_F16, TC5_TMAP_F32,
+    TC5_TMAP_F32_FTZ, TC5_TMAP_F64, TC5_TMAP_BF16, TC5_TMAP_TF32, TC5_TMAP_TF32_FTZ, TC5_TMAP_16U4_ALIGN8B,
+    TC5_TMAP_16U4_ALIGN16B, TC5_TMAP_16U6_ALIGN16B};
+
+tc5_status tc5_tensormap_replace(tc5_tensormap *map, tc5_tmap_field field, unsigned ord, uint64_t v, tc5_diag *diag) {
+  if (!map || (unsigned)field >= TC5_TMAP_F_COUNT) return TC5_EINVAL;
+  uint8_t *b = map->bytes;
+  bool per_dim = field == TC5_TMAP_F_BOX_DIM || field == TC5_TMAP_F_GLOBAL_DIM || field == TC5_TMAP_F_GLOBAL_STRIDE ||
+                 field == TC5_TMAP_F_ELEMENT_STRIDE;
+  unsigned nord = field == TC5_TMAP_F_GLOBAL_STRIDE ? TC5_TENSORMAP_MAX_RANK - 1 : TC5_TENSORMAP_MAX_RANK;
+  if (per_dim && ord >= nord)
+    return tc5_diag_add(diag, TC5_ERANGE, "ord", ord, "tensormap.replace: ordinal %u is not below %u", ord, nord);
+  uint64_t lim[TC5_TMAP_F_COUNT] = {UINT64_MAX, 4, 256, 1ull << 32, (1ull << 40) - 1, 8, 15, 2, 3, 3, 1};
+  if (v > lim[field])
+    return tc5_diag_add(diag, TC5_ERANGE, "new_val", v, "tensormap.replace: the value %llu is above the field's %llu",
+                        (unsigned long long)v, (unsigned long long)lim[field]);
+  switch (field) {
+  case TC5_TMAP_F_GLOBAL_ADDRESS: put(b, 0, v, 8); break;
+  case TC5_TMAP_F_RANK: b[95] = (uint8_t)(v + 1); break;
+  case TC5_TMAP_F_BOX_DIM: put(b, 80 + 2 * ord, v, 2); break;
+  case TC5_TMAP_F_GLOBAL_DIM: put(b, 8 + 8 * ord, v, 8); break;
+  case TC5_TMAP_F_GLOBAL_STRIDE: put(b, 48 + 8 * ord, v, 8); break;
+  case TC5_TMAP_F_ELEMENT_STRIDE: b[90 + ord] = (uint8_t)v; break;
+  case TC5_TMAP_F_ELEMTYPE: b[96] = elemtype_of_ptx[v]; break;
+  case TC5_TMAP_F_INTERLEAVE_LAYOUT: b[97] = (uint8_t)v; break;
+  case TC5_TMAP_F_FILL_MODE: b[100] = (uint8_t)v; break;
+  default: { /* the swizzle: mode and atomicity together */
+    b[field == TC5_TMAP_F_SWIZZLE_MODE ? 118 : 119] = (uint8_t)v;
+    int sw = swizzle_of(b[118], b[119]);
+    b[98] = sw < 0 ? 0xff : (uint8_t)sw; /* no such swizzle: the map is invalid until it is fixed */
+    break;
+  }
   }
   return TC5_OK;
 }

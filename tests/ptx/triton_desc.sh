@@ -2,7 +2,8 @@
 # Triton's tensor-descriptor matmul (tests/data/ptx/td_*.ptx from
 # gen_triton_desc.py): TMA loads through 128B-swizzled tensor maps passed by
 # value, an mbarrier pipeline, tcgen05.mma, a TMA store of D; and its
-# persistent warp-specialized form (td_ws_bf16: 3 CTAs, 8 warps in roles). Run by tc5 run
+# persistent warp-specialized form (td_ws_bf16: 3 CTAs, 8 warps in roles);
+# and with descriptors made in the kernel (td_mk_bf16: tl.make_tensor_descriptor). Run by tc5 run
 # with tensor maps of the same parameters as Triton's host-side descriptors
 # (tmap: arguments, each followed by the shape and the strides in elements
 # that Triton passes beside it), on random inputs, whole and with M and N
@@ -36,5 +37,18 @@ for case in "bf16 256 256 256" "bf16 200 136 256" "e4m3 256 256 512" "e4m3 136 2
   "$tc5" gemm --kind $kind --atype "$ty" --btype "$ty" --m $M --n $N --k $K --a a.bin --b b.bin --out ref.bin
   if cmp -s d.bin ref.bin; then echo "td_$k $M x $N x $K: $((M * N)) outputs equal to tc5 gemm"
   else echo "td_$k $M x $N x $K: outputs differ from tc5 gemm"; cmp -l d.bin ref.bin | head -3; fail=1; fi
+done
+# descriptors made in the kernel: tensormap.replace on zeroed shared memory,
+# tensormap.cp_fenceproxy into a global scratch of 384 bytes a CTA
+for case in "256 256 256" "200 136 256"; do
+  set -- $case
+  M=$1 N=$2 K=$3 gm=$((($1 + 127) / 128)) gn=$((($2 + 127) / 128))
+  "$gen" gen bf16 $((M * K)) 1 a.bin
+  "$gen" gen bf16 $((N * K)) 2 b.bin
+  "$tc5" run "$data/td_mk_bf16.ptx" --grid $gm,$gn --block 128 --shared-bytes 65568 --arg in:a.bin --arg in:b.bin \
+    --arg "out:d.bin:$((M * N * 4))" --arg u32:$M --arg u32:$N --arg u32:$K --arg "scratch:$((gm * gn * 384))" --arg null
+  "$tc5" gemm --kind f16 --atype bf16 --btype bf16 --m $M --n $N --k $K --a a.bin --b b.bin --out ref.bin
+  if cmp -s d.bin ref.bin; then echo "td_mk_bf16 $M x $N x $K: $((M * N)) outputs equal to tc5 gemm"
+  else echo "td_mk_bf16 $M x $N x $K: outputs differ from tc5 gemm"; cmp -l d.bin ref.bin | head -3; fail=1; fi
 done
 exit $fail

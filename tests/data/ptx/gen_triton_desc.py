@@ -11,7 +11,11 @@ elements (2 x u64). 128 x 128 tiles, BK 64 (bf16) or 128 (e4m3), 4 warps,
 2 stages. td_ws_bf16.ptx is Triton's persistent, warp-specialized form of
 the same matmul (tl.range(..., warp_specialize=True): a TMA warp, an MMA
 warp and epilogue warps with setmaxnreg, mbarrier pipelines between them,
-3 stages, 8 warps) running the tiles over NUM_SMS = 3 CTAs.
+3 stages, 8 warps) running the tiles over NUM_SMS = 3 CTAs. td_mk_bf16.ptx
+builds its descriptors in the kernel (tl.make_tensor_descriptor: each CTA
+writes three tensor maps with tensormap.replace into shared memory and
+copies them to its 384 bytes of global scratch with tensormap.cp_fenceproxy);
+its parameters are a, b, c, M, N, K and the scratch.
 usage: python3 gen_triton_desc.py (needs pip install triton; no GPU)"""
 import os
 import triton, triton.language as tl
@@ -38,6 +42,13 @@ def mm_ws(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, B
     for t in tl.range(start, num_m * num_n, NUM_SMS, flatten=True, warp_specialize=True):
         tile(a_desc, b_desc, c_desc, t // num_n, t % num_n, K, BM, BN, BK)
 
+@triton.jit
+def mm_mk(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+    c_desc = tl.make_tensor_descriptor(c, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    tile(a_desc, b_desc, c_desc, tl.program_id(0), tl.program_id(1), K, BM, BN, BK)
+
 here = os.path.dirname(os.path.abspath(__file__))
 for name, ty, bk in (("bf16", "bf16", 64), ("e4m3", "fp8e4nv", 128)):
     sig = {"a_desc": f"tensordesc<{ty}[128, {bk}]>", "b_desc": f"tensordesc<{ty}[128, {bk}]>",
@@ -54,3 +65,9 @@ k = triton.compile(src, target=GPUTarget("cuda", 100, 32), options={"num_warps":
 with open(os.path.join(here, "td_ws_bf16.ptx"), "w") as f:
     f.write(k.asm["ptx"])
 print(f"td_ws_bf16.ptx: shared {k.metadata.shared}")
+sig = {"a": "*bf16", "b": "*bf16", "c": "*fp32", "M": "i32", "N": "i32", "K": "i32"}
+src = ASTSource(fn=mm_mk, signature=sig, constexprs={"BM": 128, "BN": 128, "BK": 64})
+k = triton.compile(src, target=GPUTarget("cuda", 100, 32), options={"num_warps": 4, "num_stages": 2})
+with open(os.path.join(here, "td_mk_bf16.ptx"), "w") as f:
+    f.write(k.asm["ptx"])
+print(f"td_mk_bf16.ptx: shared {k.metadata.shared}, global scratch {k.metadata.global_scratch_size} a CTA")
