@@ -92,6 +92,31 @@ static void test_tma_errors(void **state) {
   assert_true(has(&dg, "t.ptx:12: cp.async.bulk.tensor"));
   assert_true(has(&dg, "an illegal instruction on the H100"));
   assert_true(has(&dg, "thread (0,0,0)"));
+  /* a box that leaves shared memory: the copy and the thread named */
+  char small[4096];
+  snprintf(small, sizeof small, "%s", tma_kernel);
+  char *at = strstr(small, "buf[4096]");
+  memcpy(at, "buf[2048]", 9);
+  tc5_ptx_module *m = load(small);
+  tc5_ptx_arg a[4];
+  memset(a, 0, sizeof a);
+  a[0].kind = TC5_PTX_ARG_TENSORMAP;
+  assert_int_equal(tc5_tmap_params_parse(bf16map, &a[0].tmap, NULL, NULL, NULL), TC5_OK);
+  a[0].buffer = 1;
+  a[1].kind = TC5_PTX_ARG_BUFFER;
+  a[1].data = out;
+  a[1].bytes = 16384;
+  a[2].kind = a[3].kind = TC5_PTX_ARG_VALUE;
+  a[2].size = a[3].size = 4;
+  a[3].bits = 4096;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_ptx_launch(m, &cfg, a, 4, NULL, &dg), TC5_EBOUNDS);
+  assert_true(has(&dg, "leave the CTA's shared memory"));
+  assert_true(has(&dg, "t.ptx:12:"));
+  assert_true(has(&dg, "thread (0,0,0)"));
+  tc5_ptx_free(m);
   /* the map's buffer is not a buffer argument */
   assert_int_equal(run_tma(bf16map, 0, 4096, 2, out, &dg), TC5_EINVAL);
   assert_true(has(&dg, "the tensor map's buffer, argument 3, is not a buffer"));
