@@ -238,3 +238,42 @@ extern "C" __global__ void __cluster_dims__(4, 1, 1)
                     uint32_t mask, int c0, int c1) {
   multicast<4>(&tm, out, img, slice, rows, mask, c0, c1);
 }
+
+// cp.reduce.async.bulk without a tensor map: the window (filled from `in`)
+// reduced into `out` (an inout buffer), n bytes
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+template <typename T, typename OP>
+__device__ static void bulk_reduce(const uint8_t *in, T *out, uint32_t n, OP op) {
+  uint8_t *w = window(0);
+  for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) w[i] = in[i];
+  ptx::fence_proxy_async(ptx::space_shared);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, op, out, (const T *)w, n);
+    ptx::cp_async_bulk_commit_group();
+    ptx::cp_async_bulk_wait_group(ptx::n32_t<0>());
+  }
+}
+#define BULK_RED(NAME, T, OP)                                                                        \
+  extern "C" __global__ void bulk_reduce_##NAME(const uint8_t *in, T *out, uint32_t n) {             \
+    bulk_reduce<T>(in, out, n, OP);                                                                  \
+  }
+BULK_RED(add_u32, uint32_t, ptx::op_add)
+BULK_RED(add_s32, int32_t, ptx::op_add)
+BULK_RED(add_u64, uint64_t, ptx::op_add)
+BULK_RED(add_f32, float, ptx::op_add)
+BULK_RED(add_f64, double, ptx::op_add)
+BULK_RED(min_u32, uint32_t, ptx::op_min)
+BULK_RED(max_s32, int32_t, ptx::op_max)
+BULK_RED(min_s64, int64_t, ptx::op_min)
+BULK_RED(max_u64, uint64_t, ptx::op_max)
+BULK_RED(inc_u32, uint32_t, ptx::op_inc)
+BULK_RED(dec_u32, uint32_t, ptx::op_dec)
+BULK_RED(and_b32, uint32_t, ptx::op_and_op)
+BULK_RED(or_b64, uint64_t, ptx::op_or_op)
+BULK_RED(xor_b32, uint32_t, ptx::op_xor_op)
+BULK_RED(add_f16, __half, ptx::op_add)
+BULK_RED(min_f16, __half, ptx::op_min)
+BULK_RED(max_bf16, __nv_bfloat16, ptx::op_max)
+BULK_RED(add_bf16, __nv_bfloat16, ptx::op_add)

@@ -41,6 +41,14 @@ typedef enum tc5_tma_redop {
   TC5_TMA_ADD = 0, TC5_TMA_MIN, TC5_TMA_MAX, TC5_TMA_INC, TC5_TMA_DEC, TC5_TMA_AND, TC5_TMA_OR, TC5_TMA_XOR
 } tc5_tma_redop;
 
+/* cp.reduce.async.bulk without a tensor map: dst[i] = dst[i] op src[i]
+ * over `bytes` of elements of type t (u32, s32, u64, s64, f16, bf16, f32,
+ * f64; the b32/b64 of the bitwise operations are u32/u64). TC5_EILLEGAL
+ * for an operation the type has not, TC5_EALIGN for bytes not a multiple
+ * of the element. */
+tc5_status tc5_tma_reduce(uint8_t *dst, const uint8_t *src, uint32_t bytes, tc5_tmap_type t, tc5_tma_redop op,
+                          tc5_diag *diag);
+
 /* Bytes the box occupies in shared memory (what a load's complete_tx
  * counts). */
 tc5_status tc5_tma_box_bytes(const tc5_tmap_params *p, uint32_t *bytes);

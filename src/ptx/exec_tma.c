@@ -256,6 +256,61 @@ static tc5_status dec_bulk_copy(dctx *d) {
 }
 
 /* cp.async.bulk.* and cp.reduce.async.bulk.* */
+/* cp.reduce.async.bulk.global.shared::cta.bulk_group.op.type [dst], [src], size:
+ * in->aux2 the operation, in->aux the element type (a tc5_tmap_type) */
+static PTX_EXEC(x_bulk_reduce) {
+  const uint64_t *n = PTX_R(w, in->o[2].reg);
+  PTX_LANES(mask, {
+    uint32_t size = (uint32_t)n[l];
+    uint64_t d = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
+    uint64_t s = PTX_R(w, in->o[1].reg)[l] + (uint64_t)in->o[1].imm;
+    if (size % 16 || d % 16 || s % 16)
+      return ptx_fail(w, in, (int)l, TC5_EALIGN, size % 16 ? size : d % 16 ? d : s,
+                      "cp.reduce.async.bulk: the size (%u) and both addresses (0x%llx, 0x%llx) must be multiples of 16", size,
+                      (unsigned long long)d, (unsigned long long)s);
+    for (uint32_t k = 0; k < size; k += 16) {
+      const uint8_t *sp = ptx_mem(w, in, (int)l, PS_SHARED, s + k, 16, false);
+      if (!sp) return PX_ERROR;
+      uint8_t tmp[16];
+      memcpy(tmp, sp, 16);
+      uint8_t *dp = ptx_mem(w, in, (int)l, PS_GLOBAL, d + k, 16, true);
+      if (!dp) return PX_ERROR;
+      tc5_diag dg;
+      tc5_diag_init(&dg);
+      tc5_status st = tc5_tma_reduce(dp, tmp, 16, (tc5_tmap_type)in->aux, (tc5_tma_redop)in->aux2, &dg);
+      if (st) return ptx_fail(w, in, (int)l, st, d + k, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+    }
+  });
+  return PX_NEXT;
+}
+static tc5_status dec_bulk_reduce(dctx *d) {
+  ptx_insn *in = d->in;
+  int dst = d_take_space(d), src = d_take_space(d);
+  if (dst != PS_GLOBAL || src != PS_SHARED)
+    return d_fail(d, TC5_EUNSUPPORTED, "cp.reduce.async.bulk is modelled from .shared::cta to .global");
+  if (!d_take(d, "bulk_group")) return d_fail(d, TC5_EPARSE, "completes through .bulk_group");
+  static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", NULL};
+  int op = d_take_one(d, ops);
+  if (op < 0) return d_fail(d, TC5_EPARSE, "needs the reduction (.add .min .max .inc .dec .and .or .xor)");
+  d_take(d, "noftz");
+  if (d_take(d, "level::cache_hint")) return d_fail(d, TC5_EUNSUPPORTED, ".level::cache_hint is not modelled here");
+  ptx_type t = d_take_type(d);
+  static const struct { ptx_type p; tc5_tmap_type t; } map[] = {
+      {PT_B32, TC5_TMAP_U32}, {PT_U32, TC5_TMAP_U32}, {PT_S32, TC5_TMAP_S32}, {PT_B64, TC5_TMAP_U64}, {PT_U64, TC5_TMAP_U64},
+      {PT_S64, TC5_TMAP_S64}, {PT_F32, TC5_TMAP_F32}, {PT_F64, TC5_TMAP_F64}, {PT_F16, TC5_TMAP_F16}, {PT_BF16, TC5_TMAP_BF16}};
+  int k = -1;
+  for (unsigned i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (map[i].p == t) k = (int)i;
+  if (k < 0) return d_fail(d, TC5_EPARSE, "needs the element type");
+  in->aux = map[k].t;
+  in->aux2 = (uint32_t)op;
+  if (!d_nops(d, 3, 3) || !d_addr(d, 0, &in->o[0], NULL) || !d_addr(d, 1, &in->o[1], NULL) || !d_src(d, 2, PT_U32, &in->o[2]))
+    return d->st;
+  in->fn = x_bulk_reduce;
+  in->flags |= PF_ASYNC;
+  return TC5_OK;
+}
+
 PTX_DEC(dec_cp_reduce) {
   if (!d_take(d, "async") || !d_take(d, "bulk")) return d_fail(d, TC5_EPARSE, "expected cp.reduce.async.bulk");
   return ptx_dec_bulk(d, true);
@@ -274,7 +329,7 @@ tc5_status ptx_dec_bulk(dctx *d, bool reduce) {
     return TC5_OK;
   }
   if (d_take(d, "tensor")) return dec_tensor(d, reduce);
-  if (reduce) return d_fail(d, TC5_EUNSUPPORTED, "cp.reduce.async.bulk without .tensor is not modelled yet");
+  if (reduce) return dec_bulk_reduce(d);
   return dec_bulk_copy(d);
 }
 

@@ -130,6 +130,20 @@ bad:
                       tc5_tmap_type_name(t));
 }
 
+tc5_status tc5_tma_reduce(uint8_t *dst, const uint8_t *src, uint32_t bytes, tc5_tmap_type t, tc5_tma_redop op,
+                          tc5_diag *diag) {
+  unsigned bits;
+  if (!dst || !src || tc5_tmap_type_bits(t, &bits) || bits % 8 || (unsigned)op > TC5_TMA_XOR) return TC5_EINVAL;
+  unsigned eb = bits / 8;
+  if (bytes % eb)
+    return tc5_diag_add(diag, TC5_EALIGN, "size", bytes, "cp.reduce.async.bulk: %u bytes are not whole %u-byte elements", bytes, eb);
+  for (uint32_t k = 0; k < bytes; k += eb) {
+    tc5_status st = reduce(dst + k, src + k, eb, t, op, diag);
+    if (st) return st;
+  }
+  return TC5_OK;
+}
+
 /* A load of a tf32 tensor rounds each f32 to tf32, to nearest even: NaNs
  * become 0x7fffe000, the largest finite values infinity, subnormals round
  * as they are (tf32_ftz does the same: no flush; an f32_ftz tensor loads

@@ -300,6 +300,19 @@ static void test_reduce(void **state) {
     assert_int_equal(tc5_tma_tile(&p, c, TC5_TMA_REDUCE, (tc5_tma_redop)op, &s, 1024, &g, NULL), TC5_OK);
     assert_memory_equal(gmem, want[op], 16);
   }
+  /* without a tensor map: element by element, whole elements only */
+  uint8_t d8[16], s8[16];
+  memset(d8, 1, sizeof d8);
+  memset(s8, 2, sizeof s8);
+  assert_int_equal(tc5_tma_reduce(d8, s8, 16, TC5_TMAP_U64, TC5_TMA_ADD, NULL), TC5_OK);
+  assert_int_equal(d8[0], 3);
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_tma_reduce(d8, s8, 12, TC5_TMAP_U64, TC5_TMA_ADD, &dg), TC5_EALIGN);
+  assert_true(has(&dg, "not whole 8-byte elements"));
+  assert_int_equal(tc5_tma_reduce(d8, s8, 16, TC5_TMAP_F64, TC5_TMA_MIN, NULL), TC5_EILLEGAL);
+  assert_int_equal(tc5_tma_reduce(d8, s8, 16, TC5_TMAP_16U4_ALIGN8B, TC5_TMA_ADD, NULL), TC5_EINVAL);
+  assert_int_equal(tc5_tma_reduce(NULL, s8, 16, TC5_TMAP_U32, TC5_TMA_ADD, NULL), TC5_EINVAL);
   tc5_smem_free(&s);
 }
 

@@ -31,7 +31,9 @@ def values(t, n):
     """n elements of type t: random bits for integers, spread values for floats"""
     out = bytearray()
     for _ in range(n):
-        if t in ("f32", "f16", "bf16"):
+        if t == "f64":
+            out += struct.pack("<d", rng.gauss(0, 1) * 2.0 ** rng.randint(-40, 40))
+        elif t in ("f32", "f16", "bf16"):
             x = rng.choice([0.0, -0.0, 1.0, -2.5]) if rng.random() < 0.05 else rng.gauss(0, 1) * 2.0 ** rng.randint(-20, 20)
             if t == "f16":
                 x = max(min(x, 60000.0), -60000.0)
@@ -235,6 +237,21 @@ for c in (2, 4):
         img = c * slice_
         lines.append("kernels.ptx tma_multicast_%d %d 128 %d %s out:%d u32:%d u32:%d u32:8 u32:%d s32:16 s32:5" % (
             c, 2 * c, img + 1024, tmap("bf16", [200, 90], [400], [b0, 8], swizzle=sw), 2 * c * img, img, slice_, mask))
+
+# cp.reduce.async.bulk without a tensor map: 2048 bytes of the window into an inout buffer
+for name, t in (("add_u32", "u32"), ("add_s32", "s32"), ("add_u64", "u64"), ("add_f32", "f32"), ("add_f64", "f64"),
+                ("min_u32", "u32"), ("max_s32", "s32"), ("min_s64", "s64"), ("max_u64", "u64"), ("inc_u32", "u32"),
+                ("dec_u32", "u32"), ("and_b32", "u32"), ("or_b64", "u64"), ("xor_b32", "u32"), ("add_f16", "f16"),
+                ("min_f16", "f16"), ("max_bf16", "bf16"), ("add_bf16", "bf16")):
+    n = 2048
+    src, dst = "bw_%s.bin" % name, "bd_%s.bin" % name
+    with open(src, "wb") as f:
+        f.write(values(t, n // ESIZE[t]) if not name.startswith(("inc", "dec")) else
+                b"".join(struct.pack("<I", rng.choice([0, 1, 5, 7, 100, rng.getrandbits(32)])) for _ in range(n // 4)))
+    with open(dst, "wb") as f:
+        f.write(values(t, n // ESIZE[t]) if not name.startswith(("inc", "dec")) else
+                b"".join(struct.pack("<I", rng.choice([0, 1, 5, 7, 100, rng.getrandbits(32)])) for _ in range(n // 4)))
+    lines.append("kernels.ptx bulk_reduce_%s 1 128 %d in:%s inout:%s u32:%d" % (name, n + 1024, src, dst, n))
 
 with open("kernels.txt", "w") as f:
     f.write("\n".join(lines) + "\n")
