@@ -66,7 +66,8 @@ enum {
   TM_LOAD = 0, TM_STORE = 1, TM_REDUCE = 2, /* bits 0-1: direction */
   TM_MBAR = 1u << 2,                         /* .mbarrier::complete_tx::bytes */
   TM_MULTICAST = 1u << 3,                    /* .multicast::cluster: ctaMask operand */
-  TM_HINT = 1u << 4                          /* .level::cache_hint: a cache-policy operand */
+  TM_HINT = 1u << 4,                         /* .level::cache_hint: a cache-policy operand */
+  TM_REDUCE_BULK = 1u << 5                   /* cp.reduce.async.bulk (no tensor map) */
 };
 /* in->aux: rank; in->aux2: reduction */
 /* operands: load  o[0] dst, o[1] map, o[2] coords, o[3] mbar [, o[4] ctaMask]
@@ -124,7 +125,9 @@ static PTX_EXEC(x_tensor) {
 }
 
 /* cp.async.bulk: o[0] dst, o[1] src, o[2] size [, o[3] mbar]; in->space the
- * destination's space, in->type the source's (as a ptx_space) */
+ * destination's space, in->type the source's (as a ptx_space); with
+ * TM_REDUCE_BULK cp.reduce.async.bulk (in->aux the element type, a
+ * tc5_tmap_type, in->aux2 the operation) */
 static PTX_EXEC(x_bulk) {
   const uint64_t *n = PTX_R(w, in->o[2].reg);
   PTX_LANES(mask, {
@@ -133,8 +136,9 @@ static PTX_EXEC(x_bulk) {
     uint64_t s = PTX_R(w, in->o[1].reg)[l] + (uint64_t)in->o[1].imm;
     if (size % 16 || d % 16 || s % 16)
       return ptx_fail(w, in, (int)l, TC5_EALIGN, size % 16 ? size : d % 16 ? d : s,
-                      "cp.async.bulk: the size (%u) and both addresses (0x%llx, 0x%llx) must be multiples of 16", size,
-                      (unsigned long long)d, (unsigned long long)s);
+                      "%s: the size (%u) and both addresses (0x%llx, 0x%llx) must be multiples of 16",
+                      (in->mods & TM_REDUCE_BULK) ? "cp.reduce.async.bulk" : "cp.async.bulk", size, (unsigned long long)d,
+                      (unsigned long long)s);
     if (size) {
       /* 16 bytes at a time: every piece is bounds-checked (and, in shared
        * memory, marked written) */
@@ -145,7 +149,14 @@ static PTX_EXEC(x_bulk) {
         memcpy(tmp, sp, 16);
         uint8_t *dp = ptx_mem(w, in, (int)l, in->space, d + k, 16, true);
         if (!dp) return PX_ERROR;
-        memcpy(dp, tmp, 16);
+        if (in->mods & TM_REDUCE_BULK) {
+          tc5_diag dg;
+          tc5_diag_init(&dg);
+          tc5_status st = tc5_tma_reduce(dp, tmp, 16, (tc5_tmap_type)in->aux, (tc5_tma_redop)in->aux2, &dg);
+          if (st) return ptx_fail(w, in, (int)l, st, d + k, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+        } else {
+          memcpy(dp, tmp, 16);
+        }
       }
       uint32_t doff;
       ptx_cta *t = in->space != PS_GLOBAL ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
@@ -256,33 +267,6 @@ static tc5_status dec_bulk_copy(dctx *d) {
 }
 
 /* cp.async.bulk.* and cp.reduce.async.bulk.* */
-/* cp.reduce.async.bulk.global.shared::cta.bulk_group.op.type [dst], [src], size:
- * in->aux2 the operation, in->aux the element type (a tc5_tmap_type) */
-static PTX_EXEC(x_bulk_reduce) {
-  const uint64_t *n = PTX_R(w, in->o[2].reg);
-  PTX_LANES(mask, {
-    uint32_t size = (uint32_t)n[l];
-    uint64_t d = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
-    uint64_t s = PTX_R(w, in->o[1].reg)[l] + (uint64_t)in->o[1].imm;
-    if (size % 16 || d % 16 || s % 16)
-      return ptx_fail(w, in, (int)l, TC5_EALIGN, size % 16 ? size : d % 16 ? d : s,
-                      "cp.reduce.async.bulk: the size (%u) and both addresses (0x%llx, 0x%llx) must be multiples of 16", size,
-                      (unsigned long long)d, (unsigned long long)s);
-    for (uint32_t k = 0; k < size; k += 16) {
-      const uint8_t *sp = ptx_mem(w, in, (int)l, PS_SHARED, s + k, 16, false);
-      if (!sp) return PX_ERROR;
-      uint8_t tmp[16];
-      memcpy(tmp, sp, 16);
-      uint8_t *dp = ptx_mem(w, in, (int)l, PS_GLOBAL, d + k, 16, true);
-      if (!dp) return PX_ERROR;
-      tc5_diag dg;
-      tc5_diag_init(&dg);
-      tc5_status st = tc5_tma_reduce(dp, tmp, 16, (tc5_tmap_type)in->aux, (tc5_tma_redop)in->aux2, &dg);
-      if (st) return ptx_fail(w, in, (int)l, st, d + k, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-    }
-  });
-  return PX_NEXT;
-}
 static tc5_status dec_bulk_reduce(dctx *d) {
   ptx_insn *in = d->in;
   int dst = d_take_space(d), src = d_take_space(d);
@@ -306,7 +290,10 @@ static tc5_status dec_bulk_reduce(dctx *d) {
   in->aux2 = (uint32_t)op;
   if (!d_nops(d, 3, 3) || !d_addr(d, 0, &in->o[0], NULL) || !d_addr(d, 1, &in->o[1], NULL) || !d_src(d, 2, PT_U32, &in->o[2]))
     return d->st;
-  in->fn = x_bulk_reduce;
+  in->mods |= TM_REDUCE_BULK;
+  in->space = PS_GLOBAL;
+  in->type = PS_SHARED;
+  in->fn = x_bulk;
   in->flags |= PF_ASYNC;
   return TC5_OK;
 }
