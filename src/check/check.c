@@ -239,6 +239,23 @@ static uint32_t store_event(ptx_chk *k, unsigned wi, uint32_t insn, int lane) {
   return e;
 }
 
+/* granules g..z of CTA k's shared memory written (by store event e, 0 for
+ * the async proxy); overwriting what a tcgen05.mma of the writer's own CTA
+ * still reads is reported (own: the writer is of k's CTA) */
+static void smem_written(ptx_warp *w, ptx_chk *k, bool own, const ptx_insn *in, int lane, uint32_t off, uint32_t g,
+                         uint32_t z, uint32_t e, const char *by) {
+  for (; g <= z; g++) {
+    uint32_t r = k->sm_r[g];
+    if (own && r && !known(k, VC(k, k->vc, w->id), &k->op[r])) {
+      report(w, CR_SMEM_OVERWRITE, in, lane, of_op(&k->op[r]),
+             "shared memory 0x%x is overwritten%s while the tcgen05.mma that reads it is not known complete to this "
+             "thread", g * GRAN > off ? g * GRAN : off, by);
+      k->sm_r[g] = 0; /* reported once */
+    }
+    k->sm_w[g] = e;
+  }
+}
+
 void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
   ptx_chk *k = w->cta->chk;
   if (!k || !n) return;
@@ -248,16 +265,7 @@ void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uin
   if (!e || k->last_insn[wi] != insn) e = store_event(k, wi, insn, lane);
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) return;
-  for (; g <= z; g++) {
-    uint32_t r = k->sm_r[g];
-    if (r && !known(k, VC(k, k->vc, wi), &k->op[r])) {
-      report(w, CR_SMEM_OVERWRITE, in, lane, of_op(&k->op[r]),
-             "shared memory 0x%x is overwritten while the tcgen05.mma that reads it is not known complete to this "
-             "thread", g * GRAN > off ? g * GRAN : off);
-      k->sm_r[g] = 0; /* reported once */
-    }
-    k->sm_w[g] = e;
-  }
+  smem_written(w, k, true, in, lane, off, g, z, e, "");
 }
 
 void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n) {
@@ -265,16 +273,7 @@ void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t,
   if (!k || !n) return;
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) z = k->ngran - 1;
-  for (; g <= z; g++) {
-    uint32_t r = k->sm_r[g];
-    if (t == w->cta && r && !known(k, VC(k, k->vc, w->id), &k->op[r])) {
-      report(w, CR_SMEM_OVERWRITE, in, lane, of_op(&k->op[r]),
-             "shared memory 0x%x is overwritten by a copy while the tcgen05.mma that reads it is not known complete to "
-             "this thread", g * GRAN > off ? g * GRAN : off);
-      k->sm_r[g] = 0;
-    }
-    k->sm_w[g] = 0;
-  }
+  smem_written(w, k, t == w->cta, in, lane, off, g, z, 0, " by a copy");
 }
 
 void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {

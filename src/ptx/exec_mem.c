@@ -31,20 +31,15 @@ bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
 }
 
 ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
-  if (space == PS_GENERIC) {
-    if (addr < PTX_GENERIC_SHARED || addr >= PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) return NULL;
-    addr -= PTX_GENERIC_SHARED;
-    space = PS_SHARED_CLUSTER;
-  }
-  if (addr > 0xffffffffu) return NULL;
-  uint32_t a = (uint32_t)addr;
+  uint32_t a;
+  if (!ptx_shared_addr(w, space, addr, &a)) return NULL;
   if (a < (1u << PTX_CLUSTER_SHIFT)) {
     *off = a;
     return w->cta;
   }
   ptx_cluster *cl = w->cta->cl;
   uint32_t rank = (a >> PTX_CLUSTER_SHIFT) - 1;
-  if (space != PS_SHARED_CLUSTER || rank >= cl->n) return NULL; /* shared::cta names no other CTA */
+  if (space == PS_SHARED || rank >= cl->n) return NULL; /* shared::cta names no other CTA (generic addresses may) */
   *off = a & ((1u << PTX_CLUSTER_SHIFT) - 1);
   return &cl->ctas[rank];
 }

@@ -383,7 +383,9 @@ int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count,
 uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane);
 /* a float operand of type t as a double (exec_float.c) */
 double ptx_fval(uint64_t bits, unsigned type, bool ftz);
-/* resolves a generic or shared::cluster address to a shared offset of this CTA */
+/* a generic or shared-space address as a 32-bit shared address (the CTA's
+ * own offset, or a shared::cluster address: ptx_cluster_addr decodes it);
+ * false outside the shared window */
 bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off);
 /* A shared::cluster address (or a generic one in the shared window): the
  * CTA of the cluster it names and the offset there; NULL when it names no

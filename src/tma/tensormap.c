@@ -357,8 +357,8 @@ tc5_status tc5_tmap_params_parse(const char *text, tc5_tmap_params *p,
         else return tc5_diag_add(diag, TC5_EPARSE, k, 0, "tensor map: strides has at most 4 numbers (dims 1 to 4)");
       }
       *(k[0] == 'd' ? &ndims : k[0] == 'b' ? &nbox : k[0] == 'e' ? &nes : &nstr) = n;
-    } else if ((idx = !strcmp(k, "interleave") ? name_index(v, interleaves, 3) : -2) != -2) {
-      if (idx < 0) return tc5_diag_add(diag, TC5_EPARSE, k, 0, "tensor map: interleave '%s' is not none, 16B or 32B", v);
+    } else if (!strcmp(k, "interleave")) {
+      if ((idx = name_index(v, interleaves, 3)) < 0) return tc5_diag_add(diag, TC5_EPARSE, k, 0, "tensor map: interleave '%s' is not none, 16B or 32B", v);
       p->interleave = (tc5_tmap_interleave)idx;
     } else if (!strcmp(k, "swizzle")) {
       idx = -1;
@@ -366,11 +366,11 @@ tc5_status tc5_tmap_params_parse(const char *text, tc5_tmap_params *p,
         if (!strcmp(v, swizzles[s].name)) idx = (int)s;
       if (idx < 0) return tc5_diag_add(diag, TC5_EPARSE, k, 0, "tensor map: swizzle '%s' is not none, 32B, 64B, 128B, 128B_atom_32B, 128B_atom_32B_flip_8B or 128B_atom_64B", v);
       p->swizzle = (tc5_tmap_swizzle)idx;
-    } else if ((idx = !strcmp(k, "l2") ? name_index(v, l2s, 4) : -2) != -2) {
-      if (idx < 0) return tc5_diag_add(diag, TC5_EPARSE, k, 0, "tensor map: l2 '%s' is not none, 64B, 128B or 256B", v);
+    } else if (!strcmp(k, "l2")) {
+      if ((idx = name_index(v, l2s, 4)) < 0) return tc5_diag_add(diag, TC5_EPARSE, k, 0, "tensor map: l2 '%s' is not none, 64B, 128B or 256B", v);
       p->l2 = (tc5_tmap_l2)idx;
-    } else if ((idx = !strcmp(k, "oob") ? name_index(v, oobs, 2) : -2) != -2) {
-      if (idx < 0) return tc5_diag_add(diag, TC5_EPARSE, k, 0, "tensor map: oob '%s' is not zero or nan", v);
+    } else if (!strcmp(k, "oob")) {
+      if ((idx = name_index(v, oobs, 2)) < 0) return tc5_diag_add(diag, TC5_EPARSE, k, 0, "tensor map: oob '%s' is not zero or nan", v);
       p->oob = (tc5_tmap_oob)idx;
     } else if (!strcmp(k, "im2col")) {
       /* LOWER/UPPER/CHANNELS/PIXELS */

@@ -9,36 +9,12 @@
 #include "tc5/layout.h"
 #include "tc5/mma.h"
 #include "tc5/sync.h"
+#include "mma/mma_world.h"
 
-typedef struct world {
-  tc5_smem s[2];
-  tc5_tmem t[2];
-  tc5_cta c[2];
-} world;
-
-static void world_init(world *w, unsigned cg) {
-  memset(w, 0, sizeof *w);
-  for (int i = 0; i < 2; i++) {
-    assert_int_equal(tc5_smem_init(&w->s[i], 64 * 1024), TC5_OK);
-    assert_int_equal(tc5_tmem_init(&w->t[i], (uint32_t)i), TC5_OK);
-    w->c[i].smem = &w->s[i];
-    w->c[i].tmem = &w->t[i];
-  }
-  uint32_t taddr;
-  if (cg == 2) {
-    tc5_tmem *pair[2] = {&w->t[0], &w->t[1]};
-    assert_int_equal(tc5_tmem_alloc2(pair, 512, &taddr, NULL), TC5_OK);
-  } else {
-    assert_int_equal(tc5_tmem_alloc(&w->t[0], 512, &taddr, NULL), TC5_OK);
-  }
-}
-
-static void world_free(world *w) {
-  for (int i = 0; i < 2; i++) {
-    tc5_cta_free(&w->c[i]);
-    tc5_smem_free(&w->s[i]);
-    tc5_tmem_free(&w->t[i]);
-  }
+/* the CTA pair, all its Tensor Memory allocated (cta_group::cg) */
+static void cp_world(world *w, unsigned cg) {
+  world_init(w, 64 * 1024);
+  alloc_all(w, cg);
 }
 
 /* the shapes in the test's own words: source rows, bytes a row, and the
@@ -82,7 +58,7 @@ static void one(unsigned shape, int fmt, unsigned cg, tc5_swizzle sw, rng *g) {
   if (tc5_cp_parse(text, &a, &dg)) fail_msg("%s: %s", text, dg.issue[0].message);
   unsigned rows = S[shape].rows, bytes = S[shape].bytes;
   world w;
-  world_init(&w, cg);
+  cp_world(&w, cg);
   uint8_t src[2][128 * 32];
   tc5_operand op;
   tc5_operand_for(TC5_KIND_F8F6F4, TC5_E4M3, TC5_MAJOR_K, &op);
@@ -202,7 +178,7 @@ static void test_rules(void **state) {
   assert_true(a.cta_group == 2 && a.shape == TC5_CP_64x128b_WARPX2_01_23 && a.decompress && a.src_fmt == TC5_CP_B4X16_P64);
 
   world w;
-  world_init(&w, 1);
+  cp_world(&w, 1);
   assert_int_equal(tc5_cp_parse("tcgen05.cp.cta_group::1.128x256b", &a, NULL), TC5_OK);
   tc5_operand op;
   tc5_operand_for(TC5_KIND_F8F6F4, TC5_E4M3, TC5_MAJOR_K, &op);
@@ -248,7 +224,7 @@ static void test_shift(void **state) {
   rng g;
   rng_seed(&g, 0x5f);
   world w;
-  world_init(&w, 1);
+  cp_world(&w, 1);
   static uint32_t before[128][512];
   for (unsigned l = 0; l < 128; l++)
     for (unsigned c = 0; c < 512; c++) tc5_tmem_poke(&w.t[0], l, c, before[l][c] = (uint32_t)rng_next(&g));
@@ -268,7 +244,7 @@ static void test_shift(void **state) {
 static void test_order(void **state) {
   (void)state;
   world w;
-  world_init(&w, 1);
+  cp_world(&w, 1);
   tc5_operand opb, op8;
   tc5_operand_for(TC5_KIND_F8F6F4, TC5_E4M3, TC5_MAJOR_K, &op8);
   tc5_operand_for(TC5_KIND_F8F6F4, TC5_E4M3, TC5_MAJOR_K, &opb);
@@ -326,7 +302,7 @@ static void test_order(void **state) {
 static void test_sf_source(void **state) {
   (void)state;
   world w;
-  world_init(&w, 1);
+  cp_world(&w, 1);
   uint32_t sc[128 * 6], src[32 * 16];
   for (unsigned i = 0; i < 128 * 6; i++) sc[i] = (i * 37 + 11) & 0xFF;
   assert_int_equal(tc5_cp_sf_source(NULL, 6, 1, 0, 6, src), TC5_EINVAL);

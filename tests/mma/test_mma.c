@@ -8,6 +8,7 @@
 #include "tc5/mma.h"
 #include "tc5/sync.h"
 #include "tc5/zcmask.h"
+#include "mma/mma_world.h"
 
 typedef struct kcase {
   tc5_kind kind;
@@ -28,42 +29,7 @@ static uint32_t rand_code(rng *g, tc5_type t) {
   return bits == 32 ? v : v & ((1u << bits) - 1);
 }
 
-typedef struct world {
-  tc5_smem s[2];
-  tc5_tmem t[2];
-  tc5_cta c[2];
-} world;
-
-static void world_init(world *w) {
-  memset(w, 0, sizeof *w);
-  for (int i = 0; i < 2; i++) {
-    assert_int_equal(tc5_smem_init(&w->s[i], 128 * 1024), TC5_OK);
-    assert_int_equal(tc5_tmem_init(&w->t[i], (uint32_t)i), TC5_OK);
-    w->c[i].smem = &w->s[i];
-    w->c[i].tmem = &w->t[i];
-  }
-}
-
-static void world_free(world *w) {
-  for (int i = 0; i < 2; i++) {
-    assert_int_equal(tc5_cta_free(&w->c[i]), TC5_OK);
-    tc5_smem_free(&w->s[i]);
-    tc5_tmem_free(&w->t[i]);
-  }
-}
-
 static unsigned n_checked, n_cases;
-
-/* all 512 columns of the CTA (cta_group::1) or of the pair (::2) */
-static void alloc_all(world *w, unsigned cg) {
-  uint32_t taddr;
-  if (cg == 2) {
-    tc5_tmem *pair[2] = {&w->t[0], &w->t[1]};
-    assert_int_equal(tc5_tmem_alloc2(pair, 512, &taddr, NULL), TC5_OK);
-  } else {
-    assert_int_equal(tc5_tmem_alloc(&w->t[0], 512, &taddr, NULL), TC5_OK);
-  }
-}
 
 /* one MMA; returns false when the combination is illegal (skipped) */
 static bool run_case(const kcase *kc, unsigned cg, bool ws, unsigned M, unsigned N, tc5_major amaj,
@@ -108,7 +74,7 @@ static bool run_case(const kcase *kc, unsigned cg, bool ws, unsigned M, unsigned
   for (size_t i = 0; i < (size_t)(N + 2 * shift) * K; i++) Bt[i] = rand_code(g, kc->b);
   /* each CTA: its A rows at 0, its B columns (+ shift) at 64 KB */
   world w;
-  world_init(&w);
+  world_init(&w, 128 * 1024);
   bool ok = true;
   for (unsigned c = 0; c < cg && ok; c++) {
     tc5_smem_desc da, db;
@@ -239,7 +205,7 @@ static void test_layouts(void **state) {
 
 /* a legal bf16 128x64 MMA in CTA 0, to break one rule at a time */
 static void setup(world *w, tc5_mma_args *a) {
-  world_init(w);
+  world_init(w, 128 * 1024);
   tc5_mma_args_init(a, TC5_KIND_F16);
   tc5_idesc d;
   tc5_idesc_init(&d, TC5_KIND_F16);
@@ -392,7 +358,7 @@ static void k_loop_program(const kcase *kc, unsigned cg, rng *g) {
   world w[2];
   uint64_t adesc[4], bdesc[3];
   uint32_t *codes = malloc((size_t)rows * K * 4);
-  for (int i = 0; i < 2; i++) world_init(&w[i]);
+  for (int i = 0; i < 2; i++) world_init(&w[i], 128 * 1024);
   for (unsigned c = 0; c < cg; c++) {
     for (int blk = 0; blk < 7; blk++) {
       unsigned r = blk < 4 ? rows : N / cg;
@@ -631,7 +597,7 @@ static void bs_case(const bscase *bc, unsigned cg, unsigned M, unsigned N, unsig
   for (size_t i = 0; i < (size_t)NS * N; i++)
     SB[i] = bc->s == TC5_UE8M0 ? 120 + (uint32_t)rng_below(g, 14) : 0x30 + (uint32_t)rng_below(g, 16);
   world w;
-  world_init(&w);
+  world_init(&w, 128 * 1024);
   alloc_all(&w, cg);
   tc5_mbarrier mb;
   tc5_mbarrier *mbp = &mb;
@@ -721,7 +687,7 @@ static void test_block_scaled(void **state) {
 static void test_block_scaled_rules(void **state) {
   (void)state;
   world w;
-  world_init(&w);
+  world_init(&w, 128 * 1024);
   uint32_t taddr;
   assert_int_equal(tc5_tmem_alloc(&w.t[0], 512, &taddr, NULL), TC5_OK);
   tc5_mma_args a;
@@ -869,7 +835,7 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
       for (unsigned x = 0; x < dup; x++) SB[(size_t)(dup * s2 + x) * N + n] = v;
     }
   world w;
-  world_init(&w);
+  world_init(&w, 128 * 1024);
   alloc_all(&w, cg);
   a.d_tmem = 0, a.sp_meta_tmem = 300, a.sfa_tmem = 320, a.sfb_tmem = 328;
   a.enable_input_d = false;
@@ -959,7 +925,7 @@ static void test_sparse(void **state) {
   print_message("%u sparse MMAs, %u D elements equal the dense core on expanded A\n", n_cases, n_checked);
   /* .ws M = 64: metadata in the first lane group only */
   world w;
-  world_init(&w);
+  world_init(&w, 128 * 1024);
   alloc_all(&w, 1);
   tc5_mma_args a;
   tc5_mma_args_init(&a, TC5_KIND_F16);
@@ -1002,7 +968,7 @@ static void test_ws_a_tmem(void **state) {
   for (unsigned M = 32; M <= 64; M *= 2) {
     const unsigned N = 128, K = 16;
     world w;
-    world_init(&w);
+    world_init(&w, 128 * 1024);
     uint32_t taddr;
     assert_int_equal(tc5_tmem_alloc(&w.t[0], 512, &taddr, NULL), TC5_OK);
     tc5_mma_args a;
