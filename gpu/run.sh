@@ -7,6 +7,8 @@
 #                               tests/ptx/silicon.sh compares with tc5 run
 #   gpu/run.sh tma [OUTDIR]     the TMA kernels of tests/data/ptx/tma90 the same way, and
 #                               the driver's verdicts on tmap_rules.txt's tensor maps
+#   gpu/run.sh cluster          shared-memory addresses in a cluster of 4 (cvta, mapa,
+#                               getctarank: docs/tma.md quotes them)
 #   gpu/run.sh smem             shared-memory addresses of static and dynamic
 #                               variables (tests/ptx/smem_layout.sh quotes them)
 #   gpu/run.sh mask [OUTDIR]    bitmask (R2P) vs compare masking: SASS counts,
@@ -53,6 +55,9 @@ case "$what" in
     build-gpu/r2p_mask "$out" || rc=$?
     cat "$out/mask-summary.txt"
     exit $rc ;;
+  cluster)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/cluster_addr.cu -o build-gpu/cluster_addr
+    build-gpu/cluster_addr | tee "$out/cluster_addr.txt" ;;
   ptx)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
@@ -79,5 +84,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|ptx|tma|sparse [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|ptx|tma|sparse [OUTDIR]" >&2; exit 2 ;;
 esac

@@ -41,7 +41,7 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->last_insn = calloc(k->n, 4);
   k->ngran = (L->shared_total + GRAN - 1) / GRAN;
   k->sm_w = calloc(k->ngran, 4), k->sm_r = calloc(k->ngran, 4);
-  k->bar = calloc((size_t)PTX_MAX_BARRIERS * k->nvc, 4), k->bar_s = calloc((size_t)PTX_MAX_BARRIERS * k->nvc, 4);
+  k->bar = calloc((size_t)CHK_BARS * k->nvc, 4), k->bar_s = calloc((size_t)CHK_BARS * k->nvc, 4);
   k->pend = calloc(k->n, sizeof *k->pend), k->npend = calloc(k->n, sizeof(uint32_t)),
   k->pend_cap = calloc(k->n, sizeof(uint32_t));
   k->scratch = calloc(k->nvc, 4);
@@ -77,7 +77,7 @@ void chk_reset(ptx_chk *k) {
   memset(k->mma_lanes, 0, k->n * 4), memset(k->last_ev, 0, k->n * 4);
   memset(k->sm_w, 0, k->ngran * 4), memset(k->sm_r, 0, k->ngran * 4);
   memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r);
-  memset(k->bar, 0, (size_t)PTX_MAX_BARRIERS * k->nvc * 4), memset(k->bar_s, 0, (size_t)PTX_MAX_BARRIERS * k->nvc * 4);
+  memset(k->bar, 0, (size_t)CHK_BARS * k->nvc * 4), memset(k->bar_s, 0, (size_t)CHK_BARS * k->nvc * 4);
   for (unsigned w = 0; w < k->n; w++) {
     k->npend[w] = 0;
     VC(k, k->vc, w)[VT(k, w)] = 1; /* stores before a warp's first release carry clock 1: unknown to others */
@@ -476,11 +476,13 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
   unsigned K, M = d.m, N = d.n;
   tc5_idesc_k(&d, &K);
   /* shared-memory operands: every granule's last store must be fenced for
-   * the async proxy and ordered before this thread */
+   * the async proxy and ordered before this thread (this CTA's rows of A
+   * and columns of B: M / cta_group and N / cta_group) */
+  unsigned cg = a->variant.cta_group ? a->variant.cta_group : 1;
   for (unsigned which = a->a_in_tmem ? 1 : 0; which < 2; which++)
     async_smem_reads(k, w, in, lane, id,
                      operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
-                                      which ? N : M, K),
+                                      (which ? N : M) / cg, K),
                      "tcgen05.mma", which ? "B" : "A");
   /* Tensor Memory: D (read with enable-input-d, written), A when there */
   uint32_t nl, nc;
@@ -755,7 +757,7 @@ void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned pa
 
 void chk_bar_arrive(ptx_warp *w, uint32_t id) {
   ptx_chk *k = w->cta->chk;
-  if (!k || id >= PTX_MAX_BARRIERS) return;
+  if (!k || id >= CHK_BARS) return;
   uint32_t ds[4 * 32];
   contribution(k, w->id, false, k->scratch, ds);
   join(k->bar + (size_t)id * k->nvc, k->scratch, k->nvc);
@@ -766,10 +768,31 @@ void chk_bar_arrive(ptx_warp *w, uint32_t id) {
 
 void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting) {
   ptx_chk *k = c->chk;
-  if (!k || id >= PTX_MAX_BARRIERS) return;
+  if (!k || id >= CHK_BARS) return;
   uint32_t *b = k->bar + (size_t)id * k->nvc, *bs = k->bar_s + (size_t)id * k->nvc;
   for (unsigned w = 0; w < k->n; w++)
     if (waiting >> w & 1) acquire(k, w, b, bs);
   memset(b, 0, k->nvc * 4);
   memset(bs, 0, k->nvc * 4);
+}
+
+/* barrier.cluster: slot CHK_CLUSTER_BAR gathers the phase's releases, slot
+ * CHK_CLUSTER_BAR + 1 keeps the completed phase for the waits (a warp
+ * waits before it can arrive in the next phase, which cannot complete
+ * before every warp has) */
+void chk_cluster_arrive(ptx_warp *w) { chk_bar_arrive(w, CHK_CLUSTER_BAR); }
+void chk_cluster_done(ptx_cta *c) {
+  ptx_chk *k = c->chk;
+  if (!k) return;
+  size_t n = k->nvc, from = (size_t)CHK_CLUSTER_BAR * n, to = from + n;
+  memcpy(k->bar + to, k->bar + from, n * 4);
+  memcpy(k->bar_s + to, k->bar_s + from, n * 4);
+  memset(k->bar + from, 0, n * 4);
+  memset(k->bar_s + from, 0, n * 4);
+}
+void chk_cluster_wait(ptx_warp *w) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  size_t at = (size_t)(CHK_CLUSTER_BAR + 1) * k->nvc;
+  acquire(k, w->id, k->bar + at, k->bar_s + at);
 }

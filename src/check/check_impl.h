@@ -72,6 +72,9 @@ void chk_log_free(chk_log *log);
 #define TM_GRANULES (4u * 512u)  /* Tensor Memory: lane quarter x column   */
 #define MAX_FINDINGS 256u
 #define NOINSN 0xFFFFFFFFu
+/* barrier slots: bar.sync's ids, then barrier.cluster's phase and its last completed one */
+#define CHK_CLUSTER_BAR PTX_MAX_BARRIERS
+#define CHK_BARS (PTX_MAX_BARRIERS + 2)
 
 enum { OK_MMA = 1, OK_LD, OK_ST };
 
@@ -190,4 +193,11 @@ void chk_mbar_init(ptx_warp *w, ptx_mbar *mb);
 void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned parity);
 void chk_bar_arrive(ptx_warp *w, uint32_t id);
 void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting);
+/* barrier.cluster: within each CTA it orders like a CTA barrier (the
+ * checker follows one CTA; what a CTA pair's MMA does in the peer is not
+ * followed): a release arrival contributes, the completed phase is kept
+ * until the warps' waits acquire it */
+void chk_cluster_arrive(ptx_warp *w);
+void chk_cluster_done(ptx_cta *c);
+void chk_cluster_wait(ptx_warp *w);
 #endif

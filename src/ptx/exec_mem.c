@@ -33,14 +33,14 @@ bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
 ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
   uint32_t a;
   if (!ptx_shared_addr(w, space, addr, &a)) return NULL;
-  if (a < (1u << PTX_CLUSTER_SHIFT)) {
-    *off = a;
-    return w->cta;
-  }
   ptx_cluster *cl = w->cta->cl;
-  uint32_t rank = (a >> PTX_CLUSTER_SHIFT) - 1;
-  if (space == PS_SHARED || rank >= cl->n) return NULL; /* shared::cta names no other CTA (generic addresses may) */
+  uint32_t rank = a >> PTX_CLUSTER_SHIFT;
   *off = a & ((1u << PTX_CLUSTER_SHIFT) - 1);
+  if (rank == w->cta->rank) return w->cta;
+  /* .shared::cta names the CTA's own memory: its offset alone (tc5's own
+   * uses) or with its rank; another rank is no address of it */
+  if (space == PS_SHARED) return rank ? NULL : w->cta;
+  if (rank >= cl->n) return NULL;
   return &cl->ctas[rank];
 }
 
@@ -465,7 +465,7 @@ static PTX_EXEC(x_mapa) {
     if (r[l] >= n)
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, r[l], "mapa: CTA rank %llu is not in the cluster of %u CTAs",
                       (unsigned long long)r[l], n);
-    uint64_t m = ((uint64_t)(r[l] + 1) << PTX_CLUSTER_SHIFT) | off;
+    uint64_t m = ((uint64_t)r[l] << PTX_CLUSTER_SHIFT) | off;
     d[l] = in->space == PS_GENERIC ? PTX_GENERIC_SHARED + m : m;
   });
   return PX_NEXT;

@@ -38,6 +38,87 @@ static bool uniform(ptx_warp *w, const ptx_insn *in, uint32_t reg, uint32_t mask
   return true;
 }
 
+/* the engine's CTAs of an instruction of .cta_group::cg: the executing
+ * CTA, or its CTA pair (the even CTA first, 9.7.16.5.1), whose peer must
+ * exist and not have exited (Table 46). NULL after reporting. */
+static bool cta_exited(const ptx_cta *c) {
+  for (uint32_t k = 0; k < c->nwarps; k++)
+    if (!c->warps[k].done) return false;
+  return true;
+}
+static tc5_cta *group_of(ptx_warp *w, const ptx_insn *in, int lane, unsigned cg) {
+  ptx_cta *c = w->cta;
+  if (cg == 1) return c->mma;
+  ptx_cluster *cl = c->cl;
+  if ((c->rank ^ 1u) >= cl->n) {
+    ptx_fail(w, in, lane, TC5_EILLEGAL, c->rank,
+             "[cta-pair] .cta_group::2 needs a CTA pair (9.7.16.5.1): CTA rank %u has no peer in a cluster of %u CTA%s",
+             c->rank, cl->n, cl->n == 1 ? " (launch with --cluster or .reqnctapercluster)" : "s");
+    return NULL;
+  }
+  if (cta_exited(&cl->ctas[c->rank ^ 1u])) {
+    ptx_fail(w, in, lane, TC5_ESTATE, c->rank ^ 1u,
+             "[cta-pair] the peer CTA (rank %u) has exited: a .cta_group::2 instruction needs it active (Table 46)",
+             c->rank ^ 1u);
+    return NULL;
+  }
+  return &cl->mma[c->rank & ~1u];
+}
+
+/* the .cta_group::2 allocation instructions (op T_ALLOC, T_DEALLOC,
+ * T_RELINQUISH), executed by one warp of each CTA of the pair: the first to
+ * arrive waits (PX_BLOCK, retried) for its peer's, which performs the
+ * instruction for both (tc5_tmem_alloc2 ...) and lets it go on. */
+static int pair_op(ptx_warp *w, const ptx_insn *in, unsigned op, uint32_t ncols, uint32_t taddr, uint32_t *out) {
+  ptx_cta *c = w->cta;
+  ptx_cluster *cl = c->cl;
+  struct ptx_pair_op *p = &cl->pair[c->rank >> 1];
+  unsigned h = c->rank & 1u;
+  static const char *const name[] = {[T_ALLOC] = "tcgen05.alloc", [T_DEALLOC] = "tcgen05.dealloc",
+                                     [T_RELINQUISH] = "tcgen05.relinquish_alloc_permit"};
+  if (p->done >> h & 1u) { /* the peer performed it */
+    p->done &= (uint8_t)~(1u << h);
+    *out = p->taddr;
+    return PX_NEXT;
+  }
+  w->wait_id = PTX_WAIT_PEER;
+  if (p->arrived >> h & 1u) return PX_BLOCK;
+  if (!group_of(w, in, -1, 2)) return PX_ERROR; /* the peer exists and has not exited */
+  if (!(p->arrived >> (h ^ 1u) & 1u)) {
+    p->arrived |= (uint8_t)(1u << h);
+    p->op = (uint8_t)op, p->ncols = ncols, p->taddr = taddr, p->line = in->line;
+    return PX_BLOCK;
+  }
+  if (p->op != op)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, op,
+                    "[cta-pair] the peer CTA's warp waits in %s (line %u), this one executes %s: the two warps of a "
+                    ".cta_group::2 allocation instruction must execute the same one (Table 46)",
+                    name[p->op], p->line, name[op]);
+  if (op != T_RELINQUISH && (p->ncols != ncols || (op == T_DEALLOC && p->taddr != taddr)))
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, ncols,
+                    "[cta-pair] %s.cta_group::2: the peer CTA's warp (line %u) gives taddr 0x%x, nCols %u; this one "
+                    "taddr 0x%x, nCols %u: the pair must agree", name[op], p->line, op == T_DEALLOC ? p->taddr : 0,
+                    p->ncols, op == T_DEALLOC ? taddr : 0, ncols);
+  tc5_tmem *pair[2] = {&cl->ctas[c->rank & ~1u].tmem, &cl->ctas[c->rank | 1u].tmem};
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  uint32_t t = taddr;
+  tc5_status st = op == T_ALLOC     ? tc5_tmem_alloc2(pair, ncols, &t, &dg)
+                  : op == T_DEALLOC ? tc5_tmem_dealloc2(pair, taddr, ncols, &dg)
+                                    : tc5_tmem_relinquish2(pair, &dg);
+  if (st == TC5_EWOULDBLOCK) {
+    w->wait_id = PTX_WAIT_ALLOC;
+    return PX_BLOCK; /* both wait for columns */
+  }
+  if (st) return fail_diag(w, in, -1, st, &dg);
+  p->arrived &= (uint8_t)~(1u << (h ^ 1u));
+  p->done |= (uint8_t)(1u << (h ^ 1u));
+  p->taddr = t;
+  cl->ctas[c->rank ^ 1u].progress = c->progress = true;
+  *out = t;
+  return PX_NEXT;
+}
+
 static PTX_EXEC(x_alloc) {
   if (!mask) return PX_NEXT;
   ptx_cta *c = w->cta;
@@ -51,16 +132,21 @@ static PTX_EXEC(x_alloc) {
     return ptx_fail(w, in, -1, TC5_EILLEGAL, dst, "tcgen05.alloc: 0x%llx is not a shared-memory address", (unsigned long long)dst);
   uint8_t *p = ptx_mem(w, in, -1, PS_SHARED, off, 4, true);
   if (!p) return PX_ERROR;
-  tc5_diag dg;
-  tc5_diag_init(&dg);
-  tc5_status st = tc5_tmem_use_cta_group(&c->tmem, 1, "tcgen05.alloc", &dg);
   uint32_t taddr = 0;
-  if (!st) st = tc5_tmem_alloc(&c->tmem, (uint32_t)ncols, &taddr, &dg);
-  if (st == TC5_EWOULDBLOCK) {
-    w->wait_id = 0xA110C;
-    return PX_BLOCK;
+  if (in->mods == 2) {
+    int r = pair_op(w, in, T_ALLOC, (uint32_t)ncols, 0, &taddr);
+    if (r != PX_NEXT) return r;
+  } else {
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_tmem_use_cta_group(&c->tmem, 1, "tcgen05.alloc", &dg);
+    if (!st) st = tc5_tmem_alloc(&c->tmem, (uint32_t)ncols, &taddr, &dg);
+    if (st == TC5_EWOULDBLOCK) {
+      w->wait_id = PTX_WAIT_ALLOC;
+      return PX_BLOCK;
+    }
+    if (st) return fail_diag(w, in, -1, st, &dg);
   }
-  if (st) return fail_diag(w, in, -1, st, &dg);
   memcpy(p, &taddr, 4);
   return PX_NEXT;
 }
@@ -70,17 +156,26 @@ static PTX_EXEC(x_dealloc) {
   uint64_t taddr, ncols;
   if (!uniform(w, in, in->o[0].reg, mask, &taddr, "taddr") || !uniform(w, in, in->o[1].reg, mask, &ncols, "nCols"))
     return PX_ERROR;
+  if (in->mods == 2) {
+    uint32_t t;
+    int r = pair_op(w, in, T_DEALLOC, (uint32_t)ncols, (uint32_t)taddr, &t);
+    if (r != PX_NEXT) return r;
+  } else {
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_status st = tc5_tmem_dealloc(&c->tmem, (uint32_t)taddr, (uint32_t)ncols, &dg);
+    if (st) return fail_diag(w, in, -1, st, &dg);
+  }
   if (c->chk) chk_dealloc(w, in, (uint32_t)taddr, (uint32_t)ncols);
-  tc5_diag dg;
-  tc5_diag_init(&dg);
-  tc5_status st = tc5_tmem_dealloc(&c->tmem, (uint32_t)taddr, (uint32_t)ncols, &dg);
-  if (st) return fail_diag(w, in, -1, st, &dg);
   c->progress = true;
   return PX_NEXT;
 }
 static PTX_EXEC(x_relinquish) {
-  (void)in;
   if (!mask) return PX_NEXT;
+  if (in->mods == 2) {
+    uint32_t t;
+    return pair_op(w, in, T_RELINQUISH, 0, 0, &t);
+  }
   tc5_diag dg;
   tc5_diag_init(&dg);
   tc5_status st = tc5_tmem_relinquish(&w->cta->tmem, &dg);
@@ -163,7 +258,7 @@ static PTX_EXEC(x_commit) {
     unsigned nm = 0;
     for (uint32_t m = cta_mask; m; m &= m - 1) {
       ptx_cta *d = &c->cl->ctas[__builtin_ctz(m)];
-      if (!ptx_mem(w, in, (int)l, PS_SHARED_CLUSTER, d == c ? off : ((d->rank + 1) << PTX_CLUSTER_SHIFT) | off, 8, false))
+      if (!ptx_mem(w, in, (int)l, PS_SHARED_CLUSTER, PTX_CLUSTER_FORM(d, off), 8, false))
         return PX_ERROR;
       ptx_mbar *mb = ptx_mbar_find(d, off);
       if (!mb || !mb->mb.initialized)
@@ -172,10 +267,12 @@ static PTX_EXEC(x_commit) {
       mp[nm++] = &mb->mb;
       d->progress = true;
     }
+    tc5_cta *g = group_of(w, in, (int)l, in->aux2);
+    if (!g) return PX_ERROR;
     tc5_diag dg;
     tc5_diag_init(&dg);
     uint32_t before = own ? own->mb.phase : 0;
-    tc5_status st = tc5_commit(&c->mma, 1, mp, nm, &dg);
+    tc5_status st = tc5_commit(g, in->aux2, mp, nm, &dg);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[tmem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk && own) chk_mbar_arrive(w, in, (int)l, own, before, true, &spill);
@@ -227,10 +324,11 @@ static PTX_EXEC(x_mma) {
       args.has_zcmask = true;
       args.zcmask = PTX_R(w, oz->reg)[l];
     }
+    tc5_cta *g = group_of(w, in, (int)l, var.cta_group);
+    if (!g) return PX_ERROR;
     tc5_diag dg;
     tc5_diag_init(&dg);
-    tc5_status st = tc5_tmem_use_cta_group(&c->tmem, var.cta_group, "tcgen05.mma", &dg);
-    if (!st) st = tc5_mma_issue(&c->mma, 1, &args, &dg);
+    tc5_status st = tc5_mma_issue(g, var.cta_group, &args, &dg);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk) chk_mma(w, in, (int)l, &args);
@@ -241,43 +339,48 @@ static PTX_EXEC(x_mma) {
 /* tcgen05.cp [taddr], s-desc: the qualifiers parsed at decode time (in
  * aux2: shape, bit 8 decompress, bit 9 the source format) */
 static PTX_EXEC(x_cp) {
-  ptx_cta *c = w->cta;
   PTX_LANES(mask, {
     tc5_cp_args a;
     memset(&a, 0, sizeof a);
     a.shape = (tc5_cp_shape)(in->aux2 & 0xff);
     a.decompress = in->aux2 >> 8 & 1;
     a.src_fmt = (tc5_cp_src_fmt)(in->aux2 >> 9 & 1);
-    a.cta_group = 1;
+    a.cta_group = in->aux2 >> 10 & 3;
     a.taddr = (uint32_t)(PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm);
     a.sdesc = PTX_R(w, in->o[1].reg)[l];
+    tc5_cta *g = group_of(w, in, (int)l, a.cta_group);
+    if (!g) return PX_ERROR;
     tc5_diag dg;
     tc5_diag_init(&dg);
-    tc5_status st = tc5_cp(&c->mma, 1, &a, &dg);
+    tc5_status st = tc5_cp(g, a.cta_group, &a, &dg);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
-    if (c->chk) chk_cp(w, in, (int)l, &a);
+    if (w->cta->chk) chk_cp(w, in, (int)l, &a);
   });
   return PX_NEXT;
 }
 static PTX_EXEC(x_shift) {
-  ptx_cta *c = w->cta;
   PTX_LANES(mask, {
     uint32_t taddr = (uint32_t)(PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm);
+    tc5_cta *g = group_of(w, in, (int)l, in->mods);
+    if (!g) return PX_ERROR;
     tc5_diag dg;
     tc5_diag_init(&dg);
-    tc5_status st = tc5_shift(&c->mma, 1, 1, taddr, &dg);
+    tc5_status st = tc5_shift(g, in->mods, in->mods, taddr, &dg);
     if (st) return fail_diag(w, in, (int)l, st, &dg);
-    if (c->chk) chk_shift(w, in, (int)l, taddr);
+    if (w->cta->chk) chk_shift(w, in, (int)l, taddr);
   });
   return PX_NEXT;
 }
 
-static tc5_status dec_cta_group(dctx *d) {
+/* .cta_group::1 or ::2: 0 when missing or another (reported) */
+static unsigned dec_cta_group(dctx *d) {
   const char *g = d_take_prefix(d, "cta_group::");
-  if (!g) return d_fail(d, TC5_EPARSE, "needs .cta_group::1 or ::2");
-  if (strcmp(g, "1")) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::%s needs clusters (not modelled yet)", g);
-  return TC5_OK;
+  if (!g || (strcmp(g, "1") && strcmp(g, "2"))) {
+    d_fail(d, TC5_EPARSE, "needs .cta_group::1 or ::2");
+    return 0;
+  }
+  return g[0] == '2' ? 2 : 1;
 }
 
 PTX_DEC(dec_tcgen05) {
@@ -285,7 +388,9 @@ PTX_DEC(dec_tcgen05) {
   const char *sub = d->ntok > 1 ? d->tok[1] : "";
   d->used[1] = true;
   if (!strcmp(sub, "alloc") || !strcmp(sub, "dealloc") || !strcmp(sub, "relinquish_alloc_permit")) {
-    if (dec_cta_group(d)) return d->st;
+    unsigned cg = dec_cta_group(d);
+    if (!cg) return d->st;
+    in->mods = cg;
     if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
     in->flags |= PF_ALIGNED;
     if (!strcmp(sub, "relinquish_alloc_permit")) {
@@ -367,7 +472,9 @@ PTX_DEC(dec_tcgen05) {
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
   if (!strcmp(sub, "commit")) {
-    if (dec_cta_group(d)) return d->st;
+    unsigned cg = dec_cta_group(d);
+    if (!cg) return d->st;
+    in->aux2 = cg;
     if (!d_take(d, "mbarrier::arrive::one")) return d_fail(d, TC5_EPARSE, "needs .mbarrier::arrive::one");
     bool mc = d_take(d, "multicast::cluster");
     int sp = d_take_space(d);
@@ -390,7 +497,6 @@ PTX_DEC(dec_tcgen05) {
     tc5_status st = tc5_mma_variant_parse(text, &var, &dg);
     if (st) return d_fail(d, st, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
     for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
-    if (var.cta_group != 1) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::2 needs clusters (not modelled yet)");
     const ptx_raw *r = d->r;
     unsigned k = 0, oi = 0;
     if (r->nops < 5) return d_fail(d, TC5_EPARSE, "tcgen05.mma takes [d-tmem], a, b-desc, idesc, ..., enable-input-d");
@@ -442,17 +548,18 @@ PTX_DEC(dec_tcgen05) {
     tc5_status st = tc5_cp_parse(text, &a, &dg);
     if (st) return d_fail(d, st, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
     for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
-    if (a.cta_group != 1) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::2 needs clusters (not modelled yet)");
     if (!d_nops(d, 2, 2) || !d_addr(d, 0, &in->o[0], NULL) || !d_src(d, 1, PT_B64, &in->o[1])) return d->st;
     in->aux = T_CP;
-    in->aux2 = (uint32_t)a.shape | (uint32_t)a.decompress << 8 | (uint32_t)a.src_fmt << 9;
+    in->aux2 = (uint32_t)a.shape | (uint32_t)a.decompress << 8 | (uint32_t)a.src_fmt << 9 | a.cta_group << 10;
     in->fn = x_cp;
     return TC5_OK;
   }
   if (!strcmp(sub, "shift")) {
     /* tcgen05.shift.cta_group::N.down, or .down.cta_group::N (the spec's examples) */
     bool down = d_take(d, "down");
-    if (dec_cta_group(d)) return d->st;
+    unsigned cg = dec_cta_group(d);
+    if (!cg) return d->st;
+    in->mods = cg;
     if (!down && !d_take(d, "down")) return d_fail(d, TC5_EPARSE, "needs .down");
     if (!d_nops(d, 1, 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
     in->aux = T_SHIFT;

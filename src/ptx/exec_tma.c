@@ -58,7 +58,8 @@ static ptx_cta *smem_at(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t spa
 /* the shared::cluster form of offset `off` in CTA t, as the mbarrier
  * functions take it */
 static uint32_t cluster_form(const ptx_warp *w, const ptx_cta *t, uint32_t off) {
-  return t == w->cta ? off : ((t->rank + 1) << PTX_CLUSTER_SHIFT) | off;
+  (void)w;
+  return PTX_CLUSTER_FORM(t, off);
 }
 
 /* in->mods: */
@@ -67,7 +68,8 @@ enum {
   TM_MBAR = 1u << 2,                         /* .mbarrier::complete_tx::bytes */
   TM_MULTICAST = 1u << 3,                    /* .multicast::cluster: ctaMask operand */
   TM_HINT = 1u << 4,                         /* .level::cache_hint: a cache-policy operand */
-  TM_REDUCE_BULK = 1u << 5                   /* cp.reduce.async.bulk (no tensor map) */
+  TM_REDUCE_BULK = 1u << 5,                  /* cp.reduce.async.bulk (no tensor map) */
+  TM_PAIR = 1u << 6                          /* .cta_group::2 */
 };
 /* in->aux: rank; in->aux2: reduction */
 /* operands: load  o[0] dst, o[1] map, o[2] coords, o[3] mbar [, o[4] ctaMask]
@@ -88,7 +90,13 @@ static PTX_EXEC(x_tensor) {
     for (unsigned i = 0; i < in->aux; i++) c[i] = (int32_t)PTX_R(w, cv[i])[l];
     uint32_t off, mboff = 0;
     ptx_cta *t = smem_at(w, in, l, load ? in->space : PS_SHARED, so, &off), *mt = w->cta;
-    if (!t || (load && !(mt = smem_at(w, in, l, in->space, &in->o[3], &mboff)))) return PX_ERROR;
+    /* .cta_group::2: the mbarrier may be the peer CTA's, even with a .shared::cta destination */
+    uint8_t mbsp = (in->mods & TM_PAIR) && in->space == PS_SHARED ? PS_SHARED_CLUSTER : in->space;
+    if (!t || (load && !(mt = smem_at(w, in, l, mbsp, &in->o[3], &mboff)))) return PX_ERROR;
+    if ((in->mods & TM_PAIR) && (mt->rank | 1u) != (w->cta->rank | 1u) && !(in->mods & TM_MULTICAST))
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, mt->rank,
+                      "[cta-pair] .cta_group::2: the mbarrier is in CTA rank %u, neither this CTA (%u) nor its peer",
+                      mt->rank, w->cta->rank);
     /* .multicast::cluster: the same offsets in every CTA of ctaMask */
     uint32_t cta_mask = 1u << t->rank;
     if (in->mods & TM_MULTICAST) {
@@ -115,6 +123,16 @@ static PTX_EXEC(x_tensor) {
         uint32_t bytes;
         tc5_tma_box_bytes(&p, &bytes);
         ptx_cta *bt = (in->mods & TM_MULTICAST) ? d : mt;
+        if ((in->mods & (TM_MULTICAST | TM_PAIR)) == (TM_MULTICAST | TM_PAIR)) {
+          /* .cta_group::2: the mbarrier of the destination's CTA pair on
+           * the side (even / odd) the mbar operand names (CUTLASS's
+           * SM100_TMA_2SM_LOAD_MULTICAST signals the even CTA's) */
+          uint32_t r = (d->rank & ~1u) | (mt->rank & 1u);
+          if (r >= w->cta->cl->n)
+            return ptx_fail(w, in, (int)l, TC5_EILLEGAL, r, "[cta-pair] .cta_group::2: CTA rank %u has no peer in a cluster of %u",
+                            d->rank, w->cta->cl->n);
+          bt = &w->cta->cl->ctas[r];
+        }
         int r = ptx_mbar_complete_tx_lane(w, in, (int)l, cluster_form(w, bt, mboff), bytes);
         if (r != PX_NEXT) return r;
         d->progress = true;
@@ -225,8 +243,10 @@ static tc5_status dec_tensor(dctx *d, bool reduce) {
     return d_fail(d, TC5_EPARSE, "a load copies .global to .shared::cluster or .shared::cta");
   if (!d_take(d, "mbarrier::complete_tx::bytes")) return d_fail(d, TC5_EPARSE, "a load completes through .mbarrier::complete_tx::bytes");
   in->mods |= TM_MBAR;
+  /* .cta_group::2: the mbarrier may be the peer CTA's (9.7.9.25.5.1) */
   const char *cg = d_take_prefix(d, "cta_group::");
-  if (cg && strcmp(cg, "1")) return d_fail(d, TC5_EUNSUPPORTED, ".cta_group::%s (a CTA pair's copies) is not modelled yet", cg);
+  if (cg && strcmp(cg, "1") && strcmp(cg, "2")) return d_fail(d, TC5_EPARSE, ".cta_group::%s: 1 or 2", cg);
+  if (cg && cg[0] == '2') in->mods |= TM_PAIR;
   if (d_take(d, "multicast::cluster")) in->mods |= TM_MULTICAST;
   in->space = (uint8_t)dst;
   unsigned want = 3 + ((in->mods & TM_MULTICAST) != 0) + ((in->mods & TM_HINT) != 0);

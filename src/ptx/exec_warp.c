@@ -202,6 +202,7 @@ static PTX_EXEC(x_cluster_arrive) {
   w->cl_arrived = true;
   w->cl_phase = cl->bar_phase;
   cl->bar_arrived += (uint32_t)__builtin_popcount(mask);
+  if (w->cta->chk && !in->mods) chk_cluster_arrive(w);
   ptx_cluster_bar_check(cl);
   return PX_NEXT;
 }
@@ -211,6 +212,7 @@ static PTX_EXEC(x_cluster_wait) {
     return ptx_fail(w, in, -1, TC5_EILLEGAL, 0, "barrier.cluster.wait without a barrier.cluster.arrive before it");
   if (w->cta->cl->bar_phase == w->cl_phase) return PX_BLOCK; /* runs again when the phase completes */
   w->cl_arrived = false;
+  if (w->cta->chk) chk_cluster_wait(w);
   return PX_NEXT;
 }
 
@@ -243,7 +245,7 @@ PTX_DEC(dec_bar) {
     bool arrive = d_take(d, "arrive"), wait = !arrive && d_take(d, "wait");
     if (!arrive && !wait) return d_fail(d, TC5_EPARSE, "barrier.cluster needs .arrive or .wait");
     static const char *const sem[] = {"relaxed", "release", "acquire", NULL};
-    d_take_one(d, sem);
+    in->mods = d_take_one(d, sem) == 0; /* .relaxed: an arrival that releases nothing */
     if (d_take(d, "aligned")) in->flags |= PF_ALIGNED;
     if (!d_nops(d, 0, 0)) return d->st;
     in->fn = arrive ? x_cluster_arrive : x_cluster_wait;
@@ -455,7 +457,7 @@ static bool mbar_addr(ptx_warp *w, const ptx_insn *in, const ptx_opnd *o, unsign
              (unsigned long long)a);
     return false;
   }
-  *addr = t == w->cta ? off : ((t->rank + 1) << PTX_CLUSTER_SHIFT) | off;
+  *addr = PTX_CLUSTER_FORM(t, off);
   return ptx_mem(w, in, (int)l, PS_SHARED_CLUSTER, *addr, 8, false) != NULL;
 }
 
@@ -522,7 +524,7 @@ static PTX_EXEC(x_mbarrier) {
     PTX_LANES(mask, {
       uint32_t off;
       if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
-      if (off >> PTX_CLUSTER_SHIFT)
+      if (off >> PTX_CLUSTER_SHIFT != w->cta->rank)
         return ptx_fail(w, in, (int)l, TC5_EILLEGAL, off, "a wait on another CTA's mbarrier (waits take .shared::cta)");
       ptx_mbar *mb = live_mbar(w, in, (int)l, off, NULL);
       if (!mb) return PX_ERROR;
@@ -535,7 +537,7 @@ static PTX_EXEC(x_mbarrier) {
       d[l] = done;
       if (!done) {
         all = false;
-        w->wait_id = off;
+        w->wait_id = off & ((1u << PTX_CLUSTER_SHIFT) - 1);
       } else if (w->cta->chk && mb != observed) { /* the warp observes once per mbarrier */
         chk_mbar_observe(w, in, mb, (unsigned)(x[l] & 1)); /* parity, or the state's phase */
         observed = mb;
@@ -558,8 +560,9 @@ static PTX_EXEC(x_mbarrier) {
     tc5_status st = TC5_OK;
     ptx_cta *t = w->cta;
     if (op == MB_INIT) {
-      if (off >> PTX_CLUSTER_SHIFT)
+      if (off >> PTX_CLUSTER_SHIFT != w->cta->rank)
         return ptx_fail(w, in, (int)l, TC5_EILLEGAL, off, "mbarrier.init of another CTA's mbarrier (init takes .shared::cta)");
+      off &= (1u << PTX_CLUSTER_SHIFT) - 1;
       ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
       if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
       mb->tx_line = 0;

@@ -245,6 +245,10 @@ typedef struct ptx_mbar {
 } ptx_mbar;
 
 struct ptx_cta;
+/* what a warp retrying (PX_BLOCK) waits for, in wait_id, when it is not an
+ * mbarrier (whose shared offset wait_id is otherwise) */
+#define PTX_WAIT_ALLOC 0xA110Cu /* Tensor Memory columns (tcgen05.alloc) */
+#define PTX_WAIT_PEER 0xBEE2u   /* the peer CTA's warp (a .cta_group::2 allocation instruction) */
 typedef struct ptx_warp {
   struct ptx_cta *cta;
   uint64_t *r;          /* nregs x 32 */
@@ -307,6 +311,18 @@ typedef struct ptx_cluster {
   uint32_t id[3];        /* %clusterid */
   /* barrier.cluster: phases completed, threads arrived in this one */
   uint32_t bar_phase, bar_arrived;
+  /* the engine's view of each CTA, by rank: a CTA pair (ranks 2i, 2i + 1)
+   * is adjacent, as tc5_mma_issue / tc5_cp / tc5_commit take it */
+  tc5_cta *mma;
+  /* a .cta_group::2 alloc / dealloc / relinquish_alloc_permit of each pair
+   * (9.7.16.5, Table 46: one warp of each CTA): the first warp to arrive
+   * waits for its peer's, which performs it for both */
+  struct ptx_pair_op {
+    uint8_t op;       /* the instruction (exec_tcgen05's T_ALLOC ...) */
+    uint8_t arrived;  /* bit h: the warp of CTA 2i + h waits */
+    uint8_t done;     /* bit h: performed, the waiting warp may go on */
+    uint32_t ncols, taddr, line;
+  } pair[8];
 } ptx_cluster;
 
 typedef struct ptx_cta {
@@ -318,7 +334,7 @@ typedef struct ptx_cta {
   uint64_t linear;
   tc5_smem smem;
   tc5_tmem tmem;
-  tc5_cta mma;
+  tc5_cta *mma;             /* &cl->mma[rank] */
   ptx_warp *warps;
   uint32_t nwarps;
   ptx_bar bar[PTX_MAX_BARRIERS];
@@ -389,10 +405,15 @@ double ptx_fval(uint64_t bits, unsigned type, bool ftz);
 bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off);
 /* A shared::cluster address (or a generic one in the shared window): the
  * CTA of the cluster it names and the offset there; NULL when it names no
- * CTA of the cluster. An address below 2^24 is the issuing CTA's own;
- * mapa gives ((rank + 1) << 24) | offset for the CTA of rank `rank`. */
+ * CTA of the cluster. The shared window of a cluster's CTAs is
+ * (rank << 24) | offset, and a CTA's own shared::cta addresses are its
+ * place in it, as the H100 gives them (gpu/cluster_addr.cu: rank 1's first
+ * variable is 0x1000400, mapa to rank 0 gives 0x400); a .shared::cta
+ * access names the CTA's own memory only. */
 #define PTX_CLUSTER_SHIFT 24
 ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off);
+/* the shared::cluster address of offset `off` in CTA t */
+#define PTX_CLUSTER_FORM(t, off) ((uint32_t)(t)->rank << PTX_CLUSTER_SHIFT | (uint32_t)(off))
 
 /* the implicit last instruction of a function: exit (entry) or ret (exec_warp.c) */
 ptx_exec_fn ptx_end_of_function(bool entry);

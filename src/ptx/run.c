@@ -121,7 +121,8 @@ static uint64_t const_value(ptx_warp *w, const struct ptx_const *k, unsigned lan
   default: {
     const ptx_var *v = &L->m->vars[k->value];
     uint64_t a;
-    if (v->space == PS_SHARED) a = L->shared_addr[k->value];
+    if (v->space == PS_SHARED) /* the CTA's rank in bits 24-27, as on the H100 (ptx_cluster_addr) */
+      a = L->shared_addr[k->value] | (uint64_t)w->cta->rank << PTX_CLUSTER_SHIFT;
     else if (v->space == PS_GLOBAL || v->space == PS_CONST) a = L->regions[L->nregions - 1].base + v->addr;
     else a = v->addr; /* local frame offset */
     return a + (uint64_t)k->off;
@@ -312,10 +313,11 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   c->linear = c->ctaid[0] + (uint64_t)L->cfg.grid[0] * (c->ctaid[1] + (uint64_t)L->cfg.grid[1] * c->ctaid[2]);
   memset(c->smem.bytes, 0, c->smem.size);
   memset(c->smem.written, 0, (c->smem.size + 7) / 8);
-  tc5_status st = tc5_tmem_init(&c->tmem, 0);
+  tc5_status st = tc5_tmem_init(&c->tmem, rank);
   if (st) return st;
-  c->mma.smem = &c->smem;
-  c->mma.tmem = &c->tmem;
+  c->mma = &wk->cl.mma[rank];
+  c->mma->smem = &c->smem;
+  c->mma->tmem = &c->tmem;
   memset(c->bar, 0, sizeof c->bar);
   memset(c->wg, 0, sizeof c->wg);
   for (unsigned b = 0; b < PTX_MAX_BARRIERS; b++) c->bar[b].red_and = true;
@@ -363,7 +365,7 @@ static void deadlock(ptx_cluster *cl) {
   ptx_launch *L = cl->ctas[0].L;
   char line[32][240];
   unsigned nl = 0;
-  bool alloc = false, mbar = false;
+  bool alloc = false, mbar = false, peer = false;
   for (uint32_t r = 0; r < cl->n; r++) {
     ptx_cta *c = &cl->ctas[r];
     for (uint32_t k = 0; k < c->nwarps && nl < 32; k++) {
@@ -379,10 +381,17 @@ static void deadlock(ptx_cluster *cl) {
         snprintf(t, 240, "%s waits at line %u (bar.sync)", who, L->m->code[pc - 1].line);
         continue;
       }
-      ptx_mbar *mb = w->wait_id != 0xA110C ? ptx_mbar_find(c, w->wait_id) : NULL;
-      if (w->wait_id == 0xA110C) {
+      bool special = w->wait_id == PTX_WAIT_ALLOC || w->wait_id == PTX_WAIT_PEER;
+      ptx_mbar *mb = !special ? ptx_mbar_find(c, w->wait_id) : NULL;
+      if (w->wait_id == PTX_WAIT_ALLOC) {
         alloc = true;
         snprintf(t, 240, "%s waits at line %u (%.40s) for Tensor Memory columns", who, in->line, ptx_insn_text(L->m, in));
+      } else if (w->wait_id == PTX_WAIT_PEER) {
+        peer = true;
+        bool gone = true;
+        for (uint32_t j = 0; j < cl->ctas[c->rank ^ 1u].nwarps; j++) gone &= cl->ctas[c->rank ^ 1u].warps[j].done;
+        snprintf(t, 240, "%s waits at line %u (%.50s) for a warp of its peer CTA (rank %u) to execute it too%s", who,
+                 in->line, ptx_insn_text(L->m, in), c->rank ^ 1u, gone ? " (it has exited)" : "");
       } else if (mb) {
         mbar = true;
         char tx[80] = "";
@@ -396,7 +405,7 @@ static void deadlock(ptx_cluster *cl) {
     }
   }
   ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, 0, "%sdeadlock: every live warp waits and nothing can wake it",
-           alloc ? "[alloc-never] " : mbar ? "[mbarrier-wait-never] " : "");
+           alloc ? "[alloc-never] " : peer ? "[cta-pair] " : mbar ? "[mbarrier-wait-never] " : "");
   pthread_mutex_lock(L->lock);
   if (L->status == TC5_ESTATE)
     for (unsigned i = 0; i < nl; i++) tc5_diag_add(L->diag, TC5_ESTATE, "deadlock", i, "  %s", line[i]);
@@ -414,7 +423,10 @@ bool ptx_cluster_bar_check(ptx_cluster *cl) {
   if (!cl->bar_arrived || cl->bar_arrived < cluster_live(cl)) return false;
   cl->bar_phase++;
   cl->bar_arrived = 0;
-  for (uint32_t r = 0; r < cl->n; r++) cl->ctas[r].progress = true;
+  for (uint32_t r = 0; r < cl->n; r++) {
+    cl->ctas[r].progress = true;
+    if (cl->ctas[r].chk) chk_cluster_done(&cl->ctas[r]);
+  }
   return true;
 }
 
@@ -493,6 +505,7 @@ static void *worker_main(void *arg) {
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
     wk->cl.bar_phase = wk->cl.bar_arrived = 0;
+    memset(wk->cl.pair, 0, sizeof wk->cl.pair);
     if (st) {
       pthread_mutex_lock(L->lock);
       if (!L->failed) {
@@ -511,8 +524,8 @@ static void *worker_main(void *arg) {
         ti += c->warps[k].thread_insns;
         wi += c->warps[k].steps;
       }
-      tc5_cta_free(&c->mma);
-      memset(&c->mma, 0, sizeof c->mma);
+      tc5_cta_free(c->mma);
+      memset(c->mma, 0, sizeof *c->mma);
       tc5_tmem_free(&c->tmem);
     }
     __atomic_fetch_add(&L->thread_insns, ti, __ATOMIC_RELAXED);
@@ -532,9 +545,10 @@ static void worker_free(worker *wk) {
     free(c->warps);
     free(c->mbars);
     chk_free(c->chk);
-    tc5_cta_free(&c->mma);
     tc5_tmem_free(&c->tmem);
   }
+  for (uint32_t r = 0; wk->cl.mma && r < wk->cl.n; r++) tc5_cta_free(&wk->cl.mma[r]);
+  free(wk->cl.mma);
   free(wk->c);
 }
 
@@ -545,7 +559,8 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   uint32_t n = L->cluster_size;
   size_t nw = (size_t)L->warps_per_cta * n;
   wk->c = calloc(n, sizeof *wk->c);
-  if (!wk->c) return TC5_ENOMEM;
+  wk->cl.mma = calloc(n, sizeof *wk->cl.mma);
+  if (!wk->c || !wk->cl.mma) return TC5_ENOMEM;
   wk->cl.ctas = wk->c;
   wk->cl.n = n;
   wk->regs = malloc(nw * m->nregs * 32 * sizeof(uint64_t) + 1);

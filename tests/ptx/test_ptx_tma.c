@@ -249,6 +249,61 @@ static void test_cluster(void **state) {
   assert_true(has(&dg, "phase 0 has 1 of 2 arrivals"));
 }
 
+/* shared addresses in a cluster are (rank << 24) | offset, a CTA's own
+ * included (the H100: gpu/cluster_addr.cu); and the .cta_group::2
+ * allocation instructions of a CTA pair, one warp of each CTA */
+static void test_cta_pair(void **state) {
+  (void)state;
+  static uint32_t out[1024];
+  tc5_diag dg;
+  memset(out, 0, sizeof out);
+  const char *addr = CK(" mov.u32 %r4, word; mapa.shared::cluster.u32 %r6, %r4, 0; cvta.shared.u64 %rd4, word;"
+                        " cvta.to.shared.u64 %rd5, %rd4; cvt.u32.u64 %r7, %rd5;"
+                        " mul.wide.u32 %rd2, %r3, 16; add.s64 %rd3, %rd1, %rd2; st.global.v4.u32 [%rd3], {%r4, %r6, %r7, %r1};");
+  assert_int_equal(run_cluster(addr, 4, 4, 32, out, &dg), TC5_OK);
+  for (unsigned c = 0; c < 4; c++) {
+    uint32_t off = out[4 * 0 + 1]; /* rank 0's address of word is its offset */
+    assert_true(off >= 0x400 && off < 0x1000000);
+    assert_int_equal(out[4 * c], c << 24 | off);
+    assert_int_equal(out[4 * c + 1], off);
+    assert_int_equal(out[4 * c + 2], c << 24 | off);
+  }
+  /* alloc / relinquish / dealloc by warp 0 of each CTA: the same columns in both */
+#define PAIR(code) CK(" mov.u32 %r4, word;" code)
+  const char *pair = PAIR(" tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r4], 64;"
+                          " tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;"
+                          " ld.shared.u32 %r5, [word]; mul.wide.u32 %rd2, %r3, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r5;"
+                          " tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r5, 64;");
+  memset(out, 0xff, sizeof out);
+  assert_int_equal(run_cluster(pair, 4, 2, 32, out, &dg), TC5_OK);
+  for (unsigned c = 0; c < 4; c++) assert_int_equal(out[c], 0);
+  /* errors: no peer; a peer that never comes; disagreeing warps; mixed groups */
+  assert_int_equal(run_cluster(pair, 2, 1, 32, out, &dg), TC5_EILLEGAL);
+  assert_true(has(&dg, "[cta-pair] .cta_group::2 needs a CTA pair"));
+  assert_true(has(&dg, "has no peer in a cluster of 1 CTA"));
+  const char *lonely = PAIR(" setp.ne.u32 %p1, %r1, 0; @%p1 bra DONE;"
+                            " tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r4], 32;"
+                            " ld.shared.u32 %r5, [word]; tcgen05.dealloc.cta_group::2.sync.aligned.b32 %r5, 32; DONE:");
+  assert_int_equal(run_cluster(lonely, 2, 2, 32, out, &dg), TC5_ESTATE);
+  assert_true(has(&dg, "[cta-pair] deadlock"));
+  assert_true(has(&dg, "for a warp of its peer CTA (rank 1) to execute it too (it has exited)"));
+  const char *ncols = PAIR(" mov.u32 %r5, 32; shl.b32 %r5, %r5, %r1;"
+                           " tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r4], %r5;");
+  assert_int_equal(run_cluster(ncols, 2, 2, 32, out, &dg), TC5_EILLEGAL);
+  assert_true(has(&dg, "taddr 0x0, nCols 32; this one taddr 0x0, nCols 64: the pair must agree"));
+  const char *which = PAIR(" setp.eq.u32 %p1, %r1, 0;"
+                           " @%p1 tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r4], 32;"
+                           " @!%p1 tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;");
+  assert_int_equal(run_cluster(which, 2, 2, 32, out, &dg), TC5_EILLEGAL);
+  assert_true(has(&dg, "waits in tcgen05.alloc"));
+  assert_true(has(&dg, "must execute the same one"));
+  const char *mixed = PAIR(" tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%r4], 32;"
+                           " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;");
+  assert_int_equal(run_cluster(mixed, 2, 2, 32, out, &dg), TC5_EILLEGAL);
+  assert_true(has(&dg, "must specify the same .cta_group"));
+#undef PAIR
+}
+
 /* brx.idx through a .branchtargets table (Triton's warp-specialized
  * kernels switch on the warp's role this way), and bar.warp.sync */
 static void test_branch_table(void **state) {
@@ -324,6 +379,7 @@ int main(void) {
       cmocka_unit_test(test_tma_errors),
       cmocka_unit_test(test_tmap_params),
       cmocka_unit_test(test_cluster),
+      cmocka_unit_test(test_cta_pair),
       cmocka_unit_test(test_branch_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
