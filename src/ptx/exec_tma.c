@@ -205,6 +205,10 @@ static int take_dst_src(dctx *d, int *dst, int *src) {
 }
 
 /* cp.async.bulk.tensor.Nd.dst.src.tile[.mbarrier::complete_tx::bytes][.multicast::cluster][.cta_group::1|2][.level::cache_hint] */
+/* .L2::cache_hint (the ISA's .level::cache_hint): a cache-policy operand,
+ * a hint with nothing to model */
+static bool take_hint(dctx *d) { return d_take(d, "L2::cache_hint") || d_take(d, "level::cache_hint"); }
+
 static tc5_status dec_tensor(dctx *d, bool reduce) {
   ptx_insn *in = d->in;
   unsigned rank = 0;
@@ -227,14 +231,14 @@ static tc5_status dec_tensor(dctx *d, bool reduce) {
       d_take(d, "tile::scatter4"))
     return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk.tensor: only .tile mode is modelled yet (im2col and gather4 are not)");
   d_take(d, "tile");
-  if (d_take(d, "level::cache_hint")) in->mods |= TM_HINT;
+  if (take_hint(d)) in->mods |= TM_HINT;
   if (dst == PS_GLOBAL) {
     /* a store or a reduction: [map, {coords}], [src] */
     if (src != PS_SHARED) return d_fail(d, TC5_EPARSE, "a store to .global copies from .shared::cta");
     if (!d_take(d, "bulk_group")) return d_fail(d, TC5_EPARSE, "a store completes through .bulk_group");
     in->mods |= reduce ? TM_REDUCE : TM_STORE;
     if (!d_nops(d, 2, 3) || !d_tensor_addr(d, 0, rank, &in->o[0], &in->o[1]) || !d_addr(d, 1, &in->o[2], NULL)) return d->st;
-    if (d->r->nops == 3 && !(in->mods & TM_HINT)) return d_fail(d, TC5_EPARSE, "a third operand needs .level::cache_hint");
+    if (d->r->nops == 3 && !(in->mods & TM_HINT)) return d_fail(d, TC5_EPARSE, "a third operand needs .L2::cache_hint");
     in->fn = x_tensor;
     return TC5_OK;
   }
@@ -263,7 +267,7 @@ static tc5_status dec_bulk_copy(dctx *d) {
   int dst, src;
   if (!take_dst_src(d, &dst, &src)) return d_fail(d, TC5_EPARSE, "needs the destination and source state spaces");
   if (d_take(d, "multicast::cluster")) return d_fail(d, TC5_EUNSUPPORTED, ".multicast::cluster needs clusters (not modelled yet)");
-  if (d_take(d, "level::cache_hint")) in->mods |= TM_HINT;
+  if (take_hint(d)) in->mods |= TM_HINT;
   bool mbar = d_take(d, "mbarrier::complete_tx::bytes");
   bool group = d_take(d, "bulk_group");
   if (d_take(d, "cp_mask")) return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk .cp_mask is not modelled yet");
@@ -297,7 +301,7 @@ static tc5_status dec_bulk_reduce(dctx *d) {
   int op = d_take_one(d, ops);
   if (op < 0) return d_fail(d, TC5_EPARSE, "needs the reduction (.add .min .max .inc .dec .and .or .xor)");
   d_take(d, "noftz");
-  if (d_take(d, "level::cache_hint")) return d_fail(d, TC5_EUNSUPPORTED, ".level::cache_hint is not modelled here");
+  if (take_hint(d)) return d_fail(d, TC5_EUNSUPPORTED, ".L2::cache_hint is not modelled here");
   ptx_type t = d_take_type(d);
   static const struct { ptx_type p; tc5_tmap_type t; } map[] = {
       {PT_B32, TC5_TMAP_U32}, {PT_U32, TC5_TMAP_U32}, {PT_S32, TC5_TMAP_S32}, {PT_B64, TC5_TMAP_U64}, {PT_U64, TC5_TMAP_U64},
