@@ -12,7 +12,7 @@ static const char usage_text[] =
     "usage: tc5 run FILE.ptx [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "               [--cluster X[,Y[,Z]]] [--shared-bytes N] [--threads N] [--max-steps N] [--stats]\n"
     "               [--check=none|default|strict] [--werror]\n"
-    "               --arg SPEC [--arg SPEC ...]\n\n"
+    "               --arg SPEC [--arg SPEC ...] [--buffer SPEC ...]\n\n"
     "Runs the kernel, one --arg per .param of the entry, in order. SPEC:\n"
     "  u32:V s32:V u64:V s64:V   an integer (decimal, -V for s32/s64, or 0x-hex)\n"
     "  f32:V                     a decimal float\n"
@@ -22,6 +22,8 @@ static const char usage_text[] =
     "  out:PATH:BYTES            a zeroed buffer of BYTES, written to PATH after the run\n"
     "  inout:PATH                loaded from PATH and written back after the run\n"
     "  scratch:BYTES             a zeroed buffer written nowhere\n"
+    "  bytes:PATH                the file's bytes as the whole .param (a struct passed by\n"
+    "                            value, such as CUTLASS's Params; sizes must agree)\n"
     "  tmap:buf=N,type=T,dims=D0xD1..,strides=S1x..,box=B0xB1..[,KEY=V...]\n"
     "                            a tensor map (cuTensorMapEncodeTiled's parameters) over\n"
     "                            the buffer of --arg N (or, instead of buf=, a buffer of its\n"
@@ -30,7 +32,11 @@ static const char usage_text[] =
     "                            interleave=none|16B|32B\n"
     "                            swizzle=none|32B|64B|128B|128B_atom_32B|128B_atom_64B..\n"
     "                            l2=none|64B|128B|256B oob=zero|nan (docs/tma.md)\n"
-    "Buffers are 256-byte aligned, as cudaMalloc's. --cluster: CTAs a cluster (default:\n"
+    "--buffer in:PATH|out:PATH:BYTES|inout:PATH|scratch:BYTES: a global buffer that is no\n"
+    "parameter (the kernel finds it through an address inside a bytes: argument).\n"
+    "Buffers get addresses in command-line order (--arg and --buffer alike): the first at\n"
+    "0x200000000, each next 64 KiB past the end of the one before, 256-byte aligned\n"
+    "(tmap:buf=N counts them the same way). --cluster: CTAs a cluster (default:\n"
     "the entry's .reqnctapercluster, else 1); the grid is whole clusters. --threads N runs\n"
     "clusters on N cores\n"
     "(default: all); --stats prints instructions executed and the time.\n"
@@ -164,6 +170,15 @@ static bool parse_arg(const char *spec, tc5_ptx_arg *a, buf_spec *b, unsigned in
     a->bits = bits;
     return true;
   }
+  if (KIND("bytes")) {
+    uint8_t *d;
+    size_t n;
+    if (!*v || !cli_read_file(v, &d, &n, "run")) return false;
+    a->kind = TC5_PTX_ARG_BYTES;
+    a->data = d;
+    a->bytes = n;
+    return true;
+  }
   if (KIND("tmap")) {
     tmap_keys k;
     memset(&k, 0, sizeof k);
@@ -227,7 +242,7 @@ static bool parse_arg(const char *spec, tc5_ptx_arg *a, buf_spec *b, unsigned in
     }
     return true;
   }
-  fprintf(stderr, "tc5 run: --arg %u: unknown kind in '%s' (u32 s32 u64 s64 f32 b32 b64 null in out inout scratch tmap)\n",
+  fprintf(stderr, "tc5 run: --arg %u: unknown kind in '%s' (u32 s32 u64 s64 f32 b32 b64 null in out inout scratch bytes tmap)\n",
           index, spec);
   return false;
 #undef KIND
@@ -258,7 +273,7 @@ int cmd_run(int argc, char **argv) {
       goto out;
     }
     bool takes = !strcmp(o, "--entry") || !strcmp(o, "--grid") || !strcmp(o, "--block") || !strcmp(o, "--cluster") ||
-                 !strcmp(o, "--shared-bytes") || !strcmp(o, "--threads") || !strcmp(o, "--arg") ||
+                 !strcmp(o, "--shared-bytes") || !strcmp(o, "--threads") || !strcmp(o, "--arg") || !strcmp(o, "--buffer") ||
                  !strcmp(o, "--max-steps");
     if (takes && !val) {
       fprintf(stderr, "tc5 run: %s needs a value\n", o);
@@ -292,12 +307,19 @@ int cmd_run(int argc, char **argv) {
         goto out;
       }
       cfg.max_steps = n;
-    } else if (!strcmp(o, "--arg")) {
+    } else if (!strcmp(o, "--arg") || !strcmp(o, "--buffer")) {
       if (nargs >= 64) {
-        fprintf(stderr, "tc5 run: at most 64 --arg\n");
+        fprintf(stderr, "tc5 run: at most 64 --arg and --buffer\n");
         goto out;
       }
       if (!parse_arg(val, &args[nargs], &bufs[nargs], nargs + 1)) goto out;
+      if (o[2] == 'b') {
+        if (args[nargs].kind != TC5_PTX_ARG_BUFFER) {
+          fprintf(stderr, "tc5 run: --buffer takes in:PATH, out:PATH:BYTES, inout:PATH or scratch:BYTES, not '%s'\n", val);
+          goto out;
+        }
+        args[nargs].kind = TC5_PTX_ARG_GLOBAL;
+      }
       nargs++;
     } else if (!strcmp(o, "--stats")) {
       stats = true;
@@ -376,7 +398,7 @@ int cmd_run(int argc, char **argv) {
 out:
   for (unsigned k = 0; k < 64; k++) {
     free(bufs[k].path);
-    if (args[k].kind == TC5_PTX_ARG_BUFFER || args[k].kind == TC5_PTX_ARG_TENSORMAP) free(args[k].data);
+    if (args[k].kind != TC5_PTX_ARG_VALUE) free(args[k].data);
   }
   return rc;
 }

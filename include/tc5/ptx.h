@@ -53,7 +53,7 @@ tc5_status tc5_ptx_free(tc5_ptx_module *m);
 tc5_status tc5_ptx_entry_count(const tc5_ptx_module *m, unsigned *count);
 /* Name and parameters of entry `index`: the number of .param and, for
  * each (up to cap), its size in bytes and whether it was declared .ptr. */
-#define TC5_PTX_NAME_MAX 1024 /* the longest name (C++ kernels' mangled ones are long) */
+#define TC5_PTX_NAME_MAX 4096 /* the longest name (C++ kernels' mangled ones are long) */
 typedef struct tc5_ptx_param_info {
   char name[TC5_PTX_NAME_MAX];
   uint32_t size;  /* bytes */
@@ -68,10 +68,15 @@ tc5_status tc5_ptx_entry_info(const tc5_ptx_module *m, unsigned index, const cha
 typedef enum tc5_ptx_arg_kind {
   TC5_PTX_ARG_VALUE = 0, /* `bits` passed as the parameter's size */
   TC5_PTX_ARG_BUFFER,    /* a global buffer; its address is passed */
-  TC5_PTX_ARG_TENSORMAP  /* a tensor map (tc5/tensormap.h) over a buffer argument:
+  TC5_PTX_ARG_TENSORMAP, /* a tensor map (tc5/tensormap.h) over a buffer argument:
                             by value to a 128-byte .param (CUDA's
                             __grid_constant__ CUtensorMap), or, to an 8-byte
                             .param, the address of a copy in global memory */
+  TC5_PTX_ARG_BYTES,     /* `bytes` bytes at `data`, the whole .param (a
+                            struct passed by value: CUTLASS's Params) */
+  TC5_PTX_ARG_GLOBAL     /* a global buffer (data, bytes) that is no
+                            parameter: the kernel finds it through an address
+                            inside another argument; it takes no .param */
 } tc5_ptx_arg_kind;
 typedef struct tc5_ptx_arg {
   tc5_ptx_arg_kind kind;
@@ -79,7 +84,11 @@ typedef struct tc5_ptx_arg {
   uint64_t bits;   /* VALUE: the raw bits                                  */
   void *data;      /* BUFFER: host memory the kernel reads and writes     */
   size_t bytes;    /* BUFFER: its size                                     */
-  uint64_t device_address; /* BUFFER: set by tc5_ptx_launch                */
+  uint64_t device_address; /* BUFFER, GLOBAL: set by tc5_ptx_launch. Buffers
+                              (BUFFER, GLOBAL and TENSORMAP's own) get their
+                              addresses in argument order: the first at
+                              0x200000000, each next at the end of the one
+                              before plus 64 KiB, rounded up to 256 bytes */
   /* TENSORMAP: the map's parameters, with tmap.address the byte offset of
    * the tensor in its buffer: `data`/`bytes` when data is not NULL (a
    * buffer of the map's own, as a kernel that receives only the map sees

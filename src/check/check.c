@@ -701,6 +701,16 @@ void chk_mbar_init(ptx_warp *w, ptx_mbar *mb) {
   if (x) memset(x->cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
 }
 
+/* a phase completed: its arrivals become what a wait on it acquires */
+static void phase_done(ptx_chk *k, chk_mb *x) {
+  memcpy(x->prev, x->last, k->nvc * 4);
+  memcpy(x->prev_s, x->last_s, k->nvc * 4);
+  join(x->last, x->cur, k->nvc);
+  join(x->last_s, x->cur_s, k->nvc);
+  memset(x->cur, 0, k->nvc * 4);
+  memset(x->cur_s, 0, k->nvc * 4);
+}
+
 void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before, bool commit,
                      ptx_mbar **spill) {
   ptx_chk *k = w->cta->chk;
@@ -727,14 +737,30 @@ void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, ui
   VC(k, k->vc, wi)[VT(k, wi)]++;
   k->last_ev[wi] = 0;
   if (mb->mb.phase != phase_before) { /* the phase completed */
-    memcpy(x->prev, x->last, k->nvc * 4);
-    memcpy(x->prev_s, x->last_s, k->nvc * 4);
-    join(x->last, x->cur, k->nvc);
-    join(x->last_s, x->cur_s, k->nvc);
-    memset(x->cur, 0, k->nvc * 4);
-    memset(x->cur_s, 0, k->nvc * 4);
+    phase_done(k, x);
     if (spill) *spill = mb;
   }
+}
+
+void chk_export(ptx_warp *w, bool commit) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  uint32_t ds[4 * 32];
+  contribution(k, w->id, commit, k->scratch, ds);
+  join(k->bar + (size_t)CHK_EXPORT_BAR * k->nvc, k->scratch, k->nvc);
+  join(k->bar_s + (size_t)CHK_EXPORT_BAR * k->nvc, ds, k->nvc);
+  VC(k, k->vc, w->id)[VT(k, w->id)]++;
+  k->last_ev[w->id] = 0;
+}
+
+void chk_mbar_remote(ptx_cta *c, ptx_mbar *mb, uint32_t phase_before) {
+  ptx_chk *k = c->chk;
+  if (!k) return;
+  chk_mb *x = mb_of(k, c, mb);
+  if (!x) return;
+  join(x->cur, k->bar + (size_t)CHK_EXPORT_BAR * k->nvc, k->nvc);
+  join(x->cur_s, k->bar_s + (size_t)CHK_EXPORT_BAR * k->nvc, k->nvc);
+  if (mb->mb.phase != phase_before) phase_done(k, x);
 }
 
 void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned parity) {

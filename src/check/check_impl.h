@@ -74,7 +74,8 @@ void chk_log_free(chk_log *log);
 #define NOINSN 0xFFFFFFFFu
 /* barrier slots: bar.sync's ids, then barrier.cluster's phase and its last completed one */
 #define CHK_CLUSTER_BAR PTX_MAX_BARRIERS
-#define CHK_BARS (PTX_MAX_BARRIERS + 2)
+#define CHK_EXPORT_BAR (PTX_MAX_BARRIERS + 2) /* what the CTA's warps released to other CTAs */
+#define CHK_BARS (PTX_MAX_BARRIERS + 3)
 
 enum { OK_MMA = 1, OK_LD, OK_ST };
 
@@ -198,6 +199,15 @@ void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting);
  * followed): a release arrival contributes, the completed phase is kept
  * until the warps' waits acquire it */
 void chk_cluster_arrive(ptx_warp *w);
+/* Synchronisation through another CTA: a warp's arrival on another CTA's
+ * mbarrier (or a multicast commit) exports what the warp knows to its CTA's
+ * exports (chk_export); an mbarrier signalled from another CTA gains its
+ * CTA's exports and completes its phase like a local arrival
+ * (chk_mbar_remote). A chain of arrivals that leaves a CTA and comes back
+ * (CUTLASS's 2-SM epilogue -> leader -> peer) so carries the CTA's own
+ * releases back to it; what the other CTA did in between is trusted. */
+void chk_export(ptx_warp *w, bool commit);
+void chk_mbar_remote(ptx_cta *c, ptx_mbar *mb, uint32_t phase_before);
 void chk_cluster_done(ptx_cta *c);
 void chk_cluster_wait(ptx_warp *w);
 #endif

@@ -72,10 +72,10 @@ static const struct {
     {"nanosleep", dec_nop}, {"discard", dec_nop}, {"griddepcontrol", dec_nop},
     {"setmaxnreg", dec_nop}, /* a register-allocation hint: nothing to model */
     /* control and warp-level */
-    {"bra", dec_bra}, {"brx", dec_brx}, {"ret", dec_exit}, {"exit", dec_exit}, {"call", dec_call}, {"trap", dec_trap},
+    {"bra", dec_bra}, {"brx", dec_brx}, {"ret", dec_exit}, {"exit", dec_exit}, {"call", dec_call}, {"trap", dec_trap}, {"brkpt", dec_trap},
     {"bar", dec_bar}, {"barrier", dec_bar}, {"elect", dec_elect}, {"shfl", dec_shfl},
     {"vote", dec_vote}, {"match", dec_match}, {"activemask", dec_activemask},
-    {"mbarrier", dec_mbarrier},
+    {"mbarrier", dec_mbarrier}, {"clusterlaunchcontrol", dec_clc},
     /* Hopper's warpgroup MMA */
     {"wgmma", dec_wgmma},
     /* the 5th-generation Tensor Core */

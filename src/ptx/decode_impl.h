@@ -110,6 +110,7 @@ PTX_DEC(dec_vote);
 PTX_DEC(dec_match);
 PTX_DEC(dec_activemask);
 PTX_DEC(dec_mbarrier);
+PTX_DEC(dec_clc);      /* clusterlaunchcontrol.try_cancel / query_cancel (exec_clc.c) */
 PTX_DEC(dec_call);
 PTX_DEC(dec_trap);
 PTX_DEC(dec_isspacep);

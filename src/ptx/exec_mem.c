@@ -244,6 +244,23 @@ static PTX_EXEC(x_st) {
   return PX_NEXT;
 }
 
+/* ld / st .b128 of a .b128 register (its halves in reg and reg + 1) */
+static PTX_EXEC(x_ldst128) {
+  bool store = in->mods & 2;
+  const ptx_opnd *ad = &in->o[store ? 0 : 1];
+  uint32_t reg = in->o[store ? 1 : 0].reg;
+  PTX_LANES(mask, {
+    uint64_t addr = PTX_R(w, ad->reg)[l] + (uint64_t)ad->imm;
+    uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, 16, store);
+    if (!p) return PX_ERROR;
+    for (unsigned h = 0; h < 2; h++) {
+      if (store) memcpy(p + 8 * h, &PTX_R(w, reg + h)[l], 8);
+      else memcpy(&PTX_R(w, reg + h)[l], p + 8 * h, 8);
+    }
+  });
+  return PX_NEXT;
+}
+
 /* the qualifiers of ld/st that change nothing in a sequential model */
 static void take_cache_ops(dctx *d) {
   static const char *const ign[] = {"weak", "volatile", "relaxed", "acquire", "release", "mmio", "cta", "gpu",
@@ -265,6 +282,19 @@ static tc5_status dec_ldst(dctx *d, bool store) {
   ptx_type t = d_take_type(d);
   if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
   if (t == PT_PRED) return d_fail(d, TC5_EILLEGAL, "ld/st do not take .pred");
+  if (t == PT_B128 && v < 0) { /* a .b128 register */
+    unsigned ai = store ? 0 : 1, vi = store ? 1 : 0;
+    const ptx_raw_opnd *ro = &d->r->ops[vi];
+    if (!d_nops(d, 2, 2) || !d_addr(d, ai, &in->o[ai], NULL)) return d->st;
+    if (ro->kind != RO_REG || d->m->reg_bits[ro->reg] != 128) return d_fail(d, TC5_EPARSE, "ld/st .b128 needs a .b128 register");
+    in->o[vi].kind = PO_REG;
+    in->o[vi].reg = ro->reg;
+    in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+    in->mods |= store ? 2 : 0;
+    in->nops = 2;
+    in->fn = x_ldst128;
+    return TC5_OK;
+  }
   if (ptx_types[t].bits > 64) return d_fail(d, TC5_EUNSUPPORTED, "%s.%s is not modelled", d->tok[0], ptx_types[t].name);
   in->type = (uint8_t)t;
   in->vec = (uint8_t)(v < 0 ? 1 : 2 << v);

@@ -254,7 +254,9 @@ static PTX_EXEC(x_commit) {
     if (cta_mask >> c->cl->n)
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, cta_mask, "ctaMask 0x%04x names CTAs past the cluster's %u", cta_mask, c->cl->n);
     tc5_mbarrier *mp[16];
-    ptx_mbar *own = NULL;
+    ptx_mbar *own = NULL, *pm[16];
+    ptx_cta *pc[16];
+    uint32_t pbefore[16];
     unsigned nm = 0;
     for (uint32_t m = cta_mask; m; m &= m - 1) {
       ptx_cta *d = &c->cl->ctas[__builtin_ctz(m)];
@@ -264,6 +266,7 @@ static PTX_EXEC(x_commit) {
       if (!mb || !mb->mb.initialized)
         return ptx_fail(w, in, (int)l, TC5_ESTATE, off, "no initialised mbarrier at shared address 0x%x of CTA rank %u", off, d->rank);
       if (d == c) own = mb;
+      pm[nm] = mb, pc[nm] = d, pbefore[nm] = mb->mb.phase;
       mp[nm++] = &mb->mb;
       d->progress = true;
     }
@@ -276,6 +279,11 @@ static PTX_EXEC(x_commit) {
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[tmem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk && own) chk_mbar_arrive(w, in, (int)l, own, before, true, &spill);
+    if (nm > (own != NULL)) { /* other CTAs' mbarriers: through the exports */
+      chk_export(w, true);
+      for (unsigned i = 0; i < nm; i++)
+        if (pc[i] != c) chk_mbar_remote(pc[i], pm[i], pbefore[i]);
+    }
     c->progress = true;
   });
   return PX_NEXT;

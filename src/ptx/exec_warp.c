@@ -132,12 +132,17 @@ PTX_DEC(dec_isspacep) {
   return TC5_OK;
 }
 
+/* trap, and brkpt (in->aux 1): the kernel stops with an error (a
+ * breakpoint stops it on silicon under a debugger; CUTLASS's
+ * device_breakpoint marks paths it rejects) */
 static PTX_EXEC(x_trap) {
-  (void)mask;
-  return ptx_fail(w, in, -1, TC5_EILLEGAL, 0, "trap executed");
+  if (!mask) return PX_NEXT;
+  return ptx_fail(w, in, (int)__builtin_ctz(mask), TC5_EILLEGAL, 0,
+                  in->aux ? "brkpt executed (a breakpoint: the kernel reached a path it stops on)" : "trap executed");
 }
 PTX_DEC(dec_trap) {
   d->in->fn = x_trap;
+  d->in->aux = d->tok[0][0] == 'b';
   return d_nops(d, 0, 0) ? TC5_OK : d->st;
 }
 
@@ -484,9 +489,11 @@ static int mbar_signal(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr,
   tc5_diag dg;
   tc5_diag_init(&dg);
   uint32_t before = mb->mb.phase;
+  if (t != w->cta) chk_export(w, false);
   tc5_status st = tx ? tc5_mbarrier_complete_tx(&mb->mb, n, &dg) : tc5_mbarrier_arrive(&mb->mb, n, NULL, &dg);
   if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
   if (t == w->cta && w->cta->chk && (!tx || mb->mb.phase != before)) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
+  if (t != w->cta) chk_mbar_remote(t, mb, before);
   if (tx) {
     mb->tx_line = in->line;
     mb->tx_thread = w->id * 32 + (uint32_t)lane;
@@ -591,8 +598,10 @@ static PTX_EXEC(x_mbarrier) {
           if (mb->mb.expected < cnt) st = tc5_diag_add(&dg, TC5_ESTATE, "count", cnt, "arrive_drop below zero expected arrivals");
           else mb->mb.expected -= cnt;
         }
+        if (!st && t != w->cta) chk_export(w, false);
         if (!st) st = tc5_mbarrier_arrive(&mb->mb, cnt, NULL, &dg);
         if (!st && t == w->cta && w->cta->chk) chk_mbar_arrive(w, in, (int)l, mb, before, false, &spill);
+        if (!st && t != w->cta) chk_mbar_remote(t, mb, before);
         d[l] = before;
         break;
       }

@@ -784,12 +784,13 @@ static tc5_status parse_reg_decl(parser *p) {
         char full[PTX_NAME_MAX + 24];
         snprintf(full, sizeof full, "%s%lld", name, (long long)k2);
         uint32_t r = ptx_new_reg(p->m, bits);
-        if (r == PTX_NOREG) return perr(p, TC5_ENOMEM, "out of memory");
+        if (r == PTX_NOREG || (bits == 128 && ptx_new_reg(p->m, 64) == PTX_NOREG)) return perr(p, TC5_ENOMEM, "out of memory");
         if (tab_put(p, &p->regs, full, p->cur, r)) return p->st;
       }
     } else {
+      /* a .b128 register: two cells, the low half and the high half next */
       uint32_t r = ptx_new_reg(p->m, bits);
-      if (r == PTX_NOREG) return perr(p, TC5_ENOMEM, "out of memory");
+      if (r == PTX_NOREG || (bits == 128 && ptx_new_reg(p->m, 64) == PTX_NOREG)) return perr(p, TC5_ENOMEM, "out of memory");
       if (tab_put(p, &p->regs, name, p->cur, r)) return p->st;
     }
   } while (accept(p, ','));

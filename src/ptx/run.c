@@ -667,10 +667,12 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   }
   L.shared_total = (uint32_t)total;
   /* arguments */
-  if (nargs != L.f->nparams) {
+  unsigned nparams_given = 0;
+  for (unsigned k = 0; k < nargs; k++) nparams_given += args[k].kind != TC5_PTX_ARG_GLOBAL;
+  if (nparams_given != L.f->nparams) {
     free(L.shared_addr);
-    return tc5_diag_add(diag, TC5_EINVAL, "args", nargs, "entry '%s' has %u parameters; %u arguments were given", L.f->name,
-                        L.f->nparams, nargs);
+    return tc5_diag_add(diag, TC5_EINVAL, "args", nparams_given, "entry '%s' has %u parameters; %u arguments were given",
+                        L.f->name, L.f->nparams, nparams_given);
   }
   L.params = calloc(L.f->param_bytes ? L.f->param_bytes : 1, 1);
   L.regions = calloc(2 * nargs + 1, sizeof *L.regions);
@@ -689,14 +691,32 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   uint64_t next = PTX_GLOBAL_BASE;
   /* the buffers first: a tensor map needs its buffer's address */
   for (unsigned k = 0; k < nargs; k++)
-    if (args[k].kind == TC5_PTX_ARG_BUFFER || (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data)) {
+    if (args[k].kind == TC5_PTX_ARG_BUFFER || args[k].kind == TC5_PTX_ARG_GLOBAL ||
+        (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data)) {
       args[k].device_address = next;
       next = (next + args[k].bytes + 65536 + 255) / 256 * 256; /* a gap: overruns do not land in the next buffer */
     }
-  for (unsigned k = 0; k < nargs; k++) {
-    const ptx_param *p = &L.f->params[k];
+  for (unsigned k = 0, pk = 0; k < nargs; k++) {
     tc5_ptx_arg *a = &args[k];
+    if (a->kind == TC5_PTX_ARG_GLOBAL) { /* no parameter: a region only */
+      ptx_region *r = &L.regions[L.nregions++];
+      r->base = a->device_address;
+      r->size = a->bytes;
+      r->host = a->data;
+      snprintf(r->name, sizeof r->name, "global buffer %u", k + 1);
+      continue;
+    }
+    const ptx_param *p = &L.f->params[pk++];
     uint64_t v;
+    if (a->kind == TC5_PTX_ARG_BYTES) {
+      if (a->bytes != p->size || !a->data) {
+        st = tc5_diag_add(diag, TC5_EINVAL, p->name, a->bytes, "parameter %u (%s) is %u bytes; the argument's bytes are %zu",
+                          pk, p->name, p->size, a->bytes);
+        goto out;
+      }
+      memcpy(L.params + p->offset, a->data, p->size);
+      continue;
+    }
     if (a->kind == TC5_PTX_ARG_TENSORMAP) {
       if (a->data) { /* the tensor's own buffer */
         ptx_region *r = &L.regions[L.nregions++];
@@ -704,14 +724,14 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
         r->size = a->bytes;
         r->host = a->data;
         snprintf(r->name, sizeof r->name, "tensor of %.52s", p->name);
-      } else if (a->buffer >= nargs || args[a->buffer].kind != TC5_PTX_ARG_BUFFER) {
+      } else if (a->buffer >= nargs || (args[a->buffer].kind != TC5_PTX_ARG_BUFFER && args[a->buffer].kind != TC5_PTX_ARG_GLOBAL)) {
         st = tc5_diag_add(diag, TC5_EINVAL, p->name, k, "parameter %u (%s): the tensor map's buffer, argument %u, is not a buffer",
-                          k + 1, p->name, a->buffer + 1);
+                          pk, p->name, a->buffer + 1);
         goto out;
       }
       if (p->size != TC5_TENSORMAP_BYTES && p->size != 8) {
         st = tc5_diag_add(diag, TC5_EINVAL, p->name, k,
-                          "parameter %u (%s) is %u bytes: a tensor map is passed in 128 bytes, or by an 8-byte address", k + 1,
+                          "parameter %u (%s) is %u bytes: a tensor map is passed in 128 bytes, or by an 8-byte address", pk,
                           p->name, p->size);
         goto out;
       }
@@ -720,12 +740,12 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
       tc5_tensormap *tm = &L.tmaps[L.ntmaps];
       st = tc5_tensormap_encode(tm, &tp, diag);
       if (st) {
-        tc5_diag_add(diag, st, p->name, k, "parameter %u (%s): the tensor map was rejected", k + 1, p->name);
+        tc5_diag_add(diag, st, p->name, k, "parameter %u (%s): the tensor map was rejected", pk, p->name);
         goto out;
       }
       if (p->size == TC5_TENSORMAP_BYTES) {
         if (p->align < 64) {
-          st = tc5_diag_add(diag, TC5_EALIGN, p->name, p->align, "parameter %u (%s): a tensor map needs .align 64, not %u", k + 1,
+          st = tc5_diag_add(diag, TC5_EALIGN, p->name, p->align, "parameter %u (%s): a tensor map needs .align 64, not %u", pk,
                             p->name, p->align);
           goto out;
         }
@@ -746,7 +766,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
     }
     if (a->kind == TC5_PTX_ARG_BUFFER) {
       if (p->size != 8) {
-        st = tc5_diag_add(diag, TC5_EINVAL, p->name, k, "parameter %u (%s) is %u bytes: a buffer's address needs 8", k + 1,
+        st = tc5_diag_add(diag, TC5_EINVAL, p->name, k, "parameter %u (%s) is %u bytes: a buffer's address needs 8", pk,
                           p->name, p->size);
         goto out;
       }
@@ -758,7 +778,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
       v = a->device_address;
     } else {
       if (a->size != p->size) {
-        st = tc5_diag_add(diag, TC5_EINVAL, p->name, a->size, "parameter %u (%s) is %u bytes; the argument is %u", k + 1,
+        st = tc5_diag_add(diag, TC5_EINVAL, p->name, a->size, "parameter %u (%s) is %u bytes; the argument is %u", pk,
                           p->name, p->size, a->size);
         goto out;
       }

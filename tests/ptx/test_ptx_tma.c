@@ -304,6 +304,95 @@ static void test_cta_pair(void **state) {
 #undef PAIR
 }
 
+/* clusterlaunchcontrol: try_cancel takes clusters not yet launched (one
+ * host thread: CTA 0 takes every other CTA's work), query_cancel reads the
+ * .b128 response; get_first_ctaid of a refusal is an error */
+static tc5_status run_clc(const char *src, unsigned threads, uint32_t *out, tc5_diag *dg) {
+  tc5_ptx_module *m = load(src);
+  tc5_ptx_arg a;
+  memset(&a, 0, sizeof a);
+  a.kind = TC5_PTX_ARG_BUFFER;
+  a.data = out;
+  a.bytes = 4096;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = 4;
+  cfg.block[0] = 1;
+  cfg.threads = threads;
+  tc5_diag_init(dg);
+  tc5_status st = tc5_ptx_launch(m, &cfg, &a, 1, NULL, dg);
+  tc5_ptx_free(m);
+  return st;
+}
+#define CLC(tail)                                                                                              \
+  ".visible .entry k(.param .u64 out) {\n .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>; .reg .b128 %q1;\n" \
+  " .shared .align 16 .b8 resp[16]; .shared .align 8 .b64 bar;\n ld.param.u64 %rd1, [out];\n"                   \
+  " mov.u32 %r1, %ctaid.x; mov.u32 %r2, %r1; mov.u32 %r3, bar; mov.u32 %r4, resp; mov.u32 %r9, 0;\n"            \
+  " mbarrier.init.shared.b64 [%r3], 1;\n"                                                                        \
+  "LOOP: mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2; atom.global.add.u32 %r5, [%rd3], 1;\n"             \
+  " st.global.u32 [%rd3+64], %r1;\n"                                                                             \
+  " mbarrier.arrive.expect_tx.shared.b64 _, [%r3], 16;\n"                                                        \
+  " clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [%r4], [%r3];\n"         \
+  "WAIT: mbarrier.try_wait.parity.shared.b64 %p1, [%r3], %r9; @!%p1 bra WAIT; xor.b32 %r9, %r9, 1;\n"           \
+  " ld.shared.b128 %q1, [%r4];\n clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p2, %q1;\n" tail       \
+  "DONE: ret;\n}\n"
+static void test_clc(void **state) {
+  (void)state;
+  static uint32_t out[1024];
+  tc5_diag dg;
+  const char *steal = CLC(" @!%p2 bra DONE;\n"
+                          " clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r2, %r6, %r7, _}, %q1;\n"
+                          " bra LOOP;\n");
+  for (unsigned threads = 1; threads <= 2; threads++) {
+    memset(out, 0, sizeof out);
+    assert_int_equal(run_clc(steal, threads, out, &dg), TC5_OK);
+    for (unsigned c = 0; c < 4; c++) assert_int_equal(out[c], 1); /* each CTA's work done once */
+    if (threads == 1)
+      for (unsigned c = 0; c < 4; c++) assert_int_equal(out[16 + c], 0); /* all by CTA 0 */
+  }
+  const char *ask = CLC(" @!%p2 bra BAD;\n"
+                        " clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r2, %r6, %r7, _}, %q1;\n"
+                        " bra LOOP;\n"
+                        "BAD: clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %r2, %q1;\n");
+  memset(out, 0, sizeof out);
+  assert_int_equal(run_clc(ask, 1, out, &dg), TC5_EILLEGAL); /* the request that finds nothing left */
+  assert_true(has(&dg, "[clc-not-canceled]"));
+}
+
+/* a struct passed by value (TC5_PTX_ARG_BYTES) holding the address of a
+ * buffer that is no parameter (TC5_PTX_ARG_GLOBAL): buffers get their
+ * addresses in argument order from 0x200000000 */
+static void test_struct_param(void **state) {
+  (void)state;
+  tc5_ptx_module *m = load(".visible .entry k(.param .align 8 .b8 s[16]) {\n .reg .b64 %rd<4>; .reg .b32 %r<4>;\n"
+                           " ld.param.u64 %rd1, [s]; ld.param.u32 %r1, [s+8]; st.global.u32 [%rd1+4], %r1;\n ret;\n}\n");
+  uint32_t out[4] = {0, 0, 0, 0};
+  struct { uint64_t p; uint32_t v, pad; } st = {0x200000000ull, 77, 0};
+  tc5_ptx_arg a[2];
+  memset(a, 0, sizeof a);
+  a[0].kind = TC5_PTX_ARG_GLOBAL;
+  a[0].data = out;
+  a[0].bytes = sizeof out;
+  a[1].kind = TC5_PTX_ARG_BYTES;
+  a[1].data = &st;
+  a[1].bytes = sizeof st;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_ptx_launch(m, &cfg, a, 2, NULL, &dg), TC5_OK);
+  assert_int_equal(a[0].device_address, 0x200000000ull);
+  assert_int_equal(out[1], 77);
+  a[1].bytes = 8; /* the .param is 16 */
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_ptx_launch(m, &cfg, a, 2, NULL, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "parameter 1 (s) is 16 bytes; the argument's bytes are 8"));
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_ptx_launch(m, &cfg, a, 1, NULL, &dg), TC5_EINVAL); /* no parameter given */
+  assert_true(has(&dg, "has 1 parameters; 0 arguments were given"));
+  tc5_ptx_free(m);
+}
+
 /* brx.idx through a .branchtargets table (Triton's warp-specialized
  * kernels switch on the warp's role this way), and bar.warp.sync */
 static void test_branch_table(void **state) {
@@ -380,6 +469,8 @@ int main(void) {
       cmocka_unit_test(test_tmap_params),
       cmocka_unit_test(test_cluster),
       cmocka_unit_test(test_cta_pair),
+      cmocka_unit_test(test_clc),
+      cmocka_unit_test(test_struct_param),
       cmocka_unit_test(test_branch_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
