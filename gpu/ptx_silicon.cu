@@ -61,7 +61,7 @@ static bool tmap_key(void *ctx, const char *key, const char *value) {
   return true;
 }
 
-/* cuTensorMapEncodeTiled with tc5's parameters (same enum values) */
+/* cuTensorMapEncodeTiled (or ...Im2col) with tc5's parameters (same enum values) */
 static CUresult encode(CUtensorMap *m, const tc5_tmap_params &p, uint64_t address) {
   cuuint64_t dims[5], strides[4];
   cuuint32_t box[5], es[5];
@@ -70,6 +70,14 @@ static CUresult encode(CUtensorMap *m, const tc5_tmap_params &p, uint64_t addres
     box[i] = p.box[i];
     es[i] = p.estrides[i];
     if (i + 1 < p.rank) strides[i] = p.strides[i];
+  }
+  if (p.mode == TC5_TMAP_IM2COL) {
+    int lower[3], upper[3];
+    for (unsigned i = 0; i < 3; i++) lower[i] = p.lower[i], upper[i] = p.upper[i];
+    return cuTensorMapEncodeIm2col(m, (CUtensorMapDataType)p.type, p.rank, (void *)address, dims, strides, lower, upper,
+                                   p.channels, p.pixels, es, (CUtensorMapInterleave)p.interleave,
+                                   (CUtensorMapSwizzle)p.swizzle, (CUtensorMapL2promotion)p.l2,
+                                   (CUtensorMapFloatOOBfill)p.oob);
   }
   return cuTensorMapEncodeTiled(m, (CUtensorMapDataType)p.type, p.rank, (void *)address, dims, strides, box, es,
                                 (CUtensorMapInterleave)p.interleave, (CUtensorMapSwizzle)p.swizzle,

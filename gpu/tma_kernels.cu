@@ -65,6 +65,46 @@ LOAD(3)
 LOAD(4)
 LOAD(5)
 
+// im2col loads (no <cuda/ptx> wrapper: inline PTX): coordinates C, W[, H[,
+// D]], N and the im2col offsets W[, H[, D]] (16-bit)
+template <int R>
+__device__ static void load_im2col(const CUtensorMap *tm, uint8_t *out, uint32_t off, uint32_t img, uint32_t bytes, int c0,
+                                   int c1, int c2, int c3, int c4, uint16_t o0, uint16_t o1, uint16_t o2) {
+  __shared__ uint64_t bar;
+  uint8_t *w = window(off);
+  for (uint32_t i = threadIdx.x; i < img; i += blockDim.x) w[i] = 0;
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_init(&bar, 1);
+    ptx::fence_proxy_async(ptx::space_shared);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &bar, bytes);
+    uint32_t d = (uint32_t)__cvta_generic_to_shared(w), mb = (uint32_t)__cvta_generic_to_shared(&bar);
+    if constexpr (R == 3)
+      asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5], {%6};"
+                   :: "r"(d), "l"(tm), "r"(c0), "r"(c1), "r"(c2), "r"(mb), "h"(o0) : "memory");
+    if constexpr (R == 4)
+      asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6], {%7, %8};"
+                   :: "r"(d), "l"(tm), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(mb), "h"(o0), "h"(o1) : "memory");
+    if constexpr (R == 5)
+      asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7], {%8, %9, %10};"
+                   :: "r"(d), "l"(tm), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(mb), "h"(o0), "h"(o1), "h"(o2) : "memory");
+  }
+  bool late = !wait(&bar);
+  for (uint32_t i = threadIdx.x; i < img; i += blockDim.x) out[i] = w[i];
+  if (late && threadIdx.x == 0) out[0] = out[1] = 0xEE;
+}
+#define LOAD_IM2COL(R)                                                                                               \
+  extern "C" __global__ void tma_im2col_##R##d(const __grid_constant__ CUtensorMap tm, uint8_t *out, uint32_t off,    \
+                                               uint32_t img, uint32_t bytes, int c0, int c1, int c2, int c3, int c4,  \
+                                               uint32_t o0, uint32_t o1, uint32_t o2) {                              \
+    load_im2col<R>(&tm, out, off, img, bytes, c0, c1, c2, c3, c4, (uint16_t)o0, (uint16_t)o1, (uint16_t)o2);       \
+  }
+LOAD_IM2COL(3)
+LOAD_IM2COL(4)
+LOAD_IM2COL(5)
+
 // the window filled from `in`, then stored (or reduced, op) to the tensor
 template <int R, int OP>
 __device__ static void store(const CUtensorMap *tm, const uint8_t *in, uint32_t off, uint32_t img, int c0, int c1,
@@ -237,6 +277,83 @@ extern "C" __global__ void __cluster_dims__(4, 1, 1)
     tma_multicast_4(const __grid_constant__ CUtensorMap tm, uint8_t *out, uint32_t img, uint32_t slice, uint32_t rows,
                     uint32_t mask, int c0, int c1) {
   multicast<4>(&tm, out, img, slice, rows, mask, c0, c1);
+}
+
+// cp.async.bulk ... .multicast::cluster (no tensor map): CTA r copies bytes
+// [r * slice, (r + 1) * slice) of `in` to the same offset of every CTA in
+// `mask`; each CTA's mbarrier counts what lands in it; then the windows out
+template <int C>
+__device__ static void bulk_multicast(const uint8_t *in, uint8_t *out, uint32_t img, uint32_t slice, uint32_t mask) {
+  __shared__ uint64_t bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned r = cl.block_rank();
+  uint8_t *w = window(0);
+  for (uint32_t i = threadIdx.x; i < img; i += blockDim.x) w[i] = 0;
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_init(&bar, 1);
+    ptx::fence_proxy_async(ptx::space_shared);
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &bar,
+                                   (mask >> r & 1) ? C * slice : 0);
+  }
+  cl.sync();
+  if (threadIdx.x == 0) {
+    uint32_t d = (uint32_t)__cvta_generic_to_shared(w + r * slice), mb = (uint32_t)__cvta_generic_to_shared(&bar);
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], %4;"
+                 :: "r"(d), "l"(in + r * slice), "r"(slice), "r"(mb), "h"((uint16_t)mask) : "memory");
+  }
+  bool late = !wait(&bar);
+  for (uint32_t i = threadIdx.x; i < img; i += blockDim.x) out[blockIdx.x * img + i] = w[i];
+  if (late && threadIdx.x == 0) out[blockIdx.x * img] = 0xEE;
+  cl.sync();
+}
+extern "C" __global__ void __cluster_dims__(4, 1, 1) bulk_multicast_4(const uint8_t *in, uint8_t *out, uint32_t img,
+                                                                     uint32_t slice, uint32_t mask) {
+  bulk_multicast<4>(in, out, img, slice, mask);
+}
+
+// cp.reduce.async.bulk into another CTA's shared memory: CTA 0's window
+// holds in[0 .. n), CTA 1 reduces its window (in[n .. 2n)) into it
+// (.shared::cluster.shared::cta, CTA 0's mbarrier counting the bytes), op
+// 0 add.u32, 1 min.s32, 2 xor.b32, 3 add.u64 (inline PTX: the ISA's spelling)
+__device__ static void cluster_reduce(const uint8_t *in, uint8_t *out, uint32_t n, uint32_t op) {
+  __shared__ uint64_t bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned r = cl.block_rank();
+  uint8_t *w = window(0);
+  for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) w[i] = in[r * n + i];
+  if (threadIdx.x == 0 && r == 0) {
+    ptx::mbarrier_init(&bar, 1);
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, &bar, n);
+  }
+  ptx::fence_proxy_async(ptx::space_shared);
+  cl.sync();
+  if (threadIdx.x == 0 && r == 1) {
+    uint32_t d = (uint32_t)__cvta_generic_to_shared(cl.map_shared_rank(w, 0));
+    uint32_t mb = (uint32_t)__cvta_generic_to_shared(cl.map_shared_rank(&bar, 0));
+    uint32_t s = (uint32_t)__cvta_generic_to_shared(w);
+    if (op == 0)
+      asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%0], [%1], %2, [%3];"
+                   :: "r"(d), "r"(s), "r"(n), "r"(mb) : "memory");
+    else if (op == 1)
+      asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.min.s32 [%0], [%1], %2, [%3];"
+                   :: "r"(d), "r"(s), "r"(n), "r"(mb) : "memory");
+    else if (op == 2)
+      asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b32 [%0], [%1], %2, [%3];"
+                   :: "r"(d), "r"(s), "r"(n), "r"(mb) : "memory");
+    else
+      asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u64 [%0], [%1], %2, [%3];"
+                   :: "r"(d), "r"(s), "r"(n), "r"(mb) : "memory");
+  }
+  if (r == 0) {
+    bool late = !wait(&bar);
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) out[i] = w[i];
+    if (late && threadIdx.x == 0) out[0] = 0xEE;
+  }
+  cl.sync();
+}
+extern "C" __global__ void __cluster_dims__(2, 1, 1) bulk_reduce_cluster(const uint8_t *in, uint8_t *out, uint32_t n,
+                                                                        uint32_t op) {
+  cluster_reduce(in, out, n, op);
 }
 
 // cp.reduce.async.bulk without a tensor map: the window (filled from `in`)

@@ -62,9 +62,24 @@ tc5_status tc5_tma_box_footprint(const tc5_tmap_params *p, uint32_t *bytes);
  * written. Errors: TC5_EALIGN (smem_addr not 128-byte aligned),
  * TC5_EBOUNDS (the box leaves shared memory, or an element inside the
  * tensor is outside global memory), TC5_EILLEGAL (a reduction the type
- * does not have), TC5_EUNSUPPORTED (im2col maps: tc5_tma_im2col). */
+ * does not have), TC5_EUNSUPPORTED (an im2col map: tc5_tma_im2col). */
 tc5_status tc5_tma_tile(const tc5_tmap_params *p, const int32_t *coords, tc5_tma_dir dir, tc5_tma_redop op,
                         tc5_smem *smem, uint32_t smem_addr, const tc5_tma_global *g, tc5_diag *diag);
+
+/* One im2col-mode load (cp.async.bulk.tensor ... .im2col) through an
+ * im2col tensor map of rank 3 to 5 (dimensions C, W[, H[, D]], N, innermost
+ * first): pixelsPerColumn pixels, each channelsPerPixel elements from
+ * channel coords[0], one after the other in shared memory (a row a pixel,
+ * swizzled as a tile box's rows). The pixels walk the bounding box of
+ * image coords[rank - 1] from spatial position coords[1 .. rank - 2]: along
+ * W by its traversal stride (elementStrides[1]) up to the box's far edge
+ * (the dimension's last index plus pixelBoxUpperCorner), then back to its
+ * near edge (pixelBoxLowerCorner) and one stride along H, then D, then the
+ * next image; pixel position x loads the elements at x + offsets (the
+ * instruction's im2col offsets, W first), outside the tensor the map's
+ * fill. Loads only; errors as tc5_tma_tile's. */
+tc5_status tc5_tma_im2col(const tc5_tmap_params *p, const int32_t *coords, const uint16_t *offsets, tc5_smem *smem,
+                          uint32_t smem_addr, const tc5_tma_global *g, tc5_diag *diag);
 
 #ifdef __cplusplus
 }

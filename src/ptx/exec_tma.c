@@ -69,10 +69,12 @@ enum {
   TM_MULTICAST = 1u << 3,                    /* .multicast::cluster: ctaMask operand */
   TM_HINT = 1u << 4,                         /* .level::cache_hint: a cache-policy operand */
   TM_REDUCE_BULK = 1u << 5,                  /* cp.reduce.async.bulk (no tensor map) */
-  TM_PAIR = 1u << 6                          /* .cta_group::2 */
+  TM_PAIR = 1u << 6,                         /* .cta_group::2 */
+  TM_IM2COL = 1u << 7,                       /* .im2col: o[5] the offsets */
+  TM_CP_MASK = 1u << 8                       /* cp.async.bulk .cp_mask: o[3] the byte mask */
 };
 /* in->aux: rank; in->aux2: reduction */
-/* operands: load  o[0] dst, o[1] map, o[2] coords, o[3] mbar [, o[4] ctaMask]
+/* operands: load  o[0] dst, o[1] map, o[2] coords, o[3] mbar [, o[4] ctaMask] [, o[5] im2col offsets]
  *           store o[0] map, o[1] coords, o[2] src */
 static PTX_EXEC(x_tensor) {
   ptx_launch *L = w->cta->L;
@@ -109,8 +111,16 @@ static PTX_EXEC(x_tensor) {
       ptx_cta *d = (in->mods & TM_MULTICAST) ? &w->cta->cl->ctas[__builtin_ctz(m)] : t;
       tc5_diag dg;
       tc5_diag_init(&dg);
-      tc5_status st = tc5_tma_tile(&p, c, dir == TM_LOAD ? TC5_TMA_LOAD : dir == TM_STORE ? TC5_TMA_STORE : TC5_TMA_REDUCE,
-                                   (tc5_tma_redop)in->aux2, &d->smem, off, &g, &dg);
+      tc5_status st;
+      if (in->mods & TM_IM2COL) {
+        uint16_t offs[3] = {0, 0, 0};
+        const uint32_t *ov = L->m->vregs + in->o[5].vec;
+        for (unsigned i = 0; i < in->o[5].n && i < 3; i++) offs[i] = (uint16_t)PTX_R(w, ov[i])[l];
+        st = tc5_tma_im2col(&p, c, offs, &d->smem, off, &g, &dg);
+      } else {
+        st = tc5_tma_tile(&p, c, dir == TM_LOAD ? TC5_TMA_LOAD : dir == TM_STORE ? TC5_TMA_STORE : TC5_TMA_REDUCE,
+                          (tc5_tma_redop)in->aux2, &d->smem, off, &g, &dg);
+      }
       if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
       if (load && d->chk) {
         uint32_t foot;
@@ -142,52 +152,82 @@ static PTX_EXEC(x_tensor) {
   return PX_NEXT;
 }
 
-/* cp.async.bulk: o[0] dst, o[1] src, o[2] size [, o[3] mbar]; in->space the
- * destination's space, in->type the source's (as a ptx_space); with
- * TM_REDUCE_BULK cp.reduce.async.bulk (in->aux the element type, a
- * tc5_tmap_type, in->aux2 the operation) */
+/* cp.async.bulk: o[0] dst, o[1] src, o[2] size [, o[3] mbar [, o[4]
+ * ctaMask]] or [, o[3] byteMask] (.cp_mask); in->space the destination's
+ * space, in->type the source's (as a ptx_space); with TM_REDUCE_BULK
+ * cp.reduce.async.bulk (in->aux the element type, a tc5_tmap_type,
+ * in->aux2 the operation). With .multicast::cluster the bytes land at the
+ * same offset in each CTA of ctaMask, each completing them on its mbarrier
+ * at the mbar operand's offset. */
+static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uint64_t s, uint32_t size);
 static PTX_EXEC(x_bulk) {
-  const uint64_t *n = PTX_R(w, in->o[2].reg);
   PTX_LANES(mask, {
-    uint32_t size = (uint32_t)n[l];
+    uint32_t size = (uint32_t)PTX_R(w, in->o[2].reg)[l];
     uint64_t d = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
     uint64_t s = PTX_R(w, in->o[1].reg)[l] + (uint64_t)in->o[1].imm;
-    if (size % 16 || d % 16 || s % 16)
-      return ptx_fail(w, in, (int)l, TC5_EALIGN, size % 16 ? size : d % 16 ? d : s,
-                      "%s: the size (%u) and both addresses (0x%llx, 0x%llx) must be multiples of 16",
-                      (in->mods & TM_REDUCE_BULK) ? "cp.reduce.async.bulk" : "cp.async.bulk", size, (unsigned long long)d,
-                      (unsigned long long)s);
-    if (size) {
-      /* 16 bytes at a time: every piece is bounds-checked (and, in shared
-       * memory, marked written) */
-      for (uint32_t k = 0; k < size; k += 16) {
-        const uint8_t *sp = ptx_mem(w, in, (int)l, in->type, s + k, 16, false);
-        if (!sp) return PX_ERROR;
-        uint8_t tmp[16];
-        memcpy(tmp, sp, 16);
-        uint8_t *dp = ptx_mem(w, in, (int)l, in->space, d + k, 16, true);
-        if (!dp) return PX_ERROR;
-        if (in->mods & TM_REDUCE_BULK) {
-          tc5_diag dg;
-          tc5_diag_init(&dg);
-          tc5_status st = tc5_tma_reduce(dp, tmp, 16, (tc5_tmap_type)in->aux, (tc5_tma_redop)in->aux2, &dg);
-          if (st) return ptx_fail(w, in, (int)l, st, d + k, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-        } else {
-          memcpy(dp, tmp, 16);
-        }
-      }
-      uint32_t doff;
-      ptx_cta *t = in->space != PS_GLOBAL ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
-      if (t && t->chk) chk_smem_async_write(w, in, (int)l, t, doff, size);
-    }
-    if (in->mods & TM_MBAR) {
-      uint32_t mb;
-      ptx_cta *t = smem_at(w, in, l, PS_SHARED_CLUSTER, &in->o[3], &mb);
-      if (!t) return PX_ERROR;
-      int r = ptx_mbar_complete_tx_lane(w, in, (int)l, cluster_form(w, t, mb), size);
+    if (!(in->mods & TM_MULTICAST)) {
+      int r = bulk_one(w, in, l, d, s, size);
       if (r != PX_NEXT) return r;
+      continue;
+    }
+    uint32_t off, mboff, cta_mask = (uint32_t)PTX_R(w, in->o[4].reg)[l] & 0xffffu;
+    if (!smem_at(w, in, l, in->space, &in->o[0], &off) || !smem_at(w, in, l, PS_SHARED_CLUSTER, &in->o[3], &mboff))
+      return PX_ERROR;
+    if (cta_mask >> w->cta->cl->n)
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, cta_mask, "ctaMask 0x%04x names CTAs past the cluster's %u", cta_mask,
+                      w->cta->cl->n);
+    for (uint32_t m = cta_mask; m; m &= m - 1) {
+      ptx_cta *t = &w->cta->cl->ctas[__builtin_ctz(m)];
+      int r = bulk_one(w, in, l, cluster_form(w, t, off), s, size);
+      if (r == PX_NEXT) r = ptx_mbar_complete_tx_lane(w, in, (int)l, cluster_form(w, t, mboff), size);
+      if (r != PX_NEXT) return r;
+      t->progress = true;
     }
   });
+  return PX_NEXT;
+}
+/* one copy (or reduction) of `size` bytes from s to d, and its
+ * complete_tx on the mbarrier the instruction names (without multicast) */
+static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uint64_t s, uint32_t size) {
+  if (size % 16 || d % 16 || s % 16)
+    return ptx_fail(w, in, (int)l, TC5_EALIGN, size % 16 ? size : d % 16 ? d : s,
+                    "%s: the size (%u) and both addresses (0x%llx, 0x%llx) must be multiples of 16",
+                    (in->mods & TM_REDUCE_BULK) ? "cp.reduce.async.bulk" : "cp.async.bulk", size, (unsigned long long)d,
+                    (unsigned long long)s);
+  if (size) {
+    /* 16 bytes at a time: every piece is bounds-checked (and, in shared
+     * memory, marked written) */
+    for (uint32_t k = 0; k < size; k += 16) {
+      const uint8_t *sp = ptx_mem(w, in, (int)l, in->type, s + k, 16, false);
+      if (!sp) return PX_ERROR;
+      uint8_t tmp[16];
+      memcpy(tmp, sp, 16);
+      uint8_t *dp = ptx_mem(w, in, (int)l, in->space, d + k, 16, true);
+      if (!dp) return PX_ERROR;
+      if (in->mods & TM_REDUCE_BULK) {
+        tc5_diag dg;
+        tc5_diag_init(&dg);
+        tc5_status st = tc5_tma_reduce(dp, tmp, 16, (tc5_tmap_type)in->aux, (tc5_tma_redop)in->aux2, &dg);
+        if (st) return ptx_fail(w, in, (int)l, st, d + k, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+      } else if (in->mods & TM_CP_MASK) { /* byte i of each 16-byte piece when mask bit i is set */
+        uint32_t bm = (uint32_t)PTX_R(w, in->o[3].reg)[l];
+        for (unsigned b = 0; b < 16; b++)
+          if (bm >> b & 1) dp[b] = tmp[b];
+      } else {
+        memcpy(dp, tmp, 16);
+      }
+    }
+    uint32_t doff;
+    ptx_cta *t = in->space != PS_GLOBAL ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
+    if (t && t->chk) chk_smem_async_write(w, in, (int)l, t, doff, size);
+  }
+  if ((in->mods & TM_MBAR) && !(in->mods & TM_MULTICAST)) {
+    uint32_t mb;
+    ptx_cta *t = smem_at(w, in, l, PS_SHARED_CLUSTER, &in->o[3], &mb);
+    if (!t) return PX_ERROR;
+    int r = ptx_mbar_complete_tx_lane(w, in, (int)l, cluster_form(w, t, mb), size);
+    if (r != PX_NEXT) return r;
+  }
   return PX_NEXT;
 }
 
@@ -227,9 +267,14 @@ static tc5_status dec_tensor(dctx *d, bool reduce) {
     if (op < 0) return d_fail(d, TC5_EPARSE, "needs the reduction (.add .min .max .inc .dec .and .or .xor)");
     in->aux2 = (uint32_t)op;
   }
-  if (d_take(d, "im2col") || d_take(d, "im2col::w") || d_take(d, "im2col::w::128") || d_take(d, "tile::gather4") ||
-      d_take(d, "tile::scatter4"))
-    return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk.tensor: only .tile mode is modelled yet (im2col and gather4 are not)");
+  if (d_take(d, "im2col::w") || d_take(d, "im2col::w::128") || d_take(d, "tile::gather4") || d_take(d, "tile::scatter4") ||
+      d_take(d, "im2col_no_offs"))
+    return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk.tensor: .tile and .im2col loads are modelled (not .im2col::w, gather4, scatter4)");
+  if (d_take(d, "im2col")) {
+    if (reduce || dst == PS_GLOBAL) return d_fail(d, TC5_EPARSE, ".im2col loads: global to shared memory");
+    if (rank < 3) return d_fail(d, TC5_EILLEGAL, ".im2col needs .3d to .5d");
+    in->mods |= TM_IM2COL;
+  }
   d_take(d, "tile");
   if (take_hint(d)) in->mods |= TM_HINT;
   if (dst == PS_GLOBAL) {
@@ -253,9 +298,11 @@ static tc5_status dec_tensor(dctx *d, bool reduce) {
   if (cg && cg[0] == '2') in->mods |= TM_PAIR;
   if (d_take(d, "multicast::cluster")) in->mods |= TM_MULTICAST;
   in->space = (uint8_t)dst;
-  unsigned want = 3 + ((in->mods & TM_MULTICAST) != 0) + ((in->mods & TM_HINT) != 0);
+  bool i2c = in->mods & TM_IM2COL;
+  unsigned want = 3 + i2c + ((in->mods & TM_MULTICAST) != 0) + ((in->mods & TM_HINT) != 0);
   if (!d_nops(d, want, want) || !d_addr(d, 0, &in->o[0], NULL) || !d_tensor_addr(d, 1, rank, &in->o[1], &in->o[2]) ||
-      !d_addr(d, 2, &in->o[3], NULL) || ((in->mods & TM_MULTICAST) && !d_src(d, 3, PT_U16, &in->o[4])))
+      !d_addr(d, 2, &in->o[3], NULL) || (i2c && !d_vec(d, 3, rank - 2, false, PT_U16, &in->o[5])) ||
+      ((in->mods & TM_MULTICAST) && !d_src(d, 3 + i2c, PT_U16, &in->o[4])))
     return d->st;
   in->fn = x_tensor;
   return TC5_OK;
@@ -266,11 +313,15 @@ static tc5_status dec_bulk_copy(dctx *d) {
   ptx_insn *in = d->in;
   int dst, src;
   if (!take_dst_src(d, &dst, &src)) return d_fail(d, TC5_EPARSE, "needs the destination and source state spaces");
-  if (d_take(d, "multicast::cluster")) return d_fail(d, TC5_EUNSUPPORTED, ".multicast::cluster needs clusters (not modelled yet)");
+  bool mc = d_take(d, "multicast::cluster");
   if (take_hint(d)) in->mods |= TM_HINT;
   bool mbar = d_take(d, "mbarrier::complete_tx::bytes");
   bool group = d_take(d, "bulk_group");
-  if (d_take(d, "cp_mask")) return d_fail(d, TC5_EUNSUPPORTED, "cp.async.bulk .cp_mask is not modelled yet");
+  bool cp_mask = d_take(d, "cp_mask");
+  if (!mc) mc = d_take(d, "multicast::cluster"); /* either order */
+  if (mc && (dst != PS_SHARED_CLUSTER || src != PS_GLOBAL))
+    return d_fail(d, TC5_EPARSE, ".multicast::cluster copies .global to .shared::cluster");
+  if (cp_mask && dst != PS_GLOBAL) return d_fail(d, TC5_EPARSE, ".cp_mask copies .shared::cta to .global");
   if (dst == PS_GLOBAL) {
     if (src != PS_SHARED || !group) return d_fail(d, TC5_EPARSE, "a copy to .global is from .shared::cta, completing through .bulk_group");
   } else if ((dst == PS_SHARED_CLUSTER || dst == PS_SHARED) && (src == PS_GLOBAL || src == PS_SHARED)) {
@@ -281,9 +332,12 @@ static tc5_status dec_bulk_copy(dctx *d) {
   }
   in->space = (uint8_t)dst;
   in->type = (uint8_t)src;
-  unsigned want = 3 + (mbar ? 1 : 0) + ((in->mods & TM_HINT) != 0);
+  if (mc) in->mods |= TM_MULTICAST;
+  if (cp_mask) in->mods |= TM_CP_MASK;
+  unsigned want = 3 + (mbar ? 1 : 0) + mc + cp_mask + ((in->mods & TM_HINT) != 0);
   if (!d_nops(d, want, want) || !d_addr(d, 0, &in->o[0], NULL) || !d_addr(d, 1, &in->o[1], NULL) ||
-      !d_src(d, 2, PT_U32, &in->o[2]) || (mbar && !d_addr(d, 3, &in->o[3], NULL)))
+      !d_src(d, 2, PT_U32, &in->o[2]) || (mbar && !d_addr(d, 3, &in->o[3], NULL)) ||
+      (mc && !d_src(d, 4, PT_U16, &in->o[4])) || (cp_mask && !d_src(d, 3, PT_U16, &in->o[3])))
     return d->st;
   in->fn = x_bulk;
   in->flags |= PF_ASYNC;
@@ -294,14 +348,16 @@ static tc5_status dec_bulk_copy(dctx *d) {
 static tc5_status dec_bulk_reduce(dctx *d) {
   ptx_insn *in = d->in;
   int dst = d_take_space(d), src = d_take_space(d);
-  if (dst != PS_GLOBAL || src != PS_SHARED)
-    return d_fail(d, TC5_EUNSUPPORTED, "cp.reduce.async.bulk is modelled from .shared::cta to .global");
-  if (!d_take(d, "bulk_group")) return d_fail(d, TC5_EPARSE, "completes through .bulk_group");
+  if ((dst != PS_GLOBAL && dst != PS_SHARED_CLUSTER) || src != PS_SHARED)
+    return d_fail(d, TC5_EPARSE, "cp.reduce.async.bulk reduces .shared::cta into .global or .shared::cluster");
+  bool mbar = dst == PS_SHARED_CLUSTER;
+  if (mbar ? !d_take(d, "mbarrier::complete_tx::bytes") : !d_take(d, "bulk_group"))
+    return d_fail(d, TC5_EPARSE, "completes through %s", mbar ? ".mbarrier::complete_tx::bytes" : ".bulk_group");
   static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", NULL};
   int op = d_take_one(d, ops);
   if (op < 0) return d_fail(d, TC5_EPARSE, "needs the reduction (.add .min .max .inc .dec .and .or .xor)");
   d_take(d, "noftz");
-  if (take_hint(d)) return d_fail(d, TC5_EUNSUPPORTED, ".L2::cache_hint is not modelled here");
+  bool hint = take_hint(d); /* a cache-policy operand last: nothing to model */
   ptx_type t = d_take_type(d);
   static const struct { ptx_type p; tc5_tmap_type t; } map[] = {
       {PT_B32, TC5_TMAP_U32}, {PT_U32, TC5_TMAP_U32}, {PT_S32, TC5_TMAP_S32}, {PT_B64, TC5_TMAP_U64}, {PT_U64, TC5_TMAP_U64},
@@ -310,12 +366,20 @@ static tc5_status dec_bulk_reduce(dctx *d) {
   for (unsigned i = 0; i < sizeof map / sizeof map[0]; i++)
     if (map[i].p == t) k = (int)i;
   if (k < 0) return d_fail(d, TC5_EPARSE, "needs the element type");
+  if (mbar) { /* into shared memory: .and/.or/.xor .b32, .add/.inc/.dec/.min/.max .u32, .add/.min/.max .s32, .add .u64 */
+    bool ok = t == PT_B32 ? op >= 5 : t == PT_U32 ? op <= 4 : t == PT_S32 ? op <= 2 : t == PT_U64 && op == 0;
+    if (!ok)
+      return d_fail(d, TC5_EILLEGAL, ".%s.%s is no reduction into .shared::cluster (.and/.or/.xor .b32; .add/.inc/.dec/.min/.max "
+                    ".u32; .add/.min/.max .s32; .add .u64)", ops[op], ptx_types[t].name);
+  }
   in->aux = map[k].t;
   in->aux2 = (uint32_t)op;
-  if (!d_nops(d, 3, 3) || !d_addr(d, 0, &in->o[0], NULL) || !d_addr(d, 1, &in->o[1], NULL) || !d_src(d, 2, PT_U32, &in->o[2]))
+  unsigned want = (mbar ? 4 : 3) + hint;
+  if (!d_nops(d, want, want) || !d_addr(d, 0, &in->o[0], NULL) || !d_addr(d, 1, &in->o[1], NULL) ||
+      !d_src(d, 2, PT_U32, &in->o[2]) || (mbar && !d_addr(d, 3, &in->o[3], NULL)))
     return d->st;
-  in->mods |= TM_REDUCE_BULK;
-  in->space = PS_GLOBAL;
+  in->mods |= TM_REDUCE_BULK | (mbar ? TM_MBAR : 0);
+  in->space = (uint8_t)dst;
   in->type = PS_SHARED;
   in->fn = x_bulk;
   in->flags |= PF_ASYNC;

@@ -7,6 +7,7 @@
 
 /* elements the box takes along dimension i */
 static uint32_t box_count(const tc5_tmap_params *p, unsigned i) {
+  if (p->mode == TC5_TMAP_IM2COL) return i == 0 ? p->channels : 1; /* a row a pixel: rows() */
   if (i == 0 && p->interleave == TC5_TMAP_INTERLEAVE_NONE) return p->box[0];
   return (p->box[i] + p->estrides[i] - 1) / p->estrides[i];
 }
@@ -30,6 +31,7 @@ static uint64_t row_pitch(const tc5_tmap_params *p, unsigned bits) {
   return span > r ? span : r;
 }
 static uint64_t rows(const tc5_tmap_params *p) {
+  if (p->mode == TC5_TMAP_IM2COL) return p->pixels;
   uint64_t n = 1;
   for (unsigned i = 1; i < p->rank; i++) n *= box_count(p, i);
   return n;
@@ -154,6 +156,140 @@ static uint32_t load_tf32(uint32_t v) {
   return code;
 }
 
+/* The checks both modes share: the shared-memory address and the box's
+ * place; the innermost coordinate on a 16-byte boundary (the H100 faults
+ * otherwise: gpu/run.sh tma) */
+static tc5_status common_rules(const tc5_tmap_params *p, const int32_t *coords, unsigned bits, tc5_smem *smem,
+                               uint32_t smem_addr, const char *what, tc5_diag *diag) {
+  if (smem_addr % 128)
+    return tc5_diag_add(diag, TC5_EALIGN, "dstMem", smem_addr, "%s: the shared-memory address 0x%x is not 128-byte aligned",
+                        what, smem_addr);
+  if (((int64_t)coords[0] * bits) % 128)
+    return tc5_diag_add(diag, TC5_EALIGN, "tensorCoords", (uint64_t)(int64_t)coords[0],
+                        "%s: innermost coordinate %d is off a 16-byte boundary of the row (an illegal instruction on the H100)",
+                        what, coords[0]);
+  uint32_t foot;
+  tc5_tma_box_footprint(p, &foot);
+  if ((uint64_t)smem_addr + foot > smem->size || smem_addr < 1024)
+    return tc5_diag_add(diag, TC5_EBOUNDS, "dstMem", smem_addr,
+                        "%s: the box's %u bytes at shared 0x%x leave the CTA's shared memory [0x400, 0x%x)", what, foot,
+                        smem_addr, smem->size);
+  return TC5_OK;
+}
+
+/* one row of a box (tile mode) or one pixel (im2col mode): the n0
+ * elements from `first` along dimension 0 of the row at global row_addr
+ * (row_in false: the row is outside the tensor), at shared row_smem */
+typedef struct row_job {
+  const tc5_tmap_params *p;
+  tc5_tma_dir dir;
+  tc5_tma_redop op;
+  tc5_smem *smem;
+  const tc5_tma_global *g;
+  unsigned bits, eb, sb16;
+  bool packed, conv;
+  uint64_t limit0, fill;
+  uint32_t n0;
+  const char *what;
+} row_job;
+static tc5_status copy_row(const row_job *j, bool row_in, uint64_t row_addr, int64_t first, uint32_t row_smem,
+                           tc5_diag *diag) {
+  const unsigned bits = j->bits, eb = j->eb;
+  for (uint32_t x = 0; x < j->n0; x++) {
+    int64_t c0 = first + (int64_t)x;
+    bool in = row_in && c0 >= 0 && (uint64_t)c0 < j->limit0;
+    if (!j->packed) {
+      uint32_t sa = swizzle(row_smem + x * eb, j->p->swizzle);
+      uint8_t *s = j->smem->bytes + sa;
+      if (!in) {
+        if (j->dir == TC5_TMA_LOAD) {
+          memcpy(s, &j->fill, eb);
+          for (unsigned k = 0; k < eb; k++) j->smem->written[(sa + k) >> 3] |= (uint8_t)(1u << ((sa + k) & 7));
+        }
+        continue;
+      }
+      uint64_t ga = row_addr + (uint64_t)c0 * eb;
+      uint8_t *gp = j->g->map(j->g->ctx, ga, eb, j->dir != TC5_TMA_LOAD);
+      if (!gp)
+        return tc5_diag_add(diag, TC5_EBOUNDS, "globalAddress", ga,
+                            (uint64_t)c0 < j->p->dims[0]
+                                ? "%s: element at global 0x%llx (%u bytes), inside the tensor map's tensor, is outside global memory"
+                                : "%s: global 0x%llx (%u bytes), past the tensor's row in the 16-byte piece that a store "
+                                  "writes whole (as the H100 does), is outside global memory",
+                            j->what, (unsigned long long)ga, eb);
+      if (j->dir == TC5_TMA_LOAD) {
+        memcpy(s, gp, eb);
+        if (j->conv) {
+          uint32_t v;
+          memcpy(&v, s, 4);
+          v = load_tf32(v);
+          memcpy(s, &v, 4);
+        }
+        for (unsigned k = 0; k < eb; k++) j->smem->written[(sa + k) >> 3] |= (uint8_t)(1u << ((sa + k) & 7));
+      } else if (j->dir == TC5_TMA_STORE) {
+        memcpy(gp, s, eb);
+      } else {
+        tc5_status st = reduce(gp, s, eb, j->p->type, j->op, diag);
+        if (st) return st;
+      }
+    } else {
+      /* packed 4/6-bit values: bit addresses on both sides */
+      uint64_t sbit = (uint64_t)(x / 16) * j->sb16 + (x % 16) * bits;
+      uint32_t a0 = swizzle(row_smem + (uint32_t)(sbit / 8), j->p->swizzle);
+      uint32_t a1 = swizzle(row_smem + (uint32_t)(sbit / 8) + 1, j->p->swizzle);
+      unsigned sh = (unsigned)(sbit % 8);
+      uint32_t v = 0;
+      if (in) {
+        uint64_t gbit = (uint64_t)c0 * bits;
+        uint64_t ga = row_addr + gbit / 8;
+        unsigned gs = (unsigned)(gbit % 8);
+        uint8_t *gp = j->g->map(j->g->ctx, ga, gs + bits > 8 ? 2 : 1, j->dir != TC5_TMA_LOAD);
+        if (!gp)
+          return tc5_diag_add(diag, TC5_EBOUNDS, "globalAddress", ga,
+                              "%s: element at global 0x%llx, inside the tensor map's tensor, is outside global memory", j->what,
+                              (unsigned long long)ga);
+        if (j->dir == TC5_TMA_REDUCE)
+          return tc5_diag_add(diag, TC5_EILLEGAL, "redOp", j->op, "%s: no reduction of packed %s values", j->what,
+                              tc5_tmap_type_name(j->p->type));
+        if (j->dir == TC5_TMA_LOAD) {
+          v = (uint32_t)(gp[0] >> gs);
+          if (gs + bits > 8) v |= (uint32_t)gp[1] << (8 - gs);
+          v &= (1u << bits) - 1;
+        } else {
+          uint32_t sv = (uint32_t)j->smem->bytes[a0] >> sh;
+          if (sh + bits > 8) sv |= (uint32_t)j->smem->bytes[a1] << (8 - sh);
+          sv &= (1u << bits) - 1;
+          uint32_t w = (uint32_t)gp[0] | ((gs + bits > 8) ? (uint32_t)gp[1] << 8 : 0);
+          w = (w & ~(((1u << bits) - 1) << gs)) | (sv << gs);
+          gp[0] = (uint8_t)w;
+          if (gs + bits > 8) gp[1] = (uint8_t)(w >> 8);
+        }
+      }
+      if (j->dir == TC5_TMA_LOAD) {
+        uint32_t mk = ((1u << bits) - 1) << sh;
+        j->smem->bytes[a0] = (uint8_t)((j->smem->bytes[a0] & ~mk) | ((v << sh) & 0xff));
+        j->smem->written[a0 >> 3] |= (uint8_t)(1u << (a0 & 7));
+        if (sh + bits > 8) {
+          j->smem->bytes[a1] = (uint8_t)((j->smem->bytes[a1] & ~(mk >> 8)) | (v >> (8 - sh)));
+          j->smem->written[a1 >> 3] |= (uint8_t)(1u << (a1 & 7));
+        }
+      }
+    }
+  }
+  /* the gaps of the 16-byte-aligned packed types are written too (zeros:
+   * tc5's inference) */
+  if (j->dir == TC5_TMA_LOAD && (j->p->type == TC5_TMAP_16U4_ALIGN16B || j->p->type == TC5_TMAP_16U6_ALIGN16B)) {
+    unsigned data = j->p->type == TC5_TMAP_16U4_ALIGN16B ? 8 : 12;
+    for (uint32_t off = 0; off < row_bytes(j->p, bits); off++)
+      if (off % 16 >= data) {
+        uint32_t a = swizzle(row_smem + off, j->p->swizzle);
+        j->smem->bytes[a] = 0;
+        j->smem->written[a >> 3] |= (uint8_t)(1u << (a & 7));
+      }
+  }
+  return TC5_OK;
+}
+
 tc5_status tc5_tma_tile(const tc5_tmap_params *p, const int32_t *coords, tc5_tma_dir dir, tc5_tma_redop op,
                         tc5_smem *smem, uint32_t smem_addr, const tc5_tma_global *g, tc5_diag *diag) {
   if (!p || !coords || !smem || !g || !g->map || (unsigned)dir > TC5_TMA_REDUCE || (unsigned)op > TC5_TMA_XOR) return TC5_EINVAL;
@@ -168,30 +304,19 @@ tc5_status tc5_tma_tile(const tc5_tmap_params *p, const int32_t *coords, tc5_tma
   if (tc5_tmap_type_bits(p->type, &bits)) return TC5_EINVAL;
   const char *what = dir == TC5_TMA_LOAD ? "cp.async.bulk.tensor" : dir == TC5_TMA_STORE ? "cp.async.bulk.tensor (store)"
                                                                                           : "cp.reduce.async.bulk.tensor";
-  if (smem_addr % 128)
-    return tc5_diag_add(diag, TC5_EALIGN, "dstMem", smem_addr, "%s: the shared-memory address 0x%x is not 128-byte aligned",
-                        what, smem_addr);
   /* The H100 raises "illegal instruction" for a box whose first
    * coordinate is not on a 16-byte boundary of the row, and for a store
    * or reduction that starts before the tensor (gpu/run.sh tma: every such
    * copy of the corpus faulted, every other ran); the PTX ISA does not say
    * so */
-  if (((int64_t)coords[0] * bits) % 128)
-    return tc5_diag_add(diag, TC5_EALIGN, "tensorCoords", (uint64_t)(int64_t)coords[0],
-                        "%s: innermost coordinate %d is off a 16-byte boundary of the row (an illegal instruction on the H100)",
-                        what, coords[0]);
+  tc5_status st0 = common_rules(p, coords, bits, smem, smem_addr, what, diag);
+  if (st0) return st0;
   for (unsigned i = 0; dir != TC5_TMA_LOAD && i < p->rank; i++)
     if (coords[i] < 0)
       return tc5_diag_add(diag, TC5_EILLEGAL, "tensorCoords", (uint64_t)(int64_t)coords[i],
                           "%s: coordinate %u is %d: a store's box starting before the tensor is an illegal instruction on "
                           "the H100",
                           what, i, coords[i]);
-  uint32_t foot;
-  tc5_tma_box_footprint(p, &foot);
-  if ((uint64_t)smem_addr + foot > smem->size || smem_addr < 1024)
-    return tc5_diag_add(diag, TC5_EBOUNDS, "dstMem", smem_addr,
-                        "%s: the box's %u bytes at shared 0x%x leave the CTA's shared memory [0x400, 0x%x)", what, foot,
-                        smem_addr, smem->size);
   uint32_t n[TC5_TENSORMAP_MAX_RANK] = {1, 1, 1, 1, 1};
   for (unsigned i = 0; i < p->rank; i++) n[i] = box_count(p, i);
   const bool packed = bits % 8 != 0;
@@ -206,6 +331,7 @@ tc5_status tc5_tma_tile(const tc5_tmap_params *p, const int32_t *coords, tc5_tma
    * H100's, gpu/run.sh tma) */
   const uint64_t fill = p->oob == TC5_TMAP_OOB_NAN ? 0x7ff77ff77ff77ff7ull : 0;
   const bool conv = dir == TC5_TMA_LOAD && (p->type == TC5_TMAP_TF32 || p->type == TC5_TMAP_TF32_FTZ);
+  const row_job J = {p, dir, op, smem, g, bits, eb, sb16, packed, conv, limit0, fill, n[0], what};
   uint32_t idx[TC5_TENSORMAP_MAX_RANK] = {0};
   uint64_t row = 0; /* the row's index in the box */
   for (;; row++) {
@@ -217,103 +343,60 @@ tc5_status tc5_tma_tile(const tc5_tmap_params *p, const int32_t *coords, tc5_tma
       if (c < 0 || (uint64_t)c >= p->dims[i]) row_in = false;
       else row_addr += (uint64_t)c * p->strides[i - 1];
     }
-    const uint32_t row_smem = smem_addr + (uint32_t)(row * pitch);
-    for (uint32_t x = 0; x < n[0]; x++) {
-      int64_t c0 = (int64_t)coords[0] + (int64_t)x;
-      bool in = row_in && c0 >= 0 && (uint64_t)c0 < limit0;
-      if (!packed) {
-        uint32_t sa = swizzle(row_smem + x * eb, p->swizzle);
-        uint8_t *s = smem->bytes + sa;
-        if (!in) {
-          if (dir == TC5_TMA_LOAD) {
-            memcpy(s, &fill, eb);
-            for (unsigned k = 0; k < eb; k++) smem->written[(sa + k) >> 3] |= (uint8_t)(1u << ((sa + k) & 7));
-          }
-          continue;
-        }
-        uint64_t ga = row_addr + (uint64_t)c0 * eb;
-        uint8_t *gp = g->map(g->ctx, ga, eb, dir != TC5_TMA_LOAD);
-        if (!gp)
-          return tc5_diag_add(diag, TC5_EBOUNDS, "globalAddress", ga,
-                              (uint64_t)c0 < p->dims[0]
-                                  ? "%s: element at global 0x%llx (%u bytes), inside the tensor map's tensor, is outside global memory"
-                                  : "%s: global 0x%llx (%u bytes), past the tensor's row in the 16-byte piece that a store "
-                                    "writes whole (as the H100 does), is outside global memory",
-                              what, (unsigned long long)ga, eb);
-        if (dir == TC5_TMA_LOAD) {
-          memcpy(s, gp, eb);
-          if (conv) {
-            uint32_t v;
-            memcpy(&v, s, 4);
-            v = load_tf32(v);
-            memcpy(s, &v, 4);
-          }
-          for (unsigned k = 0; k < eb; k++) smem->written[(sa + k) >> 3] |= (uint8_t)(1u << ((sa + k) & 7));
-        } else if (dir == TC5_TMA_STORE) {
-          memcpy(gp, s, eb);
-        } else {
-          tc5_status st = reduce(gp, s, eb, p->type, op, diag);
-          if (st) return st;
-        }
-      } else {
-        /* packed 4/6-bit values: bit addresses on both sides */
-        uint64_t sbit = (uint64_t)(x / 16) * sb16 + (x % 16) * bits;
-        uint32_t a0 = swizzle(row_smem + (uint32_t)(sbit / 8), p->swizzle);
-        uint32_t a1 = swizzle(row_smem + (uint32_t)(sbit / 8) + 1, p->swizzle);
-        unsigned sh = (unsigned)(sbit % 8);
-        uint32_t v = 0;
-        if (in) {
-          uint64_t gbit = (uint64_t)c0 * bits;
-          uint64_t ga = row_addr + gbit / 8;
-          unsigned gs = (unsigned)(gbit % 8);
-          uint8_t *gp = g->map(g->ctx, ga, gs + bits > 8 ? 2 : 1, dir != TC5_TMA_LOAD);
-          if (!gp)
-            return tc5_diag_add(diag, TC5_EBOUNDS, "globalAddress", ga,
-                                "%s: element at global 0x%llx, inside the tensor map's tensor, is outside global memory", what,
-                                (unsigned long long)ga);
-          if (dir == TC5_TMA_REDUCE)
-            return tc5_diag_add(diag, TC5_EILLEGAL, "redOp", op, "%s: no reduction of packed %s values", what,
-                                tc5_tmap_type_name(p->type));
-          if (dir == TC5_TMA_LOAD) {
-            v = (uint32_t)(gp[0] >> gs);
-            if (gs + bits > 8) v |= (uint32_t)gp[1] << (8 - gs);
-            v &= (1u << bits) - 1;
-          } else {
-            uint32_t sv = (uint32_t)smem->bytes[a0] >> sh;
-            if (sh + bits > 8) sv |= (uint32_t)smem->bytes[a1] << (8 - sh);
-            sv &= (1u << bits) - 1;
-            uint32_t w = (uint32_t)gp[0] | ((gs + bits > 8) ? (uint32_t)gp[1] << 8 : 0);
-            w = (w & ~(((1u << bits) - 1) << gs)) | (sv << gs);
-            gp[0] = (uint8_t)w;
-            if (gs + bits > 8) gp[1] = (uint8_t)(w >> 8);
-          }
-        }
-        if (dir == TC5_TMA_LOAD) {
-          uint32_t mk = ((1u << bits) - 1) << sh;
-          smem->bytes[a0] = (uint8_t)((smem->bytes[a0] & ~mk) | ((v << sh) & 0xff));
-          smem->written[a0 >> 3] |= (uint8_t)(1u << (a0 & 7));
-          if (sh + bits > 8) {
-            smem->bytes[a1] = (uint8_t)((smem->bytes[a1] & ~(mk >> 8)) | (v >> (8 - sh)));
-            smem->written[a1 >> 3] |= (uint8_t)(1u << (a1 & 7));
-          }
-        }
-      }
-    }
-    /* the gaps of the 16-byte-aligned packed types are written too (zeros:
-     * tc5's inference) */
-    if (dir == TC5_TMA_LOAD && (p->type == TC5_TMAP_16U4_ALIGN16B || p->type == TC5_TMAP_16U6_ALIGN16B)) {
-      unsigned data = p->type == TC5_TMAP_16U4_ALIGN16B ? 8 : 12;
-      for (uint32_t off = 0; off < row_bytes(p, bits); off++)
-        if (off % 16 >= data) {
-          uint32_t a = swizzle(row_smem + off, p->swizzle);
-          smem->bytes[a] = 0;
-          smem->written[a >> 3] |= (uint8_t)(1u << (a & 7));
-        }
-    }
+    tc5_status st = copy_row(&J, row_in, row_addr, coords[0], smem_addr + (uint32_t)(row * pitch), diag);
+    if (st) return st;
     /* next row */
     unsigned i = 1;
     while (i < p->rank && ++idx[i] == n[i]) idx[i++] = 0;
     if (i >= p->rank) break;
+  }
+  return TC5_OK;
+}
+
+tc5_status tc5_tma_im2col(const tc5_tmap_params *p, const int32_t *coords, const uint16_t *offsets, tc5_smem *smem,
+                          uint32_t smem_addr, const tc5_tma_global *g, tc5_diag *diag) {
+  if (!p || !coords || !offsets || !smem || !g || !g->map) return TC5_EINVAL;
+  const char *what = "cp.async.bulk.tensor (.im2col)";
+  if (p->mode != TC5_TMAP_IM2COL)
+    return tc5_diag_add(diag, TC5_EILLEGAL, "mode", p->mode, "%s: the tensor map is a tiled one (cuTensorMapEncodeTiled)", what);
+  if (p->rank < 3 || p->rank > TC5_TENSORMAP_MAX_RANK) return TC5_EINVAL;
+  if (p->interleave != TC5_TMAP_INTERLEAVE_NONE)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "interleave", p->interleave,
+                        "%s: interleaved layouts are not modelled (docs/tma.md)", what);
+  unsigned bits;
+  if (tc5_tmap_type_bits(p->type, &bits)) return TC5_EINVAL;
+  if (bits % 8)
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "tensorDataType", p->type, "%s: packed %s values are not modelled", what,
+                        tc5_tmap_type_name(p->type));
+  tc5_status st = common_rules(p, coords, bits, smem, smem_addr, what, diag);
+  if (st) return st;
+  const unsigned eb = bits / 8, ns = p->rank - 2; /* spatial dimensions 1 .. ns */
+  const uint64_t fill = p->oob == TC5_TMAP_OOB_NAN ? 0x7ff77ff77ff77ff7ull : 0;
+  const bool conv = p->type == TC5_TMAP_TF32 || p->type == TC5_TMAP_TF32_FTZ;
+  const row_job J = {p, TC5_TMA_LOAD, TC5_TMA_ADD, smem, g, bits, eb, 16 * bits, false, conv, p->dims[0], fill,
+                     p->channels, what};
+  const uint64_t pitch = row_pitch(p, bits);
+  int64_t pos[4], lo[4], hi[4];
+  for (unsigned i = 1; i <= ns; i++) {
+    pos[i] = coords[i];
+    lo[i] = p->lower[i - 1];
+    hi[i] = (int64_t)p->dims[i] - 1 + p->upper[i - 1];
+  }
+  int64_t n = coords[p->rank - 1];
+  for (uint32_t px = 0; px < p->pixels; px++) {
+    bool in = n >= 0 && (uint64_t)n < p->dims[p->rank - 1];
+    uint64_t addr = p->address + (in ? (uint64_t)n * p->strides[p->rank - 2] : 0);
+    for (unsigned i = 1; i <= ns; i++) {
+      int64_t x = pos[i] + offsets[i - 1];
+      if (x < 0 || (uint64_t)x >= p->dims[i]) in = false;
+      else addr += (uint64_t)x * p->strides[i - 1];
+    }
+    st = copy_row(&J, in, addr, coords[0], smem_addr + (uint32_t)(px * pitch), diag);
+    if (st) return st;
+    /* the next pixel: along W, wrapping to the box's near edge */
+    unsigned i = 1;
+    while (i <= ns && (pos[i] += p->estrides[i]) > hi[i]) pos[i] = lo[i], i++;
+    if (i > ns) n++;
   }
   return TC5_OK;
 }

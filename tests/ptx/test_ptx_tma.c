@@ -180,8 +180,9 @@ static tc5_status run_cluster(const char *body, uint32_t grid, uint32_t cluster,
 }
 
 #define CK(code)                                                                                  \
-  ".visible .entry k(.param .u64 out) {\n .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n" \
-  " .shared .align 8 .b64 bar; .shared .align 4 .b32 word;\n ld.param.u64 %rd1, [out];\n"        \
+  ".visible .entry k(.param .u64 out) {\n .reg .pred %p<4>; .reg .b16 %rs<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n" \
+  " .shared .align 8 .b64 bar; .shared .align 4 .b32 word; .shared .align 16 .b8 buf[64];\n"       \
+  " ld.param.u64 %rd1, [out];\n"                                                                 \
   " mov.u32 %r1, %cluster_ctarank; mov.u32 %r2, %cluster_nctarank; mov.u32 %r3, %ctaid.x;\n" code \
   "\n ret;\n}\n"
 
@@ -359,6 +360,34 @@ static void test_clc(void **state) {
   assert_true(has(&dg, "[clc-not-canceled]"));
 }
 
+/* cp.async.bulk .cp_mask (sm_100: no H100 check): byte i of each 16-byte
+ * piece is copied when bit i of the mask is set; and a reduction into
+ * shared memory the ISA does not have */
+static void test_bulk_forms(void **state) {
+  (void)state;
+  static uint32_t out[1024];
+  tc5_diag dg;
+  const char *masked = CK(" mov.u32 %r4, buf; mov.u32 %r5, 0x04030201; st.shared.u32 [%r4], %r5;"
+                          " mov.u32 %r5, 0x08070605; st.shared.u32 [%r4+4], %r5; st.shared.u32 [%r4+8], %r5; st.shared.u32 [%r4+12], %r5;"
+                          " fence.proxy.async.shared::cta; mov.u16 %rs1, 0x0f0f;"
+                          " cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [%r4], 16, %rs1;"
+                          " cp.async.bulk.commit_group; cp.async.bulk.wait_group 0;");
+  memset(out, 0xee, sizeof out);
+  assert_int_equal(run_cluster(masked, 1, 1, 1, out, &dg), TC5_OK);
+  assert_int_equal(out[0], 0x04030201); /* bytes 0-3: bits 0-3 */
+  assert_int_equal(out[1], 0xeeeeeeee); /* bytes 4-7: bits 4-7 clear */
+  assert_int_equal(out[2], 0x08070605);
+  assert_int_equal(out[3], 0xeeeeeeee);
+  const char *bad = CK(" mov.u32 %r4, buf; mov.u32 %r6, bar;"
+                       " cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.xor.b64 [%r4], [%r4], 16, [%r6];");
+  tc5_ptx_module *m = NULL;
+  char text[4096];
+  snprintf(text, sizeof text, ".version 8.7\n.target sm_90a\n.address_size 64\n%s", bad);
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "t.ptx", &m, &dg), TC5_EILLEGAL);
+  assert_true(has(&dg, ".xor.b64 is no reduction into .shared::cluster"));
+}
+
 /* a struct passed by value (TC5_PTX_ARG_BYTES) holding the address of a
  * buffer that is no parameter (TC5_PTX_ARG_GLOBAL): buffers get their
  * addresses in argument order from 0x200000000 */
@@ -471,6 +500,7 @@ int main(void) {
       cmocka_unit_test(test_cta_pair),
       cmocka_unit_test(test_clc),
       cmocka_unit_test(test_struct_param),
+      cmocka_unit_test(test_bulk_forms),
       cmocka_unit_test(test_branch_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

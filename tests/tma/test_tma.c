@@ -282,6 +282,69 @@ static void test_tile(void **state) {
 }
 
 /* reductions on a small row, against each operation written out here */
+/* im2col: an NWC u8 tensor (C 16, W 10, N 2), a box with lower corner -1
+ * and upper 0: pixels walk W from the start to W 9, wrap to -1 and the next
+ * image; the offset shifts every pixel; outside the tensor, zeros. The
+ * H100 corpus (tests/data/ptx/tma90) checks the same rule in every mode. */
+static void test_im2col(void **state) {
+  (void)state;
+  tc5_smem s;
+  assert_int_equal(tc5_smem_init(&s, 32768), TC5_OK);
+  for (unsigned i = 0; i < sizeof gmem; i++) gmem[i] = (uint8_t)(i * 7 + 3);
+  tc5_tma_global g = {gmap, NULL};
+  tc5_tmap_params p;
+  memset(&p, 0, sizeof p);
+  p.mode = TC5_TMAP_IM2COL;
+  p.type = TC5_TMAP_U8;
+  p.rank = 3;
+  p.address = 0x10000;
+  p.dims[0] = 16, p.dims[1] = 10, p.dims[2] = 2;
+  p.strides[0] = 16, p.strides[1] = 160;
+  p.estrides[0] = p.estrides[1] = p.estrides[2] = 1;
+  p.lower[0] = -1, p.upper[0] = 0;
+  p.channels = 16, p.pixels = 14;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  int32_t c[3] = {0, 7, 0};
+  uint16_t off[3] = {1, 0, 0};
+  assert_int_equal(tc5_tma_im2col(&p, c, off, &s, 2048, &g, &dg), TC5_OK);
+  /* pixel k: position 7, 8, 9, then -1, 0, ... 9 of image 1; loads w + 1 */
+  int w[14] = {7, 8, 9, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, n[14] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  for (unsigned k = 0; k < 14; k++) {
+    int x = w[k] + 1;
+    if (x < 10) assert_memory_equal(s.bytes + 2048 + 16 * k, gmem + n[k] * 160 + x * 16, 16);
+    else
+      for (unsigned b = 0; b < 16; b++) assert_int_equal(s.bytes[2048 + 16 * k + b], 0);
+  }
+  uint32_t bytes;
+  assert_int_equal(tc5_tma_box_bytes(&p, &bytes), TC5_OK);
+  assert_int_equal(bytes, 14 * 16);
+  /* traversal stride 2 along W: 7, 9, then -1, 1, 3 ... */
+  p.estrides[1] = 2;
+  p.pixels = 4;
+  assert_int_equal(tc5_tma_im2col(&p, c, off, &s, 4096, &g, NULL), TC5_OK);
+  assert_memory_equal(s.bytes + 4096, gmem + 8 * 16, 16);
+  for (unsigned b = 0; b < 16; b++) assert_int_equal(s.bytes[4096 + 16 + b], 0); /* 9 + 1 */
+  assert_memory_equal(s.bytes + 4096 + 32, gmem + 160, 16);                        /* image 1, -1 + 1 */
+  assert_memory_equal(s.bytes + 4096 + 48, gmem + 160 + 2 * 16, 16);
+  /* the errors: a tiled map, a tile copy of an im2col map, alignment */
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_tma_tile(&p, c, TC5_TMA_LOAD, TC5_TMA_ADD, &s, 2048, &g, &dg), TC5_EUNSUPPORTED);
+  assert_true(has(&dg, "im2col tensor map"));
+  tc5_tmap_params t = base();
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_tma_im2col(&t, c, off, &s, 2048, &g, &dg), TC5_EILLEGAL);
+  assert_true(has(&dg, "the tensor map is a tiled one"));
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_tma_im2col(&p, c, off, &s, 2049, &g, &dg), TC5_EALIGN);
+  c[0] = 3;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_tma_im2col(&p, c, off, &s, 2048, &g, &dg), TC5_EALIGN);
+  assert_true(has(&dg, "16-byte boundary"));
+  assert_int_equal(tc5_tma_im2col(NULL, c, off, &s, 2048, &g, NULL), TC5_EINVAL);
+  tc5_smem_free(&s);
+}
+
 static void test_reduce(void **state) {
   (void)state;
   tc5_smem s;
@@ -319,7 +382,7 @@ static void test_reduce(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_encode_rules), cmocka_unit_test(test_im2col_rules), cmocka_unit_test(test_parse),
-      cmocka_unit_test(test_tile),         cmocka_unit_test(test_reduce),     cmocka_unit_test(test_replace),
+      cmocka_unit_test(test_tile), cmocka_unit_test(test_im2col),         cmocka_unit_test(test_reduce),     cmocka_unit_test(test_replace),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,6 +151,42 @@ load("f32", [64, 64], [16, 8], (100, 2))
 load("f32", [64, 64], [16, 8], (2, -9), oob="nan")
 # the largest box: 256 x 64 bytes
 load("u8", [512, 80], [256, 64], (200, 30))
+
+
+def im2col(t, dims, lower, upper, channels, pixels, coords, offs, es=None, swizzle="none", oob=None):
+    """an im2col load: pixels x channels elements walking the bounding box"""
+    rank = len(dims)
+    strides = dense_strides(t, dims)
+    nb = pixels * channels * ESIZE[t]
+    sw_span = {"none": 0, "32B": 32, "64B": 64, "128B": 128}[swizzle]
+    foot = pixels * max(channels * ESIZE[t], sw_span)
+    img = (foot + 127) // 128 * 128 + 256
+    tm = "tmap:in=t.bin,type=%s,dims=%s,strides=%s,im2col=%s/%s/%d/%d" % (
+        t, "x".join(map(str, dims)), "x".join(map(str, strides)), "x".join(map(str, lower)), "x".join(map(str, upper)),
+        channels, pixels)
+    if es:
+        tm += ",estrides=" + "x".join(map(str, es))
+    if swizzle != "none":
+        tm += ",swizzle=" + swizzle
+    if oob:
+        tm += ",oob=" + oob
+    c = list(coords) + [0] * (5 - rank)
+    o = list(offs) + [0] * (3 - len(offs))
+    lines.append("kernels.ptx tma_im2col_%dd 1 128 %d %s out:%d u32:0 u32:%d u32:%d %s %s" % (
+        rank, img + 1024, tm, img, img, nb, " ".join("s32:%d" % x for x in c), " ".join("u32:%d" % x for x in o)))
+
+
+# im2col: NWC, NHWC, NDHWC; a filter's offsets; pixels crossing rows and images;
+# starts inside and before the box; traversal strides; swizzles; channels past C
+im2col("bf16", [64, 10, 8, 3], [-1, -1], [-1, -1], 32, 64, (0, -1, -1, 0), (0, 0))
+im2col("bf16", [64, 10, 8, 3], [-1, -1], [-1, -1], 32, 64, (32, 5, 3, 1), (2, 1))
+im2col("bf16", [64, 10, 8, 3], [0, 0], [-2, -2], 64, 48, (0, 2, 5, 0), (1, 2), swizzle="128B")
+im2col("bf16", [64, 10, 8, 3], [-1, -1], [-1, -1], 16, 40, (48, 0, 0, 1), (0, 0), swizzle="64B")
+im2col("bf16", [64, 10, 8, 3], [-2, -2], [0, 0], 32, 32, (8, -2, -2, 0), (0, 3), es=[1, 2, 2, 1])
+im2col("f32", [16, 50, 4], [-3], [0], 16, 100, (0, 40, 1), (2,))
+im2col("f32", [16, 50, 4], [-3], [0], 8, 64, (8, -3, 3), (6,), oob="nan")
+im2col("u8", [32, 6, 5, 4, 2], [-1, -1, -1], [-1, -1, -1], 32, 128, (0, 0, -1, 2, 0), (1, 2, 0))
+im2col("u8", [64, 6, 5, 4, 2], [0, 0, 0], [-2, -1, 0], 64, 60, (0, 1, 2, 1, 1), (0, 1, 1), swizzle="128B")
 # (interleaved layouts are not in the corpus: the H100 loads a box unlike the
 # documentation's, which tc5 does not model; docs/tma.md)
 # f32 values with edge cases through the tf32 and _ftz types: ties to even
@@ -237,6 +273,12 @@ for c in (2, 4):
         img = c * slice_
         lines.append("kernels.ptx tma_multicast_%d %d 128 %d %s out:%d u32:%d u32:%d u32:8 u32:%d s32:16 s32:5" % (
             c, 2 * c, img + 1024, tmap("bf16", [200, 90], [400], [b0, 8], swizzle=sw), 2 * c * img, img, slice_, mask))
+
+# cp.async.bulk multicast (no tensor map), and cp.reduce.async.bulk into another CTA's shared memory
+for mask in (0b1111, 0b0110):
+    lines.append("kernels.ptx bulk_multicast_4 8 128 %d in:t.bin out:%d u32:1024 u32:256 u32:%d" % (1024 + 1024, 8 * 1024, mask))
+for op in (0, 1, 2, 3):
+    lines.append("kernels.ptx bulk_reduce_cluster 2 128 %d in:w.bin out:1024 u32:1024 u32:%d" % (1024 + 1024, op))
 
 # cp.reduce.async.bulk without a tensor map: 2048 bytes of the window into an inout buffer
 for name, t in (("add_u32", "u32"), ("add_s32", "s32"), ("add_u64", "u64"), ("add_f32", "f32"), ("add_f64", "f64"),
