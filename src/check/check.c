@@ -742,16 +742,21 @@ void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, ui
   }
 }
 
-void chk_export(ptx_warp *w, bool commit) {
+/* a release of warp w into barrier slot `slot` (bar.sync's ids,
+ * barrier.cluster's, the exports): what it knows joins the slot, and its
+ * own clock moves past the release */
+static void release_into(ptx_warp *w, bool commit, uint32_t slot) {
   ptx_chk *k = w->cta->chk;
-  if (!k) return;
+  if (!k || slot >= CHK_BARS) return;
   uint32_t ds[4 * 32];
   contribution(k, w->id, commit, k->scratch, ds);
-  join(k->bar + (size_t)CHK_EXPORT_BAR * k->nvc, k->scratch, k->nvc);
-  join(k->bar_s + (size_t)CHK_EXPORT_BAR * k->nvc, ds, k->nvc);
+  join(k->bar + (size_t)slot * k->nvc, k->scratch, k->nvc);
+  join(k->bar_s + (size_t)slot * k->nvc, ds, k->nvc);
   VC(k, k->vc, w->id)[VT(k, w->id)]++;
   k->last_ev[w->id] = 0;
 }
+
+void chk_export(ptx_warp *w, bool commit) { release_into(w, commit, CHK_EXPORT_BAR); }
 
 void chk_mbar_remote(ptx_cta *c, ptx_mbar *mb, uint32_t phase_before) {
   ptx_chk *k = c->chk;
@@ -781,16 +786,7 @@ void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned pa
   acquire(k, w->id, last ? x->last : x->prev, last ? x->last_s : x->prev_s);
 }
 
-void chk_bar_arrive(ptx_warp *w, uint32_t id) {
-  ptx_chk *k = w->cta->chk;
-  if (!k || id >= CHK_BARS) return;
-  uint32_t ds[4 * 32];
-  contribution(k, w->id, false, k->scratch, ds);
-  join(k->bar + (size_t)id * k->nvc, k->scratch, k->nvc);
-  join(k->bar_s + (size_t)id * k->nvc, ds, k->nvc);
-  VC(k, k->vc, w->id)[VT(k, w->id)]++;
-  k->last_ev[w->id] = 0;
-}
+void chk_bar_arrive(ptx_warp *w, uint32_t id) { release_into(w, false, id); }
 
 void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting) {
   ptx_chk *k = c->chk;
