@@ -194,15 +194,32 @@ class ZcmaskDesc(_Desc):
 __all__ += ["SmemDesc", "InstrDesc", "ZcmaskDesc"]
 
 
+class TensorMap:
+    """A tensor-map argument of run_ptx: `params` in tc5's text form
+    (cuTensorMapEncodeTiled's parameters, e.g. "type=bf16,dims=64x32,
+    strides=128,box=64x32,swizzle=128B"; docs/tma.md) over `tensor`: the
+    index of a buffer argument, or a NumPy array of its own."""
+
+    def __init__(self, params: str, tensor):
+        self.params, self.tensor = params, tensor
+
+
 def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, shared_bytes: int = 0,
-            check: str = "default", threads: int | None = None, name: str = "kernel.ptx"):
+            check: str = "default", threads: int | None = None, name: str = "kernel.ptx", cluster=None,
+            buffers=()):
     """Runs a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly (`tc5 run`).
 
     grid, block: int or up to 3 ints. args: one per .param of the entry, in
     order: NumPy arrays are global buffers (read and written in place, so
     outputs appear in them after the run; they must be C-contiguous and
     writable), None a null pointer, Python numbers the parameter's value at
-    its declared size (a float is stored as f32 in 4 bytes, f64 in 8).
+    its declared size (a float is stored as f32 in 4 bytes, f64 in 8),
+    TensorMap a tensor map (by value or by address, as the .param is), bytes
+    a struct passed by value (the whole .param). buffers: NumPy arrays that
+    are global buffers but no parameter (a struct's pointers name them); they
+    get the first addresses (0x200000000, then 64 KiB past each end, 256-byte
+    aligned), then the arguments' buffers in order. cluster: CTAs a cluster
+    (default: the entry's .reqnctapercluster).
     check: the tcgen05 checker (none, default, strict). Returns
     (findings, printed): the checker's findings (dicts: rule, warning, line,
     line2, count, text) and what the kernel printed. Kernel errors (out of
@@ -218,8 +235,23 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     if len(args) != len(params):
         raise ValueError(f"the entry has {len(params)} parameters, {len(args)} arguments given")
     packed = []
+    for b in buffers:
+        if not isinstance(b, np.ndarray) or not b.flags.c_contiguous or not b.flags.writeable:
+            raise ValueError("buffers: C-contiguous, writable NumPy arrays")
+        packed.append(("global", b.reshape(-1).view(np.uint8)))
+    first = len(packed)
     for i, (x, (size, is_ptr)) in enumerate(zip(args, params)):
-        if isinstance(x, np.ndarray):
+        if isinstance(x, TensorMap):
+            t = x.tensor
+            if isinstance(t, (int, np.integer)):
+                packed.append(("tmap", x.params, first + int(t)))
+            elif isinstance(t, np.ndarray) and t.flags.c_contiguous and t.flags.writeable:
+                packed.append(("tmap", x.params, t.reshape(-1).view(np.uint8)))
+            else:
+                raise TypeError(f"argument {i}: a TensorMap's tensor is a buffer argument's index or a writable array")
+        elif isinstance(x, (bytes, bytearray)):
+            packed.append(("bytes", bytes(x)))
+        elif isinstance(x, np.ndarray):
             if not x.flags.c_contiguous or not x.flags.writeable:
                 raise ValueError(f"argument {i}: a buffer must be a C-contiguous, writable array")
             packed.append(x.reshape(-1).view(np.uint8))
@@ -232,11 +264,11 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
             packed.append((size, int(x) & ((1 << (8 * size)) - 1)))
         else:
             raise TypeError(f"argument {i}: an array, None or a number, not {type(x).__name__}")
-    return _tc5.run_ptx(ptx_text, name, entry, dim3(grid), dim3(block), int(shared_bytes), check,
-                        int(threads or 0), packed)
+    return _tc5.run_ptx(ptx_text, name, entry, dim3(grid), dim3(block), dim3(cluster) if cluster else (0, 0, 0),
+                        int(shared_bytes), check, int(threads or 0), packed)
 
 
-__all__ += ["run_ptx"]
+__all__ += ["run_ptx", "TensorMap"]
 
 
 def zcmask_show(raw: int, m: int, n: int) -> tuple[str, str]:

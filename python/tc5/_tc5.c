@@ -15,6 +15,7 @@
 #include "tc5/formats.h"
 #include "tc5/kind.h"
 #include "tc5/layout.h"
+#include "tc5/tensormap.h"
 #include "tc5/zcmask.h"
 #include "tc5/ptx.h"
 
@@ -512,7 +513,11 @@ static PyObject *py_ptx_params(PyObject *self, PyObject *args) {
     return PyErr_Format(PyExc_ValueError, found ? "the module has several entries: name one (entry=)"
                                                 : "no entry '%s' in the module", entry ? entry : "");
   }
-  tc5_ptx_param_info info[64];
+  tc5_ptx_param_info *info = malloc(64 * sizeof *info); /* 4 KiB names each: not on the stack */
+  if (!info) {
+    tc5_ptx_free(m);
+    return PyErr_NoMemory();
+  }
   unsigned np;
   const char *nm;
   tc5_ptx_entry_info(m, idx, &nm, &np, info, 64, NULL, NULL);
@@ -522,21 +527,25 @@ static PyObject *py_ptx_params(PyObject *self, PyObject *args) {
     if (t) PyList_Append(out, t);
     Py_XDECREF(t);
   }
+  free(info);
   tc5_ptx_free(m);
   return out;
 }
 
 PyDoc_STRVAR(run_ptx_doc,
-             "run_ptx(text, name, entry, grid, block, shared_bytes, check, threads, args) -> (findings, printed)\n"
-             "args: for each .param, a writable buffer (a global buffer, written in place) or (size, bits).");
+             "run_ptx(text, name, entry, grid, block, cluster, shared_bytes, check, threads, args) -> (findings, printed)\n"
+             "args: for each .param, a writable buffer (a global buffer, written in place), (size, bits),\n"
+             "('bytes', bytes) (a struct by value), ('tmap', params, i) (a tensor map over argument i's buffer)\n"
+             "or ('tmap', params, buffer) (over a buffer of its own); ('global', buffer) is a buffer that\n"
+             "is no parameter. Buffers get addresses in list order.");
 static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   (void)self;
   const char *text, *name, *entry, *check_s;
   Py_ssize_t len;
-  unsigned g[3], b[3], shared, threads;
+  unsigned g[3], b[3], cl[3], shared, threads;
   PyObject *list;
-  if (!PyArg_ParseTuple(args, "s#sz(III)(III)IsIO!", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
-                        &b[2], &shared, &check_s, &threads, &PyList_Type, &list))
+  if (!PyArg_ParseTuple(args, "s#sz(III)(III)(III)IsIO!", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
+                        &b[2], &cl[0], &cl[1], &cl[2], &shared, &check_s, &threads, &PyList_Type, &list))
     return NULL;
   tc5_check_mode mode;
   if (tc5_check_mode_parse(check_s, &mode)) return PyErr_Format(PyExc_ValueError, "check is none, default or strict, not '%s'", check_s);
@@ -552,7 +561,36 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   memset(&rc, 0, sizeof rc);
   for (Py_ssize_t i = 0; i < na; i++) {
     PyObject *x = PyList_GET_ITEM(list, i);
-    if (PyTuple_Check(x)) {
+    if (PyTuple_Check(x) && PyTuple_Size(x) >= 2 && PyUnicode_Check(PyTuple_GET_ITEM(x, 0))) {
+      const char *tag = PyUnicode_AsUTF8(PyTuple_GET_ITEM(x, 0));
+      if (!tag) goto out;
+      PyObject *v = PyTuple_GET_ITEM(x, PyTuple_Size(x) - 1);
+      if (!strcmp(tag, "tmap") && PyTuple_Size(x) == 3) {
+        const char *spec = PyUnicode_AsUTF8(PyTuple_GET_ITEM(x, 1));
+        if (!spec) goto out;
+        tc5_diag pd;
+        tc5_diag_init(&pd);
+        if (tc5_tmap_params_parse(spec, &a[i].tmap, NULL, NULL, &pd)) {
+          raise(TC5_EINVAL, &pd, "run_ptx: tensor map");
+          goto out;
+        }
+        a[i].kind = TC5_PTX_ARG_TENSORMAP;
+        if (PyLong_Check(v)) {
+          a[i].buffer = (unsigned)PyLong_AsUnsignedLong(v);
+          if (PyErr_Occurred()) goto out;
+          continue;
+        }
+      } else if (strcmp(tag, "bytes") && strcmp(tag, "global")) {
+        PyErr_Format(PyExc_ValueError, "argument %zd: a tagged argument is ('bytes', b), ('global', buffer) or "
+                     "('tmap', params, index or buffer), not '%s'", i, tag);
+        goto out;
+      }
+      bool bytes = !strcmp(tag, "bytes");
+      if (PyObject_GetBuffer(v, &bufs[i], bytes ? PyBUF_C_CONTIGUOUS : PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)) goto out;
+      held[i] = true;
+      if (a[i].kind != TC5_PTX_ARG_TENSORMAP) a[i].kind = bytes ? TC5_PTX_ARG_BYTES : TC5_PTX_ARG_GLOBAL;
+      a[i].data = bufs[i].buf, a[i].bytes = (size_t)bufs[i].len;
+    } else if (PyTuple_Check(x)) {
       unsigned size;
       unsigned long long bits;
       if (!PyArg_ParseTuple(x, "IK", &size, &bits)) goto out;
@@ -575,6 +613,7 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   cfg.entry = entry;
   memcpy(cfg.grid, g, sizeof g);
   memcpy(cfg.block, b, sizeof b);
+  if (cl[0]) memcpy(cfg.cluster, cl, sizeof cl);
   cfg.dynamic_shared = shared;
   cfg.threads = threads;
   cfg.check = mode;

@@ -41,3 +41,32 @@ def test_findings_and_errors():
     with pytest.raises(tc5.UnsupportedError) as e:  # what the parser does not know is named
         tc5.run_ptx("not ptx", 1, 32, [])
     assert "'not' at module level is not modelled" in e.value.messages[0]
+
+
+def test_tensor_map_argument():
+    """a TMA load (tests/data/ptx/tma90's tma_load_2d) through tc5.TensorMap over
+    an array of its own: the box's rows arrive in the shared-memory window"""
+    text = (ROOT / "tests/data/ptx/tma90/kernels.ptx").read_text()
+    t = np.random.default_rng(3).integers(0, 256, 608 * 70, dtype=np.uint8)
+    out = np.zeros(2560, dtype=np.uint8)
+    tm = tc5.TensorMap("type=u8,dims=605x70,box=96x24,strides=608", t)
+    findings, _ = tc5.run_ptx(text, 1, 128, [tm, out, 0, 2560, 2304, 16, 4, 0, 0, 0], entry="tma_load_2d",
+                              shared_bytes=3584)
+    assert findings == []
+    want = np.concatenate([t[(4 + r) * 608 + 16:(4 + r) * 608 + 112] for r in range(24)])
+    assert np.array_equal(out[:2304], want)
+    with pytest.raises(tc5.Error):  # a box wider than 256 elements: the driver's rule, named
+        tc5.run_ptx(text, 1, 128, [tc5.TensorMap("type=u8,dims=605x70,box=300x24,strides=608", t), out, 0, 2560,
+                                   2304, 16, 4, 0, 0, 0], entry="tma_load_2d", shared_bytes=3584)
+
+
+def test_struct_argument_and_buffers():
+    """a struct by value (bytes) holding the address of a buffer that is no
+    parameter (buffers=): the first buffer is at 0x200000000"""
+    text = (".version 8.7\n.target sm_90a\n.address_size 64\n"
+            ".visible .entry k(.param .align 8 .b8 s[16]) {\n .reg .b64 %rd<4>; .reg .b32 %r<4>;\n"
+            " ld.param.u64 %rd1, [s]; ld.param.u32 %r1, [s+8]; st.global.u32 [%rd1+4], %r1;\n ret;\n}\n")
+    out = np.zeros(4, dtype=np.uint32)
+    s = np.array([0x200000000, 77], dtype=np.uint64).tobytes()
+    tc5.run_ptx(text, 1, 1, [s], buffers=[out])
+    assert out.tolist() == [0, 77, 0, 0]
