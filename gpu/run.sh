@@ -7,6 +7,8 @@
 #                               tests/ptx/silicon.sh compares with tc5 run
 #   gpu/run.sh tma [OUTDIR]     the TMA kernels of tests/data/ptx/tma90 the same way, and
 #                               the driver's verdicts on tmap_rules.txt's tensor maps
+#   gpu/run.sh gemm [OUTDIR]    the GPU GEMM (gpu/gemm_cuda.cu) against the CPU's tc5_gemm,
+#                               every kind and type pair, every output bit (gemm_check.txt)
 #   gpu/run.sh cluster          shared-memory addresses in a cluster of 4 (cvta, mapa,
 #                               getctarank: docs/tma.md quotes them)
 #   gpu/run.sh smem             shared-memory addresses of static and dynamic
@@ -55,6 +57,14 @@ case "$what" in
     build-gpu/r2p_mask "$out" || rc=$?
     cat "$out/mask-summary.txt"
     exit $rc ;;
+  gemm)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu -c gpu/gemm_cuda.cu -o build-gpu/gemm_cuda.o
+    gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -Igpu -c gpu/gemm_check.c -o build-gpu/gemm_check.o
+    "$NVCC" build-gpu/gemm_check.o build-gpu/gemm_cuda.o build-gpu/libtc5.a -o build-gpu/gemm_check -lpthread -lm
+    rc=0
+    build-gpu/gemm_check > "$out/gemm_check.txt" || rc=$?
+    cat "$out/gemm_check.txt"
+    exit $rc ;;
   cluster)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/cluster_addr.cu -o build-gpu/cluster_addr
     build-gpu/cluster_addr | tee "$out/cluster_addr.txt" ;;
@@ -84,5 +94,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|ptx|tma|sparse [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|ptx|tma|sparse [OUTDIR]" >&2; exit 2 ;;
 esac

@@ -16,7 +16,11 @@
 
 #ifdef __CUDACC__
 #define TC5_HD __host__ __device__ static inline
+#ifdef __CUDA_ARCH__
 #define TC5_CLZLL(x) __clzll((long long)(x))
+#else
+#define TC5_CLZLL(x) __builtin_clzll(x)
+#endif
 #else
 #define TC5_HD static inline
 #define TC5_CLZLL(x) __builtin_clzll(x)
