@@ -7,6 +7,9 @@
 
 #include "commands.h"
 #include "common.h"
+#ifdef TC5_HAVE_CUDA
+#include "gemm_cuda.h"
+#endif
 #include "tc5/arith.h"
 #include "tc5/formats.h"
 #include "tc5/kind.h"
@@ -27,6 +30,7 @@ static const cli_opt opts[] = {
     {"b-major", NULL, true, "K (B is N x K row-major, default) or MN (K x N row-major)"},
     {"model", NULL, true, "blackwell (default) or hopper"},
     {"threads", NULL, true, "threads (default: one per core)"},
+    {"device", NULL, true, "cpu (default) or cuda: the GPU GEMM (same bits; built when nvcc was found)"},
     {"stype", NULL, true, "block-scaled kinds: scale type ue8m0 (default) or ue4m3"},
     {"block", NULL, true, "block-scaled kinds: elements a scale factor covers, 16 or 32 (default)"},
     {"sa", NULL, true, "block-scaled kinds: A's scale codes, M x K/block bytes (row m's in a row)"},
@@ -121,8 +125,22 @@ int cmd_gemm(int argc, char **argv) {
       !cli_opt_u64(&a, opts, NO, "k", 1, 1u << 20, &K))
     return EXIT_USAGE;
   if (cli_has(&a, opts, NO, "threads") && !cli_opt_u64(&a, opts, NO, "threads", 1, 256, &threads)) return EXIT_USAGE;
-  bool amn, bmn;
+  bool amn, bmn, cuda = false;
   if (!major_of(&a, "a-major", &amn) || !major_of(&a, "b-major", &bmn)) return EXIT_USAGE;
+  if (cli_has(&a, opts, NO, "device")) {
+    const char *dv = cli_get(&a, opts, NO, "device");
+    cuda = !strcmp(dv, "cuda");
+    if (!cuda && strcmp(dv, "cpu")) {
+      fprintf(stderr, "tc5 gemm: --device is cpu or cuda, not '%s'\n", dv);
+      return EXIT_USAGE;
+    }
+#ifndef TC5_HAVE_CUDA
+    if (cuda) {
+      fprintf(stderr, "tc5 gemm: --device cuda: this tc5 was built without CUDA (no nvcc was found)\n");
+      return EXIT_USAGE;
+    }
+#endif
+  }
   tc5_diag dg;
   tc5_diag_init(&dg);
   /* block scaling: the scale type and block, and both scale files */
@@ -216,7 +234,19 @@ int cmd_gemm(int argc, char **argv) {
     if (!D) goto oom;
     o.enable_input_d = false;
   }
-  st = tc5_gemm(&dot, (unsigned)M, (unsigned)N, (unsigned)K, A2, B2, SA, SB, D, &o, (unsigned)threads);
+  if (cuda) {
+#ifdef TC5_HAVE_CUDA
+    st = tc5_gemm_cuda(&dot, (unsigned)M, (unsigned)N, (unsigned)K, A2, B2, SA, SB, D, &o, NULL, &dg);
+    if (st && dg.count) { /* the device's error: no GPU, out of memory */
+      fprintf(stderr, "tc5 gemm: %s\n", tc5_strerror(st));
+      cli_print_diag(stderr, &dg);
+      rc = EXIT_RULES;
+      goto out;
+    }
+#endif
+  } else {
+    st = tc5_gemm(&dot, (unsigned)M, (unsigned)N, (unsigned)K, A2, B2, SA, SB, D, &o, (unsigned)threads);
+  }
   if (st) {
     tc5_diag_init(&dg);
     tc5_dot_check(&dot, K, &o, &dg);

@@ -1,9 +1,10 @@
 /* tc5 — the model's GEMM on an NVIDIA GPU (issue 21, first part): the
  * same bits as tc5_gemm, computed by CUDA threads, each output element by
  * the same inline functions as the CPU reference (src/arith/arith_step.h).
- * Built by gpu/run.sh (nvcc), not by the CMake build yet (so this header
- * lives in gpu/, not include/tc5/); a correct,
- * unoptimised kernel (one thread an element). */
+ * Built by the CMake build when nvcc is found (tc5 gemm --device cuda) and
+ * by gpu/run.sh gemm; the header stays in gpu/ (not installed) until the
+ * library exports it. A correct, unoptimised kernel (one thread an
+ * element). */
 #ifndef TC5_GEMM_CUDA_H
 #define TC5_GEMM_CUDA_H
 
