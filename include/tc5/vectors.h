@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "tc5/arith.h"
 #include "tc5/status.h"
 
 #ifdef __cplusplus
@@ -20,7 +21,19 @@ extern "C" {
 
 #define TC5_VECTORS_SHOW 8
 
+/* A GEMM with tc5_gemm's contract (tc5_gemm_cuda, gpu/gemm_cuda.h) that
+ * mmasim files' whole calls also run through (tc5_vectors_report.gemm) */
+typedef tc5_status (*tc5_vectors_gemm_fn)(void *ctx, const tc5_dot *m, unsigned M, unsigned N, unsigned K,
+                                          const uint32_t *A, const uint32_t *B, const uint32_t *SA,
+                                          const uint32_t *SB, uint32_t *D, const tc5_dot_opts *o);
+
 typedef struct tc5_vectors_report {
+  /* input, kept by the checks: when set, each whole call of an mmasim file
+   * (M x N lines sharing A's rows and B's columns) also runs through it,
+   * every element equal to its line's d, counted in gemm_calls */
+  tc5_vectors_gemm_fn gemm;
+  void *gemm_ctx;
+  uint64_t gemm_calls;
   char format[32];     /* detected format name                               */
   char qualifier[192]; /* mmasim: arch and qualifier from the header/name    */
   uint64_t checked;    /* vectors checked                                    */

@@ -93,7 +93,10 @@ static void session_init(session *s, const char *name, tc5_vectors_report *rep,
   s->name = name;
   s->rep = rep;
   s->diag = diag;
+  tc5_vectors_gemm_fn gemm = rep->gemm; /* inputs, kept */
+  void *gemm_ctx = rep->gemm_ctx;
   memset(rep, 0, sizeof *rep);
+  rep->gemm = gemm, rep->gemm_ctx = gemm_ctx;
 }
 
 static void add_failure(session *s, const char *why, const char *line) {

@@ -105,7 +105,7 @@ static tc5_status mm_begin(void *ctx, const char *name, const char *header,
   c->k = kk, c->m = mm, c->n = nn, c->kind = kind, c->rep = rep;
   c->packed_fp4 = at == TC5_E2M1 && kind != TC5_KIND_F8F6F4 && kind != TC5_KIND_MXF8F6F4;
   c->engine = model == TC5_MODEL_BLACKWELL && mm && nn && mm <= 256 && nn <= 256 && kk <= 128;
-  if (c->engine) {
+  if (c->engine || rep->gemm) {
     size_t ns = block ? kk / block : 0;
     c->A = malloc(sizeof(uint32_t) * mm * kk), c->B = malloc(sizeof(uint32_t) * kk * nn);
     c->SA = malloc(sizeof(uint32_t) * (mm * ns + 1)), c->SB = malloc(sizeof(uint32_t) * (ns * nn + 1));
@@ -205,6 +205,32 @@ static tc5_status engine_call(mm_ctx *c, char *why, size_t cap) {
   return TC5_OK;
 }
 
+/* the call through the report's GEMM (the GPU's): D from C, every element
+ * equal to its line's d */
+static tc5_status gemm_call(mm_ctx *c, char *why, size_t cap) {
+  if (!c->rep->gemm) return TC5_OK;
+  size_t mn = (size_t)c->m * c->n;
+  uint32_t *D = malloc(mn * sizeof *D);
+  if (!D) FAIL("out of memory");
+  memcpy(D, c->C, mn * sizeof *D);
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  bool scaled = c->model.stype != TC5_TYPE_NONE;
+  tc5_status st = c->rep->gemm(c->rep->gemm_ctx, &c->model, c->m, c->n, c->k, c->A, c->B, scaled ? c->SA : NULL,
+                               scaled ? c->SB : NULL, D, &o);
+  size_t bad = mn;
+  for (size_t i = 0; !st && i < mn && bad == mn; i++)
+    if (D[i] != c->D[i]) bad = i;
+  uint32_t got = bad < mn ? D[bad] : 0;
+  free(D);
+  if (st) FAIL("call %u through the GEMM: %s", c->call, tc5_strerror(st));
+  c->rep->gemm_calls++;
+  if (bad < mn)
+    FAIL("call %u through the GEMM: element (%zu, %zu) is 0x%08x, the file's d 0x%08x", c->call, bad / c->n,
+         bad % c->n, got, c->D[bad]);
+  return TC5_OK;
+}
+
 /* keeps the line's operands for the engine's call; at the call's last line
  * runs it */
 static tc5_status gather_call(mm_ctx *c, const uint32_t *a, const uint32_t *b, const uint32_t *sa,
@@ -228,7 +254,9 @@ static tc5_status gather_call(mm_ctx *c, const uint32_t *a, const uint32_t *b, c
   if (++c->at < c->m * c->n) return TC5_OK;
   bool whole = c->whole;
   c->at = 0, c->whole = true, c->call++;
-  return whole ? engine_call(c, why, cap) : TC5_OK;
+  if (!whole) return TC5_OK;
+  tc5_status st = c->engine ? engine_call(c, why, cap) : TC5_OK;
+  return st ? st : gemm_call(c, why, cap);
 }
 
 /* comma-separated hex codes */
@@ -287,7 +315,7 @@ static tc5_status mm_check(void *ctx, const tc5_vline *l, char *why, size_t cap,
   uint32_t got;
   tc5_status st = tc5_dot_run(&c->model, c->k, a, b, scaled ? sa : NULL, scaled ? sb : NULL, cc, NULL, &got);
   if (st != TC5_OK) FAIL("tc5_dot_run: %s", tc5_strerror(st));
-  if (c->engine) {
+  if (c->engine || c->rep->gemm) {
     if (got != d) c->whole = false; /* reported below, not again by the engine */
     if ((st = gather_call(c, a, b, sa, sb, cc, d, why, cap)) != TC5_OK) return st;
   }

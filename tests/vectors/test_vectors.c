@@ -77,6 +77,40 @@ static void test_idesc_corruption_caught(void **state) {
   assert_each_caught(bad, sizeof bad / sizeof bad[0], "t", &rep);
 }
 
+/* tc5_vectors_report.gemm: each whole MMA-Sim call also runs through it
+ * (the GPU GEMM's hook); here the CPU's tc5_gemm, then one that breaks an
+ * element, which must be caught */
+static unsigned gemm_seen;
+static tc5_status cpu_gemm(void *ctx, const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
+                           const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
+                           const tc5_dot_opts *o) {
+  gemm_seen++;
+  tc5_status st = tc5_gemm(m, M, N, K, A, B, SA, SB, D, o, 1);
+  if (ctx && !st) D[M * N - 1] ^= 1; /* a wrong last element */
+  return st;
+}
+static void test_gemm_hook(void **state) {
+  (void)state;
+  char path[1024];
+  if (!oracle_path("mmasim/blackwell.m128n8k64.block16.f32.e2m1.e2m1.ue4m3.txt", path, sizeof path)) {
+    print_message("oracle file absent: skipped\n");
+    skip();
+  }
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  rep.gemm = cpu_gemm, rep.gemm_ctx = NULL;
+  gemm_seen = 0;
+  assert_int_equal(tc5_vectors_check_file(path, &rep, &dg), TC5_OK);
+  assert_int_equal(rep.gemm_calls, 16);
+  assert_int_equal(gemm_seen, 16);
+  assert_ptr_equal(rep.gemm, cpu_gemm); /* kept */
+  rep.gemm_ctx = &rep; /* break one element a call */
+  assert_int_equal(tc5_vectors_check_file(path, &rep, &dg), TC5_EMISMATCH);
+  assert_int_equal(rep.failed, 16);
+  assert_non_null(strstr(rep.failure[0], "through the GEMM: element (127, 7)"));
+  memset(&rep, 0, sizeof rep);
+}
+
 static void test_vectors_errors(void **state) {
   (void)state;
   tc5_diag dg;
@@ -102,6 +136,7 @@ int main(void) {
       cmocka_unit_test(test_oracle_zcmask),
       cmocka_unit_test(test_zcmask_corruption_caught),
       cmocka_unit_test(test_vectors_errors),
+      cmocka_unit_test(test_gemm_hook),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
