@@ -90,7 +90,7 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
          b_type: str | None = None, d_type: str | None = None, scale_a=None, scale_b=None,
          scale_type: str | None = None, block: int | None = None, saturate: bool = False,
          negate_a: bool = False, negate_b: bool = False, scale_input_d: int = 0,
-         threads: int | None = None) -> np.ndarray:
+         threads: int | None = None, device: str = "cpu") -> np.ndarray:
     """D = A @ B (+ C) exactly as the Tensor Core computes it (tc5_gemm).
 
     a: M x K, b: K x N (NumPy's ``a @ b`` orientation, any strides); arrays of
@@ -100,7 +100,9 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
     s32 for i8) or f16. Block-scaled kinds take ``scale_a`` (M x K/block)
     and ``scale_b`` (K/block x N) and ``block`` (16 or 32). c: M x N of the
     D type (enable-input-d; without it D = A.B). Releases the GIL and uses
-    every core (``threads``). Returns D as float32, float16 or int32.
+    every core (``threads``). device="cuda" computes the same bits on an
+    NVIDIA GPU (tc5_gemm_cuda; a tc5 built with nvcc; NumPy arrays are copied
+    to the GPU and back). Returns D as float32, float16 or int32.
     """
     A, at = _codes(a, "a", a_type)
     B, bt = _codes(b, "b", b_type)
@@ -118,7 +120,7 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
     else:
         D = np.zeros((M, N), dtype=np.uint32)
     _tc5.gemm(model, kind, at, bt, dt, st, int(block or 0), bool(saturate), M, N, K, A, B, SA, SB, D,
-              bool(negate_a), bool(negate_b), c is not None, int(scale_input_d), int(threads or 0))
+              bool(negate_a), bool(negate_b), c is not None, int(scale_input_d), int(threads or 0), device)
     if dt == "f16":
         return D.astype(np.uint16).view(np.float16)
     return D.view(_OUT[dt])

@@ -16,6 +16,9 @@
 #include "tc5/kind.h"
 #include "tc5/layout.h"
 #include "tc5/tensormap.h"
+#ifdef TC5_HAVE_CUDA
+#include "gemm_cuda.h"
+#endif
 #include "tc5/zcmask.h"
 #include "tc5/ptx.h"
 
@@ -108,18 +111,30 @@ static bool model_of(const char *model_s, const char *kind_s, const char *at_s, 
 
 PyDoc_STRVAR(gemm_doc,
              "gemm(model, kind, atype, btype, dtype, stype, block, saturate, M, N, K, A, B, SA, SB, D,\n"
-             "     negate_a, negate_b, enable_input_d, scale_input_d, threads)\n\n"
+             "     negate_a, negate_b, enable_input_d, scale_input_d, threads, device)\n\n"
              "tc5_gemm on uint32 code buffers: A (M x K), B (K x N), D (M x N, read as C with\n"
-             "enable_input_d, written), SA/SB the block scales or None. Releases the GIL.");
+             "enable_input_d, written), SA/SB the block scales or None; device 'cpu' or 'cuda'\n"
+             "(tc5_gemm_cuda: the same bits on the GPU). Releases the GIL.");
 static PyObject *py_gemm(PyObject *self, PyObject *args) {
   (void)self;
-  const char *model_s, *kind_s, *at_s, *bt_s, *dt_s, *st_s;
+  const char *model_s, *kind_s, *at_s, *bt_s, *dt_s, *st_s, *device = "cpu";
   unsigned block, M, N, K, scale_d, threads;
   int saturate, neg_a, neg_b, enable_d;
   PyObject *oa, *ob, *osa, *osb, *od;
-  if (!PyArg_ParseTuple(args, "sssssziIIIIOOOOOpppII", &model_s, &kind_s, &at_s, &bt_s, &dt_s, &st_s, &block, &saturate,
-                        &M, &N, &K, &oa, &ob, &osa, &osb, &od, &neg_a, &neg_b, &enable_d, &scale_d, &threads))
+  if (!PyArg_ParseTuple(args, "sssssziIIIIOOOOOpppII|s", &model_s, &kind_s, &at_s, &bt_s, &dt_s, &st_s, &block,
+                        &saturate, &M, &N, &K, &oa, &ob, &osa, &osb, &od, &neg_a, &neg_b, &enable_d, &scale_d, &threads,
+                        &device))
     return NULL;
+  bool cuda = !strcmp(device, "cuda");
+  if (!cuda && strcmp(device, "cpu")) return PyErr_Format(PyExc_ValueError, "device is 'cpu' or 'cuda', not '%s'", device);
+#ifndef TC5_HAVE_CUDA
+  if (cuda) {
+    tc5_diag nd;
+    tc5_diag_init(&nd);
+    tc5_diag_add(&nd, TC5_EUNSUPPORTED, "device", 0, "tc5.gemm: device='cuda': this tc5 was built without CUDA (no nvcc)");
+    return raise(TC5_EUNSUPPORTED, &nd, "tc5.gemm");
+  }
+#endif
   tc5_dot m;
   if (!model_of(model_s, kind_s, at_s, bt_s, dt_s, st_s, block, saturate, &m, "tc5.gemm")) return NULL;
   tc5_diag dg;
@@ -139,7 +154,13 @@ static PyObject *py_gemm(PyObject *self, PyObject *args) {
   if (have_s && !codes(osb, &bsb, nblk * N, false, "scale_b")) goto fsa;
   if (!codes(od, &bd, (size_t)M * N, true, "d")) goto fsb;
   Py_BEGIN_ALLOW_THREADS
-  st = tc5_gemm(&m, M, N, K, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, bd.buf, &o, threads);
+#ifdef TC5_HAVE_CUDA
+  if (cuda)
+    st = tc5_gemm_cuda(&m, M, N, K, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, bd.buf, &o, NULL,
+                       &dg);
+  else
+#endif
+    st = tc5_gemm(&m, M, N, K, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, bd.buf, &o, threads);
   Py_END_ALLOW_THREADS
   PyBuffer_Release(&bd);
   if (have_s) PyBuffer_Release(&bsb);

@@ -120,3 +120,21 @@ def test_dot_equals_gemm(k, seed, case):
     assert np.float32(d).view(np.uint32) == g.view(np.uint32)[0, 0]
     steps = k // (16 if kind == "f16" else 32) + (k % (16 if kind == "f16" else 32) != 0)
     assert text.count("step ") == steps and "alignment: the largest nominal exponent" in text
+
+
+def test_gemm_device_cuda():
+    """device="cuda": the GPU GEMM's bits equal the CPU's (skipped where tc5
+    has no CUDA or the machine no usable GPU)"""
+    import ml_dtypes
+
+    rng = np.random.default_rng(21)
+    a = rng.standard_normal((64, 96)).astype(ml_dtypes.bfloat16)
+    b = rng.standard_normal((96, 80)).astype(ml_dtypes.bfloat16)
+    cpu = tc5.gemm(a, b, kind="f16")
+    try:
+        gpu = tc5.gemm(a, b, kind="f16", device="cuda")
+    except tc5.Error as e:
+        pytest.skip(f"no GPU GEMM here: {e}")
+    assert np.array_equal(cpu.view(np.uint32), gpu.view(np.uint32))
+    with pytest.raises(ValueError):
+        tc5.gemm(a, b, kind="f16", device="tpu")
