@@ -35,7 +35,7 @@ ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *o
   if (!ptx_shared_addr(w, space, addr, &a)) return NULL;
   ptx_cluster *cl = w->cta->cl;
   uint32_t rank = a >> PTX_CLUSTER_SHIFT;
-  *off = a & ((1u << PTX_CLUSTER_SHIFT) - 1);
+  *off = PTX_CLUSTER_OFF(a);
   if (rank == w->cta->rank) return w->cta;
   /* .shared::cta names the CTA's own memory: its offset alone (tc5's own
    * uses) or with its rank; another rank is no address of it */

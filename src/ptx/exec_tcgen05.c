@@ -41,11 +41,6 @@ static bool uniform(ptx_warp *w, const ptx_insn *in, uint32_t reg, uint32_t mask
 /* the engine's CTAs of an instruction of .cta_group::cg: the executing
  * CTA, or its CTA pair (the even CTA first, 9.7.16.5.1), whose peer must
  * exist and not have exited (Table 46). NULL after reporting. */
-static bool cta_exited(const ptx_cta *c) {
-  for (uint32_t k = 0; k < c->nwarps; k++)
-    if (!c->warps[k].done) return false;
-  return true;
-}
 static tc5_cta *group_of(ptx_warp *w, const ptx_insn *in, int lane, unsigned cg) {
   ptx_cta *c = w->cta;
   if (cg == 1) return c->mma;
@@ -56,7 +51,7 @@ static tc5_cta *group_of(ptx_warp *w, const ptx_insn *in, int lane, unsigned cg)
              c->rank, cl->n, cl->n == 1 ? " (launch with --cluster or .reqnctapercluster)" : "s");
     return NULL;
   }
-  if (cta_exited(&cl->ctas[c->rank ^ 1u])) {
+  if (ptx_cta_exited(&cl->ctas[c->rank ^ 1u])) {
     ptx_fail(w, in, lane, TC5_ESTATE, c->rank ^ 1u,
              "[cta-pair] the peer CTA (rank %u) has exited: a .cta_group::2 instruction needs it active (Table 46)",
              c->rank ^ 1u);

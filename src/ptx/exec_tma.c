@@ -55,12 +55,6 @@ static ptx_cta *smem_at(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t spa
   if (!t) ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "address 0x%llx is not in the shared memory of the cluster's CTAs", (unsigned long long)a);
   return t;
 }
-/* the shared::cluster form of offset `off` in CTA t, as the mbarrier
- * functions take it */
-static uint32_t cluster_form(const ptx_warp *w, const ptx_cta *t, uint32_t off) {
-  (void)w;
-  return PTX_CLUSTER_FORM(t, off);
-}
 
 /* in->mods: */
 enum {
@@ -143,7 +137,7 @@ static PTX_EXEC(x_tensor) {
                             d->rank, w->cta->cl->n);
           bt = &w->cta->cl->ctas[r];
         }
-        int r = ptx_mbar_complete_tx_lane(w, in, (int)l, cluster_form(w, bt, mboff), bytes);
+        int r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(bt, mboff), bytes);
         if (r != PX_NEXT) return r;
         d->progress = true;
       }
@@ -178,8 +172,8 @@ static PTX_EXEC(x_bulk) {
                       w->cta->cl->n);
     for (uint32_t m = cta_mask; m; m &= m - 1) {
       ptx_cta *t = &w->cta->cl->ctas[__builtin_ctz(m)];
-      int r = bulk_one(w, in, l, cluster_form(w, t, off), s, size);
-      if (r == PX_NEXT) r = ptx_mbar_complete_tx_lane(w, in, (int)l, cluster_form(w, t, mboff), size);
+      int r = bulk_one(w, in, l, PTX_CLUSTER_FORM(t, off), s, size);
+      if (r == PX_NEXT) r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(t, mboff), size);
       if (r != PX_NEXT) return r;
       t->progress = true;
     }
@@ -225,7 +219,7 @@ static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uin
     uint32_t mb;
     ptx_cta *t = smem_at(w, in, l, PS_SHARED_CLUSTER, &in->o[3], &mb);
     if (!t) return PX_ERROR;
-    int r = ptx_mbar_complete_tx_lane(w, in, (int)l, cluster_form(w, t, mb), size);
+    int r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(t, mb), size);
     if (r != PX_NEXT) return r;
   }
   return PX_NEXT;
@@ -244,11 +238,11 @@ static int take_dst_src(dctx *d, int *dst, int *src) {
   return *dst >= 0 && *src >= 0;
 }
 
-/* cp.async.bulk.tensor.Nd.dst.src.tile[.mbarrier::complete_tx::bytes][.multicast::cluster][.cta_group::1|2][.level::cache_hint] */
 /* .L2::cache_hint (the ISA's .level::cache_hint): a cache-policy operand,
  * a hint with nothing to model */
 static bool take_hint(dctx *d) { return d_take(d, "L2::cache_hint") || d_take(d, "level::cache_hint"); }
 
+/* cp.async.bulk.tensor.Nd.dst.src{.tile|.im2col}[.mbarrier::complete_tx::bytes][.multicast::cluster][.cta_group::1|2][.L2::cache_hint] */
 static tc5_status dec_tensor(dctx *d, bool reduce) {
   ptx_insn *in = d->in;
   unsigned rank = 0;

@@ -544,7 +544,7 @@ static PTX_EXEC(x_mbarrier) {
       d[l] = done;
       if (!done) {
         all = false;
-        w->wait_id = off & ((1u << PTX_CLUSTER_SHIFT) - 1);
+        w->wait_id = PTX_CLUSTER_OFF(off);
       } else if (w->cta->chk && mb != observed) { /* the warp observes once per mbarrier */
         chk_mbar_observe(w, in, mb, (unsigned)(x[l] & 1)); /* parity, or the state's phase */
         observed = mb;
@@ -569,7 +569,7 @@ static PTX_EXEC(x_mbarrier) {
     if (op == MB_INIT) {
       if (off >> PTX_CLUSTER_SHIFT != w->cta->rank)
         return ptx_fail(w, in, (int)l, TC5_EILLEGAL, off, "mbarrier.init of another CTA's mbarrier (init takes .shared::cta)");
-      off &= (1u << PTX_CLUSTER_SHIFT) - 1;
+      off = PTX_CLUSTER_OFF(off);
       ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
       if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
       mb->tx_line = 0;

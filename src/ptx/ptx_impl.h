@@ -412,8 +412,16 @@ bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off);
  * access names the CTA's own memory only. */
 #define PTX_CLUSTER_SHIFT 24
 ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off);
-/* the shared::cluster address of offset `off` in CTA t */
+/* the shared::cluster address of offset `off` in CTA t, and an address's
+ * offset in its CTA */
 #define PTX_CLUSTER_FORM(t, off) ((uint32_t)(t)->rank << PTX_CLUSTER_SHIFT | (uint32_t)(off))
+#define PTX_CLUSTER_OFF(a) ((uint32_t)(a) & ((1u << PTX_CLUSTER_SHIFT) - 1))
+/* every warp of CTA c has exited */
+static inline bool ptx_cta_exited(const ptx_cta *c) {
+  for (uint32_t k = 0; k < c->nwarps; k++)
+    if (!c->warps[k].done) return false;
+  return true;
+}
 
 /* the implicit last instruction of a function: exit (entry) or ret (exec_warp.c) */
 ptx_exec_fn ptx_end_of_function(bool entry);

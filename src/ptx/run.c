@@ -388,8 +388,7 @@ static void deadlock(ptx_cluster *cl) {
         snprintf(t, 240, "%s waits at line %u (%.40s) for Tensor Memory columns", who, in->line, ptx_insn_text(L->m, in));
       } else if (w->wait_id == PTX_WAIT_PEER) {
         peer = true;
-        bool gone = true;
-        for (uint32_t j = 0; j < cl->ctas[c->rank ^ 1u].nwarps; j++) gone &= cl->ctas[c->rank ^ 1u].warps[j].done;
+        bool gone = ptx_cta_exited(&cl->ctas[c->rank ^ 1u]);
         snprintf(t, 240, "%s waits at line %u (%.50s) for a warp of its peer CTA (rank %u) to execute it too%s", who,
                  in->line, ptx_insn_text(L->m, in), c->rank ^ 1u, gone ? " (it has exited)" : "");
       } else if (mb) {
@@ -589,6 +588,19 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* a global region of the launch: [base, base + size) backed by host, named */
+__attribute__((format(printf, 5, 6))) static void add_region(ptx_launch *L, uint64_t base, uint64_t size, void *host,
+                                                              const char *fmt, ...) {
+  ptx_region *r = &L->regions[L->nregions++];
+  r->base = base;
+  r->size = size;
+  r->host = host;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(r->name, sizeof r->name, fmt, ap);
+  va_end(ap);
+}
+
 tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args,
                           unsigned nargs, tc5_ptx_stats *stats, tc5_diag *diag) {
   if (!m || !cfg || (nargs && !args)) return TC5_EINVAL;
@@ -699,11 +711,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   for (unsigned k = 0, pk = 0; k < nargs; k++) {
     tc5_ptx_arg *a = &args[k];
     if (a->kind == TC5_PTX_ARG_GLOBAL) { /* no parameter: a region only */
-      ptx_region *r = &L.regions[L.nregions++];
-      r->base = a->device_address;
-      r->size = a->bytes;
-      r->host = a->data;
-      snprintf(r->name, sizeof r->name, "global buffer %u", k + 1);
+      add_region(&L, a->device_address, a->bytes, a->data, "global buffer %u", k + 1);
       continue;
     }
     const ptx_param *p = &L.f->params[pk++];
@@ -719,11 +727,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
     }
     if (a->kind == TC5_PTX_ARG_TENSORMAP) {
       if (a->data) { /* the tensor's own buffer */
-        ptx_region *r = &L.regions[L.nregions++];
-        r->base = a->device_address;
-        r->size = a->bytes;
-        r->host = a->data;
-        snprintf(r->name, sizeof r->name, "tensor of %.52s", p->name);
+        add_region(&L, a->device_address, a->bytes, a->data, "tensor of %.52s", p->name);
       } else if (a->buffer >= nargs || (args[a->buffer].kind != TC5_PTX_ARG_BUFFER && args[a->buffer].kind != TC5_PTX_ARG_GLOBAL)) {
         st = tc5_diag_add(diag, TC5_EINVAL, p->name, k, "parameter %u (%s): the tensor map's buffer, argument %u, is not a buffer",
                           pk, p->name, a->buffer + 1);
@@ -753,11 +757,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
         continue;
       }
       /* by address: a 128-byte region of its own (64-byte aligned) */
-      ptx_region *r = &L.regions[L.nregions++];
-      r->base = next;
-      r->size = TC5_TENSORMAP_BYTES;
-      r->host = tm->bytes;
-      snprintf(r->name, sizeof r->name, "tensor map of %.48s", p->name);
+      add_region(&L, next, TC5_TENSORMAP_BYTES, tm->bytes, "tensor map of %.48s", p->name);
       v = next;
       next += 65536;
       L.ntmaps++;
@@ -770,11 +770,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
                           p->name, p->size);
         goto out;
       }
-      ptx_region *r = &L.regions[L.nregions++];
-      r->base = a->device_address;
-      r->size = a->bytes;
-      r->host = a->data;
-      snprintf(r->name, sizeof r->name, "%.63s", p->name);
+      add_region(&L, a->device_address, a->bytes, a->data, "%.63s", p->name);
       v = a->device_address;
     } else {
       if (a->size != p->size) {
@@ -795,13 +791,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   for (unsigned k = 0; k < m->nvars; k++)
     if ((m->vars[k].space == PS_GLOBAL || m->vars[k].space == PS_CONST) && m->vars[k].init)
       memcpy(L.globals + m->vars[k].addr, m->vars[k].init, m->vars[k].size);
-  {
-    ptx_region *r = &L.regions[L.nregions++];
-    r->base = next;
-    r->size = m->global_bytes;
-    r->host = L.globals;
-    snprintf(r->name, sizeof r->name, "module variables");
-  }
+  add_region(&L, next, m->global_bytes, L.globals, "module variables");
   L.max_steps = cfg->max_steps ? cfg->max_steps : (1ull << 34);
   /* workers */
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);

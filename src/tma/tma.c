@@ -192,6 +192,23 @@ typedef struct row_job {
   uint32_t n0;
   const char *what;
 } row_job;
+/* a copy's row job: a row's elements (a pixel's channels in im2col mode) */
+static row_job job_of(const tc5_tmap_params *p, tc5_tma_dir dir, tc5_tma_redop op, tc5_smem *smem,
+                      const tc5_tma_global *g, unsigned bits, const char *what) {
+  const bool packed = bits % 8 != 0;
+  const unsigned eb = bits / 8; /* bytes of an element (not packed) */
+  row_job j = {p, dir, op, smem, g, bits, eb, smem_bits16(p, bits), packed, false, 0, 0, box_count(p, 0), what};
+  /* a store writes whole 16-byte pieces of a row: the elements past the
+   * tensor's last one in its last piece too (the H100 does; gpu/run.sh tma) */
+  j.limit0 = dir == TC5_TMA_LOAD || packed ? p->dims[0] : (p->dims[0] * eb + 15) / 16 * 16 / eb;
+  /* the fill of a load outside the tensor: zeros, or for oobFill nan the
+   * 16-bit pattern 0x7ff7 repeated (a NaN in f16, bf16, f32 and f64: the
+   * H100's, gpu/run.sh tma) */
+  j.fill = p->oob == TC5_TMAP_OOB_NAN ? 0x7ff77ff77ff77ff7ull : 0;
+  j.conv = dir == TC5_TMA_LOAD && (p->type == TC5_TMAP_TF32 || p->type == TC5_TMAP_TF32_FTZ);
+  return j;
+}
+
 static tc5_status copy_row(const row_job *j, bool row_in, uint64_t row_addr, int64_t first, uint32_t row_smem,
                            tc5_diag *diag) {
   const unsigned bits = j->bits, eb = j->eb;
@@ -319,19 +336,8 @@ tc5_status tc5_tma_tile(const tc5_tmap_params *p, const int32_t *coords, tc5_tma
                           what, i, coords[i]);
   uint32_t n[TC5_TENSORMAP_MAX_RANK] = {1, 1, 1, 1, 1};
   for (unsigned i = 0; i < p->rank; i++) n[i] = box_count(p, i);
-  const bool packed = bits % 8 != 0;
-  const unsigned eb = bits / 8; /* bytes of an element (not packed) */
-  const unsigned sb16 = smem_bits16(p, bits);
   const uint64_t pitch = row_pitch(p, bits);
-  /* a store writes whole 16-byte pieces of a row: the elements past the
-   * tensor's last one in its last piece too (the H100 does; gpu/run.sh tma) */
-  const uint64_t limit0 = dir == TC5_TMA_LOAD || packed ? p->dims[0] : (p->dims[0] * eb + 15) / 16 * 16 / eb;
-  /* the fill of a load outside the tensor: zeros, or for oobFill nan the
-   * 16-bit pattern 0x7ff7 repeated (a NaN in f16, bf16, f32 and f64: the
-   * H100's, gpu/run.sh tma) */
-  const uint64_t fill = p->oob == TC5_TMAP_OOB_NAN ? 0x7ff77ff77ff77ff7ull : 0;
-  const bool conv = dir == TC5_TMA_LOAD && (p->type == TC5_TMAP_TF32 || p->type == TC5_TMAP_TF32_FTZ);
-  const row_job J = {p, dir, op, smem, g, bits, eb, sb16, packed, conv, limit0, fill, n[0], what};
+  const row_job J = job_of(p, dir, op, smem, g, bits, what);
   uint32_t idx[TC5_TENSORMAP_MAX_RANK] = {0};
   uint64_t row = 0; /* the row's index in the box */
   for (;; row++) {
@@ -370,11 +376,8 @@ tc5_status tc5_tma_im2col(const tc5_tmap_params *p, const int32_t *coords, const
                         tc5_tmap_type_name(p->type));
   tc5_status st = common_rules(p, coords, bits, smem, smem_addr, what, diag);
   if (st) return st;
-  const unsigned eb = bits / 8, ns = p->rank - 2; /* spatial dimensions 1 .. ns */
-  const uint64_t fill = p->oob == TC5_TMAP_OOB_NAN ? 0x7ff77ff77ff77ff7ull : 0;
-  const bool conv = p->type == TC5_TMAP_TF32 || p->type == TC5_TMAP_TF32_FTZ;
-  const row_job J = {p, TC5_TMA_LOAD, TC5_TMA_ADD, smem, g, bits, eb, 16 * bits, false, conv, p->dims[0], fill,
-                     p->channels, what};
+  const unsigned ns = p->rank - 2; /* spatial dimensions 1 .. ns */
+  const row_job J = job_of(p, TC5_TMA_LOAD, TC5_TMA_ADD, smem, g, bits, what);
   const uint64_t pitch = row_pitch(p, bits);
   int64_t pos[4], lo[4], hi[4];
   for (unsigned i = 1; i <= ns; i++) {
