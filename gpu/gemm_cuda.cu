@@ -21,7 +21,7 @@ __global__ static void gemm_kernel(tc5_arith_model m, unsigned M, unsigned N, un
   size_t ns = m.scaled ? K / m.block : 0;
   uint32_t *d = D + (size_t)r * N + n;
   *d = tc5__dot_elem(&m, K, A + (size_t)r * K, B + n, N, SA ? SA + (size_t)r * ns : NULL, SB ? SB + n : NULL,
-                     enable ? *d : 0, enable, scale, negate, terms);
+                     enable ? *d : 0, enable, scale, negate, terms, NULL);
 }
 
 static tc5_status cuda_fail(tc5_diag *diag, cudaError_t e, const char *what) {

@@ -137,58 +137,38 @@ void tc5__term_of(tc5_type t, uint32_t code, tc5_term *r) {
 
 uint32_t tc5__round_out(tc5_out_round out, int sign, uint64_t mag, int x) { return tc5__round_code(out, sign, mag, x); }
 
-/* tc5_dot_explain: the steps of tc5__dot_elem, each term told */
-static uint32_t explain(const tc5_arith_model *m, size_t k, const uint32_t *a, const uint32_t *b, const uint32_t *sa,
-                        const uint32_t *sb, uint32_t c, bool enable, unsigned scale, bool negate, tc5_sb *ex) {
-  tc5_term t[80];
-  size_t chunk = m->chunk ? m->chunk : k;
-  uint32_t acc = c;
-  for (size_t k0 = 0; k0 < k || k0 == 0; k0 += chunk) {
-    size_t n = k - k0 < chunk ? k - k0 : chunk;
-    int nt = 0;
-    if (m->group)
-      for (size_t g = k0; g < k0 + n; g += m->group)
-        tc5__group_term(m, a + g, b + g, 1, sa[g / m->block], sb[g / m->block], negate, &t[nt++]);
-    else
-      for (size_t i = k0; i < k0 + n; i++)
-        tc5__product_term(m, a[i], b[i], m->scaled ? &sa[i / m->block] : NULL, m->scaled ? &sb[i / m->block] : NULL,
-                          negate, &t[nt++]);
-    tc5__c_term(m, acc, enable, scale, &t[nt++]);
-    if (k) tc5_sb_printf(ex, "step %zu: products %zu..%zu%s, then C = 0x%08x\n", k0 / chunk, k0, k0 + n - 1,
-                         m->group ? " (in groups)" : "", acc);
-    int isign = 0, cls = tc5__special_class(t, nt, &isign);
-    if (cls != TC5_TERM_FINITE) {
-      acc = tc5__special_code(m->c_f16, cls, isign);
-      tc5_sb_printf(ex, "  a NaN or an infinity among the terms: the result is 0x%08x\n", acc);
-    } else {
-      int lsb = tc5__step_lsb(m, t, nt);
-      tc5_sb_printf(ex, "  alignment: the largest nominal exponent E = %d; each term is truncated toward zero to "
-                        "a multiple of 2^(E - F) = 2^%d (F = %u)\n", lsb + (int)m->frac_bits, lsb, m->frac_bits);
-      int64_t sum = 0;
-      for (int i = 0; i < nt; i++) {
-        uint64_t v = tc5__term_at(&t[i], lsb);
-        int sh = t[i].x - lsb;
-        sum += t[i].sign ? -(int64_t)v : (int64_t)v;
-        tc5_sb_printf(ex, "  term %2d%s: %s%llu * 2^%d (nominal exponent %d) -> %s%llu * 2^%d%s\n", i,
-                      i == nt - 1 ? " (C)" : "", t[i].sign ? "-" : "+", (unsigned long long)t[i].m, t[i].x, t[i].e,
-                      t[i].sign ? "-" : "+", (unsigned long long)v, lsb,
-                      t[i].m && (sh >= 0 ? 0 : (-sh >= 64 ? t[i].m : t[i].m & ((1ull << -sh) - 1))) ? " (bits dropped)"
-                                                                                                  : "");
-      }
-      int sign = sum < 0;
-      acc = tc5__round_code(m->out, sign, sign ? (uint64_t)(-sum) : (uint64_t)sum, lsb);
-      tc5_sb_printf(ex, "  exact sum of the truncated terms: %lld * 2^%d; rounded (%s) to 0x%08x\n", (long long)sum,
-                    lsb,
-                    m->out == TC5_OUT_RNE_F16 ? "to nearest even, f16"
-                    : m->out == TC5_OUT_RZ_E8M13 ? "toward zero, 13 fraction bits"
-                                                 : "toward zero, f32",
-                    acc);
-    }
-    enable = true;
-    scale = 0;
-    if (!k) break;
+/* tc5_dot_explain: what tc5__dot_elem tells its trace, in words */
+typedef struct explain_ctx {
+  const tc5_arith_model *m;
+  tc5_sb *ex;
+} explain_ctx;
+static void explain_step(void *ctx, size_t index, size_t k0, size_t n, uint32_t c) {
+  explain_ctx *e = ctx;
+  tc5_sb_printf(e->ex, "step %zu: products %zu..%zu%s, then C = 0x%08x\n", index, k0, k0 + n - 1,
+                e->m->group ? " (in groups)" : "", c);
+}
+static void explain_sum(void *ctx, const tc5_term *t, int nt, int cls, int lsb, int64_t sum, uint32_t r) {
+  explain_ctx *e = ctx;
+  const tc5_arith_model *m = e->m;
+  if (cls != TC5_TERM_FINITE) {
+    tc5_sb_printf(e->ex, "  a NaN or an infinity among the terms: the result is 0x%08x\n", r);
+    return;
   }
-  return acc;
+  tc5_sb_printf(e->ex, "  alignment: the largest nominal exponent E = %d; each term is truncated toward zero to "
+                       "a multiple of 2^(E - F) = 2^%d (F = %u)\n", lsb + (int)m->frac_bits, lsb, m->frac_bits);
+  for (int i = 0; i < nt; i++) {
+    uint64_t v = tc5__term_at(&t[i], lsb);
+    int sh = t[i].x - lsb;
+    tc5_sb_printf(e->ex, "  term %2d%s: %s%llu * 2^%d (nominal exponent %d) -> %s%llu * 2^%d%s\n", i,
+                  i == nt - 1 ? " (C)" : "", t[i].sign ? "-" : "+", (unsigned long long)t[i].m, t[i].x, t[i].e,
+                  t[i].sign ? "-" : "+", (unsigned long long)v, lsb,
+                  t[i].m && (sh >= 0 ? 0 : (-sh >= 64 ? t[i].m : t[i].m & ((1ull << -sh) - 1))) ? " (bits dropped)" : "");
+  }
+  tc5_sb_printf(e->ex, "  exact sum of the truncated terms: %lld * 2^%d; rounded (%s) to 0x%08x\n", (long long)sum, lsb,
+                m->out == TC5_OUT_RNE_F16     ? "to nearest even, f16"
+                : m->out == TC5_OUT_RZ_E8M13 ? "toward zero, 13 fraction bits"
+                                             : "toward zero, f32",
+                r);
 }
 
 /* tc5_dot_run, and with ex its explanation step by step */
@@ -208,13 +188,11 @@ static tc5_status dot_run(const tc5_dot *d, size_t k, const uint32_t *a, const u
   }
   if (m.scaled && (!sa || !sb)) return TC5_EINVAL;
   if ((d->chunk ? d->chunk : k) > tc5__max_chunk(d)) return TC5_EUNSUPPORTED; /* one step of more products than the model fuses */
-  bool negate = o->negate_a ^ o->negate_b;
-  if (ex) {
-    *out = explain(&m, k, a, b, sa, sb, c, o->enable_input_d, o->scale_input_d, negate, ex);
-  } else {
-    tc5_term terms[80];
-    *out = tc5__dot_elem(&m, k, a, b, 1, sa, sb, c, o->enable_input_d, o->scale_input_d, negate, terms);
-  }
+  explain_ctx ec = {&m, ex};
+  const tc5_step_trace trace = {explain_step, explain_sum, &ec};
+  tc5_term terms[80];
+  *out = tc5__dot_elem(&m, k, a, b, 1, sa, sb, c, o->enable_input_d, o->scale_input_d, o->negate_a ^ o->negate_b,
+                       terms, ex ? &trace : NULL);
   return TC5_OK;
 }
 

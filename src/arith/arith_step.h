@@ -176,11 +176,25 @@ TC5_HD uint64_t tc5__term_at(const tc5_term *t, int lsb) {
   return -sh >= 64 ? 0 : t->m >> -sh;
 }
 
+/* What tc5_dot_explain tells (NULL everywhere else, the GPU included):
+ * each step before its sum (index, first product, count, the incoming C),
+ * and each sum: its terms, their class (a NaN or infinity among them, or
+ * finite), the alignment 2^lsb, the exact sum and the rounded result. */
+typedef struct tc5_step_trace {
+  void (*step)(void *ctx, size_t index, size_t k0, size_t n, uint32_t c);
+  void (*sum)(void *ctx, const tc5_term *t, int nt, int cls, int lsb, int64_t sum, uint32_t result);
+  void *ctx;
+} tc5_step_trace;
+
 /* The truncated fused sum of the terms of one step, rounded. */
-TC5_HD uint32_t tc5__fused(const tc5_arith_model *m, const tc5_term *t, int n) {
+TC5_HD uint32_t tc5__fused(const tc5_arith_model *m, const tc5_term *t, int n, const tc5_step_trace *trace) {
   int isign = 0;
   int cls = tc5__special_class(t, n, &isign);
-  if (cls != TC5_TERM_FINITE) return tc5__special_code(m->c_f16, cls, isign);
+  if (cls != TC5_TERM_FINITE) {
+    uint32_t r = tc5__special_code(m->c_f16, cls, isign);
+    if (trace) trace->sum(trace->ctx, t, n, cls, 0, 0, r);
+    return r;
+  }
   int lsb = tc5__step_lsb(m, t, n);
   int64_t sum = 0;
   for (int i = 0; i < n; i++) {
@@ -188,7 +202,9 @@ TC5_HD uint32_t tc5__fused(const tc5_arith_model *m, const tc5_term *t, int n) {
     sum += t[i].sign ? -(int64_t)v : (int64_t)v;
   }
   int sign = sum < 0;
-  return tc5__round_code(m->out, sign, sign ? (uint64_t)(-sum) : (uint64_t)sum, lsb);
+  uint32_t r = tc5__round_code(m->out, sign, sign ? (uint64_t)(-sum) : (uint64_t)sum, lsb);
+  if (trace) trace->sum(trace->ctx, t, n, cls, lsb, sum, r);
+  return r;
 }
 
 /* the accumulator as a step's last term */
@@ -288,16 +304,16 @@ TC5_HD uint32_t tc5__int_dot(const tc5_arith_model *m, size_t k, const uint32_t 
 /* One output element: the K products of row a (a[k]) and column b (b[k *
  * bstride]), scale factors sa[k / block] and sb[(k / block) * bstride] when
  * scaled, onto c. `terms` has room for the model's step (tc5__max_chunk + 1
- * terms). */
+ * terms); trace (NULL but for tc5_dot_explain) is told each step. */
 TC5_HD uint32_t tc5__dot_elem(const tc5_arith_model *m, size_t k, const uint32_t *a, const uint32_t *b, size_t bstride,
                               const uint32_t *sa, const uint32_t *sb, uint32_t c, bool enable, unsigned scale,
-                              bool negate, tc5_term *terms) {
+                              bool negate, tc5_term *terms, const tc5_step_trace *trace) {
   if (m->out == TC5_OUT_S32) return tc5__int_dot(m, k, a, b, bstride, c, enable);
   size_t chunk = m->chunk ? m->chunk : k;
   uint32_t acc = c;
   if (k == 0) {
     tc5__c_term(m, acc, enable, scale, &terms[0]);
-    return tc5__fused(m, terms, 1);
+    return tc5__fused(m, terms, 1, trace);
   }
   for (size_t k0 = 0; k0 < k; k0 += chunk) {
     size_t n = k - k0 < chunk ? k - k0 : chunk;
@@ -312,7 +328,8 @@ TC5_HD uint32_t tc5__dot_elem(const tc5_arith_model *m, size_t k, const uint32_t
                           m->scaled ? &sb[(i / m->block) * bstride] : NULL, negate, &terms[nt++]);
     }
     tc5__c_term(m, acc, enable, scale, &terms[nt++]);
-    acc = tc5__fused(m, terms, nt);
+    if (trace) trace->step(trace->ctx, k0 / chunk, k0, n, acc);
+    acc = tc5__fused(m, terms, nt, trace);
     /* later steps accumulate onto the previous result, unscaled */
     enable = true;
     scale = 0;
