@@ -3,14 +3,22 @@
  * kind and type pair of tc5_dot_model (Blackwell f16/bf16 to f32 and f16,
  * tf32, f8f6f4's 25 pairs to f32 and f16, mxf8f6f4 with ue8m0, mxf4,
  * mxf4nvf4 with ue8m0 and ue4m3, i8 wrapping and saturating; Hopper f16,
- * bf16, tf32, e4m3/e5m2), C read and ignored, at 256 x 256 x 512, and the
+ * bf16, tf32, e4m3/e5m2), C read and ignored, at 256 x 256 x 512, and at
+ * 200 x 300 x 448 (no multiple of any kernel's tile) with A negated; the
  * main kinds at 1024 x 1024 x 1024. Inputs mostly moderate values with
  * zeros, subnormals and a wide exponent spread; every 16th row of A and
  * column of B also random codes of the whole range (NaN, Inf). Then
  * 8192 x 8192 x 8192 for bf16, e4m3 and mxf4nvf4 (ue4m3): the GPU computes
  * the whole D, the CPU 128 whole rows of it spread over M (1,048,576
- * outputs a kind), compared. Run by `gpu/run.sh gemm` on the H100; prints
- * one line a case and the totals; exit 1 on any difference. */
+ * outputs a kind), compared. Each line names the kernel that ran
+ * (gpu/gemm_paths.h).
+ *
+ * TC5_GEMM_FULL=P/Q (P < Q): instead, every kind and type pair whole at
+ * 1024^3 and as 128 sampled rows of 8192^3, the pairs i with i % Q == P
+ * (the sweep is split into Q runs to fit a device call).
+ *
+ * Run by `gpu/run.sh gemm` on the H100; prints one line a case and the
+ * totals; exit 1 on any difference. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +26,7 @@
 
 #include "spec/spec_tables.h"
 #include "tc5/arith.h"
-#include "gemm_cuda.h"
+#include "gemm_paths.h"
 #include "tc5/kind.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
@@ -65,7 +73,7 @@ typedef struct cs {
 } cs;
 
 static unsigned long long total, bad;
-static int run(const cs *k, unsigned M, unsigned N, unsigned K, int enable) {
+static int run(const cs *k, unsigned M, unsigned N, unsigned K, int enable, int negate) {
   tc5_dot d;
   if (tc5_dot_model(k->arch, k->kind, k->a, k->b, k->c, k->s, k->block, k->saturate, &d, NULL)) return 0;
   size_t ns = k->s ? K / k->block : 0;
@@ -87,6 +95,7 @@ static int run(const cs *k, unsigned M, unsigned N, unsigned K, int enable) {
   tc5_dot_opts o;
   tc5_dot_opts_init(&o);
   o.enable_input_d = enable;
+  o.negate_a = negate;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   tc5_diag dg;
@@ -101,10 +110,10 @@ static int run(const cs *k, unsigned M, unsigned N, unsigned K, int enable) {
     if (D1[i] != D2[i] && !diff++) first = i;
     nan += k->c == TC5_F16 ? (D1[i] & 0x7C00) == 0x7C00 : k->c == TC5_F32 && (D1[i] & 0x7F800000) == 0x7F800000;
   }
-  printf("%-9s %-10s %5s x %-5s -> %-3s %-5s%s %4u x %4u x %4u C %s: %s", k->arch ? "hopper" : "blackwell",
+  printf("%-9s %-10s %5s x %-5s -> %-3s %-5s%s %4u x %4u x %4u C %s%s [%s]: %s", k->arch ? "hopper" : "blackwell",
          tc5_kind_name(k->kind), tc5_type_name(k->a), tc5_type_name(k->b), tc5_type_name(k->c),
          k->s ? tc5_type_name(k->s) : "", k->saturate ? " sat" : "", M, N, K, enable ? "read" : "off ",
-         st ? "ERROR" : diff ? "DIFFER" : "equal");
+         negate ? " -A" : "", tc5__gemm_cuda_path(&d, K, &o), st ? "ERROR" : diff ? "DIFFER" : "equal");
   if (st) printf(" %s\n", dg.count ? dg.issue[0].message : tc5_strerror(st));
   else
     printf(" (%llu outputs, %llu inf/nan; cpu %.3f s, gpu %.4f s)%s\n", (unsigned long long)M * N, nan, cpu, gpu, "");
@@ -131,11 +140,13 @@ static int sampled(const cs *k, unsigned S, unsigned rows) {
   for (size_t i = 0; i < S * ns; i++) SA[i] = gen_scale(k->s, (i / ns) % 16 == 0);
   for (size_t i = 0; i < ns * S; i++) SB[i] = gen_scale(k->s, (i % S) % 16 == 0);
   for (size_t i = 0; i < SS; i++) D[i] = k->c == TC5_F16 ? gen(TC5_F16, 0) : gen(TC5_TF32, 0);
+  /* row r * step + r % 16: one sampled row in 16 is a wild one, as in A */
   unsigned step = S / rows;
+#define ROW(r) ((size_t)(r) * step + (r) % 16)
   for (unsigned r = 0; r < rows; r++) {
-    memcpy(As + (size_t)r * S, A + (size_t)r * step * S, (size_t)S * 4);
-    memcpy(Ds + (size_t)r * S, D + (size_t)r * step * S, (size_t)S * 4);
-    if (ns) memcpy(SAs + r * ns, SA + (size_t)r * step * ns, ns * 4);
+    memcpy(As + (size_t)r * S, A + ROW(r) * S, (size_t)S * 4);
+    memcpy(Ds + (size_t)r * S, D + ROW(r) * S, (size_t)S * 4);
+    if (ns) memcpy(SAs + r * ns, SA + ROW(r) * ns, ns * 4);
   }
   tc5_dot_opts o;
   tc5_dot_opts_init(&o);
@@ -149,10 +160,10 @@ static int sampled(const cs *k, unsigned S, unsigned rows) {
   if (!st) st = tc5_gemm_cuda(&d, S, S, S, A, B, SA, SB, D, &o, &gpu, &dg);
   unsigned long long diff = 0;
   for (unsigned r = 0; !st && r < rows; r++)
-    for (unsigned n = 0; n < S; n++) diff += Ds[(size_t)r * S + n] != D[(size_t)r * step * S + n];
-  printf("%-9s %-10s %5s x %-5s -> %-3s %-5s %u^3, %u whole rows: %s (%llu outputs; cpu %.2f s for the rows, gpu %.2f s "
+    for (unsigned n = 0; n < S; n++) diff += Ds[(size_t)r * S + n] != D[ROW(r) * S + n];
+  printf("%-9s %-10s %5s x %-5s -> %-3s %-5s %u^3 [%s], %u whole rows: %s (%llu outputs; cpu %.2f s for the rows, gpu %.2f s "
          "for all of D, %.2e MAC/s)\n", k->arch ? "hopper" : "blackwell", tc5_kind_name(k->kind), tc5_type_name(k->a),
-         tc5_type_name(k->b), tc5_type_name(k->c), k->s ? tc5_type_name(k->s) : "", S, rows,
+         tc5_type_name(k->b), tc5_type_name(k->c), k->s ? tc5_type_name(k->s) : "", S, tc5__gemm_cuda_path(&d, S, &o), rows,
          st ? "ERROR" : diff ? "DIFFER" : "equal", (unsigned long long)rows * S, cpu, gpu,
          gpu > 0 ? (double)SS * S / gpu : 0.0);
   if (st) printf("   %s\n", dg.count ? dg.issue[0].message : tc5_strerror(st));
@@ -191,8 +202,24 @@ int main(void) {
       for (int j = 0; j < 2; j++)
         list[n++] = (cs){TC5_MODEL_BLACKWELL, TC5_KIND_I8, i ? TC5_U8 : TC5_S8, j ? TC5_U8 : TC5_S8, TC5_S32, 0, 0, sat};
   unsigned cases = 0;
+  const char *full = getenv("TC5_GEMM_FULL");
+  unsigned part = 0, parts = 0;
+  if (full && (sscanf(full, "%u/%u", &part, &parts) != 2 || part >= parts)) {
+    fprintf(stderr, "gemm_check: TC5_GEMM_FULL is P/Q with P < Q, not %s\n", full);
+    return 2;
+  }
+  if (parts) {
+    for (unsigned i = part; i < n; i += parts) {
+      cases += run(&list[i], 1024, 1024, 1024, 1, 0);
+      cases += sampled(&list[i], 8192, 128);
+    }
+    printf("%u cases, %llu outputs compared, %llu differ\n", cases, total, bad);
+    return bad ? 1 : 0;
+  }
   for (unsigned i = 0; i < n; i++)
-    for (int e = 0; e < 2; e++) cases += run(&list[i], 256, 256, 512, e);
+    for (int e = 0; e < 2; e++) cases += run(&list[i], 256, 256, 512, e, 0);
+  /* shapes that are no multiple of any kernel's tile, negated A */
+  for (unsigned i = 0; i < n; i++) cases += run(&list[i], 200, 300, 448, 1, 1);
   /* the main kinds whole at 1024^3 */
   const cs big[] = {{TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32, 0, 0, 0},
                     {TC5_MODEL_BLACKWELL, TC5_KIND_F8F6F4, TC5_E4M3, TC5_E4M3, TC5_F32, 0, 0, 0},
@@ -202,7 +229,7 @@ int main(void) {
                     {TC5_MODEL_BLACKWELL, TC5_KIND_TF32, TC5_TF32, TC5_TF32, TC5_F32, 0, 0, 0},
                     {TC5_MODEL_BLACKWELL, TC5_KIND_I8, TC5_S8, TC5_U8, TC5_S32, 0, 0, 1},
                     {TC5_MODEL_HOPPER, TC5_KIND_F8F6F4, TC5_E4M3, TC5_E5M2, TC5_F32, 0, 0, 0}};
-  for (unsigned i = 0; i < sizeof big / sizeof big[0]; i++) cases += run(&big[i], 1024, 1024, 1024, 1);
+  for (unsigned i = 0; i < sizeof big / sizeof big[0]; i++) cases += run(&big[i], 1024, 1024, 1024, 1, 0);
   for (unsigned i = 0; i < 5; i += (i == 1 ? 3 : 1)) cases += sampled(&big[i], 8192, 128);
   printf("%u cases, %llu outputs compared, %llu differ\n", cases, total, bad);
   return bad ? 1 : 0;

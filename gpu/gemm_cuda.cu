@@ -1,16 +1,13 @@
-// tc5_gemm on the GPU (include/tc5/gemm_cuda.h): one thread an output
-// element, each computed by tc5__dot_elem, the CPU reference's own inline
-// code (src/arith/arith_step.h), so both compute the same bits by
-// construction; gpu/gemm_check.cu checks that they do on the H100.
+// tc5_gemm on the GPU (gpu/gemm_cuda.h): chooses the kernel
+// (gpu/gemm_paths.h) and, for models no faster kernel takes, computes one
+// output element a thread by tc5__dot_elem, the CPU reference's own inline
+// code (src/arith/arith_step.h). gpu/gemm_check.c checks every path against
+// the CPU's tc5_gemm on the H100.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 
-extern "C" {
-#include "gemm_cuda.h"
-#include "arith/arith_step.h"
-void tc5__model_of(const tc5_dot *d, tc5_arith_model *m);
-}
+#include "gemm_paths.h"
 
 __global__ static void gemm_kernel(tc5_arith_model m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                                    const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
@@ -39,12 +36,26 @@ extern "C" tc5_status tc5_gemm_cuda_device(const tc5_dot *m, unsigned M, unsigne
   if ((m->chunk ? m->chunk : K) > tc5__max_chunk(m)) return TC5_EUNSUPPORTED;
   tc5_arith_model am;
   tc5__model_of(m, &am);
-  dim3 block(128), grid((N + 127) / 128, M);
-  gemm_kernel<<<grid, block>>>(am, M, N, K, A, B, SA, SB, D, o->enable_input_d, o->scale_input_d,
-                               o->negate_a ^ o->negate_b);
+  if (M == 0 || N == 0) return TC5_OK;
+  st = tc5__gemm_wgmma(m, M, N, K, A, B, D, o);
+  if (st == TC5_EUNSUPPORTED) st = tc5__gemm_steps(m, &am, M, N, K, A, B, SA, SB, D, o);
+  if (st == TC5_EUNSUPPORTED) st = tc5__gemm_groups(m, &am, M, N, K, A, B, SA, SB, D, o);
+  if (st == TC5_EUNSUPPORTED) {
+    dim3 block(128), grid((N + 127) / 128, M);
+    gemm_kernel<<<grid, block>>>(am, M, N, K, A, B, SA, SB, D, o->enable_input_d, o->scale_input_d,
+                                 o->negate_a ^ o->negate_b);
+    st = TC5_OK;
+  }
+  if (st == TC5_ENOMEM) return tc5_diag_add(diag, TC5_ENOMEM, "cuda", 0, "tc5_gemm_cuda: no device memory for the packed A and B");
   cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) e = cudaDeviceSynchronize();
   return e == cudaSuccess ? TC5_OK : cuda_fail(diag, e, "the kernel");
+}
+
+extern "C" const char *tc5__gemm_cuda_path(const tc5_dot *d, unsigned K, const tc5_dot_opts *o) {
+  tc5_dot_opts def;
+  if (!o) tc5_dot_opts_init(&def), o = &def;
+  return tc5__wgmma_ok(d, K, o) ? "wgmma" : tc5__steps_ok(d, K) ? "steps" : tc5__groups_ok(d, K) ? "groups" : "elements";
 }
 
 extern "C" tc5_status tc5_gemm_cuda(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
@@ -82,5 +93,86 @@ extern "C" tc5_status tc5_gemm_cuda(const tc5_dot *m, unsigned M, unsigned N, un
   }
   if (!st && (e = cudaMemcpy(D, dD, nd * 4, cudaMemcpyDeviceToHost))) st = cuda_fail(diag, e, "copying D back");
   cudaFree(dA), cudaFree(dB), cudaFree(dD), cudaFree(dSA), cudaFree(dSB);
+  return st;
+}
+
+/* ---- matrices of any element size and strides (tc5_gemm_cuda_matrices) ---- */
+
+__global__ static void gather(tc5_cuda_matrix x, unsigned rows, unsigned cols, uint32_t *w) {
+  size_t n = (size_t)rows * cols;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    int64_t off = (int64_t)(i / cols) * x.row_stride + (int64_t)(i % cols) * x.col_stride;
+    const char *p = (const char *)x.data + off * (int64_t)x.bytes;
+    w[i] = x.bytes == 1 ? *(const uint8_t *)p : x.bytes == 2 ? *(const uint16_t *)p : *(const uint32_t *)p;
+  }
+}
+
+__global__ static void scatter(const uint32_t *w, unsigned rows, unsigned cols, tc5_cuda_matrix x) {
+  size_t n = (size_t)rows * cols;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    int64_t off = (int64_t)(i / cols) * x.row_stride + (int64_t)(i % cols) * x.col_stride;
+    char *p = (char *)x.data + off * (int64_t)x.bytes;
+    if (x.bytes == 1) *(uint8_t *)p = (uint8_t)w[i];
+    else if (x.bytes == 2) *(uint16_t *)p = (uint16_t)w[i];
+    else *(uint32_t *)p = w[i];
+  }
+}
+
+static bool as_is(const tc5_cuda_matrix *x, unsigned cols) {
+  return x->bytes == 4 && x->col_stride == 1 && x->row_stride == (int64_t)cols && (uintptr_t)x->data % 16 == 0;
+}
+
+/* the 32-bit words of x (rows x cols): x's own memory or a gathered copy in *tmp */
+static cudaError_t words(const tc5_cuda_matrix *x, unsigned rows, unsigned cols, bool read, uint32_t **w,
+                         uint32_t **tmp) {
+  *tmp = NULL;
+  if (as_is(x, cols)) {
+    *w = (uint32_t *)x->data;
+    return cudaSuccess;
+  }
+  cudaError_t e = cudaMallocAsync(tmp, (size_t)rows * cols * 4 + 4, 0);
+  if (e) return e;
+  if (read && rows && cols) gather<<<1024, 256>>>(*x, rows, cols, *tmp);
+  *w = *tmp;
+  return cudaPeekAtLastError();
+}
+
+static tc5_status bad_matrix(tc5_diag *diag, const char *name, const tc5_cuda_matrix *x) {
+  if (!x || !x->data)
+    return tc5_diag_add(diag, TC5_EINVAL, name, 0, "tc5_gemm_cuda_matrices: %s: no matrix", name);
+  return tc5_diag_add(diag, TC5_EINVAL, name, x->bytes,
+                      "tc5_gemm_cuda_matrices: %s: elements of %u bytes; codes come in elements of 1, 2 or 4 bytes",
+                      name, x->bytes);
+}
+
+extern "C" tc5_status tc5_gemm_cuda_matrices(const tc5_dot *m, unsigned M, unsigned N, unsigned K,
+                                             const tc5_cuda_matrix *A, const tc5_cuda_matrix *B,
+                                             const tc5_cuda_matrix *SA, const tc5_cuda_matrix *SB,
+                                             const tc5_cuda_matrix *D, const tc5_dot_opts *o, tc5_diag *diag) {
+  if (!m) return TC5_EINVAL;
+  const tc5_cuda_matrix *all[5] = {A, B, SA, SB, D};
+  const char *names[5] = {"A", "B", "SA", "SB", "D"};
+  bool scaled = m->stype != TC5_TYPE_NONE;
+  for (int i = 0; i < 5; i++) {
+    if ((i == 2 || i == 3) && !scaled) continue;
+    const tc5_cuda_matrix *x = all[i];
+    if (!x || !x->data || (x->bytes != 1 && x->bytes != 2 && x->bytes != 4)) return bad_matrix(diag, names[i], x);
+  }
+  tc5_dot_opts def;
+  if (!o) tc5_dot_opts_init(&def), o = &def;
+  unsigned nb = scaled && m->block ? K / m->block : 0;
+  uint32_t *w[5] = {NULL, NULL, NULL, NULL, NULL}, *tmp[5] = {NULL, NULL, NULL, NULL, NULL};
+  const unsigned rows[5] = {M, K, M, nb, M}, cols[5] = {K, N, nb, N, N};
+  cudaError_t e = cudaSuccess;
+  for (int i = 0; i < 5 && !e; i++)
+    if (i < 2 || i == 4 || scaled) e = words(all[i], rows[i], cols[i], i != 4 || o->enable_input_d, &w[i], &tmp[i]);
+  tc5_status st = e ? cuda_fail(diag, e, "gathering the matrices") : TC5_OK;
+  if (!st) st = tc5_gemm_cuda_device(m, M, N, K, w[0], w[1], w[2], w[3], w[4], o, diag);
+  if (!st && tmp[4] && M && N) {
+    scatter<<<1024, 256>>>(tmp[4], M, N, *D);
+    if ((e = cudaGetLastError()) || (e = cudaDeviceSynchronize())) st = cuda_fail(diag, e, "writing D");
+  }
+  for (int i = 0; i < 5; i++) cudaFreeAsync(tmp[i], 0);
+  cudaStreamSynchronize(0);
   return st;
 }

@@ -9,6 +9,8 @@
 #                               the driver's verdicts on tmap_rules.txt's tensor maps
 #   gpu/run.sh gemm [OUTDIR]    the GPU GEMM (gpu/gemm_cuda.cu) against the CPU's tc5_gemm,
 #                               every kind and type pair, every output bit (gemm_check.txt)
+#   gpu/run.sh bench [OUTDIR]   the GPU GEMM's speed at 8192^3 (bf16, e4m3, mxf4nvf4) beside
+#                               cuBLAS bf16 in the same run, and the CPU's (bench.txt)
 #   gpu/run.sh cluster          shared-memory addresses in a cluster of 4 (cvta, mapa,
 #                               getctarank: docs/tma.md quotes them)
 #   gpu/run.sh smem             shared-memory addresses of static and dynamic
@@ -36,6 +38,16 @@ for f in src/*/*.c; do
 done
 wait
 ar rcs build-gpu/libtc5.a build-gpu/obj/*.o
+# the GPU GEMM's objects (the CMake build's tc5_cuda), in parallel
+gemm_objs() {
+  GEMM_OBJS=
+  for f in gemm_cuda gemm_tiled gemm_wgmma; do
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu -c gpu/$f.cu \
+      -o build-gpu/$f.o &
+    GEMM_OBJS="$GEMM_OBJS build-gpu/$f.o"
+  done
+  wait
+}
 case "$what" in
   arith)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
@@ -58,13 +70,18 @@ case "$what" in
     cat "$out/mask-summary.txt"
     exit $rc ;;
   gemm)
-    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu -c gpu/gemm_cuda.cu -o build-gpu/gemm_cuda.o
+    gemm_objs
     gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -Igpu -c gpu/gemm_check.c -o build-gpu/gemm_check.o
-    "$NVCC" build-gpu/gemm_check.o build-gpu/gemm_cuda.o build-gpu/libtc5.a -o build-gpu/gemm_check -lpthread -lm
+    "$NVCC" build-gpu/gemm_check.o $GEMM_OBJS build-gpu/libtc5.a -o build-gpu/gemm_check -lpthread -lm
     rc=0
     build-gpu/gemm_check > "$out/gemm_check.txt" || rc=$?
     cat "$out/gemm_check.txt"
     exit $rc ;;
+  bench)
+    gemm_objs
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/bench_gemm.cu \
+      $GEMM_OBJS build-gpu/libtc5.a -o build-gpu/bench_gemm -lcublas -lpthread -lm
+    build-gpu/bench_gemm | tee "$out/bench.txt" ;;
   cluster)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/cluster_addr.cu -o build-gpu/cluster_addr
     build-gpu/cluster_addr | tee "$out/cluster_addr.txt" ;;
@@ -94,5 +111,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|ptx|tma|sparse [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|tma|sparse [OUTDIR]" >&2; exit 2 ;;
 esac

@@ -90,7 +90,7 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
          b_type: str | None = None, d_type: str | None = None, scale_a=None, scale_b=None,
          scale_type: str | None = None, block: int | None = None, saturate: bool = False,
          negate_a: bool = False, negate_b: bool = False, scale_input_d: int = 0,
-         threads: int | None = None, device: str = "cpu") -> np.ndarray:
+         threads: int | None = None, device: str = "cpu", out=None):
     """D = A @ B (+ C) exactly as the Tensor Core computes it (tc5_gemm).
 
     a: M x K, b: K x N (NumPy's ``a @ b`` orientation, any strides); arrays of
@@ -103,7 +103,20 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
     every core (``threads``). device="cuda" computes the same bits on an
     NVIDIA GPU (tc5_gemm_cuda; a tc5 built with nvcc; NumPy arrays are copied
     to the GPU and back). Returns D as float32, float16 or int32.
+
+    GPU tensors (DLPack: PyTorch's, CuPy's; ``__dlpack__`` on a CUDA device)
+    are read where they lie, without a copy through the host, whatever their
+    strides; their dtype names the element type (float32, float16, bfloat16,
+    int8, int32) or, for unsigned integer tensors, ``a_type``/``b_type``/
+    ``scale_type`` do (float8 tensors: pass ``x.view(torch.uint8)``). D is
+    written into ``out`` (an M x N GPU tensor of 4 bytes, or 2 for f16) or a
+    new tensor of the inputs' library, which is returned.
     """
+    if _on_gpu(a) or _on_gpu(b):
+        return _gemm_gpu(a, b, c, kind=kind, model=model, a_type=a_type, b_type=b_type, d_type=d_type,
+                         scale_a=scale_a, scale_b=scale_b, scale_type=scale_type, block=block,
+                         saturate=saturate, negate_a=negate_a, negate_b=negate_b,
+                         scale_input_d=scale_input_d, out=out)
     A, at = _codes(a, "a", a_type)
     B, bt = _codes(b, "b", b_type)
     if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[0]:
@@ -124,6 +137,83 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
     if dt == "f16":
         return D.astype(np.uint16).view(np.float16)
     return D.view(_OUT[dt])
+
+
+# DLPack: kDLCUDA, and the (type code, bits) of the dtypes that name a tc5 type
+_DL_CUDA = 2
+_DL_TYPES = {(2, 32): "f32", (2, 16): "f16", (4, 16): "bf16", (0, 8): "s8", (1, 8): "u8", (0, 32): "s32"}
+_DL_OUT = {"f32": "float32", "f16": "float16", "s32": "int32"}
+
+
+def _on_gpu(x) -> bool:
+    """whether x is a DLPack tensor on a CUDA device"""
+    dev = getattr(x, "__dlpack_device__", None)
+    return dev is not None and hasattr(x, "__dlpack__") and dev()[0] == _DL_CUDA
+
+
+def _dl_matrix(x, name: str, given: str | None, keep: list):
+    """((address, bytes, row_stride, col_stride), tc5 type name, shape) of a GPU tensor"""
+    if not _on_gpu(x):
+        raise ValueError(f"{name}: the other operands are GPU tensors, this is not one (pass all on one device)")
+    cap = x.__dlpack__()
+    keep.append(cap)  # the tensor stays alive while the GPU reads it
+    _, _, code, bits, shape, strides, addr = _tc5.dlpack_info(cap)
+    if len(shape) != 2:
+        raise ValueError(f"{name}: a tensor of {len(shape)} dimensions; a matrix has 2")
+    t = _DL_TYPES.get((code, bits))
+    if given is not None and t is not None and t != given and code != 1:
+        raise ValueError(f"{name}: the tensor holds {t}, but {name}_type says {given}")
+    if given is not None and code == 1:
+        t = given  # raw codes of the named type
+    if t is None or bits not in (8, 16, 32):
+        raise ValueError(f"{name}: DLPack dtype (code {code}, {bits} bits) is no tc5 element type: pass raw codes "
+                         f"as an unsigned integer tensor (e.g. x.view(torch.uint8)) with {name}_type=")
+    return (addr, bits // 8, strides[0], strides[1]), t, tuple(shape)
+
+
+def _new_like(x, shape, dtype: str):
+    """an empty GPU tensor of x's library (PyTorch or CuPy) on x's device"""
+    mod = type(x).__module__.split(".")[0]
+    if mod == "torch":
+        import torch
+        return torch.empty(shape, dtype=getattr(torch, dtype), device=x.device)
+    if mod == "cupy":
+        import cupy
+        with x.device:
+            return cupy.empty(shape, dtype=dtype)
+    raise ValueError(f"tc5.gemm: cannot make D for a {type(x).__name__}: pass out= (an M x N GPU tensor)")
+
+
+def _gemm_gpu(a, b, c, *, kind, model, a_type, b_type, d_type, scale_a, scale_b, scale_type, block, saturate,
+              negate_a, negate_b, scale_input_d, out):
+    """tc5.gemm on GPU tensors (DLPack), read and written in place"""
+    keep: list = []
+    A, at, (M, K) = _dl_matrix(a, "a", a_type, keep)
+    B, bt, (K2, N) = _dl_matrix(b, "b", b_type, keep)
+    if K != K2:
+        raise ValueError(f"a is {(M, K)} and b is {(K2, N)}: need M x K and K x N")
+    dt = _d_type(kind, d_type)
+    SA = SB = st = None
+    if scale_a is not None or scale_b is not None:
+        if scale_a is None or scale_b is None or block is None:
+            raise ValueError("block-scaled kinds need scale_a, scale_b and block")
+        SA, st, _ = _dl_matrix(scale_a, "scale_a", scale_type, keep)
+        SB, stb, _ = _dl_matrix(scale_b, "scale_b", scale_type, keep)
+        if st != stb:
+            raise ValueError(f"scale_a is {st} and scale_b is {stb}")
+    if out is None:
+        if c is not None:
+            out = c.clone() if hasattr(c, "clone") else c.copy()
+        else:
+            out = _new_like(a, (M, N), _DL_OUT[dt])
+    elif c is not None:
+        out.copy_(c) if hasattr(out, "copy_") else out.__setitem__(Ellipsis, c)
+    D, _, dshape = _dl_matrix(out, "out", None, keep)
+    if dshape != (M, N) or D[1] != (2 if dt == "f16" else 4):
+        raise ValueError(f"out is {dshape} of {D[1]}-byte elements; D is {(M, N)} of {dt}")
+    _tc5.gemm_matrices(model, kind, at, bt, dt, st, int(block or 0), bool(saturate), M, N, K, A, B, SA, SB, D,
+                       bool(negate_a), bool(negate_b), c is not None, int(scale_input_d))
+    return out
 
 
 class _Desc:

@@ -109,6 +109,110 @@ static bool model_of(const char *model_s, const char *kind_s, const char *at_s, 
   return st == TC5_OK;
 }
 
+/* ---- DLPack (tc5.gemm on GPU tensors) ---------------------------------------- */
+
+/* the DLPack ABI (github.com/dmlc/dlpack, include/dlpack/dlpack.h, v0.8 and
+ * later): the fields read here */
+typedef struct {
+  int32_t device_type, device_id;
+} tc5_dl_device;
+typedef struct {
+  uint8_t code, bits;
+  uint16_t lanes;
+} tc5_dl_dtype;
+typedef struct {
+  void *data;
+  tc5_dl_device device;
+  int32_t ndim;
+  tc5_dl_dtype dtype;
+  int64_t *shape, *strides;
+  uint64_t byte_offset;
+} tc5_dl_tensor;
+
+PyDoc_STRVAR(dlpack_info_doc,
+             "dlpack_info(capsule) -> (device_type, device_id, dtype_code, bits, shape, strides, address)\n\n"
+             "What a 'dltensor' capsule (x.__dlpack__()) describes; the capsule stays the caller's\n"
+             "(its owner frees the tensor when it is collected). strides in elements (row-major\n"
+             "when the tensor gives none); address includes byte_offset.");
+static PyObject *py_dlpack_info(PyObject *self, PyObject *cap) {
+  (void)self;
+  tc5_dl_tensor *t = PyCapsule_GetPointer(cap, "dltensor");
+  if (!t) return NULL;
+  if (t->ndim < 0 || t->ndim > 8) return PyErr_Format(PyExc_ValueError, "dlpack: ndim %d", (int)t->ndim);
+  PyObject *shape = PyTuple_New(t->ndim), *strides = PyTuple_New(t->ndim);
+  if (!shape || !strides) {
+    Py_XDECREF(shape);
+    Py_XDECREF(strides);
+    return NULL;
+  }
+  int64_t run = 1;
+  for (int i = t->ndim - 1; i >= 0; i--) {
+    PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(t->shape[i]));
+    PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(t->strides ? t->strides[i] : run));
+    run *= t->shape[i];
+  }
+  return Py_BuildValue("iiiiNNK", (int)t->device.device_type, (int)t->device.device_id, (int)t->dtype.code,
+                       (int)t->dtype.bits * (t->dtype.lanes ? t->dtype.lanes : 1), shape, strides,
+                       (unsigned long long)((uintptr_t)t->data + t->byte_offset));
+}
+
+#ifdef TC5_HAVE_CUDA
+/* a (address, bytes, row_stride, col_stride) tuple, or None */
+static bool matrix_of(PyObject *o, tc5_cuda_matrix *x, const char *name) {
+  unsigned long long addr;
+  long long rs, cs;
+  if (!PyArg_ParseTuple(o, "KILL", &addr, &x->bytes, &rs, &cs)) {
+    PyErr_Format(PyExc_ValueError, "%s: (address, bytes, row_stride, col_stride) expected", name);
+    return false;
+  }
+  x->data = (void *)(uintptr_t)addr, x->row_stride = rs, x->col_stride = cs;
+  return true;
+}
+#endif
+
+PyDoc_STRVAR(gemm_matrices_doc,
+             "gemm_matrices(model, kind, atype, btype, dtype, stype, block, saturate, M, N, K, A, B, SA, SB, D,\n"
+             "              negate_a, negate_b, enable_input_d, scale_input_d)\n\n"
+             "tc5_gemm_cuda_matrices on GPU memory: each matrix (address, bytes, row_stride, col_stride),\n"
+             "SA/SB None when unscaled. Releases the GIL.");
+static PyObject *py_gemm_matrices(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *model_s, *kind_s, *at_s, *bt_s, *dt_s, *st_s;
+  unsigned block, M, N, K, scale_d;
+  int saturate, neg_a, neg_b, enable_d;
+  PyObject *oa, *ob, *osa, *osb, *od;
+  if (!PyArg_ParseTuple(args, "sssssziIIIIOOOOOpppI", &model_s, &kind_s, &at_s, &bt_s, &dt_s, &st_s, &block,
+                        &saturate, &M, &N, &K, &oa, &ob, &osa, &osb, &od, &neg_a, &neg_b, &enable_d, &scale_d))
+    return NULL;
+#ifndef TC5_HAVE_CUDA
+  (void)oa, (void)ob, (void)osa, (void)osb, (void)od, (void)neg_a, (void)neg_b, (void)enable_d, (void)scale_d;
+  tc5_diag nd;
+  tc5_diag_init(&nd);
+  tc5_diag_add(&nd, TC5_EUNSUPPORTED, "device", 0, "tc5.gemm: GPU tensors: this tc5 was built without CUDA (no nvcc)");
+  return raise(TC5_EUNSUPPORTED, &nd, "tc5.gemm");
+#else
+  tc5_dot m;
+  if (!model_of(model_s, kind_s, at_s, bt_s, dt_s, st_s, block, saturate, &m, "tc5.gemm")) return NULL;
+  tc5_cuda_matrix a, b, sa, sb, d;
+  bool have_s = osa != Py_None;
+  if (!matrix_of(oa, &a, "a") || !matrix_of(ob, &b, "b") || !matrix_of(od, &d, "d") ||
+      (have_s && (!matrix_of(osa, &sa, "scale_a") || !matrix_of(osb, &sb, "scale_b"))))
+    return NULL;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.negate_a = neg_a, o.negate_b = neg_b, o.enable_input_d = enable_d, o.scale_input_d = scale_d;
+  tc5_status st = tc5_dot_check(&m, K, &o, &dg);
+  if (st) return raise(st, &dg, "tc5.gemm");
+  Py_BEGIN_ALLOW_THREADS
+  st = tc5_gemm_cuda_matrices(&m, M, N, K, &a, &b, have_s ? &sa : NULL, have_s ? &sb : NULL, &d, &o, &dg);
+  Py_END_ALLOW_THREADS
+  if (st) return raise(st, &dg, "tc5.gemm");
+  Py_RETURN_NONE;
+#endif
+}
+
 PyDoc_STRVAR(gemm_doc,
              "gemm(model, kind, atype, btype, dtype, stype, block, saturate, M, N, K, A, B, SA, SB, D,\n"
              "     negate_a, negate_b, enable_input_d, scale_input_d, threads, device)\n\n"
@@ -756,6 +860,8 @@ static PyMethodDef methods[] = {
     {"desc_encode", py_desc_encode, METH_VARARGS, desc_encode_doc},
     {"desc_check", py_desc_check, METH_VARARGS, desc_check_doc},
     {"gemm", py_gemm, METH_VARARGS, gemm_doc},
+    {"gemm_matrices", py_gemm_matrices, METH_VARARGS, gemm_matrices_doc},
+    {"dlpack_info", py_dlpack_info, METH_O, dlpack_info_doc},
     {"type_bits", py_type_bits, METH_O, type_bits_doc},
     {"dot", py_dot, METH_VARARGS, dot_doc},
     {NULL, NULL, 0, NULL},

@@ -301,10 +301,33 @@ TC5_HD uint32_t tc5__int_dot(const tc5_arith_model *m, size_t k, const uint32_t 
   return (uint32_t)acc;
 }
 
+/* One step of an output element: the n products from k0 (a[k], b[k *
+ * bstride], scale factors sa[k / block], sb[(k / block) * bstride]) and the
+ * accumulator acc as the C term (enable, scale: the first step's), fused
+ * and rounded. `terms` has room for the model's step (tc5__max_chunk + 1
+ * terms); trace (NULL but for tc5_dot_explain) is told the step. The GPU's
+ * tiled kernels call it for a step with a NaN or infinity among its terms. */
+TC5_HD uint32_t tc5__dot_step(const tc5_arith_model *m, size_t index, size_t k0, size_t n, const uint32_t *a,
+                              const uint32_t *b, size_t bstride, const uint32_t *sa, const uint32_t *sb, uint32_t acc,
+                              bool enable, unsigned scale, bool negate, tc5_term *terms, const tc5_step_trace *trace) {
+  int nt = 0;
+  if (m->group) {
+    for (size_t g = k0; g < k0 + n; g += m->group)
+      tc5__group_term(m, a + g, b + g * bstride, bstride, sa[g / m->block], sb[(g / m->block) * bstride], negate,
+                      &terms[nt++]);
+  } else {
+    for (size_t i = k0; i < k0 + n; i++)
+      tc5__product_term(m, a[i], b[i * bstride], m->scaled ? &sa[i / m->block] : NULL,
+                        m->scaled ? &sb[(i / m->block) * bstride] : NULL, negate, &terms[nt++]);
+  }
+  tc5__c_term(m, acc, enable, scale, &terms[nt++]);
+  if (trace) trace->step(trace->ctx, index, k0, n, acc);
+  return tc5__fused(m, terms, nt, trace);
+}
+
 /* One output element: the K products of row a (a[k]) and column b (b[k *
  * bstride]), scale factors sa[k / block] and sb[(k / block) * bstride] when
- * scaled, onto c. `terms` has room for the model's step (tc5__max_chunk + 1
- * terms); trace (NULL but for tc5_dot_explain) is told each step. */
+ * scaled, onto c, step by step (tc5__dot_step). */
 TC5_HD uint32_t tc5__dot_elem(const tc5_arith_model *m, size_t k, const uint32_t *a, const uint32_t *b, size_t bstride,
                               const uint32_t *sa, const uint32_t *sb, uint32_t c, bool enable, unsigned scale,
                               bool negate, tc5_term *terms, const tc5_step_trace *trace) {
@@ -317,19 +340,7 @@ TC5_HD uint32_t tc5__dot_elem(const tc5_arith_model *m, size_t k, const uint32_t
   }
   for (size_t k0 = 0; k0 < k; k0 += chunk) {
     size_t n = k - k0 < chunk ? k - k0 : chunk;
-    int nt = 0;
-    if (m->group) {
-      for (size_t g = k0; g < k0 + n; g += m->group)
-        tc5__group_term(m, a + g, b + g * bstride, bstride, sa[g / m->block], sb[(g / m->block) * bstride], negate,
-                        &terms[nt++]);
-    } else {
-      for (size_t i = k0; i < k0 + n; i++)
-        tc5__product_term(m, a[i], b[i * bstride], m->scaled ? &sa[i / m->block] : NULL,
-                          m->scaled ? &sb[(i / m->block) * bstride] : NULL, negate, &terms[nt++]);
-    }
-    tc5__c_term(m, acc, enable, scale, &terms[nt++]);
-    if (trace) trace->step(trace->ctx, k0 / chunk, k0, n, acc);
-    acc = tc5__fused(m, terms, nt, trace);
+    acc = tc5__dot_step(m, k0 / chunk, k0, n, a, b, bstride, sa, sb, acc, enable, scale, negate, terms, trace);
     /* later steps accumulate onto the previous result, unscaled */
     enable = true;
     scale = 0;

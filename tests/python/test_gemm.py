@@ -138,3 +138,53 @@ def test_gemm_device_cuda():
     assert np.array_equal(cpu.view(np.uint32), gpu.view(np.uint32))
     with pytest.raises(ValueError):
         tc5.gemm(a, b, kind="f16", device="tpu")
+
+
+def test_gemm_dlpack_gpu_tensors():
+    """GPU tensors (PyTorch, through DLPack) read in place: bf16, a transposed
+    (strided) B, e4m3 as uint8 codes with f16 out and C, mxf4nvf4 with ue4m3
+    scales; each equal to the CPU's tc5.gemm on the same codes (skipped
+    without PyTorch, a GPU, or a tc5 built with CUDA)"""
+    torch = pytest.importorskip("torch")
+    import ml_dtypes
+
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device for PyTorch")
+    rng = np.random.default_rng(7)
+
+    def gpu(x):
+        return torch.from_numpy(np.ascontiguousarray(x)).cuda()
+
+    a = rng.standard_normal((130, 192)).astype(ml_dtypes.bfloat16)
+    b = rng.standard_normal((300, 192)).astype(ml_dtypes.bfloat16).T  # K x N, strided
+    cpu = tc5.gemm(a, b, kind="f16")
+    ta = gpu(a.view(np.int16)).view(torch.bfloat16)
+    tb = gpu(b.T.view(np.int16)).view(torch.bfloat16).t()
+    assert not tb.is_contiguous()
+    try:
+        d = tc5.gemm(ta, tb, kind="f16")
+    except tc5.Error as e:
+        pytest.skip(f"no GPU GEMM here: {e}")
+    assert d.dtype == torch.float32 and d.is_cuda
+    assert np.array_equal(d.cpu().numpy().view(np.uint32), cpu.view(np.uint32))
+
+    a8 = rng.integers(0, 256, (70, 256), dtype=np.uint8)
+    b8 = rng.integers(0, 256, (256, 90), dtype=np.uint8)
+    c16 = rng.standard_normal((70, 90)).astype(np.float16)
+    cpu = tc5.gemm(a8, b8, c16, kind="f8f6f4", a_type="e4m3", b_type="e4m3", d_type="f16")
+    d = tc5.gemm(gpu(a8), gpu(b8), gpu(c16), kind="f8f6f4", a_type="e4m3", b_type="e4m3", d_type="f16")
+    assert d.dtype == torch.float16
+    assert np.array_equal(d.cpu().numpy().view(np.uint16), cpu.view(np.uint16))
+
+    a4 = rng.integers(0, 16, (64, 128), dtype=np.uint8)
+    b4 = rng.integers(0, 16, (128, 64), dtype=np.uint8)
+    sa = rng.integers(0x30, 0x40, (64, 8), dtype=np.uint8)
+    sb = rng.integers(0x30, 0x40, (8, 64), dtype=np.uint8)
+    kw = dict(kind="mxf4nvf4", a_type="e2m1", b_type="e2m1", scale_type="ue4m3", block=16)
+    cpu = tc5.gemm(a4, b4, scale_a=sa, scale_b=sb, **kw)
+    out = torch.empty((64, 64), dtype=torch.float32, device="cuda")
+    d = tc5.gemm(gpu(a4), gpu(b4), scale_a=gpu(sa), scale_b=gpu(sb), out=out, **kw)
+    assert d is out
+    assert np.array_equal(out.cpu().numpy().view(np.uint32), cpu.view(np.uint32))
+    with pytest.raises(ValueError):
+        tc5.gemm(ta, b, kind="f16")  # one operand on the GPU, one not
