@@ -12,13 +12,15 @@
 __global__ static void gemm_kernel(tc5_arith_model m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                                    const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                                    bool enable, unsigned scale, bool negate) {
-  unsigned n = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y;
-  if (n >= N || r >= M) return;
+  unsigned n = blockIdx.x * blockDim.x + threadIdx.x;
+  if (n >= N) return;
   tc5_term terms[80];
   size_t ns = m.scaled ? K / m.block : 0;
-  uint32_t *d = D + (size_t)r * N + n;
-  *d = tc5__dot_elem(&m, K, A + (size_t)r * K, B + n, N, SA ? SA + (size_t)r * ns : NULL, SB ? SB + n : NULL,
-                     enable ? *d : 0, enable, scale, negate, terms, NULL);
+  for (unsigned r = blockIdx.y; r < M; r += gridDim.y) { /* any M: the grid's y is at most 65535 */
+    uint32_t *d = D + (size_t)r * N + n;
+    *d = tc5__dot_elem(&m, K, A + (size_t)r * K, B + n, N, SA ? SA + (size_t)r * ns : NULL, SB ? SB + n : NULL,
+                       enable ? *d : 0, enable, scale, negate, terms, NULL);
+  }
 }
 
 static tc5_status cuda_fail(tc5_diag *diag, cudaError_t e, const char *what) {
@@ -41,7 +43,7 @@ extern "C" tc5_status tc5_gemm_cuda_device(const tc5_dot *m, unsigned M, unsigne
   if (st == TC5_EUNSUPPORTED) st = tc5__gemm_steps(m, &am, M, N, K, A, B, SA, SB, D, o);
   if (st == TC5_EUNSUPPORTED) st = tc5__gemm_groups(m, &am, M, N, K, A, B, SA, SB, D, o);
   if (st == TC5_EUNSUPPORTED) {
-    dim3 block(128), grid((N + 127) / 128, M);
+    dim3 block(128), grid((N + 127) / 128, M < 65535 ? M : 65535);
     gemm_kernel<<<grid, block>>>(am, M, N, K, A, B, SA, SB, D, o->enable_input_d, o->scale_input_d,
                                  o->negate_a ^ o->negate_b);
     st = TC5_OK;

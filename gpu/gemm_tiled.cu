@@ -366,7 +366,7 @@ bool tc5__groups_ok(const tc5_dot *d, unsigned K) {
 tc5_status tc5__gemm_steps(const tc5_dot *d, const tc5_arith_model *am, unsigned M, unsigned N, unsigned K,
                            const uint32_t *A, const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                            const tc5_dot_opts *o) {
-  if (!tc5__steps_ok(d, K)) return TC5_EUNSUPPORTED;
+  if (!tc5__steps_ok(d, K) || (M + SBM - 1) / SBM > 65535) return TC5_EUNSUPPORTED; /* the grid's y */
   dim3 grid((N + SBN - 1) / SBN, (M + SBM - 1) / SBM);
   steps_kernel<<<grid, 256>>>(*am, M, N, K, A, B, SA, SB, D, o->enable_input_d, o->scale_input_d,
                               o->negate_a ^ o->negate_b);
@@ -376,7 +376,7 @@ tc5_status tc5__gemm_steps(const tc5_dot *d, const tc5_arith_model *am, unsigned
 tc5_status tc5__gemm_groups(const tc5_dot *d, const tc5_arith_model *am, unsigned M, unsigned N, unsigned K,
                             const uint32_t *A, const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                             const tc5_dot_opts *o) {
-  if (!tc5__groups_ok(d, K) || (uintptr_t)A % 16) return TC5_EUNSUPPORTED;
+  if (!tc5__groups_ok(d, K) || (uintptr_t)A % 16 || (M + GBM - 1) / GBM > 65535) return TC5_EUNSUPPORTED;
   dim3 grid((N + GBN - 1) / GBN, (M + GBM - 1) / GBM);
   groups_kernel<<<grid, 256>>>(*am, M, N, K, A, B, SA, SB, D, o->enable_input_d, o->scale_input_d,
                                o->negate_a ^ o->negate_b);

@@ -188,7 +188,7 @@ bool tc5__wgmma_ok(const tc5_dot *d, unsigned K, const tc5_dot_opts *o) {
 
 tc5_status tc5__gemm_wgmma(const tc5_dot *d, unsigned M, unsigned N, unsigned K, const uint32_t *A, const uint32_t *B,
                            uint32_t *D, const tc5_dot_opts *o) {
-  if (!tc5__wgmma_ok(d, K, o)) return TC5_EUNSUPPORTED;
+  if (!tc5__wgmma_ok(d, K, o) || (M + BM - 1) / BM > 65535 || (K + 31) / 32 > 65535) return TC5_EUNSUPPORTED;
   unsigned Mp = (M + BM - 1) / BM * BM, Np = (N + BN - 1) / BN * BN;
   uint16_t *Ap = NULL, *Bp = NULL;
   cudaError_t e = cudaMallocAsync(&Ap, (size_t)Mp * K * 2, 0);
