@@ -17,11 +17,17 @@
 // bytes; the group term, its scales and the step's alignment (F = 35) are
 // then integer arithmetic on 64 bits.
 //
-// A step with a NaN or an infinity among its codes, scales or C is computed
-// by tc5__dot_step from the codes in global memory, the reference's code.
+// A step with a NaN or an infinity among its codes, scales or C takes the
+// class of its terms (tc5__special_class's rules): for the steps kernel
+// that is the IEEE float sum of the exact float products and C (NaN wins,
+// Inf * 0 and Inf - Inf are NaN, and no finite product or sum of these
+// formats overflows a float), for the groups kernel a NaN scale's group or
+// C. Were the float sum finite, tc5__dot_step (the reference's step, from
+// the codes in global memory) would decide.
 #include <cuda_runtime.h>
 
 #include <climits>
+#include <cmath>
 
 #include "gemm_paths.h"
 
@@ -36,6 +42,13 @@ __device__ __forceinline__ float pow2f(int t) { // 2^t, t clamped to the normal 
 
 /* ---- steps of 32 products ------------------------------------------------ */
 
+/* a decoded element as a float: exact for these formats; infinities and
+ * NaN as themselves (the special steps' class is their float sum) */
+__device__ __forceinline__ float element_value(const tc5_term *u, bool negate) {
+  float v = u->cls == TC5_TERM_NAN ? __int_as_float(0x7FC00000) : u->cls == TC5_TERM_INF ? INFINITY : ldexpf((float)u->m, u->x);
+  return u->sign ^ negate ? -v : v;
+}
+
 constexpr int SBM = 64, SBN = 128, STM = 4, STN = 8, SKC = 32;
 
 struct StepSmem {
@@ -48,6 +61,7 @@ struct StepSmem {
   int sa[SBM], sb[SBN];      // the step's scale exponents (0 unscaled)
   unsigned char rx[SBM], cx[2][SBN]; // a NaN/Inf code or scale in the row's / column's step
   unsigned char rz[SBM], cz[2][SBN]; // a zero element in it (a zero product takes part in E)
+  unsigned char rn[SBM], cn[SBN];    // a NaN scale factor
 };
 
 __global__ void __launch_bounds__(256, 1) steps_kernel(tc5_arith_model m, unsigned M, unsigned N, unsigned K,
@@ -60,11 +74,11 @@ __global__ void __launch_bounds__(256, 1) steps_kernel(tc5_arith_model m, unsign
   {
     tc5_term u;
     tc5__term_decode(&m.a, (uint32_t)t, &u);
-    s.va[t] = (u.sign ^ negate ? -1.f : 1.f) * ldexpf((float)u.m, u.x);
+    s.va[t] = element_value(&u, negate);
     s.ea[t] = (signed char)(u.m ? u.e : ZE);
     s.xa[t] = u.cls != TC5_TERM_FINITE;
     tc5__term_decode(&m.b, (uint32_t)t, &u);
-    s.vb[t] = (u.sign ? -1.f : 1.f) * ldexpf((float)u.m, u.x);
+    s.vb[t] = element_value(&u, false);
     s.eb[t] = (signed char)(u.m ? u.e : ZE);
     s.xb[t] = u.cls != TC5_TERM_FINITE;
   }
@@ -94,9 +108,10 @@ __global__ void __launch_bounds__(256, 1) steps_kernel(tc5_arith_model m, unsign
         tc5_term u;
         tc5__term_decode(&m.s, SA[(size_t)gr * nsb + k0 / m.block], &u);
         s.sa[r] = u.e;
+        s.rn[r] = u.cls != TC5_TERM_FINITE;
         x |= u.cls != TC5_TERM_FINITE;
       } else if (k == 0) {
-        s.sa[r] = 0;
+        s.sa[r] = 0, s.rn[r] = 0;
       }
       x = __any_sync(0xFFFFFFFFu, x), z = __any_sync(0xFFFFFFFFu, z);
       if (k == 0) s.rx[r] = x, s.rz[r] = z;
@@ -116,11 +131,12 @@ __global__ void __launch_bounds__(256, 1) steps_kernel(tc5_arith_model m, unsign
         z |= e == ZE;
       }
       if (h == 0) {
-        s.sb[c] = 0;
+        s.sb[c] = 0, s.cn[c] = 0;
         if (m.scaled && gc < N) {
           tc5_term u;
           tc5__term_decode(&m.s, SB[(size_t)(k0 / m.block) * N + gc], &u);
           s.sb[c] = u.e;
+          s.cn[c] = u.cls != TC5_TERM_FINITE;
           x |= u.cls != TC5_TERM_FINITE;
         }
       }
@@ -182,9 +198,21 @@ __global__ void __launch_bounds__(256, 1) steps_kernel(tc5_arith_model m, unsign
         tc5_term ct;
         tc5__c_term(&m, acc[i][j], en, sc, &ct);
         if (s.rx[r] | s.cx[0][c] | s.cx[1][c] | (ct.cls != TC5_TERM_FINITE)) {
-          acc[i][j] = tc5__dot_step(&m, k0 / SKC, k0, SKC, A + (size_t)gr * K, B + gc, N,
-                                    m.scaled ? SA + (size_t)gr * nsb : NULL, m.scaled ? SB + gc : NULL, acc[i][j], en,
-                                    sc, negate, terms, NULL);
+          /* a NaN or an infinity: the result is the class of the terms
+           * (tc5__special_class's rules are IEEE float arithmetic's on the
+           * products and C: NaN wins, Inf * 0 and Inf - Inf are NaN; no
+           * finite product or sum of these formats overflows a float) */
+          float f = ct.cls == TC5_TERM_NAN ? __int_as_float(0x7FC00000) : ct.cls == TC5_TERM_INF ? (ct.sign ? -INFINITY : INFINITY) : 0.f;
+          for (int k = 0; k < SKC; k++) f += s.fa[k][r] * s.fb[k][c];
+          if (s.rn[r] | s.cn[c] || isnan(f)) {
+            acc[i][j] = tc5__special_code(m.c_f16, TC5_TERM_NAN, 0);
+          } else if (isinf(f)) {
+            acc[i][j] = tc5__special_code(m.c_f16, TC5_TERM_INF, f < 0);
+          } else { /* not expected: the reference's step decides */
+            acc[i][j] = tc5__dot_step(&m, k0 / SKC, k0, SKC, A + (size_t)gr * K, B + gc, N,
+                                      m.scaled ? SA + (size_t)gr * nsb : NULL, m.scaled ? SB + gc : NULL, acc[i][j],
+                                      en, sc, negate, terms, NULL);
+          }
           continue;
         }
         int lsb = E[i][j];
@@ -237,7 +265,6 @@ __global__ void __launch_bounds__(256, 1) groups_kernel(tc5_arith_model m, unsig
   const unsigned nsb = K / m.block;
   bool en = enable;
   unsigned sc = scale;
-  tc5_term terms[GKC / 16 + 1];
   for (unsigned k0 = 0; k0 < K; k0 += GKC) {
     __syncthreads();
     { /* A: thread t reads the 16 codes of row t / 4, group t % 4 */
@@ -324,8 +351,10 @@ __global__ void __launch_bounds__(256, 1) groups_kernel(tc5_arith_model m, unsig
         tc5_term ct;
         tc5__c_term(&m, acc[i][j], en, sc, &ct);
         if (s.na[r] | s.nb[c] | (ct.cls != TC5_TERM_FINITE)) {
-          acc[i][j] = tc5__dot_step(&m, k0 / GKC, k0, GKC, A + (size_t)gr * K, B + gc, N, SA + (size_t)gr * nsb,
-                                    SB + gc, acc[i][j], en, sc, negate, terms, NULL);
+          /* the only NaN or infinity: a scale factor's (its group's term is
+           * NaN, which wins) or C's (every group term is finite) */
+          acc[i][j] = s.na[r] | s.nb[c] ? tc5__special_code(m.c_f16, TC5_TERM_NAN, 0)
+                                        : tc5__special_code(m.c_f16, ct.cls, ct.sign);
           continue;
         }
         int64_t cv = (int64_t)tc5__term_at(&ct, lsb[i][j]), tot = sum[i][j] + (ct.sign ? -cv : cv);

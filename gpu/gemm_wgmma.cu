@@ -115,9 +115,13 @@ __device__ __forceinline__ void load_stage(uint32_t sA, uint32_t sB, const uint1
 }
 #endif
 
-template <bool BF16>
+/* C_IN: D's old values start the accumulators (enable_input_d); without,
+ * the accumulators start at +0 (the model's zero term either way), which
+ * also lets ptxas keep the wgmmas in flight across the K loop (loaded
+ * accumulators make it serialize them: its C7515) */
+template <bool BF16, bool C_IN>
 __global__ void __launch_bounds__(256, 1) wgmma_kernel(const uint16_t *__restrict__ Ap, const uint16_t *__restrict__ Bp,
-                                                       uint32_t *D, unsigned M, unsigned N, unsigned K, bool enable) {
+                                                       uint32_t *D, unsigned M, unsigned N, unsigned K) {
 #ifdef TC5_WGMMA
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   uint32_t base = (uint32_t)__cvta_generic_to_shared(smem_raw);
@@ -128,7 +132,7 @@ __global__ void __launch_bounds__(256, 1) wgmma_kernel(const uint16_t *__restric
   for (int i = 0; i < 128; i++) {
     unsigned r = m0 + wg * 64 + 16 * (tw / 32) + (tw % 32) / 4 + 8 * ((i / 2) % 2);
     unsigned c = n0 + 8 * (i / 4) + 2 * (tw % 4) + i % 2;
-    d[i] = enable && r < M && c < N ? __uint_as_float(D[(size_t)r * N + c]) : 0.f;
+    d[i] = C_IN && r < M && c < N ? __uint_as_float(D[(size_t)r * N + c]) : 0.f;
   }
   const unsigned KT = K / BK;
   for (int s = 0; s < STAGES - 1; s++) {
@@ -191,13 +195,10 @@ tc5_status tc5__gemm_wgmma(const tc5_dot *d, unsigned M, unsigned N, unsigned K,
   pack_a<<<1024, 256>>>(A, Ap, M, K, Mp, (uint16_t)(o->negate_a ^ o->negate_b ? 0x8000 : 0));
   pack_b<<<dim3(Np / 32, (K + 31) / 32), dim3(32, 8)>>>(B, Bp, K, N);
   size_t smem = (size_t)STAGES * STAGE_BYTES + 1024;
-  if (bf16) {
-    cudaFuncSetAttribute(wgmma_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    wgmma_kernel<true><<<dim3(Np / BN, Mp / BM), 256, smem>>>(Ap, Bp, D, M, N, K, o->enable_input_d);
-  } else {
-    cudaFuncSetAttribute(wgmma_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    wgmma_kernel<false><<<dim3(Np / BN, Mp / BM), 256, smem>>>(Ap, Bp, D, M, N, K, o->enable_input_d);
-  }
+  auto kernel = bf16 ? (o->enable_input_d ? wgmma_kernel<true, true> : wgmma_kernel<true, false>)
+                     : (o->enable_input_d ? wgmma_kernel<false, true> : wgmma_kernel<false, false>);
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  kernel<<<dim3(Np / BN, Mp / BM), 256, smem>>>(Ap, Bp, D, M, N, K);
   e = cudaPeekAtLastError();
   cudaFreeAsync(Ap, 0);
   cudaFreeAsync(Bp, 0);
