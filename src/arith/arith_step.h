@@ -306,7 +306,8 @@ TC5_HD uint32_t tc5__int_dot(const tc5_arith_model *m, size_t k, const uint32_t 
  * accumulator acc as the C term (enable, scale: the first step's), fused
  * and rounded. `terms` has room for the model's step (tc5__max_chunk + 1
  * terms); trace (NULL but for tc5_dot_explain) is told the step. The GPU's
- * tiled kernels call it for a step with a NaN or infinity among its terms. */
+ * steps kernel (gpu/gemm_tiled.cu) falls back on it should a step with a
+ * NaN or infinity among its codes not come out special. */
 TC5_HD uint32_t tc5__dot_step(const tc5_arith_model *m, size_t index, size_t k0, size_t n, const uint32_t *a,
                               const uint32_t *b, size_t bstride, const uint32_t *sa, const uint32_t *sb, uint32_t acc,
                               bool enable, unsigned scale, bool negate, tc5_term *terms, const tc5_step_trace *trace) {
