@@ -40,6 +40,27 @@ __device__ __forceinline__ float pow2f(int t) { // 2^t, t clamped to the normal 
   return __int_as_float((t + 127) << 23);
 }
 
+/* a thread's TM x TN outputs at rows r0 + i, columns c0 + j: C from D
+ * (0 when ignored or outside D), and D written back */
+template <int TM, int TN>
+__device__ __forceinline__ void acc_load(uint32_t (&acc)[TM][TN], const uint32_t *D, unsigned M, unsigned N,
+                                         unsigned r0, unsigned c0, bool enable) {
+  for (int i = 0; i < TM; i++)
+    for (int j = 0; j < TN; j++) {
+      unsigned r = r0 + i, c = c0 + j;
+      acc[i][j] = enable && r < M && c < N ? D[(size_t)r * N + c] : 0;
+    }
+}
+template <int TM, int TN>
+__device__ __forceinline__ void acc_store(const uint32_t (&acc)[TM][TN], uint32_t *D, unsigned M, unsigned N,
+                                          unsigned r0, unsigned c0) {
+  for (int i = 0; i < TM; i++)
+    for (int j = 0; j < TN; j++) {
+      unsigned r = r0 + i, c = c0 + j;
+      if (r < M && c < N) D[(size_t)r * N + c] = acc[i][j];
+    }
+}
+
 /* ---- steps of 32 products ------------------------------------------------ */
 
 /* a decoded element as a float: exact for these formats; infinities and
@@ -83,11 +104,7 @@ __global__ void __launch_bounds__(256, 1) steps_kernel(tc5_arith_model m, unsign
     s.xb[t] = u.cls != TC5_TERM_FINITE;
   }
   uint32_t acc[STM][STN];
-  for (int i = 0; i < STM; i++)
-    for (int j = 0; j < STN; j++) {
-      unsigned r = r0 + ty * STM + i, c = c0 + tx * STN + j;
-      acc[i][j] = enable && r < M && c < N ? D[(size_t)r * N + c] : 0;
-    }
+  acc_load(acc, D, M, N, r0 + ty * STM, c0 + tx * STN, enable);
   const unsigned nsb = m.scaled ? K / m.block : 0;
   bool en = enable;
   unsigned sc = scale;
@@ -224,11 +241,7 @@ __global__ void __launch_bounds__(256, 1) steps_kernel(tc5_arith_model m, unsign
       }
     en = true, sc = 0;
   }
-  for (int i = 0; i < STM; i++)
-    for (int j = 0; j < STN; j++) {
-      unsigned r = r0 + ty * STM + i, c = c0 + tx * STN + j;
-      if (r < M && c < N) D[(size_t)r * N + c] = acc[i][j];
-    }
+  acc_store(acc, D, M, N, r0 + ty * STM, c0 + tx * STN);
 }
 
 /* ---- groups of 16 fp4 products --------------------------------------------- */
@@ -257,11 +270,7 @@ __global__ void __launch_bounds__(256, 1) groups_kernel(tc5_arith_model m, unsig
   const int t = threadIdx.x, tx = t % 16, ty = t / 16;
   const unsigned r0 = blockIdx.y * GBM, c0 = blockIdx.x * GBN;
   uint32_t acc[GTM][GTN];
-  for (int i = 0; i < GTM; i++)
-    for (int j = 0; j < GTN; j++) {
-      unsigned r = r0 + ty * GTM + i, c = c0 + tx * GTN + j;
-      acc[i][j] = enable && r < M && c < N ? D[(size_t)r * N + c] : 0;
-    }
+  acc_load(acc, D, M, N, r0 + ty * GTM, c0 + tx * GTN, enable);
   const unsigned nsb = K / m.block;
   bool en = enable;
   unsigned sc = scale;
@@ -363,11 +372,7 @@ __global__ void __launch_bounds__(256, 1) groups_kernel(tc5_arith_model m, unsig
       }
     en = true, sc = 0;
   }
-  for (int i = 0; i < GTM; i++)
-    for (int j = 0; j < GTN; j++) {
-      unsigned r = r0 + ty * GTM + i, c = c0 + tx * GTN + j;
-      if (r < M && c < N) D[(size_t)r * N + c] = acc[i][j];
-    }
+  acc_store(acc, D, M, N, r0 + ty * GTM, c0 + tx * GTN);
 }
 
 bool small_float(tc5_type t) {
