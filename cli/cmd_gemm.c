@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "common.h"
 #ifdef TC5_HAVE_CUDA
-#include "gemm_cuda.h"
+#include "tc5/gemm_cuda.h"
 #endif
 #include "tc5/arith.h"
 #include "tc5/formats.h"

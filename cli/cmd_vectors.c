@@ -6,7 +6,7 @@
 #include "common.h"
 #include "tc5/vectors.h"
 #ifdef TC5_HAVE_CUDA
-#include "gemm_cuda.h"
+#include "tc5/gemm_cuda.h"
 #endif
 
 static const cli_opt opts[] = {

@@ -1,4 +1,4 @@
-// tc5_gemm on the GPU (gpu/gemm_cuda.h): chooses the kernel
+// tc5_gemm on the GPU (include/tc5/gemm_cuda.h): chooses the kernel
 // (gpu/gemm_paths.h) and, for models no faster kernel takes, computes one
 // output element a thread by tc5__dot_elem, the CPU reference's own inline
 // code (src/arith/arith_step.h). gpu/gemm_check.c checks every path against

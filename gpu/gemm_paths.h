@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 #include "arith/arith_step.h"
-#include "gemm_cuda.h"
+#include "tc5/gemm_cuda.h"
 
 /* which kernel tc5_gemm_cuda_device uses for (d, K, o): "wgmma", "steps",
  * "groups" or "elements" */

@@ -21,7 +21,7 @@ extern "C" {
 
 #define TC5_VECTORS_SHOW 8
 
-/* A GEMM with tc5_gemm's contract (tc5_gemm_cuda, gpu/gemm_cuda.h) that
+/* A GEMM with tc5_gemm's contract (tc5_gemm_cuda, tc5/gemm_cuda.h) that
  * mmasim files' whole calls also run through (tc5_vectors_report.gemm) */
 typedef tc5_status (*tc5_vectors_gemm_fn)(void *ctx, const tc5_dot *m, unsigned M, unsigned N, unsigned K,
                                           const uint32_t *A, const uint32_t *B, const uint32_t *SA,

@@ -17,7 +17,7 @@
 #include "tc5/layout.h"
 #include "tc5/tensormap.h"
 #ifdef TC5_HAVE_CUDA
-#include "gemm_cuda.h"
+#include "tc5/gemm_cuda.h"
 #endif
 #include "tc5/zcmask.h"
 #include "tc5/ptx.h"

@@ -1,5 +1,5 @@
 /* Tests: the GPU GEMM's host side, with or without a GPU (built when CMake
- * finds nvcc; gpu/gemm_cuda.h, gpu/gemm_paths.h):
+ * finds nvcc; include/tc5/gemm_cuda.h, gpu/gemm_paths.h):
  *  - every error path of tc5_gemm_cuda_matrices's checks (no matrix, an
  *    element size other than 1, 2, 4; the scale matrices of a block-scaled
  *    model), each message naming the matrix and the value;

@@ -1,10 +1,9 @@
-/* tc5 — the model's GEMM on an NVIDIA GPU (issue 21, first part): the
- * same bits as tc5_gemm, computed by CUDA threads, each output element by
- * the same inline functions as the CPU reference (src/arith/arith_step.h).
- * Built by the CMake build when nvcc is found (tc5 gemm --device cuda) and
- * by gpu/run.sh gemm; the header stays in gpu/ (not installed) until the
- * library exports it. A correct, unoptimised kernel (one thread an
- * element). */
+/* tc5 — the model's GEMM on an NVIDIA GPU (docs/gpu.md): the same bits as
+ * tc5_gemm, from the kernels of gpu/ (gpu/gemm_paths.h: the H100's wgmma
+ * for f16/bf16, tiled CUDA-core kernels for the f8f6f4 and fp4 kinds, one
+ * thread an element for the rest). In libtc5_cuda (CMake target
+ * tc5::tc5_cuda), built and installed when CMake finds nvcc; without a
+ * GPU the functions return TC5_ESTATE saying why. */
 #ifndef TC5_GEMM_CUDA_H
 #define TC5_GEMM_CUDA_H
 
