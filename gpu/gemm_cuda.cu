@@ -174,7 +174,8 @@ extern "C" tc5_status tc5_gemm_cuda_matrices(const tc5_dot *m, unsigned M, unsig
     scatter<<<1024, 256>>>(tmp[4], M, N, *D);
     if ((e = cudaGetLastError()) || (e = cudaDeviceSynchronize())) st = cuda_fail(diag, e, "writing D");
   }
-  for (int i = 0; i < 5; i++) cudaFreeAsync(tmp[i], 0);
+  for (int i = 0; i < 5; i++)
+    if (tmp[i]) cudaFreeAsync(tmp[i], 0);
   cudaStreamSynchronize(0);
   return st;
 }

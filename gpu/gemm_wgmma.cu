@@ -171,7 +171,8 @@ tc5_status tc5__gemm_wgmma(const tc5_dot *d, unsigned M, unsigned N, unsigned K,
   cudaError_t e = cudaMallocAsync(&Ap, (size_t)Mp * K * 2, 0);
   if (!e) e = cudaMallocAsync(&Bp, (size_t)Np * K * 2, 0);
   if (e) {
-    cudaFreeAsync(Ap, 0);
+    if (Ap) cudaFreeAsync(Ap, 0);
+    cudaGetLastError(); /* the failed allocation is reported as TC5_ENOMEM, not left for the next call */
     return TC5_ENOMEM;
   }
   bool bf16 = d->atype == TC5_BF16;
