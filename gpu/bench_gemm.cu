@@ -114,7 +114,7 @@ int main() {
     CK(cudaMemcpy(A.data(), dD, SS * 4, cudaMemcpyDeviceToHost));
     double down = now() - t0;
     printf("%-22s tc5 %-8s %8.4f s  %.2e MAC/s   (transfers: A, B%s up %.3f s, D down %.3f s)\n", k.name,
-           tc5__gemm_cuda_path(&d, S, &o), t, macs / t, k.s ? ", scales" : "", up, down);
+           tc5__gemm_cuda_path(&d, S, S, &o), t, macs / t, k.s ? ", scales" : "", up, down);
     if (k.a == TC5_BF16) {
       tc5_bf16 = t;
       tc5_dot_opts oc = o;
@@ -125,7 +125,7 @@ int main() {
         if (r) tcs.push_back(tt);
       }
       std::sort(tcs.begin(), tcs.end());
-      printf("%-22s tc5 %-8s %8.4f s  %.2e MAC/s   (C read: D = A B + D)\n", "bf16 -> f32 + C", tc5__gemm_cuda_path(&d, S, &oc),
+      printf("%-22s tc5 %-8s %8.4f s  %.2e MAC/s   (C read: D = A B + D)\n", "bf16 -> f32 + C", tc5__gemm_cuda_path(&d, S, S, &oc),
              tcs[tcs.size() / 2], macs / tcs[tcs.size() / 2]);
       /* cuBLAS on the same bf16 codes: D^T = B^T A^T in column-major */
       std::vector<__nv_bfloat16> a16(SS), b16(SS);

@@ -113,7 +113,7 @@ static int run(const cs *k, unsigned M, unsigned N, unsigned K, int enable, int 
   printf("%-9s %-10s %5s x %-5s -> %-3s %-5s%s %4u x %4u x %4u C %s%s [%s]: %s", k->arch ? "hopper" : "blackwell",
          tc5_kind_name(k->kind), tc5_type_name(k->a), tc5_type_name(k->b), tc5_type_name(k->c),
          k->s ? tc5_type_name(k->s) : "", k->saturate ? " sat" : "", M, N, K, enable ? "read" : "off ",
-         negate ? " -A" : "", tc5__gemm_cuda_path(&d, K, &o), st ? "ERROR" : diff ? "DIFFER" : "equal");
+         negate ? " -A" : "", tc5__gemm_cuda_path(&d, M, K, &o), st ? "ERROR" : diff ? "DIFFER" : "equal");
   if (st) printf(" %s\n", dg.count ? dg.issue[0].message : tc5_strerror(st));
   else
     printf(" (%llu outputs, %llu inf/nan; cpu %.3f s, gpu %.4f s)%s\n", (unsigned long long)M * N, nan, cpu, gpu, "");
@@ -163,7 +163,7 @@ static int sampled(const cs *k, unsigned S, unsigned rows) {
     for (unsigned n = 0; n < S; n++) diff += Ds[(size_t)r * S + n] != D[ROW(r) * S + n];
   printf("%-9s %-10s %5s x %-5s -> %-3s %-5s %u^3 [%s], %u whole rows: %s (%llu outputs; cpu %.2f s for the rows, gpu %.2f s "
          "for all of D, %.2e MAC/s)\n", k->arch ? "hopper" : "blackwell", tc5_kind_name(k->kind), tc5_type_name(k->a),
-         tc5_type_name(k->b), tc5_type_name(k->c), k->s ? tc5_type_name(k->s) : "", S, tc5__gemm_cuda_path(&d, S, &o), rows,
+         tc5_type_name(k->b), tc5_type_name(k->c), k->s ? tc5_type_name(k->s) : "", S, tc5__gemm_cuda_path(&d, S, S, &o), rows,
          st ? "ERROR" : diff ? "DIFFER" : "equal", (unsigned long long)rows * S, cpu, gpu,
          gpu > 0 ? (double)SS * S / gpu : 0.0);
   if (st) printf("   %s\n", dg.count ? dg.issue[0].message : tc5_strerror(st));

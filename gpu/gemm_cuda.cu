@@ -35,18 +35,20 @@ extern "C" tc5_status tc5_gemm_cuda_device(const tc5_dot *m, unsigned M, unsigne
   tc5_status st = tc5__dot_begin(m, K, &o, &def);
   if (st) return st;
   if (m->stype != TC5_TYPE_NONE && (!SA || !SB)) return TC5_EINVAL;
-  if ((m->chunk ? m->chunk : K) > tc5__max_chunk(m)) return TC5_EUNSUPPORTED;
+  if (!tc5__step_fits(m, K)) return TC5_EUNSUPPORTED;
   tc5_arith_model am;
   tc5__model_of(m, &am);
   if (M == 0 || N == 0) return TC5_OK;
-  st = tc5__gemm_wgmma(m, M, N, K, A, B, D, o);
-  if (st == TC5_EUNSUPPORTED) st = tc5__gemm_steps(m, &am, M, N, K, A, B, SA, SB, D, o);
-  if (st == TC5_EUNSUPPORTED) st = tc5__gemm_groups(m, &am, M, N, K, A, B, SA, SB, D, o);
-  if (st == TC5_EUNSUPPORTED) {
+  switch (tc5__gemm_cuda_kernel(m, M, K, o)) {
+  case TC5_GPU_WGMMA: st = tc5__gemm_wgmma(m, M, N, K, A, B, D, o); break;
+  case TC5_GPU_STEPS: st = tc5__gemm_steps(m, &am, M, N, K, A, B, SA, SB, D, o); break;
+  case TC5_GPU_GROUPS: st = tc5__gemm_groups(m, &am, M, N, K, A, B, SA, SB, D, o); break;
+  case TC5_GPU_ELEMENTS: {
     dim3 block(128), grid((N + 127) / 128, M < 65535 ? M : 65535);
     gemm_kernel<<<grid, block>>>(am, M, N, K, A, B, SA, SB, D, o->enable_input_d, o->scale_input_d,
                                  o->negate_a ^ o->negate_b);
-    st = TC5_OK;
+    break;
+  }
   }
   if (st == TC5_ENOMEM) return tc5_diag_add(diag, TC5_ENOMEM, "cuda", 0, "tc5_gemm_cuda: no device memory for the packed A and B");
   cudaError_t e = cudaGetLastError();
@@ -54,10 +56,18 @@ extern "C" tc5_status tc5_gemm_cuda_device(const tc5_dot *m, unsigned M, unsigne
   return e == cudaSuccess ? TC5_OK : cuda_fail(diag, e, "the kernel");
 }
 
-extern "C" const char *tc5__gemm_cuda_path(const tc5_dot *d, unsigned K, const tc5_dot_opts *o) {
+extern "C" tc5_gpu_kernel tc5__gemm_cuda_kernel(const tc5_dot *d, unsigned M, unsigned K, const tc5_dot_opts *o) {
   tc5_dot_opts def;
   if (!o) tc5_dot_opts_init(&def), o = &def;
-  return tc5__wgmma_ok(d, K, o) ? "wgmma" : tc5__steps_ok(d, K) ? "steps" : tc5__groups_ok(d, K) ? "groups" : "elements";
+  return tc5__wgmma_ok(d, M, K, o) ? TC5_GPU_WGMMA
+         : tc5__steps_ok(d, M, K)  ? TC5_GPU_STEPS
+         : tc5__groups_ok(d, M, K) ? TC5_GPU_GROUPS
+                                   : TC5_GPU_ELEMENTS;
+}
+
+extern "C" const char *tc5__gemm_cuda_path(const tc5_dot *d, unsigned M, unsigned K, const tc5_dot_opts *o) {
+  static const char *const names[] = {"wgmma", "steps", "groups", "elements"};
+  return names[tc5__gemm_cuda_kernel(d, M, K, o)];
 }
 
 extern "C" tc5_status tc5_gemm_cuda(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
@@ -100,11 +110,16 @@ extern "C" tc5_status tc5_gemm_cuda(const tc5_dot *m, unsigned M, unsigned N, un
 
 /* ---- matrices of any element size and strides (tc5_gemm_cuda_matrices) ---- */
 
+/* element i of x, row-major over cols */
+__device__ static char *element(const tc5_cuda_matrix &x, size_t i, unsigned cols) {
+  int64_t off = (int64_t)(i / cols) * x.row_stride + (int64_t)(i % cols) * x.col_stride;
+  return (char *)x.data + off * (int64_t)x.bytes;
+}
+
 __global__ static void gather(tc5_cuda_matrix x, unsigned rows, unsigned cols, uint32_t *w) {
   size_t n = (size_t)rows * cols;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-    int64_t off = (int64_t)(i / cols) * x.row_stride + (int64_t)(i % cols) * x.col_stride;
-    const char *p = (const char *)x.data + off * (int64_t)x.bytes;
+    const char *p = element(x, i, cols);
     w[i] = x.bytes == 1 ? *(const uint8_t *)p : x.bytes == 2 ? *(const uint16_t *)p : *(const uint32_t *)p;
   }
 }
@@ -112,8 +127,7 @@ __global__ static void gather(tc5_cuda_matrix x, unsigned rows, unsigned cols, u
 __global__ static void scatter(const uint32_t *w, unsigned rows, unsigned cols, tc5_cuda_matrix x) {
   size_t n = (size_t)rows * cols;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-    int64_t off = (int64_t)(i / cols) * x.row_stride + (int64_t)(i % cols) * x.col_stride;
-    char *p = (char *)x.data + off * (int64_t)x.bytes;
+    char *p = element(x, i, cols);
     if (x.bytes == 1) *(uint8_t *)p = (uint8_t)w[i];
     else if (x.bytes == 2) *(uint16_t *)p = (uint16_t)w[i];
     else *(uint32_t *)p = w[i];

@@ -8,9 +8,9 @@
  *                  products as exact integer dot products, __dp4a);
  *   gemm_cuda.cu   any other model: one thread an element (tc5__dot_elem).
  *
- * Each tiled launcher returns TC5_EUNSUPPORTED, having done nothing, when
- * the model or the shape is not one it computes exactly; the caller then
- * takes the next kernel. Device pointers, synchronous on the default
+ * tc5__gemm_cuda_kernel decides, once: the first kernel whose predicate
+ * says it computes the model exactly at that shape (and that its grid
+ * fits); the launchers take that for granted. Device pointers, the default
  * stream. */
 #ifndef TC5_GEMM_PATHS_H
 #define TC5_GEMM_PATHS_H
@@ -22,17 +22,21 @@ extern "C" {
 #include "arith/arith_step.h"
 #include "tc5/gemm_cuda.h"
 
-/* which kernel tc5_gemm_cuda_device uses for (d, K, o): "wgmma", "steps",
- * "groups" or "elements" */
-const char *tc5__gemm_cuda_path(const tc5_dot *d, unsigned K, const tc5_dot_opts *o);
+typedef enum { TC5_GPU_WGMMA, TC5_GPU_STEPS, TC5_GPU_GROUPS, TC5_GPU_ELEMENTS } tc5_gpu_kernel;
+/* which kernel tc5_gemm_cuda_device uses for (d, M, K, o) (o NULL: the
+ * defaults), and its name: "wgmma", "steps", "groups" or "elements" */
+tc5_gpu_kernel tc5__gemm_cuda_kernel(const tc5_dot *d, unsigned M, unsigned K, const tc5_dot_opts *o);
+const char *tc5__gemm_cuda_path(const tc5_dot *d, unsigned M, unsigned K, const tc5_dot_opts *o);
 /* the model with its formats resolved (src/arith/arith.c) */
 void tc5__model_of(const tc5_dot *d, tc5_arith_model *m);
 
-/* whether a kernel computes (d, K, o) exactly: the checks of each launcher */
-bool tc5__wgmma_ok(const tc5_dot *d, unsigned K, const tc5_dot_opts *o);
-bool tc5__steps_ok(const tc5_dot *d, unsigned K);
-bool tc5__groups_ok(const tc5_dot *d, unsigned K);
+/* whether a kernel computes (d, M, K, o) exactly, on a grid that fits */
+bool tc5__wgmma_ok(const tc5_dot *d, unsigned M, unsigned K, const tc5_dot_opts *o);
+bool tc5__steps_ok(const tc5_dot *d, unsigned M, unsigned K);
+bool tc5__groups_ok(const tc5_dot *d, unsigned M, unsigned K);
 
+/* the launchers: TC5_OK launched (errors left to the caller's
+ * cudaGetLastError), TC5_ENOMEM (wgmma: no room for the packed copies) */
 tc5_status tc5__gemm_wgmma(const tc5_dot *d, unsigned M, unsigned N, unsigned K, const uint32_t *A, const uint32_t *B,
                            uint32_t *D, const tc5_dot_opts *o);
 tc5_status tc5__gemm_steps(const tc5_dot *d, const tc5_arith_model *am, unsigned M, unsigned N, unsigned K,

@@ -151,10 +151,11 @@ __global__ void __launch_bounds__(256, 1) wgmma_kernel(const uint16_t *__restric
 
 } // namespace
 
-bool tc5__wgmma_ok(const tc5_dot *d, unsigned K, const tc5_dot_opts *o) {
+bool tc5__wgmma_ok(const tc5_dot *d, unsigned M, unsigned K, const tc5_dot_opts *o) {
   if (!(d->atype == d->btype && (d->atype == TC5_BF16 || d->atype == TC5_F16) && d->ctype == TC5_F32 &&
         d->out == TC5_OUT_RZ_F32 && d->frac_bits == 25 && d->chunk == 16 && d->group == 0 &&
-        d->stype == TC5_TYPE_NONE && d->zero_exp == -133 && K % BK == 0 && K > 0 && o->scale_input_d == 0))
+        d->stype == TC5_TYPE_NONE && d->zero_exp == -133 && K % BK == 0 && K > 0 && o->scale_input_d == 0 &&
+        (M + BM - 1) / BM <= 65535 && (K + 31) / 32 <= 65535)) /* the grids' y */
     return false;
   int dev = 0, major = 0, minor = 0;
   if (cudaGetDevice(&dev) || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) ||
@@ -165,7 +166,6 @@ bool tc5__wgmma_ok(const tc5_dot *d, unsigned K, const tc5_dot_opts *o) {
 
 tc5_status tc5__gemm_wgmma(const tc5_dot *d, unsigned M, unsigned N, unsigned K, const uint32_t *A, const uint32_t *B,
                            uint32_t *D, const tc5_dot_opts *o) {
-  if (!tc5__wgmma_ok(d, K, o) || (M + BM - 1) / BM > 65535 || (K + 31) / 32 > 65535) return TC5_EUNSUPPORTED;
   unsigned Mp = (M + BM - 1) / BM * BM, Np = (N + BN - 1) / BN * BN;
   uint16_t *Ap = NULL, *Bp = NULL;
   cudaError_t e = cudaMallocAsync(&Ap, (size_t)Mp * K * 2, 0);

@@ -187,7 +187,7 @@ static tc5_status dot_run(const tc5_dot *d, size_t k, const uint32_t *a, const u
     return TC5_OK;
   }
   if (m.scaled && (!sa || !sb)) return TC5_EINVAL;
-  if ((d->chunk ? d->chunk : k) > tc5__max_chunk(d)) return TC5_EUNSUPPORTED; /* one step of more products than the model fuses */
+  if (!tc5__step_fits(d, k)) return TC5_EUNSUPPORTED;
   explain_ctx ec = {&m, ex};
   const tc5_step_trace trace = {explain_step, explain_sum, &ec};
   tc5_term terms[80];

@@ -602,7 +602,7 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   if (scaled && (!SA || !SB)) return TC5_EINVAL;
   unsigned L = m->chunk ? m->chunk : (K ? K : 1);
   unsigned G = m->group ? m->group : 1;
-  if (L > tc5__max_chunk(m)) return TC5_EUNSUPPORTED; /* one step of more products than the model fuses */
+  if (!tc5__step_fits(m, K)) return TC5_EUNSUPPORTED;
   if (M == 0 || N == 0) return TC5_OK;
   unsigned Np = (N + TW - 1) / TW * TW;
   unsigned nchunks = (K + L - 1) / L;

@@ -29,5 +29,9 @@ uint32_t tc5__round_out(tc5_out_round out, int sign, uint64_t mag, int x);
  * summed exactly in groups (a step's terms are then chunk / group: sparse
  * mxf4/mxf4nvf4, docs/arithmetic.md) */
 static inline unsigned tc5__max_chunk(const tc5_dot *m) { return m->group >= 2 ? 128u : 64u; }
+/* whether a step of K products (chunk 0: all K in one) is one the model
+ * fuses; tc5_dot_run, tc5_gemm and the GPU GEMM return TC5_EUNSUPPORTED
+ * when not */
+static inline bool tc5__step_fits(const tc5_dot *m, size_t k) { return (m->chunk ? m->chunk : k) <= tc5__max_chunk(m); }
 
 #endif

@@ -6,7 +6,8 @@
  *  - which kernel tc5_gemm_cuda_device takes for a model and K
  *    (tc5__gemm_cuda_path): steps for f8f6f4/mxf8f6f4/Hopper fp8 with K a
  *    multiple of 32, groups for mxf4/mxf4nvf4 with K a multiple of 64,
- *    wgmma for f16/bf16 -> f32 on an sm_90 GPU only, elements otherwise.
+ *    wgmma for f16/bf16 -> f32 on an sm_90 GPU only, elements otherwise
+ *    (and where a tiled kernel's grid would not hold M).
  * The kernels' bits are checked on the H100 by gpu/run.sh gemm
  * (docs/gpu.md). */
 #include <string.h>
@@ -59,7 +60,7 @@ static void test_matrices_errors(void **state) {
 
 static int have_sm90(void) {
   tc5_dot d = model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F32, TC5_TYPE_NONE, 0);
-  return !strcmp(tc5__gemm_cuda_path(&d, 64, NULL), "wgmma");
+  return !strcmp(tc5__gemm_cuda_path(&d, 256, 64, NULL), "wgmma");
 }
 
 static void test_paths(void **state) {
@@ -88,23 +89,27 @@ static void test_paths(void **state) {
   };
   for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     tc5_dot d = model(cases[i].arch, cases[i].kind, cases[i].a, cases[i].b, cases[i].c, cases[i].s, cases[i].block);
-    const char *p = tc5__gemm_cuda_path(&d, cases[i].K, NULL);
+    const char *p = tc5__gemm_cuda_path(&d, 256, cases[i].K, NULL);
     if (strcmp(p, cases[i].path)) fail_msg("case %u: %s, expected %s", i, p, cases[i].path);
   }
+  /* more rows than the tiled kernels' grid holds (65535 tiles of 64) */
+  tc5_dot big = model(B, TC5_KIND_F8F6F4, TC5_E4M3, TC5_E4M3, TC5_F32, N, 0);
+  assert_string_equal(tc5__gemm_cuda_path(&big, 65535u * 64, 64, NULL), "steps");
+  assert_string_equal(tc5__gemm_cuda_path(&big, 65535u * 64 + 1, 64, NULL), "elements");
   /* a hand-made model the tiled kernels were not shown exact for */
   tc5_dot d = model(B, TC5_KIND_F8F6F4, TC5_E4M3, TC5_E4M3, TC5_F32, N, 0);
   d.chunk = 16;
-  assert_string_equal(tc5__gemm_cuda_path(&d, 64, NULL), "elements");
+  assert_string_equal(tc5__gemm_cuda_path(&d, 256, 64, NULL), "elements");
   d = model(B, TC5_KIND_F8F6F4, TC5_E4M3, TC5_E4M3, TC5_F32, N, 0);
   d.frac_bits = 30; /* the 16-product halves would overflow 32 bits */
-  assert_string_equal(tc5__gemm_cuda_path(&d, 64, NULL), "elements");
+  assert_string_equal(tc5__gemm_cuda_path(&d, 256, 64, NULL), "elements");
   /* f16/bf16 -> f32: wgmma on an sm_90 GPU, elements elsewhere; never with scale-input-d */
   d = model(H, TC5_KIND_F16, TC5_F16, TC5_F16, TC5_F32, N, 0);
-  assert_string_equal(tc5__gemm_cuda_path(&d, 128, NULL), have_sm90() ? "wgmma" : "elements");
+  assert_string_equal(tc5__gemm_cuda_path(&d, 256, 128, NULL), have_sm90() ? "wgmma" : "elements");
   tc5_dot_opts o;
   tc5_dot_opts_init(&o);
   o.scale_input_d = 3;
-  assert_string_equal(tc5__gemm_cuda_path(&d, 128, &o), "elements");
+  assert_string_equal(tc5__gemm_cuda_path(&d, 256, 128, &o), "elements");
 }
 
 int main(void) {
