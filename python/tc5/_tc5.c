@@ -109,6 +109,29 @@ static bool model_of(const char *model_s, const char *kind_s, const char *at_s, 
   return st == TC5_OK;
 }
 
+#ifndef TC5_HAVE_CUDA
+/* raises: this tc5 has no GPU GEMM (built without nvcc); `what` says for what */
+static PyObject *no_cuda(const char *what) {
+  tc5_diag nd;
+  tc5_diag_init(&nd);
+  tc5_diag_add(&nd, TC5_EUNSUPPORTED, "device", 0, "tc5.gemm: %s: this tc5 was built without CUDA (no nvcc)", what);
+  return raise(TC5_EUNSUPPORTED, &nd, "tc5.gemm");
+}
+#endif
+
+/* a GEMM call's options, checked with the model for K (tc5_dot_check);
+ * false after raising */
+static bool gemm_opts(const tc5_dot *m, unsigned K, int neg_a, int neg_b, int enable_d, unsigned scale_d,
+                      tc5_dot_opts *o) {
+  tc5_dot_opts_init(o);
+  o->negate_a = neg_a, o->negate_b = neg_b, o->enable_input_d = enable_d, o->scale_input_d = scale_d;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_dot_check(m, K, o, &dg);
+  if (st) raise(st, &dg, "tc5.gemm");
+  return !st;
+}
+
 /* ---- DLPack (tc5.gemm on GPU tensors) ---------------------------------------- */
 
 /* the DLPack ABI (github.com/dmlc/dlpack, include/dlpack/dlpack.h, v0.8 and
@@ -186,10 +209,7 @@ static PyObject *py_gemm_matrices(PyObject *self, PyObject *args) {
     return NULL;
 #ifndef TC5_HAVE_CUDA
   (void)oa, (void)ob, (void)osa, (void)osb, (void)od, (void)neg_a, (void)neg_b, (void)enable_d, (void)scale_d;
-  tc5_diag nd;
-  tc5_diag_init(&nd);
-  tc5_diag_add(&nd, TC5_EUNSUPPORTED, "device", 0, "tc5.gemm: GPU tensors: this tc5 was built without CUDA (no nvcc)");
-  return raise(TC5_EUNSUPPORTED, &nd, "tc5.gemm");
+  return no_cuda("GPU tensors");
 #else
   tc5_dot m;
   if (!model_of(model_s, kind_s, at_s, bt_s, dt_s, st_s, block, saturate, &m, "tc5.gemm")) return NULL;
@@ -198,13 +218,11 @@ static PyObject *py_gemm_matrices(PyObject *self, PyObject *args) {
   if (!matrix_of(oa, &a, "a") || !matrix_of(ob, &b, "b") || !matrix_of(od, &d, "d") ||
       (have_s && (!matrix_of(osa, &sa, "scale_a") || !matrix_of(osb, &sb, "scale_b"))))
     return NULL;
+  tc5_dot_opts o;
+  if (!gemm_opts(&m, K, neg_a, neg_b, enable_d, scale_d, &o)) return NULL;
   tc5_diag dg;
   tc5_diag_init(&dg);
-  tc5_dot_opts o;
-  tc5_dot_opts_init(&o);
-  o.negate_a = neg_a, o.negate_b = neg_b, o.enable_input_d = enable_d, o.scale_input_d = scale_d;
-  tc5_status st = tc5_dot_check(&m, K, &o, &dg);
-  if (st) return raise(st, &dg, "tc5.gemm");
+  tc5_status st;
   Py_BEGIN_ALLOW_THREADS
   st = tc5_gemm_cuda_matrices(&m, M, N, K, &a, &b, have_s ? &sa : NULL, have_s ? &sb : NULL, &d, &o, &dg);
   Py_END_ALLOW_THREADS
@@ -232,23 +250,15 @@ static PyObject *py_gemm(PyObject *self, PyObject *args) {
   bool cuda = !strcmp(device, "cuda");
   if (!cuda && strcmp(device, "cpu")) return PyErr_Format(PyExc_ValueError, "device is 'cpu' or 'cuda', not '%s'", device);
 #ifndef TC5_HAVE_CUDA
-  if (cuda) {
-    tc5_diag nd;
-    tc5_diag_init(&nd);
-    tc5_diag_add(&nd, TC5_EUNSUPPORTED, "device", 0, "tc5.gemm: device='cuda': this tc5 was built without CUDA (no nvcc)");
-    return raise(TC5_EUNSUPPORTED, &nd, "tc5.gemm");
-  }
+  if (cuda) return no_cuda("device='cuda'");
 #endif
   tc5_dot m;
   if (!model_of(model_s, kind_s, at_s, bt_s, dt_s, st_s, block, saturate, &m, "tc5.gemm")) return NULL;
+  tc5_dot_opts o;
+  if (!gemm_opts(&m, K, neg_a, neg_b, enable_d, scale_d, &o)) return NULL;
   tc5_diag dg;
   tc5_diag_init(&dg);
   tc5_status st;
-  tc5_dot_opts o;
-  tc5_dot_opts_init(&o);
-  o.negate_a = neg_a, o.negate_b = neg_b, o.enable_input_d = enable_d, o.scale_input_d = scale_d;
-  st = tc5_dot_check(&m, K, &o, &dg);
-  if (st) return raise(st, &dg, "tc5.gemm");
   Py_buffer ba, bb, bsa = {0}, bsb = {0}, bd;
   bool have_s = osa != Py_None;
   size_t nblk = have_s && block ? K / block : 0;
