@@ -125,22 +125,9 @@ int cmd_gemm(int argc, char **argv) {
       !cli_opt_u64(&a, opts, NO, "k", 1, 1u << 20, &K))
     return EXIT_USAGE;
   if (cli_has(&a, opts, NO, "threads") && !cli_opt_u64(&a, opts, NO, "threads", 1, 256, &threads)) return EXIT_USAGE;
-  bool amn, bmn, cuda = false;
+  bool amn, bmn, cuda;
   if (!major_of(&a, "a-major", &amn) || !major_of(&a, "b-major", &bmn)) return EXIT_USAGE;
-  if (cli_has(&a, opts, NO, "device")) {
-    const char *dv = cli_get(&a, opts, NO, "device");
-    cuda = !strcmp(dv, "cuda");
-    if (!cuda && strcmp(dv, "cpu")) {
-      fprintf(stderr, "tc5 gemm: --device is cpu or cuda, not '%s'\n", dv);
-      return EXIT_USAGE;
-    }
-#ifndef TC5_HAVE_CUDA
-    if (cuda) {
-      fprintf(stderr, "tc5 gemm: --device cuda: this tc5 was built without CUDA (no nvcc was found)\n");
-      return EXIT_USAGE;
-    }
-#endif
-  }
+  if (!cli_device(&a, opts, NO, "gemm", &cuda)) return EXIT_USAGE;
   tc5_diag dg;
   tc5_diag_init(&dg);
   /* block scaling: the scale type and block, and both scale files */

@@ -43,8 +43,7 @@ int cmd_vectors(int argc, char **argv) {
     return EXIT_USAGE;
   if (a.help || a.npos == 0) {
     cli_help(a.help ? stdout : stderr, "tc5 vectors check FILE... [--show N] [--quiet] [--device cuda]",
-             "Checks every vector of each file against tc5, bit for bit.", opts,
-             (int)(sizeof opts / sizeof opts[0]));
+             "Checks every vector of each file against tc5, bit for bit.", opts, NOPTS);
     return a.help ? EXIT_OK : EXIT_USAGE;
   }
   uint64_t show = 3;
@@ -54,21 +53,11 @@ int cmd_vectors(int argc, char **argv) {
   unsigned long long passed = 0, failed = 0;
   bool bad_file = false;
   static tc5_vectors_report rep;
-  if (cli_has(&a, opts, NOPTS, "device")) {
-    const char *dv = cli_get(&a, opts, NOPTS, "device");
-    if (strcmp(dv, "cuda") && strcmp(dv, "cpu")) {
-      fprintf(stderr, "tc5 vectors check: --device is cpu or cuda, not '%s'\n", dv);
-      return EXIT_USAGE;
-    }
+  bool cuda;
+  if (!cli_device(&a, opts, NOPTS, "vectors check", &cuda)) return EXIT_USAGE;
 #ifdef TC5_HAVE_CUDA
-    if (!strcmp(dv, "cuda")) rep.gemm = gpu_gemm;
-#else
-    if (!strcmp(dv, "cuda")) {
-      fprintf(stderr, "tc5 vectors check: --device cuda: this tc5 was built without CUDA (no nvcc was found)\n");
-      return EXIT_USAGE;
-    }
+  if (cuda) rep.gemm = gpu_gemm;
 #endif
-  }
   for (int i = 0; i < a.npos; i++) {
     tc5_diag dg;
     tc5_diag_init(&dg);

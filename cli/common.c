@@ -123,6 +123,24 @@ bool cli_opt_u64(const cli_args *a, const cli_opt *opts, int nopts, const char *
   return true;
 }
 
+bool cli_device(const cli_args *a, const cli_opt *opts, int nopts, const char *cmd, bool *cuda) {
+  *cuda = false;
+  if (!cli_has(a, opts, nopts, "device")) return true;
+  const char *dv = cli_get(a, opts, nopts, "device");
+  *cuda = !strcmp(dv, "cuda");
+  if (!*cuda && strcmp(dv, "cpu")) {
+    fprintf(stderr, "tc5 %s: --device is cpu or cuda, not '%s'\n", cmd, dv);
+    return false;
+  }
+#ifndef TC5_HAVE_CUDA
+  if (*cuda) {
+    fprintf(stderr, "tc5 %s: --device cuda: this tc5 was built without CUDA (no nvcc was found)\n", cmd);
+    return false;
+  }
+#endif
+  return true;
+}
+
 void cli_print_diag(FILE *f, const tc5_diag *d) {
   for (unsigned i = 0; i < d->count; i++) fprintf(f, "  - %s\n", d->issue[i].message);
   if (d->total > d->count)

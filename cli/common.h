@@ -53,6 +53,10 @@ bool cli_opt_u64(const cli_args *a, const cli_opt *opts, int nopts, const char *
 /* Reads a whole file into *data (malloc'd, *n bytes); prints
  * "tc5 CMD: cannot read 'PATH': reason" and returns false when it cannot. */
 bool cli_read_file(const char *path, uint8_t **data, size_t *n, const char *cmd);
+/* --device: *cuda false for cpu (the default), true for cuda; prints "tc5
+ * CMD: ..." and returns false for any other value, or cuda in a tc5 built
+ * without CUDA. */
+bool cli_device(const cli_args *a, const cli_opt *opts, int nopts, const char *cmd, bool *cuda);
 /* Prints the diagnostics list, one "  - message" a line. */
 void cli_print_diag(FILE *f, const tc5_diag *d);
 
