@@ -73,14 +73,16 @@ def _d_type(kind: str, d_type: str | None) -> str:
     return dt
 
 
-def _scales(scale_a, scale_b, scale_type, block):
-    """(scale_a codes, scale_b codes, scale type name) or (None, None, None)"""
+def _scales(scale_a, scale_b, scale_type, block, read=None):
+    """(scale_a codes, scale_b codes, scale type name) or (None, None, None);
+    read(x, name, given) -> (codes, type name) reads each (default _codes)"""
     if scale_a is None and scale_b is None:
         return None, None, None
     if scale_a is None or scale_b is None or block is None:
         raise ValueError("block-scaled kinds need scale_a, scale_b and block")
-    SA, sta = _codes(scale_a, "scale_a", scale_type)
-    SB, stb = _codes(scale_b, "scale_b", scale_type)
+    read = read or _codes
+    SA, sta = read(scale_a, "scale_a", scale_type)
+    SB, stb = read(scale_b, "scale_b", scale_type)
     if sta != stb:
         raise ValueError(f"scale_a is {sta} and scale_b is {stb}")
     return SA, SB, sta
@@ -193,14 +195,8 @@ def _gemm_gpu(a, b, c, *, kind, model, a_type, b_type, d_type, scale_a, scale_b,
     if K != K2:
         raise ValueError(f"a is {(M, K)} and b is {(K2, N)}: need M x K and K x N")
     dt = _d_type(kind, d_type)
-    SA = SB = st = None
-    if scale_a is not None or scale_b is not None:
-        if scale_a is None or scale_b is None or block is None:
-            raise ValueError("block-scaled kinds need scale_a, scale_b and block")
-        SA, st, _ = _dl_matrix(scale_a, "scale_a", scale_type, keep)
-        SB, stb, _ = _dl_matrix(scale_b, "scale_b", scale_type, keep)
-        if st != stb:
-            raise ValueError(f"scale_a is {st} and scale_b is {stb}")
+    SA, SB, st = _scales(scale_a, scale_b, scale_type, block,
+                         lambda x, name, given: _dl_matrix(x, name, given, keep)[:2])
     if out is None:
         if c is not None:
             out = c.clone() if hasattr(c, "clone") else c.copy()
