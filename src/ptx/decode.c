@@ -17,7 +17,8 @@ const ptx_type_info ptx_types[PT_COUNT] = {
     [PT_S32] = {"s32", 32, 's'},     [PT_S64] = {"s64", 64, 's'},
     [PT_F16] = {"f16", 16, 'f'},     [PT_F16X2] = {"f16x2", 32, 'f'},
     [PT_BF16] = {"bf16", 16, 'f'},   [PT_BF16X2] = {"bf16x2", 32, 'f'},
-    [PT_F32] = {"f32", 32, 'f'},     [PT_F64] = {"f64", 64, 'f'},
+    [PT_F32] = {"f32", 32, 'f'},     [PT_F32X2] = {"f32x2", 64, 'f'},
+    [PT_F64] = {"f64", 64, 'f'},
     [PT_TF32] = {"tf32", 32, 'f'},   [PT_E4M3] = {"e4m3", 8, 'f'},
     [PT_E5M2] = {"e5m2", 8, 'f'},    [PT_E4M3X2] = {"e4m3x2", 16, 'f'},
     [PT_E5M2X2] = {"e5m2x2", 16, 'f'}, [PT_E2M1X2] = {"e2m1x2", 8, 'f'},
@@ -73,7 +74,7 @@ static const struct {
     {"setmaxnreg", dec_nop}, /* a register-allocation hint: nothing to model */
     /* control and warp-level */
     {"bra", dec_bra}, {"brx", dec_brx}, {"ret", dec_exit}, {"exit", dec_exit}, {"call", dec_call}, {"trap", dec_trap}, {"brkpt", dec_trap},
-    {"bar", dec_bar}, {"barrier", dec_bar}, {"elect", dec_elect}, {"shfl", dec_shfl},
+    {"bar", dec_bar}, {"barrier", dec_bar}, {"elect", dec_elect}, {"shfl", dec_shfl}, {"redux", dec_redux},
     {"vote", dec_vote}, {"match", dec_match}, {"activemask", dec_activemask},
     {"mbarrier", dec_mbarrier}, {"clusterlaunchcontrol", dec_clc},
     /* Hopper's warpgroup MMA */
@@ -182,7 +183,7 @@ bool d_dst(dctx *d, unsigned i, ptx_opnd *o) {
   if (ro->kind == RO_SINK) {
     o->kind = PO_REG;
     o->reg = ptx_new_reg(d->m, 64);
-    o->reg2 = PTX_NOREG;
+    o->reg2 = ro->reg2; /* _|%p: the pair's second register */
     return o->reg != PTX_NOREG || !d_fail(d, TC5_ENOMEM, "out of memory");
   }
   if (ro->kind != RO_REG) {

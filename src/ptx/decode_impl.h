@@ -106,6 +106,7 @@ PTX_DEC(dec_exit);
 PTX_DEC(dec_bar);
 PTX_DEC(dec_elect);
 PTX_DEC(dec_shfl);
+PTX_DEC(dec_redux);    /* redux.sync */
 PTX_DEC(dec_vote);
 PTX_DEC(dec_match);
 PTX_DEC(dec_activemask);

@@ -723,12 +723,66 @@ static PTX_EXEC(x_unpack) {
   });
   return PX_NEXT;
 }
+/* mov.b128: a .b128 register is two cells, the low 64 bits in reg and the
+ * high in reg + 1; {a, b} packs .b64 halves (a low), {a, b, c, d} .b32
+ * quarters */
+static PTX_EXEC(x_mov128) {
+  const uint32_t *v = w->cta->L->m->vregs;
+  unsigned mode = in->aux2; /* 0 copy, 1 pack, 2 unpack */
+  const ptx_opnd *vo = &in->o[mode == 2 ? 0 : 1];
+  unsigned n = mode ? vo->n : 2, pb = 128 / n;
+  uint32_t q = mode == 2 ? in->o[1].reg : in->o[0].reg;
+  PTX_LANES(mask, {
+    uint64_t h[2];
+    if (mode == 0) {
+      h[0] = PTX_R(w, in->o[1].reg)[l], h[1] = PTX_R(w, in->o[1].reg + 1)[l];
+      PTX_R(w, q)[l] = h[0], PTX_R(w, q + 1)[l] = h[1];
+    } else if (mode == 1) {
+      h[0] = h[1] = 0;
+      for (unsigned k = 0; k < n; k++) h[k * pb / 64] |= (PTX_R(w, v[vo->vec + k])[l] & wmask(pb)) << (k * pb % 64);
+      PTX_R(w, q)[l] = h[0], PTX_R(w, q + 1)[l] = h[1];
+    } else {
+      h[0] = PTX_R(w, q)[l], h[1] = PTX_R(w, q + 1)[l];
+      for (unsigned k = 0; k < n; k++) PTX_R(w, v[vo->vec + k])[l] = (h[k * pb / 64] >> (k * pb % 64)) & wmask(pb);
+    }
+  });
+  return PX_NEXT;
+}
+static bool reg128(dctx *d, unsigned i, ptx_opnd *o) {
+  const ptx_raw_opnd *ro = &d->r->ops[i];
+  if (ro->kind != RO_REG || d->m->reg_bits[ro->reg] != 128) {
+    d_fail(d, TC5_EPARSE, "operand %u of mov.b128 must be a .b128 register", i + 1);
+    return false;
+  }
+  memset(o, 0, sizeof *o);
+  o->kind = PO_REG;
+  o->reg = ro->reg;
+  o->reg2 = PTX_NOREG;
+  return true;
+}
+static tc5_status dec_mov128(dctx *d) {
+  ptx_insn *in = d->in;
+  if (!d_nops(d, 2, 2)) return d->st;
+  unsigned vi = d->r->ops[1].kind == RO_VEC ? 1 : d->r->ops[0].kind == RO_VEC ? 0 : 2;
+  if (vi == 2) {
+    if (!reg128(d, 0, &in->o[0]) || !reg128(d, 1, &in->o[1])) return d->st;
+  } else {
+    unsigned n = d->r->ops[vi].n;
+    if (n != 2 && n != 4) return d_fail(d, TC5_EPARSE, "mov.b128's vector has 2 (.b64) or 4 (.b32) elements, not %u", n);
+    if (!reg128(d, 1 - vi, &in->o[1 - vi]) || !d_vec(d, vi, n, vi == 0, n == 2 ? PT_B64 : PT_B32, &in->o[vi]))
+      return d->st;
+  }
+  in->type = PT_B128;
+  in->aux2 = vi == 2 ? 0 : vi == 1 ? 1 : 2;
+  in->fn = x_mov128;
+  return TC5_OK;
+}
 PTX_DEC(dec_mov) {
   ptx_insn *in = d->in;
   ptx_type t = d_take_type(d);
   if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "mov needs a type");
   unsigned W = ptx_types[t].bits;
-  if (W > 64) return d_fail(d, TC5_EUNSUPPORTED, "mov.%s is not modelled", ptx_types[t].name);
+  if (t == PT_B128) return dec_mov128(d);
   in->type = (uint8_t)t;
   in->aux = W;
   in->aux2 = W >= 64 ? 0 : (uint32_t)wmask(W);

@@ -125,27 +125,57 @@ static inline double dmax_ptx(double a, double b) {
   return a > b ? a : b;
 }
 
+/* one f32 operation of add/sub/mul/div/min/max/fma (three-input min/max:
+ * z is the third input), under the caller's rounding mode */
+enum { F_NAN = 1u << 4, F_ABS = 1u << 5, F_XORSIGN = 1u << 6, F_THREE = 1u << 7 };
+static inline float f32_apply(unsigned op, uint32_t mods, float x, float y, float z) {
+  if (mods & F_FTZ) x = ftz32(x), y = ftz32(y), z = ftz32(z);
+  float r;
+  switch (op) {
+  case OP_ADD: r = x + y; break;
+  case OP_SUB: r = x - y; break;
+  case OP_MUL: r = x * y; break;
+  case OP_DIV: r = x / y; break;
+  case OP_MIN:
+  case OP_MAX: {
+    /* .NaN: any NaN input gives the canonical NaN; otherwise NaN inputs are
+     * ignored. .xorsign.abs: the magnitudes' min/max with the XOR of a's and
+     * b's signs; .abs (three inputs): the magnitudes' */
+    bool three = mods & F_THREE;
+    if ((mods & F_NAN) && (x != x || y != y || (three && z != z))) return NAN;
+    bool neg = signbit(x) != signbit(y);
+    if (mods & (F_ABS | F_XORSIGN)) x = fabsf(x), y = fabsf(y), z = fabsf(z);
+    r = op == OP_MIN ? fmin_ptx(x, y) : fmax_ptx(x, y);
+    if (three) r = op == OP_MIN ? fmin_ptx(r, z) : fmax_ptx(r, z);
+    if ((mods & F_XORSIGN) && r == r) r = neg ? -r : r;
+    break;
+  }
+  default: r = fmaf(x, y, z); break;
+  }
+  if (mods & F_FTZ) r = ftz32(r);
+  if (mods & F_SAT) r = sat32(r);
+  return r;
+}
 static PTX_EXEC(x_f32op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
-  const uint64_t *c = in->aux2 == OP_FMA ? PTX_R(w, in->o[3].reg) : b;
-  bool ftz = in->mods & F_FTZ, sat = in->mods & F_SAT;
+  const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
+  uint32_t mods = in->mods;
+  WITH_ROUND(in->aux, PTX_LANES(mask, { d[l] = bits_f32(f32_apply(op, mods, f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); }));
+  return PX_NEXT;
+}
+/* .f32x2 (sm_100): the same operation on each 32-bit half of .b64 registers */
+static PTX_EXEC(x_f32x2op) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
+  unsigned op = in->aux2;
+  uint32_t mods = in->mods;
   WITH_ROUND(in->aux, PTX_LANES(mask, {
-    float x = f32_of(a[l]), y = f32_of(b[l]), z = f32_of(c[l]), r;
-    if (ftz) x = ftz32(x), y = ftz32(y), z = ftz32(z);
-    switch (op) {
-    case OP_ADD: r = x + y; break;
-    case OP_SUB: r = x - y; break;
-    case OP_MUL: r = x * y; break;
-    case OP_DIV: r = x / y; break;
-    case OP_MIN: r = fmin_ptx(x, y); break;
-    case OP_MAX: r = fmax_ptx(x, y); break;
-    default: r = fmaf(x, y, z); break;
-    }
-    if (ftz) r = ftz32(r);
-    if (sat) r = sat32(r);
-    d[l] = bits_f32(r);
+    uint64_t lo = bits_f32(f32_apply(op, mods, f32_of(a[l]), f32_of(b[l]), f32_of(c[l])));
+    uint64_t hi = bits_f32(f32_apply(op, mods, f32_of(a[l] >> 32), f32_of(b[l] >> 32), f32_of(c[l] >> 32)));
+    d[l] = hi << 32 | lo;
   }));
   return PX_NEXT;
 }
@@ -202,15 +232,21 @@ static PTX_EXEC(x_h16op) {
   const uint64_t *c = in->aux2 == OP_FMA ? PTX_R(w, in->o[3].reg) : b;
   bool bf = in->type == PT_BF16 || in->type == PT_BF16X2;
   unsigned n = in->vec, op = in->aux2;
-  bool relu = in->mods & F_RELU, sat = in->mods & F_SAT;
+  bool relu = in->mods & F_RELU, sat = in->mods & F_SAT, nan = in->mods & F_NAN, xs = in->mods & F_XORSIGN;
   tc5_type t = bf ? TC5_BF16 : TC5_F16;
   PTX_LANES(mask, {
     uint64_t r = 0;
     for (unsigned k = 0; k < n; k++) {
       double x = dec16(a[l] >> (16 * k), bf), y = dec16(b[l] >> (16 * k), bf), z = dec16(c[l] >> (16 * k), bf), v;
-      if (op == OP_MIN) v = dmin_ptx(x, y);
-      else if (op == OP_MAX) v = dmax_ptx(x, y);
-      else v = round_odd(op, x, y, z);
+      if (op == OP_MIN || op == OP_MAX) {
+        bool neg = signbit(x) != signbit(y);
+        if (xs) x = fabs(x), y = fabs(y);
+        v = op == OP_MIN ? dmin_ptx(x, y) : dmax_ptx(x, y);
+        if (xs && v == v && neg) v = -v;
+        if (nan && (x != x || y != y)) v = NAN;
+      } else {
+        v = round_odd(op, x, y, z);
+      }
       if (sat) v = !(v > 0) ? 0 : v > 1 ? 1 : v;
       if (relu && !(v > 0) && v == v) v = 0;
       r |= (uint64_t)enc(t, v, TC5_ROUND_RN, false) << (16 * k);
@@ -229,6 +265,7 @@ PTX_DEC(dec_fbin) {
   int r = d_take_one(d, rnd_names);
   bool ftz = d_take(d, "ftz"), sat = d_take(d, "sat"), relu = d_take(d, "relu");
   bool approx = d_take(d, "approx"), full = d_take(d, "full");
+  bool nan = d_take(d, "NaN"), xorsign = d_take(d, "xorsign"), abs = d_take(d, "abs");
   ptx_type t = d_take_type(d);
   if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
   in->type = (uint8_t)t;
@@ -240,23 +277,48 @@ PTX_DEC(dec_fbin) {
              : !strcmp(op, "min") ? OP_MIN
              : !strcmp(op, "max") ? OP_MAX
                                   : OP_FMA;
+  bool minmax = in->aux2 == OP_MIN || in->aux2 == OP_MAX;
   if (approx || full) return d_fail(d, TC5_EUNSUPPORTED, "div.approx / div.full are not modelled yet (no documented definition)");
   if (in->aux2 == OP_DIV && r < 0 && t == PT_F32)
     return d_fail(d, TC5_EILLEGAL, "div.f32 needs .rn/.rz/.rm/.rp, .full or .approx");
-  if ((in->aux2 == OP_FMA) && r < 0) return d_fail(d, TC5_EILLEGAL, "%s.f32/.f64 needs a rounding modifier", op);
-  if ((in->aux2 == OP_MIN || in->aux2 == OP_MAX) && r >= 0) return d_fail(d, TC5_EILLEGAL, "%s takes no rounding modifier", op);
+  if (in->aux2 == OP_FMA && r < 0) return d_fail(d, TC5_EILLEGAL, "%s.%s needs a rounding modifier", op, ptx_types[t].name);
+  if (minmax && r >= 0) return d_fail(d, TC5_EILLEGAL, "%s takes no rounding modifier", op);
+  if ((nan || xorsign || abs) && !minmax) return d_fail(d, TC5_EILLEGAL, ".NaN/.xorsign/.abs belong to min and max");
+  if (xorsign && !abs) return d_fail(d, TC5_EILLEGAL, ".xorsign needs .abs (min/max .xorsign.abs)");
+  /* three-input min/max (PTX ISA 8.8, sm_100): .f32 only, .abs without .xorsign */
+  unsigned n = in->aux2 == OP_FMA ? 4 : 3;
+  if (minmax && d->r->nops == 4) {
+    if (t != PT_F32) return d_fail(d, TC5_EILLEGAL, "three-input %s takes .f32 only, not .%s", op, ptx_types[t].name);
+    if (xorsign) return d_fail(d, TC5_EILLEGAL, "three-input %s takes .abs, not .xorsign.abs", op);
+    in->mods |= F_THREE;
+    n = 4;
+  } else if (abs && !xorsign) {
+    return d_fail(d, TC5_EILLEGAL, "two-input %s takes .xorsign.abs, not .abs alone", op);
+  }
   if (ftz) in->mods |= F_FTZ;
   if (sat) in->mods |= F_SAT;
   if (relu) in->mods |= F_RELU;
-  unsigned n = in->aux2 == OP_FMA ? 4 : 3;
+  if (nan) in->mods |= F_NAN;
+  if (abs) in->mods |= F_ABS;
+  if (xorsign) in->mods |= F_XORSIGN;
   if (!d_nops(d, n, n) || !d_dst(d, 0, &in->o[0])) return d->st;
   for (unsigned k = 1; k < n; k++)
-    if (!d_src(d, k, t, &in->o[k])) return d->st;
-  if (t == PT_F32) {
+    if (!d_src(d, k, t == PT_F32X2 ? PT_B64 : t, &in->o[k])) return d->st;
+  in->nops = (uint8_t)n;
+  if (t == PT_F32 || t == PT_F32X2) {
     if (relu) return d_fail(d, TC5_EUNSUPPORTED, ".relu is not modelled for f32");
-    in->fn = x_f32op;
+    if (t == PT_F32X2) {
+      /* add/sub/mul{.rnd}{.ftz}.f32x2, fma.rnd{.ftz}.f32x2 on .b64
+       * registers (PTX ISA 8.6); add/sub/mul without a rounding modifier
+       * are .rn; no .sat (ptxas refuses it) */
+      if (in->aux2 == OP_DIV || minmax) return d_fail(d, TC5_EILLEGAL, "%s has no .f32x2 form", op);
+      if (sat) return d_fail(d, TC5_EILLEGAL, ".f32x2 takes no .sat");
+      in->fn = x_f32x2op;
+    } else {
+      in->fn = x_f32op;
+    }
   } else if (t == PT_F64) {
-    if (ftz || sat || relu) return d_fail(d, TC5_EILLEGAL, ".ftz/.sat/.relu do not apply to f64");
+    if (ftz || sat || relu || nan || abs) return d_fail(d, TC5_EILLEGAL, ".ftz/.sat/.relu/.NaN/.abs do not apply to f64");
     in->fn = x_f64op;
   } else if (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2) {
     if (r > 0) return d_fail(d, TC5_EUNSUPPORTED, "only .rn is modelled for .%s", ptx_types[t].name);
@@ -424,6 +486,16 @@ static uint64_t to_int(double x, unsigned t, unsigned irnd, bool have_irnd) {
   return (uint64_t)x;
 }
 
+/* an unsigned integer as a double rounded to odd at 53 bits: exact below
+ * 2^53; above, the bits shifted out become a sticky last bit, so that one
+ * later rounding to 51 bits or fewer is the correctly rounded result */
+static double odd_double(uint64_t v) {
+  if (v < (1ull << 53)) return (double)v;
+  unsigned s = 64 - 53 - (unsigned)__builtin_clzll(v);
+  uint64_t m = v >> s | ((v & ((1ull << s) - 1)) != 0);
+  return ldexp((double)m, (int)s);
+}
+
 static PTX_EXEC(x_cvt) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg);
@@ -473,7 +545,12 @@ static PTX_EXEC(x_cvt) {
         WITH_ROUND(rnd_fe[rnd], f = sc == 's' ? (double)sv : (double)v);
         r = bits_f64(f);
       } else {
-        double x = sc == 's' ? (double)sv : (double)v; /* 16-bit ints and smaller: exact */
+        /* f16 / bf16: an integer of up to 64 bits rounded once (odd_double
+         * keeps it exact enough for an 8- or 11-bit significand) */
+        bool ng = sc == 's' && sv < 0;
+        double x = odd_double(sc == 's' ? (ng ? 0 - (uint64_t)sv : (uint64_t)sv) : v);
+        if (ng) x = -x;
+        if (sat) x = x < 0 ? 0 : x > 1 ? 1 : x;
         r = enc(fmt_of(dt), x, tc5_rnd(rnd), satf);
       }
     } else {
@@ -582,8 +659,8 @@ PTX_DEC(dec_cvt) {
       return d_fail(d, TC5_EUNSUPPORTED, "cvt from .%s to an integer is not modelled", ptx_types[st].name);
   } else if (dc == 'f' && sc != 'f') {
     if (r < 0 || r >= 4) return d_fail(d, TC5_EILLEGAL, "integer to float needs .rn/.rz/.rm/.rp");
-    if (dt != PT_F32 && dt != PT_F64 && ptx_types[sc == 's' || sc == 'u' ? st : st].bits > 16)
-      return d_fail(d, TC5_EUNSUPPORTED, "cvt from a 32/64-bit integer to .%s is not modelled", ptx_types[dt].name);
+    if (dt != PT_F32 && dt != PT_F64 && dt != PT_F16 && dt != PT_BF16)
+      return d_fail(d, TC5_EILLEGAL, "an integer converts to .f16/.bf16/.f32/.f64, not .%s", ptx_types[dt].name);
   } else if (r >= 0) {
     return d_fail(d, TC5_EILLEGAL, "integer to integer takes no rounding modifier");
   }

@@ -338,10 +338,52 @@ static tc5_status dec_ldst(dctx *d, bool store) {
   return TC5_OK;
 }
 PTX_DEC(dec_ld) { return dec_ldst(d, false); }
-PTX_DEC(dec_st) { return dec_ldst(d, true); }
+static tc5_status dec_async_store(dctx *d, bool red);
+PTX_DEC(dec_st) { return d_take(d, "async") ? dec_async_store(d, false) : dec_ldst(d, true); }
 
 /* ---- atom / red ---- */
 enum { A_ADD, A_AND, A_OR, A_XOR, A_CAS, A_EXCH, A_INC, A_DEC, A_MIN, A_MAX };
+/* the new value of one atomic read-modify-write: op (A_*) of old and x
+ * (c: cas's new value) on an eb-byte element of type t */
+static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uint64_t x, uint64_t c) {
+  char cls = ptx_types[t].cls;
+  uint64_t wm = eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1;
+  switch (op) {
+  case A_ADD:
+    if (cls == 'f' && t == PT_F32) {
+      float f, g;
+      uint32_t o32 = (uint32_t)old, x32 = (uint32_t)x;
+      memcpy(&f, &o32, 4);
+      memcpy(&g, &x32, 4);
+      f += g;
+      memcpy(&o32, &f, 4);
+      return o32;
+    }
+    if (cls == 'f') {
+      double f, g;
+      uint64_t r;
+      memcpy(&f, &old, 8);
+      memcpy(&g, &x, 8);
+      f += g;
+      memcpy(&r, &f, 8);
+      return r;
+    }
+    return (old + x) & wm;
+  case A_AND: return old & x;
+  case A_OR: return old | x;
+  case A_XOR: return old ^ x;
+  case A_CAS: return old == x ? c & wm : old;
+  case A_EXCH: return x & wm;
+  case A_INC: return old >= (x & wm) ? 0 : old + 1;
+  case A_DEC: return (old == 0 || old > (x & wm)) ? (x & wm) : old - 1;
+  case A_MIN:
+    if (cls == 's') return eb == 4 ? ((int32_t)old < (int32_t)x ? old : x & wm) : ((int64_t)old < (int64_t)x ? old : x);
+    return old < (x & wm) ? old : x & wm;
+  default:
+    if (cls == 's') return eb == 4 ? ((int32_t)old > (int32_t)x ? old : x & wm) : ((int64_t)old > (int64_t)x ? old : x);
+    return old > (x & wm) ? old : x & wm;
+  }
+}
 static PTX_EXEC(x_atom) {
   bool red = in->mods & 2;
   const ptx_opnd *ad = &in->o[red ? 0 : 1];
@@ -350,7 +392,6 @@ static PTX_EXEC(x_atom) {
   const uint64_t *c = in->aux2 == A_CAS ? PTX_R(w, in->o[3].reg) : b;
   uint64_t *d = red ? NULL : PTX_R(w, in->o[0].reg);
   unsigned eb = in->aux, op = in->aux2, t = in->type;
-  char cls = ptx_types[t].cls;
   /* the addresses first (an error is reported under the launch's lock),
    * then every lane's read-modify-write in lane order under it */
   uint8_t *ptr[32];
@@ -361,55 +402,164 @@ static PTX_EXEC(x_atom) {
   pthread_mutex_t *lock = w->cta->L->lock;
   pthread_mutex_lock(lock);
   PTX_LANES(mask, {
-    uint8_t *p = ptr[l];
-    uint64_t old = 0, x = b[l], r;
-    memcpy(&old, p, eb);
-    uint64_t wm = eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1;
-    switch (op) {
-    case A_ADD:
-      if (cls == 'f' && t == PT_F32) {
-        float f, g;
-        uint32_t o32 = (uint32_t)old, x32 = (uint32_t)x;
-        memcpy(&f, &o32, 4);
-        memcpy(&g, &x32, 4);
-        f += g;
-        memcpy(&o32, &f, 4);
-        r = o32;
-      } else if (cls == 'f') {
-        double f, g;
-        memcpy(&f, &old, 8);
-        memcpy(&g, &x, 8);
-        f += g;
-        memcpy(&r, &f, 8);
-      } else {
-        r = (old + x) & wm;
-      }
-      break;
-    case A_AND: r = old & x; break;
-    case A_OR: r = old | x; break;
-    case A_XOR: r = old ^ x; break;
-    case A_CAS: r = old == x ? c[l] & wm : old; break;
-    case A_EXCH: r = x & wm; break;
-    case A_INC: r = old >= (x & wm) ? 0 : old + 1; break;
-    case A_DEC: r = (old == 0 || old > (x & wm)) ? (x & wm) : old - 1; break;
-    case A_MIN:
-      if (cls == 's') r = eb == 4 ? ((int32_t)old < (int32_t)x ? old : x & wm) : ((int64_t)old < (int64_t)x ? old : x);
-      else r = old < (x & wm) ? old : x & wm;
-      break;
-    default:
-      if (cls == 's') r = eb == 4 ? ((int32_t)old > (int32_t)x ? old : x & wm) : ((int64_t)old > (int64_t)x ? old : x);
-      else r = old > (x & wm) ? old : x & wm;
-      break;
-    }
-    memcpy(p, &r, eb);
+    uint64_t old = 0, r;
+    memcpy(&old, ptr[l], eb);
+    r = atom_rmw(op, t, eb, old, b[l], c[l]);
+    memcpy(ptr[l], &r, eb);
     if (d) d[l] = old;
   });
   pthread_mutex_unlock(lock);
   return PX_NEXT;
 }
+/* atom.{exch,cas}.b128 (sm_90): .b128 registers (halves in reg, reg + 1) */
+static PTX_EXEC(x_atom128) {
+  const ptx_opnd *ad = &in->o[1];
+  uint32_t dr = in->o[0].reg, br = in->o[2].reg, cr = in->aux2 == A_CAS ? in->o[3].reg : br;
+  uint8_t *ptr[32];
+  PTX_LANES(mask, {
+    ptr[l] = ptx_mem(w, in, (int)l, in->space, PTX_R(w, ad->reg)[l] + (uint64_t)ad->imm, 16, true);
+    if (!ptr[l]) return PX_ERROR;
+  });
+  pthread_mutex_t *lock = w->cta->L->lock;
+  pthread_mutex_lock(lock);
+  PTX_LANES(mask, {
+    uint64_t old[2], x[2] = {PTX_R(w, br)[l], PTX_R(w, br + 1)[l]}, nv[2] = {PTX_R(w, cr)[l], PTX_R(w, cr + 1)[l]};
+    memcpy(old, ptr[l], 16);
+    if (in->aux2 == A_EXCH) memcpy(ptr[l], x, 16);
+    else if (old[0] == x[0] && old[1] == x[1]) memcpy(ptr[l], nv, 16);
+    PTX_R(w, dr)[l] = old[0];
+    PTX_R(w, dr + 1)[l] = old[1];
+  });
+  pthread_mutex_unlock(lock);
+  return PX_NEXT;
+}
+/* st.async / red.async (sm_90): a store (or reduction) into the shared
+ * memory of a CTA of the cluster that completes its bytes on that CTA's
+ * mbarrier (.mbarrier::complete_tx::bytes); the forms without an mbarrier
+ * (.release, PTX ISA 8.7) are ordered stores. in->aux = element bytes,
+ * in->vec = elements, in->aux2 = A_* (red.async) or ~0u (st.async). In
+ * this model the access is applied when it issues. */
+static PTX_EXEC(x_async_store) {
+  const ptx_opnd *ad = &in->o[0], *src = &in->o[1];
+  unsigned eb = in->aux, nv = in->vec, op = in->aux2;
+  const uint32_t *vr = src->kind == PO_VEC ? w->cta->L->m->vregs + src->vec : &src->reg;
+  pthread_mutex_t *lock = w->cta->L->lock;
+  PTX_LANES(mask, {
+    uint64_t addr = PTX_R(w, ad->reg)[l] + (uint64_t)ad->imm;
+    uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
+    if (!p) return PX_ERROR;
+    if (op == ~0u) {
+      for (unsigned k = 0; k < nv; k++) {
+        uint64_t v = PTX_R(w, vr[k])[l];
+        memcpy(p + k * eb, &v, eb);
+      }
+    } else {
+      uint64_t old = 0, r;
+      pthread_mutex_lock(lock);
+      memcpy(&old, p, eb);
+      r = atom_rmw(op, in->type, eb, old, PTX_R(w, vr[0])[l], 0);
+      memcpy(p, &r, eb);
+      pthread_mutex_unlock(lock);
+    }
+    if (in->nops > 2) {
+      uint32_t doff, boff;
+      const ptx_opnd *mb = &in->o[2];
+      uint64_t ba = PTX_R(w, mb->reg)[l] + (uint64_t)mb->imm;
+      ptx_cta *dt = ptx_cluster_addr(w, in->space, addr, &doff), *bt = ptx_cluster_addr(w, in->space, ba, &boff);
+      if (!bt || bt != dt)
+        return ptx_fail(w, in, (int)l, TC5_EILLEGAL, ba,
+                        "the mbarrier 0x%llx must be in the shared memory of the destination's CTA",
+                        (unsigned long long)ba);
+      int rc = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(bt, boff), eb * nv);
+      if (rc != PX_NEXT) return rc;
+    }
+  });
+  return PX_NEXT;
+}
+static tc5_status dec_async_store(dctx *d, bool red) {
+  ptx_insn *in = d->in;
+  take_cache_ops(d);
+  int sp = d_take_space(d);
+  bool tx = d_take(d, "mbarrier::complete_tx::bytes");
+  static const char *const vecs[] = {"v2", "v4", NULL};
+  int v = red ? -1 : d_take_one(d, vecs);
+  static const char *const ops[] = {"add", "and", "or", "xor", "cas", "exch", "inc", "dec", "min", "max", NULL};
+  int op = red ? d_take_one(d, ops) : -1;
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE || (red && op < 0)) return d_fail(d, TC5_EPARSE, "%s.async needs %sa type", d->tok[0], red ? "an operation and " : "");
+  unsigned W = ptx_types[t].bits;
+  if (red) {
+    /* .inc .dec: .u32; .min .max: .u32 .s32; .add: .u32 .s32 .u64; .and .or .xor: .b32 */
+    bool ok = (op == A_INC || op == A_DEC)   ? t == PT_U32
+              : (op == A_MIN || op == A_MAX) ? (t == PT_U32 || t == PT_S32)
+              : op == A_ADD                  ? (t == PT_U32 || t == PT_S32 || t == PT_U64)
+              : (op == A_AND || op == A_OR || op == A_XOR) ? t == PT_B32
+                                                           : false;
+    if (!ok) return d_fail(d, TC5_EILLEGAL, "red.async.%s does not take .%s", ops[op], ptx_types[t].name);
+  } else if ((W != 32 && W != 64) || ptx_types[t].cls == 'p' || (v == 1 && W == 64)) {
+    return d_fail(d, TC5_EILLEGAL, "st.async takes 32- or 64-bit types (.v4 32-bit only), not .%s%s", v == 1 ? "v4." : "",
+                  ptx_types[t].name);
+  }
+  unsigned n = tx ? 3 : 2;
+  if (!d_nops(d, n, n)) return d->st;
+  if (tx && (sp < 0 ? PS_SHARED_CLUSTER : sp) != PS_SHARED_CLUSTER)
+    return d_fail(d, TC5_EILLEGAL, ".mbarrier::complete_tx::bytes stores into .shared::cluster");
+  if (!tx && sp == PS_SHARED_CLUSTER) return d_fail(d, TC5_EPARSE, "a .shared::cluster %s.async needs .mbarrier::complete_tx::bytes and an mbarrier", d->tok[0]);
+  in->type = (uint8_t)t;
+  in->aux = W / 8;
+  in->vec = (uint8_t)(v < 0 ? 1 : 2 << v);
+  in->aux2 = red ? (uint32_t)op : ~0u;
+  in->space = (uint8_t)(sp < 0 ? (tx ? PS_SHARED_CLUSTER : PS_GLOBAL) : sp);
+  in->flags |= tx ? PF_ASYNC : 0;
+  if (!d_addr(d, 0, &in->o[0], NULL)) return d->st;
+  if (d->r->ops[1].kind == RO_VEC) {
+    if (!d_vec(d, 1, in->vec, false, t, &in->o[1])) return d->st;
+  } else if (in->vec != 1) {
+    return d_fail(d, TC5_EPARSE, "a .v%u access needs a vector {...}", in->vec);
+  } else if (!d_src(d, 1, t, &in->o[1])) {
+    return d->st;
+  }
+  if (tx && !d_addr(d, 2, &in->o[2], NULL)) return d->st;
+  in->nops = (uint8_t)n;
+  in->fn = x_async_store;
+  return TC5_OK;
+}
+static bool reg128_opnd(dctx *d, unsigned i, ptx_opnd *o) {
+  const ptx_raw_opnd *ro = &d->r->ops[i];
+  if (ro->kind != RO_REG || d->m->reg_bits[ro->reg] != 128) {
+    d_fail(d, TC5_EPARSE, "operand %u of a .b128 atom must be a .b128 register", i + 1);
+    return false;
+  }
+  memset(o, 0, sizeof *o);
+  o->kind = PO_REG;
+  o->reg = ro->reg;
+  o->reg2 = PTX_NOREG;
+  return true;
+}
+static tc5_status dec_atom128(dctx *d, int op, bool red, int sp) {
+  ptx_insn *in = d->in;
+  if (red || (op != A_EXCH && op != A_CAS))
+    return d_fail(d, TC5_EILLEGAL, ".b128 takes atom.exch and atom.cas only");
+  unsigned n = op == A_CAS ? 4 : 3;
+  uint8_t hint = 0xff;
+  if (!d_nops(d, n, n) || !reg128_opnd(d, 0, &in->o[0]) || !d_addr(d, 1, &in->o[1], &hint) ||
+      !reg128_opnd(d, 2, &in->o[2]) || (op == A_CAS && !reg128_opnd(d, 3, &in->o[3])))
+    return d->st;
+  if (sp < 0) sp = hint != 0xff ? hint : PS_GENERIC;
+  if (sp != PS_GLOBAL && sp != PS_SHARED && sp != PS_GENERIC && sp != PS_SHARED_CLUSTER)
+    return d_fail(d, TC5_EILLEGAL, "atom works on global and shared memory");
+  in->type = PT_B128;
+  in->aux = 16;
+  in->aux2 = (uint32_t)op;
+  in->space = (uint8_t)sp;
+  in->nops = (uint8_t)n;
+  in->fn = x_atom128;
+  return TC5_OK;
+}
 PTX_DEC(dec_atom) {
   ptx_insn *in = d->in;
   bool red = !strcmp(d->tok[0], "red");
+  if (red && d_take(d, "async")) return dec_async_store(d, true);
   take_cache_ops(d);
   int sp = d_take_space(d);
   static const char *const ops[] = {"add", "and", "or", "xor", "cas", "exch", "inc", "dec", "min", "max", NULL};
@@ -417,6 +567,7 @@ PTX_DEC(dec_atom) {
   ptx_type t = d_take_type(d);
   if (op < 0 || t == PT_NONE) return d_fail(d, TC5_EPARSE, "%s needs an operation and a type", d->tok[0]);
   unsigned W = ptx_types[t].bits;
+  if (t == PT_B128) return dec_atom128(d, op, red, sp);
   if ((W != 32 && W != 64) || (ptx_types[t].cls == 'f' && op != A_ADD && op != A_EXCH))
     return d_fail(d, TC5_EUNSUPPORTED, "%s.%s.%s is not modelled", d->tok[0], ops[op], ptx_types[t].name);
   in->type = (uint8_t)t;

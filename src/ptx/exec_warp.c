@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "check/check_impl.h"
@@ -306,7 +307,88 @@ PTX_DEC(dec_elect) {
   ptx_insn *in = d->in;
   if (!d_take(d, "sync")) return d_fail(d, TC5_EPARSE, "needs .sync");
   if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, PT_B32, &in->o[1])) return d->st;
+  if (in->o[0].reg2 == PTX_NOREG) return d_fail(d, TC5_EPARSE, "elect.sync writes d|p: the predicate p is mandatory (d may be _)");
   in->fn = x_elect;
+  return TC5_OK;
+}
+
+/* ---- redux.sync.op{.abs}{.NaN}.type d, a, membermask: the reduction of
+ * a over the lanes of membermask, given to each of them (PTX ISA, redux.sync:
+ * .add/.min/.max on .u32/.s32, .and/.or/.xor on .b32; sm_100a:
+ * .min/.max{.abs}{.NaN}.f32). Every lane of membermask must execute it. ---- */
+enum { RX_ADD, RX_MIN, RX_MAX, RX_AND, RX_OR, RX_XOR };
+enum { RX_SIGNED = 1, RX_F32 = 2, RX_ABS = 4, RX_NAN = 8 };
+static float rx_f32(uint64_t b, unsigned mods) {
+  uint32_t x = (uint32_t)b & ((mods & RX_ABS) ? 0x7fffffffu : 0xffffffffu);
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+static uint64_t rx_fold(unsigned op, unsigned mods, uint64_t acc, uint64_t v) {
+  if (mods & RX_F32) { /* min/max: -0 below +0; a NaN is ignored unless .NaN */
+    float x = rx_f32(acc, mods), y = rx_f32(v, mods);
+    if (x != x) return (mods & RX_NAN) ? acc : v;
+    if (y != y) return (mods & RX_NAN) ? v : acc;
+    bool below = y < x || (y == x && signbit(y) && !signbit(x));
+    bool above = y > x || (y == x && !signbit(y) && signbit(x));
+    return (op == RX_MIN ? below : above) ? v : acc;
+  }
+  uint32_t a = (uint32_t)acc, b = (uint32_t)v;
+  bool sg = mods & RX_SIGNED;
+  switch (op) {
+  case RX_ADD: return (uint32_t)(a + b);
+  case RX_MIN: return sg ? ((int32_t)b < (int32_t)a ? b : a) : (b < a ? b : a);
+  case RX_MAX: return sg ? ((int32_t)b > (int32_t)a ? b : a) : (b > a ? b : a);
+  case RX_AND: return a & b;
+  case RX_OR: return a | b;
+  default: return a ^ b;
+  }
+}
+static PTX_EXEC(x_redux) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  uint32_t mm = (uint32_t)PTX_R(w, in->o[2].reg)[__builtin_ctz(mask ? mask : 1)];
+  if ((mm & w->live) & ~mask || !(mm & mask))
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, mm,
+                    "redux.sync: membermask 0x%08x must name threads that execute it together (active 0x%08x)", mm, mask);
+  unsigned op = in->aux, mods = in->aux2;
+  uint32_t lanes = mm & mask;
+  uint64_t acc = a[__builtin_ctz(lanes)];
+  PTX_LANES(lanes & (lanes - 1), acc = rx_fold(op, mods, acc, a[l]));
+  if (mods & RX_F32) { /* the result is the value (its magnitude with .abs); a NaN is the canonical NaN */
+    uint32_t x = (uint32_t)acc & ((mods & RX_ABS) ? 0x7fffffffu : 0xffffffffu);
+    if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) x = 0x7fffffffu;
+    acc = x;
+  }
+  PTX_LANES(lanes, d[l] = acc & 0xffffffffu);
+  return PX_NEXT;
+}
+PTX_DEC(dec_redux) {
+  ptx_insn *in = d->in;
+  if (!d_take(d, "sync")) return d_fail(d, TC5_EPARSE, "needs .sync");
+  static const char *const ops[] = {"add", "min", "max", "and", "or", "xor", NULL};
+  int op = d_take_one(d, ops);
+  bool abs = d_take(d, "abs"), nan = d_take(d, "NaN");
+  ptx_type t = d_take_type(d);
+  if (op < 0 || t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs an operation (.add .min .max .and .or .xor) and a type");
+  unsigned mods = 0;
+  if (t == PT_F32) {
+    if (op != RX_MIN && op != RX_MAX) return d_fail(d, TC5_EILLEGAL, "redux.sync.%s has no .f32 form (.min/.max only)", ops[op]);
+    mods = RX_F32 | (abs ? RX_ABS : 0) | (nan ? RX_NAN : 0);
+  } else {
+    if (abs || nan) return d_fail(d, TC5_EILLEGAL, ".abs/.NaN belong to redux.sync's .f32 forms");
+    bool logic = op >= RX_AND;
+    if (logic ? t != PT_B32 : (t != PT_U32 && t != PT_S32))
+      return d_fail(d, TC5_EILLEGAL, "redux.sync.%s takes %s, not .%s", ops[op], logic ? ".b32" : ".u32/.s32", ptx_types[t].name);
+    if (t == PT_S32) mods = RX_SIGNED;
+  }
+  in->type = (uint8_t)t;
+  in->aux = (uint32_t)op;
+  in->aux2 = mods;
+  if (!d_nops(d, 3, 3) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t == PT_F32 ? PT_F32 : PT_B32, &in->o[1]) ||
+      !d_src(d, 2, PT_B32, &in->o[2]))
+    return d->st;
+  in->fn = x_redux;
   return TC5_OK;
 }
 

@@ -225,13 +225,22 @@ PTX_DEC(dec_wgmma) {
   bool satf = d_take(d, "satfinite");
   ptx_type dt = d_take_type(d), at = d_take_type(d), bt = d_take_type(d);
   if (dt == PT_NONE || at == PT_NONE || bt == PT_NONE) return d_fail(d, TC5_EPARSE, "needs .dtype.atype.btype");
-  if (at != bt && !((at == PT_E4M3 || at == PT_E5M2) && (bt == PT_E4M3 || bt == PT_E5M2)))
+  bool integer = (at == PT_S8 || at == PT_U8) && (bt == PT_S8 || bt == PT_U8);
+  if (at != bt && !integer && !((at == PT_E4M3 || at == PT_E5M2) && (bt == PT_E4M3 || bt == PT_E5M2)))
     return d_fail(d, TC5_EUNSUPPORTED, "mixed A and B types are not modelled here");
   unsigned kexp = at == PT_TF32 ? 8 : (at == PT_F16 || at == PT_BF16) ? 16 : 32;
   if (K != kexp) return d_fail(d, TC5_EILLEGAL, "K of .%s is %u, not %u", ptx_types[at].name, kexp, K);
   if (at == PT_B32 || at == PT_NONE || (fmt(at) == TC5_TYPE_NONE))
     return d_fail(d, TC5_EUNSUPPORTED, "wgmma .%s is not modelled", ptx_types[at].name);
-  if (at == PT_S8 || at == PT_U8) return d_fail(d, TC5_EUNSUPPORTED, "integer wgmma is not modelled in the runner yet");
+  /* integer wgmma (.s32.{s8,u8}.{s8,u8}, m64nNk32): N is 8, 16, 24 or a
+   * multiple of 16, no scale or transpose immediates; .satfinite clamps
+   * the s32 result */
+  if (integer && (dt != PT_S32 || (N > 24 && N % 16)))
+    return d_fail(d, TC5_EILLEGAL, "integer wgmma takes .s32 D and N in {8, 16, 24, 32, 48, ..., 256}, not .%s n%u",
+                  ptx_types[dt].name, N);
+  if (!integer && (at == PT_S8 || at == PT_U8 || bt == PT_S8 || bt == PT_U8))
+    return d_fail(d, TC5_EILLEGAL, "an 8-bit integer A pairs with an 8-bit integer B");
+  if (satf && !integer) return d_fail(d, TC5_EILLEGAL, ".satfinite belongs to the integer wgmma");
   in->type = (uint8_t)dt;
   in->type2 = (uint8_t)at;
   in->space = (uint8_t)bt;
@@ -242,7 +251,7 @@ PTX_DEC(dec_wgmma) {
   if (a_regs) in->mods |= 1;
   unsigned ndreg = dt == PT_F16 ? N / 4 : N / 2;
   bool transposable = at == PT_F16 || at == PT_BF16;
-  unsigned nimm = transposable ? (a_regs ? 3 : 4) : 2;
+  unsigned nimm = integer ? 0 : transposable ? (a_regs ? 3 : 4) : 2;
   if (!d_nops(d, 4 + nimm, 4 + nimm)) return d->st;
   if (!d_vec(d, 0, ndreg, true, PT_B32, &in->o[0])) return d->st;
   if (a_regs) {

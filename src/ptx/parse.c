@@ -810,7 +810,17 @@ static tc5_status name_operand(parser *p, ptx_raw_opnd *o) {
   o->col = (uint32_t)(p->i - p->line_start + 1);
   if (!read_name(p, name, sizeof name)) return p->st;
   if (!strcmp(name, "_")) {
+    /* the sink, also as the first half of a pair: _|%p (elect.sync, shfl.sync) */
     o->kind = RO_SINK;
+    o->reg2 = PTX_NOREG;
+    skip_ws(p);
+    if (peek(p) == '|') {
+      advance(p);
+      char n2[PTX_NAME_MAX];
+      if (!read_name(p, n2, sizeof n2)) return p->st;
+      if (!tab_get(p, &p->regs, n2, p->cur, &o->reg2))
+        return perr(p, TC5_EPARSE, "'%s' is not a declared register", n2);
+    }
     return TC5_OK;
   }
   uint32_t r;
