@@ -466,9 +466,20 @@ static void tmem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, ui
     }
 }
 
+/* strict: a descriptor with a base offset and no swizzling */
+static void desc_base_offset(ptx_warp *w, const ptx_insn *in, int lane, uint64_t raw, const char *what) {
+  tc5_smem_desc d;
+  if (!tc5_smem_desc_decode(raw, &d, NULL) && d.swizzle == TC5_SWIZZLE_NONE && d.base_offset)
+    report(w, CR_SMEM_DESC_BASE_OFFSET, in, lane, nobody(),
+           "%s: its shared memory descriptor 0x%016llx has base offset %u and no swizzling", what,
+           (unsigned long long)raw, d.base_offset);
+}
+
 void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
+  if (!a->a_in_tmem) desc_base_offset(w, in, lane, a->a_desc, "tcgen05.mma (A)");
+  desc_base_offset(w, in, lane, a->b_desc, "tcgen05.mma (B)");
   uint32_t id = pipe_op(k, w, in, lane, 0);
   if (!id) return;
   tc5_idesc d;
@@ -515,6 +526,7 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
 void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
+  desc_base_offset(w, in, lane, a->sdesc, "tcgen05.cp");
   uint32_t id = pipe_op(k, w, in, lane, 1);
   if (!id) return;
   const tc5_cp_shape_info *si = tc5_cp_shape_get(a->shape);

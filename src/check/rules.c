@@ -169,6 +169,13 @@ static const tc5_check_rule rules[CR_COUNT] = {
                         "a load (ld.shared, ldmatrix...) or a tcgen05.mma operand reads shared memory that no "
                         "instruction of the CTA wrote",
                         "fill the buffer before reading it (cp.async with src-size 0 zero-fills)"},
+    [CR_SMEM_DESC_BASE_OFFSET] = {"smem-desc-base-offset", TC5_CHECK_WARNING, "9.7.16.4.1",
+                                  "The value of base offset is 0 when the repeating pattern of the specified "
+                                  "swizzling mode starts as per shown in Table 41.",
+                                  "a tcgen05.mma or tcgen05.cp shared memory descriptor has a non-zero base offset "
+                                  "and no swizzling: the field locates a swizzle pattern and has no effect here "
+                                  "(legal: Triton's block-scaled tcgen05.cp descriptors carry one and run on B200s)",
+                                  "base offset 0 in descriptors without swizzling"},
 };
 
 tc5_status tc5_check_rule_count(unsigned *count) {

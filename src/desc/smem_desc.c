@@ -121,11 +121,10 @@ tc5_status tc5_smem_desc_check(const tc5_smem_desc *d, tc5_diag *diag) {
     st = tc5_diag_add(diag, TC5_ERESERVED, "swizzle mode", d->swizzle,
                       "smem desc: swizzle mode %u is reserved (valid: 0 none, "
                       "1 128B/32B-atom, 2 128B, 4 64B, 6 32B)", d->swizzle);
-  if (d->swizzle == TC5_SWIZZLE_NONE && d->base_offset != 0)
-    st = tc5_diag_add(diag, TC5_EILLEGAL, "base offset", d->base_offset,
-                      "smem desc: base offset %u with no swizzling: base offsets "
-                      "locate a swizzle pattern (Table 41) and must be 0 here",
-                      d->base_offset);
+  /* A base offset with no swizzling is legal: the field locates a swizzle
+   * pattern (Table 41) and has no effect without one. Triton 3.9's tutorial
+   * 10 (tcgen05.cp descriptors with base offset 4, no swizzle) runs on
+   * B200s; tc run's strict checker warns (smem-desc-base-offset). */
   if (d->lbo_mode == 1) {
     if (d->swizzle != TC5_SWIZZLE_128B)
       st = tc5_diag_add(diag, TC5_EILLEGAL, "leading dimension stride mode", 1,
@@ -280,8 +279,9 @@ tc5_status tc5_smem_desc_describe(const tc5_smem_desc *d, char *buf, size_t cap,
                (d->fixed_46_48 >> 1) & 1, d->fixed_46_48 & 1,
                d->fixed_46_48 == 1 ? "" : " (must be 0b001)");
   tc5_sb_field(&b, "base offset", "bits 49-51", "%u%s", d->base_offset,
-               d->base_offset ? " (pattern starts at 128 x offset past its boundary)"
-                              : " (pattern starts on its Table 41 boundary)");
+               !d->base_offset                     ? " (pattern starts on its Table 41 boundary)"
+               : d->swizzle == TC5_SWIZZLE_NONE    ? " (no effect: there is no swizzle pattern)"
+                                                   : " (pattern starts at 128 x offset past its boundary)");
   tc5_sb_field(&b, "leading dimension mode", "bit 52", "%u = %s", d->lbo_mode,
                d->lbo_mode ? "byte address absolute (sm_103a)" : "byte offset relative");
   tc5_sb_field(&b, "fixed constant", "bits 53-60", "0x%02x%s", d->fixed_53_60,

@@ -46,6 +46,7 @@ enum Bug {
   LD_NO_WAIT,          // ld-reg-use (strict): D's registers used before tcgen05.wait::ld
   ELECT_HALF_WARP,     // partial-warp-aligned: elect.sync with a full membermask under if (lane < 16)
   DONE_NO_FLIP,        // mbarrier-phase-reused (strict): "done" waited with parity 0 in both tiles
+  DESC_BASE_OFFSET,    // smem-desc-base-offset (strict): A's descriptors carry base offset 4, no swizzle
 };
 
 template <int BUG>
@@ -97,7 +98,8 @@ __device__ void gemm(const uint16_t *A, const uint16_t *B, float *D) {
       ptx::tcgen05_fence_after_thread_sync();
       if (threadIdx.x == 0) {
         for (int kb = 0; kb < STAGE_KB; kb++)
-          ptx::tcgen05_mma(ptx::kind_f16, ptx::cta_group_1, taddr, sdesc(sa[s] + kb * 128 * KB * 2),
+          ptx::tcgen05_mma(ptx::kind_f16, ptx::cta_group_1, taddr,
+                           sdesc(sa[s] + kb * 128 * KB * 2) | (BUG == DESC_BASE_OFFSET ? 4ull << 49 : 0),
                            sdesc(sb[s] + kb * 64 * KB * 2), idesc(128, 64), true);
       }
       if (BUG == COMMIT_ALL_LANES ? w == 0 : threadIdx.x == (BUG == COMMIT_OTHER ? 1 : 0))
@@ -177,3 +179,4 @@ CK(ck_tile2_no_fence_before, TILE2_NO_FENCE_BEFORE)
 CK(ck_ld_no_wait, LD_NO_WAIT)
 CK(ck_elect_half_warp, ELECT_HALF_WARP)
 CK(ck_done_no_flip, DONE_NO_FLIP)
+CK(ck_desc_base_offset, DESC_BASE_OFFSET)
