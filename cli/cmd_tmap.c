@@ -65,11 +65,12 @@ int cmd_tmap(int argc, char **argv) {
     cli_print_diag(stdout, &dg);
     return EXIT_RULES;
   }
-  uint32_t bytes = 0;
-  if (p.mode == TC5_TMAP_TILED) tc5_tma_box_bytes(&p, &bytes);
+  uint32_t bytes = 0, tx = 0;
+  if (p.mode == TC5_TMAP_TILED) tc5_tma_box_bytes(&p, &bytes), tc5_tma_box_tx_bytes(&p, &tx);
   printf("valid: %s tensor map, rank %u, %s, swizzle %s", p.mode == TC5_TMAP_TILED ? "tiled" : "im2col", p.rank,
          tc5_tmap_type_name(p.type), tc5_tmap_swizzle_name(p.swizzle));
   if (p.mode == TC5_TMAP_TILED) printf("; a box is %u bytes in shared memory", bytes);
+  if (p.mode == TC5_TMAP_TILED && tx != bytes) printf(", a load completes %u transaction bytes (packed)", tx);
   printf("\n");
   return EXIT_OK;
 }

@@ -49,9 +49,16 @@ typedef enum tc5_tma_redop {
 tc5_status tc5_tma_reduce(uint8_t *dst, const uint8_t *src, uint32_t bytes, tc5_tmap_type t, tc5_tma_redop op,
                           tc5_diag *diag);
 
-/* Bytes the box occupies in shared memory (what a load's complete_tx
- * counts). */
+/* Bytes the box occupies in shared memory (the 16-byte-aligned packed
+ * types 16U4_ALIGN16B / 16U6_ALIGN16B widen: 16 bytes a 16 values). */
 tc5_status tc5_tma_box_bytes(const tc5_tmap_params *p, uint32_t *bytes);
+/* Bytes a load of the box completes on its mbarrier (complete_tx): the
+ * box's packed bytes, which are its shared-memory bytes except for
+ * 16U4_ALIGN16B and 16U6_ALIGN16B, whose gaps are not counted (the
+ * transaction counts of CUTLASS's SM100 block-scaled mainloop, DeepGEMM's
+ * fp8 x fp4 kernels and Triton 3.9's fp4_padded descriptors, which run on
+ * B200s; docs/tma.md). */
+tc5_status tc5_tma_box_tx_bytes(const tc5_tmap_params *p, uint32_t *bytes);
 /* Bytes the box spans in shared memory: a swizzled box's rows each take a
  * whole swizzle row (32, 64 or 128 bytes) even when they are narrower (the
  * swizzle moves their chunks anywhere in it). */

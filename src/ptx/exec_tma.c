@@ -125,7 +125,7 @@ static PTX_EXEC(x_tensor) {
         /* the bytes land in d; the mbarrier at the same offset in d's CTA
          * (multicast) or the one the instruction names */
         uint32_t bytes;
-        tc5_tma_box_bytes(&p, &bytes);
+        tc5_tma_box_tx_bytes(&p, &bytes);
         ptx_cta *bt = (in->mods & TM_MULTICAST) ? d : mt;
         if ((in->mods & (TM_MULTICAST | TM_PAIR)) == (TM_MULTICAST | TM_PAIR)) {
           /* .cta_group::2: the mbarrier of the destination's CTA pair on

@@ -46,6 +46,15 @@ tc5_status tc5_tma_box_bytes(const tc5_tmap_params *p, uint32_t *bytes) {
   return TC5_OK;
 }
 
+tc5_status tc5_tma_box_tx_bytes(const tc5_tmap_params *p, uint32_t *bytes) {
+  if (!p || !bytes || p->rank < 1 || p->rank > TC5_TENSORMAP_MAX_RANK) return TC5_EINVAL;
+  unsigned bits;
+  if (tc5_tmap_type_bits(p->type, &bits)) return TC5_EINVAL;
+  uint64_t b = rows(p) * (((uint64_t)box_count(p, 0) * bits + 7) / 8);
+  *bytes = b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
+  return TC5_OK;
+}
+
 tc5_status tc5_tma_box_footprint(const tc5_tmap_params *p, uint32_t *bytes) {
   if (!p || !bytes || p->rank < 1 || p->rank > TC5_TENSORMAP_MAX_RANK) return TC5_EINVAL;
   unsigned bits;

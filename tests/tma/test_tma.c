@@ -278,7 +278,41 @@ static void test_tile(void **state) {
   assert_int_equal(tc5_tma_tile(&p, c, (tc5_tma_dir)3, TC5_TMA_ADD, &s, 2048, &g, NULL), TC5_EINVAL);
   assert_int_equal(tc5_tma_tile(NULL, c, TC5_TMA_LOAD, TC5_TMA_ADD, &s, 2048, &g, NULL), TC5_EINVAL);
   assert_int_equal(tc5_tma_box_bytes(NULL, &n), TC5_EINVAL);
+  assert_int_equal(tc5_tma_box_tx_bytes(NULL, &n), TC5_EINVAL);
+  assert_int_equal(tc5_tma_box_tx_bytes(&p, NULL), TC5_EINVAL);
   tc5_smem_free(&s);
+}
+
+/* The bytes a load completes on its mbarrier: the box's packed bytes. For
+ * 16U4_ALIGN16B / 16U6_ALIGN16B (16 bytes of shared memory a 16 values)
+ * that is half / three quarters of what lands in shared memory, as
+ * CUTLASS's SM100 block-scaled mainloop, DeepGEMM and Triton 3.9 count
+ * (Triton's tutorial 10: expect_tx 34,304 for its mixed mxfp8 x mxfp4
+ * stage); every other type counts its shared-memory bytes. */
+static void test_box_tx_bytes(void **state) {
+  (void)state;
+  static const struct {
+    const char *spec;
+    uint32_t smem, tx;
+  } cases[] = {
+      {"type=bf16,dims=64x32,strides=128,box=64x32", 4096, 4096},
+      {"type=u8,dims=128x64,strides=128,box=128x64", 8192, 8192},
+      {"type=16u4_align16b,dims=256x64,strides=128,box=128x64", 64 * 128, 64 * 64},
+      {"type=16u6_align16b,dims=256x64,strides=192,box=128x64", 64 * 128, 64 * 96},
+      {"type=16u4_align8b,dims=256x64,strides=128,box=128x64", 64 * 64, 64 * 64},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tc5_tmap_params p;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    if (tc5_tmap_params_parse(cases[i].spec, &p, NULL, NULL, &dg)) fail_msg("%s: %s", cases[i].spec, dg.issue[0].message);
+    uint32_t smem, tx;
+    assert_int_equal(tc5_tma_box_bytes(&p, &smem), TC5_OK);
+    assert_int_equal(tc5_tma_box_tx_bytes(&p, &tx), TC5_OK);
+    if (smem != cases[i].smem || tx != cases[i].tx)
+      fail_msg("%s: %u bytes in shared memory, %u transaction bytes; want %u, %u", cases[i].spec, smem, tx,
+               cases[i].smem, cases[i].tx);
+  }
 }
 
 /* reductions on a small row, against each operation written out here */
@@ -381,6 +415,7 @@ static void test_reduce(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_box_tx_bytes),
       cmocka_unit_test(test_encode_rules), cmocka_unit_test(test_im2col_rules), cmocka_unit_test(test_parse),
       cmocka_unit_test(test_tile), cmocka_unit_test(test_im2col),         cmocka_unit_test(test_reduce),     cmocka_unit_test(test_replace),
   };
