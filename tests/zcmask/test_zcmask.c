@@ -135,7 +135,10 @@ static void *agree_worker(void *arg) {
 
 static void test_fast_vs_reference(void **state) {
   (void)state;
-  uint64_t total = test_iters(100000000ull);
+  /* 10^6 descriptors by default (seconds); TC5_ZCMASK_FULL=1 runs the
+   * documented sweep of 10^8 (~5 minutes on two cores) */
+  const char *full = getenv("TC5_ZCMASK_FULL");
+  uint64_t total = test_iters(full && *full == '1' ? 100000000ull : 1000000ull);
   enum { T = 2 };
   pthread_t th[T];
   job jobs[T];
