@@ -665,3 +665,140 @@ K k39_sync_misc(const uint32_t *in, uint32_t *out) {
   atomicAdd((double *)&O(8), (double)F(I(3) & 0x3fffffff));
   O(10) = atomicExch(&O(11), I(4)) + 1;
 }
+
+// ---- the instructions of issue 30 that Hopper has ----
+K k40_redux(const uint32_t *in, uint32_t *out) {
+  /* integer redux.sync, the whole warp and (lanes < 16) half of it */
+  uint32_t a = I(0), r[9];
+  asm volatile("redux.sync.add.u32 %0, %1, 0xffffffff;" : "=r"(r[0]) : "r"(a));
+  asm volatile("redux.sync.min.u32 %0, %1, 0xffffffff;" : "=r"(r[1]) : "r"(a));
+  asm volatile("redux.sync.max.u32 %0, %1, 0xffffffff;" : "=r"(r[2]) : "r"(a));
+  asm volatile("redux.sync.add.s32 %0, %1, 0xffffffff;" : "=r"(r[3]) : "r"(a));
+  asm volatile("redux.sync.min.s32 %0, %1, 0xffffffff;" : "=r"(r[4]) : "r"(a));
+  asm volatile("redux.sync.max.s32 %0, %1, 0xffffffff;" : "=r"(r[5]) : "r"(a));
+  asm volatile("redux.sync.and.b32 %0, %1, 0xffffffff;" : "=r"(r[6]) : "r"(a));
+  asm volatile("redux.sync.or.b32 %0, %1, 0xffffffff;" : "=r"(r[7]) : "r"(a));
+  asm volatile("redux.sync.xor.b32 %0, %1, 0xffffffff;" : "=r"(r[8]) : "r"(a));
+  for (int j = 0; j < 9; j++) O(j) = r[j];
+  if (threadIdx.x % 32 < 16) {
+    uint32_t s, m;
+    asm volatile("redux.sync.min.s32 %0, %1, 0x0000ffff;" : "=r"(m) : "r"(I(1)));
+    asm volatile("redux.sync.add.u32 %0, %1, 0x0000ffff;" : "=r"(s) : "r"(I(1)));
+    O(9) = m;
+    O(10) = s;
+  }
+}
+K k41_b128(const uint32_t *in, uint32_t *out) {
+  /* mov.b128 packs and unpacks; atom.exch / atom.cas .b128 on global and
+   * shared memory, each thread on its own 16 bytes */
+  __shared__ __align__(16) uint32_t sm[128 * 4];
+  uint64_t lo = (uint64_t)I(1) << 32 | I(0), hi = (uint64_t)I(3) << 32 | I(2);
+  uint64_t x0, x1;
+  uint32_t q0, q1, q2, q3;
+  asm volatile("{ .reg .b128 q; mov.b128 q, {%4, %5}; mov.b128 {%0, %1}, q; mov.b128 {%2, %3}, q; }"
+               : "=l"(x0), "=l"(x1), "=l"(lo), "=l"(hi) : "l"(lo), "l"(hi));
+  asm volatile("{ .reg .b128 q; mov.b128 q, {%4, %5}; mov.b128 {%0, %1, %2, %3}, q; }"
+               : "=r"(q0), "=r"(q1), "=r"(q2), "=r"(q3) : "l"(x1), "l"(x0));
+  O(0) = q0; O(1) = q1; O(2) = q2; O(3) = q3;
+  /* global: out[4..7] starts as in[4..7]; exch with (lo, hi), then cas with
+   * the old value (no match: different) and with (lo, hi) (a match) */
+  for (int j = 4; j < 8; j++) O(j) = I(j);
+  uint64_t o0, o1, c0, c1, d0, d1;
+  uint64_t *g = (uint64_t *)&O(4);
+  asm volatile("{ .reg .b128 q, n, o; mov.b128 n, {%2, %3}; atom.global.exch.b128 o, [%4], n; mov.b128 {%0, %1}, o; }"
+               : "=l"(o0), "=l"(o1) : "l"(lo), "l"(hi), "l"(g) : "memory");
+  asm volatile("{ .reg .b128 c, n, o; mov.b128 c, {%2, %3}; mov.b128 n, {%4, %5}; atom.global.cas.b128 o, [%6], c, n;"
+               " mov.b128 {%0, %1}, o; }"
+               : "=l"(c0), "=l"(c1) : "l"(o0), "l"(o1), "l"(o1), "l"(o0), "l"(g) : "memory");
+  asm volatile("{ .reg .b128 c, n, o; mov.b128 c, {%2, %3}; mov.b128 n, {%4, %5}; atom.global.cas.b128 o, [%6], c, n;"
+               " mov.b128 {%0, %1}, o; }"
+               : "=l"(d0), "=l"(d1) : "l"(lo), "l"(hi), "l"(hi), "l"(lo), "l"(g) : "memory");
+  O(8) = (uint32_t)o0 ^ (uint32_t)(o1 >> 32); O(9) = (uint32_t)c0 ^ (uint32_t)(c1 >> 7); O(10) = (uint32_t)(d0 >> 3) + (uint32_t)d1;
+  /* shared: the same exchange */
+  uint32_t *s = &sm[threadIdx.x * 4];
+  for (int j = 0; j < 4; j++) s[j] = I(8 + j);
+  uint32_t sa = (uint32_t)__cvta_generic_to_shared(s);
+  asm volatile("{ .reg .b128 n, o; mov.b128 n, {%2, %3}; atom.shared.exch.b128 o, [%4], n; mov.b128 {%0, %1}, o; }"
+               : "=l"(o0), "=l"(o1) : "l"(hi), "l"(lo), "r"(sa) : "memory");
+  O(11) = (uint32_t)o0; O(12) = (uint32_t)(o1 >> 32);
+  for (int j = 0; j < 3; j++) O(13 + j) = s[j];
+}
+K __cluster_dims__(2, 1, 1) k42_st_async(const uint32_t *in, uint32_t *out) {
+  /* each CTA of a cluster of 2 stores into its peer's shared memory with
+   * st.async and red.async, completing bytes on the peer's mbarrier */
+  __shared__ __align__(16) uint32_t buf[128 * 4];
+  __shared__ __align__(8) uint64_t bar;
+  uint32_t me, peer, b = (uint32_t)__cvta_generic_to_shared(buf), m = (uint32_t)__cvta_generic_to_shared(&bar);
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(me));
+  peer = me ^ 1;
+  buf[threadIdx.x * 4 + 2] = I(5);
+  buf[threadIdx.x * 4 + 3] = 100;
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(m));
+    /* v2.b32 (8) + b32 (4) + red add (4) + red min (4) bytes a thread */
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(m), "r"(128 * 20) : "memory");
+  }
+  asm volatile("barrier.cluster.arrive; barrier.cluster.wait;" ::: "memory");
+  uint32_t rb, rm;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rb) : "r"(b), "r"(peer));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rm) : "r"(m), "r"(peer));
+  uint32_t dst = rb + threadIdx.x * 16;
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], {%1, %2}, [%3];"
+               :: "r"(dst), "r"(I(0)), "r"(I(1)), "r"(rm) : "memory");
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];"
+               :: "r"(dst + 8), "r"(I(2)), "r"(rm) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%0], %1, [%2];"
+               :: "r"(dst + 8), "r"(I(3)), "r"(rm) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.min.s32 [%0], %1, [%2];"
+               :: "r"(dst + 12), "r"(I(4)), "r"(rm) : "memory");
+  uint32_t done = 0;
+  while (!done)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(m) : "memory");
+  for (int j = 0; j < 4; j++) O(j) = buf[threadIdx.x * 4 + j];
+  asm volatile("barrier.cluster.arrive; barrier.cluster.wait;" ::: "memory");
+}
+K k43_cvt_int_half(const uint32_t *in, uint32_t *out) {
+  /* integers of 32 and 64 bits to f16 and bf16 in the four roundings; the
+   * inputs shifted so that every magnitude occurs */
+  uint32_t u = I(0) >> (I(1) & 31);
+  int32_t s = (int32_t)(I(2) >> (I(3) & 31)) * ((I(3) & 32) ? -1 : 1);
+  uint64_t u64 = ((uint64_t)I(4) << 32 | I(5)) >> (I(6) & 63);
+  int64_t s64 = (int64_t)(((uint64_t)I(7) << 32 | I(8)) >> (I(9) & 63)) * ((I(9) & 64) ? -1 : 1);
+  unsigned short h[16];
+#define CVT(i, rnd, ty, st, reg, v) asm("cvt." rnd "." ty "." st " %0, %1;" : "=h"(h[i]) : reg(v))
+  CVT(0, "rn", "f16", "u32", "r", u);  CVT(1, "rz", "f16", "u32", "r", u);
+  CVT(2, "rm", "f16", "s32", "r", s);  CVT(3, "rp", "f16", "s32", "r", s);
+  CVT(4, "rn", "f16", "u64", "l", u64); CVT(5, "rp", "f16", "u64", "l", u64);
+  CVT(6, "rn", "f16", "s64", "l", s64); CVT(7, "rz", "f16", "s64", "l", s64);
+  CVT(8, "rn", "bf16", "u32", "r", u); CVT(9, "rm", "bf16", "u32", "r", u);
+  CVT(10, "rn", "bf16", "s32", "r", s); CVT(11, "rp", "bf16", "s32", "r", s);
+  CVT(12, "rn", "bf16", "u64", "l", u64); CVT(13, "rz", "bf16", "u64", "l", u64);
+  CVT(14, "rn", "bf16", "s64", "l", s64); CVT(15, "rm", "bf16", "s64", "l", s64);
+#undef CVT
+  for (int j = 0; j < 8; j++) O(j) = h[2 * j] | (uint32_t)h[2 * j + 1] << 16;
+}
+#define RI(i) "+r"(d[i])
+#define DI16 RI(0), RI(1), RI(2), RI(3), RI(4), RI(5), RI(6), RI(7), RI(8), RI(9), RI(10), RI(11), RI(12), RI(13), \
+             RI(14), RI(15)
+K k44_wgmma_s8(const uint32_t *in, uint32_t *out) {
+  /* integer wgmma m64n32k32: s8 x s8 accumulating, then u8 x s8 with
+   * .satfinite from accumulators near the s32 limits */
+  __shared__ __align__(128) uint8_t sa[64 * 32], sb[32 * 32];
+  for (int i = threadIdx.x; i < 64 * 32; i += 128) sa[kmaj(i / 32, i % 32, 1, 128, 256)] = (uint8_t)(in[(i + blockIdx.x * 512) & 8191] >> 5);
+  for (int i = threadIdx.x; i < 32 * 32; i += 128) sb[kmaj(i / 32, i % 32, 1, 128, 256)] = (uint8_t)(in[(i * 3 + 11) & 8191] >> 9);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  uint32_t d[16];
+  for (int i = 0; i < 16; i++) d[i] = in[(threadIdx.x * 16 + i) & 8191] >> 8;
+  uint64_t da = wdesc(sa, 128, 256), db = wdesc(sb, 128, 256);
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8 " V16 ", %16, %17, 1;" : DI16 : "l"(da), "l"(db));
+  wg_sync();
+  for (int i = 0; i < 16; i++) out[blockIdx.x * 4096 + threadIdx.x * 16 + i] = d[i];
+  for (int i = 0; i < 16; i++) d[i] = (i & 1) ? 0x7fffff00u + (in[(threadIdx.x + i) & 8191] & 0xff) : 0x800000ffu - (in[(threadIdx.x * 3 + i) & 8191] & 0xff);
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.mma_async.sync.aligned.m64n32k32.satfinite.s32.u8.s8 " V16 ", %16, %17, 1;" : DI16 : "l"(da), "l"(db));
+  wg_sync();
+  for (int i = 0; i < 16; i++) out[blockIdx.x * 4096 + 2048 + threadIdx.x * 16 + i] = d[i];
+}

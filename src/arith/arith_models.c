@@ -104,8 +104,9 @@ tc5_status tc5_dot_model(tc5_model arch, tc5_kind kind, tc5_type at, tc5_type bt
     break;
   default: break;
   }
-  if (hopper && (kind == TC5_KIND_I8 || kind == TC5_KIND_MXF8F6F4 || kind == TC5_KIND_MXF4 ||
-                 kind == TC5_KIND_MXF4NVF4))
+  /* Hopper's wgmma has the integer kind (.s32.{s8,u8}.{s8,u8}, exact sums;
+   * the H100 agrees: gpu/run.sh ptx, k44_wgmma_s8), not the block-scaled ones */
+  if (hopper && (kind == TC5_KIND_MXF8F6F4 || kind == TC5_KIND_MXF4 || kind == TC5_KIND_MXF4NVF4))
     ok = false;
   if (!ok)
     return tc5_diag_add(diag, TC5_EILLEGAL, "types", (uint64_t)kind,

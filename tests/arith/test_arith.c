@@ -780,10 +780,12 @@ static void test_model_table(void **state) {
   (void)state;
   tc5_dot m;
   tc5_diag dg;
-  /* Hopper has no i8, mx or fp6/fp4 kinds; bf16 has no f16 output */
+  /* Hopper has the integer kind (wgmma .s32.s8.u8) but no mx or fp6/fp4
+   * kinds; bf16 has no f16 output */
+  assert_int_equal(tc5_dot_model(TC5_MODEL_HOPPER, TC5_KIND_I8, TC5_U8, TC5_S8, TC5_S32, TC5_TYPE_NONE, 0, true, &m, NULL), TC5_OK);
   tc5_diag_init(&dg);
-  assert_int_equal(tc5_dot_model(TC5_MODEL_HOPPER, TC5_KIND_I8, TC5_S8, TC5_S8, TC5_S32, TC5_TYPE_NONE, 0, false, &m, &dg), TC5_EILLEGAL);
-  assert_non_null(strstr(dg.issue[0].message, "hopper .kind::i8 has no MMA"));
+  assert_int_equal(tc5_dot_model(TC5_MODEL_HOPPER, TC5_KIND_MXF4, TC5_E2M1, TC5_E2M1, TC5_F32, TC5_UE8M0, 32, false, &m, &dg), TC5_EILLEGAL);
+  assert_non_null(strstr(dg.issue[0].message, "hopper .kind::mxf4 has no MMA"));
   tc5_diag_init(&dg);
   assert_int_equal(tc5_dot_model(TC5_MODEL_HOPPER, TC5_KIND_F8F6F4, TC5_E2M3, TC5_E4M3, TC5_F32, TC5_TYPE_NONE, 0, false, &m, &dg), TC5_EILLEGAL);
   assert_int_equal(tc5_dot_model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_BF16, TC5_BF16, TC5_F16, TC5_TYPE_NONE, 0, false, &m, NULL), TC5_EILLEGAL);
