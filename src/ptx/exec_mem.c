@@ -263,7 +263,7 @@ static PTX_EXEC(x_ldst128) {
 
 /* the qualifiers of ld/st that change nothing in a sequential model */
 static void take_cache_ops(dctx *d) {
-  static const char *const ign[] = {"weak", "volatile", "relaxed", "acquire", "release", "mmio", "cta", "gpu",
+  static const char *const ign[] = {"weak", "volatile", "relaxed", "acquire", "release", "acq_rel", "mmio", "cta", "gpu",
                                     "sys", "cluster", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc",
                                     "L1::evict_normal", "L1::evict_unchanged", "L1::evict_first",
                                     "L1::evict_last", "L1::no_allocate", "L2::evict_normal", "L2::evict_first",
