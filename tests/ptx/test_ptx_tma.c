@@ -356,8 +356,9 @@ static void test_clc(void **state) {
                         " bra LOOP;\n"
                         "BAD: clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %r2, %q1;\n");
   memset(out, 0, sizeof out);
-  assert_int_equal(run_clc(ask, 1, out, &dg), TC5_EILLEGAL); /* the request that finds nothing left */
-  assert_true(has(&dg, "[clc-not-canceled]"));
+  /* the request that finds nothing left: its ctaid is undefined, read as
+   * 0xffffffff (Gluon's scheduler reads it before is_canceled and ignores it) */
+  assert_int_equal(run_clc(ask, 1, out, &dg), TC5_OK);
 }
 
 /* cp.async.bulk .cp_mask (sm_100: no H100 check): byte i of each 16-byte

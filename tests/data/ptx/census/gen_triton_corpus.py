@@ -1404,15 +1404,15 @@ def g06_tcgen05(L):
         y = T((M_, N_), D("float32"), label="output")
         l = Launch(m.tmem_example_kernel, (x, y, M_, N_), dict(num_warps=nw), (1, ))
         yield V(f"g06_tmem_example_kernel_{M_}x{N_}_w{nw}", l, note="as test_tmem_example_kernel")
-    M_, N_, K_ = 128, 128, 128
-    for lhs_tmem in (False, True):
-        for use_commit in (False, True):
-            A, B = _f16(M_, K_, label="A"), _f16(K_, N_, label="B")
-            C, Dd = T((M_, N_), D("float32"), label="C"), T((M_, N_), D("float32"), label="D")
-            with capture() as c:
-                m.small_mma(A, B, C, Dd, (min(128, M_), N_), lhs_tmem, use_commit, 4)
-            yield V(f"g06_small_mma_kernel_lhs{'tmem' if lhs_tmem else 'smem'}_{'commit' if use_commit else 'mbar'}",
-                    _one(c), note=f"M=N=K={M_}, num_warps=4")
+    for M_, N_, K_ in ((128, 128, 128), (64, 128, 128)):  # two of the tutorial's test shapes
+        for lhs_tmem in (False, True):
+            for use_commit in (False, True):
+                A, B = _f16(M_, K_, label="A"), _f16(K_, N_, label="B")
+                C, Dd = T((M_, N_), D("float32"), label="C"), T((M_, N_), D("float32"), label="D")
+                with capture() as c:
+                    m.small_mma(A, B, C, Dd, (min(128, M_), N_), lhs_tmem, use_commit, 4)
+                yield V(f"g06_small_mma_kernel_lhs{'tmem' if lhs_tmem else 'smem'}_{'commit' if use_commit else 'mbar'}"
+                        + ("" if M_ == 128 else f"_m{M_}"), _one(c), note=f"M={M_}, N={N_}, K={K_}, num_warps=4")
     M_ = N_ = K_ = 256
     for tb in (False, True):
         A = _f16(M_, K_, label="A")

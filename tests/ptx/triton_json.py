@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Run a Triton/Gluon matmul kernel of the census corpus (tests/data/ptx/census:
+NAME.ptx and the launch metadata NAME.json that gen_triton_corpus.py wrote from
+Triton's own launcher) under `tc5 run`, on random inputs, and compare its D
+byte for byte with `tc5 gemm` on the same inputs.
+
+usage: triton_json.py TC5 JSON [--check MODE] [--seed N] [--b-major K|MN]
+Exit status: 0 equal, 1 a difference or a kernel error, 2 bad usage.
+
+Standard library only (CTest runs it without NumPy). What the JSON gives:
+every .param in order: tensor maps with cuTensorMapEncodeTiled's arguments
+(made here with tc5's tmap: spec, over a buffer of their own), the integers
+Triton passes beside each (shape, strides), scalars, and the global/profile
+scratch. The matmul is recognised from the descriptors' names: a_desc (M x K),
+b_desc (N x K, or K x N when its block's first extent is A's K block, or as
+--b-major says),
+c_desc (D; an input C where d_desc is D), and a_scale_desc / b_scale_desc for
+Triton's block-scaled tutorial (scale factors in the 32x4x4 layout of
+128-row x 4-factor tiles that tutorial 10 and cuBLAS use: factor (r, g) of
+tile (r // 128, g // 4) at (r % 32) * 16 + (r % 128 // 32) * 4 + g % 4).
+fp4 operands are packed two a byte, element 2i in the low nibble."""
+import json
+import os
+import struct
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TMAP_TYPES = {0: "u8", 1: "u16", 2: "u32", 3: "s32", 4: "u64", 5: "s64", 6: "f16", 7: "f32", 8: "f64", 9: "bf16",
+              10: "f32_ftz", 11: "tf32", 12: "tf32_ftz", 13: "16u4_align8b", 14: "16u4_align16b",
+              15: "16u6_align16b"}
+SWIZZLES = {"NONE": "none", "32B": "32B", "64B": "64B", "128B": "128B"}
+# element type of a tensor: (tc5 gemm type, bytes a code)
+DTYPES = {"float16": ("f16", 2), "bfloat16": ("bf16", 2), "float32": ("f32", 4), "float8_e4m3fn": ("e4m3", 1),
+          "float8_e5m2": ("e5m2", 1), "uint8": ("u8", 1), "int8": ("s8", 1)}
+
+
+def rand_code(rng, t):
+    """a random finite code of type t, of moderate magnitude"""
+    if t == "f16":
+        return rng.getrandbits(1) << 15 | rng.randint(11, 18) << 10 | rng.getrandbits(10)
+    if t == "bf16":
+        return rng.getrandbits(1) << 15 | rng.randint(123, 130) << 7 | rng.getrandbits(7)
+    if t == "e4m3":
+        return rng.getrandbits(1) << 7 | rng.randint(4, 8) << 3 | rng.getrandbits(3)
+    if t == "e5m2":
+        return rng.getrandbits(1) << 7 | rng.randint(12, 18) << 2 | rng.getrandbits(2)
+    if t == "e2m1":
+        return rng.getrandbits(4)
+    return rng.getrandbits(8)
+
+
+def tensors(meta):
+    """the tensor maps by descriptor name (a, b, c, d, a_scale, b_scale), in parameter order"""
+    out = {}
+    for p in meta["params"]:
+        if p["kind"] == "tensormap":
+            out[p["name"].split(".")[0][:-len("_desc")]] = p
+    return out
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    tc5, path = argv[1], argv[2]
+    check = argv[argv.index("--check") + 1] if "--check" in argv else "none"
+    rng = random.Random(int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1)
+    meta = json.load(open(path))
+    ptx = path[:-5] + ".ptx"
+    tm = tensors(meta)
+    if "a" not in tm or "b" not in tm or "c" not in tm:
+        print(f"{meta['name']}: not a matmul of a_desc, b_desc, c_desc", file=sys.stderr)
+        return 2
+    work = tempfile.mkdtemp(prefix="tc5-triton-")
+    a, b = tm["a"]["descriptor"], tm["b"]["descriptor"]
+    M, K = a["shape"]
+    bk = a["block_shape"][1]
+    b_mn = b["block_shape"][0] == bk and b["block_shape"][1] != bk  # B is K x N
+    if "--b-major" in argv:  # where the blocks are square, the tutorial says which
+        b_mn = argv[argv.index("--b-major") + 1] == "MN"
+    scaled = "a_scale" in tm
+    a_fp4 = tm["a"]["tma_meta"]["fp4_padded"] or (scaled and meta["constexprs"].get("ELEM_PER_BYTE_A") == 2)
+    b_fp4 = tm["b"]["tma_meta"]["fp4_padded"] or (scaled and meta["constexprs"].get("ELEM_PER_BYTE_B") == 2)
+    if a_fp4:
+        K *= 2
+    N = b["shape"][0] if not b_mn else b["shape"][1]
+    elem = {}
+    # the inputs: element codes (fp4 unpacked for tc5 gemm, packed for the kernel)
+    files = {}
+    for name in ("a", "b", "c", "a_scale", "b_scale"):
+        if name not in tm or (name == "c" and "d" not in tm):
+            continue
+        d = tm[name]["descriptor"]
+        dt = d["base"]["dtype"]
+        t, esz = DTYPES[dt]
+        fp4 = (name == "a" and a_fp4) or (name == "b" and b_fp4)
+        if fp4:
+            t = "e2m1"
+        elif name in ("a", "b") and t == "u8":
+            t = "e4m3"
+        n = 1
+        for s in d["shape"]:
+            n *= s
+        if name in ("a_scale", "b_scale"):
+            st = "ue4m3" if meta["constexprs"].get("VEC_SIZE") == 16 else "ue8m0"
+            codes = [rng.randint(0x30, 0x40) if st == "ue4m3" else rng.randint(124, 128) for _ in range(n)]
+            elem[name] = (st, codes)
+            raw = bytes(codes)
+        elif fp4:
+            codes = [rand_code(rng, "e2m1") for _ in range(2 * n)]
+            elem[name] = (t, codes)
+            raw = bytes(codes[2 * i] | codes[2 * i + 1] << 4 for i in range(n))
+        else:
+            codes = [rand_code(rng, t) for _ in range(n)]
+            elem[name] = (t, codes)
+            raw = b"".join(c.to_bytes(esz, "little") for c in codes)
+        files[name] = os.path.join(work, name + ".bin")
+        open(files[name], "wb").write(raw)
+    # D: the output descriptor's buffer
+    dname = "d" if "d" in tm else "c"
+    dd = tm[dname]["descriptor"]
+    dty, desz = DTYPES[dd["base"]["dtype"]]
+    dbytes = desz
+    for s in dd["shape"]:
+        dbytes *= s
+    files["out"] = os.path.join(work, "d.bin")
+    # the kernel's arguments
+    args = []
+    for p in meta["params"]:
+        if p["kind"] == "tensormap":
+            name = p["name"].split(".")[0][:-len("_desc")]
+            e = p["cuTensorMapEncodeTiled"]
+            buf = f"out={files['out']}:{dbytes}" if name == dname else f"in={files[name]}"
+            spec = (f"tmap:{buf},type={TMAP_TYPES[e['tensorDataType']]},dims={'x'.join(map(str, e['globalDim']))},"
+                    f"box={'x'.join(map(str, e['boxDim']))},swizzle={SWIZZLES[e['swizzle']]}")
+            if e["globalStrides_bytes"]:
+                spec += f",strides={'x'.join(map(str, e['globalStrides_bytes']))}"
+            if e.get("oobFill", "NONE") not in ("NONE", "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE"):
+                spec += ",oob=nan"
+            args += ["--arg", spec]
+        elif p["kind"] == "int":
+            ty = p["type"]
+            args += ["--arg", f"{'u64' if ty == 'i64' else 'u32'}:{p['value'] & 0xffffffffffffffff}"]
+        elif p["kind"] == "scratch":
+            size = meta.get("global_scratch_size" if p["name"] == "global_scratch" else "profile_scratch_size", 0)
+            grid = meta["cuda_launch"]["gridDim"]
+            args += ["--arg", f"scratch:{size * grid[0] * grid[1] * grid[2]}" if size else "null"]
+        else:
+            print(f"{meta['name']}: parameter {p['name']} of kind {p['kind']} is not handled here", file=sys.stderr)
+            return 2
+    L = meta["cuda_launch"]
+    cmd = [tc5, "run", ptx, "--entry", meta["entry"], "--grid", ",".join(map(str, L["gridDim"])),
+           "--block", ",".join(map(str, L["blockDim"])), "--shared-bytes", str(L["dynamicSharedMemBytes"]),
+           f"--check={check}"] + args
+    if L.get("clusterDim"):
+        cmd += ["--cluster", ",".join(map(str, L["clusterDim"]))]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        print(f"{meta['name']}: tc5 run failed ({r.returncode}): {(r.stdout + r.stderr).strip()[:2000]}")
+        return 1
+    # the reference: tc5 gemm on the same codes (f32 D; rounded to f16 when D is f16)
+    at, acodes = elem["a"]
+    bt, bcodes = elem["b"]
+    kind = {"f16": "f16", "bf16": "f16", "f32": "tf32", "e4m3": "f8f6f4", "e5m2": "f8f6f4", "e2m1": "f8f6f4"}[at]
+    g = [tc5, "gemm", "--atype", at, "--btype", bt, "--m", str(M), "--n", str(N), "--k", str(K)]
+    ga, gb = os.path.join(work, "ga.bin"), os.path.join(work, "gb.bin")
+    esz = {"f16": 2, "bf16": 2, "f32": 4}.get(at, 1)
+    open(ga, "wb").write(b"".join(c.to_bytes(esz, "little") for c in acodes))
+    open(gb, "wb").write(b"".join(c.to_bytes({"f16": 2, "bf16": 2, "f32": 4}.get(bt, 1), "little") for c in bcodes))
+    g += ["--a", ga, "--b", gb]
+    if b_mn:
+        g += ["--b-major", "MN"]
+    if "d" in tm:
+        g += ["--c", files["c"]]
+    if scaled:
+        st, sa = elem["a_scale"]
+        _, sb = elem["b_scale"]
+        vec = meta["constexprs"]["VEC_SIZE"]
+        kind = "mxf4nvf4" if st == "ue4m3" else ("mxf4" if at == bt == "e2m1" else "mxf8f6f4")
+        kg = K // vec
+
+        def unswizzle(codes, rows):
+            out = bytearray(rows * kg)
+            for r in range(rows):
+                for q in range(kg):
+                    tile = (r // 128) * (kg // 4) + q // 4
+                    out[r * kg + q] = codes[tile * 512 + (r % 32) * 16 + (r % 128 // 32) * 4 + q % 4]
+            return bytes(out)
+        sfa, sfb = os.path.join(work, "sa.bin"), os.path.join(work, "sb.bin")
+        open(sfa, "wb").write(unswizzle(sa, M))
+        open(sfb, "wb").write(unswizzle(sb, N))
+        g += ["--stype", st, "--block", str(vec), "--sa", sfa, "--sb", sfb]
+    g += ["--kind", kind, "--out", os.path.join(work, "ref.bin")]
+    r = subprocess.run(g, capture_output=True, text=True)
+    if r.returncode:
+        print(f"{meta['name']}: tc5 gemm failed: {(r.stdout + r.stderr).strip()[:2000]}")
+        return 1
+    mine, ref = open(files["out"], "rb").read(), open(os.path.join(work, "ref.bin"), "rb").read()
+    if dty == "f16":  # the kernel's cvt.rn.f16.f32 of its f32 accumulator (struct rounds to nearest even)
+        def f16(v):
+            try:
+                return struct.pack("<e", v)
+            except OverflowError:  # past the largest finite f16: infinity, as cvt.rn gives
+                return b"\x00\x7c" if v > 0 else b"\x00\xfc"
+        ref = b"".join(f16(v) for (v,) in struct.iter_unpack("<f", ref))
+    if mine == ref:
+        print(f"{meta['name']}: {M} x {N} x {K}: {M * N} outputs equal to tc5 gemm")
+        return 0
+    diff = [i // desz for i in range(0, len(ref), desz) if mine[i:i + desz] != ref[i:i + desz]]
+    print(f"{meta['name']}: {M} x {N} x {K}: {len(diff)} of {M * N} outputs differ from tc5 gemm "
+          f"(first at row {diff[0] // N}, column {diff[0] % N})")
+    return 1
+
+
+def run(argv):
+    """main, with its scratch directory removed afterwards"""
+    old = tempfile.tempdir
+    tempfile.tempdir = tempfile.mkdtemp(prefix="tc5-triton-")
+    try:
+        return main(argv)
+    finally:
+        shutil.rmtree(tempfile.tempdir, ignore_errors=True)
+        tempfile.tempdir = old
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv))
