@@ -165,6 +165,23 @@ static PTX_EXEC(x_f32op) {
   WITH_ROUND(in->aux, PTX_LANES(mask, { d[l] = bits_f32(f32_apply(op, mods, f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); }));
   return PX_NEXT;
 }
+/* mixed precision (PTX ISA 8.6, sm_100): add/sub{.rnd}{.sat}.f32.{f16,bf16}
+ * d, a, c and fma.rnd{.sat}.f32.{f16,bf16} d, a, b, c: the 16-bit a (and b)
+ * taken exactly as f32 (a product of two of them is exact in f32 too), one
+ * IEEE rounding; in->type2 the 16-bit type */
+static PTX_EXEC(x_f32mixed) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  bool bf = in->type2 == PT_BF16, fma = in->aux2 == OP_FMA;
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  const uint64_t *c = PTX_R(w, in->o[fma ? 3 : 2].reg);
+  unsigned op = in->aux2;
+  uint32_t mods = in->mods;
+  WITH_ROUND(in->aux, PTX_LANES(mask, {
+    float x = (float)dec16(a[l], bf), y = fma ? (float)dec16(b[l], bf) : 0.0f;
+    d[l] = bits_f32(f32_apply(op, mods, x, fma ? y : f32_of(c[l]), f32_of(c[l])));
+  }));
+  return PX_NEXT;
+}
 /* .f32x2 (sm_100): the same operation on each 32-bit half of .b64 registers */
 static PTX_EXEC(x_f32x2op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
@@ -266,7 +283,7 @@ PTX_DEC(dec_fbin) {
   bool ftz = d_take(d, "ftz"), sat = d_take(d, "sat"), relu = d_take(d, "relu");
   bool approx = d_take(d, "approx"), full = d_take(d, "full");
   bool nan = d_take(d, "NaN"), xorsign = d_take(d, "xorsign"), abs = d_take(d, "abs");
-  ptx_type t = d_take_type(d);
+  ptx_type t = d_take_type(d), t2 = d_take_type(d);
   if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
   in->type = (uint8_t)t;
   in->aux = (uint32_t)rnd_fe[r < 0 ? 0 : r];
@@ -278,6 +295,24 @@ PTX_DEC(dec_fbin) {
              : !strcmp(op, "max") ? OP_MAX
                                   : OP_FMA;
   bool minmax = in->aux2 == OP_MIN || in->aux2 == OP_MAX;
+  if (t2 != PT_NONE) { /* add/sub/fma .f32.{f16,bf16}: mixed precision */
+    if (t != PT_F32 || (t2 != PT_F16 && t2 != PT_BF16) ||
+        (in->aux2 != OP_ADD && in->aux2 != OP_SUB && in->aux2 != OP_FMA))
+      return d_fail(d, TC5_EILLEGAL, "a second type belongs to add/sub/fma .f32.f16/.f32.bf16, not %s.%s.%s", op,
+                    ptx_types[t].name, ptx_types[t2].name);
+    if (in->aux2 == OP_FMA && r < 0) return d_fail(d, TC5_EILLEGAL, "fma.f32.%s needs a rounding modifier", ptx_types[t2].name);
+    if (ftz || relu || approx || full || nan || abs || xorsign)
+      return d_fail(d, TC5_EILLEGAL, "mixed-precision %s takes a rounding modifier and .sat only", op);
+    unsigned nm = in->aux2 == OP_FMA ? 4 : 3;
+    if (!d_nops(d, nm, nm) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t2, &in->o[1])) return d->st;
+    if (nm == 4 && !d_src(d, 2, t2, &in->o[2])) return d->st;
+    if (!d_src(d, nm - 1, PT_F32, &in->o[nm - 1])) return d->st;
+    in->type2 = (uint8_t)t2;
+    in->nops = (uint8_t)nm;
+    if (sat) in->mods |= F_SAT;
+    in->fn = x_f32mixed;
+    return TC5_OK;
+  }
   if (approx || full) return d_fail(d, TC5_EUNSUPPORTED, "div.approx / div.full are not modelled yet (no documented definition)");
   if (in->aux2 == OP_DIV && r < 0 && t == PT_F32)
     return d_fail(d, TC5_EILLEGAL, "div.f32 needs .rn/.rz/.rm/.rp, .full or .approx");

@@ -147,6 +147,46 @@ static void test_f32x2(void **state) {
       }
 }
 
+/* f16 / bf16 code as a float (exact) */
+static float half_val(uint16_t h, bool bf) {
+  if (bf) return bitsf((uint32_t)h << 16);
+  int e = h >> 10 & 31, m = h & 1023;
+  float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024), e - 25);
+  return h >> 15 ? -v : v;
+}
+/* mixed precision (sm_100, FA4 emits fma.rn.f32.bf16): add/sub/fma .f32
+ * with 16-bit a (and b), one IEEE rounding */
+static void test_mixed_precision(void **state) {
+  (void)state;
+  static const char *const rnd[] = {".rn", ".rz", ".rm", ".rp"};
+  static const int fe[] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+  enum { CTAS = 4, T = 32 * CTAS };
+  static uint32_t in[T * 8], out[T * 8];
+  rng r;
+  rng_seed(&r, 35);
+  for (unsigned op = 0; op < 3; op++)
+    for (unsigned bf = 0; bf < 2; bf++)
+      for (unsigned rm = 0; rm < 4; rm++) {
+        char code[1024];
+        snprintf(code, sizeof code,
+                 "ld.global.b16 %%h1, [%%rd5]; ld.global.b16 %%h2, [%%rd5+4]; ld.global.b32 %%r10, [%%rd5+8];"
+                 "%s%s.f32.%s %%r11, %%h1, %s%%r10; st.global.b32 [%%rd4], %%r11;",
+                 op == 0 ? "add" : op == 1 ? "sub" : "fma", rnd[rm], bf ? "bf16" : "f16", op == 2 ? "%h2, " : "");
+        const char *body = k2("", code);
+        for (unsigned k = 0; k < T * 8; k++) in[k] = rand_f32(&r);
+        tc5_diag dg;
+        tc5_status st = run2(body, CTAS, 1, out, sizeof out, in, sizeof in, &dg);
+        if (st) fail_msg("%s: %s", code, dg.count ? dg.issue[0].message : tc5_strerror(st));
+        for (unsigned t = 0; t < T; t++) {
+          float a = half_val((uint16_t)in[t * 8], bf), b = half_val((uint16_t)in[t * 8 + 1], bf);
+          uint32_t want = op == 2 ? ieee(3, fbits(a), fbits(b), in[t * 8 + 2], fe[rm], false)
+                                  : ieee(op, fbits(a), in[t * 8 + 2], 0, fe[rm], false);
+          if (out[t * 8] != want) fail_msg("%s: a 0x%04x b 0x%04x c 0x%08x: 0x%08x, the ISA 0x%08x", code,
+                                           in[t * 8] & 0xffff, in[t * 8 + 1] & 0xffff, in[t * 8 + 2], out[t * 8], want);
+        }
+      }
+}
+
 /* min/max: three inputs {.ftz}{.NaN}{.abs}.f32, two inputs .NaN and
  * .xorsign.abs */
 static void test_minmax(void **state) {
@@ -467,6 +507,9 @@ static void test_bad_forms(void **state) {
       {"elect.sync _, 0xffffffff;", "the predicate p is mandatory"},
       {"add.sat.f32x2 %rd1, %rd2, %rd3;", ".f32x2 takes no .sat"},
       {"fma.f32x2 %rd1, %rd2, %rd3, %rd4;", "fma.f32x2 needs a rounding modifier"},
+      {"fma.f32.bf16 %r1, %h1, %h2, %r2;", "fma.f32.bf16 needs a rounding modifier"},
+      {"mul.rn.f32.bf16 %r1, %h1, %r2;", "a second type belongs to add/sub/fma"},
+      {"add.ftz.f32.f16 %r1, %h1, %r2;", "takes a rounding modifier and .sat only"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char code[2048];
@@ -488,7 +531,7 @@ static void test_bad_forms(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
+      cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
       cmocka_unit_test(test_b128),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),
   };
