@@ -466,6 +466,12 @@ static void tmem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, ui
     }
 }
 
+void chk_target_feature(ptx_warp *w, const ptx_insn *in, const char *what, const char *targets) {
+  if (!w->cta->chk) return;
+  report(w, CR_TARGET_FEATURE, in, -1, nobody(), "%s: .target %s does not have it (it has: %s)", what,
+         w->cta->L->m->target, targets);
+}
+
 /* strict: a descriptor with a base offset and no swizzling */
 static void desc_base_offset(ptx_warp *w, const ptx_insn *in, int lane, uint64_t raw, const char *what) {
   tc5_smem_desc d;

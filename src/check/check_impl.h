@@ -53,6 +53,7 @@ enum {
   CR_TMEM_UNINIT,
   CR_SMEM_UNINIT,
   CR_SMEM_DESC_BASE_OFFSET,
+  CR_TARGET_FEATURE,
   CR_COUNT
 };
 
@@ -183,6 +184,8 @@ void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr);
 void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
                    const ptx_opnd *regs);
 void chk_tc_wait(ptx_warp *w, bool store);
+/* strict: an instruction the module's .target does not have (targets: the ones that do) */
+void chk_target_feature(ptx_warp *w, const ptx_insn *in, const char *what, const char *targets);
 void chk_after(ptx_warp *w, const ptx_insn *in); /* while tcgen05.ld/st registers are pending */
 void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols);
 /* an arrival on mbarrier mb (phase_before: its phase before the arrival);

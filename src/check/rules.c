@@ -176,6 +176,14 @@ static const tc5_check_rule rules[CR_COUNT] = {
                                   "and no swizzling: the field locates a swizzle pattern and has no effect here "
                                   "(legal: Triton's block-scaled tcgen05.cp descriptors carry one and run on B200s)",
                                   "base offset 0 in descriptors without swizzling"},
+    [CR_TARGET_FEATURE] = {"target-feature", TC5_CHECK_WARNING, "9.7.16.8.3 (Target ISA Notes)",
+                           "tcgen05.ld.red is supported on following architectures: sm_101a, sm_101f or higher in "
+                           "the same family, sm_103f or higher in the same family, sm_110f or higher in the same "
+                           "family.",
+                           "an instruction that the module's .target does not have: tcgen05.ld.red outside "
+                           "sm_101/sm_103/sm_110, the f32 redux.sync outside sm_100a/sm_100f/sm_103 (tc5 runs them "
+                           "for any target; ptxas refuses them)",
+                           "a .target that has the instruction (sm_103a for tcgen05.ld.red), or the plain form"},
 };
 
 tc5_status tc5_check_rule_count(unsigned *count) {

@@ -83,6 +83,19 @@ static const struct {
     {"tcgen05", dec_tcgen05},
 };
 
+bool ptx_target_in(const tc5_ptx_module *m, const char *targets) {
+  size_t tl = strcspn(m->target, " ,");
+  for (const char *t = targets; *t;) {
+    size_t n = strcspn(t, " ");
+    /* "sm_103f": sm_103f and sm_103a; an exact name otherwise */
+    if (n == tl && !strncmp(t, m->target, n)) return true;
+    if (n > 1 && t[n - 1] == 'f' && tl == n && !strncmp(t, m->target, n - 1) && m->target[n - 1] == 'a') return true;
+    t += n;
+    while (*t == ' ') t++;
+  }
+  return false;
+}
+
 tc5_status d_fail(dctx *d, tc5_status st, const char *fmt, ...) {
   if (d->st) return d->st;
   char msg[200];

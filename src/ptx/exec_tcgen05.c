@@ -228,7 +228,11 @@ static PTX_EXEC(x_tld) {
     return ptx_fail(w, in, -1, st, taddr, "[%s] %s", st == TC5_EUNINIT ? "tmem-uninit-read" : "tmem-lane-quarter",
                     dg.count ? dg.issue[0].message : tc5_strerror(st));
   if (st) return fail_diag(w, in, -1, st, &dg);
-  if (w->cta->chk) chk_tmem_ldst(w, in, store, (uint32_t)taddr, &op, v);
+  if (w->cta->chk) {
+    chk_tmem_ldst(w, in, store, (uint32_t)taddr, &op, v);
+    static const char ldred[] = "sm_101f sm_103f sm_110f";
+    if (op.red && !ptx_target_in(w->cta->L->m, ldred)) chk_target_feature(w, in, "tcgen05.ld.red", ldred);
+  }
   return PX_NEXT;
 }
 

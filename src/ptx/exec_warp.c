@@ -361,6 +361,8 @@ static PTX_EXEC(x_redux) {
     acc = x;
   }
   PTX_LANES(lanes, d[l] = acc & 0xffffffffu);
+  static const char f32[] = "sm_100f sm_103f";
+  if ((mods & RX_F32) && w->cta->chk && !ptx_target_in(w->cta->L->m, f32)) chk_target_feature(w, in, "redux.sync .f32", f32);
   return PX_NEXT;
 }
 PTX_DEC(dec_redux) {

@@ -373,6 +373,10 @@ int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t 
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+/* whether the module's .target is one of `targets` (space-separated; a
+ * name ending in "f" stands for its family's f and a targets, "sm_100f"
+ * for sm_100a/sm_100f) */
+bool ptx_target_in(const tc5_ptx_module *m, const char *targets);
 /* the opcode text of an instruction */
 const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in);
 

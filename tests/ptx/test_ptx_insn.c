@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "testutil.h"
+#include "tc5/check.h"
 #include "tc5/ptx.h"
 
 static const char *head = ".version 8.8\n.target sm_100a\n.address_size 64\n";
@@ -463,6 +464,52 @@ static void test_elect_sink(void **state) {
   for (unsigned l = 0; l < 32; l++) assert_int_equal(out[l * 8], l == 0);
 }
 
+/* the f32 redux.sync exists on sm_100a/sm_100f/sm_103 only: tc5 runs it for
+ * any .target, and the strict checker warns (rule target-feature) where the
+ * module's target lacks it */
+static tc5_check_finding found[4];
+static unsigned nfound;
+static void on_finding(void *ctx, const tc5_check_finding *f) {
+  (void)ctx;
+  if (nfound < 4) found[nfound++] = *f;
+}
+static void test_target_feature(void **state) {
+  (void)state;
+  static const char *const targets[] = {"sm_100a", "sm_103a", "sm_100f", "sm_90a", "sm_120a"};
+  for (unsigned t = 0; t < 5; t++) {
+    char text[2048];
+    snprintf(text, sizeof text,
+             ".version 8.8\n.target %s\n.address_size 64\n.visible .entry k(.param .u64 out) {\n"
+             " .reg .b32 %%r<4>; .reg .b64 %%rd<4>;\n ld.param.u64 %%rd1, [out]; mov.u32 %%r1, %%tid.x;"
+             " cvt.rn.f32.u32 %%r1, %%r1; redux.sync.max.f32 %%r2, %%r1, 0xffffffff; st.global.b32 [%%rd1], %%r2;\n"
+             " ret;\n}\n",
+             targets[t]);
+    tc5_ptx_module *m;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    assert_int_equal(tc5_ptx_load(text, strlen(text), "t.ptx", &m, &dg), TC5_OK);
+    uint32_t out[4] = {0};
+    tc5_ptx_arg arg = {.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = sizeof out};
+    tc5_ptx_launch_cfg cfg;
+    tc5_ptx_launch_init(&cfg);
+    cfg.block[0] = 32;
+    cfg.threads = 1;
+    cfg.check = TC5_CHECK_STRICT;
+    cfg.on_finding = on_finding;
+    nfound = 0;
+    assert_int_equal(tc5_ptx_launch(m, &cfg, &arg, 1, NULL, &dg), TC5_OK);
+    tc5_ptx_free(m);
+    assert_int_equal(out[0], 0x41f80000u); /* 31.0 */
+    bool lacks = t >= 3;
+    assert_int_equal(nfound, lacks ? 1 : 0);
+    if (lacks) {
+      assert_true(found[0].warning);
+      assert_non_null(strstr(found[0].text, "target-feature"));
+      assert_non_null(strstr(found[0].text, targets[t]));
+    }
+  }
+}
+
 /* every new form's malformed variants: a named error, never a crash */
 static void test_bad_forms(void **state) {
   (void)state;
@@ -533,7 +580,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
       cmocka_unit_test(test_b128),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
-      cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),
+      cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
