@@ -414,7 +414,12 @@ static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
                              uint32_t col, const char *what, bool is_mma) {
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t r = k->tm_r[g];
-  if (r && !known(k, vc, &k->op[r])) {
+  /* one thread's mma/cp/shift are taken to run in issue order: a cp
+   * overwriting the scale factors an earlier MMA of the same thread reads
+   * is not reported (docs/check.md; Triton's tutorial 10 does this and runs
+   * on B200s) */
+  bool same_pipe = r && is_mma && k->op[r].kind == OK_MMA && k->op[r].warp == w->id && k->op[r].lane == (uint8_t)lane;
+  if (r && !same_pipe && !known(k, vc, &k->op[r])) {
     const chk_op *p = &k->op[r];
     report(w, CR_TMEM_WRITE_INFLIGHT, in, lane, of_op(p),
            "%s writes Tensor Memory lane %u column %u while the %s that reads it is not known complete to this thread",
