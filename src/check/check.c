@@ -581,6 +581,7 @@ static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool 
   if (!ROOM(k->pend[wi], k->npend[wi], k->pend_cap[wi], 64)) return;
   chk_pend *p = &k->pend[wi][k->npend[wi]++];
   p->reg = reg, p->insn = insn, p->store = store;
+  p->seq = store ? k->st_n[wi] : k->ld_n[wi];
   memcpy(p->snap, PTX_R(w, reg), sizeof p->snap);
   w->chk_pending = 1;
 }
@@ -638,12 +639,54 @@ void chk_tc_fence(ptx_warp *w, bool after) {
 }
 
 /* after each instruction while registers of a tcgen05.ld/st are pending */
+/* An instruction that reads a destination register of a tcgen05.ld before
+ * tcgen05.wait::ld has a true register dependency on it, which is respected
+ * (9.7.16.6.4.5): the load is complete for that register, which may then be
+ * written again (CuTe DSL's kernels have no tcgen05.wait::ld and reuse the
+ * registers of loads they consumed). A load whose registers were all read is
+ * complete, as after a wait (its Tensor Memory may be written or freed). In
+ * strict mode the read is a warning (ld-reg-use: nothing else is ordered). */
+static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self) {
+  unsigned wi = w->id;
+  const tc5_ptx_module *m = w->cta->L->m;
+  bool told = false, took = false;
+  for (unsigned o = 0; o < in->nops; o++) {
+    const ptx_opnd *x = &in->o[o];
+    if (o == 0 && x->kind != PO_ADDR) continue; /* operand 0 is a destination but for stores' addresses */
+    unsigned cnt = x->kind == PO_VEC ? x->n : (x->kind == PO_REG || x->kind == PO_ADDR) ? 1 : 0;
+    for (unsigned e = 0; e < cnt; e++) {
+      uint32_t reg = x->kind == PO_VEC ? m->vregs[x->vec + e] : x->reg;
+      for (unsigned i = 0; i < k->npend[wi]; i++) {
+        chk_pend *p = &k->pend[wi][i];
+        if (p->store || p->reg != reg || p->insn == self) continue;
+        if (!told && k->strict)
+          report(w, CR_LD_REG_USE, in, -1, (who){p->insn, (int)wi, -1},
+                 "a destination register of the tcgen05.ld is read before tcgen05.wait::ld");
+        told = true;
+        *p = k->pend[wi][--k->npend[wi]];
+        i--;
+        took = true;
+      }
+    }
+  }
+  if (!took) return;
+  /* the loads before the oldest with a register still pending are complete */
+  uint32_t oldest = k->ld_n[wi] + 1;
+  for (unsigned i = 0; i < k->npend[wi]; i++)
+    if (!k->pend[wi][i].store && k->pend[wi][i].seq < oldest) oldest = k->pend[wi][i].seq;
+  uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
+  if (vc[VL(k, wi)] < oldest - 1) vc[VL(k, wi)] = oldest - 1;
+  if (svc[VL(k, wi)] < oldest - 1) svc[VL(k, wi)] = oldest - 1;
+  w->chk_pending = k->npend[wi] != 0;
+}
+
 void chk_after(ptx_warp *w, const ptx_insn *in) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
   unsigned wi = w->id;
   const tc5_ptx_module *m = w->cta->L->m;
   uint32_t self = (uint32_t)(in - m->code);
+  ld_reads(k, w, in, self);
   for (unsigned i = 0; i < k->npend[wi]; i++) {
     chk_pend *p = &k->pend[wi][i];
     if (p->insn == self) continue;
@@ -655,21 +698,6 @@ void chk_after(ptx_warp *w, const ptx_insn *in) {
              "a %s register of the %s is overwritten before tcgen05.wait::%s", p->store ? "source" : "destination",
              p->store ? "tcgen05.st" : "tcgen05.ld", p->store ? "st" : "ld");
       memcpy(p->snap, r, sizeof p->snap);
-    }
-  }
-  if (!k->strict) return;
-  /* reads of a tcgen05.ld's destination before the wait (sources: operands 1..) */
-  for (unsigned o = 1; o < in->nops; o++) {
-    const ptx_opnd *x = &in->o[o];
-    unsigned cnt = x->kind == PO_VEC ? x->n : (x->kind == PO_REG || x->kind == PO_ADDR) ? 1 : 0;
-    for (unsigned e = 0; e < cnt; e++) {
-      uint32_t reg = x->kind == PO_VEC ? m->vregs[x->vec + e] : x->reg;
-      for (unsigned i = 0; i < k->npend[wi]; i++)
-        if (!k->pend[wi][i].store && k->pend[wi][i].reg == reg && k->pend[wi][i].insn != self) {
-          report(w, CR_LD_REG_USE, in, -1, (who){k->pend[wi][i].insn, (int)wi, -1},
-                 "a destination register of the tcgen05.ld is read before tcgen05.wait::ld");
-          return;
-        }
     }
   }
 }

@@ -98,6 +98,7 @@ typedef struct chk_mb { /* per mbarrier: clock vectors of its phases */
 } chk_mb;
 typedef struct chk_pend { /* a register a tcgen05.ld writes / tcgen05.st reads, until the wait */
   uint32_t reg, insn;
+  uint32_t seq;  /* the warp's load (store) number of that instruction */
   bool store;
   uint64_t snap[32];
 } chk_pend;
