@@ -210,6 +210,19 @@ bool d_dst(dctx *d, unsigned i, ptx_opnd *o) {
   return true;
 }
 
+bool d_reg128(dctx *d, unsigned i, ptx_opnd *o) {
+  const ptx_raw_opnd *ro = &d->r->ops[i];
+  if (ro->kind != RO_REG || d->m->reg_bits[ro->reg] != 128) {
+    d_fail(d, TC5_EPARSE, "operand %u of %s must be a .b128 register", i + 1, d->tok[0]);
+    return false;
+  }
+  memset(o, 0, sizeof *o);
+  o->kind = PO_REG;
+  o->reg = ro->reg;
+  o->reg2 = PTX_NOREG;
+  return true;
+}
+
 static uint64_t literal_bits(dctx *d, const ptx_raw_opnd *ro, ptx_type t) {
   unsigned bits = ptx_types[t].bits;
   char cls = ptx_types[t].cls;

@@ -50,6 +50,8 @@ bool d_dst(dctx *d, unsigned i, ptx_opnd *o);
 bool d_src(dctx *d, unsigned i, ptx_type t, ptx_opnd *o);
 /* a raw scalar (operand or vector element) as a source register */
 bool d_src_raw(dctx *d, const ptx_raw_opnd *ro, ptx_type t, ptx_opnd *o);
+/* operand i as a .b128 register (its halves in reg and reg + 1) */
+bool d_reg128(dctx *d, unsigned i, ptx_opnd *o);
 /* operand i as [address]; *space_hint gets the variable's space when the
  * base is a variable (else unchanged) */
 bool d_addr(dctx *d, unsigned i, ptx_opnd *o, uint8_t *space_hint);

@@ -748,28 +748,16 @@ static PTX_EXEC(x_mov128) {
   });
   return PX_NEXT;
 }
-static bool reg128(dctx *d, unsigned i, ptx_opnd *o) {
-  const ptx_raw_opnd *ro = &d->r->ops[i];
-  if (ro->kind != RO_REG || d->m->reg_bits[ro->reg] != 128) {
-    d_fail(d, TC5_EPARSE, "operand %u of mov.b128 must be a .b128 register", i + 1);
-    return false;
-  }
-  memset(o, 0, sizeof *o);
-  o->kind = PO_REG;
-  o->reg = ro->reg;
-  o->reg2 = PTX_NOREG;
-  return true;
-}
 static tc5_status dec_mov128(dctx *d) {
   ptx_insn *in = d->in;
   if (!d_nops(d, 2, 2)) return d->st;
   unsigned vi = d->r->ops[1].kind == RO_VEC ? 1 : d->r->ops[0].kind == RO_VEC ? 0 : 2;
   if (vi == 2) {
-    if (!reg128(d, 0, &in->o[0]) || !reg128(d, 1, &in->o[1])) return d->st;
+    if (!d_reg128(d, 0, &in->o[0]) || !d_reg128(d, 1, &in->o[1])) return d->st;
   } else {
     unsigned n = d->r->ops[vi].n;
     if (n != 2 && n != 4) return d_fail(d, TC5_EPARSE, "mov.b128's vector has 2 (.b64) or 4 (.b32) elements, not %u", n);
-    if (!reg128(d, 1 - vi, &in->o[1 - vi]) || !d_vec(d, vi, n, vi == 0, n == 2 ? PT_B64 : PT_B32, &in->o[vi]))
+    if (!d_reg128(d, 1 - vi, &in->o[1 - vi]) || !d_vec(d, vi, n, vi == 0, n == 2 ? PT_B64 : PT_B32, &in->o[vi]))
       return d->st;
   }
   in->type = PT_B128;

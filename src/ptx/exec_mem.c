@@ -524,26 +524,14 @@ static tc5_status dec_async_store(dctx *d, bool red) {
   in->fn = x_async_store;
   return TC5_OK;
 }
-static bool reg128_opnd(dctx *d, unsigned i, ptx_opnd *o) {
-  const ptx_raw_opnd *ro = &d->r->ops[i];
-  if (ro->kind != RO_REG || d->m->reg_bits[ro->reg] != 128) {
-    d_fail(d, TC5_EPARSE, "operand %u of a .b128 atom must be a .b128 register", i + 1);
-    return false;
-  }
-  memset(o, 0, sizeof *o);
-  o->kind = PO_REG;
-  o->reg = ro->reg;
-  o->reg2 = PTX_NOREG;
-  return true;
-}
 static tc5_status dec_atom128(dctx *d, int op, bool red, int sp) {
   ptx_insn *in = d->in;
   if (red || (op != A_EXCH && op != A_CAS))
     return d_fail(d, TC5_EILLEGAL, ".b128 takes atom.exch and atom.cas only");
   unsigned n = op == A_CAS ? 4 : 3;
   uint8_t hint = 0xff;
-  if (!d_nops(d, n, n) || !reg128_opnd(d, 0, &in->o[0]) || !d_addr(d, 1, &in->o[1], &hint) ||
-      !reg128_opnd(d, 2, &in->o[2]) || (op == A_CAS && !reg128_opnd(d, 3, &in->o[3])))
+  if (!d_nops(d, n, n) || !d_reg128(d, 0, &in->o[0]) || !d_addr(d, 1, &in->o[1], &hint) ||
+      !d_reg128(d, 2, &in->o[2]) || (op == A_CAS && !d_reg128(d, 3, &in->o[3])))
     return d->st;
   if (sp < 0) sp = hint != 0xff ? hint : PS_GENERIC;
   if (sp != PS_GLOBAL && sp != PS_SHARED && sp != PS_GENERIC && sp != PS_SHARED_CLUSTER)

@@ -805,38 +805,32 @@ static int sreg_lookup(const char *name) {
 }
 
 /* a name operand: register, special register, pair a|b, or a symbol */
+/* the second register of a pair "a|b" after a register or the sink (a
+ * setp, elect.sync, shfl.sync destination): o->reg2, PTX_NOREG when none */
+static tc5_status pair_second(parser *p, ptx_raw_opnd *o) {
+  o->reg2 = PTX_NOREG;
+  skip_ws(p);
+  if (peek(p) != '|') return TC5_OK;
+  advance(p);
+  char n2[PTX_NAME_MAX];
+  if (!read_name(p, n2, sizeof n2)) return p->st;
+  if (!tab_get(p, &p->regs, n2, p->cur, &o->reg2)) return perr(p, TC5_EPARSE, "'%s' is not a declared register", n2);
+  return TC5_OK;
+}
+
 static tc5_status name_operand(parser *p, ptx_raw_opnd *o) {
   char name[PTX_NAME_MAX];
   o->col = (uint32_t)(p->i - p->line_start + 1);
   if (!read_name(p, name, sizeof name)) return p->st;
-  if (!strcmp(name, "_")) {
-    /* the sink, also as the first half of a pair: _|%p (elect.sync, shfl.sync) */
+  if (!strcmp(name, "_")) { /* the sink, also as the first half of a pair: _|%p */
     o->kind = RO_SINK;
-    o->reg2 = PTX_NOREG;
-    skip_ws(p);
-    if (peek(p) == '|') {
-      advance(p);
-      char n2[PTX_NAME_MAX];
-      if (!read_name(p, n2, sizeof n2)) return p->st;
-      if (!tab_get(p, &p->regs, n2, p->cur, &o->reg2))
-        return perr(p, TC5_EPARSE, "'%s' is not a declared register", n2);
-    }
-    return TC5_OK;
+    return pair_second(p, o);
   }
   uint32_t r;
   if (tab_get(p, &p->regs, name, p->cur, &r)) {
     o->kind = RO_REG;
     o->reg = r;
-    o->reg2 = PTX_NOREG;
-    skip_ws(p);
-    if (peek(p) == '|') {
-      advance(p);
-      char n2[PTX_NAME_MAX];
-      if (!read_name(p, n2, sizeof n2)) return p->st;
-      if (!tab_get(p, &p->regs, n2, p->cur, &o->reg2))
-        return perr(p, TC5_EPARSE, "'%s' is not a declared register", n2);
-    }
-    return TC5_OK;
+    return pair_second(p, o);
   }
   if (name[0] == '%') {
     int s = sreg_lookup(name);
