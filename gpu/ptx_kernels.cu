@@ -802,3 +802,52 @@ K k44_wgmma_s8(const uint32_t *in, uint32_t *out) {
   wg_sync();
   for (int i = 0; i < 16; i++) out[blockIdx.x * 4096 + 2048 + threadIdx.x * 16 + i] = d[i];
 }
+
+// ---- the special-function unit (issue 31): a sample of every approximate
+// instruction on in.bin's words (random bits, specials, ordinary floats),
+// four kernels with different words, then the divisions and the 16/64-bit
+// forms ----
+#define SFU1(j, ptx, x) do { float y_; asm volatile(ptx " %0, %1;" : "=f"(y_) : "f"(F(x))); O(j) = U(y_); } while (0)
+#define SFU_F32(name, sh)                                                                     \
+  K name(const uint32_t *in, uint32_t *out) {                                                 \
+    SFU1(0, "ex2.approx.ftz.f32", I(0 + sh)); SFU1(1, "ex2.approx.f32", I(1 + sh));           \
+    SFU1(2, "rcp.approx.ftz.f32", I(2 + sh)); SFU1(3, "rcp.approx.f32", I(3 + sh));           \
+    SFU1(4, "rsqrt.approx.ftz.f32", I(4 + sh)); SFU1(5, "rsqrt.approx.f32", I(5 + sh));       \
+    SFU1(6, "sqrt.approx.ftz.f32", I(6 + sh)); SFU1(7, "sqrt.approx.f32", I(7 + sh));         \
+    SFU1(8, "lg2.approx.ftz.f32", I(8 + sh)); SFU1(9, "lg2.approx.f32", I(9 + sh));           \
+    SFU1(10, "sin.approx.ftz.f32", I(10 + sh)); SFU1(11, "sin.approx.f32", I(11 + sh));       \
+    SFU1(12, "cos.approx.ftz.f32", I(12 + sh)); SFU1(13, "cos.approx.f32", I(13 + sh));       \
+    SFU1(14, "tanh.approx.f32", I(14 + sh));                                                  \
+    SFU1(15, "ex2.approx.ftz.f32", (I(15 + sh) & 0x80ffffffu) | 0x40000000u); /* |x| in [2, 4) */ \
+  }
+SFU_F32(k45_sfu_f32_a, 0)
+SFU_F32(k46_sfu_f32_b, 1)
+SFU_F32(k47_sfu_f32_c, 2)
+SFU_F32(k48_sfu_f32_d, 3)
+K k49_sfu_div(const uint32_t *in, uint32_t *out) {
+  float r;
+  for (int k = 0; k < 4; k++) {
+    float a = F(I(2 * k)), b = F(I(2 * k + 1));
+    asm volatile("div.approx.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); O(4 * k) = U(r);
+    asm volatile("div.approx.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); O(4 * k + 1) = U(r);
+    asm volatile("div.full.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); O(4 * k + 2) = U(r);
+    asm volatile("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); O(4 * k + 3) = U(r);
+  }
+}
+K k50_sfu_half_f64(const uint32_t *in, uint32_t *out) {
+  uint32_t y;
+  unsigned short h;
+  asm volatile("ex2.approx.f16x2 %0, %1;" : "=r"(y) : "r"(I(0))); O(0) = y;
+  asm volatile("ex2.approx.ftz.bf16x2 %0, %1;" : "=r"(y) : "r"(I(1))); O(1) = y;
+  asm volatile("tanh.approx.f16x2 %0, %1;" : "=r"(y) : "r"(I(2))); O(2) = y;
+  asm volatile("tanh.approx.bf16x2 %0, %1;" : "=r"(y) : "r"(I(3))); O(3) = y;
+  asm volatile("ex2.approx.f16 %0, %1;" : "=h"(h) : "h"((unsigned short)I(4))); O(4) = h;
+  asm volatile("ex2.approx.ftz.bf16 %0, %1;" : "=h"(h) : "h"((unsigned short)I(5))); O(5) = h;
+  asm volatile("tanh.approx.f16 %0, %1;" : "=h"(h) : "h"((unsigned short)I(6))); O(6) = h;
+  asm volatile("tanh.approx.bf16 %0, %1;" : "=h"(h) : "h"((unsigned short)I(7))); O(7) = h;
+  double d = D(I(8), I(9)), r;
+  asm volatile("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d)); W64(&O(8), r);
+  asm volatile("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d)); W64(&O(10), r);
+  asm volatile("rsqrt.approx.f64 %0, %1;" : "=d"(r) : "d"(fabs(d))); W64(&O(12), r);
+  asm volatile("rsqrt.approx.f64 %0, %1;" : "=d"(r) : "d"(d)); W64(&O(14), r);
+}

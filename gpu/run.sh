@@ -19,6 +19,10 @@
 #                               times, and the masked scores vs tc5's masks
 #   gpu/run.sh sparse [OUTDIR]  the arithmetic of sparse wgmma.mma_async.sp against
 #                               four hypotheses (docs/arithmetic.md, "Sparse MMA")
+#   gpu/run.sh sfu [OUTDIR]     every approximate instruction (ex2 rcp rsqrt sqrt lg2 sin
+#                               cos tanh, div.approx/full; f32, f16/bf16 and x2, f64)
+#                               against tc5's special-function unit on every input
+#                               (gpu/sfu_check.cu; OUTDIR/sfu_check.txt)
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
 # Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
 # a GPU (what CTest reads as "skipped").
@@ -103,6 +107,13 @@ case "$what" in
       i=$((i + 1))
     done
     rm -f "$out/k.bin" "$out/err.txt"
+    exit $rc ;;
+  sfu)
+    "$NVCC" -O2 -std=c++17 -fmad=false -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc \
+      gpu/sfu_check.cu -o build-gpu/sfu_check
+    rc=0
+    build-gpu/sfu_check > "$out/sfu_check.txt" || rc=$?
+    cat "$out/sfu_check.txt"
     exit $rc ;;
   sparse)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \

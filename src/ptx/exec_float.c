@@ -11,14 +11,16 @@
  * computed exactly in double (every sum or product of two such values is
  * exact there) and rounded once to the format by tc5_fmt_encode.
  * Conversions go through tc5_fmt_encode, the model of CUDA's conversions.
- * The approximate instructions (.approx, ex2, lg2, sin, cos, tanh, rsqrt)
- * are not modelled yet: they are refused (TC5_EUNSUPPORTED) rather than
- * given an undocumented definition. */
+ * The approximate instructions (ex2, rcp, rsqrt, sqrt, lg2, sin, cos, tanh
+ * .approx, div.approx, div.full) are the special-function unit's
+ * (src/sfu/, measured on the H100); a form it has no model of is refused
+ * (TC5_EUNSUPPORTED), never given an undocumented definition. */
 #include <fenv.h>
 #include <math.h>
 #include <string.h>
 
 #include "ptx/decode_impl.h"
+#include "sfu/sfu_impl.h"
 #include "tc5/formats.h"
 
 enum { F_FTZ = 1u << 0, F_SAT = 1u << 1, F_RELU = 1u << 2, F_SATFINITE = 1u << 3 };
@@ -273,6 +275,33 @@ static PTX_EXEC(x_h16op) {
   return PX_NEXT;
 }
 
+/* an approximate instruction: the special-function unit's function for
+ * every lane (in->aux: the tc5_sfu_op; a second operand for the divisions) */
+static PTX_EXEC(x_sfu) {
+  tc5__sfu_fn f = tc5__sfu_fn_of((tc5_sfu_op)in->aux);
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = in->nops > 2 ? PTX_R(w, in->o[2].reg) : a;
+  PTX_LANES(mask, d[l] = f(a[l], b[l]));
+  return PX_NEXT;
+}
+/* the special-function unit's op for `name` ("ex2.approx.ftz.f32"), its
+ * operands (nsrc sources of type t) and x_sfu */
+static tc5_status dec_sfu(dctx *d, const char *name, ptx_type t, unsigned nsrc) {
+  ptx_insn *in = d->in;
+  tc5_sfu_op op;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  if (tc5_sfu_lookup(name, &op, &dg)) return d_fail(d, TC5_EUNSUPPORTED, "%s", dg.count ? dg.issue[0].message : name);
+  if (!d_nops(d, nsrc + 1, nsrc + 1) || !d_dst(d, 0, &in->o[0])) return d->st;
+  for (unsigned k = 1; k <= nsrc; k++)
+    if (!d_src(d, k, t, &in->o[k])) return d->st;
+  in->type = (uint8_t)t;
+  in->aux = (uint32_t)op;
+  in->nops = (uint8_t)(nsrc + 1);
+  in->fn = x_sfu;
+  return TC5_OK;
+}
+
 static const char *const rnd_names[] = {"rn", "rz", "rm", "rp", NULL};
 static const int rnd_fe[] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
 
@@ -313,7 +342,13 @@ PTX_DEC(dec_fbin) {
     in->fn = x_f32mixed;
     return TC5_OK;
   }
-  if (approx || full) return d_fail(d, TC5_EUNSUPPORTED, "div.approx / div.full are not modelled yet (no documented definition)");
+  if (approx || full) { /* div.approx{.ftz}.f32, div.full{.ftz}.f32: the special-function unit */
+    if (in->aux2 != OP_DIV || r >= 0 || sat || relu || nan || abs || xorsign || t2 != PT_NONE)
+      return d_fail(d, TC5_EILLEGAL, ".approx/.full belong to div.approx{.ftz}.f32 and div.full{.ftz}.f32 alone");
+    char name[64];
+    snprintf(name, sizeof name, "div.%s%s.%.8s", approx ? "approx" : "full", ftz ? ".ftz" : "", ptx_types[t].name);
+    return dec_sfu(d, name, t, 2);
+  }
   if (in->aux2 == OP_DIV && r < 0 && t == PT_F32)
     return d_fail(d, TC5_EILLEGAL, "div.f32 needs .rn/.rz/.rm/.rp, .full or .approx");
   if (in->aux2 == OP_FMA && r < 0) return d_fail(d, TC5_EILLEGAL, "%s.%s needs a rounding modifier", op, ptx_types[t].name);
@@ -431,7 +466,13 @@ PTX_DEC(dec_funary) {
   else if (!strcmp(op, "neg")) in->aux2 = U_NEG;
   else if (!strcmp(op, "rcp") && !approx) in->aux2 = U_RCP;
   else if (!strcmp(op, "sqrt") && !approx) in->aux2 = U_SQRT;
-  else return d_fail(d, TC5_EUNSUPPORTED, "approximate instruction %s%s is not modelled yet (no documented, tested definition)", op, approx ? ".approx" : "");
+  else { /* ex2 rcp rsqrt sqrt lg2 sin cos tanh .approx: the special-function unit */
+    if (!approx) return d_fail(d, TC5_EILLEGAL, "%s needs .approx", op);
+    if (r >= 0) return d_fail(d, TC5_EILLEGAL, "%s.approx takes no rounding modifier", op);
+    char name[64];
+    snprintf(name, sizeof name, "%.16s.approx%s.%.8s", op, ftz ? ".ftz" : "", ptx_types[t].name);
+    return dec_sfu(d, name, t == PT_F16X2 || t == PT_BF16X2 ? PT_B32 : t, 1);
+  }
   if ((in->aux2 == U_RCP || in->aux2 == U_SQRT) && r < 0)
     return d_fail(d, TC5_EILLEGAL, "%s needs .rn/.rz/.rm/.rp (or .approx)", op);
   if (ftz) in->mods |= F_FTZ;

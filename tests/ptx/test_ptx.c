@@ -74,7 +74,8 @@ static void test_parse_errors(void **state) {
   assert_int_equal(load(KERNEL("", "add.u32.wobble %r2, %r1, 1;"), &m, &dg), TC5_EUNSUPPORTED);
   assert_true(has(&dg, "modifier .wobble"));
   assert_int_equal(load(KERNEL("", "bra $missing;"), &m, &dg), TC5_EPARSE);
-  assert_int_equal(load(KERNEL("", "ex2.approx.f32 %f1, %f2;"), &m, &dg), TC5_EUNSUPPORTED);
+  assert_int_equal(load(KERNEL("", "ex2.approx.f64 %fd1, %fd2;"), &m, &dg), TC5_EUNSUPPORTED); /* no such form */
+  assert_true(has(&dg, "ex2.approx.f64: no model of this approximate instruction"));
   assert_int_equal(load(".visible .entry k( {", &m, &dg), TC5_EPARSE);
   assert_int_equal(load(".visible .entry k() { add.u32 %r1, %r1, 1; }", &m, &dg), TC5_EUNSUPPORTED);
   assert_int_equal(load("/* unterminated", &m, &dg), TC5_EPARSE);

@@ -17,6 +17,7 @@
 #include "testutil.h"
 #include "tc5/check.h"
 #include "tc5/ptx.h"
+#include "tc5/sfu.h"
 
 static const char *head = ".version 8.8\n.target sm_100a\n.address_size 64\n";
 
@@ -510,6 +511,44 @@ static void test_target_feature(void **state) {
   }
 }
 
+/* the runner's approximate instructions are the special-function unit's
+ * (tc5/sfu.h; checked against the H100 in test_sfu and gpu/run.sh sfu):
+ * the operands reach it in the right order and width */
+static void test_sfu_in_runner(void **state) {
+  (void)state;
+  enum { T = 32 };
+  static uint32_t in[T * 8], out[T * 8];
+  rng r;
+  rng_seed(&r, 36);
+  for (unsigned k = 0; k < T * 8; k++) in[k] = rand_f32(&r);
+  tc5_diag dg;
+  tc5_status st = run2(k2("", "ld.global.v4.b32 {%r10, %r11, %r12, %r13}, [%rd5]; ld.global.b64 %rd10, [%rd5+16];"
+                              "ex2.approx.ftz.f32 %r14, %r10; st.global.b32 [%rd4], %r14;"
+                              "div.full.f32 %r15, %r10, %r11; st.global.b32 [%rd4+4], %r15;"
+                              "tanh.approx.bf16x2 %r16, %r12; st.global.b32 [%rd4+8], %r16;"
+                              "sin.approx.f32 %r17, %r13; st.global.b32 [%rd4+12], %r17;"
+                              "rsqrt.approx.f64 %rd11, %rd10; st.global.b64 [%rd4+16], %rd11;"
+                              "mov.b16 %h1, %r12; ex2.approx.f16 %h2, %h1; st.global.b16 [%rd4+24], %h2;"),
+                       1, 1, out, sizeof out, in, sizeof in, &dg);
+  if (st) fail_msg("%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  for (unsigned t = 0; t < T; t++) {
+    const uint32_t *x = in + t * 8, *o = out + t * 8;
+    uint64_t w[6];
+    tc5_sfu_eval(TC5_SFU_EX2_APPROX_FTZ_F32, x[0], 0, &w[0]);
+    tc5_sfu_eval(TC5_SFU_DIV_FULL_F32, x[0], x[1], &w[1]);
+    tc5_sfu_eval(TC5_SFU_TANH_APPROX_BF16X2, x[2], 0, &w[2]);
+    tc5_sfu_eval(TC5_SFU_SIN_APPROX_F32, x[3], 0, &w[3]);
+    tc5_sfu_eval(TC5_SFU_RSQRT_APPROX_F64, (uint64_t)x[5] << 32 | x[4], 0, &w[4]);
+    tc5_sfu_eval(TC5_SFU_EX2_APPROX_F16, x[2] & 0xffff, 0, &w[5]);
+    assert_int_equal(o[0], w[0]);
+    assert_int_equal(o[1], w[1]);
+    assert_int_equal(o[2], w[2]);
+    assert_int_equal(o[3], w[3]);
+    assert_true(((uint64_t)o[5] << 32 | o[4]) == w[4]);
+    assert_int_equal(o[6] & 0xffff, w[5]);
+  }
+}
+
 /* every new form's malformed variants: a named error, never a crash */
 static void test_bad_forms(void **state) {
   (void)state;
@@ -555,6 +594,10 @@ static void test_bad_forms(void **state) {
       {"add.sat.f32x2 %rd1, %rd2, %rd3;", ".f32x2 takes no .sat"},
       {"fma.f32x2 %rd1, %rd2, %rd3, %rd4;", "fma.f32x2 needs a rounding modifier"},
       {"fma.f32.bf16 %r1, %h1, %h2, %r2;", "fma.f32.bf16 needs a rounding modifier"},
+      {"ex2.ftz.f32 %f1, %f2;", "ex2 needs .approx"},
+      {"rcp.approx.rn.f32 %f1, %f2;", "rcp.approx takes no rounding modifier"},
+      {"div.approx.rn.f32 %f1, %f2, %f3;", ".approx/.full belong to div.approx"},
+      {"sin.approx.f64 %rd1, %rd2;", "sin.approx.f64: no model of this approximate instruction"},
       {"mul.rn.f32.bf16 %r1, %h1, %r2;", "a second type belongs to add/sub/fma"},
       {"add.ftz.f32.f16 %r1, %h1, %r2;", "takes a rounding modifier and .sat only"},
   };
@@ -581,6 +624,7 @@ int main(void) {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
       cmocka_unit_test(test_b128),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
+      cmocka_unit_test(test_sfu_in_runner),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

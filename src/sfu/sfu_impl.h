@@ -1,0 +1,15 @@
+/* tc5 — the special-function unit, internals: the coefficient tables
+ * (sfu_tables.h, with the model in sfu_model.h) and each op's function for the PTX runner, which calls it
+ * for every lane in a tight loop. */
+#ifndef TC5_SFU_IMPL_H
+#define TC5_SFU_IMPL_H
+#include <stdint.h>
+
+#include "tc5/sfu.h"
+
+/* one instruction: the result's bits from the operands' */
+typedef uint64_t (*tc5__sfu_fn)(uint64_t a, uint64_t b);
+/* op's function (NULL for an op out of range) */
+tc5__sfu_fn tc5__sfu_fn_of(tc5_sfu_op op);
+
+#endif
