@@ -26,7 +26,8 @@
  *
  * Usage: wgmma_disagree [--dry-run] OUTDIR   (gpu/run.sh disagree; --dry-run
  * takes the first hypothesis for the silicon, without a GPU, to check the
- * harness). Writes OUTDIR/disagree-summary.txt and the first mismatches of
+ * harness); wgmma_disagree --load DIR OUTDIR reads the class-[3] words a run
+ * saved in DIR (silicon-<kind>.bin) instead of a GPU's. Writes OUTDIR/disagree-summary.txt and the first mismatches of
  * each hypothesis to OUTDIR/disagree-examples.txt. Exit 0 when for each
  * class one hypothesis matches every output, 1 otherwise, 2 on errors. */
 #include <cuda_runtime.h>
@@ -228,7 +229,9 @@ struct Count {
 int main(int argc, char **argv) {
   splitmix_state = 0x3838383838ull;
   bool dry = argc > 1 && !strcmp(argv[1], "--dry-run");
-  const char *outdir = argc > 1 + dry ? argv[1 + dry] : ".";
+  /* --load DIR: the silicon words a run saved (silicon-<kind>.bin), read instead of a GPU's */
+  const char *load = argc > 2 && !strcmp(argv[1], "--load") ? argv[2] : NULL;
+  const char *outdir = load ? (argc > 3 ? argv[3] : ".") : argc > 1 + dry ? argv[1 + dry] : ".";
   char path[512];
   snprintf(path, sizeof path, "%s/disagree-examples.txt", outdir);
   FILE *ex = fopen(path, "w");
@@ -245,7 +248,7 @@ int main(int argc, char **argv) {
   const char *hyp1[2] = {"classified (0 x NaN = NaN)", "absent (pair dropped)"};
   const char *hyp3[2] = {"tc5 (-0)", "+0"};
   bool ok1[2] = {true, true}, ok3[2] = {true, true};
-  int shown[2][2] = {{0, 0}, {0, 0}};
+  static int shown[NKINDS][2]; /* examples a kind and hypothesis */
   for (int ki = 0; ki < NKINDS; ki++) {
     const KindInfo &k = kinds[ki];
     const bool cls1 = k.sparse, tf32 = k.t == TC5_TF32;
@@ -310,8 +313,18 @@ int main(int argc, char **argv) {
         }
       }
     }
+    char spath[600];
+    snprintf(spath, sizeof spath, "%s/silicon-%d.bin", load ? load : outdir, ki);
     if (dry) {
       d = c;
+    } else if (load) {
+      FILE *sf = fopen(spath, "rb");
+      if (!sf) continue; /* a class-[1] kind: not saved */
+      if (fread(d.data(), 4, d.size(), sf) != d.size()) {
+        fprintf(stderr, "wgmma_disagree: cannot read %s\n", spath);
+        return 2;
+      }
+      fclose(sf);
     } else {
       std::vector<uint8_t> ab(a.size() * k.esz), bb(b.size() * k.esz);
       for (size_t i = 0; i < a.size(); i++)
@@ -346,11 +359,22 @@ int main(int argc, char **argv) {
       CK(cudaDeviceSynchronize());
       CK(cudaMemcpy(d.data(), dD, d.size() * 4, cudaMemcpyDeviceToHost));
       cudaFree(dA), cudaFree(dB), cudaFree(dC), cudaFree(dD), cudaFree(dM);
+      if (!cls1) { /* class [3]: the words, for --load */
+        FILE *sf = fopen(spath, "wb");
+        if (sf) fwrite(d.data(), 4, d.size(), sf), fclose(sf);
+      }
     }
     tc5_dot m;
     if (tc5_dot_model(TC5_MODEL_HOPPER, k.kind, k.t, k.t, k.d, TC5_TYPE_NONE, 0, false, &m, NULL)) return 2;
     if (k.sparse) m.chunk *= 2; /* the dense step's count of kept products (docs/arithmetic.md) */
+    /* class [3]: "tc5 (-0)" is the f16 word with the sign of the (last step's) exact sum of the truncated
+     * terms on a zero, as tc5_dot_explain gives it; "+0" the word with +0 */
+    static char xbuf[1 << 16];
     Count per[8], all;
+    enum { NZ = 151 }; /* class [3], f16 D: the "+0" hypothesis with zero terms at -160 .. -10 */
+    static unsigned long long zbad[NZ];
+    memset(zbad, 0, sizeof zbad);
+    const bool sweep = !cls1 && k.d == TC5_F16;
     unsigned long long zero_words[2][3] = {{0}}; /* class [3]: tc5 0x8000 outputs: silicon 0x8000, 0x0000, other */
     std::vector<uint32_t> ax(KL), bx(KL), bz(KL);
     for (int tl = 0; tl < TILES; tl++) {
@@ -373,17 +397,33 @@ int main(int argc, char **argv) {
           if (cls1) {
             tc5_dot_run(&m, KL, ax.data(), bz.data(), NULL, NULL, cc, NULL, &h[1]);
           } else {
-            h[1] = h[0] == 0x8000u && k.d == TC5_F16 ? 0u : h[0];
+            uint32_t w = h[0];
+            if (k.d == TC5_F16 && (w & 0x7FFFu) == 0) {
+              uint32_t dx;
+              size_t need;
+              tc5_dot_explain(&m, KL, ax.data(), bx.data(), NULL, NULL, cc, NULL, &dx, xbuf, sizeof xbuf, &need);
+              const char *p = xbuf, *q;
+              while ((q = strstr(p, "truncated terms: "))) p = q + 17;
+              h[0] = p != xbuf && *p == '-' ? 0x8000u : 0u;
+            }
+            h[1] = w == 0x8000u ? 0u : w;
           }
           if (dry) got = h[0];
           if (!cls1 && h[0] == 0x8000u && k.d == TC5_F16) zero_words[0][got == 0x8000u ? 0 : got == 0 ? 1 : 2]++;
+          for (int z = 0; sweep && z < NZ; z++) {
+            tc5_dot mz = m;
+            uint32_t hz;
+            mz.zero_exp = -160 + z;
+            tc5_dot_run(&mz, KL, ax.data(), bx.data(), NULL, NULL, cc, NULL, &hz);
+            zbad[z] += (hz == 0x8000u ? 0u : hz) != got;
+          }
           Count &pc = per[cls1 ? n % 8 : 0];
           pc.n++, all.n++;
           for (int hi = 0; hi < 2; hi++) {
             bool bad = h[hi] != got;
             pc.bad[hi] += bad, all.bad[hi] += bad;
-            if (bad && shown[cls1][hi] < 6) {
-              shown[cls1][hi]++;
+            if (bad && shown[ki][hi] < 4) {
+              shown[ki][hi]++;
               fprintf(ex, "%s, %s: row a=", k.name, cls1 ? hyp1[hi] : hyp3[hi]);
               for (int kk = 0; kk < KL; kk++) fprintf(ex, "%s%x", kk ? "," : "", ax[kk]);
               fprintf(ex, " b=");
@@ -399,10 +439,15 @@ int main(int argc, char **argv) {
       for (int cat = 0; cat < 8; cat++)
         fprintf(sum, "  columns %-24s %7llu outputs: %7llu / %7llu\n", col_name[cat], per[cat].n, per[cat].bad[0],
                 per[cat].bad[1]);
-    else if (k.d == TC5_F16)
+    else if (k.d == TC5_F16) {
       fprintf(sum, "  outputs tc5 rounds to -0: %llu; silicon -0 %llu, +0 %llu, other %llu\n",
               zero_words[0][0] + zero_words[0][1] + zero_words[0][2], zero_words[0][0], zero_words[0][1],
               zero_words[0][2]);
+      fprintf(sum, "  \"+0\" with zero terms at exponent z: mismatches");
+      for (int z = 0; z < NZ; z++)
+        if (z % 10 == 0 || zbad[z] != zbad[z ? z - 1 : 0]) fprintf(sum, " %d:%llu", -160 + z, zbad[z]);
+      fprintf(sum, "\n");
+    }
     if (cls1) ok1[0] &= all.bad[0] == 0, ok1[1] &= all.bad[1] == 0;
     else ok3[0] &= all.bad[0] == 0, ok3[1] &= all.bad[1] == 0;
   }
