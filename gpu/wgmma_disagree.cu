@@ -16,20 +16,24 @@
  *      elided positions. Hypotheses (tc5's Hopper model, steps of the dense
  *      step's count of kept products): "classified" = A expanded with zeros,
  *      B whole; "absent" = the same with B's elided elements read as zero.
- *  [3] f16 D: does a negative result that rounds to zero give -0 (tc5) or +0
- *      (sf-tensor and MMA-Sim, by construction)? wgmma m64n64k16.f16.f16.f16
- *      and m64n64k32.f16.e5m2.e5m2 on tiny products (the f16 ones down to
- *      2^-48, the e5m2 ones to 2^-32), some exactly cancelling, C = +-0 or
- *      +-2^-24; the same inputs into an f32 accumulator as the control (tc5
- *      gives +0 there, from the H100). Hypotheses: "tc5" and "+0" (tc5 with
- *      0x8000 read as 0x0000).
+ *  [3] f16 D: does a negative result that rounds to zero give -0 (tc5
+ *      before issue 38) or +0 (sf-tensor and MMA-Sim, by construction)? wgmma
+ *      m64n64k16.f16.f16.f16 and m64n64k32.f16.e5m2.e5m2 on tiny products
+ *      (the f16 ones down to 2^-48, the e5m2 ones to 2^-32), some exactly
+ *      cancelling, C = +-0 or +-2^-24; the same inputs into an f32
+ *      accumulator as the control. Hypotheses: "-0" (tc5's word, a zero
+ *      given the sign of the exact sum of the truncated terms, from
+ *      tc5_dot_explain) and "+0" (tc5's word, a zero always +0); and, for
+ *      "+0", every zero-term exponent from -160 to -10 (H100, 2026-11-24:
+ *      +0, and -21 alone fits f16.f16.f16: tc5 now uses both).
  *
  * Usage: wgmma_disagree [--dry-run] OUTDIR   (gpu/run.sh disagree; --dry-run
- * takes the first hypothesis for the silicon, without a GPU, to check the
- * harness); wgmma_disagree --load DIR OUTDIR reads the class-[3] words a run
- * saved in DIR (silicon-<kind>.bin) instead of a GPU's. Writes OUTDIR/disagree-summary.txt and the first mismatches of
- * each hypothesis to OUTDIR/disagree-examples.txt. Exit 0 when for each
- * class one hypothesis matches every output, 1 otherwise, 2 on errors. */
+ * takes the first hypothesis for the silicon, without a GPU, on fewer tiles,
+ * to check the harness); wgmma_disagree --load DIR OUTDIR compares the
+ * class-[3] words a run saved in DIR (silicon-<kind>.bin) instead of a GPU's.
+ * Writes OUTDIR/disagree-summary.txt and the first mismatches of each kind
+ * and hypothesis to OUTDIR/disagree-examples.txt. Exit 0 when for each class
+ * one hypothesis matches every output, 1 otherwise, 2 on errors. */
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -241,7 +245,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "wgmma_disagree: cannot write in %s\n", outdir);
     return 2;
   }
-  const int TILES = 64;
+  const int TILES = dry ? 4 : 64; /* the words saved by a run (--load) are of 64 */
   static const char *col_name[8] = {"control",          "NaN at 1 elided",  "+Inf at 1 elided",
                                     "-Inf at 1 elided", "+Inf, -Inf elided", "NaN at all elided",
                                     "NaN at 1 kept",    "specials, random elided"};
