@@ -952,6 +952,93 @@ static void test_sparse(void **state) {
 
 /* .ws with A in Tensor Memory for M = 32 / 64: A's row m copied into every
  * lane group of D's row (m + M j), as tc5 infers; D equals the core */
+/* a K loop of four sparse f16 MMAs (K = 32 each) into one D, completed
+ * together (one call of the core over K = 128, A and the elided positions
+ * concatenated), with NaN and infinities of B where rows elide: D equals
+ * tc5_gemm_sparse over the whole K (the elided pairs absent) */
+static void test_sparse_kloop_elided(void **state) {
+  (void)state;
+  enum { M = 128, N = 32, KI = 32, NK = 4, KT = KI * NK };
+  static const uint8_t nibs[7] = {0x4, 0x8, 0xC, 0x9, 0xD, 0x6, 0xE};
+  rng g;
+  rng_seed(&g, 0x38);
+  uint32_t *Ac = malloc((size_t)M * KT / 2 * 4), *B = malloc((size_t)KT * N * 4), *D = calloc((size_t)M * N, 4),
+           *blk = malloc((size_t)M * KI * 4);
+  uint8_t *meta = malloc((size_t)M * KT / 4);
+  for (size_t i = 0; i < (size_t)M * KT / 2; i++) Ac[i] = 0x3000u + (uint32_t)rng_below(&g, 0x1000);
+  for (size_t i = 0; i < (size_t)KT * N; i++) {
+    uint64_t r = rng_below(&g, 400);
+    B[i] = r == 0 ? 0x7E00u : r == 1 ? 0x7C00u : r == 2 ? 0xFC00u : 0x3000u + (uint32_t)rng_below(&g, 0x1000);
+  }
+  for (size_t i = 0; i < (size_t)M * KT / 4; i++) meta[i] = nibs[rng_below(&g, 7)];
+  world w;
+  world_init(&w, 128 * 1024);
+  alloc_all(&w, 1);
+  tc5_mma_args a;
+  tc5_mma_args_init(&a, TC5_KIND_F16);
+  a.variant.sparse = true;
+  tc5_idesc d;
+  tc5_idesc_init(&d, TC5_KIND_F16);
+  assert_int_equal(tc5_idesc_set_types(&d, TC5_F16, TC5_F16, TC5_F32), TC5_OK);
+  d.m = M, d.n = N, d.sparse = 1;
+  assert_int_equal(tc5_idesc_encode(&d, &a.idesc, NULL), TC5_OK);
+  tc5_operand op;
+  assert_int_equal(tc5_operand_for(TC5_KIND_F16, TC5_F16, TC5_MAJOR_K, &op), TC5_OK);
+  a.d_tmem = 0;
+  for (unsigned kb = 0; kb < NK; kb++) {
+    tc5_smem_desc sd;
+    for (unsigned m = 0; m < M; m++) memcpy(blk + (size_t)m * KI / 2, Ac + (size_t)m * KT / 2 + kb * KI / 2, KI / 2 * 4);
+    assert_int_equal(tc5_layout_scatter(&w.s[0], 16384u * kb, TC5_SWIZZLE_128B, &op, M, KI / 2, blk, &sd, NULL), TC5_OK);
+    assert_int_equal(tc5_smem_desc_encode(&sd, &a.a_desc, NULL), TC5_OK);
+    for (unsigned n = 0; n < N; n++)
+      for (unsigned k = 0; k < KI; k++) blk[(size_t)n * KI + k] = B[((size_t)kb * KI + k) * N + n];
+    assert_int_equal(tc5_layout_scatter(&w.s[0], 65536 + 8192u * kb, TC5_SWIZZLE_128B, &op, N, KI, blk, &sd, NULL),
+                     TC5_OK);
+    assert_int_equal(tc5_smem_desc_encode(&sd, &a.b_desc, NULL), TC5_OK);
+    a.sp_meta_tmem = 300 + 2 * kb;
+    for (unsigned m = 0; m < M; m++)
+      for (unsigned q = 0; q < KI / 4; q++) {
+        uint32_t l, col, v = 0;
+        unsigned bit;
+        bool wr;
+        meta_cell(TC5_KIND_F16, m, 4 * q, &l, &col, &bit);
+        tc5_tmem_peek(&w.t[0], l, a.sp_meta_tmem + col, &v, &wr);
+        if (!wr) v = 0;
+        tc5_tmem_poke(&w.t[0], l, a.sp_meta_tmem + col, v | (uint32_t)meta[(size_t)m * KT / 4 + kb * KI / 4 + q] << bit);
+      }
+    a.enable_input_d = kb > 0;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    if (tc5_mma_issue(w.c, 1, &a, &dg)) fail_msg("sparse K loop: %s", dg.count ? dg.issue[0].message : "?");
+  }
+  unsigned pending = 0;
+  assert_int_equal(tc5_mma_pending(&w.c[0], &pending), TC5_OK);
+  assert_int_equal(pending, NK);
+  assert_int_equal(tc5_mma_complete(&w.c[0], NULL), TC5_OK);
+  tc5_dot m;
+  assert_int_equal(
+      tc5_dot_model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_F16, TC5_F16, TC5_F32, TC5_TYPE_NONE, 0, false, &m, NULL),
+      TC5_OK);
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.enable_input_d = false;
+  assert_int_equal(tc5_gemm_sparse(&m, TC5_KIND_F16, M, N, KT, Ac, meta, B, NULL, NULL, D, &o, 1, NULL), TC5_OK);
+  unsigned finite = 0;
+  for (unsigned r = 0; r < M; r++)
+    for (unsigned n = 0; n < N; n++) {
+      uint32_t l, col, v;
+      tc5_mma_d_cell(M, 1, false, N, r, n, &l, &col, NULL);
+      tc5_tmem_peek(&w.t[0], l, col, &v, NULL);
+      if (v != D[(size_t)r * N + n]) fail_msg("sparse K loop: D[%u][%u] = 0x%08x, tc5_gemm_sparse 0x%08x", r, n, v, D[(size_t)r * N + n]);
+      finite += (v & 0x7F800000u) != 0x7F800000u;
+    }
+  /* most columns hold a NaN or an infinity somewhere: the outputs stay finite where every one is elided */
+  print_message("sparse K loop of %u MMAs: %u D elements equal tc5_gemm_sparse, %u finite\n", NK, M * N, finite);
+  assert_true(finite > 100 && finite < M * N);
+  world_free(&w);
+  free(Ac), free(B), free(D), free(blk), free(meta);
+}
+
 static void test_ws_a_tmem(void **state) {
   (void)state;
   rng g;
@@ -1021,6 +1108,7 @@ int main(void) {
       cmocka_unit_test(test_block_scaled),
       cmocka_unit_test(test_block_scaled_rules),
       cmocka_unit_test(test_sparse),
+      cmocka_unit_test(test_sparse_kloop_elided),
       cmocka_unit_test(test_ws_a_tmem),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
