@@ -33,10 +33,16 @@ static const cli_opt opts[] = {
     {"device", NULL, true, "cpu (default) or cuda: the GPU GEMM (same bits; built when nvcc was found)"},
     {"stype", NULL, true, "block-scaled kinds: scale type ue8m0 (default) or ue4m3"},
     {"block", NULL, true, "block-scaled kinds: elements a scale factor covers, 16 or 32 (default)"},
-    {"sa", NULL, true, "block-scaled kinds: A's scale codes, M x K/block bytes (row m's in a row)"},
-    {"sb", NULL, true, "block-scaled kinds: B's scale codes, N x K/block bytes (column n's in a row)"},
-    {"meta", NULL, true, "2:4 sparse A (tcgen05.mma.sp): --a holds M x K/2 kept elements (K-major), this file M x K/4 "
-                         "bytes, a group's metadata nibble each (the kept positions: bits 0-1, 2-3)"},
+    {"sa", NULL, true, "block-scaled kinds: A's scale codes, M x K/block bytes (row m's in a row); with --meta one "
+                       "a block kept elements: M x K/(2 block)"},
+    {"sb", NULL, true, "block-scaled kinds: B's scale codes, N x K/block bytes (column n's in a row); with --meta "
+                       "N x K/(2 block)"},
+    {"meta", NULL, true, "sparse A (tcgen05.mma.sp): --a holds the M x K/2 kept elements (K-major), this file the "
+                         "metadata, a nibble a byte, M x K/g bytes: tf32 (1:2) g = 2, a pair's nibble 0x4 (first "
+                         "kept) or 0xe (second); f16, f8f6f4, i8, mxf8f6f4 (2:4) g = 4, a group's kept positions "
+                         "in bits 0-1 and 2-3 (0x4 0x8 0xc 0x9 0xd 0x6 0xe); mxf4, mxf4nvf4 (4:8 in pairs) g = 8, "
+                         "the same values naming the two kept pairs"},
+    {"saturate", NULL, false, ".kind::i8: saturate to s32 instead of wrapping (the idesc saturate bit)"},
 };
 #define NO (int)(sizeof opts / sizeof opts[0])
 
@@ -87,10 +93,14 @@ int cmd_gemm(int argc, char **argv) {
   if (!cli_parse(argc, argv, opts, NO, &a, "gemm")) return EXIT_USAGE;
   if (a.help) {
     cli_help(stdout, "tc5 gemm --kind K --atype T --btype T [--dtype T] --m M --n N --k K --a FILE --b FILE [--c FILE] "
-                     "[--stype T --block B --sa FILE --sb FILE] [--meta FILE] --out FILE",
+                     "[--stype T --block B --sa FILE --sb FILE] [--meta FILE] [--saturate] --out FILE",
              "Computes D = A.B (+ C) exactly as the Tensor Core does: every element through\n"
              "the MMA arithmetic model, K chained from 0 in the kind's steps. Files hold\n"
-             "element codes at their native width, little-endian (fp6/fp4: one per byte).",
+             "element codes at their native width, little-endian (fp6/fp4: one per byte).\n"
+             "With --meta, A is sparse (tcgen05.mma.sp): K is the logical K, a step takes the\n"
+             "dense step's count of kept products, the elided pairs are absent (B there is\n"
+             "never read), a scale factor covers `block` kept elements (docs/arithmetic.md);\n"
+             "it is computed on the CPU.",
              opts, NO);
     return EXIT_OK;
   }
@@ -151,8 +161,13 @@ int cmd_gemm(int argc, char **argv) {
                     "mxf4nvf4)\n");
     return EXIT_USAGE;
   }
+  bool saturate = cli_has(&a, opts, NO, "saturate");
+  if (saturate && kind != TC5_KIND_I8) {
+    fprintf(stderr, "tc5 gemm: --saturate is for .kind::i8 (integer results), not .kind::%s\n", tc5_kind_name(kind));
+    return EXIT_USAGE;
+  }
   tc5_dot dot;
-  tc5_status st = tc5_dot_model(model, kind, at, bt, dt, stype, (unsigned)block, false, &dot, &dg);
+  tc5_status st = tc5_dot_model(model, kind, at, bt, dt, stype, (unsigned)block, saturate, &dot, &dg);
   if (st) {
     fprintf(stderr, "tc5 gemm: %s\n", tc5_strerror(st));
     cli_print_diag(stderr, &dg);
@@ -164,16 +179,27 @@ int cmd_gemm(int argc, char **argv) {
     return EXIT_USAGE;
   }
   bool sparse = cli_has(&a, opts, NO, "meta");
-  if (sparse && (amn || K % 4 || (kind != TC5_KIND_F16 && kind != TC5_KIND_F8F6F4 && kind != TC5_KIND_I8 &&
-                                  kind != TC5_KIND_MXF8F6F4))) {
-    fprintf(stderr, "tc5 gemm: --meta (2:4 sparse A) needs --a-major K, K a multiple of 4 and .kind::f16, f8f6f4, i8 "
-                    "or mxf8f6f4\n");
+  unsigned g = 4; /* logical elements a metadata nibble */
+  tc5_sparse_group(kind, &g);
+  if (sparse && amn) {
+    fprintf(stderr, "tc5 gemm: --meta (sparse A) needs --a-major K: --a holds each row's K/2 kept elements\n");
     return EXIT_USAGE;
   }
-  if (sparse) dot.chunk *= 2; /* a step: the dense step's count of kept products (docs/arithmetic.md) */
+  if (sparse && K % g) {
+    fprintf(stderr, "tc5 gemm: --k %llu is not a multiple of %u: a metadata nibble of sparse .kind::%s covers %u "
+                    "elements\n", (unsigned long long)K, g, tc5_kind_name(kind), g);
+    return EXIT_USAGE;
+  }
+  if (sparse && scaled && K % (2 * block)) {
+    fprintf(stderr, "tc5 gemm: --k %llu is not a multiple of 2 x --block = %llu: with --meta a scale factor covers "
+                    "%llu kept elements, %llu logical ones\n", (unsigned long long)K, (unsigned long long)(2 * block),
+            (unsigned long long)block, (unsigned long long)(2 * block));
+    return EXIT_USAGE;
+  }
   int rc = EXIT_USAGE;
-  uint64_t NS = scaled ? K / block : 0;
+  uint64_t NS = scaled ? (sparse ? K / 2 : K) / block : 0; /* scale factors a row: a `block` kept elements */
   uint32_t *A = NULL, *B = NULL, *A2 = NULL, *B2 = NULL, *D = NULL, *SA = NULL, *SBn = NULL, *SB = NULL;
+  uint8_t *meta8 = NULL;
   if (scaled) {
     SA = read_codes(cli_get(&a, opts, NO, "sa"), M * NS, 1, "sa");
     SBn = SA ? read_codes(cli_get(&a, opts, NO, "sb"), N * NS, 1, "sb") : NULL;
@@ -183,32 +209,22 @@ int cmd_gemm(int argc, char **argv) {
       for (uint64_t s2 = 0; s2 < NS; s2++) SB[s2 * N + n] = SBn[n * NS + s2];
   }
   A = read_codes(cli_get(&a, opts, NO, "a"), sparse ? M * K / 2 : M * K, code_bytes(at), "a");
-  if (A && sparse) { /* the kept elements placed among K by the metadata, zeros elsewhere */
-    uint32_t *meta = read_codes(cli_get(&a, opts, NO, "meta"), M * K / 4, 1, "meta"), *Ax = calloc(M * K, sizeof *Ax);
-    bool ok = meta && Ax;
-    for (uint64_t i = 0; ok && i < M * K / 4; i++) {
-      uint32_t nb = meta[i], i0 = nb & 3, i1 = nb >> 2 & 3;
-      if (nb > 15 || !(0x7350u >> nb & 1)) {
-        fprintf(stderr, "tc5 gemm: --meta byte %llu is 0x%02x: a group's metadata is one of 0b0100, 0b1000, 0b1100, "
-                        "0b1001, 0b1101, 0b0110, 0b1110 (9.7.16.10.8.2)\n", (unsigned long long)i, nb);
-        ok = false;
-        break;
-      }
-      Ax[4 * i + i0] = A[2 * i], Ax[4 * i + i1] = A[2 * i + 1];
-    }
+  if (A && sparse) { /* one nibble a byte */
+    uint32_t *meta = read_codes(cli_get(&a, opts, NO, "meta"), M * K / g, 1, "meta");
+    if (meta && !(meta8 = malloc(M * K / g + 1))) goto oom;
+    for (uint64_t i = 0; meta && i < M * K / g; i++) meta8[i] = (uint8_t)(meta[i] > 15 ? 0xFF : meta[i]);
     free(meta);
-    free(A);
-    A = ok ? Ax : NULL;
-    if (!ok) free(Ax);
+    if (!meta8) goto out;
   }
   B = A ? read_codes(cli_get(&a, opts, NO, "b"), K * N, code_bytes(bt), "b") : NULL;
   if (!B) goto out;
-  /* tc5_gemm takes A as M x K and B as K x N, row-major */
+  /* tc5_gemm takes A as M x K and B as K x N, row-major (sparse: A M x K/2) */
   A2 = malloc(M * K * sizeof *A2);
   B2 = malloc(K * N * sizeof *B2);
   if (!A2 || !B2) goto oom;
-  for (uint64_t m = 0; m < M; m++)
+  for (uint64_t m = 0; m < M && !sparse; m++)
     for (uint64_t k = 0; k < K; k++) A2[m * K + k] = amn ? A[k * M + m] : A[m * K + k];
+  if (sparse) memcpy(A2, A, M * K / 2 * sizeof *A2);
   for (uint64_t k = 0; k < K; k++)
     for (uint64_t n = 0; n < N; n++) B2[k * N + n] = bmn ? B[k * N + n] : B[n * K + k];
   tc5_dot_opts o;
@@ -221,7 +237,15 @@ int cmd_gemm(int argc, char **argv) {
     if (!D) goto oom;
     o.enable_input_d = false;
   }
-  if (cuda) {
+  if (sparse) { /* the library's sparse GEMM (on the CPU, whatever --device says) */
+    st = tc5_gemm_sparse(&dot, kind, (unsigned)M, (unsigned)N, (unsigned)K, A2, meta8, B2, SA, SB, D, &o,
+                         (unsigned)threads, &dg);
+    if (st) { /* the metadata, or K */
+      fprintf(stderr, "tc5 gemm: %s\n", tc5_strerror(st));
+      cli_print_diag(stderr, &dg);
+      goto out;
+    }
+  } else if (cuda) {
 #ifdef TC5_HAVE_CUDA
     st = tc5_gemm_cuda(&dot, (unsigned)M, (unsigned)N, (unsigned)K, A2, B2, SA, SB, D, &o, NULL, &dg);
     if (st && dg.count) { /* the device's error: no GPU, out of memory */
@@ -267,5 +291,6 @@ out:
   free(SA);
   free(SBn);
   free(SB);
+  free(meta8);
   return rc;
 }

@@ -23,6 +23,9 @@
 #                               cos tanh, div.approx/full; f32, f16/bf16 and x2, f64)
 #                               against tc5's special-function unit on every input
 #                               (gpu/sfu_check.cu; OUTDIR/sfu_check.txt)
+#   gpu/run.sh disagree [OUTDIR] issue 38's classes [1] and [3] (docs/fidelity.md): NaN/Inf
+#                               of B where wgmma.sp's metadata elides, and f16-accumulator
+#                               negatives that round to zero (disagree-summary.txt)
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
 # Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
 # a GPU (what CTest reads as "skipped").
@@ -119,8 +122,12 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
       gpu/wgmma_sparse.cu build-gpu/libtc5.a -o build-gpu/wgmma_sparse -lpthread
     exec build-gpu/wgmma_sparse "$out" ;;
+  disagree)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
+      gpu/wgmma_disagree.cu build-gpu/libtc5.a -o build-gpu/wgmma_disagree -lpthread
+    exec build-gpu/wgmma_disagree "$out" ;;
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|tma|sparse [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|tma|sparse|disagree [OUTDIR]" >&2; exit 2 ;;
 esac

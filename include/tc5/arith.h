@@ -113,6 +113,52 @@ tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const 
                     const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                     const tc5_dot_opts *o, unsigned threads);
 
+/* ---- sparse A (tcgen05.mma.sp; Hopper's wgmma.mma_async.sp) -------------
+ *
+ * A is stored as its kept elements, K/2 a row, and metadata places them
+ * among the K logical ones. The metadata is given one nibble a byte (the low
+ * four bits), a row's groups in order, M x K/g bytes:
+ *   .kind::tf32 (1:2), g = 2: a nibble a pair, 0b0100 keeps the first
+ *     element, 0b1110 the second;
+ *   .kind::f16, f8f6f4, mxf8f6f4, i8 (2:4), g = 4: a nibble a group of four,
+ *     the kept positions i0 (bits 0-1) < i1 (bits 2-3): 0b0100, 0b1000,
+ *     0b1100, 0b1001, 0b1101, 0b0110 or 0b1110;
+ *   .kind::mxf4, mxf4nvf4 (4:8 in pairs), g = 8: a nibble a group of eight,
+ *     the same values naming the two kept pairs.
+ * The arithmetic (docs/arithmetic.md, "Sparse MMA"): the dense kind's, a step
+ * taking the dense step's count of kept products, an elided position a zero
+ * product whose B is never read: a NaN or an infinity of B there does not
+ * reach D (docs/fidelity.md, class [1]). A scale factor covers `block` kept
+ * elements (2 x block logical ones). */
+
+/* g above: the logical elements one metadata nibble covers (2, 4 or 8). */
+tc5_status tc5_sparse_group(tc5_kind kind, unsigned *elements);
+
+/* The sparse form of a dense model: chunk and group doubled (a step, a
+ * group, of the dense count of kept products), block min(2 block, 32)
+ * logical elements (a scale of 64 logical elements stands for two blocks of
+ * 32). tc5_gemm_sparse applies it itself. */
+tc5_status tc5_dot_sparse(tc5_dot *m);
+
+/* Places M rows of kept element codes Ac (M x K/2) among K by the metadata
+ * meta (M x K/g bytes), zeros elsewhere, into A (M x K); elided (M x K
+ * bytes, or NULL) gets 1 where an element is elided, 0 where kept.
+ * TC5_EILLEGAL, naming the row, elements and nibble, for a value the kind
+ * leaves undefined; TC5_EINVAL for K not a multiple of g. */
+tc5_status tc5_sparse_expand(tc5_kind kind, unsigned M, unsigned K, const uint32_t *Ac, const uint8_t *meta,
+                             uint32_t *A, uint8_t *elided, tc5_diag *diag);
+
+/* tc5_gemm for a sparse A: m is the dense kind's model (tc5_dot_model),
+ * Ac the M x K/2 kept elements, meta their metadata, B K x N, K logical.
+ * Block-scaled kinds: SA holds M x K/(2 block) scale codes and SB
+ * K/(2 block) x N, one a `block` kept elements (K a multiple of 2 block).
+ * The elided pairs are absent: B's elements there are never classified.
+ * Errors as tc5_gemm's, and tc5_sparse_expand's; diag (may be NULL) says
+ * why. */
+tc5_status tc5_gemm_sparse(const tc5_dot *m, tc5_kind kind, unsigned M, unsigned N, unsigned K, const uint32_t *Ac,
+                           const uint8_t *meta, const uint32_t *B, const uint32_t *SA, const uint32_t *SB,
+                           uint32_t *D, const tc5_dot_opts *o, unsigned threads, tc5_diag *diag);
+
 /* tc5_gemm keeps its workspace (up to 64 MiB) for the calling thread's next
  * call; this frees it now (it is freed anyway when the thread exits).
  * Always TC5_OK. */

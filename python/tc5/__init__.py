@@ -92,7 +92,7 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
          b_type: str | None = None, d_type: str | None = None, scale_a=None, scale_b=None,
          scale_type: str | None = None, block: int | None = None, saturate: bool = False,
          negate_a: bool = False, negate_b: bool = False, scale_input_d: int = 0,
-         threads: int | None = None, device: str = "cpu", out=None):
+         threads: int | None = None, device: str = "cpu", out=None, meta=None):
     """D = A @ B (+ C) exactly as the Tensor Core computes it (tc5_gemm).
 
     a: M x K, b: K x N (NumPy's ``a @ b`` orientation, any strides); arrays of
@@ -113,7 +113,24 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
     ``scale_type`` do (float8 tensors: pass ``x.view(torch.uint8)``). D is
     written into ``out`` (an M x N GPU tensor of 4 bytes, or 2 for f16) or a
     new tensor of the inputs' library, which is returned.
+
+    meta: a sparse A (tcgen05.mma.sp, tc5_gemm_sparse): ``a`` holds the
+    M x K/2 kept elements, ``meta`` (M x K/g, integers) their metadata, a
+    nibble each: tf32 (1:2) g = 2, a pair's 0x4 (first kept) or 0xe
+    (second); f16, f8f6f4, i8, mxf8f6f4 (2:4) g = 4, a group's kept
+    positions in bits 0-1 and 2-3; mxf4, mxf4nvf4 (4:8 in pairs) g = 8, the
+    same values naming kept pairs. K is b's (logical); a step takes the dense
+    step's count of kept products, the elided pairs are absent, and a scale
+    factor covers ``block`` kept elements: scale_a is M x K/(2 block),
+    scale_b K/(2 block) x N. CPU only.
     """
+    if meta is not None:
+        if _on_gpu(a) or _on_gpu(b) or device != "cpu":
+            raise ValueError("tc5.gemm: meta= (sparse A) runs on the CPU: pass NumPy arrays and device='cpu'")
+        return _gemm_sparse(a, b, c, meta, kind=kind, model=model, a_type=a_type, b_type=b_type, d_type=d_type,
+                            scale_a=scale_a, scale_b=scale_b, scale_type=scale_type, block=block,
+                            saturate=saturate, negate_a=negate_a, negate_b=negate_b,
+                            scale_input_d=scale_input_d, threads=threads)
     if _on_gpu(a) or _on_gpu(b):
         return _gemm_gpu(a, b, c, kind=kind, model=model, a_type=a_type, b_type=b_type, d_type=d_type,
                          scale_a=scale_a, scale_b=scale_b, scale_type=scale_type, block=block,
@@ -136,6 +153,36 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
         D = np.zeros((M, N), dtype=np.uint32)
     _tc5.gemm(model, kind, at, bt, dt, st, int(block or 0), bool(saturate), M, N, K, A, B, SA, SB, D,
               bool(negate_a), bool(negate_b), c is not None, int(scale_input_d), int(threads or 0), device)
+    if dt == "f16":
+        return D.astype(np.uint16).view(np.float16)
+    return D.view(_OUT[dt])
+
+
+def _gemm_sparse(a, b, c, meta, *, kind, model, a_type, b_type, d_type, scale_a, scale_b, scale_type, block,
+                 saturate, negate_a, negate_b, scale_input_d, threads):
+    """tc5.gemm with meta= (tc5_gemm_sparse)"""
+    A, at = _codes(a, "a", a_type)
+    B, bt = _codes(b, "b", b_type)
+    if A.ndim != 2 or B.ndim != 2 or 2 * A.shape[1] != B.shape[0]:
+        raise ValueError(f"a is {A.shape} and b is {B.shape}: a sparse A is M x K/2 (its kept elements), b K x N")
+    M, N, K = A.shape[0], B.shape[1], B.shape[0]
+    g = 2 if kind == "tf32" else 8 if kind in ("mxf4", "mxf4nvf4") else 4
+    Mt = np.ascontiguousarray(meta)
+    if Mt.shape != (M, K // g) or Mt.dtype.kind not in "iu" or (Mt < 0).any() or (Mt > 15).any():
+        raise ValueError(f"meta is {Mt.shape} of {Mt.dtype}: sparse .kind::{kind} needs M x K/{g} = {(M, K // g)} "
+                         f"metadata nibbles (integers 0-15)")
+    Mt = Mt.astype(np.uint8)
+    dt = _d_type(kind, d_type)
+    SA, SB, st = _scales(scale_a, scale_b, scale_type, block)
+    if c is not None:
+        D, _ = _codes(c, "c", dt)
+        if D.shape != (M, N):
+            raise ValueError(f"c is {D.shape}, D is {(M, N)}")
+        D = D.copy()
+    else:
+        D = np.zeros((M, N), dtype=np.uint32)
+    _tc5.gemm_sparse(model, kind, at, bt, dt, st, int(block or 0), bool(saturate), M, N, K, A, Mt, B, SA, SB, D,
+                     bool(negate_a), bool(negate_b), c is not None, int(scale_input_d), int(threads or 0))
     if dt == "f16":
         return D.astype(np.uint16).view(np.float16)
     return D.view(_OUT[dt])

@@ -32,7 +32,7 @@ def gemm(
     b_type: str | None = None, d_type: str | None = None, scale_a: Any | None = None, scale_b: Any | None = None,
     scale_type: str | None = None, block: int | None = None, saturate: bool = False, negate_a: bool = False,
     negate_b: bool = False, scale_input_d: int = 0, threads: int | None = None, device: str = "cpu",
-    out: Any | None = None,
+    out: Any | None = None, meta: Any | None = None,
 ) -> Any: ...
 def run_ptx(
     ptx_text: str, grid: int | Sequence[int], block: int | Sequence[int], args: Sequence[Any], *,

@@ -294,6 +294,76 @@ fa:
   return NULL;
 }
 
+PyDoc_STRVAR(gemm_sparse_doc,
+             "gemm_sparse(model, kind, atype, btype, dtype, stype, block, saturate, M, N, K, A, META, B, SA, SB, D,\n"
+             "            negate_a, negate_b, enable_input_d, scale_input_d, threads)\n\n"
+             "tc5_gemm_sparse on uint32 code buffers: A the M x K/2 kept elements, META M x K/g metadata\n"
+             "nibbles (uint8, one a byte), B (K x N, K logical), SA/SB one scale a `block` kept elements\n"
+             "(M x K/(2 block), K/(2 block) x N) or None, D (M x N). Releases the GIL.");
+static PyObject *py_gemm_sparse(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *model_s, *kind_s, *at_s, *bt_s, *dt_s, *st_s;
+  unsigned block, M, N, K, scale_d, threads, g;
+  int saturate, neg_a, neg_b, enable_d;
+  PyObject *oa, *om, *ob, *osa, *osb, *od;
+  if (!PyArg_ParseTuple(args, "sssssziIIIIOOOOOOpppII", &model_s, &kind_s, &at_s, &bt_s, &dt_s, &st_s, &block,
+                        &saturate, &M, &N, &K, &oa, &om, &ob, &osa, &osb, &od, &neg_a, &neg_b, &enable_d, &scale_d,
+                        &threads))
+    return NULL;
+  tc5_dot m;
+  tc5_kind kind;
+  if (!model_of(model_s, kind_s, at_s, bt_s, dt_s, st_s, block, saturate, &m, "tc5.gemm")) return NULL;
+  tc5_kind_parse(kind_s, &kind);
+  tc5_sparse_group(kind, &g);
+  if (K % g || (block && K % (2 * block)))
+    return PyErr_Format(PyExc_ValueError, "tc5.gemm: sparse .kind::%s: K %u is not a multiple of %u%s", kind_s, K,
+                        block ? 2 * block : g, block ? " (2 x block: a scale factor covers block kept elements)"
+                                                     : " (the elements a metadata nibble covers)");
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.negate_a = neg_a, o.negate_b = neg_b, o.enable_input_d = enable_d, o.scale_input_d = scale_d;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st;
+  Py_buffer ba, bm, bb, bsa = {0}, bsb = {0}, bd;
+  bool have_s = osa != Py_None;
+  size_t nblk = have_s && block ? K / 2 / block : 0;
+  if (!codes(oa, &ba, (size_t)M * K / 2, false, "a")) return NULL;
+  if (PyObject_GetBuffer(om, &bm, PyBUF_C_CONTIGUOUS)) goto fa;
+  if ((size_t)bm.len != (size_t)M * K / g) {
+    PyErr_Format(PyExc_ValueError, "meta: %zd bytes, %zu metadata nibbles (one a byte) expected", bm.len,
+                 (size_t)M * K / g);
+    goto fm;
+  }
+  if (!codes(ob, &bb, (size_t)K * N, false, "b")) goto fm;
+  if (have_s && !codes(osa, &bsa, (size_t)M * nblk, false, "scale_a")) goto fb;
+  if (have_s && !codes(osb, &bsb, nblk * N, false, "scale_b")) goto fsa;
+  if (!codes(od, &bd, (size_t)M * N, true, "d")) goto fsb;
+  Py_BEGIN_ALLOW_THREADS
+  st = tc5_gemm_sparse(&m, kind, M, N, K, ba.buf, bm.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL,
+                       bd.buf, &o, threads, &dg);
+  Py_END_ALLOW_THREADS
+  PyBuffer_Release(&bd);
+  if (have_s) PyBuffer_Release(&bsb);
+  if (have_s) PyBuffer_Release(&bsa);
+  PyBuffer_Release(&bb);
+  PyBuffer_Release(&bm);
+  PyBuffer_Release(&ba);
+  if (st) return raise(st, &dg, "tc5.gemm");
+  Py_RETURN_NONE;
+fsb:
+  if (have_s) PyBuffer_Release(&bsb);
+fsa:
+  if (have_s) PyBuffer_Release(&bsa);
+fb:
+  PyBuffer_Release(&bb);
+fm:
+  PyBuffer_Release(&bm);
+fa:
+  PyBuffer_Release(&ba);
+  return NULL;
+}
+
 PyDoc_STRVAR(dot_doc,
              "dot(model, kind, atype, btype, dtype, stype, block, saturate, a, b, sa, sb, c, negate_a, negate_b,\n"
              "    enable_input_d, scale_input_d) -> (d code, explanation): one element, its steps explained");
@@ -870,6 +940,7 @@ static PyMethodDef methods[] = {
     {"desc_encode", py_desc_encode, METH_VARARGS, desc_encode_doc},
     {"desc_check", py_desc_check, METH_VARARGS, desc_check_doc},
     {"gemm", py_gemm, METH_VARARGS, gemm_doc},
+    {"gemm_sparse", py_gemm_sparse, METH_VARARGS, gemm_sparse_doc},
     {"gemm_matrices", py_gemm_matrices, METH_VARARGS, gemm_matrices_doc},
     {"dlpack_info", py_dlpack_info, METH_O, dlpack_info_doc},
     {"type_bits", py_type_bits, METH_O, type_bits_doc},

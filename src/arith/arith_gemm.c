@@ -268,7 +268,7 @@ static uint32_t code_of(const tc5_dot *m, double v) {
   if (m->ctype == TC5_F16) { /* v is an f16 value: its bits, exactly */
     uint32_t sign = signbit(v) ? 0x8000u : 0u;
     double a = fabs(v);
-    if (a == 0) return sign;
+    if (a == 0) return 0; /* nor an f16 result (tc5__round_out) */
     int ex = expo(a);
     if (ex < -14) return sign | (uint32_t)(a * 0x1p24); /* subnormal */
     uint64_t b;

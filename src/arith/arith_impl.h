@@ -34,4 +34,13 @@ static inline unsigned tc5__max_chunk(const tc5_dot *m) { return m->group >= 2 ?
  * when not */
 static inline bool tc5__step_fits(const tc5_dot *m, size_t k) { return (m->chunk ? m->chunk : k) <= tc5__max_chunk(m); }
 
+/* tc5_gemm with a sparse A already expanded (tc5_sparse_expand) and the
+ * sparse model (tc5_dot_sparse): the outputs whose row elides a position
+ * where their column of B holds a NaN or an infinity are computed again by
+ * the reference with B's elided elements read as zero (the pair is absent).
+ * elided NULL: tc5_gemm. SA, SB as tc5_gemm takes them (logical blocks). */
+tc5_status tc5__gemm_elided(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
+                            const uint8_t *elided, const uint32_t *B, const uint32_t *SA, const uint32_t *SB,
+                            uint32_t *D, const tc5_dot_opts *o, unsigned threads);
+
 #endif

@@ -133,11 +133,9 @@ TC5_HD uint32_t tc5__round_code(tc5_out_round out, int sign, uint64_t mag, int x
     kept >>= 1;
     q++;
   }
-  if (kept == 0) { /* underflow: f16 keeps the sign; f32 (toward zero) is +0, as the H100 gives it
-                      (docs/arithmetic.md, "Zero results") */
-    if (out == TC5_OUT_RNE_F16) return sign ? 0x8000u : 0;
+  if (kept == 0) /* underflow: +0 whatever the sign, f32 (toward zero) and f16 (to nearest) alike, as the
+                    H100 gives it (docs/arithmetic.md, "Zero results"; f16: issue 38, class [3]) */
     return 0;
-  }
   unsigned E;
   uint32_t M;
   if (kept >> fbits) {

@@ -248,7 +248,7 @@ tc5_status tc5_mma_sp_meta_cell(tc5_kind kind, unsigned m, unsigned k, uint32_t 
  * four takes its two elements at the positions of the nibble's 2-bit
  * indices (bits 0-1 for the first, 2-3 for the second; 9.7.16.10.8.2). */
 static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind, unsigned rows, unsigned K,
-                                const uint32_t *Ac, uint32_t *A, tc5_diag *diag) {
+                                const uint32_t *Ac, uint32_t *A, uint8_t *elided, tc5_diag *diag) {
   uint32_t lane0 = TC5_TMEM_LANE(taddr), col0 = TC5_TMEM_COL(taddr), l, c;
   unsigned bit;
   if (lane0)
@@ -289,6 +289,7 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
                               nib >> 3 & 1, nib >> 2 & 1, nib >> 1 & 1, nib & 1, m, 2 * g, 2 * g + 1, l, col0 + c, bit);
         A[(size_t)m * K + 2 * g] = nib == 0x4 ? Ac[(size_t)m * (K / 2) + g] : 0;
         A[(size_t)m * K + 2 * g + 1] = nib == 0xE ? Ac[(size_t)m * (K / 2) + g] : 0;
+        elided[(size_t)m * K + 2 * g] = nib != 0x4, elided[(size_t)m * K + 2 * g + 1] = nib != 0xE;
         continue;
       }
       /* the meaningful values: 0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b0110, 0b1110 */
@@ -302,8 +303,12 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
       unsigned w2 = f4 ? 2 : 1; /* elements a position */
       uint32_t *row = A + (size_t)m * K + gw * g;
       const uint32_t *kept = Ac + (size_t)m * (K / 2) + gw / 2 * g;
-      for (unsigned x = 0; x < gw; x++) row[x] = 0;
-      for (unsigned x = 0; x < w2; x++) row[w2 * i0 + x] = kept[x], row[w2 * i1 + x] = kept[w2 + x];
+      uint8_t *el = elided + (size_t)m * K + gw * g;
+      for (unsigned x = 0; x < gw; x++) row[x] = 0, el[x] = 1;
+      for (unsigned x = 0; x < w2; x++) {
+        row[w2 * i0 + x] = kept[x], row[w2 * i1 + x] = kept[w2 + x];
+        el[w2 * i0 + x] = el[w2 * i1 + x] = 0;
+      }
     }
   return TC5_OK;
 }
@@ -469,8 +474,8 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
    * scale factor of 64 logical elements stands for two blocks of 32) */
   unsigned lblock = block;
   if (v->sparse) {
-    J.dot.chunk *= 2, J.dot.group *= 2;
-    if (block) J.dot.block = lblock = 2 * block > 32 ? 32 : 2 * block;
+    tc5_dot_sparse(&J.dot);
+    lblock = J.dot.block;
   }
   tc5_dot_opts_init(&J.o);
   J.o.negate_a = d.negate_a, J.o.negate_b = d.negate_b;
@@ -507,10 +512,13 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
     J.sa_off = tc5__mma_arena_take(q, (size_t)cg * rows * ns);
     J.sb_off = tc5__mma_arena_take(q, (size_t)cg * ns * N);
   }
+  /* .sp: the elided positions, a byte each, kept with the job */
+  J.sparse = v->sparse;
+  J.el_off = v->sparse ? tc5__mma_arena_take(q, ((size_t)cg * nA + 3) / 4) : 0;
   bt_off = tc5__mma_arena_take(q, nB * cg); /* B^T as read, given back below */
   size_t ac_off = v->sparse ? tc5__mma_arena_take(q, (size_t)rows * (K / 2)) : 0; /* .sp: A as stored, too */
   if (J.a_off == SIZE_MAX || J.b_off == SIZE_MAX || bt_off == SIZE_MAX || J.sa_off == SIZE_MAX ||
-      J.sb_off == SIZE_MAX || ac_off == SIZE_MAX) {
+      J.sb_off == SIZE_MAX || ac_off == SIZE_MAX || J.el_off == SIZE_MAX) {
     st = TC5_ENOMEM;
     goto fail;
   }
@@ -556,7 +564,9 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
       st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, v->ws, KA, at, v->ashift, Ac, diag);
     else
       st = gather_smem(ctas[c].smem, a->a_desc, &opa, rows, KA, Ac, "A (a-desc)", diag);
-    if (!st && v->sparse) st = expand_sparse(ctas[c].tmem, a->sp_meta_tmem, v->kind, rows, K, Ac, A + c * nA, diag);
+    if (!st && v->sparse)
+      st = expand_sparse(ctas[c].tmem, a->sp_meta_tmem, v->kind, rows, K, Ac, A + c * nA,
+                         (uint8_t *)ARENA(q, J.el_off) + c * nA, diag);
     if (st) goto fail;
   }
   /* Tensor Memory: D's range and lane alignment */

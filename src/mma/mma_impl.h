@@ -23,6 +23,8 @@ typedef struct mma_job {
   unsigned ns;  /* block scaling: scale factors a row of A (K / block), else 0 */
   size_t sa_off; /* cg blocks of rows x ns scale codes */
   size_t sb_off; /* cg blocks of ns x N scale codes */
+  bool sparse;   /* .sp: el_off holds the elided positions */
+  size_t el_off; /* cg blocks of rows x K bytes, 1 where the metadata elides */
 } mma_job;
 
 /* The queue and an arena that holds the operands of the queued MMAs and

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arith/arith_impl.h"
 #include "mma/mma_impl.h"
 
 /* ---- the queue and its arena ---------------------------------------------- */
@@ -128,7 +129,9 @@ static bool same_b(const struct tc5_mma_queue *q, mma_job *const *g, mma_job *co
 static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsigned n, unsigned ng, tc5_diag *diag) {
   const mma_job *h = jobs[0];
   unsigned cg = h->cg, rows = h->rows, N = h->N, K = 0, KS = 0, R = ng * rows;
+  bool sparse = false; /* .sp among the jobs: the core learns the elided positions */
   for (unsigned i = 0; i < n; i++) K += jobs[i]->K, KS += jobs[i]->ns;
+  for (unsigned i = 0; i < n * ng; i++) sparse |= jobs[i]->sparse;
   bool direct = n == 1 && ng == 1; /* the job's own A and B */
   size_t mark = q->used;
   size_t o_a = direct ? 0 : tc5__mma_arena_take(q, (size_t)R * K);
@@ -136,8 +139,9 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
   size_t o_d = tc5__mma_arena_take(q, (size_t)R * N), o_l = tc5__mma_arena_take(q, rows + 2 * (size_t)N);
   /* block scaling: SA (R x KS) and SB (KS x N), concatenated like A and B */
   size_t o_sa = KS ? tc5__mma_arena_take(q, (size_t)R * KS) : 0, o_sb = KS ? tc5__mma_arena_take(q, (size_t)KS * N) : 0;
+  size_t o_el = sparse && !direct ? tc5__mma_arena_take(q, ((size_t)R * K + 3) / 4) : 0;
   if (o_a == SIZE_MAX || o_b == SIZE_MAX || o_d == SIZE_MAX || o_l == SIZE_MAX || o_sa == SIZE_MAX ||
-      o_sb == SIZE_MAX) {
+      o_sb == SIZE_MAX || o_el == SIZE_MAX) {
     q->used = mark;
     return TC5_ENOMEM;
   }
@@ -150,12 +154,22 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
   d_map(h->M, cg, h->ws, N, lane_m, lane_n, col_n);
   for (unsigned c = 0; c < cg; c++) {
     tc5_tmem *t = h->cta[c]->tmem;
+    uint8_t *EL = !sparse ? NULL
+                  : direct    ? (uint8_t *)ARENA(q, h->el_off) + (size_t)c * rows * K
+                              : (uint8_t *)ARENA(q, o_el);
     for (unsigned g = 0; g < ng && !direct; g++)
       for (unsigned i = 0, k0 = 0; i < n; k0 += jobs[i]->K, i++) {
         const mma_job *J = jobs[g * n + i];
-        for (unsigned r = 0; r < rows; r++)
+        for (unsigned r = 0; r < rows; r++) {
           memcpy(A + ((size_t)g * rows + r) * K + k0, ARENA(q, J->a_off) + ((size_t)c * rows + r) * J->K,
                  J->K * sizeof *A);
+          if (!sparse) continue;
+          uint8_t *e = EL + ((size_t)g * rows + r) * K + k0;
+          if (J->sparse)
+            memcpy(e, (const uint8_t *)ARENA(q, J->el_off) + ((size_t)c * rows + r) * J->K, J->K);
+          else
+            memset(e, 0, J->K);
+        }
       }
     for (unsigned g = 0; g < ng && h->o.enable_input_d; g++) { /* C: D as the MMAs before left it */
       const mma_job *J = jobs[g * n];
@@ -186,7 +200,8 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
                  ns * sizeof *SA);
         if (!g) memcpy(SB + (size_t)s0 * N, ARENA(q, J->sb_off) + (size_t)c * ns * N, (size_t)ns * N * sizeof *SB);
       }
-    st = tc5_gemm(&h->dot, R, N, K, direct ? A + (size_t)c * rows * K : A, B, SA, SB, D, &h->o, 1);
+    /* .sp: the elided pairs are absent (B there never classified) */
+    st = tc5__gemm_elided(&h->dot, R, N, K, direct ? A + (size_t)c * rows * K : A, EL, B, SA, SB, D, &h->o, 1);
     if (st) goto out;
     for (unsigned g = 0; g < ng; g++) {
       const mma_job *J = jobs[g * n];

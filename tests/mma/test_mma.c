@@ -29,7 +29,7 @@ static uint32_t rand_code(rng *g, tc5_type t) {
   return bits == 32 ? v : v & ((1u << bits) - 1);
 }
 
-static unsigned n_checked, n_cases;
+static unsigned n_checked, n_cases, n_elided;
 
 /* one MMA; returns false when the combination is illegal (skipped) */
 static bool run_case(const kcase *kc, unsigned cg, bool ws, unsigned M, unsigned N, tc5_major amaj,
@@ -549,23 +549,6 @@ static const bscase bskinds[] = {
     {TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_E2M1, TC5_UE8M0, 16}, {TC5_KIND_MXF4NVF4, TC5_E2M1, TC5_E2M1, TC5_UE8M0, 32},
 };
 
-/* the test's own statement of CUTLASS's tmem_sf_frg (mma_traits_sm100.hpp):
- * SF s of index i (row of A / column of B) at column i / 32, byte id + s,
- * lanes 32 r + i % 32 for r < 4; B of cta_group::2 M = 128 (2x2): half h
- * of N at lanes 64 h + 32 r + j % 32 (r < 2), column j / 32 */
-static void poke_sf(tc5_tmem *t, uint32_t col0, bool two_by_two, unsigned count, unsigned i, unsigned byte,
-                    uint32_t code) {
-  unsigned half = count / 2, h = two_by_two ? i / half : 0, j = two_by_two ? i % half : i;
-  for (unsigned r = 0; r < (two_by_two ? 2u : 4u); r++) {
-    uint32_t lane = two_by_two ? 64 * h + 32 * r + j % 32 : 32 * r + i % 32, w = 0;
-    bool wr;
-    tc5_tmem_peek(t, lane, col0 + j / 32, &w, &wr);
-    if (!wr) w = 0;
-    w = (w & ~(0xFFu << 8 * byte)) | code << 8 * byte;
-    tc5_tmem_poke(t, lane, col0 + j / 32, w);
-  }
-}
-
 /* a K loop of `nk` block-scaled MMAs (A and B blocks and scale factors
  * each their own) queued and committed once; D equals tc5_gemm over the
  * whole K with the same scales */
@@ -753,22 +736,6 @@ static void test_block_scaled_rules(void **state) {
 /* ---- sparse A (9.7.16.10.8): the engine against the dense core on A with
  * the elided elements zero and the step settled on the H100 ------------- */
 
-/* the test's own statement of CUTLASS's tmem_e_frg: the bit of logical
- * element k of row m */
-static void meta_cell(tc5_kind kind, unsigned m, unsigned k, uint32_t *lane, uint32_t *col, unsigned *bit) {
-  if (kind == TC5_KIND_F16) {
-    unsigned m0 = m % 8, m1 = (m / 8) % 2, m2 = m / 16, k0 = k % 16, k1 = k / 16;
-    *lane = m0 + 8 * k1 + 16 * m2, *col = 0, *bit = k0 + 16 * m1;
-  } else if (kind == TC5_KIND_TF32) { /* atom ((8,2,8),(8,2)):((1,1024,16),(128,8)), 2-bit elements */
-    unsigned m0 = m % 8, m1 = (m / 8) % 2, m2 = m / 16, k0 = k % 8, k1 = k / 8;
-    *lane = m0 + 8 * k1 + 16 * m2, *col = 0, *bit = 2 * (k0 + 8 * m1);
-  } else if (kind == TC5_KIND_MXF4 || kind == TC5_KIND_MXF4NVF4) { /* F4 atom (128,128):(1,128), half-bit elements */
-    *lane = m, *col = k / 64, *bit = (k % 64) / 2;
-  } else {
-    *lane = m, *col = k / 32, *bit = k % 32;
-  }
-}
-
 static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, unsigned N, bool ws, rng *g) {
   static const uint32_t nibs[7] = {0x4, 0x8, 0xC, 0x9, 0xD, 0x6, 0xE};
   tc5_mma_args a;
@@ -798,6 +765,7 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
   uint32_t *Ac = malloc((size_t)M * K / 2 * 4), *A = calloc((size_t)M * K, 4), *B = malloc((size_t)K * N * 4),
            *Bt = malloc((size_t)N * K * 4), *D = malloc((size_t)M * N * 4), *SA = malloc((size_t)M * ns * 4 + 4),
            *SB = malloc((size_t)ns * N * 4 + 4), *meta = malloc((size_t)M * K / 2 * 4);
+  uint8_t *kept = calloc((size_t)M * K, 1); /* the test's own record of the kept positions */
   for (size_t i = 0; i < (size_t)M * K / 2; i++) Ac[i] = rand_code(g, bc->a);
   bool tf32 = bc->kind == TC5_KIND_TF32, f4 = bc->kind == TC5_KIND_MXF4 || bc->kind == TC5_KIND_MXF4NVF4;
   unsigned gw = tf32 ? 2 : f4 ? 8 : 4, ng = K / gw; /* logical elements a group, groups a row */
@@ -807,17 +775,20 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
       uint32_t nb = meta[(size_t)m * ng + q];
       if (tf32) {
         A[(size_t)m * K + 2 * q + (nb == 0xE)] = Ac[(size_t)m * (K / 2) + q];
+        kept[(size_t)m * K + 2 * q + (nb == 0xE)] = 1;
         continue;
       }
       if (f4) { /* the indices name pairs of two */
         for (unsigned x = 0; x < 2; x++) {
           A[(size_t)m * K + 8 * q + 2 * (nb & 3) + x] = Ac[(size_t)m * (K / 2) + 4 * q + x];
           A[(size_t)m * K + 8 * q + 2 * (nb >> 2) + x] = Ac[(size_t)m * (K / 2) + 4 * q + 2 + x];
+          kept[(size_t)m * K + 8 * q + 2 * (nb & 3) + x] = kept[(size_t)m * K + 8 * q + 2 * (nb >> 2) + x] = 1;
         }
         continue;
       }
       A[(size_t)m * K + 4 * q + (nb & 3)] = Ac[(size_t)m * (K / 2) + 2 * q];
       A[(size_t)m * K + 4 * q + (nb >> 2)] = Ac[(size_t)m * (K / 2) + 2 * q + 1];
+      kept[(size_t)m * K + 4 * q + (nb & 3)] = kept[(size_t)m * K + 4 * q + (nb >> 2)] = 1;
     }
   for (size_t i = 0; i < (size_t)N * K; i++) Bt[i] = rand_code(g, bc->b);
   for (unsigned k = 0; k < K; k++)
@@ -879,6 +850,25 @@ static void sp_case(const bscase *bc, tc5_type dtype, unsigned cg, unsigned M, u
   tc5_dot_opts_init(&o);
   o.enable_input_d = false;
   assert_int_equal(tc5_gemm(&dot, M, N, K, A, B, ns ? SA : NULL, ns ? SB : NULL, D, &o, 1), TC5_OK);
+  /* the elided pairs are absent (issue 38, class [1]): where a row elides a NaN or an infinity of B, the
+   * reference reads B there as zero */
+  uint32_t *bz = malloc((size_t)K * 4 + 4), *sa1 = malloc((size_t)ns * 4 + 4), *sb1 = malloc((size_t)ns * 4 + 4);
+  for (unsigned m = 0; m < M; m++)
+    for (unsigned n = 0; n < N; n++) {
+      bool hit = false;
+      for (unsigned k = 0; k < K; k++) {
+        tc5_fclass fc = TC5_FCLASS_ZERO;
+        bz[k] = kept[(size_t)m * K + k] ? B[(size_t)k * N + n] : 0;
+        if (!kept[(size_t)m * K + k] && tc5_type_is_float(bc->b) &&
+            !tc5_fmt_decode(bc->b, B[(size_t)k * N + n], NULL, &fc))
+          hit |= fc == TC5_FCLASS_NAN || fc == TC5_FCLASS_INF;
+      }
+      if (!hit) continue;
+      for (unsigned j = 0; j < ns; j++) sa1[j] = SA[(size_t)m * ns + j], sb1[j] = SB[(size_t)j * N + n];
+      assert_int_equal(tc5_dot_run(&dot, K, A + (size_t)m * K, bz, sa1, sb1, 0, &o, &D[(size_t)m * N + n]), TC5_OK);
+      n_elided++;
+    }
+  free(bz), free(sa1), free(sb1), free(kept);
   for (unsigned c = 0; c < cg; c++)
     for (unsigned m = 0; m < rows; m++)
       for (unsigned n = 0; n < N; n++) {
@@ -901,7 +891,7 @@ static void test_sparse(void **state) {
   (void)state;
   rng g;
   rng_seed(&g, 0x5b);
-  n_cases = n_checked = 0;
+  n_cases = n_checked = n_elided = 0;
   const struct {
     bscase k;
     tc5_type d;
@@ -922,7 +912,8 @@ static void test_sparse(void **state) {
     if (!sk[i].k.block) /* .ws: M = 128, 64, 32 */
       for (unsigned M = 128; M >= 32; M /= 2) sp_case(&sk[i].k, sk[i].d, 1, M, 128, true, &g);
   }
-  print_message("%u sparse MMAs, %u D elements equal the dense core on expanded A\n", n_cases, n_checked);
+  print_message("%u sparse MMAs, %u D elements equal the dense core on expanded A (%u of them with a NaN or an "
+                "infinity of B at an elided position, absent)\n", n_cases, n_checked, n_elided);
   /* .ws M = 64: metadata in the first lane group only */
   world w;
   world_init(&w, 128 * 1024);
@@ -961,6 +952,93 @@ static void test_sparse(void **state) {
 
 /* .ws with A in Tensor Memory for M = 32 / 64: A's row m copied into every
  * lane group of D's row (m + M j), as tc5 infers; D equals the core */
+/* a K loop of four sparse f16 MMAs (K = 32 each) into one D, completed
+ * together (one call of the core over K = 128, A and the elided positions
+ * concatenated), with NaN and infinities of B where rows elide: D equals
+ * tc5_gemm_sparse over the whole K (the elided pairs absent) */
+static void test_sparse_kloop_elided(void **state) {
+  (void)state;
+  enum { M = 128, N = 32, KI = 32, NK = 4, KT = KI * NK };
+  static const uint8_t nibs[7] = {0x4, 0x8, 0xC, 0x9, 0xD, 0x6, 0xE};
+  rng g;
+  rng_seed(&g, 0x38);
+  uint32_t *Ac = malloc((size_t)M * KT / 2 * 4), *B = malloc((size_t)KT * N * 4), *D = calloc((size_t)M * N, 4),
+           *blk = malloc((size_t)M * KI * 4);
+  uint8_t *meta = malloc((size_t)M * KT / 4);
+  for (size_t i = 0; i < (size_t)M * KT / 2; i++) Ac[i] = 0x3000u + (uint32_t)rng_below(&g, 0x1000);
+  for (size_t i = 0; i < (size_t)KT * N; i++) {
+    uint64_t r = rng_below(&g, 400);
+    B[i] = r == 0 ? 0x7E00u : r == 1 ? 0x7C00u : r == 2 ? 0xFC00u : 0x3000u + (uint32_t)rng_below(&g, 0x1000);
+  }
+  for (size_t i = 0; i < (size_t)M * KT / 4; i++) meta[i] = nibs[rng_below(&g, 7)];
+  world w;
+  world_init(&w, 128 * 1024);
+  alloc_all(&w, 1);
+  tc5_mma_args a;
+  tc5_mma_args_init(&a, TC5_KIND_F16);
+  a.variant.sparse = true;
+  tc5_idesc d;
+  tc5_idesc_init(&d, TC5_KIND_F16);
+  assert_int_equal(tc5_idesc_set_types(&d, TC5_F16, TC5_F16, TC5_F32), TC5_OK);
+  d.m = M, d.n = N, d.sparse = 1;
+  assert_int_equal(tc5_idesc_encode(&d, &a.idesc, NULL), TC5_OK);
+  tc5_operand op;
+  assert_int_equal(tc5_operand_for(TC5_KIND_F16, TC5_F16, TC5_MAJOR_K, &op), TC5_OK);
+  a.d_tmem = 0;
+  for (unsigned kb = 0; kb < NK; kb++) {
+    tc5_smem_desc sd;
+    for (unsigned m = 0; m < M; m++) memcpy(blk + (size_t)m * KI / 2, Ac + (size_t)m * KT / 2 + kb * KI / 2, KI / 2 * 4);
+    assert_int_equal(tc5_layout_scatter(&w.s[0], 16384u * kb, TC5_SWIZZLE_128B, &op, M, KI / 2, blk, &sd, NULL), TC5_OK);
+    assert_int_equal(tc5_smem_desc_encode(&sd, &a.a_desc, NULL), TC5_OK);
+    for (unsigned n = 0; n < N; n++)
+      for (unsigned k = 0; k < KI; k++) blk[(size_t)n * KI + k] = B[((size_t)kb * KI + k) * N + n];
+    assert_int_equal(tc5_layout_scatter(&w.s[0], 65536 + 8192u * kb, TC5_SWIZZLE_128B, &op, N, KI, blk, &sd, NULL),
+                     TC5_OK);
+    assert_int_equal(tc5_smem_desc_encode(&sd, &a.b_desc, NULL), TC5_OK);
+    a.sp_meta_tmem = 300 + 2 * kb;
+    for (unsigned m = 0; m < M; m++)
+      for (unsigned q = 0; q < KI / 4; q++) {
+        uint32_t l, col, v = 0;
+        unsigned bit;
+        bool wr;
+        meta_cell(TC5_KIND_F16, m, 4 * q, &l, &col, &bit);
+        tc5_tmem_peek(&w.t[0], l, a.sp_meta_tmem + col, &v, &wr);
+        if (!wr) v = 0;
+        tc5_tmem_poke(&w.t[0], l, a.sp_meta_tmem + col, v | (uint32_t)meta[(size_t)m * KT / 4 + kb * KI / 4 + q] << bit);
+      }
+    a.enable_input_d = kb > 0;
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    if (tc5_mma_issue(w.c, 1, &a, &dg)) fail_msg("sparse K loop: %s", dg.count ? dg.issue[0].message : "?");
+  }
+  unsigned pending = 0;
+  assert_int_equal(tc5_mma_pending(&w.c[0], &pending), TC5_OK);
+  assert_int_equal(pending, NK);
+  assert_int_equal(tc5_mma_complete(&w.c[0], NULL), TC5_OK);
+  tc5_dot m;
+  assert_int_equal(
+      tc5_dot_model(TC5_MODEL_BLACKWELL, TC5_KIND_F16, TC5_F16, TC5_F16, TC5_F32, TC5_TYPE_NONE, 0, false, &m, NULL),
+      TC5_OK);
+  tc5_dot_opts o;
+  tc5_dot_opts_init(&o);
+  o.enable_input_d = false;
+  assert_int_equal(tc5_gemm_sparse(&m, TC5_KIND_F16, M, N, KT, Ac, meta, B, NULL, NULL, D, &o, 1, NULL), TC5_OK);
+  unsigned finite = 0;
+  for (unsigned r = 0; r < M; r++)
+    for (unsigned n = 0; n < N; n++) {
+      uint32_t l, col, v;
+      tc5_mma_d_cell(M, 1, false, N, r, n, &l, &col, NULL);
+      tc5_tmem_peek(&w.t[0], l, col, &v, NULL);
+      if (v != D[(size_t)r * N + n]) fail_msg("sparse K loop: D[%u][%u] = 0x%08x, tc5_gemm_sparse 0x%08x", r, n, v, D[(size_t)r * N + n]);
+      finite += (v & 0x7F800000u) != 0x7F800000u;
+    }
+  /* most columns hold a NaN or an infinity somewhere: the outputs stay finite where every one is elided */
+  print_message("sparse K loop of %u MMAs: %u D elements equal tc5_gemm_sparse, %u finite\n", NK, M * N, finite);
+  assert_true(finite > 100 && finite < M * N);
+  world_free(&w);
+  free(Ac), free(B), free(D), free(blk), free(meta);
+}
+
 static void test_ws_a_tmem(void **state) {
   (void)state;
   rng g;
@@ -1030,6 +1108,7 @@ int main(void) {
       cmocka_unit_test(test_block_scaled),
       cmocka_unit_test(test_block_scaled_rules),
       cmocka_unit_test(test_sparse),
+      cmocka_unit_test(test_sparse_kloop_elided),
       cmocka_unit_test(test_ws_a_tmem),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
