@@ -23,6 +23,9 @@
 #                               cos tanh, div.approx/full; f32, f16/bf16 and x2, f64)
 #                               against tc5's special-function unit on every input
 #                               (gpu/sfu_check.cu; OUTDIR/sfu_check.txt)
+#   gpu/run.sh sfu-probe OUTDIR the measurements the special-function unit's tables were
+#                               solved from (gpu/sfu_probe.cu: SASS, block hashes of all
+#                               2^32 outputs, range dumps; tests/data/sfu/derive_tables.py)
 #   gpu/run.sh disagree [OUTDIR] issue 38's classes [1] and [3] (docs/fidelity.md): NaN/Inf
 #                               of B where wgmma.sp's metadata elides, and f16-accumulator
 #                               negatives that round to zero (disagree-summary.txt)
@@ -111,6 +114,10 @@ case "$what" in
     done
     rm -f "$out/k.bin" "$out/err.txt"
     exit $rc ;;
+  sfu-probe)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fopenmp gpu/sfu_probe.cu \
+      -o build-gpu/sfu_probe
+    exec build-gpu/sfu_probe "$out" ;;
   sfu)
     "$NVCC" -O2 -std=c++17 -fmad=false -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc \
       gpu/sfu_check.cu -o build-gpu/sfu_check

@@ -1,19 +1,17 @@
 /* tc5 — the special-function unit's coefficient tables, as data (included by
  * the model, sfu_model.h).
  *
- * Provenance (2026-11-24, H100 sm_90a, ptxas 13.0): the tables are facts
- * of the hardware, pinned down by its outputs. The rcp, rsqrt and ex2
- * tables were solved from the H100's outputs: for each slice the integer
+ * Provenance (2026-11-24, H100 sm_90a, ptxas 13.0): every table was solved
+ * from the H100's own outputs (tests/data/sfu/derive_tables.py, from the
+ * measurements of gpu/sfu_probe.cu): for each slice the integer
  * coefficients (C0, C1, C2) and the rounding constant are the unique
- * solution that reproduces every measured output of the slice; they equal
- * the tables envytools published for NVIDIA's G80 (the same interpolator,
- * Oberman & Siu, ARITH 2005; envytools' nvhw, MIT licence, M. Koscielnicka).
- * The lg2 and sin/cos tables are envytools' G80 values, cited; the H100
- * gives the same results on every input (gpu/run.sh sfu), and their
- * derivation from the H100's outputs alone is in progress. The sqrt and
- * tanh tables (MUFU functions G80 had not) were solved from the H100's
- * outputs. With them the model equals the H100 on every input of every
- * one-input f32 form (all 2^32; docs/sfu.md).
+ * solution that reproduces every measured output of the slice (every
+ * decoded measurement checked against the H100's hashes of all 2^32
+ * outputs). The rcp, rsqrt, ex2, lg2 and sin/cos tables so found equal the
+ * ones envytools published for NVIDIA's G80 (nvhw; the same interpolator,
+ * Oberman & Siu, ARITH 2005); the sqrt and tanh tables (MUFU functions G80
+ * had not) are new. With them the model equals the H100 on every input of
+ * every one-input f32 form (all 2^32; docs/sfu.md).
  *
  * A slice: m = (C0 << s0) + C1 * lo + (C2 * sq17(lo) << s2) + K, then a
  * shift (sfu.c names s0, s2, K and the shift per function). */
