@@ -559,7 +559,10 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   size_t nw = (size_t)L->warps_per_cta * n;
   wk->c = calloc(n, sizeof *wk->c);
   wk->cl.mma = calloc(n, sizeof *wk->cl.mma);
-  if (!wk->c || !wk->cl.mma) return TC5_ENOMEM;
+  if (!wk->c || !wk->cl.mma) { /* the one that was allocated is the worker's to free */
+    worker_free(wk);
+    return TC5_ENOMEM;
+  }
   wk->cl.ctas = wk->c;
   wk->cl.n = n;
   wk->regs = malloc(nw * m->nregs * 32 * sizeof(uint64_t) + 1);
