@@ -15,7 +15,8 @@
 #        RUNS: inputs each target runs (default 2000; CI's short run: 500)
 #        TC5_FUZZ_SECONDS=S: each target runs S seconds instead (-max_total_time)
 #        TC5_FUZZ_JOBS=N: N fuzzing processes (libFuzzer -jobs/-workers; default 1)
-# New inputs are kept in build-fuzz/corpus-TARGET, crashes in build-fuzz/
+# New inputs are kept in build-fuzz/corpus-TARGET (run first, whole, by every later
+# run: remove it to start afresh), crashes in build-fuzz/
 # (crash-*, leak-*, timeout-*, oom-*); each target's log in build-fuzz/TARGET.log.
 # Exit status: 0 when every target ran clean, 1 on a finding. Skips (exit 0)
 # without clang.
@@ -93,7 +94,7 @@ if [ "$which" != launch ]; then
   fi
   census=$(find tests/data/ptx/census -type f -name '*.ptx' 2>/dev/null || true)
   nseed=0
-  for f in $committed $census; do
+  for f in $(printf '%s\n' $committed $census | sort -u); do # the census's committed files once
     cp "$f" "$seeds/$(echo "$f" | tr / _)"
     nseed=$((nseed + 1))
   done
