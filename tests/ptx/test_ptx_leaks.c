@@ -20,13 +20,13 @@ static tc5_status load_text(const char *text, tc5_diag *dg) {
   return st;
 }
 
-/* the fuzzer's reproducer (tests/data/ptx/regress/leak-branchtargets.ptx):
+/* the fuzzer's reproducer (tests/data/fuzz/ptx/leak-branchtargets.ptx):
  * a .branchtargets list whose second target is no name; the table's target
  * array was allocated for the first and dropped with the error */
 static void test_branchtargets_reproducer(void **state) {
   (void)state;
   char path[1024];
-  snprintf(path, sizeof path, "%s/ptx/regress/leak-branchtargets.ptx", TC5_TEST_DATA_DIR);
+  snprintf(path, sizeof path, "%s/fuzz/ptx/leak-branchtargets.ptx", TC5_TEST_DATA_DIR);
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
   static char text[1 << 12];
