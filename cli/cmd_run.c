@@ -200,7 +200,10 @@ static bool parse_arg(const char *spec, tc5_ptx_arg *a, buf_spec *b, unsigned in
     char own[420];
     snprintf(own, sizeof own, "%s:%s", k.own, k.path);
     tc5_ptx_arg buf;
-    if (!parse_arg(own, &buf, b, index)) return false;
+    if (!parse_arg(own, &buf, b, index)) {
+      free(buf.data); /* out=:BYTES fails after its buffer was allocated: buf is no argument of cmd_run's to free */
+      return false;
+    }
     a->data = buf.data;
     a->bytes = buf.bytes;
     return true;

@@ -153,7 +153,11 @@ static bool arg_u32(const char *s, uint32_t *v) {
 
 static int cmd_tmem_run(int argc, char **argv) {
   tc5_tmem c0, c1;
-  if (tc5_tmem_init(&c0, 0) || tc5_tmem_init(&c1, 1)) return EXIT_RULES;
+  if (tc5_tmem_init(&c0, 0)) return EXIT_RULES;
+  if (tc5_tmem_init(&c1, 1)) { /* c1 frees its own half; c0 is ours */
+    tc5_tmem_free(&c0);
+    return EXIT_RULES;
+  }
   tc5_tmem *pair[2] = {&c0, &c1};
   int rc = EXIT_OK;
   for (int i = 0; i < argc && rc == EXIT_OK; i++) {

@@ -66,6 +66,17 @@ def _codes(x, name: str, given: str | None):
     return codes, t
 
 
+def _u32(x, what: str) -> int:
+    """x as the unsigned 32-bit integer the C side takes: refused here
+    (TypeError, ValueError) rather than wrapped there (grid=-1 was a grid of
+    2^32 - 1 CTAs, threads=-1 four billion threads)"""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{what}: an integer, not {type(x).__name__}")
+    if not 0 <= int(x) < 1 << 32:
+        raise ValueError(f"{what}: {int(x)} is not in [0, 2^32)")
+    return int(x)
+
+
 def _d_type(kind: str, d_type: str | None) -> str:
     dt = d_type or ("s32" if kind == "i8" else "f32")
     if dt not in _OUT:
@@ -151,8 +162,9 @@ def gemm(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | Non
         D = D.copy()
     else:
         D = np.zeros((M, N), dtype=np.uint32)
-    _tc5.gemm(model, kind, at, bt, dt, st, int(block or 0), bool(saturate), M, N, K, A, B, SA, SB, D,
-              bool(negate_a), bool(negate_b), c is not None, int(scale_input_d), int(threads or 0), device)
+    _tc5.gemm(model, kind, at, bt, dt, st, _u32(block or 0, "block"), bool(saturate), M, N, K, A, B, SA, SB, D,
+              bool(negate_a), bool(negate_b), c is not None, _u32(scale_input_d, "scale_input_d"),
+              _u32(threads or 0, "threads"), device)
     if dt == "f16":
         return D.astype(np.uint16).view(np.float16)
     return D.view(_OUT[dt])
@@ -254,8 +266,8 @@ def _gemm_gpu(a, b, c, *, kind, model, a_type, b_type, d_type, scale_a, scale_b,
     D, _, dshape = _dl_matrix(out, "out", None, keep)
     if dshape != (M, N) or D[1] != (2 if dt == "f16" else 4):
         raise ValueError(f"out is {dshape} of {D[1]}-byte elements; D is {(M, N)} of {dt}")
-    _tc5.gemm_matrices(model, kind, at, bt, dt, st, int(block or 0), bool(saturate), M, N, K, A, B, SA, SB, D,
-                       bool(negate_a), bool(negate_b), c is not None, int(scale_input_d))
+    _tc5.gemm_matrices(model, kind, at, bt, dt, st, _u32(block or 0, "block"), bool(saturate), M, N, K, A, B, SA, SB,
+                       D, bool(negate_a), bool(negate_b), c is not None, _u32(scale_input_d, "scale_input_d"))
     return out
 
 
@@ -362,9 +374,17 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     """
     import struct
 
-    def dim3(x):
-        t = (x,) if isinstance(x, int) else tuple(x)
-        return tuple(t) + (1,) * (3 - len(t))
+    u32 = _u32
+
+    def dim3(x, what):
+        t = (x,) if isinstance(x, (int, np.integer)) else tuple(x) if isinstance(x, (tuple, list)) else None
+        if t is None or not 1 <= len(t) <= 3:
+            raise (ValueError if t is not None else TypeError)(f"{what}: an int or 1 to 3 ints, not {x!r}")
+        return tuple(u32(v, what) for v in t) + (1,) * (3 - len(t))
+
+    grid, block = dim3(grid, "grid"), dim3(block, "block")
+    cluster = dim3(cluster, "cluster") if cluster else (0, 0, 0)
+    shared_bytes, threads = u32(shared_bytes, "shared_bytes"), u32(threads or 0, "threads")
 
     params = _tc5.ptx_params(ptx_text, name, entry)
     if len(args) != len(params):
@@ -399,8 +419,7 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
             packed.append((size, int(x) & ((1 << (8 * size)) - 1)))
         else:
             raise TypeError(f"argument {i}: an array, None or a number, not {type(x).__name__}")
-    return _tc5.run_ptx(ptx_text, name, entry, dim3(grid), dim3(block), dim3(cluster) if cluster else (0, 0, 0),
-                        int(shared_bytes), check, int(threads or 0), packed)
+    return _tc5.run_ptx(ptx_text, name, entry, grid, block, cluster, shared_bytes, check, threads, packed)
 
 
 __all__ += ["run_ptx", "TensorMap"]
@@ -447,8 +466,8 @@ def dot(a, b, c=None, *, kind: str, model: str = "blackwell", a_type: str | None
     ccode = 0
     if c is not None:
         ccode = int(_codes(np.asarray(c, dtype=_OUT[dt]).reshape(1, 1), "c", dt)[0][0, 0])
-    code, text = _tc5.dot(model, kind, at, bt, dt, st, int(block or 0), bool(saturate), A, B, SA, SB, ccode,
-                          bool(negate_a), bool(negate_b), c is not None, int(scale_input_d))
+    code, text = _tc5.dot(model, kind, at, bt, dt, st, _u32(block or 0, "block"), bool(saturate), A, B, SA, SB, ccode,
+                          bool(negate_a), bool(negate_b), c is not None, _u32(scale_input_d, "scale_input_d"))
     out = np.array([code], dtype=np.uint32)
     value = out.astype(np.uint16).view(np.float16)[0] if dt == "f16" else out.view(_OUT[dt])[0]
     return value, text

@@ -45,16 +45,25 @@ static PyObject *raise(tc5_status st, const tc5_diag *dg, const char *what) {
   char text[4096];
   size_t o = (size_t)snprintf(text, sizeof text, "%s: %s", what, tc5_strerror(st));
   for (unsigned i = 0; dg && i < dg->count; i++) {
-    PyObject *m = PyUnicode_FromString(dg->issue[i].message);
-    if (m) {
-      PyList_Append(msgs, m);
-      Py_DECREF(m);
+    /* messages quote the input, which need not be UTF-8 (nor whole: a
+     * quote is cut at 60 bytes): undecodable bytes become U+FFFD */
+    const char *s = dg->issue[i].message;
+    PyObject *m = PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace");
+    if (!m || PyList_Append(msgs, m)) {
+      Py_XDECREF(m);
+      Py_DECREF(msgs);
+      return NULL;
     }
-    if (o < sizeof text) o += (size_t)snprintf(text + o, sizeof text - o, "\n  - %s", dg->issue[i].message);
+    Py_DECREF(m);
+    if (o < sizeof text) o += (size_t)snprintf(text + o, sizeof text - o, "\n  - %s", s);
   }
-  PyObject *exc = PyObject_CallFunction(cls, "s", text);
+  PyObject *t = PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
+  PyObject *exc = t ? PyObject_CallFunctionObjArgs(cls, t, NULL) : NULL;
+  Py_XDECREF(t);
   if (exc) {
-    PyObject_SetAttrString(exc, "status", PyUnicode_FromString(tc5_status_name(st)));
+    PyObject *name = PyUnicode_FromString(tc5_status_name(st));
+    if (name) PyObject_SetAttrString(exc, "status", name);
+    Py_XDECREF(name);
     PyObject_SetAttrString(exc, "messages", msgs);
     PyErr_SetObject(cls, exc);
     Py_DECREF(exc);
@@ -406,6 +415,14 @@ static PyObject *py_dot(PyObject *self, PyObject *args) {
     raise(st, &dg, "tc5.dot");
     goto out;
   }
+  if (have_s) { /* K / block codes each: tc5_dot_explain reads that many */
+    size_t nb = m.block ? k / m.block : 0;
+    if ((size_t)bsa.len != nb * 4 || (size_t)bsb.len != nb * 4) {
+      PyErr_Format(PyExc_ValueError, "scale_a and scale_b: %zu uint32 codes each (K %zu / block %u), not %zd and %zd",
+                   nb, k, m.block, bsa.len / 4, bsb.len / 4);
+      goto out;
+    }
+  }
   uint32_t d = 0;
   size_t need = 0;
   st = tc5_dot_explain(&m, k, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, c, &o, &d, NULL, 0,
@@ -511,6 +528,18 @@ static bool from_dict(const field *fs, void *d, PyObject *dict) {
       return false;
     }
     uint8_t *p = (uint8_t *)d + f->off;
+    if (f->count > 1) { /* start_count, first_span: a sequence of exactly count values */
+      if (!PySequence_Check(val) || PyUnicode_Check(val) || PyBytes_Check(val)) {
+        PyErr_Format(PyExc_TypeError, "%s: a sequence of %u integers, not %s", f->name, f->count, Py_TYPE(val)->tp_name);
+        return false;
+      }
+      Py_ssize_t n = PySequence_Size(val);
+      if (n < 0) return false;
+      if (n != (Py_ssize_t)f->count) {
+        PyErr_Format(PyExc_ValueError, "%s: %u values, not %zd", f->name, f->count, n);
+        return false;
+      }
+    }
     for (unsigned i = 0; i < f->count; i++) {
       PyObject *x = f->count > 1 ? PySequence_GetItem(val, i) : (Py_INCREF(val), val);
       if (!x) return false;
@@ -681,9 +710,12 @@ static PyObject *findings_list(const run_ctx *c) {
     const tc5_check_finding *f = &c->f[i];
     const tc5_check_rule *r;
     tc5_check_rule_get(f->rule, &r);
-    PyObject *d = Py_BuildValue("{s:s,s:O,s:I,s:I,s:K,s:s}", "rule", r->id, "warning", f->warning ? Py_True : Py_False,
-                                "line", f->line, "line2", f->line2, "count", (unsigned long long)f->count, "text",
-                                f->text);
+    /* the text quotes the kernel, which need not be UTF-8 */
+    PyObject *text = PyUnicode_DecodeUTF8(f->text, (Py_ssize_t)strlen(f->text), "replace");
+    PyObject *d = text ? Py_BuildValue("{s:s,s:O,s:I,s:I,s:K,s:N}", "rule", r->id, "warning",
+                                       f->warning ? Py_True : Py_False, "line", f->line, "line2", f->line2, "count",
+                                       (unsigned long long)f->count, "text", text)
+                       : NULL;
     if (!d || PyList_Append(l, d)) {
       Py_XDECREF(d);
       Py_DECREF(l);
@@ -839,7 +871,10 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   }
   {
     PyObject *fl = findings_list(&rc);
-    if (fl) ret = Py_BuildValue("(Ns)", fl, rc.out ? rc.out : "");
+    /* what the kernel printed: any bytes (U+FFFD for what is not UTF-8) */
+    PyObject *printed = fl ? PyUnicode_DecodeUTF8(rc.out ? rc.out : "", (Py_ssize_t)rc.nout, "replace") : NULL;
+    if (fl && printed) ret = Py_BuildValue("(NN)", fl, printed);
+    else Py_XDECREF(fl);
   }
 out:
   for (Py_ssize_t i = 0; i < na; i++)

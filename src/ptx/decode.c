@@ -364,7 +364,11 @@ static bool addr_base(dctx *d, const ptx_raw_opnd *ro, ptx_opnd *o, uint8_t *spa
       o->reg = ptx_const_reg(d->m, PC_VAR, (unsigned)k, 0);
       ptx_var_use(d->m, (unsigned)k, d->r->func);
       if (space_hint) *space_hint = d->m->vars[k].space;
-      return o->reg != PTX_NOREG;
+      if (o->reg == PTX_NOREG) { /* the failure named, or the decoder reads "not modelled" */
+        d_fail(d, TC5_ENOMEM, "out of memory");
+        return false;
+      }
+      return true;
     }
     d_fail(d, TC5_EPARSE, "'%s' in an address is not a variable or a parameter", ro->sym);
     return false;
@@ -419,9 +423,14 @@ static bool vec_elems(dctx *d, const ptx_raw_opnd *ro, unsigned i, unsigned n, b
   for (unsigned k = 0; k < ro->n; k++) {
     const ptx_raw_opnd *e = &d->r->elems[ro->first + k];
     ptx_opnd x;
+    memset(&x, 0, sizeof x); /* a destination sets only x.reg; x.kind is read below */
     if (dst) {
       if (e->kind == RO_SINK) {
         x.reg = ptx_new_reg(d->m, 64);
+        if (x.reg == PTX_NOREG) {
+          d_fail(d, TC5_ENOMEM, "out of memory");
+          return false;
+        }
       } else if (e->kind == RO_REG) {
         x.reg = e->reg;
       } else {

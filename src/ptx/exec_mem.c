@@ -133,7 +133,10 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
  * ptx_mem (other buffers, errors). */
 static inline uint8_t *global_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
   const ptx_region *r = w->region;
-  if (r && addr - r->base <= r->size - n && !(addr & (n - 1))) return r->host + (addr - r->base);
+  /* n <= size first: the region was remembered for an access of its own
+   * width, and size - n must not wrap (a u32 load after a u8 one of a
+   * 2-byte buffer read 2 bytes past it) */
+  if (r && n <= r->size && addr - r->base <= r->size - n && !(addr & (n - 1))) return r->host + (addr - r->base);
   return NULL;
 }
 /* shared memory, fast: in the CTA's window past the reserved KiB, aligned */

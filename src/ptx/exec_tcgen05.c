@@ -459,9 +459,12 @@ PTX_DEC(dec_tcgen05) {
     } else if (ty != PT_B32) {
       return d_fail(d, TC5_EPARSE, "needs .b32");
     }
-    unsigned nv = (unsigned)atoi(num), lg = 0;
+    /* .num: a power of two to 128, digits only (atoi took .x32333333333,
+     * overflowing, and the loop below then shifted by 32: the fuzzer's find) */
+    unsigned nv = 0, lg = 0;
+    for (const char *c = num; *c && nv <= 128; c++) nv = *c >= '0' && *c <= '9' ? nv * 10 + (unsigned)(*c - '0') : 1000;
+    if (nv == 0 || nv > 128 || (nv & (nv - 1))) return d_fail(d, TC5_EILLEGAL, ".x%s is not a .num of Table 47/48", num);
     while ((1u << lg) < nv) lg++;
-    if ((1u << lg) != nv || nv > 128) return d_fail(d, TC5_EILLEGAL, ".x%s is not a .num of Table 47/48", num);
     in->aux = store ? T_ST : T_LD;
     in->aux2 = (uint32_t)sh | lg << 8 | (pack ? 1u : 0u) << 16;
     if (red)

@@ -68,7 +68,10 @@ PTX_DEC(dec_brx) {
     uint32_t pc;
     if (!d->res->label(d->res->ctx, d->r->scope, names[k], &pc))
       return d_fail(d, TC5_EPARSE, "brx.idx: '%s' of the table is not a label", names[k]);
-    if (!d_push_vreg(d, pc)) return d->st;
+    /* labels are the function's instruction indexes: the module's are
+     * those plus the function's first (decode_body rebases PO_LABEL
+     * operands the same way; the function's code starts at m->ncode) */
+    if (!d_push_vreg(d, pc + d->m->ncode)) return d->st;
   }
   in->fn = x_brx;
   return TC5_OK;

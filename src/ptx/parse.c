@@ -651,7 +651,11 @@ static tc5_status read_init(parser *p, uint8_t *init, uint64_t cap_elems, uint32
 
 /* a module-level or in-body variable: after the state space was read */
 static tc5_status parse_var(parser *p, decl_head h, bool is_extern, bool in_body) {
+  tc5_ptx_module *m = p->m;
   do {
+    /* room for the variable first: v.init, once allocated, has no error
+     * path left that would drop it but its own initialisers' */
+    GROW(m->vars, m->nvars, m->vars_cap, 16);
     char name[PTX_NAME_MAX];
     if (!read_name(p, name, sizeof name)) return p->st;
     uint64_t count;
@@ -693,8 +697,6 @@ static tc5_status parse_var(parser *p, decl_head h, bool is_extern, bool in_body
       free(v.init);
       return perr(p, TC5_EUNSUPPORTED, "module-level .local variables are not modelled");
     }
-    tc5_ptx_module *m = p->m;
-    GROW(m->vars, m->nvars, m->vars_cap, 16);
     m->vars[m->nvars++] = v;
   } while (accept(p, ','));
   expect(p, ';');
@@ -1034,7 +1036,7 @@ static tc5_status parse_body(parser *p) {
       memcpy(name, w, n);
       name[n] = 0;
       if (tab_put(p, &p->labels, name, p->cur, p->nraws)) return p->st;
-      p->last_label = intern(p, name);
+      if (!(p->last_label = intern(p, name))) return perr(p, TC5_ENOMEM, "out of memory");
       p->last_label_at = p->nraws;
       continue;
     }
@@ -1044,7 +1046,10 @@ static tc5_status parse_body(parser *p) {
         if (!p->last_label || p->last_label_at != p->nraws)
           return perr(p, TC5_EPARSE, ".branchtargets needs a label just before it");
         GROW(p->btabs, p->nbtabs, p->btabs_cap, 8);
-        struct btab *t = &p->btabs[p->nbtabs];
+        /* counted at once: the table owns its targets from the first one,
+         * so an error half-way through the list frees them with the rest
+         * (tc5_ptx_load's cleanup walks nbtabs) */
+        struct btab *t = &p->btabs[p->nbtabs++];
         memset(t, 0, sizeof *t);
         t->label = p->last_label;
         t->scope = p->cur;
@@ -1061,7 +1066,6 @@ static tc5_status parse_body(parser *p) {
           }
           if (!(t->targets[t->n++] = intern(p, tn))) return perr(p, TC5_ENOMEM, "out of memory");
         } while (accept(p, ','));
-        p->nbtabs++;
         if (!expect(p, ';')) return p->st;
         continue;
       }
@@ -1135,6 +1139,14 @@ static tc5_status decode_body(parser *p) {
   return p->st;
 }
 
+/* room for one more function (a function of its own: parse_function frees
+ * the parameter lists it holds when this fails) */
+static tc5_status grow_funcs(parser *p) {
+  tc5_ptx_module *m = p->m;
+  GROW(m->funcs, m->nfuncs, m->funcs_cap, 8);
+  return TC5_OK;
+}
+
 /* .entry / .func, after the keyword */
 static tc5_status parse_function(parser *p, bool is_entry) {
   tc5_ptx_module *m = p->m;
@@ -1192,7 +1204,7 @@ static tc5_status parse_function(parser *p, bool is_entry) {
         free(f.rets);
         return TC5_OK;
       }
-    GROW(m->funcs, m->nfuncs, m->funcs_cap, 8);
+    if (grow_funcs(p)) goto fail; /* f's parameter lists are still f's to free */
     m->funcs[m->nfuncs++] = f; /* declared, not defined (vprintf...) */
     return TC5_OK;
   }
@@ -1206,7 +1218,7 @@ static tc5_status parse_function(parser *p, bool is_entry) {
         free(m->funcs[k].rets);
         slot = k;
       }
-    if (slot == m->nfuncs) GROW(m->funcs, m->nfuncs, m->funcs_cap, 8);
+    if (slot == m->nfuncs && grow_funcs(p)) goto fail;
     f.defined = true;
     /* the frame: .func parameters, then return values, then the body's variables */
     f.frame_base = (m->local_bytes + 15) / 16 * 16;

@@ -559,7 +559,10 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   size_t nw = (size_t)L->warps_per_cta * n;
   wk->c = calloc(n, sizeof *wk->c);
   wk->cl.mma = calloc(n, sizeof *wk->cl.mma);
-  if (!wk->c || !wk->cl.mma) return TC5_ENOMEM;
+  if (!wk->c || !wk->cl.mma) { /* the one that was allocated is the worker's to free */
+    worker_free(wk);
+    return TC5_ENOMEM;
+  }
   wk->cl.ctas = wk->c;
   wk->cl.n = n;
   wk->regs = malloc(nw * m->nregs * 32 * sizeof(uint64_t) + 1);
@@ -638,6 +641,9 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
     return tc5_diag_add(diag, TC5_EINVAL, "block", cfg->block[2], "block z is at most 64, not %u", cfg->block[2]);
   if (ncta == 0 || cfg->grid[1] > 65535 || cfg->grid[2] > 65535)
     return tc5_diag_add(diag, TC5_EINVAL, "grid", ncta, "grid y and z are 1 to 65535, and no dimension is 0");
+  if (cfg->grid[0] > 0x7fffffffu)
+    return tc5_diag_add(diag, TC5_EINVAL, "grid", cfg->grid[0], "grid x is 1 to 2^31 - 1 (CUDA's maxGridSize), not %u",
+                        cfg->grid[0]);
   const uint32_t *req = L.f->reqntid;
   if (req[0] && (req[0] != cfg->block[0] || req[1] != cfg->block[1] || req[2] != cfg->block[2]))
     return tc5_diag_add(diag, TC5_EINVAL, "block", threads, "entry '%s' requires .reqntid %u,%u,%u; the launch has %u,%u,%u",
@@ -678,7 +684,21 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
                         (unsigned long long)(total - 1024), stat, cfg->dynamic_shared, TC5_SMEM_MAX_BYTES);
   }
   L.shared_total = (uint32_t)total;
-  /* arguments */
+  /* arguments: kinds known, and a buffer's bytes somewhere */
+  for (unsigned k = 0; k < nargs; k++) {
+    const tc5_ptx_arg *a = &args[k];
+    if ((unsigned)a->kind > TC5_PTX_ARG_GLOBAL) {
+      free(L.shared_addr);
+      return tc5_diag_add(diag, TC5_EINVAL, "args", (uint64_t)a->kind,
+                          "argument %u: kind %u is none of VALUE, BUFFER, TENSORMAP, BYTES, GLOBAL", k + 1,
+                          (unsigned)a->kind);
+    }
+    if ((a->kind == TC5_PTX_ARG_BUFFER || a->kind == TC5_PTX_ARG_GLOBAL) && !a->data && a->bytes) {
+      free(L.shared_addr);
+      return tc5_diag_add(diag, TC5_EINVAL, "args", a->bytes,
+                          "argument %u: a buffer of %zu bytes needs its memory (data is NULL)", k + 1, a->bytes);
+    }
+  }
   unsigned nparams_given = 0;
   for (unsigned k = 0; k < nargs; k++) nparams_given += args[k].kind != TC5_PTX_ARG_GLOBAL;
   if (nparams_given != L.f->nparams) {

@@ -80,6 +80,21 @@ static void test_parse_errors(void **state) {
   assert_int_equal(load(".visible .entry k() { add.u32 %r1, %r1, 1; }", &m, &dg), TC5_EUNSUPPORTED);
   assert_int_equal(load("/* unterminated", &m, &dg), TC5_EPARSE);
   assert_int_equal(load(".bogus 1\n", &m, &dg), TC5_EUNSUPPORTED);
+  /* tcgen05.ld/st's .num: a power of two to 128, digits only (the fuzzer's
+   * .x32333333333 overflowed atoi, then shifted 1u by 32: UBSan; issue 39) */
+  assert_int_equal(load(KERNEL("", "tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r2}, [%r1];"), &m, &dg), TC5_OK);
+  tc5_ptx_free(m);
+  static const char *const nums[] = {"x32333333333", "x4294967296", "x4abc", "x0", "x3", "x256"};
+  for (unsigned k = 0; k < 6; k++) {
+    char body[160], want[80];
+    snprintf(body, sizeof body, "tcgen05.ld.sync.aligned.32x32b.%s.b32 {%%r2}, [%%r1];", nums[k]);
+    snprintf(want, sizeof want, ".%s is not a .num of Table 47/48", nums[k]);
+    static char text[1024];
+    const char *tpl = KERNEL("", "@@"), *at = strstr(tpl, "@@");
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - tpl), tpl, body, at + 2);
+    assert_int_equal(load(text, &m, &dg), TC5_EILLEGAL);
+    assert_true(has(&dg, want));
+  }
   /* a scoping block's registers and labels are its own */
   assert_int_equal(load(KERNEL("", "{ .reg .pred p; L: setp.eq.u32 p, %r1, 0; @!p bra L; } { .reg .pred p; L: bra L; }"),
                         &m, &dg),

@@ -439,8 +439,15 @@ static void test_branch_table(void **state) {
                    "L2: mov.u32 %r3, 300;\n"
                    "DONE: bar.warp.sync -1;\n"
                    " mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r3;\n ret;\n}\n";
-  for (uint32_t mod = 3; mod <= 4; mod++) {
-    tc5_ptx_module *m = load(sw);
+  /* mod 3 and 4; then 3 with a .func before the entry: the table's labels
+   * are the entry's, which no longer starts at instruction 0 (the
+   * allocation-failure test's kernel found brx.idx jumping into the .func) */
+  for (uint32_t run = 0; run < 3; run++) {
+    uint32_t mod = run == 1 ? 4 : 3;
+    static char text[2048];
+    snprintf(text, sizeof text, "%s%s", run == 2 ? ".func f() {\n ret;\n}\n.func g() {\n ret;\n}\n" : "", sw);
+    memset(out, 0, sizeof out);
+    tc5_ptx_module *m = load(text);
     tc5_ptx_arg a[2];
     memset(a, 0, sizeof a);
     a[0].kind = TC5_PTX_ARG_BUFFER;
@@ -452,6 +459,7 @@ static void test_branch_table(void **state) {
     tc5_ptx_launch_cfg cfg;
     tc5_ptx_launch_init(&cfg);
     cfg.block[0] = 64;
+    cfg.max_steps = 1u << 16; /* a wrong jump loops: stopped as a hang */
     tc5_diag_init(&dg);
     tc5_status st = tc5_ptx_launch(m, &cfg, a, 2, NULL, &dg);
     tc5_ptx_free(m);
