@@ -31,7 +31,9 @@ TC5_SFU_FN uint32_t sfu_sq17(uint32_t x) {
   return r >> 1;
 }
 TC5_SFU_FN int64_t quad(const int32_t c[3], int s0, uint32_t lo, uint32_t sq, int s2) {
-  return ((int64_t)c[0] << s0) + (int64_t)c[1] * lo + ((int64_t)c[2] * sq << s2);
+  /* products, not shifts: a coefficient may be negative (a left shift of a
+   * negative value is undefined in C) */
+  return (int64_t)c[0] * ((int64_t)1 << s0) + (int64_t)c[1] * lo + (int64_t)c[2] * sq * ((int64_t)1 << s2);
 }
 
 /* ---------------- MUFU cores (flush-to-zero, as in hardware) ---------------- */
@@ -68,7 +70,7 @@ TC5_SFU_FN uint32_t mufu_sqrt(uint32_t x) {
   f |= (uint32_t)h << 23;
   uint32_t lo = f & 0x1ffff;
   const int32_t *c = tc5__sfu_tab_sqrt[f >> 17];
-  int64_t p = ((int64_t)c[0] << 15) + (int64_t)c[1] * lo + 2 * (int64_t)c[2] * sfu_sq17(lo) + 0x7fff;
+  int64_t p = (int64_t)c[0] * 32768 + (int64_t)c[1] * lo + 2 * (int64_t)c[2] * sfu_sq17(lo) + 0x7fff;
   uint32_t m = (uint32_t)(p >> 17);          /* 1.23 fixed point, may carry to 2.0 */
   return ((uint32_t)(127 + k) << 23) + (m - (1u << 23));
 }
