@@ -121,6 +121,15 @@ typedef struct tc5_ptx_launch_cfg {
    * and the first one named in the diag) */
   void (*on_finding)(void *ctx, const tc5_check_finding *f);
   void *finding_ctx;
+  /* false: buffers get tc5's addresses (tc5_ptx_arg.device_address).
+   * true: every buffer's device address is its host address (data), as
+   * CUDA's unified addressing gives a framework's tensors, so pointers the
+   * caller stored in buffers (pointer arrays) are valid in the kernel.
+   * Buffers may overlap (views of one allocation: one region); none may
+   * lie in [0x7c0000000000, 0x7e0100000000), the generic windows of
+   * parameter, local and shared memory (TC5_EINVAL names it); tensor maps
+   * passed by address and the module's variables lie past 2^47. */
+  bool host_addresses;
 } tc5_ptx_launch_cfg;
 
 typedef struct tc5_ptx_stats {

@@ -353,7 +353,7 @@ class TensorMap:
 
 def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, shared_bytes: int = 0,
             check: str = "default", threads: int | None = None, name: str = "kernel.ptx", cluster=None,
-            buffers=()):
+            buffers=(), host_addresses: bool = False):
     """Runs a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly (`tc5 run`).
 
     grid, block: int or up to 3 ints. args: one per .param of the entry, in
@@ -366,7 +366,11 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     are global buffers but no parameter (a struct's pointers name them); they
     get the first addresses (0x200000000, then 64 KiB past each end, 256-byte
     aligned), then the arguments' buffers in order. cluster: CTAs a cluster
-    (default: the entry's .reqnctapercluster).
+    (default: the entry's .reqnctapercluster). host_addresses: every buffer's
+    device address is its host address (arr.ctypes.data), as CUDA's unified
+    addressing gives a framework's tensors: pointers stored in arrays (pointer
+    arrays) are then valid in the kernel, and buffers may be views of one
+    allocation.
     check: the tcgen05 checker (none, default, strict). Returns
     (findings, printed): the checker's findings (dicts: rule, warning, line,
     line2, count, text) and what the kernel printed. Kernel errors (out of
@@ -419,7 +423,8 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
             packed.append((size, int(x) & ((1 << (8 * size)) - 1)))
         else:
             raise TypeError(f"argument {i}: an array, None or a number, not {type(x).__name__}")
-    return _tc5.run_ptx(ptx_text, name, entry, grid, block, cluster, shared_bytes, check, threads, packed)
+    return _tc5.run_ptx(ptx_text, name, entry, grid, block, cluster, shared_bytes, check, threads, packed,
+                        bool(host_addresses))
 
 
 __all__ += ["run_ptx", "TensorMap"]

@@ -770,29 +770,34 @@ static PyObject *py_ptx_params(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(run_ptx_doc,
-             "run_ptx(text, name, entry, grid, block, cluster, shared_bytes, check, threads, args) -> (findings, printed)\n"
+             "run_ptx(text, name, entry, grid, block, cluster, shared_bytes, check, threads, args, host_addresses=0)\n"
+             "-> (findings, printed)\n"
              "args: for each .param, a writable buffer (a global buffer, written in place), (size, bits),\n"
              "('bytes', bytes) (a struct by value), ('tmap', params, i) (a tensor map over argument i's buffer)\n"
              "or ('tmap', params, buffer) (over a buffer of its own); ('global', buffer) is a buffer that\n"
-             "is no parameter. Buffers get addresses in list order.");
+             "is no parameter. Buffers get addresses in list order, or (host_addresses) their own.");
 static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   (void)self;
   const char *text, *name, *entry, *check_s;
   Py_ssize_t len;
   unsigned g[3], b[3], cl[3], shared, threads;
   PyObject *list;
-  if (!PyArg_ParseTuple(args, "s#sz(III)(III)(III)IsIO!", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
-                        &b[2], &cl[0], &cl[1], &cl[2], &shared, &check_s, &threads, &PyList_Type, &list))
+  int host = 0;
+  if (!PyArg_ParseTuple(args, "s#sz(III)(III)(III)IsIO!|p", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
+                        &b[2], &cl[0], &cl[1], &cl[2], &shared, &check_s, &threads, &PyList_Type, &list, &host))
     return NULL;
   tc5_check_mode mode;
   if (tc5_check_mode_parse(check_s, &mode)) return PyErr_Format(PyExc_ValueError, "check is none, default or strict, not '%s'", check_s);
   Py_ssize_t na = PyList_Size(list);
-  if (na > 64) return PyErr_Format(PyExc_ValueError, "at most 64 kernel arguments");
-  tc5_ptx_arg a[64];
-  Py_buffer bufs[64];
-  bool held[64] = {false};
-  memset(a, 0, sizeof a);
+  if (na > 4096) return PyErr_Format(PyExc_ValueError, "at most 4096 kernel arguments and buffers, not %zd", na);
+  tc5_ptx_arg *a = calloc((size_t)na + 1, sizeof *a);
+  Py_buffer *bufs = calloc((size_t)na + 1, sizeof *bufs);
+  bool *held = calloc((size_t)na + 1, sizeof *held);
   PyObject *ret = NULL;
+  if (!a || !bufs || !held) {
+    free(a), free(bufs), free(held);
+    return PyErr_NoMemory();
+  }
   tc5_ptx_module *m = NULL;
   run_ctx rc;
   memset(&rc, 0, sizeof rc);
@@ -858,6 +863,7 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   cfg.finding_ctx = &rc;
   cfg.print = collect_print;
   cfg.print_ctx = &rc;
+  cfg.host_addresses = host != 0;
   Py_BEGIN_ALLOW_THREADS
   st = tc5_ptx_launch(m, &cfg, a, (unsigned)na, NULL, &dg);
   Py_END_ALLOW_THREADS
@@ -879,6 +885,7 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
 out:
   for (Py_ssize_t i = 0; i < na; i++)
     if (held[i]) PyBuffer_Release(&bufs[i]);
+  free(a), free(bufs), free(held);
   if (m) tc5_ptx_free(m);
   free(rc.f);
   free(rc.out);

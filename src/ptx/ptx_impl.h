@@ -201,6 +201,7 @@ struct tc5_ptx_module {
 #define PTX_GENERIC_PARAM 0x00007c0000000000ull  /* generic window of the kernel parameters */
 #define PTX_WINDOW_SIZE (1ull << 32)
 #define PTX_GLOBAL_BASE 0x0000000200000000ull    /* first global buffer             */
+#define PTX_HOST_OWN_BASE 0x0000800000000000ull  /* host addresses: tc5's own regions, past user space */
 
 typedef struct ptx_region {
   uint64_t base, size;

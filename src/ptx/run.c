@@ -604,6 +604,62 @@ __attribute__((format(printf, 5, 6))) static void add_region(ptx_launch *L, uint
   va_end(ap);
 }
 
+/* a buffer at its host address (cfg.host_addresses): anywhere but in the
+ * generic windows of shared, local and parameter memory, and not at 0 */
+static tc5_status host_address(tc5_ptx_arg *a, unsigned k, tc5_diag *diag) {
+  uint64_t lo = (uint64_t)(uintptr_t)a->data, hi = lo + a->bytes;
+  if (!a->data) { /* an empty buffer with no memory: nothing can be read at its address */
+    a->device_address = 0;
+    return TC5_OK;
+  }
+  if (hi < lo || hi > PTX_HOST_OWN_BASE)
+    return tc5_diag_add(diag, TC5_EINVAL, "args", lo,
+                        "argument %u: a buffer at host address 0x%llx (%zu bytes) runs past the user address space",
+                        k + 1, (unsigned long long)lo, a->bytes);
+  if (hi > PTX_GENERIC_PARAM && lo < PTX_GENERIC_SHARED + PTX_WINDOW_SIZE)
+    return tc5_diag_add(diag, TC5_EINVAL, "args", lo,
+                        "argument %u: a buffer at host address 0x%llx (%zu bytes) overlaps the generic windows of "
+                        "parameter, local and shared memory [0x%llx, 0x%llx): host addresses cannot be device addresses",
+                        k + 1, (unsigned long long)lo, a->bytes, (unsigned long long)PTX_GENERIC_PARAM,
+                        (unsigned long long)(PTX_GENERIC_SHARED + PTX_WINDOW_SIZE));
+  a->device_address = lo;
+  return TC5_OK;
+}
+
+static int region_cmp(const void *x, const void *y) {
+  const ptx_region *a = x, *b = y;
+  return a->base < b->base ? -1 : a->base > b->base;
+}
+
+/* host addresses: buffers that overlap (views of one allocation) or touch
+ * are one region, so an access that crosses from one into the other is in
+ * bounds as it is on the host; a region keeps the lowest buffer's name */
+static void merge_host_regions(ptx_launch *L) {
+  unsigned n = 0, own = 0;
+  for (unsigned k = 0; k < L->nregions; k++) { /* the identity-mapped ones first, in place */
+    if (L->regions[k].host == (uint8_t *)(uintptr_t)L->regions[k].base && L->regions[k].base) {
+      ptx_region t = L->regions[k];
+      memmove(&L->regions[n + 1], &L->regions[n], (k - n) * sizeof t);
+      L->regions[n++] = t;
+    } else {
+      own++;
+    }
+  }
+  qsort(L->regions, n, sizeof *L->regions, region_cmp);
+  unsigned w = 0;
+  for (unsigned k = 0; k < n; k++) {
+    ptx_region *r = &L->regions[k];
+    if (w && r->base <= L->regions[w - 1].base + L->regions[w - 1].size) {
+      ptx_region *p = &L->regions[w - 1];
+      if (r->base + r->size > p->base + p->size) p->size = r->base + r->size - p->base;
+      continue;
+    }
+    L->regions[w++] = *r;
+  }
+  memmove(&L->regions[w], &L->regions[n], own * sizeof *L->regions);
+  L->nregions = w + own;
+}
+
 tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args,
                           unsigned nargs, tc5_ptx_stats *stats, tc5_diag *diag) {
   if (!m || !cfg || (nargs && !args)) return TC5_EINVAL;
@@ -720,11 +776,18 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
     st = TC5_ENOMEM;
     goto out;
   }
-  uint64_t next = PTX_GLOBAL_BASE;
+  /* host addresses: tc5's own regions (tensor maps passed by address, the
+   * module's variables) lie past every user-space address */
+  uint64_t next = cfg->host_addresses ? PTX_HOST_OWN_BASE : PTX_GLOBAL_BASE;
   /* the buffers first: a tensor map needs its buffer's address */
   for (unsigned k = 0; k < nargs; k++)
     if (args[k].kind == TC5_PTX_ARG_BUFFER || args[k].kind == TC5_PTX_ARG_GLOBAL ||
         (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data)) {
+      if (cfg->host_addresses) {
+        st = host_address(&args[k], k, diag);
+        if (st) goto out;
+        continue;
+      }
       args[k].device_address = next;
       next = (next + args[k].bytes + 65536 + 255) / 256 * 256; /* a gap: overruns do not land in the next buffer */
     }
@@ -802,6 +865,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
     }
     memcpy(L.params + p->offset, &v, p->size < 8 ? p->size : 8);
   }
+  if (cfg->host_addresses) merge_host_regions(&L);
   /* the module's .global/.const variables: one region after the buffers */
   L.globals = calloc(m->global_bytes ? m->global_bytes : 1, 1);
   if (!L.globals) {

@@ -136,12 +136,71 @@ static void test_load_wider_than_buffer(void **state) {
   }
 }
 
+/* cfg.host_addresses: buffers at their host addresses, so a pointer array
+ * the host filled is valid in the kernel (Triton's grouped GEMM); views of
+ * one allocation are one region; the generic windows are refused */
+static const char *ptrs_text = ".version 8.7\n.target sm_100a\n.address_size 64\n"
+                               ".visible .entry k(.param .u64 ptrs) {\n"
+                               " .reg .b32 %r<4>; .reg .b64 %rd<6>;\n"
+                               " ld.param.u64 %rd1, [ptrs]; mov.u32 %r1, %ctaid.x; mov.u32 %r2, %tid.x;\n"
+                               " mul.wide.u32 %rd2, %r1, 8; add.s64 %rd3, %rd1, %rd2; ld.global.u64 %rd4, [%rd3];\n"
+                               " mul.wide.u32 %rd2, %r2, 4; add.s64 %rd5, %rd4, %rd2; st.global.u32 [%rd5], %r2;\n ret;\n}\n";
+
+static tc5_status launch_host(tc5_ptx_arg *a, unsigned n, uint32_t grid_x, tc5_diag *dg) {
+  tc5_ptx_module *m = NULL;
+  tc5_diag_init(dg);
+  assert_int_equal(tc5_ptx_load(ptrs_text, strlen(ptrs_text), "k.ptx", &m, dg), TC5_OK);
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = grid_x;
+  cfg.block[0] = 32;
+  cfg.threads = 1;
+  cfg.host_addresses = true;
+  tc5_status st = tc5_ptx_launch(m, &cfg, a, n, NULL, dg);
+  tc5_ptx_free(m);
+  return st;
+}
+
+static void test_host_addresses(void **state) {
+  (void)state;
+  uint32_t x[32] = {0}, y[32] = {0}, big[48] = {0};
+  uint64_t p[2] = {(uint64_t)(uintptr_t)x, (uint64_t)(uintptr_t)y};
+  tc5_ptx_arg a[3];
+  memset(a, 0, sizeof a);
+  a[0] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = p, .bytes = sizeof p};
+  a[1] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_GLOBAL, .data = x, .bytes = sizeof x};
+  a[2] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_GLOBAL, .data = y, .bytes = sizeof y};
+  tc5_diag dg;
+  assert_int_equal(launch_host(a, 3, 2, &dg), TC5_OK);
+  assert_int_equal(a[0].device_address, (uint64_t)(uintptr_t)p);
+  for (unsigned t = 0; t < 32; t++) assert_true(x[t] == t && y[t] == t);
+  /* two views of big, [0, 64) and [32, 192) bytes: the kernel's 128 bytes
+   * from big cross from one into the other */
+  p[0] = (uint64_t)(uintptr_t)big;
+  a[1] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_GLOBAL, .data = big, .bytes = 64};
+  a[2] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_GLOBAL, .data = (uint8_t *)big + 32, .bytes = 160};
+  assert_int_equal(launch_host(a, 3, 1, &dg), TC5_OK);
+  assert_int_equal(big[31], 31);
+  /* a pointer to memory no argument names: out of bounds, the address named */
+  uint32_t other[32];
+  p[0] = (uint64_t)(uintptr_t)other;
+  assert_int_equal(launch_host(a, 3, 1, &dg), TC5_EBOUNDS);
+  char want[64];
+  snprintf(want, sizeof want, "global address 0x%llx", (unsigned long long)(uintptr_t)other);
+  assert_true(has(&dg, want));
+  /* a buffer in the generic windows: refused before the launch */
+  a[1].data = (void *)(uintptr_t)0x7d0000000000ull;
+  assert_int_equal(launch_host(a, 3, 1, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "argument 2: a buffer at host address 0x7d0000000000 (64 bytes) overlaps the generic windows"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_null_buffer),
       cmocka_unit_test(test_unknown_kind),
       cmocka_unit_test(test_grid_x),
       cmocka_unit_test(test_load_wider_than_buffer),
+      cmocka_unit_test(test_host_addresses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,3 +70,31 @@ def test_struct_argument_and_buffers():
     s = np.array([0x200000000, 77], dtype=np.uint64).tobytes()
     tc5.run_ptx(text, 1, 1, [s], buffers=[out])
     assert out.tolist() == [0, 77, 0, 0]
+
+
+PTRS = """.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 ptrs) {
+ .reg .b32 %r<4>; .reg .b64 %rd<6>;
+ ld.param.u64 %rd1, [ptrs]; mov.u32 %r1, %ctaid.x; mov.u32 %r2, %tid.x;
+ mul.wide.u32 %rd2, %r1, 8; add.s64 %rd3, %rd1, %rd2; ld.global.u64 %rd4, [%rd3];
+ mul.wide.u32 %rd2, %r2, 4; add.s64 %rd5, %rd4, %rd2; st.global.u32 [%rd5], %r2;
+ ret;
+}
+"""
+
+
+def test_host_addresses():
+    """host_addresses: a pointer array the host filled (the grouped-GEMM
+    tutorial's) is valid in the kernel; a view is the same memory; a pointer
+    to memory that was not passed is out of bounds, its address named"""
+    base = np.zeros(96, dtype=np.uint32)
+    x, y = base[:32], base[64:]  # views of one allocation
+    ptrs = np.array([x.ctypes.data, y.ctypes.data], dtype=np.uint64)
+    tc5.run_ptx(PTRS, 2, 32, [ptrs], buffers=[x, y], host_addresses=True)
+    assert (x == np.arange(32)).all() and (y == np.arange(32)).all() and not base[32:64].any()
+    other = np.zeros(32, dtype=np.uint32)
+    ptrs[1] = other.ctypes.data
+    with pytest.raises(tc5.Error, match=f"global address 0x{other.ctypes.data:x}"):
+        tc5.run_ptx(PTRS, 2, 32, [ptrs], buffers=[x, y], host_addresses=True)
