@@ -98,3 +98,26 @@ def test_host_addresses():
     ptrs[1] = other.ctypes.data
     with pytest.raises(tc5.Error, match=f"global address 0x{other.ctypes.data:x}"):
         tc5.run_ptx(PTRS, 2, 32, [ptrs], buffers=[x, y], host_addresses=True)
+
+
+def test_memory_regions():
+    """tc5.memory: a strided view's span, in place (writes show in the original)"""
+    import tc5.memory as mem
+    a = np.arange(64, dtype=np.float32).reshape(8, 8)
+    v = a[2:6, ::2]
+    lo, n = mem.span(v)
+    assert lo == a.ctypes.data + 4 * 16 and n == 4 * (3 * 8 + 6 + 1)
+    r = mem.region(v)
+    r.view(np.float32)[0] = -1.0
+    assert a[2, 0] == -1.0 and mem.address(v) == lo
+    with pytest.raises(ValueError, match="read-only"):
+        b = np.zeros(4)
+        b.flags.writeable = False
+        mem.region(b, "b")
+    with pytest.raises(TypeError, match="x: a NumPy array or a CPU tensor, not list"):
+        mem.span([1, 2], "x")
+    torch = pytest.importorskip("torch")
+    t = torch.zeros(4, 6, dtype=torch.bfloat16)[:, 1:5]
+    assert mem.span(t) == (t.data_ptr(), 2 * (3 * 6 + 3 + 1))
+    mem.region(t)[:2] = np.frombuffer(np.float32(2.0).tobytes()[2:], dtype=np.uint8)
+    assert float(t[0, 0]) == 2.0
