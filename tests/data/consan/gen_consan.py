@@ -32,10 +32,18 @@ run_wrapper=True:
     empty stderr) -- if its assertions hold, ConSan expects the kernel to pass --
     and once with a failed launch whose stderr records every message the test
     looks for (`msg in result.driver_stderr_output`): those are the ConSan
-    messages of which the test accepts any.
+    messages of which the test accepts any. A test that asserts only the
+    failure names its class in UNSTATED.
 
-Left out: the tests of ConSan itself (SELF_TESTS: compile-cache knobs, profile
-scratch, NaN-poisoned allocations), the cases the suite skips.
+test_consan_initializes_allocations_with_nan launches its kernel itself and checks
+that ConSan filled the allocations it reads with NaN: its kernels read shared /
+Tensor Memory that nothing wrote, kept as bug cases of class uninit-read (DIRECT).
+Left out: the tests of ConSan itself (SELF_TESTS: its compile cache knob and
+environment variable, its profile scratch buffer), the cases the suite skips.
+
+To regenerate (the PTX is deterministic):
+    git --git-dir=MIRROR show HEAD:python/test/gluon/test_consan.py > /tmp/test_consan.py
+    python3 gen_consan.py --test /tmp/test_consan.py --commit $(git --git-dir=MIRROR rev-parse HEAD)
 
 Output (DIR, default: the directory of this script):
   manifest.tsv  one line per case: id, expect (fail|pass), ConSan classes
@@ -45,7 +53,7 @@ Output (DIR, default: the directory of this script):
                 tensors, tensor maps over --buffer scratch buffers, integers,
                 Triton's hidden global/profile scratch pointers)
   ptx/NAME.ptx  the PTX, deduplicated (NAME: the first case's test name and a
-                hash of the text; many cases share a kernel)
+                hash of the text; in this corpus no two cases share a kernel)
   gen_report.txt  what was left out and why, compile failures, renames applied
 """
 import argparse
@@ -420,9 +428,11 @@ def main():
     ap.add_argument("--out", default=HERE)
     ap.add_argument("--only", default=None, help="regex on case ids")
     ap.add_argument("--commit", default="", help="the upstream commit the test file comes from (recorded)")
-    ap.add_argument("--work", default="/tmp/tc5_consan_work", help="Triton cache and patched source")
+    ap.add_argument("--work", default="/tmp/tc5_consan_work",
+                    help="Triton cache and the patched test file (its path is in the PTX's .file)")
     args = ap.parse_args()
     out = os.path.abspath(args.out)
+    args.work = os.path.abspath(args.work)
     os.makedirs(os.path.join(out, "ptx"), exist_ok=True)
     os.makedirs(args.work, exist_ok=True)
     os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(args.work, "triton_cache"))
@@ -444,7 +454,8 @@ def main():
         if n:
             text = text.replace(old, new)
         applied.append((old, new, why, n))
-    # a stable file name: it is in the PTX's debug info (.file)
+    # a stable file name: Triton writes its absolute path into the PTX's debug info (.file), so the
+    # corpus is reproduced byte for byte with the default --work
     path = os.path.join(args.work, "python", "test", "gluon", "test_consan.py")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     open(path, "w").write(text)
