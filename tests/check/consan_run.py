@@ -5,7 +5,7 @@ say for each case whether tc5 agrees with ConSan (issue 33).
 
 usage: consan_run.py TC5 [--data DIR] [--check MODE] [--jobs N] [--every K]
                          [--only REGEX] [--timeout S] [--baseline FILE]
-                         [--write-baseline FILE] [--table] [--log DIR]
+                         [--write-baseline FILE] [--quiet] [--log DIR]
 
 Each case runs as `tc5 run PTX ARGS --threads 1 --check=MODE` (default mode:
 default) and is classified:
@@ -27,7 +27,9 @@ with the expected results recorded there (`id<TAB>result`): the exit status
 is 1 only for a regression (a case that was found/silent and is no longer),
 0 otherwise; cases better than the baseline are listed as improvements
 (update the file with --write-baseline). Without --baseline the exit status
-is 0 when every case is found/silent, else 1. --log DIR keeps each case's
+is 0 when every case is found/silent, else 1. It prints a line per case (its
+id, ConSan's verdict and class, the result, the time and why), then the
+counts; --quiet prints only the counts. --log DIR keeps each case's
 command and tc5 output (DIR/ID.txt). Standard library only.
 """
 import os
@@ -163,11 +165,11 @@ def main(argv):
     opts = {"--data": os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "consan"),
             "--check": "default", "--jobs": "1", "--every": "1", "--only": None, "--timeout": "120",
             "--baseline": None, "--write-baseline": None, "--log": None}
-    table = "--table" in argv
+    table = "--quiet" not in argv
     i = 2
     while i < len(argv):
         a = argv[i]
-        if a == "--table":
+        if a in ("--quiet", "--table"):
             i += 1
             continue
         if a not in opts or i + 1 >= len(argv):
