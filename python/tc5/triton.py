@@ -291,11 +291,14 @@ def _live_regions():
         if r:
             out.append(r)
 
+    torch = sys.modules.get("torch")
+    tensor_type = torch.Tensor if torch is not None else ()
+
     def visit(obj):
         if isinstance(obj, np.ndarray):
             if obj.dtype != object:
                 add(obj)
-        elif memory._is_torch(obj):
+        elif isinstance(obj, tensor_type):
             try:
                 if obj.device.type == "cpu" and not obj.is_meta:
                     add(obj)
@@ -304,19 +307,21 @@ def _live_regions():
         elif isinstance(obj, Tensor):
             add(obj.array)
 
-    for o in gc.get_objects():
-        visit(o)
-        if isinstance(o, dict):
-            for v in list(o.values()):
+    with warnings.catch_warnings():  # isinstance on every object: deprecated module attributes warn
+        warnings.simplefilter("ignore")
+        for o in gc.get_objects():
+            visit(o)
+            if isinstance(o, dict):
+                for v in list(o.values()):
+                    visit(v)
+            elif isinstance(o, (list, tuple)):
+                for v in list(o):
+                    visit(v)
+        f = sys._getframe()
+        while f is not None:
+            for v in list(f.f_locals.values()):
                 visit(v)
-        elif isinstance(o, (list, tuple)):
-            for v in list(o):
-                visit(v)
-    f = sys._getframe()
-    while f is not None:
-        for v in list(f.f_locals.values()):
-            visit(v)
-        f = f.f_back
+            f = f.f_back
     return out
 
 
@@ -345,7 +350,7 @@ class _Regions:
         """registers the live arrays and tensors that contain any of these
         addresses (pointers found in the kernel's memory)"""
         a = np.unique(np.asarray(addresses, dtype=np.uint64))
-        a = a[(a >= 0x10000) & (a < 0x7c0000000000)]
+        a = a[(a >= 0x10000) & (a < 0x800000000000)]  # user space
         a = a[~self.contains(a)]
         if a.size == 0:
             return
@@ -527,7 +532,13 @@ class Launcher:
     def _scratch(self, size, align, grid, alloc):
         if size <= 0:
             return None
-        return alloc(grid * self.num_ctas * size, align, 0)
+        buf = alloc(grid * self.num_ctas * size, align, 0)
+        a = _address(buf, "the allocator's buffer")
+        if align and a % align:
+            raise ValueError(f"tc5: the allocator's buffer for kernel {self.name} is at 0x{a:x}, not aligned to the "
+                             f"{align} bytes it was asked for (a CPU tensor is 64-byte aligned: over-allocate "
+                             f"and slice, or allocate with numpy)")
+        return buf
 
     def __call__(self, gridX, gridY, gridZ, stream, function, kernel_metadata, launch_metadata, launch_enter_hook,
                  launch_exit_hook, *args):
@@ -899,9 +910,12 @@ def torch_cuda_shim():
     """For scripts that name CUDA themselves (`device="cuda"`,
     `torch.cuda.get_device_capability()`...): tensors made for "cuda" are
     made on the CPU (a TorchFunctionMode rewrites the device of factory
-    functions, .to() and .cuda()), and torch.cuda's queries answer for the
-    B200 (capability (10, 0), 148 SMs; synchronize and empty_cache do
-    nothing). TC5_TRITON_TORCH_CUDA=1 installs it with the driver."""
+    functions, .to() and .cuda()), torch.cuda's queries answer for the B200
+    (capability (10, 0), 148 SMs; synchronize and empty_cache do nothing),
+    and layer_norm of float16/bfloat16 tensors computes in float32 as
+    CUDA's kernels do (the CPU's backward accumulates in float16: off by 8
+    times the error of tutorial 05's kernel). TC5_TRITON_TORCH_CUDA=1
+    installs it with the driver."""
     global _shim_done
     import torch
     from torch.overrides import TorchFunctionMode
@@ -919,16 +933,39 @@ def torch_cuda_shim():
             return d
         return d
 
+    layer_norms = (torch.nn.functional.layer_norm, torch.layer_norm)
+    low = (torch.float16, torch.bfloat16)
+
+    def aligned(t):
+        """t in memory aligned as CUDA's caching allocator aligns (512 bytes; the CPU's: 64)"""
+        if not isinstance(t, torch.Tensor) or t.requires_grad or t.data_ptr() % 512 == 0 or t.numel() == 0 \
+                or not t.is_contiguous():
+            return t
+        n = t.numel() * t.element_size()
+        buf = torch.empty(n + 512, dtype=torch.uint8)
+        off = (-buf.data_ptr()) % 512
+        out = buf[off:off + n].view(t.dtype).view(t.shape)
+        out.copy_(t)
+        return out
+
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = dict(kwargs or {})
-            if "device" in kwargs:
+            if "device" in kwargs and cpu(kwargs["device"]) is not kwargs["device"]:
                 kwargs["device"] = cpu(kwargs["device"])
+                return aligned(func(*args, **kwargs))
             name = getattr(func, "__name__", "")
             if name == "cuda":
                 return args[0]
             if name == "to":
                 args = tuple(cpu(a) for a in args)
+            if func in layer_norms and args and getattr(args[0], "dtype", None) in low:
+                # CUDA's layer norm accumulates half-precision inputs in float32 (forward and
+                # backward); the CPU's backward accumulates in the input's type
+                dt = args[0].dtype
+                up = tuple(a.float() if isinstance(a, torch.Tensor) and a.dtype == dt else a for a in args)
+                kw = {k: v.float() if isinstance(v, torch.Tensor) and v.dtype == dt else v for k, v in kwargs.items()}
+                return func(*up, **kw).to(dt)
             return func(*args, **kwargs)
 
     mode = _CudaIsCpu()
@@ -948,6 +985,12 @@ def torch_cuda_shim():
         def __repr__(self):
             return f"_CudaDeviceProperties(name='{self.name}', major=10, minor=0, multi_processor_count=148)"
 
+    try:  # Triton's own cuBLAS binding (tutorials 09, 10 compare with it): tc5.gemm's Tensor Core
+        from triton._C.libtriton import nvidia
+        nvidia.cublas.CublasLt = CublasLt
+    except ImportError:
+        pass
+
     c = torch.cuda
     c.get_device_capability = lambda device=None: (10, 0)
     c.get_device_properties = lambda device=None: _Props()
@@ -961,6 +1004,83 @@ def torch_cuda_shim():
     c.Stream = _Stream
     c.current_stream = lambda device=None: _Stream()
     c.set_stream = lambda s: None
+
+
+def _np(t):
+    """a CPU tensor's memory as a NumPy array (the same memory)"""
+    import torch
+    if t.dtype in (torch.float8_e4m3fn, torch.float8_e5m2, torch.bfloat16):
+        dt = {torch.float8_e4m3fn: ml_dtypes.float8_e4m3fn, torch.float8_e5m2: ml_dtypes.float8_e5m2,
+              torch.bfloat16: ml_dtypes.bfloat16}[t.dtype]
+        return t.detach().view(torch.uint8 if t.element_size() == 1 else torch.int16).numpy().view(dt)
+    return t.detach().numpy()
+
+
+def _unswizzle_scales(codes: np.ndarray, rows: int, kg: int) -> np.ndarray:
+    """scale factors in the 32x4x4 layout of 128-row x 4-factor tiles (cuBLAS's,
+    tutorial 10's): factor (r, g) of tile (r // 128, g // 4) at
+    (r % 32) * 16 + (r % 128 // 32) * 4 + g % 4 of the tile -> rows x kg"""
+    r = np.arange(rows)[:, None]
+    g = np.arange(kg)[None, :]
+    tile = (r // 128) * (kg // 4) + g // 4
+    return codes.reshape(-1)[tile * 512 + (r % 32) * 16 + (r % 128 // 32) * 4 + g % 4]
+
+
+def _store(out, d: np.ndarray):
+    """D (float32) rounded into out's type, in place"""
+    import torch
+    out.copy_(torch.from_numpy(np.ascontiguousarray(d, dtype=np.float32)).to(out.dtype))
+
+
+class CublasLt:
+    """Triton's cuBLASLt binding (triton._C.libtriton.nvidia.cublas.CublasLt),
+    computed by tc5.gemm: the Tensor Core's own arithmetic with a float32
+    accumulator, D rounded to the output's type. matmul(A, B, C): C = A @ B^T
+    (B is N x K); gemm(A, B, C, D, alpha, beta): D = alpha A @ B^T + beta C;
+    block_scaled_matmul_mxfp8 / _nvfp4(A, B, D, scale_A, scale_B): scale
+    factors in the 32x4x4 tile layout, ue8m0 a 32 of K / ue4m3 a 16 of K
+    (fp4 packed two a byte, the first element in the low nibble)."""
+
+    def __init__(self, workspace=None):
+        self.workspace = workspace
+
+    @staticmethod
+    def _kind(a):
+        import torch
+        return "f16" if a.dtype in (torch.float16, torch.bfloat16) else "tf32" if a.dtype == torch.float32 \
+            else "f8f6f4"
+
+    def matmul(self, A, B, C):
+        from . import gemm
+        _store(C, gemm(_np(A), _np(B).T, kind=self._kind(A)))
+
+    def gemm(self, A, B, C, D, alpha, beta):
+        from . import gemm
+        d = gemm(_np(A), _np(B).T, kind=self._kind(A)).astype(np.float32)
+        _store(D, np.float32(alpha) * d + np.float32(beta) * _np(C).astype(np.float32))
+
+    def _scaled(self, A, B, D, sa, sb, block, stype, fp4):
+        from . import gemm
+        a, b = _np(A), _np(B)
+        if fp4:
+            def unpack(x):
+                x = x.view(np.uint8)
+                return np.stack([x & 15, x >> 4], axis=-1).reshape(x.shape[0], -1)
+            a, b = unpack(a), unpack(b)
+        M, K = a.shape
+        N = b.shape[0]
+        sa = _unswizzle_scales(_np(sa).view(np.uint8), M, K // block)
+        sb = _unswizzle_scales(_np(sb).view(np.uint8), N, K // block)
+        kind = "mxf4nvf4" if stype == "ue4m3" else "mxf8f6f4"
+        d = gemm(a, b.T, kind=kind, a_type="e2m1" if fp4 else None, b_type="e2m1" if fp4 else None,
+                 scale_a=sa, scale_b=sb.T, scale_type=stype, block=block)
+        _store(D, d)
+
+    def block_scaled_matmul_mxfp8(self, A, B, D, scale_A, scale_B):
+        self._scaled(A, B, D, scale_A, scale_B, 32, "ue8m0", False)
+
+    def block_scaled_matmul_nvfp4(self, A, B, D, scale_A, scale_B):
+        self._scaled(A, B, D, scale_A, scale_B, 16, "ue4m3", True)
 
 
 # ---------------------------------------------------------------------------
