@@ -500,7 +500,7 @@ class Launcher:
             self.params = _tc5.ptx_params(self.ptx, self.file, self.name)
         except Error as e:
             if not _compile_only.get():
-                raise
+                raise _with_source(e, self.ptx, self.file) from None
             # autotuning: a config tc5 cannot run is skipped like one that does not fit
             raise _Refused(str(e)) from e
 
@@ -609,6 +609,44 @@ class Launcher:
             sys.stdout.write(printed)
         if findings:
             _report(findings, self.name)
+
+
+def _ptx_source(ptx: str, line: int) -> str:
+    """"FILE:LINE" of the Python line PTX line `line` came from (the .loc
+    before it; the outermost inlined_at), as tc5 names it in findings; ""
+    when the PTX carries none (a load error comes before tc5 has a module)"""
+    import re
+    files = dict((int(m.group(1)), m.group(2)) for m in re.finditer(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.M))
+    loc = None
+    for i, text in enumerate(ptx.splitlines()[:max(line - 1, 0)], 1):
+        m = re.match(r"\s*\.loc\s+(\d+)\s+(\d+)\s+\d+(.*)", text)
+        if m:
+            at = re.search(r"inlined_at\s+(\d+)\s+(\d+)", m.group(3).split("//")[0])
+            loc = (int(m.group(1)), int(m.group(2)), at and (int(at.group(1)), int(at.group(2))))
+    if not loc or not loc[1]:
+        return ""
+    f, ln, at = loc
+    if at:
+        return f"{files.get(at[0], '?')}:{at[1]} (in {os.path.basename(files.get(f, '?'))}:{ln})"
+    return f"{files.get(f, '?')}:{ln}"
+
+
+def _with_source(e, ptx: str, file: str):
+    """a load error of tc5 with the Python line of the PTX line it names"""
+    import re
+    msgs = list(getattr(e, "messages", []))
+    extra = []
+    for m in msgs:
+        r = re.match(re.escape(file) + r":(\d+)", m)
+        src = r and _ptx_source(ptx, int(r.group(1)))
+        if src:
+            extra.append(f"{file}:{r.group(1)} is {src}")
+    if not extra:
+        return e
+    e2 = type(e)(str(e) + "".join(f"\n  - {x}" for x in extra))
+    e2.status = getattr(e, "status", None)
+    e2.messages = msgs + extra
+    return e2
 
 
 def _refused_class():
