@@ -557,9 +557,11 @@ class Launcher:
         flat = self._flatten(args)
         flat.append(("*i8", global_scratch, "global scratch"))
         flat.append(("*i8", profile_scratch, "profile scratch"))
-        if len(flat) != len(self.params):
+        types = self.expanded + ["*i8", "*i8"]  # the launcher's own types (descriptors expanded)
+        if len(flat) != len(self.params) or len(types) != len(flat):
             raise RuntimeError(f"tc5: kernel {self.name} has {len(self.params)} parameters; Triton's launcher "
-                               f"rules give {len(flat)} arguments")
+                               f"rules give {len(flat)} arguments of {len(types)} types")
+        flat = [(t, x, what) for t, (_, x, what) in zip(types, flat)]
         if ngrid > 0 and not _compile_only.get():
             self._launch(gridX, gridY, gridZ, flat)
         if launch_exit_hook is not None:
@@ -577,11 +579,11 @@ class Launcher:
                     raise ValueError(f"{what}: the tensor descriptor's base has no memory")
                 lo, n, _ = r
                 packed.append(TensorMap_at(x.spec, _view(x.address, lo + n - x.address)))
-            elif ty is not None and ty.startswith("*") or (ty is None and is_ptr):
+            elif isinstance(ty, str) and ty.startswith("*"):
                 if x is not None and not isinstance(x, (int, np.integer)):
                     regions.add(x, what)
-                    if ty in ("*i64", "*u64", "*ki64", "*ku64") and isinstance(x, (np.ndarray, Tensor)) or (
-                            ty in ("*i64", "*u64", "*ki64", "*ku64") and memory._is_torch(x)):
+                    if ty.lstrip("*k") in ("i64", "u64") and (isinstance(x, (np.ndarray, Tensor))
+                                                              or memory._is_torch(x)):
                         pointers.append(x)
                 a = _address(x, what)
                 if isinstance(x, (int, np.integer)) and a:
@@ -590,7 +592,7 @@ class Launcher:
             elif ty == "nvTmaDesc":
                 raise TypeError(f"{what}: a tensor map parameter needs a host TensorDescriptor")
             else:
-                packed.append(_value_bits(ty or ("i1" if isinstance(x, bool) else "i64"), x, size, what))
+                packed.append(_value_bits(ty, x, size, what))
         # pointers stored in the kernel's memory (pointer arrays): the live tensors they name
         found = []
         for p in pointers:
@@ -949,11 +951,14 @@ def torch_cuda_shim():
     `torch.cuda.get_device_capability()`...): tensors made for "cuda" are
     made on the CPU (a TorchFunctionMode rewrites the device of factory
     functions, .to() and .cuda()), torch.cuda's queries answer for the B200
-    (capability (10, 0), 148 SMs; synchronize and empty_cache do nothing),
-    and layer_norm of float16/bfloat16 tensors computes in float32 as
-    CUDA's kernels do (the CPU's backward accumulates in float16: off by 8
-    times the error of tutorial 05's kernel). TC5_TRITON_TORCH_CUDA=1
-    installs it with the driver."""
+    (available, capability (10, 0), 148 SMs; synchronize and empty_cache do
+    nothing),
+    layer_norm of float16/bfloat16 tensors computes in float32 as CUDA's
+    kernels do (the CPU's backward accumulates in float16: off by 8 times
+    the error of tutorial 05's kernel), the product of two float16/bfloat16
+    matrices (torch.mm, matmul, @) is cuBLAS's on a B200 (tc5.gemm, rounded
+    to the type), and Triton's cuBLASLt binding is tc5.gemm.
+    TC5_TRITON_TORCH_CUDA=1 installs it with the driver."""
     global _shim_done
     import torch
     from torch.overrides import TorchFunctionMode
@@ -973,6 +978,14 @@ def torch_cuda_shim():
 
     layer_norms = (torch.nn.functional.layer_norm, torch.layer_norm)
     low = (torch.float16, torch.bfloat16)
+    matmuls = (torch.mm, torch.matmul, torch.Tensor.mm, torch.Tensor.matmul, torch.Tensor.__matmul__)
+
+    def blas(a, b):
+        """a @ b of two float16/bfloat16 matrices as cuBLAS computes it on a B200:
+        Tensor Core steps with a float32 accumulator (tc5.gemm), rounded to the type"""
+        from . import gemm
+        d = gemm(_np(a), _np(b), kind="f16")
+        return torch.from_numpy(d).to(a.dtype)
 
     def aligned(t):
         """t in memory aligned as CUDA's caching allocator aligns (512 bytes; the CPU's: 64)"""
@@ -997,6 +1010,10 @@ def torch_cuda_shim():
                 return args[0]
             if name == "to":
                 args = tuple(cpu(a) for a in args)
+            if func in matmuls and len(args) == 2 and not kwargs and all(
+                    isinstance(x, torch.Tensor) and x.dim() == 2 and x.dtype in low and not x.requires_grad
+                    and x.device.type == "cpu" for x in args) and args[0].dtype == args[1].dtype:
+                return blas(*args)
             if func in layer_norms and args and getattr(args[0], "dtype", None) in low:
                 # CUDA's layer norm accumulates half-precision inputs in float32 (forward and
                 # backward); the CPU's backward accumulates in the input's type
@@ -1030,6 +1047,7 @@ def torch_cuda_shim():
         pass
 
     c = torch.cuda
+    c.is_available = lambda: True
     c.get_device_capability = lambda device=None: (10, 0)
     c.get_device_properties = lambda device=None: _Props()
     c.get_device_name = lambda device=None: _Props.name
