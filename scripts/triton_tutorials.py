@@ -27,7 +27,6 @@ import argparse
 import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,9 +56,12 @@ for args in {calls!r}:
     getattr(m, {fn!r})(*args)
 """
 
-# name, kind, file, what (script: expected stdout regexes; pytest: -k; call: calls), full-size variant
+# name, kind, file, what. script: stdout regexes; pytest: (-k selection, --full selection, failures
+# allowed: {regex of the reason: why}); call: (function, calls, --full calls)
 SIZES_09 = [[32, 32, 32], [512, 512, 512]]
 SIZES_09_FULL = [[32, 32, 32], [8192, 8192, 512]]
+# tc5 stops where a kernel reads memory never written (TC5_EUNINIT), even when the values go unused:
+# the checker's decision on such reads is pending (tests/data/consan/triage.txt, "uninit-correct-stop")
 CASES = [
     ("triton 01 vector add", "script", "01-vector-add.py",
      [r"The maximum difference between torch and triton is 0\.0\n"]),
@@ -68,7 +70,13 @@ CASES = [
      [r"(?s)Triton and Torch match.*Triton and Torch match"]),
     ("triton 05 layer norm", "script", "05-layer-norm.py", []),
     ("triton 06 attention forward", "pytest", "06-fused-attention.py",
-     ("fwd and (128-2-1] or 1024-2-1])", "fwd")),
+     ("fwd and not (fwd-False-True) and (128-2-1] or 1024-2-1])", "fwd and not (fwd-False-True)", {})),
+    # causal without warp specialisation: Triton's pipelined loop loads the S tile from Tensor Memory in the
+    # peeled iteration of the loop of the diagonal blocks' predecessors even when that loop runs 0 times;
+    # the values are unused (with NaN in their place the 8 tests pass)
+    ("triton 06 attention forward, causal, not warp-specialised", "pytest", "06-fused-attention.py",
+     ("fwd-False-True and (128-2-1] or 1024-2-1])", "fwd-False-True",
+      {r"UninitializedError": "a tcgen05.ld of Tensor Memory never written (unused)"})),
     ("triton 08 grouped gemm", "script", "08-grouped-gemm.py", []),
     ("triton 09 persistent matmul (all variants, fp16 and fp8)", "call", "09-persistent-matmul.py",
      ("validate", [s + [f"torch.{t}"] for t in ("float16", "float8_e4m3fn") for s in SIZES_09],
@@ -78,14 +86,22 @@ CASES = [
       [[8192, 8192, 8192, f] for f in ("nvfp4", "mxfp4", "mxfp8", "mixed")])),
     ("triton 11 programmatic dependent launch", "script", "11-programmatic-dependent-launch.py",
      [r"add: \u2705"]),
-    ("gluon 06 tcgen05", "pytest", "gluon/06-tcgen05.py", ("", "")),
-    ("gluon 07 persistence", "pytest", "gluon/07-persistence.py", ("", "")),
-    ("gluon 08 warp specialization", "pytest", "gluon/08-warp-specialization.py", ("", "")),
+    ("gluon 06 tcgen05", "pytest", "gluon/06-tcgen05.py", ("", "", {})),
+    ("gluon 07 persistence", "pytest", "gluon/07-persistence.py", ("", "", {})),
+    ("gluon 08 warp specialization", "pytest", "gluon/08-warp-specialization.py", ("", "", {})),
     ("gluon 11 tcgen05 mma scaled", "pytest", "gluon/11-tcgen05-mma-scaled.py",
-     ("128-128-2048-2048-4096 or -500-600- or -128-128-128] or -128-128-640] or -128-128-704] or -128-128-1152] "
-      "or -128-128-4096]", "")),
-    ("gluon 12 cluster launch control", "pytest", "gluon/12-cluster-launch-control.py", ("1000", "")),
-    ("gluon 14 multi-CTA", "pytest", "gluon/14-multicta.py", ("", "")),
+     ("not test_mma_scaled_pipelined and 128-128-2048-2048-4096 or warp_specialized- and (-500-600- or -128-128-)",
+      "not pipelined-", {})),
+    # the "pipelined" implementation issues tcgen05_copy of the scale factors unpredicated in the iterations
+    # whose loads and MMA are predicated off: the last copy is never committed before the kernel frees
+    # Tensor Memory (dealloc-inflight, a finding; with TC5_TRITON_FINDINGS=warn the results are right),
+    # and where no load ran the copy reads shared memory never written
+    ("gluon 11 tcgen05 mma scaled, the pipelined implementation", "pytest", "gluon/11-tcgen05-mma-scaled.py",
+     ("pipelined- and (-500-600- or -128-128-)", "pipelined-",
+      {r"HazardError: .*dealloc-inflight": "a finding: tcgen05.dealloc with a tcgen05.cp in flight",
+       r"UninitializedError": "a tcgen05.cp of shared memory never written (unused)"})),
+    ("gluon 12 cluster launch control", "pytest", "gluon/12-cluster-launch-control.py", ("1000", "", {})),
+    ("gluon 14 multi-CTA", "pytest", "gluon/14-multicta.py", ("", "", {})),
 ]
 
 
@@ -130,8 +146,8 @@ def main():
         if kind == "script":
             cmd = [args.python, path]
         elif kind == "pytest":
-            sel = what[1] if args.full and what[1] is not None else what[0]
-            cmd = [args.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", path] + (["-k", sel] if sel else [])
+            sel = what[1] if args.full else what[0]
+            cmd = [args.python, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", path] + (["-k", sel] if sel else [])
         else:
             fn, calls, full = what
             cmd = [args.python, "-c", CALL.format(file=path, fn=fn, calls=full if args.full else calls, seed=0)]
@@ -148,7 +164,18 @@ def main():
         elif kind == "pytest":
             m = re.findall(r"(\d+ (?:passed|failed|skipped|deselected|error)[^\n]*) in [\d.]+s", out)
             note = m[-1] if m else ""
-            ok = ok and "passed" in note and " failed" not in note
+            fails = re.findall(r"^FAILED (\S+)(?: - (.*))?$", out, re.M)
+            allowed = what[2]
+            why = {}
+            for test, reason in fails:
+                hit = next((w for pat, w in allowed.items() if re.search(pat, reason or "")), None)
+                if hit is None:
+                    why = None
+                    break
+                why[hit] = why.get(hit, 0) + 1
+            ok = ("passed" in note or fails) and why is not None and "error" not in note
+            if why:
+                note += "; as expected: " + ", ".join(f"{n} {w}" for w, n in why.items())
         else:
             ok = ok and "\u274c" not in r.stdout
             note = f"{r.stdout.count(chr(0x2705))} checks passed"

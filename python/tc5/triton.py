@@ -211,14 +211,6 @@ def tensor(array) -> Tensor:
     return Tensor(array)
 
 
-def _as_ptr_arg(x, what: str):
-    """what Triton's binder specialises for a pointer argument: NumPy arrays
-    as Tensors (the others unchanged)"""
-    if isinstance(x, np.ndarray):
-        return Tensor(x, what)
-    return x
-
-
 # ---------------------------------------------------------------------------
 # memory: the regions a launch may touch
 # ---------------------------------------------------------------------------
@@ -478,7 +470,6 @@ class Launcher:
 
     def __init__(self, src, metadata):
         from triton.backends.driver import expand_signature
-        from triton.backends.nvidia.driver import annotate_arguments  # noqa: F401  (only checks the driver is 3.9's)
         self.name = metadata.name
         self.signature = dict(src.signature)
         self.tensordesc_meta = getattr(metadata, "tensordesc_meta", None)
@@ -713,7 +704,8 @@ def _report(findings, kernel: str):
             where += f" ({f['src']})"
         lines.append(f"[{f['rule']}] at {where}" + (f" x{f['count']}" if f.get("count", 1) > 1 else "")
                      + "\n" + f["text"].rstrip())
-    msg = f"tc5: the checker found {len(findings)} broken rule(s) in kernel {kernel}:\n" + "\n".join(lines)
+    rules = ", ".join(dict.fromkeys(f["rule"] for f in findings))
+    msg = f"tc5: kernel {kernel} breaks {rules} (the checker's {len(findings)} finding(s)):\n" + "\n".join(lines)
     if _env("TC5_TRITON_FINDINGS", "raise") == "warn":
         warnings.warn(msg, RuntimeWarning, stacklevel=3)
         return
