@@ -57,6 +57,7 @@ typedef struct buf_spec {
 static void print_finding(void *ctx, const tc5_check_finding *f) {
   (void)ctx;
   fprintf(stderr, "tc5 run: %s", f->text);
+  if (f->src[0]) fprintf(stderr, "  source: %s\n", f->src);
   if (f->count > 1) fprintf(stderr, "  (seen %llu times)\n", (unsigned long long)f->count);
 }
 

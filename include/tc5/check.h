@@ -64,6 +64,10 @@ typedef struct tc5_check_finding {
                           pair are reported once)                        */
   char text[1024];     /* the finding in full: rule, both instructions,
                           threads, address or cell, the fix             */
+  char src[256];       /* "FILE:LINE" of the source line the instruction
+                          came from (its .loc: tc5_ptx_source_at), "" when
+                          the PTX carries none                           */
+  char src2[256];      /* the same for the earlier instruction (line2)   */
 } tc5_check_finding;
 
 #ifdef __cplusplus

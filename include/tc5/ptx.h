@@ -64,6 +64,24 @@ tc5_status tc5_ptx_entry_info(const tc5_ptx_module *m, unsigned index, const cha
                               unsigned *nparams, tc5_ptx_param_info *params, unsigned cap,
                               uint32_t *static_shared, uint32_t *reqntid);
 
+/* The source position of the instruction that starts on PTX line
+ * `ptx_line`, as the compiler recorded it with .loc and .file (Triton
+ * always does; nvcc with -lineinfo): `file` (the .file path; "" when no
+ * .file names its number) and `line`, `col` of the .loc, and the call site
+ * the code was inlined at (`at_file`, `at_line`, `at_col`: for code Triton
+ * inlined from its libraries, the kernel's own line; at_line 0: not
+ * inlined). line 0: the instruction carries no .loc. TC5_EINVAL: no
+ * instruction starts on that line. The strings live as long as the module.
+ * Findings (tc5_check_finding.src) and kernel errors (a diag issue of
+ * field "source") name the same position. */
+typedef struct tc5_ptx_source {
+  const char *file;
+  uint32_t line, col;
+  const char *at_file;
+  uint32_t at_line, at_col;
+} tc5_ptx_source;
+tc5_status tc5_ptx_source_at(const tc5_ptx_module *m, uint32_t ptx_line, tc5_ptx_source *src);
+
 /* One kernel argument, for each .param of the entry in order. */
 typedef enum tc5_ptx_arg_kind {
   TC5_PTX_ARG_VALUE = 0, /* `bits` passed as the parameter's size */

@@ -373,7 +373,8 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     allocation.
     check: the tcgen05 checker (none, default, strict). Returns
     (findings, printed): the checker's findings (dicts: rule, warning, line,
-    line2, count, text) and what the kernel printed. Kernel errors (out of
+    line2, count, text, and src/src2: "FILE:LINE" of the source line each
+    instruction came from, where the PTX carries .loc, else "") and what the kernel printed. Kernel errors (out of
     bounds, deadlock...) raise tc5.Error subclasses.
     """
     import struct

@@ -712,10 +712,18 @@ static PyObject *findings_list(const run_ctx *c) {
     tc5_check_rule_get(f->rule, &r);
     /* the text quotes the kernel, which need not be UTF-8 */
     PyObject *text = PyUnicode_DecodeUTF8(f->text, (Py_ssize_t)strlen(f->text), "replace");
-    PyObject *d = text ? Py_BuildValue("{s:s,s:O,s:I,s:I,s:K,s:N}", "rule", r->id, "warning",
-                                       f->warning ? Py_True : Py_False, "line", f->line, "line2", f->line2, "count",
-                                       (unsigned long long)f->count, "text", text)
-                       : NULL;
+    PyObject *src = PyUnicode_DecodeUTF8(f->src, (Py_ssize_t)strlen(f->src), "replace");
+    PyObject *src2 = PyUnicode_DecodeUTF8(f->src2, (Py_ssize_t)strlen(f->src2), "replace");
+    PyObject *d = text && src && src2
+                      ? Py_BuildValue("{s:s,s:O,s:I,s:I,s:K,s:N,s:N,s:N}", "rule", r->id, "warning",
+                                      f->warning ? Py_True : Py_False, "line", f->line, "line2", f->line2, "count",
+                                      (unsigned long long)f->count, "text", text, "src", src, "src2", src2)
+                      : NULL;
+    if (!(text && src && src2)) { /* not handed to Py_BuildValue */
+      Py_XDECREF(text);
+      Py_XDECREF(src);
+      Py_XDECREF(src2);
+    }
     if (!d || PyList_Append(l, d)) {
       Py_XDECREF(d);
       Py_DECREF(l);

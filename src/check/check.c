@@ -171,6 +171,8 @@ static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who
   f->warning = warning;
   f->line = in ? in->line : 0;
   f->line2 = b != NOINSN ? m->code[b].line : 0;
+  if (in) ptx_insn_source(m, in, f->src, sizeof f->src);
+  if (b != NOINSN) ptx_insn_source(m, &m->code[b], f->src2, sizeof f->src2);
   f->count = 1;
   char what[400];
   va_list ap;
@@ -459,16 +461,30 @@ static uint32_t pipe_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, u
 }
 
 /* an asynchronous operation `id` (`reader` as tmem_read_check takes it)
- * reads the lane quarters [q0, q1) x columns [c0, c0 + ncols); *told: one
- * finding an instruction */
-static void tmem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t id, uint32_t q0, uint32_t q1,
+ * reads the 16-lane halves in `halves` (bit h: lanes 16h-16h+15) x columns
+ * [c0, c0 + ncols); *told: one finding an instruction */
+static void tmem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t id, unsigned halves,
                        uint32_t c0, uint32_t ncols, const char *what, int reader, bool *told) {
-  for (uint32_t q = q0; q < q1 && q < 4; q++)
-    for (uint32_t c = c0; c < c0 + ncols && c < 512; c++) {
-      uint32_t g = q * 512 + c;
-      if (!*told) *told = tmem_read_check(k, w, in, lane, g, q * 32, c, what, reader);
+  for (uint32_t h = 0; h < 8; h++)
+    for (uint32_t c = c0; (halves >> h & 1) && c < c0 + ncols && c < 512; c++) {
+      uint32_t g = h * 512 + c;
+      if (!*told) *told = tmem_read_check(k, w, in, lane, g, h * 16, c, what, reader);
       k->tm_r[g] = id;
     }
+}
+
+/* the 16-lane halves an MMA's D (or A in Tensor Memory) occupies from lane
+ * l0: M = 64 without .ws (layout F) uses 16 lanes of each quarter, the
+ * others [l0, l0 + nl) */
+static unsigned d_halves(uint32_t l0, uint32_t nl, bool al16) {
+  unsigned m = 0;
+  if (al16) {
+    for (uint32_t j = 0; j < 4; j++)
+      if (l0 / 16 + 2 * j < 8) m |= 1u << (l0 / 16 + 2 * j);
+    return m;
+  }
+  for (uint32_t h = l0 / 16; h < 8 && h * 16 < l0 + nl; h++) m |= 1u << h;
+  return m;
 }
 
 void chk_target_feature(ptx_warp *w, const ptx_insn *in, const char *what, const char *targets) {
@@ -511,25 +527,24 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
   bool al16;
   tc5__mma_d_extent(M, a->variant.cta_group, a->variant.ws, N, &nl, &nc, &al16);
   uint32_t dl = TC5_TMEM_LANE(a->d_tmem), dc = TC5_TMEM_COL(a->d_tmem);
+  unsigned dh = d_halves(dl, nl, al16);
   bool told = false; /* one finding per instruction */
-  for (uint32_t q = dl / 32; q < 4 && q * 32 < dl + nl; q++)
-    for (uint32_t c = dc; c < dc + nc && c < 512; c++) {
-      uint32_t g = q * 512 + c;
-      if (!told) told = tmem_write_check(k, w, in, lane, g, q * 32, c, "tcgen05.mma", true);
+  for (uint32_t h = 0; h < 8; h++)
+    for (uint32_t c = dc; (dh >> h & 1) && c < dc + nc && c < 512; c++) {
+      uint32_t g = h * 512 + c;
+      if (!told) told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.mma", true);
       k->tm_w[g] = id;
     }
-  if (a->a_in_tmem) { /* columns: an upper bound, K elements of at most 32 bits */
-    uint32_t al = TC5_TMEM_LANE(a->a_tmem);
-    tmem_reads(k, w, in, lane, id, al / 32, (al + nl + 31) / 32, TC5_TMEM_COL(a->a_tmem), K,
+  if (a->a_in_tmem) /* columns: an upper bound, K elements of at most 32 bits */
+    tmem_reads(k, w, in, lane, id, d_halves(TC5_TMEM_LANE(a->a_tmem), nl, al16), TC5_TMEM_COL(a->a_tmem), K,
                "tcgen05.mma (A in Tensor Memory)", 0, &told);
-  }
   /* .sp: the metadata, in all 128 lanes */
   if (a->variant.sparse)
-    tmem_reads(k, w, in, lane, id, 0, 4, TC5_TMEM_COL(a->sp_meta_tmem), tc5__mma_sp_meta_cols(a->variant.kind, K),
+    tmem_reads(k, w, in, lane, id, 0xFFu, TC5_TMEM_COL(a->sp_meta_tmem), tc5__mma_sp_meta_cols(a->variant.kind, K),
                "tcgen05.mma.sp (metadata)", 0, &told);
   /* block scaling: the scale factors, in all four lane quarters */
   for (int b = 0; b < 2 && a->variant.block_scale; b++)
-    tmem_reads(k, w, in, lane, id, 0, 4, TC5_TMEM_COL((b ? a->sfb_tmem : a->sfa_tmem) & 0x3FFFFFFFu),
+    tmem_reads(k, w, in, lane, id, 0xFFu, TC5_TMEM_COL((b ? a->sfb_tmem : a->sfa_tmem) & 0x3FFFFFFFu),
                tc5__mma_sf_cols(b, M, a->variant.cta_group, b ? N : M / a->variant.cta_group),
                b ? "tcgen05.mma (scale factors B)" : "tcgen05.mma (scale factors A)", 0, &told);
 }
@@ -554,8 +569,8 @@ void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a) {
       tc5_cp_lane(a->shape, r, rep, &l);
       l += l0;
       for (uint32_t c = c0; l < 128 && c < c0 + si->bits / 32 && c < 512; c++) {
-        uint32_t g = l / 32 * 512 + c;
-        if (!told) told = tmem_write_check(k, w, in, lane, g, l / 32 * 32, c, "tcgen05.cp", true);
+        uint32_t g = TM_G(l, c);
+        if (!told) told = tmem_write_check(k, w, in, lane, g, l / 16 * 16, c, "tcgen05.cp", true);
         k->tm_w[g] = id;
       }
     }
@@ -568,12 +583,13 @@ void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr) {
   if (!id) return;
   uint32_t q = TC5_TMEM_LANE(taddr) / 32, c0 = TC5_TMEM_COL(taddr);
   bool told = false;
-  for (uint32_t c = c0; q < 4 && c < c0 + 8 && c < 512; c++) {
-    uint32_t g = q * 512 + c;
-    if (!told) told = tmem_read_check(k, w, in, lane, g, q * 32, c, "tcgen05.shift", 2);
-    if (!told) told = tmem_write_check(k, w, in, lane, g, q * 32, c, "tcgen05.shift", true);
-    k->tm_w[g] = k->tm_r[g] = id;
-  }
+  for (uint32_t h = 2 * q; h < 2 * q + 2 && h < 8; h++)
+    for (uint32_t c = c0; c < c0 + 8 && c < 512; c++) {
+      uint32_t g = h * 512 + c;
+      if (!told) told = tmem_read_check(k, w, in, lane, g, h * 16, c, "tcgen05.shift", 2);
+      if (!told) told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.shift", true);
+      k->tm_w[g] = k->tm_r[g] = id;
+    }
 }
 
 static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool store) {
@@ -595,18 +611,21 @@ void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, 
   if (!id) return;
   uint32_t nregs, nl, nc;
   if (tc5_tmem_ldst_size(op, &nregs, &nl, &nc)) return;
+  /* the warp's quarter; a 16-lane shape reads the half its lane names */
   uint32_t q = (wi % 4), c0 = TC5_TMEM_COL(taddr);
+  uint32_t h0 = 2 * q + (nl < 32 && TC5_TMEM_LANE(taddr) % 32 >= 16), h1 = nl < 32 ? h0 + 1 : 2 * q + 2;
   bool told = false; /* one finding per instruction */
-  for (uint32_t c = c0; c < c0 + nc && c < 512; c++) {
-    uint32_t g = q * 512 + c;
-    if (store) {
-      if (!told) told = tmem_write_check(k, w, in, -1, g, q * 32, c, "tcgen05.st", false);
-      k->tm_w[g] = id;
-    } else {
-      if (!told) told = tmem_read_check(k, w, in, -1, g, q * 32, c, "tcgen05.ld", -1);
-      k->tm_r[g] = id;
+  for (uint32_t h = h0; h < h1; h++)
+    for (uint32_t c = c0; c < c0 + nc && c < 512; c++) {
+      uint32_t g = h * 512 + c;
+      if (store) {
+        if (!told) told = tmem_write_check(k, w, in, -1, g, h * 16, c, "tcgen05.st", false);
+        k->tm_w[g] = id;
+      } else {
+        if (!told) told = tmem_read_check(k, w, in, -1, g, h * 16, c, "tcgen05.ld", -1);
+        k->tm_r[g] = id;
+      }
     }
-  }
   const uint32_t *vr = w->cta->L->m->vregs + regs->vec;
   uint32_t insn = (uint32_t)(in - w->cta->L->m->code);
   for (unsigned i = 0; i < regs->n; i++) pend_add(k, w, vr[i], insn, store);
@@ -708,9 +727,9 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t c0 = TC5_TMEM_COL(taddr);
   bool told = false;
-  for (uint32_t q = 0; q < 4; q++)
+  for (uint32_t h = 0; h < 8; h++)
     for (uint32_t c = c0; c < c0 + ncols && c < 512; c++) {
-      uint32_t g = q * 512 + c;
+      uint32_t g = h * 512 + c, q = h / 2;
       uint32_t ids[2] = {k->tm_w[g], k->tm_r[g]};
       for (int i = 0; i < 2 && !told; i++) {
         if (ids[i] && known(k, vc, &k->op[ids[i]])) {

@@ -71,7 +71,10 @@ void chk_log_free(chk_log *log);
 
 /* ---- per CTA ---- */
 #define GRAN 16u                 /* shared memory granule (bytes)          */
-#define TM_GRANULES (4u * 512u)  /* Tensor Memory: lane quarter x column   */
+#define TM_GRANULES (8u * 512u)  /* Tensor Memory: 16-lane half of a quarter x column
+                                    (M = 64 accumulators use lanes 0-15 or 16-31
+                                    of each quarter: two share columns) */
+#define TM_G(lane, col) ((lane) / 16u * 512u + (col))
 #define MAX_FINDINGS 256u
 #define NOINSN 0xFFFFFFFFu
 /* barrier slots: bar.sync's ids, then barrier.cluster's phase and its last completed one */

@@ -497,6 +497,7 @@ tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver 
   out->guard_neg = raw->guard_neg;
   out->line = raw->line;
   out->col = raw->col;
+  out->loc = raw->loc;
   out->vec = 1;
   out->nops = (uint8_t)raw->nops;
   ptx_dec_fn dec = NULL;

@@ -1,7 +1,8 @@
 /* tc5 PTX runner — the parser: PTX text (ISA 8.x/9.x as nvcc 13 and Triton
  * 3.x emit it) into a module of pre-decoded instructions.
  *
- * Handled: .version/.target/.address_size, .file/.loc/.section (skipped),
+ * Handled: .version/.target/.address_size, .file/.loc (kept: each
+ * instruction's source position), .section (skipped),
  * .entry and .func (prototypes too) with their .param lists (.ptr .global
  * .align), performance directives (.reqntid .maxntid .minnctapersm
  * .maxnreg .pragma .noreturn ...), .reg with <N> ranges, .shared /
@@ -63,6 +64,7 @@ typedef struct parser {
   unsigned nbtabs, btabs_cap;
   const char *last_label;   /* the label just defined, while no instruction followed */
   uint32_t last_label_at;
+  ptx_loc loc;              /* the last .loc: the source of the instructions after it */
 } parser;
 
 /* a block of interned names: they never move, so raw operands keep pointers */
@@ -946,6 +948,68 @@ static tc5_status operand(parser *p, ptx_raw *r, ptx_raw_opnd *o) {
   return scalar_operand(p, o);
 }
 
+/* a decimal number of a directive's line (cur: its position; false: none) */
+static bool loc_number(const char *s, size_t n, size_t *cur, uint32_t *v) {
+  size_t i = *cur;
+  while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == ',')) i++;
+  if (i >= n || !isdigit((unsigned char)s[i])) return false;
+  uint64_t x = 0;
+  while (i < n && isdigit((unsigned char)s[i])) {
+    x = x * 10 + (uint64_t)(s[i] - '0');
+    if (x > UINT32_MAX) x = UINT32_MAX;
+    i++;
+  }
+  *v = (uint32_t)x;
+  *cur = i;
+  return true;
+}
+
+/* .loc FILE LINE COL [, function_name LABEL, inlined_at FILE LINE COL] and
+ * .file N "PATH" [, TIMESTAMP, SIZE] (what compilers emit with line
+ * information: Triton always, nvcc with -lineinfo): the source position of
+ * the instructions that follow a .loc, for messages and findings. A line
+ * that does not read so is skipped, as the directives were before. */
+static tc5_status parse_source_directive(parser *p, bool is_file) {
+  size_t b = p->i;
+  skip_line(p);
+  const char *s = p->s + b;
+  size_t n = p->i - b, cur = 0;
+  for (size_t k = 0; k + 1 < n; k++) /* a trailing comment is no part of it */
+    if (s[k] == '/' && s[k + 1] == '/') {
+      n = k;
+      break;
+    }
+  if (!is_file) {
+    ptx_loc l;
+    memset(&l, 0, sizeof l);
+    if (!loc_number(s, n, &cur, &l.file) || !loc_number(s, n, &cur, &l.line)) return TC5_OK;
+    loc_number(s, n, &cur, &l.col);
+    for (size_t k = cur; k + 10 <= n; k++)
+      if (!memcmp(s + k, "inlined_at", 10)) {
+        size_t c = k + 10;
+        if (loc_number(s, n, &c, &l.at_file) && loc_number(s, n, &c, &l.at_line)) loc_number(s, n, &c, &l.at_col);
+        else l.at_file = l.at_line = 0;
+        break;
+      }
+    p->loc = l;
+    return TC5_OK;
+  }
+  uint32_t num;
+  if (!loc_number(s, n, &cur, &num)) return TC5_OK;
+  while (cur < n && s[cur] != '"') cur++;
+  if (cur >= n) return TC5_OK;
+  size_t q = ++cur;
+  while (cur < n && s[cur] != '"') cur++;
+  tc5_ptx_module *m = p->m;
+  GROW(m->files, m->nfiles, m->files_cap, 4);
+  uint32_t off = add_string(p, s + q, cur - q);
+  if (p->st) return p->st;
+  m->files[m->nfiles].num = num;
+  m->files[m->nfiles].path = off;
+  m->nfiles++;
+  return TC5_OK;
+}
+
 static tc5_status parse_instruction(parser *p, const char *op, size_t oplen, uint32_t guard,
                                     uint8_t guard_neg, uint32_t line, uint32_t col) {
   GROW(p->raws, p->nraws, p->raws_cap, 64);
@@ -960,6 +1024,7 @@ static tc5_status parse_instruction(parser *p, const char *op, size_t oplen, uin
   r->col = col;
   r->scope = p->cur;
   r->func = p->fn_index;
+  r->loc = p->loc;
   skip_ws(p);
   if (!accept(p, ';')) {
     do {
@@ -1072,7 +1137,7 @@ static tc5_status parse_body(parser *p) {
       if (word_is(w, n, ".reg")) {
         if (parse_reg_decl(p)) return p->st;
       } else if (word_is(w, n, ".loc") || word_is(w, n, ".file")) {
-        skip_line(p);
+        if (parse_source_directive(p, word_is(w, n, ".file"))) return p->st;
       } else if (word_is(w, n, ".pragma")) {
         while (peek(p) >= 0 && peek(p) != ';') advance(p);
         expect(p, ';');
@@ -1293,7 +1358,7 @@ static tc5_status parse_module(parser *p) {
       if (!read_number(p, &k, &v, &b)) return p->st;
       if (v != 64) return perr(p, TC5_EUNSUPPORTED, ".address_size %lld: only 64 is modelled", (long long)v);
     } else if (word_is(w, n, ".file") || word_is(w, n, ".loc")) {
-      skip_line(p);
+      if (parse_source_directive(p, word_is(w, n, ".file"))) return p->st;
     } else if (word_is(w, n, ".section")) {
       skip_line(p);
       skip_ws(p);
@@ -1413,8 +1478,63 @@ tc5_status tc5_ptx_free(tc5_ptx_module *m) {
   free(m->reg_bits);
   free(m->consts);
   free(m->strings);
+  free(m->files);
   free(m);
   return TC5_OK;
+}
+
+static const char *src_path(const tc5_ptx_module *m, uint32_t num) {
+  for (uint32_t k = m->nfiles; k-- > 0;) /* a later .file of the same number wins */
+    if (m->files[k].num == num) return m->strings + m->files[k].path;
+  return "";
+}
+
+tc5_status tc5_ptx_source_at(const tc5_ptx_module *m, uint32_t ptx_line, tc5_ptx_source *src) {
+  if (!m || !src) return TC5_EINVAL;
+  memset(src, 0, sizeof *src);
+  src->file = src->at_file = "";
+  for (uint32_t k = 0; k < m->ncode; k++) {
+    const ptx_insn *in = &m->code[k];
+    if (in->line != ptx_line) continue;
+    if (!in->loc.line) return TC5_OK;
+    src->file = src_path(m, in->loc.file);
+    src->line = in->loc.line;
+    src->col = in->loc.col;
+    if (in->loc.at_line) {
+      src->at_file = src_path(m, in->loc.at_file);
+      src->at_line = in->loc.at_line;
+      src->at_col = in->loc.at_col;
+    }
+    return TC5_OK;
+  }
+  return TC5_EINVAL;
+}
+
+static const char *base_name(const char *path) {
+  const char *b = strrchr(path, '/');
+  return b ? b + 1 : path;
+}
+
+char *ptx_insn_source(const tc5_ptx_module *m, const ptx_insn *in, char *out, size_t cap) {
+  if (!cap) return out;
+  out[0] = 0;
+  if (!m || !in || !in->loc.line) return out;
+  const char *f = src_path(m, in->loc.file);
+  char tmp[1024];
+  if (in->loc.at_line)
+    snprintf(tmp, sizeof tmp, "%s:%u (in %s:%u)", src_path(m, in->loc.at_file), in->loc.at_line, base_name(f),
+             in->loc.line);
+  else
+    snprintf(tmp, sizeof tmp, "%s:%u", f, in->loc.line);
+  size_t n = strlen(tmp);
+  if (n < cap) {
+    memcpy(out, tmp, n + 1);
+  } else { /* the path's end: "...tail" */
+    size_t keep = cap - 4;
+    memcpy(out, "...", 3);
+    memcpy(out + 3, tmp + n - keep, keep + 1);
+  }
+  return out;
 }
 
 tc5_status tc5_ptx_entry_count(const tc5_ptx_module *m, unsigned *count) {

@@ -91,6 +91,14 @@ enum {
                              proxy's for the checker */
 };
 
+/* a source position a .loc directive gives (file numbers as .file names
+ * them; 0 where absent): the .loc's own, and the outermost call site it
+ * was inlined at (inlined_at; line 0: not inlined) */
+typedef struct ptx_loc {
+  uint32_t file, line, col;
+  uint32_t at_file, at_line, at_col;
+} ptx_loc;
+
 typedef struct ptx_insn {
   ptx_exec_fn fn;
   uint32_t guard;   /* predicate register or PTX_NOREG */
@@ -107,6 +115,7 @@ typedef struct ptx_insn {
   uint32_t line, col;
   uint32_t text;    /* offset of the opcode text in module->strings */
   uint32_t func;    /* index of the function it belongs to */
+  ptx_loc loc;      /* the source position of the .loc before it (line 0: none) */
 } ptx_insn;
 
 /* ---- module-level variables and functions ---- */
@@ -192,6 +201,11 @@ struct tc5_ptx_module {
   uint32_t local_bytes;    /* per thread: every function's frame, side by side */
   uint32_t version_major, version_minor;
   char target[32];
+  /* .file directives: number and path (an offset in strings) */
+  struct ptx_srcfile {
+    uint32_t num, path;
+  } *files;
+  uint32_t nfiles, files_cap;
 };
 
 /* ---- execution state ---- */
@@ -380,6 +394,10 @@ int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t 
 bool ptx_target_in(const tc5_ptx_module *m, const char *targets);
 /* the opcode text of an instruction */
 const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in);
+/* "FILE:LINE" of the source line instruction `in` came from (the outermost
+ * inlined_at's when it was inlined, then " (in FILE:LINE)" of the .loc
+ * itself), cut to cap bytes; "" when it carries no .loc. Returns out. */
+char *ptx_insn_source(const tc5_ptx_module *m, const ptx_insn *in, char *out, size_t cap);
 
 /* ---- memory (exec_mem.c) ---- */
 /* Translates [addr, addr + n) in `space` for lane `lane` to host memory;
@@ -471,6 +489,7 @@ typedef struct ptx_raw {
   uint32_t line, col;
   uint32_t scope;    /* label scope of the instruction */
   uint32_t func;
+  ptx_loc loc;
 } ptx_raw;
 
 /* Resolution of names the parser could not (labels, symbols), given to

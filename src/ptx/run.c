@@ -61,10 +61,13 @@ int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t 
     } else {
       snprintf(who, sizeof who, "CTA (%u,%u,%u) warp %u", c->ctaid[0], c->ctaid[1], c->ctaid[2], w->id);
     }
-    if (in)
+    if (in) {
       tc5_diag_add(L->diag, st, "instruction", value, "%s:%u: %s: %s (%s)", L->m->name, in->line,
                    ptx_insn_text(L->m, in), msg, who);
-    else
+      char src[256];
+      if (*ptx_insn_source(L->m, in, src, sizeof src))
+        tc5_diag_add(L->diag, st, "source", in->line, "%s:%u is %s", L->m->name, in->line, src);
+    } else
       tc5_diag_add(L->diag, st, "kernel", value, "%s: %s (%s)", L->m->name, msg, who);
   }
   pthread_mutex_unlock(L->lock);

@@ -9,7 +9,10 @@
 # Commands naming ../shared/ (the oracle data next to the checkout) are
 # skipped when it is not there. A ```c block compiles (with the library and
 # its headers) and runs, exit 0; without a main its statements are wrapped
-# in one; ```c fragment blocks are only shown.
+# in one; ```c fragment blocks are only shown. A ```python run block runs as
+# a script with $TC5_DOC_PYTHON (an interpreter with tc5 installed), exit 0,
+# its stdout compared with a following ```text block; skipped, counted, when
+# TC5_DOC_PYTHON is unset (other ```python blocks are only shown).
 # usage: doctest.sh TC5 ROOT [--lib LIBTC5.a --include DIR] FILE.md...
 #        (TC5_DOC_CFLAGS: extra flags for the C blocks, e.g. the sanitizers)
 set -u
@@ -23,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$work/cases"
 ln -s "$tc5" "$work/bin/tc5"
 [ -d "$root/../shared" ] && ln -s "$root/../shared" "$work/shared"
-fail=0 ran=0 skipped=0
+fail=0 ran=0 skipped=0 pyskipped=0
 for md in "$@"; do
   rel=${md#"$root"/}
   rm -f "$work/cases/"*
@@ -31,6 +34,9 @@ for md in "$@"; do
     state == 0 && /^```c[ \t]*$/ { state = 4; n++; cf = dir "/" n ".c"; printf "" > cf; print file ":" NR > (dir "/" n ".loc"); next }
     state == 4 && /^```[ \t]*$/ { state = 0; close(cf); next }
     state == 4 { print >> cf; next }
+    state == 0 && /^```python run[ \t]*$/ { state = 5; n++; pf = dir "/" n ".py"; printf "" > pf; print file ":" NR > (dir "/" n ".loc"); next }
+    state == 5 && /^```[ \t]*$/ { state = 2; close(pf); next }
+    state == 5 { print >> pf; next }
     state == 0 && /^```sh[ \t]*$/ { state = 1; n++; cmds = dir "/" n ".cmd"; printf "" > cmds; print file ":" NR > (dir "/" n ".loc"); next }
     state == 1 && /^```[ \t]*$/ { state = 2; close(cmds); next }
     state == 1 && cont != "" { $0 = cont " " $0; cont = "" }
@@ -69,6 +75,26 @@ for md in "$@"; do
     rc=$?
     if [ $rc != 0 ]; then echo "$loc: the C block's program failed (exit $rc):"; head -5 "$b.out"; fail=1; fi
   done
+  for p in "$work/cases/"*.py; do
+    [ -f "$p" ] || continue
+    b=${p%.py}
+    loc=$(cat "$b.loc")
+    if [ -z "${TC5_DOC_PYTHON:-}" ]; then pyskipped=$((pyskipped + 1)); continue; fi
+    rm -rf "$work/s" && mkdir -p "$work/s/run" && cp -r "$root/docs/examples/." "$work/s/run/" 2>/dev/null
+    cp "$p" "$work/s/run/doc_block.py"
+    (cd "$work/s/run" && "$TC5_DOC_PYTHON" doc_block.py) > "$b.out" 2> "$b.err"
+    rc=$?
+    ok=1
+    if [ $rc != 0 ]; then echo "$loc: the Python block failed (exit $rc):"; tail -5 "$b.err"; ok=0; fi
+    if [ -f "$b.exp" ]; then
+      sed 's/[ \t]*$//' "$b.out" > "$b.outs"
+      if ! cmp -s "$b.outs" "$b.exp"; then
+        echo "$loc: the output differs from the documented one:"; diff "$b.exp" "$b.outs" | head -10; ok=0
+      fi
+    fi
+    ran=$((ran + 1))
+    [ $ok = 1 ] || fail=1
+  done
   for c in "$work/cases/"*.cmd; do
     [ -s "$c" ] || continue
     b=${c%.cmd}
@@ -93,5 +119,5 @@ for md in "$@"; do
     [ $ok = 1 ] || fail=1
   done
 done
-echo "doctest: $ran blocks run, $skipped skipped (no ../shared), $([ $fail = 0 ] && echo 'all as documented' || echo 'FAILED')"
+echo "doctest: $ran blocks run, $skipped skipped (no ../shared), $pyskipped Python blocks skipped (no TC5_DOC_PYTHON), $([ $fail = 0 ] && echo 'all as documented' || echo 'FAILED')"
 exit $fail

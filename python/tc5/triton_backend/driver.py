@@ -1,0 +1,79 @@
+"""The driver half of tc5's Triton plugin: a B200 (cuda, compute capability
+10.0, warps of 32, 148 SMs, 232,448 bytes of shared memory a block) whose
+launches run on tc5, on host memory. Active when TC5_TRITON=1 (Triton picks
+it through TRITON_DEFAULT_BACKEND=tc5, which this module sets when
+TC5_TRITON=1 and nothing else is named), or after tc5.triton.activate().
+
+Kept light: Triton imports this module while it imports itself; tc5.triton
+(NumPy, the launcher) loads when the driver is made."""
+import os
+
+from triton.backends import driver as _d
+
+if os.environ.get("TC5_TRITON") == "1":
+    # a GPU's driver would be active too: name ours
+    os.environ.setdefault("TRITON_DEFAULT_BACKEND", "tc5")
+
+
+class Tc5Driver(_d.DriverBase):
+    """Triton's runtime driver for tc5"""
+
+    is_tc5 = True
+
+    def __init__(self):
+        super().__init__()
+        from .. import triton as t
+        t._install()
+        self._t = t
+        self.utils = t.Utils()
+        self.launcher_cls = t.Launcher
+
+    @classmethod
+    def is_active(cls):
+        return os.environ.get("TC5_TRITON") == "1"
+
+    def get_current_target(self):
+        from triton.backends.compiler import GPUTarget
+        return GPUTarget("cuda", 100, 32)
+
+    def get_active_torch_device(self):
+        import torch
+        return torch.device("cpu")
+
+    def get_device_interface(self):
+        return self._t.DeviceInterface
+
+    def get_current_device(self):
+        return 0
+
+    def set_current_device(self, device):
+        pass
+
+    def get_current_stream(self, device=None):
+        return 0
+
+    def get_device_capability(self, device=None):
+        return (10, 0)
+
+    def map_python_to_cpp_type(self, ty: str) -> str:
+        from triton.backends.nvidia.driver import ty_to_cpp
+        return ty_to_cpp(ty)
+
+    def get_benchmarker(self):
+        return self._t.autotune_bench
+
+    def get_empty_cache_for_benchmark(self):
+        import numpy as np
+        return np.zeros(1, dtype=np.int32)
+
+    def clear_cache(self, cache):
+        pass
+
+    def allocate_default_profile_scratch(self, size: int, alignment: int, stream):
+        return self._t._aligned_zeros(size, alignment)
+
+    def assemble_tensormap_to_arg(self, tensormaps_info, args):
+        return args
+
+    def __repr__(self):
+        return "tc5 driver (B200: cuda 10.0, 148 SMs, on tc5's PTX runner)"

@@ -1,0 +1,428 @@
+"""tc5 as Triton's driver (tc5.triton.activate(), TC5_TRITON=1): kernel[grid]
+on NumPy arrays through Triton's own JIT, with Triton's launcher rules, each
+result compared bit for bit with NumPy or tc5.gemm; the bad inputs of issue
+35 each raise a Python exception naming the argument or the PTX line.
+NumPy only (no PyTorch); skipped without triton."""
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+triton = pytest.importorskip("triton")
+import triton.language as tl  # noqa: E402
+from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+import tc5  # noqa: E402
+import tc5.triton  # noqa: E402
+
+tc5.triton.activate()
+
+
+def names_line_of(msg: str, kernel) -> bool:
+    """whether msg names a line of this file (the .loc the compiler wrote for
+    the instruction; Triton's cache keeps the line numbers of the first
+    compile of a kernel's text, so not which line)"""
+    import re
+    return re.search(re.escape(__file__) + r":\d+", msg) is not None
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+def test_driver_is_a_b200():
+    d = triton.runtime.driver.active
+    t = d.get_current_target()
+    assert (t.backend, t.arch, t.warp_size) == ("cuda", 100, 32)
+    p = d.utils.get_device_properties(0)
+    assert (p["multiprocessor_count"], p["max_shared_mem"], p["warpSize"]) == (148, 232448, 32)
+
+
+def test_vector_add_numpy_in_place():
+    rng = np.random.default_rng(1)
+    n = 10_000
+    x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    out = np.zeros_like(x)
+    add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    assert np.array_equal(out, x + y)
+    # a view: the kernel sees the view's first element, in place
+    big = np.zeros(2 * n, dtype=np.float32)
+    add_kernel[(triton.cdiv(n, 1024),)](x, y, big[n:], n, BLOCK=1024)
+    assert np.array_equal(big[n:], x + y) and not big[:n].any()
+
+
+@triton.jit
+def row_max_kernel(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x_ptr + row * stride + offs, mask=offs < n_cols, other=-float("inf"))
+    tl.store(out_ptr + row, tl.max(v, axis=0))
+
+
+def test_integer_one_is_specialised_and_strided_rows():
+    # n_cols == 1 becomes a constexpr (Triton's rule): one parameter fewer in the PTX
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    out = np.zeros(4, dtype=np.float32)
+    row_max_kernel[(4,)](x, out, 3, 1, BLOCK=4)
+    assert np.array_equal(out, x[:, 0])
+    row_max_kernel[(4,)](x, out, 3, 3, BLOCK=4)
+    assert np.array_equal(out, x.max(1))
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+# the first config needs more shared memory than a B200 has: the autotuner
+# skips it (Triton's OutOfResources) and runs the second
+tuned_matmul = triton.autotune(
+    configs=[triton.Config({"BM": 128, "BN": 256, "BK": 256}, num_stages=4, num_warps=8),
+             triton.Config({"BM": 128, "BN": 128, "BK": 64}, num_stages=2, num_warps=4)],
+    key=["M", "N", "K"])(matmul_kernel)
+
+
+def test_autotune_runs_the_first_config_that_fits():
+    rng = np.random.default_rng(2)
+    M = N = 128
+    K = 128
+    a = rng.standard_normal((M, K)).astype(ml_dtypes.bfloat16)
+    b = rng.standard_normal((K, N)).astype(ml_dtypes.bfloat16)
+    c = np.zeros((M, N), dtype=np.float32)
+    tuned_matmul[lambda meta: (M // meta["BM"], N // meta["BN"])](a, b, c, M, N, K)
+    assert tuned_matmul.best_config.kwargs["BK"] == 64
+    assert np.array_equal(c.view(np.uint32), tc5.gemm(a, b, kind="f16").view(np.uint32))
+
+
+@triton.jit
+def desc_matmul_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([pm * BM, k]), b_desc.load([k, pn * BN]), acc)
+    c_desc.store([pm * BM, pn * BN], acc)
+
+
+def test_host_tensor_descriptors_on_numpy():
+    rng = np.random.default_rng(3)
+    M, N, K = 256, 128, 128
+    a = rng.standard_normal((M, K)).astype(np.float16)
+    b = rng.standard_normal((K, N)).astype(np.float16)
+    c = np.zeros((M, N), dtype=np.float32)
+    descs = [TensorDescriptor.from_tensor(tc5.triton.tensor(x), blk) for x, blk in
+             ((a, [128, 64]), (b, [64, 128]), (c, [128, 128]))]
+    desc_matmul_kernel[(M // 128, N // 128)](*descs, K, BM=128, BN=128, BK=64)
+    assert np.array_equal(c.view(np.uint32), tc5.gemm(a, b, kind="f16").view(np.uint32))
+
+
+@triton.jit
+def device_desc_kernel(a_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # a tensor descriptor made in the kernel: Triton's global scratch holds it
+    d = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    o = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    pm = tl.program_id(0)
+    o.store([pm * BM, 0], d.load([pm * BM, 0]) * 2)
+
+
+def test_device_tensor_descriptors_use_the_allocator():
+    from triton.runtime import _allocation
+    old = _allocation._allocator.get()
+    calls = []
+
+    def alloc(size, align, stream):
+        calls.append((size, align))
+        raw = np.zeros(size + align, dtype=np.int8)
+        off = (-raw.ctypes.data) % align
+        return raw[off:off + size]
+
+    triton.set_allocator(alloc)
+    try:
+        a = np.arange(256 * 32, dtype=np.float32).reshape(256, 32)
+        out = np.zeros_like(a)
+        device_desc_kernel[(2,)](a, out, 256, 32, BM=128, BN=32)
+    finally:
+        triton.set_allocator(old)
+    assert calls and calls[0][0] % 2 == 0  # global_scratch_size x CTAs
+    assert np.array_equal(out, a * 2)
+
+
+@triton.jit
+def gather_kernel(ptrs, sizes, out_ptr, BLOCK: tl.constexpr):
+    # a pointer array: addresses the host stored, of arrays that are no argument
+    g = tl.program_id(0)
+    src = tl.load(ptrs + g).to(tl.pointer_type(tl.float32))
+    n = tl.load(sizes + g)
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + g * BLOCK + offs, tl.load(src + offs, mask=offs < n, other=0.0))
+
+
+def test_pointer_arrays_name_live_arrays():
+    parts = [np.arange(k, dtype=np.float32) + 100 * k for k in (5, 16, 9)]
+    ptrs = np.array([p.ctypes.data for p in parts], dtype=np.int64)
+    sizes = np.array([p.size for p in parts], dtype=np.int32)
+    out = np.zeros((3, 16), dtype=np.float32)
+    gather_kernel[(3,)](ptrs, sizes, out, BLOCK=16)
+    for g, p in enumerate(parts):
+        assert np.array_equal(out[g, :p.size], p)
+
+
+def test_num_ctas_clusters_and_launch_hooks():
+    from triton import knobs
+    seen = []
+    knobs.runtime.launch_enter_hook = lambda md: seen.append(("enter", md.get()["name"]))
+    knobs.runtime.launch_exit_hook = lambda md: seen.append(("exit", md.get()["name"]))
+    try:
+        x = np.arange(4096, dtype=np.float32)
+        out = np.zeros_like(x)
+        k = add_kernel[(2,)](x, x, out, 4096, BLOCK=2048, num_ctas=2)
+    finally:
+        knobs.runtime.launch_enter_hook = knobs.runtime.launch_exit_hook = None
+    assert k.metadata.num_ctas == 2
+    assert seen == [("enter", "add_kernel"), ("exit", "add_kernel")]
+    assert np.array_equal(out, 2 * x)
+
+
+def test_maxnreg_and_warmup():
+    k = add_kernel.warmup(np.zeros(8, np.float32), np.zeros(8, np.float32), np.zeros(8, np.float32), 8,
+                          BLOCK=1024, maxnreg=40, grid=(1,))
+    k._init_handles()
+    assert ".maxnreg 40" in k.asm["ptx"] and 0 < k.n_regs <= 40
+
+
+def test_do_bench_runs_once():
+    calls = []
+    ms = triton.testing.do_bench(lambda: calls.append(1))
+    assert calls == [1] and ms > 0
+    assert len(triton.testing.do_bench(lambda: None, quantiles=[0.5, 0.2, 0.8])) == 3
+
+
+# ---- bad input: a Python exception naming the argument or the PTX line; never a crash ----
+
+def test_dtype_without_a_triton_pointer_type():
+    x = np.zeros(16, dtype=np.complex64)
+    with pytest.raises(TypeError, match="argument 'x_ptr'.*complex64"):
+        add_kernel[(1,)](x, x, x, 16, BLOCK=16)
+
+
+def test_strides_no_element_stride_describes():
+    raw = np.zeros(64, dtype=np.uint8)
+    x = np.ndarray((8,), np.float32, raw.data, 0, (6,))  # 6-byte steps between float32s
+    with pytest.raises(ValueError, match="argument 'y_ptr'.*not multiples of the element size"):
+        add_kernel[(1,)](np.zeros(8, np.float32), x, np.zeros(8, np.float32), 8, BLOCK=8)
+
+
+def test_non_contiguous_where_triton_needs_one():
+    a = np.zeros((64, 64), dtype=np.float16).T  # last dimension strided
+    # Triton's own host descriptor check
+    with pytest.raises(AssertionError, match="strides must be 16-byte aligned"):
+        TensorDescriptor.from_tensor(tc5.triton.tensor(a), [64, 64])
+    # tc5.triton.run takes C-contiguous arrays, and names the one that is not
+    with pytest.raises(ValueError, match="y_ptr: tc5.triton.run takes C-contiguous"):
+        tc5.triton.run(add_kernel, (1,), np.zeros(64, np.float32), a[0].astype(np.float32)[::1] if False else
+                       np.zeros(128, np.float32)[::2], np.zeros(64, np.float32), 64, BLOCK=64)
+
+
+def test_read_only_array():
+    x = np.zeros(16, dtype=np.float32)
+    x.flags.writeable = False
+    with pytest.raises(ValueError, match="argument 'x_ptr'|read-only"):
+        add_kernel[(1,)](x, np.zeros(16, np.float32), np.zeros(16, np.float32), 16, BLOCK=16)
+
+
+@triton.jit
+def dp4a_kernel(x_ptr, out_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 32))
+    y = tl.inline_asm_elementwise("dp4a.s32.s32 $0, $1, $1, $1;", "=r,r", [x], dtype=tl.int32, is_pure=True,
+                                  pack=1)  # tc5 refuses dp4a
+    tl.store(out_ptr + tl.arange(0, 32), y)
+
+
+def test_a_kernel_tc5_refuses():
+    x = np.zeros(32, dtype=np.int32)
+    with pytest.raises(tc5.UnsupportedError) as e:
+        dp4a_kernel[(1,)](x, x)
+    msg = str(e.value)
+    assert "dp4a_kernel.ptx:" in msg and "dp4a" in msg
+    assert names_line_of(msg, dp4a_kernel)
+
+
+@triton.jit
+def oob_kernel(x_ptr, out_ptr, n):
+    offs = tl.arange(0, 64)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs * n))  # reads past x's end
+
+
+def test_out_of_bounds_pointer():
+    x = np.zeros(64, dtype=np.float32)
+    out = np.zeros(64, dtype=np.float32)
+    with pytest.raises(tc5.BoundsError) as e:
+        oob_kernel[(1,)](x, out, 1 << 20)
+    msg = str(e.value)
+    assert "outside every buffer" in msg and "global address 0x" in msg
+    assert names_line_of(msg, oob_kernel)
+
+
+# ---- Gluon: a checker finding, and two M = 64 accumulators in one allocation ----
+
+gluon = pytest.importorskip("triton.experimental.gluon")
+from triton.experimental.gluon import language as gl  # noqa: E402
+from triton.experimental.gluon.nvidia.hopper import TensorDescriptor as GlDescriptor  # noqa: E402
+from triton.experimental.gluon.language.nvidia.blackwell import (  # noqa: E402
+    TensorMemoryLayout, allocate_tensor_memory, tcgen05_mma, tcgen05_commit, mbarrier, tma, fence_async_shared)
+
+
+@gluon.jit
+def gl_mma_kernel(a_desc, b_desc, d_desc, CLOBBER: gl.constexpr):
+    bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    mbarrier.init(bar, count=1)
+    a_smem = gl.allocate_shared_memory(a_desc.dtype, a_desc.block_type.shape, a_desc.layout)
+    b_smem = gl.allocate_shared_memory(b_desc.dtype, b_desc.block_type.shape, b_desc.layout)
+    mbarrier.expect(bar, a_desc.block_type.nbytes + b_desc.block_type.nbytes)
+    tma.async_load(a_desc, [0, 0], bar, a_smem)
+    tma.async_load(b_desc, [0, 0], bar, b_smem)
+    mbarrier.wait(bar, phase=0)
+    mbarrier.invalidate(bar)
+    mbarrier.init(bar, count=1)
+    M: gl.constexpr = d_desc.block_type.shape[0]
+    N: gl.constexpr = d_desc.block_type.shape[1]
+    acc = allocate_tensor_memory(gl.float32, [M, N], TensorMemoryLayout([M, N], col_stride=1))
+    tcgen05_mma(a_smem, b_smem, acc, use_acc=False)
+    tcgen05_commit(bar)
+    if CLOBBER:  # A rewritten (with its own values) while the MMA that reads it may run
+        blocked: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [gl.num_warps(), 1], [1, 0])
+        a_smem.store(a_smem.load(blocked))
+    mbarrier.wait(bar, phase=0)
+    d_smem = gl.allocate_shared_memory(d_desc.dtype, d_desc.block_type.shape, d_desc.layout)
+    d_smem.store(acc.load())
+    fence_async_shared()
+    tma.async_store(d_desc, [0, 0], d_smem)
+    tma.store_wait(pendings=0)
+
+
+def gl_descs(a, b, d):
+    return [GlDescriptor.from_tensor(tc5.triton.tensor(x), list(x.shape),
+                                     gl.NVMMASharedLayout.get_default_for(list(x.shape), t))
+            for x, t in ((a, gl.float16), (b, gl.float16), (d, gl.float32))]
+
+
+def test_gluon_mma_and_a_checker_finding():
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((128, 64)).astype(np.float16)
+    b = rng.standard_normal((64, 128)).astype(np.float16)
+    d = np.zeros((128, 128), dtype=np.float32)
+    gl_mma_kernel[(1,)](*gl_descs(a, b, d), CLOBBER=False, num_warps=4)
+    ref = tc5.gemm(a, b, kind="f16").view(np.uint32)
+    assert np.array_equal(d.view(np.uint32), ref)
+    # A's shared memory rewritten while the MMA may read it: a finding, naming both lines
+    d[:] = 0
+    with pytest.raises(tc5.HazardError) as e:
+        gl_mma_kernel[(1,)](*gl_descs(a, b, d), CLOBBER=True, num_warps=4)
+    msg = str(e.value)
+    assert "smem-overwrite-inflight" in msg and "gl_mma_kernel.ptx:" in msg
+    assert names_line_of(msg, gl_mma_kernel)
+    f = e.value.findings[0]
+    assert f["src"].startswith(__file__) and f["src2"].startswith(__file__)
+    assert np.array_equal(d.view(np.uint32), ref)  # tc5 runs in issue order: the result stands
+    # TC5_TRITON_FINDINGS=warn: a warning, the run goes on
+    os.environ["TC5_TRITON_FINDINGS"] = "warn"
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            gl_mma_kernel[(1,)](*gl_descs(a, b, d), CLOBBER=True, num_warps=4)
+        assert any("smem-overwrite-inflight" in str(x.message) for x in w)
+    finally:
+        del os.environ["TC5_TRITON_FINDINGS"]
+
+
+@gluon.jit
+def gl_two_accumulators_kernel(a_desc, b_desc, c_desc, d_desc):
+    # two M = 64 accumulators in one allocation: lanes 0-15 and 16-31 of each quarter
+    bar = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(bar.index(0), count=1)
+    mbarrier.init(bar.index(1), count=1)
+    a_smem = gl.allocate_shared_memory(a_desc.dtype, a_desc.block_type.shape, a_desc.layout)
+    c_smem = gl.allocate_shared_memory(c_desc.dtype, c_desc.block_type.shape, c_desc.layout)
+    b_smem = gl.allocate_shared_memory(b_desc.dtype, b_desc.block_type.shape, b_desc.layout)
+    mbarrier.expect(bar.index(0), a_desc.block_type.nbytes * 2 + b_desc.block_type.nbytes)
+    tma.async_load(a_desc, [0, 0], bar.index(0), a_smem)
+    tma.async_load(c_desc, [0, 0], bar.index(0), c_smem)
+    tma.async_load(b_desc, [0, 0], bar.index(0), b_smem)
+    mbarrier.wait(bar.index(0), phase=0)
+    mbarrier.invalidate(bar.index(0))
+    mbarrier.init(bar.index(0), count=1)
+    layout: gl.constexpr = TensorMemoryLayout([64, 64], col_stride=1)
+    u = allocate_tensor_memory(gl.float32, [64, 64], layout)
+    v = allocate_tensor_memory(gl.float32, [64, 64], layout)
+    tcgen05_mma(a_smem, b_smem, u, use_acc=False)
+    tcgen05_commit(bar.index(0))
+    tcgen05_mma(c_smem, b_smem, v, use_acc=False)
+    tcgen05_commit(bar.index(1))
+    mbarrier.wait(bar.index(0), phase=0)
+    u_val = u.load()  # v's MMA may still run: other lanes of the same columns
+    mbarrier.wait(bar.index(1), phase=0)
+    d_smem = gl.allocate_shared_memory(d_desc.dtype, d_desc.block_type.shape, d_desc.layout)
+    d_smem.store(u_val)
+    fence_async_shared()
+    tma.async_store(d_desc, [0, 0], d_smem)
+    tma.store_wait(pendings=0)
+    d_smem.store(v.load())
+    fence_async_shared()
+    tma.async_store(d_desc, [64, 0], d_smem)
+    tma.store_wait(pendings=0)
+
+
+def test_gluon_two_m64_accumulators_share_columns():
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((64, 64)).astype(np.float16)
+    c = rng.standard_normal((64, 64)).astype(np.float16)
+    b = rng.standard_normal((64, 64)).astype(np.float16)
+    d = np.zeros((128, 64), dtype=np.float32)
+    lay = gl.NVMMASharedLayout.get_default_for([64, 64], gl.float16)
+    descs = [GlDescriptor.from_tensor(tc5.triton.tensor(x), [64, 64], lay) for x in (a, b, c)]
+    dd = GlDescriptor.from_tensor(tc5.triton.tensor(d), [64, 64],
+                                  gl.NVMMASharedLayout.get_default_for([64, 64], gl.float32))
+    gl_two_accumulators_kernel[(1,)](descs[0], descs[1], descs[2], dd, num_warps=4)
+    ref = np.concatenate([tc5.gemm(a, b, kind="f16"), tc5.gemm(c, b, kind="f16")])
+    assert np.array_equal(d.view(np.uint32), ref.view(np.uint32))
+
+
+# ---- TC5_TRITON=1: a script that never imports tc5 ----
+
+def test_tc5_triton_environment_variable(tmp_path):
+    from importlib.metadata import entry_points
+    if not any(ep.name == "tc5" for ep in entry_points(group="triton.backends")):
+        pytest.skip("tc5 is not installed with its triton.backends entry point (pip install .)")
+    script = textwrap.dedent("""
+        import numpy as np, triton, triton.language as tl
+        @triton.jit
+        def k(x, y, n, B: tl.constexpr):
+            o = tl.program_id(0) * B + tl.arange(0, B)
+            tl.store(y + o, tl.load(x + o, mask=o < n) * 3, mask=o < n)
+        x = np.arange(1000, dtype=np.float32); y = np.zeros_like(x)
+        k[(4,)](x, y, 1000, B=256)
+        print(triton.runtime.driver.active, bool((y == 3 * x).all()))
+        """)
+    (tmp_path / "script.py").write_text(script)
+    env = dict(os.environ, TC5_TRITON="1")
+    env.pop("TRITON_DEFAULT_BACKEND", None)
+    r = subprocess.run([sys.executable, str(tmp_path / "script.py")], capture_output=True, text=True, env=env,
+                       cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "tc5 driver" in r.stdout and r.stdout.strip().endswith("True")
