@@ -85,6 +85,7 @@ static unsigned nrecipes;
 static unsigned nv1; /* the recipes version-1 inputs pick among: those that are not ConSan's */
 static unsigned nconsan;
 static bool raw_noise;
+static uint64_t default_steps = STEPS; /* TC5_FUZZ_STEPS replaces STEPS */
 
 /* ---- the recipes: files read once ---- */
 typedef struct blob {
@@ -269,7 +270,7 @@ static bool add_recipe(const char *dir, const char *ptx, const char *entry, cons
   memcpy(r->block, block, sizeof r->block);
   memcpy(r->cluster, cluster, sizeof r->cluster);
   r->shared = shared;
-  r->steps = STEPS;
+  r->steps = default_steps;
   r->consan = consan;
   for (unsigned k = 0; k < nargs; k++) {
     if (!strncmp(args[k], "steps:", 6)) {
@@ -419,6 +420,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   recipes = calloc(MAX_RECIPES, sizeof *recipes);
   v1idx = calloc(MAX_RECIPES, sizeof *v1idx);
   if (!recipes || !v1idx) abort();
+  const char *ds = getenv("TC5_FUZZ_STEPS");
+  if (ds && strtoull(ds, NULL, 0)) default_steps = strtoull(ds, NULL, 0);
   const char *env = getenv("TC5_FUZZ_MANIFESTS");
   char list[4096];
   if (env) snprintf(list, sizeof list, "%s", env);
