@@ -28,8 +28,10 @@
  * TC5_FUZZ_MANIFESTS (colon-separated paths) replaces the manifests;
  * TC5_FUZZ_SEEDS=DIR writes one version-2 seed per recipe into DIR and exits
  * (scripts/fuzz.sh; TC5_FUZZ_SEEDS_EVERY=N: every N-th recipe);
- * TC5_FUZZ_RECIPES=1 runs each recipe's seed once, prints a line a recipe
- * (index, kernel, outcome, warp-instructions, milliseconds) and exits;
+ * TC5_FUZZ_RECIPES=N runs the seed of every N-th recipe (1: all) once,
+ * prints a line a recipe (index, kernel, outcome, warp-instructions,
+ * milliseconds) and the inputs a second, and exits; TC5_FUZZ_STEPS=N
+ * replaces the default step bound (STEPS);
  * TC5_FUZZ_NOISE=raw lets the noise operation write any bytes (NaN and
  * infinity codes among them; by default noise is finite in every float
  * format). Built by scripts/fuzz.sh (clang, libFuzzer, ASan + UBSan) and,
@@ -55,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define PER_ENTRY 4               /* recipes kept of one kernel (tma_load_2d has 81) */
 #define MAX_BUFFER (1u << 20)     /* the largest buffer an input makes */
 #define MAX_CTAS 16               /* a valid grid larger than this is cut down: a run, not a hang */
-#define STEPS 20000               /* warp-instructions a CTA (tc5_ptx_launch_cfg.max_steps) */
+#define STEPS 100000              /* warp-instructions a CTA (tc5_ptx_launch_cfg.max_steps) */
 #define SEED_BYTES 512            /* a version-2 seed carries this many bytes of each input buffer */
 static const uint8_t V2[3] = {0xC5, 0x4C, 0x02};
 
@@ -466,9 +468,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             nrecipes, nconsan, seeds);
     exit(0);
   }
-  if (getenv("TC5_FUZZ_RECIPES")) { /* each recipe's seed once: what it does, how long it takes */
+  const char *rc = getenv("TC5_FUZZ_RECIPES");
+  if (rc) { /* each recipe's seed once: what it does, how long it takes */
     double total = 0;
-    for (unsigned k = 0; k < nrecipes; k++) {
+    unsigned every = atoi(rc) > 0 ? (unsigned)atoi(rc) : 1, ran = 0;
+    for (unsigned k = 0; k < nrecipes; k += every, ran++) {
       size_t n;
       uint8_t *s = seed_of(k, &n);
       if (!s) abort();
@@ -483,7 +487,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
              recipes[k].entry, st == TC5_OK ? "ok" : tc5_status_name(st), (unsigned long long)stats.warp_insns,
              1e3 * stats.seconds, msg);
     }
-    printf("fuzz_launch: %u recipes (%u ConSan's), their seeds' launches %.2f s in all\n", nrecipes, nconsan, total);
+    printf("fuzz_launch: %u recipes (%u ConSan's, %u step bounds), %u seeds' launches in %.2f s: %.1f inputs/s\n",
+           nrecipes, nconsan, nbounds, ran, total, total > 0 ? ran / total : 0.0);
     exit(0);
   }
   return 0;
