@@ -23,6 +23,9 @@
 #                               cos tanh, div.approx/full; f32, f16/bf16 and x2, f64)
 #                               against tc5's special-function unit on every input
 #                               (gpu/sfu_check.cu; OUTDIR/sfu_check.txt)
+#                               and the PTX ISA's stated error bounds on every input
+#                               (gpu/sfu_bounds.cu, tests/sfu/sfu_bounds.h; OUTDIR/sfu_bounds.txt)
+#   gpu/run.sh sfu-bounds [OUTDIR] the bounds alone
 #   gpu/run.sh sfu-probe OUTDIR the measurements the special-function unit's tables were
 #                               solved from (gpu/sfu_probe.cu: SASS, block hashes of all
 #                               2^32 outputs, range dumps; tests/data/sfu/derive_tables.py)
@@ -123,12 +126,21 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fopenmp gpu/sfu_probe.cu \
       -o build-gpu/sfu_probe
     exec build-gpu/sfu_probe "$out" ;;
-  sfu)
-    "$NVCC" -O2 -std=c++17 -fmad=false -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc \
-      gpu/sfu_check.cu -o build-gpu/sfu_check
+  sfu|sfu-bounds)
+    # sfu: the model against the H100 on every input, then the ISA's error bounds on every input;
+    # sfu-bounds: the bounds alone (OUTDIR/sfu_bounds.txt)
+    [ "$what" = sfu ] && "$NVCC" -O2 -std=c++17 -fmad=false -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc \
+      gpu/sfu_check.cu -o build-gpu/sfu_check &
+    "$NVCC" -O2 -std=c++17 -fmad=false -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Itests \
+      gpu/sfu_bounds.cu -o build-gpu/sfu_bounds &
+    wait
     rc=0
-    build-gpu/sfu_check > "$out/sfu_check.txt" || rc=$?
-    cat "$out/sfu_check.txt"
+    if [ "$what" = sfu ]; then
+      build-gpu/sfu_check > "$out/sfu_check.txt" || rc=$?
+      cat "$out/sfu_check.txt"
+    fi
+    build-gpu/sfu_bounds > "$out/sfu_bounds.txt" || rc=$?
+    cat "$out/sfu_bounds.txt"
     exit $rc ;;
   fa4-ex2)
     # FA4's ex2 emulation: the sample the CTest ptx_silicon_fa4_ex2 reads (OUTDIR/fa4_h100_out.bin,
@@ -154,5 +166,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|tma|sparse|disagree|sfu|sfu-probe|fa4-ex2 [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|tma|sparse|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2 [OUTDIR]" >&2; exit 2 ;;
 esac
