@@ -52,80 +52,81 @@ typedef struct sfu_bound {
   const char *section;
   const char *quote;
   double found;     /* the exhaustive run's worst where above the bound      */
-  uint32_t found_at;
+  uint32_t found_at; /* its input (the divisions: the divisor)               */
+  uint32_t found_b;  /* the divisions: the dividend                          */
 } sfu_bound;
 
 #define SB_INF HUGE_VAL
 #define SB_PI 3.14159265358979323846
 static const sfu_bound sfu_bounds[] = {
     {TC5_SFU_EX2_APPROX_FTZ_F32, SB_ULP_CR, 2, -SB_INF, SB_INF, 0, 0, "9.7.3.21 ex2",
-     "The maximum ulp error is 2 ulp from correctly rounded result across the full range of inputs.", 0, 0},
+     "The maximum ulp error is 2 ulp from correctly rounded result across the full range of inputs.", 0, 0, 0},
     {TC5_SFU_EX2_APPROX_F32, SB_ULP_CR, 2, -SB_INF, SB_INF, 0, 0, "9.7.3.21 ex2",
-     "The maximum ulp error is 2 ulp from correctly rounded result across the full range of inputs.", 0, 0},
+     "The maximum ulp error is 2 ulp from correctly rounded result across the full range of inputs.", 0, 0, 0},
     {TC5_SFU_RCP_APPROX_FTZ_F32, SB_ULP, 1, -SB_INF, SB_INF, 0, 0, "9.7.3.13 rcp",
      "rcp.approx.f32 implements a fast approximation to reciprocal. The maximum ulp error is 1 across the full "
-     "range of inputs.", 0, 0},
+     "range of inputs.", 0, 0, 0},
     {TC5_SFU_RCP_APPROX_F32, SB_ULP, 1, -SB_INF, SB_INF, 0, 0, "9.7.3.13 rcp",
      "rcp.approx.f32 implements a fast approximation to reciprocal. The maximum ulp error is 1 across the full "
-     "range of inputs.", 0, 0},
+     "range of inputs.", 0, 0, 0},
     {TC5_SFU_RSQRT_APPROX_FTZ_F32, SB_REL, -22.9, 0, SB_INF, 1, 0, "9.7.3.16 rsqrt",
      "The maximum relative error for rsqrt.f32 over the entire positive finite floating-point range is 2^-22.9.",
-     0, 0},
+     0, 0, 0},
     {TC5_SFU_RSQRT_APPROX_F32, SB_REL, -22.9, 0, SB_INF, 1, 0, "9.7.3.16 rsqrt",
      "The maximum relative error for rsqrt.f32 over the entire positive finite floating-point range is 2^-22.9.",
-     0, 0},
+     0, 0, 0},
     {TC5_SFU_SQRT_APPROX_FTZ_F32, SB_REL, -23, 0, SB_INF, 1, 0, "9.7.3.15 sqrt",
      "sqrt.approx.f32 implements a fast approximation to square root. The maximum relative error over the entire "
-     "positive finite floating-point range is 2^-23.", 0, 0},
+     "positive finite floating-point range is 2^-23.", 0, 0, 0},
     {TC5_SFU_SQRT_APPROX_F32, SB_REL, -23, 0, SB_INF, 1, 0, "9.7.3.15 sqrt",
      "sqrt.approx.f32 implements a fast approximation to square root. The maximum relative error over the entire "
-     "positive finite floating-point range is 2^-23.", 0, 0},
+     "positive finite floating-point range is 2^-23.", 0, 0, 0},
     {TC5_SFU_LG2_APPROX_FTZ_F32, SB_ABS, -22, 0.5, 2, 1, 0, "9.7.3.20 lg2",
-     "The maximum absolute error is 2^-22 when the input operand is in the range (0.5, 2).", 0, 0},
+     "The maximum absolute error is 2^-22 when the input operand is in the range (0.5, 2).", 0, 0, 0},
     {TC5_SFU_LG2_APPROX_FTZ_F32, SB_REL, -22, 0.5, 2, 1, 1, "9.7.3.20 lg2",
-     "For positive finite inputs outside of this interval, maximum relative error is 2^-22.", 0, 0},
+     "For positive finite inputs outside of this interval, maximum relative error is 2^-22.", 0, 0, 0},
     {TC5_SFU_LG2_APPROX_F32, SB_ABS, -22, 0.5, 2, 1, 0, "9.7.3.20 lg2",
-     "The maximum absolute error is 2^-22 when the input operand is in the range (0.5, 2).", 0, 0},
+     "The maximum absolute error is 2^-22 when the input operand is in the range (0.5, 2).", 0, 0, 0},
     {TC5_SFU_LG2_APPROX_F32, SB_REL, -22, 0.5, 2, 1, 1, "9.7.3.20 lg2",
-     "For positive finite inputs outside of this interval, maximum relative error is 2^-22.", 0, 0},
+     "For positive finite inputs outside of this interval, maximum relative error is 2^-22.", 0, 0, 0},
     {TC5_SFU_SIN_APPROX_FTZ_F32, SB_ABS, -20.5, -2 * SB_PI, 2 * SB_PI, 0, 0, "9.7.3.18 sin",
-     "The maximum absolute error over input range is as follows: [-2pi .. 2pi] 2^-20.5", 0, 0},
+     "The maximum absolute error over input range is as follows: [-2pi .. 2pi] 2^-20.5", 0, 0, 0},
     {TC5_SFU_SIN_APPROX_FTZ_F32, SB_ABS, -14.7, -100 * SB_PI, 100 * SB_PI, 0, 0, "9.7.3.18 sin",
-     "[-100pi .. +100pi] 2^-14.7. Outside of the range [-100pi .. +100pi], only best effort is provided.", 0, 0},
+     "[-100pi .. +100pi] 2^-14.7. Outside of the range [-100pi .. +100pi], only best effort is provided.", 0, 0, 0},
     {TC5_SFU_SIN_APPROX_F32, SB_ABS, -20.5, -2 * SB_PI, 2 * SB_PI, 0, 0, "9.7.3.18 sin",
-     "The maximum absolute error over input range is as follows: [-2pi .. 2pi] 2^-20.5", 0, 0},
+     "The maximum absolute error over input range is as follows: [-2pi .. 2pi] 2^-20.5", 0, 0, 0},
     {TC5_SFU_SIN_APPROX_F32, SB_ABS, -14.7, -100 * SB_PI, 100 * SB_PI, 0, 0, "9.7.3.18 sin",
-     "[-100pi .. +100pi] 2^-14.7. Outside of the range [-100pi .. +100pi], only best effort is provided.", 0, 0},
+     "[-100pi .. +100pi] 2^-14.7. Outside of the range [-100pi .. +100pi], only best effort is provided.", 0, 0, 0},
     {TC5_SFU_COS_APPROX_FTZ_F32, SB_ABS, -20.5, -2 * SB_PI, 2 * SB_PI, 0, 0, "9.7.3.19 cos",
-     "The maximum absolute error over input range is as follows: [-2pi .. 2pi] 2^-20.5", 0, 0},
+     "The maximum absolute error over input range is as follows: [-2pi .. 2pi] 2^-20.5", 7.09457311e-07, 0xc09ccdb6, 0x00000000},
     {TC5_SFU_COS_APPROX_FTZ_F32, SB_ABS, -14.7, -100 * SB_PI, 100 * SB_PI, 0, 0, "9.7.3.19 cos",
-     "[-100pi .. +100pi] 2^-14.7. Outside of the range [-100pi .. +100pi], only best effort is provided.", 0, 0},
+     "[-100pi .. +100pi] 2^-14.7. Outside of the range [-100pi .. +100pi], only best effort is provided.", 0, 0, 0},
     {TC5_SFU_COS_APPROX_F32, SB_ABS, -20.5, -2 * SB_PI, 2 * SB_PI, 0, 0, "9.7.3.19 cos",
-     "The maximum absolute error over input range is as follows: [-2pi .. 2pi] 2^-20.5", 0, 0},
+     "The maximum absolute error over input range is as follows: [-2pi .. 2pi] 2^-20.5", 7.09457311e-07, 0xc09ccdb6, 0x00000000},
     {TC5_SFU_COS_APPROX_F32, SB_ABS, -14.7, -100 * SB_PI, 100 * SB_PI, 0, 0, "9.7.3.19 cos",
-     "[-100pi .. +100pi] 2^-14.7. Outside of the range [-100pi .. +100pi], only best effort is provided.", 0, 0},
+     "[-100pi .. +100pi] 2^-14.7. Outside of the range [-100pi .. +100pi], only best effort is provided.", 0, 0, 0},
     {TC5_SFU_TANH_APPROX_F32, SB_REL, -11, -SB_INF, SB_INF, 0, 0, "9.7.3.22 tanh",
-     "The maximum relative error over the entire floating point range is 2^-11.", 0, 0},
+     "The maximum relative error over the entire floating point range is 2^-11.", 0, 0, 0},
     {TC5_SFU_EX2_APPROX_F16, SB_REL, -9.9, -SB_INF, SB_INF, 0, 0, "9.7.4.10 ex2 (half)",
-     "The maximum relative error for .f16 type is 2^-9.9.", 0, 0},
+     "The maximum relative error for .f16 type is 2^-9.9.", 1, 0x0000e432, 0x00000000},
     {TC5_SFU_EX2_APPROX_FTZ_BF16, SB_REL, -7, -SB_INF, SB_INF, 0, 0, "9.7.4.10 ex2 (half)",
-     "The maximum relative error for .bf16 type is 2^-7.", 0, 0},
+     "The maximum relative error for .bf16 type is 2^-7.", 0, 0, 0},
     {TC5_SFU_TANH_APPROX_F16, SB_ABS, -10.987, -SB_INF, SB_INF, 0, 0, "9.7.4.9 tanh (half)",
-     "The maximum absolute error for .f16 type is 2^-10.987.", 0, 0},
+     "The maximum absolute error for .f16 type is 2^-10.987.", 0, 0, 0},
     {TC5_SFU_TANH_APPROX_BF16, SB_ABS, -8, -SB_INF, SB_INF, 0, 0, "9.7.4.9 tanh (half)",
-     "The maximum absolute error for .bf16 type is 2^-8.", 0, 0},
+     "The maximum absolute error for .bf16 type is 2^-8.", 0.00390650518, 0x0000bf3f, 0x00000000},
     {TC5_SFU_DIV_APPROX_FTZ_F32, SB_ULP, 2, 0x1p-126, 0x1p126, 0, 0, "9.7.3.8 div",
      "div.approx.f32 implements a fast approximation to divide, computed as d = a * (1/b). For |b| in "
-     "[2^-126, 2^126], the maximum ulp error is 2.", 0, 0},
+     "[2^-126, 2^126], the maximum ulp error is 2.", 8388608, 0xe44f1c2a, 0x254f1c2a},
     {TC5_SFU_DIV_APPROX_F32, SB_ULP, 2, 0x1p-126, 0x1p126, 0, 0, "9.7.3.8 div",
      "div.approx.f32 implements a fast approximation to divide, computed as d = a * (1/b). For |b| in "
-     "[2^-126, 2^126], the maximum ulp error is 2.", 0, 0},
+     "[2^-126, 2^126], the maximum ulp error is 2.", 2.14310145, 0x3fecfdfd, 0xfeecdf1e},
     {TC5_SFU_DIV_FULL_FTZ_F32, SB_ULP, 2, -SB_INF, SB_INF, 0, 0, "9.7.3.8 div",
      "div.full.f32 implements a relatively fast, full-range approximation that scales operands to achieve better "
-     "accuracy ... The maximum ulp error is 2 across the full range of inputs.", 0, 0},
+     "accuracy ... The maximum ulp error is 2 across the full range of inputs.", 8388608, 0xe44f1c2a, 0x254f1c2a},
     {TC5_SFU_DIV_FULL_F32, SB_ULP, 2, -SB_INF, SB_INF, 0, 0, "9.7.3.8 div",
      "div.full.f32 implements a relatively fast, full-range approximation that scales operands to achieve better "
-     "accuracy ... The maximum ulp error is 2 across the full range of inputs.", 0, 0},
+     "accuracy ... The maximum ulp error is 2 across the full range of inputs.", 2.14310145, 0x3fecfdfd, 0xfeecdf1e},
 };
 #define SFU_NBOUNDS (sizeof sfu_bounds / sizeof sfu_bounds[0])
 
