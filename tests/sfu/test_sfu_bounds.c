@@ -6,7 +6,8 @@
  *     inputs, all exponents and signs) and the special words;
  *   - the divisions on 2^18 random pairs and every pair of special words;
  *   - TC5_SFU_BOUNDS_FULL=1: the f32 forms on all 2^32 inputs (threads: one
- *     per core; the same run as `gpu/run.sh sfu` makes on the H100);
+ *     per core; the same run as `gpu/run.sh sfu` makes on the H100; about a
+ *     minute per form on 16 cores); TC5_SFU_BOUNDS_OP=NAME: that form only;
  *   - the ISA's special-value tables (Input -> Result) of every instruction,
  *     and div.approx's rule for 2^126 < |b| < 2^128;
  *   - the .f64 forms' stated semantics (no numeric bound is stated): the low
@@ -294,11 +295,13 @@ static void test_f32_forms_full(void **state) {
     print_message("  all 2^32 inputs: set TC5_SFU_BOUNDS_FULL=1 (gpu/run.sh sfu does it on the H100)\n");
     skip();
   }
+  const char *only = getenv("TC5_SFU_BOUNDS_OP"); /* one instruction, as PTX writes it */
   long nc = sysconf(_SC_NPROCESSORS_ONLN);
   unsigned nt = nc < 1 ? 1 : nc > 64 ? 64 : (unsigned)nc;
   for (unsigned i = 0; i < SFU_NBOUNDS; i++) {
     const sfu_bound *r = &sfu_bounds[i];
     if (sb_fmt(r->op) != SB_F32 || r->op >= TC5_SFU_DIV_APPROX_FTZ_F32) continue;
+    if (only && strcmp(only, name(r->op))) continue;
     tally t = {0};
     for (uint32_t part = 0; part < 16; part++) {
       slice s[64];

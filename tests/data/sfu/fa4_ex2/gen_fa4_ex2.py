@@ -3,7 +3,9 @@
 
   python gen_fa4_ex2.py OUTDIR
 
-FA4 (PyPI flash-attn-4, tested 4.0.0b36; flash_attn/cute/utils.py) offloads part of
+FA4 (PyPI flash-attn-4, tested 4.0.0b36; flash_attn/cute/utils.py: add_round_down,
+combine_int_frac_ex2, ex2_emulation at line 786, ex2_emulation_2 at 803; softmax.py
+line 457 calls the latter) offloads part of
 the softmax's exp2 from the MUFU to the FMA pipe: `ex2_emulation` (one value) and
 `ex2_emulation_2` (two values, with sm_100's packed .f32x2 instructions) clamp x to
 >= -127, split it into floor and fraction with `add.rm` of 1.5 * 2^23, evaluate a
