@@ -10,8 +10,7 @@
 //   tmap:... (a tensor map from cuTensorMapEncodeTiled, its parameters in
 //   the text form of `tc5 run --arg tmap:` read by libtc5's
 //   tc5_tmap_params_parse; its tensor a buffer of its own: in=F, out=BYTES,
-//   inout=F) (# starts a comment). FILE.cubin in DIR, where there is one, is
-//   loaded in FILE's place (FILE assembled by a ptxas newer than the driver). OUT.bin gets every out and inout buffer,
+//   inout=F) (# starts a comment). OUT.bin gets every out and inout buffer,
 //   in order of appearance. printf output goes to stdout. --rules encodes
 //   each line of RULES.txt (a tensor map's text; offset=N puts its address
 //   N bytes past a 256-byte boundary) and writes "ok" or the driver's error
@@ -145,14 +144,7 @@ int main(int argc, char **argv) {
     unsigned grid[3] = {1, 1, 1}, block = atoi(w[3].c_str()), shared = atoi(w[4].c_str());
     sscanf(w[2].c_str(), "%u,%u,%u", &grid[0], &grid[1], &grid[2]);
     if (!mods.count(file)) {
-      /* DIR/FILE.cubin, where there is one, is FILE assembled by a newer
-       * ptxas than the driver's (Triton's PTX .version 9.4: gpu/run.sh attention) */
-      std::string path = dir + "/" + file;
-      if (FILE *c = fopen((path + ".cubin").c_str(), "rb")) {
-        fclose(c);
-        path += ".cubin";
-      }
-      std::vector<char> ptx = slurp(path);
+      std::vector<char> ptx = slurp(dir + "/" + file);
       ptx.push_back(0);
       char log[8192] = {0};
       CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};

@@ -108,15 +108,7 @@ case "$what" in
     if [ "$what" = tma ]; then
       build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
     else
-      # Triton's PTX (.version 9.4) is newer than the driver's JIT: assembled by
-      # Triton's own ptxas as Triton does it with enable_fp_fusion=False
-      # (--fmad=false), beside a copy of the suite (ptx_silicon loads FILE.cubin)
-      rm -rf build-gpu/attn90; cp -r tests/data/ptx/attn90 build-gpu/attn90; data=build-gpu/attn90
-      PTXAS=${PTXAS:-$(python3 -c 'import os, triton; print(os.path.dirname(triton.__file__))')/backends/nvidia/bin/ptxas}
-      "$PTXAS" --version | tail -1
-      for f in $data/t06_*.ptx; do
-        "$PTXAS" -lineinfo --fmad=false --regAllocOptLevel=2 --gpu-name=sm_90a "$f" -o "$f.cubin"
-      done
+      data=tests/data/ptx/attn90
     fi
     # one process a kernel: a kernel that faults names itself and spares the others
     n=$(grep -vc '^#' $data/kernels.txt); i=0; rc=0

@@ -6,11 +6,12 @@ run on the H100 (`gpu/run.sh attention`: h100_out.bin) and in tc5 run
 What is here and how it was made:
   t06_attn_fwd_fp16_d{64,128}_{full,causal}.ptx/.json
       Triton's tutorial 06 forward (Triton 3.9, GPUTarget("cuda", 90, 32),
-      enable_fp_fusion=False: mul.rn/add.rn, which ptxas does not contract),
+      enable_fp_fusion=False: mul.rn/add.rn, which ptxas does not contract;
+      ptx_version=87: the H100's driver JITs PTX up to 9.0, Triton 3.9 writes 9.4),
       Z = 1, H = 2, N_CTX = 256, the tutorial's pytest config (BLOCK_M 128,
       BLOCK_N 64, 2 stages, 4 warps), with the launch Triton's launcher makes:
         python3 tests/data/ptx/census/gen_triton_corpus.py --src TRITON --out DIR \\
-          --arch 90 --fp-fusion off --only t06 --variants fwd --attn-shape 1,2,256
+          --arch 90 --fp-fusion off --ptx-version 87 --only t06 --variants fwd --attn-shape 1,2,256
       (TRITON: a facebookexperimental/triton checkout, python/tutorials)
   attn_mask.ptx, attn_qk.bin, attn_mask.txt
       gpu/attn_mask.cu's twelve masked-attention kernels:
