@@ -100,6 +100,10 @@ def target_arch() -> int:
 
 def device() -> dict:
     """the properties of the GPU the driver reports (B200 or, with TC5_TRITON_ARCH=90, H100)"""
+    return _props()
+
+
+def _props() -> dict:  # device() where a parameter is named `device` (Triton's driver API)
     return H100 if target_arch() == 90 else B200
 
 
@@ -832,14 +836,14 @@ class Utils:
         regs = _cubin_regs(kernel, name) if isinstance(kernel, (bytes, bytearray)) else 0
         # threads a block can have with that many registers (64K a block, allocated 256 a warp)
         per_warp = -(-max(regs, 1) * 32 // 256) * 256
-        max_threads = min(1024, (device()["max_num_regs"] // per_warp) * 32)
+        max_threads = min(1024, (_props()["max_num_regs"] // per_warp) * 32)
         return _Module(name, kernel), 0, regs, 0, max_threads
 
     def unload_module(self, module):
         pass
 
     def get_device_properties(self, device=0):
-        return dict(globals()["device"]())
+        return dict(_props())
 
     def get_device_capability(self, device=0):
         return divmod(target_arch(), 10)
@@ -857,7 +861,7 @@ class Utils:
         return False
 
     def cuOccupancyMaxActiveClusters(self, function, shared, cluster):
-        return device()["multiprocessor_count"] // max(int(cluster), 1)
+        return _props()["multiprocessor_count"] // max(int(cluster), 1)
 
     def set_printf_fifo_size(self, size):
         pass
@@ -1066,10 +1070,10 @@ def torch_cuda_shim():
     class _Props:
         name = "NVIDIA H100 (tc5)" if h100 else "NVIDIA B200 (tc5)"
         major, minor = divmod(target_arch(), 10)
-        multi_processor_count = device()["multiprocessor_count"]
+        multi_processor_count = _props()["multiprocessor_count"]
         total_memory = (80 if h100 else 192) * 2**30
         warp_size = 32
-        shared_memory_per_block_optin = device()["max_shared_mem"]
+        shared_memory_per_block_optin = _props()["max_shared_mem"]
         regs_per_multiprocessor = 65536
         max_threads_per_multi_processor = 2048
         L2_cache_size = (50 if h100 else 126) * 2**20
