@@ -32,6 +32,10 @@
 #   gpu/run.sh fa4-ex2 [OUTDIR] FlashAttention-4's ex2 emulation (tests/data/sfu/fa4_ex2, CuTe
 #                               DSL's PTX) on every f32 input on the GPU (gpu/fa4_ex2.cu: block
 #                               hashes) and in tc5 (tests/sfu/test_fa4_ex2.c, TC5_FA4_EX2_FULL)
+#   gpu/run.sh attention [OUTDIR] the sm_90a attention kernels of tests/data/ptx/attn90 (Triton's
+#                               tutorial 06 forward, gpu/attn_mask.cu's masked attention rows) on
+#                               the GPU: OUTDIR/h100_out.bin, which tests/ptx/silicon.sh compares
+#                               with tc5 run (CTest ptx_silicon_attention; docs/attention.md)
 #   gpu/run.sh disagree [OUTDIR] issue 38's classes [1] and [3] (docs/fidelity.md): NaN/Inf
 #                               of B where wgmma.sp's metadata elides, and f16-accumulator
 #                               negatives that round to zero (disagree-summary.txt)
@@ -106,21 +110,27 @@ case "$what" in
   ptx)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  tma)
+  tma|attention)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
-    build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
+    data=tests/data/ptx/tma90
+    if [ "$what" = tma ]; then
+      build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
+    else
+      data=tests/data/ptx/attn90
+    fi
     # one process a kernel: a kernel that faults names itself and spares the others
-    n=$(grep -vc '^#' tests/data/ptx/tma90/kernels.txt); i=0; rc=0
+    n=$(grep -vc '^#' $data/kernels.txt); i=0; rc=0
     : > "$out/h100_out.bin"; : > "$out/h100_printf.txt"
     while [ $i -lt "$n" ]; do
-      if TC5_ONLY=$i timeout 20 build-gpu/ptx_silicon tests/data/ptx/tma90 "$out/k.bin" >> "$out/h100_printf.txt" 2> "$out/err.txt"; then
+      if TC5_ONLY=$i timeout 20 build-gpu/ptx_silicon $data "$out/k.bin" >> "$out/h100_printf.txt" 2> "$out/err.txt"; then
         cat "$out/k.bin" >> "$out/h100_out.bin"
       else
-        echo "kernel $i ($(grep -v '^#' tests/data/ptx/tma90/kernels.txt | sed -n "$((i + 1))p" | cut -d' ' -f2)) failed: $(tail -1 "$out/err.txt")"; rc=1
+        echo "kernel $i ($(grep -v '^#' $data/kernels.txt | sed -n "$((i + 1))p" | cut -d' ' -f2)) failed: $(tail -1 "$out/err.txt")"; rc=1
       fi
       i=$((i + 1))
     done
     rm -f "$out/k.bin" "$out/err.txt"
+    echo "$what: $i kernels run on the GPU, $(wc -c < "$out/h100_out.bin") output bytes in $out/h100_out.bin"
     exit $rc ;;
   sfu-probe)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fopenmp gpu/sfu_probe.cu \
@@ -166,5 +176,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|tma|sparse|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2 [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|tma|sparse|attention|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2 [OUTDIR]" >&2; exit 2 ;;
 esac

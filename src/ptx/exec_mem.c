@@ -19,13 +19,18 @@ static const char *space_name(uint8_t s) {
   return s < 8 ? n[s] : "?";
 }
 
+/* A .shared (or .shared::cluster) address is 32 bits wide: [%r+imm] is
+ * computed modulo 2^32, as the H100 does (nvcc's and Triton's sm_90a code
+ * keeps a base below the variable and an offset that carries past 2^32:
+ * the attention runs of tests/data/ptx/attn90 found it). A generic address
+ * names the shared window only inside it. */
 bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
   (void)w;
   if (space == PS_GENERIC) {
     if (addr < PTX_GENERIC_SHARED || addr >= PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) return false;
     addr -= PTX_GENERIC_SHARED;
+    if (addr > 0xffffffffu) return false;
   }
-  if (addr > 0xffffffffu) return false;
   *off = (uint32_t)addr;
   return true;
 }
@@ -143,6 +148,7 @@ static inline uint8_t *global_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
 static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lane, uint64_t addr, uint32_t n,
                                    bool write) {
   tc5_smem *s = &w->cta->smem;
+  addr = (uint32_t)addr; /* 32-bit shared addresses (ptx_shared_addr) */
   if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
   if (w->cta->chk) {
     if (write) chk_smem_store(w, in, (int)lane, (uint32_t)addr, n);
