@@ -13,7 +13,8 @@ tests/cute/test_flash_attn.py):
   LSE: |LSE - ref_lse| <= 1e-4 + 1e-5 * |ref_lse| (torch.testing.assert_close's
        atol 1e-4, rtol 1e-5 that FA4's LSE test uses), natural log
 
-usage: fa4_run.py TC5 JSON [--check MODE] [--seed N] [--threads N] [--stats]
+usage: fa4_run.py TC5 JSON [--check MODE] [--seed N] [--threads N] [--stats] [--long]
+--long: a long run, skipped (exit 77) unless TC5_ATTENTION_LONG=1.
 Exit status: 0 within the rule, 1 outside it or a kernel error, 2 bad usage,
 77 NumPy missing (CTest's skip code).
 
@@ -101,6 +102,9 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     tc5, path = argv[1], argv[2]
+    if "--long" in argv and os.environ.get("TC5_ATTENTION_LONG") != "1":
+        print("%s: a long run; skipped (TC5_ATTENTION_LONG=1 runs it)" % os.path.basename(path))
+        return 77
     opt = lambda k, d: argv[argv.index(k) + 1] if k in argv else d  # noqa: E731
     check = opt("--check", "default")
     seed = int(opt("--seed", "1"))
