@@ -97,25 +97,20 @@ def tmap_spec(p, path, how="in"):
         "x".join(map(str, t["box"])), t["swizzle"])
 
 
-def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    tc5, path = argv[1], argv[2]
-    if "--long" in argv and os.environ.get("TC5_ATTENTION_LONG") != "1":
-        print("%s: a long run; skipped (TC5_ATTENTION_LONG=1 runs it)" % os.path.basename(path))
-        return 77
-    opt = lambda k, d: argv[argv.index(k) + 1] if k in argv else d  # noqa: E731
-    check = opt("--check", "default")
-    seed = int(opt("--seed", "1"))
-    threads = opt("--threads", None)
+class Refused(Exception):
+    """a launch this runner cannot place (exit 2)"""
+
+
+def prepare(tc5, path, check="default", seed=1, threads=None, stats=False, work=None):
+    """the tc5 run command line of the kernel JSON `path` on random inputs
+    written under `work`, and what the check needs"""
     meta = json.load(open(path))
     v = meta["variant"]
     kern = meta["kernels"][0]
     ptx = os.path.join(os.path.dirname(os.path.abspath(path)), kern["ptx_file"])
     B, S, H, D, causal = v["batch"], v["seqlen"], v["heads"], v["head_dim"], v["causal"]
     rng = np.random.default_rng(seed)
-    work = tempfile.mkdtemp(prefix="tc5-fa4-")
+    work = work or tempfile.mkdtemp(prefix="tc5-fa4-")
     shape = (B, S, H, D)
     q, k, vv = (bf16_bits(rng.standard_normal(shape)) for _ in range(3))
     files = {}
@@ -132,8 +127,8 @@ def main(argv):
     cmd += ["--grid", ",".join(map(str, L["grid"])), "--block", ",".join(map(str, L["block"])),
             "--cluster", ",".join(map(str, L["cluster"])), "--shared-bytes", str(L["dynamic_smem_bytes"])]
     if threads:
-        cmd += ["--threads", threads]
-    if "--stats" in argv:
+        cmd += ["--threads", str(threads)]
+    if stats:
         cmd += ["--stats"]
     scale = None
     for i, p in enumerate(kern["params"]):
@@ -144,9 +139,7 @@ def main(argv):
         if p.get("tensor") == "mLSE":
             raw = struct.pack("<Q", FIRST_BUFFER) + raw[8:]
         elif p.get("tensor"):
-            print("%s: parameter %d points at %s, which this runner does not place" % (path, i, p["tensor"]),
-                  file=sys.stderr)
-            return 2
+            raise Refused("%s: parameter %d points at %s, which this runner does not place" % (path, i, p["tensor"]))
         if p["kind"] == "float" and scale is None:
             scale = struct.unpack("<f", raw)[0]
         bpath = os.path.join(work, "p%d.bin" % i)
@@ -155,8 +148,29 @@ def main(argv):
     # the scale the kernel gets is log2(e) / sqrt(d) (exp2 in the kernel)
     sm_scale = 1.0 / np.sqrt(D)
     if scale is None or abs(scale - sm_scale * np.log2(np.e)) > 1e-6:
-        print("%s: softmax scale parameter %r is not log2(e)/sqrt(%d)" % (path, scale, D), file=sys.stderr)
+        raise Refused("%s: softmax scale parameter %r is not log2(e)/sqrt(%d)" % (path, scale, D))
+    return dict(cmd=cmd, meta=meta, files=files, lse_path=lse_path, shape=shape, q=q, k=k, v=vv, causal=causal,
+                sm_scale=sm_scale, B=B, S=S, H=H, D=D, work=work, dtype="bf16")
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
         return 2
+    tc5, path = argv[1], argv[2]
+    if "--long" in argv and os.environ.get("TC5_ATTENTION_LONG") != "1":
+        print("%s: a long run; skipped (TC5_ATTENTION_LONG=1 runs it)" % os.path.basename(path))
+        return 77
+    opt = lambda k, d: argv[argv.index(k) + 1] if k in argv else d  # noqa: E731
+    try:
+        x = prepare(tc5, path, opt("--check", "default"), int(opt("--seed", "1")), opt("--threads", None),
+                    "--stats" in argv)
+    except Refused as e:
+        print(e, file=sys.stderr)
+        return 2
+    cmd, meta, files, lse_path, shape = x["cmd"], x["meta"], x["files"], x["lse_path"], x["shape"]
+    q, k, vv, causal, sm_scale = x["q"], x["k"], x["v"], x["causal"], x["sm_scale"]
+    B, S, H, D = x["B"], x["S"], x["H"], x["D"]
     t0 = time.time()
     r = subprocess.run(cmd, capture_output=True, text=True)
     dt = time.time() - t0

@@ -25,7 +25,7 @@ if(Python3_Interpreter_FOUND)
   foreach(v d64_n256_full_1cta d64_n256_causal_1cta d128_n256_full_1cta d128_n256_causal_1cta
             d64_n512_full_2cta d128_n512_causal_2cta)
     add_test(NAME attention_gluon_${v}
-             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/attention/gluon_attn_run.py
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/attention/triton_attn_run.py
                      $<TARGET_FILE:tc5_cli> ${TC5_ATT_DATA}/gluon/gluon_attn_fp16_${v}.json)
     set_tests_properties(attention_gluon_${v} PROPERTIES SKIP_RETURN_CODE 77)
   endforeach()

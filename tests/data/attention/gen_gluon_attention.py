@@ -11,7 +11,7 @@ SRC: a checkout holding python/examples/gluon (the one gen_triton_corpus.py
 reads; facebookexperimental/triton commit db4666f2 made the committed files).
 All the machinery (a metadata-only fake torch, the fake driver, Triton's own
 launcher binder) is tests/data/ptx/census/gen_triton_corpus.py's; this file
-only chooses the sizes: Z = 1, H = 2, N_CTX = 256 and 512, d 64 and 128,
+only chooses the sizes: Z = 1, H = 2, N_CTX = 256, 512 and 1024, d 64 and 128,
 fp16, causal and not, 1 CTA and a CTA pair, sm_scale 0.5 (the example's
 test).  Needs triton 3.9; no GPU, no torch."""
 import os
@@ -30,6 +30,7 @@ SIZES = [  # (dtype, d, causal, cta_layout, N_CTX)
     ("float16", 128, True, (), 256),
     ("float16", 64, False, ((1, 0), ), 512),
     ("float16", 128, True, ((1, 0), ), 512),
+    ("float16", 128, False, (), 1024),  # bench/bench_attention.py, and a long CTest
 ]
 
 
