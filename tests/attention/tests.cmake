@@ -8,13 +8,9 @@
 if(Python3_Interpreter_FOUND)
   set(TC5_ATT_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/attention)
   foreach(v fwd_d64_s256 fwd_d64_s256_causal fwd_d128_s256 fwd_d128_s256_causal fwd_d128_s1024_causal)
-    set(extra)
-    if(v MATCHES "s1024")
-      set(extra --long)
-    endif()
     add_test(NAME attention_fa4_${v}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/attention/fa4_run.py $<TARGET_FILE:tc5_cli>
-                     ${TC5_ATT_DATA}/fa4/fa4_${v}_main.json ${extra})
+                     ${TC5_ATT_DATA}/fa4/fa4_${v}_main.json)
     set_tests_properties(attention_fa4_${v} PROPERTIES SKIP_RETURN_CODE 77)
   endforeach()
   # the census's FA4 forward: seqlen 1024, 2 heads, d 128, a CTA pair (cta_group::2)
@@ -23,10 +19,19 @@ if(Python3_Interpreter_FOUND)
                    ${CMAKE_CURRENT_SOURCE_DIR}/data/ptx/census/fa4/fa4_fwd_noncausal_main.json)
   set_tests_properties(attention_fa4_census_fwd_d128_s1024 PROPERTIES SKIP_RETURN_CODE 77)
   foreach(v d64_n256_full_1cta d64_n256_causal_1cta d128_n256_full_1cta d128_n256_causal_1cta
-            d64_n512_full_2cta d128_n512_causal_2cta)
+            d64_n512_full_2cta d128_n512_causal_2cta d128_n1024_full_1cta)
+    set(extra)
+    if(v MATCHES "n1024")
+      set(extra --long)
+    endif()
     add_test(NAME attention_gluon_${v}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/attention/triton_attn_run.py
-                     $<TARGET_FILE:tc5_cli> ${TC5_ATT_DATA}/gluon/gluon_attn_fp16_${v}.json)
+                     $<TARGET_FILE:tc5_cli> ${TC5_ATT_DATA}/gluon/gluon_attn_fp16_${v}.json ${extra})
     set_tests_properties(attention_gluon_${v} PROPERTIES SKIP_RETURN_CODE 77)
   endforeach()
+  # Triton's tutorial 06 forward at the benchmark's size (bench/bench_attention.py)
+  add_test(NAME attention_triton06_fwd_d128_n1024
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/attention/triton_attn_run.py
+                   $<TARGET_FILE:tc5_cli> ${TC5_ATT_DATA}/triton06/t06_attn_fwd_fp16_d128_full.json --long)
+  set_tests_properties(attention_triton06_fwd_d128_n1024 PROPERTIES SKIP_RETURN_CODE 77)
 endif()

@@ -64,7 +64,9 @@ def prepare(tc5, path, check="default", seed=1, threads=None, stats=False, work=
     meta = json.load(open(path))
     ptx = path[:-5] + ".ptx"
     P = {p["name"]: p for p in meta["params"]}
-    Z, H, N = P["Z"]["value"], P["H"]["value"], P["N_CTX"]["value"]
+    # an integer is a parameter, or a constexpr when Triton specialised it (1)
+    val = lambda n: P[n]["value"] if n in P else meta["constexprs"][n]  # noqa: E731
+    Z, H, N = val("Z"), val("H"), val("N_CTX")
     D = meta["constexprs"]["HEAD_DIM"]
     causal = meta["constexprs"]["STAGE"] == 3
     sm_scale = P["sm_scale"]["value"]
