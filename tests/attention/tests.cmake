@@ -35,3 +35,12 @@ if(Python3_Interpreter_FOUND)
                    $<TARGET_FILE:tc5_cli> ${TC5_ATT_DATA}/triton06/t06_attn_fwd_fp16_d128_full.json --long)
   set_tests_properties(attention_triton06_fwd_d128_n1024 PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+# The checker follows A in Tensor Memory over the columns its K elements take
+# (bf16, K = 16: 8): a store left unwaited next to them (column 8) is no
+# finding, one into them (column 7) is tmem-st-unwaited
+add_test(NAME check_a_tmem_cols_next COMMAND $<TARGET_FILE:tc5_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/check/a_tmem_cols.ptx
+         --grid 1 --block 128 --arg u32:8)
+set_tests_properties(check_a_tmem_cols_next PROPERTIES FAIL_REGULAR_EXPRESSION "error \\[")
+add_test(NAME check_a_tmem_cols_inside COMMAND $<TARGET_FILE:tc5_cli> run ${CMAKE_CURRENT_SOURCE_DIR}/data/check/a_tmem_cols.ptx
+         --grid 1 --block 128 --arg u32:7)
+set_tests_properties(check_a_tmem_cols_inside PROPERTIES PASS_REGULAR_EXPRESSION "error \\[tmem-st-unwaited\\]")
