@@ -3,8 +3,10 @@
 `tc5 gemm --threads 1` of the same two GEMMs (QK^T and PV, every head) in
 the same run, and the checker's overhead (--check=default against
 --check=none). Seconds, thread-instructions/s and the ratios; best of
-ROUNDS each; process start, PTX load and file I/O counted on both sides
-(issue 32: runner at most 6x the GEMMs, checker at most 1.5x).
+ROUNDS each, in CPU seconds of the child process (user + system: the wall
+clock of a shared machine counts other processes); process start, PTX load
+and file I/O counted on both sides (issue 32: runner at most 6x the GEMMs,
+checker at most 1.5x).
 
 usage: bench/bench_attention.py [TC5] [--rounds N] [--only REGEX]
        (TC5: the CLI, default build/tc5; NumPy needed)
@@ -20,10 +22,10 @@ The GEMM baseline is the full QK^T (S x S x d) and PV (S x d x S) per head,
 causal or not: what a causal kernel skips is part of its advantage."""
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "attention"))
@@ -44,9 +46,12 @@ STATS = re.compile(r"tc5 run: (\d+) thread-instructions .* ([0-9.]+) s, ")
 
 
 def timed(cmd):
-    t0 = time.perf_counter()
+    """the child's CPU seconds (user + system): on a shared machine the wall
+    clock counts other processes' time; both sides are single-threaded"""
+    t0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run(cmd, capture_output=True, text=True)
-    dt = time.perf_counter() - t0
+    t1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    dt = (t1.ru_utime - t0.ru_utime) + (t1.ru_stime - t0.ru_stime)
     if r.returncode:
         raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd[:3]), r.returncode, r.stderr[-1500:]))
     return dt, r.stderr + r.stdout
