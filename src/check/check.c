@@ -535,8 +535,13 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
       if (!told) told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.mma", true);
       k->tm_w[g] = id;
     }
-  if (a->a_in_tmem) /* columns: an upper bound, K elements of at most 32 bits */
-    tmem_reads(k, w, in, lane, id, d_halves(TC5_TMEM_LANE(a->a_tmem), nl, al16), TC5_TMEM_COL(a->a_tmem), K,
+  /* A: the columns the engine reads, K elements packed by their width (K
+   * columns, an upper bound, when the idesc names no A type: the engine
+   * refuses that MMA) */
+  tc5_type at;
+  unsigned acols = tc5_idesc_atype(&d, &at) ? K : tc5__mma_a_tmem_cols(at, a->variant.sparse ? K / 2 : K);
+  if (a->a_in_tmem)
+    tmem_reads(k, w, in, lane, id, d_halves(TC5_TMEM_LANE(a->a_tmem), nl, al16), TC5_TMEM_COL(a->a_tmem), acols,
                "tcgen05.mma (A in Tensor Memory)", 0, &told);
   /* .sp: the metadata, in all 128 lanes */
   if (a->variant.sparse)
