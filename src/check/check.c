@@ -134,8 +134,10 @@ static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who
   const tc5_ptx_module *m = L->m;
   const tc5_check_rule *r;
   tc5_check_rule_get(rule, &r);
-  bool warning = r->severity == TC5_CHECK_WARNING;
-  if (warning && L->cfg.check != TC5_CHECK_STRICT) return;
+  unsigned lv = L->rule_level[rule];
+  if (lv == TC5_RULE_OFF) return;
+  bool warning = lv == TC5_RULE_WARNING || (lv == TC5_RULE_DEFAULT && r->severity == TC5_CHECK_WARNING);
+  if (warning && lv == TC5_RULE_DEFAULT && L->cfg.check != TC5_CHECK_STRICT) return;
   uint32_t a = in ? (uint32_t)(in - m->code) : NOINSN, b = earlier.insn;
   chk_log *log = L->log;
   pthread_mutex_lock(L->lock);
@@ -288,6 +290,23 @@ void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint
              b, n, off);
       return;
     }
+}
+
+void chk_uninit_flush(ptx_warp *w, const ptx_insn *in, tc5_uninit_log *g) {
+  tc5_uninit_log u = *g;
+  memset(g, 0, sizeof *g);
+  if (!w->cta->chk) return; /* --check=none: not tracked */
+  const char *op = ptx_insn_text(w->cta->L->m, in);
+  char name[48];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(op, " \t"), op);
+  if (u.smem)
+    report(w, CR_SMEM_UNINIT, in, -1, nobody(),
+           "%s reads shared memory 0x%x that no instruction wrote (%llu bytes never written in all; read as 0xFF)",
+           name, u.smem_addr, (unsigned long long)u.smem);
+  if (u.tmem)
+    report(w, CR_TMEM_UNINIT, in, -1, nobody(),
+           "%s reads Tensor Memory lane %u column %u that nothing wrote (%llu cells never written in all; read as "
+           "0xFFFFFFFF)", name, TC5_TMEM_LANE(u.tmem_addr), TC5_TMEM_COL(u.tmem_addr), (unsigned long long)u.tmem);
 }
 
 void chk_fence_proxy_async(ptx_warp *w) {

@@ -175,6 +175,10 @@ static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uin
   }
   chk_smem_write(w, in, lane, off, n);
 }
+/* after an instruction whose engine read never-written shared or Tensor
+ * Memory (the counts in *g, reset here): smem-uninit-read /
+ * tmem-uninit-read, the run goes on (the bytes read were poison, 0xFF) */
+void chk_uninit_flush(ptx_warp *w, const ptx_insn *in, tc5_uninit_log *g);
 void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
 /* shared memory [off, off + n) of CTA t written by the async proxy (a TMA
  * or bulk copy that w issued): no generic write waits for a fence there

@@ -158,7 +158,7 @@ static const tc5_check_rule rules[CR_COUNT] = {
                        "accessed by a single warp in the warpgroup (warp 0: lanes 0-31 ... warp 3: lanes 96-127).",
                        "tcgen05.ld/st addresses Tensor Memory lanes outside the warp's quarter",
                        "add 32 * (warp % 4) to the lane of taddr (bits 31-16)"},
-    [CR_TMEM_UNINIT] = {"tmem-uninit-read", TC5_CHECK_ALWAYS, "9.7.16.8",
+    [CR_TMEM_UNINIT] = {"tmem-uninit-read", TC5_CHECK_ERROR, "9.7.16.8",
                         "tcgen05.ld loads what the Tensor Memory cells hold: cells never written hold no defined "
                         "value.",
                         "tcgen05.ld, or tcgen05.mma with enable-input-d, reads Tensor Memory cells never written",
@@ -206,6 +206,40 @@ tc5_status tc5_check_rule_find(const char *id, unsigned *index) {
       return TC5_OK;
     }
   return TC5_EINVAL;
+}
+
+tc5_status tc5_check_override_parse(const char *text, tc5_check_override *out, tc5_diag *diag) {
+  if (!text || !out) return TC5_EINVAL;
+  const char *eq = strchr(text, '=');
+  size_t n = eq ? (size_t)(eq - text) : strlen(text);
+  unsigned k;
+  for (k = 0; k < CR_COUNT; k++)
+    if (strlen(rules[k].id) == n && !strncmp(rules[k].id, text, n)) break;
+  if (k == CR_COUNT) {
+    char ids[1024];
+    size_t o = 0;
+    for (unsigned i = 0; i < CR_COUNT && o < sizeof ids; i++)
+      if (rules[i].severity != TC5_CHECK_ALWAYS)
+        o += (size_t)snprintf(ids + o, sizeof ids - o, "%s%s", o ? ", " : "", rules[i].id);
+    return tc5_diag_add(diag, TC5_EINVAL, "rule", 0, "--rule %s: no rule '%.*s' (the rules: %s)", text, (int)n, text,
+                        ids);
+  }
+  if (rules[k].severity == TC5_CHECK_ALWAYS)
+    return tc5_diag_add(diag, TC5_EINVAL, "rule", k,
+                        "--rule %s: rule '%s' is undefined behaviour that tc5 cannot run past (always an error): it "
+                        "takes no level", text, rules[k].id);
+  const char *v = eq ? eq + 1 : "";
+  tc5_check_level lv;
+  if (!strcmp(v, "off")) lv = TC5_RULE_OFF;
+  else if (!strcmp(v, "warning")) lv = TC5_RULE_WARNING;
+  else if (!strcmp(v, "error")) lv = TC5_RULE_ERROR;
+  else
+    return tc5_diag_add(diag, TC5_EINVAL, "level", 0,
+                        "--rule %s: rule '%s' needs a level: NAME=off, NAME=warning or NAME=error (got '%s')", text,
+                        rules[k].id, v);
+  out->rule = k;
+  out->level = lv;
+  return TC5_OK;
 }
 
 tc5_status tc5_check_mode_parse(const char *text, tc5_check_mode *mode) {
