@@ -34,19 +34,24 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
     return TC5_EINVAL;
   }
   k->nvc = 4 * k->n;
+  k->ngran = (L->shared_total + GRAN - 1) / GRAN;
   size_t V = (size_t)k->n * k->nvc;
   k->vc = calloc(V, 4), k->svc = calloc(V, 4), k->spend = calloc(V, 4);
   k->fence_seq = calloc(k->n, 4), k->mma_n = calloc(k->n, 4), k->ld_n = calloc(k->n, 4), k->st_n = calloc(k->n, 4);
   k->rel_l = calloc(k->n, 4), k->rel_s = calloc(k->n, 4), k->mma_lanes = calloc(k->n, 4), k->last_ev = calloc(k->n, 4);
   k->last_insn = calloc(k->n, 4);
-  k->ngran = (L->shared_total + GRAN - 1) / GRAN;
+  k->race_w = calloc(k->ngran ? k->ngran : 1, 4), k->race_r = calloc(k->ngran ? 2 * k->ngran : 1, 4);
+  k->race_wm = calloc(k->ngran ? k->ngran : 1, 2), k->race_rm = calloc(k->ngran ? 2 * k->ngran : 1, 2);
+  k->last_rev = calloc(k->n, 4), k->last_rinsn = calloc(k->n, 4);
+  k->icls = calloc(L->m->ncode ? L->m->ncode : 1, 1);
   k->sm_w = calloc(k->ngran, 4), k->sm_r = calloc(k->ngran, 4);
   k->bar = calloc((size_t)CHK_BARS * k->nvc, 4), k->bar_s = calloc((size_t)CHK_BARS * k->nvc, 4);
   k->pend = calloc(k->n, sizeof *k->pend), k->npend = calloc(k->n, sizeof(uint32_t)),
   k->pend_cap = calloc(k->n, sizeof(uint32_t));
   k->scratch = calloc(k->nvc, 4);
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
-      !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
+      !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->race_w || !k->race_r || !k->race_wm || !k->race_rm ||
+      !k->last_rev || !k->last_rinsn || !k->icls || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
       !k->npend || !k->pend_cap || !k->scratch) {
     chk_free(k);
     return TC5_ENOMEM;
@@ -59,6 +64,8 @@ void chk_free(ptx_chk *k) {
   if (!k) return;
   free(k->vc), free(k->svc), free(k->spend), free(k->fence_seq), free(k->mma_n), free(k->ld_n), free(k->st_n);
   free(k->rel_l), free(k->rel_s), free(k->mma_lanes), free(k->last_ev), free(k->last_insn), free(k->sm_w), free(k->sm_r);
+  free(k->race_w), free(k->race_r), free(k->race_wm), free(k->race_rm), free(k->last_rev), free(k->last_rinsn);
+  free(k->icls);
   free(k->ev), free(k->op), free(k->bar), free(k->bar_s), free(k->scratch);
   for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur);
   free(k->mb);
@@ -76,6 +83,8 @@ void chk_reset(ptx_chk *k) {
   memset(k->st_n, 0, k->n * 4), memset(k->rel_l, 0, k->n * 4), memset(k->rel_s, 0, k->n * 4);
   memset(k->mma_lanes, 0, k->n * 4), memset(k->last_ev, 0, k->n * 4);
   memset(k->sm_w, 0, k->ngran * 4), memset(k->sm_r, 0, k->ngran * 4);
+  memset(k->race_w, 0, k->ngran * 4), memset(k->race_r, 0, k->ngran * 8);
+  memset(k->last_rev, 0, k->n * 4);
   memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r);
   memset(k->bar, 0, (size_t)CHK_BARS * k->nvc * 4), memset(k->bar_s, 0, (size_t)CHK_BARS * k->nvc * 4);
   for (unsigned w = 0; w < k->n; w++) {
@@ -263,6 +272,7 @@ static void smem_written(ptx_warp *w, ptx_chk *k, bool own, const ptx_insn *in, 
 void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
   ptx_chk *k = w->cta->chk;
   if (!k || !n) return;
+  chk_race(w, in, lane, off, n, true);
   unsigned wi = w->id;
   uint32_t e = k->last_ev[wi], insn = (uint32_t)(in - k->code);
   /* last_ev is cleared by the warp's releases and by fences */
@@ -278,11 +288,98 @@ void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t,
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) z = k->ngran - 1;
   smem_written(w, k, t == w->cta, in, lane, off, g, z, 0, " by a copy");
+  for (uint32_t x = g; x <= z; x++) k->race_w[x] = k->race_r[2 * x] = k->race_r[2 * x + 1] = 0;
+}
+
+/* ---- smem-race: ordinary loads and stores of different warps ---- */
+/* whether the instruction's shared-memory accesses are weak (plain ld, st,
+ * ldmatrix, stmatrix, cp.async...): atomics, reductions and the strong
+ * (.volatile / .relaxed / .acquire / .release) forms do not race in the
+ * memory model's sense and are not followed */
+static bool weak_access(ptx_chk *k, const ptx_insn *in) {
+  uint32_t i = (uint32_t)(in - k->code);
+  if (!k->icls[i]) {
+    const char *t = ptx_insn_text(k->L->m, in);
+    bool strong = !strncmp(t, "atom", 4) || !strncmp(t, "red", 3) || strstr(t, ".volatile") ||
+                  strstr(t, ".relaxed") || strstr(t, ".acquire") || strstr(t, ".release") || strstr(t, "mbarrier");
+    k->icls[i] = strong ? 2 : 1;
+  }
+  return k->icls[i] == 1;
+}
+
+/* warp wi's read event for this instruction at its current clock */
+static uint32_t read_event(ptx_chk *k, unsigned wi, uint32_t insn, int lane) {
+  uint32_t e = k->last_rev[wi];
+  if (e && k->last_rinsn[wi] == insn && k->ev[e].tclock == VC(k, k->vc, wi)[VT(k, wi)]) return e;
+  if (!ROOM(k->ev, k->nev, k->ev_cap, 1024)) return 0;
+  e = k->nev++;
+  k->ev[e] = (chk_ev){k->seq, VC(k, k->vc, wi)[VT(k, wi)], insn, (uint8_t)wi, (uint8_t)(lane < 0 ? 0 : lane)};
+  k->last_rev[wi] = e;
+  k->last_rinsn[wi] = insn;
+  return e;
+}
+
+/* an earlier access x (of another warp, touching bytes xm of the granule)
+ * that the access of warp wi (bytes m) is not ordered after */
+static bool races(const ptx_chk *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
+  if (!x || !(xm & m)) return false;
+  const chk_ev *p = &k->ev[x];
+  return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
+}
+
+void chk_race(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
+  ptx_chk *k = w->cta->chk;
+  if (!k || !n || !in || !weak_access(k, in)) return;
+  unsigned wi = w->id;
+  uint32_t insn = (uint32_t)(in - k->code);
+  uint32_t e = write ? (k->last_ev[wi] && k->last_insn[wi] == insn ? k->last_ev[wi] : store_event(k, wi, insn, lane))
+                     : read_event(k, wi, insn, lane);
+  if (!e) return;
+  const uint32_t *vc = VC(k, k->vc, wi);
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+    uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    uint32_t *r = &k->race_r[2 * g];
+    uint16_t *rm = &k->race_rm[2 * g];
+    /* write after write is not followed: Triton's warp-specialised
+     * kernels store the same word from every warp at once (the partition
+     * state, 0) and run on B200s */
+    if (!write && k->race_w[g] != e && races(k, vc, wi, k->race_w[g], k->race_wm[g], m)) {
+      const chk_ev *p = &k->ev[k->race_w[g]];
+      report(w, CR_SMEM_RACE, in, lane, of_ev(p),
+             "this load of shared memory 0x%x and warp %u's store to it are not ordered: no bar.sync, barrier or "
+             "mbarrier arrive -> wait between them (a read-after-write data race)",
+             g * GRAN + (unsigned)__builtin_ctz(m & k->race_wm[g]), p->warp);
+      k->race_w[g] = 0; /* reported once */
+    }
+    if (write) {
+      for (int s = 0; s < 2; s++)
+        if (races(k, vc, wi, r[s], rm[s], m)) {
+          const chk_ev *p = &k->ev[r[s]];
+          report(w, CR_SMEM_RACE, in, lane, of_ev(p),
+                 "this store to shared memory 0x%x and warp %u's load of it are not ordered: no bar.sync, barrier or "
+                 "mbarrier arrive -> wait between them (a write-after-read data race)",
+                 g * GRAN + (unsigned)__builtin_ctz(m & rm[s]), p->warp);
+        }
+      if (k->race_w[g] == e) k->race_wm[g] |= m;
+      else k->race_w[g] = e, k->race_wm[g] = m;
+      r[0] = r[1] = 0;
+    } else if (r[0] == e) {
+      rm[0] |= m;
+    } else if (r[1] == e) {
+      rm[1] |= m;
+    } else {
+      /* keep the read that is not ordered before this one (or the newer) */
+      int s = !r[0] || k->ev[r[0]].warp == wi || vc[VT(k, k->ev[r[0]].warp)] >= k->ev[r[0]].tclock ? 0 : 1;
+      r[s] = e, rm[s] = m;
+    }
+  }
 }
 
 void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
+  chk_race(w, in, lane, off, n, false);
   const tc5_smem *s = &w->cta->smem;
   for (uint32_t b = off; b < off + n && b < s->size; b++)
     if (!(s->written[b >> 3] >> (b & 7) & 1)) {

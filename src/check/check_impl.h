@@ -54,6 +54,7 @@ enum {
   CR_SMEM_UNINIT,
   CR_SMEM_DESC_BASE_OFFSET,
   CR_TARGET_FEATURE,
+  CR_SMEM_RACE,
   CR_COUNT
 };
 
@@ -139,6 +140,14 @@ struct ptx_chk {
   uint32_t *npend, *pend_cap;
   chk_desc_cache cache[DESC_CACHE];
   uint32_t *scratch;               /* nvc */
+  /* smem-race: ordinary (weak) ld/st.shared of different warps, per
+   * granule: the last store event and up to two read events, each with
+   * the bytes of the granule it touched */
+  uint32_t *race_w, *race_r;       /* ngran, 2 x ngran                        */
+  uint16_t *race_wm, *race_rm;     /* ngran, 2 x ngran                        */
+  uint32_t *last_rev, *last_rinsn; /* per warp: its current read event        */
+  uint8_t *icls;                   /* per instruction: 0 not classified yet, 1 a
+                                      weak access, 2 not checked (atomic, strong) */
 };
 
 #define VT(k, w) (w)
@@ -162,6 +171,9 @@ static inline bool chk_known(const ptx_chk *k, const uint32_t *vc, const chk_op 
   default: return vc[VS(k, o->warp)] >= o->idx;
   }
 }
+/* smem-race: a generic access of warp w to [off, off + n) of its CTA's
+ * shared memory, checked against the other warps' (check.c) */
+void chk_race(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write);
 /* the common case inline: the warp's current store event, one granule
  * that no MMA still in flight (for this warp) reads */
 static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
@@ -171,6 +183,7 @@ static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uin
   if (e && k->last_insn[wi] == (uint32_t)(in - k->code) && g == (off + n - 1) / GRAN && g < k->ngran &&
       (!(r = k->sm_r[g]) || chk_known(k, VC(k, k->vc, wi), &k->op[r]))) {
     k->sm_w[g] = e;
+    chk_race(w, in, lane, off, n, true);
     return;
   }
   chk_smem_write(w, in, lane, off, n);

@@ -184,6 +184,16 @@ static const tc5_check_rule rules[CR_COUNT] = {
                            "sm_101/sm_103/sm_110, the f32 redux.sync outside sm_100a/sm_100f/sm_103 (tc5 runs them "
                            "for any target; ptxas refuses them)",
                            "a .target that has the instruction (sm_103a for tcgen05.ld.red), or the plain form"},
+    [CR_SMEM_RACE] = {"smem-race", TC5_CHECK_ERROR, "8.6 (Memory Consistency Model: data races)",
+                      "Two memory operations conflict if they overlap and at least one is a write; two conflicting "
+                      "memory operations that are not morally strong and not related by causality order form a "
+                      "data race (the values read are undefined).",
+                      "an ordinary ld/st.shared of one warp and an ordinary store of another warp to the same bytes "
+                      "with no happens-before between them: no bar.sync / barrier, no mbarrier arrive -> wait "
+                      "(read after write, write after read, write after write; atomics and strong accesses "
+                      "excepted)",
+                      "a bar.sync (or a named barrier of both warps), or an mbarrier the first warp arrives on and "
+                      "the second waits on, between the two accesses"},
 };
 
 tc5_status tc5_check_rule_count(unsigned *count) {
