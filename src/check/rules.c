@@ -194,6 +194,47 @@ static const tc5_check_rule rules[CR_COUNT] = {
                       "excepted)",
                       "a bar.sync (or a named barrier of both warps), or an mbarrier the first warp arrives on and "
                       "the second waits on, between the two accesses"},
+    [CR_CP_ASYNC_UNWAITED] = {"cp-async-unwaited", TC5_CHECK_ERROR, "9.7.9.25.3 (cp.async.wait_group)",
+                              "cp.async.wait_group instruction will cause executing thread to wait till only N or "
+                              "fewer of the most recent cp.async-groups are pending and all the prior cp.async-groups "
+                              "committed by the executing threads are complete.",
+                              "shared memory that a cp.async writes is loaded, stored or read by an MMA before the "
+                              "issuing thread's cp.async.wait_group covers the cp.async's group (and, for another "
+                              "thread, a barrier after that wait)",
+                              "cp.async.commit_group after the copies, cp.async.wait_group N (N: the groups that may "
+                              "stay in flight) before the data is used, and a bar.sync when other warps use it"},
+    [CR_ASYNC_DST_INFLIGHT] = {"async-dst-inflight", TC5_CHECK_ERROR, "9.7.9.25.4 (cp.async.bulk, mbarrier)",
+                               "The completion of the asynchronous copy is signalled through the complete-tx mechanism "
+                               "on the mbarrier object: the bytes written are visible to the threads that observe the "
+                               "completion of the mbarrier's phase.",
+                               "shared memory that a TMA load (cp.async.bulk.tensor) or bulk copy writes is loaded, "
+                               "stored or read by an MMA by a thread that has not observed the mbarrier phase the "
+                               "copy completes (directly, or through a barrier after a thread that did)",
+                               "wait on the mbarrier (mbarrier.try_wait.parity of the phase the copy's bytes complete) "
+                               "before using the buffer"},
+    [CR_ASYNC_SRC_INFLIGHT] = {"async-src-inflight", TC5_CHECK_ERROR, "9.7.9.25.4 (cp.async.bulk.wait_group)",
+                               "cp.async.bulk.wait_group.read indicates that the waiting has to be done until all the "
+                               "bulk async operations in the specified bulk async-group have completed reading from "
+                               "their source locations.",
+                               "shared memory that a TMA store (cp.async.bulk.tensor shared -> global) or bulk copy "
+                               "reads is overwritten (a store, a copy) before cp.async.bulk.wait_group.read covers its "
+                               "bulk group",
+                               "cp.async.bulk.commit_group after the store, cp.async.bulk.wait_group.read 0 (then a "
+                               "barrier for other warps) before the buffer is written again"},
+    [CR_WGMMA_OPERAND_INFLIGHT] = {"wgmma-operand-inflight", TC5_CHECK_ERROR, "9.7.15.6 (wgmma.wait_group)",
+                                   "Accessing the accumulator register or the input registers or the shared memory "
+                                   "containing matrix A or B of wgmma.mma_async before waiting for the completion of "
+                                   "the wgmma-group is undefined behavior.",
+                                   "shared memory that a wgmma.mma_async reads (A or B) is overwritten before the "
+                                   "warpgroup's wgmma.wait_group retires its wgmma-group (and, for another warp, a "
+                                   "barrier after that wait)",
+                                   "wgmma.commit_group, wgmma.wait_group N, then release the buffer (an mbarrier "
+                                   "arrive or bar.sync) before it is refilled"},
+    [CR_MBAR_REINIT] = {"mbarrier-reinit", TC5_CHECK_ERROR, "9.7.13.15.9 (mbarrier.init)",
+                        "Performing a mbarrier.init operation on a memory location containing a valid mbarrier object "
+                        "is undefined; first use mbarrier.inval to invalidate the mbarrier object.",
+                        "mbarrier.init of an mbarrier that is initialised and was not invalidated with mbarrier.inval",
+                        "mbarrier.inval before initialising the mbarrier again"},
 };
 
 tc5_status tc5_check_rule_count(unsigned *count) {
