@@ -44,6 +44,7 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->race_wm = calloc(k->ngran ? k->ngran : 1, 2), k->race_rm = calloc(k->ngran ? 2 * k->ngran : 1, 2);
   k->last_rev = calloc(k->n, 4), k->last_rinsn = calloc(k->n, 4);
   k->icls = calloc(L->m->ncode ? L->m->ncode : 1, 1);
+  k->cpa_m = calloc(k->ngran ? k->ngran : 1, 2);
   k->cpa_w = calloc(k->ngran ? k->ngran : 1, 4), k->tma_w = calloc(k->ngran ? k->ngran : 1, 4);
   k->bulk_r = calloc(k->ngran ? k->ngran : 1, 4), k->wg_r = calloc(k->ngran ? k->ngran : 1, 4);
   k->sm_w = calloc(k->ngran, 4), k->sm_r = calloc(k->ngran, 4);
@@ -54,7 +55,7 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->race_w || !k->race_r || !k->race_wm || !k->race_rm ||
       !k->last_rev || !k->last_rinsn || !k->icls ||
-      !k->cpa_w || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
+      !k->cpa_w || !k->cpa_m || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
       !k->npend || !k->pend_cap || !k->scratch) {
     chk_free(k);
     return TC5_ENOMEM;
@@ -68,7 +69,7 @@ void chk_free(ptx_chk *k) {
   free(k->vc), free(k->svc), free(k->spend), free(k->fence_seq), free(k->mma_n), free(k->ld_n), free(k->st_n);
   free(k->rel_l), free(k->rel_s), free(k->mma_lanes), free(k->last_ev), free(k->last_insn), free(k->sm_w), free(k->sm_r);
   free(k->race_w), free(k->race_r), free(k->race_wm), free(k->race_rm), free(k->last_rev), free(k->last_rinsn);
-  free(k->icls), free(k->cpa_w), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
+  free(k->icls), free(k->cpa_w), free(k->cpa_m), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
   free(k->ev), free(k->op), free(k->bar), free(k->bar_s), free(k->scratch);
   for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur);
   free(k->mb);
@@ -346,14 +347,19 @@ static void inflight_sources(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
 
 /* the async writes of granule g that a read by warp w (generic or an MMA
  * operand) or a generic write must come after: cp.async, TMA loads */
-static void inflight_dests(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, const char *acc) {
+/* (m: the bytes of the granule accessed; cp.asyncs are followed per byte:
+ * Triton's tf32 kernels copy 4 bytes a thread, warps side by side) */
+static void inflight_dests(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint16_t m,
+                           const char *acc) {
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t o = k->cpa_w[g];
-  if (o && !known(k, vc, &k->op[o]))
-    report(w, CR_CP_ASYNC_UNWAITED, in, lane, of_op(&k->op[o]),
-           "%s shared memory 0x%x, which a cp.async writes that is not known complete (cp.async.wait_group of its "
-           "group in the issuing thread, then a barrier for another)", acc, g * GRAN);
-  k->cpa_w[g] = 0;
+  if (o && (k->cpa_m[g] & m)) {
+    if (!known(k, vc, &k->op[o]))
+      report(w, CR_CP_ASYNC_UNWAITED, in, lane, of_op(&k->op[o]),
+             "%s shared memory 0x%x, which a cp.async writes that is not known complete (cp.async.wait_group of "
+             "its group in the issuing thread, then a barrier for another)", acc, g * GRAN + (unsigned)__builtin_ctz(k->cpa_m[g] & m));
+    if (!(k->cpa_m[g] &= (uint16_t)~m)) k->cpa_w[g] = 0;
+  }
   o = k->tma_w[g];
   if (o && !tma_known(k, w->id, vc, &k->tma[o]))
     report(w, CR_ASYNC_DST_INFLIGHT, in, lane, (who){k->tma[o].insn, k->tma[o].warp, k->tma[o].lane},
@@ -368,12 +374,14 @@ static void inflight_access(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lan
   if (z >= k->ngran) z = k->ngran - 1;
   bool cpa = iclass(k, in) == 3;
   for (; g <= z; g++) {
+    uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+    uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
     /* a cp.async into the destination of a cp.async of the same warp's
      * open group (another lane's, another instruction's) is no conflict */
     const chk_op *o = k->cpa_w[g] ? &k->op[k->cpa_w[g]] : NULL;
     if (cpa && o && o->warp == w->id && o->idx == k->grp_n[0][w->id] + 1) continue;
     if (k->cpa_w[g] | k->tma_w[g])
-      inflight_dests(k, w, in, lane, g, cpa ? "a cp.async into" : write ? "a store to" : "a load of");
+      inflight_dests(k, w, in, lane, g, m, cpa ? "a cp.async into" : write ? "a store to" : "a load of");
     if (write && (k->bulk_r[g] | k->wg_r[g])) inflight_sources(k, w, in, lane, g, "a store");
   }
 }
@@ -387,7 +395,11 @@ void chk_cp_async(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint3
   ptx_chk *k = w->cta->chk;
   if (!k || !n) return;
   uint32_t id = group_op(k, w, in, lane, OK_CPA, 0, w->id);
-  for (uint32_t g = off / GRAN; id && g <= (off + n - 1) / GRAN && g < k->ngran; g++) k->cpa_w[g] = id;
+  for (uint32_t g = off / GRAN; id && g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+    k->cpa_m[g] = (uint16_t)((k->cpa_w[g] ? k->cpa_m[g] : 0) | (((1u << hi) - 1) & ~((1u << lo) - 1)));
+    k->cpa_w[g] = id;
+  }
 }
 
 void chk_group(ptx_warp *w, unsigned which, bool wait, uint32_t n) {
@@ -433,7 +445,7 @@ void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t checked = 0;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
-    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, "a TMA store / bulk copy reads");
+    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "a TMA store / bulk copy reads");
     if (id) k->bulk_r[g] = id;
     uint32_t ev = k->sm_w[g];
     if (!ev || ev == checked) continue;
@@ -472,7 +484,7 @@ void chk_wgmma(ptx_warp *w, const ptx_insn *in, unsigned wg0, const tc5_smem_des
         if (tc5_layout_addr(d, op, r, kk, &loc, NULL)) continue;
         uint32_t g = loc.addr / GRAN;
         if (g >= k->ngran) continue;
-        if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, -1, g, "a wgmma.mma_async reads");
+        if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, -1, g, 0xFFFF, "a wgmma.mma_async reads");
         k->wg_r[g] = id;
       }
   }
@@ -650,7 +662,7 @@ static void async_smem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
   for (uint32_t i = 0; e && i < e->n; i++) {
     uint32_t g = e->g[i];
     if (g >= k->ngran) continue;
-    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, "tcgen05.mma / cp reads");
+    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "tcgen05.mma / cp reads");
     uint32_t ev = k->sm_w[g];
     k->sm_r[g] = id;
     if (!ev || ev == checked) continue;

@@ -164,6 +164,7 @@ struct ptx_chk {
    * writing it, the TMA load / bulk copy writing it (a chk_tma), the TMA
    * store / bulk copy reading it, the wgmma reading it (chk_op ids) */
   uint32_t *cpa_w, *tma_w, *bulk_r, *wg_r;
+  uint16_t *cpa_m;                 /* the bytes of the granule cp.asyncs in flight write */
   uint32_t grp_n[3][32];
   uint32_t fence_tc[32];           /* per warp: its clock at its last fence.proxy.async */           /* per warp: commit groups of cp.async, bulk, wgmma */
   struct chk_tma {                 /* a TMA load / bulk copy into this CTA */
