@@ -40,8 +40,7 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->fence_seq = calloc(k->n, 4), k->mma_n = calloc(k->n, 4), k->ld_n = calloc(k->n, 4), k->st_n = calloc(k->n, 4);
   k->rel_l = calloc(k->n, 4), k->rel_s = calloc(k->n, 4), k->mma_lanes = calloc(k->n, 4), k->last_ev = calloc(k->n, 4);
   k->last_insn = calloc(k->n, 4);
-  k->race_w = calloc(k->ngran ? k->ngran : 1, 4), k->race_r = calloc(k->ngran ? 2 * k->ngran : 1, 4);
-  k->race_wm = calloc(k->ngran ? k->ngran : 1, 2), k->race_rm = calloc(k->ngran ? 2 * k->ngran : 1, 2);
+  k->rg = calloc(k->ngran ? k->ngran : 1, sizeof *k->rg);
   k->last_rev = calloc(k->n, 4), k->last_rinsn = calloc(k->n, 4);
   k->icls = calloc(L->m->ncode ? L->m->ncode : 1, 1);
   k->cpa_m = calloc(k->ngran ? k->ngran : 1, 2);
@@ -53,7 +52,7 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->pend_cap = calloc(k->n, sizeof(uint32_t));
   k->scratch = calloc(k->nvc, 4);
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
-      !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->race_w || !k->race_r || !k->race_wm || !k->race_rm ||
+      !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
       !k->last_rev || !k->last_rinsn || !k->icls ||
       !k->cpa_w || !k->cpa_m || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
       !k->npend || !k->pend_cap || !k->scratch) {
@@ -68,7 +67,7 @@ void chk_free(ptx_chk *k) {
   if (!k) return;
   free(k->vc), free(k->svc), free(k->spend), free(k->fence_seq), free(k->mma_n), free(k->ld_n), free(k->st_n);
   free(k->rel_l), free(k->rel_s), free(k->mma_lanes), free(k->last_ev), free(k->last_insn), free(k->sm_w), free(k->sm_r);
-  free(k->race_w), free(k->race_r), free(k->race_wm), free(k->race_rm), free(k->last_rev), free(k->last_rinsn);
+  free(k->rg), free(k->last_rev), free(k->last_rinsn);
   free(k->icls), free(k->cpa_w), free(k->cpa_m), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
   free(k->ev), free(k->op), free(k->bar), free(k->bar_s), free(k->scratch);
   for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur);
@@ -87,7 +86,7 @@ void chk_reset(ptx_chk *k) {
   memset(k->st_n, 0, k->n * 4), memset(k->rel_l, 0, k->n * 4), memset(k->rel_s, 0, k->n * 4);
   memset(k->mma_lanes, 0, k->n * 4), memset(k->last_ev, 0, k->n * 4);
   memset(k->sm_w, 0, k->ngran * 4), memset(k->sm_r, 0, k->ngran * 4);
-  memset(k->race_w, 0, k->ngran * 4), memset(k->race_r, 0, k->ngran * 8);
+  memset(k->rg, 0, k->ngran * sizeof *k->rg);
   memset(k->last_rev, 0, k->n * 4);
   memset(k->cpa_w, 0, k->ngran * 4), memset(k->tma_w, 0, k->ngran * 4);
   memset(k->bulk_r, 0, k->ngran * 4), memset(k->wg_r, 0, k->ngran * 4);
@@ -298,7 +297,7 @@ void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t,
   if (z >= k->ngran) z = k->ngran - 1;
   smem_written(w, k, t == w->cta, in, lane, off, g, z, 0, " by a copy");
   for (uint32_t x = g; x <= z; x++) {
-    k->race_w[x] = k->race_r[2 * x] = k->race_r[2 * x + 1] = 0;
+    k->rg[x].w = k->rg[x].r[0] = k->rg[x].r[1] = 0;
     if (t == w->cta) inflight_sources(k, w, in, lane, x, "a copy (TMA, bulk)");
   }
 }
@@ -374,6 +373,7 @@ static void inflight_access(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lan
   if (z >= k->ngran) z = k->ngran - 1;
   bool cpa = iclass(k, in) == 3;
   for (; g <= z; g++) {
+    if (!k->rg[g].busy) continue;
     uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
     uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
     /* a cp.async into the destination of a cp.async of the same warp's
@@ -383,6 +383,7 @@ static void inflight_access(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lan
     if (k->cpa_w[g] | k->tma_w[g])
       inflight_dests(k, w, in, lane, g, m, cpa ? "a cp.async into" : write ? "a store to" : "a load of");
     if (write && (k->bulk_r[g] | k->wg_r[g])) inflight_sources(k, w, in, lane, g, "a store");
+    k->rg[g].busy = (k->cpa_w[g] | k->tma_w[g] | k->bulk_r[g] | k->wg_r[g]) != 0;
   }
 }
 
@@ -399,6 +400,7 @@ void chk_cp_async(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint3
     uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
     k->cpa_m[g] = (uint16_t)((k->cpa_w[g] ? k->cpa_m[g] : 0) | (((1u << hi) - 1) & ~((1u << lo) - 1)));
     k->cpa_w[g] = id;
+    k->rg[g].busy = 1;
   }
 }
 
@@ -427,7 +429,7 @@ void chk_tma_load(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_
   memset(x, 0, sizeof *x);
   x->insn = (uint32_t)(in - k->code), x->mb = (uint32_t)(mb - t->mbars), x->phase = phase;
   x->warp = (uint8_t)w->id, x->lane = (uint8_t)(lane < 0 ? 0 : lane);
-  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) k->tma_w[g] = id;
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) k->tma_w[g] = id, k->rg[g].busy = 1;
 }
 
 /* a warp observed phase c of mbarrier i: the TMA loads that phase completes are known to it */
@@ -446,7 +448,7 @@ void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint
   uint32_t checked = 0;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "a TMA store / bulk copy reads");
-    if (id) k->bulk_r[g] = id;
+    if (id) k->bulk_r[g] = id, k->rg[g].busy = 1;
     uint32_t ev = k->sm_w[g];
     if (!ev || ev == checked) continue;
     checked = ev;
@@ -485,7 +487,7 @@ void chk_wgmma(ptx_warp *w, const ptx_insn *in, unsigned wg0, const tc5_smem_des
         uint32_t g = loc.addr / GRAN;
         if (g >= k->ngran) continue;
         if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, -1, g, 0xFFFF, "a wgmma.mma_async reads");
-        k->wg_r[g] = id;
+        k->wg_r[g] = id, k->rg[g].busy = 1;
       }
   }
 }
@@ -531,18 +533,19 @@ void chk_race(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t 
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
     uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
-    uint32_t *r = &k->race_r[2 * g];
-    uint16_t *rm = &k->race_rm[2 * g];
+    struct chk_rg *q = &k->rg[g];
+    uint32_t *r = q->r;
+    uint16_t *rm = q->rm;
     /* write after write is not followed: Triton's warp-specialised
      * kernels store the same word from every warp at once (the partition
      * state, 0) and run on B200s */
-    if (!write && k->race_w[g] != e && races(k, vc, wi, k->race_w[g], k->race_wm[g], m)) {
-      const chk_ev *p = &k->ev[k->race_w[g]];
+    if (!write && q->w != e && races(k, vc, wi, q->w, q->wm, m)) {
+      const chk_ev *p = &k->ev[q->w];
       report(w, CR_SMEM_RACE, in, lane, of_ev(p),
              "this load of shared memory 0x%x and warp %u's store to it are not ordered: no bar.sync, barrier or "
              "mbarrier arrive -> wait between them (a read-after-write data race)",
-             g * GRAN + (unsigned)__builtin_ctz(m & k->race_wm[g]), p->warp);
-      k->race_w[g] = 0; /* reported once */
+             g * GRAN + (unsigned)__builtin_ctz(m & q->wm), p->warp);
+      q->w = 0; /* reported once */
     }
     if (write) {
       for (int s = 0; s < 2; s++)
@@ -553,8 +556,8 @@ void chk_race(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t 
                  "mbarrier arrive -> wait between them (a write-after-read data race)",
                  g * GRAN + (unsigned)__builtin_ctz(m & rm[s]), p->warp);
         }
-      if (k->race_w[g] == e) k->race_wm[g] |= m;
-      else k->race_w[g] = e, k->race_wm[g] = m;
+      if (q->w == e) q->wm |= m;
+      else q->w = e, q->wm = m;
       r[0] = r[1] = 0;
     } else if (r[0] == e) {
       rm[0] |= m;

@@ -154,8 +154,11 @@ struct ptx_chk {
   /* smem-race: ordinary (weak) ld/st.shared of different warps, per
    * granule: the last store event and up to two read events, each with
    * the bytes of the granule it touched */
-  uint32_t *race_w, *race_r;       /* ngran, 2 x ngran                        */
-  uint16_t *race_wm, *race_rm;     /* ngran, 2 x ngran                        */
+  struct chk_rg {                  /* per granule, together (one cache line a few) */
+    uint32_t w, r[2];
+    uint16_t wm, rm[2];
+    uint8_t busy;                  /* one of cpa_w, tma_w, bulk_r, wg_r may be set */
+  } *rg;
   uint32_t *last_rev, *last_rinsn; /* per warp: its current read event        */
   uint8_t *icls;                   /* per instruction: 0 not classified yet, 1 a
                                       weak access, 2 not checked (atomic, strong),
@@ -217,6 +220,16 @@ static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uin
   if (e && k->last_insn[wi] == (uint32_t)(in - k->code) && g == (off + n - 1) / GRAN && g < k->ngran &&
       (!(r = k->sm_r[g]) || chk_known(k, VC(k, k->vc, wi), &k->op[r]))) {
     k->sm_w[g] = e;
+    /* smem-race, the common case: no load of another warp recorded,
+     * nothing asynchronous in flight, a weak store: the granule's last
+     * store (write after write is not reported) */
+    struct chk_rg *q = &k->rg[g];
+    if (!k->rg[g].busy && !(q->r[0] | q->r[1]) && k->icls[in - k->code] == 1) {
+      uint16_t m = (uint16_t)(((1u << (off % GRAN + n)) - 1) & ~((1u << (off % GRAN)) - 1));
+      if (q->w == e) q->wm |= m;
+      else q->w = e, q->wm = m;
+      return;
+    }
     chk_race(w, in, lane, off, n, true);
     return;
   }
