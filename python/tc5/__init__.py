@@ -353,7 +353,7 @@ class TensorMap:
 
 def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, shared_bytes: int = 0,
             check: str = "default", threads: int | None = None, name: str = "kernel.ptx", cluster=None,
-            buffers=(), host_addresses: bool = False):
+            buffers=(), host_addresses: bool = False, rules=None):
     """Runs a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly (`tc5 run`).
 
     grid, block: int or up to 3 ints. args: one per .param of the entry, in
@@ -371,7 +371,9 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     addressing gives a framework's tensors: pointers stored in arrays (pointer
     arrays) are then valid in the kernel, and buffers may be views of one
     allocation.
-    check: the tcgen05 checker (none, default, strict). Returns
+    check: the tcgen05 checker (none, default, strict). rules: a dict of
+    checker rule ids to levels, "off", "warning" or "error" (`tc5 run
+    --rule`; an unknown rule raises ValueError naming the rules). Returns
     (findings, printed): the checker's findings (dicts: rule, warning, line,
     line2, count, text, and src/src2: "FILE:LINE" of the source line each
     instruction came from, where the PTX carries .loc, else "") and what the kernel printed. Kernel errors (out of
@@ -424,8 +426,9 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
             packed.append((size, int(x) & ((1 << (8 * size)) - 1)))
         else:
             raise TypeError(f"argument {i}: an array, None or a number, not {type(x).__name__}")
+    levels = tuple(f"{k}={v}" for k, v in (rules or {}).items())
     return _tc5.run_ptx(ptx_text, name, entry, grid, block, cluster, shared_bytes, check, threads, packed,
-                        bool(host_addresses))
+                        bool(host_addresses), levels)
 
 
 __all__ += ["run_ptx", "TensorMap"]

@@ -821,6 +821,7 @@ static PTX_EXEC(x_cp_async) {
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, valid, "src-size %u exceeds cp-size %u", valid, n);
     uint8_t *dp = ptx_mem(w, in, (int)l, PS_SHARED, db[l] + (uint64_t)dst->imm, n, true);
     if (!dp) return PX_ERROR;
+    if (w->cta->chk) chk_cp_async(w, in, (int)l, (uint32_t)(dp - w->cta->smem.bytes), n);
     if (valid) {
       const uint8_t *sp = ptx_mem(w, in, (int)l, PS_GLOBAL, sb[l] + (uint64_t)src->imm, n, false);
       if (!sp) return PX_ERROR;
@@ -838,6 +839,13 @@ static PTX_EXEC(x_nop) {
 }
 static PTX_EXEC(x_cp_async_arrive) {
   const uint64_t *a = PTX_R(w, in->o[0].reg);
+  /* the checker: the mbarrier tracks the completion of the thread's
+   * cp.asyncs so far (their group completes with the arrival; the waiters
+   * of the phase learn it; the warp itself is taken to know it too) */
+  if (mask && w->cta->chk) {
+    chk_group(w, 0, false, 0);
+    chk_group(w, 0, true, 0);
+  }
   if (!(in->mods & 1)) return PX_NEXT; /* without .noinc the arrival is pre-counted: no net change */
   PTX_LANES(mask, {
     uint32_t off;
@@ -848,16 +856,27 @@ static PTX_EXEC(x_cp_async_arrive) {
   });
   return PX_NEXT;
 }
+/* cp.async.commit_group (in->aux 0), wait_group N (1), wait_all (2): the
+ * copies completed when issued; the checker follows the groups */
+static PTX_EXEC(x_cp_async_group) {
+  if (!mask || !w->cta->chk) return PX_NEXT;
+  if (in->aux != 1) chk_group(w, 0, false, 0);
+  if (in->aux) chk_group(w, 0, true, in->aux == 1 ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0);
+  return PX_NEXT;
+}
 PTX_DEC(dec_cp_async) {
   ptx_insn *in = d->in;
   if (d_take(d, "bulk")) return ptx_dec_bulk(d, false); /* TMA: exec_tma.c */
-  if (d_take(d, "commit_group") || d_take(d, "wait_all")) {
-    in->fn = x_nop;
+  bool wait_all = d_take(d, "wait_all");
+  if (wait_all || d_take(d, "commit_group")) {
+    in->aux = wait_all ? 2 : 0;
+    in->fn = x_cp_async_group;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
   if (d_take(d, "wait_group")) {
-    in->fn = x_nop;
-    return d_nops(d, 1, 1) ? TC5_OK : d->st;
+    in->aux = 1;
+    in->fn = x_cp_async_group;
+    return d_nops(d, 1, 1) && d_src(d, 0, PT_U32, &in->o[0]) ? TC5_OK : d->st;
   }
   if (d_take(d, "mbarrier")) {
     if (!d_take(d, "arrive")) return d_fail(d, TC5_EPARSE, "cp.async.mbarrier needs .arrive");

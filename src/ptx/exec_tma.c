@@ -121,6 +121,11 @@ static PTX_EXEC(x_tensor) {
         tc5_tma_box_footprint(&p, &foot);
         chk_smem_async_write(w, in, (int)l, d, off, foot);
       }
+      if (!load && d == w->cta && d->chk) { /* a store / reduction reads the box from shared memory */
+        uint32_t foot;
+        tc5_tma_box_footprint(&p, &foot);
+        chk_bulk_read(w, in, (int)l, off, foot);
+      }
       if (load) {
         /* the bytes land in d; the mbarrier at the same offset in d's CTA
          * (multicast) or the one the instruction names */
@@ -136,6 +141,12 @@ static PTX_EXEC(x_tensor) {
             return ptx_fail(w, in, (int)l, TC5_EILLEGAL, r, "[cta-pair] .cta_group::2: CTA rank %u has no peer in a cluster of %u",
                             d->rank, w->cta->cl->n);
           bt = &w->cta->cl->ctas[r];
+        }
+        if (bt == d && d->chk) { /* in flight until a warp observes the phase its bytes complete */
+          ptx_mbar *pm = ptx_mbar_find(bt, mboff);
+          uint32_t foot;
+          tc5_tma_box_footprint(&p, &foot);
+          if (pm && pm->mb.initialized) chk_tma_load(w, in, (int)l, d, off, foot, pm, pm->mb.phase);
         }
         int r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(bt, mboff), bytes);
         if (r != PX_NEXT) return r;
@@ -211,20 +222,33 @@ static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uin
         memcpy(dp, tmp, 16);
       }
     }
-    uint32_t doff;
+    uint32_t doff, soff;
     ptx_cta *t = in->space != PS_GLOBAL ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
     if (t && t->chk) chk_smem_async_write(w, in, (int)l, t, doff, size);
+    ptx_cta *sc = in->type != PS_GLOBAL ? ptx_cluster_addr(w, in->type, s, &soff) : NULL;
+    if (sc == w->cta && sc->chk) chk_bulk_read(w, in, (int)l, soff, size);
   }
   if ((in->mods & TM_MBAR) && !(in->mods & TM_MULTICAST)) {
     uint32_t mb;
     ptx_cta *t = smem_at(w, in, l, PS_SHARED_CLUSTER, &in->o[3], &mb);
     if (!t) return PX_ERROR;
+    uint32_t doff;
+    ptx_cta *dt = size ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
+    if (dt == t && t->chk) {
+      ptx_mbar *pm = ptx_mbar_find(t, mb);
+      if (pm && pm->mb.initialized) chk_tma_load(w, in, (int)l, t, doff, size, pm, pm->mb.phase);
+    }
     int r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(t, mb), size);
     if (r != PX_NEXT) return r;
   }
   return PX_NEXT;
 }
 
+static PTX_EXEC(x_bulk_group) {
+  if (mask && w->cta->chk)
+    chk_group(w, 1, in->aux == 1, in->aux == 1 ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0);
+  return PX_NEXT;
+}
 static PTX_EXEC(x_done) {
   (void)w;
   (void)in;
@@ -386,11 +410,15 @@ PTX_DEC(dec_cp_reduce) {
 }
 tc5_status ptx_dec_bulk(dctx *d, bool reduce) {
   ptx_insn *in = d->in;
-  if (!reduce && (d_take(d, "commit_group") || d_take(d, "wait_group"))) {
-    /* every bulk copy completed when issued: nothing to wait for */
+  bool wait = !reduce && d_take(d, "wait_group");
+  if (wait || (!reduce && d_take(d, "commit_group"))) {
+    /* every bulk copy completed when issued: nothing to wait for (the
+     * checker follows the bulk groups: in->aux 1 for wait_group) */
+    in->aux = wait;
     d_take(d, "read");
-    in->fn = x_done;
-    return d_nops(d, 0, 1) ? TC5_OK : d->st;
+    in->fn = x_bulk_group;
+    if (!d_nops(d, in->aux, in->aux)) return d->st;
+    return in->aux && !d_src(d, 0, PT_U32, &in->o[0]) ? d->st : TC5_OK;
   }
   if (!reduce && d_take(d, "prefetch")) {
     for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;

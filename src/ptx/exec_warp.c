@@ -651,6 +651,8 @@ static PTX_EXEC(x_mbarrier) {
     return PX_NEXT;
   }
   ptx_mbar *spill = NULL; /* the checker: a phase this instruction completed */
+  ptx_mbar *inited[32];   /* the checker: mbarriers earlier lanes of this init initialised */
+  unsigned ninited = 0;
   PTX_LANES(mask, {
     uint32_t off;
     if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
@@ -663,6 +665,10 @@ static PTX_EXEC(x_mbarrier) {
       ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
       if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
       mb->tx_line = 0;
+      bool again = false; /* every lane of a warp initialising one mbarrier is one initialisation */
+      for (unsigned i = 0; i < ninited; i++) again |= inited[i] == mb;
+      if (mb->mb.initialized && !again && w->cta->chk) chk_mbar_reinit(w, in, (int)l, mb);
+      if (!again) inited[ninited++] = mb;
       st = tc5_mbarrier_init(&mb->mb, (uint32_t)x[l], &dg);
       if (w->cta->chk) chk_mbar_init(w, mb);
       uint8_t *p = ptx_mem(w, in, (int)l, PS_SHARED, off, 8, true);

@@ -31,6 +31,7 @@
 #include "tc5/arith.h"
 #include "tc5/descriptors.h"
 #include "tc5/layout.h"
+#include "check/check_impl.h"
 
 enum { G_FENCE, G_COMMIT, G_WAIT, G_MMA };
 /* in->mods: bit 0 A from registers, bits 8-15 the N of the shape;
@@ -41,6 +42,13 @@ static PTX_EXEC(x_wg_nop) {
   (void)w;
   (void)in;
   (void)mask;
+  return PX_NEXT;
+}
+/* wgmma.commit_group (in->aux G_COMMIT) / wait_group N (G_WAIT): the MMA
+ * completed at once; the checker follows the groups of each warp */
+static PTX_EXEC(x_wg_group) {
+  if (mask && w->cta->chk)
+    chk_group(w, 2, in->aux == G_WAIT, in->aux == G_WAIT ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0);
   return PX_NEXT;
 }
 
@@ -129,6 +137,7 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
     for (unsigned mm = 0; mm < 64; mm++)
       for (unsigned k = 0; k < K; k++) A[mm * K + k] = a_reg_code(wg, vr, abits, mm, k);
   }
+  if (!st && c->chk) chk_wgmma(w, in, wg[0]->id, a_regs ? NULL : &da, &opa, &db, &opb, N, K);
   tc5_dot dot;
   if (!st)
     st = tc5_dot_model(TC5_MODEL_HOPPER, kind_of(ab), fmt(ab), fmt(bt), fmt(dt), TC5_TYPE_NONE, 0,
@@ -216,12 +225,14 @@ PTX_DEC(dec_wgmma) {
   if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
   in->flags |= PF_ALIGNED;
   if (!strcmp(sub, "fence") || !strcmp(sub, "commit_group")) {
-    in->fn = x_wg_nop;
+    in->aux = sub[0] == 'c' ? G_COMMIT : G_FENCE;
+    in->fn = sub[0] == 'c' ? x_wg_group : x_wg_nop;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
   if (!strcmp(sub, "wait_group")) {
-    in->fn = x_wg_nop;
-    return d_nops(d, 1, 1) ? TC5_OK : d->st;
+    in->aux = G_WAIT;
+    in->fn = x_wg_group;
+    return d_nops(d, 1, 1) && d_src(d, 0, PT_U32, &in->o[0]) ? TC5_OK : d->st;
   }
   if (strcmp(sub, "mma_async")) return d_fail(d, TC5_EUNSUPPORTED, "wgmma.%s is not modelled", sub);
   const char *shape = NULL;

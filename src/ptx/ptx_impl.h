@@ -227,6 +227,7 @@ typedef struct ptx_launch {
   const tc5_ptx_module *m;
   const ptx_func *f;
   tc5_ptx_launch_cfg cfg;
+  uint8_t rule_level[64];   /* per checker rule: tc5_check_level (cfg.rules) */
   ptx_region *regions;
   unsigned nregions;
   tc5_tensormap *tmaps;     /* tensor maps passed by address (regions of their own) */
@@ -327,6 +328,11 @@ typedef struct ptx_cluster {
   uint32_t id[3];        /* %clusterid */
   /* barrier.cluster: phases completed, threads arrived in this one */
   uint32_t bar_phase, bar_arrived;
+  /* reads of never-written shared / Tensor Memory by the engine (MMA and
+   * cp operands, tcgen05.ld, wgmma) of any CTA of the cluster: tolerated,
+   * the memory filled with 0xFF at the CTA's start; the checker reports
+   * them after the instruction (ptx_uninit_flush) */
+  tc5_uninit_log uninit;
   /* the engine's view of each CTA, by rank: a CTA pair (ranks 2i, 2i + 1)
    * is adjacent, as tc5_mma_issue / tc5_cp / tc5_commit take it */
   tc5_cta *mma;

@@ -235,6 +235,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     }
     int r = in->fn(w, in, mask);
     if (w->chk_pending) chk_after(w, in);
+    if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(w, in, &c->cl->uninit);
     steps++;
     tins += (uint64_t)__builtin_popcount(mask);
     if (r == PX_NEXT) {
@@ -350,10 +351,15 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     wk->cl.id[k] = clid[k];
   }
   c->linear = c->ctaid[0] + (uint64_t)L->cfg.grid[0] * (c->ctaid[1] + (uint64_t)L->cfg.grid[1] * c->ctaid[2]);
-  memset(c->smem.bytes, 0, c->smem.size);
+  /* never-written memory reads as poison (0xFF: a NaN in every float
+   * type, as ConSan's fill); a read of it is a finding, not the run's end */
+  memset(c->smem.bytes, 0xFF, c->smem.size);
   memset(c->smem.written, 0, (c->smem.size + 7) / 8);
   tc5_status st = tc5_tmem_init(&c->tmem, rank);
   if (st) return st;
+  memset(c->tmem.cells, 0xFF, (size_t)TC5_TMEM_LANES * TC5_TMEM_COLS * sizeof *c->tmem.cells);
+  memset(&wk->cl.uninit, 0, sizeof wk->cl.uninit);
+  c->smem.uninit = c->tmem.uninit = &wk->cl.uninit;
   c->mma = &wk->cl.mma[rank];
   c->mma->smem = &c->smem;
   c->mma->tmem = &c->tmem;
@@ -718,6 +724,17 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
   if ((unsigned)cfg->check > TC5_CHECK_STRICT)
     return tc5_diag_add(diag, TC5_EINVAL, "check", (uint64_t)cfg->check, "check mode %d is not none, default or strict",
                         (int)cfg->check);
+  if (cfg->nrules && !cfg->rules) return tc5_diag_add(diag, TC5_EINVAL, "rules", cfg->nrules, "nrules is %u but rules is NULL", cfg->nrules);
+  for (unsigned i = 0; i < cfg->nrules; i++) {
+    const tc5_check_rule *r;
+    const tc5_check_override *o = &cfg->rules[i];
+    if (tc5_check_rule_get(o->rule, &r) || o->rule >= sizeof L.rule_level)
+      return tc5_diag_add(diag, TC5_EINVAL, "rules", o->rule, "rules[%u].rule %u is not a rule's index", i, o->rule);
+    if (r->severity == TC5_CHECK_ALWAYS || (unsigned)o->level > TC5_RULE_ERROR)
+      return tc5_diag_add(diag, TC5_EINVAL, "rules", o->level, "rules[%u]: rule '%s' cannot take level %d%s", i, r->id,
+                          (int)o->level, r->severity == TC5_CHECK_ALWAYS ? " (an always rule takes none)" : "");
+    L.rule_level[o->rule] = (uint8_t)o->level;
+  }
   /* the entry */
   for (unsigned k = 0; k < m->nfuncs; k++) {
     const ptx_func *f = &m->funcs[k];
