@@ -90,6 +90,21 @@ tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc
  * checked (a map of zeros has rank 0: TC5_ERANGE). */
 tc5_status tc5_tensormap_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc5_diag *diag);
 
+/* CUDA's own encoding: the 128 bytes cuTensorMapEncodeTiled writes (the
+ * layout read off an H100's driver, CUDA 13.0: src/tma/tensormap_cuda.c
+ * and docs/tma.md). Encode checks every rule as tc5_tensormap_encode does
+ * and writes the bytes the driver writes; decode reads them back, every
+ * rule checked, and refuses a bit the layout gives no meaning to.
+ * TC5_EUNSUPPORTED (by name) for what the measurements do not reach: im2col
+ * maps, the packed 4/6-bit types and the 128B swizzles with 32B/64B atoms
+ * (an H100's driver refuses them), bits 32-35 of globalStrides[1..3].
+ * tc5_tensormap_is_cuda tells the two encodings apart (CUDA's has zeros past
+ * byte 73 and its swizzle repeat in bytes 72-73; tc5's has its rank in byte
+ * 95); the PTX runner reads either. */
+tc5_status tc5_tensormap_cuda_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc5_diag *diag);
+tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc5_diag *diag);
+bool tc5_tensormap_is_cuda(const tc5_tensormap *map);
+
 /* tensormap.replace's fields (PTX ISA "tensormap.replace"). */
 typedef enum tc5_tmap_field {
   TC5_TMAP_F_GLOBAL_ADDRESS = 0, TC5_TMAP_F_RANK, TC5_TMAP_F_BOX_DIM, TC5_TMAP_F_GLOBAL_DIM,

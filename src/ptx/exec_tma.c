@@ -38,7 +38,8 @@ static bool read_map(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t space,
   }
   tc5_diag dg;
   tc5_diag_init(&dg);
-  tc5_status st = tc5_tensormap_decode(&m, p, &dg);
+  /* tc5's own encoding, or CUDA's (what cuTensorMapEncodeTiled writes on the host) */
+  tc5_status st = tc5_tensormap_is_cuda(&m) ? tc5_tensormap_cuda_decode(&m, p, &dg) : tc5_tensormap_decode(&m, p, &dg);
   if (st) {
     ptx_fail(w, in, (int)l, st, a, "the tensor map at 0x%llx is not valid: %s", (unsigned long long)a,
              dg.count ? dg.issue[0].message : tc5_strerror(st));
@@ -415,6 +416,13 @@ static PTX_EXEC(x_tmap_replace) {
     memcpy(m.bytes, p, 128);
     tc5_diag dg;
     tc5_diag_init(&dg);
+    tc5_tmap_params cp;
+    if (tc5_tensormap_is_cuda(&m)) { /* CUDA's encoding: edited as tc5's own (the fields are the same) */
+      tc5_status st0 = tc5_tensormap_cuda_decode(&m, &cp, &dg);
+      if (!st0) st0 = tc5_tensormap_encode(&m, &cp, &dg);
+      if (st0) return ptx_fail(w, in, (int)l, st0, a, "tensormap.replace of the CUDA tensor map at 0x%llx: %s",
+                               (unsigned long long)a, dg.count ? dg.issue[0].message : tc5_strerror(st0));
+    }
     tc5_status st = tc5_tensormap_replace(&m, (tc5_tmap_field)in->aux, has_ord ? (unsigned)PTX_R(w, in->o[1].reg)[l] : 0,
                                           val[l], &dg);
     if (st) return ptx_fail(w, in, (int)l, st, val[l], "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
