@@ -417,12 +417,10 @@ static PTX_EXEC(x_tmap_replace) {
     tc5_diag dg;
     tc5_diag_init(&dg);
     tc5_tmap_params cp;
-    if (tc5_tensormap_is_cuda(&m)) { /* CUDA's encoding: edited as tc5's own (the fields are the same) */
-      tc5_status st0 = tc5_tensormap_cuda_decode(&m, &cp, &dg);
-      if (!st0) st0 = tc5_tensormap_encode(&m, &cp, &dg);
-      if (st0) return ptx_fail(w, in, (int)l, st0, a, "tensormap.replace of the CUDA tensor map at 0x%llx: %s",
-                               (unsigned long long)a, dg.count ? dg.issue[0].message : tc5_strerror(st0));
-    }
+    /* CUDA's encoding: edited as tc5's own (the same fields); anything else (a map being built from
+     * zeros or from tc5's) is edited as it is */
+    if (tc5_tensormap_is_cuda(&m) && !tc5_tensormap_cuda_decode(&m, &cp, &dg)) tc5_tensormap_encode(&m, &cp, &dg);
+    tc5_diag_init(&dg);
     tc5_status st = tc5_tensormap_replace(&m, (tc5_tmap_field)in->aux, has_ord ? (unsigned)PTX_R(w, in->o[1].reg)[l] : 0,
                                           val[l], &dg);
     if (st) return ptx_fail(w, in, (int)l, st, val[l], "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));

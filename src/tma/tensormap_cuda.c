@@ -23,6 +23,10 @@
  *   72..73  16 (no swizzle), 256, 512 or 1024 (the 32B, 64B, 128B swizzle's
  *           repeat)
  *   every other bit zero.
+ * The Blackwell form, as CuTe DSL's host code writes maps for sm_100a itself
+ * (nvidia-cutlass-dsl 4.8.1; tests/data/tma/cute_dsl_tensormap.txt): bit 1
+ * of byte 8 set, bytes 0-59 as above, bytes 60-127 not written (they hold
+ * whatever the host's stack held). Encode writes the H100's form.
  * What the H100's driver refuses (the packed 4- and 6-bit types, the 128B
  * swizzles with 32B/64B atoms: Blackwell's) and what the measurements do not
  * reach (bits 32-35 of strides 1-3, im2col maps) is TC5_EUNSUPPORTED both
@@ -102,8 +106,11 @@ tc5_status tc5_tensormap_cuda_encode(tc5_tensormap *out, const tc5_tmap_params *
   return TC5_OK;
 }
 
-/* the bits the layout above gives a meaning (a map with any other bit set is not one of CUDA's that tc5 can read) */
-static bool known_bit(unsigned byte, unsigned bit) {
+/* the bits the layout above gives a meaning (a map with any other bit set is not one of CUDA's that tc5 can read);
+ * the Blackwell form's bytes 60-127 are not part of it */
+static bool known_bit(unsigned byte, unsigned bit, bool blackwell) {
+  if (blackwell && byte >= 60) return true;
+  if (byte == 8 && bit == 1) return blackwell;
   if (byte < 8) return true;
   if (byte >= 8 && byte < 12) return (byte - 8) * 8 + bit >= 4 && (byte - 8) * 8 + bit <= 18;
   if (byte >= 12 && byte < 28) return true;
@@ -120,9 +127,10 @@ static bool known_bit(unsigned byte, unsigned bit) {
 tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc5_diag *diag) {
   if (!map || !p) return TC5_EINVAL;
   const uint8_t *b = map->bytes;
+  bool blackwell = b[8] & 2;
   for (unsigned k = 0; k < TC5_TENSORMAP_BYTES; k++)
     for (unsigned bit = 0; bit < 8; bit++)
-      if ((b[k] >> bit & 1) && !known_bit(k, bit))
+      if ((b[k] >> bit & 1) && !known_bit(k, bit, blackwell))
         return tc5_diag_add(diag, TC5_EUNSUPPORTED, "bytes", k,
                             "CUDA tensor map: bit %u of byte %u is set; that bit has no measured meaning (not a tiled "
                             "map as an H100's driver writes one)", bit, k);
@@ -164,6 +172,10 @@ tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *
   tc5_tensormap own;
   tc5_status st = tc5_tensormap_encode(&own, &q, diag); /* the driver's rules */
   if (st) return st;
+  if (blackwell) { /* bytes 60-127 are not written (CuTe DSL leaves them as its stack held them) */
+    *p = q;
+    return TC5_OK;
+  }
   if (get(b, 64, 4) != box_bytes(&q))
     return tc5_diag_add(diag, TC5_EILLEGAL, "boxBytes", get(b, 64, 4),
                         "CUDA tensor map: bytes 64-67 say a box is %llu bytes; its dimensions make %llu",
@@ -177,9 +189,9 @@ tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *
 }
 
 bool tc5_tensormap_is_cuda(const tc5_tensormap *map) {
-  /* tc5's own encoding keeps the rank (1..5) in byte 95; CUDA's has nothing past byte 73 */
-  if (!map) return false;
-  for (unsigned k = 74; k < TC5_TENSORMAP_BYTES; k++)
-    if (map->bytes[k]) return false;
-  return map->bytes[72] | map->bytes[73];
+  /* tc5's own encoding ends in its mark (tc5/tensormap.h); a map of zeros is neither */
+  if (!map || !memcmp(map->bytes + TC5_TENSORMAP_BYTES - 4, TC5_TENSORMAP_MARK, 4)) return false;
+  for (unsigned k = 0; k < TC5_TENSORMAP_BYTES; k++)
+    if (map->bytes[k]) return true;
+  return false;
 }
