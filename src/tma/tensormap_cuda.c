@@ -26,7 +26,12 @@
  * The Blackwell form, as CuTe DSL's host code writes maps for sm_100a itself
  * (nvidia-cutlass-dsl 4.8.1; tests/data/tma/cute_dsl_tensormap.txt): bit 1
  * of byte 8 set, bytes 0-59 as above, bytes 60-127 not written (they hold
- * whatever the host's stack held). Encode writes the H100's form.
+ * whatever the host's stack held). In that form CuTe DSL also sets bit 21
+ * (bit 5 of byte 10) on the maps of its TMA stores (the tutorials
+ * fp16_gemm_2..4's epilogues, 64B swizzle): what it means is not known.
+ * tc5 reads such maps as though it were clear, and the examples' outputs
+ * are bit for bit tc5.gemm's (tests/python/test_cute.py), which a changed
+ * layout or address would not give. Encode writes the H100's form.
  * What the H100's driver refuses (the packed 4- and 6-bit types, the 128B
  * swizzles with 32B/64B atoms: Blackwell's) and what the measurements do not
  * reach (bits 32-35 of strides 1-3, im2col maps) is TC5_EUNSUPPORTED both
@@ -111,6 +116,7 @@ tc5_status tc5_tensormap_cuda_encode(tc5_tensormap *out, const tc5_tmap_params *
 static bool known_bit(unsigned byte, unsigned bit, bool blackwell) {
   if (blackwell && byte >= 60) return true;
   if (byte == 8 && bit == 1) return blackwell;
+  if (byte == 10 && bit == 5) return blackwell; /* bit 21: CuTe DSL's TMA-store maps; meaning unknown (see above) */
   if (byte < 8) return true;
   if (byte >= 8 && byte < 12) return (byte - 8) * 8 + bit >= 4 && (byte - 8) * 8 + bit <= 18;
   if (byte >= 12 && byte < 28) return true;

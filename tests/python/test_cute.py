@@ -1,0 +1,187 @@
+"""NVIDIA's Blackwell CuTe DSL examples (NVIDIA/cutlass
+examples/python/CuTeDSL/cute/blackwell, committed under
+tests/data/cute/cutlass_examples) compiled by CuTe DSL for sm_100a and run on
+tc5 through tc5.cute: each output bit for bit tc5.gemm's of the same inputs,
+and no checker finding (a finding raises tc5.HazardError).
+
+What changes against the examples' own run(): the tensors are NumPy arrays
+(from_dlpack as the examples do; fp8 bytes written from ml_dtypes rather than
+by a conversion kernel), max_active_clusters is the B200's 148 SMs over the
+cluster size (utils.HardwareInfo asks a GPU), the stream is CUstream(0), and
+the shapes are small. Needs nvidia-cutlass-dsl (skipped without it;
+scripts/test_python.sh installs it under TC5_PY_CUTE=1) and tc5's runtime
+library (built with the package)."""
+import importlib
+import inspect
+import os
+import sys
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+pytest.importorskip("cutlass", reason="nvidia-cutlass-dsl is not installed (TC5_PY_CUTE=1 installs it)")
+
+import tc5  # noqa: E402
+import tc5.cute  # noqa: E402
+
+try:
+    tc5.cute.activate()
+except FileNotFoundError as e:  # pragma: no cover
+    pytest.skip(str(e), allow_module_level=True)
+
+import cutlass  # noqa: E402
+import cutlass.cute as cute  # noqa: E402
+from cutlass.cute.runtime import from_dlpack  # noqa: E402
+from cuda.bindings import driver as cuda  # noqa: E402
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "data", "cute", "cutlass_examples")
+sys.path.insert(0, os.path.abspath(EXAMPLES))
+B200_SMS = 148
+
+
+def _ints(rng, shape, dtype):
+    """small integers (-2..1) of a type: every product and sum exact, so any
+    error is a wrong element, not rounding"""
+    return rng.integers(-2, 2, shape).astype(np.float32).astype(dtype)
+
+
+def _bits(x):
+    return np.ascontiguousarray(x).view(np.uint8 if x.dtype.itemsize == 1 else np.uint16)
+
+
+# ---------------------------------------------------------------------------
+# the tutorial GEMMs: host_function(a, b, c[, max_active_clusters...]), K-major f16
+# ---------------------------------------------------------------------------
+
+TUTORIALS = [
+    ("fp16_gemm_0", (128, 256, 64)),   # one CTA, 1-CTA MMA 128x256
+    ("fp16_gemm_1", (256, 256, 128)),  # 2-CTA MMA 256x256, cluster (2,1)
+    ("fp16_gemm_2", (256, 256, 128)),  # + warp specialisation, TMA store epilogue
+    ("fp16_gemm_3", (256, 512, 128)),  # + persistent static scheduler, two tiles
+    ("fp16_gemm_3_1", (256, 512, 128)),  # + CLC dynamic scheduler
+    ("fp16_gemm_4", (256, 512, 128)),  # + preferred / fallback clusters
+    ("fp16_gemm_5", (256, 128, 128)),  # cluster (2,2), 256x64 tiles, multicast
+]
+
+
+@pytest.mark.parametrize("name,mnk", TUTORIALS, ids=[t[0] for t in TUTORIALS])
+def test_tutorial_fp16(name, mnk):
+    g = importlib.import_module(name)
+    m, n, k = mnk
+    rng = np.random.default_rng(hash(name) & 0xFFFF)
+    a = tc5.cute.asarray(_ints(rng, (m, k), np.float16))
+    b = tc5.cute.asarray(_ints(rng, (n, k), np.float16))
+    c = tc5.cute.empty((m, n), np.float16)
+    args = [from_dlpack(x, assumed_align=32).mark_layout_dynamic(leading_dim=1) for x in (a, b, c)]
+    fn = g.host_function
+    params = list(inspect.signature(getattr(fn, "__wrapped__", fn)).parameters)
+    extra = [B200_SMS // 2] * (len(params) - 3)  # max_active_clusters for clusters of 2
+    before = tc5.cute.launches()
+    compiled = cute.compile(fn, *args, *extra)
+    compiled(*args)
+    assert tc5.cute.launches() == before + 1
+    ref = tc5.gemm(a, b.T, kind="f16").astype(np.float16)
+    assert np.array_equal(_bits(ref), _bits(c)), f"{name}: {np.count_nonzero(_bits(ref) != _bits(c))} elements differ"
+
+
+# ---------------------------------------------------------------------------
+# dense_gemm and dense_gemm_persistent: (m, k, l) tensors as cutlass.torch.matrix lays them out
+# ---------------------------------------------------------------------------
+
+_CUTLASS = {np.dtype(np.float16): cutlass.Float16, np.dtype(ml_dtypes.bfloat16): cutlass.BFloat16,
+            np.dtype(np.float32): cutlass.Float32, np.dtype(ml_dtypes.float8_e4m3fn): cutlass.Float8E4M3FN,
+            np.dtype(ml_dtypes.float8_e5m2): cutlass.Float8E5M2}
+
+
+def _matrix(rng, l, mode0, mode1, mode0_major, dtype, values=True):
+    """(cute tensor, NumPy view (mode0, mode1, l)) as cutlass.torch.matrix and
+    cute_tensor_like make them: an (l, mode1, mode0) or (l, mode0, mode1)
+    buffer permuted"""
+    shape = (l, mode1, mode0) if mode0_major else (l, mode0, mode1)
+    perm = (2, 1, 0) if mode0_major else (1, 2, 0)
+    buf = tc5.cute.asarray(_ints(rng, shape, dtype)) if values else tc5.cute.empty(shape, dtype)
+    view = buf.transpose(perm)
+    dt = np.dtype(dtype)
+    src = view.view(np.uint8) if dt.itemsize == 1 and dt.kind == "V" or "float8" in dt.name else view
+    t = from_dlpack(src, assumed_align=16)
+    t.element_type = _CUTLASS[dt]
+    return t.mark_layout_dynamic(leading_dim=0 if mode0_major else 1), view
+
+
+def _ref(a, b, kind, out_dtype):
+    """D[m, n, l] = sum_k A[m, k, l] B[n, k, l] by tc5.gemm, rounded to the output type"""
+    outs = [tc5.gemm(np.ascontiguousarray(a[:, :, i]), np.ascontiguousarray(b[:, :, i].T), kind=kind)
+            for i in range(a.shape[2])]
+    return np.stack(outs, axis=2).astype(np.float32).astype(out_dtype)
+
+
+DENSE = [
+    # name, module, 2cta, mma tiler, cluster, tma store, (m, n, k, l), ab, c
+    ("dense_1cta", "dense_gemm", False, (128, 128), (1, 1), True, (128, 256, 128, 1), np.float16, np.float16),
+    ("dense_2cta", "dense_gemm", True, (256, 128), (2, 1), True, (256, 256, 128, 1), np.float16, np.float16),
+    ("dense_1cta_batched_bf16", "dense_gemm", False, (128, 64), (1, 1), False, (128, 128, 64, 2),
+     ml_dtypes.bfloat16, np.float32),
+    ("dense_2cta_e4m3", "dense_gemm", True, (256, 128), (2, 1), True, (256, 128, 128, 1),
+     ml_dtypes.float8_e4m3fn, np.float16),
+    ("persistent_1cta", "dense_gemm_persistent", False, (128, 128), (1, 1), True, (256, 256, 128, 1), np.float16,
+     np.float16),
+    ("persistent_2cta", "dense_gemm_persistent", True, (256, 128), (2, 1), True, (256, 256, 128, 1), np.float16,
+     np.float16),
+    ("persistent_2cta_cluster4", "dense_gemm_persistent", True, (256, 128), (2, 2), True, (512, 256, 64, 1),
+     np.float16, np.float16),
+]
+
+
+@pytest.mark.parametrize("case", DENSE, ids=[d[0] for d in DENSE])
+def test_dense_gemm(case):
+    name, module, two_cta, tiler, cluster, tma_store, (m, n, k, l), ab, cdt = case
+    g = importlib.import_module(module)
+    rng = np.random.default_rng(len(name))
+    a_t, a = _matrix(rng, l, m, k, False, ab)
+    b_t, b = _matrix(rng, l, n, k, False, ab)
+    c_t, c = _matrix(rng, l, m, n, False, cdt, values=False)
+    acc = cutlass.Float32
+    stream = cuda.CUstream(0)
+    if module == "dense_gemm":
+        gemm = g.DenseGemmKernel(acc, two_cta, tiler, cluster, tma_store)
+        compiled = cute.compile(gemm, a_t, b_t, c_t, stream)
+        compiled(a_t, b_t, c_t, stream)
+    else:
+        gemm = g.PersistentDenseGemmKernel(acc, two_cta, tiler, cluster, tma_store)
+        clusters = B200_SMS // (cluster[0] * cluster[1])
+        compiled = cute.compile(gemm, a_t, b_t, c_t, clusters, stream)
+        compiled(a_t, b_t, c_t, stream)
+    kind = "f8f6f4" if np.dtype(ab).itemsize == 1 else "f16"
+    ref = _ref(a, b, kind, cdt)
+    got = np.ascontiguousarray(c)
+    assert np.array_equal(ref.view(np.uint8), got.view(np.uint8)), \
+        f"{name}: {np.count_nonzero(ref != got)} elements differ"
+
+
+# ---------------------------------------------------------------------------
+# bad input: a Python exception naming it, never a crash
+# ---------------------------------------------------------------------------
+
+def test_bad_layout_named():
+    g = importlib.import_module("fp16_gemm_0")
+    a = tc5.cute.empty((128, 64), np.float16)
+    b = tc5.cute.empty((256, 64), np.float16)
+    c = tc5.cute.empty((128, 256), np.float16)
+    # an M-major A where the kernel was written for K-major: CuTe DSL refuses it while compiling
+    at = from_dlpack(np.asfortranarray(a), assumed_align=16).mark_layout_dynamic(leading_dim=0)
+    with pytest.raises(Exception) as e:
+        cute.compile(g.host_function, at, *(from_dlpack(x).mark_layout_dynamic(leading_dim=1) for x in (b, c)))
+    assert str(e.value)
+
+
+def test_kernel_tc5_refuses_is_named():
+    """a kernel whose PTX tc5 cannot load raises the tc5.Error of its status,
+    naming the line; no launch happens"""
+    lib = tc5.cute._load()
+    lib.tc5cute_clear_error()
+    assert lib.tc5cute_register_ptx(b".version 8.7\n.target sm_100a\n.address_size 64\n"
+                                    b".visible .entry k() { frobnicate.b32; ret; }\n", b"bad.ptx") != 0
+    with pytest.raises(tc5.Error) as e:
+        tc5.cute._raise_pending()
+    assert "bad.ptx" in str(e.value) and "frobnicate" in str(e.value)
