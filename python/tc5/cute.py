@@ -58,7 +58,12 @@ def _regions(cand, n, lo, size, cap):
     try:
         from .triton import _Regions
         r = _Regions()
-        r.add_named(np.ctypeslib.as_array(cand, shape=(n,)).copy())
+        addrs = np.ctypeslib.as_array(cand, shape=(n,)).copy()
+        r.add_named(addrs)
+        for span in _cute_tensor_spans():  # tensors only a from_dlpack capsule keeps alive
+            a = addrs[(addrs >= span[0]) & (addrs < span[0] + span[1])]
+            if a.size and not r.contains(a).all():
+                r.spans.setdefault(span, None)
         k = 0
         for (a, b) in r.spans:
             if k >= cap:
@@ -68,6 +73,34 @@ def _regions(cand, n, lo, size, cap):
         return k
     except Exception:  # noqa: BLE001 — a callback from C must not raise
         return 0
+
+
+def _cute_tensor_spans():
+    """(address, nbytes) of every live CuTe DSL runtime tensor (from_dlpack's):
+    its memory stays alive through the DLPack capsule it holds, which the
+    search for arrays cannot see into"""
+    import gc
+    import sys
+    rt = sys.modules.get("cutlass.cute.runtime")
+    cls = getattr(rt, "_Tensor", None)
+    if cls is None:
+        return []
+    out = []
+    for o in gc.get_objects():
+        if type(o) is not cls and not isinstance(o, cls):
+            continue
+        try:
+            p = int(o.data_ptr)
+            shape = [int(x) for x in o.shape]
+            stride = [int(x) for x in o.stride]
+            bits = int(o.element_type.width)
+            if p == 0 or any(x == 0 for x in shape):
+                continue
+            hi = sum((d - 1) * abs(st) for d, st in zip(shape, stride))
+            out.append((p, (hi + 1) * bits // 8 + (1 if (hi + 1) * bits % 8 else 0)))
+        except Exception:  # noqa: BLE001 — a tensor that cannot say its extent
+            continue
+    return out
 
 
 _REGION_FN = ctypes.CFUNCTYPE(ctypes.c_uint, ctypes.POINTER(ctypes.c_uint64), ctypes.c_uint,
@@ -195,6 +228,11 @@ def activate(check: str | None = None, threads: int | None = None):
     start-up). Call it before the first `cute.compile`. check: the checker
     ("default", "none", "strict"; TC5_CUTE_CHECK); threads: host threads
     running CTAs (0 or None: one per core)."""
+    import sys
+    if "cutlass" in sys.modules and not getattr(sys.modules["cutlass"], "_tc5_env", False):
+        warnings.warn("tc5.cute.activate() after cutlass was imported: CuTe DSL has read its environment already "
+                      "(CUTE_DSL_LIBS, CUTE_DSL_KEEP); activate first, or run with TC5_CUTE=1", RuntimeWarning,
+                      stacklevel=2)
     path = runtime_path()
     lib = _load()
     os.environ["CUTE_DSL_LIBS"] = path

@@ -20,13 +20,16 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-pytest.importorskip("cutlass", reason="nvidia-cutlass-dsl is not installed (TC5_PY_CUTE=1 installs it)")
+import importlib.util
+
+if importlib.util.find_spec("cutlass") is None:
+    pytest.skip("nvidia-cutlass-dsl is not installed (TC5_PY_CUTE=1 installs it)", allow_module_level=True)
 
 import tc5  # noqa: E402
 import tc5.cute  # noqa: E402
 
 try:
-    tc5.cute.activate()
+    tc5.cute.activate()  # before cutlass is imported: CuTe DSL reads its environment then
 except FileNotFoundError as e:  # pragma: no cover
     pytest.skip(str(e), allow_module_level=True)
 
@@ -103,7 +106,8 @@ def _matrix(rng, l, mode0, mode1, mode0_major, dtype, values=True):
     buf = tc5.cute.asarray(_ints(rng, shape, dtype)) if values else tc5.cute.empty(shape, dtype)
     view = buf.transpose(perm)
     dt = np.dtype(dtype)
-    src = view.view(np.uint8) if dt.itemsize == 1 and dt.kind == "V" or "float8" in dt.name else view
+    # DLPack carries no ml_dtypes type: the same bytes as unsigned integers, the element type set after
+    src = view if dt in (np.dtype(np.float16), np.dtype(np.float32)) else view.view(f"u{dt.itemsize}")
     t = from_dlpack(src, assumed_align=16)
     t.element_type = _CUTLASS[dt]
     return t.mark_layout_dynamic(leading_dim=0 if mode0_major else 1), view
@@ -163,16 +167,37 @@ def test_dense_gemm(case):
 # bad input: a Python exception naming it, never a crash
 # ---------------------------------------------------------------------------
 
-def test_bad_layout_named():
+def test_misaligned_tensor_named():
+    """a tensor off the alignment the compiled function assumes: CuTe DSL names it"""
     g = importlib.import_module("fp16_gemm_0")
-    a = tc5.cute.empty((128, 64), np.float16)
-    b = tc5.cute.empty((256, 64), np.float16)
-    c = tc5.cute.empty((128, 256), np.float16)
-    # an M-major A where the kernel was written for K-major: CuTe DSL refuses it while compiling
-    at = from_dlpack(np.asfortranarray(a), assumed_align=16).mark_layout_dynamic(leading_dim=0)
-    with pytest.raises(Exception) as e:
-        cute.compile(g.host_function, at, *(from_dlpack(x).mark_layout_dynamic(leading_dim=1) for x in (b, c)))
-    assert str(e.value)
+    a, b, c = (tc5.cute.empty(s, np.float16) for s in ((128, 64), (256, 64), (128, 256)))
+    T = lambda x: from_dlpack(x, assumed_align=32).mark_layout_dynamic(leading_dim=1)  # noqa: E731
+    compiled = cute.compile(g.host_function, T(a), T(b), T(c))
+    raw = tc5.cute.empty((128 * 64 + 8,), np.float16)
+    with pytest.raises(Exception, match="aligned"):
+        compiled(T(raw[8:].reshape(128, 64)), T(b), T(c))
+
+
+def test_tensor_map_rule_named():
+    """cuTensorMapEncodeTiled through tc5's runtime: a broken rule returns an
+    error and names the parameter, the value and the rule"""
+    import ctypes
+    lib = tc5.cute._load()
+    lib.tc5cute_clear_error()
+    a = tc5.cute.empty((64, 64), np.float16)
+    dims = (ctypes.c_uint64 * 2)(64, 64)
+    strides = (ctypes.c_uint64 * 1)(128)
+    box = (ctypes.c_uint32 * 2)(65, 64)  # 65 * 2 bytes: more than the 128B swizzle's row
+    es = (ctypes.c_uint32 * 2)(1, 1)
+    out = (ctypes.c_uint8 * 128)()
+    f = lib._cuTensorMapEncodeTiled
+    f.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                  ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
+    assert f(out, 6, 2, a.ctypes.data, dims, strides, box, es, 0, 3, 2, 0) == 1
+    assert b"boxDim" in lib.tc5cute_last_error()
+    box[0] = 64
+    assert f(out, 6, 2, a.ctypes.data, dims, strides, box, es, 0, 3, 2, 0) == 0
+    lib.tc5cute_clear_error()
 
 
 def test_kernel_tc5_refuses_is_named():
