@@ -31,7 +31,12 @@
  * fp16_gemm_2..4's epilogues, 64B swizzle): what it means is not known.
  * tc5 reads such maps as though it were clear, and the examples' outputs
  * are bit for bit tc5.gemm's (tests/python/test_cute.py), which a changed
- * layout or address would not give. Encode writes the H100's form.
+ * layout or address would not give. Its element type 11 is
+ * CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B (CuTe DSL's NVFP4 operands: e2m1 two
+ * a byte; the H100's driver refuses the type, its codes run 0-10 in
+ * tensormap.replace's order, and the NVFP4 example's outputs are bit for bit
+ * tc5.gemm's); 12 and 13 (the other packed types, presumably) are refused.
+ * Encode writes the H100's form.
  * What the H100's driver refuses (the packed 4- and 6-bit types, the 128B
  * swizzles with 32B/64B atoms: Blackwell's) and what the measurements do not
  * reach (bits 32-35 of strides 1-3, im2col maps) is TC5_EUNSUPPORTED both
@@ -133,10 +138,10 @@ static bool known_bit(unsigned byte, unsigned bit, bool blackwell) {
 tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc5_diag *diag) {
   if (!map || !p) return TC5_EINVAL;
   const uint8_t *b = map->bytes;
-  bool blackwell = b[8] & 2;
+  bool bw = b[8] & 2;
   for (unsigned k = 0; k < TC5_TENSORMAP_BYTES; k++)
     for (unsigned bit = 0; bit < 8; bit++)
-      if ((b[k] >> bit & 1) && !known_bit(k, bit, blackwell))
+      if ((b[k] >> bit & 1) && !known_bit(k, bit, bw))
         return tc5_diag_add(diag, TC5_EUNSUPPORTED, "bytes", k,
                             "CUDA tensor map: bit %u of byte %u is set; that bit has no measured meaning (not a tiled "
                             "map as an H100's driver writes one)", bit, k);
@@ -150,6 +155,8 @@ tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *
   int type = -1;
   for (unsigned t = 0; t < TC5_TMAP_TYPE_COUNT; t++)
     if (hw_type[t] == ht && tf32_bit[t] == tf32) type = (int)t;
+  bool blackwell = b[8] & 2;
+  if (type < 0 && blackwell && ht == 11 && !tf32) type = TC5_TMAP_16U4_ALIGN8B; /* CuTe DSL's NVFP4 maps (above) */
   if (type < 0)
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "elemtype", ht,
                         "CUDA tensor map: element type %u%s has no CUtensorMapDataType", ht, tf32 ? " with tf32" : "");

@@ -210,3 +210,71 @@ def test_kernel_tc5_refuses_is_named():
     with pytest.raises(tc5.Error) as e:
         tc5.cute._raise_pending()
     assert "bad.ptx" in str(e.value) and "frobnicate" in str(e.value)
+
+
+# ---------------------------------------------------------------------------
+# dense_blockscaled_gemm_persistent: NVFP4 (e2m1, ue4m3 per 16) and MXFP8 (e4m3, ue8m0 per 32)
+# ---------------------------------------------------------------------------
+
+def _swizzle_scales(sf: np.ndarray) -> np.ndarray:
+    """scale factors (rows, kg) in the layout create_and_reorder_scale_factor_tensor
+    makes (M32x4xrm_K4xrk, l = 1): factor (r, g) of tile (r // 128, g // 4)
+    at (r % 32) * 16 + (r % 128 // 32) * 4 + g % 4 of the tile's 512"""
+    rows, kg = sf.shape
+    mt, kt = -(-rows // 128), -(-kg // 4)
+    out = tc5.cute.empty((mt * kt * 512,), np.uint8)
+    r = np.arange(rows)[:, None]
+    g = np.arange(kg)[None, :]
+    tile = (r // 128) * kt + g // 4
+    out[tile * 512 + (r % 32) * 16 + (r % 128 // 32) * 4 + g % 4] = sf
+    return out
+
+
+BLOCKSCALED = [
+    # name, sf_vec, tiler, cluster, (m, n, k)
+    ("nvfp4_1cta", 16, (128, 128), (1, 1), (128, 256, 256)),
+    ("nvfp4_2cta", 16, (256, 128), (2, 1), (256, 256, 256)),
+    ("mxfp8_1cta", 32, (128, 128), (1, 1), (128, 256, 256)),
+    ("mxfp8_2cta", 32, (256, 128), (2, 1), (256, 256, 256)),
+]
+
+
+@pytest.mark.parametrize("case", BLOCKSCALED, ids=[b[0] for b in BLOCKSCALED])
+def test_blockscaled_gemm(case):
+    from cutlass.cute.runtime import make_ptr
+    name, vec, tiler, cluster, (m, n, k) = case
+    g = importlib.import_module("dense_blockscaled_gemm_persistent")
+    fp4 = vec == 16
+    rng = np.random.default_rng(len(name) * 7)
+    ab_t = cutlass.Float4E2M1FN if fp4 else cutlass.Float8E4M3FN
+    sf_t = cutlass.Float8E4M3FN if fp4 else cutlass.Float8E8M0FNU
+    if fp4:  # e2m1 codes, two a byte (the first element in the low nibble), K-major
+        a_codes = rng.integers(0, 16, (m, k)).astype(np.uint8)
+        b_codes = rng.integers(0, 16, (n, k)).astype(np.uint8)
+        a = tc5.cute.asarray(a_codes[:, 0::2] | (a_codes[:, 1::2] << 4))
+        b = tc5.cute.asarray(b_codes[:, 0::2] | (b_codes[:, 1::2] << 4))
+        sfa = rng.integers(0x30, 0x41, (m, k // vec)).astype(np.uint8)  # ue4m3 0.5 .. 2.25
+        sfb = rng.integers(0x30, 0x41, (n, k // vec)).astype(np.uint8)
+    else:
+        a_codes = _ints(rng, (m, k), ml_dtypes.float8_e4m3fn)
+        b_codes = _ints(rng, (n, k), ml_dtypes.float8_e4m3fn)
+        a, b = tc5.cute.asarray(a_codes.view(np.uint8)), tc5.cute.asarray(b_codes.view(np.uint8))
+        sfa = rng.integers(125, 130, (m, k // vec)).astype(np.uint8)  # ue8m0 2^-2 .. 2^2
+        sfb = rng.integers(125, 130, (n, k // vec)).astype(np.uint8)
+    c = tc5.cute.empty((m, n), np.float16)
+    sfa_s, sfb_s = _swizzle_scales(sfa), _swizzle_scales(sfb)
+    gemm = g.Sm100BlockScaledPersistentDenseGemmKernel(vec, tiler, cluster)
+    stream = cuda.CUstream(0)
+    compiled = g.scaled_mm(gemm, ab_t, ab_t, cutlass.Float16, sf_t, "k", "k", "n",
+                           B200_SMS // (cluster[0] * cluster[1]), stream)
+    ptr = lambda t, x, al: make_ptr(t, x.ctypes.data, cute.AddressSpace.gmem, assumed_align=al)  # noqa: E731
+    compiled(ptr(ab_t, a, 16), ptr(ab_t, b, 16), ptr(sf_t, sfa_s, 32), ptr(sf_t, sfb_s, 32),
+             ptr(cutlass.Float16, c, 16), (m, n, k, 1), stream)
+    if fp4:
+        ref = tc5.gemm(a_codes, b_codes.T, kind="mxf4nvf4", a_type="e2m1", b_type="e2m1", scale_a=sfa,
+                       scale_b=sfb.T, scale_type="ue4m3", block=16)
+    else:
+        ref = tc5.gemm(a_codes, b_codes.T, kind="mxf8f6f4", scale_a=sfa, scale_b=sfb.T, scale_type="ue8m0", block=32)
+    ref = ref.astype(np.float32).astype(np.float16)
+    assert np.array_equal(ref.view(np.uint16), c.view(np.uint16)), \
+        f"{name}: {np.count_nonzero(ref.view(np.uint16) != c.view(np.uint16))} elements differ"
