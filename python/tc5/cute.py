@@ -86,9 +86,10 @@ def _cute_tensor_spans():
     if cls is None:
         return []
     out = []
-    for o in gc.get_objects():
-        if type(o) is not cls and not isinstance(o, cls):
-            continue
+    with warnings.catch_warnings():  # isinstance on every object: deprecated module attributes warn
+        warnings.simplefilter("ignore")
+        objs = [o for o in gc.get_objects() if isinstance(o, cls)]
+    for o in objs:
         try:
             p = int(o.data_ptr)
             shape = [int(x) for x in o.shape]
