@@ -278,3 +278,47 @@ def test_blockscaled_gemm(case):
     ref = ref.astype(np.float32).astype(np.float16)
     assert np.array_equal(ref.view(np.uint16), c.view(np.uint16)), \
         f"{name}: {np.count_nonzero(ref.view(np.uint16) != c.view(np.uint16))} elements differ"
+
+
+def _launch_through_runtime(ptx: bytes, name: bytes, out: np.ndarray, wait: int):
+    """one launch of kernel `name` as CuTe DSL's host code makes it:
+    _cudaLibraryLoadData, _cudaLibraryGetKernel, _cudaLaunchKernelEx with a
+    cudaLaunchConfig_t (one CTA of 32 threads) and the parameters' addresses"""
+    import ctypes
+    lib = tc5.cute._load()
+    lib.tc5cute_clear_error()
+    assert lib.tc5cute_register_ptx(ptx, name + b".ptx") == 0
+    library, kernel = ctypes.c_void_p(), ctypes.c_void_p()
+    assert lib._cudaLibraryLoadData(ctypes.byref(library), None, None, None, 0, None, None, 0) == 0
+    lib._cudaLibraryGetKernel.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p]
+    assert lib._cudaLibraryGetKernel(ctypes.byref(kernel), library, name) == 0
+
+    class Config(ctypes.Structure):
+        _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_size_t),
+                    ("stream", ctypes.c_void_p), ("attrs", ctypes.c_void_p), ("nattrs", ctypes.c_uint)]
+
+    cfg = Config((1, 1, 1), (32, 1, 1), 0, None, None, 0)
+    p_out, p_wait = ctypes.c_uint64(out.ctypes.data), ctypes.c_uint32(wait)
+    args = (ctypes.c_void_p * 2)(ctypes.addressof(p_out), ctypes.addressof(p_wait))
+    lib._cudaLaunchKernelEx.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    rc = lib._cudaLaunchKernelEx(ctypes.byref(cfg), kernel, args)
+    lib._cudaLibraryUnload(library)
+    return rc
+
+
+def test_checker_finding_raises():
+    """a kernel that breaks a tcgen05 rule (docs/examples/st_unwaited.ptx: a
+    tcgen05.ld of a column no tcgen05.wait::st covers) fails its launch with
+    cudaErrorLaunchFailure; tc5.cute raises tc5.HazardError naming the rule
+    and the PTX line; the same kernel with the wait runs"""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "examples", "st_unwaited.ptx")
+    with open(path, "rb") as f:
+        ptx = f.read()
+    out = tc5.cute.empty((32,), np.uint32)
+    assert _launch_through_runtime(ptx, b"k", out, 1) == 0
+    assert (out == 7).all()
+    out[:] = 0
+    assert _launch_through_runtime(ptx, b"k", out, 0) == 719
+    with pytest.raises(tc5.HazardError) as e:
+        tc5.cute._raise_pending()
+    assert "tmem-" in str(e.value) and "PTX line" in str(e.value)
