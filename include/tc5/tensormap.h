@@ -103,8 +103,9 @@ tc5_status tc5_tensormap_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc
  * (an H100's driver refuses them), bits 32-35 of globalStrides[1..3].
  * The Blackwell form (bit 1 of byte 8: what CuTe DSL's host code writes for
  * sm_100a) has only bytes 0-59; decode reads it too. tc5_tensormap_is_cuda
- * tells the two encodings apart: tc5's ends in TC5_TENSORMAP_MARK, and a
- * map of zeros is neither; the PTX runner reads either. */
+ * tells the two encodings apart: tc5's ends in TC5_TENSORMAP_MARK (or,
+ * written before the mark, decodes as tc5's), and a map of zeros is
+ * neither; the PTX runner reads either. */
 tc5_status tc5_tensormap_cuda_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc5_diag *diag);
 tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc5_diag *diag);
 bool tc5_tensormap_is_cuda(const tc5_tensormap *map);

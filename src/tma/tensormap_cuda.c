@@ -202,9 +202,15 @@ tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *
 }
 
 bool tc5_tensormap_is_cuda(const tc5_tensormap *map) {
-  /* tc5's own encoding ends in its mark (tc5/tensormap.h); a map of zeros is neither */
+  /* tc5's own encoding ends in its mark (tc5/tensormap.h); maps tc5 wrote before the mark existed
+   * (CUTLASS Params committed under tests/data) are tc5's when they decode as tc5's; a map of zeros
+   * is neither */
   if (!map || !memcmp(map->bytes + TC5_TENSORMAP_BYTES - 4, TC5_TENSORMAP_MARK, 4)) return false;
-  for (unsigned k = 0; k < TC5_TENSORMAP_BYTES; k++)
-    if (map->bytes[k]) return true;
-  return false;
+  bool zero = true;
+  for (unsigned k = 0; k < TC5_TENSORMAP_BYTES && zero; k++) zero = !map->bytes[k];
+  if (zero) return false;
+  tc5_tmap_params p;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  return tc5_tensormap_decode(map, &p, &dg) != TC5_OK;
 }

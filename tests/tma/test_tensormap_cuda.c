@@ -167,6 +167,15 @@ static void refused_maps(void **state) {
   p.address = 0x10000;
   assert_int_equal(tc5_tensormap_cuda_encode(&b, &p, &dg), TC5_EUNSUPPORTED);
   assert_true(has(&dg, "globalStrides[1]"));
+  /* tc5's own map written before the mark (CUTLASS Params under tests/data): still tc5's */
+  tc5_tmap_params own_p;
+  tc5_tensormap own = base_map(&own_p);
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_tensormap_encode(&own, &own_p, &dg), TC5_OK);
+  assert_false(tc5_tensormap_is_cuda(&own));
+  memset(own.bytes + 124, 0, 4);
+  assert_false(tc5_tensormap_is_cuda(&own));
+  assert_true(tc5_tensormap_is_cuda(&m));
   /* zeros (no map at all) are neither encoding's */
   memset(&b, 0, sizeof b);
   assert_false(tc5_tensormap_is_cuda(&b));
