@@ -322,3 +322,34 @@ def test_checker_finding_raises():
     with pytest.raises(tc5.HazardError) as e:
         tc5.cute._raise_pending()
     assert "tmem-" in str(e.value) and "PTX line" in str(e.value)
+
+
+NVFP4_TUTORIALS = [("nvfp4_gemm_0", (128, 256, 256)), ("nvfp4_gemm_1", (256, 256, 256))]  # _1: 2-CTA, cluster 2x1
+
+
+@pytest.mark.parametrize("name,mnk", NVFP4_TUTORIALS, ids=[t[0] for t in NVFP4_TUTORIALS])
+def test_tutorial_nvfp4(name, mnk):
+    """the tutorials' NVFP4 GEMMs (they import torch and their package's utils at the top)"""
+    pytest.importorskip("torch")
+    from cutlass.cute.runtime import make_ptr
+    g = importlib.import_module(name)
+    m, n, k = mnk
+    rng = np.random.default_rng(len(name) * 11)
+    a_codes = rng.integers(0, 16, (m, k)).astype(np.uint8)
+    b_codes = rng.integers(0, 16, (n, k)).astype(np.uint8)
+    a = tc5.cute.asarray(a_codes[:, 0::2] | (a_codes[:, 1::2] << 4))
+    b = tc5.cute.asarray(b_codes[:, 0::2] | (b_codes[:, 1::2] << 4))
+    sfa = rng.integers(0x30, 0x41, (m, k // 16)).astype(np.uint8)
+    sfb = rng.integers(0x30, 0x41, (n, k // 16)).astype(np.uint8)
+    sfa_s, sfb_s = _swizzle_scales(sfa), _swizzle_scales(sfb)
+    c = tc5.cute.empty((m, n), np.float16)
+    stream = cuda.CUstream(0)
+    ptr = lambda t, x, al: make_ptr(t, x.ctypes.data, cute.AddressSpace.gmem, assumed_align=al)  # noqa: E731
+    args = (ptr(g.ab_dtype, a, 32), ptr(g.ab_dtype, b, 32), ptr(g.sf_dtype, sfa_s, 16), ptr(g.sf_dtype, sfb_s, 16),
+            ptr(g.c_dtype, c, 16), (m, n, k, 1), stream)
+    compiled = cute.compile(g.Sm100BlockScaledDenseGemmKernel(), *args)
+    compiled(*args)
+    ref = tc5.gemm(a_codes, b_codes.T, kind="mxf4nvf4", a_type="e2m1", b_type="e2m1", scale_a=sfa, scale_b=sfb.T,
+                   scale_type="ue4m3", block=16).astype(np.float32).astype(np.float16)
+    assert np.array_equal(ref.view(np.uint16), c.view(np.uint16)), \
+        f"{name}: {np.count_nonzero(ref.view(np.uint16) != c.view(np.uint16))} elements differ"
