@@ -148,7 +148,8 @@ def _raise_pending(cause=None):
         e = getattr(_tc5, _CLASS.get(st, "Error"), Error)(msg)
     e.status = _STATUS_NAME.get(st, "TC5_EINVAL")
     e.messages = [msg]
-    raise e from cause
+    # CuTe DSL's own error (a CUDA error code, and a search for a GPU) says nothing tc5's does not
+    raise e from None
 
 
 _STATUS_NAME = {0: "TC5_OK", 1: "TC5_EINVAL", 2: "TC5_ERANGE", 3: "TC5_ERESERVED", 4: "TC5_EALIGN", 5: "TC5_EILLEGAL",

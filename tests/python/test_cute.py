@@ -353,3 +353,11 @@ def test_tutorial_nvfp4(name, mnk):
                    scale_type="ue4m3", block=16).astype(np.float32).astype(np.float16)
     assert np.array_equal(ref.view(np.uint16), c.view(np.uint16)), \
         f"{name}: {np.count_nonzero(ref.view(np.uint16) != c.view(np.uint16))} elements differ"
+
+
+def test_shape_too_small_named():
+    """nvfp4_gemm_1's 2-CTA tile is 256 rows: at M = 128 the kernel stores
+    past C, which tc5 stops naming the instruction and the address
+    (tc5.BoundsError, not CuTe DSL's CUDA error code)"""
+    with pytest.raises(tc5.BoundsError, match="st.global.*outside every buffer"):
+        test_tutorial_nvfp4("nvfp4_gemm_1", (128, 256, 256))
