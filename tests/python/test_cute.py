@@ -361,3 +361,27 @@ def test_shape_too_small_named():
     (tc5.BoundsError, not CuTe DSL's CUDA error code)"""
     with pytest.raises(tc5.BoundsError, match="st.global.*outside every buffer"):
         test_tutorial_nvfp4("nvfp4_gemm_1", (128, 256, 256))
+
+
+def test_tutorial_fp16_gemm_6():
+    """the tutorial's int8 B dequantised in a kernel (b_dequantized = f16(b_quantized * 2.33), f32
+    product rounded to nearest) and multiplied: both outputs bit for bit (NumPy's IEEE product and
+    rounding; tc5.gemm of A and the dequantised B). The example launches through a CUDA graph;
+    here the compiled function is called directly"""
+    g = importlib.import_module("fp16_gemm_6")
+    m, n, k = 256, 256, 128
+    rng = np.random.default_rng(6)
+    a = tc5.cute.asarray(_ints(rng, (m, k), np.float16))
+    bq = tc5.cute.asarray(rng.integers(-128, 128, (n, k)).astype(np.int8))
+    bd = tc5.cute.empty((n, k), np.float16)
+    c = tc5.cute.empty((m, n), np.float16)
+    T = lambda x: from_dlpack(x, assumed_align=32).mark_layout_dynamic(leading_dim=1)  # noqa: E731
+    args = [T(a), T(bq), T(bd), T(c)]
+    stream = cuda.CUstream(0)
+    compiled = cute.compile(g.host_function, *args, 2.33, B200_SMS // 2, stream)
+    compiled(*args, 2.33, stream)
+    bd_ref = (bq.astype(np.float32) * np.float32(2.33)).astype(np.float16)
+    assert np.array_equal(bd_ref.view(np.uint16), bd.view(np.uint16))
+    ref = tc5.gemm(a, bd_ref.T, kind="f16").astype(np.float16)
+    assert np.array_equal(ref.view(np.uint16), c.view(np.uint16)), \
+        f"{np.count_nonzero(ref.view(np.uint16) != c.view(np.uint16))} elements differ"
