@@ -215,6 +215,10 @@ static int get_kernel(void **out, const char *name) {
       k->name = strdup(name);
       k->m = t->m, k->nparams = np, k->static_shared = ss;
       pthread_mutex_unlock(&lock);
+      if (!k->name || !k->sizes) {
+        free(k->name), free(k->sizes), free(k);
+        return fail(E_MEMORY, "tc5: out of memory");
+      }
       *out = k;
       return OK;
     }
@@ -278,7 +282,9 @@ static int launch(const kernel *k, const uint32_t grid[3], const uint32_t block[
                                        k->name, k->nparams);
   unsigned np = k->nparams;
   /* candidate pointers: every aligned 8-byte word of the parameters (pointers, tensor maps' addresses) */
-  uint64_t *cand = calloc((size_t)np * 16 + 1, sizeof *cand);
+  size_t words = 1;
+  for (unsigned i = 0; i < np; i++) words += k->sizes[i] / 8;
+  uint64_t *cand = calloc(words, sizeof *cand);
   region_set *rs = calloc(1, sizeof *rs);
   tc5_ptx_arg *pa = calloc((size_t)np + MAX_REGIONS + 1024, sizeof *pa);
   if (!cand || !rs || !pa) {
@@ -291,7 +297,7 @@ static int launch(const kernel *k, const uint32_t grid[3], const uint32_t block[
       free(cand), free(rs), free(pa);
       return fail(E_INVALID_VALUE, "tc5: kernel %s: argument %u is NULL", k->name, i);
     }
-    for (uint32_t o = 0; o + 8 <= k->sizes[i] && nc < (size_t)np * 16; o += 8) {
+    for (uint32_t o = 0; o + 8 <= k->sizes[i] && nc < words; o += 8) {
       uint64_t v;
       memcpy(&v, (const uint8_t *)args[i] + o, 8);
       if (v >= 0x10000 && v < 0x800000000000ull) cand[nc++] = v;
