@@ -38,7 +38,8 @@ static bool read_map(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t space,
   }
   tc5_diag dg;
   tc5_diag_init(&dg);
-  tc5_status st = tc5_tensormap_decode(&m, p, &dg);
+  /* tc5's own encoding, or CUDA's (what cuTensorMapEncodeTiled writes on the host) */
+  tc5_status st = tc5_tensormap_is_cuda(&m) ? tc5_tensormap_cuda_decode(&m, p, &dg) : tc5_tensormap_decode(&m, p, &dg);
   if (st) {
     ptx_fail(w, in, (int)l, st, a, "the tensor map at 0x%llx is not valid: %s", (unsigned long long)a,
              dg.count ? dg.issue[0].message : tc5_strerror(st));
@@ -442,6 +443,11 @@ static PTX_EXEC(x_tmap_replace) {
     tc5_tensormap m;
     memcpy(m.bytes, p, 128);
     tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_tmap_params cp;
+    /* CUDA's encoding: edited as tc5's own (the same fields); anything else (a map being built from
+     * zeros or from tc5's) is edited as it is */
+    if (tc5_tensormap_is_cuda(&m) && !tc5_tensormap_cuda_decode(&m, &cp, &dg)) tc5_tensormap_encode(&m, &cp, &dg);
     tc5_diag_init(&dg);
     tc5_status st = tc5_tensormap_replace(&m, (tc5_tmap_field)in->aux, has_ord ? (unsigned)PTX_R(w, in->o[1].reg)[l] : 0,
                                           val[l], &dg);
