@@ -90,7 +90,8 @@ void chk_reset(ptx_chk *k) {
   memset(k->last_rev, 0, k->n * 4);
   memset(k->cpa_w, 0, k->ngran * 4), memset(k->tma_w, 0, k->ngran * 4);
   memset(k->bulk_r, 0, k->ngran * 4), memset(k->wg_r, 0, k->ngran * 4);
-  memset(k->grp_n, 0, sizeof k->grp_n), memset(k->fence_tc, 0, sizeof k->fence_tc);
+  memset(k->grp_n, 0, sizeof k->grp_n), memset(k->fence_hseq, 0, sizeof k->fence_hseq), memset(k->fence_htc, 0, sizeof k->fence_htc),
+      memset(k->fence_hn, 0, sizeof k->fence_hn);
   k->ntma = 1; /* 0: none */
   memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r);
   memset(k->bar, 0, (size_t)CHK_BARS * k->nvc * 4), memset(k->bar_s, 0, (size_t)CHK_BARS * k->nvc * 4);
@@ -440,6 +441,19 @@ static void tma_observed(ptx_chk *k, unsigned wi, uint32_t i, uint32_t c) {
   }
 }
 
+/* the clock of store x's warp at its first fence.proxy.async after x (the
+ * oldest remembered one when the ring no longer holds it: a lower bound
+ * of what the reader must know, so never a false alarm) */
+static uint32_t first_fence_tc(const ptx_chk *k, const chk_ev *x) {
+  if (x->warp >= 32) return 0;
+  uint32_t best_seq = UINT32_MAX, tc = 0, n = k->fence_hn[x->warp] < FENCE_HIST ? k->fence_hn[x->warp] : FENCE_HIST;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t sq = k->fence_hseq[x->warp][i];
+    if (sq > x->seq && sq < best_seq) best_seq = sq, tc = k->fence_htc[x->warp][i];
+  }
+  return tc;
+}
+
 void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
   ptx_chk *k = w->cta->chk;
   if (!k || !n) return;
@@ -456,7 +470,7 @@ void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint
     /* the generic -> async proxy fence, after the store in the storing
      * warp and ordered before this copy (its release reached this thread),
      * or in this thread after the store */
-    bool fenced = (k->fence_seq[x->warp] > x->seq && (x->warp == w->id || vc[VT(k, x->warp)] >= k->fence_tc[x->warp])) ||
+    bool fenced = (k->fence_seq[x->warp] > x->seq && (x->warp == w->id || vc[VT(k, x->warp)] >= first_fence_tc(k, x))) ||
                   k->fence_seq[w->id] > x->seq;
     if (!fenced)
       report(w, CR_PROXY_FENCE, in, lane, of_ev(x),
@@ -605,7 +619,10 @@ void chk_fence_proxy_async(ptx_warp *w) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
   k->fence_seq[w->id] = ++k->seq;
-  k->fence_tc[w->id] = VC(k, k->vc, w->id)[VT(k, w->id)];
+  if (w->id < 32) {
+    uint32_t h = k->fence_hn[w->id]++ % FENCE_HIST;
+    k->fence_hseq[w->id][h] = k->seq, k->fence_htc[w->id][h] = VC(k, k->vc, w->id)[VT(k, w->id)];
+  }
   memset(k->last_ev, 0, k->n * 4); /* every store after this one is a new event (a new seq) */
 }
 

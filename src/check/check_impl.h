@@ -169,7 +169,12 @@ struct ptx_chk {
   uint32_t *cpa_w, *tma_w, *bulk_r, *wg_r;
   uint16_t *cpa_m;                 /* the bytes of the granule cp.asyncs in flight write */
   uint32_t grp_n[3][32];
-  uint32_t fence_tc[32];           /* per warp: its clock at its last fence.proxy.async */           /* per warp: commit groups of cp.async, bulk, wgmma */
+  /* per warp: its last FENCE_HIST fence.proxy.async (seq, clock), a ring:
+   * a store is fenced for a reader by the writer's FIRST fence after it,
+   * which a later fence of the same warp must not hide */
+#define FENCE_HIST 8u
+  uint32_t fence_hseq[32][FENCE_HIST], fence_htc[32][FENCE_HIST];
+  uint32_t fence_hn[32];           /* per warp: commit groups of cp.async, bulk, wgmma */
   struct chk_tma {                 /* a TMA load / bulk copy into this CTA */
     uint32_t insn, mb, phase;      /* its mbarrier (index) and the phase it completes */
     uint8_t warp, lane;

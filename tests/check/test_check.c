@@ -317,6 +317,37 @@ static void test_async_src_inflight(void **s) {
   /* without the proxy fence the bulk copy reads generic-proxy stores */
 }
 
+/* proxy-fence, the writer's FIRST fence after its store: warp 0 stores a,
+ * fences, arrives on an mbarrier, then stores b and fences again (and
+ * raises a global flag); warp 1 waits on the mbarrier and the flag, then
+ * TMA-stores a. It knows the first fence (through the mbarrier), not the
+ * second: a checker that kept only the warp's last fence called this
+ * unfenced (FlashAttention-4's epilogue: two halves of O, a fence each). */
+static const char *two_fences = HDR
+    " .shared .align 16 .b32 a[4];\n .shared .align 16 .b32 b[4];\n .shared .align 8 .b64 bar;\n"
+    " .reg .b32 %q<8>;\n mov.u32 %q1, a; mov.u32 %q2, b; mov.u32 %q3, bar;\n"
+    " setp.eq.u32 %p2, %r2, 0;\n @%p2 mbarrier.init.shared::cta.b64 [%q3], 32;\n bar.sync 0;\n"
+    " setp.ge.u32 %p3, %r2, 32;\n @%p3 bra READER;\n"
+    " st.shared.v4.b32 [%q1], {%r2, %r2, %r2, %r2};\n fence.proxy.async.shared::cta;\n"
+    " mbarrier.arrive.shared::cta.b64 %rd5, [%q3];\n"
+    " st.shared.v4.b32 [%q2], {%r2, %r2, %r2, %r2};\n fence.proxy.async.shared::cta;\n"
+    " @%p2 st.volatile.global.u32 [%rd4+128], 1;\n ret;\n"
+    "READER:\n mov.u32 %q4, 0;\n"
+    "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 %p2, [%q3], %q4;\n @!%p2 bra WAIT;\n"
+    "SPIN:\n ld.volatile.global.u32 %q5, [%rd4+128];\n setp.eq.u32 %p2, %q5, 0;\n @%p2 bra SPIN;\n"
+    " setp.eq.u32 %p2, %r2, 32;\n"
+    " @%p2 cp.async.bulk.global.shared::cta.bulk_group [%rd4+64], [%q1], 16;\n cp.async.bulk.commit_group;\n"
+    " cp.async.bulk.wait_group.read 0;\n ret;\n}\n";
+
+static void test_proxy_fence_first_after_store(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(two_fences, 64, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+}
+
 /* mbarrier-reinit: the second init without (p != 0: with) mbarrier.inval */
 static const char *reinit = HDR
     " .shared .align 8 .b64 bar;\n mov.u32 %r4, bar;\n"
@@ -346,6 +377,7 @@ int main(void) {
       cmocka_unit_test(test_cp_async_unwaited),
       cmocka_unit_test(test_async_dst_inflight),
       cmocka_unit_test(test_async_src_inflight),
+      cmocka_unit_test(test_proxy_fence_first_after_store),
       cmocka_unit_test(test_mbarrier_reinit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
