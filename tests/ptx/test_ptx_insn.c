@@ -1,7 +1,8 @@
 /* tc5 tests — the instructions real Blackwell kernels emit beyond the
  * MMAs (issue 30): packed f32 (.f32x2), three-input min/max and the .NaN /
  * .xorsign.abs forms, redux.sync, mov.b128 and the .b128 atomics,
- * st.async / red.async, integer -> f16/bf16 conversions, elect.sync with a
+ * st.async / red.async, atom/red .add.noftz.{f16,bf16}{x2} and atom.cas.b16,
+ * integer -> f16/bf16 conversions, elect.sync with a
  * sink, tcgen05.st.16x32bx2's operand order, tcgen05.ld.red.
  *
  * Each result is compared with an independent restatement of the PTX ISA's
@@ -340,6 +341,81 @@ static void test_b128(void **state) {
   }
 }
 
+/* a float rounded to nearest even as an f16 / bf16 code (the restatement:
+ * scaled to the format's integer significand and rounded by nearbyintf) */
+static uint16_t half_of(float f, bool bf) {
+  uint32_t b = fbits(f);
+  uint16_t s = (uint16_t)(b >> 16 & 0x8000);
+  float a = fabsf(f);
+  if (a != a) return bf ? 0x7fc0 : 0x7e00;
+  if (bf) return (uint16_t)((b + 0x7fffu + (b >> 16 & 1)) >> 16);
+  if (a >= 65520.0f) return s | 0x7c00;
+  if (a < ldexpf(1.0f, -14)) return s | (uint16_t)nearbyintf(a * 16777216.0f); /* subnormal: units of 2^-24 */
+  int e;
+  frexpf(a, &e);
+  uint32_t m = (uint32_t)nearbyintf(ldexpf(a, 11 - e)), E = (uint32_t)(e - 1 + 15);
+  if (m == 2048) m = 1024, E++;
+  return E >= 31 ? s | 0x7c00 : (uint16_t)(s | E << 10 | (m & 1023));
+}
+static bool nan16(uint16_t h, bool bf) { return bf ? (h & 0x7f80) == 0x7f80 && (h & 0x7f) : (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+/* atom/red .add.noftz.{f16,bf16}{x2} (Triton's tl.atomic_add of float16 and
+ * bfloat16) and atom.cas.b16: the new value is the sum rounded once to
+ * nearest even with subnormals kept (float arithmetic rounds it right: 24 >=
+ * 2 * 11 + 2), the old value comes back, the neighbouring bytes are untouched;
+ * a NaN sum is a NaN (its payload is tc5's choice, docs/spec-departures.md) */
+static void test_atom16(void **state) {
+  (void)state;
+  static const uint16_t special[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x7bff, 0xfbff, 0x7c00, 0xfc00,
+                                     0x7e00, 0x0080, 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x3c00, 0xbc00, 0x0400};
+  enum { CTAS = 16, T = 32 * CTAS };
+  static uint16_t in[T * 16], out[T * 16];
+  rng r;
+  rng_seed(&r, 37);
+  for (unsigned bf = 0; bf < 2; bf++) {
+    const char *ty = bf ? "bf16" : "f16";
+    char code[2048];
+    /* in: a, b (16-bit), A, B (x2); out: a+b, old, A+B (2 halves), old (2), red a+b, cas results */
+    snprintf(code, sizeof code,
+             "ld.global.b16 %%h1, [%%rd5]; ld.global.b16 %%h2, [%%rd5+2];"
+             "ld.global.b32 %%r10, [%%rd5+4]; ld.global.b32 %%r11, [%%rd5+8];"
+             "st.global.b16 [%%rd4], %%h1; atom.global.acq_rel.gpu.add.noftz.%s %%h3, [%%rd4], %%h2;"
+             "st.global.b16 [%%rd4+2], %%h3;"
+             "st.global.b32 [%%rd4+4], %%r10; atom.global.add.noftz.%sx2 %%r12, [%%rd4+4], %%r11;"
+             "st.global.b32 [%%rd4+8], %%r12;"
+             "st.global.b16 [%%rd4+12], %%h1; red.global.add.noftz.%s [%%rd4+12], %%h2;"
+             "st.global.b16 [%%rd4+16], %%h1; atom.global.cas.b16 %%h4, [%%rd4+16], %%h1, %%h2;"
+             "atom.global.cas.b16 %%h5, [%%rd4+16], %%h1, %%h1;"
+             "st.global.b16 [%%rd4+20], %%h4; st.global.b16 [%%rd4+22], %%h5;",
+             ty, ty, ty);
+    const char *body = k2("", code);
+    for (unsigned k = 0; k < T * 16; k++) {
+      uint16_t v = (uint16_t)rng_next(&r);
+      if (k % 3 == 0) v = special[rng_next(&r) % (sizeof special / sizeof special[0])];
+      if (k % 5 == 1) v = (uint16_t)((in[k - 1] ^ 0x8000) + (rng_next(&r) % 3) - 1); /* cancellation */
+      in[k] = v;
+    }
+    memset(out, 0, sizeof out);
+    tc5_diag dg;
+    tc5_status st = run2(body, CTAS, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st) fail_msg("%s: %s", ty, dg.count ? dg.issue[0].message : tc5_strerror(st));
+    for (unsigned t = 0; t < T; t++) {
+      const uint16_t *i = in + t * 16, *o = out + t * 16;
+      uint16_t pairs[3][3] = {{i[0], i[1], o[0]}, {i[2], i[4], o[2]}, {i[3], i[5], o[3]}};
+      for (unsigned k = 0; k < 3; k++) {
+        uint16_t want = half_of(half_val(pairs[k][0], bf) + half_val(pairs[k][1], bf), bf);
+        if (nan16(want, bf) ? !nan16(pairs[k][2], bf) : pairs[k][2] != want)
+          fail_msg("atom.add.noftz.%s%s 0x%04x + 0x%04x: 0x%04x, the ISA 0x%04x", ty, k ? "x2" : "", pairs[k][0],
+                   pairs[k][1], pairs[k][2], want);
+      }
+      assert_int_equal(o[1], i[0]);                             /* atom returns the old value */
+      assert_true(o[4] == i[2] && o[5] == i[3]);               /* ... both halves */
+      assert_int_equal(o[6], o[0]);                             /* red: the same sum */
+      assert_true(o[8] == i[1] && o[9] == 0);                   /* cas swapped in b, the next 2 bytes kept */
+      assert_true(o[10] == i[0] && o[11] == i[1]);             /* the old values: a, then b */
+    }
+  }
+}
+
 /* st.async / red.async into the peer CTA of a cluster of 2, completing
  * bytes on the peer's mbarrier: each CTA waits on its own */
 static void test_st_async(void **state) {
@@ -572,6 +648,11 @@ static void test_bad_forms(void **state) {
       {"mov.b128 %q1, {%rd1, %rd2, %rd3};", "2 (.b64) or 4 (.b32) elements"},
       {"mov.b128 %rd1, %q1;", "must be a .b128 register"},
       {"atom.global.add.b128 %q1, [%rd1], %q2;", ".b128 takes atom.exch and atom.cas only"},
+      {"atom.global.add.f16 %h1, [%rd1], %h2;", ".noftz is required with f16/bf16 types"},
+      {"atom.global.add.noftz.f32 %f1, [%rd1], %f2;", ".noftz belongs to .add of .f16/.f16x2/.bf16/.bf16x2"},
+      {"atom.global.max.noftz.bf16 %h1, [%rd1], %h2;", "the f16/bf16 types take .add.noftz only"},
+      {"atom.global.exch.b16 %h1, [%rd1], %h2;", "16-bit atomics are atom.cas.b16 and .add.noftz.{f16,bf16}"},
+      {"red.global.cas.b16 [%rd1], %h1, %h2;", "16-bit atomics are atom.cas.b16"},
       {"atom.global.exch.b128 %rd3, [%rd1], %q2;", "must be a .b128 register"},
       {"st.async.shared::cluster.b32 [%r1], %r2;", "needs .mbarrier::complete_tx::bytes"},
       {"st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b64 [%r1], {%rd1, %rd2, %rd3, %rd4}, [%r3];",
@@ -622,7 +703,7 @@ static void test_bad_forms(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
-      cmocka_unit_test(test_b128),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
+      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
       cmocka_unit_test(test_sfu_in_runner),
   };
