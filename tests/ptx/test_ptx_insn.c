@@ -2,6 +2,7 @@
  * MMAs (issue 30): packed f32 (.f32x2), three-input min/max and the .NaN /
  * .xorsign.abs forms, redux.sync, mov.b128 and the .b128 atomics,
  * st.async / red.async, atom/red .add.noftz.{f16,bf16}{x2} and atom.cas.b16,
+ * add/min/max .u16x2/.s16x2,
  * integer -> f16/bf16 conversions, elect.sync with a
  * sink, tcgen05.st.16x32bx2's operand order, tcgen05.ld.red.
  *
@@ -416,6 +417,49 @@ static void test_atom16(void **state) {
   }
 }
 
+/* add / min / max .u16x2 .s16x2 and max/min.relu.s16x2 (sm_90; Triton's
+ * tl.dot_scaled upcasts emit max.u16x2 and add.s16x2): each half word on its
+ * own, as the ISA's semantics state */
+static void test_int16x2(void **state) {
+  (void)state;
+  static const char *const form[] = {"add.u16x2", "add.s16x2", "min.u16x2", "min.s16x2",
+                                     "max.u16x2", "max.s16x2", "min.relu.s16x2", "max.relu.s16x2"};
+  enum { T = 32 * 4 };
+  static uint32_t in[T * 8], out[T * 8];
+  rng r;
+  rng_seed(&r, 372);
+  for (unsigned f = 0; f < 8; f++) {
+    char code[512];
+    snprintf(code, sizeof code,
+             "ld.global.b32 %%r10, [%%rd5]; ld.global.b32 %%r11, [%%rd5+4]; %s %%r12, %%r10, %%r11;"
+             " st.global.b32 [%%rd4], %%r12;", form[f]);
+    for (unsigned k = 0; k < T * 8; k++) {
+      uint32_t v = (uint32_t)rng_next(&r);
+      if (k % 4 == 1) v ^= 0x80008000u; /* both signs */
+      if (k % 9 == 0) v = (uint32_t)(rng_next(&r) % 5) * 0x7fffu; /* 0, 0x7fff, 0xfffe, ... */
+      in[k] = v;
+    }
+    memset(out, 0, sizeof out);
+    tc5_diag dg;
+    tc5_status st = run2(k2("", code), 4, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st) fail_msg("%s: %s", form[f], dg.count ? dg.issue[0].message : tc5_strerror(st));
+    bool sgn = strstr(form[f], ".s16x2") != NULL, relu = strstr(form[f], "relu") != NULL;
+    for (unsigned t = 0; t < T; t++) {
+      uint32_t a = in[t * 8], b = in[t * 8 + 1], want = 0;
+      for (unsigned h = 0; h < 2; h++) {
+        uint32_t x = a >> (16 * h) & 0xffff, y = b >> (16 * h) & 0xffff;
+        long X = sgn ? (long)(int16_t)x : (long)x, Y = sgn ? (long)(int16_t)y : (long)y, R;
+        if (form[f][1] == 'd') R = X + Y;
+        else if (form[f][1] == 'i') R = X < Y ? X : Y;
+        else R = X > Y ? X : Y;
+        if (relu && R < 0) R = 0;
+        want |= ((uint32_t)R & 0xffff) << (16 * h);
+      }
+      if (out[t * 8] != want) fail_msg("%s 0x%08x, 0x%08x: 0x%08x, the ISA 0x%08x", form[f], a, b, out[t * 8], want);
+    }
+  }
+}
+
 /* st.async / red.async into the peer CTA of a cluster of 2, completing
  * bytes on the peer's mbarrier: each CTA waits on its own */
 static void test_st_async(void **state) {
@@ -648,6 +692,9 @@ static void test_bad_forms(void **state) {
       {"mov.b128 %q1, {%rd1, %rd2, %rd3};", "2 (.b64) or 4 (.b32) elements"},
       {"mov.b128 %rd1, %q1;", "must be a .b128 register"},
       {"atom.global.add.b128 %q1, [%rd1], %q2;", ".b128 takes atom.exch and atom.cas only"},
+      {"max.relu.u16x2 %r1, %r2, %r3;", ".relu belongs to min/max .s16x2"},
+      {"add.relu.s16x2 %r1, %r2, %r3;", ".relu belongs to min/max .s16x2"},
+      {"mul.lo.u16x2 %r1, %r2, %r3;", "needs a type"},
       {"atom.global.add.f16 %h1, [%rd1], %h2;", ".noftz is required with f16/bf16 types"},
       {"atom.global.add.noftz.f32 %f1, [%rd1], %f2;", ".noftz belongs to .add of .f16/.f16x2/.bf16/.bf16x2"},
       {"atom.global.max.noftz.bf16 %h1, [%rd1], %h2;", "the f16/bf16 types take .add.noftz only"},
@@ -703,7 +750,7 @@ static void test_bad_forms(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
-      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
+      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
       cmocka_unit_test(test_sfu_in_runner),
   };
