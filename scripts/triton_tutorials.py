@@ -132,7 +132,8 @@ def main():
     args = ap.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="tc5-tutorials-")
     copy_tutorials(args.src, work)
-    env = dict(os.environ, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
+    # COLUMNS: pytest's short summary keeps each failure's reason (the expected failures are matched on it)
+    env = dict(os.environ, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1", COLUMNS="1000")
     env.pop("TRITON_DEFAULT_BACKEND", None)
     env.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton 3.9's default, without its warning
     failed = 0
