@@ -204,10 +204,14 @@ def run_chunk(py, work, env, ids, k):
 
 
 def one_line(msg):
+    """the exception and, for tc5's errors, the PTX instruction it names"""
     lines = [l.strip() for l in msg.splitlines() if l.strip()]
-    # the exception line is the most telling: the last "E   " line, else the first
-    e = [l for l in lines if l.startswith("E ")]
-    s = (e[-1][1:].strip() if e else (lines[0] if lines else ""))
+    e = [l[1:].strip() for l in lines if l.startswith("E ")]
+    exc = next((l for l in e if re.match(r"[\w.]*(Error|Exception|Timeout|Warning)\b", l)), None)
+    s = exc or (e[-1] if e else (lines[0] if lines else ""))
+    insn = next((l for l in e if re.match(r"- \S+\.ptx:\d+:\d*:? ?\S", l) and " is " not in l), None)
+    if insn:
+        s += " " + insn
     return s.replace("\t", " ")[:300]
 
 

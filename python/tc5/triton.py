@@ -1062,6 +1062,22 @@ def torch_cuda_shim():
     c.Stream = _Stream
     c.current_stream = lambda device=None: _Stream()
     c.set_stream = lambda s: None
+    c.device = _CudaDevice  # `with torch.cuda.device(t.device.index):` (the only device; nothing to switch)
+    c._exchange_device = lambda device: 0
+
+
+class _CudaDevice:
+    """torch.cuda.device(index) under the shim: a context that switches
+    nothing (tc5 is the one device)"""
+
+    def __init__(self, device=None):
+        self.idx = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 def _np(t):
