@@ -168,7 +168,19 @@ def select(ids, every, only):
     return out
 
 
-def cause_of(outcome, msg):
+# failures whose cause the message alone does not tell, found by reading the case (docs/fidelity.md)
+KNOWN = [
+    # Triton 3.9 compiles tl.cumsum/tl.cumprod of bfloat16 with add.bf16/mul.bf16 (rounded at each step of
+    # the tree); the test compares with a float32 cumsum at rtol 0.01, as a later Triton's f32 scan would pass
+    (r"test_scan2d\[(cumsum|cumprod)-bfloat16", "test newer than Triton 3.9: expects an f32 scan of bfloat16 "
+     "(3.9 emits add.bf16)"),
+]
+
+
+def cause_of(outcome, msg, nodeid=""):
+    for pat, cause in KNOWN:
+        if outcome == "failed" and re.search(pat, nodeid):
+            return cause
     text = ("SKIP " if outcome == "skipped" else "") + msg
     for cause, pat in CAUSES:
         if re.search(pat, text, re.S):
@@ -220,7 +232,7 @@ def report(rows, out):
         fh.write(f"# tc5 peer suite: Triton's test_core.py ({REPO}@{PIN}) on tc5\n")
         fh.write("# nodeid\toutcome\tcause\tmessage\n")
         for nodeid, (outcome, msg) in rows.items():
-            cause = "" if outcome == "passed" else cause_of(outcome, msg)
+            cause = "" if outcome == "passed" else cause_of(outcome, msg, nodeid)
             fh.write(f"{nodeid}\t{outcome}\t{cause}\t{one_line(msg)}\n")
     summarize(out)
 
