@@ -198,6 +198,10 @@ def run_chunk(py, work, env, ids, k):
         r = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
                             f"--junitxml={xml}", "test_core.py"], cwd=work,
                            env=dict(env, TC5_PEER_SELECT=sel), stdout=fh, stderr=subprocess.STDOUT)
+    return read_chunk(xml, ids, r.returncode)
+
+
+def read_chunk(xml, ids, returncode):
     res = {}
     if os.path.exists(xml):
         for tc in ET.parse(xml).getroot().iter("testcase"):
@@ -211,7 +215,7 @@ def run_chunk(py, work, env, ids, k):
             res[nodeid] = (outcome, msg)
     for i in ids:  # cases the process never reported: it crashed (signal) or stopped
         if i not in res:
-            res[i] = ("crashed", f"the pytest process ended with status {r.returncode} before the case reported")
+            res[i] = ("crashed", f"the pytest process ended with status {returncode} before the case reported")
     return res
 
 
@@ -265,9 +269,21 @@ def main():
     ap.add_argument("--out", default="triton_peer_results.tsv")
     ap.add_argument("--list", action="store_true", help="print the selection and stop")
     ap.add_argument("--triage-only", default="", help="re-summarize a results file")
+    ap.add_argument("--from-work", default="", help="write --out from a run's work directory again (the triage "
+                    "of this script, the outcomes of that run)")
     args = ap.parse_args()
     if args.triage_only:
         summarize(args.triage_only)
+        return 0
+    if args.from_work:
+        rows, order = {}, []
+        k = 0
+        while os.path.exists(os.path.join(args.from_work, f"chunk{k}.txt")):
+            ids = open(os.path.join(args.from_work, f"chunk{k}.txt")).read().split("\n")
+            order += ids
+            rows.update(read_chunk(os.path.join(args.from_work, f"chunk{k}.xml"), ids, "unknown"))
+            k += 1
+        report({i: rows[i] for i in order}, args.out)
         return 0
     work = args.work or tempfile.mkdtemp(prefix="tc5-peer-")
     fetch(args.src, args.git, work)
