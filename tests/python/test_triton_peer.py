@@ -34,7 +34,8 @@ GUARD = [
     "test_core.py::test_compare_op[1-int32-uint32->=-real-real]",
     "test_core.py::test_atomic_rmw[add-bfloat16-all_neg-None]",  # atom.add.noftz.bf16
     "test_core.py::test_tensor_atomic_cas[bfloat16-4-1-None]",  # atom.cas.b16
-    "test_core.py::test_atomic_poll_timeout[1-True]",  # .aligned bar.sync after a divergent loop
+    "test_core.py::test_trans_4d[perm0-shape0-int32]",  # a device-side 1-D tensor map: the rank field is rank - 1
+    "test_core.py::test_zero_strided_tensors",  # torch.cuda.device() under the shim
     "test_core.py::test_reduce1d[1-argmax-tie-break-left-uint8-32]",
     "test_core.py::test_cast[1-int8-int8-False-1024]",
 ]
