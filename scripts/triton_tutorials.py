@@ -18,7 +18,8 @@ pytest tutorials with pytest (06's forward tests; Gluon 06, 07, 08, 11,
 12, 14), and, for 09 and 10, whose __main__ benchmarks with proton after
 checking, their own check functions (validate, validate_block_scaled).
 Where a tutorial's sizes take long on two cores, a subset runs (--full runs
-the tutorials' own sizes: docs/python.md gives the times). The copies under
+the tutorials' own sizes, hours on two cores; docs/python.md gives the
+default run's results and times). The copies under
 --work get the API renames gen_triton_corpus.py lists (RENAMES: the
 facebookexperimental fork's names for four functions Triton 3.9 calls
 otherwise); nothing else in them changes.
