@@ -117,7 +117,7 @@ def copy_tutorials(src, work):
             text = open(os.path.join(d, f)).read()
             rel = os.path.join(sub, f)
             for pat, old, new, _why in rn:
-                if re.match(pat, "python/tutorials/" + rel):
+                if re.search(pat, "python/tutorials/" + rel):  # as gen_triton_corpus.py (a pattern anywhere)
                     text = text.replace(old, new)
             with open(os.path.join(work, rel), "w") as fh:
                 fh.write(text)
