@@ -237,6 +237,7 @@ typedef struct ptx_launch {
   uint32_t dyn_base;        /* shared address of the .extern array */
   uint32_t *shared_addr;    /* per variable: its shared address for this entry */
   uint32_t threads_per_cta, warps_per_cta;
+  uint32_t reg_lo, reg_hi;  /* the registers the entry and the .funcs touch: a warp's window */
   uint64_t max_steps;
   /* the first error stops every worker */
   volatile int failed;

@@ -309,6 +309,42 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   return ret;
 }
 
+/* the registers entry f can touch, [*lo, *hi): those its instructions and
+ * every .func's (one it may call) name, and the slot past the highest (a
+ * 128-bit register's second half) */
+static void reg_window(const tc5_ptx_module *m, const ptx_func *f, uint32_t *lo, uint32_t *hi) {
+  uint32_t a = m->nregs, b = 0;
+#define REG_SEEN(x)                     \
+  do {                                  \
+    uint32_t x__ = (x);                 \
+    if (x__ < m->nregs) {               \
+      if (x__ < a) a = x__;             \
+      if (x__ + 2 > b) b = x__ + 2;     \
+    }                                   \
+  } while (0)
+  for (unsigned g = 0; g < m->nfuncs; g++) {
+    const ptx_func *fn = &m->funcs[g];
+    if (fn != f && fn->is_entry) continue;
+    for (uint32_t pc = fn->first; pc < fn->first + fn->count && pc < m->ncode; pc++) {
+      const ptx_insn *in = &m->code[pc];
+      REG_SEEN(in->guard);
+      for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
+        const ptx_opnd *o = &in->o[k];
+        if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG) continue;
+        REG_SEEN(o->reg);
+        REG_SEEN(o->reg2);
+        if (o->kind == PO_VEC)
+          for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) REG_SEEN(m->vregs[o->vec + e]);
+      }
+    }
+  }
+#undef REG_SEEN
+  if (b > m->nregs) b = m->nregs;
+  if (a >= b) a = b = 0;
+  *lo = a;
+  *hi = b;
+}
+
 /* ---- one cluster of CTAs ---- */
 typedef struct worker {
   ptx_launch *L;
@@ -369,9 +405,13 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->converged = true;
     w->pc = L->f->first;
     w->poll_pc = UINT32_MAX;
-    memset(w->r, 0, (size_t)m->nregs * 32 * sizeof(uint64_t));
+    /* the window of registers the kernel can touch: a module's registers
+     * are numbered across all its functions (tma90's kernels.ptx: 48
+     * entries), an entry's are a part */
+    memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
     memset(w->local, 0, (size_t)32 * lb);
     for (uint32_t j = 0; j < m->nconsts; j++) {
+      if (m->consts[j].reg < L->reg_lo || m->consts[j].reg >= L->reg_hi) continue;
       uint64_t *r = PTX_R(w, m->consts[j].reg);
       if (m->consts[j].kind == PC_SREG)
         for (unsigned l = 0; l < 32; l++) r[l] = const_value(w, &m->consts[j], l);
@@ -483,8 +523,8 @@ static void cluster_run(worker *wk) {
         if (w->wait == W_BAR) continue;
         if (w->wait == W_RETRY && w->wait_epoch == c->epoch) continue;
         w->wait = W_RUN;
-        uint64_t before = w->steps;
-        int r = run_warp(w, 1u << 16);
+        uint64_t before = w->steps, limit = L->max_steps * cl->n, left = total < limit ? limit - total : 0;
+        int r = run_warp(w, left < (1u << 16) ? left + 1 : 1u << 16); /* a hang stops at the limit */
         total += w->steps - before;
         ran = true;
         new_epochs(cl);
@@ -904,6 +944,7 @@ tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg
       memcpy(L.globals + m->vars[k].addr, m->vars[k].init, m->vars[k].size);
   add_region(&L, next, m->global_bytes, L.globals, "module variables");
   L.max_steps = cfg->max_steps ? cfg->max_steps : (1ull << 34);
+  reg_window(m, L.f, &L.reg_lo, &L.reg_hi);
   /* workers */
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
   if (nthreads < 1) nthreads = 1;
