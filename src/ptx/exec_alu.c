@@ -668,6 +668,38 @@ static PTX_EXEC(x_setp) {
   });
   return PX_NEXT;
 }
+/* ---- testp.{finite,infinite,number,notanumber,normal,subnormal}.{f32,f64} p, a ----
+ * classified in a's own format (an f32 subnormal is normal as a double); zero is neither normal nor
+ * subnormal. in->aux: the test */
+static PTX_EXEC(x_testp) {
+  uint64_t *p = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  bool f64 = in->type == PT_F64;
+  unsigned test = in->aux;
+  PTX_LANES(mask, {
+    uint64_t e = f64 ? a[l] >> 52 & 0x7ff : a[l] >> 23 & 0xff, emax = f64 ? 0x7ff : 0xff;
+    uint64_t m = f64 ? a[l] & 0xfffffffffffffull : a[l] & 0x7fffff;
+    bool nan = e == emax && m, inf = e == emax && !m;
+    bool r = test == 0 ? e != emax : test == 1 ? inf : test == 2 ? !nan : test == 3 ? nan
+           : test == 4 ? (e != 0 && e != emax) : (e == 0 && m);
+    p[l] = r;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_testp) {
+  ptx_insn *in = d->in;
+  static const char *const tests[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
+  int test = d_take_one(d, tests);
+  ptx_type t = d_take_type(d);
+  if (test < 0) return d_fail(d, TC5_EPARSE, "testp needs .finite/.infinite/.number/.notanumber/.normal/.subnormal");
+  if (t != PT_F32 && t != PT_F64) return d_fail(d, TC5_EPARSE, "testp takes .f32 or .f64");
+  in->type = (uint8_t)t;
+  in->aux = (uint32_t)test;
+  if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1])) return d->st;
+  in->fn = x_testp;
+  return TC5_OK;
+}
+
 PTX_DEC(dec_setp) {
   ptx_insn *in = d->in;
   int op = d_take_one(d, cmp_names);

@@ -2,7 +2,7 @@
  * MMAs (issue 30): packed f32 (.f32x2), three-input min/max and the .NaN /
  * .xorsign.abs forms, redux.sync, mov.b128 and the .b128 atomics,
  * st.async / red.async, atom/red .add.noftz.{f16,bf16}{x2} and atom.cas.b16,
- * add/min/max .u16x2/.s16x2,
+ * add/min/max .u16x2/.s16x2, testp,
  * integer -> f16/bf16 conversions, elect.sync with a
  * sink, tcgen05.st.16x32bx2's operand order, tcgen05.ld.red.
  *
@@ -460,6 +460,41 @@ static void test_int16x2(void **state) {
   }
 }
 
+/* testp (Triton's tl.math.isinf/isnan/isfinite lowering: `%` of float16 by an
+ * integer): each class in the operand's own format, as the ISA's table */
+static void test_testp(void **state) {
+  (void)state;
+  static const char *const tests[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+  /* +0, -0, the smallest subnormal, the largest subnormal, 1.0, the largest finite, +inf, -inf, a NaN */
+  static const uint64_t v32[] = {0, 0x80000000u, 1, 0x7fffff, 0x3f800000u, 0x7f7fffffu, 0x7f800000u, 0xff800000u, 0x7fc00001u};
+  static const uint64_t v64[] = {0, 0x8000000000000000ull, 1, 0xfffffffffffffull, 0x3ff0000000000000ull,
+                                 0x7fefffffffffffffull, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000001ull};
+  /* the classes of the nine values: zero, zero, sub, sub, normal, normal, inf, inf, nan */
+  static const char cls[] = {'z', 'z', 's', 's', 'n', 'n', 'i', 'i', 'q'};
+  uint64_t in[32 * 4], out[32 * 4];
+  for (unsigned f64 = 0; f64 < 2; f64++)
+    for (unsigned k = 0; k < 6; k++) {
+      char code[512];
+      snprintf(code, sizeof code, "ld.global.b64 %%rd10, [%%rd5]; %s testp.%s.%s %%p1, %s;"
+               " selp.u64 %%rd11, 1, 0, %%p1; st.global.b64 [%%rd4], %%rd11;",
+               f64 ? "" : "cvt.u32.u64 %r10, %rd10;", tests[k], f64 ? "f64" : "f32", f64 ? "%rd10" : "%r10");
+      memset(in, 0, sizeof in);
+      for (unsigned t = 0; t < 32; t++) in[t * 4] = (f64 ? v64 : v32)[t % 9];
+      memset(out, 0xff, sizeof out);
+      tc5_diag dg;
+      tc5_status st = run2(k2("", code), 1, 1, out, sizeof out, in, sizeof in, &dg);
+      if (st) fail_msg("testp.%s: %s", tests[k], dg.count ? dg.issue[0].message : tc5_strerror(st));
+      for (unsigned t = 0; t < 32; t++) {
+        char c = cls[t % 9];
+        bool want = k == 0 ? (c != 'i' && c != 'q') : k == 1 ? c == 'i' : k == 2 ? c != 'q' : k == 3 ? c == 'q'
+                  : k == 4 ? c == 'n' : c == 's';
+        if (out[t * 4] != (uint64_t)want)
+          fail_msg("testp.%s.%s of 0x%llx: %llu, the ISA %d", tests[k], f64 ? "f64" : "f32",
+                   (unsigned long long)in[t * 4], (unsigned long long)out[t * 4], want);
+      }
+    }
+}
+
 /* st.async / red.async into the peer CTA of a cluster of 2, completing
  * bytes on the peer's mbarrier: each CTA waits on its own */
 static void test_st_async(void **state) {
@@ -750,7 +785,7 @@ static void test_bad_forms(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
-      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
+      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
       cmocka_unit_test(test_sfu_in_runner),
   };
