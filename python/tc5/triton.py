@@ -268,6 +268,8 @@ def _storage(x, what: str):
     addressable; None for no memory"""
     if isinstance(x, Tensor):
         x = x.array
+    if _is_tensor_wrapper(x):  # triton.reinterpret(t, dtype): t's memory, another element type
+        return _storage(x.base, what)
     if isinstance(x, np.ndarray):
         if not x.flags.writeable:
             raise ValueError(f"{what}: a read-only array; the kernel may write it (pass a copy: arr.copy())")
@@ -287,6 +289,14 @@ def _storage(x, what: str):
     if hasattr(x, "__dlpack__"):
         return _storage(np.from_dlpack(x), what)
     raise TypeError(f"{what}: a NumPy array or a CPU tensor, not {type(x).__name__}")
+
+
+def _is_tensor_wrapper(x) -> bool:
+    """whether x is Triton's TensorWrapper (triton.reinterpret's result: a
+    tensor's memory seen as another dtype; its .base is the tensor)"""
+    jit = sys.modules.get("triton.runtime.jit")
+    tw = getattr(jit, "TensorWrapper", None)
+    return tw is not None and isinstance(x, tw)
 
 
 def _view(lo: int, n: int) -> np.ndarray:
@@ -1102,6 +1112,22 @@ def torch_cuda_shim():
     c.Stream = _Stream
     c.current_stream = lambda device=None: _Stream()
     c.set_stream = lambda s: None
+    c.device = _CudaDevice  # `with torch.cuda.device(t.device.index):` (the only device; nothing to switch)
+    c._exchange_device = lambda device: 0
+
+
+class _CudaDevice:
+    """torch.cuda.device(index) under the shim: a context that switches
+    nothing (tc5 is the one device)"""
+
+    def __init__(self, device=None):
+        self.idx = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 def _np(t):

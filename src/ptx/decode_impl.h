@@ -77,6 +77,7 @@ PTX_DEC(dec_logic);    /* and or xor not cnot */
 PTX_DEC(dec_shift);    /* shl shr */
 PTX_DEC(dec_bits);     /* popc clz brev bfind bfe bfi prmt lop3 shf */
 PTX_DEC(dec_setp);
+PTX_DEC(dec_testp);  /* testp.{finite,...}.{f32,f64} */
 PTX_DEC(dec_selp);
 PTX_DEC(dec_mov);
 PTX_DEC(dec_abs_neg);

@@ -8,7 +8,7 @@
 
 #include "ptx/decode_impl.h"
 
-enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_PAIR = 1u << 4 };
+enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_PAIR = 1u << 4, M_RELU = 1u << 5 };
 
 #define OPS2                                       \
   uint64_t *d = PTX_R(w, in->o[0].reg);            \
@@ -155,6 +155,42 @@ static PTX_EXEC(x_max) {
   return PX_NEXT;
 }
 
+/* add / min / max .u16x2 .s16x2 (PTX ISA 8.0, sm_90): the two half words of
+ * a .b32 each on its own, add wrapping; min/max{.relu}.s16x2 (.relu: a
+ * negative result is 0). in->aux2: 0 add, 1 min, 2 max */
+static uint64_t x2_half(unsigned op, bool sgn, bool relu, uint32_t a, uint32_t b) {
+  if (op == 0) return (a + b) & 0xffff;
+  int32_t x = sgn ? (int16_t)a : (int32_t)a, y = sgn ? (int16_t)b : (int32_t)b;
+  int32_t r = op == 1 ? (x < y ? x : y) : (x > y ? x : y);
+  if (relu && r < 0) r = 0;
+  return (uint32_t)r & 0xffff;
+}
+static PTX_EXEC(x_int16x2) {
+  OPS3;
+  unsigned op = in->aux2;
+  bool sgn = in->mods & M_SIGNED, relu = in->mods & M_RELU;
+  PTX_LANES(mask, {
+    uint32_t x = (uint32_t)a[l], y = (uint32_t)b[l];
+    d[l] = x2_half(op, sgn, relu, x & 0xffff, y & 0xffff) | x2_half(op, sgn, relu, x >> 16, y >> 16) << 16;
+  });
+  return PX_NEXT;
+}
+static tc5_status dec_int16x2(dctx *d, bool sgn, bool relu) {
+  ptx_insn *in = d->in;
+  const char *op = d->tok[0];
+  unsigned k = !strcmp(op, "add") ? 0 : !strcmp(op, "min") ? 1 : !strcmp(op, "max") ? 2 : 3;
+  if (k == 3) return d_fail(d, TC5_EUNSUPPORTED, "%s.%s16x2 is not modelled (add, min, max are)", op, sgn ? "s" : "u");
+  if (relu && (k == 0 || !sgn)) return d_fail(d, TC5_EILLEGAL, ".relu belongs to min/max .s16x2 and .s32");
+  if (!d_nops(d, 3, 3) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, PT_B32, &in->o[1]) || !d_src(d, 2, PT_B32, &in->o[2]))
+    return d->st;
+  in->type = PT_B32;
+  in->aux = 32;
+  in->aux2 = k;
+  in->mods |= (sgn ? M_SIGNED : 0) | (relu ? M_RELU : 0);
+  in->fn = x_int16x2;
+  return TC5_OK;
+}
+
 /* the integer types an instruction takes: *bits, *sgn */
 static bool int_type(dctx *d, ptx_type t, bool allow_b) {
   char c = ptx_types[t].cls;
@@ -177,8 +213,11 @@ PTX_DEC(dec_intbin) {
   bool is_mad = !strcmp(op, "mad");
   bool lo = d_take(d, "lo"), hi = d_take(d, "hi"), wide = d_take(d, "wide");
   bool sat = d_take(d, "sat");
+  bool relu = d_take(d, "relu"), u16x2 = d_take(d, "u16x2"), s16x2 = d_take(d, "s16x2");
+  if ((u16x2 || s16x2) && !(lo || hi || wide || sat || (u16x2 && s16x2))) return dec_int16x2(d, s16x2, relu);
   ptx_type t = d_take_type(d);
   if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
+  if (relu) return d_fail(d, TC5_EUNSUPPORTED, ".relu is modelled for min/max .s16x2 only");
   bool allow_b = !strcmp(op, "add") || !strcmp(op, "sub");
   if (!int_type(d, t, allow_b)) return d->st;
   unsigned nops = is_mad ? 4 : 3;
@@ -629,6 +668,38 @@ static PTX_EXEC(x_setp) {
   });
   return PX_NEXT;
 }
+/* ---- testp.{finite,infinite,number,notanumber,normal,subnormal}.{f32,f64} p, a ----
+ * classified in a's own format (an f32 subnormal is normal as a double); zero is neither normal nor
+ * subnormal. in->aux: the test */
+static PTX_EXEC(x_testp) {
+  uint64_t *p = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  bool f64 = in->type == PT_F64;
+  unsigned test = in->aux;
+  PTX_LANES(mask, {
+    uint64_t e = f64 ? a[l] >> 52 & 0x7ff : a[l] >> 23 & 0xff, emax = f64 ? 0x7ff : 0xff;
+    uint64_t m = f64 ? a[l] & 0xfffffffffffffull : a[l] & 0x7fffff;
+    bool nan = e == emax && m, inf = e == emax && !m;
+    bool r = test == 0 ? e != emax : test == 1 ? inf : test == 2 ? !nan : test == 3 ? nan
+           : test == 4 ? (e != 0 && e != emax) : (e == 0 && m);
+    p[l] = r;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_testp) {
+  ptx_insn *in = d->in;
+  static const char *const tests[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
+  int test = d_take_one(d, tests);
+  ptx_type t = d_take_type(d);
+  if (test < 0) return d_fail(d, TC5_EPARSE, "testp needs .finite/.infinite/.number/.notanumber/.normal/.subnormal");
+  if (t != PT_F32 && t != PT_F64) return d_fail(d, TC5_EPARSE, "testp takes .f32 or .f64");
+  in->type = (uint8_t)t;
+  in->aux = (uint32_t)test;
+  if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1])) return d->st;
+  in->fn = x_testp;
+  return TC5_OK;
+}
+
 PTX_DEC(dec_setp) {
   ptx_insn *in = d->in;
   int op = d_take_one(d, cmp_names);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check/check_impl.h"
+#include "tc5/formats.h"
 #include "ptx/decode_impl.h"
 
 static const char *space_name(uint8_t s) {
@@ -354,11 +355,29 @@ PTX_DEC(dec_st) { return d_take(d, "async") ? dec_async_store(d, false) : dec_ld
 enum { A_ADD, A_AND, A_OR, A_XOR, A_CAS, A_EXCH, A_INC, A_DEC, A_MIN, A_MAX };
 /* the new value of one atomic read-modify-write: op (A_*) of old and x
  * (c: cas's new value) on an eb-byte element of type t */
+/* one half of atom/red .add.noftz.{f16,bf16}{x2}: the sum rounded once to
+ * nearest even, subnormals kept (.noftz), as cp.reduce.async.bulk's f16/bf16
+ * add (src/tma/tma.c: decoded, added in double, encoded by tc5_fmt_encode) */
+static uint64_t atom_add16(bool bf, uint64_t a, uint64_t b) {
+  tc5_type ft = bf ? TC5_BF16 : TC5_F16;
+  double x = 0, y = 0;
+  uint32_t code = 0;
+  tc5_fmt_decode(ft, (uint32_t)a & 0xffff, &x, NULL);
+  tc5_fmt_decode(ft, (uint32_t)b & 0xffff, &y, NULL);
+  tc5_fmt_encode(ft, x + y, TC5_ROUND_RN, false, &code);
+  return code & 0xffff;
+}
 static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uint64_t x, uint64_t c) {
   char cls = ptx_types[t].cls;
   uint64_t wm = eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1;
   switch (op) {
   case A_ADD:
+    if (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2) {
+      bool bf = t == PT_BF16 || t == PT_BF16X2;
+      uint64_t r = atom_add16(bf, old, x);
+      if (eb == 4) r |= atom_add16(bf, old >> 16, x >> 16) << 16;
+      return r;
+    }
     if (cls == 'f' && t == PT_F32) {
       float f, g;
       uint32_t o32 = (uint32_t)old, x32 = (uint32_t)x;
@@ -381,7 +400,7 @@ static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uin
   case A_AND: return old & x;
   case A_OR: return old | x;
   case A_XOR: return old ^ x;
-  case A_CAS: return old == x ? c & wm : old;
+  case A_CAS: return old == (x & wm) ? c & wm : old;
   case A_EXCH: return x & wm;
   case A_INC: return old >= (x & wm) ? 0 : old + 1;
   case A_DEC: return (old == 0 || old > (x & wm)) ? (x & wm) : old - 1;
@@ -561,11 +580,24 @@ PTX_DEC(dec_atom) {
   int sp = d_take_space(d);
   static const char *const ops[] = {"add", "and", "or", "xor", "cas", "exch", "inc", "dec", "min", "max", NULL};
   int op = d_take_one(d, ops);
+  bool noftz = d_take(d, "noftz");
   ptx_type t = d_take_type(d);
   if (op < 0 || t == PT_NONE) return d_fail(d, TC5_EPARSE, "%s needs an operation and a type", d->tok[0]);
   unsigned W = ptx_types[t].bits;
   if (t == PT_B128) return dec_atom128(d, op, red, sp);
-  if ((W != 32 && W != 64) || (ptx_types[t].cls == 'f' && op != A_ADD && op != A_EXCH))
+  /* .add.noftz.{f16,f16x2,bf16,bf16x2} (sm_90 for the bf16 forms) and .cas.b16: the 16-bit forms;
+   * .noftz belongs to them alone, and they take it always */
+  bool h16 = t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2;
+  if (h16 != noftz)
+    return d_fail(d, TC5_EILLEGAL, "%s.%s.%s: .noftz %s", d->tok[0], ops[op], ptx_types[t].name,
+                  h16 ? "is required with f16/bf16 types" : "belongs to .add of .f16/.f16x2/.bf16/.bf16x2");
+  if (h16 && op != A_ADD)
+    return d_fail(d, TC5_EILLEGAL, "%s.%s.%s: the f16/bf16 types take .add.noftz only", d->tok[0], ops[op],
+                  ptx_types[t].name);
+  if (W == 16 && !h16 && !(t == PT_B16 && op == A_CAS && !red))
+    return d_fail(d, TC5_EILLEGAL, "%s.%s.%s: 16-bit atomics are atom.cas.b16 and .add.noftz.{f16,bf16}", d->tok[0],
+                  ops[op], ptx_types[t].name);
+  if ((W != 16 && W != 32 && W != 64) || (ptx_types[t].cls == 'f' && op != A_ADD && op != A_EXCH))
     return d_fail(d, TC5_EUNSUPPORTED, "%s.%s.%s is not modelled", d->tok[0], ops[op], ptx_types[t].name);
   in->type = (uint8_t)t;
   in->aux = W / 8;

@@ -285,6 +285,8 @@ typedef struct ptx_warp {
   bool cl_arrived;      /* ... and has not waited yet */
   uint32_t red_phase;
   uint32_t tpc[32];     /* per-thread pc when not converged */
+  uint32_t aligned_wait; /* the live threads when part of the warp first waited at a .aligned
+                          * instruction for the rest (0: none waits) */
   /* branch results (PX_BRANCH) */
   uint32_t br_taken;
   uint32_t br_target;

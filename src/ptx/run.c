@@ -12,8 +12,15 @@
  * structured code so that a branch's reconvergence point comes after both
  * of its sides, so threads meet again there (and leave a loop together);
  * this is the minimum-pc policy, which needs no knowledge of the control
- * flow graph. An instruction marked .aligned that only part of a warp
- * reaches is undefined behaviour in PTX, and reported. */
+ * flow graph. Threads at an instruction marked .aligned wait there while
+ * other threads of the warp have somewhere else to go: LLVM may place a
+ * loop one side of a branch runs after the point where both sides meet
+ * (Triton's tl.atomic_poll with a timeout: thread 0 polls in a loop laid
+ * out after the function's ret, the others wait at the bar.sync they all
+ * reach), and a B200 runs that kernel. An instruction marked .aligned that
+ * only part of a warp reaches (the rest wait at another .aligned
+ * instruction, or exited while they waited) is undefined behaviour in PTX,
+ * and reported. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -203,15 +210,27 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       pc = w->pc;
       active = w->live;
     } else {
+      /* the smallest pc of the threads not at a .aligned instruction; when every thread is at one,
+       * the smallest of those */
+      uint32_t apc = UINT32_MAX, aact = 0;
       pc = UINT32_MAX;
       active = 0;
       PTX_LANES(w->live, {
-        if (w->tpc[l] < pc) {
-          pc = w->tpc[l];
-          active = 0;
+        uint32_t t = w->tpc[l];
+        if (code[t].flags & PF_ALIGNED) {
+          if (t < apc) apc = t, aact = 0;
+          if (t == apc) aact |= 1u << l;
+        } else {
+          if (t < pc) pc = t, active = 0;
+          if (t == pc) active |= 1u << l;
         }
-        if (w->tpc[l] == pc) active |= 1u << l;
       });
+      if (!active) {
+        pc = apc;
+        active = aact;
+      } else if (aact && !w->aligned_wait) {
+        w->aligned_wait = w->live;
+      }
       if (active == w->live) {
         w->converged = true;
         w->pc = pc;
@@ -226,11 +245,16 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       PTX_LANES(active, gm |= (uint32_t)(g[l] != 0) << l);
       mask = in->guard_neg ? active & ~gm : gm;
     }
-    if ((in->flags & PF_ALIGNED) && (active != w->live || (mask && mask != active))) {
+    uint32_t whole = w->live; /* the threads a .aligned instruction needs */
+    if (in->flags & PF_ALIGNED) {
+      if (w->aligned_wait) whole = w->aligned_wait; /* and those that exited while these waited */
+      w->aligned_wait = 0;
+    }
+    if ((in->flags & PF_ALIGNED) && (active != whole || (mask && mask != active))) {
       ptx_fail(w, in, -1, TC5_EILLEGAL, active,
-               active != w->live ? "[partial-warp-aligned] a .aligned instruction reached by part of the warp (threads 0x%08x of live 0x%08x): undefined behaviour"
-                                 : "[partial-warp-aligned] the guard of a .aligned instruction differs between the threads of the warp (true for 0x%08x of 0x%08x)",
-               active != w->live ? active : mask, w->live);
+               active != whole ? "[partial-warp-aligned] a .aligned instruction reached by part of the warp (threads 0x%08x of live 0x%08x): undefined behaviour"
+                               : "[partial-warp-aligned] the guard of a .aligned instruction differs between the threads of the warp (true for 0x%08x of 0x%08x)",
+               active != whole ? active : mask, whole);
       return -1;
     }
     int r = in->fn(w, in, mask);

@@ -4,14 +4,18 @@
  *
  * The encoding (little-endian; a kernel only hands it to TMA instructions):
  *   0   u64 global address        8  u64 dims[5]       48 u64 strides[4]
- *   80  u16 box[5]                90 u8 estrides[5]    95 u8 rank
+ *   80  u16 box[5]                90 u8 estrides[5]    95 u8 rank - 1
  *   96  u8 type, interleave, swizzle, l2, oob, mode (96..101)
  *   102 s16 lower[3]              108 s16 upper[3]
  *   114 u16 channels              116 u16 pixels
  *   118 u8 tensormap.replace's swizzle_mode, 119 its swizzle_atomicity
  *       (byte 98 is the swizzle they make together)
  *   124 the mark "tc5\x01" (TC5_TENSORMAP_MARK: CUDA's maps have none)
- * Everything else is zero. */
+ * Everything else is zero. The rank is stored less one, as the hardware's
+ * field is (tensormap.replace.tile.rank takes rank - 1): Triton builds a
+ * device-side map on zeroed shared memory and leaves out the replaces of
+ * fields whose value is 0, the rank of a 1-D map among them
+ * (TMAToLLVM.cpp: tensormap_replace_rank(..., op.getRank() - 1)). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,7 +203,7 @@ tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc
     put(b, 80 + 2 * i, p->mode == TC5_TMAP_TILED ? p->box[i] : 0, 2);
     b[90 + i] = (uint8_t)p->estrides[i];
   }
-  b[95] = (uint8_t)p->rank;
+  b[95] = (uint8_t)(p->rank - 1);
   b[96] = (uint8_t)p->type;
   b[97] = (uint8_t)p->interleave;
   b[98] = (uint8_t)p->swizzle;
@@ -246,7 +250,7 @@ tc5_status tc5_tensormap_replace(tc5_tensormap *map, tc5_tmap_field field, unsig
   memcpy(b + TC5_TENSORMAP_BYTES - 4, TC5_TENSORMAP_MARK, 4);
   switch (field) {
   case TC5_TMAP_F_GLOBAL_ADDRESS: put(b, 0, v, 8); break;
-  case TC5_TMAP_F_RANK: b[95] = (uint8_t)(v + 1); break;
+  case TC5_TMAP_F_RANK: b[95] = (uint8_t)v; break;
   case TC5_TMAP_F_BOX_DIM: put(b, 80 + 2 * ord, v, 2); break;
   case TC5_TMAP_F_GLOBAL_DIM: put(b, 8 + 8 * ord, v, 8); break;
   case TC5_TMAP_F_GLOBAL_STRIDE: put(b, 48 + 8 * ord, v, 8); break;
@@ -270,7 +274,7 @@ tc5_status tc5_tensormap_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc
   tc5_tmap_params q;
   memset(&q, 0, sizeof q);
   q.address = get(b, 0, 8);
-  q.rank = b[95];
+  q.rank = b[95] + 1u;
   q.type = (tc5_tmap_type)b[96];
   q.interleave = (tc5_tmap_interleave)b[97];
   q.swizzle = (tc5_tmap_swizzle)b[98];

@@ -215,6 +215,35 @@ static void test_divergence(void **state) {
   }
 }
 
+/* a loop one side of a branch runs, laid out after the function's ret (LLVM's
+ * placement of Triton's tl.atomic_poll with a timeout: thread 0 polls, every
+ * thread then meets at one bar.sync): the threads at the .aligned bar.sync
+ * wait there for thread 0, as on a B200; two warps */
+static void test_aligned_waits_for_the_warp(void **state) {
+  (void)state;
+  uint32_t out[64];
+  tc5_diag dg;
+  memset(out, 0, sizeof out);
+  assert_int_equal(run1(KERNEL("",
+                               "mov.u32 %r2, 7; and.b32 %r3, %r1, 31; setp.eq.u32 %p1, %r3, 0; @%p1 bra $POLL;\n"
+                               "$JOIN: bar.sync 0; st.global.u32 [%rd3], %r2; ret;\n"
+                               "$POLL: mov.u32 %r4, 0;\n$L: add.u32 %r2, %r2, 1; add.u32 %r4, %r4, 1;"
+                               " setp.lt.u32 %p2, %r4, 5; @%p2 bra $L; bra.uni $JOIN;"),
+                        1, 64, out, sizeof out, &dg),
+                   TC5_OK);
+  for (uint32_t t = 0; t < 64; t++) assert_int_equal(out[t], t % 32 ? 7 : 12);
+  /* threads that wait at a .aligned instruction while the rest of the warp exits: part of the warp */
+  assert_int_equal(run1(KERNEL("", "setp.eq.u32 %p1, %r1, 0; @%p1 bra $B; ret;\n$B: bar.sync 0;"), 1, 32, out,
+                        sizeof out, &dg),
+                   TC5_EILLEGAL);
+  assert_true(has(&dg, "part of the warp"));
+  /* ... or waits at another .aligned instruction */
+  assert_int_equal(run1(KERNEL("", "setp.eq.u32 %p1, %r1, 0; @%p1 bra $B; bar.sync 0; ret;\n$B: bar.sync 0;"), 1, 32,
+                        out, sizeof out, &dg),
+                   TC5_EILLEGAL);
+  assert_true(has(&dg, "part of the warp"));
+}
+
 static void test_shared_and_barrier(void **state) {
   (void)state;
   uint32_t out[128];
@@ -379,7 +408,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_errors),  cmocka_unit_test(test_entry_info),
       cmocka_unit_test(test_integer),       cmocka_unit_test(test_float),
-      cmocka_unit_test(test_divergence),    cmocka_unit_test(test_shared_and_barrier),
+      cmocka_unit_test(test_divergence),    cmocka_unit_test(test_aligned_waits_for_the_warp),    cmocka_unit_test(test_shared_and_barrier),
       cmocka_unit_test(test_printf),        cmocka_unit_test(test_matrix_b8),        cmocka_unit_test(test_kernel_errors),
       cmocka_unit_test(test_launch_errors),
   };

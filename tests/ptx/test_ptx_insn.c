@@ -1,7 +1,9 @@
 /* tc5 tests — the instructions real Blackwell kernels emit beyond the
  * MMAs (issue 30): packed f32 (.f32x2), three-input min/max and the .NaN /
  * .xorsign.abs forms, redux.sync, mov.b128 and the .b128 atomics,
- * st.async / red.async, integer -> f16/bf16 conversions, elect.sync with a
+ * st.async / red.async, atom/red .add.noftz.{f16,bf16}{x2} and atom.cas.b16,
+ * add/min/max .u16x2/.s16x2, testp,
+ * integer -> f16/bf16 conversions, elect.sync with a
  * sink, tcgen05.st.16x32bx2's operand order, tcgen05.ld.red.
  *
  * Each result is compared with an independent restatement of the PTX ISA's
@@ -365,6 +367,159 @@ static void test_shared_wrap(void **state) {
   }
 }
 
+/* a float rounded to nearest even as an f16 / bf16 code (the restatement:
+ * scaled to the format's integer significand and rounded by nearbyintf) */
+static uint16_t half_of(float f, bool bf) {
+  uint32_t b = fbits(f);
+  uint16_t s = (uint16_t)(b >> 16 & 0x8000);
+  float a = fabsf(f);
+  if (a != a) return bf ? 0x7fc0 : 0x7e00;
+  if (bf) return (uint16_t)((b + 0x7fffu + (b >> 16 & 1)) >> 16);
+  if (a >= 65520.0f) return s | 0x7c00;
+  if (a < ldexpf(1.0f, -14)) return s | (uint16_t)nearbyintf(a * 16777216.0f); /* subnormal: units of 2^-24 */
+  int e;
+  frexpf(a, &e);
+  uint32_t m = (uint32_t)nearbyintf(ldexpf(a, 11 - e)), E = (uint32_t)(e - 1 + 15);
+  if (m == 2048) m = 1024, E++;
+  return E >= 31 ? s | 0x7c00 : (uint16_t)(s | E << 10 | (m & 1023));
+}
+static bool nan16(uint16_t h, bool bf) { return bf ? (h & 0x7f80) == 0x7f80 && (h & 0x7f) : (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+/* atom/red .add.noftz.{f16,bf16}{x2} (Triton's tl.atomic_add of float16 and
+ * bfloat16) and atom.cas.b16: the new value is the sum rounded once to
+ * nearest even with subnormals kept (float arithmetic rounds it right: 24 >=
+ * 2 * 11 + 2), the old value comes back, the neighbouring bytes are untouched;
+ * a NaN sum is a NaN (its payload is tc5's choice, docs/spec-departures.md) */
+static void test_atom16(void **state) {
+  (void)state;
+  static const uint16_t special[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x7bff, 0xfbff, 0x7c00, 0xfc00,
+                                     0x7e00, 0x0080, 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x3c00, 0xbc00, 0x0400};
+  enum { CTAS = 16, T = 32 * CTAS };
+  static uint16_t in[T * 16], out[T * 16];
+  rng r;
+  rng_seed(&r, 37);
+  for (unsigned bf = 0; bf < 2; bf++) {
+    const char *ty = bf ? "bf16" : "f16";
+    char code[2048];
+    /* in: a, b (16-bit), A, B (x2); out: a+b, old, A+B (2 halves), old (2), red a+b, cas results */
+    snprintf(code, sizeof code,
+             "ld.global.b16 %%h1, [%%rd5]; ld.global.b16 %%h2, [%%rd5+2];"
+             "ld.global.b32 %%r10, [%%rd5+4]; ld.global.b32 %%r11, [%%rd5+8];"
+             "st.global.b16 [%%rd4], %%h1; atom.global.acq_rel.gpu.add.noftz.%s %%h3, [%%rd4], %%h2;"
+             "st.global.b16 [%%rd4+2], %%h3;"
+             "st.global.b32 [%%rd4+4], %%r10; atom.global.add.noftz.%sx2 %%r12, [%%rd4+4], %%r11;"
+             "st.global.b32 [%%rd4+8], %%r12;"
+             "st.global.b16 [%%rd4+12], %%h1; red.global.add.noftz.%s [%%rd4+12], %%h2;"
+             "st.global.b16 [%%rd4+16], %%h1; atom.global.cas.b16 %%h4, [%%rd4+16], %%h1, %%h2;"
+             "atom.global.cas.b16 %%h5, [%%rd4+16], %%h1, %%h1;"
+             "st.global.b16 [%%rd4+20], %%h4; st.global.b16 [%%rd4+22], %%h5;",
+             ty, ty, ty);
+    const char *body = k2("", code);
+    for (unsigned k = 0; k < T * 16; k++) {
+      uint16_t v = (uint16_t)rng_next(&r);
+      if (k % 3 == 0) v = special[rng_next(&r) % (sizeof special / sizeof special[0])];
+      if (k % 5 == 1) v = (uint16_t)((in[k - 1] ^ 0x8000) + (rng_next(&r) % 3) - 1); /* cancellation */
+      in[k] = v;
+    }
+    memset(out, 0, sizeof out);
+    tc5_diag dg;
+    tc5_status st = run2(body, CTAS, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st) fail_msg("%s: %s", ty, dg.count ? dg.issue[0].message : tc5_strerror(st));
+    for (unsigned t = 0; t < T; t++) {
+      const uint16_t *i = in + t * 16, *o = out + t * 16;
+      uint16_t pairs[3][3] = {{i[0], i[1], o[0]}, {i[2], i[4], o[2]}, {i[3], i[5], o[3]}};
+      for (unsigned k = 0; k < 3; k++) {
+        uint16_t want = half_of(half_val(pairs[k][0], bf) + half_val(pairs[k][1], bf), bf);
+        if (nan16(want, bf) ? !nan16(pairs[k][2], bf) : pairs[k][2] != want)
+          fail_msg("atom.add.noftz.%s%s 0x%04x + 0x%04x: 0x%04x, the ISA 0x%04x", ty, k ? "x2" : "", pairs[k][0],
+                   pairs[k][1], pairs[k][2], want);
+      }
+      assert_int_equal(o[1], i[0]);                             /* atom returns the old value */
+      assert_true(o[4] == i[2] && o[5] == i[3]);               /* ... both halves */
+      assert_int_equal(o[6], o[0]);                             /* red: the same sum */
+      assert_true(o[8] == i[1] && o[9] == 0);                   /* cas swapped in b, the next 2 bytes kept */
+      assert_true(o[10] == i[0] && o[11] == i[1]);             /* the old values: a, then b */
+    }
+  }
+}
+
+/* add / min / max .u16x2 .s16x2 and max/min.relu.s16x2 (sm_90; Triton's
+ * tl.dot_scaled upcasts emit max.u16x2 and add.s16x2): each half word on its
+ * own, as the ISA's semantics state */
+static void test_int16x2(void **state) {
+  (void)state;
+  static const char *const form[] = {"add.u16x2", "add.s16x2", "min.u16x2", "min.s16x2",
+                                     "max.u16x2", "max.s16x2", "min.relu.s16x2", "max.relu.s16x2"};
+  enum { T = 32 * 4 };
+  static uint32_t in[T * 8], out[T * 8];
+  rng r;
+  rng_seed(&r, 372);
+  for (unsigned f = 0; f < 8; f++) {
+    char code[512];
+    snprintf(code, sizeof code,
+             "ld.global.b32 %%r10, [%%rd5]; ld.global.b32 %%r11, [%%rd5+4]; %s %%r12, %%r10, %%r11;"
+             " st.global.b32 [%%rd4], %%r12;", form[f]);
+    for (unsigned k = 0; k < T * 8; k++) {
+      uint32_t v = (uint32_t)rng_next(&r);
+      if (k % 4 == 1) v ^= 0x80008000u; /* both signs */
+      if (k % 9 == 0) v = (uint32_t)(rng_next(&r) % 5) * 0x7fffu; /* 0, 0x7fff, 0xfffe, ... */
+      in[k] = v;
+    }
+    memset(out, 0, sizeof out);
+    tc5_diag dg;
+    tc5_status st = run2(k2("", code), 4, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st) fail_msg("%s: %s", form[f], dg.count ? dg.issue[0].message : tc5_strerror(st));
+    bool sgn = strstr(form[f], ".s16x2") != NULL, relu = strstr(form[f], "relu") != NULL;
+    for (unsigned t = 0; t < T; t++) {
+      uint32_t a = in[t * 8], b = in[t * 8 + 1], want = 0;
+      for (unsigned h = 0; h < 2; h++) {
+        uint32_t x = a >> (16 * h) & 0xffff, y = b >> (16 * h) & 0xffff;
+        long X = sgn ? (long)(int16_t)x : (long)x, Y = sgn ? (long)(int16_t)y : (long)y, R;
+        if (form[f][1] == 'd') R = X + Y;
+        else if (form[f][1] == 'i') R = X < Y ? X : Y;
+        else R = X > Y ? X : Y;
+        if (relu && R < 0) R = 0;
+        want |= ((uint32_t)R & 0xffff) << (16 * h);
+      }
+      if (out[t * 8] != want) fail_msg("%s 0x%08x, 0x%08x: 0x%08x, the ISA 0x%08x", form[f], a, b, out[t * 8], want);
+    }
+  }
+}
+
+/* testp (Triton's tl.math.isinf/isnan/isfinite lowering: `%` of float16 by an
+ * integer): each class in the operand's own format, as the ISA's table */
+static void test_testp(void **state) {
+  (void)state;
+  static const char *const tests[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+  /* +0, -0, the smallest subnormal, the largest subnormal, 1.0, the largest finite, +inf, -inf, a NaN */
+  static const uint64_t v32[] = {0, 0x80000000u, 1, 0x7fffff, 0x3f800000u, 0x7f7fffffu, 0x7f800000u, 0xff800000u, 0x7fc00001u};
+  static const uint64_t v64[] = {0, 0x8000000000000000ull, 1, 0xfffffffffffffull, 0x3ff0000000000000ull,
+                                 0x7fefffffffffffffull, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000001ull};
+  /* the classes of the nine values: zero, zero, sub, sub, normal, normal, inf, inf, nan */
+  static const char cls[] = {'z', 'z', 's', 's', 'n', 'n', 'i', 'i', 'q'};
+  uint64_t in[32 * 4], out[32 * 4];
+  for (unsigned f64 = 0; f64 < 2; f64++)
+    for (unsigned k = 0; k < 6; k++) {
+      char code[512];
+      snprintf(code, sizeof code, "ld.global.b64 %%rd10, [%%rd5]; %s testp.%s.%s %%p1, %s;"
+               " selp.u64 %%rd11, 1, 0, %%p1; st.global.b64 [%%rd4], %%rd11;",
+               f64 ? "" : "cvt.u32.u64 %r10, %rd10;", tests[k], f64 ? "f64" : "f32", f64 ? "%rd10" : "%r10");
+      memset(in, 0, sizeof in);
+      for (unsigned t = 0; t < 32; t++) in[t * 4] = (f64 ? v64 : v32)[t % 9];
+      memset(out, 0xff, sizeof out);
+      tc5_diag dg;
+      tc5_status st = run2(k2("", code), 1, 1, out, sizeof out, in, sizeof in, &dg);
+      if (st) fail_msg("testp.%s: %s", tests[k], dg.count ? dg.issue[0].message : tc5_strerror(st));
+      for (unsigned t = 0; t < 32; t++) {
+        char c = cls[t % 9];
+        bool want = k == 0 ? (c != 'i' && c != 'q') : k == 1 ? c == 'i' : k == 2 ? c != 'q' : k == 3 ? c == 'q'
+                  : k == 4 ? c == 'n' : c == 's';
+        if (out[t * 4] != (uint64_t)want)
+          fail_msg("testp.%s.%s of 0x%llx: %llu, the ISA %d", tests[k], f64 ? "f64" : "f32",
+                   (unsigned long long)in[t * 4], (unsigned long long)out[t * 4], want);
+      }
+    }
+}
+
 /* st.async / red.async into the peer CTA of a cluster of 2, completing
  * bytes on the peer's mbarrier: each CTA waits on its own */
 static void test_st_async(void **state) {
@@ -597,6 +752,14 @@ static void test_bad_forms(void **state) {
       {"mov.b128 %q1, {%rd1, %rd2, %rd3};", "2 (.b64) or 4 (.b32) elements"},
       {"mov.b128 %rd1, %q1;", "must be a .b128 register"},
       {"atom.global.add.b128 %q1, [%rd1], %q2;", ".b128 takes atom.exch and atom.cas only"},
+      {"max.relu.u16x2 %r1, %r2, %r3;", ".relu belongs to min/max .s16x2"},
+      {"add.relu.s16x2 %r1, %r2, %r3;", ".relu belongs to min/max .s16x2"},
+      {"mul.lo.u16x2 %r1, %r2, %r3;", "needs a type"},
+      {"atom.global.add.f16 %h1, [%rd1], %h2;", ".noftz is required with f16/bf16 types"},
+      {"atom.global.add.noftz.f32 %f1, [%rd1], %f2;", ".noftz belongs to .add of .f16/.f16x2/.bf16/.bf16x2"},
+      {"atom.global.max.noftz.bf16 %h1, [%rd1], %h2;", "the f16/bf16 types take .add.noftz only"},
+      {"atom.global.exch.b16 %h1, [%rd1], %h2;", "16-bit atomics are atom.cas.b16 and .add.noftz.{f16,bf16}"},
+      {"red.global.cas.b16 [%rd1], %h1, %h2;", "16-bit atomics are atom.cas.b16"},
       {"atom.global.exch.b128 %rd3, [%rd1], %q2;", "must be a .b128 register"},
       {"st.async.shared::cluster.b32 [%r1], %r2;", "needs .mbarrier::complete_tx::bytes"},
       {"st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b64 [%r1], {%rd1, %rd2, %rd3, %rd4}, [%r3];",
@@ -647,7 +810,7 @@ static void test_bad_forms(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
-      cmocka_unit_test(test_b128),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
+      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
       cmocka_unit_test(test_sfu_in_runner), cmocka_unit_test(test_shared_wrap),
   };

@@ -19,8 +19,9 @@ ALLOWED = (tc5.Error, ValueError, TypeError, KeyError, OverflowError)
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-def call(f, *args, **kwargs):
-    """f(...) or one of the allowed errors; anything else fails the test"""
+def call(f, /, *args, **kwargs):
+    """f(...) or one of the allowed errors; anything else fails the test (f positional-only: a
+    keyword argument drawn by hypothesis, a descriptor field named "f", must reach f)"""
     try:
         return f(*args, **kwargs)
     except ALLOWED as e:

@@ -183,6 +183,20 @@ static void test_replace(void **state) {
   assert_true(has(&dg, "above the field's 15"));
   assert_int_equal(tc5_tensormap_replace(&m, TC5_TMAP_F_COUNT, 0, 0, NULL), TC5_EINVAL);
   assert_int_equal(tc5_tensormap_replace(NULL, TC5_TMAP_F_RANK, 0, 0, NULL), TC5_EINVAL);
+  /* a 1-D map as Triton builds it (TMAToLLVM.cpp): zeroed, then every field but those whose value is 0 (the
+   * rank among them: rank - 1 = 0) replaced; the encoding's zero rank field is rank 1, as the hardware's */
+  assert_int_equal(tc5_tmap_params_parse("type=s32,dims=1024,box=256", &p, NULL, NULL, NULL), TC5_OK);
+  p.address = 0x20000;
+  assert_int_equal(tc5_tensormap_encode(&want, &p, NULL), TC5_OK);
+  memset(&m, 0, sizeof m);
+  assert_int_equal(tc5_tensormap_replace(&m, TC5_TMAP_F_GLOBAL_ADDRESS, 0, 0x20000, NULL), TC5_OK);
+  assert_int_equal(tc5_tensormap_replace(&m, TC5_TMAP_F_BOX_DIM, 0, 256, NULL), TC5_OK);
+  assert_int_equal(tc5_tensormap_replace(&m, TC5_TMAP_F_GLOBAL_DIM, 0, 1024, NULL), TC5_OK);
+  assert_int_equal(tc5_tensormap_replace(&m, TC5_TMAP_F_ELEMENT_STRIDE, 0, 1, NULL), TC5_OK);
+  assert_int_equal(tc5_tensormap_replace(&m, TC5_TMAP_F_ELEMTYPE, 0, 3, NULL), TC5_OK); /* PTX's s32 */
+  assert_int_equal(tc5_tensormap_decode(&m, &q, NULL), TC5_OK);
+  assert_int_equal(q.rank, 1);
+  assert_memory_equal(m.bytes, want.bytes, sizeof m.bytes);
 }
 
 /* global memory for the copies: one 64 KiB buffer at 0x10000 */
