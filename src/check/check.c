@@ -454,10 +454,10 @@ static uint32_t first_fence_tc(const ptx_chk *k, const chk_ev *x) {
   return tc;
 }
 
-void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
+void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool grouped) {
   ptx_chk *k = w->cta->chk;
   if (!k || !n) return;
-  uint32_t id = group_op(k, w, in, lane, OK_BULK, 1, w->id);
+  uint32_t id = grouped ? group_op(k, w, in, lane, OK_BULK, 1, w->id) : 0;
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t checked = 0;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {

@@ -264,7 +264,12 @@ void chk_tma_load(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_
 /* a TMA store or bulk copy reading [off, off + n) of w's CTA (the async
  * proxy: the stores must be fenced; in flight until
  * cp.async.bulk.wait_group.read covers its bulk group) */
-void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
+/* grouped: the copy completes through a bulk group (cp.async.bulk.wait_group
+ * .read tells its source is read); a copy that completes through an
+ * mbarrier (shared::cta -> shared::cluster) has its source read when the
+ * destination's mbarrier completes, which the checker does not follow: its
+ * source is not tracked as in flight, only the proxy fence is checked */
+void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool grouped);
 /* a wgmma of the warpgroup of w (wg0: its first warp) reading its shared
  * memory operands (da NULL: A in registers) */
 void chk_wgmma(ptx_warp *w, const ptx_insn *in, unsigned wg0, const tc5_smem_desc *da, const tc5_operand *opa,

@@ -125,7 +125,7 @@ static PTX_EXEC(x_tensor) {
       if (!load && d == w->cta && d->chk) { /* a store / reduction reads the box from shared memory */
         uint32_t foot;
         tc5_tma_box_footprint(&p, &foot);
-        chk_bulk_read(w, in, (int)l, off, foot);
+        chk_bulk_read(w, in, (int)l, off, foot, true);
       }
       if (load) {
         /* the bytes land in d; the mbarrier at the same offset in d's CTA
@@ -227,7 +227,7 @@ static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uin
     ptx_cta *t = in->space != PS_GLOBAL ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
     if (t && t->chk) chk_smem_async_write(w, in, (int)l, t, doff, size);
     ptx_cta *sc = in->type != PS_GLOBAL ? ptx_cluster_addr(w, in->type, s, &soff) : NULL;
-    if (sc == w->cta && sc->chk) chk_bulk_read(w, in, (int)l, soff, size);
+    if (sc == w->cta && sc->chk) chk_bulk_read(w, in, (int)l, soff, size, !(in->mods & TM_MBAR));
   }
   if ((in->mods & TM_MBAR) && !(in->mods & TM_MULTICAST)) {
     uint32_t mb;
