@@ -66,7 +66,7 @@ static const tc5_check_rule rules[CR_COUNT] = {
                              "tcgen05.wait::ld (the load may land after the write)",
                              "tcgen05.wait::ld between the tcgen05.ld and any instruction that writes its "
                              "destination registers"},
-    [CR_ST_REG_OVERWRITE] = {"st-reg-overwrite", TC5_CHECK_ERROR, "9.7.16.6.2.1.2",
+    [CR_ST_REG_OVERWRITE] = {"st-reg-overwrite", TC5_CHECK_WARNING, "9.7.16.6.2.1.2",
                              "Completion of tcgen05.ld and tcgen05.st is observed through the tcgen05.wait based "
                              "waiting mechanism: tcgen05.st -> tcgen05.wait::st.",
                              "an instruction overwrites a source register of a tcgen05.st before the warp's "

@@ -2,11 +2,11 @@
 postprocess; seqlen 1024, 2 heads, d 128, bf16) on tc5 through the package
 (tc5.run_ptx with host addresses: the kernels' pointers are the arrays'),
 dQ, dK, dV within FA4's own test rule against float64
-(tests/attention/fa4_bwd_run.py). The default checker reports
-st-reg-overwrite on the main kernel (a tcgen05.st's source registers
-reassigned before tcgen05.wait::st: 32 findings, one class; see
-docs/flash_attention.md), so this runs with the checker off and asserts
-that finding class exactly."""
+(tests/attention/fa4_bwd_run.py), with the default checker on (no
+finding) and off. The strict checker warns st-reg-overwrite on the main
+kernel (a tcgen05.st's source registers reassigned before tcgen05.wait::st:
+32 findings; a strict-mode warning, docs/spec-departures.md) among
+the strict mode's fence and ld-reg-use warnings."""
 import os
 import sys
 
@@ -23,9 +23,14 @@ def test_fa4_backward_within_fa4s_rule(capsys):
     assert "dQ max|err|" in capsys.readouterr().out
 
 
-def test_fa4_backward_default_checker_names_st_reg_overwrite_only(capsys):
-    assert fa4_bwd_run.main(["fa4_bwd_run.py"]) == 1
+def test_fa4_backward_default_checker_silent(capsys):
+    assert fa4_bwd_run.main(["fa4_bwd_run.py"]) == 0
+    assert "dQ max|err|" in capsys.readouterr().out
+
+
+def test_fa4_backward_strict_checker_names_st_reg_overwrite_only(capsys):
+    assert fa4_bwd_run.main(["fa4_bwd_run.py", "--check", "strict"]) == 1
     out = capsys.readouterr().out
     summary = [line for line in out.splitlines() if "checker findings, rules:" in line]
     assert summary and summary[0].startswith("fa4 backward main:"), out[-2000:]
-    assert summary[0].split("rules: ")[1].split() == ["st-reg-overwrite"], summary[0]
+    assert "st-reg-overwrite" in summary[0].split("rules: ")[1].split(), summary[0]
