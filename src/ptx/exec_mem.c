@@ -845,12 +845,18 @@ static PTX_EXEC(x_cp_async_arrive) {
 PTX_DEC(dec_cp_async) {
   ptx_insn *in = d->in;
   if (d_take(d, "bulk")) return ptx_dec_bulk(d, false); /* TMA: exec_tma.c */
-  if (d_take(d, "commit_group") || d_take(d, "wait_all")) {
+  if (d_take(d, "commit_group")) {
     in->fn = x_nop;
+    return d_nops(d, 0, 0) ? TC5_OK : d->st;
+  }
+  if (d_take(d, "wait_all")) { /* a late schedule completes the warp's copies here */
+    in->fn = x_nop;
+    in->flags |= PF_FLUSH_WARP;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
   if (d_take(d, "wait_group")) {
     in->fn = x_nop;
+    in->flags |= PF_FLUSH_WARP;
     return d_nops(d, 1, 1) ? TC5_OK : d->st;
   }
   if (d_take(d, "mbarrier")) {
@@ -861,7 +867,9 @@ PTX_DEC(dec_cp_async) {
     in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
     if (!d_nops(d, 1, 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
     in->fn = x_cp_async_arrive;
-    in->flags |= PF_MBAR;
+    /* a late schedule: .noinc arrives when the thread's copies complete; without
+     * it the arrival was counted in advance, so the copies complete here */
+    in->flags |= PF_MBAR | (in->mods & 1 ? PF_LATE : PF_FLUSH_WARP);
     return TC5_OK;
   }
   static const char *const lvl[] = {"ca", "cg", NULL};
@@ -881,6 +889,7 @@ PTX_DEC(dec_cp_async) {
     in->mods |= 1;
   }
   in->fn = x_cp_async;
+  in->flags |= PF_LATE;
   return TC5_OK;
 }
 

@@ -426,6 +426,7 @@ PTX_DEC(dec_tcgen05) {
       in->aux = T_DEALLOC;
       if (!d_src(d, 0, PT_B32, &in->o[0]) || !d_src(d, 1, PT_U32, &in->o[1])) return d->st;
       in->fn = x_dealloc;
+      in->flags |= PF_FLUSH_ALL; /* a late schedule: what it frees must be complete */
     }
     return TC5_OK;
   }
@@ -526,7 +527,7 @@ PTX_DEC(dec_tcgen05) {
     if (!d_nops(d, mc ? 2 : 1, mc ? 2 : 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
     if (mc && !d_src(d, 1, PT_B16, &in->o[1])) return d->st;
     in->fn = x_commit;
-    in->flags |= PF_MBAR;
+    in->flags |= PF_MBAR | PF_LATE;
     return TC5_OK;
   }
   if (!strcmp(sub, "mma")) {
@@ -579,6 +580,7 @@ PTX_DEC(dec_tcgen05) {
     in->nops = (uint8_t)oi;
     in->aux = T_MMA;
     in->fn = x_mma;
+    in->flags |= PF_LATE;
     return TC5_OK;
   }
   if (!strcmp(sub, "cp")) {
@@ -594,6 +596,7 @@ PTX_DEC(dec_tcgen05) {
     in->aux = T_CP;
     in->aux2 = (uint32_t)a.shape | (uint32_t)a.decompress << 8 | (uint32_t)a.src_fmt << 9 | a.cta_group << 10;
     in->fn = x_cp;
+    in->flags |= PF_LATE;
     return TC5_OK;
   }
   if (!strcmp(sub, "shift")) {
@@ -606,6 +609,7 @@ PTX_DEC(dec_tcgen05) {
     if (!d_nops(d, 1, 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
     in->aux = T_SHIFT;
     in->fn = x_shift;
+    in->flags |= PF_LATE;
     return TC5_OK;
   }
   return d_fail(d, TC5_EUNSUPPORTED, "tcgen05.%s is not a modelled tcgen05 instruction", sub);

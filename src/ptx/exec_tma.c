@@ -279,6 +279,7 @@ static tc5_status dec_tensor(dctx *d, bool reduce) {
     if (!d_nops(d, 2, 3) || !d_tensor_addr(d, 0, rank, &in->o[0], &in->o[1]) || !d_addr(d, 1, &in->o[2], NULL)) return d->st;
     if (d->r->nops == 3 && !(in->mods & TM_HINT)) return d_fail(d, TC5_EPARSE, "a third operand needs .L2::cache_hint");
     in->fn = x_tensor;
+    in->flags |= PF_LATE;
     return TC5_OK;
   }
   if (reduce) return d_fail(d, TC5_EPARSE, "a reduction writes .global");
@@ -299,6 +300,7 @@ static tc5_status dec_tensor(dctx *d, bool reduce) {
       ((in->mods & TM_MULTICAST) && !d_src(d, 3 + i2c, PT_U16, &in->o[4])))
     return d->st;
   in->fn = x_tensor;
+  in->flags |= PF_LATE;
   return TC5_OK;
 }
 
@@ -334,7 +336,7 @@ static tc5_status dec_bulk_copy(dctx *d) {
       (mc && !d_src(d, 4, PT_U16, &in->o[4])) || (cp_mask && !d_src(d, 3, PT_U16, &in->o[3])))
     return d->st;
   in->fn = x_bulk;
-  in->flags |= PF_ASYNC;
+  in->flags |= PF_ASYNC | PF_LATE;
   return TC5_OK;
 }
 
@@ -376,7 +378,7 @@ static tc5_status dec_bulk_reduce(dctx *d) {
   in->space = (uint8_t)dst;
   in->type = PS_SHARED;
   in->fn = x_bulk;
-  in->flags |= PF_ASYNC;
+  in->flags |= PF_ASYNC | PF_LATE;
   return TC5_OK;
 }
 
@@ -386,8 +388,11 @@ PTX_DEC(dec_cp_reduce) {
 }
 tc5_status ptx_dec_bulk(dctx *d, bool reduce) {
   ptx_insn *in = d->in;
-  if (!reduce && (d_take(d, "commit_group") || d_take(d, "wait_group"))) {
-    /* every bulk copy completed when issued: nothing to wait for */
+  bool commit = false;
+  if (!reduce && ((commit = d_take(d, "commit_group")) || d_take(d, "wait_group"))) {
+    /* every bulk copy completed when issued: nothing to wait for (a late
+     * schedule completes the warp's copies at wait_group) */
+    if (!commit) in->flags |= PF_FLUSH_WARP;
     d_take(d, "read");
     in->fn = x_done;
     return d_nops(d, 0, 1) ? TC5_OK : d->st;
