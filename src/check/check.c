@@ -599,6 +599,7 @@ static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool 
   p->reg = reg, p->insn = insn, p->store = store;
   p->seq = store ? k->st_n[wi] : k->ld_n[wi];
   memcpy(p->snap, PTX_R(w, reg), sizeof p->snap);
+  p->lanes = w->live;
   w->chk_pending = 1;
 }
 
@@ -669,6 +670,14 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self)
   unsigned wi = w->id;
   const tc5_ptx_module *m = w->cta->L->m;
   bool told = false, took = false;
+  uint32_t lanes = w->active; /* the lanes that executed the instruction: active, guard true */
+  if (in->guard != PTX_NOREG) {
+    const uint64_t *g = PTX_R(w, in->guard);
+    uint32_t gm = 0;
+    for (unsigned l = 0; l < 32; l++) gm |= (uint32_t)(g[l] != 0) << l;
+    lanes &= in->guard_neg ? ~gm : gm;
+  }
+  if (!lanes) return;
   for (unsigned o = 0; o < in->nops; o++) {
     const ptx_opnd *x = &in->o[o];
     if (o == 0 && x->kind != PO_ADDR) continue; /* operand 0 is a destination but for stores' addresses */
@@ -682,6 +691,8 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self)
           report(w, CR_LD_REG_USE, in, -1, (who){p->insn, (int)wi, -1},
                  "a destination register of the tcgen05.ld is read before tcgen05.wait::ld");
         told = true;
+        p->lanes &= ~lanes;
+        if (p->lanes) continue; /* lanes that have not read it: their load is not complete */
         *p = k->pend[wi][--k->npend[wi]];
         i--;
         took = true;

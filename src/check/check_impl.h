@@ -54,6 +54,8 @@ enum {
   CR_SMEM_UNINIT,
   CR_SMEM_DESC_BASE_OFFSET,
   CR_TARGET_FEATURE,
+  CR_BARRIER_COUNT,         /* issue 34: the runner reports it (ptx_bar_arrive) */
+  CR_PAIR_DEALLOC_EARLY,    /* issue 34: the runner reports it (exec_tcgen05.c, pair_op) */
   CR_COUNT
 };
 
@@ -102,6 +104,8 @@ typedef struct chk_mb { /* per mbarrier: clock vectors of its phases */
 typedef struct chk_pend { /* a register a tcgen05.ld writes / tcgen05.st reads, until the wait */
   uint32_t reg, insn;
   uint32_t seq;  /* the warp's load (store) number of that instruction */
+  uint32_t lanes; /* a load's: the lanes that have not read the register yet (9.7.16.6.4.5:
+                     a true register dependency orders the load in its own thread only) */
   bool store;
   uint64_t snap[32];
 } chk_pend;

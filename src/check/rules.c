@@ -184,6 +184,23 @@ static const tc5_check_rule rules[CR_COUNT] = {
                            "sm_101/sm_103/sm_110, the f32 redux.sync outside sm_100a/sm_100f/sm_103 (tc5 runs them "
                            "for any target; ptxas refuses them)",
                            "a .target that has the instruction (sm_103a for tcgen05.ld.red), or the plain form"},
+    [CR_BARRIER_COUNT] = {"barrier-count-mismatch", TC5_CHECK_ALWAYS, "9.7.13.1",
+                          "Operand b specifies the number of threads participating in the barrier. If no thread "
+                          "count is specified, all threads in the CTA participate in the barrier.",
+                          "arrivals of one phase of a named barrier (bar.sync / bar.arrive / barrier.sync) give "
+                          "different thread counts: two groups of warps use the same barrier id, and which group's "
+                          "arrivals a phase collects depends on timing (a hang on silicon, intermittently)",
+                          "give each group of warps a barrier id of its own, with the count of the threads that "
+                          "execute it"},
+    [CR_PAIR_DEALLOC_EARLY] = {"cta-pair-dealloc-early", TC5_CHECK_ALWAYS, "9.7.16.7.1",
+                               "The instructions tcgen05.alloc, tcgen05.dealloc and tcgen05.relinquish_alloc_permit "
+                               "with .cta_group::2 are issued by one warp of each CTA of the pair; tcgen05.dealloc "
+                               "deallocates Tensor Memory that tcgen05.alloc allocated.",
+                               "a CTA of a pair reaches tcgen05.dealloc.cta_group::2 while its peer's warp has not "
+                               "returned from the pair's tcgen05.alloc (its allocation not yet complete): a launch "
+                               "failure or a hang on sm_103a",
+                               "a cluster barrier (barrier.cluster.arrive + wait) after tcgen05.alloc.cta_group::2, "
+                               "before either CTA may deallocate"},
 };
 
 tc5_status tc5_check_rule_count(unsigned *count) {

@@ -845,8 +845,10 @@ static PTX_EXEC(x_cp_async_arrive) {
 PTX_DEC(dec_cp_async) {
   ptx_insn *in = d->in;
   if (d_take(d, "bulk")) return ptx_dec_bulk(d, false); /* TMA: exec_tma.c */
-  if (d_take(d, "commit_group")) {
+  if (d_take(d, "commit_group")) { /* a late schedule: the group's end, in the FIFO */
     in->fn = x_nop;
+    in->flags |= PF_LATE | PF_GROUP;
+    in->aux2 = PTX_GROUP_CP_ASYNC;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
   if (d_take(d, "wait_all")) { /* a late schedule completes the warp's copies here */
@@ -854,10 +856,15 @@ PTX_DEC(dec_cp_async) {
     in->flags |= PF_FLUSH_WARP;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
-  if (d_take(d, "wait_group")) {
+  if (d_take(d, "wait_group")) { /* a late schedule: all but the N most recent groups complete */
     in->fn = x_nop;
-    in->flags |= PF_FLUSH_WARP;
-    return d_nops(d, 1, 1) ? TC5_OK : d->st;
+    in->flags |= PF_FLUSH_WARP | PF_GROUP;
+    in->aux2 = PTX_GROUP_CP_ASYNC;
+    int64_t n;
+    if (!d_nops(d, 1, 1) || !d_imm(d, 0, &n)) return d->st;
+    if (n < 0 || n > 0xffff) return d_fail(d, TC5_ERANGE, "cp.async.wait_group N: N is %lld", (long long)n);
+    in->aux = (uint32_t)n;
+    return TC5_OK;
   }
   if (d_take(d, "mbarrier")) {
     if (!d_take(d, "arrive")) return d_fail(d, TC5_EPARSE, "cp.async.mbarrier needs .arrive");

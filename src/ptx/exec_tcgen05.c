@@ -76,6 +76,11 @@ static int pair_op(ptx_warp *w, const ptx_insn *in, unsigned op, uint32_t ncols,
     *out = p->taddr;
     return PX_NEXT;
   }
+  if (op == T_DEALLOC && (p->done >> (h ^ 1u) & 1u) && p->op == T_ALLOC)
+    return ptx_fail(w, in, -1, TC5_ESTATE, p->line,
+                    "[cta-pair-dealloc-early] tcgen05.dealloc.cta_group::2 while the peer CTA's warp (rank %u) has not "
+                    "returned from the pair's tcgen05.alloc (line %u): its allocation is not complete",
+                    c->rank ^ 1u, p->line);
   w->wait_id = PTX_WAIT_PEER;
   if (p->arrived >> h & 1u) return PX_BLOCK;
   if (!group_of(w, in, -1, 2)) return PX_ERROR; /* the peer exists and has not exited */

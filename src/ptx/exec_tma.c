@@ -392,10 +392,16 @@ tc5_status ptx_dec_bulk(dctx *d, bool reduce) {
   if (!reduce && ((commit = d_take(d, "commit_group")) || d_take(d, "wait_group"))) {
     /* every bulk copy completed when issued: nothing to wait for (a late
      * schedule completes the warp's copies at wait_group) */
-    if (!commit) in->flags |= PF_FLUSH_WARP;
+    in->flags |= PF_GROUP | (commit ? PF_LATE : PF_FLUSH_WARP);
+    in->aux2 = PTX_GROUP_BULK;
     d_take(d, "read");
     in->fn = x_done;
-    return d_nops(d, 0, 1) ? TC5_OK : d->st;
+    if (!d_nops(d, 0, 1)) return d->st;
+    int64_t n = 0;
+    if (!commit && d->r->nops == 1 && (!d_imm(d, 0, &n) || n < 0 || n > 0xffff))
+      return d->st ? d->st : d_fail(d, TC5_ERANGE, "cp.async.bulk.wait_group N: N is %lld", (long long)n);
+    in->aux = (uint32_t)n;
+    return TC5_OK;
   }
   if (!reduce && d_take(d, "prefetch")) {
     for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;

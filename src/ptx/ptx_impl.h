@@ -95,7 +95,10 @@ enum {
   PF_FLUSH_WARP = 1u << 5, /* waits for the warp's asynchronous operations (cp.async.wait_group,
                               cp.async.bulk.wait_group, cp.async.mbarrier.arrive) */
   PF_FLUSH_ALL = 1u << 6,  /* needs every operation of the cluster complete (tcgen05.dealloc) */
+  PF_GROUP = 1u << 7,      /* with PF_LATE: a commit_group (the group's end in the FIFO); with
+                              PF_FLUSH_WARP: a wait_group N (in->aux) for the groups of kind in->aux2 */
 };
+enum { PTX_GROUP_CP_ASYNC = 1, PTX_GROUP_BULK = 2 };
 
 /* a source position a .loc directive gives (file numbers as .file names
  * them; 0 where absent): the .loc's own, and the outermost call site it
@@ -383,6 +386,9 @@ int ptx_late_defer(struct ptx_warp *w, const struct ptx_insn *in, uint32_t mask)
 int ptx_late_complete_one(ptx_cluster *cl);
 /* completes the pending operations up to the last one w issued (NULL: all) */
 int ptx_late_flush(ptx_cluster *cl, const struct ptx_warp *w);
+/* wait_group N: completes the pending operations up to w's commit_group of
+ * that kind (in->aux2) that has N more recent ones after it */
+int ptx_late_flush_groups(ptx_cluster *cl, const struct ptx_warp *w, const struct ptx_insn *in);
 
 typedef struct ptx_cta {
   ptx_launch *L;

@@ -166,7 +166,8 @@ int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count,
   ptx_bar *b = &c->bar[id];
   if (b->arrived && b->expected != count)
     return ptx_fail(w, in, -1, TC5_EILLEGAL, count,
-                    "barrier %u: this arrival expects %u threads, an earlier one of the same phase %u (0: all)", id,
+                    "[barrier-count-mismatch] barrier %u: this arrival expects %u threads, an earlier one of the "
+                    "same phase %u (0: all): two groups of threads share the barrier id", id,
                     count, b->expected);
   if (count && count > c->L->threads_per_cta)
     return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,
@@ -236,6 +237,8 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     int r;
     if (c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
       if (in->flags & PF_LATE) r = ptx_late_defer(w, in, mask); /* completes later (sched.c) */
+      else if (in->flags & PF_GROUP) /* wait_group N */
+        r = ptx_late_flush_groups(c->cl, w, in) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
       else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
     } else
@@ -1114,8 +1117,9 @@ tc5_status tc5_ptx_launch_schedules(const tc5_ptx_module *m, const tc5_ptx_launc
     }
     if (st) {
       rep->seed_a = seed;
-      tc5_diag_add(diag, st, "schedule", seed, "under %s%llu: %s", seed ? "schedule " : "the default schedule",
-                   seed ? (unsigned long long)seed : 0ull, tc5_strerror(st));
+      char which[48] = "the default schedule";
+      if (seed) snprintf(which, sizeof which, "schedule %llu", (unsigned long long)seed);
+      tc5_diag_add(diag, st, "schedule", seed, "under %s: %s", which, tc5_strerror(st));
       break;
     }
     o = 0;

@@ -168,3 +168,23 @@ int ptx_late_flush(ptx_cluster *cl, const ptx_warp *w) {
     if (ptx_late_complete_one(cl) == PX_ERROR) return PX_ERROR;
   return PX_NEXT;
 }
+
+int ptx_late_flush_groups(ptx_cluster *cl, const ptx_warp *w, const ptx_insn *in) {
+  ptx_sched *s = cl->sched;
+  if (!s) return PX_NEXT;
+  unsigned keep = in->aux, last = s->head;
+  for (unsigned i = s->n; i-- > s->head;) {
+    const ptx_late_op *o = &s->q[i];
+    if (o->ghost.cta != w->cta || o->ghost.id != w->id || !(o->in->flags & PF_GROUP) || o->in->aux2 != in->aux2)
+      continue;
+    if (keep) {
+      keep--;
+      continue;
+    }
+    last = i + 1; /* this group's end: it and everything before it complete */
+    break;
+  }
+  while (s->head < last)
+    if (ptx_late_complete_one(cl) == PX_ERROR) return PX_ERROR;
+  return PX_NEXT;
+}
