@@ -56,6 +56,7 @@ enum {
   CR_TARGET_FEATURE,
   CR_BARRIER_COUNT,         /* issue 34: the runner reports it (ptx_bar_arrive) */
   CR_PAIR_DEALLOC_EARLY,    /* issue 34: the runner reports it (exec_tcgen05.c, pair_op) */
+  CR_WGMMA_REG_INFLIGHT,    /* issue 34 */
   CR_COUNT
 };
 
@@ -143,6 +144,10 @@ struct ptx_chk {
   uint32_t *npend, *pend_cap;
   chk_desc_cache cache[DESC_CACHE];
   uint32_t *scratch;               /* nvc */
+  struct chk_wgmma {               /* per warp: registers of wgmma.mma_async not yet waited */
+    uint32_t *reg, *grp, *insn;    /* the register, its wgmma-group, the wgmma */
+    uint32_t n, cap, commits;      /* commits: wgmma.commit_group executed */
+  } *wgs;
 };
 
 #define VT(k, w) (w)
@@ -192,6 +197,11 @@ void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr);
 void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
                    const ptx_opnd *regs);
 void chk_tc_wait(ptx_warp *w, bool store);
+/* wgmma (Hopper): a warp's part of a wgmma.mma_async (its D registers and A's,
+ * until the wgmma.wait_group that covers its group), commit_group, wait_group N */
+void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in);
+void chk_wgmma_commit(ptx_warp *w);
+void chk_wgmma_wait(ptx_warp *w, unsigned n);
 /* strict: an instruction the module's .target does not have (targets: the ones that do) */
 void chk_target_feature(ptx_warp *w, const ptx_insn *in, const char *what, const char *targets);
 void chk_after(ptx_warp *w, const ptx_insn *in); /* while tcgen05.ld/st registers are pending */

@@ -201,6 +201,17 @@ static const tc5_check_rule rules[CR_COUNT] = {
                                "failure or a hang on sm_103a",
                                "a cluster barrier (barrier.cluster.arrive + wait) after tcgen05.alloc.cta_group::2, "
                                "before either CTA may deallocate"},
+    [CR_WGMMA_REG_INFLIGHT] = {"wgmma-reg-inflight", TC5_CHECK_WARNING, "9.7.15 (wgmma)",
+                               "Accessing the accumulator register or the input registers containing fragments of "
+                               "matrix A of a wgmma.mma_async instruction without first performing a "
+                               "wgmma.wait_group instruction that waits on a wgmma-group including that "
+                               "wgmma.mma_async instruction is undefined behavior.",
+                               "an instruction reads a D (or register A) register of a wgmma.mma_async before the "
+                               "wgmma.wait_group that covers its group; ptxas waits there (it injects a warpgroup "
+                               "wait, info C7517), so the value is the completed one, but the pipeline is "
+                               "serialised",
+                               "wgmma.commit_group after the MMAs, then wgmma.wait_group N (N: the groups that may "
+                               "stay in flight) before reading the accumulator"},
 };
 
 tc5_status tc5_check_rule_count(unsigned *count) {

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/check_impl.h"
 #include "ptx/decode_impl.h"
 #include "tc5/arith.h"
 #include "tc5/descriptors.h"
@@ -34,6 +35,17 @@ enum { G_FENCE, G_COMMIT, G_WAIT, G_MMA };
  * in->type = D type, in->type2 = A type, in->space = B type (fp8 may mix);
  * in->aux2 = number of immediates */
 
+/* wgmma.commit_group / wait_group N (in->aux): every wgmma completed when
+ * issued; the checker follows the groups (wgmma-reg-inflight) */
+static PTX_EXEC(x_wg_commit) {
+  if (mask && w->cta->chk) chk_wgmma_commit(w);
+  (void)in;
+  return PX_NEXT;
+}
+static PTX_EXEC(x_wg_wait) {
+  if (mask && w->cta->chk) chk_wgmma_wait(w, in->aux);
+  return PX_NEXT;
+}
 static PTX_EXEC(x_wg_nop) {
   (void)w;
   (void)in;
@@ -192,6 +204,8 @@ static PTX_EXEC(x_wgmma) {
   }
   s->arrived = 0;
   int r = wg_compute(w, in, wg);
+  if (r == PX_NEXT && c->chk)
+    for (unsigned q = 0; q < 4; q++) chk_wgmma_issue(wg[q], in);
   for (unsigned q = 0; q < 4; q++)
     if (wg[q] != w) wg[q]->wait = 0;
   c->progress = true;
@@ -205,12 +219,16 @@ PTX_DEC(dec_wgmma) {
   if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
   in->flags |= PF_ALIGNED;
   if (!strcmp(sub, "fence") || !strcmp(sub, "commit_group")) {
-    in->fn = x_wg_nop;
+    in->fn = sub[0] == 'f' ? x_wg_nop : x_wg_commit;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
   if (!strcmp(sub, "wait_group")) {
-    in->fn = x_wg_nop;
-    return d_nops(d, 1, 1) ? TC5_OK : d->st;
+    in->fn = x_wg_wait;
+    int64_t n;
+    if (!d_nops(d, 1, 1) || !d_imm(d, 0, &n)) return d->st;
+    if (n < 0 || n > 0xffff) return d_fail(d, TC5_ERANGE, "wgmma.wait_group N: N is %lld", (long long)n);
+    in->aux = (uint32_t)n;
+    return TC5_OK;
   }
   if (strcmp(sub, "mma_async")) return d_fail(d, TC5_EUNSUPPORTED, "wgmma.%s is not modelled", sub);
   const char *shape = NULL;
