@@ -364,11 +364,14 @@ typedef struct ptx_late_op {
   const struct ptx_insn *in;
   uint32_t mask;
   uint64_t *regs;           /* nregs x 32, only the instruction's operands filled */
+  uint64_t born;            /* the schedule's clock when it was issued */
 } ptx_late_op;
 typedef struct ptx_sched {
   uint64_t rng;
   uint32_t late_den;        /* a pending operation completes after a turn with chance 1/late_den (0: never) */
   uint32_t span;            /* change points: a turn runs 1..span warp-instructions */
+  uint64_t clock;           /* warp-instructions the cluster has run */
+  uint64_t max_age;         /* fairness: an operation completes at the latest this many later */
   int64_t *prio;            /* per warp of the cluster (rank * nwarps + warp) */
   int64_t low;              /* the lowest priority given so far */
   ptx_late_op *q;

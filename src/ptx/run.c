@@ -494,6 +494,7 @@ static void cluster_run_sched(worker *wk) {
     uint64_t budget = 1 + ptx_sched_rand(s) % s->span;
     int r = run_warp(best, budget);
     total += best->steps - before;
+    s->clock += best->steps - before;
     new_epochs(cl);
     if (r < 0) return;
     if (r == 1) {
@@ -503,7 +504,8 @@ static void cluster_run_sched(worker *wk) {
       s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
     }
     new_epochs(cl);
-    while (s->late_den && s->head < s->n && ptx_sched_rand(s) % s->late_den == 0)
+    while (s->head < s->n && ((s->late_den && ptx_sched_rand(s) % s->late_den == 0) ||
+                              s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
       if (ptx_late_complete_one(cl) == PX_ERROR) return;
     new_epochs(cl);
     if (L->failed) return;

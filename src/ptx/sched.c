@@ -24,6 +24,12 @@
  *   complete before whatever tracks it: a commit's arrival after the MMAs it
  *   tracks, a wait_group after its copies).
  *
+ * Fairness: an operation completes at the latest max_age warp-instructions
+ * (of the cluster) after it was issued (4,096, 65,536 or 2^20 by seed), as
+ * the hardware completes it eventually: a kernel that polls an mbarrier a
+ * bounded number of times (tests/data/ptx/tma90's wait(): 2^20 polls) is
+ * right on silicon and must stay right here.
+ *
  * The seed fixes everything: each cluster's generator starts from (seed,
  * cluster index), so --threads does not change a run. */
 #include <stdlib.h>
@@ -85,6 +91,9 @@ void ptx_sched_reset(ptx_sched *s, uint64_t seed, uint64_t cluster, unsigned nwa
   static const uint32_t spans[4] = {4, 64, 1024, 1u << 16};
   s->late_den = dens[ptx_sched_rand(s) % 5];
   s->span = spans[ptx_sched_rand(s) % 4];
+  static const uint64_t ages[3] = {1u << 12, 1u << 16, 1u << 20};
+  s->max_age = ages[ptx_sched_rand(s) % 3];
+  s->clock = 0;
   for (unsigned k = 0; k < nwarps; k++) s->prio[k] = (int64_t)(ptx_sched_rand(s) >> 2);
   s->low = 0;
 }
@@ -142,6 +151,7 @@ int ptx_late_defer(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   o->in = in;
   o->mask = mask;
   o->regs = r;
+  o->born = s->clock;
   return PX_NEXT;
 }
 
