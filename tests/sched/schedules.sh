@@ -14,7 +14,8 @@
 # the recorded reference bit for bit — under seeded schedules (TC5_SCHEDULE):
 # 2 seeds for the quick ones and 1 for the slower by default (about 30 s),
 # 16 seeds each and every Triton/Gluon census kernel, the 2-SM nvcc kernels and the
-# H100 TMA/sm_90 tests with TC5_LONG_SCHEDULES=1 (about 10 minutes on 2 cores).
+# H100 TMA/sm_90 tests with TC5_LONG_SCHEDULES=1 (about 100 s a seed on the
+# shared 2-core development machine: half an hour).
 set -eu
 mode=$1
 shift
