@@ -25,8 +25,10 @@ one() {
     if [ $rc = 1 ] && grep -q "\[$rule\]" bug.txt; then echo "$name: the bug is reported as [$rule]"
     else echo "$name: the bug is not reported as [$rule] (exit $rc)"; head -20 bug.txt; fail=1; fi ;;
   schedule)
-    if [ $rc = 1 ] && grep -q "schedules disagree" bug.txt && ! grep -q "error \[" bug.txt; then
+    if [ $rc = 1 ] && grep -q "schedules disagree" bug.txt; then
       echo "$name: the bug is caught by a schedule: $(grep -m1 'schedules disagree' bug.txt | sed 's/^tc5 run: //')"
+      rules=$(grep -o "error \[[a-z0-9-]*\]" bug.txt | sort -u | tr '\n' ' ')
+      [ -z "$rules" ] || echo "$name: also reported by the checker: $rules"
     else echo "$name: no schedule exposes the bug (exit $rc)"; head -20 bug.txt; fail=1; fi ;;
   esac
   # shellcheck disable=SC2086
