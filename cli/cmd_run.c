@@ -11,7 +11,8 @@
 static const char usage_text[] =
     "usage: tc5 run FILE.ptx [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "               [--cluster X[,Y[,Z]]] [--shared-bytes N] [--threads N] [--max-steps N] [--stats]\n"
-    "               [--check=none|default|strict] [--werror] [--schedule SEED | --schedules N]\n"
+    "               [--check=none|default|strict] [--werror] [--rule NAME=off|warning|error ...]\n"
+    "               [--schedule SEED | --schedules N]\n"
     "               --arg SPEC [--arg SPEC ...] [--buffer SPEC ...]\n\n"
     "Runs the kernel, one --arg per .param of the entry, in order. SPEC:\n"
     "  u32:V s32:V u64:V s64:V   an integer (decimal, -V for s32/s64, or 0x-hex)\n"
@@ -44,7 +45,9 @@ static const char usage_text[] =
     "rules (missing fences, early tcgen05.ld, buffers overwritten under an MMA...);\n"
     "strict adds warnings for legal but fragile code (exit 0 unless --werror); none\n"
     "turns hazard tracking off (undefined behaviour stays an error). Outputs are\n"
-    "written even when the checker found something.\n"
+    "written even when the checker found something. --rule NAME=LEVEL sets one rule's\n"
+    "level (tc5 check rules names them): off (not reported), warning (reported, exit 0\n"
+    "unless --werror) or error (exit 1), in default and strict mode; repeatable.\n"
     "--schedule SEED: an adversarial schedule (docs/check.md, Schedules): warps in a\n"
     "seeded order, asynchronous operations (TMA, tcgen05.mma/cp/commit, cp.async) completing\n"
     "as late as the rules allow; the same seed gives the same run (also: TC5_SCHEDULE=SEED).\n"
@@ -270,6 +273,7 @@ int cmd_run(int argc, char **argv) {
   bool have_grid = false, have_block = false, stats = false, werror = false;
   uint64_t nsched = 0;
   tc5_ptx_arg args[64];
+  tc5_check_override rules[64];
   buf_spec bufs[64];
   unsigned nargs = 0;
   int rc = EXIT_USAGE;
@@ -359,6 +363,34 @@ int cmd_run(int argc, char **argv) {
         goto out;
       }
       continue;
+    } else if (!strcmp(o, "--rule")) {
+      if (!val) {
+        fprintf(stderr, "tc5 run: --rule needs NAME=off|warning|error\n");
+        goto out;
+      }
+      if (cfg.nrules == sizeof rules / sizeof *rules) {
+        fprintf(stderr, "tc5 run: at most %zu --rule options\n", sizeof rules / sizeof *rules);
+        goto out;
+      }
+      tc5_diag rd;
+      tc5_diag_init(&rd);
+      if (tc5_check_override_parse(val, &rules[cfg.nrules], &rd)) {
+        fprintf(stderr, "tc5 run: %s\n", rd.count ? rd.issue[0].message : "bad --rule");
+        if (rd.count && !strcmp(rd.issue[0].field, "rule") && strstr(rd.issue[0].message, "no rule")) {
+          unsigned nr;
+          tc5_check_rule_count(&nr);
+          fputs("tc5 run: the rules --rule takes:", stderr);
+          for (unsigned k = 0; k < nr; k++) {
+            const tc5_check_rule *r;
+            tc5_check_rule_get(k, &r);
+            if (r->severity != TC5_CHECK_ALWAYS) fprintf(stderr, " %s", r->id);
+          }
+          fputc('\n', stderr);
+        }
+        goto out;
+      }
+      cfg.nrules++;
+      cfg.rules = rules;
     } else if (!strcmp(o, "--werror")) {
       werror = true;
       continue;

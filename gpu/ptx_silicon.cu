@@ -3,9 +3,10 @@
 // usage: ptx_silicon DIR OUT.bin
 //        ptx_silicon --rules RULES.txt VERDICTS.txt
 //   DIR/kernels.txt: one kernel a line, "FILE NAME GRID BLOCK SHARED ARG...",
-//   FILE a PTX file in DIR, SHARED the dynamic shared bytes, each ARG one of
-//   in:F (a buffer holding DIR/F), out:BYTES (a zeroed buffer), inout:F (a
-//   buffer holding DIR/F, compared after the run), u32:V, s32:V, and
+//   FILE a PTX file in DIR, GRID X or X,Y,Z, SHARED the dynamic shared bytes,
+//   each ARG one of in:F (a buffer holding DIR/F), out:BYTES (a zeroed
+//   buffer), inout:F (a buffer holding DIR/F, compared after the run),
+//   u32:V, s32:V, u64:V, s64:V, f32:V, null (a zero pointer), and
 //   tmap:... (a tensor map from cuTensorMapEncodeTiled, its parameters in
 //   the text form of `tc5 run --arg tmap:` read by libtc5's
 //   tc5_tmap_params_parse; its tensor a buffer of its own: in=F, out=BYTES,
@@ -140,7 +141,8 @@ int main(int argc, char **argv) {
     if (w.size() < 5) { fprintf(stderr, "ptx_silicon: short line for %s\n", w[0].c_str()); return 2; }
     if (only >= 0 && n++ != only) continue;
     const std::string &file = w[0], &name = w[1];
-    unsigned grid = atoi(w[2].c_str()), block = atoi(w[3].c_str()), shared = atoi(w[4].c_str());
+    unsigned grid[3] = {1, 1, 1}, block = atoi(w[3].c_str()), shared = atoi(w[4].c_str());
+    sscanf(w[2].c_str(), "%u,%u,%u", &grid[0], &grid[1], &grid[2]);
     if (!mods.count(file)) {
       std::vector<char> ptx = slurp(dir + "/" + file);
       ptx.push_back(0);
@@ -205,13 +207,22 @@ int main(int argc, char **argv) {
         all.push_back(p);
       } else if (!a.compare(0, 4, "u32:") || !a.compare(0, 4, "s32:")) {
         hold[k] = (uint32_t)strtoll(a.c_str() + 4, NULL, 0);
+      } else if (!a.compare(0, 4, "u64:") || !a.compare(0, 4, "s64:")) {
+        hold[k] = a[0] == 'u' ? strtoull(a.c_str() + 4, NULL, 0) : (uint64_t)strtoll(a.c_str() + 4, NULL, 0);
+      } else if (!a.compare(0, 4, "f32:")) {
+        float v = strtof(a.c_str() + 4, NULL);
+        uint32_t b;
+        memcpy(&b, &v, 4);
+        hold[k] = b;
+      } else if (a == "null") {
+        hold[k] = 0;
       } else {
         fprintf(stderr, "ptx_silicon: unknown argument %s\n", a.c_str());
         return 2;
       }
       args[k] = &hold[k]; /* the driver reads as many bytes as the parameter has */
     }
-    CK(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, shared, 0, args.data(), 0));
+    CK(cuLaunchKernel(f, grid[0], grid[1], grid[2], block, 1, 1, shared, 0, args.data(), 0));
     CK(cuCtxSynchronize());
     fflush(stdout);
     for (auto &o : outs) {

@@ -23,9 +23,19 @@
 #                               cos tanh, div.approx/full; f32, f16/bf16 and x2, f64)
 #                               against tc5's special-function unit on every input
 #                               (gpu/sfu_check.cu; OUTDIR/sfu_check.txt)
+#                               and the PTX ISA's stated error bounds on every input
+#                               (gpu/sfu_bounds.cu, tests/sfu/sfu_bounds.h; OUTDIR/sfu_bounds.txt)
+#   gpu/run.sh sfu-bounds [OUTDIR] the bounds alone
 #   gpu/run.sh sfu-probe OUTDIR the measurements the special-function unit's tables were
 #                               solved from (gpu/sfu_probe.cu: SASS, block hashes of all
 #                               2^32 outputs, range dumps; tests/data/sfu/derive_tables.py)
+#   gpu/run.sh fa4-ex2 [OUTDIR] FlashAttention-4's ex2 emulation (tests/data/sfu/fa4_ex2, CuTe
+#                               DSL's PTX) on every f32 input on the GPU (gpu/fa4_ex2.cu: block
+#                               hashes) and in tc5 (tests/sfu/test_fa4_ex2.c, TC5_FA4_EX2_FULL)
+#   gpu/run.sh attention [OUTDIR] the sm_90a attention kernels of tests/data/ptx/attn90 (Triton's
+#                               tutorial 06 forward, gpu/attn_mask.cu's masked attention rows) on
+#                               the GPU: OUTDIR/h100_out.bin, which tests/ptx/silicon.sh compares
+#                               with tc5 run (CTest ptx_silicon_attention; docs/attention.md)
 #   gpu/run.sh disagree [OUTDIR] issue 38's classes [1] and [3] (docs/fidelity.md): NaN/Inf
 #                               of B where wgmma.sp's metadata elides, and f16-accumulator
 #                               negatives that round to zero (disagree-summary.txt)
@@ -43,7 +53,9 @@ mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 rm -f build-gpu/obj/*.o build-gpu/libtc5.a
 for f in src/*/*.c; do
-  gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -c "$f" \
+  # the CMake build's per-file options (CMakeLists.txt)
+  case $f in src/ptx/exec_float.c) x=-frounding-math ;; src/sfu/sfu.c) x=-ffp-contract=off ;; *) x= ;; esac
+  gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L $x -Iinclude -Isrc -c "$f" \
     -o "build-gpu/obj/$(basename "$f" .c).o" &
 done
 wait
@@ -98,33 +110,61 @@ case "$what" in
   ptx)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  tma)
+  tma|attention)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
-    build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
+    data=tests/data/ptx/tma90
+    if [ "$what" = tma ]; then
+      build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
+    else
+      data=tests/data/ptx/attn90
+    fi
     # one process a kernel: a kernel that faults names itself and spares the others
-    n=$(grep -vc '^#' tests/data/ptx/tma90/kernels.txt); i=0; rc=0
+    n=$(grep -vc '^#' $data/kernels.txt); i=0; rc=0
     : > "$out/h100_out.bin"; : > "$out/h100_printf.txt"
     while [ $i -lt "$n" ]; do
-      if TC5_ONLY=$i timeout 20 build-gpu/ptx_silicon tests/data/ptx/tma90 "$out/k.bin" >> "$out/h100_printf.txt" 2> "$out/err.txt"; then
+      if TC5_ONLY=$i timeout 20 build-gpu/ptx_silicon $data "$out/k.bin" >> "$out/h100_printf.txt" 2> "$out/err.txt"; then
         cat "$out/k.bin" >> "$out/h100_out.bin"
       else
-        echo "kernel $i ($(grep -v '^#' tests/data/ptx/tma90/kernels.txt | sed -n "$((i + 1))p" | cut -d' ' -f2)) failed: $(tail -1 "$out/err.txt")"; rc=1
+        echo "kernel $i ($(grep -v '^#' $data/kernels.txt | sed -n "$((i + 1))p" | cut -d' ' -f2)) failed: $(tail -1 "$out/err.txt")"; rc=1
       fi
       i=$((i + 1))
     done
     rm -f "$out/k.bin" "$out/err.txt"
+    echo "$what: $i kernels run on the GPU, $(wc -c < "$out/h100_out.bin") output bytes in $out/h100_out.bin"
     exit $rc ;;
   sfu-probe)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fopenmp gpu/sfu_probe.cu \
       -o build-gpu/sfu_probe
     exec build-gpu/sfu_probe "$out" ;;
-  sfu)
-    "$NVCC" -O2 -std=c++17 -fmad=false -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc \
-      gpu/sfu_check.cu -o build-gpu/sfu_check
+  sfu|sfu-bounds)
+    # sfu: the model against the H100 on every input, then the ISA's error bounds on every input;
+    # sfu-bounds: the bounds alone (OUTDIR/sfu_bounds.txt)
+    [ "$what" = sfu ] && "$NVCC" -O2 -std=c++17 -fmad=false -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc \
+      gpu/sfu_check.cu -o build-gpu/sfu_check &
+    "$NVCC" -O2 -std=c++17 -fmad=false -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Itests \
+      gpu/sfu_bounds.cu -o build-gpu/sfu_bounds &
+    wait
     rc=0
-    build-gpu/sfu_check > "$out/sfu_check.txt" || rc=$?
-    cat "$out/sfu_check.txt"
+    if [ "$what" = sfu ]; then
+      build-gpu/sfu_check > "$out/sfu_check.txt" || rc=$?
+      cat "$out/sfu_check.txt"
+    fi
+    build-gpu/sfu_bounds > "$out/sfu_bounds.txt" || rc=$?
+    cat "$out/sfu_bounds.txt"
     exit $rc ;;
+  fa4-ex2)
+    # FA4's ex2 emulation: the sample the CTest ptx_silicon_fa4_ex2 reads (OUTDIR/fa4_h100_out.bin,
+    # to tests/data/sfu/fa4_ex2/h100_out.bin), every f32 input on the GPU reduced to 4096 block
+    # hashes (OUTDIR/h100_block_hashes.txt, to the same folder), and tc5 on all of them here
+    d=tests/data/sfu/fa4_ex2
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/fa4_ex2.cu -o build-gpu/fa4_ex2 -lcuda &
+    "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda &
+    gcc -O2 -std=c11 -Iinclude tests/sfu/test_fa4_ex2.c build-gpu/libtc5.a -o build-gpu/test_fa4_ex2 -lpthread -lm &
+    wait
+    build-gpu/ptx_silicon $d "$out/fa4_h100_out.bin" > "$out/fa4_h100_printf.txt"
+    build-gpu/fa4_ex2 $d/fa4_ex2_sm90a.ptx kernel_cutlass_kern_ptrf32gmemalign16_ptrf32gmemalign16_0 \
+      "$out/h100_block_hashes.txt"
+    TC5_FA4_EX2_FULL=1 TC5_FA4_EX2_HASHES="$out/h100_block_hashes.txt" exec build-gpu/test_fa4_ex2 $d ;;
   sparse)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
       gpu/wgmma_sparse.cu build-gpu/libtc5.a -o build-gpu/wgmma_sparse -lpthread
@@ -136,5 +176,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|tma|sparse|disagree [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|tma|sparse|attention|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2 [OUTDIR]" >&2; exit 2 ;;
 esac

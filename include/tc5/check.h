@@ -54,6 +54,30 @@ tc5_status tc5_check_rule_find(const char *id, unsigned *index);
 /* "none", "default", "strict" */
 tc5_status tc5_check_mode_parse(const char *text, tc5_check_mode *mode);
 
+/* A rule's level for one launch (tc5_ptx_launch_cfg.rules; `tc5 run --rule
+ * NAME=LEVEL`): TC5_RULE_OFF: not reported; TC5_RULE_WARNING: reported as a
+ * warning in default and strict mode (the launch does not fail for it);
+ * TC5_RULE_ERROR: reported as an error in default and strict mode (the
+ * launch ends with TC5_EHAZARD). With --check=none nothing is tracked.
+ * TC5_CHECK_ALWAYS rules (undefined behaviour the interpreter cannot run
+ * past) take no level. */
+typedef enum tc5_check_level {
+  TC5_RULE_DEFAULT = 0, /* the rule's severity and the mode decide          */
+  TC5_RULE_OFF,
+  TC5_RULE_WARNING,
+  TC5_RULE_ERROR
+} tc5_check_level;
+
+typedef struct tc5_check_override {
+  unsigned rule;         /* index into the rule table                      */
+  tc5_check_level level;
+} tc5_check_override;
+
+/* "NAME=off|warning|error" (NAME a rule id): TC5_EINVAL with a diag issue
+ * naming the text, the value and the rule (an unknown NAME: the message
+ * lists the rules' ids; an always rule; an unknown level). */
+tc5_status tc5_check_override_parse(const char *text, tc5_check_override *out, tc5_diag *diag);
+
 /* One finding, as the checker reports it. */
 typedef struct tc5_check_finding {
   unsigned rule;       /* index into the rule table                     */

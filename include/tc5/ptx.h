@@ -139,6 +139,10 @@ typedef struct tc5_ptx_launch_cfg {
    * and the first one named in the diag) */
   void (*on_finding)(void *ctx, const tc5_check_finding *f);
   void *finding_ctx;
+  /* per-rule levels (tc5/check.h: tc5_check_override_parse), nrules of
+   * them, the later winning for a rule named twice; NULL: none */
+  const tc5_check_override *rules;
+  unsigned nrules;
   /* false: buffers get tc5's addresses (tc5_ptx_arg.device_address).
    * true: every buffer's device address is its host address (data), as
    * CUDA's unified addressing gives a framework's tensors, so pointers the

@@ -26,6 +26,7 @@ typedef struct tc5_smem {
   uint32_t size;    /* bytes                                    */
   uint8_t *bytes;   /* size bytes                               */
   uint8_t *written; /* one bit per byte: ever written           */
+  tc5_uninit_log *uninit; /* non-NULL: never-written reads tolerated, counted */
 } tc5_smem;
 
 /* Allocates `size` bytes (1 .. TC5_SMEM_MAX_BYTES), all unwritten. */

@@ -9,6 +9,7 @@
 #ifndef TC5_STATUS_H
 #define TC5_STATUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,6 +61,25 @@ typedef struct tc5_diag {
 
 /* Empties a diagnostics list. */
 tc5_status tc5_diag_init(tc5_diag *d);
+
+/* Reads of never-written memory, tolerated (the PTX runner's mode: such a
+ * read is a checker finding, never the end of the run). A tc5_smem or
+ * tc5_tmem whose `uninit` points to one of these does not fail a read of
+ * bytes or cells never written (no TC5_EUNINIT): the read gets what the
+ * memory holds (the runner fills it with 0xFF first: a NaN in every float
+ * type, as Triton's ConSan fills allocations with NaN) and is counted here.
+ * NULL (the default) keeps TC5_EUNINIT. */
+typedef struct tc5_uninit_log {
+  uint64_t smem, tmem;           /* never-written bytes / cells read       */
+  uint32_t smem_addr, tmem_addr; /* the first: byte / TC5_TMEM_ADDR        */
+} tc5_uninit_log;
+static inline void tc5_uninit_note(tc5_uninit_log *g, bool tmem, uint32_t addr) {
+  if (tmem) {
+    if (!g->tmem++) g->tmem_addr = addr;
+  } else if (!g->smem++) {
+    g->smem_addr = addr;
+  }
+}
 
 /* The first stored issue's status, or TC5_OK when the list is empty. */
 tc5_status tc5_diag_first(const tc5_diag *d);

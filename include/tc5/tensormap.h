@@ -23,6 +23,9 @@ extern "C" {
 
 #define TC5_TENSORMAP_BYTES 128
 #define TC5_TENSORMAP_MAX_RANK 5
+/* the last 4 bytes of tc5's own encoding (encode and tensormap.replace
+ * write them), which tells it from CUDA's */
+#define TC5_TENSORMAP_MARK "tc5\x01"
 
 /* CUtensorMapDataType, in the driver's order */
 typedef enum tc5_tmap_type {
@@ -89,6 +92,23 @@ tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc
 /* Reads a map back (after tensormap.replace too), every encode rule
  * checked (a map of zeros has rank 0: TC5_ERANGE). */
 tc5_status tc5_tensormap_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc5_diag *diag);
+
+/* CUDA's own encoding: the 128 bytes cuTensorMapEncodeTiled writes (the
+ * layout read off an H100's driver, CUDA 13.0: src/tma/tensormap_cuda.c
+ * and docs/tma.md). Encode checks every rule as tc5_tensormap_encode does
+ * and writes the bytes the driver writes; decode reads them back, every
+ * rule checked, and refuses a bit the layout gives no meaning to.
+ * TC5_EUNSUPPORTED (by name) for what the measurements do not reach: im2col
+ * maps, the packed 4/6-bit types and the 128B swizzles with 32B/64B atoms
+ * (an H100's driver refuses them), bits 32-35 of globalStrides[1..3].
+ * The Blackwell form (bit 1 of byte 8: what CuTe DSL's host code writes for
+ * sm_100a) has only bytes 0-59; decode reads it too. tc5_tensormap_is_cuda
+ * tells the two encodings apart: tc5's ends in TC5_TENSORMAP_MARK (or,
+ * written before the mark, decodes as tc5's), and a map of zeros is
+ * neither; the PTX runner reads either. */
+tc5_status tc5_tensormap_cuda_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc5_diag *diag);
+tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc5_diag *diag);
+bool tc5_tensormap_is_cuda(const tc5_tensormap *map);
 
 /* tensormap.replace's fields (PTX ISA "tensormap.replace"). */
 typedef enum tc5_tmap_field {

@@ -52,6 +52,7 @@ typedef struct tc5_tmem_alloc_rec {
 typedef struct tc5_tmem {
   uint32_t *cells;   /* TC5_TMEM_LANES x TC5_TMEM_COLS, lane-major          */
   uint8_t *written;  /* per cell: bit 0 low 16 bits written, bit 1 high 16  */
+  tc5_uninit_log *uninit; /* non-NULL: never-written reads tolerated, counted */
   uint32_t cluster_rank; /* %cluster_ctarank (for cta_group::2 pairs)       */
   uint8_t cta_group;     /* 0 until a tcgen05 instruction names one          */
   bool relinquished;     /* tcgen05.relinquish_alloc_permit executed         */

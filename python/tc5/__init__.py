@@ -353,7 +353,7 @@ class TensorMap:
 
 def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, shared_bytes: int = 0,
             check: str = "default", threads: int | None = None, name: str = "kernel.ptx", cluster=None,
-            buffers=(), host_addresses: bool = False, schedule: int = 0, schedules: int = 0):
+            buffers=(), host_addresses: bool = False, rules=None, schedule: int = 0, schedules: int = 0):
     """Runs a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly (`tc5 run`).
 
     grid, block: int or up to 3 ints. args: one per .param of the entry, in
@@ -378,7 +378,9 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     `schedule` or 1 onwards) from the same inputs and compares every buffer
     byte for byte: tc5.MismatchError names the argument, the byte and the
     seed when one differs; the arrays keep the default run's results.
-    check: the tcgen05 checker (none, default, strict). Returns
+    check: the tcgen05 checker (none, default, strict). rules: a dict of
+    checker rule ids to levels, "off", "warning" or "error" (`tc5 run
+    --rule`; an unknown rule raises ValueError naming the rules). Returns
     (findings, printed): the checker's findings (dicts: rule, warning, line,
     line2, count, text, and src/src2: "FILE:LINE" of the source line each
     instruction came from, where the PTX carries .loc, else "") and what the kernel printed. Kernel errors (out of
@@ -434,8 +436,9 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
             packed.append((size, int(x) & ((1 << (8 * size)) - 1)))
         else:
             raise TypeError(f"argument {i}: an array, None or a number, not {type(x).__name__}")
+    levels = tuple(f"{k}={v}" for k, v in (rules or {}).items())
     return _tc5.run_ptx(ptx_text, name, entry, grid, block, cluster, shared_bytes, check, threads, packed,
-                        bool(host_addresses), int(schedule), schedules)
+                        bool(host_addresses), levels, int(schedule), schedules)
 
 
 __all__ += ["run_ptx", "TensorMap"]

@@ -779,12 +779,13 @@ static PyObject *py_ptx_params(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(run_ptx_doc,
              "run_ptx(text, name, entry, grid, block, cluster, shared_bytes, check, threads, args, host_addresses=0,\n"
-             "        schedule=0, schedules=0)\n"
+             "        rules=(), schedule=0, schedules=0)\n"
              "-> (findings, printed)\n"
              "args: for each .param, a writable buffer (a global buffer, written in place), (size, bits),\n"
              "('bytes', bytes) (a struct by value), ('tmap', params, i) (a tensor map over argument i's buffer)\n"
              "or ('tmap', params, buffer) (over a buffer of its own); ('global', buffer) is a buffer that\n"
              "is no parameter. Buffers get addresses in list order, or (host_addresses) their own.\n"
+             "rules: 'NAME=off|warning|error' strings, the checker rules' levels (tc5 run --rule).\n"
              "schedule: an adversarial schedule's seed (0: the default schedule); schedules: N > 0 runs the\n"
              "default schedule and N seeds and compares every buffer (tc5_ptx_launch_schedules).");
 static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
@@ -792,16 +793,27 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   const char *text, *name, *entry, *check_s;
   Py_ssize_t len;
   unsigned g[3], b[3], cl[3], shared, threads;
-  PyObject *list;
+  PyObject *list, *rules_t = NULL;
   int host = 0;
   unsigned long long schedule = 0;
   unsigned nsched = 0;
-  if (!PyArg_ParseTuple(args, "s#sz(III)(III)(III)IsIO!|pKI", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
+  if (!PyArg_ParseTuple(args, "s#sz(III)(III)(III)IsIO!|pO!KI", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
                         &b[2], &cl[0], &cl[1], &cl[2], &shared, &check_s, &threads, &PyList_Type, &list, &host,
-                        &schedule, &nsched))
+                        &PyTuple_Type, &rules_t, &schedule, &nsched))
     return NULL;
   tc5_check_mode mode;
   if (tc5_check_mode_parse(check_s, &mode)) return PyErr_Format(PyExc_ValueError, "check is none, default or strict, not '%s'", check_s);
+  tc5_check_override ovr[64];
+  unsigned novr = 0;
+  for (Py_ssize_t i = 0; rules_t && i < PyTuple_Size(rules_t); i++) {
+    const char *r = PyUnicode_Check(PyTuple_GET_ITEM(rules_t, i)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(rules_t, i)) : NULL;
+    if (!r) return PyErr_Format(PyExc_TypeError, "rules: 'NAME=LEVEL' strings");
+    if (novr == 64) return PyErr_Format(PyExc_ValueError, "rules: at most 64");
+    tc5_diag rd;
+    tc5_diag_init(&rd);
+    if (tc5_check_override_parse(r, &ovr[novr++], &rd))
+      return PyErr_Format(PyExc_ValueError, "%s", rd.count ? rd.issue[0].message : "rules: bad NAME=LEVEL");
+  }
   Py_ssize_t na = PyList_Size(list);
   if (na > 4096) return PyErr_Format(PyExc_ValueError, "at most 4096 kernel arguments and buffers, not %zd", na);
   tc5_ptx_arg *a = calloc((size_t)na + 1, sizeof *a);
@@ -878,6 +890,8 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   cfg.print = collect_print;
   cfg.print_ctx = &rc;
   cfg.host_addresses = host != 0;
+  cfg.rules = ovr;
+  cfg.nrules = novr;
   cfg.schedule = schedule;
   tc5_ptx_schedules_report sr;
   Py_BEGIN_ALLOW_THREADS

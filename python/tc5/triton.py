@@ -67,19 +67,61 @@ B200 = {
     "max_shared_mem": 232448, "max_num_regs": 65536, "multiprocessor_count": 148, "warpSize": 32,
     "sm_clock_rate": 1965000, "mem_clock_rate": 3996000, "mem_bus_width": 8192,
 }
+# the H100 (SXM) the driver reports with TC5_TRITON_ARCH=90: kernels compile
+# for sm_90a (GPUTarget("cuda", 90, 32)) and run on tc5's Hopper model
+H100 = {
+    "max_shared_mem": 232448, "max_num_regs": 65536, "multiprocessor_count": 132, "warpSize": 32,
+    "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 5120,
+}
 _MAX_TMEM_COLUMNS = 512
+_ARCHS = (100, 90)
 
 
 def _env(name: str, default: str = "") -> str:
     return os.environ.get(name, default)
 
 
+def _check_arch(arch, what: str) -> int:
+    if isinstance(arch, bool) or not isinstance(arch, (int, np.integer)) or int(arch) not in _ARCHS:
+        raise ValueError(f"{what} is {arch!r}: tc5.triton compiles for 100 (a B200, sm_100a) or 90 "
+                         f"(an H100, sm_90a)")
+    return int(arch)
+
+
+def target_arch() -> int:
+    """the compute capability the driver reports, as Triton's target arch:
+    100 (a B200) unless TC5_TRITON_ARCH=90 (an H100)"""
+    v = _env("TC5_TRITON_ARCH", "100")
+    if not v.isdigit():
+        raise ValueError(f"TC5_TRITON_ARCH is {v!r}: tc5.triton compiles for 100 (a B200, sm_100a) or 90 "
+                         f"(an H100, sm_90a)")
+    return _check_arch(int(v), "TC5_TRITON_ARCH")
+
+
+def device() -> dict:
+    """the properties of the GPU the driver reports (B200 or, with TC5_TRITON_ARCH=90, H100)"""
+    return _props()
+
+
+def _props() -> dict:  # device() where a parameter is named `device` (Triton's driver API)
+    return H100 if target_arch() == 90 else B200
+
+
 # ---------------------------------------------------------------------------
 # the by-hand door: compile / run
 # ---------------------------------------------------------------------------
 
-def compile(fn, *args, num_warps: int = 4, num_stages: int = 2, **constexprs):
-    """(PTX text, dynamic shared bytes) of fn for sm_100, its signature taken from args"""
+def compile(fn, *args, num_warps: int = 4, num_stages: int = 2, arch: int = 100,
+            enable_fp_fusion: bool | None = None, **constexprs):
+    """(PTX text, dynamic shared bytes) of fn for sm_100a (arch=100) or
+    sm_90a (arch=90, Triton's GPUTarget("cuda", 90, 32)), its signature taken
+    from args. enable_fp_fusion is Triton's option (None: Triton's default,
+    TRITON_DEFAULT_FP_FUSION): False keeps a*b+c two roundings in the PTX
+    (mul.rn/add.rn, which ptxas does not contract), for runs compared with
+    silicon."""
+    arch = _check_arch(arch, "arch")
+    if enable_fp_fusion is not None and not isinstance(enable_fp_fusion, bool):
+        raise TypeError(f"enable_fp_fusion is {enable_fp_fusion!r}: True, False or None")
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
@@ -107,16 +149,21 @@ def compile(fn, *args, num_warps: int = 4, num_stages: int = 2, **constexprs):
             raise TypeError(f"{n}: an array or a number, not {type(x).__name__}")
     for n in constexprs:
         sig[n] = "constexpr"
-    k = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=constexprs), target=GPUTarget("cuda", 100, 32),
-                       options={"num_warps": num_warps, "num_stages": num_stages})
+    options = {"num_warps": num_warps, "num_stages": num_stages}
+    if enable_fp_fusion is not None:
+        options["enable_fp_fusion"] = enable_fp_fusion
+    k = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=constexprs), target=GPUTarget("cuda", arch, 32),
+                       options=options)
     return k.asm["ptx"], k.metadata.shared
 
 
 def run(fn, grid, *args, num_warps: int = 4, num_stages: int = 2, check: str = "default",
-        threads: int | None = None, **constexprs):
-    """Compiles fn for sm_100 and runs it with tc5.run_ptx on NumPy arrays
-    (written in place). Returns the checker's findings (a list)."""
-    ptx, shared = compile(fn, *args, num_warps=num_warps, num_stages=num_stages, **constexprs)
+        threads: int | None = None, arch: int = 100, enable_fp_fusion: bool | None = None, **constexprs):
+    """Compiles fn for sm_100a (or arch=90: sm_90a) and runs it with
+    tc5.run_ptx on NumPy arrays (written in place). Returns the checker's
+    findings (a list)."""
+    ptx, shared = compile(fn, *args, num_warps=num_warps, num_stages=num_stages, arch=arch,
+                          enable_fp_fusion=enable_fp_fusion, **constexprs)
     from . import _tc5
     nparams = len(_tc5.ptx_params(ptx, fn.__name__ + ".ptx", None))
     full = list(args) + [None] * (nparams - len(args))  # Triton's own trailing pointers (scratch)
@@ -789,17 +836,17 @@ class Utils:
         regs = _cubin_regs(kernel, name) if isinstance(kernel, (bytes, bytearray)) else 0
         # threads a block can have with that many registers (64K a block, allocated 256 a warp)
         per_warp = -(-max(regs, 1) * 32 // 256) * 256
-        max_threads = min(1024, (B200["max_num_regs"] // per_warp) * 32)
+        max_threads = min(1024, (_props()["max_num_regs"] // per_warp) * 32)
         return _Module(name, kernel), 0, regs, 0, max_threads
 
     def unload_module(self, module):
         pass
 
     def get_device_properties(self, device=0):
-        return dict(B200)
+        return dict(_props())
 
     def get_device_capability(self, device=0):
-        return (10, 0)
+        return divmod(target_arch(), 10)
 
     def get_current_device(self):
         return 0
@@ -814,7 +861,7 @@ class Utils:
         return False
 
     def cuOccupancyMaxActiveClusters(self, function, shared, cluster):
-        return B200["multiprocessor_count"] // max(int(cluster), 1)
+        return _props()["multiprocessor_count"] // max(int(cluster), 1)
 
     def set_printf_fifo_size(self, size):
         pass
@@ -1018,19 +1065,22 @@ def torch_cuda_shim():
     mode = _CudaIsCpu()
     mode.__enter__()
 
+    h100 = target_arch() == 90  # TC5_TRITON_ARCH=90: an H100
+
     class _Props:
-        name = "NVIDIA B200 (tc5)"
-        major, minor = 10, 0
-        multi_processor_count = B200["multiprocessor_count"]
-        total_memory = 192 * 2**30
+        name = "NVIDIA H100 (tc5)" if h100 else "NVIDIA B200 (tc5)"
+        major, minor = divmod(target_arch(), 10)
+        multi_processor_count = _props()["multiprocessor_count"]
+        total_memory = (80 if h100 else 192) * 2**30
         warp_size = 32
-        shared_memory_per_block_optin = B200["max_shared_mem"]
+        shared_memory_per_block_optin = _props()["max_shared_mem"]
         regs_per_multiprocessor = 65536
         max_threads_per_multi_processor = 2048
-        L2_cache_size = 126 * 2**20
+        L2_cache_size = (50 if h100 else 126) * 2**20
 
         def __repr__(self):
-            return f"_CudaDeviceProperties(name='{self.name}', major=10, minor=0, multi_processor_count=148)"
+            return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                    f"multi_processor_count={self.multi_processor_count})")
 
     try:  # Triton's own cuBLAS binding (tutorials 09, 10 compare with it): tc5.gemm's Tensor Core
         from triton._C.libtriton import nvidia
@@ -1040,7 +1090,7 @@ def torch_cuda_shim():
 
     c = torch.cuda
     c.is_available = lambda: True
-    c.get_device_capability = lambda device=None: (10, 0)
+    c.get_device_capability = lambda device=None: (_Props.major, _Props.minor)
     c.get_device_properties = lambda device=None: _Props()
     c.get_device_name = lambda device=None: _Props.name
     c.synchronize = lambda device=None: None
@@ -1224,4 +1274,5 @@ def deactivate():
     cfg._active = None
 
 
-__all__ = ["activate", "deactivate", "compile", "run", "tensor", "Tensor", "torch_cuda_shim", "B200"]
+__all__ = ["activate", "deactivate", "compile", "run", "tensor", "Tensor", "torch_cuda_shim", "B200", "H100",
+           "target_arch", "device"]

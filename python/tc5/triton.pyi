@@ -3,11 +3,17 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 B200: dict[str, int]
+H100: dict[str, int]
 
-def compile(fn: Any, *args: Any, num_warps: int = 4, num_stages: int = 2, **constexprs: Any) -> tuple[str, int]: ...
+def target_arch() -> int: ...
+def device() -> dict[str, int]: ...
+def compile(
+    fn: Any, *args: Any, num_warps: int = 4, num_stages: int = 2, arch: int = 100,
+    enable_fp_fusion: bool | None = None, **constexprs: Any,
+) -> tuple[str, int]: ...
 def run(
     fn: Any, grid: int | Sequence[int], *args: Any, num_warps: int = 4, num_stages: int = 2, check: str = "default",
-    threads: int | None = None, **constexprs: Any,
+    threads: int | None = None, arch: int = 100, enable_fp_fusion: bool | None = None, **constexprs: Any,
 ) -> list[dict[str, Any]]: ...
 
 class Tensor:

@@ -33,20 +33,28 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
     free(k);
     return TC5_EINVAL;
   }
-  k->nvc = 4 * k->n;
+  k->nvc = CHK_CLOCKS * k->n;
+  k->ngran = (L->shared_total + GRAN - 1) / GRAN;
   size_t V = (size_t)k->n * k->nvc;
   k->vc = calloc(V, 4), k->svc = calloc(V, 4), k->spend = calloc(V, 4);
   k->fence_seq = calloc(k->n, 4), k->mma_n = calloc(k->n, 4), k->ld_n = calloc(k->n, 4), k->st_n = calloc(k->n, 4);
   k->rel_l = calloc(k->n, 4), k->rel_s = calloc(k->n, 4), k->mma_lanes = calloc(k->n, 4), k->last_ev = calloc(k->n, 4);
   k->last_insn = calloc(k->n, 4);
-  k->ngran = (L->shared_total + GRAN - 1) / GRAN;
+  k->rg = calloc(k->ngran ? k->ngran : 1, sizeof *k->rg);
+  k->last_rev = calloc(k->n, 4), k->last_rinsn = calloc(k->n, 4);
+  k->icls = calloc(L->m->ncode ? L->m->ncode : 1, 1);
+  k->cpa_m = calloc(k->ngran ? k->ngran : 1, 2);
+  k->cpa_w = calloc(k->ngran ? k->ngran : 1, 4), k->tma_w = calloc(k->ngran ? k->ngran : 1, 4);
+  k->bulk_r = calloc(k->ngran ? k->ngran : 1, 4), k->wg_r = calloc(k->ngran ? k->ngran : 1, 4);
   k->sm_w = calloc(k->ngran, 4), k->sm_r = calloc(k->ngran, 4);
   k->bar = calloc((size_t)CHK_BARS * k->nvc, 4), k->bar_s = calloc((size_t)CHK_BARS * k->nvc, 4);
   k->pend = calloc(k->n, sizeof *k->pend), k->npend = calloc(k->n, sizeof(uint32_t)),
   k->pend_cap = calloc(k->n, sizeof(uint32_t));
   k->scratch = calloc(k->nvc, 4);
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
-      !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
+      !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
+      !k->last_rev || !k->last_rinsn || !k->icls ||
+      !k->cpa_w || !k->cpa_m || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
       !k->npend || !k->pend_cap || !k->scratch) {
     chk_free(k);
     return TC5_ENOMEM;
@@ -59,6 +67,8 @@ void chk_free(ptx_chk *k) {
   if (!k) return;
   free(k->vc), free(k->svc), free(k->spend), free(k->fence_seq), free(k->mma_n), free(k->ld_n), free(k->st_n);
   free(k->rel_l), free(k->rel_s), free(k->mma_lanes), free(k->last_ev), free(k->last_insn), free(k->sm_w), free(k->sm_r);
+  free(k->rg), free(k->last_rev), free(k->last_rinsn);
+  free(k->icls), free(k->cpa_w), free(k->cpa_m), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
   free(k->ev), free(k->op), free(k->bar), free(k->bar_s), free(k->scratch);
   for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur);
   free(k->mb);
@@ -79,6 +89,13 @@ void chk_reset(ptx_chk *k) {
   memset(k->st_n, 0, k->n * 4), memset(k->rel_l, 0, k->n * 4), memset(k->rel_s, 0, k->n * 4);
   memset(k->mma_lanes, 0, k->n * 4), memset(k->last_ev, 0, k->n * 4);
   memset(k->sm_w, 0, k->ngran * 4), memset(k->sm_r, 0, k->ngran * 4);
+  memset(k->rg, 0, k->ngran * sizeof *k->rg);
+  memset(k->last_rev, 0, k->n * 4);
+  memset(k->cpa_w, 0, k->ngran * 4), memset(k->tma_w, 0, k->ngran * 4);
+  memset(k->bulk_r, 0, k->ngran * 4), memset(k->wg_r, 0, k->ngran * 4);
+  memset(k->grp_n, 0, sizeof k->grp_n), memset(k->fence_hseq, 0, sizeof k->fence_hseq), memset(k->fence_htc, 0, sizeof k->fence_htc),
+      memset(k->fence_hn, 0, sizeof k->fence_hn);
+  k->ntma = 1; /* 0: none */
   memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r);
   memset(k->bar, 0, (size_t)CHK_BARS * k->nvc * 4), memset(k->bar_s, 0, (size_t)CHK_BARS * k->nvc * 4);
   for (unsigned w = 0; w < k->n; w++) {
@@ -139,8 +156,10 @@ static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who
   const tc5_ptx_module *m = L->m;
   const tc5_check_rule *r;
   tc5_check_rule_get(rule, &r);
-  bool warning = r->severity == TC5_CHECK_WARNING;
-  if (warning && L->cfg.check != TC5_CHECK_STRICT) return;
+  unsigned lv = L->rule_level[rule];
+  if (lv == TC5_RULE_OFF) return;
+  bool warning = lv == TC5_RULE_WARNING || (lv == TC5_RULE_DEFAULT && r->severity == TC5_CHECK_WARNING);
+  if (warning && lv == TC5_RULE_DEFAULT && L->cfg.check != TC5_CHECK_STRICT) return;
   uint32_t a = in ? (uint32_t)(in - m->code) : NOINSN, b = earlier.insn;
   chk_log *log = L->log;
   pthread_mutex_lock(L->lock);
@@ -266,6 +285,7 @@ static void smem_written(ptx_warp *w, ptx_chk *k, bool own, const ptx_insn *in, 
 void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
   ptx_chk *k = w->cta->chk;
   if (!k || !n) return;
+  chk_race(w, in, lane, off, n, true);
   unsigned wi = w->id;
   uint32_t e = k->last_ev[wi], insn = (uint32_t)(in - k->code);
   /* last_ev is cleared by the warp's releases and by fences */
@@ -275,17 +295,305 @@ void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uin
   smem_written(w, k, true, in, lane, off, g, z, e, "");
 }
 
+static void inflight_sources(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, const char *by);
 void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n) {
   ptx_chk *k = t->chk;
   if (!k || !n) return;
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) z = k->ngran - 1;
   smem_written(w, k, t == w->cta, in, lane, off, g, z, 0, " by a copy");
+  for (uint32_t x = g; x <= z; x++) {
+    k->rg[x].w = k->rg[x].r[0] = k->rg[x].r[1] = 0;
+    if (t == w->cta) inflight_sources(k, w, in, lane, x, "a copy (TMA, bulk)");
+  }
+}
+
+/* ---- smem-race: ordinary loads and stores of different warps ---- */
+/* whether the instruction's shared-memory accesses are weak (plain ld, st,
+ * ldmatrix, stmatrix, cp.async...): atomics, reductions and the strong
+ * (.volatile / .relaxed / .acquire / .release) forms do not race in the
+ * memory model's sense and are not followed */
+static unsigned iclass(ptx_chk *k, const ptx_insn *in) {
+  uint32_t i = (uint32_t)(in - k->code);
+  if (!k->icls[i]) {
+    const char *t = ptx_insn_text(k->L->m, in);
+    bool strong = !strncmp(t, "atom", 4) || !strncmp(t, "red", 3) || strstr(t, ".volatile") ||
+                  strstr(t, ".relaxed") || strstr(t, ".acquire") || strstr(t, ".release") || strstr(t, "mbarrier");
+    k->icls[i] = strong ? 2 : !strncmp(t, "cp.async", 8) ? 3 : 1;
+  }
+  return k->icls[i];
+}
+static bool weak_access(ptx_chk *k, const ptx_insn *in) { return iclass(k, in) != 2; }
+
+/* ---- asynchronous copies in flight (issue 33) ---- */
+static bool tma_known(const ptx_chk *k, unsigned wi, const uint32_t *vc, const struct chk_tma *t) {
+  for (unsigned q = 0; q < k->n; q++)
+    if (t->kclock[q] && (q == wi || vc[VT(k, q)] + 1 >= t->kclock[q])) return true;
+  return false;
+}
+
+/* the async reads of granule g that a write by warp w (a generic store or
+ * a copy) must come after: TMA stores / bulk copies, wgmma operands */
+static void inflight_sources(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, const char *by) {
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  uint32_t o = k->bulk_r[g];
+  if (o && !known(k, vc, &k->op[o]))
+    report(w, CR_ASYNC_SRC_INFLIGHT, in, lane, of_op(&k->op[o]),
+           "shared memory 0x%x is overwritten by %s while the bulk copy (TMA store) that reads it is not known to "
+           "have read it (cp.async.bulk.wait_group.read of its bulk group)", g * GRAN, by);
+  k->bulk_r[g] = 0;
+  o = k->wg_r[g];
+  if (o && !known(k, vc, &k->op[o]))
+    report(w, CR_WGMMA_OPERAND_INFLIGHT, in, lane, of_op(&k->op[o]),
+           "shared memory 0x%x is overwritten by %s while the wgmma.mma_async that reads it is not known complete "
+           "(wgmma.wait_group of its group)", g * GRAN, by);
+  k->wg_r[g] = 0;
+}
+
+/* the async writes of granule g that a read by warp w (generic or an MMA
+ * operand) or a generic write must come after: cp.async, TMA loads */
+/* (m: the bytes of the granule accessed; cp.asyncs are followed per byte:
+ * Triton's tf32 kernels copy 4 bytes a thread, warps side by side) */
+static void inflight_dests(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint16_t m,
+                           const char *acc) {
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  uint32_t o = k->cpa_w[g];
+  if (o && (k->cpa_m[g] & m)) {
+    if (!known(k, vc, &k->op[o]))
+      report(w, CR_CP_ASYNC_UNWAITED, in, lane, of_op(&k->op[o]),
+             "%s shared memory 0x%x, which a cp.async writes that is not known complete (cp.async.wait_group of "
+             "its group in the issuing thread, then a barrier for another)", acc, g * GRAN + (unsigned)__builtin_ctz(k->cpa_m[g] & m));
+    if (!(k->cpa_m[g] &= (uint16_t)~m)) k->cpa_w[g] = 0;
+  }
+  o = k->tma_w[g];
+  if (o && !tma_known(k, w->id, vc, &k->tma[o]))
+    report(w, CR_ASYNC_DST_INFLIGHT, in, lane, (who){k->tma[o].insn, k->tma[o].warp, k->tma[o].lane},
+           "%s shared memory 0x%x, which a TMA load / bulk copy writes whose mbarrier phase (%u) this thread has not "
+           "observed", acc, g * GRAN, k->tma[o].phase);
+  k->tma_w[g] = 0;
+}
+
+static void inflight_access(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n,
+                            bool write) {
+  uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
+  if (z >= k->ngran) z = k->ngran - 1;
+  bool cpa = iclass(k, in) == 3;
+  for (; g <= z; g++) {
+    if (!k->rg[g].busy) continue;
+    uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+    uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    /* a cp.async into the destination of a cp.async of the same warp's
+     * open group (another lane's, another instruction's) is no conflict */
+    const chk_op *o = k->cpa_w[g] ? &k->op[k->cpa_w[g]] : NULL;
+    if (cpa && o && o->warp == w->id && o->idx == k->grp_n[0][w->id] + 1) continue;
+    if (k->cpa_w[g] | k->tma_w[g])
+      inflight_dests(k, w, in, lane, g, m, cpa ? "a cp.async into" : write ? "a store to" : "a load of");
+    if (write && (k->bulk_r[g] | k->wg_r[g])) inflight_sources(k, w, in, lane, g, "a store");
+    k->rg[g].busy = (k->cpa_w[g] | k->tma_w[g] | k->bulk_r[g] | k->wg_r[g]) != 0;
+  }
+}
+
+static uint32_t group_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint8_t kind, unsigned which,
+                         unsigned owner) {
+  return new_op(k, w, in, lane, kind, k->grp_n[which][owner] + 1);
+}
+
+void chk_cp_async(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
+  ptx_chk *k = w->cta->chk;
+  if (!k || !n) return;
+  uint32_t id = group_op(k, w, in, lane, OK_CPA, 0, w->id);
+  for (uint32_t g = off / GRAN; id && g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+    k->cpa_m[g] = (uint16_t)((k->cpa_w[g] ? k->cpa_m[g] : 0) | (((1u << hi) - 1) & ~((1u << lo) - 1)));
+    k->cpa_w[g] = id;
+    k->rg[g].busy = 1;
+  }
+}
+
+void chk_group(ptx_warp *w, unsigned which, bool wait, uint32_t n) {
+  ptx_chk *k = w->cta->chk;
+  if (!k || which > 2) return;
+  unsigned wi = w->id;
+  if (!wait) {
+    k->grp_n[which][wi]++;
+    return;
+  }
+  uint32_t done = k->grp_n[which][wi] >= n ? k->grp_n[which][wi] - n : 0;
+  unsigned e = which == 0 ? VA(k, wi) : which == 1 ? VB(k, wi) : VG(k, wi);
+  uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
+  if (vc[e] < done) vc[e] = done;
+  if (svc[e] < done) svc[e] = done;
+}
+
+void chk_tma_load(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n, ptx_mbar *mb,
+                  uint32_t phase) {
+  ptx_chk *k = t->chk;
+  if (!k || !n || !mb) return;
+  if (!ROOM(k->tma, k->ntma, k->tma_cap, 64)) return;
+  uint32_t id = k->ntma++;
+  struct chk_tma *x = &k->tma[id];
+  memset(x, 0, sizeof *x);
+  x->insn = (uint32_t)(in - k->code), x->mb = (uint32_t)(mb - t->mbars), x->phase = phase;
+  x->warp = (uint8_t)w->id, x->lane = (uint8_t)(lane < 0 ? 0 : lane);
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) k->tma_w[g] = id, k->rg[g].busy = 1;
+}
+
+/* a warp observed phase c of mbarrier i: the TMA loads that phase completes are known to it */
+static void tma_observed(ptx_chk *k, unsigned wi, uint32_t i, uint32_t c) {
+  for (uint32_t j = k->ntma; j-- > 1 && j + 512 >= k->ntma;) {
+    struct chk_tma *x = &k->tma[j];
+    if (x->mb == i && x->phase <= c && !x->kclock[wi]) x->kclock[wi] = VC(k, k->vc, wi)[VT(k, wi)] + 1;
+  }
+}
+
+/* the clock of store x's warp at its first fence.proxy.async after x (the
+ * oldest remembered one when the ring no longer holds it: a lower bound
+ * of what the reader must know, so never a false alarm) */
+static uint32_t first_fence_tc(const ptx_chk *k, const chk_ev *x) {
+  if (x->warp >= 32) return 0;
+  uint32_t best_seq = UINT32_MAX, tc = 0, n = k->fence_hn[x->warp] < FENCE_HIST ? k->fence_hn[x->warp] : FENCE_HIST;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t sq = k->fence_hseq[x->warp][i];
+    if (sq > x->seq && sq < best_seq) best_seq = sq, tc = k->fence_htc[x->warp][i];
+  }
+  return tc;
+}
+
+void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
+  ptx_chk *k = w->cta->chk;
+  if (!k || !n) return;
+  uint32_t id = group_op(k, w, in, lane, OK_BULK, 1, w->id);
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  uint32_t checked = 0;
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "a TMA store / bulk copy reads");
+    if (id) k->bulk_r[g] = id, k->rg[g].busy = 1;
+    uint32_t ev = k->sm_w[g];
+    if (!ev || ev == checked) continue;
+    checked = ev;
+    const chk_ev *x = &k->ev[ev];
+    /* the generic -> async proxy fence, after the store in the storing
+     * warp and ordered before this copy (its release reached this thread),
+     * or in this thread after the store */
+    bool fenced = (k->fence_seq[x->warp] > x->seq && (x->warp == w->id || vc[VT(k, x->warp)] >= first_fence_tc(k, x))) ||
+                  k->fence_seq[w->id] > x->seq;
+    if (!fenced)
+      report(w, CR_PROXY_FENCE, in, lane, of_ev(x),
+             "a TMA store / bulk copy reads shared memory 0x%x, written by the generic proxy with no "
+             "fence.proxy.async since", g * GRAN);
+    else if (x->warp != w->id && vc[VT(k, x->warp)] < x->tclock)
+      report(w, CR_SMEM_UNORDERED, in, lane, of_ev(x),
+             "a TMA store / bulk copy reads shared memory 0x%x, written by warp %u with no barrier or mbarrier "
+             "ordering the store before it", g * GRAN, x->warp);
+  }
+}
+
+void chk_wgmma(ptx_warp *w, const ptx_insn *in, unsigned wg0, const tc5_smem_desc *da, const tc5_operand *opa,
+               const tc5_smem_desc *db, const tc5_operand *opb, unsigned N, unsigned K) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  uint32_t id = group_op(k, w, in, -1, OK_WG, 2, wg0);
+  if (!id) return;
+  k->op[id].warp = (uint8_t)wg0;
+  for (int which = 0; which < 2; which++) {
+    const tc5_smem_desc *d = which ? db : da;
+    const tc5_operand *op = which ? opb : opa;
+    unsigned rows = which ? N : 64;
+    for (unsigned r = 0; d && r < rows; r++)
+      for (unsigned kk = 0; kk < K; kk++) {
+        tc5_elem_loc loc;
+        if (tc5_layout_addr(d, op, r, kk, &loc, NULL)) continue;
+        uint32_t g = loc.addr / GRAN;
+        if (g >= k->ngran) continue;
+        if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, -1, g, 0xFFFF, "a wgmma.mma_async reads");
+        k->wg_r[g] = id, k->rg[g].busy = 1;
+      }
+  }
+}
+
+void chk_mbar_reinit(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb) {
+  if (!w->cta->chk) return;
+  report(w, CR_MBAR_REINIT, in, lane, nobody(),
+         "mbarrier.init of the mbarrier at shared 0x%x, which is initialised (phase %u) and was not invalidated "
+         "(mbarrier.inval)", mb->addr, mb->mb.phase);
+}
+
+/* warp wi's read event for this instruction at its current clock */
+static uint32_t read_event(ptx_chk *k, unsigned wi, uint32_t insn, int lane) {
+  uint32_t e = k->last_rev[wi];
+  if (e && k->last_rinsn[wi] == insn && k->ev[e].tclock == VC(k, k->vc, wi)[VT(k, wi)]) return e;
+  if (!ROOM(k->ev, k->nev, k->ev_cap, 1024)) return 0;
+  e = k->nev++;
+  k->ev[e] = (chk_ev){k->seq, VC(k, k->vc, wi)[VT(k, wi)], insn, (uint8_t)wi, (uint8_t)(lane < 0 ? 0 : lane)};
+  k->last_rev[wi] = e;
+  k->last_rinsn[wi] = insn;
+  return e;
+}
+
+/* an earlier access x (of another warp, touching bytes xm of the granule)
+ * that the access of warp wi (bytes m) is not ordered after */
+static bool races(const ptx_chk *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
+  if (!x || !(xm & m)) return false;
+  const chk_ev *p = &k->ev[x];
+  return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
+}
+
+void chk_race(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
+  ptx_chk *k = w->cta->chk;
+  if (!k || !n || !in) return;
+  inflight_access(k, w, in, lane, off, n, write);
+  if (!weak_access(k, in)) return;
+  unsigned wi = w->id;
+  uint32_t insn = (uint32_t)(in - k->code);
+  uint32_t e = write ? (k->last_ev[wi] && k->last_insn[wi] == insn ? k->last_ev[wi] : store_event(k, wi, insn, lane))
+                     : read_event(k, wi, insn, lane);
+  if (!e) return;
+  const uint32_t *vc = VC(k, k->vc, wi);
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+    uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    struct chk_rg *q = &k->rg[g];
+    uint32_t *r = q->r;
+    uint16_t *rm = q->rm;
+    /* write after write is not followed: Triton's warp-specialised
+     * kernels store the same word from every warp at once (the partition
+     * state, 0) and run on B200s */
+    if (!write && q->w != e && races(k, vc, wi, q->w, q->wm, m)) {
+      const chk_ev *p = &k->ev[q->w];
+      report(w, CR_SMEM_RACE, in, lane, of_ev(p),
+             "this load of shared memory 0x%x and warp %u's store to it are not ordered: no bar.sync, barrier or "
+             "mbarrier arrive -> wait between them (a read-after-write data race)",
+             g * GRAN + (unsigned)__builtin_ctz(m & q->wm), p->warp);
+      q->w = 0; /* reported once */
+    }
+    if (write) {
+      for (int s = 0; s < 2; s++)
+        if (races(k, vc, wi, r[s], rm[s], m)) {
+          const chk_ev *p = &k->ev[r[s]];
+          report(w, CR_SMEM_RACE, in, lane, of_ev(p),
+                 "this store to shared memory 0x%x and warp %u's load of it are not ordered: no bar.sync, barrier or "
+                 "mbarrier arrive -> wait between them (a write-after-read data race)",
+                 g * GRAN + (unsigned)__builtin_ctz(m & rm[s]), p->warp);
+        }
+      if (q->w == e) q->wm |= m;
+      else q->w = e, q->wm = m;
+      r[0] = r[1] = 0;
+    } else if (r[0] == e) {
+      rm[0] |= m;
+    } else if (r[1] == e) {
+      rm[1] |= m;
+    } else {
+      /* keep the read that is not ordered before this one (or the newer) */
+      int s = !r[0] || k->ev[r[0]].warp == wi || vc[VT(k, k->ev[r[0]].warp)] >= k->ev[r[0]].tclock ? 0 : 1;
+      r[s] = e, rm[s] = m;
+    }
+  }
 }
 
 void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
+  chk_race(w, in, lane, off, n, false);
   const tc5_smem *s = &w->cta->smem;
   for (uint32_t b = off; b < off + n && b < s->size; b++)
     if (!(s->written[b >> 3] >> (b & 7) & 1)) {
@@ -295,10 +603,31 @@ void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint
     }
 }
 
+void chk_uninit_flush(ptx_warp *w, const ptx_insn *in, tc5_uninit_log *g) {
+  tc5_uninit_log u = *g;
+  memset(g, 0, sizeof *g);
+  if (!w->cta->chk) return; /* --check=none: not tracked */
+  const char *op = ptx_insn_text(w->cta->L->m, in);
+  char name[48];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(op, " \t"), op);
+  if (u.smem)
+    report(w, CR_SMEM_UNINIT, in, -1, nobody(),
+           "%s reads shared memory 0x%x that no instruction wrote (%llu bytes never written in all; read as 0xFF)",
+           name, u.smem_addr, (unsigned long long)u.smem);
+  if (u.tmem)
+    report(w, CR_TMEM_UNINIT, in, -1, nobody(),
+           "%s reads Tensor Memory lane %u column %u that nothing wrote (%llu cells never written in all; read as "
+           "0xFFFFFFFF)", name, TC5_TMEM_LANE(u.tmem_addr), TC5_TMEM_COL(u.tmem_addr), (unsigned long long)u.tmem);
+}
+
 void chk_fence_proxy_async(ptx_warp *w) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
   k->fence_seq[w->id] = ++k->seq;
+  if (w->id < 32) {
+    uint32_t h = k->fence_hn[w->id]++ % FENCE_HIST;
+    k->fence_hseq[w->id][h] = k->seq, k->fence_htc[w->id][h] = VC(k, k->vc, w->id)[VT(k, w->id)];
+  }
   memset(k->last_ev, 0, k->n * 4); /* every store after this one is a new event (a new seq) */
 }
 
@@ -358,6 +687,7 @@ static void async_smem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
   for (uint32_t i = 0; e && i < e->n; i++) {
     uint32_t g = e->g[i];
     if (g >= k->ngran) continue;
+    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "tcgen05.mma / cp reads");
     uint32_t ev = k->sm_w[g];
     k->sm_r[g] = id;
     if (!ev || ev == checked) continue;
@@ -540,8 +870,13 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
       if (!told) told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.mma", true);
       k->tm_w[g] = id;
     }
-  if (a->a_in_tmem) /* columns: an upper bound, K elements of at most 32 bits */
-    tmem_reads(k, w, in, lane, id, d_halves(TC5_TMEM_LANE(a->a_tmem), nl, al16), TC5_TMEM_COL(a->a_tmem), K,
+  /* A: the columns the engine reads, K elements packed by their width (K
+   * columns, an upper bound, when the idesc names no A type: the engine
+   * refuses that MMA) */
+  tc5_type at;
+  unsigned acols = tc5_idesc_atype(&d, &at) ? K : tc5__mma_a_tmem_cols(at, a->variant.sparse ? K / 2 : K);
+  if (a->a_in_tmem)
+    tmem_reads(k, w, in, lane, id, d_halves(TC5_TMEM_LANE(a->a_tmem), nl, al16), TC5_TMEM_COL(a->a_tmem), acols,
                "tcgen05.mma (A in Tensor Memory)", 0, &told);
   /* .sp: the metadata, in all 128 lanes */
   if (a->variant.sparse)
@@ -889,7 +1224,7 @@ void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, ui
   }
   chk_mb *x = mb_of(k, w->cta, mb);
   if (!x) return;
-  uint32_t ds[4 * 32];
+  uint32_t ds[CHK_CLOCKS * 32];
   contribution(k, wi, commit, k->scratch, ds);
   join(x->cur, k->scratch, k->nvc);
   join(x->cur_s, ds, k->nvc);
@@ -907,7 +1242,7 @@ void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, ui
 static void release_into(ptx_warp *w, bool commit, uint32_t slot) {
   ptx_chk *k = w->cta->chk;
   if (!k || slot >= CHK_BARS) return;
-  uint32_t ds[4 * 32];
+  uint32_t ds[CHK_CLOCKS * 32];
   contribution(k, w->id, commit, k->scratch, ds);
   join(k->bar + (size_t)slot * k->nvc, k->scratch, k->nvc);
   join(k->bar_s + (size_t)slot * k->nvc, ds, k->nvc);
@@ -943,6 +1278,7 @@ void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned pa
            "mbarrier is at phase %u): if it meant phase %u, the parity aliased", mb->addr, c, ph, c + 2);
   x->seen[w->id] = c + 1;
   acquire(k, w->id, last ? x->last : x->prev, last ? x->last_s : x->prev_s);
+  if (k->ntma > 1) tma_observed(k, w->id, (uint32_t)(mb - w->cta->mbars), c);
 }
 
 void chk_bar_arrive(ptx_warp *w, uint32_t id) { release_into(w, false, id); }

@@ -27,6 +27,8 @@
 #include "ptx/ptx_impl.h"
 #include "tc5/check.h"
 #include "tc5/cp.h"
+#include "tc5/descriptors.h"
+#include "tc5/layout.h"
 
 /* the rows of the rule table, in its order */
 enum {
@@ -54,6 +56,12 @@ enum {
   CR_SMEM_UNINIT,
   CR_SMEM_DESC_BASE_OFFSET,
   CR_TARGET_FEATURE,
+  CR_SMEM_RACE,
+  CR_CP_ASYNC_UNWAITED,
+  CR_ASYNC_DST_INFLIGHT,
+  CR_ASYNC_SRC_INFLIGHT,
+  CR_WGMMA_OPERAND_INFLIGHT,
+  CR_MBAR_REINIT,
   CR_BARRIER_COUNT,         /* issue 34: the runner reports it (ptx_bar_arrive) */
   CR_PAIR_DEALLOC_EARLY,    /* issue 34: the runner reports it (exec_tcgen05.c, pair_op) */
   CR_WGMMA_REG_INFLIGHT,    /* issue 34 */
@@ -85,7 +93,11 @@ void chk_log_free(chk_log *log);
 #define CHK_EXPORT_BAR (PTX_MAX_BARRIERS + 2) /* what the CTA's warps released to other CTAs */
 #define CHK_BARS (PTX_MAX_BARRIERS + 3)
 
-enum { OK_MMA = 1, OK_LD, OK_ST };
+/* OK_CPA: a cp.async (its commit group), OK_BULK: a TMA store / bulk copy
+ * reading shared memory (its bulk group), OK_WG: a wgmma reading shared
+ * memory (its wgmma group; the warp is the warpgroup's first) */
+enum { OK_MMA = 1, OK_LD, OK_ST, OK_CPA, OK_BULK, OK_WG };
+#define CHK_CLOCKS 7u /* clock entries a warp: T M L S A B G */
 
 typedef struct chk_ev { /* one generic store (a warp-instruction) to shared memory */
   uint32_t seq, tclock, insn;
@@ -144,6 +156,36 @@ struct ptx_chk {
   uint32_t *npend, *pend_cap;
   chk_desc_cache cache[DESC_CACHE];
   uint32_t *scratch;               /* nvc */
+  /* smem-race: ordinary (weak) ld/st.shared of different warps, per
+   * granule: the last store event and up to two read events, each with
+   * the bytes of the granule it touched */
+  struct chk_rg {                  /* per granule, together (one cache line a few) */
+    uint32_t w, r[2];
+    uint16_t wm, rm[2];
+    uint8_t busy;                  /* one of cpa_w, tma_w, bulk_r, wg_r may be set */
+  } *rg;
+  uint32_t *last_rev, *last_rinsn; /* per warp: its current read event        */
+  uint8_t *icls;                   /* per instruction: 0 not classified yet, 1 a
+                                      weak access, 2 not checked (atomic, strong),
+                                      3 a cp.async */
+  /* asynchronous copies in flight (issue 33), per granule: the cp.async
+   * writing it, the TMA load / bulk copy writing it (a chk_tma), the TMA
+   * store / bulk copy reading it, the wgmma reading it (chk_op ids) */
+  uint32_t *cpa_w, *tma_w, *bulk_r, *wg_r;
+  uint16_t *cpa_m;                 /* the bytes of the granule cp.asyncs in flight write */
+  uint32_t grp_n[3][32];
+  /* per warp: its last FENCE_HIST fence.proxy.async (seq, clock), a ring:
+   * a store is fenced for a reader by the writer's FIRST fence after it,
+   * which a later fence of the same warp must not hide */
+#define FENCE_HIST 8u
+  uint32_t fence_hseq[32][FENCE_HIST], fence_htc[32][FENCE_HIST];
+  uint32_t fence_hn[32];           /* per warp: commit groups of cp.async, bulk, wgmma */
+  struct chk_tma {                 /* a TMA load / bulk copy into this CTA */
+    uint32_t insn, mb, phase;      /* its mbarrier (index) and the phase it completes */
+    uint8_t warp, lane;
+    uint32_t kclock[32];           /* per warp: 1 + its clock when it observed the phase (0: not) */
+  } *tma;
+  uint32_t ntma, tma_cap;
   struct chk_wgmma {               /* per warp: registers of wgmma.mma_async not yet waited */
     uint32_t *reg, *grp, *insn;    /* the register, its wgmma-group, the wgmma */
     uint32_t n, cap, commits;      /* commits: wgmma.commit_group executed */
@@ -154,6 +196,9 @@ struct ptx_chk {
 #define VM(k, w) ((k)->n + (w))
 #define VL(k, w) (2 * (k)->n + (w))
 #define VS(k, w) (3 * (k)->n + (w))
+#define VA(k, w) (4 * (k)->n + (w)) /* cp.async groups waited (cp.async.wait_group) */
+#define VB(k, w) (5 * (k)->n + (w)) /* bulk groups whose reads are done (cp.async.bulk.wait_group.read) */
+#define VG(k, w) (6 * (k)->n + (w)) /* wgmma groups waited (wgmma.wait_group) */
 #define VC(k, arr, w) ((arr) + (size_t)(w) * (k)->nvc)
 
 typedef struct ptx_chk ptx_chk;
@@ -168,9 +213,18 @@ static inline bool chk_known(const ptx_chk *k, const uint32_t *vc, const chk_op 
   switch (o->kind) {
   case OK_MMA: return vc[VM(k, o->warp)] >= o->idx;
   case OK_LD: return vc[VL(k, o->warp)] >= o->idx;
+  case OK_CPA: return vc[VA(k, o->warp)] >= o->idx;
+  case OK_BULK: return vc[VB(k, o->warp)] >= o->idx;
+  case OK_WG:
+    for (unsigned q = 0; q < 4 && o->warp + q < k->n; q++)
+      if (vc[VG(k, o->warp + q)] >= o->idx) return true;
+    return false;
   default: return vc[VS(k, o->warp)] >= o->idx;
   }
 }
+/* smem-race: a generic access of warp w to [off, off + n) of its CTA's
+ * shared memory, checked against the other warps' (check.c) */
+void chk_race(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write);
 /* the common case inline: the warp's current store event, one granule
  * that no MMA still in flight (for this warp) reads */
 static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
@@ -180,16 +234,52 @@ static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uin
   if (e && k->last_insn[wi] == (uint32_t)(in - k->code) && g == (off + n - 1) / GRAN && g < k->ngran &&
       (!(r = k->sm_r[g]) || chk_known(k, VC(k, k->vc, wi), &k->op[r]))) {
     k->sm_w[g] = e;
+    /* smem-race, the common case: no load of another warp recorded,
+     * nothing asynchronous in flight, a weak store: the granule's last
+     * store (write after write is not reported) */
+    struct chk_rg *q = &k->rg[g];
+    if (!k->rg[g].busy && !(q->r[0] | q->r[1]) && k->icls[in - k->code] == 1) {
+      uint16_t m = (uint16_t)(((1u << (off % GRAN + n)) - 1) & ~((1u << (off % GRAN)) - 1));
+      if (q->w == e) q->wm |= m;
+      else q->w = e, q->wm = m;
+      return;
+    }
+    chk_race(w, in, lane, off, n, true);
     return;
   }
   chk_smem_write(w, in, lane, off, n);
 }
+/* after an instruction whose engine read never-written shared or Tensor
+ * Memory (the counts in *g, reset here): smem-uninit-read /
+ * tmem-uninit-read, the run goes on (the bytes read were poison, 0xFF) */
+void chk_uninit_flush(ptx_warp *w, const ptx_insn *in, tc5_uninit_log *g);
 void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
 /* shared memory [off, off + n) of CTA t written by the async proxy (a TMA
  * or bulk copy that w issued): no generic write waits for a fence there
  * any more; overwriting what an MMA of w's CTA still reads is reported */
 void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n);
 void chk_fence_proxy_async(ptx_warp *w);
+/* ---- asynchronous copies (issue 33) ---- */
+/* a cp.async of warp w writing [off, off + n) of its CTA (in flight until
+ * the warp's cp.async.wait_group covers its group) */
+void chk_cp_async(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
+/* commit groups: which 0 cp.async, 1 bulk (cp.async.bulk), 2 wgmma; wait:
+ * false commit_group, true wait_group n (n groups may stay pending) */
+void chk_group(ptx_warp *w, unsigned which, bool wait, uint32_t n);
+/* a TMA load or bulk copy into [off, off + n) of CTA t, completed by
+ * the phase `phase` of mbarrier mb of t (in flight until a warp observes it) */
+void chk_tma_load(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n, ptx_mbar *mb,
+                  uint32_t phase);
+/* a TMA store or bulk copy reading [off, off + n) of w's CTA (the async
+ * proxy: the stores must be fenced; in flight until
+ * cp.async.bulk.wait_group.read covers its bulk group) */
+void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
+/* a wgmma of the warpgroup of w (wg0: its first warp) reading its shared
+ * memory operands (da NULL: A in registers) */
+void chk_wgmma(ptx_warp *w, const ptx_insn *in, unsigned wg0, const tc5_smem_desc *da, const tc5_operand *opa,
+               const tc5_smem_desc *db, const tc5_operand *opb, unsigned N, unsigned K);
+/* mbarrier.init of an mbarrier already initialised and not invalidated */
+void chk_mbar_reinit(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb);
 void chk_tc_fence(ptx_warp *w, bool after);
 void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a);
 void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a);

@@ -158,7 +158,7 @@ static const tc5_check_rule rules[CR_COUNT] = {
                        "accessed by a single warp in the warpgroup (warp 0: lanes 0-31 ... warp 3: lanes 96-127).",
                        "tcgen05.ld/st addresses Tensor Memory lanes outside the warp's quarter",
                        "add 32 * (warp % 4) to the lane of taddr (bits 31-16)"},
-    [CR_TMEM_UNINIT] = {"tmem-uninit-read", TC5_CHECK_ALWAYS, "9.7.16.8",
+    [CR_TMEM_UNINIT] = {"tmem-uninit-read", TC5_CHECK_ERROR, "9.7.16.8",
                         "tcgen05.ld loads what the Tensor Memory cells hold: cells never written hold no defined "
                         "value.",
                         "tcgen05.ld, or tcgen05.mma with enable-input-d, reads Tensor Memory cells never written",
@@ -184,6 +184,57 @@ static const tc5_check_rule rules[CR_COUNT] = {
                            "sm_101/sm_103/sm_110, the f32 redux.sync outside sm_100a/sm_100f/sm_103 (tc5 runs them "
                            "for any target; ptxas refuses them)",
                            "a .target that has the instruction (sm_103a for tcgen05.ld.red), or the plain form"},
+    [CR_SMEM_RACE] = {"smem-race", TC5_CHECK_ERROR, "8.6 (Memory Consistency Model: data races)",
+                      "Two memory operations conflict if they overlap and at least one is a write; two conflicting "
+                      "memory operations that are not morally strong and not related by causality order form a "
+                      "data race (the values read are undefined).",
+                      "an ordinary ld/st.shared of one warp and an ordinary store of another warp to the same bytes "
+                      "with no happens-before between them: no bar.sync / barrier, no mbarrier arrive -> wait "
+                      "(read after write, write after read, write after write; atomics and strong accesses "
+                      "excepted)",
+                      "a bar.sync (or a named barrier of both warps), or an mbarrier the first warp arrives on and "
+                      "the second waits on, between the two accesses"},
+    [CR_CP_ASYNC_UNWAITED] = {"cp-async-unwaited", TC5_CHECK_ERROR, "9.7.9.25.3 (cp.async.wait_group)",
+                              "cp.async.wait_group instruction will cause executing thread to wait till only N or "
+                              "fewer of the most recent cp.async-groups are pending and all the prior cp.async-groups "
+                              "committed by the executing threads are complete.",
+                              "shared memory that a cp.async writes is loaded, stored or read by an MMA before the "
+                              "issuing thread's cp.async.wait_group covers the cp.async's group (and, for another "
+                              "thread, a barrier after that wait)",
+                              "cp.async.commit_group after the copies, cp.async.wait_group N (N: the groups that may "
+                              "stay in flight) before the data is used, and a bar.sync when other warps use it"},
+    [CR_ASYNC_DST_INFLIGHT] = {"async-dst-inflight", TC5_CHECK_ERROR, "9.7.9.25.4 (cp.async.bulk, mbarrier)",
+                               "The completion of the asynchronous copy is signalled through the complete-tx mechanism "
+                               "on the mbarrier object: the bytes written are visible to the threads that observe the "
+                               "completion of the mbarrier's phase.",
+                               "shared memory that a TMA load (cp.async.bulk.tensor) or bulk copy writes is loaded, "
+                               "stored or read by an MMA by a thread that has not observed the mbarrier phase the "
+                               "copy completes (directly, or through a barrier after a thread that did)",
+                               "wait on the mbarrier (mbarrier.try_wait.parity of the phase the copy's bytes complete) "
+                               "before using the buffer"},
+    [CR_ASYNC_SRC_INFLIGHT] = {"async-src-inflight", TC5_CHECK_ERROR, "9.7.9.25.4 (cp.async.bulk.wait_group)",
+                               "cp.async.bulk.wait_group.read indicates that the waiting has to be done until all the "
+                               "bulk async operations in the specified bulk async-group have completed reading from "
+                               "their source locations.",
+                               "shared memory that a TMA store (cp.async.bulk.tensor shared -> global) or bulk copy "
+                               "reads is overwritten (a store, a copy) before cp.async.bulk.wait_group.read covers its "
+                               "bulk group",
+                               "cp.async.bulk.commit_group after the store, cp.async.bulk.wait_group.read 0 (then a "
+                               "barrier for other warps) before the buffer is written again"},
+    [CR_WGMMA_OPERAND_INFLIGHT] = {"wgmma-operand-inflight", TC5_CHECK_ERROR, "9.7.15.6 (wgmma.wait_group)",
+                                   "Accessing the accumulator register or the input registers or the shared memory "
+                                   "containing matrix A or B of wgmma.mma_async before waiting for the completion of "
+                                   "the wgmma-group is undefined behavior.",
+                                   "shared memory that a wgmma.mma_async reads (A or B) is overwritten before the "
+                                   "warpgroup's wgmma.wait_group retires its wgmma-group (and, for another warp, a "
+                                   "barrier after that wait)",
+                                   "wgmma.commit_group, wgmma.wait_group N, then release the buffer (an mbarrier "
+                                   "arrive or bar.sync) before it is refilled"},
+    [CR_MBAR_REINIT] = {"mbarrier-reinit", TC5_CHECK_ERROR, "9.7.13.15.9 (mbarrier.init)",
+                        "Performing a mbarrier.init operation on a memory location containing a valid mbarrier object "
+                        "is undefined; first use mbarrier.inval to invalidate the mbarrier object.",
+                        "mbarrier.init of an mbarrier that is initialised and was not invalidated with mbarrier.inval",
+                        "mbarrier.inval before initialising the mbarrier again"},
     [CR_BARRIER_COUNT] = {"barrier-count-mismatch", TC5_CHECK_ALWAYS, "9.7.13.1",
                           "Operand b specifies the number of threads participating in the barrier. If no thread "
                           "count is specified, all threads in the CTA participate in the barrier.",
@@ -234,6 +285,40 @@ tc5_status tc5_check_rule_find(const char *id, unsigned *index) {
       return TC5_OK;
     }
   return TC5_EINVAL;
+}
+
+tc5_status tc5_check_override_parse(const char *text, tc5_check_override *out, tc5_diag *diag) {
+  if (!text || !out) return TC5_EINVAL;
+  const char *eq = strchr(text, '=');
+  size_t n = eq ? (size_t)(eq - text) : strlen(text);
+  unsigned k;
+  for (k = 0; k < CR_COUNT; k++)
+    if (strlen(rules[k].id) == n && !strncmp(rules[k].id, text, n)) break;
+  if (k == CR_COUNT) {
+    char ids[1024];
+    size_t o = 0;
+    for (unsigned i = 0; i < CR_COUNT && o < sizeof ids; i++)
+      if (rules[i].severity != TC5_CHECK_ALWAYS)
+        o += (size_t)snprintf(ids + o, sizeof ids - o, "%s%s", o ? ", " : "", rules[i].id);
+    return tc5_diag_add(diag, TC5_EINVAL, "rule", 0, "--rule %s: no rule '%.*s' (the rules: %s)", text, (int)n, text,
+                        ids);
+  }
+  if (rules[k].severity == TC5_CHECK_ALWAYS)
+    return tc5_diag_add(diag, TC5_EINVAL, "rule", k,
+                        "--rule %s: rule '%s' is undefined behaviour that tc5 cannot run past (always an error): it "
+                        "takes no level", text, rules[k].id);
+  const char *v = eq ? eq + 1 : "";
+  tc5_check_level lv;
+  if (!strcmp(v, "off")) lv = TC5_RULE_OFF;
+  else if (!strcmp(v, "warning")) lv = TC5_RULE_WARNING;
+  else if (!strcmp(v, "error")) lv = TC5_RULE_ERROR;
+  else
+    return tc5_diag_add(diag, TC5_EINVAL, "level", 0,
+                        "--rule %s: rule '%s' needs a level: NAME=off, NAME=warning or NAME=error (got '%s')", text,
+                        rules[k].id, v);
+  out->rule = k;
+  out->level = lv;
+  return TC5_OK;
 }
 
 tc5_status tc5_check_mode_parse(const char *text, tc5_check_mode *mode) {

@@ -79,10 +79,22 @@ static uint64_t fnv(const uint32_t *v, size_t n) {
  * lanes m + M j (j < 128 / M), each needing A's row m: tc5 reads it from
  * lane m and requires the copies in the other lane groups to be equal (an
  * inference from the layout: no public code shows this form's A). */
+/* the bits an element of A takes in Tensor Memory: its own from 16 up,
+ * 8 below (fp6/fp4 of f8f6f4 in 8-bit containers) */
+static unsigned a_tmem_bits(tc5_type at) {
+  const tc5_type_info *ti = tc5_spec_type(at);
+  return ti->bits >= 16 ? ti->bits : 8;
+}
+
+unsigned tc5__mma_a_tmem_cols(tc5_type at, unsigned K) {
+  unsigned per = 32 / a_tmem_bits(at);
+  return (K + per - 1) / per;
+}
+
 static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, unsigned cg, bool ws, unsigned K,
                                 tc5_type at, bool ashift, uint32_t *A, tc5_diag *diag) {
   const tc5_type_info *ti = tc5_spec_type(at);
-  unsigned bits = ti->bits >= 16 ? ti->bits : 8;
+  unsigned bits = a_tmem_bits(at);
   const tc5_container8 *c8 = ti->bits < 8 ? tc5_spec_container8(at) : NULL;
   unsigned rows = M / cg, per = 32 / bits;
   uint64_t uninit = 0;
@@ -99,12 +111,14 @@ static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, u
       uint32_t w;
       bool wr;
       if (tc5_tmem_peek(t, lane, TC5_TMEM_COL(taddr) + k / per, &w, &wr)) return TC5_EBOUNDS;
-      if (!wr && !uninit++) first = TC5_TMEM_ADDR(lane, TC5_TMEM_COL(taddr) + k / per);
+      if (!wr && t->uninit) tc5_uninit_note(t->uninit, true, TC5_TMEM_ADDR(lane, TC5_TMEM_COL(taddr) + k / per));
+      else if (!wr && !uninit++) first = TC5_TMEM_ADDR(lane, TC5_TMEM_COL(taddr) + k / per);
       for (unsigned j = 1; wsr && k % per == 0 && j < 128 / M; j++) {
         uint32_t w2;
         bool wr2;
         if (tc5_tmem_peek(t, lane + M * j, TC5_TMEM_COL(taddr) + k / per, &w2, &wr2)) return TC5_EBOUNDS;
-        if (!wr2 && !uninit++) first = TC5_TMEM_ADDR(lane + M * j, TC5_TMEM_COL(taddr) + k / per);
+        if (!wr2 && t->uninit) tc5_uninit_note(t->uninit, true, TC5_TMEM_ADDR(lane + M * j, TC5_TMEM_COL(taddr) + k / per));
+        else if (!wr2 && !uninit++) first = TC5_TMEM_ADDR(lane + M * j, TC5_TMEM_COL(taddr) + k / per);
         if (wr && wr2 && w2 != w)
           return tc5_diag_add(diag, TC5_EILLEGAL, "a-tmem", TC5_TMEM_ADDR(lane + M * j, TC5_TMEM_COL(taddr) + k / per),
                               "tcgen05.mma.ws: M = %u, A in Tensor Memory: row %u is 0x%08x at lane %u but 0x%08x at "
@@ -148,7 +162,8 @@ static int read_copies(const tc5_tmem *t, uint32_t lane, uint32_t stride, unsign
     bool wr;
     tc5_tmem_peek(t, lane + stride * r, col, &w, &wr);
     *r_bad = r, *v_bad = w >> shift & mask;
-    if (!wr) return 1;
+    if (!wr && t->uninit) tc5_uninit_note(t->uninit, true, TC5_TMEM_ADDR(lane + stride * r, col));
+    else if (!wr) return 1;
     if (!r) *v = *v_bad;
     else if (*v_bad != *v) return 2;
   }

@@ -178,7 +178,9 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
       for (unsigned m = 0; m < rows; m++)
         for (unsigned nn = 0; nn < N; nn++) {
           size_t cell = (size_t)(J->dl + lane_m[m] + lane_n[nn]) * TC5_TMEM_COLS + J->dc + col_n[nn];
-          if (t->written[cell] != 3 && !uninit++) first = (uint32_t)cell;
+          if (t->written[cell] != 3 && t->uninit)
+            tc5_uninit_note(t->uninit, true, TC5_TMEM_ADDR(cell / TC5_TMEM_COLS, cell % TC5_TMEM_COLS));
+          else if (t->written[cell] != 3 && !uninit++) first = (uint32_t)cell;
           D[((size_t)g * rows + m) * N + nn] = J->f16d ? t->cells[cell] & 0xFFFFu : t->cells[cell];
         }
       if (uninit) {

@@ -132,6 +132,7 @@ static PTX_EXEC(x_alloc) {
     return ptx_fail(w, in, -1, TC5_EILLEGAL, dst, "tcgen05.alloc: 0x%llx is not a shared-memory address", (unsigned long long)dst);
   uint8_t *p = ptx_mem(w, in, -1, PS_SHARED, off, 4, true);
   if (!p) return PX_ERROR;
+  if (c->chk) chk_smem_async_write(w, in, -1, c, off, 4);
   uint32_t taddr = 0;
   if (in->mods == 2) {
     int r = pair_op(w, in, T_ALLOC, (uint32_t)ncols, 0, &taddr);
@@ -427,6 +428,11 @@ PTX_DEC(dec_tcgen05) {
       in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
       if (!d_addr(d, 0, &in->o[0], NULL) || !d_src(d, 1, PT_U32, &in->o[1])) return d->st;
       in->fn = x_alloc;
+      /* the address is written by the Tensor Memory allocator, not a
+       * generic-proxy data store of the warp: an MMA that later reads the
+       * reused bytes as an operand needs no proxy fence for them (Gluon
+       * reuses the slot; ConSan's test_tcgen5_mma is silent on it) */
+      in->flags |= PF_ASYNC;
     } else {
       in->aux = T_DEALLOC;
       if (!d_src(d, 0, PT_B32, &in->o[0]) || !d_src(d, 1, PT_U32, &in->o[1])) return d->st;

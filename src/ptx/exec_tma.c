@@ -38,7 +38,8 @@ static bool read_map(ptx_warp *w, const ptx_insn *in, unsigned l, uint8_t space,
   }
   tc5_diag dg;
   tc5_diag_init(&dg);
-  tc5_status st = tc5_tensormap_decode(&m, p, &dg);
+  /* tc5's own encoding, or CUDA's (what cuTensorMapEncodeTiled writes on the host) */
+  tc5_status st = tc5_tensormap_is_cuda(&m) ? tc5_tensormap_cuda_decode(&m, p, &dg) : tc5_tensormap_decode(&m, p, &dg);
   if (st) {
     ptx_fail(w, in, (int)l, st, a, "the tensor map at 0x%llx is not valid: %s", (unsigned long long)a,
              dg.count ? dg.issue[0].message : tc5_strerror(st));
@@ -121,6 +122,11 @@ static PTX_EXEC(x_tensor) {
         tc5_tma_box_footprint(&p, &foot);
         chk_smem_async_write(w, in, (int)l, d, off, foot);
       }
+      if (!load && d == w->cta && d->chk) { /* a store / reduction reads the box from shared memory */
+        uint32_t foot;
+        tc5_tma_box_footprint(&p, &foot);
+        chk_bulk_read(w, in, (int)l, off, foot);
+      }
       if (load) {
         /* the bytes land in d; the mbarrier at the same offset in d's CTA
          * (multicast) or the one the instruction names */
@@ -136,6 +142,12 @@ static PTX_EXEC(x_tensor) {
             return ptx_fail(w, in, (int)l, TC5_EILLEGAL, r, "[cta-pair] .cta_group::2: CTA rank %u has no peer in a cluster of %u",
                             d->rank, w->cta->cl->n);
           bt = &w->cta->cl->ctas[r];
+        }
+        if (bt == d && d->chk) { /* in flight until a warp observes the phase its bytes complete */
+          ptx_mbar *pm = ptx_mbar_find(bt, mboff);
+          uint32_t foot;
+          tc5_tma_box_footprint(&p, &foot);
+          if (pm && pm->mb.initialized) chk_tma_load(w, in, (int)l, d, off, foot, pm, pm->mb.phase);
         }
         int r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(bt, mboff), bytes);
         if (r != PX_NEXT) return r;
@@ -211,20 +223,33 @@ static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uin
         memcpy(dp, tmp, 16);
       }
     }
-    uint32_t doff;
+    uint32_t doff, soff;
     ptx_cta *t = in->space != PS_GLOBAL ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
     if (t && t->chk) chk_smem_async_write(w, in, (int)l, t, doff, size);
+    ptx_cta *sc = in->type != PS_GLOBAL ? ptx_cluster_addr(w, in->type, s, &soff) : NULL;
+    if (sc == w->cta && sc->chk) chk_bulk_read(w, in, (int)l, soff, size);
   }
   if ((in->mods & TM_MBAR) && !(in->mods & TM_MULTICAST)) {
     uint32_t mb;
     ptx_cta *t = smem_at(w, in, l, PS_SHARED_CLUSTER, &in->o[3], &mb);
     if (!t) return PX_ERROR;
+    uint32_t doff;
+    ptx_cta *dt = size ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
+    if (dt == t && t->chk) {
+      ptx_mbar *pm = ptx_mbar_find(t, mb);
+      if (pm && pm->mb.initialized) chk_tma_load(w, in, (int)l, t, doff, size, pm, pm->mb.phase);
+    }
     int r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(t, mb), size);
     if (r != PX_NEXT) return r;
   }
   return PX_NEXT;
 }
 
+static PTX_EXEC(x_bulk_group) {
+  if (mask && w->cta->chk)
+    chk_group(w, 1, in->aux == 1, in->aux == 1 ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0);
+  return PX_NEXT;
+}
 static PTX_EXEC(x_done) {
   (void)w;
   (void)in;
@@ -388,20 +413,19 @@ PTX_DEC(dec_cp_reduce) {
 }
 tc5_status ptx_dec_bulk(dctx *d, bool reduce) {
   ptx_insn *in = d->in;
-  bool commit = false;
-  if (!reduce && ((commit = d_take(d, "commit_group")) || d_take(d, "wait_group"))) {
-    /* every bulk copy completed when issued: nothing to wait for (a late
-     * schedule completes the warp's copies at wait_group) */
-    in->flags |= PF_GROUP | (commit ? PF_LATE : PF_FLUSH_WARP);
+  bool wait = !reduce && d_take(d, "wait_group");
+  if (wait || (!reduce && d_take(d, "commit_group"))) {
+    /* every bulk copy completed when issued: nothing to wait for (the
+     * checker follows the bulk groups: in->aux 1 for wait_group; a late
+     * schedule keeps a commit_group in the FIFO and completes the warp's
+     * copies at wait_group) */
+    in->aux = wait;
+    in->flags |= PF_GROUP | (wait ? PF_FLUSH_WARP : PF_LATE);
     in->aux2 = PTX_GROUP_BULK;
     d_take(d, "read");
-    in->fn = x_done;
-    if (!d_nops(d, 0, 1)) return d->st;
-    int64_t n = 0;
-    if (!commit && d->r->nops == 1 && (!d_imm(d, 0, &n) || n < 0 || n > 0xffff))
-      return d->st ? d->st : d_fail(d, TC5_ERANGE, "cp.async.bulk.wait_group N: N is %lld", (long long)n);
-    in->aux = (uint32_t)n;
-    return TC5_OK;
+    in->fn = x_bulk_group;
+    if (!d_nops(d, in->aux, in->aux)) return d->st;
+    return in->aux && !d_src(d, 0, PT_U32, &in->o[0]) ? d->st : TC5_OK;
   }
   if (!reduce && d_take(d, "prefetch")) {
     for (unsigned k = 1; k < d->ntok; k++) d->used[k] = true;
@@ -425,6 +449,11 @@ static PTX_EXEC(x_tmap_replace) {
     tc5_tensormap m;
     memcpy(m.bytes, p, 128);
     tc5_diag dg;
+    tc5_diag_init(&dg);
+    tc5_tmap_params cp;
+    /* CUDA's encoding: edited as tc5's own (the same fields); anything else (a map being built from
+     * zeros or from tc5's) is edited as it is */
+    if (tc5_tensormap_is_cuda(&m) && !tc5_tensormap_cuda_decode(&m, &cp, &dg)) tc5_tensormap_encode(&m, &cp, &dg);
     tc5_diag_init(&dg);
     tc5_status st = tc5_tensormap_replace(&m, (tc5_tmap_field)in->aux, has_ord ? (unsigned)PTX_R(w, in->o[1].reg)[l] : 0,
                                           val[l], &dg);

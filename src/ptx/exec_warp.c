@@ -638,16 +638,21 @@ static PTX_EXEC(x_mbarrier) {
       }
     });
     if (all) return PX_NEXT;
-    /* false is a legal answer, and the program sees it once; the same wait
-     * polled again with nothing changed in the CTA meanwhile would spin:
-     * the warp then sleeps until something changes */
+    /* false is a legal answer, and the program sees it once; a wait polled
+     * again with nothing changed in the CTA meanwhile would spin: the warp
+     * then sleeps until something changes (as try_wait, with or without a
+     * suspend-time hint, suspends the thread on the hardware). Any wait of
+     * the warp, not only the same instruction: compilers unroll a poll loop
+     * into many (tma90's multicast kernels: 16). */
     uint32_t pc = (uint32_t)(in - w->cta->L->m->code);
-    if (w->poll_pc == pc && w->poll_epoch == w->cta->epoch) return PX_BLOCK;
+    if (w->poll_pc != UINT32_MAX && w->poll_epoch == w->cta->epoch) return PX_BLOCK;
     w->poll_pc = pc;
     w->poll_epoch = w->cta->epoch;
     return PX_NEXT;
   }
   ptx_mbar *spill = NULL; /* the checker: a phase this instruction completed */
+  ptx_mbar *inited[32];   /* the checker: mbarriers earlier lanes of this init initialised */
+  unsigned ninited = 0;
   PTX_LANES(mask, {
     uint32_t off;
     if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
@@ -660,6 +665,10 @@ static PTX_EXEC(x_mbarrier) {
       ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
       if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
       mb->tx_line = 0;
+      bool again = false; /* every lane of a warp initialising one mbarrier is one initialisation */
+      for (unsigned i = 0; i < ninited; i++) again |= inited[i] == mb;
+      if (mb->mb.initialized && !again && w->cta->chk) chk_mbar_reinit(w, in, (int)l, mb);
+      if (!again) inited[ninited++] = mb;
       st = tc5_mbarrier_init(&mb->mb, (uint32_t)x[l], &dg);
       if (w->cta->chk) chk_mbar_init(w, mb);
       uint8_t *p = ptx_mem(w, in, (int)l, PS_SHARED, off, 8, true);
@@ -734,7 +743,7 @@ PTX_DEC(dec_mbarrier) {
   if (has_state && !d_dst(d, 0, &in->o[0])) return d->st;
   if (!d_addr(d, a, &in->o[a], NULL)) return d->st;
   if (d->r->nops > a + 1 && !d_src(d, a + 1, PT_U64, &in->o[a + 1])) return d->st;
-  if (op == MB_TRY_WAIT) in->nops = (uint8_t)(a + 2); /* a suspend-time hint is ignored */
+  if (op == MB_TRY_WAIT) in->nops = (uint8_t)(a + 2); /* a suspend-time hint: every wait sleeps (x_mbarrier) */
   in->fn = x_mbarrier;
   in->flags |= PF_MBAR;
   return TC5_OK;

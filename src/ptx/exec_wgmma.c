@@ -10,7 +10,10 @@
  * through a descriptor; the descriptors' layouts are tc5's canonical
  * layouts (tc5_smem_desc_from_wgmma, tc5_layout_gather: the same layouts,
  * checked against wgmma on the H100 by gpu/wgmma_layout.cu). Arithmetic:
- * tc5's Hopper model (tc5_dot_model(TC5_MODEL_HOPPER, ...)), per element.
+ * tc5's Hopper model (tc5_dot_model(TC5_MODEL_HOPPER, ...)), the whole
+ * 64 x N x K product through one tc5_gemm call (the same results as
+ * tc5_dot_run element by element, 17x to 96x faster for the float kinds:
+ * bench/bench_wgmma.c, whose CTest bench_wgmma_outputs compares the two).
  *
  * Register fragments (PTX ISA "Register Fragments and Shared Memory Matrix
  * Layouts" of wgmma), thread t of the warpgroup, lane l = t % 32, warp
@@ -35,21 +38,21 @@ enum { G_FENCE, G_COMMIT, G_WAIT, G_MMA };
  * in->type = D type, in->type2 = A type, in->space = B type (fp8 may mix);
  * in->aux2 = number of immediates */
 
-/* wgmma.commit_group / wait_group N (in->aux): every wgmma completed when
- * issued; the checker follows the groups (wgmma-reg-inflight) */
-static PTX_EXEC(x_wg_commit) {
-  if (mask && w->cta->chk) chk_wgmma_commit(w);
-  (void)in;
-  return PX_NEXT;
-}
-static PTX_EXEC(x_wg_wait) {
-  if (mask && w->cta->chk) chk_wgmma_wait(w, in->aux);
-  return PX_NEXT;
-}
 static PTX_EXEC(x_wg_nop) {
   (void)w;
   (void)in;
   (void)mask;
+  return PX_NEXT;
+}
+/* wgmma.commit_group (in->aux G_COMMIT) / wait_group N (G_WAIT): the MMA
+ * completed at once; the checker follows the groups of each warp */
+static PTX_EXEC(x_wg_group) {
+  if (mask && w->cta->chk) {
+    uint32_t n = in->aux == G_WAIT ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0;
+    chk_group(w, 2, in->aux == G_WAIT, n);
+    if (in->aux == G_WAIT) chk_wgmma_wait(w, n); /* wgmma-reg-inflight (issue 34) */
+    else chk_wgmma_commit(w);
+  }
   return PX_NEXT;
 }
 
@@ -123,12 +126,10 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
   if (!st) st = tc5_smem_desc_from_wgmma(bdesc, &db, &dg);
   if (!st) st = tc5_layout_check(&db, &opb, N, K, c->smem.size, &dg);
   if (st) return wg_fail_diag(w, in, st, &dg);
-  uint32_t *B = malloc(sizeof(uint32_t) * N * K), *A = malloc(sizeof(uint32_t) * 64 * K);
-  if (!A || !B) {
-    free(A);
-    free(B);
-    return ptx_fail(w, in, -1, TC5_ENOMEM, 0, "out of memory");
-  }
+  /* A 64 x K, B gathered N x K then K x N (Bt), D 64 x N: one block */
+  uint32_t *B = malloc(sizeof(uint32_t) * (N * K + K * N + 64 * K + 64 * N));
+  if (!B) return ptx_fail(w, in, -1, TC5_ENOMEM, 0, "out of memory");
+  uint32_t *Bt = B + N * K, *A = Bt + K * N, *D = A + 64 * K;
   st = tc5_layout_gather(&c->smem, &db, &opb, N, K, B, &dg);
   if (!st && !a_regs) {
     st = tc5_operand_for(kind_of(ab), fmt(ab), trans_a ? TC5_MAJOR_MN : TC5_MAJOR_K, &opa);
@@ -140,12 +141,12 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
     for (unsigned mm = 0; mm < 64; mm++)
       for (unsigned k = 0; k < K; k++) A[mm * K + k] = a_reg_code(wg, vr, abits, mm, k);
   }
+  if (!st && c->chk) chk_wgmma(w, in, wg[0]->id, a_regs ? NULL : &da, &opa, &db, &opb, N, K);
   tc5_dot dot;
   if (!st)
     st = tc5_dot_model(TC5_MODEL_HOPPER, kind_of(ab), fmt(ab), fmt(bt), fmt(dt), TC5_TYPE_NONE, 0,
                        in->aux == 1, &dot, &dg);
   if (st) {
-    free(A);
     free(B);
     return wg_fail_diag(w, in, st, &dg);
   }
@@ -156,6 +157,20 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
   o.negate_b = imm[1] == -1;
   const uint32_t *dv = m->vregs + od->vec;
   bool d16 = dt == PT_F16;
+  for (unsigned n = 0; n < N; n++)
+    for (unsigned k = 0; k < K; k++) Bt[k * N + n] = B[n * K + k];
+  /* C from the fragments into D (row-major), the product, D back */
+  for (unsigned t = 0; t < 128; t++) {
+    const ptx_warp *q = wg[t / 32];
+    unsigned l = t % 32;
+    for (unsigned i = 0; i < N / 2; i++) {
+      unsigned row = 16 * (t / 32) + l / 4 + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+      const uint64_t *reg = PTX_R(q, dv[d16 ? i / 2 : i]);
+      unsigned sh = d16 ? 16 * (i % 2) : 0;
+      D[row * N + col] = (uint32_t)(reg[l] >> sh) & (d16 ? 0xffffu : 0xffffffffu);
+    }
+  }
+  st = tc5_gemm(&dot, 64, N, K, A, Bt, NULL, NULL, D, &o, 1);
   for (unsigned t = 0; t < 128 && !st; t++) {
     ptx_warp *q = wg[t / 32];
     unsigned l = t % 32;
@@ -163,14 +178,11 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
       unsigned row = 16 * (t / 32) + l / 4 + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
       uint64_t *reg = PTX_R(q, dv[d16 ? i / 2 : i]);
       unsigned sh = d16 ? 16 * (i % 2) : 0;
-      uint32_t cin = (uint32_t)(reg[l] >> sh) & (d16 ? 0xffffu : 0xffffffffu), dout;
-      st = tc5_dot_run(&dot, K, A + row * K, B + col * K, NULL, NULL, cin, &o, &dout);
-      if (st) break;
+      uint32_t dout = D[row * N + col];
       if (d16) reg[l] = (reg[l] & ~(0xffffull << sh)) | (uint64_t)(dout & 0xffff) << sh;
       else reg[l] = dout;
     }
   }
-  free(A);
   free(B);
   if (st) {
     tc5_diag_init(&dg);
@@ -219,16 +231,14 @@ PTX_DEC(dec_wgmma) {
   if (!d_take(d, "sync") || !d_take(d, "aligned")) return d_fail(d, TC5_EPARSE, "needs .sync.aligned");
   in->flags |= PF_ALIGNED;
   if (!strcmp(sub, "fence") || !strcmp(sub, "commit_group")) {
-    in->fn = sub[0] == 'f' ? x_wg_nop : x_wg_commit;
+    in->aux = sub[0] == 'c' ? G_COMMIT : G_FENCE;
+    in->fn = sub[0] == 'c' ? x_wg_group : x_wg_nop;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
   if (!strcmp(sub, "wait_group")) {
-    in->fn = x_wg_wait;
-    int64_t n;
-    if (!d_nops(d, 1, 1) || !d_imm(d, 0, &n)) return d->st;
-    if (n < 0 || n > 0xffff) return d_fail(d, TC5_ERANGE, "wgmma.wait_group N: N is %lld", (long long)n);
-    in->aux = (uint32_t)n;
-    return TC5_OK;
+    in->aux = G_WAIT;
+    in->fn = x_wg_group;
+    return d_nops(d, 1, 1) && d_src(d, 0, PT_U32, &in->o[0]) ? TC5_OK : d->st;
   }
   if (strcmp(sub, "mma_async")) return d_fail(d, TC5_EUNSUPPORTED, "wgmma.%s is not modelled", sub);
   const char *shape = NULL;

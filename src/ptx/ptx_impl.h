@@ -96,7 +96,7 @@ enum {
                               cp.async.bulk.wait_group, cp.async.mbarrier.arrive) */
   PF_FLUSH_ALL = 1u << 6,  /* needs every operation of the cluster complete (tcgen05.dealloc) */
   PF_GROUP = 1u << 7,      /* with PF_LATE: a commit_group (the group's end in the FIFO); with
-                              PF_FLUSH_WARP: a wait_group N (in->aux) for the groups of kind in->aux2 */
+                              PF_FLUSH_WARP: a wait_group N (operand o[0]) for the groups of kind in->aux2 */
 };
 enum { PTX_GROUP_CP_ASYNC = 1, PTX_GROUP_BULK = 2 };
 
@@ -236,6 +236,7 @@ typedef struct ptx_launch {
   const tc5_ptx_module *m;
   const ptx_func *f;
   tc5_ptx_launch_cfg cfg;
+  uint8_t rule_level[64];   /* per checker rule: tc5_check_level (cfg.rules) */
   ptx_region *regions;
   unsigned nregions;
   tc5_tensormap *tmaps;     /* tensor maps passed by address (regions of their own) */
@@ -246,6 +247,7 @@ typedef struct ptx_launch {
   uint32_t dyn_base;        /* shared address of the .extern array */
   uint32_t *shared_addr;    /* per variable: its shared address for this entry */
   uint32_t threads_per_cta, warps_per_cta;
+  uint32_t reg_lo, reg_hi;  /* the registers the entry and the .funcs touch: a warp's window */
   uint64_t max_steps;
   /* the first error stops every worker */
   volatile int failed;
@@ -336,6 +338,11 @@ typedef struct ptx_cluster {
   uint32_t id[3];        /* %clusterid */
   /* barrier.cluster: phases completed, threads arrived in this one */
   uint32_t bar_phase, bar_arrived;
+  /* reads of never-written shared / Tensor Memory by the engine (MMA and
+   * cp operands, tcgen05.ld, wgmma) of any CTA of the cluster: tolerated,
+   * the memory filled with 0xFF at the CTA's start; the checker reports
+   * them after the instruction (ptx_uninit_flush) */
+  tc5_uninit_log uninit;
   /* the engine's view of each CTA, by rank: a CTA pair (ranks 2i, 2i + 1)
    * is adjacent, as tc5_mma_issue / tc5_cp / tc5_commit take it */
   tc5_cta *mma;
@@ -390,8 +397,11 @@ int ptx_late_complete_one(ptx_cluster *cl);
 /* completes the pending operations up to the last one w issued (NULL: all) */
 int ptx_late_flush(ptx_cluster *cl, const struct ptx_warp *w);
 /* wait_group N: completes the pending operations up to w's commit_group of
- * that kind (in->aux2) that has N more recent ones after it */
-int ptx_late_flush_groups(ptx_cluster *cl, const struct ptx_warp *w, const struct ptx_insn *in);
+ * that kind (in->aux2) that has N (keep) more recent ones after it; *pending:
+ * the commit_groups of that kind of w still in the FIFO after it (at most
+ * N), which the checker has not counted yet */
+int ptx_late_flush_groups(ptx_cluster *cl, const struct ptx_warp *w, const struct ptx_insn *in, uint32_t keep,
+                          uint32_t *pending);
 
 typedef struct ptx_cta {
   ptx_launch *L;

@@ -237,13 +237,20 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     int r;
     if (c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
       if (in->flags & PF_LATE) r = ptx_late_defer(w, in, mask); /* completes later (sched.c) */
-      else if (in->flags & PF_GROUP) /* wait_group N */
-        r = ptx_late_flush_groups(c->cl, w, in) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
-      else
+      else if (in->flags & PF_GROUP) { /* wait_group N */
+        uint32_t keep = (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)], pend = 0;
+        r = ptx_late_flush_groups(c->cl, w, in, keep, &pend) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
+        /* the checker counts a group at its commit_group, which is still in
+         * the FIFO for the pend most recent ones: the groups waited are the
+         * warp's commits less N, not the counted ones less N */
+        if (r != PX_ERROR && pend && w->cta->chk)
+          chk_group(w, in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
+      } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
     } else
       r = in->fn(w, in, mask);
     if (w->chk_pending) chk_after(w, in);
+    if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(w, in, &c->cl->uninit);
     steps++;
     tins += (uint64_t)__builtin_popcount(mask);
     if (r == PX_NEXT) {
@@ -294,6 +301,42 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   return ret;
 }
 
+/* the registers entry f can touch, [*lo, *hi): those its instructions and
+ * every .func's (one it may call) name, and the slot past the highest (a
+ * 128-bit register's second half) */
+static void reg_window(const tc5_ptx_module *m, const ptx_func *f, uint32_t *lo, uint32_t *hi) {
+  uint32_t a = m->nregs, b = 0;
+#define REG_SEEN(x)                     \
+  do {                                  \
+    uint32_t x__ = (x);                 \
+    if (x__ < m->nregs) {               \
+      if (x__ < a) a = x__;             \
+      if (x__ + 2 > b) b = x__ + 2;     \
+    }                                   \
+  } while (0)
+  for (unsigned g = 0; g < m->nfuncs; g++) {
+    const ptx_func *fn = &m->funcs[g];
+    if (fn != f && fn->is_entry) continue;
+    for (uint32_t pc = fn->first; pc < fn->first + fn->count && pc < m->ncode; pc++) {
+      const ptx_insn *in = &m->code[pc];
+      REG_SEEN(in->guard);
+      for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
+        const ptx_opnd *o = &in->o[k];
+        if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG) continue;
+        REG_SEEN(o->reg);
+        REG_SEEN(o->reg2);
+        if (o->kind == PO_VEC)
+          for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) REG_SEEN(m->vregs[o->vec + e]);
+      }
+    }
+  }
+#undef REG_SEEN
+  if (b > m->nregs) b = m->nregs;
+  if (a >= b) a = b = 0;
+  *lo = a;
+  *hi = b;
+}
+
 /* ---- one cluster of CTAs ---- */
 typedef struct worker {
   ptx_launch *L;
@@ -323,10 +366,15 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     wk->cl.id[k] = clid[k];
   }
   c->linear = c->ctaid[0] + (uint64_t)L->cfg.grid[0] * (c->ctaid[1] + (uint64_t)L->cfg.grid[1] * c->ctaid[2]);
-  memset(c->smem.bytes, 0, c->smem.size);
+  /* never-written memory reads as poison (0xFF: a NaN in every float
+   * type, as ConSan's fill); a read of it is a finding, not the run's end */
+  memset(c->smem.bytes, 0xFF, c->smem.size);
   memset(c->smem.written, 0, (c->smem.size + 7) / 8);
   tc5_status st = tc5_tmem_init(&c->tmem, rank);
   if (st) return st;
+  memset(c->tmem.cells, 0xFF, (size_t)TC5_TMEM_LANES * TC5_TMEM_COLS * sizeof *c->tmem.cells);
+  memset(&wk->cl.uninit, 0, sizeof wk->cl.uninit);
+  c->smem.uninit = c->tmem.uninit = &wk->cl.uninit;
   c->mma = &wk->cl.mma[rank];
   c->mma->smem = &c->smem;
   c->mma->tmem = &c->tmem;
@@ -354,9 +402,13 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->converged = true;
     w->pc = L->f->first;
     w->poll_pc = UINT32_MAX;
-    memset(w->r, 0, (size_t)m->nregs * 32 * sizeof(uint64_t));
+    /* the window of registers the kernel can touch: a module's registers
+     * are numbered across all its functions (tma90's kernels.ptx: 48
+     * entries), an entry's are a part */
+    memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
     memset(w->local, 0, (size_t)32 * lb);
     for (uint32_t j = 0; j < m->nconsts; j++) {
+      if (m->consts[j].reg < L->reg_lo || m->consts[j].reg >= L->reg_hi) continue;
       uint64_t *r = PTX_R(w, m->consts[j].reg);
       if (m->consts[j].kind == PC_SREG)
         for (unsigned l = 0; l < 32; l++) r[l] = const_value(w, &m->consts[j], l);
@@ -537,8 +589,8 @@ static void cluster_run(worker *wk) {
         if (w->wait == W_BAR) continue;
         if (w->wait == W_RETRY && w->wait_epoch == c->epoch) continue;
         w->wait = W_RUN;
-        uint64_t before = w->steps;
-        int r = run_warp(w, 1u << 16);
+        uint64_t before = w->steps, limit = L->max_steps * cl->n, left = total < limit ? limit - total : 0;
+        int r = run_warp(w, left < (1u << 16) ? left + 1 : 1u << 16); /* a hang stops at the limit */
         total += w->steps - before;
         ran = true;
         new_epochs(cl);
@@ -770,6 +822,17 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   if ((unsigned)cfg->check > TC5_CHECK_STRICT)
     return tc5_diag_add(diag, TC5_EINVAL, "check", (uint64_t)cfg->check, "check mode %d is not none, default or strict",
                         (int)cfg->check);
+  if (cfg->nrules && !cfg->rules) return tc5_diag_add(diag, TC5_EINVAL, "rules", cfg->nrules, "nrules is %u but rules is NULL", cfg->nrules);
+  for (unsigned i = 0; i < cfg->nrules; i++) {
+    const tc5_check_rule *r;
+    const tc5_check_override *o = &cfg->rules[i];
+    if (tc5_check_rule_get(o->rule, &r) || o->rule >= sizeof L.rule_level)
+      return tc5_diag_add(diag, TC5_EINVAL, "rules", o->rule, "rules[%u].rule %u is not a rule's index", i, o->rule);
+    if (r->severity == TC5_CHECK_ALWAYS || (unsigned)o->level > TC5_RULE_ERROR)
+      return tc5_diag_add(diag, TC5_EINVAL, "rules", o->level, "rules[%u]: rule '%s' cannot take level %d%s", i, r->id,
+                          (int)o->level, r->severity == TC5_CHECK_ALWAYS ? " (an always rule takes none)" : "");
+    L.rule_level[o->rule] = (uint8_t)o->level;
+  }
   /* the entry */
   for (unsigned k = 0; k < m->nfuncs; k++) {
     const ptx_func *f = &m->funcs[k];
@@ -972,6 +1035,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
       memcpy(L.globals + m->vars[k].addr, m->vars[k].init, m->vars[k].size);
   add_region(&L, next, m->global_bytes, L.globals, "module variables");
   L.max_steps = cfg->max_steps ? cfg->max_steps : (1ull << 34);
+  reg_window(m, L.f, &L.reg_lo, &L.reg_hi);
   /* workers */
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
   if (nthreads < 1) nthreads = 1;

@@ -179,10 +179,11 @@ int ptx_late_flush(ptx_cluster *cl, const ptx_warp *w) {
   return PX_NEXT;
 }
 
-int ptx_late_flush_groups(ptx_cluster *cl, const ptx_warp *w, const ptx_insn *in) {
+int ptx_late_flush_groups(ptx_cluster *cl, const ptx_warp *w, const ptx_insn *in, uint32_t keep, uint32_t *pending) {
   ptx_sched *s = cl->sched;
+  *pending = 0;
   if (!s) return PX_NEXT;
-  unsigned keep = in->aux, last = s->head;
+  unsigned last = s->head;
   for (unsigned i = s->n; i-- > s->head;) {
     const ptx_late_op *o = &s->q[i];
     if (o->ghost.cta != w->cta || o->ghost.id != w->id || !(o->in->flags & PF_GROUP) || o->in->aux2 != in->aux2)
@@ -196,5 +197,10 @@ int ptx_late_flush_groups(ptx_cluster *cl, const ptx_warp *w, const ptx_insn *in
   }
   while (s->head < last)
     if (ptx_late_complete_one(cl) == PX_ERROR) return PX_ERROR;
+  for (unsigned i = s->head; i < s->n; i++) {
+    const ptx_late_op *o = &s->q[i];
+    if (o->ghost.cta == w->cta && o->ghost.id == w->id && (o->in->flags & PF_GROUP) && o->in->aux2 == in->aux2)
+      ++*pending;
+  }
   return PX_NEXT;
 }

@@ -64,8 +64,13 @@ tc5_status tc5_smem_read(const tc5_smem *s, uint32_t addr, void *dst, uint32_t n
   if (st) return st;
   memcpy(dst, s->bytes + addr, n);
   for (uint32_t i = addr; i < addr + n; i++)
-    if (!(s->written[i / 8] & (1u << (i % 8))))
+    if (!(s->written[i / 8] & (1u << (i % 8)))) {
+      if (s->uninit) {
+        tc5_uninit_note(s->uninit, false, i);
+        continue;
+      }
       return tc5_diag_add(diag, TC5_EUNINIT, "address", i,
                           "smem: byte 0x%x was read but never written", i);
+    }
   return TC5_OK;
 }

@@ -10,6 +10,7 @@
  *   114 u16 channels              116 u16 pixels
  *   118 u8 tensormap.replace's swizzle_mode, 119 its swizzle_atomicity
  *       (byte 98 is the swizzle they make together)
+ *   124 the mark "tc5\x01" (TC5_TENSORMAP_MARK: CUDA's maps have none)
  * Everything else is zero. */
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,7 @@ tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc
   b[101] = (uint8_t)p->mode;
   b[118] = swz_mode[p->swizzle];
   b[119] = swz_atom[p->swizzle];
+  memcpy(b + TC5_TENSORMAP_BYTES - 4, TC5_TENSORMAP_MARK, 4);
   if (p->mode == TC5_TMAP_IM2COL) {
     for (unsigned i = 0; i + 2 < p->rank; i++) {
       put(b, 102 + 2 * i, (uint16_t)(int16_t)p->lower[i], 2);
@@ -241,6 +243,7 @@ tc5_status tc5_tensormap_replace(tc5_tensormap *map, tc5_tmap_field field, unsig
   if (v > lim[field])
     return tc5_diag_add(diag, TC5_ERANGE, "new_val", v, "tensormap.replace: the value %llu is above the field's %llu",
                         (unsigned long long)v, (unsigned long long)lim[field]);
+  memcpy(b + TC5_TENSORMAP_BYTES - 4, TC5_TENSORMAP_MARK, 4);
   switch (field) {
   case TC5_TMAP_F_GLOBAL_ADDRESS: put(b, 0, v, 8); break;
   case TC5_TMAP_F_RANK: b[95] = (uint8_t)(v + 1); break;

@@ -101,7 +101,8 @@ static void take(tc5_tmem *t, uint32_t col, uint32_t n) {
   /* the new block's contents are undefined */
   for (uint32_t l = 0; l < TC5_TMEM_LANES; l++) {
     memset(&t->written[l * TC5_TMEM_COLS + col], 0, n);
-    memset(&t->cells[l * TC5_TMEM_COLS + col], 0, n * sizeof(uint32_t));
+    /* never-written cells read as poison where reads of them are tolerated */
+    memset(&t->cells[l * TC5_TMEM_COLS + col], t->uninit ? 0xFF : 0, n * sizeof(uint32_t));
   }
   t->last_alloc = (uint16_t)n;
 }

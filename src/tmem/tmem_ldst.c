@@ -183,15 +183,18 @@ tc5_status tc5_tmem_ld(const tc5_tmem *t, const tc5_tmem_ldst *op, uint32_t warp
       uint32_t v;
       if (!op->pack16) {
         v = t->cells[i];
-        if (t->written[i] != 3) {
+        if (t->written[i] != 3 && t->uninit) {
+          tc5_uninit_note(t->uninit, true, TC5_TMEM_ADDR(lane0 + l, col0 + c));
+        } else if (t->written[i] != 3) {
           if (!bad++) bl = lane0 + l, bc = col0 + c, bhigh = t->written[i] == 1;
           v &= (t->written[i] & 1 ? 0xFFFFu : 0) | (t->written[i] & 2 ? 0xFFFF0000u : 0);
         }
       } else {
-        uint32_t lo = t->written[i] & 1 ? t->cells[i] & 0xFFFFu : 0;
-        uint32_t hi = t->written[i + 1] & 1 ? t->cells[i + 1] & 0xFFFFu : 0;
+        uint32_t lo = t->written[i] & 1 || t->uninit ? t->cells[i] & 0xFFFFu : 0;
+        uint32_t hi = t->written[i + 1] & 1 || t->uninit ? t->cells[i + 1] & 0xFFFFu : 0;
         for (uint32_t j = 0; j < 2; j++)
-          if (!(t->written[i + j] & 1) && !bad++) bl = lane0 + l, bc = col0 + c + j, bhigh = false;
+          if (!(t->written[i + j] & 1) && t->uninit) tc5_uninit_note(t->uninit, true, TC5_TMEM_ADDR(lane0 + l, col0 + c + j));
+          else if (!(t->written[i + j] & 1) && !bad++) bl = lane0 + l, bc = col0 + c + j, bhigh = false;
         v = lo | hi << 16;
       }
       regs[th * nregs + r] = v;

@@ -6,9 +6,15 @@ say for each case whether tc5 agrees with ConSan (issue 33).
 usage: consan_run.py TC5 [--data DIR] [--check MODE] [--jobs N] [--every K]
                          [--only REGEX] [--timeout S] [--baseline FILE]
                          [--write-baseline FILE] [--quiet] [--log DIR]
+                         [--uninit warning|error]
 
-Each case runs as `tc5 run PTX ARGS --threads 1 --check=MODE` (default mode:
-default) and is classified:
+Each case runs as `tc5 run PTX ARGS --threads 1 --check=MODE --rule
+smem-uninit-read=LEVEL --rule tmem-uninit-read=LEVEL` (default mode: default;
+--uninit LEVEL: warning by default) and is classified. Reads of never-written
+memory are warnings here: ConSan fills every allocation with NaN and is silent
+on them, and so are many of its correct kernels by design; they are counted
+apart ("uninit-read warnings"), neither false alarms nor found bugs, except in
+ConSan's own NaN test (class uninit-read), where the warning is the bug found:
   bug case (ConSan expects the launch to fail):
     found      a finding whose rule is one classes.txt maps the case's ConSan
                class to (for a deadlock class: tc5's deadlock error)
@@ -86,14 +92,17 @@ def read_results(path):
 
 
 def parse(out, errors):
-    """(error findings' rules, kernel error text or None, rules the kernel error names) of tc5 run's output"""
-    found, kerr, kerr_rules = [], None, []
+    """(error findings' rules, kernel error text or None, rules the kernel error names, warnings' rules) of tc5
+    run's output"""
+    found, kerr, kerr_rules, warned = [], None, [], []
     lines = out.splitlines()
     for i, line in enumerate(lines):
         m = FINDING.match(line)
         if m:
             if m.group(1) == "error":
                 found.append(m.group(2))
+            else:
+                warned.append(m.group(2))
         elif line.startswith("tc5 run: ") and not line.startswith("tc5 run: checker:") and kerr is None:
             detail = []
             for d in lines[i + 1:]:
@@ -103,11 +112,16 @@ def parse(out, errors):
             kerr = line[len("tc5 run: "):] + "".join("\n" + d for d in detail)
             kerr_rules = [t for d in detail for t in TAG.findall(d)]
             kerr_rules += [r for r, rx in errors if rx.search(kerr)]
-    return list(dict.fromkeys(found)), kerr, list(dict.fromkeys(kerr_rules))
+    return list(dict.fromkeys(found)), kerr, list(dict.fromkeys(kerr_rules)), list(dict.fromkeys(warned))
 
 
-def run_case(tc5, case, check, timeout, errors, log=None):
+UNINIT = ("smem-uninit-read", "tmem-uninit-read")
+
+
+def run_case(tc5, case, check, timeout, errors, log=None, uninit="warning"):
     cmd = [tc5, "run", case["ptx"]] + case["args"] + ["--threads", "1", f"--check={check}"]
+    for rule in UNINIT:
+        cmd += ["--rule", f"{rule}={uninit}"]
     t0 = time.time()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -121,12 +135,13 @@ def run_case(tc5, case, check, timeout, errors, log=None):
             fh.write(" ".join(cmd) + f"\n# exit {rc}, {secs:.2f} s\n" + out)
     if rc is None:
         return dict(result="cannot-run", why=f"ran past {timeout} s", secs=secs)
-    found, kerr, kerr_rules = parse(out, errors)
+    found, kerr, kerr_rules, warned = parse(out, errors)
     first = (kerr or "").split("\n")
     short = first[0] + (": " + first[1].split(": ", 1)[-1][:160] if len(first) > 1 else "")
     if rc not in (0, 1) or (kerr and REFUSED.search(first[0])):
         return dict(result="cannot-run", why=f"exit {rc}: {short or out.strip()[:200]}", secs=secs)
-    return dict(result=None, rc=rc, found=found, kerr=kerr, kerr_rules=kerr_rules, short=short, secs=secs)
+    return dict(result=None, rc=rc, found=found, kerr=kerr, kerr_rules=kerr_rules, short=short, secs=secs,
+                uninit=[x for x in warned if x in UNINIT])
 
 
 def classify(case, r, classes):
@@ -137,7 +152,7 @@ def classify(case, r, classes):
         want = set()
         for c in case["classes"]:
             want |= classes[c]
-        hit = [x for x in rules if x in want]
+        hit = [x for x in rules if x in want] or [x for x in r["uninit"] if x in want]
         if hit:
             r["result"], r["why"] = "found", ",".join(hit)
         else:
@@ -148,7 +163,7 @@ def classify(case, r, classes):
                 r["why"] += " (run stopped: " + r["short"].split(":")[0] + ")"
     else:
         if r["rc"] == 0 and not rules:
-            r["result"], r["why"] = "silent", ""
+            r["result"], r["why"] = "silent", ("warned " + ",".join(r["uninit"])) if r["uninit"] else ""
         else:
             r["result"] = "alarm"
             r["why"] = ",".join(rules) if rules else f"exit {r['rc']}: {r['short']}"
@@ -164,7 +179,7 @@ def main(argv):
     tc5 = argv[1]
     opts = {"--data": os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "consan"),
             "--check": "default", "--jobs": "1", "--every": "1", "--only": None, "--timeout": "120",
-            "--baseline": None, "--write-baseline": None, "--log": None}
+            "--baseline": None, "--write-baseline": None, "--log": None, "--uninit": "warning"}
     table = "--quiet" not in argv
     i = 2
     while i < len(argv):
@@ -193,7 +208,8 @@ def main(argv):
         if opts["--log"]:
             os.makedirs(opts["--log"], exist_ok=True)
         results = list(ex.map(lambda c: classify(c, run_case(tc5, c, opts["--check"], float(opts["--timeout"]),
-                                                             errors, opts["--log"]), classes), cases))
+                                                             errors, opts["--log"], opts["--uninit"]), classes),
+                              cases))
     wall = time.time() - t0
     counts = {}
     for c, r in zip(cases, results):
@@ -215,6 +231,10 @@ def main(argv):
           f"missed {f('fail', 'missed')}, cannot run {f('fail', 'cannot-run')}")
     print(f"  correct cases: {nc:4d}: silent on {f('pass', 'silent')} of {ran_c} that run, "
           f"false alarm {f('pass', 'alarm')}, cannot run {f('pass', 'cannot-run')}")
+    wb = sum(1 for c, r in zip(cases, results) if c["expect"] == "fail" and r.get("uninit"))
+    wc = sum(1 for c, r in zip(cases, results) if c["expect"] == "pass" and r.get("uninit"))
+    print(f"  uninit-read warnings ({opts['--uninit']}s: reads of never-written memory, which ConSan fills with NaN): "
+          f"in {wb} bug cases, {wc} correct cases")
     if opts["--write-baseline"]:
         with open(opts["--write-baseline"], "w") as fh:
             fh.write("# consan_run.py results: id<TAB>result (found/missed/silent/alarm/cannot-run)<TAB>why\n")

@@ -67,9 +67,10 @@ static void test_rules_table(void **s) {
     assert_int_equal(tc5_check_rule_get(k, &r), TC5_OK);
     assert_non_null(r->id);
     assert_true(strlen(r->spec) > 20 && strlen(r->fix) > 10 && strlen(r->broken) > 10);
-    /* tcgen05 (9.7.16), and the named barriers its kernels use (9.7.13.1, issue 34) */
-    assert_true(!strncmp(r->section, "9.7.16.", 7) || !strcmp(r->section, "9.7.13.1") ||
-                !strcmp(r->section, "9.7.15 (wgmma)"));
+    /* a section of the PTX ISA: 9.7.16 (tcgen05), others for the rules of
+     * issue 33 (8.6 data races, 9.7.9.25 cp.async, 9.7.15 wgmma, 9.7.13 mbarrier)
+     * and issue 34 (9.7.13.1 named barriers, 9.7.15 wgmma) */
+    assert_true(r->section[0] >= '1' && r->section[0] <= '9' && r->section[1] == '.');
     assert_int_equal(tc5_check_rule_find(r->id, &idx), TC5_OK);
     assert_int_equal(idx, k); /* ids are unique */
   }
@@ -126,10 +127,259 @@ static void test_finding(void **s) {
   assert_non_null(strstr(dg.issue[0].message, "check mode 7"));
 }
 
+/* ---- issue 33: never-written reads, rule levels, the rules of ConSan's classes ---- */
+static tc5_status run_src(const char *src, unsigned block, uint32_t param, tc5_check_mode mode,
+                          const tc5_check_override *rules, unsigned nrules, uint32_t *out, tc5_ptx_stats *stats,
+                          tc5_diag *dg) {
+  tc5_ptx_module *m;
+  tc5_diag_init(dg);
+  tc5_status st = tc5_ptx_load(src, strlen(src), "i33.ptx", &m, dg);
+  if (st) return st;
+  static uint32_t scratch[64];
+  memset(scratch, 0, sizeof scratch);
+  for (unsigned i = 0; i < 16; i++) scratch[i] = 100 + i;
+  tc5_ptx_arg args[3] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = 4 * 128},
+                         {.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = param},
+                         {.kind = TC5_PTX_ARG_BUFFER, .data = scratch, .bytes = sizeof scratch}};
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.block[0] = block;
+  cfg.threads = 1;
+  cfg.check = mode;
+  cfg.rules = rules;
+  cfg.nrules = nrules;
+  cfg.on_finding = on_finding;
+  ngot = 0;
+  memset(stats, 0, sizeof *stats);
+  st = tc5_ptx_launch(m, &cfg, args, 3, stats, dg);
+  tc5_ptx_free(m);
+  return st;
+}
+#define HDR ".version 8.7\n.target sm_100a\n.address_size 64\n" \
+            ".visible .entry k(.param .u64 out, .param .u32 p, .param .u64 g) {\n" \
+            " .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n" \
+            " ld.param.u64 %rd1, [out]; ld.param.u32 %r1, [p]; ld.param.u64 %rd4, [g];\n" \
+            " setp.ne.u32 %p1, %r1, 0;\n mov.u32 %r2, %tid.x; mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2;\n"
+
+static unsigned rule_of(const char *id) {
+  unsigned k = 0;
+  assert_int_equal(tc5_check_rule_find(id, &k), TC5_OK);
+  return k;
+}
+
+/* a tcgen05.ld of cells never written: reported, the run goes on, the
+ * value read is poison (0xFFFFFFFF); the levels off / warning / error */
+static const char *uninit_ld = HDR
+    " .shared .align 4 .b32 taddr;\n mov.u32 %r3, taddr;\n"
+    " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r3], 32;\n"
+    " ld.shared.b32 %r4, [%r3];\n"
+    " tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r5}, [%r4];\n tcgen05.wait::ld.sync.aligned;\n"
+    " st.global.b32 [%rd3], %r5;\n"
+    " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;\n"
+    " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n ret;\n}\n";
+
+static void test_uninit_goes_on(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  memset(out, 0, sizeof out);
+  assert_int_equal(run_src(uninit_ld, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(out[3], 0xFFFFFFFFu); /* the run went on, reading poison */
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+  assert_non_null(strstr(got[0].text, "lane 0 column 0"));
+  /* as a warning: reported in default mode, the launch succeeds */
+  tc5_check_override o;
+  assert_int_equal(tc5_check_override_parse("tmem-uninit-read=warning", &o, &dg), TC5_OK);
+  assert_int_equal(o.level, TC5_RULE_WARNING);
+  memset(out, 0, sizeof out);
+  assert_int_equal(run_src(uninit_ld, 32, 0, TC5_CHECK_DEFAULT, &o, 1, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 1);
+  assert_true(got[0].warning);
+  assert_int_equal(st.warnings, 1);
+  assert_int_equal(st.findings, 0);
+  assert_int_equal(out[0], 0xFFFFFFFFu);
+  /* off: nothing */
+  assert_int_equal(tc5_check_override_parse("tmem-uninit-read=off", &o, &dg), TC5_OK);
+  assert_int_equal(run_src(uninit_ld, 32, 0, TC5_CHECK_STRICT, &o, 1, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  /* --check=none: not tracked, and the run is not stopped either */
+  assert_int_equal(run_src(uninit_ld, 32, 0, TC5_CHECK_NONE, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  /* an always rule takes no level; unknown names and levels are named */
+  assert_int_equal(tc5_check_override_parse("partial-warp-aligned=off", &o, &dg), TC5_EINVAL);
+  assert_non_null(strstr(dg.issue[dg.count - 1].message, "takes no level"));
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_check_override_parse("no-such-rule=off", &o, &dg), TC5_EINVAL);
+  assert_non_null(strstr(dg.issue[0].message, "no rule 'no-such-rule'"));
+  assert_non_null(strstr(dg.issue[0].message, "proxy-fence"));
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_check_override_parse("smem-race=loud", &o, &dg), TC5_EINVAL);
+  assert_non_null(strstr(dg.issue[0].message, "got 'loud'"));
+  /* a level out of range in the launch configuration */
+  o.level = (tc5_check_level)9;
+  assert_int_equal(run_src(uninit_ld, 32, 0, TC5_CHECK_DEFAULT, &o, 1, out, &st, &dg), TC5_EINVAL);
+}
+
+/* smem-race: warp 0 stores, warp 1 loads the word; bar.sync between them
+ * when p != 0 */
+static const char *race = HDR
+    " .shared .align 16 .b32 buf[8];\n mov.u32 %r3, buf;\n"
+    " setp.lt.u32 %p2, %r2, 32;\n"
+    " @%p2 st.shared.b32 [%r3], 5;\n"
+    " @%p1 bar.sync 0;\n"
+    " @!%p2 ld.shared.b32 %r5, [%r3];\n"
+    " @!%p2 st.global.b32 [%rd3], %r5;\n ret;\n}\n";
+
+static void test_smem_race(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(race, 64, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(run_src(race, 64, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("smem-race"));
+  assert_non_null(strstr(got[0].text, "read-after-write"));
+  assert_int_equal(got[0].line, 14);  /* the ld.shared */
+  assert_int_equal(got[0].line2, 12); /* the st.shared */
+}
+
+/* cp-async-unwaited: one warp copies 16 bytes with cp.async, commits, waits
+ * (p != 0) and loads them */
+static const char *cpa = HDR
+    " .shared .align 16 .b32 buf[4];\n mov.u32 %r3, buf;\n"
+    " cp.async.cg.shared.global [%r3], [%rd4], 16;\n cp.async.commit_group;\n"
+    " @%p1 cp.async.wait_group 0;\n"
+    " ld.shared.b32 %r5, [%r3+4];\n st.global.b32 [%rd3], %r5;\n ret;\n}\n";
+
+static void test_cp_async_unwaited(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(cpa, 32, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(out[0], 101);
+  assert_int_equal(run_src(cpa, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("cp-async-unwaited"));
+  assert_int_equal(got[0].line2, 11);
+}
+
+/* async-dst-inflight: a bulk copy into shared memory completes on an
+ * mbarrier; the load waits for its phase when p != 0 */
+static const char *bulk_ld = HDR
+    " .shared .align 16 .b32 buf[4];\n .shared .align 8 .b64 bar;\n"
+    " mov.u32 %r3, buf; mov.u32 %r4, bar; mov.u32 %r6, 0; setp.eq.u32 %p2, %r2, 0;\n"
+    " @%p2 mbarrier.init.shared::cta.b64 [%r4], 1;\n"
+    " @%p2 mbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [%r4], 16;\n"
+    " @%p2 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r3], [%rd4], 16, [%r4];\n"
+    " @!%p1 bra SKIP;\n"
+    "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r4], %r6;\n @!%p3 bra WAIT;\n"
+    "SKIP:\n ld.shared.b32 %r5, [%r3+8];\n st.global.b32 [%rd3], %r5;\n ret;\n}\n";
+
+static void test_async_dst_inflight(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(bulk_ld, 32, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(out[0], 102);
+  assert_int_equal(run_src(bulk_ld, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("async-dst-inflight"));
+  assert_int_equal(got[0].line2, 14);
+}
+
+/* async-src-inflight: a bulk copy reads shared memory (a bulk group), the
+ * warp overwrites the source, after cp.async.bulk.wait_group.read when p != 0 */
+static const char *bulk_st = HDR
+    " .shared .align 16 .b32 buf[4];\n mov.u32 %r3, buf;\n"
+    " st.shared.v4.b32 [%r3], {%r2, %r2, %r2, %r2};\n fence.proxy.async.shared::cta;\n"
+    " setp.eq.u32 %p2, %r2, 0;\n"
+    " @%p2 cp.async.bulk.global.shared::cta.bulk_group [%rd4], [%r3], 16;\n cp.async.bulk.commit_group;\n"
+    " @%p1 cp.async.bulk.wait_group.read 0;\n"
+    " st.shared.b32 [%r3], 9;\n ret;\n}\n";
+
+static void test_async_src_inflight(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(bulk_st, 32, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(run_src(bulk_st, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("async-src-inflight"));
+  /* without the proxy fence the bulk copy reads generic-proxy stores */
+}
+
+/* proxy-fence, the writer's FIRST fence after its store: warp 0 stores a,
+ * fences, arrives on an mbarrier, then stores b and fences again (and
+ * raises a global flag); warp 1 waits on the mbarrier and the flag, then
+ * TMA-stores a. It knows the first fence (through the mbarrier), not the
+ * second: a checker that kept only the warp's last fence called this
+ * unfenced (FlashAttention-4's epilogue: two halves of O, a fence each). */
+static const char *two_fences = HDR
+    " .shared .align 16 .b32 a[4];\n .shared .align 16 .b32 b[4];\n .shared .align 8 .b64 bar;\n"
+    " .reg .b32 %q<8>;\n mov.u32 %q1, a; mov.u32 %q2, b; mov.u32 %q3, bar;\n"
+    " setp.eq.u32 %p2, %r2, 0;\n @%p2 mbarrier.init.shared::cta.b64 [%q3], 32;\n bar.sync 0;\n"
+    " setp.ge.u32 %p3, %r2, 32;\n @%p3 bra READER;\n"
+    " st.shared.v4.b32 [%q1], {%r2, %r2, %r2, %r2};\n fence.proxy.async.shared::cta;\n"
+    " mbarrier.arrive.shared::cta.b64 %rd5, [%q3];\n"
+    " st.shared.v4.b32 [%q2], {%r2, %r2, %r2, %r2};\n fence.proxy.async.shared::cta;\n"
+    " @%p2 st.volatile.global.u32 [%rd4+128], 1;\n ret;\n"
+    "READER:\n mov.u32 %q4, 0;\n"
+    "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 %p2, [%q3], %q4;\n @!%p2 bra WAIT;\n"
+    "SPIN:\n ld.volatile.global.u32 %q5, [%rd4+128];\n setp.eq.u32 %p2, %q5, 0;\n @%p2 bra SPIN;\n"
+    " setp.eq.u32 %p2, %r2, 32;\n"
+    " @%p2 cp.async.bulk.global.shared::cta.bulk_group [%rd4+64], [%q1], 16;\n cp.async.bulk.commit_group;\n"
+    " cp.async.bulk.wait_group.read 0;\n ret;\n}\n";
+
+static void test_proxy_fence_first_after_store(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(two_fences, 64, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+}
+
+/* mbarrier-reinit: the second init without (p != 0: with) mbarrier.inval */
+static const char *reinit = HDR
+    " .shared .align 8 .b64 bar;\n mov.u32 %r4, bar;\n"
+    " mbarrier.init.shared::cta.b64 [%r4], 1;\n"
+    " @%p1 mbarrier.inval.shared::cta.b64 [%r4];\n"
+    " mbarrier.init.shared::cta.b64 [%r4], 2;\n ret;\n}\n";
+
+static void test_mbarrier_reinit(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(reinit, 1, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(run_src(reinit, 1, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("mbarrier-reinit"));
+  assert_int_equal(got[0].line, 13);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rules_table),
       cmocka_unit_test(test_finding),
+      cmocka_unit_test(test_uninit_goes_on),
+      cmocka_unit_test(test_smem_race),
+      cmocka_unit_test(test_cp_async_unwaited),
+      cmocka_unit_test(test_async_dst_inflight),
+      cmocka_unit_test(test_async_src_inflight),
+      cmocka_unit_test(test_proxy_fence_first_after_store),
+      cmocka_unit_test(test_mbarrier_reinit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

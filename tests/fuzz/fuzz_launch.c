@@ -1,24 +1,42 @@
 /* libFuzzer target past the parser (issue 39): valid kernels with valid
- * launches (the recipes of tests/fuzz/launch.txt and the silicon manifests
- * tests/data/ptx/tma90/kernels.txt and sm90/kernels.txt), their launch
- * mutated by the input: grid, block, cluster, dynamic shared bytes, the
- * arguments (kinds, value sizes and bits, NULL buffers, buffers too small or
- * larger, their bytes), tensor maps' cuTensorMapEncode fields (encoded by
- * tc5_tmap's API in the launch, and also directly: encode, decode,
- * tensormap.replace), the entry's name. Each launch runs on one host thread
- * with a step limit and the checker in its default mode. Every outcome must
- * be a clean run, an error with a message (tc5_diag), or a checker finding;
- * an error without a message, a tensor map that does not read back as it
- * was encoded, a crash, a sanitizer report, a hang past libFuzzer's
- * -timeout or memory past -rss_limit_mb is a bug.
+ * launches (the recipes of tests/fuzz/launch.txt, the silicon manifests
+ * tests/data/ptx/tma90/kernels.txt and sm90/kernels.txt, and ConSan's test
+ * kernels, tests/data/consan/manifest.tsv, which launch.txt includes), their
+ * launch mutated by the input: grid, block, cluster, dynamic shared bytes,
+ * the arguments (kinds, value sizes and bits, NULL buffers, buffers too
+ * small or larger, their bytes, finite noise), tensor maps'
+ * cuTensorMapEncode fields (encoded by tc5_tmap's API in the launch, and
+ * also directly: encode, decode, tensormap.replace), the entry's name. Each
+ * launch runs on one host thread with a step limit (the recipe's steps:N,
+ * else STEPS) and the checker in its default mode. Every outcome must be a
+ * clean run, an error with a message (tc5_diag), or a checker finding; an
+ * error without a message, a tensor map that does not read back as it was
+ * encoded, a crash, a sanitizer report, a hang past libFuzzer's -timeout or
+ * memory past -rss_limit_mb is a bug.
  *
- * Input: byte 0 picks the recipe; then operations, each an opcode byte and
- * its operands, until the input ends (bytes past the end read as 0).
+ * Input, version 1: byte 0 picks one of the recipes that are not ConSan's
+ * (the order of the recipe list: launch.txt, then the silicon manifests);
+ * then operations, each an opcode byte and its operands, until the input
+ * ends (bytes past the end read as 0).
+ * Version 2 (the seeds scripts/fuzz.sh writes): bytes 0-2 are C5 4C 02,
+ * bytes 3-4 the recipe's index (little-endian, any recipe), byte 5 a count
+ * of data sections (at most 4), each an argument index, a 4-byte offset, a
+ * 2-byte length and that many bytes, written over the argument's buffer
+ * there (the seed of a recipe carries the first bytes of its input
+ * buffers, so libFuzzer mutates a real kernel's input bytes); then the
+ * operations of version 1.
  * TC5_FUZZ_MANIFESTS (colon-separated paths) replaces the manifests;
- * TC5_FUZZ_SEEDS=DIR writes one seed per recipe into DIR and exits
- * (scripts/fuzz.sh; TC5_FUZZ_SEEDS_EVERY=N: every N-th recipe). Built by scripts/fuzz.sh (clang, libFuzzer, ASan +
- * UBSan) and, with tests/fuzz/replay.c for a main, by CTest (fuzz_launch_replay
- * runs tests/data/fuzz/launch). */
+ * TC5_FUZZ_SEEDS=DIR writes one version-2 seed per recipe into DIR and exits
+ * (scripts/fuzz.sh; TC5_FUZZ_SEEDS_EVERY=N: every N-th recipe);
+ * TC5_FUZZ_RECIPES=N runs the seed of every N-th recipe (1: all) once,
+ * prints a line a recipe (index, kernel, outcome, warp-instructions,
+ * milliseconds) and the inputs a second, and exits; TC5_FUZZ_STEPS=N
+ * replaces the default step bound (STEPS);
+ * TC5_FUZZ_NOISE=raw lets the noise operation write any bytes (NaN and
+ * infinity codes among them; by default noise is finite in every float
+ * format). Built by scripts/fuzz.sh (clang, libFuzzer, ASan + UBSan) and,
+ * with tests/fuzz/replay.c for a main, by CTest (fuzz_launch_replay runs
+ * tests/data/fuzz/launch). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,11 +53,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_ARGS 24
-#define MAX_RECIPES 512
-#define PER_ENTRY 4               /* recipes kept of one entry (tma_load_2d has 81) */
+#define MAX_RECIPES 1024
+#define PER_ENTRY 4               /* recipes kept of one kernel (tma_load_2d has 81) */
 #define MAX_BUFFER (1u << 20)     /* the largest buffer an input makes */
 #define MAX_CTAS 16               /* a valid grid larger than this is cut down: a run, not a hang */
-#define STEPS 20000               /* warp-instructions a CTA (tc5_ptx_launch_cfg.max_steps) */
+#define STEPS 100000              /* warp-instructions a CTA (tc5_ptx_launch_cfg.max_steps) */
+#define SEED_BYTES 512            /* a version-2 seed carries this many bytes of each input buffer */
+static const uint8_t V2[3] = {0xC5, 0x4C, 0x02};
 
 typedef struct rarg {
   tc5_ptx_arg_kind kind;
@@ -53,14 +73,21 @@ typedef struct rarg {
 } rarg;
 typedef struct recipe {
   const tc5_ptx_module *m;
+  const char *file; /* the PTX file's path */
   char entry[128];
-  uint32_t grid[3], block[3], shared;
+  uint32_t grid[3], block[3], cluster[3], shared;
+  uint64_t steps;   /* the step limit (steps:N, a steps line), else STEPS */
+  bool consan;      /* from a ConSan manifest (version 2 inputs only) */
   unsigned nargs;
   rarg a[MAX_ARGS];
 } recipe;
 
 static recipe *recipes;
 static unsigned nrecipes;
+static unsigned nv1; /* the recipes version-1 inputs pick among: those that are not ConSan's */
+static unsigned nconsan;
+static bool raw_noise;
+static uint64_t default_steps = STEPS; /* TC5_FUZZ_STEPS replaces STEPS */
 
 /* ---- the recipes: files read once ---- */
 typedef struct blob {
@@ -104,13 +131,21 @@ static void dirname_of(const char *path, char *dir, size_t cap) {
   else snprintf(dir, cap, ".");
 }
 
-/* deterministic bytes for rand:N */
+/* Deterministic noise into b[0, n). Finite (raw false): bit 6 of every
+ * byte clear, so that every float format of 8 bits or more reads a finite
+ * value of magnitude below 2 at any byte offset (e4m3, e5m2, f16, bf16,
+ * tf32, f32: the exponent's top bit is bit 6 of the top byte), fp4 and fp6
+ * having no NaN; raw: any bytes. */
+static void noise(uint8_t *b, size_t n, uint64_t seed, bool raw) {
+  for (size_t i = 0; i < n; i++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    b[i] = (uint8_t)(seed >> 56) & (raw ? 0xff : 0xbf);
+  }
+}
+/* deterministic finite noise for rand:N */
 static uint8_t *rand_bytes(size_t n, uint64_t seed) {
   uint8_t *b = malloc(n ? n : 1);
-  for (size_t i = 0; b && i < n; i++) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    b[i] = (uint8_t)(seed >> 56);
-  }
+  if (b) noise(b, n, seed, false);
   return b;
 }
 
@@ -196,7 +231,123 @@ static void dim3(const char *s, uint32_t d[3]) {
   }
 }
 
-/* FILE NAME GRID BLOCK SHARED ARG... (FILE relative to the manifest) */
+/* the step bounds of `steps PREFIX N` lines: recipes whose PTX file's
+ * name starts with PREFIX run at most N warp-instructions a CTA */
+static struct bound {
+  char prefix[128];
+  uint64_t steps;
+} bounds[32];
+static unsigned nbounds;
+
+/* A recipe: PTX (a path), entry, launch, arguments in tc5 run's forms
+ * (global[k]: argument k is a --buffer, a global buffer that takes no
+ * .param; steps:N among them bounds the run). False (and said) when the
+ * kernel does not load or an argument cannot be made. */
+static bool add_recipe(const char *dir, const char *ptx, const char *entry, const uint32_t grid[3],
+                       const uint32_t block[3], const uint32_t cluster[3], uint32_t shared, char **args,
+                       const bool *global, unsigned nargs, bool consan) {
+  if (nrecipes >= MAX_RECIPES) return false;
+  blob *b = file(ptx);
+  if (!b) {
+    fprintf(stderr, "fuzz_launch: cannot read %s\n", ptx);
+    return false;
+  }
+  unsigned same = 0;
+  for (unsigned k = 0; k < nrecipes; k++) same += recipes[k].file == b->path && !strcmp(recipes[k].entry, entry);
+  if (same >= PER_ENTRY) return false;
+  if (!b->m) {
+    tc5_diag dg;
+    tc5_diag_init(&dg);
+    if (tc5_ptx_load((const char *)b->data, b->n, b->path, &b->m, &dg)) {
+      fprintf(stderr, "fuzz_launch: %s does not load: %s\n", ptx, dg.count ? dg.issue[0].message : "");
+      return false;
+    }
+  }
+  recipe *r = &recipes[nrecipes];
+  memset(r, 0, sizeof *r);
+  r->m = b->m;
+  r->file = b->path;
+  snprintf(r->entry, sizeof r->entry, "%s", entry);
+  memcpy(r->grid, grid, sizeof r->grid);
+  memcpy(r->block, block, sizeof r->block);
+  memcpy(r->cluster, cluster, sizeof r->cluster);
+  r->shared = shared;
+  r->steps = default_steps;
+  r->consan = consan;
+  for (unsigned k = 0; k < nargs; k++) {
+    if (!strncmp(args[k], "steps:", 6)) {
+      r->steps = strtoull(args[k] + 6, NULL, 0);
+      continue;
+    }
+    if (r->nargs == MAX_ARGS || !parse_arg(dir, args[k], &r->a[r->nargs])) {
+      fprintf(stderr, "fuzz_launch: %s %s: an argument it cannot make (%s)\n", ptx, entry, args[k]);
+      return false;
+    }
+    if (global && global[k]) {
+      if (r->a[r->nargs].kind != TC5_PTX_ARG_BUFFER) return false;
+      r->a[r->nargs].kind = TC5_PTX_ARG_GLOBAL;
+    }
+    r->nargs++;
+  }
+  nrecipes++;
+  return true;
+}
+
+/* ConSan's manifest (tests/data/consan/manifest.tsv): ID EXPECT CLASSES
+ * ARCH PTX OPTIONS, tab-separated; PTX in DIR/ptx/, OPTIONS tc5 run's
+ * (--entry --grid --block --cluster --shared-bytes --arg --buffer) */
+static void read_consan(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "fuzz_launch: cannot read the manifest %s\n", path);
+    return;
+  }
+  char dir[1024], line[8192];
+  dirname_of(path, dir, sizeof dir);
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    char *col[6], *save = NULL;
+    int nc = 0;
+    for (char *t = strtok_r(line, "\t\n", &save); t && nc < 6; t = strtok_r(NULL, "\t\n", &save)) col[nc++] = t;
+    if (nc < 6) continue;
+    char ptx[1200], entry[128] = "kernel", *args[MAX_ARGS];
+    bool global[MAX_ARGS] = {false};
+    uint32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1}, cluster[3] = {0, 0, 0}, shared = 0;
+    unsigned nargs = 0;
+    bool ok = true;
+    snprintf(ptx, sizeof ptx, "%s/ptx/%s", dir, col[4]);
+    char *save2 = NULL;
+    for (char *o = strtok_r(col[5], " ", &save2); o && ok; o = strtok_r(NULL, " ", &save2)) {
+      char *v = strtok_r(NULL, " ", &save2);
+      if (!v) ok = false;
+      else if (!strcmp(o, "--entry")) snprintf(entry, sizeof entry, "%s", v);
+      else if (!strcmp(o, "--grid")) dim3(v, grid);
+      else if (!strcmp(o, "--block")) dim3(v, block);
+      else if (!strcmp(o, "--cluster")) dim3(v, cluster);
+      else if (!strcmp(o, "--shared-bytes")) shared = (uint32_t)strtoul(v, NULL, 0);
+      else if ((!strcmp(o, "--arg") || !strcmp(o, "--buffer")) && nargs < MAX_ARGS) {
+        global[nargs] = o[2] == 'b';
+        args[nargs++] = v;
+      } else ok = false;
+    }
+    if (!ok) fprintf(stderr, "fuzz_launch: %s: %s: options it cannot take\n", path, col[0]);
+    else add_recipe(dir, ptx, entry, grid, block, cluster, shared, args, global, nargs, true);
+  }
+  fclose(f);
+}
+
+static void read_manifest(const char *path);
+/* a manifest: ConSan's (.tsv) or fuzz_launch's own form */
+static void read_any(const char *path) {
+  size_t n = strlen(path);
+  if (n > 4 && !strcmp(path + n - 4, ".tsv")) read_consan(path);
+  else read_manifest(path);
+}
+
+/* fuzz_launch's own form, a line a recipe: FILE NAME GRID BLOCK SHARED ARG...
+ * (FILE relative to the manifest; steps:N among the arguments bounds it);
+ * `include PATH` reads another manifest (relative to this one); `steps
+ * PREFIX N` bounds every recipe whose PTX file's name starts with PREFIX */
 static void read_manifest(const char *path) {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -212,66 +363,132 @@ static void read_manifest(const char *path) {
     for (char *t = strtok_r(line, " \t\n", &save); t && nt < (int)(sizeof tok / sizeof tok[0]);
          t = strtok_r(NULL, " \t\n", &save))
       tok[nt++] = t;
+    char sub[1200];
+    if (nt == 2 && !strcmp(tok[0], "include")) {
+      snprintf(sub, sizeof sub, "%s/%s", dir, tok[1]);
+      read_any(sub);
+      continue;
+    }
+    if (nt == 3 && !strcmp(tok[0], "steps")) {
+      if (nbounds < sizeof bounds / sizeof bounds[0]) {
+        snprintf(bounds[nbounds].prefix, sizeof bounds[nbounds].prefix, "%s", tok[1]);
+        bounds[nbounds++].steps = strtoull(tok[2], NULL, 0);
+      }
+      continue;
+    }
     if (nt < 5) continue;
-    unsigned same = 0;
-    for (unsigned k = 0; k < nrecipes; k++) same += !strcmp(recipes[k].entry, tok[1]);
-    if (same >= PER_ENTRY) continue;
     char ptx[1200];
     snprintf(ptx, sizeof ptx, "%s/%s", dir, tok[0]);
-    blob *b = file(ptx);
-    if (!b) continue;
-    if (!b->m) {
-      tc5_diag dg;
-      tc5_diag_init(&dg);
-      if (tc5_ptx_load((const char *)b->data, b->n, b->path, &b->m, &dg)) {
-        fprintf(stderr, "fuzz_launch: %s does not load: %s\n", ptx, dg.count ? dg.issue[0].message : "");
-        continue;
-      }
-    }
-    recipe *r = &recipes[nrecipes];
-    memset(r, 0, sizeof *r);
-    r->m = b->m;
-    snprintf(r->entry, sizeof r->entry, "%s", tok[1]);
-    dim3(tok[2], r->grid);
-    dim3(tok[3], r->block);
-    r->shared = (uint32_t)strtoul(tok[4], NULL, 0);
-    bool ok = true;
-    for (int k = 5; k < nt && ok; k++) ok = parse_arg(dir, tok[k], &r->a[r->nargs++]);
-    if (ok) nrecipes++;
-    else fprintf(stderr, "fuzz_launch: %s %s: an argument it cannot make\n", ptx, tok[1]);
+    uint32_t grid[3], block[3], cluster[3] = {0, 0, 0};
+    dim3(tok[2], grid);
+    dim3(tok[3], block);
+    add_recipe(dir, ptx, tok[1], grid, block, cluster, (uint32_t)strtoul(tok[4], NULL, 0), tok + 5, NULL,
+               (unsigned)nt - 5, false);
   }
   fclose(f);
 }
 
+/* recipe k's version-2 seed: the header, the first SEED_BYTES bytes of
+ * each input buffer (the recipe's own bytes) as data sections; *n its size */
+static uint8_t *seed_of(unsigned k, size_t *n) {
+  const recipe *r = &recipes[k];
+  size_t cap = 6, len = 0;
+  for (unsigned i = 0; i < r->nargs; i++) cap += 7 + SEED_BYTES;
+  uint8_t *s = malloc(cap);
+  if (!s) return NULL;
+  memcpy(s, V2, 3);
+  s[3] = (uint8_t)k, s[4] = (uint8_t)(k >> 8), s[5] = 0;
+  len = 6;
+  for (unsigned i = 0; i < r->nargs && s[5] < 4; i++) {
+    if (!r->a[i].init || !r->a[i].bytes) continue;
+    size_t b = r->a[i].bytes < SEED_BYTES ? r->a[i].bytes : SEED_BYTES;
+    s[len++] = (uint8_t)i;
+    memset(s + len, 0, 4); /* offset 0 */
+    len += 4;
+    s[len++] = (uint8_t)b, s[len++] = (uint8_t)(b >> 8);
+    memcpy(s + len, r->a[i].init, b);
+    len += b;
+    s[5]++;
+  }
+  *n = len;
+  return s;
+}
+
+static unsigned *v1idx; /* version 1's recipes, by their index among them */
+static int one(const uint8_t *data, size_t size, tc5_status *status, tc5_ptx_stats *stats, char *msg, size_t cap);
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   recipes = calloc(MAX_RECIPES, sizeof *recipes);
-  if (!recipes) abort();
+  v1idx = calloc(MAX_RECIPES, sizeof *v1idx);
+  if (!recipes || !v1idx) abort();
+  const char *ds = getenv("TC5_FUZZ_STEPS");
+  if (ds && strtoull(ds, NULL, 0)) default_steps = strtoull(ds, NULL, 0);
   const char *env = getenv("TC5_FUZZ_MANIFESTS");
   char list[4096];
   if (env) snprintf(list, sizeof list, "%s", env);
   else
-    snprintf(list, sizeof list, "%s/tests/fuzz/launch.txt:%s/tests/data/ptx/tma90/kernels.txt:%s/tests/data/ptx/sm90/kernels.txt",
-             TC5_FUZZ_ROOT, TC5_FUZZ_ROOT, TC5_FUZZ_ROOT);
+    snprintf(list, sizeof list,
+             "%s/tests/fuzz/launch.txt:%s/tests/data/ptx/tma90/kernels.txt:%s/tests/data/ptx/sm90/kernels.txt:"
+             "%s/tests/data/consan/manifest.tsv",
+             TC5_FUZZ_ROOT, TC5_FUZZ_ROOT, TC5_FUZZ_ROOT, TC5_FUZZ_ROOT);
   char *save = NULL;
-  for (char *p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) read_manifest(p);
+  for (char *p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) read_any(p);
   if (!nrecipes) {
     fprintf(stderr, "fuzz_launch: no recipe (TC5_FUZZ_MANIFESTS, or run from a checkout: %s)\n", TC5_FUZZ_ROOT);
     abort();
   }
+  for (unsigned k = 0; k < nrecipes; k++) {
+    const char *base = strrchr(recipes[k].file, '/');
+    base = base ? base + 1 : recipes[k].file;
+    for (unsigned b = 0; b < nbounds; b++)
+      if (!strncmp(base, bounds[b].prefix, strlen(bounds[b].prefix)) && bounds[b].steps < recipes[k].steps)
+        recipes[k].steps = bounds[b].steps;
+    if (!recipes[k].consan) v1idx[nv1++] = k;
+    else nconsan++;
+  }
+  if (!nv1) v1idx[nv1++] = 0;
+  const char *nz = getenv("TC5_FUZZ_NOISE");
+  raw_noise = nz && !strcmp(nz, "raw");
   const char *seeds = getenv("TC5_FUZZ_SEEDS");
   if (seeds) { /* one input per recipe (every TC5_FUZZ_SEEDS_EVERY-th), its launch unchanged */
     const char *ev = getenv("TC5_FUZZ_SEEDS_EVERY");
     unsigned every = ev && atoi(ev) > 0 ? (unsigned)atoi(ev) : 1;
     for (unsigned k = 0; k < nrecipes; k += every) {
       char path[1200];
-      snprintf(path, sizeof path, "%s/recipe-%03u-%.60s", seeds, k, recipes[k].entry);
+      snprintf(path, sizeof path, "%s/recipe-%03u-%.60s", seeds, k, recipes[k].consan ? strrchr(recipes[k].file, '/') + 1 : recipes[k].entry);
+      size_t n;
+      uint8_t *s = seed_of(k, &n);
       FILE *f = fopen(path, "wb");
-      uint8_t b = (uint8_t)k;
-      if (!f || fwrite(&b, 1, 1, f) != 1) abort();
+      if (!s || !f || fwrite(s, 1, n, f) != n) abort();
       fclose(f);
+      free(s);
     }
-    fprintf(stderr, "fuzz_launch: %u seeds (of %u recipes) in %s\n", (nrecipes + every - 1) / every, nrecipes, seeds);
+    fprintf(stderr, "fuzz_launch: %u seeds (of %u recipes, %u ConSan's) in %s\n", (nrecipes + every - 1) / every,
+            nrecipes, nconsan, seeds);
+    exit(0);
+  }
+  const char *rc = getenv("TC5_FUZZ_RECIPES");
+  if (rc) { /* each recipe's seed once: what it does, how long it takes */
+    double total = 0;
+    unsigned every = atoi(rc) > 0 ? (unsigned)atoi(rc) : 1, ran = 0;
+    for (unsigned k = 0; k < nrecipes; k += every, ran++) {
+      size_t n;
+      uint8_t *s = seed_of(k, &n);
+      if (!s) abort();
+      tc5_status st;
+      tc5_ptx_stats stats;
+      char msg[160];
+      one(s, n, &st, &stats, msg, sizeof msg);
+      free(s);
+      total += stats.seconds;
+      const char *base = strrchr(recipes[k].file, '/');
+      printf("%4u %-52.52s %-24.24s %-9s %9llu steps %8.1f ms  %s\n", k, base ? base + 1 : recipes[k].file,
+             recipes[k].entry, st == TC5_OK ? "ok" : tc5_status_name(st), (unsigned long long)stats.warp_insns,
+             1e3 * stats.seconds, msg);
+    }
+    printf("fuzz_launch: %u recipes (%u ConSan's, %u step bounds), %u seeds' launches in %.2f s: %.1f inputs/s\n",
+           nrecipes, nconsan, nbounds, ran, total, total > 0 ? ran / total : 0.0);
     exit(0);
   }
   return 0;
@@ -387,16 +604,52 @@ static void tmap_text(in *x) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tc5_status st;
+  tc5_ptx_stats stats;
+  return one(data, size, &st, &stats, NULL, 0);
+}
+
+/* one input: the launch's status and stats, its first message into msg */
+static int one(const uint8_t *data, size_t size, tc5_status *status, tc5_ptx_stats *statsp, char *msg, size_t cap) {
   in x = {data, size, 0};
-  const recipe *r = &recipes[u8(&x) % nrecipes];
+  bool v2 = size >= 5 && !memcmp(data, V2, 3);
+  const recipe *r;
+  struct {
+    unsigned i;
+    uint32_t at;
+    const uint8_t *b;
+    unsigned n;
+  } sections[4];
+  unsigned nsections = 0;
+  if (v2) { /* the recipe by its index, then the data sections */
+    x.i = 3;
+    uint32_t k = u8(&x);
+    k |= (uint32_t)u8(&x) << 8;
+    r = &recipes[k % nrecipes];
+    for (unsigned ns = u8(&x) % 5; nsections < ns && x.i < x.n; nsections++) {
+      sections[nsections].i = u8(&x);
+      sections[nsections].at = u32(&x);
+      sections[nsections].n = u8(&x);
+      sections[nsections].n |= (unsigned)u8(&x) << 8;
+      sections[nsections].b = x.p + x.i;
+      if (sections[nsections].n > x.n - x.i) sections[nsections].n = (unsigned)(x.n - x.i);
+      x.i += sections[nsections].n;
+    }
+  } else {
+    r = &recipes[v1idx[u8(&x) % nv1]];
+  }
+  *status = TC5_OK;
+  memset(statsp, 0, sizeof *statsp);
+  if (msg && cap) msg[0] = 0;
   tc5_ptx_launch_cfg cfg;
   tc5_ptx_launch_init(&cfg);
   cfg.entry = r->entry;
   memcpy(cfg.grid, r->grid, sizeof cfg.grid);
   memcpy(cfg.block, r->block, sizeof cfg.block);
+  memcpy(cfg.cluster, r->cluster, sizeof cfg.cluster);
   cfg.dynamic_shared = r->shared;
   cfg.threads = 1;
-  cfg.max_steps = STEPS;
+  cfg.max_steps = r->steps;
   cfg.check = TC5_CHECK_DEFAULT;
   unsigned nargs = r->nargs;
   rarg a[MAX_ARGS];
@@ -408,9 +661,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     unsigned n;
   } pokes[8];
   unsigned npokes = 0;
-  /* the operations */
+  struct {
+    unsigned i;
+    uint32_t seed, at;
+    bool raw;
+  } noises[4];
+  unsigned nnoises = 0;
+  /* the operations (version 2 has one more: noise) */
   while (x.i < x.n) {
-    uint8_t op = u8(&x) % 20;
+    uint8_t op = u8(&x) % (v2 ? 21 : 20);
     unsigned i = nargs ? u8(&x) % nargs : 0;
     switch (op) {
     case 0: case 1: case 2: cfg.grid[op] = val(&x); break;
@@ -453,6 +712,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       nargs = n;
       break;
     }
+    case 20: /* a buffer's bytes from `at` on: noise, finite unless TC5_FUZZ_NOISE=raw and asked */
+      if (nargs && nnoises < 4) {
+        noises[nnoises].i = i;
+        noises[nnoises].seed = u32(&x);
+        noises[nnoises].at = val(&x);
+        noises[nnoises].raw = raw_noise && (u8(&x) & 1);
+        nnoises++;
+      }
+      break;
     default: { /* the tensor-map API directly; the entry's name; the text form */
       uint8_t w = u8(&x) % 4;
       if (w == 0) tmap_api(&x, nargs ? &a[i].tmap : &r->a[0].tmap);
@@ -490,6 +758,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     args[k].data = null_data[k] ? NULL : mem[k];
     args[k].bytes = n;
   }
+  for (unsigned k = 0; k < nsections; k++) { /* the recipe's bytes, as the input carries them */
+    unsigned i = sections[k].i;
+    if (i < nargs && mem[i] && args[i].bytes && args[i].data)
+      for (unsigned j = 0; j < sections[k].n; j++) mem[i][((size_t)sections[k].at + j) % args[i].bytes] = sections[k].b[j];
+  }
+  for (unsigned k = 0; k < nnoises; k++) {
+    unsigned i = noises[k].i;
+    if (i < nargs && mem[i] && args[i].bytes && args[i].data) {
+      size_t at = noises[k].at % args[i].bytes;
+      noise(mem[i] + at, args[i].bytes - at, noises[k].seed, noises[k].raw);
+    }
+  }
   for (unsigned k = 0; k < npokes; k++) {
     unsigned i = pokes[k].at & 31;
     size_t at = pokes[k].at >> 5;
@@ -498,13 +778,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   tc5_diag dg;
   tc5_diag_init(&dg);
-  tc5_ptx_stats stats;
-  tc5_status st = tc5_ptx_launch(r->m, &cfg, args, nargs, &stats, &dg);
+  tc5_status st = tc5_ptx_launch(r->m, &cfg, args, nargs, statsp, &dg);
   if (st && st != TC5_ENOMEM && !dg.count) {
     fprintf(stderr, "fuzz_launch: %s (%s): %s without a message\n", r->entry, cfg.entry ? cfg.entry : "(null)",
             tc5_status_name(st));
     abort();
   }
+  *status = st;
+  if (msg && cap) snprintf(msg, cap, "%.159s", st && dg.count ? dg.issue[0].message : "");
   for (unsigned k = 0; k < nargs; k++) free(mem[k]);
   return 0;
 }

@@ -340,6 +340,31 @@ static void test_b128(void **state) {
   }
 }
 
+/* A .shared address is 32 bits wide: [%r+imm] wraps modulo 2^32 (the H100
+ * does: nvcc's sm_90a attention code keeps a base below the variable whose
+ * sum with the offset carries past 2^32, tests/data/ptx/attn90). Each
+ * thread stores its in word through s - 4096 (mod 2^32) + 4096 and loads
+ * it back through a .u64 register holding s + 2^32 (32 bits of it count). */
+static void test_shared_wrap(void **state) {
+  (void)state;
+  uint32_t in[32 * 8], out[32 * 8];
+  for (unsigned k = 0; k < 32 * 8; k++) in[k] = 0x9e3779b9u * (k + 1);
+  memset(out, 0, sizeof out);
+  tc5_diag dg;
+  tc5_status st = run2(k2(".shared .align 16 .b8 s[128];\n",
+                          "ld.global.b32 %r10, [%rd5]; mov.u32 %r11, s; shl.b32 %r12, %r1, 2; add.u32 %r13, %r11, %r12;"
+                          "sub.u32 %r14, %r13, 4096; st.shared.b32 [%r14+4096], %r10; bar.sync 0;"
+                          "cvt.u64.u32 %rd10, %r13; add.u64 %rd11, %rd10, 4294967296; ld.shared.b32 %r15, [%rd11];"
+                          "st.global.b32 [%rd4], %r15;"
+                          "add.u32 %r16, %r13, -8; ld.shared.b32 %r17, [%r16+8]; st.global.b32 [%rd4+4], %r17;"),
+                       1, 1, out, sizeof out, in, sizeof in, &dg);
+  if (st) fail_msg("%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  for (unsigned t = 0; t < 32; t++) {
+    assert_int_equal(out[t * 8], in[t * 8]);
+    assert_int_equal(out[t * 8 + 1], in[t * 8]);
+  }
+}
+
 /* st.async / red.async into the peer CTA of a cluster of 2, completing
  * bytes on the peer's mbarrier: each CTA waits on its own */
 static void test_st_async(void **state) {
@@ -624,7 +649,7 @@ int main(void) {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
       cmocka_unit_test(test_b128),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
-      cmocka_unit_test(test_sfu_in_runner),
+      cmocka_unit_test(test_sfu_in_runner), cmocka_unit_test(test_shared_wrap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

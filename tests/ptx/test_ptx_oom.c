@@ -52,7 +52,9 @@ static char *module_text(size_t *len) {
     " st.param.b32 [r], %%x1;\n ret;\n}\n");
   P(".visible .entry k(.param .u64 out) {\n .reg .pred %%p<4>; .reg .b32 %%r<300>; .reg .b64 %%rd<8>;\n");
   P(" ld.param.u64 %%rd1, [out]; mov.u32 %%r1, %%tid.x; and.b32 %%r2, %%r1, 7;\n");
-  P(" mov.u64 %%rd4, bar0; mbarrier.init.shared.b64 [%%rd4], 1;\n");
+  /* one thread initialises the mbarrier (a second warp's init would be
+   * mbarrier-reinit, 9.7.13.15.9) */
+  P(" mov.u64 %%rd4, bar0; setp.eq.u32 %%p3, %%r1, 0; @%%p3 mbarrier.init.shared.b64 [%%rd4], 1;\n");
   P("TAB:\n .branchtargets ");
   for (int k = 0; k < 12; k++) P("%sB%d", k ? ", " : "", k);
   P(";\n brx.idx %%r2, TAB;\n");

@@ -34,6 +34,13 @@ def test_findings_and_errors():
     assert (out == 7).all()
     assert tc5.run_ptx(text, 1, 32, [out, 0], check="none")[0] == []
     assert tc5.run_ptx(text, 1, 32, [out, 1], check="strict")[0] == []
+    # per-rule levels (issue 33): one rule a warning, another off
+    findings, _ = tc5.run_ptx(text, 1, 32, [out, 0], rules={"tmem-st-unwaited": "warning", "dealloc-inflight": "off"})
+    assert [(f["rule"], f["warning"]) for f in findings] == [("tmem-st-unwaited", True)]
+    with pytest.raises(ValueError, match="no rule 'no-such-rule'.*proxy-fence"):
+        tc5.run_ptx(text, 1, 32, [out, 0], rules={"no-such-rule": "off"})
+    with pytest.raises(ValueError, match="got 'loud'"):
+        tc5.run_ptx(text, 1, 32, [out, 0], rules={"smem-race": "loud"})
     with pytest.raises(tc5.BoundsError):  # a buffer too small for 32 threads' stores
         tc5.run_ptx(text, 1, 32, [np.zeros(4, dtype=np.uint32), 1])
     with pytest.raises(ValueError):

@@ -34,7 +34,7 @@ class Tc5Driver(_d.DriverBase):
 
     def get_current_target(self):
         from triton.backends.compiler import GPUTarget
-        return GPUTarget("cuda", 100, 32)
+        return GPUTarget("cuda", self._t.target_arch(), 32)  # 100; TC5_TRITON_ARCH=90: an H100
 
     def get_active_torch_device(self):
         import torch
@@ -53,7 +53,7 @@ class Tc5Driver(_d.DriverBase):
         return 0
 
     def get_device_capability(self, device=None):
-        return (10, 0)
+        return divmod(self._t.target_arch(), 10)
 
     def map_python_to_cpp_type(self, ty: str) -> str:
         from triton.backends.nvidia.driver import ty_to_cpp

@@ -1590,7 +1590,7 @@ for _f in (t02_fused_softmax, t05_layer_norm, t06_fused_attention):
 
 
 def main():
-    global ARCH, ARCH_CAP
+    global ARCH, ARCH_CAP, ATTN_Z, ATTN_H, ATTN_N
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True, help="checkout containing python/tutorials and python/examples")
     ap.add_argument("--out", required=True)
@@ -1601,7 +1601,14 @@ def main():
     ap.add_argument("--variants", default=None, help="regex on variant names")
     ap.add_argument("--fp-fusion", choices=["default", "on", "off"], default="default",
                     help="enable_fp_fusion option (default: Triton's default)")
+    ap.add_argument("--ptx-version", type=int, default=None,
+                    help="Triton's ptx_version option (87: PTX ISA 8.7, what an older driver's JIT loads)")
+    ap.add_argument("--attn-shape", default=None, metavar="Z,H,N_CTX",
+                    help="tutorial 06's batch, heads and sequence length (default %d,%d,%d; "
+                         "tests/data/ptx/attn90 and attn100 use smaller ones)" % (ATTN_Z, ATTN_H, ATTN_N))
     args = ap.parse_args()
+    if args.attn_shape:
+        ATTN_Z, ATTN_H, ATTN_N = (int(x) for x in args.attn_shape.split(","))
     ARCH = args.arch
     ARCH_CAP = (ARCH // 10, ARCH % 10)
     out = os.path.abspath(args.out)
@@ -1618,6 +1625,8 @@ def main():
     extra = {}
     if args.fp_fusion != "default":
         extra["enable_fp_fusion"] = args.fp_fusion == "on"
+    if args.ptx_version:
+        extra["ptx_version"] = args.ptx_version
 
     failures = []
     produced = []

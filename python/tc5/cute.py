@@ -1,0 +1,276 @@
+"""CuTe DSL programs on tc5: `cute.compile(...)` for a B200 (sm_100a, no GPU
+needed) and the compiled function called as usual, its kernels run by tc5's
+PTX runner on tensors in host memory.
+
+    import tc5.cute
+    tc5.cute.activate()            # before the first compile (TC5_CUTE=1: at start-up)
+    import cutlass.cute as cute
+    from cutlass.cute.runtime import from_dlpack
+    a = tc5.cute.empty((128, 64), np.float16)      # NumPy, 256-byte aligned
+    f = cute.compile(host_fn, from_dlpack(a), ...)
+    f(from_dlpack(a), ...)                         # a, b, c written in place
+
+The door is CuTe DSL's own: the host half of a compiled program calls the
+CUDA runtime through the library CUTE_DSL_LIBS names; activate() names
+tc5's (libcute_dsl_runtime.so, bridge/cute_dsl_runtime.c), which runs the
+kernels the program launches with the parameters, grid, cluster and dynamic
+shared memory the program itself packed. What changes for a program written
+for a GPU: its tensors live in host memory (NumPy arrays, PyTorch CPU
+tensors; `from_dlpack` as before). docs/cute.md says what is modelled.
+
+A checker finding raises tc5.HazardError naming the rule, the PTX line and
+the Python line (TC5_CUTE_FINDINGS=warn: a warning); a kernel tc5 cannot run
+raises the tc5.Error of its status, naming the instruction.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import tempfile
+import warnings
+
+import numpy as np
+
+_lib = None
+_callback = None
+_patched = False
+
+_CHECK = {"default": 0, "none": 1, "strict": 2}
+
+
+def runtime_path() -> str:
+    """the path of tc5's CuTe DSL runtime library (TC5_CUTE_RUNTIME overrides)"""
+    p = os.environ.get("TC5_CUTE_RUNTIME")
+    if p:
+        return p
+    here = os.path.dirname(os.path.abspath(__file__))
+    for cand in (os.path.join(here, "libcute_dsl_runtime.so"),):
+        if os.path.exists(cand):
+            return cand
+    raise FileNotFoundError("tc5.cute: libcute_dsl_runtime.so is not installed beside tc5 "
+                            "(pip install tc5 builds it; or set TC5_CUTE_RUNTIME to build/bridge/libcute_dsl_runtime.so)")
+
+
+def _regions(cand, n, lo, size, cap):
+    """the live arrays and tensors that hold any of the n candidate pointers
+    (tc5.triton's region finder, shared): written to lo/size, their count
+    returned. Never raises into C."""
+    try:
+        from .triton import _Regions
+        r = _Regions()
+        addrs = np.ctypeslib.as_array(cand, shape=(n,)).copy()
+        r.add_named(addrs)
+        for span in _cute_tensor_spans():  # tensors only a from_dlpack capsule keeps alive
+            a = addrs[(addrs >= span[0]) & (addrs < span[0] + span[1])]
+            if a.size and not r.contains(a).all():
+                r.spans.setdefault(span, None)
+        k = 0
+        for (a, b) in r.spans:
+            if k >= cap:
+                break
+            lo[k], size[k] = a, b
+            k += 1
+        return k
+    except Exception:  # noqa: BLE001 — a callback from C must not raise
+        return 0
+
+
+def _cute_tensor_spans():
+    """(address, nbytes) of every live CuTe DSL runtime tensor (from_dlpack's):
+    its memory stays alive through the DLPack capsule it holds, which the
+    search for arrays cannot see into"""
+    import gc
+    import sys
+    rt = sys.modules.get("cutlass.cute.runtime")
+    cls = getattr(rt, "_Tensor", None)
+    if cls is None:
+        return []
+    out = []
+    with warnings.catch_warnings():  # isinstance on every object: deprecated module attributes warn
+        warnings.simplefilter("ignore")
+        objs = [o for o in gc.get_objects() if isinstance(o, cls)]
+    for o in objs:
+        try:
+            p = int(o.data_ptr)
+            shape = [int(x) for x in o.shape]
+            stride = [int(x) for x in o.stride]
+            bits = int(o.element_type.width)
+            if p == 0 or any(x == 0 for x in shape):
+                continue
+            hi = sum((d - 1) * abs(st) for d, st in zip(shape, stride))
+            out.append((p, (hi + 1) * bits // 8 + (1 if (hi + 1) * bits % 8 else 0)))
+        except Exception:  # noqa: BLE001 — a tensor that cannot say its extent
+            continue
+    return out
+
+
+_REGION_FN = ctypes.CFUNCTYPE(ctypes.c_uint, ctypes.POINTER(ctypes.c_uint64), ctypes.c_uint,
+                              ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64), ctypes.c_uint)
+
+
+def _load():
+    global _lib, _callback
+    if _lib is None:
+        lib = ctypes.CDLL(runtime_path())
+        lib.tc5cute_last_error.restype = ctypes.c_char_p
+        lib.tc5cute_register_ptx.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        lib.tc5cute_set_region_callback.argtypes = [_REGION_FN]
+        lib.tc5cute_set_check.argtypes = [ctypes.c_int]
+        lib.tc5cute_set_threads.argtypes = [ctypes.c_uint]
+        lib.tc5cute_launches.restype = ctypes.c_uint
+        _callback = _REGION_FN(_regions)
+        lib.tc5cute_set_region_callback(_callback)
+        _lib = lib
+    return _lib
+
+
+def launches() -> int:
+    """kernels tc5 has run through this door"""
+    return int(_load().tc5cute_launches())
+
+
+def _raise_pending(cause=None):
+    """tc5's error for the runtime's last failure, if there was one"""
+    lib = _load()
+    st = lib.tc5cute_last_status()
+    msg = (lib.tc5cute_last_error() or b"").decode(errors="replace")
+    if not msg and not st:
+        return
+    lib.tc5cute_clear_error()
+    from . import _tc5
+    from . import Error, HazardError
+    if st == _STATUS["TC5_EHAZARD"]:
+        if os.environ.get("TC5_CUTE_FINDINGS", "raise") == "warn":
+            warnings.warn(msg, RuntimeWarning, stacklevel=4)
+            return
+        e = HazardError(msg)
+    else:
+        e = getattr(_tc5, _CLASS.get(st, "Error"), Error)(msg)
+    e.status = _STATUS_NAME.get(st, "TC5_EINVAL")
+    e.messages = [msg]
+    # CuTe DSL's own error (a CUDA error code, and a search for a GPU) says nothing tc5's does not
+    raise e from None
+
+
+_STATUS_NAME = {0: "TC5_OK", 1: "TC5_EINVAL", 2: "TC5_ERANGE", 3: "TC5_ERESERVED", 4: "TC5_EALIGN", 5: "TC5_EILLEGAL",
+                6: "TC5_ENOTREPR", 7: "TC5_ETRUNC", 8: "TC5_ENOMEM", 9: "TC5_EPARSE", 10: "TC5_EIO",
+                11: "TC5_EMISMATCH", 12: "TC5_EWOULDBLOCK", 13: "TC5_ESTATE", 14: "TC5_EACCESS",
+                15: "TC5_EUNINIT", 16: "TC5_EBOUNDS", 17: "TC5_EUNSUPPORTED", 18: "TC5_EHAZARD"}
+_STATUS = {v: k for k, v in _STATUS_NAME.items()}
+_CLASS = {1: "InvalidArgumentError", 2: "RangeError", 3: "ReservedError", 4: "AlignmentError", 5: "IllegalError",
+          6: "NotRepresentableError", 7: "TruncatedError", 8: "OutOfMemoryError", 9: "ParseError", 10: "FileError",
+          11: "MismatchError", 12: "WouldBlockError", 13: "StateError", 14: "AccessError", 15: "UninitializedError",
+          16: "BoundsError", 17: "UnsupportedError", 18: "HazardError"}
+
+
+def _ptx_text(fn) -> str | None:
+    p = getattr(fn, "__ptx__", None)
+    if p is None:
+        return None
+    if isinstance(p, bytes):
+        p = p.decode()
+    if "\n" not in p and os.path.exists(p):
+        with open(p) as f:
+            return f.read()
+    return p
+
+
+def _patch():
+    """what tc5.cute changes in CuTe DSL's Python runtime (once): each
+    compiled function registers its PTX with tc5's runtime before its
+    kernels are loaded; a failed launch raises tc5's error; the device
+    count is the runtime's one device"""
+    global _patched
+    if _patched:
+        return
+    _patched = True
+    from cutlass.base_dsl import jit_executor as je
+    from cutlass.cutlass_dsl import cuda_jit_executor as cje
+
+    cls = cje.CudaDialectJitCompiledFunction
+    load = cls._load_cuda_library
+
+    def _load_cuda_library(self):
+        ptx = _ptx_text(self)
+        if ptx is None:
+            from . import UnsupportedError
+            raise UnsupportedError("tc5.cute: the compiled function has no PTX (compiled before "
+                                   "tc5.cute.activate(), or with CUTE_DSL_KEEP without ptx)")
+        lib = _load()
+        lib.tc5cute_clear_error()
+        if lib.tc5cute_register_ptx(ptx.encode(), (getattr(self, "function_name", None) or "cute").encode() + b".ptx"):
+            _raise_pending()
+        return load(self)
+
+    cls._load_cuda_library = _load_cuda_library
+    cls.num_devices = property(lambda self: 1)
+
+    def wrap(run):
+        def run_compiled_program(self, exe_args):
+            lib = _load()
+            lib.tc5cute_clear_error()
+            try:
+                r = run(self, exe_args)
+            except Exception as e:  # noqa: BLE001
+                _raise_pending(e)
+                raise
+            _raise_pending()
+            return r
+        run_compiled_program.tc5 = True
+        return run_compiled_program
+
+    for k in (je.JitExecutor, je.JitCompiledFunction):
+        if not getattr(k.run_compiled_program, "tc5", False):
+            k.run_compiled_program = wrap(k.run_compiled_program)
+
+
+def activate(check: str | None = None, threads: int | None = None):
+    """Puts tc5 behind CuTe DSL's runtime: programs compiled from now on
+    target sm_100a and their kernels run on tc5 (what TC5_CUTE=1 does at
+    start-up). Call it before the first `cute.compile`. check: the checker
+    ("default", "none", "strict"; TC5_CUTE_CHECK); threads: host threads
+    running CTAs (0 or None: one per core)."""
+    import sys
+    if "cutlass" in sys.modules and not getattr(sys.modules["cutlass"], "_tc5_env", False):
+        warnings.warn("tc5.cute.activate() after cutlass was imported: CuTe DSL has read its environment already "
+                      "(CUTE_DSL_LIBS, CUTE_DSL_KEEP); activate first, or run with TC5_CUTE=1", RuntimeWarning,
+                      stacklevel=2)
+    path = runtime_path()
+    lib = _load()
+    os.environ["CUTE_DSL_LIBS"] = path
+    os.environ.setdefault("CUTE_DSL_ARCH", "sm_100a")
+    keep = {t for t in os.environ.get("CUTE_DSL_KEEP", "").split(",") if t}
+    keep.add("ptx")
+    os.environ["CUTE_DSL_KEEP"] = ",".join(sorted(keep))
+    if "CUTE_DSL_DUMP_DIR" not in os.environ:
+        os.environ["CUTE_DSL_DUMP_DIR"] = tempfile.mkdtemp(prefix="tc5-cute-")
+    # a cached compile has no PTX to run
+    os.environ.setdefault("CUTE_DSL_DISABLE_FILE_CACHING", "1")
+    mode = check or os.environ.get("TC5_CUTE_CHECK", "default")
+    if mode not in _CHECK:
+        raise ValueError(f"check: 'default', 'none' or 'strict', not {mode!r}")
+    lib.tc5cute_set_check(_CHECK[mode])
+    lib.tc5cute_set_threads(int(threads or 0))
+    _patch()
+    return lib
+
+
+def empty(shape, dtype, align: int = 256) -> np.ndarray:
+    """a zeroed C-contiguous NumPy array at an address aligned as cudaMalloc's
+    (from_dlpack(..., assumed_align=...) checks it)"""
+    dt = np.dtype(dtype)
+    n = int(np.prod(shape)) * dt.itemsize
+    raw = np.zeros(n + align, dtype=np.uint8)
+    off = (-raw.ctypes.data) % align
+    return raw[off:off + n].view(dt).reshape(shape)
+
+
+def asarray(x, align: int = 256) -> np.ndarray:
+    """x copied into an aligned array (empty)"""
+    x = np.asarray(x)
+    y = empty(x.shape, x.dtype, align)
+    y[...] = x
+    return y
+
+
+__all__ = ["activate", "empty", "asarray", "runtime_path", "launches"]

@@ -1,0 +1,1014 @@
+# Copyright (c) 2024 - 2026 NVIDIA CORPORATION & AFFILIATES. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+
+# Redistribution and use in source and binary forms, with or without
+# modification, are permitted provided that the following conditions are met:
+
+# 1. Redistributions of source code must retain the above copyright notice, this
+# list of conditions and the following disclaimer.
+
+# 2. Redistributions in binary form must reproduce the above copyright notice,
+# this list of conditions and the following disclaimer in the documentation
+# and/or other materials provided with the distribution.
+
+# 3. Neither the name of the copyright holder nor the names of its
+# contributors may be used to endorse or promote products derived from
+# this software without specific prior written permission.
+
+# THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS"
+# AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE
+# IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+# DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+# FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+# DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+# SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+# CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+# OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+# OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+
+# This is the sixth tutorial GEMM. It enables programmatic dependent launch (PDL) features.
+
+
+import argparse
+
+from typing import Tuple, Union
+import cuda.bindings.driver as cuda
+
+import cutlass
+import cutlass.cute as cute
+import cutlass.utils as utils
+import cutlass.pipeline as pipeline
+from cutlass.cute.nvgpu import cpasync, tcgen05
+import cutlass.utils.blackwell_helpers as sm100_utils
+from cutlass.cute.runtime import from_dlpack
+from cutlass.pipeline import pipeline_init_arrive, pipeline_init_wait
+
+
+"""
+The sixth tutorial GEMM demonstrates a simple kernel implementation in CuTeDSL.
+
+Compared to fp16_gemm_3_1.py, this kernel enables programmatic dependent launch (PDL) features.
+PDL is a mechanism which allows for overlapping execution of back-to-back kernels
+within the same stream.
+For example, consider dequantization + gemm operations, where the second
+operation's gemm B operand is the result of the first operation.
+
+The dequantization kernel will load the quantized B tensor, dequantize it, and then store the result.
+When the mainloop of the second GEMM contributes only a small fraction of the overall kernel time
+and the prologue and epilogue dominate the runtime, kernel performance can be improved by launching
+the prologue of the second GEMM early and overlapping it with the dequantization kernel.
+The tightest dependency is that the GEMM start its mainloop only after the dequantization kernel
+has finished writing the dequantized B results to global memory.
+
+PDL allows us to realize such overlap & synchronization between kernels.
+
+To enable PDL, we need to do two things:
+
+1. Insert the ``griddepcontrol.launch_dependents`` and ``griddepcontrol.wait`` instructions in the kernel.
+2. Set the PDL launch attribute when launching the kernel.
+
+The ``griddepcontrol.launch_dependents`` and ``griddepcontrol.wait``
+instructions enable fine-grained control over kernel execution in PDL.
+Once all thread blocks execute the ``griddepcontrol.launch_dependents``
+instruction, the dependent kernels can opportunistically be early-launched.
+For --mnk 256,8192,128, the speedup pdl v.s. no pdl can be up to 1.16x.
+
+To run this example:
+.. code-block:: bash
+    python examples/cute/blackwell/tutorial/tutorial_gemm/fp16_gemm_6.py  \
+      --mnk 256,8192,128
+
+Constraints for this example:
+* The problem size of m and n must be divisible by the tile size m & n (256, 256)
+"""
+
+io_dtype = cutlass.Float16
+quant_dtype = cutlass.Int8
+acc_dtype = cutlass.Float32
+use_2cta_instrs = True
+cluster_shape_mnk = (2, 1, 1) if use_2cta_instrs else (1, 1, 1)
+mma_inst_shape_mnk = (256, 256, 16)
+mma_tiler_mnk = (256, 256, 64)
+dequant_elements_per_thread = 128
+threads_in_dequant = 64
+threads_in_epilogue = 128  # epilogue threads per cta
+
+# Pipeline stage configuration
+ab_stages = 6
+epi_stages = 2
+acc_stages = 2
+num_clc_stage = 1
+
+# Scheduler
+use_clc_dynamic_scheduler = True
+scheduler_type = (
+    utils.ClcDynamicPersistentTileScheduler
+    if use_clc_dynamic_scheduler
+    else utils.StaticPersistentTileScheduler
+)
+# Response size is 4B * 4 elements
+num_clc_response_bytes = 16
+
+
+@cute.struct
+class SharedStorage:
+    ab_mbar_ptr: cute.struct.MemRange[cutlass.Int64, ab_stages * 2]
+    acc_mbar_ptr: cute.struct.MemRange[cutlass.Int64, acc_stages * 2]
+    tmem_dealloc_mbar: cutlass.Int64
+    tmem_holding_buffer: cutlass.Int32
+    # Only for CLC Dynamic Scheduler
+    clc_mbar_ptr: cute.struct.MemRange[cutlass.Int64, 2]
+    clc_response_align_bytes = num_clc_response_bytes
+    clc_response: cute.struct.Align[
+        cute.struct.MemRange[cutlass.Int32, 4],
+        clc_response_align_bytes,
+    ]
+
+
+@cute.kernel()
+def dequantize(
+    b_quantized: cute.Tensor,
+    scale_factor: cutlass.Float32,
+    b_dequantized: cute.Tensor,
+):
+    tiler = (1, dequant_elements_per_thread)
+    # (Tile, NumTiles)
+    tBQgBQ = cute.zipped_divide(b_quantized, tiler)
+    tBQrBQ = cute.make_rmem_tensor(tBQgBQ[None, 0].shape, quant_dtype)
+
+    tBDQgBDQ = cute.zipped_divide(b_dequantized, tiler)
+    tidx, _, _ = cute.arch.thread_idx()
+    dim_per_blk, _, _ = cute.arch.block_dim()
+    bidx, _, _ = cute.arch.block_idx()
+    idx = tidx + bidx * dim_per_blk
+    # Here we add the launch dependents instruction for the first kernel as a hint to the runtime to early-launch
+    # the next kernel. If the next kernel becomes concurrent, we will have overlap where the second kernel
+    # can start reading x to ensure an E2E speedup. Note the placement of launch dependents has no implication
+    # on correctness, only performance.
+    cute.autovec_copy(tBQgBQ[None, idx], tBQrBQ)
+    cute.arch.griddepcontrol_launch_dependents()
+    tBDQgBDQ[None, idx].store(
+        (tBQrBQ.load() * scale_factor).to(b_dequantized.element_type)
+    )
+
+
+@cute.kernel()
+def gemm(
+    tiled_mma: cute.TiledMma,
+    tma_a: cpasync.TmaInfo,
+    tma_b: cpasync.TmaInfo,
+    tma_c: cpasync.TmaInfo,
+    c_smem_layout_kind: cutlass.Constexpr,
+    epi_tile: cute.Tile,
+    cta_layout_vmnk: cute.Layout,
+    tile_sched_params: Union[
+        utils.ClcDynamicPersistentTileSchedulerParams,
+        utils.PersistentTileSchedulerParams,
+    ],
+):
+    # Extract tma_tensor from TmaInfo
+    mA_mkl = tma_a.tma_tensor
+    mB_nkl = tma_b.tma_tensor
+    mC_mnl = tma_c.tma_tensor
+
+    warp_idx = cute.arch.warp_idx()
+    warp_idx = cute.arch.make_warp_uniform(warp_idx)
+
+    tidx, _, _ = cute.arch.thread_idx()
+    bidx, _, _ = cute.arch.block_idx()
+
+    cta_rank_in_cluster = cute.arch.block_idx_in_cluster()
+    cta_in_cluster_coord_vmnk = cta_layout_vmnk.get_flat_coord(cta_rank_in_cluster)
+
+    mma_tile_coord_v = bidx % cute.size(cta_layout_vmnk, mode=[0])
+    is_leader_cta = mma_tile_coord_v == 0
+
+    epilogue_warp_ids = (
+        0,
+        1,
+        2,
+        3,
+    )
+    mma_warp_id = 4
+    tma_warp_id = 5
+    # sched_warp_id only for dynamic scheduler
+    sched_warp_id = 6
+
+    epilog_sync_bar_id = 1
+    tmem_alloc_sync_bar_id = 2
+
+    # Prefetch tma descriptor
+    if warp_idx == tma_warp_id:
+        cpasync.prefetch_descriptor(tma_a.atom)
+        cpasync.prefetch_descriptor(tma_b.atom)
+        cpasync.prefetch_descriptor(tma_c.atom)
+
+    # As many participants as the number of threads issuing the MMA in the same row and column
+    # Substract one to not count twice the same thread
+    num_mcast_participants = (
+        cute.size(cta_layout_vmnk, mode=[1]) + cute.size(cta_layout_vmnk, mode=[2]) - 1
+    )
+
+    # Mcast mask initialization
+    tma_mcast_mask_a = cute.nvgpu.cpasync.create_tma_multicast_mask(
+        cta_layout_vmnk, cta_in_cluster_coord_vmnk, mcast_mode=2
+    )
+    tma_mcast_mask_b = cute.nvgpu.cpasync.create_tma_multicast_mask(
+        cta_layout_vmnk, cta_in_cluster_coord_vmnk, mcast_mode=1
+    )
+
+    # Allocate SMEM
+    smem = cutlass.utils.SmemAllocator()
+    storage = smem.allocate(SharedStorage)
+
+    # Barrier 1 for epilogue synchronization
+    epilogue_sync_barrier = pipeline.NamedBarrier(
+        barrier_id=epilog_sync_bar_id,
+        num_threads=threads_in_epilogue,
+    )
+
+    # Only MMA warp and epilogue warps participate in TMEM allocation synchronization
+    # TMA warp does NOT participate
+    tmem_alloc_barrier = pipeline.NamedBarrier(
+        barrier_id=tmem_alloc_sync_bar_id,
+        num_threads=32
+        * len((mma_warp_id, *epilogue_warp_ids)),  # 5 warps = 160 threads
+    )
+    tmem = utils.TmemAllocator(
+        storage.tmem_holding_buffer.ptr,
+        barrier_for_retrieve=tmem_alloc_barrier,
+        allocator_warp_id=epilogue_warp_ids[0],
+        is_two_cta=True,
+        two_cta_tmem_dealloc_mbar_ptr=storage.tmem_dealloc_mbar.ptr,
+    )
+
+    num_tma_copy_bytes = (
+        cute.size_in_bytes(io_dtype, cute.select(tma_a.smem_layout, mode=[0, 1, 2]))
+        + cute.size_in_bytes(io_dtype, cute.select(tma_b.smem_layout, mode=[0, 1, 2]))
+    ) * cute.size(cta_layout_vmnk, mode=[0])
+
+    # Threads/warps participating in the mainloop pipeline
+    mainloop_pipeline_producer_group = pipeline.CooperativeGroup(pipeline.Agent.Thread)
+    mainloop_pipeline_consumer_group = pipeline.CooperativeGroup(
+        pipeline.Agent.Thread, size=num_mcast_participants
+    )
+
+    ab_producer, ab_consumer = pipeline.PipelineTmaUmma.create(
+        barrier_storage=storage.ab_mbar_ptr.data_ptr(),
+        num_stages=ab_stages,
+        producer_group=mainloop_pipeline_producer_group,
+        consumer_group=mainloop_pipeline_consumer_group,
+        tx_count=num_tma_copy_bytes,
+        cta_layout_vmnk=cta_layout_vmnk,
+    ).make_participants()
+
+    # Threads/warps participating in the accumulator pipeline
+    acc_pipeline_producer_group = pipeline.CooperativeGroup(pipeline.Agent.Thread)
+    acc_pipeline_consumer_group = pipeline.CooperativeGroup(
+        pipeline.Agent.Thread,
+        size=cute.size(cta_layout_vmnk, mode=[0]) * len(epilogue_warp_ids),
+    )
+
+    acc_producer, acc_consumer = pipeline.PipelineUmmaAsync.create(
+        barrier_storage=storage.acc_mbar_ptr.data_ptr(),
+        num_stages=acc_stages,
+        producer_group=acc_pipeline_producer_group,
+        consumer_group=acc_pipeline_consumer_group,
+        cta_layout_vmnk=cta_layout_vmnk,
+    ).make_participants()
+
+    # Initialize clc_pipeline (barrier) and states
+    # ONLY for CLC Dynamic Scheduler
+    if cutlass.const_expr(use_clc_dynamic_scheduler):
+        clc_pipeline_producer_group = pipeline.CooperativeGroup(pipeline.Agent.Thread)
+        cluster_size = cute.size(cluster_shape_mnk)
+        num_clc_consumer_threads = 32 * len(
+            (
+                sched_warp_id,
+                *(
+                    cluster_size
+                    * (
+                        mma_warp_id,
+                        tma_warp_id,
+                        *epilogue_warp_ids,
+                    )
+                ),
+            )
+        )
+        clc_pipeline_consumer_group = pipeline.CooperativeGroup(
+            pipeline.Agent.Thread, num_clc_consumer_threads
+        )
+        clc_pipeline = pipeline.PipelineClcFetchAsync.create(
+            barrier_storage=storage.clc_mbar_ptr.data_ptr(),
+            num_stages=num_clc_stage,
+            producer_group=clc_pipeline_producer_group,
+            consumer_group=clc_pipeline_consumer_group,
+            tx_count=num_clc_response_bytes,
+            cta_layout_vmnk=cta_layout_vmnk,
+            defer_sync=True,
+        )
+        # Initial clc response pointer
+        clc_response_ptr = storage.clc_response.data_ptr()
+
+        clc_consumer_state = pipeline.make_pipeline_state(
+            pipeline.PipelineUserType.Consumer, num_clc_stage
+        )
+    else:
+        clc_pipeline = None
+        clc_response_ptr = None
+        clc_consumer_state = None
+
+    # Cluster arrive after barrier init
+    pipeline_init_arrive(cluster_shape_mn=cluster_shape_mnk, is_relaxed=True)
+
+    # Allocate SMEM
+    sA = smem.allocate_tensor(
+        element_type=io_dtype,
+        layout=tma_a.smem_layout.outer,
+        byte_alignment=128,
+        swizzle=tma_a.smem_layout.inner,
+    )
+    sB = smem.allocate_tensor(
+        element_type=io_dtype,
+        layout=tma_b.smem_layout.outer,
+        byte_alignment=128,
+        swizzle=tma_b.smem_layout.inner,
+    )
+    sC = smem.allocate_tensor(
+        element_type=io_dtype,
+        layout=tma_c.smem_layout.outer,
+        byte_alignment=128,
+        swizzle=tma_c.smem_layout.inner,
+    )
+
+    # Partition tensors for MMA and make fragments
+    # (bM, bK, RestM, RestK)
+    gA = cute.local_tile(
+        mA_mkl, cute.slice_(mma_tiler_mnk, (None, 0, None)), (None, None)
+    )
+    # (bN, bK, RestN, RestK)
+    gB = cute.local_tile(
+        mB_nkl, cute.slice_(mma_tiler_mnk, (0, None, None)), (None, None)
+    )
+    # (bM, bN, RestM, RestN)
+    gC = cute.local_tile(
+        mC_mnl, cute.slice_(mma_tiler_mnk, (None, None, 0)), (None, None)
+    )
+
+    thr_mma = tiled_mma.get_slice(mma_tile_coord_v)
+    # (MMA, MMA_M, MMA_K, RestM, RestK)
+    tCgA = thr_mma.partition_A(gA)
+    # (MMA, MMA_N, MMA_K, RestN, RestK)
+    tCgB = thr_mma.partition_B(gB)
+    # (MMA, MMA_M, MMA_N, RestM, RestN)
+    tCgC = thr_mma.partition_C(gC)
+
+    # (MMA, MMA_M, MMA_K, STAGE)
+    tCrA = tiled_mma.make_fragment_A(sA)
+    # (MMA, MMA_N, MMA_K, STAGE)
+    tCrB = tiled_mma.make_fragment_B(sB)
+
+    # (MMA, MMA_M, MMA_N)
+    acc_shape = tiled_mma.partition_shape_C(mma_tiler_mnk[:2])
+    # (MMA, MMA_M, MMA_N, STAGE)
+    tCtAcc_fake = tiled_mma.make_fragment_C(cute.append(acc_shape, acc_stages))
+
+    # Partition tensors for TMA; This requires the tensors partitioned for MMA
+    # ((atom_v, rest_v), STAGE)
+    # ((atom_v, rest_v), RestM, RestK)
+    tAsA, tAgA = cute.nvgpu.cpasync.tma_partition(
+        tma_a.atom,
+        cta_in_cluster_coord_vmnk[2],
+        cute.make_layout(cute.size(cta_layout_vmnk, mode=[2])),
+        cute.group_modes(sA, 0, 3),
+        cute.group_modes(tCgA, 0, 3),
+    )
+
+    # ((atom_v, rest_v), STAGE)
+    # ((atom_v, rest_v), RestN, RestK)
+    tBsB, tBgB = cute.nvgpu.cpasync.tma_partition(
+        tma_b.atom,
+        cta_in_cluster_coord_vmnk[1],
+        cute.make_layout(cute.size(cta_layout_vmnk, mode=[1])),
+        cute.group_modes(sB, 0, 3),
+        cute.group_modes(tCgB, 0, 3),
+    )
+
+    gC_epi = cute.flat_divide(tCgC[((None, None), 0, 0, None, None)], epi_tile)
+
+    tCsC, tCgC_tma = cute.nvgpu.cpasync.tma_partition(
+        tma_c.atom,
+        0,
+        cute.make_layout(1),
+        cute.group_modes(sC, 0, 2),
+        cute.group_modes(gC_epi, 0, 2),
+    )
+
+    # Cluster wait before starting work
+    pipeline_init_wait(cluster_shape_mn=cluster_shape_mnk)
+
+    # Construct the scheduler
+    if cutlass.const_expr(use_clc_dynamic_scheduler):
+        tile_sched = scheduler_type.create(
+            tile_sched_params,
+            cute.arch.block_idx(),
+            cute.arch.grid_dim(),
+            clc_response_ptr,
+        )
+    else:
+        tile_sched = scheduler_type.create(
+            tile_sched_params, cute.arch.block_idx(), cute.arch.grid_dim()
+        )
+    work_tile = tile_sched.initial_work_tile_info()
+
+    #
+    # Main loop
+    #
+
+    num_k_tiles = cute.size(gA, mode=[3])
+
+    # TMA warp
+    if warp_idx == tma_warp_id:
+        #
+        # Persistent tile scheduling loop
+        #
+        while work_tile.is_valid_tile:
+            # Get tile coord from tile scheduler
+            cur_tile_coord = work_tile.tile_idx
+            mma_tile_coord_mnl = (
+                cur_tile_coord[0] // cute.size(tiled_mma.thr_id.shape),
+                cur_tile_coord[1],
+                cur_tile_coord[2],
+            )
+
+            # Slice to per mma tile index
+            # ((atom_v, rest_v), RestK)
+            tAgA_slice = tAgA[(None, mma_tile_coord_mnl[0], None)]
+
+            # ((atom_v, rest_v), RestK)
+            tBgB_slice = tBgB[(None, mma_tile_coord_mnl[1], None)]
+
+            # For the gemm kernel, its second operand ``gB`` is dependent on the previous kernel, we must call
+            # griddepcontrol.wait to assure correctness. This instruction will block until the prior kernels finishes
+            # and its memory operations are visible. Since gB is written by the prior kernel, this will block until gB
+            # is visible to our kernel. Without it, we would have undefined behavior due to a race condition.
+            cute.arch.griddepcontrol_wait()
+
+            # Tma load loop
+            for k_tile_idx in range(num_k_tiles):
+                # Wait for A/B buffers to be empty before loading into them
+                handle = ab_producer.acquire_and_advance()
+
+                # Issue TMA loads
+                cute.copy(
+                    tma_a.atom,
+                    tAgA_slice[(None, k_tile_idx)],
+                    tAsA[(None, handle.index)],
+                    tma_bar_ptr=handle.barrier,
+                    mcast_mask=tma_mcast_mask_a,
+                )
+                cute.copy(
+                    tma_b.atom,
+                    tBgB_slice[(None, k_tile_idx)],
+                    tBsB[(None, handle.index)],
+                    tma_bar_ptr=handle.barrier,
+                    mcast_mask=tma_mcast_mask_b,
+                )
+
+            # Advance to next k_tile
+            if cutlass.const_expr(use_clc_dynamic_scheduler):
+                clc_pipeline.consumer_wait(clc_consumer_state)
+                work_tile = tile_sched.get_current_work()
+                clc_pipeline.consumer_release(clc_consumer_state)
+                clc_consumer_state.advance()
+            else:
+                tile_sched.advance_to_next_work()
+                work_tile = tile_sched.get_current_work()
+
+        # This mbarrier_wait is preventing threadblocks within a set of dependent threadblocks within the cluster
+        # (dependent in the context of the TMA/MMA synchronization pattern) to exit early making
+        # a late tcgen05 commit_arrive illegal
+        ab_producer.tail()
+
+    # Sched warp (only for dynamic scheduler)
+    if cutlass.const_expr(use_clc_dynamic_scheduler):
+        is_first_cta_in_cluster = cta_rank_in_cluster == 0
+
+        if warp_idx == sched_warp_id and is_first_cta_in_cluster:
+            # Persistent tile scheduling loop
+            clc_producer_state = pipeline.make_pipeline_state(
+                pipeline.PipelineUserType.ProducerConsumer, num_clc_stage
+            )
+            while work_tile.is_valid_tile:
+                # Advance to next tile
+                clc_pipeline.producer_acquire(clc_producer_state)
+                mbarrier_addr = clc_pipeline.producer_get_barrier(clc_producer_state)
+                tile_sched.advance_to_next_work(mbarrier_addr)
+                clc_producer_state.advance()
+
+                clc_pipeline.consumer_wait(clc_consumer_state)
+                work_tile = tile_sched.get_current_work()
+                clc_pipeline.consumer_release(clc_consumer_state)
+                clc_consumer_state.advance()
+            clc_pipeline.producer_tail(clc_producer_state)
+
+    # MMA warp
+    if warp_idx == mma_warp_id:
+        # Wait for TMEM allocation and retrieve pointer
+        tmem.wait_for_alloc()
+        tmem_ptr = tmem.retrieve_ptr(acc_dtype)
+        # (MMA, MMA_M, MMA_N, STAGE)
+        tCtAcc_base = cute.make_tensor(tmem_ptr, tCtAcc_fake.layout)
+
+        while work_tile.is_valid_tile:
+            if is_leader_cta:
+                # Wait for accumulator buffer empty
+                acc_empty = acc_producer.acquire_and_advance()
+
+                # Set tensor memory buffer for current tile
+                # (MMA, MMA_M, MMA_N)
+                tCtAcc = tCtAcc_base[(None, None, None, acc_empty.index)]
+
+                for k_tile_idx in range(num_k_tiles):
+                    # Wait for TMA copies to complete
+                    handle = ab_consumer.wait_and_advance()
+
+                    # Execute one K-block worth of MMA instructions
+                    tiled_mma.set(tcgen05.Field.ACCUMULATE, k_tile_idx != 0)
+                    tile_crd = (None, None, None, handle.index)
+                    cute.gemm(tiled_mma, tCtAcc, tCrA[tile_crd], tCrB[tile_crd], tCtAcc)
+
+                    # Signal that the A/B buffers have been consumed and are ready for the next load
+                    handle.release()
+
+                # Signal that the accumulator is fully computed
+                acc_empty.commit()
+
+            # Advance to next tile
+            if cutlass.const_expr(use_clc_dynamic_scheduler):
+                clc_pipeline.consumer_wait(clc_consumer_state)
+                work_tile = tile_sched.get_current_work()
+                clc_pipeline.consumer_release(clc_consumer_state)
+                clc_consumer_state.advance()
+            else:
+                tile_sched.advance_to_next_work()
+                work_tile = tile_sched.get_current_work()
+
+        # Wait for accumulator buffer empty
+        acc_producer.tail()
+
+    # Epilogue warps
+    if warp_idx < mma_warp_id:
+        # Allocate TMEM (only epilogue warp 0 actually allocates)
+        num_tmem_cols = 512
+        tmem.allocate(num_tmem_cols)
+
+        # Wait for TMEM allocation and retrieve pointer
+        tmem.wait_for_alloc()
+        tmem_ptr = tmem.retrieve_ptr(acc_dtype)
+        # (MMA, MMA_M, MMA_N, STAGE)
+        tCtAcc_base = cute.make_tensor(tmem_ptr, tCtAcc_fake.layout)
+
+        # Initialize TMA store pipeline for epilogue with 4 warps
+        epilogue_pipeline_producer_group = pipeline.CooperativeGroup(
+            pipeline.Agent.Warp,
+            size=4,
+        )
+        epilogue_pipeline = pipeline.PipelineTmaStore.create(
+            num_stages=epi_stages,
+            producer_group=epilogue_pipeline_producer_group,
+        )
+
+        copy_atom_t2r = cute.make_copy_atom(
+            tcgen05.Ld32x32bOp(tcgen05.Repetition.x32, tcgen05.Pack.NONE),
+            cutlass.Float32,
+        )
+
+        while work_tile.is_valid_tile:
+            # Get tile coord from tile scheduler
+            cur_tile_coord = work_tile.tile_idx
+            mma_tile_coord_mnl = (
+                cur_tile_coord[0] // cute.size(tiled_mma.thr_id.shape),
+                cur_tile_coord[1],
+                cur_tile_coord[2],
+            )
+
+            # Wait for accumulator buffer full
+            acc_full = acc_consumer.wait_and_advance()
+
+            # Set tensor memory buffer for current tile
+            # (MMA, MMA_M, MMA_N)
+            tCtAcc = tCtAcc_base[(None, None, None, acc_full.index)]
+
+            # (EPI_TILE_M, EPI_TILE_N, EPI_M, EPI_N)
+            tCtAcc_epi = cute.flat_divide(
+                tCtAcc[((None, None), 0, 0)],  # why 0,0 ?
+                epi_tile,
+            )
+
+            mma_tile_coord_mn = cute.slice_(mma_tile_coord_mnl, (None, None, 0))
+            # (EPI_TILE_M, EPI_TILE_N, EPI_M, EPI_N, RestM, RestN)
+            tCgC_epi = cute.flat_divide(
+                tCgC[((None, None), 0, 0, *mma_tile_coord_mn)], epi_tile
+            )
+
+            tCgC_tma_cur_tile = tCgC_tma[(None, None, None, *mma_tile_coord_mn)]
+
+            # Tiled copy for TMEM -> RMEM load
+            tiled_copy_t2r = tcgen05.make_tmem_copy(
+                copy_atom_t2r, tCtAcc_epi[(None, None, 0, 0)]
+            )
+            thr_copy_t2r = tiled_copy_t2r.get_slice(tidx)
+            # (T2R, T2R_M, T2R_N, EPI_M, EPI_N)
+            tTR_tAcc = thr_copy_t2r.partition_S(tCtAcc_epi)
+            # (T2R, T2R_M, T2R_N, EPI_M, EPI_N)
+            tTR_gC = thr_copy_t2r.partition_D(tCgC_epi)
+            # (T2R, T2R_M, T2R_N)
+            tTR_rAcc = cute.make_rmem_tensor(
+                tTR_gC[(None, None, None, 0, 0)].shape, cutlass.Float32
+            )
+            tTR_tAcc = cute.group_modes(tTR_tAcc, 3, cute.rank(tTR_tAcc))
+
+            # Copy atom and tiled copy for RMEM -> SMEM load
+            copy_atom_r2s = cutlass.utils.blackwell_helpers.get_smem_store_op(
+                c_smem_layout_kind, cutlass.Float32, cutlass.Float32, tiled_copy_t2r
+            )
+            tiled_copy_r2s = cute.make_tiled_copy_D(copy_atom_r2s, tiled_copy_t2r)
+            # (R2S, R2S_M, R2S_N, PIPE_D)
+            thr_copy_r2s = tiled_copy_r2s.get_slice(tidx)
+            tRS_sC = thr_copy_r2s.partition_D(sC)
+
+            tRS_rAcc = tiled_copy_r2s.retile(tTR_rAcc)
+            tRS_rC = cute.make_rmem_tensor(tRS_rAcc.shape, io_dtype)
+            tCgC_grouped = cute.group_modes(
+                tCgC_tma_cur_tile, 1, cute.rank(tCgC_tma_cur_tile)
+            )
+            subtile_cnt = cute.size(tTR_tAcc.shape, mode=[3])
+
+            # Epilogue tiling loop
+            for subtile_idx in cutlass.range(subtile_cnt):
+                # TMEM -> RMEM
+                tTR_tAcc_slice = tTR_tAcc[(None, None, None, subtile_idx)]
+                cute.copy(tiled_copy_t2r, tTR_tAcc_slice, tTR_rAcc)
+
+                # RMEM -> SMEM
+                c_buffer = subtile_idx % epi_stages
+                tRS_sC_slice = tRS_sC[(None, None, None, c_buffer)]
+
+                # type conversion
+                tRS_rC.store(tRS_rAcc.load().to(io_dtype))
+
+                cute.copy(tiled_copy_r2s, tRS_rC, tRS_sC_slice)
+
+                # Memory fence and barrier to ensure shared memory stores are visible to TMA stores
+                cute.arch.fence_view_async_shared()
+                epilogue_sync_barrier.arrive_and_wait()
+                # SMEM -> GMEM
+                if warp_idx == epilogue_warp_ids[0]:
+                    cute.copy(
+                        tma_c.atom,
+                        tCsC[(None, c_buffer)],
+                        tCgC_grouped[(None, subtile_idx)],
+                    )
+
+                    epilogue_pipeline.producer_commit()
+                    epilogue_pipeline.producer_acquire()
+                epilogue_sync_barrier.arrive_and_wait()
+
+            # Async arrive accumulator buffer empty
+            with cute.arch.elect_one():
+                acc_full.release()
+
+            # Advance to next tile
+            if cutlass.const_expr(use_clc_dynamic_scheduler):
+                clc_pipeline.consumer_wait(clc_consumer_state)
+                work_tile = tile_sched.get_current_work()
+                clc_pipeline.consumer_release(clc_consumer_state)
+                clc_consumer_state.advance()
+            else:
+                tile_sched.advance_to_next_work()
+                work_tile = tile_sched.get_current_work()
+
+        # Wait for C store complete
+        epilogue_pipeline.producer_tail()
+
+        # Dealloc the tensor memory buffer
+        tmem.relinquish_alloc_permit()
+        tmem.free(tmem_ptr)
+
+
+def compute_grid(
+    b: cute.Tensor,
+    c: cute.Tensor,
+    mma_tiler_mnk: Tuple[int, int, int],
+    cluster_shape_mnk: Tuple[int, int, int],
+    scheduler_type: Union[
+        utils.StaticPersistentTileScheduler, utils.ClcDynamicPersistentTileScheduler
+    ],
+    max_active_clusters: cutlass.Constexpr,
+) -> Tuple[
+    Tuple[int, int, int],
+    Union[
+        utils.ClcDynamicPersistentTileSchedulerParams,
+        utils.PersistentTileSchedulerParams,
+    ],
+    Tuple[int, int, int],
+]:
+    b_size = cute.size(b.shape)
+    b_threads = cute.ceil_div(b_size, dequant_elements_per_thread)
+    dequant_blks = cute.ceil_div(b_threads, threads_in_dequant)
+    dequantize_grid = (dequant_blks, 1, 1)
+
+    c_shape = cute.slice_(mma_tiler_mnk, (None, None, 0))
+    gc = cute.zipped_divide(c, tiler=c_shape)
+    num_ctas_mn = gc[(0, (None, None))].shape
+
+    if cutlass.const_expr(
+        issubclass(scheduler_type, utils.ClcDynamicPersistentTileScheduler)
+    ):
+        tile_sched_params = utils.ClcDynamicPersistentTileSchedulerParams(
+            (*num_ctas_mn, 1), cluster_shape_mnk
+        )
+        gemm_grid = utils.ClcDynamicPersistentTileScheduler.get_grid_shape(
+            tile_sched_params
+        )
+    else:
+        tile_sched_params = utils.PersistentTileSchedulerParams(
+            (*num_ctas_mn, 1), cluster_shape_mnk
+        )
+        gemm_grid = utils.StaticPersistentTileScheduler.get_grid_shape(
+            tile_sched_params, max_active_clusters
+        )
+    return dequantize_grid, tile_sched_params, gemm_grid
+
+
+@cute.jit
+def host_function(
+    a: cute.Tensor,
+    b_quantized: cute.Tensor,
+    b_dequantized: cute.Tensor,
+    c: cute.Tensor,
+    scale_factor: cutlass.Float32,
+    max_active_clusters: cutlass.Constexpr,
+    stream: cuda.CUstream,
+):
+    #
+    # Construct tiled MMA
+    #
+
+    op = tcgen05.MmaF16BF16Op(
+        io_dtype,
+        acc_dtype,
+        mma_inst_shape_mnk,
+        tcgen05.CtaGroup.TWO if use_2cta_instrs else tcgen05.CtaGroup.ONE,
+        tcgen05.OperandSource.SMEM,
+        cute.nvgpu.OperandMajorMode.K,
+        cute.nvgpu.OperandMajorMode.K,
+    )
+    tiled_mma = cute.make_tiled_mma(op)
+
+    #
+    # Construct SMEM layouts for A and B
+    #
+
+    a_smem_layout = sm100_utils.make_smem_layout_a(
+        tiled_mma,
+        mma_tiler_mnk,
+        a.element_type,
+        ab_stages,
+    )
+    b_smem_layout = sm100_utils.make_smem_layout_b(
+        tiled_mma,
+        mma_tiler_mnk,
+        b_dequantized.element_type,
+        ab_stages,
+    )
+
+    # c_smem_layout_kind is an enum for row/column major, not a CuTe layout
+    c_smem_layout_kind = utils.LayoutEnum.from_tensor(c)
+
+    #
+    # Construct the VMNK layout
+    #
+
+    cta_layout_mnk = cute.make_layout(cluster_shape_mnk)
+    cta_layout_vmnk = cute.tiled_divide(cta_layout_mnk, (tiled_mma.thr_id,))
+
+    #
+    # Construct TMA load atoms
+    #
+
+    op = cute.nvgpu.cpasync.CopyBulkTensorTileG2SMulticastOp(
+        tcgen05.CtaGroup.TWO if use_2cta_instrs else tcgen05.CtaGroup.ONE
+    )
+    tma_a = cute.nvgpu.make_tiled_tma_atom_A(
+        op,
+        a,
+        a_smem_layout,
+        mma_tiler_mnk,
+        tiled_mma,
+        cta_layout_vmnk.shape,
+    )
+    tma_b = cute.nvgpu.make_tiled_tma_atom_B(
+        op,
+        b_dequantized,
+        b_smem_layout,
+        mma_tiler_mnk,
+        tiled_mma,
+        cta_layout_vmnk.shape,
+    )
+
+    cta_tile_shape_mnk = (
+        mma_tiler_mnk[0] // cute.size(tiled_mma.thr_id),
+        mma_tiler_mnk[1],
+        mma_tiler_mnk[2],
+    )
+
+    epi_tile = utils.compute_epilogue_tile_shape(
+        cta_tile_shape_mnk,
+        use_2cta_instrs,
+        c_smem_layout_kind,
+        io_dtype,
+    )
+
+    epi_smem_layout_staged = cutlass.utils.blackwell_helpers.make_smem_layout_epi(
+        io_dtype,
+        c_smem_layout_kind,
+        epi_tile,
+        epi_stages,
+    )
+
+    tma_c = cute.nvgpu.cpasync.make_tiled_tma_atom(
+        cute.nvgpu.cpasync.CopyBulkTensorTileS2GOp(),
+        c,
+        epi_smem_layout_staged,
+        epi_tile,
+    )
+
+    #
+    # Launch the kernel
+    #
+
+    dequantize_grid, tile_sched_params, gemm_grid = compute_grid(
+        b_dequantized,
+        c,
+        cta_tile_shape_mnk,
+        cluster_shape_mnk,
+        scheduler_type,
+        max_active_clusters,
+    )
+
+    dequantize(
+        b_quantized,
+        scale_factor,
+        b_dequantized,
+    ).launch(
+        grid=dequantize_grid,
+        block=[threads_in_dequant, 1, 1],
+        stream=stream,
+        use_pdl=True,
+    )
+
+    gemm(
+        tiled_mma,
+        tma_a,
+        tma_b,
+        tma_c,
+        c_smem_layout_kind,
+        epi_tile,
+        cta_layout_vmnk,
+        tile_sched_params,
+    ).launch(
+        grid=gemm_grid,
+        block=[224, 1, 1] if use_clc_dynamic_scheduler else [192, 1, 1],
+        cluster=cluster_shape_mnk,
+        stream=stream,
+        use_pdl=True,
+    )
+
+
+def run_dense_gemm(
+    mnk: Tuple[int, int, int],
+    tolerance: float,
+):
+    global torch, cutlass_torch
+    import torch
+    import cutlass.torch as cutlass_torch
+
+    print("===================================================================")
+    print("Running Blackwell fp16 GEMM example 6 with:")
+    print(f"  mnk:       {mnk}")
+    print(f"  tolerance: {tolerance}")
+    print("===================================================================")
+    print()
+
+    m, n, k = mnk
+    torch.manual_seed(1111)
+
+    # Make K-major tensors (torch tensors are row-major)
+    def make_tensors(mn, k, dtype):
+        shape = (mn, k)
+        return (
+            torch.empty(*shape, dtype=torch.int32)
+            .random_(-2, 2)
+            .to(device="cuda", dtype=dtype)
+        )
+
+    a = make_tensors(m, k, cutlass_torch.dtype(io_dtype))
+    b_quantized = make_tensors(n, k, cutlass_torch.dtype(quant_dtype))
+    b_dequantized = make_tensors(n, k, cutlass_torch.dtype(io_dtype))
+    c = make_tensors(m, n, cutlass_torch.dtype(io_dtype))
+    a_memref = from_dlpack(a).mark_layout_dynamic()
+
+    b_quantized_memref = (
+        from_dlpack(b_quantized, assumed_align=32)
+        .mark_layout_dynamic(leading_dim=1)
+        .mark_compact_shape_dynamic(mode=1, divisibility=k)
+    )
+    b_dequantized_memref = (
+        from_dlpack(b_dequantized, assumed_align=32)
+        .mark_layout_dynamic(leading_dim=1)
+        .mark_compact_shape_dynamic(mode=1, divisibility=k)
+    )
+    c_memref = from_dlpack(c).mark_layout_dynamic()
+
+    max_active_clusters = utils.HardwareInfo().get_max_active_clusters(
+        cluster_shape_mnk[0] * cluster_shape_mnk[1]
+    )
+    # A random dequantization scale factor
+    scale_factor = 2.33
+
+    # Since PDL’s optimizations usually bring the most benefit
+    # when the kernel duration is relatively short, we launch
+    # the kernels via CUDA Graph here to reduce the host-side overhead.
+    torch_stream = torch.cuda.Stream()
+    current_stream = cuda.CUstream(torch_stream.cuda_stream)
+    compiled_host_function = cute.compile(
+        host_function,
+        a_memref,
+        b_quantized_memref,
+        b_dequantized_memref,
+        c_memref,
+        scale_factor,
+        max_active_clusters,
+        current_stream,
+    )
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=torch_stream):
+        compiled_host_function(
+            a_memref,
+            b_quantized_memref,
+            b_dequantized_memref,
+            c_memref,
+            scale_factor,
+            current_stream,
+        )
+    graph.replay()
+
+    # Compute reference result and verify
+    ref_b_dequantized = (b_quantized.to(dtype=torch.float32) * scale_factor).to(
+        dtype=cutlass_torch.dtype(io_dtype)
+    )
+    ref = (torch.einsum("mk,nk->mn", a, ref_b_dequantized)).cpu()
+    torch.testing.assert_close(
+        c.cpu(), ref.to(cutlass_torch.dtype(io_dtype)), atol=tolerance, rtol=1e-05
+    )
+
+
+if __name__ == "__main__":
+
+    def parse_comma_separated_ints(s: str):
+        try:
+            return [int(x.strip()) for x in s.split(",")]
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                "Invalid format. Expected comma-separated integers."
+            )
+
+    from cuda.bindings import driver as cu_driver
+
+    cu_driver.cuInit(0)
+    err, device_count = cu_driver.cuDeviceGetCount()
+    if err != cu_driver.CUresult.CUDA_SUCCESS or device_count < 1:
+        raise RuntimeError("A GPU is required to run this example")
+
+    parser = argparse.ArgumentParser(description="Blackwell fp16 GEMM example 6")
+    parser.add_argument(
+        "--mnk",
+        type=parse_comma_separated_ints,
+        # Small case with one wave will be effective to demonstrate the optimization by PDL.
+        default=(256, 8192, 128),
+        help="MNK dimensions (comma-separated)",
+    )
+    parser.add_argument(
+        "--tolerance", type=float, default=1e-01, help="Tolerance for validation"
+    )
+    args = parser.parse_args()
+    if len(args.mnk) != 3:
+        parser.error("--mnk must contain exactly 3 values")
+
+    run_dense_gemm(
+        args.mnk,
+        args.tolerance,
+    )
+    print("PASS")
