@@ -12,6 +12,7 @@ static const char usage_text[] =
     "usage: tc5 run FILE.ptx [--entry NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "               [--cluster X[,Y[,Z]]] [--shared-bytes N] [--threads N] [--max-steps N] [--stats]\n"
     "               [--check=none|default|strict] [--werror] [--rule NAME=off|warning|error ...]\n"
+    "               [--schedule SEED | --schedules N]\n"
     "               --arg SPEC [--arg SPEC ...] [--buffer SPEC ...]\n\n"
     "Runs the kernel, one --arg per .param of the entry, in order. SPEC:\n"
     "  u32:V s32:V u64:V s64:V   an integer (decimal, -V for s32/s64, or 0x-hex)\n"
@@ -47,6 +48,12 @@ static const char usage_text[] =
     "written even when the checker found something. --rule NAME=LEVEL sets one rule's\n"
     "level (tc5 check rules names them): off (not reported), warning (reported, exit 0\n"
     "unless --werror) or error (exit 1), in default and strict mode; repeatable.\n"
+    "--schedule SEED: an adversarial schedule (docs/check.md, Schedules): warps in a\n"
+    "seeded order, asynchronous operations (TMA, tcgen05.mma/cp/commit, cp.async) completing\n"
+    "as late as the rules allow; the same seed gives the same run (also: TC5_SCHEDULE=SEED).\n"
+    "--schedules N: runs the default schedule and seeds 1..N from the same inputs and\n"
+    "compares every out/inout buffer byte for byte: exit 1 naming the buffer, the first\n"
+    "differing byte and the two schedules when any differ; the files get the default run's.\n"
     "Exit status: 0 the kernel ran to completion; 1 a kernel error (the message says\n"
     "which: out of bounds, misaligned, deadlock, a tcgen05 rule...) or a checker\n"
     "finding; 2 bad usage or unreadable input.\n";
@@ -264,6 +271,7 @@ int cmd_run(int argc, char **argv) {
   tc5_ptx_launch_cfg cfg;
   tc5_ptx_launch_init(&cfg);
   bool have_grid = false, have_block = false, stats = false, werror = false;
+  uint64_t nsched = 0;
   tc5_ptx_arg args[64];
   tc5_check_override rules[64];
   buf_spec bufs[64];
@@ -281,7 +289,13 @@ int cmd_run(int argc, char **argv) {
     }
     bool takes = !strcmp(o, "--entry") || !strcmp(o, "--grid") || !strcmp(o, "--block") || !strcmp(o, "--cluster") ||
                  !strcmp(o, "--shared-bytes") || !strcmp(o, "--threads") || !strcmp(o, "--arg") || !strcmp(o, "--buffer") ||
-                 !strcmp(o, "--max-steps");
+                 !strcmp(o, "--max-steps") || !strcmp(o, "--schedule") || !strcmp(o, "--schedules");
+    if (!strncmp(o, "--schedule=", 11) || !strncmp(o, "--schedules=", 12)) { /* --schedule=SEED */
+      bool many = o[10] == 's';
+      val = o + (many ? 12 : 11);
+      o = many ? "--schedules" : "--schedule";
+      i--; /* the value is this argument's */
+    }
     if (takes && !val) {
       fprintf(stderr, "tc5 run: %s needs a value\n", o);
       goto out;
@@ -314,6 +328,18 @@ int cmd_run(int argc, char **argv) {
         goto out;
       }
       cfg.max_steps = n;
+    } else if (!strcmp(o, "--schedule")) {
+      if (!cli_u64(val, &n)) {
+        fprintf(stderr, "tc5 run: --schedule takes a seed (a number; 0: the default schedule), not '%s'\n", val);
+        goto out;
+      }
+      cfg.schedule = n;
+    } else if (!strcmp(o, "--schedules")) {
+      if (!cli_u64(val, &n) || n == 0 || n > 1000000) {
+        fprintf(stderr, "tc5 run: --schedules takes a count of schedules from 1 to 1000000, not '%s'\n", val);
+        goto out;
+      }
+      nsched = n;
     } else if (!strcmp(o, "--arg") || !strcmp(o, "--buffer")) {
       if (nargs >= 64) {
         fprintf(stderr, "tc5 run: at most 64 --arg and --buffer\n");
@@ -404,9 +430,25 @@ int cmd_run(int argc, char **argv) {
   cfg.on_finding = print_finding;
   tc5_ptx_stats s;
   memset(&s, 0, sizeof s);
-  st = tc5_ptx_launch(m, &cfg, args, nargs, &s, &dg);
+  tc5_ptx_schedules_report sr;
+  if (nsched) {
+    bool compare[64];
+    for (unsigned k = 0; k < nargs; k++) compare[k] = bufs[k].writeback;
+    st = tc5_ptx_launch_schedules(m, &cfg, args, nargs, compare, (unsigned)nsched, &sr, &s, &dg);
+  } else
+    st = tc5_ptx_launch(m, &cfg, args, nargs, &s, &dg);
   fflush(stdout);
   tc5_ptx_free(m);
+  if (nsched && st == TC5_EMISMATCH) {
+    unsigned long long first = cfg.schedule ? cfg.schedule : 1;
+    fprintf(stderr,
+            "tc5 run: schedules disagree: %s (argument %u): byte %llu is 0x%02x under the default schedule, 0x%02x "
+            "under schedule %llu (seeds %llu..%llu)\n",
+            bufs[sr.arg].path ? bufs[sr.arg].path : "a buffer", sr.arg + 1, (unsigned long long)sr.offset, sr.byte_a,
+            sr.byte_b, (unsigned long long)sr.seed_b, first, first + nsched - 1);
+    rc = EXIT_RULES;
+    goto out;
+  }
   if (st && st != TC5_EHAZARD) {
     fprintf(stderr, "tc5 run: %s\n", tc5_strerror(st));
     cli_print_diag(stderr, &dg);
@@ -417,6 +459,11 @@ int cmd_run(int argc, char **argv) {
     fprintf(stderr, "tc5 run: checker: %llu error%s, %llu warning%s\n", (unsigned long long)s.findings,
             s.findings == 1 ? "" : "s", (unsigned long long)s.warnings, s.warnings == 1 ? "" : "s");
   rc = s.findings || (werror && s.warnings) ? EXIT_RULES : EXIT_OK;
+  if (nsched) {
+    unsigned long long first = cfg.schedule ? cfg.schedule : 1;
+    fprintf(stderr, "tc5 run: %llu schedules agreed with the default one (seeds %llu..%llu): every out/inout buffer byte for byte\n",
+            (unsigned long long)nsched, first, first + nsched - 1);
+  }
   for (unsigned k = 0; k < nargs; k++) {
     if (!bufs[k].writeback) continue;
     FILE *f = fopen(bufs[k].path, "wb");

@@ -152,6 +152,14 @@ typedef struct tc5_ptx_launch_cfg {
    * parameter, local and shared memory (TC5_EINVAL names it); tensor maps
    * passed by address and the module's variables lie past 2^47. */
   bool host_addresses;
+  /* 0: the default schedule (a warp runs until it waits; asynchronous
+   * operations complete when issued). Else the seed of an adversarial
+   * schedule (docs/check.md, "Schedules"): warps in a seeded PCT-style
+   * order, and TMA/bulk copies, cp.async, tcgen05.mma/cp/shift/commit
+   * completing as late as the asynchronous rules allow. The same seed
+   * gives the same run whatever `threads` is. When 0, the environment's
+   * TC5_SCHEDULE (a number) is used. */
+  uint64_t schedule;
 } tc5_ptx_launch_cfg;
 
 typedef struct tc5_ptx_stats {
@@ -177,6 +185,33 @@ tc5_status tc5_ptx_launch_init(tc5_ptx_launch_cfg *cfg);
 tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
                           tc5_ptx_arg *args, unsigned nargs, tc5_ptx_stats *stats,
                           tc5_diag *diag);
+
+/* What tc5_ptx_launch_schedules found. */
+typedef struct tc5_ptx_schedules_report {
+  unsigned runs;          /* launches made: the default schedule and the seeds */
+  bool agree;             /* every buffer the same byte for byte in every run */
+  uint64_t seed_a, seed_b; /* two schedules that disagree (0: the default one), or
+                              seed_a: the schedule under which a launch failed */
+  unsigned arg;           /* the first argument (0-based) whose buffer differs */
+  uint64_t offset;        /* its first differing byte, and the two values */
+  uint8_t byte_a, byte_b;
+} tc5_ptx_schedules_report;
+
+/* Runs the kernel under the default schedule, then under n seeded
+ * schedules (seeds cfg->schedule .. cfg->schedule + n - 1; cfg->schedule 0:
+ * 1 .. n), each from the same inputs, and compares every buffer (BUFFER,
+ * GLOBAL and a TENSORMAP's own; compare[k] false: argument k's buffer is
+ * not compared; compare NULL: all) byte for byte with the default run's. The
+ * buffers end with the default run's contents. TC5_EMISMATCH (rep and diag
+ * name the argument, the byte and the seed) when a schedule's outputs
+ * differ; a launch's error (diag names the schedule); TC5_EHAZARD when the
+ * checker found something in any run and the outputs agree; else TC5_OK.
+ * stats: summed over the runs. Checker findings go to cfg->on_finding from
+ * the default run only (a seeded run's first one is in diag). */
+tc5_status tc5_ptx_launch_schedules(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
+                                    tc5_ptx_arg *args, unsigned nargs, const bool *compare,
+                                    unsigned n, tc5_ptx_schedules_report *rep,
+                                    tc5_ptx_stats *stats, tc5_diag *diag);
 
 #ifdef __cplusplus
 }

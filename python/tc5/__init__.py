@@ -353,7 +353,7 @@ class TensorMap:
 
 def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, shared_bytes: int = 0,
             check: str = "default", threads: int | None = None, name: str = "kernel.ptx", cluster=None,
-            buffers=(), host_addresses: bool = False, rules=None):
+            buffers=(), host_addresses: bool = False, rules=None, schedule: int = 0, schedules: int = 0):
     """Runs a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly (`tc5 run`).
 
     grid, block: int or up to 3 ints. args: one per .param of the entry, in
@@ -371,6 +371,13 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     addressing gives a framework's tensors: pointers stored in arrays (pointer
     arrays) are then valid in the kernel, and buffers may be views of one
     allocation.
+    schedule: the seed of an adversarial schedule (docs/check.md, "Schedules":
+    warps in a seeded order, asynchronous copies and MMAs completing as late
+    as the rules allow; 0: the default schedule, or TC5_SCHEDULE's).
+    schedules: N > 0 runs the default schedule and N seeded ones (seeds
+    `schedule` or 1 onwards) from the same inputs and compares every buffer
+    byte for byte: tc5.MismatchError names the argument, the byte and the
+    seed when one differs; the arrays keep the default run's results.
     check: the tcgen05 checker (none, default, strict). rules: a dict of
     checker rule ids to levels, "off", "warning" or "error" (`tc5 run
     --rule`; an unknown rule raises ValueError naming the rules). Returns
@@ -392,6 +399,9 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     grid, block = dim3(grid, "grid"), dim3(block, "block")
     cluster = dim3(cluster, "cluster") if cluster else (0, 0, 0)
     shared_bytes, threads = u32(shared_bytes, "shared_bytes"), u32(threads or 0, "threads")
+    if isinstance(schedule, bool) or not isinstance(schedule, (int, np.integer)) or not 0 <= int(schedule) < 1 << 64:
+        raise ValueError(f"schedule: a seed in [0, 2^64), not {schedule!r}")
+    schedules = u32(schedules, "schedules")
 
     params = _tc5.ptx_params(ptx_text, name, entry)
     if len(args) != len(params):
@@ -428,7 +438,7 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
             raise TypeError(f"argument {i}: an array, None or a number, not {type(x).__name__}")
     levels = tuple(f"{k}={v}" for k, v in (rules or {}).items())
     return _tc5.run_ptx(ptx_text, name, entry, grid, block, cluster, shared_bytes, check, threads, packed,
-                        bool(host_addresses), levels)
+                        bool(host_addresses), levels, int(schedule), schedules)
 
 
 __all__ += ["run_ptx", "TensorMap"]

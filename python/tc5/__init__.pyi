@@ -38,7 +38,7 @@ def run_ptx(
     ptx_text: str, grid: int | Sequence[int], block: int | Sequence[int], args: Sequence[Any], *,
     entry: str | None = None, shared_bytes: int = 0, check: str = "default", threads: int | None = None,
     name: str = "kernel.ptx", cluster: int | Sequence[int] | None = None, buffers: Sequence[Any] = (),
-    host_addresses: bool = False, rules: dict[str, str] | None = None,
+    host_addresses: bool = False, rules: dict[str, str] | None = None, schedule: int = 0, schedules: int = 0,
 ) -> tuple[list[dict[str, Any]], str]: ...
 
 class _Desc:

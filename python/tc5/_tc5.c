@@ -779,13 +779,15 @@ static PyObject *py_ptx_params(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(run_ptx_doc,
              "run_ptx(text, name, entry, grid, block, cluster, shared_bytes, check, threads, args, host_addresses=0,\n"
-             "        rules=())\n"
+             "        rules=(), schedule=0, schedules=0)\n"
              "-> (findings, printed)\n"
              "args: for each .param, a writable buffer (a global buffer, written in place), (size, bits),\n"
              "('bytes', bytes) (a struct by value), ('tmap', params, i) (a tensor map over argument i's buffer)\n"
              "or ('tmap', params, buffer) (over a buffer of its own); ('global', buffer) is a buffer that\n"
              "is no parameter. Buffers get addresses in list order, or (host_addresses) their own.\n"
-             "rules: 'NAME=off|warning|error' strings, the checker rules' levels (tc5 run --rule).");
+             "rules: 'NAME=off|warning|error' strings, the checker rules' levels (tc5 run --rule).\n"
+             "schedule: an adversarial schedule's seed (0: the default schedule); schedules: N > 0 runs the\n"
+             "default schedule and N seeds and compares every buffer (tc5_ptx_launch_schedules).");
 static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   (void)self;
   const char *text, *name, *entry, *check_s;
@@ -793,9 +795,11 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   unsigned g[3], b[3], cl[3], shared, threads;
   PyObject *list, *rules_t = NULL;
   int host = 0;
-  if (!PyArg_ParseTuple(args, "s#sz(III)(III)(III)IsIO!|pO!", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
+  unsigned long long schedule = 0;
+  unsigned nsched = 0;
+  if (!PyArg_ParseTuple(args, "s#sz(III)(III)(III)IsIO!|pO!KI", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
                         &b[2], &cl[0], &cl[1], &cl[2], &shared, &check_s, &threads, &PyList_Type, &list, &host,
-                        &PyTuple_Type, &rules_t))
+                        &PyTuple_Type, &rules_t, &schedule, &nsched))
     return NULL;
   tc5_check_mode mode;
   if (tc5_check_mode_parse(check_s, &mode)) return PyErr_Format(PyExc_ValueError, "check is none, default or strict, not '%s'", check_s);
@@ -888,8 +892,11 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   cfg.host_addresses = host != 0;
   cfg.rules = ovr;
   cfg.nrules = novr;
+  cfg.schedule = schedule;
+  tc5_ptx_schedules_report sr;
   Py_BEGIN_ALLOW_THREADS
-  st = tc5_ptx_launch(m, &cfg, a, (unsigned)na, NULL, &dg);
+  if (nsched) st = tc5_ptx_launch_schedules(m, &cfg, a, (unsigned)na, NULL, nsched, &sr, NULL, &dg);
+  else st = tc5_ptx_launch(m, &cfg, a, (unsigned)na, NULL, &dg);
   Py_END_ALLOW_THREADS
   if (st && st != TC5_EHAZARD) {
     raise(st, &dg, "run_ptx");

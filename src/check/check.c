@@ -76,6 +76,9 @@ void chk_free(ptx_chk *k) {
     for (unsigned w = 0; w < k->n; w++) free(k->pend[w]);
   free(k->pend), free(k->npend), free(k->pend_cap);
   for (unsigned i = 0; i < DESC_CACHE; i++) free(k->cache[i].g);
+  if (k->wgs)
+    for (unsigned w = 0; w < k->n; w++) free(k->wgs[w].reg), free(k->wgs[w].grp), free(k->wgs[w].insn);
+  free(k->wgs);
   free(k);
 }
 
@@ -99,6 +102,8 @@ void chk_reset(ptx_chk *k) {
     k->npend[w] = 0;
     VC(k, k->vc, w)[VT(k, w)] = 1; /* stores before a warp's first release carry clock 1: unknown to others */
   }
+  if (k->wgs)
+    for (unsigned w = 0; w < k->n; w++) k->wgs[w].n = k->wgs[w].commits = 0;
   k->seq = 1;
   k->nev = 1; /* event and op 0 mean "none" */
   k->nop = 1;
@@ -934,6 +939,7 @@ static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool 
   p->reg = reg, p->insn = insn, p->store = store;
   p->seq = store ? k->st_n[wi] : k->ld_n[wi];
   memcpy(p->snap, PTX_R(w, reg), sizeof p->snap);
+  p->lanes = w->live;
   w->chk_pending = 1;
 }
 
@@ -1004,6 +1010,14 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self)
   unsigned wi = w->id;
   const tc5_ptx_module *m = w->cta->L->m;
   bool told = false, took = false;
+  uint32_t lanes = w->active; /* the lanes that executed the instruction: active, guard true */
+  if (in->guard != PTX_NOREG) {
+    const uint64_t *g = PTX_R(w, in->guard);
+    uint32_t gm = 0;
+    for (unsigned l = 0; l < 32; l++) gm |= (uint32_t)(g[l] != 0) << l;
+    lanes &= in->guard_neg ? ~gm : gm;
+  }
+  if (!lanes) return;
   for (unsigned o = 0; o < in->nops; o++) {
     const ptx_opnd *x = &in->o[o];
     if (o == 0 && x->kind != PO_ADDR) continue; /* operand 0 is a destination but for stores' addresses */
@@ -1017,6 +1031,8 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self)
           report(w, CR_LD_REG_USE, in, -1, (who){p->insn, (int)wi, -1},
                  "a destination register of the tcgen05.ld is read before tcgen05.wait::ld");
         told = true;
+        p->lanes &= ~lanes;
+        if (p->lanes) continue; /* lanes that have not read it: their load is not complete */
         *p = k->pend[wi][--k->npend[wi]];
         i--;
         took = true;
@@ -1031,7 +1047,79 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self)
   uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
   if (vc[VL(k, wi)] < oldest - 1) vc[VL(k, wi)] = oldest - 1;
   if (svc[VL(k, wi)] < oldest - 1) svc[VL(k, wi)] = oldest - 1;
-  w->chk_pending = k->npend[wi] != 0;
+  w->chk_pending = k->npend[wi] != 0 || (k->wgs && k->wgs[wi].n);
+}
+
+/* a read of a register of a wgmma.mma_async whose group no wgmma.wait_group
+ * has covered: ptxas injects a warpgroup wait there ("warpgroup.wait is
+ * injected ... to allow use of registers defined by GMMA", C7517), so the
+ * read waits for all of the warp's wgmma; the spec calls it undefined */
+static void wgmma_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in) {
+  struct chk_wgmma *g = &k->wgs[w->id];
+  const tc5_ptx_module *m = w->cta->L->m;
+  if (!strncmp(ptx_insn_text(m, in), "wgmma.", 6)) return; /* wgmma accumulates into its D: no read of the value */
+  for (unsigned o = 0; o < in->nops && g->n; o++) {
+    const ptx_opnd *x = &in->o[o];
+    if (o == 0 && x->kind != PO_ADDR) continue; /* operand 0 is a destination but for stores' addresses */
+    unsigned cnt = x->kind == PO_VEC ? x->n : (x->kind == PO_REG || x->kind == PO_ADDR) ? 1 : 0;
+    for (unsigned e = 0; e < cnt && g->n; e++) {
+      uint32_t reg = x->kind == PO_VEC ? m->vregs[x->vec + e] : x->reg;
+      for (unsigned i = 0; i < g->n; i++)
+        if (g->reg[i] == reg) {
+          report(w, CR_WGMMA_REG_INFLIGHT, in, -1, (who){g->insn[i], (int)w->id, -1},
+                 "reads a register of a wgmma.mma_async before the wgmma.wait_group that covers its group: ptxas "
+                 "waits for the warpgroup's wgmma here (the pipeline serialised); the spec calls it undefined");
+          g->n = 0; /* the injected wait completes them all */
+          break;
+        }
+    }
+  }
+}
+
+void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  if (!k->wgs && !(k->wgs = calloc(k->n, sizeof *k->wgs))) return;
+  struct chk_wgmma *g = &k->wgs[w->id];
+  const tc5_ptx_module *m = w->cta->L->m;
+  for (unsigned o = 0; o < 2; o++) { /* D, and A when in registers */
+    const ptx_opnd *x = &in->o[o];
+    if (x->kind != PO_VEC) continue;
+    for (unsigned e = 0; e < x->n; e++) {
+      if (g->n == g->cap) {
+        uint32_t nc = g->cap ? 2 * g->cap : 64;
+        uint32_t *r = realloc(g->reg, nc * 4), *gr = r ? realloc(g->grp, nc * 4) : NULL,
+                 *ins = gr ? realloc(g->insn, nc * 4) : NULL;
+        if (r) g->reg = r;
+        if (gr) g->grp = gr;
+        if (ins) g->insn = ins;
+        if (!ins) return;
+        g->cap = nc;
+      }
+      g->reg[g->n] = m->vregs[x->vec + e], g->grp[g->n] = g->commits, g->insn[g->n] = (uint32_t)(in - m->code);
+      g->n++;
+    }
+  }
+  w->chk_pending = g->n != 0 || k->npend[w->id];
+}
+
+void chk_wgmma_commit(ptx_warp *w) {
+  ptx_chk *k = w->cta->chk;
+  if (k && k->wgs) k->wgs[w->id].commits++;
+}
+
+void chk_wgmma_wait(ptx_warp *w, unsigned n) {
+  ptx_chk *k = w->cta->chk;
+  if (!k || !k->wgs) return;
+  struct chk_wgmma *g = &k->wgs[w->id];
+  /* the groups older than the n newest committed ones are complete (and
+   * wgmma issued after the last commit belong to no group yet) */
+  uint32_t done = g->commits > n ? g->commits - n : 0;
+  unsigned j = 0;
+  for (unsigned i = 0; i < g->n; i++)
+    if (g->grp[i] >= done) g->reg[j] = g->reg[i], g->grp[j] = g->grp[i], g->insn[j] = g->insn[i], j++;
+  g->n = j;
+  w->chk_pending = g->n != 0 || k->npend[w->id];
 }
 
 void chk_after(ptx_warp *w, const ptx_insn *in) {
@@ -1040,6 +1128,7 @@ void chk_after(ptx_warp *w, const ptx_insn *in) {
   unsigned wi = w->id;
   const tc5_ptx_module *m = w->cta->L->m;
   uint32_t self = (uint32_t)(in - m->code);
+  if (k->wgs && k->wgs[wi].n) wgmma_reads(k, w, in);
   ld_reads(k, w, in, self);
   for (unsigned i = 0; i < k->npend[wi]; i++) {
     chk_pend *p = &k->pend[wi][i];

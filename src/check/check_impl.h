@@ -62,6 +62,9 @@ enum {
   CR_ASYNC_SRC_INFLIGHT,
   CR_WGMMA_OPERAND_INFLIGHT,
   CR_MBAR_REINIT,
+  CR_BARRIER_COUNT,         /* issue 34: the runner reports it (ptx_bar_arrive) */
+  CR_PAIR_DEALLOC_EARLY,    /* issue 34: the runner reports it (exec_tcgen05.c, pair_op) */
+  CR_WGMMA_REG_INFLIGHT,    /* issue 34 */
   CR_COUNT
 };
 
@@ -114,6 +117,8 @@ typedef struct chk_mb { /* per mbarrier: clock vectors of its phases */
 typedef struct chk_pend { /* a register a tcgen05.ld writes / tcgen05.st reads, until the wait */
   uint32_t reg, insn;
   uint32_t seq;  /* the warp's load (store) number of that instruction */
+  uint32_t lanes; /* a load's: the lanes that have not read the register yet (9.7.16.6.4.5:
+                     a true register dependency orders the load in its own thread only) */
   bool store;
   uint64_t snap[32];
 } chk_pend;
@@ -181,6 +186,10 @@ struct ptx_chk {
     uint32_t kclock[32];           /* per warp: 1 + its clock when it observed the phase (0: not) */
   } *tma;
   uint32_t ntma, tma_cap;
+  struct chk_wgmma {               /* per warp: registers of wgmma.mma_async not yet waited */
+    uint32_t *reg, *grp, *insn;    /* the register, its wgmma-group, the wgmma */
+    uint32_t n, cap, commits;      /* commits: wgmma.commit_group executed */
+  } *wgs;
 };
 
 #define VT(k, w) (w)
@@ -283,6 +292,11 @@ void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr);
 void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
                    const ptx_opnd *regs);
 void chk_tc_wait(ptx_warp *w, bool store);
+/* wgmma (Hopper): a warp's part of a wgmma.mma_async (its D registers and A's,
+ * until the wgmma.wait_group that covers its group), commit_group, wait_group N */
+void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in);
+void chk_wgmma_commit(ptx_warp *w);
+void chk_wgmma_wait(ptx_warp *w, unsigned n);
 /* strict: an instruction the module's .target does not have (targets: the ones that do) */
 void chk_target_feature(ptx_warp *w, const ptx_insn *in, const char *what, const char *targets);
 void chk_after(ptx_warp *w, const ptx_insn *in); /* while tcgen05.ld/st registers are pending */

@@ -235,6 +235,34 @@ static const tc5_check_rule rules[CR_COUNT] = {
                         "is undefined; first use mbarrier.inval to invalidate the mbarrier object.",
                         "mbarrier.init of an mbarrier that is initialised and was not invalidated with mbarrier.inval",
                         "mbarrier.inval before initialising the mbarrier again"},
+    [CR_BARRIER_COUNT] = {"barrier-count-mismatch", TC5_CHECK_ALWAYS, "9.7.13.1",
+                          "Operand b specifies the number of threads participating in the barrier. If no thread "
+                          "count is specified, all threads in the CTA participate in the barrier.",
+                          "arrivals of one phase of a named barrier (bar.sync / bar.arrive / barrier.sync) give "
+                          "different thread counts: two groups of warps use the same barrier id, and which group's "
+                          "arrivals a phase collects depends on timing (a hang on silicon, intermittently)",
+                          "give each group of warps a barrier id of its own, with the count of the threads that "
+                          "execute it"},
+    [CR_PAIR_DEALLOC_EARLY] = {"cta-pair-dealloc-early", TC5_CHECK_ALWAYS, "9.7.16.7.1",
+                               "The instructions tcgen05.alloc, tcgen05.dealloc and tcgen05.relinquish_alloc_permit "
+                               "with .cta_group::2 are issued by one warp of each CTA of the pair; tcgen05.dealloc "
+                               "deallocates Tensor Memory that tcgen05.alloc allocated.",
+                               "a CTA of a pair reaches tcgen05.dealloc.cta_group::2 while its peer's warp has not "
+                               "returned from the pair's tcgen05.alloc (its allocation not yet complete): a launch "
+                               "failure or a hang on sm_103a",
+                               "a cluster barrier (barrier.cluster.arrive + wait) after tcgen05.alloc.cta_group::2, "
+                               "before either CTA may deallocate"},
+    [CR_WGMMA_REG_INFLIGHT] = {"wgmma-reg-inflight", TC5_CHECK_WARNING, "9.7.15 (wgmma)",
+                               "Accessing the accumulator register or the input registers containing fragments of "
+                               "matrix A of a wgmma.mma_async instruction without first performing a "
+                               "wgmma.wait_group instruction that waits on a wgmma-group including that "
+                               "wgmma.mma_async instruction is undefined behavior.",
+                               "an instruction reads a D (or register A) register of a wgmma.mma_async before the "
+                               "wgmma.wait_group that covers its group; ptxas waits there (it injects a warpgroup "
+                               "wait, info C7517), so the value is the completed one, but the pipeline is "
+                               "serialised",
+                               "wgmma.commit_group after the MMAs, then wgmma.wait_group N (N: the groups that may "
+                               "stay in flight) before reading the accumulator"},
 };
 
 tc5_status tc5_check_rule_count(unsigned *count) {

@@ -903,13 +903,19 @@ PTX_DEC(dec_cp_async) {
   if (d_take(d, "bulk")) return ptx_dec_bulk(d, false); /* TMA: exec_tma.c */
   bool wait_all = d_take(d, "wait_all");
   if (wait_all || d_take(d, "commit_group")) {
+    /* wait_all: a late schedule completes the warp's copies here;
+     * commit_group: a late schedule keeps the group's end in the FIFO */
     in->aux = wait_all ? 2 : 0;
     in->fn = x_cp_async_group;
+    in->flags |= wait_all ? PF_FLUSH_WARP : PF_LATE | PF_GROUP;
+    in->aux2 = PTX_GROUP_CP_ASYNC;
     return d_nops(d, 0, 0) ? TC5_OK : d->st;
   }
-  if (d_take(d, "wait_group")) {
+  if (d_take(d, "wait_group")) { /* a late schedule: all but the N most recent groups complete */
     in->aux = 1;
     in->fn = x_cp_async_group;
+    in->flags |= PF_FLUSH_WARP | PF_GROUP;
+    in->aux2 = PTX_GROUP_CP_ASYNC;
     return d_nops(d, 1, 1) && d_src(d, 0, PT_U32, &in->o[0]) ? TC5_OK : d->st;
   }
   if (d_take(d, "mbarrier")) {
@@ -920,7 +926,9 @@ PTX_DEC(dec_cp_async) {
     in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
     if (!d_nops(d, 1, 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
     in->fn = x_cp_async_arrive;
-    in->flags |= PF_MBAR;
+    /* a late schedule: .noinc arrives when the thread's copies complete; without
+     * it the arrival was counted in advance, so the copies complete here */
+    in->flags |= PF_MBAR | (in->mods & 1 ? PF_LATE : PF_FLUSH_WARP);
     return TC5_OK;
   }
   static const char *const lvl[] = {"ca", "cg", NULL};
@@ -940,6 +948,7 @@ PTX_DEC(dec_cp_async) {
     in->mods |= 1;
   }
   in->fn = x_cp_async;
+  in->flags |= PF_LATE;
   return TC5_OK;
 }
 

@@ -76,6 +76,11 @@ static int pair_op(ptx_warp *w, const ptx_insn *in, unsigned op, uint32_t ncols,
     *out = p->taddr;
     return PX_NEXT;
   }
+  if (op == T_DEALLOC && (p->done >> (h ^ 1u) & 1u) && p->op == T_ALLOC)
+    return ptx_fail(w, in, -1, TC5_ESTATE, p->line,
+                    "[cta-pair-dealloc-early] tcgen05.dealloc.cta_group::2 while the peer CTA's warp (rank %u) has not "
+                    "returned from the pair's tcgen05.alloc (line %u): its allocation is not complete",
+                    c->rank ^ 1u, p->line);
   w->wait_id = PTX_WAIT_PEER;
   if (p->arrived >> h & 1u) return PX_BLOCK;
   if (!group_of(w, in, -1, 2)) return PX_ERROR; /* the peer exists and has not exited */
@@ -432,6 +437,7 @@ PTX_DEC(dec_tcgen05) {
       in->aux = T_DEALLOC;
       if (!d_src(d, 0, PT_B32, &in->o[0]) || !d_src(d, 1, PT_U32, &in->o[1])) return d->st;
       in->fn = x_dealloc;
+      in->flags |= PF_FLUSH_ALL; /* a late schedule: what it frees must be complete */
     }
     return TC5_OK;
   }
@@ -532,7 +538,7 @@ PTX_DEC(dec_tcgen05) {
     if (!d_nops(d, mc ? 2 : 1, mc ? 2 : 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
     if (mc && !d_src(d, 1, PT_B16, &in->o[1])) return d->st;
     in->fn = x_commit;
-    in->flags |= PF_MBAR;
+    in->flags |= PF_MBAR | PF_LATE;
     return TC5_OK;
   }
   if (!strcmp(sub, "mma")) {
@@ -585,6 +591,7 @@ PTX_DEC(dec_tcgen05) {
     in->nops = (uint8_t)oi;
     in->aux = T_MMA;
     in->fn = x_mma;
+    in->flags |= PF_LATE;
     return TC5_OK;
   }
   if (!strcmp(sub, "cp")) {
@@ -600,6 +607,7 @@ PTX_DEC(dec_tcgen05) {
     in->aux = T_CP;
     in->aux2 = (uint32_t)a.shape | (uint32_t)a.decompress << 8 | (uint32_t)a.src_fmt << 9 | a.cta_group << 10;
     in->fn = x_cp;
+    in->flags |= PF_LATE;
     return TC5_OK;
   }
   if (!strcmp(sub, "shift")) {
@@ -612,6 +620,7 @@ PTX_DEC(dec_tcgen05) {
     if (!d_nops(d, 1, 1) || !d_addr(d, 0, &in->o[0], NULL)) return d->st;
     in->aux = T_SHIFT;
     in->fn = x_shift;
+    in->flags |= PF_LATE;
     return TC5_OK;
   }
   return d_fail(d, TC5_EUNSUPPORTED, "tcgen05.%s is not a modelled tcgen05 instruction", sub);

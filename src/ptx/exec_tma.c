@@ -304,6 +304,7 @@ static tc5_status dec_tensor(dctx *d, bool reduce) {
     if (!d_nops(d, 2, 3) || !d_tensor_addr(d, 0, rank, &in->o[0], &in->o[1]) || !d_addr(d, 1, &in->o[2], NULL)) return d->st;
     if (d->r->nops == 3 && !(in->mods & TM_HINT)) return d_fail(d, TC5_EPARSE, "a third operand needs .L2::cache_hint");
     in->fn = x_tensor;
+    in->flags |= PF_LATE;
     return TC5_OK;
   }
   if (reduce) return d_fail(d, TC5_EPARSE, "a reduction writes .global");
@@ -324,6 +325,7 @@ static tc5_status dec_tensor(dctx *d, bool reduce) {
       ((in->mods & TM_MULTICAST) && !d_src(d, 3 + i2c, PT_U16, &in->o[4])))
     return d->st;
   in->fn = x_tensor;
+  in->flags |= PF_LATE;
   return TC5_OK;
 }
 
@@ -359,7 +361,7 @@ static tc5_status dec_bulk_copy(dctx *d) {
       (mc && !d_src(d, 4, PT_U16, &in->o[4])) || (cp_mask && !d_src(d, 3, PT_U16, &in->o[3])))
     return d->st;
   in->fn = x_bulk;
-  in->flags |= PF_ASYNC;
+  in->flags |= PF_ASYNC | PF_LATE;
   return TC5_OK;
 }
 
@@ -401,7 +403,7 @@ static tc5_status dec_bulk_reduce(dctx *d) {
   in->space = (uint8_t)dst;
   in->type = PS_SHARED;
   in->fn = x_bulk;
-  in->flags |= PF_ASYNC;
+  in->flags |= PF_ASYNC | PF_LATE;
   return TC5_OK;
 }
 
@@ -414,8 +416,12 @@ tc5_status ptx_dec_bulk(dctx *d, bool reduce) {
   bool wait = !reduce && d_take(d, "wait_group");
   if (wait || (!reduce && d_take(d, "commit_group"))) {
     /* every bulk copy completed when issued: nothing to wait for (the
-     * checker follows the bulk groups: in->aux 1 for wait_group) */
+     * checker follows the bulk groups: in->aux 1 for wait_group; a late
+     * schedule keeps a commit_group in the FIFO and completes the warp's
+     * copies at wait_group) */
     in->aux = wait;
+    in->flags |= PF_GROUP | (wait ? PF_FLUSH_WARP : PF_LATE);
+    in->aux2 = PTX_GROUP_BULK;
     d_take(d, "read");
     in->fn = x_bulk_group;
     if (!d_nops(d, in->aux, in->aux)) return d->st;

@@ -27,11 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/check_impl.h"
 #include "ptx/decode_impl.h"
 #include "tc5/arith.h"
 #include "tc5/descriptors.h"
 #include "tc5/layout.h"
-#include "check/check_impl.h"
 
 enum { G_FENCE, G_COMMIT, G_WAIT, G_MMA };
 /* in->mods: bit 0 A from registers, bits 8-15 the N of the shape;
@@ -47,8 +47,12 @@ static PTX_EXEC(x_wg_nop) {
 /* wgmma.commit_group (in->aux G_COMMIT) / wait_group N (G_WAIT): the MMA
  * completed at once; the checker follows the groups of each warp */
 static PTX_EXEC(x_wg_group) {
-  if (mask && w->cta->chk)
-    chk_group(w, 2, in->aux == G_WAIT, in->aux == G_WAIT ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0);
+  if (mask && w->cta->chk) {
+    uint32_t n = in->aux == G_WAIT ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0;
+    chk_group(w, 2, in->aux == G_WAIT, n);
+    if (in->aux == G_WAIT) chk_wgmma_wait(w, n); /* wgmma-reg-inflight (issue 34) */
+    else chk_wgmma_commit(w);
+  }
   return PX_NEXT;
 }
 
@@ -212,6 +216,8 @@ static PTX_EXEC(x_wgmma) {
   }
   s->arrived = 0;
   int r = wg_compute(w, in, wg);
+  if (r == PX_NEXT && c->chk)
+    for (unsigned q = 0; q < 4; q++) chk_wgmma_issue(wg[q], in);
   for (unsigned q = 0; q < 4; q++)
     if (wg[q] != w) wg[q]->wait = 0;
   c->progress = true;

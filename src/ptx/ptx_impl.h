@@ -89,7 +89,16 @@ enum {
                              for the checker's shared-memory shadow */
   PF_ASYNC = 1u << 3,     /* a bulk copy's access (the async proxy): not one of the generic
                              proxy's for the checker */
+  /* adversarial schedules (cfg.schedule, sched.c): */
+  PF_LATE = 1u << 4,       /* an asynchronous operation that completes late: tcgen05.mma/cp/shift/
+                              commit, TMA and bulk copies, cp.async, cp.async.mbarrier.arrive.noinc */
+  PF_FLUSH_WARP = 1u << 5, /* waits for the warp's asynchronous operations (cp.async.wait_group,
+                              cp.async.bulk.wait_group, cp.async.mbarrier.arrive) */
+  PF_FLUSH_ALL = 1u << 6,  /* needs every operation of the cluster complete (tcgen05.dealloc) */
+  PF_GROUP = 1u << 7,      /* with PF_LATE: a commit_group (the group's end in the FIFO); with
+                              PF_FLUSH_WARP: a wait_group N (operand o[0]) for the groups of kind in->aux2 */
 };
+enum { PTX_GROUP_CP_ASYNC = 1, PTX_GROUP_BULK = 2 };
 
 /* a source position a .loc directive gives (file numbers as .file names
  * them; 0 where absent): the .loc's own, and the outermost call site it
@@ -252,6 +261,7 @@ typedef struct ptx_launch {
   uint64_t nclusters;
   uint64_t thread_insns, warp_insns;
   struct chk_log *log;      /* the checker's findings (cfg.check != none) */
+  uint64_t schedule;        /* 0: the default schedule; else the seed of an adversarial one */
 } ptx_launch;
 
 typedef struct ptx_mbar {
@@ -347,7 +357,53 @@ typedef struct ptx_cluster {
     uint8_t done;     /* bit h: performed, the waiting warp may go on */
     uint32_t ncols, taddr, line;
   } pair[8];
+  struct ptx_sched *sched;  /* an adversarial schedule (NULL: the default one) */
 } ptx_cluster;
+
+/* ---- adversarial schedules (sched.c) ----
+ * A seeded schedule of a cluster: PCT-style priorities over its warps (the
+ * runnable warp of highest priority runs until it waits or reaches a change
+ * point, which drops it below every other), and asynchronous operations
+ * that complete late: an instruction marked PF_LATE is kept, with a copy of
+ * the registers it reads, in a FIFO and executed later (at random between
+ * turns, when no warp can run, or when an instruction needs it: PF_FLUSH_*),
+ * which is a legal order under the asynchronous rules. */
+typedef struct ptx_late_op {
+  ptx_warp ghost;           /* the issuing warp as it was, registers: regs */
+  const struct ptx_insn *in;
+  uint32_t mask;
+  uint64_t *regs;           /* nregs x 32, only the instruction's operands filled */
+  uint64_t born;            /* the schedule's clock when it was issued */
+} ptx_late_op;
+typedef struct ptx_sched {
+  uint64_t rng;
+  uint32_t late_den;        /* a pending operation completes after a turn with chance 1/late_den (0: never) */
+  uint32_t span;            /* change points: a turn runs 1..span warp-instructions */
+  uint64_t clock;           /* warp-instructions the cluster has run */
+  uint64_t max_age;         /* fairness: an operation completes at the latest this many later */
+  int64_t *prio;            /* per warp of the cluster (rank * nwarps + warp) */
+  int64_t low;              /* the lowest priority given so far */
+  ptx_late_op *q;
+  unsigned head, n, cap;
+  uint64_t **pool;          /* register files not in use */
+  unsigned npool, pool_cap;
+  size_t regs_bytes;
+} ptx_sched;
+tc5_status ptx_sched_new(ptx_sched **out, unsigned nwarps);
+void ptx_sched_free(ptx_sched *s);
+void ptx_sched_reset(ptx_sched *s, uint64_t seed, uint64_t cluster, unsigned nwarps);
+uint64_t ptx_sched_rand(ptx_sched *s);
+int ptx_late_defer(struct ptx_warp *w, const struct ptx_insn *in, uint32_t mask);
+/* completes the oldest pending operation: PX_NEXT, PX_ERROR (the launch failed) */
+int ptx_late_complete_one(ptx_cluster *cl);
+/* completes the pending operations up to the last one w issued (NULL: all) */
+int ptx_late_flush(ptx_cluster *cl, const struct ptx_warp *w);
+/* wait_group N: completes the pending operations up to w's commit_group of
+ * that kind (in->aux2) that has N (keep) more recent ones after it; *pending:
+ * the commit_groups of that kind of w still in the FIFO after it (at most
+ * N), which the checker has not counted yet */
+int ptx_late_flush_groups(ptx_cluster *cl, const struct ptx_warp *w, const struct ptx_insn *in, uint32_t keep,
+                          uint32_t *pending);
 
 typedef struct ptx_cta {
   ptx_launch *L;

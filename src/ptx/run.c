@@ -173,7 +173,8 @@ int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count,
   ptx_bar *b = &c->bar[id];
   if (b->arrived && b->expected != count)
     return ptx_fail(w, in, -1, TC5_EILLEGAL, count,
-                    "barrier %u: this arrival expects %u threads, an earlier one of the same phase %u (0: all)", id,
+                    "[barrier-count-mismatch] barrier %u: this arrival expects %u threads, an earlier one of the "
+                    "same phase %u (0: all): two groups of threads share the barrier id", id,
                     count, b->expected);
   if (count && count > c->L->threads_per_cta)
     return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,
@@ -257,7 +258,21 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
                active != whole ? active : mask, whole);
       return -1;
     }
-    int r = in->fn(w, in, mask);
+    int r;
+    if (c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
+      if (in->flags & PF_LATE) r = ptx_late_defer(w, in, mask); /* completes later (sched.c) */
+      else if (in->flags & PF_GROUP) { /* wait_group N */
+        uint32_t keep = (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)], pend = 0;
+        r = ptx_late_flush_groups(c->cl, w, in, keep, &pend) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
+        /* the checker counts a group at its commit_group, which is still in
+         * the FIFO for the pend most recent ones: the groups waited are the
+         * warp's commits less N, not the counted ones less N */
+        if (r != PX_ERROR && pend && w->cta->chk)
+          chk_group(w, in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
+      } else
+        r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
+    } else
+      r = in->fn(w, in, mask);
     if (w->chk_pending) chk_after(w, in);
     if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(w, in, &c->cl->uninit);
     steps++;
@@ -511,6 +526,75 @@ static void new_epochs(ptx_cluster *cl) {
     }
 }
 
+static void cluster_finish(worker *wk);
+
+/* An adversarial schedule (sched.c): the runnable warp of highest priority
+ * runs until it waits or reaches a change point, which drops it below every
+ * other; between turns, pending asynchronous operations complete at random,
+ * and when no warp can run, the oldest completes before anything is called
+ * a deadlock. */
+static void cluster_run_sched(worker *wk) {
+  ptx_cluster *cl = &wk->cl;
+  ptx_launch *L = wk->L;
+  ptx_sched *s = cl->sched;
+  uint64_t total = 0;
+  uint32_t nw = cl->ctas[0].nwarps;
+  for (;;) {
+    ptx_warp *best = NULL;
+    int64_t bp = 0;
+    bool all_done = true;
+    for (uint32_t rk = 0; rk < cl->n; rk++) {
+      ptx_cta *c = &cl->ctas[rk];
+      for (uint32_t k = 0; k < c->nwarps; k++) {
+        ptx_warp *w = &c->warps[k];
+        if (w->done) continue;
+        all_done = false;
+        if (w->wait == W_BAR || (w->wait == W_RETRY && w->wait_epoch == c->epoch)) continue;
+        int64_t p = s->prio[rk * nw + k];
+        if (!best || p > bp) best = w, bp = p;
+      }
+    }
+    if (L->failed || all_done) break;
+    if (!best) {
+      if (s->head < s->n) { /* nothing can run: an operation completes, as late as it can */
+        if (ptx_late_complete_one(cl) == PX_ERROR) return;
+        new_epochs(cl);
+        continue;
+      }
+      deadlock(cl);
+      return;
+    }
+    ptx_cta *c = best->cta;
+    best->wait = W_RUN;
+    uint64_t before = best->steps;
+    uint64_t budget = 1 + ptx_sched_rand(s) % s->span;
+    int r = run_warp(best, budget);
+    total += best->steps - before;
+    s->clock += best->steps - before;
+    new_epochs(cl);
+    if (r < 0) return;
+    if (r == 1) {
+      for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
+      ptx_cluster_bar_check(cl);
+    } else if (best->wait == W_RUN && best->steps - before >= budget) {
+      s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
+    }
+    new_epochs(cl);
+    while (s->head < s->n && ((s->late_den && ptx_sched_rand(s) % s->late_den == 0) ||
+                              s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
+      if (ptx_late_complete_one(cl) == PX_ERROR) return;
+    new_epochs(cl);
+    if (L->failed) return;
+    if (total > L->max_steps * cl->n) {
+      ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
+               "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
+               (unsigned long long)total);
+      return;
+    }
+  }
+  cluster_finish(wk);
+}
+
 /* The CTAs of a cluster take turns, warp by warp, so that a CTA waiting
  * for another's arrival (a cluster barrier, a remote mbarrier, a
  * multicast copy) sees it. */
@@ -554,7 +638,15 @@ static void cluster_run(worker *wk) {
       return;
     }
   }
+  cluster_finish(wk);
+}
+
+/* every warp has exited: Tensor Memory must be free */
+static void cluster_finish(worker *wk) {
+  ptx_cluster *cl = &wk->cl;
+  ptx_launch *L = wk->L;
   if (L->failed) return;
+  if (cl->sched && ptx_late_flush(cl, NULL) == PX_ERROR) return;
   for (uint32_t rk = 0; rk < cl->n; rk++) {
     ptx_cta *c = &cl->ctas[rk];
     tc5_diag dg;
@@ -588,7 +680,11 @@ static void *worker_main(void *arg) {
       pthread_mutex_unlock(L->lock);
       break;
     }
-    cluster_run(wk);
+    if (wk->cl.sched) {
+      ptx_sched_reset(wk->cl.sched, L->schedule, i, wk->cl.n * L->warps_per_cta);
+      cluster_run_sched(wk);
+    } else
+      cluster_run(wk);
     uint64_t ti = 0, wi = 0;
     for (uint32_t r = 0; r < wk->cl.n; r++) {
       ptx_cta *c = &wk->c[r];
@@ -621,6 +717,7 @@ static void worker_free(worker *wk) {
   }
   for (uint32_t r = 0; wk->cl.mma && r < wk->cl.n; r++) tc5_cta_free(&wk->cl.mma[r]);
   free(wk->cl.mma);
+  ptx_sched_free(wk->cl.sched);
   free(wk->c);
 }
 
@@ -641,7 +738,7 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->regs = malloc(nw * m->nregs * 32 * sizeof(uint64_t) + 1);
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
-  bool ok = wk->regs && wk->local && wk->calls;
+  bool ok = wk->regs && wk->local && wk->calls && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
   for (uint32_t r = 0; r < n && ok; r++) {
     ptx_cta *c = &wk->c[r];
     c->nwarps = L->warps_per_cta;
@@ -733,14 +830,15 @@ static void merge_host_regions(ptx_launch *L) {
   L->nregions = w + own;
 }
 
-tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args,
-                          unsigned nargs, tc5_ptx_stats *stats, tc5_diag *diag) {
+static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args, unsigned nargs,
+                         tc5_ptx_stats *stats, tc5_diag *diag, uint64_t schedule) {
   if (!m || !cfg || (nargs && !args)) return TC5_EINVAL;
   double t0 = now_s();
   ptx_launch L;
   memset(&L, 0, sizeof L);
   L.m = m;
   L.cfg = *cfg;
+  L.schedule = schedule;
   L.diag = diag;
   chk_log log;
   memset(&log, 0, sizeof log);
@@ -1024,4 +1122,129 @@ out:
   pthread_mutex_destroy(&lock);
   chk_log_free(&log);
   return st;
+}
+
+/* the seed of cfg->schedule, else of the environment's TC5_SCHEDULE (a
+ * decimal or 0x-hex number; unset or empty: 0, the default schedule) */
+static tc5_status schedule_of(const tc5_ptx_launch_cfg *cfg, uint64_t *seed, tc5_diag *diag) {
+  *seed = cfg->schedule;
+  const char *e = getenv("TC5_SCHEDULE");
+  if (*seed || !e || !*e) return TC5_OK;
+  char *end;
+  unsigned long long v = strtoull(e, &end, 0);
+  if (*end || e[0] == '-')
+    return tc5_diag_add(diag, TC5_EINVAL, "TC5_SCHEDULE", 0,
+                        "TC5_SCHEDULE='%.40s' is not a seed (a number; 0: the default schedule)", e);
+  *seed = v;
+  return TC5_OK;
+}
+
+tc5_status tc5_ptx_launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args,
+                          unsigned nargs, tc5_ptx_stats *stats, tc5_diag *diag) {
+  if (!m || !cfg || (nargs && !args)) return TC5_EINVAL;
+  uint64_t seed;
+  tc5_status st = schedule_of(cfg, &seed, diag);
+  return st ? st : launch(m, cfg, args, nargs, stats, diag, seed);
+}
+
+/* the memory an argument's buffer occupies (NULL: none) */
+static uint8_t *arg_bytes(const tc5_ptx_arg *a, size_t *n) {
+  bool buf = a->kind == TC5_PTX_ARG_BUFFER || a->kind == TC5_PTX_ARG_GLOBAL ||
+             (a->kind == TC5_PTX_ARG_TENSORMAP && a->data);
+  *n = buf && a->data ? a->bytes : 0;
+  return *n ? a->data : NULL;
+}
+
+tc5_status tc5_ptx_launch_schedules(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args,
+                                    unsigned nargs, const bool *compare, unsigned n, tc5_ptx_schedules_report *rep,
+                                    tc5_ptx_stats *stats, tc5_diag *diag) {
+  if (!m || !cfg || (nargs && !args) || !rep) return TC5_EINVAL;
+  memset(rep, 0, sizeof *rep);
+  uint64_t first = cfg->schedule ? cfg->schedule : 1;
+  if (first + n < first)
+    return tc5_diag_add(diag, TC5_EINVAL, "schedule", first, "seeds %llu..%llu + %u overflow",
+                        (unsigned long long)first, (unsigned long long)first, n);
+  /* the inputs (restored before each run) and the default schedule's outputs */
+  size_t total = 0;
+  for (unsigned k = 0; k < nargs; k++) {
+    size_t b;
+    arg_bytes(&args[k], &b);
+    total += b;
+  }
+  uint8_t *in = malloc(total + 1), *ref = malloc(total + 1);
+  if (!in || !ref) {
+    free(in), free(ref);
+    return TC5_ENOMEM;
+  }
+  for (unsigned k = 0, o = 0; k < nargs; k++) {
+    size_t b;
+    uint8_t *p = arg_bytes(&args[k], &b);
+    if (p) memcpy(in + o, p, b), o += (unsigned)b;
+  }
+  tc5_ptx_stats sum;
+  memset(&sum, 0, sizeof sum);
+  tc5_status st = TC5_OK, first_hazard = TC5_OK;
+  rep->agree = true;
+  for (uint64_t s = 0; s <= n; s++) {
+    uint64_t seed = s ? first + s - 1 : 0;
+    size_t o = 0;
+    for (unsigned k = 0; k < nargs && s; k++) { /* each run starts from the same inputs */
+      size_t b;
+      uint8_t *p = arg_bytes(&args[k], &b);
+      if (p) memcpy(p, in + o, b), o += b;
+    }
+    tc5_ptx_stats one;
+    memset(&one, 0, sizeof one);
+    tc5_ptx_launch_cfg c1 = *cfg;
+    if (s) c1.on_finding = NULL; /* the default run's findings are the ones reported */
+    st = launch(m, &c1, args, nargs, &one, diag, seed);
+    sum.thread_insns += one.thread_insns, sum.warp_insns += one.warp_insns, sum.ctas += one.ctas;
+    sum.seconds += one.seconds, sum.findings += one.findings, sum.warnings += one.warnings;
+    rep->runs++;
+    if (st == TC5_EHAZARD) {
+      if (!first_hazard) first_hazard = st;
+      st = TC5_OK;
+    }
+    if (st) {
+      rep->seed_a = seed;
+      char which[48] = "the default schedule";
+      if (seed) snprintf(which, sizeof which, "schedule %llu", (unsigned long long)seed);
+      tc5_diag_add(diag, st, "schedule", seed, "under %s: %s", which, tc5_strerror(st));
+      break;
+    }
+    o = 0;
+    for (unsigned k = 0; k < nargs; k++) {
+      size_t b;
+      uint8_t *p = arg_bytes(&args[k], &b);
+      if (!p) continue;
+      if (!s) memcpy(ref + o, p, b);
+      else if (rep->agree && (!compare || compare[k]) && memcmp(ref + o, p, b)) {
+        size_t i = 0;
+        while (p[i] == ref[o + i]) i++;
+        rep->agree = false;
+        rep->seed_a = 0, rep->seed_b = seed, rep->arg = k, rep->offset = i;
+        rep->byte_a = ref[o + i], rep->byte_b = p[i];
+      }
+      o += b;
+    }
+    if (!rep->agree) break;
+  }
+  /* the buffers keep the default schedule's outputs */
+  if (rep->runs > 1 && !st) {
+    size_t o = 0;
+    for (unsigned k = 0; k < nargs; k++) {
+      size_t b;
+      uint8_t *p = arg_bytes(&args[k], &b);
+      if (p) memcpy(p, ref + o, b), o += b;
+    }
+  }
+  free(in), free(ref);
+  if (stats) *stats = sum;
+  if (st) return st;
+  if (!rep->agree)
+    return tc5_diag_add(diag, TC5_EMISMATCH, "schedule", rep->seed_b,
+                        "argument %u: byte %llu is 0x%02x under the default schedule, 0x%02x under schedule %llu",
+                        rep->arg + 1, (unsigned long long)rep->offset, rep->byte_a, rep->byte_b,
+                        (unsigned long long)rep->seed_b);
+  return first_hazard;
 }

@@ -5,9 +5,12 @@
 # --check=default: no finding). A bug case must end with exit 1, name its
 # rule ("[rule]"), and leave the output as the catalogue says (same as the
 # correct kernel's, changed, or none written).
-# usage: catalogue.sh TC5 PTX_DATA ROOT NAME
+# usage: catalogue.sh TC5 PTX_DATA ROOT NAME [SCHEDULES]
+# With SCHEDULES (a count), the case runs instead with --check=none
+# --schedules SCHEDULES (docs/check.md, "Schedules") and prints
+# "NAME: schedules differ|agree|stop" (the run's first line under it).
 set -eu
-tc5=$1 gen=$2 root=$3 name=$4
+tc5=$1 gen=$2 root=$3 name=$4 nsched=${5:-}
 cat=$root/tests/check/catalogue.txt
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -68,6 +71,7 @@ set -- $line
 rule=$2 mode=$3 want=$4 kind=$5
 flags=--check=default
 [ "$mode" = strict ] && flags="--check=strict --werror"
+[ -n "$nsched" ] && flags="--check=none --schedules $nsched"
 set +e
 if [ "$kind" = cuda ]; then
   cuda_inputs
@@ -82,6 +86,14 @@ else
   rc=$?
 fi
 set -e
+if [ -n "$nsched" ]; then
+  if [ $rc = 0 ] && grep -q "schedules agreed" out.txt; then v=agree
+  elif [ $rc = 1 ] && grep -q "schedules disagree" out.txt; then v=differ
+  else v=stop; fi
+  echo "$name: schedules $v"
+  grep -m1 "^tc5 run" out.txt || true
+  exit 0
+fi
 out=none
 [ -f d.bin ] && { if cmp -s d.bin ref.bin; then out=same; else out=changed; fi; }
 fail=0

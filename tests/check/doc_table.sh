@@ -14,6 +14,9 @@ trap 'rm -rf "$work"' EXIT
   echo "| --- | --- | --- | --- | --- |"
   "$tc5" check rules --tsv | while IFS='	' read -r id sev sec spec broken fix; do
     tests=$(awk -v r="$id" '!/^#/ && $2 == r { printf "%s`check_%s`", n++ ? ", " : "", $1 }' "$root/tests/check/catalogue.txt")
+    # the field bugs (tests/check/field/check_field.sh: one NAME rule:ID ...)
+    field=$(awk -v r="rule:$id" '$1 == "one" && $3 == r { printf "%s%s", n++ ? ", " : "", $2 }' "$root/tests/check/field/check_field.sh")
+    [ -n "$field" ] && tests="${tests:+$tests, }\`check_field\` ($field)"
     printf '| `%s` | %s | %s | %s | %s |\n' "$id" "$sev" "$sec" "$spec" "${tests:-—}"
   done
 } > "$work/table.md"

@@ -68,7 +68,8 @@ static void test_rules_table(void **s) {
     assert_non_null(r->id);
     assert_true(strlen(r->spec) > 20 && strlen(r->fix) > 10 && strlen(r->broken) > 10);
     /* a section of the PTX ISA: 9.7.16 (tcgen05), others for the rules of
-     * issue 33 (8.6 data races, 9.7.9.25 cp.async, 9.7.15 wgmma, 9.7.13 mbarrier) */
+     * issue 33 (8.6 data races, 9.7.9.25 cp.async, 9.7.15 wgmma, 9.7.13 mbarrier)
+     * and issue 34 (9.7.13.1 named barriers, 9.7.15 wgmma) */
     assert_true(r->section[0] >= '1' && r->section[0] <= '9' && r->section[1] == '.');
     assert_int_equal(tc5_check_rule_find(r->id, &idx), TC5_OK);
     assert_int_equal(idx, k); /* ids are unique */

@@ -128,3 +128,25 @@ def test_memory_regions():
     assert mem.span(t) == (t.data_ptr(), 2 * (3 * 6 + 3 + 1))
     mem.region(t)[:2] = np.frombuffer(np.float32(2.0).tobytes()[2:], dtype=np.uint8)
     assert float(t[0, 0]) == 2.0
+
+
+def test_schedules():
+    """Adversarial schedules (issue 34): a correct kernel gives the same bytes
+    under every seed; flashinfer PR #4409's race (scale factors read before
+    their cp.async landed) differs under one, raising MismatchError."""
+    text = (ROOT / "tests/check/field/fi4409_cp_async_sf.ptx").read_text()
+    src = np.arange(64, dtype=np.uint32) * 0x01010101
+    out = np.zeros(32, dtype=np.uint32)
+    assert tc5.run_ptx(text, 1, 32, [src, out], entry="k_fixed", schedules=8) == ([], "")
+    want = src[32:] ^ src[:32]
+    assert np.array_equal(out, want)
+    for seed in (1, 2, 3):
+        out[:] = 0
+        tc5.run_ptx(text, 1, 32, [src, out], entry="k_fixed", schedule=seed)
+        assert np.array_equal(out, want)
+    out[:] = 0
+    with pytest.raises(tc5.MismatchError, match="argument 2: byte"):
+        tc5.run_ptx(text, 1, 32, [src, out], entry="k_bug", schedules=16)
+    assert np.array_equal(out, want)  # the default schedule's result stays in the array
+    with pytest.raises(ValueError):
+        tc5.run_ptx(text, 1, 32, [src, out], entry="k_bug", schedule=-1)
