@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "tc5/tensormap.h"
+#include "tensormap_bytes.h"
 
 /* ---- the parameters' tables ---- */
 typedef struct tmap_type_info {
@@ -181,14 +182,6 @@ static tc5_status check(const tc5_tmap_params *p, tc5_diag *diag) {
 static const uint8_t swz_mode[TC5_TMAP_SWIZZLE_COUNT] = {0, 1, 2, 3, 3, 3, 3};
 static const uint8_t swz_atom[TC5_TMAP_SWIZZLE_COUNT] = {0, 0, 0, 0, 1, 2, 3};
 
-static void put(uint8_t *b, unsigned off, uint64_t v, unsigned n) {
-  for (unsigned k = 0; k < n; k++) b[off + k] = (uint8_t)(v >> (8 * k));
-}
-static uint64_t get(const uint8_t *b, unsigned off, unsigned n) {
-  uint64_t v = 0;
-  for (unsigned k = 0; k < n; k++) v |= (uint64_t)b[off + k] << (8 * k);
-  return v;
-}
 
 tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc5_diag *diag) {
   if (!out || !p) return TC5_EINVAL;
@@ -196,11 +189,11 @@ tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc
   if (st) return st;
   uint8_t *b = out->bytes;
   memset(b, 0, TC5_TENSORMAP_BYTES);
-  put(b, 0, p->address, 8);
+  tmap_put(b, 0, p->address, 8);
   for (unsigned i = 0; i < p->rank; i++) {
-    put(b, 8 + 8 * i, p->dims[i], 8);
-    if (i + 1 < p->rank) put(b, 48 + 8 * i, p->strides[i], 8);
-    put(b, 80 + 2 * i, p->mode == TC5_TMAP_TILED ? p->box[i] : 0, 2);
+    tmap_put(b, 8 + 8 * i, p->dims[i], 8);
+    if (i + 1 < p->rank) tmap_put(b, 48 + 8 * i, p->strides[i], 8);
+    tmap_put(b, 80 + 2 * i, p->mode == TC5_TMAP_TILED ? p->box[i] : 0, 2);
     b[90 + i] = (uint8_t)p->estrides[i];
   }
   b[95] = (uint8_t)(p->rank - 1);
@@ -215,11 +208,11 @@ tc5_status tc5_tensormap_encode(tc5_tensormap *out, const tc5_tmap_params *p, tc
   memcpy(b + TC5_TENSORMAP_BYTES - 4, TC5_TENSORMAP_MARK, 4);
   if (p->mode == TC5_TMAP_IM2COL) {
     for (unsigned i = 0; i + 2 < p->rank; i++) {
-      put(b, 102 + 2 * i, (uint16_t)(int16_t)p->lower[i], 2);
-      put(b, 108 + 2 * i, (uint16_t)(int16_t)p->upper[i], 2);
+      tmap_put(b, 102 + 2 * i, (uint16_t)(int16_t)p->lower[i], 2);
+      tmap_put(b, 108 + 2 * i, (uint16_t)(int16_t)p->upper[i], 2);
     }
-    put(b, 114, p->channels, 2);
-    put(b, 116, p->pixels, 2);
+    tmap_put(b, 114, p->channels, 2);
+    tmap_put(b, 116, p->pixels, 2);
   }
   return TC5_OK;
 }
@@ -249,11 +242,11 @@ tc5_status tc5_tensormap_replace(tc5_tensormap *map, tc5_tmap_field field, unsig
                         (unsigned long long)v, (unsigned long long)lim[field]);
   memcpy(b + TC5_TENSORMAP_BYTES - 4, TC5_TENSORMAP_MARK, 4);
   switch (field) {
-  case TC5_TMAP_F_GLOBAL_ADDRESS: put(b, 0, v, 8); break;
+  case TC5_TMAP_F_GLOBAL_ADDRESS: tmap_put(b, 0, v, 8); break;
   case TC5_TMAP_F_RANK: b[95] = (uint8_t)v; break;
-  case TC5_TMAP_F_BOX_DIM: put(b, 80 + 2 * ord, v, 2); break;
-  case TC5_TMAP_F_GLOBAL_DIM: put(b, 8 + 8 * ord, v, 8); break;
-  case TC5_TMAP_F_GLOBAL_STRIDE: put(b, 48 + 8 * ord, v, 8); break;
+  case TC5_TMAP_F_BOX_DIM: tmap_put(b, 80 + 2 * ord, v, 2); break;
+  case TC5_TMAP_F_GLOBAL_DIM: tmap_put(b, 8 + 8 * ord, v, 8); break;
+  case TC5_TMAP_F_GLOBAL_STRIDE: tmap_put(b, 48 + 8 * ord, v, 8); break;
   case TC5_TMAP_F_ELEMENT_STRIDE: b[90 + ord] = (uint8_t)v; break;
   case TC5_TMAP_F_ELEMTYPE: b[96] = elemtype_of_ptx[v]; break;
   case TC5_TMAP_F_INTERLEAVE_LAYOUT: b[97] = (uint8_t)v; break;
@@ -273,7 +266,7 @@ tc5_status tc5_tensormap_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc
   const uint8_t *b = map->bytes;
   tc5_tmap_params q;
   memset(&q, 0, sizeof q);
-  q.address = get(b, 0, 8);
+  q.address = tmap_get(b, 0, 8);
   q.rank = b[95] + 1u;
   q.type = (tc5_tmap_type)b[96];
   q.interleave = (tc5_tmap_interleave)b[97];
@@ -282,17 +275,17 @@ tc5_status tc5_tensormap_decode(const tc5_tensormap *map, tc5_tmap_params *p, tc
   q.oob = (tc5_tmap_oob)b[100];
   q.mode = (tc5_tmap_mode)b[101];
   for (unsigned i = 0; i < TC5_TENSORMAP_MAX_RANK && i < q.rank; i++) {
-    q.dims[i] = get(b, 8 + 8 * i, 8);
-    if (i + 1 < q.rank) q.strides[i] = get(b, 48 + 8 * i, 8);
-    q.box[i] = (uint32_t)get(b, 80 + 2 * i, 2);
+    q.dims[i] = tmap_get(b, 8 + 8 * i, 8);
+    if (i + 1 < q.rank) q.strides[i] = tmap_get(b, 48 + 8 * i, 8);
+    q.box[i] = (uint32_t)tmap_get(b, 80 + 2 * i, 2);
     q.estrides[i] = b[90 + i];
   }
   for (unsigned i = 0; i < 3; i++) {
-    q.lower[i] = (int16_t)get(b, 102 + 2 * i, 2);
-    q.upper[i] = (int16_t)get(b, 108 + 2 * i, 2);
+    q.lower[i] = (int16_t)tmap_get(b, 102 + 2 * i, 2);
+    q.upper[i] = (int16_t)tmap_get(b, 108 + 2 * i, 2);
   }
-  q.channels = (uint32_t)get(b, 114, 2);
-  q.pixels = (uint32_t)get(b, 116, 2);
+  q.channels = (uint32_t)tmap_get(b, 114, 2);
+  q.pixels = (uint32_t)tmap_get(b, 116, 2);
   tc5_status st = check(&q, diag);
   if (st) return st;
   *p = q;

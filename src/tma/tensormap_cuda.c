@@ -44,20 +44,13 @@
 #include <string.h>
 
 #include "tc5/tensormap.h"
+#include "tensormap_bytes.h"
 
 /* CUtensorMapDataType -> the hardware's element type (tensormap.replace's
  * enumeration), and its tf32 bit */
 static const uint8_t hw_type[TC5_TMAP_TYPE_COUNT] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 8, 7, 8, 0xff, 0xff, 0xff};
 static const uint8_t tf32_bit[TC5_TMAP_TYPE_COUNT] = {[TC5_TMAP_TF32] = 1, [TC5_TMAP_TF32_FTZ] = 1};
 
-static void put(uint8_t *b, unsigned off, uint64_t v, unsigned n) {
-  for (unsigned k = 0; k < n; k++) b[off + k] = (uint8_t)(v >> (8 * k));
-}
-static uint64_t get(const uint8_t *b, unsigned off, unsigned n) {
-  uint64_t v = 0;
-  for (unsigned k = 0; k < n; k++) v |= (uint64_t)b[off + k] << (8 * k);
-  return v;
-}
 
 static uint64_t box_bytes(const tc5_tmap_params *p) {
   unsigned bits = 0;
@@ -97,22 +90,22 @@ tc5_status tc5_tensormap_cuda_encode(tc5_tensormap *out, const tc5_tmap_params *
   if (st) return st;
   uint8_t *b = out->bytes;
   memset(b, 0, TC5_TENSORMAP_BYTES);
-  put(b, 0, p->address, 8);
+  tmap_put(b, 0, p->address, 8);
   uint64_t w = (uint64_t)(p->rank - 1) << 4 | (uint64_t)hw_type[p->type] << 7 | (uint64_t)p->interleave << 11 |
                (uint64_t)p->swizzle << 13 | (uint64_t)p->oob << 15 | (uint64_t)tf32_bit[p->type] << 16 |
                (uint64_t)p->l2 << 17;
-  put(b, 8, w, 4);
+  tmap_put(b, 8, w, 4);
   unsigned es = 0;
   for (unsigned i = 0; i < p->rank; i++) {
-    if (i + 1 < p->rank) put(b, 12 + 4 * i, p->strides[i] >> 4, 4);
-    put(b, 32 + 4 * i, p->dims[i] - 1, 4);
+    if (i + 1 < p->rank) tmap_put(b, 12 + 4 * i, p->strides[i] >> 4, 4);
+    tmap_put(b, 32 + 4 * i, p->dims[i] - 1, 4);
     es |= (p->estrides[i] - 1) << (3 * i);
     b[55 + i] = (uint8_t)(p->box[i] - 1);
   }
   if (p->rank > 1) b[28] = (uint8_t)((p->strides[0] >> 36) & 15);
-  put(b, 52, es, 2);
-  put(b, 64, box_bytes(p), 4);
-  put(b, 72, swizzle_repeat(p->swizzle), 2);
+  tmap_put(b, 52, es, 2);
+  tmap_put(b, 64, box_bytes(p), 4);
+  tmap_put(b, 72, swizzle_repeat(p->swizzle), 2);
   return TC5_OK;
 }
 
@@ -147,9 +140,9 @@ tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *
                             "map as an H100's driver writes one)", bit, k);
   tc5_tmap_params q;
   memset(&q, 0, sizeof q);
-  uint64_t w = get(b, 8, 4);
+  uint64_t w = tmap_get(b, 8, 4);
   q.mode = TC5_TMAP_TILED;
-  q.address = get(b, 0, 8);
+  q.address = tmap_get(b, 0, 8);
   q.rank = (uint32_t)(w >> 4 & 7) + 1;
   unsigned ht = (unsigned)(w >> 7 & 15), tf32 = (unsigned)(w >> 16 & 1);
   int type = -1;
@@ -167,14 +160,14 @@ tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *
   q.l2 = (tc5_tmap_l2)(w >> 17 & 3);
   if (q.rank > TC5_TENSORMAP_MAX_RANK)
     return tc5_diag_add(diag, TC5_ERANGE, "rank", q.rank, "CUDA tensor map: rank %u is above 5", q.rank);
-  unsigned es = (unsigned)get(b, 52, 2);
+  unsigned es = (unsigned)tmap_get(b, 52, 2);
   for (unsigned i = 0; i < TC5_TENSORMAP_MAX_RANK; i++) {
-    uint64_t d = get(b, 32 + 4 * i, 4) + 1;
+    uint64_t d = tmap_get(b, 32 + 4 * i, 4) + 1;
     unsigned e = (es >> (3 * i) & 7) + 1, bx = b[55 + i] + 1u;
     if (i < q.rank) {
       q.dims[i] = d, q.estrides[i] = e, q.box[i] = bx;
-      if (i + 1 < q.rank) q.strides[i] = get(b, 12 + 4 * i, 4) << 4;
-    } else if (d != 1 || e != 1 || bx != 1 || (i < 4 && i + 1 >= q.rank && get(b, 12 + 4 * i, 4))) {
+      if (i + 1 < q.rank) q.strides[i] = tmap_get(b, 12 + 4 * i, 4) << 4;
+    } else if (d != 1 || e != 1 || bx != 1 || (i < 4 && i + 1 >= q.rank && tmap_get(b, 12 + 4 * i, 4))) {
       return tc5_diag_add(diag, TC5_EILLEGAL, "rank", q.rank,
                           "CUDA tensor map: dimension %u is past rank %u but its fields are not zero", i, q.rank);
     }
@@ -189,13 +182,13 @@ tc5_status tc5_tensormap_cuda_decode(const tc5_tensormap *map, tc5_tmap_params *
     *p = q;
     return TC5_OK;
   }
-  if (get(b, 64, 4) != box_bytes(&q))
-    return tc5_diag_add(diag, TC5_EILLEGAL, "boxBytes", get(b, 64, 4),
+  if (tmap_get(b, 64, 4) != box_bytes(&q))
+    return tc5_diag_add(diag, TC5_EILLEGAL, "boxBytes", tmap_get(b, 64, 4),
                         "CUDA tensor map: bytes 64-67 say a box is %llu bytes; its dimensions make %llu",
-                        (unsigned long long)get(b, 64, 4), (unsigned long long)box_bytes(&q));
-  if (get(b, 72, 2) != swizzle_repeat(q.swizzle))
-    return tc5_diag_add(diag, TC5_EILLEGAL, "swizzle", get(b, 72, 2),
-                        "CUDA tensor map: bytes 72-73 are %llu; swizzle %s makes %u", (unsigned long long)get(b, 72, 2),
+                        (unsigned long long)tmap_get(b, 64, 4), (unsigned long long)box_bytes(&q));
+  if (tmap_get(b, 72, 2) != swizzle_repeat(q.swizzle))
+    return tc5_diag_add(diag, TC5_EILLEGAL, "swizzle", tmap_get(b, 72, 2),
+                        "CUDA tensor map: bytes 72-73 are %llu; swizzle %s makes %u", (unsigned long long)tmap_get(b, 72, 2),
                         tc5_tmap_swizzle_name(q.swizzle), swizzle_repeat(q.swizzle));
   *p = q;
   return TC5_OK;
