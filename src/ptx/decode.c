@@ -77,6 +77,8 @@ static const struct {
     {"bar", dec_bar}, {"barrier", dec_bar}, {"elect", dec_elect}, {"shfl", dec_shfl}, {"redux", dec_redux},
     {"vote", dec_vote}, {"match", dec_match}, {"activemask", dec_activemask},
     {"mbarrier", dec_mbarrier}, {"clusterlaunchcontrol", dec_clc},
+    /* the warp-level MMA of sm_80 and later */
+    {"mma", dec_mma},
     /* Hopper's warpgroup MMA */
     {"wgmma", dec_wgmma},
     /* the 5th-generation Tensor Core */

@@ -118,6 +118,8 @@ PTX_DEC(dec_clc);      /* clusterlaunchcontrol.try_cancel / query_cancel (exec_c
 PTX_DEC(dec_call);
 PTX_DEC(dec_trap);
 PTX_DEC(dec_isspacep);
+/* exec_mma.c */
+PTX_DEC(dec_mma);      /* mma.sync.aligned */
 /* exec_wgmma.c */
 PTX_DEC(dec_wgmma);
 /* exec_tcgen05.c */
