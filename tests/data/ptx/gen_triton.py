@@ -6,7 +6,8 @@ manifest corpus.txt, one kernel a line:
   NAME ATYPE CTYPE BM BN BK WARPS STAGES MASKED SHARED_BYTES
 
 C[M,N] = A[M,K] @ B[K,N], all row-major (A K-major, B MN-major in tcgen05's
-terms). The masked kernel loads with masks and zero padding (M, N, K need
+terms). Blocks of M < 64 (ms_*, msm_*) compile to the warp-level mma.sync instead of
+tcgen05.mma. The masked kernel loads with masks and zero padding (M, N, K need
 not be multiples of the block) and stores with a mask.
 usage: python3 gen_triton.py            (re-generates everything here)"""
 import os, sys
@@ -58,6 +59,12 @@ CONFIGS = {
     "mmm_f16_f16_w8_s3": ("f16", "f16", 128, 128, 32, 8, 3, True),
     "mmm_tf32_f32_w8_s2": ("tf32", "f32", 128, 64, 32, 8, 2, True),
     "mmm_e4m3_f16_w4_s3": ("e4m3", "f16", 128, 128, 128, 4, 3, True),
+    # blocks below tcgen05.mma's M: Triton 3.9 emits the warp-level mma.sync (issue 37)
+    "ms_f16_f32_w4_s2": ("f16", "f32", 32, 32, 32, 4, 2, False),
+    "ms_bf16_f32_w2_s3": ("bf16", "f32", 32, 16, 64, 2, 3, False),
+    "ms_f16_f16_w4_s2": ("f16", "f16", 32, 32, 32, 4, 2, False),
+    "ms_tf32_f32_w4_s2": ("tf32", "f32", 32, 32, 32, 4, 2, False),
+    "msm_bf16_f32_w4_s2": ("bf16", "f32", 32, 32, 32, 4, 2, True),
 }
 
 def main(out):
@@ -70,8 +77,9 @@ def main(out):
         k = triton.compile(src, target=GPUTarget("cuda", 100, 32),
                            options={"num_warps": warps, "num_stages": stages})
         ptx = k.asm["ptx"]
-        if "tcgen05.mma" not in ptx:
-            sys.exit(f"{name}: Triton did not use tcgen05.mma")
+        want = "mma.sync" if BM < 64 else "tcgen05.mma"
+        if want not in ptx:
+            sys.exit(f"{name}: Triton did not use {want}")
         open(os.path.join(out, name + ".ptx"), "w").write(ptx)
         lines.append(f"{name} {ab} {ct} {BM} {BN} {BK} {warps} {stages} {int(masked)} {k.metadata.shared}")
         print(name, len(ptx.splitlines()), "lines, shared", k.metadata.shared)
