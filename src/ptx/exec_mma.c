@@ -90,14 +90,53 @@ static int mma_whole_warp(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
                   mask);
 }
 
+/* A (M x K), B (K x N) and C (M x N, into D) from the warp's fragments */
+static void mma_gather(const ptx_warp *w, const ptx_insn *in, uint32_t *A, uint32_t *B, uint32_t *D) {
+  const tc5_ptx_module *m = w->cta->L->m;
+  unsigned N = MMA_N(in), K = MMA_K(in), abits = ptx_types[in->type2].bits, e = 32 / abits;
+  uint32_t emask = abits == 32 ? 0xffffffffu : (1u << abits) - 1;
+  const uint32_t *va = m->vregs + in->o[1].vec, *vb = m->vregs + in->o[2].vec, *vc = m->vregs + in->o[3].vec;
+  bool d16 = in->type == PT_F16;
+  for (unsigned l = 0; l < 32; l++) {
+    unsigned row, col;
+    for (unsigned r = 0; r < in->o[1].n; r++)
+      for (unsigned h = 0; h < e; h++) {
+        frag_a(l, r, h, e, &row, &col);
+        A[row * K + col] = (uint32_t)(PTX_R(w, va[r])[l] >> (abits * h)) & emask;
+      }
+    for (unsigned r = 0; r < in->o[2].n; r++)
+      for (unsigned h = 0; h < e; h++) {
+        frag_b(l, r, h, e, &row, &col);
+        B[row * N + col] = (uint32_t)(PTX_R(w, vb[r])[l] >> (abits * h)) & emask;
+      }
+    for (unsigned i = 0; i < 4; i++) {
+      frag_c(l, i, &row, &col);
+      uint64_t v = PTX_R(w, vc[d16 ? i / 2 : i])[l];
+      D[row * N + col] = d16 ? (uint32_t)(v >> (16 * (i % 2))) & 0xffffu : (uint32_t)v;
+    }
+  }
+}
+/* D (M x N) into the warp's D fragments */
+static void mma_scatter(ptx_warp *w, const ptx_insn *in, const uint32_t *D) {
+  const uint32_t *vd = w->cta->L->m->vregs + in->o[0].vec;
+  unsigned N = MMA_N(in);
+  bool d16 = in->type == PT_F16;
+  for (unsigned l = 0; l < 32; l++)
+    for (unsigned i = 0; i < 4; i++) {
+      unsigned row, col, sh = 16 * (i % 2);
+      frag_c(l, i, &row, &col);
+      uint64_t *reg = PTX_R(w, vd[d16 ? i / 2 : i]);
+      if (d16) reg[l] = (reg[l] & ~(0xffffull << sh)) | (uint64_t)(D[row * N + col] & 0xffffu) << sh;
+      else reg[l] = D[row * N + col];
+    }
+}
+
 /* D = A * B + C, the float and integer kinds: one tc5_gemm of the
  * instruction's K in one step */
 static PTX_EXEC(x_mma) {
   if (!mask) return PX_NEXT;
   if (mma_whole_warp(w, in, mask) != PX_NEXT) return PX_ERROR;
-  const tc5_ptx_module *m = w->cta->L->m;
-  unsigned M = MMA_M(in), N = MMA_N(in), K = MMA_K(in);
-  unsigned abits = ptx_types[in->type2].bits, e = 32 / abits;
+  unsigned abits = ptx_types[in->type2].bits;
   tc5_dot dot;
   tc5_diag dg;
   tc5_diag_init(&dg);
@@ -106,55 +145,16 @@ static PTX_EXEC(x_mma) {
                                 mma_fmt(in->type2), mma_fmt(in->space), mma_fmt(in->type), TC5_TYPE_NONE, 0,
                                 (in->mods & MMA_SATF) != 0, &dot, &dg);
   if (st) return ptx_fail(w, in, -1, st, 0, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-  dot.chunk = K; /* the instruction's K products in one step (MMA-Sim: no split on sm_90 / sm_100) */
+  dot.chunk = MMA_K(in); /* the instruction's K products in one step (MMA-Sim: no split on sm_90 / sm_100) */
   uint32_t A[16 * 32], B[32 * 8], D[16 * 8];
-  const uint32_t *va = m->vregs + in->o[1].vec, *vb = m->vregs + in->o[2].vec;
-  const uint32_t *vc = m->vregs + in->o[3].vec, *vd = m->vregs + in->o[0].vec;
-  uint32_t emask = abits == 32 ? 0xffffffffu : (1u << abits) - 1;
-  for (unsigned r = 0; r < in->o[1].n; r++) {
-    const uint64_t *reg = PTX_R(w, va[r]);
-    for (unsigned l = 0; l < 32; l++)
-      for (unsigned h = 0; h < e; h++) {
-        unsigned row, col;
-        frag_a(l, r, h, e, &row, &col);
-        A[row * K + col] = (uint32_t)(reg[l] >> (abits * h)) & emask;
-      }
-  }
-  for (unsigned r = 0; r < in->o[2].n; r++) {
-    const uint64_t *reg = PTX_R(w, vb[r]);
-    for (unsigned l = 0; l < 32; l++)
-      for (unsigned h = 0; h < e; h++) {
-        unsigned k, n;
-        frag_b(l, r, h, e, &k, &n);
-        B[k * N + n] = (uint32_t)(reg[l] >> (abits * h)) & emask;
-      }
-  }
-  bool d16 = in->type == PT_F16;
-  for (unsigned l = 0; l < 32; l++)
-    for (unsigned i = 0; i < 4; i++) {
-      unsigned row, col;
-      frag_c(l, i, &row, &col);
-      uint64_t v = PTX_R(w, vc[d16 ? i / 2 : i])[l];
-      D[row * N + col] = d16 ? (uint32_t)(v >> (16 * (i % 2))) & 0xffffu : (uint32_t)v;
-    }
-  st = tc5_gemm(&dot, M, N, K, A, B, NULL, NULL, D, NULL, 1);
+  mma_gather(w, in, A, B, D);
+  st = tc5_gemm(&dot, MMA_M(in), MMA_N(in), MMA_K(in), A, B, NULL, NULL, D, NULL, 1);
   if (st) {
     tc5_diag_init(&dg);
-    tc5_dot_check(&dot, K, NULL, &dg);
+    tc5_dot_check(&dot, MMA_K(in), NULL, &dg);
     return ptx_fail(w, in, -1, st, 0, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
   }
-  for (unsigned l = 0; l < 32; l++)
-    for (unsigned i = 0; i < 4; i++) {
-      unsigned row, col;
-      frag_c(l, i, &row, &col);
-      uint64_t *reg = PTX_R(w, vd[d16 ? i / 2 : i]);
-      if (d16) {
-        unsigned sh = 16 * (i % 2);
-        reg[l] = (reg[l] & ~(0xffffull << sh)) | (uint64_t)(D[row * N + col] & 0xffffu) << sh;
-      } else {
-        reg[l] = D[row * N + col];
-      }
-    }
+  mma_scatter(w, in, D);
   return PX_NEXT;
 }
 
