@@ -763,8 +763,16 @@ static PTX_EXEC(x_stmatrix) { return matrix_op(w, in, mask, true); }
  * R = 2 (t%4) + k%2 + 8 (k/4) (rows of the second 16-row matrix from 16 on).
  * stmatrix: thread R gives row R's address. ldmatrix: row R's address comes
  * from thread (R%2) + 2 ((R/8)%2) + 4 ((R/2)%4) + 16 (R/16) (CUTLASS's source
- * layout: stride 128 bits for t%2, 1024 for (t/2)%2, 256 for (t/4)%4). Not
- * checked on silicon (the H100 has no such shapes). */
+ * layout: stride 128 bits for t%2, 1024 for (t/2)%2, 256 for (t/4)%4), and
+ * the layout above is that of CUTLASS's registers after its copy atom
+ * interleaves each pair that ldmatrix wrote (copy_sm100.hpp, SM100_U8x8/16_LDSM_T:
+ * dst{2p} = {tmp{2p}.x, .y, tmp{2p+1}.x, .y}, dst{2p+1} = {tmp{2p}.z, .w,
+ * tmp{2p+1}.z, .w}, "RefLayout of ldmatrix.m16n16.x1.trans won't match
+ * stmatrix.m16n8.x2.trans without additional transformations"): ldmatrix's own
+ * byte k is byte e = 4 (2 (k/8) + (k%4)/2) + 2 ((k/4)%2) + k%2 of those. Triton's
+ * int8 test_dot3d[4-4-64-64-64-32-32] (ldmatrix.m16n16.x2.trans.b8 feeding
+ * mma.sync) gives NumPy's result with it, half its outputs wrong without (issue
+ * 37). Not checked on silicon (the H100 has no such shapes). */
 static int matrix_b8(ptx_warp *w, const ptx_insn *in, bool store) {
   const ptx_opnd *ad = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
   const uint32_t *vr = w->cta->L->m->vregs + v->vec;
@@ -781,7 +789,11 @@ static int matrix_b8(ptx_warp *w, const ptx_insn *in, bool store) {
   }
   for (unsigned t = 0; t < 32; t++)
     for (unsigned k = 0; k < 4 * nreg; k++) {
-      unsigned R = 2 * (t % 4) + k % 2 + 8 * (k / 4), C = t / 4 + 8 * ((k / 2) % 2);
+      /* ldmatrix: raw byte k is byte e of CUTLASS's shuffled registers (its copy atom
+       * interleaves register pairs: dst{2p} = {tmp{2p}.x, .y, tmp{2p+1}.x, .y}, dst{2p+1} =
+       * {tmp{2p}.z, .w, tmp{2p+1}.z, .w}) */
+      unsigned e = store ? k : 4 * (2 * (k / 8) + (k % 4) / 2) + 2 * ((k / 4) % 2) + k % 2;
+      unsigned R = 2 * (t % 4) + e % 2 + 8 * (e / 4), C = t / 4 + 8 * ((e / 2) % 2);
       uint64_t *reg = PTX_R(w, vr[k / 4]);
       unsigned sh = 8 * (k % 4);
       if (store) row[R][C] = (uint8_t)(reg[t] >> sh);

@@ -263,16 +263,21 @@ static void test_shared_and_barrier(void **state) {
 }
 
 /* sm_100's 8-bit matrix shapes (CUTLASS's SM100_U8x*_LDSM_T / STSM_T):
- * stmatrix.m16n8.x2.trans then ldmatrix.m16n16.x1.trans brings every
- * register back; and byte k of thread t lands in row 2(t%4) + k%2 + 8(k/4),
- * column t/4 + 8((k/2)%2) */
+ * stmatrix.m16n8.x2.trans then ldmatrix.m16n16.x1.trans gives the
+ * registers back interleaved as CUTLASS's SM100_U8x8_LDSM_T undoes it
+ * ("RefLayout of ldmatrix.m16n16.x1.trans won't match stmatrix.m16n8.x2.trans
+ * without additional transformations": dst0 = {tmp0.x, tmp0.y, tmp1.x,
+ * tmp1.y}, dst1 = {tmp0.z, tmp0.w, tmp1.z, tmp1.w}), so ldmatrix's tmp0 =
+ * {src0.x, src0.y, src1.x, src1.y}, tmp1 = {src0.z, src0.w, src1.z, src1.w};
+ * and byte k of thread t lands in row 2(t%4) + k%2 + 8(k/4), column
+ * t/4 + 8((k/2)%2) */
 static void test_matrix_b8(void **state) {
   (void)state;
   uint32_t out[32 * 4];
   tc5_diag dg;
   memset(out, 0, sizeof out);
   assert_int_equal(run1(".shared .align 16 .b8 sh[256];\n" KERNEL("",
-                               "mul.lo.u32 %r2, %r1, 0x01010101; add.u32 %r3, %r2, 0x80808080;" /* bytes t and t+128 */
+                               "mul.lo.u32 %r2, %r1, 0x08080808; add.u32 %r2, %r2, 0x03020100; add.u32 %r3, %r2, 0x04040404;" /* bytes 8t + 0..7 */
                                "mov.u32 %r4, sh; and.b32 %r5, %r1, 15; shl.b32 %r6, %r5, 4; add.u32 %r7, %r4, %r6;"
                                "stmatrix.sync.aligned.m16n8.x2.trans.shared.b8 [%r7], {%r2, %r3};"
                                "bar.sync 0;"
@@ -286,13 +291,14 @@ static void test_matrix_b8(void **state) {
                                "ld.shared.u32 %r15, [sh]; st.global.u32 [%rd3+8], %r15;"),
                         1, 32, out, sizeof out, &dg),
                    TC5_OK);
-  for (uint32_t t = 0; t < 32; t++) {
-    assert_int_equal(out[t * 4], t * 0x01010101u);
-    assert_int_equal(out[t * 4 + 1], t * 0x01010101u + 0x80808080u);
+  for (uint32_t t = 0; t < 32; t++) { /* src0's bytes are 8t + 0..3, src1's 8t + 4..7 */
+    uint32_t b = 8 * t;
+    assert_int_equal(out[t * 4], b | (b + 1) << 8 | (b + 4) << 16 | (b + 5) << 24);
+    assert_int_equal(out[t * 4 + 1], (b + 2) | (b + 3) << 8 | (b + 6) << 16 | (b + 7) << 24);
   }
   /* row 0, bytes 0-3: from (t, k) with 2(t%4) + k%2 + 8(k/4) = 0, t/4 + 8((k/2)%2) = c:
-   * k = 0 of threads 0, 4, 8, 12 (c = 0..3) */
-  assert_int_equal(out[2], 0u | 4u << 8 | 8u << 16 | 12u << 24);
+   * k = 0 of threads 0, 4, 8, 12 (c = 0..3), bytes 8t */
+  assert_int_equal(out[2], 0u | 32u << 8 | 64u << 16 | 96u << 24);
   /* only .trans, and no 4/6-bit source formats */
   tc5_ptx_module *m;
   assert_int_equal(load(KERNEL("", "ldmatrix.sync.aligned.m16n16.x1.shared.b8 {%r2, %r3}, [%r1];"), &m, &dg), TC5_EPARSE);
