@@ -175,12 +175,16 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
       const mma_job *J = jobs[g * n];
       uint64_t uninit = 0;
       uint32_t first = 0;
+      /* an f16 D is the low 16 bits of each cell: those must be written (tcgen05.st
+       * .unpack::16b writes only them: Triton zeroes an f16 accumulator so) */
+      uint8_t need = J->f16d ? 1 : 3;
       for (unsigned m = 0; m < rows; m++)
         for (unsigned nn = 0; nn < N; nn++) {
           size_t cell = (size_t)(J->dl + lane_m[m] + lane_n[nn]) * TC5_TMEM_COLS + J->dc + col_n[nn];
-          if (t->written[cell] != 3 && t->uninit)
+          bool unwritten = (t->written[cell] & need) != need;
+          if (unwritten && t->uninit)
             tc5_uninit_note(t->uninit, true, TC5_TMEM_ADDR(cell / TC5_TMEM_COLS, cell % TC5_TMEM_COLS));
-          else if (t->written[cell] != 3 && !uninit++) first = (uint32_t)cell;
+          else if (unwritten && !uninit++) first = (uint32_t)cell;
           D[((size_t)g * rows + m) * N + nn] = J->f16d ? t->cells[cell] & 0xFFFFu : t->cells[cell];
         }
       if (uninit) {
