@@ -50,12 +50,15 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->bar = calloc((size_t)CHK_BARS * k->nvc, 4), k->bar_s = calloc((size_t)CHK_BARS * k->nvc, 4);
   k->pend = calloc(k->n, sizeof *k->pend), k->npend = calloc(k->n, sizeof(uint32_t)),
   k->pend_cap = calloc(k->n, sizeof(uint32_t));
+  k->pois = calloc(k->n, sizeof *k->pois), k->npois = calloc(k->n, 4), k->pois_cap = calloc(k->n, 4);
+  k->nregs = L->m->nregs;
+  k->rmark = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->rmark);
   k->scratch = calloc(k->nvc, 4);
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
       !k->last_rev || !k->last_rinsn || !k->icls ||
       !k->cpa_w || !k->cpa_m || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
-      !k->npend || !k->pend_cap || !k->scratch) {
+      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->scratch) {
     chk_free(k);
     return TC5_ENOMEM;
   }
@@ -75,6 +78,9 @@ void chk_free(ptx_chk *k) {
   if (k->pend)
     for (unsigned w = 0; w < k->n; w++) free(k->pend[w]);
   free(k->pend), free(k->npend), free(k->pend_cap);
+  if (k->pois)
+    for (unsigned w = 0; w < k->n; w++) free(k->pois[w]);
+  free(k->pois), free(k->npois), free(k->pois_cap), free(k->rmark);
   for (unsigned i = 0; i < DESC_CACHE; i++) free(k->cache[i].g);
   if (k->wgs)
     for (unsigned w = 0; w < k->n; w++) free(k->wgs[w].reg), free(k->wgs[w].grp), free(k->wgs[w].insn);
@@ -99,11 +105,12 @@ void chk_reset(ptx_chk *k) {
   memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r);
   memset(k->bar, 0, (size_t)CHK_BARS * k->nvc * 4), memset(k->bar_s, 0, (size_t)CHK_BARS * k->nvc * 4);
   for (unsigned w = 0; w < k->n; w++) {
-    k->npend[w] = 0;
+    k->npend[w] = k->npois[w] = 0;
     VC(k, k->vc, w)[VT(k, w)] = 1; /* stores before a warp's first release carry clock 1: unknown to others */
   }
   if (k->wgs)
     for (unsigned w = 0; w < k->n; w++) k->wgs[w].n = k->wgs[w].commits = 0;
+  memset(k->rmark, 0, (size_t)k->n * (k->nregs ? k->nregs : 1) * sizeof *k->rmark);
   k->seq = 1;
   k->nev = 1; /* event and op 0 mean "none" */
   k->nop = 1;
@@ -932,6 +939,14 @@ void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr) {
     }
 }
 
+/* whether chk_after must look at the warp's instructions */
+static bool follows(const ptx_chk *k, unsigned wi) {
+  return k->npend[wi] || k->npois[wi] || (k->wgs && k->wgs[wi].n);
+}
+static void unmark(ptx_chk *k, unsigned wi, uint32_t reg) {
+  if (reg < k->nregs) k->rmark[(size_t)wi * k->nregs + reg]--;
+}
+
 static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool store) {
   unsigned wi = w->id;
   if (!ROOM(k->pend[wi], k->npend[wi], k->pend_cap[wi], 64)) return;
@@ -940,6 +955,7 @@ static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool 
   p->seq = store ? k->st_n[wi] : k->ld_n[wi];
   memcpy(p->snap, PTX_R(w, reg), sizeof p->snap);
   p->lanes = w->live;
+  if (reg < k->nregs) k->rmark[(size_t)wi * k->nregs + reg]++;
   w->chk_pending = 1;
 }
 
@@ -982,8 +998,9 @@ void chk_tc_wait(ptx_warp *w, bool store) {
   unsigned j = 0;
   for (unsigned i = 0; i < k->npend[wi]; i++)
     if (k->pend[wi][i].store != store) k->pend[wi][j++] = k->pend[wi][i];
+    else unmark(k, wi, k->pend[wi][i].reg);
   k->npend[wi] = j;
-  w->chk_pending = j != 0;
+  w->chk_pending = follows(k, wi);
 }
 
 void chk_tc_fence(ptx_warp *w, bool after) {
@@ -1006,18 +1023,22 @@ void chk_tc_fence(ptx_warp *w, bool after) {
  * registers of loads they consumed). A load whose registers were all read is
  * complete, as after a wait (its Tensor Memory may be written or freed). In
  * strict mode the read is a warning (ld-reg-use: nothing else is ordered). */
-static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self) {
-  unsigned wi = w->id;
-  const tc5_ptx_module *m = w->cta->L->m;
-  bool told = false, took = false;
-  uint32_t lanes = w->active; /* the lanes that executed the instruction: active, guard true */
+/* the lanes that executed the instruction: active, guard true */
+static uint32_t executed(const ptx_warp *w, const ptx_insn *in) {
+  uint32_t lanes = w->active;
   if (in->guard != PTX_NOREG) {
     const uint64_t *g = PTX_R(w, in->guard);
     uint32_t gm = 0;
     for (unsigned l = 0; l < 32; l++) gm |= (uint32_t)(g[l] != 0) << l;
     lanes &= in->guard_neg ? ~gm : gm;
   }
-  if (!lanes) return;
+  return lanes;
+}
+static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self, uint32_t lanes) {
+  unsigned wi = w->id;
+  const tc5_ptx_module *m = w->cta->L->m;
+  bool told = false, took = false;
+  if (!lanes || !k->npend[wi]) return;
   for (unsigned o = 0; o < in->nops; o++) {
     const ptx_opnd *x = &in->o[o];
     if (o == 0 && x->kind != PO_ADDR) continue; /* operand 0 is a destination but for stores' addresses */
@@ -1033,6 +1054,7 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self)
         told = true;
         p->lanes &= ~lanes;
         if (p->lanes) continue; /* lanes that have not read it: their load is not complete */
+        unmark(k, wi, p->reg);
         *p = k->pend[wi][--k->npend[wi]];
         i--;
         took = true;
@@ -1047,7 +1069,7 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self)
   uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
   if (vc[VL(k, wi)] < oldest - 1) vc[VL(k, wi)] = oldest - 1;
   if (svc[VL(k, wi)] < oldest - 1) svc[VL(k, wi)] = oldest - 1;
-  w->chk_pending = k->npend[wi] != 0 || (k->wgs && k->wgs[wi].n);
+  w->chk_pending = follows(k, wi);
 }
 
 /* a read of a register of a wgmma.mma_async whose group no wgmma.wait_group
@@ -1100,7 +1122,7 @@ void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in) {
       g->n++;
     }
   }
-  w->chk_pending = g->n != 0 || k->npend[w->id];
+  w->chk_pending = follows(k, w->id);
 }
 
 void chk_wgmma_commit(ptx_warp *w) {
@@ -1119,7 +1141,150 @@ void chk_wgmma_wait(ptx_warp *w, unsigned n) {
   for (unsigned i = 0; i < g->n; i++)
     if (g->grp[i] >= done) g->reg[j] = g->reg[i], g->grp[j] = g->grp[i], g->insn[j] = g->insn[i], j++;
   g->n = j;
-  w->chk_pending = g->n != 0 || k->npend[w->id];
+  w->chk_pending = follows(k, w->id);
+}
+
+/* the statements for each register operand `reg` of `in` (dst: in the
+ * destination position, operand 0 but an address, as ld_reads takes it) */
+#define EACH_REG(m, in, ...)                                                                         \
+  for (unsigned o_ = 0; o_ < (in)->nops; o_++) {                                                   \
+    const ptx_opnd *x_ = &(in)->o[o_];                                                             \
+    bool dst = o_ == 0 && x_->kind != PO_ADDR;                                                     \
+    (void)dst;                                                                                     \
+    if (x_->kind == PO_VEC) {                                                                      \
+      for (unsigned e_ = 0; e_ < x_->n; e_++) {                                                    \
+        uint32_t reg = (m)->vregs[x_->vec + e_];                                                   \
+        __VA_ARGS__                                                                                     \
+      }                                                                                            \
+    } else if (x_->kind == PO_REG || x_->kind == PO_ADDR) {                                        \
+      for (unsigned e_ = 0; e_ < 2; e_++) {                                                        \
+        uint32_t reg = e_ ? x_->reg2 : x_->reg;                                                    \
+        if (e_ && (x_->kind != PO_REG || reg == PTX_NOREG)) break;                                 \
+        __VA_ARGS__                                                                                     \
+      }                                                                                            \
+    }                                                                                              \
+  }
+
+void chk_tmem_poison(ptx_warp *w, const ptx_insn *in, const uint32_t *regs, unsigned n, const uint32_t *lanes,
+                     uint32_t taddr) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  uint32_t insn = (uint32_t)(in - k->code);
+  for (unsigned i = 0; i < n; i++) {
+    if (!lanes[i]) continue;
+    struct chk_poison *p = NULL;
+    for (unsigned j = 0; j < k->npois[wi] && !p; j++)
+      if (k->pois[wi][j].reg == regs[i]) p = &k->pois[wi][j];
+    if (!p) {
+      if (!ROOM(k->pois[wi], k->npois[wi], k->pois_cap[wi], 16)) return;
+      p = &k->pois[wi][k->npois[wi]++];
+      if (regs[i] < k->nregs) k->rmark[(size_t)wi * k->nregs + regs[i]]++;
+    }
+    *p = (struct chk_poison){regs[i], insn, lanes[i], taddr};
+    k->pois_new |= 1u << wi;
+  }
+  w->chk_pending = follows(k, wi);
+}
+
+static struct chk_poison *pois_find(ptx_chk *k, unsigned wi, uint32_t reg) {
+  if (reg >= k->nregs || !(k->rmark[(size_t)wi * k->nregs + reg] & 0x7FFFu)) return NULL;
+  for (unsigned j = 0; j < k->npois[wi]; j++)
+    if (k->pois[wi][j].reg == reg) return &k->pois[wi][j];
+  return NULL;
+}
+/* the register's poisoned lanes become `lanes` (0: none), from the load `org` */
+static void pois_set(ptx_chk *k, unsigned wi, uint32_t reg, uint32_t lanes, const struct chk_poison *org) {
+  struct chk_poison *p = pois_find(k, wi, reg);
+  if (!lanes) {
+    if (!p) return;
+    unmark(k, wi, reg);
+    *p = k->pois[wi][--k->npois[wi]];
+    return;
+  }
+  if (!p) {
+    if (reg >= k->nregs || !ROOM(k->pois[wi], k->npois[wi], k->pois_cap[wi], 16)) return;
+    p = &k->pois[wi][k->npois[wi]++];
+    k->rmark[(size_t)wi * k->nregs + reg]++;
+  }
+  *p = (struct chk_poison){reg, org->insn, lanes, org->taddr};
+}
+
+/* instructions through which a value loaded from never-written Tensor
+ * Memory flows into their destination registers unreported: arithmetic,
+ * conversions, moves, comparisons and selects of one thread's registers.
+ * Any other instruction that reads such a value (a store to memory, a
+ * tcgen05.st or mma, a shuffle, an address, an atomic) or a guard that
+ * depends on one is tmem-uninit-read. */
+static bool pure_op(const char *op) {
+  static const char *const ok[] = {"add", "sub", "mul", "mad", "fma", "max", "min", "neg", "abs", "ex2", "lg2",
+                                   "rcp", "sqrt", "rsqrt", "sin", "cos", "tanh", "cvt", "mov", "selp", "setp",
+                                   "set", "and", "or", "xor", "not", "cnot", "shl", "shr", "bfe", "bfi", "prmt",
+                                   "div", "rem", "copysign", "testp", "slct", "mul24", "mad24", "popc", "clz",
+                                   "brev", "cvt.pack", NULL};
+  size_t n = strcspn(op, ". \t");
+  for (unsigned i = 0; ok[i]; i++)
+    if (strlen(ok[i]) == n && !strncmp(op, ok[i], n)) return true;
+  return false;
+}
+
+/* An instruction naming a register that holds (in some lanes) a value a
+ * tcgen05.ld read from Tensor Memory nothing wrote (0xFFFFFFFF). Triton's
+ * pipeliner loads S in a loop that may run zero times, computes on it and
+ * discards the results (a select, a predicated store): the values are
+ * followed through register arithmetic (pure_op) per lane and reported where
+ * they leave the registers or steer the program (docs/check.md). */
+static void poison_uses(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t lanes) {
+  unsigned wi = w->id;
+  const tc5_ptx_module *m = w->cta->L->m;
+  const char *op = ptx_insn_text(m, in);
+  char name[48];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(op, " \t"), op);
+  struct chk_poison org = {0, NOINSN, 0, 0}, *g;
+  if (in->guard != PTX_NOREG && (g = pois_find(k, wi, in->guard)) && (g->lanes & w->active)) {
+    int lane = __builtin_ctz(g->lanes & w->active);
+    report(w, CR_TMEM_UNINIT, in, lane, (who){g->insn, (int)wi, -1},
+           "%s is guarded by a predicate (lane %d of the warp) computed from what the tcgen05.ld read of Tensor Memory that "
+           "nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
+           TC5_TMEM_LANE(g->taddr), TC5_TMEM_COL(g->taddr));
+    pois_set(k, wi, in->guard, 0, &org);
+  }
+  if (!lanes) return;
+  bool selp = !strncmp(op, "selp.", 5) && in->nops == 4;
+  uint32_t pm = 0; /* selp: the lanes that select its first source */
+  if (selp) {
+    const uint64_t *pr = PTX_R(w, in->o[3].reg);
+    for (unsigned l = 0; l < 32; l++) pm |= (uint32_t)(pr[l] != 0) << l;
+  }
+  uint32_t T = 0; /* the lanes whose result depends on such a value */
+  EACH_REG(m, in, {
+    struct chk_poison *p;
+    if (!dst && (p = pois_find(k, wi, reg))) {
+      uint32_t t = p->lanes & lanes;
+      if (selp && o_ == 1) t &= pm;
+      else if (selp && o_ == 2) t &= ~pm;
+      if (t && !T) org = *p;
+      T |= t;
+    }
+  });
+  if (T && !pure_op(op)) {
+    int lane = __builtin_ctz(T);
+    report(w, CR_TMEM_UNINIT, in, lane, (who){org.insn, (int)wi, -1},
+           "%s uses a value (lane %d of the warp) computed from what the tcgen05.ld read of Tensor Memory that nothing wrote "
+           "(first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
+           TC5_TMEM_LANE(org.taddr), TC5_TMEM_COL(org.taddr));
+    T = 0;
+  }
+  EACH_REG(m, in, {
+    if (dst) {
+      struct chk_poison *p = pois_find(k, wi, reg);
+      uint32_t keep = p ? p->lanes & ~lanes : 0; /* lanes the instruction does not write */
+      if (p || T) {
+        struct chk_poison from = T || !p ? org : *p;
+        pois_set(k, wi, reg, keep | T, &from);
+      }
+    }
+  });
 }
 
 void chk_after(ptx_warp *w, const ptx_insn *in) {
@@ -1129,10 +1294,24 @@ void chk_after(ptx_warp *w, const ptx_insn *in) {
   const tc5_ptx_module *m = w->cta->L->m;
   uint32_t self = (uint32_t)(in - m->code);
   if (k->wgs && k->wgs[wi].n) wgmma_reads(k, w, in);
-  ld_reads(k, w, in, self);
+  bool fresh = k->pois_new >> wi & 1; /* chk_tmem_poison just marked this tcgen05.ld's registers */
+  k->pois_new &= ~(1u << wi);
+  if (!k->npend[wi] && !k->npois[wi]) return;
+  /* only registers the instruction names can be read or written by it:
+   * flag those with entries (bit 15 of their mark), look no further if none */
+  uint16_t *mk = k->rmark + (size_t)wi * k->nregs;
+  bool hit = false;
+  EACH_REG(m, in, {
+    if (reg < k->nregs && mk[reg]) mk[reg] |= 0x8000u, hit = true;
+  });
+  if (in->guard != PTX_NOREG && in->guard < k->nregs && mk[in->guard]) hit = true;
+  if (!hit) return;
+  uint32_t lanes = executed(w, in);
+  ld_reads(k, w, in, self, lanes);
+  if (k->npois[wi] && !fresh) poison_uses(k, w, in, lanes);
   for (unsigned i = 0; i < k->npend[wi]; i++) {
     chk_pend *p = &k->pend[wi][i];
-    if (p->insn == self) continue;
+    if (p->insn == self || p->reg >= k->nregs || !(mk[p->reg] & 0x8000u)) continue;
     const uint64_t *r = PTX_R(w, p->reg);
     if (memcmp(r, p->snap, sizeof p->snap)) {
       int lane = 0;
@@ -1143,6 +1322,10 @@ void chk_after(ptx_warp *w, const ptx_insn *in) {
       memcpy(p->snap, r, sizeof p->snap);
     }
   }
+  EACH_REG(m, in, {
+    if (reg < k->nregs) mk[reg] &= 0x7FFFu;
+  });
+  w->chk_pending = follows(k, wi);
 }
 
 void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols) {

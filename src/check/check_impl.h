@@ -154,6 +154,16 @@ struct ptx_chk {
   uint32_t nmb, mb_cap;
   chk_pend **pend;                 /* per warp: pending registers            */
   uint32_t *npend, *pend_cap;
+  /* per warp: registers a tcgen05.ld filled (in some lanes) from Tensor
+   * Memory never written: tmem-uninit-read when an instruction reads them
+   * (default mode; strict reports at the load) */
+  struct chk_poison { uint32_t reg, insn, lanes, taddr; } **pois;
+  uint32_t *npois, *pois_cap;
+  uint32_t pois_new;               /* warps whose last tcgen05.ld marked registers */
+  /* n x nregs: how many pend and pois entries of the warp name each register
+   * (chk_after looks no further for an instruction that names none) */
+  uint16_t *rmark;
+  uint32_t nregs;
   chk_desc_cache cache[DESC_CACHE];
   uint32_t *scratch;               /* nvc */
   /* smem-race: ordinary (weak) ld/st.shared of different warps, per
@@ -292,6 +302,12 @@ void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr);
 void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
                    const ptx_opnd *regs);
 void chk_tc_wait(ptx_warp *w, bool store);
+/* a tcgen05.ld that read Tensor Memory never written (default mode): its
+ * destination registers regs[i] hold such cells in the threads lanes[i]
+ * (taddr: the first such cell); a read of one is tmem-uninit-read, an
+ * overwrite clears it */
+void chk_tmem_poison(ptx_warp *w, const ptx_insn *in, const uint32_t *regs, unsigned n, const uint32_t *lanes,
+                     uint32_t taddr);
 /* wgmma (Hopper): a warp's part of a wgmma.mma_async (its D registers and A's,
  * until the wgmma.wait_group that covers its group), commit_group, wait_group N */
 void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in);

@@ -198,6 +198,33 @@ static void ldst_of(const ptx_insn *in, tc5_tmem_ldst *op) {
   op->red_abs = (in->aux2 >> 21) & 1;
   op->red_nan = (in->aux2 >> 22) & 1;
 }
+/* default mode: a tcgen05.ld that read cells never written is reported
+ * where a thread reads such a register (chk_tmem_poison), not at the load:
+ * the registers of thread t that hold such a cell (or half of one, read by
+ * .pack::16b or written by .unpack::16b) are marked, the log's count of
+ * the load taken back. False when out of memory. */
+static bool defer_uninit(ptx_warp *w, const ptx_insn *in, const tc5_tmem_ldst *op, uint32_t taddr, const uint32_t *vr,
+                         unsigned n, tc5_uninit_log *ul, uint64_t before) {
+  const tc5_tmem *t = &w->cta->tmem;
+  uint32_t stack[32], *lanes = n <= 32 ? stack : calloc(n, 4);
+  if (!lanes) return false;
+  uint32_t lane0 = TC5_TMEM_LANE(taddr), col0 = TC5_TMEM_COL(taddr);
+  for (unsigned r = 0; r < n; r++) {
+    lanes[r] = 0;
+    for (uint32_t th = 0; th < 32; th++) {
+      uint32_t l, c, nc;
+      if (tc5_tmem_frag_cell(op, th, r, &l, &c, &nc)) continue;
+      size_t i = (size_t)(lane0 + l) * TC5_TMEM_COLS + col0 + c;
+      bool bad = op->pack16 ? !(t->written[i] & 1) || !(t->written[i + 1] & 1) : t->written[i] != 3;
+      lanes[r] |= (uint32_t)bad << th;
+    }
+  }
+  chk_tmem_poison(w, in, vr, n, lanes, ul->tmem_addr);
+  if (lanes != stack) free(lanes);
+  if (!before) ul->tmem_addr = 0;
+  ul->tmem = before;
+  return true;
+}
 static PTX_EXEC(x_tld) {
   if (!mask) return PX_NEXT;
   bool store = in->aux == T_ST;
@@ -221,12 +248,18 @@ static PTX_EXEC(x_tld) {
     st = tc5_tmem_st(&w->cta->tmem, &op, w->id, (uint32_t)taddr, regs, &dg);
   } else {
     uint32_t redval[32];
+    tc5_uninit_log *ul = w->cta->tmem.uninit;
+    uint64_t before = ul ? ul->tmem : 0;
     st = tc5_tmem_ld(&w->cta->tmem, &op, w->id, (uint32_t)taddr, regs, op.red ? redval : NULL, &dg);
     if (!st || st == TC5_EUNINIT) {
       for (unsigned t = 0; t < 32; t++)
         for (unsigned k = 0; k < n; k++) PTX_R(w, vr[k])[t] = regs[t * n + k];
       if (op.red)
         for (unsigned t = 0; t < 32; t++) PTX_R(w, in->o[2].reg)[t] = redval[t];
+    }
+    if (!st && ul && ul->tmem != before && w->cta->chk && !w->cta->chk->strict && !op.red && !defer_uninit(w, in, &op, (uint32_t)taddr, vr, n, ul, before)) {
+      if (regs != stackbuf) free(regs);
+      return ptx_fail(w, in, -1, TC5_ENOMEM, 0, "out of memory");
     }
   }
   if (regs != stackbuf) free(regs);
