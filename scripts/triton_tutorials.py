@@ -75,10 +75,9 @@ CASES = [
      ("fwd and not (fwd-False-True) and (128-2-1] or 1024-2-1])", "fwd and not (fwd-False-True)", {})),
     # causal without warp specialisation: Triton's pipelined loop loads the S tile from Tensor Memory in the
     # peeled iteration of the loop of the diagonal blocks' predecessors even when that loop runs 0 times;
-    # the values are unused (with NaN in their place the 8 tests pass)
+    # every result computed from it is discarded, which the default checker follows (docs/check.md)
     ("triton 06 attention forward, causal, not warp-specialised", "pytest", "06-fused-attention.py",
-     ("fwd-False-True and (128-2-1] or 1024-2-1])", "fwd-False-True",
-      {r"UninitializedError|HazardError: .*tmem-uninit-read": "a tcgen05.ld of Tensor Memory never written (unused)"})),
+     ("fwd-False-True and (128-2-1] or 1024-2-1])", "fwd-False-True", {})),
     ("triton 08 grouped gemm", "script", "08-grouped-gemm.py", []),
     ("triton 09 persistent matmul (all variants, fp16 and fp8)", "call", "09-persistent-matmul.py",
      ("validate", [s + [f"torch.{t}"] for t in ("float16", "float8_e4m3fn") for s in SIZES_09],
