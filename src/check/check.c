@@ -111,6 +111,7 @@ void chk_reset(ptx_chk *k) {
   if (k->wgs)
     for (unsigned w = 0; w < k->n; w++) k->wgs[w].n = k->wgs[w].commits = 0;
   memset(k->rmark, 0, (size_t)k->n * (k->nregs ? k->nregs : 1) * sizeof *k->rmark);
+  k->ndefer = 0;
   k->seq = 1;
   k->nev = 1; /* event and op 0 mean "none" */
   k->nop = 1;
@@ -1346,6 +1347,11 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
         }
         if (ids[i] && !known(k, vc, &k->op[ids[i]])) {
           const chk_op *p = &k->op[ids[i]];
+          if (!k->strict && p->kind == OK_MMA) { /* reported if Tensor Memory is used after it */
+            if (k->ndefer < 4) k->defer[k->ndefer++] = (struct chk_defer){w, (uint32_t)(in - k->code), ids[i], c};
+            told = true;
+            continue;
+          }
           report(w, CR_DEALLOC_INFLIGHT, in, -1, of_op(p),
                  "tcgen05.dealloc frees Tensor Memory column %u (lanes %u-%u) while the %s that accesses it is not "
                  "known complete to this warp", c, q * 32, q * 32 + 31, op_name(p));
@@ -1354,6 +1360,19 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
       }
       k->tm_w[g] = k->tm_r[g] = 0;
     }
+}
+
+void chk_dealloc_used(ptx_cta *c) {
+  ptx_chk *k = c->chk;
+  if (!k || !k->ndefer) return;
+  for (unsigned i = 0; i < k->ndefer; i++) {
+    const struct chk_defer *d = &k->defer[i];
+    const chk_op *p = &k->op[d->op];
+    report(d->w, CR_DEALLOC_INFLIGHT, &k->code[d->insn], -1, of_op(p),
+           "tcgen05.dealloc frees Tensor Memory column %u while the %s that accesses it is not known complete to "
+           "this warp, and the CTA uses Tensor Memory after it", d->col, op_name(p));
+  }
+  k->ndefer = 0;
 }
 
 /* ---- mbarriers and barriers ---- */

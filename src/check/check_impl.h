@@ -160,6 +160,11 @@ struct ptx_chk {
   struct chk_poison { uint32_t reg, insn, lanes, taddr; } **pois;
   uint32_t *npois, *pois_cap;
   uint32_t pois_new;               /* warps whose last tcgen05.ld marked registers */
+  /* default mode: a tcgen05.dealloc of columns a tcgen05.mma / cp / shift
+   * may still access is reported when the CTA uses Tensor Memory after it
+   * (chk_dealloc_used), not when nothing follows (docs/check.md) */
+  struct chk_defer { ptx_warp *w; uint32_t insn, op, col; } defer[4];
+  uint32_t ndefer;
   /* n x nregs: how many pend and pois entries of the warp name each register
    * (chk_after looks no further for an instruction that names none) */
   uint16_t *rmark;
@@ -317,6 +322,9 @@ void chk_wgmma_wait(ptx_warp *w, unsigned n);
 void chk_target_feature(ptx_warp *w, const ptx_insn *in, const char *what, const char *targets);
 void chk_after(ptx_warp *w, const ptx_insn *in); /* while tcgen05.ld/st registers are pending */
 void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols);
+/* the CTA uses Tensor Memory again (a tcgen05.ld / st / mma / cp / shift /
+ * commit / alloc, before it executes): the deferred dealloc-inflight findings */
+void chk_dealloc_used(ptx_cta *c);
 /* an arrival on mbarrier mb (phase_before: its phase before the arrival);
  * commit: by tcgen05.commit (also releases the warp's MMAs). *spill: the
  * mbarrier whose phase an earlier lane of this instruction completed (the

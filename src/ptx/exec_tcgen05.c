@@ -120,6 +120,7 @@ static int pair_op(ptx_warp *w, const ptx_insn *in, unsigned op, uint32_t ncols,
 }
 
 static PTX_EXEC(x_alloc) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   if (!mask) return PX_NEXT;
   ptx_cta *c = w->cta;
   uint64_t dst, ncols;
@@ -226,6 +227,7 @@ static bool defer_uninit(ptx_warp *w, const ptx_insn *in, const tc5_tmem_ldst *o
   return true;
 }
 static PTX_EXEC(x_tld) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   if (!mask) return PX_NEXT;
   bool store = in->aux == T_ST;
   const ptx_opnd *ad = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
@@ -288,6 +290,7 @@ static PTX_EXEC(x_tfence) {
 }
 
 static PTX_EXEC(x_commit) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   ptx_cta *c = w->cta;
   ptx_mbar *spill = NULL; /* the checker: a phase an earlier lane completed */
   PTX_LANES(mask, {
@@ -339,6 +342,7 @@ static PTX_EXEC(x_commit) {
 /* tcgen05.mma: the variant is parsed from the opcode text once at decode
  * time (checked) and again here (cheap next to an MMA) */
 static PTX_EXEC(x_mma) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   ptx_cta *c = w->cta;
   const tc5_ptx_module *m = c->L->m;
   tc5_mma_variant var;
@@ -394,6 +398,7 @@ static PTX_EXEC(x_mma) {
 /* tcgen05.cp [taddr], s-desc: the qualifiers parsed at decode time (in
  * aux2: shape, bit 8 decompress, bit 9 the source format) */
 static PTX_EXEC(x_cp) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   PTX_LANES(mask, {
     tc5_cp_args a;
     memset(&a, 0, sizeof a);
@@ -415,6 +420,7 @@ static PTX_EXEC(x_cp) {
   return PX_NEXT;
 }
 static PTX_EXEC(x_shift) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   PTX_LANES(mask, {
     uint32_t taddr = (uint32_t)(PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm);
     tc5_cta *g = group_of(w, in, (int)l, in->mods);
