@@ -53,12 +53,13 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->pois = calloc(k->n, sizeof *k->pois), k->npois = calloc(k->n, 4), k->pois_cap = calloc(k->n, 4);
   k->nregs = L->m->nregs;
   k->rmark = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->rmark);
+  k->pslot = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->pslot);
   k->scratch = calloc(k->nvc, 4);
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
       !k->last_rev || !k->last_rinsn || !k->icls ||
       !k->cpa_w || !k->cpa_m || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
-      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->scratch) {
+      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch) {
     chk_free(k);
     return TC5_ENOMEM;
   }
@@ -80,7 +81,7 @@ void chk_free(ptx_chk *k) {
   free(k->pend), free(k->npend), free(k->pend_cap);
   if (k->pois)
     for (unsigned w = 0; w < k->n; w++) free(k->pois[w]);
-  free(k->pois), free(k->npois), free(k->pois_cap), free(k->rmark);
+  free(k->pois), free(k->npois), free(k->pois_cap), free(k->rmark), free(k->pslot);
   for (unsigned i = 0; i < DESC_CACHE; i++) free(k->cache[i].g);
   if (k->wgs)
     for (unsigned w = 0; w < k->n; w++) free(k->wgs[w].reg), free(k->wgs[w].grp), free(k->wgs[w].insn);
@@ -111,6 +112,9 @@ void chk_reset(ptx_chk *k) {
   if (k->wgs)
     for (unsigned w = 0; w < k->n; w++) k->wgs[w].n = k->wgs[w].commits = 0;
   memset(k->rmark, 0, (size_t)k->n * (k->nregs ? k->nregs : 1) * sizeof *k->rmark);
+  memset(k->pslot, 0, (size_t)k->n * (k->nregs ? k->nregs : 1) * sizeof *k->pslot);
+  k->pdup = 0;
+  memset(k->npl, 0, sizeof k->npl);
   k->ndefer = 0;
   k->seq = 1;
   k->nev = 1; /* event and op 0 mean "none" */
@@ -719,6 +723,10 @@ static void async_smem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
  * receiver's after_thread_sync when the knowledge arrived but was not
  * fenced, else the sender's before_thread_sync). `what` describes w's
  * access. Returns whether it reported. */
+/* whether fence_warning would report: the access text is formatted only then */
+static bool fence_due(const ptx_chk *k, const ptx_warp *w, const chk_op *o) {
+  return k->strict && !known(k, VC(k, k->svc, w->id), o);
+}
 static bool fence_warning(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, const chk_op *o, const char *what) {
   if (!k->strict || known(k, VC(k, k->svc, w->id), o)) return false;
   bool via_after = known(k, VC(k, k->spend, w->id), o);
@@ -751,6 +759,7 @@ static bool tmem_read_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lan
              col);
     return true;
   }
+  if (!fence_due(k, w, p)) return false;
   char acc[96];
   snprintf(acc, sizeof acc, "%s reads Tensor Memory lane %u column %u", what, lane0, col);
   return fence_warning(k, w, in, lane, p, acc);
@@ -786,6 +795,7 @@ static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
       return report(w, CR_TMEM_ST_UNWAITED, in, lane, of_op(p),
              "%s accumulates into Tensor Memory lane %u column %u before the tcgen05.st that wrote it is waited for",
              what, lane0, col), true;
+    if (!fence_due(k, w, p)) return false;
     char acc[96];
     snprintf(acc, sizeof acc, "%s accumulates into Tensor Memory lane %u column %u", what, lane0, col);
     return fence_warning(k, w, in, lane, p, acc);
@@ -948,6 +958,40 @@ static void unmark(ptx_chk *k, unsigned wi, uint32_t reg) {
   if (reg < k->nregs) k->rmark[(size_t)wi * k->nregs + reg]--;
 }
 
+static uint16_t *pslot_of(ptx_chk *k, unsigned wi, uint32_t reg) {
+  return &k->pslot[(size_t)wi * k->nregs + reg];
+}
+/* the warp's pending tcgen05.ld number seq gains (d = 1) or loses (d = -1) a register */
+static void pl_count(ptx_chk *k, unsigned wi, uint32_t seq, int d) {
+  if (wi >= 32 || k->npl[wi] > 8) return;
+  struct chk_pl *q = k->pl[wi];
+  for (unsigned i = 0; i < k->npl[wi]; i++)
+    if (q[i].seq == seq) {
+      q[i].left += (uint32_t)d;
+      if (!q[i].left) q[i] = q[--k->npl[wi]];
+      return;
+    }
+  if (d < 0) return;
+  if (k->npl[wi] == 8) {
+    k->npl[wi] = 9; /* too many: pend is searched */
+    return;
+  }
+  q[k->npl[wi]++] = (struct chk_pl){seq, 1};
+}
+/* removes pend entry i of warp wi (the last one takes its place) */
+static void pend_remove(ptx_chk *k, unsigned wi, unsigned i) {
+  chk_pend *e = k->pend[wi];
+  uint32_t last = --k->npend[wi];
+  unmark(k, wi, e[i].reg);
+  if (!e[i].store) pl_count(k, wi, e[i].seq, -1);
+  if (e[i].reg < k->nregs && *pslot_of(k, wi, e[i].reg) == i + 1) *pslot_of(k, wi, e[i].reg) = 0;
+  if (i != last) {
+    e[i] = e[last];
+    if (e[i].reg < k->nregs && *pslot_of(k, wi, e[i].reg) == last + 1) *pslot_of(k, wi, e[i].reg) = (uint16_t)(i + 1);
+  }
+  if (!k->npend[wi]) k->pdup &= ~(1u << wi);
+}
+
 static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool store) {
   unsigned wi = w->id;
   if (!ROOM(k->pend[wi], k->npend[wi], k->pend_cap[wi], 64)) return;
@@ -956,7 +1000,14 @@ static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool 
   p->seq = store ? k->st_n[wi] : k->ld_n[wi];
   memcpy(p->snap, PTX_R(w, reg), sizeof p->snap);
   p->lanes = w->live;
-  if (reg < k->nregs) k->rmark[(size_t)wi * k->nregs + reg]++;
+  if (reg < k->nregs) {
+    k->rmark[(size_t)wi * k->nregs + reg]++;
+    uint16_t *sl = pslot_of(k, wi, reg);
+    if (*sl && *sl <= k->npend[wi] - 1 && k->pend[wi][*sl - 1].reg == reg) k->pdup |= 1u << wi;
+    *sl = k->npend[wi] <= 0xFFFFu ? (uint16_t)k->npend[wi] : 0;
+    if (!*sl) k->pdup |= 1u << wi;
+  }
+  if (!store) pl_count(k, wi, p->seq, 1);
   w->chk_pending = 1;
 }
 
@@ -996,11 +1047,9 @@ void chk_tc_wait(ptx_warp *w, bool store) {
   uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
   if (store) vc[VS(k, wi)] = svc[VS(k, wi)] = k->st_n[wi];
   else vc[VL(k, wi)] = svc[VL(k, wi)] = k->ld_n[wi];
-  unsigned j = 0;
-  for (unsigned i = 0; i < k->npend[wi]; i++)
-    if (k->pend[wi][i].store != store) k->pend[wi][j++] = k->pend[wi][i];
-    else unmark(k, wi, k->pend[wi][i].reg);
-  k->npend[wi] = j;
+  for (unsigned i = k->npend[wi]; i-- > 0;)
+    if (k->pend[wi][i].store == store) pend_remove(k, wi, i);
+  if (!store && wi < 32) k->npl[wi] = 0;
   w->chk_pending = follows(k, wi);
 }
 
@@ -1038,15 +1087,23 @@ static uint32_t executed(const ptx_warp *w, const ptx_insn *in) {
 static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self, uint32_t lanes) {
   unsigned wi = w->id;
   const tc5_ptx_module *m = w->cta->L->m;
-  bool told = false, took = false;
+  bool told = false, took = false, scan = k->pdup >> wi & 1;
   if (!lanes || !k->npend[wi]) return;
+  const uint16_t *mk = k->rmark + (size_t)wi * k->nregs;
   for (unsigned o = 0; o < in->nops; o++) {
     const ptx_opnd *x = &in->o[o];
     if (o == 0 && x->kind != PO_ADDR) continue; /* operand 0 is a destination but for stores' addresses */
     unsigned cnt = x->kind == PO_VEC ? x->n : (x->kind == PO_REG || x->kind == PO_ADDR) ? 1 : 0;
     for (unsigned e = 0; e < cnt; e++) {
       uint32_t reg = x->kind == PO_VEC ? m->vregs[x->vec + e] : x->reg;
-      for (unsigned i = 0; i < k->npend[wi]; i++) {
+      if (reg >= k->nregs || !(mk[reg] & 0x7FFFu)) continue;
+      unsigned i0 = 0, i1 = k->npend[wi];
+      if (!scan) { /* the register's one entry */
+        uint16_t sl = *pslot_of(k, wi, reg);
+        if (!sl || sl > k->npend[wi] || k->pend[wi][sl - 1].reg != reg) continue;
+        i0 = sl - 1u, i1 = sl;
+      }
+      for (unsigned i = i0; i < i1 && i < k->npend[wi]; i++) {
         chk_pend *p = &k->pend[wi][i];
         if (p->store || p->reg != reg || p->insn == self) continue;
         if (!told && k->strict)
@@ -1055,9 +1112,8 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self,
         told = true;
         p->lanes &= ~lanes;
         if (p->lanes) continue; /* lanes that have not read it: their load is not complete */
-        unmark(k, wi, p->reg);
-        *p = k->pend[wi][--k->npend[wi]];
-        i--;
+        pend_remove(k, wi, i);
+        i--, i1--;
         took = true;
       }
     }
@@ -1065,8 +1121,13 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self,
   if (!took) return;
   /* the loads before the oldest with a register still pending are complete */
   uint32_t oldest = k->ld_n[wi] + 1;
-  for (unsigned i = 0; i < k->npend[wi]; i++)
-    if (!k->pend[wi][i].store && k->pend[wi][i].seq < oldest) oldest = k->pend[wi][i].seq;
+  if (wi < 32 && k->npl[wi] <= 8) {
+    for (unsigned i = 0; i < k->npl[wi]; i++)
+      if (k->pl[wi][i].seq < oldest) oldest = k->pl[wi][i].seq;
+  } else {
+    for (unsigned i = 0; i < k->npend[wi]; i++)
+      if (!k->pend[wi][i].store && k->pend[wi][i].seq < oldest) oldest = k->pend[wi][i].seq;
+  }
   uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
   if (vc[VL(k, wi)] < oldest - 1) vc[VL(k, wi)] = oldest - 1;
   if (svc[VL(k, wi)] < oldest - 1) svc[VL(k, wi)] = oldest - 1;
@@ -1288,6 +1349,17 @@ static void poison_uses(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t la
   });
 }
 
+static void overwrite_check(ptx_warp *w, const ptx_insn *in, chk_pend *p) {
+  const uint64_t *r = PTX_R(w, p->reg);
+  if (!memcmp(r, p->snap, sizeof p->snap)) return;
+  int lane = 0;
+  while (lane < 31 && r[lane] == p->snap[lane]) lane++;
+  report(w, p->store ? CR_ST_REG_OVERWRITE : CR_LD_REG_OVERWRITE, in, lane, (who){p->insn, (int)w->id, -1},
+         "a %s register of the %s is overwritten before tcgen05.wait::%s", p->store ? "source" : "destination",
+         p->store ? "tcgen05.st" : "tcgen05.ld", p->store ? "st" : "ld");
+  memcpy(p->snap, r, sizeof p->snap);
+}
+
 void chk_after(ptx_warp *w, const ptx_insn *in) {
   ptx_chk *k = w->cta->chk;
   if (!k) return;
@@ -1310,18 +1382,17 @@ void chk_after(ptx_warp *w, const ptx_insn *in) {
   uint32_t lanes = executed(w, in);
   ld_reads(k, w, in, self, lanes);
   if (k->npois[wi] && !fresh) poison_uses(k, w, in, lanes);
-  for (unsigned i = 0; i < k->npend[wi]; i++) {
-    chk_pend *p = &k->pend[wi][i];
-    if (p->insn == self || p->reg >= k->nregs || !(mk[p->reg] & 0x8000u)) continue;
-    const uint64_t *r = PTX_R(w, p->reg);
-    if (memcmp(r, p->snap, sizeof p->snap)) {
-      int lane = 0;
-      while (lane < 31 && r[lane] == p->snap[lane]) lane++;
-      report(w, p->store ? CR_ST_REG_OVERWRITE : CR_LD_REG_OVERWRITE, in, lane, (who){p->insn, (int)wi, -1},
-             "a %s register of the %s is overwritten before tcgen05.wait::%s", p->store ? "source" : "destination",
-             p->store ? "tcgen05.st" : "tcgen05.ld", p->store ? "st" : "ld");
-      memcpy(p->snap, r, sizeof p->snap);
-    }
+  /* the snapshots of the pending registers it names: an overwrite */
+  if (k->pdup >> wi & 1) {
+    for (unsigned i = 0; i < k->npend[wi]; i++)
+      if (k->pend[wi][i].insn != self && k->pend[wi][i].reg < k->nregs && (mk[k->pend[wi][i].reg] & 0x8000u))
+        overwrite_check(w, in, &k->pend[wi][i]);
+  } else {
+    EACH_REG(m, in, {
+      uint16_t sl = reg < k->nregs && (mk[reg] & 0x8000u) ? *pslot_of(k, wi, reg) : 0;
+      if (sl && sl <= k->npend[wi] && k->pend[wi][sl - 1].reg == reg && k->pend[wi][sl - 1].insn != self)
+        overwrite_check(w, in, &k->pend[wi][sl - 1]);
+    });
   }
   EACH_REG(m, in, {
     if (reg < k->nregs) mk[reg] &= 0x7FFFu;
@@ -1340,7 +1411,7 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
       uint32_t g = h * 512 + c, q = h / 2;
       uint32_t ids[2] = {k->tm_w[g], k->tm_r[g]};
       for (int i = 0; i < 2 && !told; i++) {
-        if (ids[i] && known(k, vc, &k->op[ids[i]])) {
+        if (ids[i] && known(k, vc, &k->op[ids[i]]) && fence_due(k, w, &k->op[ids[i]])) {
           char acc[96];
           snprintf(acc, sizeof acc, "tcgen05.dealloc frees Tensor Memory column %u", c);
           told = fence_warning(k, w, in, -1, &k->op[ids[i]], acc);

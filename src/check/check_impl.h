@@ -169,6 +169,15 @@ struct ptx_chk {
    * (chk_after looks no further for an instruction that names none) */
   uint16_t *rmark;
   uint32_t nregs;
+  /* n x nregs: 1 + the index in pend of the entry of the register (0: none;
+   * checked against the entry; pdup: the warp has a register in two entries,
+   * then pend is searched) */
+  uint16_t *pslot;
+  uint32_t pdup;
+  /* per warp: its tcgen05.ld with registers pending, and how many (npl > 8:
+   * not followed, pend is searched) */
+  struct chk_pl { uint32_t seq, left; } pl[32][8];
+  uint8_t npl[32];
   chk_desc_cache cache[DESC_CACHE];
   uint32_t *scratch;               /* nvc */
   /* smem-race: ordinary (weak) ld/st.shared of different warps, per
