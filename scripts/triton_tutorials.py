@@ -95,12 +95,12 @@ CASES = [
       "not pipelined-", {})),
     # the "pipelined" implementation issues tcgen05_copy of the scale factors unpredicated in the iterations
     # whose loads and MMA are predicated off: the last copy is never committed before the kernel frees
-    # Tensor Memory (dealloc-inflight, a finding; with TC5_TRITON_FINDINGS=warn the results are right),
-    # and where no load ran the copy reads shared memory never written
+    # Tensor Memory (dealloc-inflight in --check=strict only: docs/check.md, "Deallocation with operations
+    # in flight"), and where no load ran the copy reads shared memory never written (smem-uninit-read, a
+    # finding: 10 of the 46 cases; the copied values are unused)
     ("gluon 11 tcgen05 mma scaled, the pipelined implementation", "pytest", "gluon/11-tcgen05-mma-scaled.py",
      ("pipelined- and (-500-600- or -128-128-)", "pipelined-",
-      {r"HazardError: .*dealloc-inflight": "a finding: tcgen05.dealloc with a tcgen05.cp in flight",
-       r"UninitializedError|HazardError: .*smem-uninit-read": "a tcgen05.cp of shared memory never written (unused)"})),
+      {r"UninitializedError|HazardError: .*smem-uninit-read": "a tcgen05.cp of shared memory never written (unused)"})),
     ("gluon 12 cluster launch control", "pytest", "gluon/12-cluster-launch-control.py", ("1000", "", {})),
     ("gluon 14 multi-CTA", "pytest", "gluon/14-multicta.py", ("", "", {})),
 ]
