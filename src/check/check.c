@@ -717,16 +717,16 @@ static void async_smem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
 }
 
 /* ---- Tensor Memory ---- */
+/* whether fence_warning would report: the access text is formatted only then */
+static bool fence_due(const ptx_chk *k, const ptx_warp *w, const chk_op *o) {
+  return k->strict && !known(k, VC(k, k->svc, w->id), o);
+}
 /* strict mode: o is ordered before warp w's operation only by a thread
  * synchronisation that lacks a tcgen05 fence (known in the default view,
  * not in the strict one): a fence warning, naming the fence missing (the
  * receiver's after_thread_sync when the knowledge arrived but was not
  * fenced, else the sender's before_thread_sync). `what` describes w's
  * access. Returns whether it reported. */
-/* whether fence_warning would report: the access text is formatted only then */
-static bool fence_due(const ptx_chk *k, const ptx_warp *w, const chk_op *o) {
-  return k->strict && !known(k, VC(k, k->svc, w->id), o);
-}
 static bool fence_warning(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, const chk_op *o, const char *what) {
   if (!k->strict || known(k, VC(k, k->svc, w->id), o)) return false;
   bool via_after = known(k, VC(k, k->spend, w->id), o);
@@ -1065,14 +1065,6 @@ void chk_tc_fence(ptx_warp *w, bool after) {
   }
 }
 
-/* after each instruction while registers of a tcgen05.ld/st are pending */
-/* An instruction that reads a destination register of a tcgen05.ld before
- * tcgen05.wait::ld has a true register dependency on it, which is respected
- * (9.7.16.6.4.5): the load is complete for that register, which may then be
- * written again (CuTe DSL's kernels have no tcgen05.wait::ld and reuse the
- * registers of loads they consumed). A load whose registers were all read is
- * complete, as after a wait (its Tensor Memory may be written or freed). In
- * strict mode the read is a warning (ld-reg-use: nothing else is ordered). */
 /* the lanes that executed the instruction: active, guard true */
 static uint32_t executed(const ptx_warp *w, const ptx_insn *in) {
   uint32_t lanes = w->active;
@@ -1084,6 +1076,15 @@ static uint32_t executed(const ptx_warp *w, const ptx_insn *in) {
   }
   return lanes;
 }
+
+/* after each instruction while registers of a tcgen05.ld/st are pending */
+/* An instruction that reads a destination register of a tcgen05.ld before
+ * tcgen05.wait::ld has a true register dependency on it, which is respected
+ * (9.7.16.6.4.5): the load is complete for that register, which may then be
+ * written again (CuTe DSL's kernels have no tcgen05.wait::ld and reuse the
+ * registers of loads they consumed). A load whose registers were all read is
+ * complete, as after a wait (its Tensor Memory may be written or freed). In
+ * strict mode the read is a warning (ld-reg-use: nothing else is ordered). */
 static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self, uint32_t lanes) {
   unsigned wi = w->id;
   const tc5_ptx_module *m = w->cta->L->m;
