@@ -1307,8 +1307,8 @@ static void poison_uses(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t la
   if (in->guard != PTX_NOREG && (g = pois_find(k, wi, in->guard)) && (g->lanes & w->active)) {
     int lane = __builtin_ctz(g->lanes & w->active);
     report(w, CR_TMEM_UNINIT, in, lane, (who){g->insn, (int)wi, -1},
-           "%s is guarded by a predicate (lane %d of the warp) computed from what the tcgen05.ld read of Tensor Memory that "
-           "nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
+           "%s is guarded by a predicate (lane %d of the warp) computed from what the tcgen05.ld read of "
+           "Tensor Memory that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
            TC5_TMEM_LANE(g->taddr), TC5_TMEM_COL(g->taddr));
     pois_set(k, wi, in->guard, 0, &org);
   }
@@ -1333,8 +1333,8 @@ static void poison_uses(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t la
   if (T && !pure_op(op)) {
     int lane = __builtin_ctz(T);
     report(w, CR_TMEM_UNINIT, in, lane, (who){org.insn, (int)wi, -1},
-           "%s uses a value (lane %d of the warp) computed from what the tcgen05.ld read of Tensor Memory that nothing wrote "
-           "(first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
+           "%s uses a value (lane %d of the warp) computed from what the tcgen05.ld read of Tensor Memory "
+           "that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
            TC5_TMEM_LANE(org.taddr), TC5_TMEM_COL(org.taddr));
     T = 0;
   }

@@ -259,7 +259,8 @@ static PTX_EXEC(x_tld) {
       if (op.red)
         for (unsigned t = 0; t < 32; t++) PTX_R(w, in->o[2].reg)[t] = redval[t];
     }
-    if (!st && ul && ul->tmem != before && w->cta->chk && !w->cta->chk->strict && !op.red && !defer_uninit(w, in, &op, (uint32_t)taddr, vr, n, ul, before)) {
+    if (!st && ul && ul->tmem != before && w->cta->chk && !w->cta->chk->strict && !op.red &&
+        !defer_uninit(w, in, &op, (uint32_t)taddr, vr, n, ul, before)) {
       if (regs != stackbuf) free(regs);
       return ptx_fail(w, in, -1, TC5_ENOMEM, 0, "out of memory");
     }
@@ -395,8 +396,6 @@ static PTX_EXEC(x_mma) {
   return PX_NEXT;
 }
 
-/* tcgen05.cp [taddr], s-desc: the qualifiers parsed at decode time (in
- * aux2: shape, bit 8 decompress, bit 9 the source format) */
 /* default mode: a tcgen05.cp that read shared memory never written leaves
  * its destination cells never written (their values are the poison it
  * copied): the finding is tmem-uninit-read where they are read (an MMA's
@@ -419,6 +418,8 @@ static void cp_unwritten(tc5_cta *g, const tc5_cp_args *a, tc5_uninit_log *ul, u
   if (!before) ul->smem_addr = 0;
   ul->smem = before;
 }
+/* tcgen05.cp [taddr], s-desc: the qualifiers parsed at decode time (in
+ * aux2: shape, bit 8 decompress, bit 9 the source format) */
 static PTX_EXEC(x_cp) {
   if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   PTX_LANES(mask, {
