@@ -20,7 +20,11 @@ tensors; `from_dlpack` as before). docs/cute.md says what is modelled.
 
 A checker finding raises tc5.HazardError naming the rule, the PTX line and
 the Python line (TC5_CUTE_FINDINGS=warn: a warning); a kernel tc5 cannot run
-raises the tc5.Error of its status, naming the instruction.
+raises the tc5.Error of its status, naming the instruction. A call whose
+tensors or pointers differ from what the function was compiled for (element
+type, rank, static or dynamic modes, layout, alignment) raises
+tc5.InvalidArgumentError / tc5.AlignmentError naming the argument before
+anything runs (CuTe DSL itself does not compare them; docs/cute.md).
 """
 from __future__ import annotations
 
