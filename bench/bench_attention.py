@@ -15,8 +15,8 @@ Kernels (seqlen 1024, d 128, 2 heads, batch 1; committed PTX + launch):
   FlashAttention-4 forward, bf16, a CTA pair       tests/data/ptx/census/fa4
   FlashAttention-4 forward, bf16, causal           tests/data/attention/fa4 (if generated)
   Triton tutorial 06 forward, fp16                 tests/data/attention/triton06
-    (its causal non-warp-specialised form reads Tensor Memory never written:
-    tc5 refuses it by name, scripts/triton_tutorials.py lists it)
+    (its causal non-warp-specialised form reads Tensor Memory never written
+    and discards the values: it runs with no finding, docs/check.md)
   Gluon's attention example, fp16                  tests/data/attention/gluon
 The GEMM baseline is the full QK^T (S x S x d) and PV (S x d x S) per head,
 causal or not: what a causal kernel skips is part of its advantage."""

@@ -20,24 +20,7 @@
 #include <cstring>
 #include <vector>
 
-#define CK(x)                                                                 \
-  do {                                                                        \
-    CUresult r_ = (x);                                                        \
-    if (r_ != CUDA_SUCCESS) {                                                 \
-      const char *s_ = "?";                                                   \
-      cuGetErrorString(r_, &s_);                                              \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);         \
-      return 2;                                                               \
-    }                                                                         \
-  } while (0)
-#define CR(x)                                                                 \
-  do {                                                                        \
-    cudaError_t e_ = (x);                                                     \
-    if (e_ != cudaSuccess) {                                                  \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      return 2;                                                               \
-    }                                                                         \
-  } while (0)
+#include "cuda_check.h" /* CK(call) */
 
 __device__ __forceinline__ uint64_t mix64(uint64_t z) {
   z += 0x9E3779B97F4A7C15ull;
@@ -107,7 +90,7 @@ int main(int argc, char **argv) {
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) ptx.insert(ptx.end(), buf, buf + n);
   fclose(f);
   ptx.push_back(0);
-  CR(cudaFree(0)); // the runtime's primary context, which the driver calls share
+  CK(cudaFree(0)); // the runtime's primary context, which the driver calls share
   CUmodule mod;
   CUfunction fn;
   CK(cuModuleLoadData(&mod, ptx.data()));
@@ -116,20 +99,20 @@ int main(int argc, char **argv) {
   uint32_t *x, *y;
   unsigned long long *hash;
   Stats *st;
-  CR(cudaMalloc(&x, (size_t)chunk * 4));
-  CR(cudaMalloc(&y, (size_t)chunk * 4));
-  CR(cudaMallocManaged(&hash, 4096 * 8));
-  CR(cudaMallocManaged(&st, sizeof(Stats)));
+  CK(cudaMalloc(&x, (size_t)chunk * 4));
+  CK(cudaMalloc(&y, (size_t)chunk * 4));
+  CK(cudaMallocManaged(&hash, 4096 * 8));
+  CK(cudaMallocManaged(&st, sizeof(Stats)));
   memset(hash, 0, 4096 * 8);
   memset(st, 0, sizeof(Stats));
   for (uint32_t c = 0; c < 16; c++) {
     iota<<<chunk / 256, 256>>>(x, c << 28);
-    CR(cudaGetLastError());
+    CK(cudaGetLastError());
     void *args[] = {&x, &y};
     CK(cuLaunchKernel(fn, chunk / 128, 1, 1, 128, 1, 1, 0, 0, args, NULL));
     reduce<<<chunk / 16 / 256, 256>>>(x, y, hash, st);
-    CR(cudaGetLastError());
-    CR(cudaDeviceSynchronize());
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
   }
   FILE *o = fopen(argv[3], "w");
   if (!o) { fprintf(stderr, "cannot write %s\n", argv[3]); return 2; }

@@ -9,14 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CK(x)                                                                             \
-  do {                                                                                    \
-    cudaError_t e_ = (x);                                                                 \
-    if (e_ != cudaSuccess) {                                                              \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(2);                                                                            \
-    }                                                                                     \
-  } while (0)
+#include "cuda_check.h" /* CK(call) */
 
 /* host inputs: splitmix64 from a state each program seeds (its results
  * quoted in the docs depend on the seed) */

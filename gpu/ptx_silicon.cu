@@ -25,16 +25,7 @@
 
 #include "tc5/tensormap.h"
 
-#define CK(x)                                                                 \
-  do {                                                                        \
-    CUresult r_ = (x);                                                        \
-    if (r_ != CUDA_SUCCESS) {                                                 \
-      const char *s_ = "?";                                                   \
-      cuGetErrorString(r_, &s_);                                              \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, s_);         \
-      exit(2);                                                                \
-    }                                                                         \
-  } while (0)
+#include "cuda_check.h" /* CK(call) */
 
 static std::vector<char> slurp(const std::string &p) {
   FILE *f = fopen(p.c_str(), "rb");

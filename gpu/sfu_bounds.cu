@@ -17,14 +17,7 @@
 #include "sfu/sfu_model.h"
 #include "sfu/sfu_bounds.h"
 
-#define CK(x)                                                                                 \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);        \
-      return 2;                                                                               \
-    }                                                                                         \
-  } while (0)
+#include "cuda_check.h" /* CK(call) */
 
 __device__ uint32_t eval(tc5_sfu_op op, uint32_t a, uint32_t b) {
   switch (op) {

@@ -17,14 +17,7 @@
 
 #include "sfu/sfu_model.h"
 
-#define CK(x)                                                                                 \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);        \
-      return 2;                                                                               \
-    }                                                                                         \
-  } while (0)
+#include "cuda_check.h" /* CK(call) */
 
 struct Tally {
   unsigned long long blocks; // blocks that ran: every input was compared

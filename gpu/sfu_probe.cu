@@ -8,7 +8,7 @@
 #include <omp.h>
 #include <cuda_fp16.h>
 #include "sfu_probe.h"
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(1);} } while (0)
+#include "cuda_check.h" /* CK(call) */
 
 #define F32OP(fn, ptx) __device__ __forceinline__ uint32_t fn(uint32_t xb) { float y; \
   asm volatile(ptx " %0, %1;" : "=f"(y) : "f"(__uint_as_float(xb))); return __float_as_uint(y); }

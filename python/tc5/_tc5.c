@@ -72,6 +72,16 @@ static PyObject *raise(tc5_status st, const tc5_diag *dg, const char *what) {
   return NULL;
 }
 
+/* releases, last first, each buffer that holds an object: a wrapper
+ * zero-initialises its buffers and releases them all on every way out,
+ * those never filled (or already released by a failed check) skipped */
+static void release_buffers(Py_buffer *const *bufs, size_t n) {
+  while (n--)
+    if (bufs[n]->obj) PyBuffer_Release(bufs[n]);
+}
+#define RELEASE_BUFFERS(...)                                                                                       \
+  release_buffers((Py_buffer *const[]){__VA_ARGS__}, sizeof((Py_buffer *const[]){__VA_ARGS__}) / sizeof(Py_buffer *))
+
 /* a buffer of n uint32 codes (writable when asked) */
 static bool codes(PyObject *obj, Py_buffer *b, size_t n, bool writable, const char *name) {
   if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0))) return false;
@@ -268,39 +278,28 @@ static PyObject *py_gemm(PyObject *self, PyObject *args) {
   tc5_diag dg;
   tc5_diag_init(&dg);
   tc5_status st;
-  Py_buffer ba, bb, bsa = {0}, bsb = {0}, bd;
+  Py_buffer ba = {0}, bb = {0}, bsa = {0}, bsb = {0}, bd = {0};
   bool have_s = osa != Py_None;
   size_t nblk = have_s && block ? K / block : 0;
-  if (!codes(oa, &ba, (size_t)M * K, false, "a")) return NULL;
-  if (!codes(ob, &bb, (size_t)K * N, false, "b")) goto fa;
-  if (have_s && !codes(osa, &bsa, (size_t)M * nblk, false, "scale_a")) goto fb;
-  if (have_s && !codes(osb, &bsb, nblk * N, false, "scale_b")) goto fsa;
-  if (!codes(od, &bd, (size_t)M * N, true, "d")) goto fsb;
-  Py_BEGIN_ALLOW_THREADS
+  bool ok = codes(oa, &ba, (size_t)M * K, false, "a") && codes(ob, &bb, (size_t)K * N, false, "b") &&
+            (!have_s || codes(osa, &bsa, (size_t)M * nblk, false, "scale_a")) &&
+            (!have_s || codes(osb, &bsb, nblk * N, false, "scale_b")) && codes(od, &bd, (size_t)M * N, true, "d");
+  if (ok) {
+    Py_BEGIN_ALLOW_THREADS
 #ifdef TC5_HAVE_CUDA
-  if (cuda)
-    st = tc5_gemm_cuda(&m, M, N, K, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, bd.buf, &o, NULL,
-                       &dg);
-  else
+    if (cuda)
+      st = tc5_gemm_cuda(&m, M, N, K, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, bd.buf, &o,
+                         NULL, &dg);
+    else
 #endif
-    st = tc5_gemm(&m, M, N, K, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, bd.buf, &o, threads);
-  Py_END_ALLOW_THREADS
-  PyBuffer_Release(&bd);
-  if (have_s) PyBuffer_Release(&bsb);
-  if (have_s) PyBuffer_Release(&bsa);
-  PyBuffer_Release(&bb);
-  PyBuffer_Release(&ba);
+      st = tc5_gemm(&m, M, N, K, ba.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL, bd.buf, &o,
+                    threads);
+    Py_END_ALLOW_THREADS
+  }
+  RELEASE_BUFFERS(&ba, &bb, &bsa, &bsb, &bd);
+  if (!ok) return NULL;
   if (st) return raise(st, &dg, "tc5.gemm");
   Py_RETURN_NONE;
-fsb:
-  if (have_s) PyBuffer_Release(&bsb);
-fsa:
-  if (have_s) PyBuffer_Release(&bsa);
-fb:
-  PyBuffer_Release(&bb);
-fa:
-  PyBuffer_Release(&ba);
-  return NULL;
 }
 
 PyDoc_STRVAR(gemm_sparse_doc,
@@ -334,43 +333,28 @@ static PyObject *py_gemm_sparse(PyObject *self, PyObject *args) {
   tc5_diag dg;
   tc5_diag_init(&dg);
   tc5_status st;
-  Py_buffer ba, bm, bb, bsa = {0}, bsb = {0}, bd;
+  Py_buffer ba = {0}, bm = {0}, bb = {0}, bsa = {0}, bsb = {0}, bd = {0};
   bool have_s = osa != Py_None;
   size_t nblk = have_s && block ? K / 2 / block : 0;
-  if (!codes(oa, &ba, (size_t)M * K / 2, false, "a")) return NULL;
-  if (PyObject_GetBuffer(om, &bm, PyBUF_C_CONTIGUOUS)) goto fa;
-  if ((size_t)bm.len != (size_t)M * K / g) {
+  bool ok = codes(oa, &ba, (size_t)M * K / 2, false, "a") && !PyObject_GetBuffer(om, &bm, PyBUF_C_CONTIGUOUS);
+  if (ok && (size_t)bm.len != (size_t)M * K / g) {
     PyErr_Format(PyExc_ValueError, "meta: %zd bytes, %zu metadata nibbles (one a byte) expected", bm.len,
                  (size_t)M * K / g);
-    goto fm;
+    ok = false;
   }
-  if (!codes(ob, &bb, (size_t)K * N, false, "b")) goto fm;
-  if (have_s && !codes(osa, &bsa, (size_t)M * nblk, false, "scale_a")) goto fb;
-  if (have_s && !codes(osb, &bsb, nblk * N, false, "scale_b")) goto fsa;
-  if (!codes(od, &bd, (size_t)M * N, true, "d")) goto fsb;
-  Py_BEGIN_ALLOW_THREADS
-  st = tc5_gemm_sparse(&m, kind, M, N, K, ba.buf, bm.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL,
-                       bd.buf, &o, threads, &dg);
-  Py_END_ALLOW_THREADS
-  PyBuffer_Release(&bd);
-  if (have_s) PyBuffer_Release(&bsb);
-  if (have_s) PyBuffer_Release(&bsa);
-  PyBuffer_Release(&bb);
-  PyBuffer_Release(&bm);
-  PyBuffer_Release(&ba);
+  ok = ok && codes(ob, &bb, (size_t)K * N, false, "b") &&
+       (!have_s || codes(osa, &bsa, (size_t)M * nblk, false, "scale_a")) &&
+       (!have_s || codes(osb, &bsb, nblk * N, false, "scale_b")) && codes(od, &bd, (size_t)M * N, true, "d");
+  if (ok) {
+    Py_BEGIN_ALLOW_THREADS
+    st = tc5_gemm_sparse(&m, kind, M, N, K, ba.buf, bm.buf, bb.buf, have_s ? bsa.buf : NULL, have_s ? bsb.buf : NULL,
+                         bd.buf, &o, threads, &dg);
+    Py_END_ALLOW_THREADS
+  }
+  RELEASE_BUFFERS(&ba, &bm, &bb, &bsa, &bsb, &bd);
+  if (!ok) return NULL;
   if (st) return raise(st, &dg, "tc5.gemm");
   Py_RETURN_NONE;
-fsb:
-  if (have_s) PyBuffer_Release(&bsb);
-fsa:
-  if (have_s) PyBuffer_Release(&bsa);
-fb:
-  PyBuffer_Release(&bb);
-fm:
-  PyBuffer_Release(&bm);
-fa:
-  PyBuffer_Release(&ba);
-  return NULL;
 }
 
 PyDoc_STRVAR(dot_doc,
@@ -393,10 +377,10 @@ static PyObject *py_dot(PyObject *self, PyObject *args) {
   tc5_dot_opts o;
   tc5_dot_opts_init(&o);
   o.negate_a = neg_a, o.negate_b = neg_b, o.enable_input_d = enable_d, o.scale_input_d = scale_d;
-  Py_buffer ba, bb, bsa = {0}, bsb = {0};
+  Py_buffer ba = {0}, bb = {0}, bsa = {0}, bsb = {0};
   if (PyObject_GetBuffer(oa, &ba, PyBUF_C_CONTIGUOUS)) return NULL;
   if (PyObject_GetBuffer(ob, &bb, PyBUF_C_CONTIGUOUS)) {
-    PyBuffer_Release(&ba);
+    RELEASE_BUFFERS(&ba);
     return NULL;
   }
   bool have_s = osa != Py_None;
@@ -438,10 +422,7 @@ static PyObject *py_dot(PyObject *self, PyObject *args) {
   else ret = Py_BuildValue("(Is)", d, text);
   free(text);
 out:
-  if (bsa.obj) PyBuffer_Release(&bsa);
-  if (bsb.obj) PyBuffer_Release(&bsb);
-  PyBuffer_Release(&bb);
-  PyBuffer_Release(&ba);
+  RELEASE_BUFFERS(&ba, &bb, &bsb, &bsa);
   return ret;
 }
 

@@ -20,7 +20,11 @@ tensors; `from_dlpack` as before). docs/cute.md says what is modelled.
 
 A checker finding raises tc5.HazardError naming the rule, the PTX line and
 the Python line (TC5_CUTE_FINDINGS=warn: a warning); a kernel tc5 cannot run
-raises the tc5.Error of its status, naming the instruction.
+raises the tc5.Error of its status, naming the instruction. A call whose
+tensors or pointers differ from what the function was compiled for (element
+type, rank, static or dynamic modes, layout, alignment) raises
+tc5.InvalidArgumentError / tc5.AlignmentError naming the argument before
+anything runs (CuTe DSL itself does not compare them; docs/cute.md).
 """
 from __future__ import annotations
 
@@ -222,6 +226,170 @@ def _patch():
     for k in (je.JitExecutor, je.JitCompiledFunction):
         if not getattr(k.run_compiled_program, "tc5", False):
             k.run_compiled_program = wrap(k.run_compiled_program)
+
+    # what each tensor and pointer argument was compiled for, compared at every call
+    ea = je.ExecutionArgs
+    record, generate = ea.record_arg_specs_from_compile_args, ea.generate_execution_args
+
+    def record_arg_specs_from_compile_args(self, args, kwargs):
+        record(self, args, kwargs)
+        try:
+            bound = self.bound_call_arguments(tuple(args), dict(kwargs)) if (args or kwargs) else {}
+            self._tc5_specs = {k: _arg_spec(v, values=False) for k, v in bound.items()}
+        except Exception:  # noqa: BLE001 — an argument tc5 cannot describe: CuTe DSL's own rules only
+            self._tc5_specs = None
+
+    def generate_execution_args(self, args, kwargs):
+        specs = getattr(self, "_tc5_specs", None)
+        if specs:
+            _check_call(self.function_name, specs, self.bound_call_arguments(args, kwargs))
+        return generate(self, args, kwargs)
+
+    if not getattr(ea.generate_execution_args, "tc5", False):
+        generate_execution_args.tc5 = True
+        ea.record_arg_specs_from_compile_args = record_arg_specs_from_compile_args
+        ea.generate_execution_args = generate_execution_args
+
+
+# ---------------------------------------------------------------------------
+# a call's tensors against what the function was compiled for
+# ---------------------------------------------------------------------------
+
+def _runtime():
+    import sys
+    return sys.modules.get("cutlass.cute.runtime")
+
+
+def _as_cute(x):
+    """x as the cute runtime tensor or pointer the compiled function gets:
+    itself, or what CuTe DSL's TensorAdapter makes of a DLPack array
+    (from_dlpack(x).mark_layout_dynamic()); None for anything else"""
+    rt = _runtime()
+    if rt is None:
+        return None
+    if isinstance(x, (rt._Tensor, rt._FakeTensor, rt._Pointer)):
+        return x
+    if hasattr(x, "__dlpack__") and not hasattr(x, "__c_pointers__"):
+        return rt.from_dlpack(x).mark_layout_dynamic()
+    return None
+
+
+def _arg_spec(x, values=True):
+    """what a compiled function fixes of one argument: for a tensor its
+    element type, rank, static shape and stride (None where dynamic), the
+    layout CuTe DSL compiled (its type's layout text, for a real tensor),
+    the alignment assumed; for a pointer its element type, memory space and
+    alignment; a list for a list or tuple; None for what tc5 does not check"""
+    if isinstance(x, (list, tuple)):
+        return [_arg_spec(e, values) for e in x]
+    t = _as_cute(x)
+    if t is None:
+        return None
+    rt = _runtime()
+    if isinstance(t, rt._Pointer):
+        return {"kind": "pointer", "dtype": t.dtype, "space": str(t.memspace), "align": int(t._assumed_align)}
+    dyn_shape, dyn_stride = tuple(t.dynamic_shapes_mask), tuple(t.dynamic_strides_mask)
+    shape, stride = tuple(t.shape), tuple(t.stride)
+    spec = {"kind": "tensor", "dtype": t.element_type, "rank": len(shape),
+            "shape": tuple(None if d else int(v) for v, d in zip(shape, dyn_shape)),
+            "stride": tuple(None if d else int(v) for v, d in zip(stride, dyn_stride)),
+            "div": tuple(int(getattr(v, "divisibility", 1)) if d else 1 for v, d in zip(shape, dyn_shape)),
+            "layout": None, "align": None, "space": str(t.memspace)}
+    if isinstance(t, rt._Tensor):
+        if values:  # the given tensor's own extents and strides, for the message
+            spec["values"] = f"({','.join(map(str, shape))}):({','.join(map(str, stride))})"
+        key = t.__cache_key__  # (element type, assumed_align, layout text): CuTe DSL's own type key
+        spec["layout"], spec["align"] = str(key[2]), key[1]
+    else:
+        spec["align"] = t._assumed_align
+    if not spec["align"]:
+        spec["align"] = max(1, int(t.element_type.width) // 8)
+    return spec
+
+
+def _describe(spec) -> str:
+    if spec["kind"] == "pointer":
+        return f"a pointer to {spec['dtype'].__name__} in {spec['space']}, {spec['align']}-byte aligned"
+    lay = spec["layout"] or ("(" + ",".join("?" if v is None else str(v) for v in spec["shape"]) + "):(" +
+                             ",".join("?" if v is None else str(v) for v in spec["stride"]) + ")")
+    here = f" ({spec['values']} here)" if spec.get("values") and spec["values"] != lay.split(" o ")[-1] else ""
+    return f"a {spec['dtype'].__name__} tensor of rank {spec['rank']}, layout {lay}{here}"
+
+
+def _mismatch(fn, name, exp, got, what, cls="InvalidArgumentError", status="TC5_EINVAL"):
+    from . import _tc5
+    msg = (f"tc5.cute: {fn}: argument '{name}': {what}; compiled for {_describe(exp)}, "
+           f"given {got if isinstance(got, str) else _describe(got)}")
+    e = getattr(_tc5, cls)(msg)
+    e.status, e.messages = status, [msg]
+    raise e
+
+
+def _check_arg(fn, name, exp, x):
+    """x against the spec it was compiled for: tc5.InvalidArgumentError naming
+    the argument, what differs, the compiled and the given; AlignmentError
+    for an address off the compiled alignment"""
+    if exp is None:
+        return
+    if isinstance(exp, list):
+        if isinstance(x, (list, tuple)) and len(x) == len(exp):
+            for i, (e, v) in enumerate(zip(exp, x)):
+                _check_arg(fn, f"{name}[{i}]", e, v)
+        return
+    if exp["kind"] == "pointer" and not isinstance(x, bool) and isinstance(x, int) or _is_ctypes_pointer(x):
+        ptr = int(x) if isinstance(x, int) else int(ctypes.cast(x, ctypes.c_void_p).value or 0)
+        if ptr % exp["align"]:  # a raw address where the function was compiled for a pointer
+            _mismatch(fn, name, exp, f"address 0x{ptr:x}", f"not {exp['align']}-byte aligned as compiled",
+                      "AlignmentError", "TC5_EALIGN")
+        return
+    try:
+        t = _as_cute(x)
+    except Exception:  # noqa: BLE001 — an array CuTe DSL's adapter refuses: its own error follows
+        return
+    if t is None:
+        if x is None or isinstance(x, (int, float, str, bytes)):
+            _mismatch(fn, name, exp, f"{type(x).__name__} {x!r:.40}", "not a tensor or pointer")
+        return  # something else CuTe DSL marshals (its own rules)
+    try:
+        got = _arg_spec(t)
+    except Exception:  # noqa: BLE001 — a tensor that cannot describe itself: CuTe DSL's own rules
+        return
+    if got["kind"] != exp["kind"]:
+        _mismatch(fn, name, exp, got, f"a {got['kind']}, not a {exp['kind']}")
+    if got["dtype"] is not exp["dtype"]:
+        _mismatch(fn, name, exp, got, f"element type {got['dtype'].__name__}, not {exp['dtype'].__name__}")
+    if exp["kind"] == "tensor":
+        if got["rank"] != exp["rank"]:
+            _mismatch(fn, name, exp, got, f"rank {got['rank']}, not {exp['rank']}")
+        for i in range(exp["rank"]):  # static values, dynamic modes, divisibility
+            for what, e, g in (("extent", exp["shape"][i], got["shape"][i]),
+                               ("stride", exp["stride"][i], got["stride"][i])):
+                if (e is None) != (g is None) or (e is not None and e != g):
+                    _mismatch(fn, name, exp, got, f"mode {i}'s {what} is {'dynamic' if g is None else g}, "
+                              f"not {'dynamic' if e is None else e}")
+            if exp["div"][i] > 1 and int(t.shape[i]) % exp["div"][i]:
+                _mismatch(fn, name, exp, got, f"mode {i}'s extent {int(t.shape[i])} is no multiple of "
+                          f"{exp['div'][i]}")
+        if exp["layout"] is not None and got["layout"] != exp["layout"]:  # what remains: widths, divisibility
+            _mismatch(fn, name, exp, got, "another layout type")
+        ptr = int(t.data_ptr) if not isinstance(t, _runtime()._FakeTensor) else 0
+    else:
+        if got["space"] != exp["space"]:
+            _mismatch(fn, name, exp, got, f"memory space {got['space']}, not {exp['space']}")
+        ptr = int(t._pointer)
+    if ptr % exp["align"]:
+        _mismatch(fn, name, exp, f"address 0x{ptr:x}", f"not {exp['align']}-byte aligned as compiled",
+                  "AlignmentError", "TC5_EALIGN")
+
+
+def _is_ctypes_pointer(x) -> bool:
+    return isinstance(x, (ctypes._Pointer, ctypes.c_void_p))
+
+
+def _check_call(fn, specs, bound):
+    for name, exp in specs.items():
+        if name in bound:
+            _check_arg(fn, name, exp, bound[name])
 
 
 def activate(check: str | None = None, threads: int | None = None):

@@ -50,12 +50,16 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->bar = calloc((size_t)CHK_BARS * k->nvc, 4), k->bar_s = calloc((size_t)CHK_BARS * k->nvc, 4);
   k->pend = calloc(k->n, sizeof *k->pend), k->npend = calloc(k->n, sizeof(uint32_t)),
   k->pend_cap = calloc(k->n, sizeof(uint32_t));
+  k->pois = calloc(k->n, sizeof *k->pois), k->npois = calloc(k->n, 4), k->pois_cap = calloc(k->n, 4);
+  k->nregs = L->m->nregs;
+  k->rmark = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->rmark);
+  k->pslot = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->pslot);
   k->scratch = calloc(k->nvc, 4);
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
       !k->last_rev || !k->last_rinsn || !k->icls ||
       !k->cpa_w || !k->cpa_m || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
-      !k->npend || !k->pend_cap || !k->scratch) {
+      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch) {
     chk_free(k);
     return TC5_ENOMEM;
   }
@@ -75,6 +79,9 @@ void chk_free(ptx_chk *k) {
   if (k->pend)
     for (unsigned w = 0; w < k->n; w++) free(k->pend[w]);
   free(k->pend), free(k->npend), free(k->pend_cap);
+  if (k->pois)
+    for (unsigned w = 0; w < k->n; w++) free(k->pois[w]);
+  free(k->pois), free(k->npois), free(k->pois_cap), free(k->rmark), free(k->pslot);
   for (unsigned i = 0; i < DESC_CACHE; i++) free(k->cache[i].g);
   if (k->wgs)
     for (unsigned w = 0; w < k->n; w++) free(k->wgs[w].reg), free(k->wgs[w].grp), free(k->wgs[w].insn);
@@ -99,11 +106,16 @@ void chk_reset(ptx_chk *k) {
   memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r);
   memset(k->bar, 0, (size_t)CHK_BARS * k->nvc * 4), memset(k->bar_s, 0, (size_t)CHK_BARS * k->nvc * 4);
   for (unsigned w = 0; w < k->n; w++) {
-    k->npend[w] = 0;
+    k->npend[w] = k->npois[w] = 0;
     VC(k, k->vc, w)[VT(k, w)] = 1; /* stores before a warp's first release carry clock 1: unknown to others */
   }
   if (k->wgs)
     for (unsigned w = 0; w < k->n; w++) k->wgs[w].n = k->wgs[w].commits = 0;
+  memset(k->rmark, 0, (size_t)k->n * (k->nregs ? k->nregs : 1) * sizeof *k->rmark);
+  memset(k->pslot, 0, (size_t)k->n * (k->nregs ? k->nregs : 1) * sizeof *k->pslot);
+  k->pdup = 0;
+  memset(k->npl, 0, sizeof k->npl);
+  k->ndefer = 0;
   k->seq = 1;
   k->nev = 1; /* event and op 0 mean "none" */
   k->nop = 1;
@@ -705,6 +717,10 @@ static void async_smem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
 }
 
 /* ---- Tensor Memory ---- */
+/* whether fence_warning would report: the access text is formatted only then */
+static bool fence_due(const ptx_chk *k, const ptx_warp *w, const chk_op *o) {
+  return k->strict && !known(k, VC(k, k->svc, w->id), o);
+}
 /* strict mode: o is ordered before warp w's operation only by a thread
  * synchronisation that lacks a tcgen05 fence (known in the default view,
  * not in the strict one): a fence warning, naming the fence missing (the
@@ -743,6 +759,7 @@ static bool tmem_read_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lan
              col);
     return true;
   }
+  if (!fence_due(k, w, p)) return false;
   char acc[96];
   snprintf(acc, sizeof acc, "%s reads Tensor Memory lane %u column %u", what, lane0, col);
   return fence_warning(k, w, in, lane, p, acc);
@@ -778,6 +795,7 @@ static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
       return report(w, CR_TMEM_ST_UNWAITED, in, lane, of_op(p),
              "%s accumulates into Tensor Memory lane %u column %u before the tcgen05.st that wrote it is waited for",
              what, lane0, col), true;
+    if (!fence_due(k, w, p)) return false;
     char acc[96];
     snprintf(acc, sizeof acc, "%s accumulates into Tensor Memory lane %u column %u", what, lane0, col);
     return fence_warning(k, w, in, lane, p, acc);
@@ -932,6 +950,48 @@ void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr) {
     }
 }
 
+/* whether chk_after must look at the warp's instructions */
+static bool follows(const ptx_chk *k, unsigned wi) {
+  return k->npend[wi] || k->npois[wi] || (k->wgs && k->wgs[wi].n);
+}
+static void unmark(ptx_chk *k, unsigned wi, uint32_t reg) {
+  if (reg < k->nregs) k->rmark[(size_t)wi * k->nregs + reg]--;
+}
+
+static uint16_t *pslot_of(ptx_chk *k, unsigned wi, uint32_t reg) {
+  return &k->pslot[(size_t)wi * k->nregs + reg];
+}
+/* the warp's pending tcgen05.ld number seq gains (d = 1) or loses (d = -1) a register */
+static void pl_count(ptx_chk *k, unsigned wi, uint32_t seq, int d) {
+  if (wi >= 32 || k->npl[wi] > 8) return;
+  struct chk_pl *q = k->pl[wi];
+  for (unsigned i = 0; i < k->npl[wi]; i++)
+    if (q[i].seq == seq) {
+      q[i].left += (uint32_t)d;
+      if (!q[i].left) q[i] = q[--k->npl[wi]];
+      return;
+    }
+  if (d < 0) return;
+  if (k->npl[wi] == 8) {
+    k->npl[wi] = 9; /* too many: pend is searched */
+    return;
+  }
+  q[k->npl[wi]++] = (struct chk_pl){seq, 1};
+}
+/* removes pend entry i of warp wi (the last one takes its place) */
+static void pend_remove(ptx_chk *k, unsigned wi, unsigned i) {
+  chk_pend *e = k->pend[wi];
+  uint32_t last = --k->npend[wi];
+  unmark(k, wi, e[i].reg);
+  if (!e[i].store) pl_count(k, wi, e[i].seq, -1);
+  if (e[i].reg < k->nregs && *pslot_of(k, wi, e[i].reg) == i + 1) *pslot_of(k, wi, e[i].reg) = 0;
+  if (i != last) {
+    e[i] = e[last];
+    if (e[i].reg < k->nregs && *pslot_of(k, wi, e[i].reg) == last + 1) *pslot_of(k, wi, e[i].reg) = (uint16_t)(i + 1);
+  }
+  if (!k->npend[wi]) k->pdup &= ~(1u << wi);
+}
+
 static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool store) {
   unsigned wi = w->id;
   if (!ROOM(k->pend[wi], k->npend[wi], k->pend_cap[wi], 64)) return;
@@ -940,6 +1000,14 @@ static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool 
   p->seq = store ? k->st_n[wi] : k->ld_n[wi];
   memcpy(p->snap, PTX_R(w, reg), sizeof p->snap);
   p->lanes = w->live;
+  if (reg < k->nregs) {
+    k->rmark[(size_t)wi * k->nregs + reg]++;
+    uint16_t *sl = pslot_of(k, wi, reg);
+    if (*sl && *sl <= k->npend[wi] - 1 && k->pend[wi][*sl - 1].reg == reg) k->pdup |= 1u << wi;
+    *sl = k->npend[wi] <= 0xFFFFu ? (uint16_t)k->npend[wi] : 0;
+    if (!*sl) k->pdup |= 1u << wi;
+  }
+  if (!store) pl_count(k, wi, p->seq, 1);
   w->chk_pending = 1;
 }
 
@@ -979,11 +1047,10 @@ void chk_tc_wait(ptx_warp *w, bool store) {
   uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
   if (store) vc[VS(k, wi)] = svc[VS(k, wi)] = k->st_n[wi];
   else vc[VL(k, wi)] = svc[VL(k, wi)] = k->ld_n[wi];
-  unsigned j = 0;
-  for (unsigned i = 0; i < k->npend[wi]; i++)
-    if (k->pend[wi][i].store != store) k->pend[wi][j++] = k->pend[wi][i];
-  k->npend[wi] = j;
-  w->chk_pending = j != 0;
+  for (unsigned i = k->npend[wi]; i-- > 0;)
+    if (k->pend[wi][i].store == store) pend_remove(k, wi, i);
+  if (!store && wi < 32) k->npl[wi] = 0;
+  w->chk_pending = follows(k, wi);
 }
 
 void chk_tc_fence(ptx_warp *w, bool after) {
@@ -998,6 +1065,18 @@ void chk_tc_fence(ptx_warp *w, bool after) {
   }
 }
 
+/* the lanes that executed the instruction: active, guard true */
+static uint32_t executed(const ptx_warp *w, const ptx_insn *in) {
+  uint32_t lanes = w->active;
+  if (in->guard != PTX_NOREG) {
+    const uint64_t *g = PTX_R(w, in->guard);
+    uint32_t gm = 0;
+    for (unsigned l = 0; l < 32; l++) gm |= (uint32_t)(g[l] != 0) << l;
+    lanes &= in->guard_neg ? ~gm : gm;
+  }
+  return lanes;
+}
+
 /* after each instruction while registers of a tcgen05.ld/st are pending */
 /* An instruction that reads a destination register of a tcgen05.ld before
  * tcgen05.wait::ld has a true register dependency on it, which is respected
@@ -1006,25 +1085,26 @@ void chk_tc_fence(ptx_warp *w, bool after) {
  * registers of loads they consumed). A load whose registers were all read is
  * complete, as after a wait (its Tensor Memory may be written or freed). In
  * strict mode the read is a warning (ld-reg-use: nothing else is ordered). */
-static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self) {
+static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self, uint32_t lanes) {
   unsigned wi = w->id;
   const tc5_ptx_module *m = w->cta->L->m;
-  bool told = false, took = false;
-  uint32_t lanes = w->active; /* the lanes that executed the instruction: active, guard true */
-  if (in->guard != PTX_NOREG) {
-    const uint64_t *g = PTX_R(w, in->guard);
-    uint32_t gm = 0;
-    for (unsigned l = 0; l < 32; l++) gm |= (uint32_t)(g[l] != 0) << l;
-    lanes &= in->guard_neg ? ~gm : gm;
-  }
-  if (!lanes) return;
+  bool told = false, took = false, scan = k->pdup >> wi & 1;
+  if (!lanes || !k->npend[wi]) return;
+  const uint16_t *mk = k->rmark + (size_t)wi * k->nregs;
   for (unsigned o = 0; o < in->nops; o++) {
     const ptx_opnd *x = &in->o[o];
     if (o == 0 && x->kind != PO_ADDR) continue; /* operand 0 is a destination but for stores' addresses */
     unsigned cnt = x->kind == PO_VEC ? x->n : (x->kind == PO_REG || x->kind == PO_ADDR) ? 1 : 0;
     for (unsigned e = 0; e < cnt; e++) {
       uint32_t reg = x->kind == PO_VEC ? m->vregs[x->vec + e] : x->reg;
-      for (unsigned i = 0; i < k->npend[wi]; i++) {
+      if (reg >= k->nregs || !(mk[reg] & 0x7FFFu)) continue;
+      unsigned i0 = 0, i1 = k->npend[wi];
+      if (!scan) { /* the register's one entry */
+        uint16_t sl = *pslot_of(k, wi, reg);
+        if (!sl || sl > k->npend[wi] || k->pend[wi][sl - 1].reg != reg) continue;
+        i0 = sl - 1u, i1 = sl;
+      }
+      for (unsigned i = i0; i < i1 && i < k->npend[wi]; i++) {
         chk_pend *p = &k->pend[wi][i];
         if (p->store || p->reg != reg || p->insn == self) continue;
         if (!told && k->strict)
@@ -1033,8 +1113,8 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self)
         told = true;
         p->lanes &= ~lanes;
         if (p->lanes) continue; /* lanes that have not read it: their load is not complete */
-        *p = k->pend[wi][--k->npend[wi]];
-        i--;
+        pend_remove(k, wi, i);
+        i--, i1--;
         took = true;
       }
     }
@@ -1042,12 +1122,17 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self)
   if (!took) return;
   /* the loads before the oldest with a register still pending are complete */
   uint32_t oldest = k->ld_n[wi] + 1;
-  for (unsigned i = 0; i < k->npend[wi]; i++)
-    if (!k->pend[wi][i].store && k->pend[wi][i].seq < oldest) oldest = k->pend[wi][i].seq;
+  if (wi < 32 && k->npl[wi] <= 8) {
+    for (unsigned i = 0; i < k->npl[wi]; i++)
+      if (k->pl[wi][i].seq < oldest) oldest = k->pl[wi][i].seq;
+  } else {
+    for (unsigned i = 0; i < k->npend[wi]; i++)
+      if (!k->pend[wi][i].store && k->pend[wi][i].seq < oldest) oldest = k->pend[wi][i].seq;
+  }
   uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
   if (vc[VL(k, wi)] < oldest - 1) vc[VL(k, wi)] = oldest - 1;
   if (svc[VL(k, wi)] < oldest - 1) svc[VL(k, wi)] = oldest - 1;
-  w->chk_pending = k->npend[wi] != 0 || (k->wgs && k->wgs[wi].n);
+  w->chk_pending = follows(k, wi);
 }
 
 /* a read of a register of a wgmma.mma_async whose group no wgmma.wait_group
@@ -1100,7 +1185,7 @@ void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in) {
       g->n++;
     }
   }
-  w->chk_pending = g->n != 0 || k->npend[w->id];
+  w->chk_pending = follows(k, w->id);
 }
 
 void chk_wgmma_commit(ptx_warp *w) {
@@ -1119,7 +1204,161 @@ void chk_wgmma_wait(ptx_warp *w, unsigned n) {
   for (unsigned i = 0; i < g->n; i++)
     if (g->grp[i] >= done) g->reg[j] = g->reg[i], g->grp[j] = g->grp[i], g->insn[j] = g->insn[i], j++;
   g->n = j;
-  w->chk_pending = g->n != 0 || k->npend[w->id];
+  w->chk_pending = follows(k, w->id);
+}
+
+/* the statements for each register operand `reg` of `in` (dst: in the
+ * destination position, operand 0 but an address, as ld_reads takes it) */
+#define EACH_REG(m, in, ...)                                                                         \
+  for (unsigned o_ = 0; o_ < (in)->nops; o_++) {                                                   \
+    const ptx_opnd *x_ = &(in)->o[o_];                                                             \
+    bool dst = o_ == 0 && x_->kind != PO_ADDR;                                                     \
+    (void)dst;                                                                                     \
+    if (x_->kind == PO_VEC) {                                                                      \
+      for (unsigned e_ = 0; e_ < x_->n; e_++) {                                                    \
+        uint32_t reg = (m)->vregs[x_->vec + e_];                                                   \
+        __VA_ARGS__                                                                                     \
+      }                                                                                            \
+    } else if (x_->kind == PO_REG || x_->kind == PO_ADDR) {                                        \
+      for (unsigned e_ = 0; e_ < 2; e_++) {                                                        \
+        uint32_t reg = e_ ? x_->reg2 : x_->reg;                                                    \
+        if (e_ && (x_->kind != PO_REG || reg == PTX_NOREG)) break;                                 \
+        __VA_ARGS__                                                                                     \
+      }                                                                                            \
+    }                                                                                              \
+  }
+
+void chk_tmem_poison(ptx_warp *w, const ptx_insn *in, const uint32_t *regs, unsigned n, const uint32_t *lanes,
+                     uint32_t taddr) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  unsigned wi = w->id;
+  uint32_t insn = (uint32_t)(in - k->code);
+  for (unsigned i = 0; i < n; i++) {
+    if (!lanes[i]) continue;
+    struct chk_poison *p = NULL;
+    for (unsigned j = 0; j < k->npois[wi] && !p; j++)
+      if (k->pois[wi][j].reg == regs[i]) p = &k->pois[wi][j];
+    if (!p) {
+      if (!ROOM(k->pois[wi], k->npois[wi], k->pois_cap[wi], 16)) return;
+      p = &k->pois[wi][k->npois[wi]++];
+      if (regs[i] < k->nregs) k->rmark[(size_t)wi * k->nregs + regs[i]]++;
+    }
+    *p = (struct chk_poison){regs[i], insn, lanes[i], taddr};
+    k->pois_new |= 1u << wi;
+  }
+  w->chk_pending = follows(k, wi);
+}
+
+static struct chk_poison *pois_find(ptx_chk *k, unsigned wi, uint32_t reg) {
+  if (reg >= k->nregs || !(k->rmark[(size_t)wi * k->nregs + reg] & 0x7FFFu)) return NULL;
+  for (unsigned j = 0; j < k->npois[wi]; j++)
+    if (k->pois[wi][j].reg == reg) return &k->pois[wi][j];
+  return NULL;
+}
+/* the register's poisoned lanes become `lanes` (0: none), from the load `org` */
+static void pois_set(ptx_chk *k, unsigned wi, uint32_t reg, uint32_t lanes, const struct chk_poison *org) {
+  struct chk_poison *p = pois_find(k, wi, reg);
+  if (!lanes) {
+    if (!p) return;
+    unmark(k, wi, reg);
+    *p = k->pois[wi][--k->npois[wi]];
+    return;
+  }
+  if (!p) {
+    if (reg >= k->nregs || !ROOM(k->pois[wi], k->npois[wi], k->pois_cap[wi], 16)) return;
+    p = &k->pois[wi][k->npois[wi]++];
+    k->rmark[(size_t)wi * k->nregs + reg]++;
+  }
+  *p = (struct chk_poison){reg, org->insn, lanes, org->taddr};
+}
+
+/* instructions through which a value loaded from never-written Tensor
+ * Memory flows into their destination registers unreported: arithmetic,
+ * conversions, moves, comparisons and selects of one thread's registers.
+ * Any other instruction that reads such a value (a store to memory, a
+ * tcgen05.st or mma, a shuffle, an address, an atomic) or a guard that
+ * depends on one is tmem-uninit-read. */
+static bool pure_op(const char *op) {
+  static const char *const ok[] = {"add", "sub", "mul", "mad", "fma", "max", "min", "neg", "abs", "ex2", "lg2",
+                                   "rcp", "sqrt", "rsqrt", "sin", "cos", "tanh", "cvt", "mov", "selp", "setp",
+                                   "set", "and", "or", "xor", "not", "cnot", "shl", "shr", "bfe", "bfi", "prmt",
+                                   "div", "rem", "copysign", "testp", "slct", "mul24", "mad24", "popc", "clz",
+                                   "brev", "cvt.pack", NULL};
+  size_t n = strcspn(op, ". \t");
+  for (unsigned i = 0; ok[i]; i++)
+    if (strlen(ok[i]) == n && !strncmp(op, ok[i], n)) return true;
+  return false;
+}
+
+/* An instruction naming a register that holds (in some lanes) a value a
+ * tcgen05.ld read from Tensor Memory nothing wrote (0xFFFFFFFF). Triton's
+ * pipeliner loads S in a loop that may run zero times, computes on it and
+ * discards the results (a select, a predicated store): the values are
+ * followed through register arithmetic (pure_op) per lane and reported where
+ * they leave the registers or steer the program (docs/check.md). */
+static void poison_uses(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t lanes) {
+  unsigned wi = w->id;
+  const tc5_ptx_module *m = w->cta->L->m;
+  const char *op = ptx_insn_text(m, in);
+  char name[48];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(op, " \t"), op);
+  struct chk_poison org = {0, NOINSN, 0, 0}, *g;
+  if (in->guard != PTX_NOREG && (g = pois_find(k, wi, in->guard)) && (g->lanes & w->active)) {
+    int lane = __builtin_ctz(g->lanes & w->active);
+    report(w, CR_TMEM_UNINIT, in, lane, (who){g->insn, (int)wi, -1},
+           "%s is guarded by a predicate (lane %d of the warp) computed from what the tcgen05.ld read of "
+           "Tensor Memory that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
+           TC5_TMEM_LANE(g->taddr), TC5_TMEM_COL(g->taddr));
+    pois_set(k, wi, in->guard, 0, &org);
+  }
+  if (!lanes) return;
+  bool selp = !strncmp(op, "selp.", 5) && in->nops == 4;
+  uint32_t pm = 0; /* selp: the lanes that select its first source */
+  if (selp) {
+    const uint64_t *pr = PTX_R(w, in->o[3].reg);
+    for (unsigned l = 0; l < 32; l++) pm |= (uint32_t)(pr[l] != 0) << l;
+  }
+  uint32_t T = 0; /* the lanes whose result depends on such a value */
+  EACH_REG(m, in, {
+    struct chk_poison *p;
+    if (!dst && (p = pois_find(k, wi, reg))) {
+      uint32_t t = p->lanes & lanes;
+      if (selp && o_ == 1) t &= pm;
+      else if (selp && o_ == 2) t &= ~pm;
+      if (t && !T) org = *p;
+      T |= t;
+    }
+  });
+  if (T && !pure_op(op)) {
+    int lane = __builtin_ctz(T);
+    report(w, CR_TMEM_UNINIT, in, lane, (who){org.insn, (int)wi, -1},
+           "%s uses a value (lane %d of the warp) computed from what the tcgen05.ld read of Tensor Memory "
+           "that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
+           TC5_TMEM_LANE(org.taddr), TC5_TMEM_COL(org.taddr));
+    T = 0;
+  }
+  EACH_REG(m, in, {
+    if (dst) {
+      struct chk_poison *p = pois_find(k, wi, reg);
+      uint32_t keep = p ? p->lanes & ~lanes : 0; /* lanes the instruction does not write */
+      if (p || T) {
+        struct chk_poison from = T || !p ? org : *p;
+        pois_set(k, wi, reg, keep | T, &from);
+      }
+    }
+  });
+}
+
+static void overwrite_check(ptx_warp *w, const ptx_insn *in, chk_pend *p) {
+  const uint64_t *r = PTX_R(w, p->reg);
+  if (!memcmp(r, p->snap, sizeof p->snap)) return;
+  int lane = 0;
+  while (lane < 31 && r[lane] == p->snap[lane]) lane++;
+  report(w, p->store ? CR_ST_REG_OVERWRITE : CR_LD_REG_OVERWRITE, in, lane, (who){p->insn, (int)w->id, -1},
+         "a %s register of the %s is overwritten before tcgen05.wait::%s", p->store ? "source" : "destination",
+         p->store ? "tcgen05.st" : "tcgen05.ld", p->store ? "st" : "ld");
+  memcpy(p->snap, r, sizeof p->snap);
 }
 
 void chk_after(ptx_warp *w, const ptx_insn *in) {
@@ -1129,20 +1368,37 @@ void chk_after(ptx_warp *w, const ptx_insn *in) {
   const tc5_ptx_module *m = w->cta->L->m;
   uint32_t self = (uint32_t)(in - m->code);
   if (k->wgs && k->wgs[wi].n) wgmma_reads(k, w, in);
-  ld_reads(k, w, in, self);
-  for (unsigned i = 0; i < k->npend[wi]; i++) {
-    chk_pend *p = &k->pend[wi][i];
-    if (p->insn == self) continue;
-    const uint64_t *r = PTX_R(w, p->reg);
-    if (memcmp(r, p->snap, sizeof p->snap)) {
-      int lane = 0;
-      while (lane < 31 && r[lane] == p->snap[lane]) lane++;
-      report(w, p->store ? CR_ST_REG_OVERWRITE : CR_LD_REG_OVERWRITE, in, lane, (who){p->insn, (int)wi, -1},
-             "a %s register of the %s is overwritten before tcgen05.wait::%s", p->store ? "source" : "destination",
-             p->store ? "tcgen05.st" : "tcgen05.ld", p->store ? "st" : "ld");
-      memcpy(p->snap, r, sizeof p->snap);
-    }
+  bool fresh = k->pois_new >> wi & 1; /* chk_tmem_poison just marked this tcgen05.ld's registers */
+  k->pois_new &= ~(1u << wi);
+  if (!k->npend[wi] && !k->npois[wi]) return;
+  /* only registers the instruction names can be read or written by it:
+   * flag those with entries (bit 15 of their mark), look no further if none */
+  uint16_t *mk = k->rmark + (size_t)wi * k->nregs;
+  bool hit = false;
+  EACH_REG(m, in, {
+    if (reg < k->nregs && mk[reg]) mk[reg] |= 0x8000u, hit = true;
+  });
+  if (in->guard != PTX_NOREG && in->guard < k->nregs && mk[in->guard]) hit = true;
+  if (!hit) return;
+  uint32_t lanes = executed(w, in);
+  ld_reads(k, w, in, self, lanes);
+  if (k->npois[wi] && !fresh) poison_uses(k, w, in, lanes);
+  /* the snapshots of the pending registers it names: an overwrite */
+  if (k->pdup >> wi & 1) {
+    for (unsigned i = 0; i < k->npend[wi]; i++)
+      if (k->pend[wi][i].insn != self && k->pend[wi][i].reg < k->nregs && (mk[k->pend[wi][i].reg] & 0x8000u))
+        overwrite_check(w, in, &k->pend[wi][i]);
+  } else {
+    EACH_REG(m, in, {
+      uint16_t sl = reg < k->nregs && (mk[reg] & 0x8000u) ? *pslot_of(k, wi, reg) : 0;
+      if (sl && sl <= k->npend[wi] && k->pend[wi][sl - 1].reg == reg && k->pend[wi][sl - 1].insn != self)
+        overwrite_check(w, in, &k->pend[wi][sl - 1]);
+    });
   }
+  EACH_REG(m, in, {
+    if (reg < k->nregs) mk[reg] &= 0x7FFFu;
+  });
+  w->chk_pending = follows(k, wi);
 }
 
 void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols) {
@@ -1156,13 +1412,18 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
       uint32_t g = h * 512 + c, q = h / 2;
       uint32_t ids[2] = {k->tm_w[g], k->tm_r[g]};
       for (int i = 0; i < 2 && !told; i++) {
-        if (ids[i] && known(k, vc, &k->op[ids[i]])) {
+        if (ids[i] && known(k, vc, &k->op[ids[i]]) && fence_due(k, w, &k->op[ids[i]])) {
           char acc[96];
           snprintf(acc, sizeof acc, "tcgen05.dealloc frees Tensor Memory column %u", c);
           told = fence_warning(k, w, in, -1, &k->op[ids[i]], acc);
         }
         if (ids[i] && !known(k, vc, &k->op[ids[i]])) {
           const chk_op *p = &k->op[ids[i]];
+          if (!k->strict && p->kind == OK_MMA) { /* reported if Tensor Memory is used after it */
+            if (k->ndefer < 4) k->defer[k->ndefer++] = (struct chk_defer){w, (uint32_t)(in - k->code), ids[i], c};
+            told = true;
+            continue;
+          }
           report(w, CR_DEALLOC_INFLIGHT, in, -1, of_op(p),
                  "tcgen05.dealloc frees Tensor Memory column %u (lanes %u-%u) while the %s that accesses it is not "
                  "known complete to this warp", c, q * 32, q * 32 + 31, op_name(p));
@@ -1171,6 +1432,19 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
       }
       k->tm_w[g] = k->tm_r[g] = 0;
     }
+}
+
+void chk_dealloc_used(ptx_cta *c) {
+  ptx_chk *k = c->chk;
+  if (!k || !k->ndefer) return;
+  for (unsigned i = 0; i < k->ndefer; i++) {
+    const struct chk_defer *d = &k->defer[i];
+    const chk_op *p = &k->op[d->op];
+    report(d->w, CR_DEALLOC_INFLIGHT, &k->code[d->insn], -1, of_op(p),
+           "tcgen05.dealloc frees Tensor Memory column %u while the %s that accesses it is not known complete to "
+           "this warp, and the CTA uses Tensor Memory after it", d->col, op_name(p));
+  }
+  k->ndefer = 0;
 }
 
 /* ---- mbarriers and barriers ---- */

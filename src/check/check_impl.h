@@ -154,6 +154,30 @@ struct ptx_chk {
   uint32_t nmb, mb_cap;
   chk_pend **pend;                 /* per warp: pending registers            */
   uint32_t *npend, *pend_cap;
+  /* per warp: registers a tcgen05.ld filled (in some lanes) from Tensor
+   * Memory never written: tmem-uninit-read when an instruction reads them
+   * (default mode; strict reports at the load) */
+  struct chk_poison { uint32_t reg, insn, lanes, taddr; } **pois;
+  uint32_t *npois, *pois_cap;
+  uint32_t pois_new;               /* warps whose last tcgen05.ld marked registers */
+  /* default mode: a tcgen05.dealloc of columns a tcgen05.mma / cp / shift
+   * may still access is reported when the CTA uses Tensor Memory after it
+   * (chk_dealloc_used), not when nothing follows (docs/check.md) */
+  struct chk_defer { ptx_warp *w; uint32_t insn, op, col; } defer[4];
+  uint32_t ndefer;
+  /* n x nregs: how many pend and pois entries of the warp name each register
+   * (chk_after looks no further for an instruction that names none) */
+  uint16_t *rmark;
+  uint32_t nregs;
+  /* n x nregs: 1 + the index in pend of the entry of the register (0: none;
+   * checked against the entry; pdup: the warp has a register in two entries,
+   * then pend is searched) */
+  uint16_t *pslot;
+  uint32_t pdup;
+  /* per warp: its tcgen05.ld with registers pending, and how many (npl > 8:
+   * not followed, pend is searched) */
+  struct chk_pl { uint32_t seq, left; } pl[32][8];
+  uint8_t npl[32];
   chk_desc_cache cache[DESC_CACHE];
   uint32_t *scratch;               /* nvc */
   /* smem-race: ordinary (weak) ld/st.shared of different warps, per
@@ -292,6 +316,12 @@ void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr);
 void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
                    const ptx_opnd *regs);
 void chk_tc_wait(ptx_warp *w, bool store);
+/* a tcgen05.ld that read Tensor Memory never written (default mode): its
+ * destination registers regs[i] hold such cells in the threads lanes[i]
+ * (taddr: the first such cell); a read of one is tmem-uninit-read, an
+ * overwrite clears it */
+void chk_tmem_poison(ptx_warp *w, const ptx_insn *in, const uint32_t *regs, unsigned n, const uint32_t *lanes,
+                     uint32_t taddr);
 /* wgmma (Hopper): a warp's part of a wgmma.mma_async (its D registers and A's,
  * until the wgmma.wait_group that covers its group), commit_group, wait_group N */
 void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in);
@@ -301,6 +331,9 @@ void chk_wgmma_wait(ptx_warp *w, unsigned n);
 void chk_target_feature(ptx_warp *w, const ptx_insn *in, const char *what, const char *targets);
 void chk_after(ptx_warp *w, const ptx_insn *in); /* while tcgen05.ld/st registers are pending */
 void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols);
+/* the CTA uses Tensor Memory again (a tcgen05.ld / st / mma / cp / shift /
+ * commit / alloc, before it executes): the deferred dealloc-inflight findings */
+void chk_dealloc_used(ptx_cta *c);
 /* an arrival on mbarrier mb (phase_before: its phase before the arrival);
  * commit: by tcgen05.commit (also releases the warp's MMAs). *spill: the
  * mbarrier whose phase an earlier lane of this instruction completed (the

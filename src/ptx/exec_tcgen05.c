@@ -120,6 +120,7 @@ static int pair_op(ptx_warp *w, const ptx_insn *in, unsigned op, uint32_t ncols,
 }
 
 static PTX_EXEC(x_alloc) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   if (!mask) return PX_NEXT;
   ptx_cta *c = w->cta;
   uint64_t dst, ncols;
@@ -198,7 +199,35 @@ static void ldst_of(const ptx_insn *in, tc5_tmem_ldst *op) {
   op->red_abs = (in->aux2 >> 21) & 1;
   op->red_nan = (in->aux2 >> 22) & 1;
 }
+/* default mode: a tcgen05.ld that read cells never written is reported
+ * where a thread reads such a register (chk_tmem_poison), not at the load:
+ * the registers of thread t that hold such a cell (or half of one, read by
+ * .pack::16b or written by .unpack::16b) are marked, the log's count of
+ * the load taken back. False when out of memory. */
+static bool defer_uninit(ptx_warp *w, const ptx_insn *in, const tc5_tmem_ldst *op, uint32_t taddr, const uint32_t *vr,
+                         unsigned n, tc5_uninit_log *ul, uint64_t before) {
+  const tc5_tmem *t = &w->cta->tmem;
+  uint32_t stack[32], *lanes = n <= 32 ? stack : calloc(n, 4);
+  if (!lanes) return false;
+  uint32_t lane0 = TC5_TMEM_LANE(taddr), col0 = TC5_TMEM_COL(taddr);
+  for (unsigned r = 0; r < n; r++) {
+    lanes[r] = 0;
+    for (uint32_t th = 0; th < 32; th++) {
+      uint32_t l, c, nc;
+      if (tc5_tmem_frag_cell(op, th, r, &l, &c, &nc)) continue;
+      size_t i = (size_t)(lane0 + l) * TC5_TMEM_COLS + col0 + c;
+      bool bad = op->pack16 ? !(t->written[i] & 1) || !(t->written[i + 1] & 1) : t->written[i] != 3;
+      lanes[r] |= (uint32_t)bad << th;
+    }
+  }
+  chk_tmem_poison(w, in, vr, n, lanes, ul->tmem_addr);
+  if (lanes != stack) free(lanes);
+  if (!before) ul->tmem_addr = 0;
+  ul->tmem = before;
+  return true;
+}
 static PTX_EXEC(x_tld) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   if (!mask) return PX_NEXT;
   bool store = in->aux == T_ST;
   const ptx_opnd *ad = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
@@ -221,12 +250,19 @@ static PTX_EXEC(x_tld) {
     st = tc5_tmem_st(&w->cta->tmem, &op, w->id, (uint32_t)taddr, regs, &dg);
   } else {
     uint32_t redval[32];
+    tc5_uninit_log *ul = w->cta->tmem.uninit;
+    uint64_t before = ul ? ul->tmem : 0;
     st = tc5_tmem_ld(&w->cta->tmem, &op, w->id, (uint32_t)taddr, regs, op.red ? redval : NULL, &dg);
     if (!st || st == TC5_EUNINIT) {
       for (unsigned t = 0; t < 32; t++)
         for (unsigned k = 0; k < n; k++) PTX_R(w, vr[k])[t] = regs[t * n + k];
       if (op.red)
         for (unsigned t = 0; t < 32; t++) PTX_R(w, in->o[2].reg)[t] = redval[t];
+    }
+    if (!st && ul && ul->tmem != before && w->cta->chk && !w->cta->chk->strict && !op.red &&
+        !defer_uninit(w, in, &op, (uint32_t)taddr, vr, n, ul, before)) {
+      if (regs != stackbuf) free(regs);
+      return ptx_fail(w, in, -1, TC5_ENOMEM, 0, "out of memory");
     }
   }
   if (regs != stackbuf) free(regs);
@@ -255,6 +291,7 @@ static PTX_EXEC(x_tfence) {
 }
 
 static PTX_EXEC(x_commit) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   ptx_cta *c = w->cta;
   ptx_mbar *spill = NULL; /* the checker: a phase an earlier lane completed */
   PTX_LANES(mask, {
@@ -306,6 +343,7 @@ static PTX_EXEC(x_commit) {
 /* tcgen05.mma: the variant is parsed from the opcode text once at decode
  * time (checked) and again here (cheap next to an MMA) */
 static PTX_EXEC(x_mma) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   ptx_cta *c = w->cta;
   const tc5_ptx_module *m = c->L->m;
   tc5_mma_variant var;
@@ -358,9 +396,32 @@ static PTX_EXEC(x_mma) {
   return PX_NEXT;
 }
 
+/* default mode: a tcgen05.cp that read shared memory never written leaves
+ * its destination cells never written (their values are the poison it
+ * copied): the finding is tmem-uninit-read where they are read (an MMA's
+ * scale factors, a tcgen05.ld whose values are used), not the copy's
+ * smem-uninit-read, whose count is taken back. Gluon's tutorial 11 copies
+ * scale factors of buffers never loaded in iterations whose MMA is
+ * predicated off (docs/check.md). */
+static void cp_unwritten(tc5_cta *g, const tc5_cp_args *a, tc5_uninit_log *ul, uint64_t before) {
+  const tc5_cp_shape_info *si = tc5_cp_shape_get(a->shape);
+  if (!si) return;
+  uint32_t lane0 = TC5_TMEM_LANE(a->taddr), col0 = TC5_TMEM_COL(a->taddr), ncols = si->bits / 32;
+  for (unsigned c = 0; c < a->cta_group; c++)
+    for (unsigned r = 0; r < si->rows; r++)
+      for (unsigned q = 0; q < si->replicas; q++) {
+        uint32_t l;
+        if (tc5_cp_lane(a->shape, r, q, &l) || lane0 + l >= TC5_TMEM_LANES) continue;
+        for (uint32_t j = 0; j < ncols && col0 + j < TC5_TMEM_COLS; j++)
+          g[c].tmem->written[(size_t)(lane0 + l) * TC5_TMEM_COLS + col0 + j] = 0;
+      }
+  if (!before) ul->smem_addr = 0;
+  ul->smem = before;
+}
 /* tcgen05.cp [taddr], s-desc: the qualifiers parsed at decode time (in
  * aux2: shape, bit 8 decompress, bit 9 the source format) */
 static PTX_EXEC(x_cp) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   PTX_LANES(mask, {
     tc5_cp_args a;
     memset(&a, 0, sizeof a);
@@ -374,14 +435,18 @@ static PTX_EXEC(x_cp) {
     if (!g) return PX_ERROR;
     tc5_diag dg;
     tc5_diag_init(&dg);
+    tc5_uninit_log *ul = w->cta->smem.uninit;
+    uint64_t before = ul ? ul->smem : 0;
     tc5_status st = tc5_cp(g, a.cta_group, &a, &dg);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
+    if (ul && ul->smem != before && w->cta->chk && !w->cta->chk->strict) cp_unwritten(g, &a, ul, before);
     if (w->cta->chk) chk_cp(w, in, (int)l, &a);
   });
   return PX_NEXT;
 }
 static PTX_EXEC(x_shift) {
+  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
   PTX_LANES(mask, {
     uint32_t taddr = (uint32_t)(PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm);
     tc5_cta *g = group_of(w, in, (int)l, in->mods);

@@ -27,16 +27,17 @@ gives its buffer, passed first (--buffer: 0x200000000)."""
 import json
 import os
 import struct
-import subprocess
 import sys
 import tempfile
-import time
 
 try:
     import numpy as np
 except ImportError:  # CTest: skipped, not failed
     print("fa4_run.py: NumPy is not installed; skipped", file=sys.stderr)
     sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from attn_runner import Refused, main as run_main  # noqa: E402
 
 FIRST_BUFFER = 0x200000000
 
@@ -97,10 +98,6 @@ def tmap_spec(p, path, how="in"):
         "x".join(map(str, t["box"])), t["swizzle"])
 
 
-class Refused(Exception):
-    """a launch this runner cannot place (exit 2)"""
-
-
 def prepare(tc5, path, check="default", seed=1, threads=None, stats=False, work=None):
     """the tc5 run command line of the kernel JSON `path` on random inputs
     written under `work`, and what the check needs"""
@@ -153,34 +150,14 @@ def prepare(tc5, path, check="default", seed=1, threads=None, stats=False, work=
                 sm_scale=sm_scale, B=B, S=S, H=H, D=D, work=work, dtype="bf16")
 
 
-def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    tc5, path = argv[1], argv[2]
-    if "--long" in argv and os.environ.get("TC5_ATTENTION_LONG") != "1":
-        print("%s: a long run; skipped (TC5_ATTENTION_LONG=1 runs it)" % os.path.basename(path))
-        return 77
-    opt = lambda k, d: argv[argv.index(k) + 1] if k in argv else d  # noqa: E731
-    try:
-        x = prepare(tc5, path, opt("--check", "default"), int(opt("--seed", "1")), opt("--threads", None),
-                    "--stats" in argv)
-    except Refused as e:
-        print(e, file=sys.stderr)
-        return 2
-    cmd, meta, files, lse_path, shape = x["cmd"], x["meta"], x["files"], x["lse_path"], x["shape"]
+def check(x, dt):
+    """O and the LSE against the float64 reference, FA4's rule: (ok, the line)"""
+    meta, files, lse_path, shape = x["meta"], x["files"], x["lse_path"], x["shape"]
     q, k, vv, causal, sm_scale = x["q"], x["k"], x["v"], x["causal"], x["sm_scale"]
     B, S, H, D = x["B"], x["S"], x["H"], x["D"]
-    t0 = time.time()
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    dt = time.time() - t0
-    findings = "checker:" in r.stderr
-    if r.returncode != 0 and not findings:
-        print("tc5 run failed (%d):\n%s%s" % (r.returncode, r.stdout[-4000:], r.stderr[-4000:]), file=sys.stderr)
-        return 1
     o = bits_bf16(np.fromfile(files["mO"], np.uint16).reshape(shape))
     lse = np.fromfile(lse_path, np.float32).reshape(B, H, S)
-    qf, kf, vf = (bits_bf16(x) for x in (q, k, vv))
+    qf, kf, vf = (bits_bf16(a) for a in (q, k, vv))
     ref, ref_lse = reference(qf, kf, vf, causal, sm_scale)
     pt = reference_bf16(qf, kf, vf, causal, sm_scale)
     if os.environ.get("FA4_DUMP"):
@@ -191,18 +168,15 @@ def main(argv):
     bound = 2 * err_pt + atol
     lse_err = np.abs(lse - ref_lse)
     lse_ok = bool(np.all(lse_err <= 1e-4 + 1e-5 * np.abs(ref_lse))) and np.isfinite(lse).all()
-    name = meta["name"]
-    print("%s: B=%d S=%d H=%d D=%d causal=%s: O max|err| %.3e <= %.3e (2 x bf16 reference's %.3e + %.3e): %s; "
-          "LSE max|err| %.3e (bound 1e-4 + 1e-5|lse|): %s; tc5 run %.1f s"
-          % (name, B, S, H, D, causal, err, bound, err_pt, atol, "ok" if err <= bound else "FAIL",
-             lse_err.max(), "ok" if lse_ok else "FAIL", dt))
-    if r.stdout.strip():
-        print(r.stdout.strip()[-2000:])
-    if r.stderr.strip():
-        print(r.stderr.strip()[-6000:])
-    if findings:
-        print("%s: the checker reported findings (above)" % name)
-    return 0 if err <= bound and lse_ok and np.isfinite(o).all() and r.returncode == 0 else 1
+    line = ("%s: B=%d S=%d H=%d D=%d causal=%s: O max|err| %.3e <= %.3e (2 x bf16 reference's %.3e + %.3e): %s; "
+            "LSE max|err| %.3e (bound 1e-4 + 1e-5|lse|): %s; tc5 run %.1f s"
+            % (meta["name"], B, S, H, D, causal, err, bound, err_pt, atol, "ok" if err <= bound else "FAIL",
+               lse_err.max(), "ok" if lse_ok else "FAIL", dt))
+    return bool(err <= bound and lse_ok and np.isfinite(o).all()), line
+
+
+def main(argv):
+    return run_main(argv, prepare, check, __doc__)
 
 
 if __name__ == "__main__":

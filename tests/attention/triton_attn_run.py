@@ -22,10 +22,8 @@ Exit status: 0 within the rule, 1 outside it or a kernel error or a checker
 finding, 2 bad usage, 77 NumPy missing (CTest's skip code)."""
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
 
 try:
     import numpy as np
@@ -35,6 +33,9 @@ except ImportError:
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ptx"))
 from triton_json import TMAP_TYPES  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from attn_runner import Refused, main as run_main  # noqa: E402
 
 SWZ = {"NONE": "none", "32B": "32B", "64B": "64B", "128B": "128B"}
 
@@ -52,10 +53,6 @@ def reference(q, k, v, causal, sm_scale):
     l = p.sum(-1, keepdims=True)
     o = np.einsum("bhst,bhtd->bhsd", p / l, v64)
     return o, ((m + np.log(l)) / np.log(2))[..., 0]
-
-
-class Refused(Exception):
-    """a launch this runner cannot place (exit 2)"""
 
 
 def prepare(tc5, path, check="default", seed=1, threads=None, stats=False, work=None):
@@ -118,30 +115,10 @@ def prepare(tc5, path, check="default", seed=1, threads=None, stats=False, work=
                 sm_scale=sm_scale, Z=Z, H=H, N=N, D=D, work=work, dtype="f16")
 
 
-def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    tc5, path = argv[1], argv[2]
-    if "--long" in argv and os.environ.get("TC5_ATTENTION_LONG") != "1":
-        print("%s: a long run; skipped (TC5_ATTENTION_LONG=1 runs it)" % os.path.basename(path))
-        return 77
-    opt = lambda k, d: argv[argv.index(k) + 1] if k in argv else d  # noqa: E731
-    try:
-        x = prepare(tc5, path, opt("--check", "default"), int(opt("--seed", "1")), opt("--threads", None),
-                    "--stats" in argv)
-    except Refused as e:
-        print(e, file=sys.stderr)
-        return 2
-    cmd, meta, files, m_path, shape, arrs = x["cmd"], x["meta"], x["files"], x["m_path"], x["shape"], x["arrs"]
+def check(x, dt):
+    """O and M against the float64 reference: (ok, the line)"""
+    meta, files, m_path, shape, arrs = x["meta"], x["files"], x["m_path"], x["shape"], x["arrs"]
     Z, H, N, D, causal, sm_scale = x["Z"], x["H"], x["N"], x["D"], x["causal"], x["sm_scale"]
-    t0 = time.time()
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    dt = time.time() - t0
-    findings = "checker:" in r.stderr
-    if r.returncode != 0 and not findings:
-        print("tc5 run failed (%d):\n%s%s" % (r.returncode, r.stdout[-4000:], r.stderr[-4000:]), file=sys.stderr)
-        return 1
     o = np.fromfile(files["o"], np.float16).reshape(shape).astype(np.float64)
     m = np.fromfile(m_path, np.float32).reshape(Z, H, N)
     ref, ref_m = reference(arrs["q"], arrs["k"], arrs["v"], causal, sm_scale)
@@ -164,16 +141,15 @@ def main(argv):
             want[..., t:t + sm] = ref_m[..., t + sm:t + bm]
     m_err = np.abs(m - want)
     m_ok = bool(np.all(m_err <= 1e-4 + 1e-5 * np.abs(ref_m)))
-    ok = err <= 1e-2 and m_ok and r.returncode == 0
-    print("%s: Z=%d H=%d N_CTX=%d D=%d causal=%s %d-CTA: O max|err| %.3e (bound 1e-2): %s; M max|err| %.3e "
-          "(bound 1e-4 + 1e-5|M|): %s; tc5 run %.1f s" % (meta["name"], Z, H, N, D, causal, meta["num_ctas"], err,
-                                                          "ok" if err <= 1e-2 else "FAIL", m_err.max(),
-                                                          "ok" if m_ok else "FAIL", dt))
-    if r.stdout.strip():
-        print(r.stdout.strip()[-2000:])
-    if r.stderr.strip():
-        print(r.stderr.strip()[-6000:])
-    return 0 if ok else 1
+    line = ("%s: Z=%d H=%d N_CTX=%d D=%d causal=%s %d-CTA: O max|err| %.3e (bound 1e-2): %s; M max|err| %.3e "
+            "(bound 1e-4 + 1e-5|M|): %s; tc5 run %.1f s" % (meta["name"], Z, H, N, D, causal, meta["num_ctas"], err,
+                                                            "ok" if err <= 1e-2 else "FAIL", m_err.max(),
+                                                            "ok" if m_ok else "FAIL", dt))
+    return bool(err <= 1e-2 and m_ok), line
+
+
+def main(argv):
+    return run_main(argv, prepare, check, __doc__)
 
 
 if __name__ == "__main__":

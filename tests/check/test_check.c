@@ -222,6 +222,113 @@ static void test_uninit_goes_on(void **s) {
   assert_int_equal(run_src(uninit_ld, 32, 0, TC5_CHECK_DEFAULT, &o, 1, out, &st, &dg), TC5_EINVAL);
 }
 
+/* a tcgen05.ld of cells never written whose value flows through register
+ * arithmetic (max, selp): p & 1 selects the loaded value (it reaches the
+ * st.global: reported there), else 1.0 (the value is discarded: silent in
+ * default mode, reported at the load in strict); p & 2 steers a guard by it;
+ * p & 4 overwrites the register before the use (silent) */
+static const char *uninit_flow = HDR
+    " .shared .align 4 .b32 taddr;\n mov.u32 %r3, taddr;\n"
+    " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r3], 32;\n"
+    " ld.shared.b32 %r4, [%r3];\n"
+    " tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r5}, [%r4];\n tcgen05.wait::ld.sync.aligned;\n"
+    " and.b32 %r9, %r1, 4;\n setp.ne.u32 %p3, %r9, 0;\n @%p3 mov.b32 %r5, 0f40000000;\n"
+    " max.f32 %r6, %r5, 0f00000000;\n"
+    " and.b32 %r8, %r1, 1;\n setp.ne.u32 %p1, %r8, 0;\n"
+    " selp.f32 %r7, %r6, 0f3F800000, %p1;\n"
+    " st.global.b32 [%rd3], %r7;\n"
+    " and.b32 %r8, %r1, 2;\n setp.ne.u32 %p1, %r8, 0;\n"
+    " setp.ne.u32 %p2, %r1, %r1;\n @%p1 setp.gt.f32 %p2, %r6, 0f00000000;\n"
+    " @%p2 st.global.b32 [%rd3], 0;\n"
+    " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;\n"
+    " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n ret;\n}\n";
+
+static void test_tmem_uninit_ld_used(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  /* the value reaches memory: found at the store, naming the load */
+  assert_int_equal(run_src(uninit_flow, 32, 1, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+  assert_int_equal(got[0].line, 22); /* st.global */
+  assert_int_equal(got[0].line2, 13); /* the tcgen05.ld */
+  assert_non_null(strstr(got[0].text, "st.global.b32 uses a value"));
+  assert_non_null(strstr(got[0].text, "lane 0 column 0"));
+  /* a guard computed from it: found at the guarded instruction */
+  assert_int_equal(run_src(uninit_flow, 32, 2, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+  assert_int_equal(got[0].line, 27);
+  assert_non_null(strstr(got[0].text, "is guarded by a predicate"));
+}
+
+static void test_tmem_uninit_ld_unused(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  /* discarded by selp: silent in default mode, the kernel's result right */
+  memset(out, 0, sizeof out);
+  assert_int_equal(run_src(uninit_flow, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(out[7], 0x3F800000u);
+  /* overwritten before any use: silent even where it is selected */
+  memset(out, 0, sizeof out);
+  assert_int_equal(run_src(uninit_flow, 32, 5, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(out[7], 0x40000000u);
+  /* strict: the load itself */
+  assert_int_equal(run_src(uninit_flow, 32, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+  assert_int_equal(got[0].line, 13);
+}
+
+/* a tcgen05.cp (thread 0) of shared memory never written, never committed,
+ * then tcgen05.dealloc; p & 1: the CTA allocates Tensor Memory again after
+ * the dealloc */
+static const char *cp_unused = HDR
+    " .shared .align 4 .b32 taddr;\n .shared .align 128 .b8 sbuf[2048];\n mov.u32 %r3, taddr;\n"
+    " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r3], 32;\n"
+    " ld.shared.b32 %r4, [%r3];\n"
+    " mov.u32 %r10, sbuf;\n shr.u32 %r10, %r10, 4;\n cvt.u64.u32 %rd5, %r10;\n"
+    " or.b64 %rd5, %rd5, 0x0000400800080000;\n"
+    " setp.eq.u32 %p2, %r2, 0;\n"
+    " @%p2 tcgen05.cp.cta_group::1.128x128b [%r4], %rd5;\n"
+    " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;\n"
+    " and.b32 %r8, %r1, 1;\n setp.ne.u32 %p1, %r8, 0;\n"
+    " @%p1 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r3], 32;\n"
+    " @%p1 ld.shared.b32 %r4, [%r3];\n"
+    " @%p1 tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;\n"
+    " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n ret;\n}\n";
+
+static bool found(const char *rule, uint32_t line) {
+  for (unsigned i = 0; i < ngot; i++)
+    if (got[i].rule == rule_of(rule) && (!line || got[i].line == line)) return true;
+  return false;
+}
+
+static void test_cp_unused_dealloc(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  /* default: the copy's values are never read, nothing uses Tensor Memory after the dealloc */
+  assert_int_equal(run_src(cp_unused, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  /* strict: the copy's never-written source, the dealloc with the copy in flight */
+  assert_int_equal(run_src(cp_unused, 32, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_true(found("smem-uninit-read", 19));
+  assert_true(found("dealloc-inflight", 20));
+  /* default, Tensor Memory allocated again after the dealloc: reported at the dealloc */
+  assert_int_equal(run_src(cp_unused, 32, 1, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_true(found("dealloc-inflight", 20));
+  assert_non_null(strstr(got[0].text, "uses Tensor Memory after it"));
+}
+
 /* smem-race: warp 0 stores, warp 1 loads the word; bar.sync between them
  * when p != 0 */
 static const char *race = HDR
@@ -374,6 +481,9 @@ int main(void) {
       cmocka_unit_test(test_rules_table),
       cmocka_unit_test(test_finding),
       cmocka_unit_test(test_uninit_goes_on),
+      cmocka_unit_test(test_tmem_uninit_ld_used),
+      cmocka_unit_test(test_tmem_uninit_ld_unused),
+      cmocka_unit_test(test_cp_unused_dealloc),
       cmocka_unit_test(test_smem_race),
       cmocka_unit_test(test_cp_async_unwaited),
       cmocka_unit_test(test_async_dst_inflight),

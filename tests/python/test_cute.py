@@ -167,15 +167,106 @@ def test_dense_gemm(case):
 # bad input: a Python exception naming it, never a crash
 # ---------------------------------------------------------------------------
 
+def _T(x, align=32, leading_dim=1):
+    return from_dlpack(x, assumed_align=align).mark_layout_dynamic(leading_dim=leading_dim)
+
+
+_GEMM0 = {}
+
+
+def _gemm0():
+    """fp16_gemm_0 compiled once for K-major f16 a (128x64), b (256x64), c
+    (128x256), 32-byte aligned, dynamic extents: (compiled, a, b, c)"""
+    if not _GEMM0:
+        g = importlib.import_module("fp16_gemm_0")
+        a, b, c = (tc5.cute.empty(s, np.float16) for s in ((128, 64), (256, 64), (128, 256)))
+        _GEMM0["f"] = (cute.compile(g.host_function, _T(a), _T(b), _T(c)), a, b, c)
+    return _GEMM0["f"]
+
+
+def _refused(exc, match, *args):
+    """the compiled fp16_gemm_0 called with args: exc naming them, no kernel
+    launched, c untouched"""
+    f, _, _, c = _gemm0()
+    c[:] = 7
+    before = tc5.cute.launches()
+    with pytest.raises(exc, match=match) as e:
+        f(*args)
+    assert tc5.cute.launches() == before and (c == 7).all()
+    assert isinstance(e.value, tc5.Error) and e.value.messages == [str(e.value)]
+    return str(e.value)
+
+
 def test_misaligned_tensor_named():
-    """a tensor off the alignment the compiled function assumes: CuTe DSL names it"""
-    g = importlib.import_module("fp16_gemm_0")
-    a, b, c = (tc5.cute.empty(s, np.float16) for s in ((128, 64), (256, 64), (128, 256)))
-    T = lambda x: from_dlpack(x, assumed_align=32).mark_layout_dynamic(leading_dim=1)  # noqa: E731
-    compiled = cute.compile(g.host_function, T(a), T(b), T(c))
+    """a tensor off the alignment the compiled function assumes (32 bytes), even
+    one whose own assumed_align (16) CuTe DSL accepts: tc5.AlignmentError"""
+    f, a, b, c = _gemm0()
     raw = tc5.cute.empty((128 * 64 + 8,), np.float16)
-    with pytest.raises(Exception, match="aligned"):
-        compiled(T(raw[8:].reshape(128, 64)), T(b), T(c))
+    off = raw[8:].reshape(128, 64)  # 16 bytes past a 256-byte boundary
+    _refused(tc5.AlignmentError, "argument 'a': not 32-byte aligned as compiled", _T(off, 16), _T(b), _T(c))
+    with pytest.raises(Exception, match="aligned"):  # CuTe DSL's own check of its assumed_align
+        f(_T(off), _T(b), _T(c))
+
+
+def test_wrong_dtype_named():
+    """a float32 tensor where the function was compiled for float16: CuTe DSL
+    would hand the kernel the bytes; tc5.InvalidArgumentError names the
+    argument, both element types and both layouts"""
+    _, a, b, c = _gemm0()
+    msg = _refused(tc5.InvalidArgumentError, "argument 'b': element type Float32, not Float16",
+                   _T(a), _T(tc5.cute.empty((256, 64), np.float32)), _T(c))
+    assert "compiled for a Float16 tensor of rank 2, layout generic o (?,?):(?{i64},1)" in msg
+    assert "given a Float32 tensor of rank 2" in msg and "((256,64):(64,1) here)" in msg
+    # a NumPy array passed as it is goes through CuTe DSL's TensorAdapter: checked the same
+    _refused(tc5.InvalidArgumentError, "argument 'c': element type Float32, not Float16",
+             a, b, tc5.cute.empty((128, 256), np.float32))
+
+
+def test_wrong_major_rank_and_static_layout_named():
+    """an M-major a where K-major was compiled, a tensor of rank 3, a static
+    layout where the extents were compiled dynamic, and None: each names the
+    argument and the mode that differs"""
+    _, a, b, c = _gemm0()
+    m_major = tc5.cute.empty((64, 128), np.float16).T
+    _refused(tc5.InvalidArgumentError, r"argument 'a': mode 0's stride is 1, not dynamic.*\(128,64\):\(1,128\) here",
+             _T(m_major, leading_dim=0), _T(b), _T(c))
+    _refused(tc5.InvalidArgumentError, "argument 'c': rank 3, not 2",
+             _T(a), _T(b), _T(tc5.cute.empty((1, 128, 256), np.float16), leading_dim=2))
+    _refused(tc5.InvalidArgumentError, "argument 'a': mode 0's extent is 128, not dynamic",
+             from_dlpack(a, assumed_align=32), _T(b), _T(c))
+    _refused(tc5.InvalidArgumentError, "argument 'b': not a tensor or pointer.*given NoneType", _T(a), None, _T(c))
+
+
+def test_pointer_and_fake_tensor_arguments_checked():
+    """a pointer (make_ptr) of another element type or off its alignment, and a
+    tensor against a fake tensor's SymInt divisibility and static modes"""
+    from cutlass.cute.runtime import make_fake_compact_tensor, make_ptr
+
+    @cute.jit
+    def takes_ptr(p: cute.Pointer, n: cutlass.Int32):
+        pass
+
+    @cute.jit
+    def takes_tensor(t: cute.Tensor):
+        pass
+
+    x = tc5.cute.empty((64,), np.float16)
+    P = lambda t, addr, al: make_ptr(t, addr, cute.AddressSpace.gmem, assumed_align=al)  # noqa: E731
+    fp = cute.compile(takes_ptr, P(cutlass.Float16, x.ctypes.data, 16), 4)
+    fp(P(cutlass.Float16, x.ctypes.data, 16), 4)
+    with pytest.raises(tc5.InvalidArgumentError, match="argument 'p': element type Float32, not Float16"):
+        fp(P(cutlass.Float32, x.ctypes.data, 16), 4)
+    with pytest.raises(tc5.AlignmentError, match="argument 'p': not 16-byte aligned"):
+        fp(P(cutlass.Float16, x.ctypes.data + 2, 2), 4)
+    ft = cute.compile(takes_tensor, make_fake_compact_tensor(cutlass.Float16, (cute.sym_int64(divisibility=16), 64),
+                                                             stride_order=(1, 0), assumed_align=16))
+    D = lambda rows, div: from_dlpack(tc5.cute.empty((rows, 64), np.float16),  # noqa: E731
+                                      assumed_align=16).mark_compact_shape_dynamic(0, divisibility=div)
+    ft(D(32, 16))
+    with pytest.raises(tc5.InvalidArgumentError, match="argument 't': mode 0's extent 40 is no multiple of 16"):
+        ft(D(40, 8))
+    with pytest.raises(tc5.InvalidArgumentError, match="argument 't': mode 0's extent is 32, not dynamic"):
+        ft(from_dlpack(tc5.cute.empty((32, 64), np.float16), assumed_align=16))
 
 
 def test_tensor_map_rule_named():

@@ -229,14 +229,20 @@ def test_strides_no_element_stride_describes():
 
 
 def test_non_contiguous_where_triton_needs_one():
+    """a host TensorDescriptor needs its last dimension contiguous: Triton's
+    own check, where the descriptor is made (the line of the user's call);
+    tc5.triton.run (the low-level door) takes C-contiguous arrays and names
+    the argument that is not. (A strided array as a plain pointer argument is
+    no error: the kernel addresses it, as on a GPU.)"""
     a = np.zeros((64, 64), dtype=np.float16).T  # last dimension strided
-    # Triton's own host descriptor check
     with pytest.raises(AssertionError, match="strides must be 16-byte aligned"):
         TensorDescriptor.from_tensor(tc5.triton.tensor(a), [64, 64])
-    # tc5.triton.run takes C-contiguous arrays, and names the one that is not
+    b = np.zeros((64, 64), dtype=np.float16)[:, ::2]  # rows 16-byte aligned, elements 2 apart
+    with pytest.raises(AssertionError, match="Last dimension must be contiguous"):
+        TensorDescriptor.from_tensor(tc5.triton.tensor(b), [64, 32])
+    strided = np.zeros(128, np.float32)[::2]
     with pytest.raises(ValueError, match="y_ptr: tc5.triton.run takes C-contiguous"):
-        tc5.triton.run(add_kernel, (1,), np.zeros(64, np.float32), a[0].astype(np.float32)[::1] if False else
-                       np.zeros(128, np.float32)[::2], np.zeros(64, np.float32), 64, BLOCK=64)
+        tc5.triton.run(add_kernel, (1,), np.zeros(64, np.float32), strided, np.zeros(64, np.float32), 64, BLOCK=64)
 
 
 def test_read_only_array():
