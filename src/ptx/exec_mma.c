@@ -163,41 +163,51 @@ static double mma_f64_of(uint64_t b) {
   memcpy(&d, &b, 8);
   return d;
 }
-/* a NaN result is the canonical NaN, as fma.rn.f64 gives it (exec_float.c) */
-static uint64_t mma_bits_f64(double d) {
+static bool mma_nan_f64(uint64_t x) {
+  return (x & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (x & 0xfffffffffffffull);
+}
+/* one step of the chain, d = fma(a, b, c), as the H100 gives it (gpu/run.sh mma,
+ * tests/data/ptx/mma90: 4,096 elements, NaN, infinities and subnormals among the inputs):
+ * a NaN operand comes out quieted with its sign and payload, the first of b, c, a;
+ * a NaN the step makes (0 x inf, inf - inf) is 0xfff8000000000000 */
+static uint64_t mma_fma_f64(uint64_t a, uint64_t b, uint64_t c) {
+  const uint64_t quiet = 1ull << 51;
+  if (mma_nan_f64(b)) return b | quiet;
+  if (mma_nan_f64(c)) return c | quiet;
+  if (mma_nan_f64(a)) return a | quiet;
+  double d = fma(mma_f64_of(a), mma_f64_of(b), mma_f64_of(c));
   uint64_t x;
   memcpy(&x, &d, 8);
-  if ((x & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (x & 0xfffffffffffffull)) x = 0x7fffffffffffffffull;
-  return x;
+  return mma_nan_f64(x) ? 0xfff8000000000000ull : x;
 }
 
 /* m8n8k4 .f64: each element d = fma(a3, b3, fma(a2, b2, fma(a1, b1, fma(a0, b0, c)))), IEEE
- * round to nearest (MMA-Sim's mma for f64: fma in k order from C) */
+ * round to nearest (MMA-Sim's mma for f64: fma in k order from C), NaNs as mma_fma_f64 */
 static PTX_EXEC(x_mma_f64) {
   if (!mask) return PX_NEXT;
   if (mma_whole_warp(w, in, mask) != PX_NEXT) return PX_ERROR;
   const tc5_ptx_module *m = w->cta->L->m;
-  double A[8][4], B[4][8], C[8][8];
+  uint64_t A[8][4], B[4][8], C[8][8];
   const uint64_t *ra = PTX_R(w, m->vregs[in->o[1].vec]), *rb = PTX_R(w, m->vregs[in->o[2].vec]);
   for (unsigned l = 0; l < 32; l++) {
     unsigned row, col, k, n;
     frag_a(l, 0, 0, 1, &row, &col);
-    A[row][col] = mma_f64_of(ra[l]);
+    A[row][col] = ra[l];
     frag_b(l, 0, 0, 1, &k, &n);
-    B[k][n] = mma_f64_of(rb[l]);
+    B[k][n] = rb[l];
     for (unsigned i = 0; i < 2; i++) {
       frag_c(l, i, &row, &col);
-      C[row][col] = mma_f64_of(PTX_R(w, m->vregs[in->o[3].vec + i])[l]);
+      C[row][col] = PTX_R(w, m->vregs[in->o[3].vec + i])[l];
     }
   }
   for (unsigned r = 0; r < 8; r++)
     for (unsigned n = 0; n < 8; n++)
-      for (unsigned k = 0; k < 4; k++) C[r][n] = fma(A[r][k], B[k][n], C[r][n]);
+      for (unsigned k = 0; k < 4; k++) C[r][n] = mma_fma_f64(A[r][k], B[k][n], C[r][n]);
   for (unsigned l = 0; l < 32; l++)
     for (unsigned i = 0; i < 2; i++) {
       unsigned row, col;
       frag_c(l, i, &row, &col);
-      PTX_R(w, m->vregs[in->o[0].vec + i])[l] = mma_bits_f64(C[row][col]);
+      PTX_R(w, m->vregs[in->o[0].vec + i])[l] = C[row][col];
     }
   return PX_NEXT;
 }
