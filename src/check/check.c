@@ -1313,3 +1313,27 @@ void chk_cluster_wait(ptx_warp *w) {
   size_t at = (size_t)(CHK_CLUSTER_BAR + 1) * k->nvc;
   acquire(k, w->id, k->bar + at, k->bar_s + at);
 }
+
+/* ---- mbarrier.arrive.relaxed (issue 33) ---- */
+/* An arrival with .relaxed has no memory ordering (9.7.13.15.13): nothing
+ * the warp knows joins the phase (ConSan's "relaxed" cluster barrier, which
+ * Triton lowers in warp-specialised partitions to mbarrier.arrive.relaxed
+ * .cluster, publishes nothing either: test_fence_async_shared_across_warp_
+ * specialize, test_ws_cluster_barrier_does_not_replace_local_handoff). The
+ * phase may complete: what the other arrivals released is acquired by its
+ * waiters as before. */
+void chk_mbar_arrive_relaxed(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before,
+                             ptx_mbar **spill) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  if (spill && *spill == mb)
+    report(w, CR_MBAR_OVER_ARRIVAL, in, lane, nobody(),
+           "this instruction's threads arrive on the mbarrier at shared 0x%x more often than its phase expects (%u "
+           "arrivals): an earlier thread of the same instruction completed phase %u and this arrival counts "
+           "towards the next", mb->addr, mb->mb.expected, phase_before - 1);
+  chk_mb *x = mb_of(k, w->cta, mb);
+  if (x && mb->mb.phase != phase_before) {
+    phase_done(k, x);
+    if (spill) *spill = mb;
+  }
+}

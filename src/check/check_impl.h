@@ -324,6 +324,10 @@ void chk_cluster_arrive(ptx_warp *w);
  * (CUTLASS's 2-SM epilogue -> leader -> peer) so carries the CTA's own
  * releases back to it; what the other CTA did in between is trusted. */
 void chk_export(ptx_warp *w, bool commit);
+/* mbarrier.arrive.relaxed by w on its CTA's mbarrier: an arrival that
+ * releases nothing (no memory ordering, 9.7.13.15.13); the phase may complete */
+void chk_mbar_arrive_relaxed(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before,
+                             ptx_mbar **spill);
 void chk_mbar_remote(ptx_cta *c, ptx_mbar *mb, uint32_t phase_before);
 void chk_cluster_done(ptx_cta *c);
 void chk_cluster_wait(ptx_warp *w);

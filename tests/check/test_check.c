@@ -369,6 +369,38 @@ static void test_mbarrier_reinit(void **s) {
   assert_int_equal(got[0].line, 13);
 }
 
+/* mbarrier.arrive.relaxed releases nothing (9.7.13.15.13): warp 0 stores,
+ * its thread 0 arrives (p != 0: .release, p == 0: .relaxed), warp 1 waits
+ * on the phase and loads the word: a race only after the relaxed arrival */
+static const char *relaxed_arrive = HDR
+    " .reg .pred %q<4>; .reg .b64 %s<2>;\n"
+    " .shared .align 16 .b32 buf[8];\n .shared .align 8 .b64 bar;\n mov.u32 %r3, buf;\n mov.u32 %r4, bar;\n"
+    " setp.eq.u32 %p2, %r2, 0;\n @%p2 mbarrier.init.shared::cta.b64 [%r4], 1;\n bar.sync 0;\n"
+    " setp.lt.u32 %p3, %r2, 32;\n"
+    " @%p3 st.shared.b32 [%r3], 5;\n"
+    " and.pred %q1, %p2, %p1;\n"
+    " setp.eq.u32 %q2, %r1, 0;\n and.pred %q2, %q2, %p2;\n"
+    " @%q1 mbarrier.arrive.release.cta.shared::cta.b64 %s1, [%r4];\n"
+    " @%q2 mbarrier.arrive.relaxed.cta.shared::cta.b64 %s1, [%r4];\n"
+    " @%p3 bra DONE;\n"
+    "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 %q3, [%r4], 0;\n @!%q3 bra WAIT;\n"
+    " ld.shared.b32 %r5, [%r3];\n st.global.b32 [%rd3], %r5;\n"
+    "DONE:\n ret;\n}\n";
+
+static void test_mbarrier_relaxed_arrive(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(relaxed_arrive, 64, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(out[32], 5);
+  assert_int_equal(run_src(relaxed_arrive, 64, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("smem-race"));
+  assert_non_null(strstr(got[0].text, "read-after-write"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rules_table),
@@ -380,6 +412,7 @@ int main(void) {
       cmocka_unit_test(test_async_src_inflight),
       cmocka_unit_test(test_proxy_fence_first_after_store),
       cmocka_unit_test(test_mbarrier_reinit),
+      cmocka_unit_test(test_mbarrier_relaxed_arrive),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
