@@ -65,6 +65,7 @@ enum {
   CR_BARRIER_COUNT,         /* issue 34: the runner reports it (ptx_bar_arrive) */
   CR_PAIR_DEALLOC_EARLY,    /* issue 34: the runner reports it (exec_tcgen05.c, pair_op) */
   CR_WGMMA_REG_INFLIGHT,    /* issue 34 */
+  CR_MBAR_UNINIT,           /* issue 33: the runner reports it (exec_warp.c live_mbar, exec_tcgen05.c commit) */
   CR_COUNT
 };
 

@@ -559,8 +559,10 @@ static ptx_mbar *live_mbar(ptx_warp *w, const ptx_insn *in, int lane, uint32_t a
   ptx_cta *t = ptx_cluster_addr(w, PS_SHARED_CLUSTER, addr, &off);
   ptx_mbar *mb = t ? ptx_mbar_find(t, off) : NULL;
   if (!mb || !mb->mb.initialized) {
-    ptx_fail(w, in, lane, TC5_ESTATE, addr, "no initialised mbarrier at shared address 0x%x%s", off,
-             t && t != w->cta ? " of another CTA of the cluster" : "");
+    ptx_fail(w, in, lane, TC5_ESTATE, addr,
+             "[mbarrier-uninit] no initialised mbarrier at shared address 0x%x%s (%s)", off,
+             t && t != w->cta ? " of another CTA of the cluster" : "",
+             mb ? "invalidated by mbarrier.inval" : "never initialised by mbarrier.init");
     return NULL;
   }
   if (cta) *cta = t;

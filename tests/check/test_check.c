@@ -401,6 +401,48 @@ static void test_mbarrier_relaxed_arrive(void **s) {
   assert_non_null(strstr(got[0].text, "read-after-write"));
 }
 
+/* mbarrier-uninit: p == 0: an arrive on the word after an initialised
+ * mbarrier (never initialised); p == 2: init, arrive, inval, arrive (an
+ * invalidated mbarrier); p == 1: init, arrive, inval, init again, arrive
+ * (legal) */
+static const char *uninit_mbar = HDR
+    " .reg .b64 %s<2>;\n .shared .align 8 .b64 bar;\n mov.u32 %r4, bar;\n"
+    " setp.eq.u32 %p2, %r1, 2;\n"
+    " @%p1 mbarrier.init.shared::cta.b64 [%r4], 1;\n"
+    " @%p1 mbarrier.arrive.shared::cta.b64 %s1, [%r4];\n"
+    " @%p1 mbarrier.inval.shared::cta.b64 [%r4];\n"
+    " @!%p2 mbarrier.init.shared::cta.b64 [%r4], 1;\n"
+    " setp.eq.u32 %p3, %r1, 0;\n"
+    " @!%p3 mbarrier.arrive.shared::cta.b64 %s1, [%r4];\n"
+    " @%p3 mbarrier.arrive.shared::cta.b64 %s1, [%r4+8];\n ret;\n}\n";
+
+static void test_mbarrier_uninit(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(uninit_mbar, 1, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  unsigned k = 0;
+  assert_int_equal(tc5_check_rule_find("mbarrier-uninit", &k), TC5_OK);
+  const tc5_check_rule *r = NULL;
+  assert_int_equal(tc5_check_rule_get(k, &r), TC5_OK);
+  assert_int_equal(r->severity, TC5_CHECK_ALWAYS);
+  /* never initialised (the word after the mbarrier), invalidated: the run
+   * stops with the rule named, in every mode (--check=none included) */
+  const char *why[3] = {"never initialised by mbarrier.init", NULL, "invalidated by mbarrier.inval"};
+  for (uint32_t p = 0; p <= 2; p += 2)
+    for (int mode = 0; mode < 2; mode++) {
+      tc5_status rs = run_src(uninit_mbar, 1, p, mode ? TC5_CHECK_NONE : TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg);
+      assert_int_equal(rs, TC5_ESTATE);
+      assert_true(dg.count > 0);
+      int seen = 0;
+      for (unsigned i = 0; i < dg.count; i++)
+        seen |= strstr(dg.issue[i].message, "[mbarrier-uninit]") && strstr(dg.issue[i].message, why[p]);
+      assert_true(seen);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rules_table),
@@ -413,6 +455,7 @@ int main(void) {
       cmocka_unit_test(test_proxy_fence_first_after_store),
       cmocka_unit_test(test_mbarrier_reinit),
       cmocka_unit_test(test_mbarrier_relaxed_arrive),
+      cmocka_unit_test(test_mbarrier_uninit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
