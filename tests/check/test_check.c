@@ -443,6 +443,57 @@ static void test_mbarrier_uninit(void **s) {
     }
 }
 
+/* smem-race across the CTAs of a cluster: two CTAs of one warp; each loads
+ * the peer's word (ld.shared::cluster), both pass a cluster barrier whose
+ * arrival is .relaxed (p == 0: it releases nothing) or not (p != 0), then
+ * each stores to its own word: the peer's load and this store race when the
+ * arrival was relaxed */
+static const char *xcta = HDR
+    " .shared .align 16 .b32 buf[4];\n mov.u32 %r3, buf;\n"
+    " st.shared.b32 [%r3], 1;\n barrier.cluster.arrive.aligned;\n barrier.cluster.wait.aligned;\n"
+    " mov.u32 %r6, %cluster_ctarank;\n xor.b32 %r6, %r6, 1;\n mapa.shared::cluster.u32 %r7, %r3, %r6;\n"
+    " ld.shared::cluster.b32 %r5, [%r7];\n"
+    " @%p1 barrier.cluster.arrive.aligned;\n @!%p1 barrier.cluster.arrive.relaxed.aligned;\n"
+    " barrier.cluster.wait.aligned;\n"
+    " st.shared.b32 [%r3], %r5;\n"
+    " barrier.cluster.arrive.aligned;\n barrier.cluster.wait.aligned;\n ret;\n}\n";
+
+static tc5_status run_cluster(const char *src, uint32_t param, tc5_diag *dg) {
+  tc5_ptx_module *m;
+  tc5_diag_init(dg);
+  tc5_status st = tc5_ptx_load(src, strlen(src), "c.ptx", &m, dg);
+  if (st) return st;
+  uint32_t out[64], scratch[16] = {0};
+  tc5_ptx_arg args[3] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = sizeof out},
+                         {.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = param},
+                         {.kind = TC5_PTX_ARG_BUFFER, .data = scratch, .bytes = sizeof scratch}};
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = 2;
+  cfg.cluster[0] = 2, cfg.cluster[1] = 1, cfg.cluster[2] = 1;
+  cfg.block[0] = 32;
+  cfg.threads = 1;
+  cfg.check = TC5_CHECK_DEFAULT;
+  cfg.on_finding = on_finding;
+  ngot = 0;
+  tc5_ptx_stats stats;
+  st = tc5_ptx_launch(m, &cfg, args, 3, &stats, dg);
+  tc5_ptx_free(m);
+  return st;
+}
+
+static void test_smem_race_cluster(void **s) {
+  (void)s;
+  tc5_diag dg;
+  assert_int_equal(run_cluster(xcta, 1, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(run_cluster(xcta, 0, &dg), TC5_EHAZARD);
+  assert_true(ngot >= 1);
+  assert_int_equal(got[0].rule, rule_of("smem-race"));
+  assert_non_null(strstr(got[0].text, "across CTAs"));
+  assert_non_null(strstr(got[0].text, "ld.shared::cluster"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rules_table),
@@ -456,6 +507,7 @@ int main(void) {
       cmocka_unit_test(test_mbarrier_reinit),
       cmocka_unit_test(test_mbarrier_relaxed_arrive),
       cmocka_unit_test(test_mbarrier_uninit),
+      cmocka_unit_test(test_smem_race_cluster),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
