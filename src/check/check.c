@@ -86,6 +86,7 @@ void chk_free(ptx_chk *k) {
   if (k->wgs)
     for (unsigned w = 0; w < k->n; w++) free(k->wgs[w].reg), free(k->wgs[w].grp), free(k->wgs[w].insn);
   free(k->wgs);
+  chk_xrace_free(k);
   free(k);
 }
 
@@ -104,6 +105,7 @@ void chk_reset(ptx_chk *k) {
       memset(k->fence_hn, 0, sizeof k->fence_hn);
   k->ntma = 1; /* 0: none */
   memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r);
+  chk_xrace_reset(k);
   memset(k->bar, 0, (size_t)CHK_BARS * k->nvc * 4), memset(k->bar_s, 0, (size_t)CHK_BARS * k->nvc * 4);
   for (unsigned w = 0; w < k->n; w++) {
     k->npend[w] = k->npois[w] = 0;
@@ -1586,4 +1588,105 @@ void chk_cluster_wait(ptx_warp *w) {
   if (!k) return;
   size_t at = (size_t)(CHK_CLUSTER_BAR + 1) * k->nvc;
   acquire(k, w->id, k->bar + at, k->bar_s + at);
+}
+
+/* ---- mbarrier.arrive.relaxed (issue 33) ---- */
+/* An arrival with .relaxed has no memory ordering (9.7.13.15.13): nothing
+ * the warp knows joins the phase (ConSan's "relaxed" cluster barrier, which
+ * Triton lowers in warp-specialised partitions to mbarrier.arrive.relaxed
+ * .cluster, publishes nothing either: test_fence_async_shared_across_warp_
+ * specialize, test_ws_cluster_barrier_does_not_replace_local_handoff). The
+ * phase may complete: what the other arrivals released is acquired by its
+ * waiters as before. */
+void chk_mbar_arrive_relaxed(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before,
+                             ptx_mbar **spill) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  if (spill && *spill == mb)
+    report(w, CR_MBAR_OVER_ARRIVAL, in, lane, nobody(),
+           "this instruction's threads arrive on the mbarrier at shared 0x%x more often than its phase expects (%u "
+           "arrivals): an earlier thread of the same instruction completed phase %u and this arrival counts "
+           "towards the next", mb->addr, mb->mb.expected, phase_before - 1);
+  chk_mb *x = mb_of(k, w->cta, mb);
+  if (x && mb->mb.phase != phase_before) {
+    phase_done(k, x);
+    if (spill) *spill = mb;
+  }
+}
+
+/* ---- smem-race across the CTAs of a cluster (issue 33) ---- */
+/* Each CTA's happens-before covers its own warps; a weak access of another
+ * CTA's warp to this CTA's shared memory (ld/st.shared::cluster, a generic
+ * address from mapa) is kept per granule with what that warp had released
+ * then: its release clock T (barrier.cluster.arrive without .relaxed, bar
+ * arrivals, mbarrier arrivals without .relaxed, commits) and its fences. A
+ * later conflicting access of this CTA (a store after the remote load, or any
+ * access after a remote store) with no release of the remote warp since is a
+ * race: nothing can order the two (8.6; ConSan's test_local_indexed_cross_
+ * cta_visibility: the peer's gather, then a relaxed cluster barrier, then the
+ * store). Any release of the remote warp since counts as ordering (whether
+ * this CTA acquired it is not followed): a race may be missed, none is
+ * invented. Not followed: a remote access after a local one. */
+static struct chk_xr *xr_of(ptx_chk *k) {
+  if (!k->xr) k->xr = calloc(k->ngran ? k->ngran : 1, sizeof *k->xr);
+  return k->xr;
+}
+void chk_xrace_free(ptx_chk *k) { free(k->xr), free(k->xfence); }
+void chk_xrace_reset(ptx_chk *k) {
+  if (k->xr) memset(k->xr, 0, (k->ngran ? k->ngran : 1) * sizeof *k->xr);
+  if (k->xfence) memset(k->xfence, 0, k->n * 4);
+  k->nxr = 0;
+}
+static uint32_t xfences(ptx_chk *k, unsigned wi) { return k->xfence ? k->xfence[wi] : 0; }
+void chk_fence_order(ptx_warp *w) {
+  ptx_chk *k = w->cta->chk;
+  if (!k) return;
+  if (!k->xfence) k->xfence = calloc(k->n, 4);
+  if (k->xfence) k->xfence[w->id]++;
+}
+static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n) {
+  uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+  return (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+}
+void chk_remote_access(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n, bool write) {
+  ptx_chk *k = t->chk, *src = w->cta->chk;
+  if (!k || !src || !n || !in || iclass(k, in) != 1) return;
+  struct chk_xr *xr = xr_of(k);
+  if (!xr) return;
+  unsigned wi = w->id;
+  uint32_t tc = VC(src, src->vc, wi)[VT(src, wi)], f = xfences(src, wi), insn = (uint32_t)(in - k->code);
+  uint8_t cta1 = (uint8_t)(w->cta->rank + 1);
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    struct chk_xr *r = &xr[g];
+    uint16_t m = gran_mask(g, off, n);
+    if (r->cta1 == cta1 && r->warp == wi && r->t == tc && r->f == f && r->write == write) {
+      r->m |= m;
+      continue;
+    }
+    if (!r->cta1) k->nxr++;
+    *r = (struct chk_xr){tc, f, insn, m, cta1, (uint8_t)wi, (uint8_t)(lane < 0 ? 0 : lane), write};
+  }
+}
+void chk_xrace_local(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
+  ptx_chk *k = w->cta->chk;
+  if (!k || !k->nxr || !k->xr || !n || !in || iclass(k, in) != 1) return;
+  ptx_cluster *cl = w->cta->cl;
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    struct chk_xr *r = &k->xr[g];
+    uint16_t m = gran_mask(g, off, n);
+    /* write after write is not followed (as within a CTA) */
+    if (!r->cta1 || !(r->m & m) || write == (r->write != 0)) continue;
+    ptx_chk *o = r->cta1 - 1u < cl->n ? cl->ctas[r->cta1 - 1].chk : NULL;
+    bool released = !o || VC(o, o->vc, r->warp)[VT(o, r->warp)] > r->t || xfences(o, r->warp) > r->f;
+    if (!released)
+      report(w, CR_SMEM_RACE, in, lane, (who){r->insn, r->warp, r->lane},
+             "this %s of shared memory 0x%x and the %s of it by warp %u of the cluster's CTA rank %u are not "
+             "ordered: that warp released nothing after its access (no barrier.cluster.arrive without .relaxed, "
+             "mbarrier arrive or fence; a .relaxed arrival releases nothing) (a %s data race across CTAs)",
+             write ? "store" : "load", g * GRAN + (unsigned)__builtin_ctz(m & r->m),
+             r->write ? "store" : "load (ld.shared::cluster)", r->warp, r->cta1 - 1u,
+             write ? "write-after-read" : "read-after-write");
+    r->cta1 = 0;
+    if (k->nxr) k->nxr--;
+  }
 }

@@ -65,6 +65,7 @@ enum {
   CR_BARRIER_COUNT,         /* issue 34: the runner reports it (ptx_bar_arrive) */
   CR_PAIR_DEALLOC_EARLY,    /* issue 34: the runner reports it (exec_tcgen05.c, pair_op) */
   CR_WGMMA_REG_INFLIGHT,    /* issue 34 */
+  CR_MBAR_UNINIT,           /* issue 33: the runner reports it (exec_warp.c live_mbar, exec_tcgen05.c commit) */
   CR_COUNT
 };
 
@@ -214,6 +215,17 @@ struct ptx_chk {
     uint32_t *reg, *grp, *insn;    /* the register, its wgmma-group, the wgmma */
     uint32_t n, cap, commits;      /* commits: wgmma.commit_group executed */
   } *wgs;
+  /* smem-race across the CTAs of a cluster (issue 33): per granule of this
+   * CTA's shared memory, the last weak access of another CTA's warp
+   * (ld/st.shared::cluster), with that warp's release clock and fence count
+   * then (allocated at the first one); per warp, its fences (fence, membar) */
+  struct chk_xr {
+    uint32_t t, f, insn;
+    uint16_t m;
+    uint8_t cta1, warp, lane, write; /* cta1: the other CTA's rank + 1 (0: none) */
+  } *xr;
+  uint32_t nxr;
+  uint32_t *xfence;
 };
 
 #define VT(k, w) (w)
@@ -283,6 +295,16 @@ void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint
  * any more; overwriting what an MMA of w's CTA still reads is reported */
 void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n);
 void chk_fence_proxy_async(ptx_warp *w);
+/* ---- cluster: generic accesses to another CTA's shared memory (issue 33) ---- */
+/* a weak ld/st of warp w to [off, off + n) of CTA t (t != w's CTA) */
+void chk_remote_access(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n, bool write);
+/* a weak ld/st of warp w to its own CTA's [off, off + n), checked against
+ * other CTAs' accesses recorded there (only when there are: k->nxr) */
+void chk_xrace_local(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write);
+/* a memory fence (fence.sc / acq_rel / mbarrier_init, membar) of warp w */
+void chk_fence_order(ptx_warp *w);
+void chk_xrace_free(ptx_chk *k);
+void chk_xrace_reset(ptx_chk *k);
 /* ---- asynchronous copies (issue 33) ---- */
 /* a cp.async of warp w writing [off, off + n) of its CTA (in flight until
  * the warp's cp.async.wait_group covers its group) */
@@ -357,6 +379,10 @@ void chk_cluster_arrive(ptx_warp *w);
  * (CUTLASS's 2-SM epilogue -> leader -> peer) so carries the CTA's own
  * releases back to it; what the other CTA did in between is trusted. */
 void chk_export(ptx_warp *w, bool commit);
+/* mbarrier.arrive.relaxed by w on its CTA's mbarrier: an arrival that
+ * releases nothing (no memory ordering, 9.7.13.15.13); the phase may complete */
+void chk_mbar_arrive_relaxed(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before,
+                             ptx_mbar **spill);
 void chk_mbar_remote(ptx_cta *c, ptx_mbar *mb, uint32_t phase_before);
 void chk_cluster_done(ptx_cta *c);
 void chk_cluster_wait(ptx_warp *w);

@@ -263,6 +263,16 @@ static const tc5_check_rule rules[CR_COUNT] = {
                                "serialised",
                                "wgmma.commit_group after the MMAs, then wgmma.wait_group N (N: the groups that may "
                                "stay in flight) before reading the accumulator"},
+    [CR_MBAR_UNINIT] = {"mbarrier-uninit", TC5_CHECK_ALWAYS, "9.7.13.15.10 (mbarrier.inval)",
+                        "Performing any mbarrier operation except mbarrier.init on an invalidated mbarrier object "
+                        "results in undefined behaviour; an mbarrier object must be initialised with mbarrier.init "
+                        "before use.",
+                        "an mbarrier operation (arrive, expect_tx, complete_tx, test_wait / try_wait, inval, a "
+                        "tcgen05.commit or a copy completing on it) on shared memory where mbarrier.init never "
+                        "initialised an mbarrier, or after mbarrier.inval: the run stops there (what the hardware "
+                        "does with it is undefined)",
+                        "mbarrier.init by one thread, then fence.mbarrier_init (for other CTAs) and a barrier, "
+                        "before any thread uses the mbarrier; mbarrier.init again after mbarrier.inval"},
 };
 
 tc5_status tc5_check_rule_count(unsigned *count) {

@@ -69,7 +69,7 @@ static const struct {
     {"ld", dec_ld}, {"ldu", dec_ld}, {"st", dec_st}, {"atom", dec_atom}, {"red", dec_atom},
     {"ldmatrix", dec_ldmatrix}, {"stmatrix", dec_stmatrix}, {"cp.async", dec_cp_async},
     {"cp.reduce", dec_cp_reduce}, {"tensormap", dec_tensormap},
-    {"prefetch", dec_nop}, {"prefetchu", dec_nop}, {"fence", dec_fence}, {"membar", dec_nop},
+    {"prefetch", dec_nop}, {"prefetchu", dec_nop}, {"fence", dec_fence}, {"membar", dec_fence},
     {"nanosleep", dec_nop}, {"discard", dec_nop}, {"griddepcontrol", dec_nop},
     {"setmaxnreg", dec_nop}, /* a register-allocation hint: nothing to model */
     /* control and warp-level */

@@ -98,6 +98,9 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
     if (t == c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
       if (write) chk_smem_write(w, in, lane, off, n);
       else chk_smem_read(w, in, lane, off, n);
+      if (c->chk->nxr) chk_xrace_local(w, in, lane, off, n, write);
+    } else if (t != c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
+      chk_remote_access(w, in, lane, t, off, n, write); /* smem-race across CTAs */
     }
     if (write) mark_written(&t->smem, off, n);
     return t->smem.bytes + off;
@@ -154,6 +157,7 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
   if (w->cta->chk) {
     if (write) chk_smem_store(w, in, (int)lane, (uint32_t)addr, n);
     else chk_smem_read(w, in, (int)lane, (uint32_t)addr, n);
+    if (w->cta->chk->nxr) chk_xrace_local(w, in, (int)lane, (uint32_t)addr, n, write);
   }
   if (write) mark_written(s, (uint32_t)addr, n);
   return s->bytes + addr;
@@ -978,9 +982,16 @@ static PTX_EXEC(x_fence_proxy_async) {
   if (mask) chk_fence_proxy_async(w);
   return PX_NEXT;
 }
+/* the other fences and membar: the checker counts them as releases of the
+ * warp for accesses to other CTAs' shared memory (chk_fence_order) */
+static PTX_EXEC(x_fence_order) {
+  (void)in;
+  if (mask && w->cta->chk) chk_fence_order(w);
+  return PX_NEXT;
+}
 PTX_DEC(dec_fence) {
   bool proxy_async = d->ntok > 2 && !strcmp(d->tok[1], "proxy") && !strncmp(d->tok[2], "async", 5);
   dec_nop(d);
-  if (proxy_async) d->in->fn = x_fence_proxy_async;
+  d->in->fn = proxy_async ? x_fence_proxy_async : x_fence_order;
   return TC5_OK;
 }

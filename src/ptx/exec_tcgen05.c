@@ -315,7 +315,8 @@ static PTX_EXEC(x_commit) {
         return PX_ERROR;
       ptx_mbar *mb = ptx_mbar_find(d, off);
       if (!mb || !mb->mb.initialized)
-        return ptx_fail(w, in, (int)l, TC5_ESTATE, off, "no initialised mbarrier at shared address 0x%x of CTA rank %u", off, d->rank);
+        return ptx_fail(w, in, (int)l, TC5_ESTATE, off, "[mbarrier-uninit] no initialised mbarrier at shared address 0x%x of CTA rank %u (%s)", off, d->rank,
+                        mb ? "invalidated by mbarrier.inval" : "never initialised by mbarrier.init");
       if (d == c) own = mb;
       pm[nm] = mb, pc[nm] = d, pbefore[nm] = mb->mb.phase;
       mp[nm++] = &mb->mb;

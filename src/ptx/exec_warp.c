@@ -559,8 +559,10 @@ static ptx_mbar *live_mbar(ptx_warp *w, const ptx_insn *in, int lane, uint32_t a
   ptx_cta *t = ptx_cluster_addr(w, PS_SHARED_CLUSTER, addr, &off);
   ptx_mbar *mb = t ? ptx_mbar_find(t, off) : NULL;
   if (!mb || !mb->mb.initialized) {
-    ptx_fail(w, in, lane, TC5_ESTATE, addr, "no initialised mbarrier at shared address 0x%x%s", off,
-             t && t != w->cta ? " of another CTA of the cluster" : "");
+    ptx_fail(w, in, lane, TC5_ESTATE, addr,
+             "[mbarrier-uninit] no initialised mbarrier at shared address 0x%x%s (%s)", off,
+             t && t != w->cta ? " of another CTA of the cluster" : "",
+             mb ? "invalidated by mbarrier.inval" : "never initialised by mbarrier.init");
     return NULL;
   }
   if (cta) *cta = t;
@@ -602,7 +604,7 @@ static bool mb_has_result(unsigned op) {
   return op == MB_ARRIVE || op == MB_ARRIVE_DROP || op == MB_TEST_WAIT || op == MB_TRY_WAIT;
 }
 
-/* in->aux = operation; in->mods bit 0: .parity, bit 1: .expect_tx (arrive) */
+/* in->aux = operation; in->mods bit 0: .parity, bit 1: .expect_tx (arrive), bit 2: .relaxed */
 static PTX_EXEC(x_mbarrier) {
   unsigned op = in->aux;
   bool has_state = mb_has_result(op);
@@ -694,9 +696,11 @@ static PTX_EXEC(x_mbarrier) {
           if (mb->mb.expected < cnt) st = tc5_diag_add(&dg, TC5_ESTATE, "count", cnt, "arrive_drop below zero expected arrivals");
           else mb->mb.expected -= cnt;
         }
-        if (!st && t != w->cta) chk_export(w, false);
+        bool relaxed = (in->mods & 4) != 0; /* 9.7.13.15.13: .relaxed arrives with no memory ordering */
+        if (!st && t != w->cta && !relaxed) chk_export(w, false);
         if (!st) st = tc5_mbarrier_arrive(&mb->mb, cnt, NULL, &dg);
-        if (!st && t == w->cta && w->cta->chk) chk_mbar_arrive(w, in, (int)l, mb, before, false, &spill);
+        if (!st && t == w->cta && w->cta->chk && !relaxed) chk_mbar_arrive(w, in, (int)l, mb, before, false, &spill);
+        if (!st && t == w->cta && w->cta->chk && relaxed) chk_mbar_arrive_relaxed(w, in, (int)l, mb, before, &spill);
         if (!st && t != w->cta) chk_mbar_remote(t, mb, before);
         d[l] = before;
         break;
@@ -729,8 +733,8 @@ PTX_DEC(dec_mbarrier) {
   if (d_take(d, "expect_tx")) in->mods |= 2;
   if (d_take(d, "noComplete")) return d_fail(d, TC5_EUNSUPPORTED, ".noComplete is not modelled");
   static const char *const ign[] = {"release", "acquire", "relaxed", "cta", "cluster", NULL};
-  while (d_take_one(d, ign) >= 0) {
-  }
+  for (int q; (q = d_take_one(d, ign)) >= 0;)
+    if (q == 2) in->mods |= 4; /* .relaxed: an arrival that releases nothing (the checker) */
   int sp = d_take_space(d);
   if (d_take_type(d) != PT_B64) return d_fail(d, TC5_EPARSE, "needs .b64");
   in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);

@@ -37,6 +37,19 @@ triton_run() { # ptx mode
   "$tc5" run "$1" --grid 2,2 --block 128 --shared-bytes 65552 --arg in:a.bin --arg in:b.bin \
     --arg "out:d.bin:$((256 * 256 * 4))" --arg u32:256 --arg u32:256 --arg u32:192 --arg null --arg null $2
 }
+# a hand-written kernel of tests/data/check/seeded (issue 33): FILE.ptx, entry k(out, bug, in), one CTA of
+# BLOCK threads; bug = 0 is the correct kernel (its output is the reference: it must be silent in strict mode),
+# bug = 1 the seeded bug; in: 512 bytes, out: 512 bytes
+seeded_run() { # file block bug flags
+  "$tc5" run "$root/tests/data/check/seeded/$1.ptx" --grid 1 --block "$2" --arg out:d.bin:512 --arg "u32:$3" \
+    --arg in:x.bin $4
+}
+seeded_inputs() { # file block
+  "$gen" gen bf16 256 7 x.bin
+  seeded_run "$1" "$2" 0 "--check=strict --werror" > ref.txt 2>&1 || {
+    echo "$name: the correct kernel (bug = 0) is not silent in strict mode"; cat ref.txt; exit 1; }
+  mv d.bin ref.bin
+}
 # edit FILE OP ARG: the Triton PTX, edited, to k.ptx
 edit() {
   awk -v op="$2" -v arg="$3" '
@@ -76,6 +89,10 @@ set +e
 if [ "$kind" = cuda ]; then
   cuda_inputs
   cuda_run "$6" "$flags" > out.txt 2>&1
+  rc=$?
+elif [ "$kind" = ptx ]; then
+  seeded_inputs "$6" "$7"
+  seeded_run "$6" "$7" 1 "$flags" > out.txt 2>&1
   rc=$?
 else
   file=$6 op=$7

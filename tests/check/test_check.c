@@ -476,6 +476,131 @@ static void test_mbarrier_reinit(void **s) {
   assert_int_equal(got[0].line, 13);
 }
 
+/* mbarrier.arrive.relaxed releases nothing (9.7.13.15.13): warp 0 stores,
+ * its thread 0 arrives (p != 0: .release, p == 0: .relaxed), warp 1 waits
+ * on the phase and loads the word: a race only after the relaxed arrival */
+static const char *relaxed_arrive = HDR
+    " .reg .pred %q<4>; .reg .b64 %s<2>;\n"
+    " .shared .align 16 .b32 buf[8];\n .shared .align 8 .b64 bar;\n mov.u32 %r3, buf;\n mov.u32 %r4, bar;\n"
+    " setp.eq.u32 %p2, %r2, 0;\n @%p2 mbarrier.init.shared::cta.b64 [%r4], 1;\n bar.sync 0;\n"
+    " setp.lt.u32 %p3, %r2, 32;\n"
+    " @%p3 st.shared.b32 [%r3], 5;\n"
+    " and.pred %q1, %p2, %p1;\n"
+    " setp.eq.u32 %q2, %r1, 0;\n and.pred %q2, %q2, %p2;\n"
+    " @%q1 mbarrier.arrive.release.cta.shared::cta.b64 %s1, [%r4];\n"
+    " @%q2 mbarrier.arrive.relaxed.cta.shared::cta.b64 %s1, [%r4];\n"
+    " @%p3 bra DONE;\n"
+    "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 %q3, [%r4], 0;\n @!%q3 bra WAIT;\n"
+    " ld.shared.b32 %r5, [%r3];\n st.global.b32 [%rd3], %r5;\n"
+    "DONE:\n ret;\n}\n";
+
+static void test_mbarrier_relaxed_arrive(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(relaxed_arrive, 64, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(out[32], 5);
+  assert_int_equal(run_src(relaxed_arrive, 64, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("smem-race"));
+  assert_non_null(strstr(got[0].text, "read-after-write"));
+}
+
+/* mbarrier-uninit: p == 0: an arrive on the word after an initialised
+ * mbarrier (never initialised); p == 2: init, arrive, inval, arrive (an
+ * invalidated mbarrier); p == 1: init, arrive, inval, init again, arrive
+ * (legal) */
+static const char *uninit_mbar = HDR
+    " .reg .b64 %s<2>;\n .shared .align 8 .b64 bar;\n mov.u32 %r4, bar;\n"
+    " setp.eq.u32 %p2, %r1, 2;\n"
+    " @%p1 mbarrier.init.shared::cta.b64 [%r4], 1;\n"
+    " @%p1 mbarrier.arrive.shared::cta.b64 %s1, [%r4];\n"
+    " @%p1 mbarrier.inval.shared::cta.b64 [%r4];\n"
+    " @!%p2 mbarrier.init.shared::cta.b64 [%r4], 1;\n"
+    " setp.eq.u32 %p3, %r1, 0;\n"
+    " @!%p3 mbarrier.arrive.shared::cta.b64 %s1, [%r4];\n"
+    " @%p3 mbarrier.arrive.shared::cta.b64 %s1, [%r4+8];\n ret;\n}\n";
+
+static void test_mbarrier_uninit(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  assert_int_equal(run_src(uninit_mbar, 1, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  unsigned k = 0;
+  assert_int_equal(tc5_check_rule_find("mbarrier-uninit", &k), TC5_OK);
+  const tc5_check_rule *r = NULL;
+  assert_int_equal(tc5_check_rule_get(k, &r), TC5_OK);
+  assert_int_equal(r->severity, TC5_CHECK_ALWAYS);
+  /* never initialised (the word after the mbarrier), invalidated: the run
+   * stops with the rule named, in every mode (--check=none included) */
+  const char *why[3] = {"never initialised by mbarrier.init", NULL, "invalidated by mbarrier.inval"};
+  for (uint32_t p = 0; p <= 2; p += 2)
+    for (int mode = 0; mode < 2; mode++) {
+      tc5_status rs = run_src(uninit_mbar, 1, p, mode ? TC5_CHECK_NONE : TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg);
+      assert_int_equal(rs, TC5_ESTATE);
+      assert_true(dg.count > 0);
+      int seen = 0;
+      for (unsigned i = 0; i < dg.count; i++)
+        seen |= strstr(dg.issue[i].message, "[mbarrier-uninit]") && strstr(dg.issue[i].message, why[p]);
+      assert_true(seen);
+    }
+}
+
+/* smem-race across the CTAs of a cluster: two CTAs of one warp; each loads
+ * the peer's word (ld.shared::cluster), both pass a cluster barrier whose
+ * arrival is .relaxed (p == 0: it releases nothing) or not (p != 0), then
+ * each stores to its own word: the peer's load and this store race when the
+ * arrival was relaxed */
+static const char *xcta = HDR
+    " .shared .align 16 .b32 buf[4];\n mov.u32 %r3, buf;\n"
+    " st.shared.b32 [%r3], 1;\n barrier.cluster.arrive.aligned;\n barrier.cluster.wait.aligned;\n"
+    " mov.u32 %r6, %cluster_ctarank;\n xor.b32 %r6, %r6, 1;\n mapa.shared::cluster.u32 %r7, %r3, %r6;\n"
+    " ld.shared::cluster.b32 %r5, [%r7];\n"
+    " @%p1 barrier.cluster.arrive.aligned;\n @!%p1 barrier.cluster.arrive.relaxed.aligned;\n"
+    " barrier.cluster.wait.aligned;\n"
+    " st.shared.b32 [%r3], %r5;\n"
+    " barrier.cluster.arrive.aligned;\n barrier.cluster.wait.aligned;\n ret;\n}\n";
+
+static tc5_status run_cluster(const char *src, uint32_t param, tc5_diag *dg) {
+  tc5_ptx_module *m;
+  tc5_diag_init(dg);
+  tc5_status st = tc5_ptx_load(src, strlen(src), "c.ptx", &m, dg);
+  if (st) return st;
+  uint32_t out[64], scratch[16] = {0};
+  tc5_ptx_arg args[3] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = sizeof out},
+                         {.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = param},
+                         {.kind = TC5_PTX_ARG_BUFFER, .data = scratch, .bytes = sizeof scratch}};
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = 2;
+  cfg.cluster[0] = 2, cfg.cluster[1] = 1, cfg.cluster[2] = 1;
+  cfg.block[0] = 32;
+  cfg.threads = 1;
+  cfg.check = TC5_CHECK_DEFAULT;
+  cfg.on_finding = on_finding;
+  ngot = 0;
+  tc5_ptx_stats stats;
+  st = tc5_ptx_launch(m, &cfg, args, 3, &stats, dg);
+  tc5_ptx_free(m);
+  return st;
+}
+
+static void test_smem_race_cluster(void **s) {
+  (void)s;
+  tc5_diag dg;
+  assert_int_equal(run_cluster(xcta, 1, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(run_cluster(xcta, 0, &dg), TC5_EHAZARD);
+  assert_true(ngot >= 1);
+  assert_int_equal(got[0].rule, rule_of("smem-race"));
+  assert_non_null(strstr(got[0].text, "across CTAs"));
+  assert_non_null(strstr(got[0].text, "ld.shared::cluster"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rules_table),
@@ -490,6 +615,9 @@ int main(void) {
       cmocka_unit_test(test_async_src_inflight),
       cmocka_unit_test(test_proxy_fence_first_after_store),
       cmocka_unit_test(test_mbarrier_reinit),
+      cmocka_unit_test(test_mbarrier_relaxed_arrive),
+      cmocka_unit_test(test_mbarrier_uninit),
+      cmocka_unit_test(test_smem_race_cluster),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
