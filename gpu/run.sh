@@ -8,6 +8,9 @@
 #   gpu/run.sh mma [OUTDIR]     the mma.sync kernels of tests/data/ptx/mma90 (gpu/mma_sync.cu's
 #                               PTX: every shape and type tc5 models) the same way
 #                               (OUTDIR/h100_out.bin; CTest ptx_silicon_mma)
+#   gpu/run.sh f64nan [OUTDIR]  the f64 NaN kernels of tests/data/ptx/f64nan (gpu/f64_nan.cu's PTX:
+#                               which NaN add/sub/mul/fma/div/sqrt/rcp/min/max/cvt .f64 give)
+#                               the same way (OUTDIR/h100_out.bin; CTest ptx_silicon_f64nan)
 #   gpu/run.sh tma [OUTDIR]     the TMA kernels of tests/data/ptx/tma90 the same way, and
 #                               the driver's verdicts on tmap_rules.txt's tensor maps
 #   gpu/run.sh gemm [OUTDIR]    the GPU GEMM (gpu/gemm_cuda.cu) against the CPU's tc5_gemm,
@@ -113,9 +116,11 @@ case "$what" in
   ptx)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  mma)
+  mma|f64nan)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
-    exec build-gpu/ptx_silicon tests/data/ptx/mma90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
+    data=tests/data/ptx/mma90
+    [ "$what" = mma ] || data=tests/data/ptx/f64nan
+    exec build-gpu/ptx_silicon $data "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
   tma|attention)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     data=tests/data/ptx/tma90
@@ -182,5 +187,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|tma|sparse|attention|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2 [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|tma|sparse|attention|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2 [OUTDIR]" >&2; exit 2 ;;
 esac

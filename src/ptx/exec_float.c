@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ptx/decode_impl.h"
+#include "ptx/f64_nan.h"
 #include "sfu/sfu_impl.h"
 #include "tc5/formats.h"
 
@@ -204,17 +205,30 @@ static PTX_EXEC(x_f64op) {
   const uint64_t *c = in->aux2 == OP_FMA ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   WITH_ROUND(in->aux, PTX_LANES(mask, {
-    double x = f64_of(a[l]), y = f64_of(b[l]), z = f64_of(c[l]), r;
+    double x = f64_of(a[l]), y = f64_of(b[l]), r;
+    /* the operand order in which a NaN is taken (f64_nan.h) */
+    uint64_t ops[3] = {b[l], a[l], 0}, nan;
+    unsigned n = 2;
+    if (op == OP_FMA) ops[1] = c[l], ops[2] = a[l], n = 3;
+    if (op == OP_DIV) ops[0] = a[l], ops[1] = b[l];
+    if (op == OP_MIN || op == OP_MAX) {
+      /* one NaN: the other operand; two: b quieted */
+      if (f64_is_nan(a[l]) && f64_is_nan(b[l])) d[l] = b[l] | F64_QUIET;
+      else d[l] = f64_made(op == OP_MIN ? dmin_ptx(x, y) : dmax_ptx(x, y));
+      continue;
+    }
+    if (f64_nan_operand(ops, n, &nan)) {
+      d[l] = nan;
+      continue;
+    }
     switch (op) {
     case OP_ADD: r = x + y; break;
     case OP_SUB: r = x - y; break;
     case OP_MUL: r = x * y; break;
     case OP_DIV: r = x / y; break;
-    case OP_MIN: r = dmin_ptx(x, y); break;
-    case OP_MAX: r = dmax_ptx(x, y); break;
-    default: r = fma(x, y, z); break;
+    default: r = fma(x, y, f64_of(c[l])); break;
     }
-    d[l] = bits_f64(r);
+    d[l] = f64_made(r);
   }));
   return PX_NEXT;
 }
@@ -436,11 +450,16 @@ static PTX_EXEC(x_funary) {
   } else if (in->type == PT_F64) {
     WITH_ROUND(in->aux, PTX_LANES(mask, {
       double x = f64_of(a[l]);
+      /* a NaN comes out quieted, its sign kept, from abs and neg too (f64_nan.h) */
+      if (f64_is_nan(a[l])) {
+        d[l] = a[l] | F64_QUIET;
+        continue;
+      }
       switch (op) {
       case U_ABS: d[l] = a[l] & 0x7fffffffffffffffull; break;
       case U_NEG: d[l] = a[l] ^ 0x8000000000000000ull; break;
-      case U_RCP: d[l] = bits_f64(1.0 / x); break;
-      default: d[l] = bits_f64(sqrt(x)); break;
+      case U_RCP: d[l] = f64_made(1.0 / x); break;
+      default: d[l] = f64_made(sqrt(x)); break;
       }
     }));
   } else { /* f16 / bf16 / x2: sign operations; a NaN half comes out as 0x7fff (the H100) */
@@ -653,6 +672,8 @@ static PTX_EXEC(x_cvt) {
       if (relu && !(x > 0) && x == x) x = 0; /* -0 too: the H100 gives +0 */
       if (dt == PT_F64) {
         r = bits_f64(x);
+        /* an f32 NaN keeps its sign and payload, quieted (the H100, f64_nan.h) */
+        if (st == PT_F32 && x != x) r = (v >> 31 & 1) << 63 | 0x7ff0000000000000ull | (v & 0x7fffffull) << 29 | F64_QUIET;
       } else if (in->vec == 2) {
         /* cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower */
         double y = src_val(b[l], st, ftz);
@@ -671,6 +692,9 @@ static PTX_EXEC(x_cvt) {
         if (ftz) f = ftz32(f);
         if (sat) f = sat32(f);
         r = bits_f32(f);
+        /* an f64 NaN keeps its sign and the payload's top 22 bits, quieted
+         * (the H100, cvt.rn.f32.f64; f64_nan.h) */
+        if (st == PT_F64 && f64_is_nan(v) && !sat) r = (v >> 63) << 31 | 0x7fc00000u | (uint32_t)(v >> 29 & 0x3fffffu);
       } else {
         r = enc_from(fmt_of(dt), x, st, tc5_rnd(rnd), satf);
         if (sat && dt != PT_TF32) {

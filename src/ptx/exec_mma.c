@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "ptx/decode_impl.h"
+#include "ptx/f64_nan.h"
 #include "tc5/arith.h"
 
 /* in->mods: bits 0-7 M, 8-15 N, 16-23 K, bit 24 .satfinite, bit 25 Blackwell;
@@ -163,22 +164,12 @@ static double mma_f64_of(uint64_t b) {
   memcpy(&d, &b, 8);
   return d;
 }
-static bool mma_nan_f64(uint64_t x) {
-  return (x & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (x & 0xfffffffffffffull);
-}
-/* one step of the chain, d = fma(a, b, c), as the H100 gives it (gpu/run.sh mma,
- * tests/data/ptx/mma90: 4,096 elements, NaN, infinities and subnormals among the inputs):
- * a NaN operand comes out quieted with its sign and payload, the first of b, c, a;
- * a NaN the step makes (0 x inf, inf - inf) is 0xfff8000000000000 */
+/* one step of the chain, d = fma(a, b, c), with the H100's NaNs (f64_nan.h: b, c, a;
+ * gpu/run.sh mma, tests/data/ptx/mma90) */
 static uint64_t mma_fma_f64(uint64_t a, uint64_t b, uint64_t c) {
-  const uint64_t quiet = 1ull << 51;
-  if (mma_nan_f64(b)) return b | quiet;
-  if (mma_nan_f64(c)) return c | quiet;
-  if (mma_nan_f64(a)) return a | quiet;
-  double d = fma(mma_f64_of(a), mma_f64_of(b), mma_f64_of(c));
-  uint64_t x;
-  memcpy(&x, &d, 8);
-  return mma_nan_f64(x) ? 0xfff8000000000000ull : x;
+  uint64_t ops[3] = {b, c, a}, nan;
+  if (f64_nan_operand(ops, 3, &nan)) return nan;
+  return f64_made(fma(mma_f64_of(a), mma_f64_of(b), mma_f64_of(c)));
 }
 
 /* m8n8k4 .f64: each element d = fma(a3, b3, fma(a2, b2, fma(a1, b1, fma(a0, b0, c)))), IEEE
