@@ -6,6 +6,7 @@
  * finding is recorded once per (rule, instruction, earlier instruction) in
  * the launch's log and handed to the caller when the launch ends. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
@@ -22,19 +23,21 @@ const char *chk_rule_id(unsigned rule) {
 }
 
 /* ---- setup ---- */
-tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
-  ptx_chk *k = calloc(1, sizeof *k);
+tc5_status chk_new(chk_cta **out, const chk_setup *S) {
+  chk_cta *k = calloc(1, sizeof *k);
   if (!k) return TC5_ENOMEM;
-  k->L = L;
-  k->code = L->m->code;
-  k->strict = L->cfg.check == TC5_CHECK_STRICT;
-  k->n = L->warps_per_cta; /* at most 32 (1024 threads) */
+  k->code = S->code;
+  k->mname = S->mname, k->target = S->target;
+  k->rule_level = S->rule_level, k->lock = S->lock, k->log = S->log;
+  k->smem = S->smem, k->ctaid = S->ctaid, k->rank = S->rank, k->peers = S->peers, k->npeers = S->npeers;
+  k->strict = S->strict;
+  k->n = S->nwarps; /* at most 32 (1024 threads) */
   if (k->n > 32) {
     free(k);
     return TC5_EINVAL;
   }
   k->nvc = CHK_CLOCKS * k->n;
-  k->ngran = (L->shared_total + GRAN - 1) / GRAN;
+  k->ngran = (S->shared_total + GRAN - 1) / GRAN;
   size_t V = (size_t)k->n * k->nvc;
   k->vc = calloc(V, 4), k->svc = calloc(V, 4), k->spend = calloc(V, 4);
   k->fence_seq = calloc(k->n, 4), k->mma_n = calloc(k->n, 4), k->ld_n = calloc(k->n, 4), k->st_n = calloc(k->n, 4);
@@ -42,7 +45,7 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->last_insn = calloc(k->n, 4);
   k->rg = calloc(k->ngran ? k->ngran : 1, sizeof *k->rg);
   k->last_rev = calloc(k->n, 4), k->last_rinsn = calloc(k->n, 4);
-  k->icls = calloc(L->m->ncode ? L->m->ncode : 1, 1);
+  k->icls = calloc(S->ncode ? S->ncode : 1, 1);
   k->cpa_m = calloc(k->ngran ? k->ngran : 1, 2);
   k->cpa_w = calloc(k->ngran ? k->ngran : 1, 4), k->tma_w = calloc(k->ngran ? k->ngran : 1, 4);
   k->bulk_r = calloc(k->ngran ? k->ngran : 1, 4), k->wg_r = calloc(k->ngran ? k->ngran : 1, 4);
@@ -51,7 +54,7 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   k->pend = calloc(k->n, sizeof *k->pend), k->npend = calloc(k->n, sizeof(uint32_t)),
   k->pend_cap = calloc(k->n, sizeof(uint32_t));
   k->pois = calloc(k->n, sizeof *k->pois), k->npois = calloc(k->n, 4), k->pois_cap = calloc(k->n, 4);
-  k->nregs = L->m->nregs;
+  k->nregs = S->nregs;
   k->rmark = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->rmark);
   k->pslot = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->pslot);
   k->scratch = calloc(k->nvc, 4);
@@ -67,7 +70,7 @@ tc5_status chk_new(ptx_chk **out, const ptx_launch *L) {
   return TC5_OK;
 }
 
-void chk_free(ptx_chk *k) {
+void chk_free(chk_cta *k) {
   if (!k) return;
   free(k->vc), free(k->svc), free(k->spend), free(k->fence_seq), free(k->mma_n), free(k->ld_n), free(k->st_n);
   free(k->rel_l), free(k->rel_s), free(k->mma_lanes), free(k->last_ev), free(k->last_insn), free(k->sm_w), free(k->sm_r);
@@ -90,7 +93,7 @@ void chk_free(ptx_chk *k) {
   free(k);
 }
 
-void chk_reset(ptx_chk *k) {
+void chk_reset(chk_cta *k) {
   size_t V = (size_t)k->n * k->nvc;
   memset(k->vc, 0, V * 4), memset(k->svc, 0, V * 4), memset(k->spend, 0, V * 4);
   memset(k->fence_seq, 0, k->n * 4), memset(k->mma_n, 0, k->n * 4), memset(k->ld_n, 0, k->n * 4);
@@ -159,36 +162,56 @@ static const char *op_name(const chk_op *o) {
   return o->kind == OK_LD ? "tcgen05.ld" : o->kind == OK_ST ? "tcgen05.st" : pipe[o->sub < 3 ? o->sub : 0];
 }
 
-static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who earlier, const char *fmt, ...)
+/* "FILE:LINE" of the source line the instruction came from (the outermost
+ * inlined_at's when it was inlined, then " (in FILE:LINE)" of the .loc
+ * itself), cut to cap bytes ("...tail"); "" without a .loc */
+static void insn_source(const chk_insn *in, char *out, size_t cap) {
+  out[0] = 0;
+  if (!in->src_line) return;
+  char tmp[1024];
+  if (in->at_line) {
+    const char *b = strrchr(in->file, '/');
+    snprintf(tmp, sizeof tmp, "%s:%u (in %s:%u)", in->at_file, in->at_line, b ? b + 1 : in->file, in->src_line);
+  } else
+    snprintf(tmp, sizeof tmp, "%s:%u", in->file, in->src_line);
+  size_t n = strlen(tmp);
+  if (n < cap) {
+    memcpy(out, tmp, n + 1);
+  } else {
+    size_t keep = cap - 4;
+    memcpy(out, "...", 3);
+    memcpy(out + 3, tmp + n - keep, keep + 1);
+  }
+}
+
+static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lane, who earlier, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
-static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who earlier, const char *fmt, ...) {
-  ptx_cta *c = w->cta;
-  ptx_launch *L = c->L;
-  const tc5_ptx_module *m = L->m;
+static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lane, who earlier, const char *fmt, ...) {
+  chk_cta *k = w->k;
   const tc5_check_rule *r;
   tc5_check_rule_get(rule, &r);
-  unsigned lv = L->rule_level[rule];
+  unsigned lv = k->rule_level[rule];
   if (lv == TC5_RULE_OFF) return;
   bool warning = lv == TC5_RULE_WARNING || (lv == TC5_RULE_DEFAULT && r->severity == TC5_CHECK_WARNING);
-  if (warning && lv == TC5_RULE_DEFAULT && L->cfg.check != TC5_CHECK_STRICT) return;
-  uint32_t a = in ? (uint32_t)(in - m->code) : NOINSN, b = earlier.insn;
-  chk_log *log = L->log;
-  pthread_mutex_lock(L->lock);
+  if (warning && lv == TC5_RULE_DEFAULT && !k->strict) return;
+  uint32_t a = in ? (uint32_t)(in - k->code) : NOINSN, b = earlier.insn;
+  chk_log *log = k->log;
+  pthread_mutex_lock(k->lock);
   if (warning) log->warnings++;
   else log->errors++;
   for (unsigned i = 0; i < log->n; i++)
     if (log->keys[i].rule == rule && log->keys[i].a == a && log->keys[i].b == b) {
       log->f[i].count++;
-      pthread_mutex_unlock(L->lock);
+      pthread_mutex_unlock(k->lock);
       return;
     }
   if (log->n == log->cap) {
     unsigned nc = log->cap ? log->cap * 2 : 16;
     if (nc > MAX_FINDINGS || log->n >= MAX_FINDINGS) {
-      pthread_mutex_unlock(L->lock);
+      pthread_mutex_unlock(k->lock);
       return;
     }
     tc5_check_finding *nf = realloc(log->f, nc * sizeof *nf);
@@ -196,7 +219,7 @@ static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who
     struct chk_key *nk = realloc(log->keys, nc * sizeof *nk);
     if (nk) log->keys = nk;
     if (!nf || !nk) {
-      pthread_mutex_unlock(L->lock);
+      pthread_mutex_unlock(k->lock);
       return;
     }
     log->cap = nc;
@@ -208,9 +231,9 @@ static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who
   f->rule = rule;
   f->warning = warning;
   f->line = in ? in->line : 0;
-  f->line2 = b != NOINSN ? m->code[b].line : 0;
-  if (in) ptx_insn_source(m, in, f->src, sizeof f->src);
-  if (b != NOINSN) ptx_insn_source(m, &m->code[b], f->src2, sizeof f->src2);
+  f->line2 = b != NOINSN ? k->code[b].line : 0;
+  if (in) insn_source(in, f->src, sizeof f->src);
+  if (b != NOINSN) insn_source(&k->code[b], f->src2, sizeof f->src2);
   f->count = 1;
   char what[400];
   va_list ap;
@@ -223,19 +246,19 @@ static void report(ptx_warp *w, unsigned rule, const ptx_insn *in, int lane, who
     char thr[48];
     if (lane >= 0) snprintf(thr, sizeof thr, "thread %u", w->id * 32 + (unsigned)lane);
     else snprintf(thr, sizeof thr, "threads %u-%u", w->id * 32, w->id * 32 + 31);
-    o += (size_t)snprintf(f->text + o, sizeof f->text - o, "  at    %s:%u: %s (CTA (%u,%u,%u) warp %u, %s)\n", m->name,
-                          in->line, ptx_insn_text(m, in), c->ctaid[0], c->ctaid[1], c->ctaid[2], w->id, thr);
+    o += (size_t)snprintf(f->text + o, sizeof f->text - o, "  at    %s:%u: %s (CTA (%u,%u,%u) warp %u, %s)\n", k->mname,
+                          in->line, in->text, k->ctaid[0], k->ctaid[1], k->ctaid[2], w->id, thr);
   }
   if (o < sizeof f->text && b != NOINSN) {
     char thr[48] = "";
     if (earlier.lane >= 0) snprintf(thr, sizeof thr, ", thread %u", (unsigned)(earlier.warp * 32 + earlier.lane));
     else if (earlier.warp >= 0)
       snprintf(thr, sizeof thr, ", threads %u-%u", (unsigned)earlier.warp * 32, (unsigned)earlier.warp * 32 + 31);
-    o += (size_t)snprintf(f->text + o, sizeof f->text - o, "  after %s:%u: %s (warp %d%s)\n", m->name, m->code[b].line,
-                          ptx_insn_text(m, &m->code[b]), earlier.warp, thr);
+    o += (size_t)snprintf(f->text + o, sizeof f->text - o, "  after %s:%u: %s (warp %d%s)\n", k->mname, k->code[b].line,
+                          k->code[b].text, earlier.warp, thr);
   }
   if (o < sizeof f->text) snprintf(f->text + o, sizeof f->text - o, "  fix:  %s\n", r->fix);
-  pthread_mutex_unlock(L->lock);
+  pthread_mutex_unlock(k->lock);
 }
 
 void chk_log_free(chk_log *log) {
@@ -249,19 +272,19 @@ void chk_log_free(chk_log *log) {
 /* what warp w releases: its vector (default) and its strict vector, with
  * its own ld/st entries as of its last before_thread_sync (a commit adds
  * its MMAs: the commit's implicit fence) */
-static void contribution(ptx_chk *k, unsigned w, bool commit, uint32_t *d, uint32_t *ds) {
+static void contribution(chk_cta *k, unsigned w, bool commit, uint32_t *d, uint32_t *ds) {
   memcpy(d, VC(k, k->vc, w), k->nvc * 4);
   memcpy(ds, VC(k, k->svc, w), k->nvc * 4);
   ds[VL(k, w)] = k->rel_l[w];
   ds[VS(k, w)] = k->rel_s[w];
   if (commit) d[VM(k, w)] = ds[VM(k, w)] = k->mma_n[w];
 }
-static void acquire(ptx_chk *k, unsigned w, const uint32_t *v, const uint32_t *vs) {
+static void acquire(chk_cta *k, unsigned w, const uint32_t *v, const uint32_t *vs) {
   join(VC(k, k->vc, w), v, k->nvc);
   join(VC(k, k->spend, w), vs, k->nvc);
 }
 
-static uint32_t new_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint8_t kind, uint32_t idx) {
+static uint32_t new_op(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint8_t kind, uint32_t idx) {
   if (!ROOM(k->op, k->nop, k->op_cap, 256)) return 0;
   k->op[k->nop] = (chk_op){(uint32_t)(in - k->code), idx, kind, (uint8_t)w->id, (uint8_t)(lane < 0 ? 0xFF : lane), 0};
   return k->nop++;
@@ -270,7 +293,7 @@ static uint32_t new_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, ui
 /* ---- shared memory ---- */
 /* a new store event for warp wi at instruction insn (the warp's current
  * one until its next release, fence or instruction) */
-static uint32_t store_event(ptx_chk *k, unsigned wi, uint32_t insn, int lane) {
+static uint32_t store_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
   if (!ROOM(k->ev, k->nev, k->ev_cap, 1024)) return 0;
   uint32_t e = k->nev++;
   k->ev[e] = (chk_ev){k->seq, VC(k, k->vc, wi)[VT(k, wi)], insn, (uint8_t)wi, (uint8_t)(lane < 0 ? 0 : lane)};
@@ -282,7 +305,7 @@ static uint32_t store_event(ptx_chk *k, unsigned wi, uint32_t insn, int lane) {
 /* granules g..z of CTA k's shared memory written (by store event e, 0 for
  * the async proxy); overwriting what a tcgen05.mma of the writer's own CTA
  * still reads is reported (own: the writer is of k's CTA) */
-static void smem_written(ptx_warp *w, ptx_chk *k, bool own, const ptx_insn *in, int lane, uint32_t off, uint32_t g,
+static void smem_written(const chk_warp *w, chk_cta *k, bool own, const chk_insn *in, int lane, uint32_t off, uint32_t g,
                          uint32_t z, uint32_t e, const char *by) {
   for (; g <= z; g++) {
     uint32_t r = k->sm_r[g];
@@ -296,8 +319,8 @@ static void smem_written(ptx_warp *w, ptx_chk *k, bool own, const ptx_insn *in, 
   }
 }
 
-void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
-  ptx_chk *k = w->cta->chk;
+void chk_smem_write(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
+  chk_cta *k = w->k;
   if (!k || !n) return;
   chk_race(w, in, lane, off, n, true);
   unsigned wi = w->id;
@@ -309,16 +332,16 @@ void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uin
   smem_written(w, k, true, in, lane, off, g, z, e, "");
 }
 
-static void inflight_sources(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, const char *by);
-void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n) {
-  ptx_chk *k = t->chk;
+static void inflight_sources(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t g, const char *by);
+void chk_smem_async_write(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n) {
+  chk_cta *k = t;
   if (!k || !n) return;
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) z = k->ngran - 1;
-  smem_written(w, k, t == w->cta, in, lane, off, g, z, 0, " by a copy");
+  smem_written(w, k, t == w->k, in, lane, off, g, z, 0, " by a copy");
   for (uint32_t x = g; x <= z; x++) {
     k->rg[x].w = k->rg[x].r[0] = k->rg[x].r[1] = 0;
-    if (t == w->cta) inflight_sources(k, w, in, lane, x, "a copy (TMA, bulk)");
+    if (t == w->k) inflight_sources(k, w, in, lane, x, "a copy (TMA, bulk)");
   }
 }
 
@@ -327,20 +350,20 @@ void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t,
  * ldmatrix, stmatrix, cp.async...): atomics, reductions and the strong
  * (.volatile / .relaxed / .acquire / .release) forms do not race in the
  * memory model's sense and are not followed */
-static unsigned iclass(ptx_chk *k, const ptx_insn *in) {
+static unsigned iclass(chk_cta *k, const chk_insn *in) {
   uint32_t i = (uint32_t)(in - k->code);
   if (!k->icls[i]) {
-    const char *t = ptx_insn_text(k->L->m, in);
+    const char *t = in->text;
     bool strong = !strncmp(t, "atom", 4) || !strncmp(t, "red", 3) || strstr(t, ".volatile") ||
                   strstr(t, ".relaxed") || strstr(t, ".acquire") || strstr(t, ".release") || strstr(t, "mbarrier");
     k->icls[i] = strong ? 2 : !strncmp(t, "cp.async", 8) ? 3 : 1;
   }
   return k->icls[i];
 }
-static bool weak_access(ptx_chk *k, const ptx_insn *in) { return iclass(k, in) != 2; }
+static bool weak_access(chk_cta *k, const chk_insn *in) { return iclass(k, in) != 2; }
 
 /* ---- asynchronous copies in flight (issue 33) ---- */
-static bool tma_known(const ptx_chk *k, unsigned wi, const uint32_t *vc, const struct chk_tma *t) {
+static bool tma_known(const chk_cta *k, unsigned wi, const uint32_t *vc, const struct chk_tma *t) {
   for (unsigned q = 0; q < k->n; q++)
     if (t->kclock[q] && (q == wi || vc[VT(k, q)] + 1 >= t->kclock[q])) return true;
   return false;
@@ -348,7 +371,7 @@ static bool tma_known(const ptx_chk *k, unsigned wi, const uint32_t *vc, const s
 
 /* the async reads of granule g that a write by warp w (a generic store or
  * a copy) must come after: TMA stores / bulk copies, wgmma operands */
-static void inflight_sources(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, const char *by) {
+static void inflight_sources(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t g, const char *by) {
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t o = k->bulk_r[g];
   if (o && !known(k, vc, &k->op[o]))
@@ -368,7 +391,7 @@ static void inflight_sources(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
  * operand) or a generic write must come after: cp.async, TMA loads */
 /* (m: the bytes of the granule accessed; cp.asyncs are followed per byte:
  * Triton's tf32 kernels copy 4 bytes a thread, warps side by side) */
-static void inflight_dests(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint16_t m,
+static void inflight_dests(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t g, uint16_t m,
                            const char *acc) {
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t o = k->cpa_w[g];
@@ -387,7 +410,7 @@ static void inflight_dests(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane
   k->tma_w[g] = 0;
 }
 
-static void inflight_access(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n,
+static void inflight_access(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n,
                             bool write) {
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) z = k->ngran - 1;
@@ -407,13 +430,13 @@ static void inflight_access(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lan
   }
 }
 
-static uint32_t group_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint8_t kind, unsigned which,
+static uint32_t group_op(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint8_t kind, unsigned which,
                          unsigned owner) {
   return new_op(k, w, in, lane, kind, k->grp_n[which][owner] + 1);
 }
 
-void chk_cp_async(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
-  ptx_chk *k = w->cta->chk;
+void chk_cp_async(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
+  chk_cta *k = w->k;
   if (!k || !n) return;
   uint32_t id = group_op(k, w, in, lane, OK_CPA, 0, w->id);
   for (uint32_t g = off / GRAN; id && g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
@@ -424,8 +447,8 @@ void chk_cp_async(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint3
   }
 }
 
-void chk_group(ptx_warp *w, unsigned which, bool wait, uint32_t n) {
-  ptx_chk *k = w->cta->chk;
+void chk_group(const chk_warp *w, unsigned which, bool wait, uint32_t n) {
+  chk_cta *k = w->k;
   if (!k || which > 2) return;
   unsigned wi = w->id;
   if (!wait) {
@@ -439,21 +462,21 @@ void chk_group(ptx_warp *w, unsigned which, bool wait, uint32_t n) {
   if (svc[e] < done) svc[e] = done;
 }
 
-void chk_tma_load(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n, ptx_mbar *mb,
+void chk_tma_load(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n, const chk_mbar *mb,
                   uint32_t phase) {
-  ptx_chk *k = t->chk;
+  chk_cta *k = t;
   if (!k || !n || !mb) return;
   if (!ROOM(k->tma, k->ntma, k->tma_cap, 64)) return;
   uint32_t id = k->ntma++;
   struct chk_tma *x = &k->tma[id];
   memset(x, 0, sizeof *x);
-  x->insn = (uint32_t)(in - k->code), x->mb = (uint32_t)(mb - t->mbars), x->phase = phase;
+  x->insn = (uint32_t)(in - k->code), x->mb = mb->idx, x->phase = phase;
   x->warp = (uint8_t)w->id, x->lane = (uint8_t)(lane < 0 ? 0 : lane);
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) k->tma_w[g] = id, k->rg[g].busy = 1;
 }
 
 /* a warp observed phase c of mbarrier i: the TMA loads that phase completes are known to it */
-static void tma_observed(ptx_chk *k, unsigned wi, uint32_t i, uint32_t c) {
+static void tma_observed(chk_cta *k, unsigned wi, uint32_t i, uint32_t c) {
   for (uint32_t j = k->ntma; j-- > 1 && j + 512 >= k->ntma;) {
     struct chk_tma *x = &k->tma[j];
     if (x->mb == i && x->phase <= c && !x->kclock[wi]) x->kclock[wi] = VC(k, k->vc, wi)[VT(k, wi)] + 1;
@@ -463,7 +486,7 @@ static void tma_observed(ptx_chk *k, unsigned wi, uint32_t i, uint32_t c) {
 /* the clock of store x's warp at its first fence.proxy.async after x (the
  * oldest remembered one when the ring no longer holds it: a lower bound
  * of what the reader must know, so never a false alarm) */
-static uint32_t first_fence_tc(const ptx_chk *k, const chk_ev *x) {
+static uint32_t first_fence_tc(const chk_cta *k, const chk_ev *x) {
   if (x->warp >= 32) return 0;
   uint32_t best_seq = UINT32_MAX, tc = 0, n = k->fence_hn[x->warp] < FENCE_HIST ? k->fence_hn[x->warp] : FENCE_HIST;
   for (uint32_t i = 0; i < n; i++) {
@@ -473,8 +496,8 @@ static uint32_t first_fence_tc(const ptx_chk *k, const chk_ev *x) {
   return tc;
 }
 
-void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool grouped) {
-  ptx_chk *k = w->cta->chk;
+void chk_bulk_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool grouped) {
+  chk_cta *k = w->k;
   if (!k || !n) return;
   uint32_t id = grouped ? group_op(k, w, in, lane, OK_BULK, 1, w->id) : 0;
   const uint32_t *vc = VC(k, k->vc, w->id);
@@ -502,9 +525,9 @@ void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint
   }
 }
 
-void chk_wgmma(ptx_warp *w, const ptx_insn *in, unsigned wg0, const tc5_smem_desc *da, const tc5_operand *opa,
+void chk_wgmma(const chk_warp *w, const chk_insn *in, unsigned wg0, const tc5_smem_desc *da, const tc5_operand *opa,
                const tc5_smem_desc *db, const tc5_operand *opb, unsigned N, unsigned K) {
-  ptx_chk *k = w->cta->chk;
+  chk_cta *k = w->k;
   if (!k) return;
   uint32_t id = group_op(k, w, in, -1, OK_WG, 2, wg0);
   if (!id) return;
@@ -525,15 +548,15 @@ void chk_wgmma(ptx_warp *w, const ptx_insn *in, unsigned wg0, const tc5_smem_des
   }
 }
 
-void chk_mbar_reinit(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb) {
-  if (!w->cta->chk) return;
+void chk_mbar_reinit(const chk_warp *w, const chk_insn *in, int lane, const chk_mbar *mb) {
+  if (!w->k) return;
   report(w, CR_MBAR_REINIT, in, lane, nobody(),
          "mbarrier.init of the mbarrier at shared 0x%x, which is initialised (phase %u) and was not invalidated "
-         "(mbarrier.inval)", mb->addr, mb->mb.phase);
+         "(mbarrier.inval)", mb->addr, mb->phase);
 }
 
 /* warp wi's read event for this instruction at its current clock */
-static uint32_t read_event(ptx_chk *k, unsigned wi, uint32_t insn, int lane) {
+static uint32_t read_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
   uint32_t e = k->last_rev[wi];
   if (e && k->last_rinsn[wi] == insn && k->ev[e].tclock == VC(k, k->vc, wi)[VT(k, wi)]) return e;
   if (!ROOM(k->ev, k->nev, k->ev_cap, 1024)) return 0;
@@ -546,14 +569,14 @@ static uint32_t read_event(ptx_chk *k, unsigned wi, uint32_t insn, int lane) {
 
 /* an earlier access x (of another warp, touching bytes xm of the granule)
  * that the access of warp wi (bytes m) is not ordered after */
-static bool races(const ptx_chk *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
+static bool races(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
   if (!x || !(xm & m)) return false;
   const chk_ev *p = &k->ev[x];
   return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
 }
 
-void chk_race(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
-  ptx_chk *k = w->cta->chk;
+void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
+  chk_cta *k = w->k;
   if (!k || !n || !in) return;
   inflight_access(k, w, in, lane, off, n, write);
   if (!weak_access(k, in)) return;
@@ -604,11 +627,11 @@ void chk_race(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t 
   }
 }
 
-void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
-  ptx_chk *k = w->cta->chk;
+void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
+  chk_cta *k = w->k;
   if (!k) return;
   chk_race(w, in, lane, off, n, false);
-  const tc5_smem *s = &w->cta->smem;
+  const tc5_smem *s = k->smem;
   for (uint32_t b = off; b < off + n && b < s->size; b++)
     if (!(s->written[b >> 3] >> (b & 7) & 1)) {
       report(w, CR_SMEM_UNINIT, in, lane, nobody(), "shared memory 0x%x (%u bytes from 0x%x) is read but was never written",
@@ -617,11 +640,11 @@ void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint
     }
 }
 
-void chk_uninit_flush(ptx_warp *w, const ptx_insn *in, tc5_uninit_log *g) {
+void chk_uninit_flush(const chk_warp *w, const chk_insn *in, tc5_uninit_log *g) {
   tc5_uninit_log u = *g;
   memset(g, 0, sizeof *g);
-  if (!w->cta->chk) return; /* --check=none: not tracked */
-  const char *op = ptx_insn_text(w->cta->L->m, in);
+  if (!w->k) return; /* --check=none: not tracked */
+  const char *op = in->text;
   char name[48];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(op, " \t"), op);
   if (u.smem)
@@ -634,8 +657,8 @@ void chk_uninit_flush(ptx_warp *w, const ptx_insn *in, tc5_uninit_log *g) {
            "0xFFFFFFFF)", name, TC5_TMEM_LANE(u.tmem_addr), TC5_TMEM_COL(u.tmem_addr), (unsigned long long)u.tmem);
 }
 
-void chk_fence_proxy_async(ptx_warp *w) {
-  ptx_chk *k = w->cta->chk;
+void chk_fence_proxy_async(const chk_warp *w) {
+  chk_cta *k = w->k;
   if (!k) return;
   k->fence_seq[w->id] = ++k->seq;
   if (w->id < 32) {
@@ -647,7 +670,7 @@ void chk_fence_proxy_async(ptx_warp *w) {
 
 /* the granules of shared memory rows x K elements of op through the
  * descriptor cover (cached under (desc, idesc, kind, which)) */
-static const chk_desc_cache *granules(ptx_chk *k, uint64_t desc, uint32_t idesc, tc5_kind kind, unsigned which,
+static const chk_desc_cache *granules(chk_cta *k, uint64_t desc, uint32_t idesc, tc5_kind kind, unsigned which,
                                       const tc5_operand *opp, unsigned rows, unsigned K) {
   unsigned h = (unsigned)((desc * 0x9E3779B97F4A7C15ull ^ idesc * 31u ^ which) >> 58) % DESC_CACHE;
   chk_desc_cache *e = &k->cache[h];
@@ -678,7 +701,7 @@ static const chk_desc_cache *granules(ptx_chk *k, uint64_t desc, uint32_t idesc,
 }
 
 /* the granules an MMA operand descriptor covers (which: 0 A, 1 B) */
-static const chk_desc_cache *operand_granules(ptx_chk *k, uint64_t desc, uint32_t idesc, tc5_kind kind,
+static const chk_desc_cache *operand_granules(chk_cta *k, uint64_t desc, uint32_t idesc, tc5_kind kind,
                                              unsigned which, unsigned rows, unsigned K) {
   tc5_idesc d;
   tc5_type t;
@@ -694,7 +717,7 @@ static const chk_desc_cache *operand_granules(ptx_chk *k, uint64_t desc, uint32_
 /* an asynchronous tcgen05 operation (mma, cp) reads shared memory granules:
  * each granule's last store must be fenced for the async proxy and ordered
  * before this thread; `what` names the operand */
-static void async_smem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t id,
+static void async_smem_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t id,
                              const chk_desc_cache *e, const char *op, const char *what) {
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t checked = 0;
@@ -720,7 +743,7 @@ static void async_smem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
 
 /* ---- Tensor Memory ---- */
 /* whether fence_warning would report: the access text is formatted only then */
-static bool fence_due(const ptx_chk *k, const ptx_warp *w, const chk_op *o) {
+static bool fence_due(const chk_cta *k, const chk_warp *w, const chk_op *o) {
   return k->strict && !known(k, VC(k, k->svc, w->id), o);
 }
 /* strict mode: o is ordered before warp w's operation only by a thread
@@ -729,7 +752,7 @@ static bool fence_due(const ptx_chk *k, const ptx_warp *w, const chk_op *o) {
  * receiver's after_thread_sync when the knowledge arrived but was not
  * fenced, else the sender's before_thread_sync). `what` describes w's
  * access. Returns whether it reported. */
-static bool fence_warning(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, const chk_op *o, const char *what) {
+static bool fence_warning(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, const chk_op *o, const char *what) {
   if (!k->strict || known(k, VC(k, k->svc, w->id), o)) return false;
   bool via_after = known(k, VC(k, k->spend, w->id), o);
   report(w, via_after ? CR_FENCE_AFTER : CR_FENCE_BEFORE, in, lane, of_op(o),
@@ -741,7 +764,7 @@ static bool fence_warning(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane,
 /* reader: -1 a tcgen05.ld, 0 a tcgen05.mma, 2 a tcgen05.shift; the
  * pipelined pairs of 9.7.16.6.2 from the same thread need no wait:
  * cp -> mma, shift -> mma, mma -> shift */
-static bool tmem_read_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint32_t lane0,
+static bool tmem_read_check(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t g, uint32_t lane0,
                             uint32_t col, const char *what, int reader) {
   uint32_t o = k->tm_w[g];
   if (!o) return false;
@@ -766,7 +789,7 @@ static bool tmem_read_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lan
   snprintf(acc, sizeof acc, "%s reads Tensor Memory lane %u column %u", what, lane0, col);
   return fence_warning(k, w, in, lane, p, acc);
 }
-static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t g, uint32_t lane0,
+static bool tmem_write_check(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t g, uint32_t lane0,
                              uint32_t col, const char *what, bool is_mma) {
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t r = k->tm_r[g];
@@ -807,7 +830,7 @@ static bool tmem_write_check(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int la
 
 /* a tcgen05.mma / cp / shift (sub 0 / 1 / 2) of this lane: a new operation
  * of the warp's pipeline, completed by its commits; 0 when out of memory */
-static uint32_t pipe_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint8_t sub) {
+static uint32_t pipe_op(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint8_t sub) {
   uint32_t id = new_op(k, w, in, lane, OK_MMA, ++k->mma_n[w->id]);
   if (!id) return 0;
   k->op[id].sub = sub;
@@ -818,7 +841,7 @@ static uint32_t pipe_op(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, u
 /* an asynchronous operation `id` (`reader` as tmem_read_check takes it)
  * reads the 16-lane halves in `halves` (bit h: lanes 16h-16h+15) x columns
  * [c0, c0 + ncols); *told: one finding an instruction */
-static void tmem_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, int lane, uint32_t id, unsigned halves,
+static void tmem_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t id, unsigned halves,
                        uint32_t c0, uint32_t ncols, const char *what, int reader, bool *told) {
   for (uint32_t h = 0; h < 8; h++)
     for (uint32_t c = c0; (halves >> h & 1) && c < c0 + ncols && c < 512; c++) {
@@ -842,14 +865,14 @@ static unsigned d_halves(uint32_t l0, uint32_t nl, bool al16) {
   return m;
 }
 
-void chk_target_feature(ptx_warp *w, const ptx_insn *in, const char *what, const char *targets) {
-  if (!w->cta->chk) return;
+void chk_target_feature(const chk_warp *w, const chk_insn *in, const char *what, const char *targets) {
+  if (!w->k) return;
   report(w, CR_TARGET_FEATURE, in, -1, nobody(), "%s: .target %s does not have it (it has: %s)", what,
-         w->cta->L->m->target, targets);
+         w->k->target, targets);
 }
 
 /* strict: a descriptor with a base offset and no swizzling */
-static void desc_base_offset(ptx_warp *w, const ptx_insn *in, int lane, uint64_t raw, const char *what) {
+static void desc_base_offset(const chk_warp *w, const chk_insn *in, int lane, uint64_t raw, const char *what) {
   tc5_smem_desc d;
   if (!tc5_smem_desc_decode(raw, &d, NULL) && d.swizzle == TC5_SWIZZLE_NONE && d.base_offset)
     report(w, CR_SMEM_DESC_BASE_OFFSET, in, lane, nobody(),
@@ -857,8 +880,8 @@ static void desc_base_offset(ptx_warp *w, const ptx_insn *in, int lane, uint64_t
            (unsigned long long)raw, d.base_offset);
 }
 
-void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
-  ptx_chk *k = w->cta->chk;
+void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args *a) {
+  chk_cta *k = w->k;
   if (!k) return;
   if (!a->a_in_tmem) desc_base_offset(w, in, lane, a->a_desc, "tcgen05.mma (A)");
   desc_base_offset(w, in, lane, a->b_desc, "tcgen05.mma (B)");
@@ -909,8 +932,8 @@ void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a) {
                b ? "tcgen05.mma (scale factors B)" : "tcgen05.mma (scale factors A)", 0, &told);
 }
 
-void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a) {
-  ptx_chk *k = w->cta->chk;
+void chk_cp(const chk_warp *w, const chk_insn *in, int lane, const tc5_cp_args *a) {
+  chk_cta *k = w->k;
   if (!k) return;
   desc_base_offset(w, in, lane, a->sdesc, "tcgen05.cp");
   uint32_t id = pipe_op(k, w, in, lane, 1);
@@ -936,8 +959,8 @@ void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a) {
     }
 }
 
-void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr) {
-  ptx_chk *k = w->cta->chk;
+void chk_shift(const chk_warp *w, const chk_insn *in, int lane, uint32_t taddr) {
+  chk_cta *k = w->k;
   if (!k) return;
   uint32_t id = pipe_op(k, w, in, lane, 2);
   if (!id) return;
@@ -953,18 +976,18 @@ void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr) {
 }
 
 /* whether chk_after must look at the warp's instructions */
-static bool follows(const ptx_chk *k, unsigned wi) {
+static bool follows(const chk_cta *k, unsigned wi) {
   return k->npend[wi] || k->npois[wi] || (k->wgs && k->wgs[wi].n);
 }
-static void unmark(ptx_chk *k, unsigned wi, uint32_t reg) {
+static void unmark(chk_cta *k, unsigned wi, uint32_t reg) {
   if (reg < k->nregs) k->rmark[(size_t)wi * k->nregs + reg]--;
 }
 
-static uint16_t *pslot_of(ptx_chk *k, unsigned wi, uint32_t reg) {
+static uint16_t *pslot_of(chk_cta *k, unsigned wi, uint32_t reg) {
   return &k->pslot[(size_t)wi * k->nregs + reg];
 }
 /* the warp's pending tcgen05.ld number seq gains (d = 1) or loses (d = -1) a register */
-static void pl_count(ptx_chk *k, unsigned wi, uint32_t seq, int d) {
+static void pl_count(chk_cta *k, unsigned wi, uint32_t seq, int d) {
   if (wi >= 32 || k->npl[wi] > 8) return;
   struct chk_pl *q = k->pl[wi];
   for (unsigned i = 0; i < k->npl[wi]; i++)
@@ -981,7 +1004,7 @@ static void pl_count(ptx_chk *k, unsigned wi, uint32_t seq, int d) {
   q[k->npl[wi]++] = (struct chk_pl){seq, 1};
 }
 /* removes pend entry i of warp wi (the last one takes its place) */
-static void pend_remove(ptx_chk *k, unsigned wi, unsigned i) {
+static void pend_remove(chk_cta *k, unsigned wi, unsigned i) {
   chk_pend *e = k->pend[wi];
   uint32_t last = --k->npend[wi];
   unmark(k, wi, e[i].reg);
@@ -994,13 +1017,13 @@ static void pend_remove(ptx_chk *k, unsigned wi, unsigned i) {
   if (!k->npend[wi]) k->pdup &= ~(1u << wi);
 }
 
-static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool store) {
+static void pend_add(chk_cta *k, const chk_warp *w, uint32_t reg, uint32_t insn, bool store) {
   unsigned wi = w->id;
   if (!ROOM(k->pend[wi], k->npend[wi], k->pend_cap[wi], 64)) return;
   chk_pend *p = &k->pend[wi][k->npend[wi]++];
   p->reg = reg, p->insn = insn, p->store = store;
   p->seq = store ? k->st_n[wi] : k->ld_n[wi];
-  memcpy(p->snap, PTX_R(w, reg), sizeof p->snap);
+  memcpy(p->snap, CHK_R(w, reg), sizeof p->snap);
   p->lanes = w->live;
   if (reg < k->nregs) {
     k->rmark[(size_t)wi * k->nregs + reg]++;
@@ -1010,12 +1033,12 @@ static void pend_add(ptx_chk *k, ptx_warp *w, uint32_t reg, uint32_t insn, bool 
     if (!*sl) k->pdup |= 1u << wi;
   }
   if (!store) pl_count(k, wi, p->seq, 1);
-  w->chk_pending = 1;
+  *w->pending = 1;
 }
 
-void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
-                   const ptx_opnd *regs) {
-  ptx_chk *k = w->cta->chk;
+void chk_tmem_ldst(const chk_warp *w, const chk_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
+                   const uint32_t *regs, unsigned nr) {
+  chk_cta *k = w->k;
   if (!k) return;
   unsigned wi = w->id;
   uint32_t id = new_op(k, w, in, -1, store ? OK_ST : OK_LD, store ? ++k->st_n[wi] : ++k->ld_n[wi]);
@@ -1037,13 +1060,13 @@ void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, 
         k->tm_r[g] = id;
       }
     }
-  const uint32_t *vr = w->cta->L->m->vregs + regs->vec;
-  uint32_t insn = (uint32_t)(in - w->cta->L->m->code);
-  for (unsigned i = 0; i < regs->n; i++) pend_add(k, w, vr[i], insn, store);
+  const uint32_t *vr = regs;
+  uint32_t insn = (uint32_t)(in - k->code);
+  for (unsigned i = 0; i < nr; i++) pend_add(k, w, vr[i], insn, store);
 }
 
-void chk_tc_wait(ptx_warp *w, bool store) {
-  ptx_chk *k = w->cta->chk;
+void chk_tc_wait(const chk_warp *w, bool store) {
+  chk_cta *k = w->k;
   if (!k) return;
   unsigned wi = w->id;
   uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
@@ -1052,11 +1075,11 @@ void chk_tc_wait(ptx_warp *w, bool store) {
   for (unsigned i = k->npend[wi]; i-- > 0;)
     if (k->pend[wi][i].store == store) pend_remove(k, wi, i);
   if (!store && wi < 32) k->npl[wi] = 0;
-  w->chk_pending = follows(k, wi);
+  *w->pending = follows(k, wi);
 }
 
-void chk_tc_fence(ptx_warp *w, bool after) {
-  ptx_chk *k = w->cta->chk;
+void chk_tc_fence(const chk_warp *w, bool after) {
+  chk_cta *k = w->k;
   if (!k) return;
   unsigned wi = w->id;
   if (after) {
@@ -1068,10 +1091,10 @@ void chk_tc_fence(ptx_warp *w, bool after) {
 }
 
 /* the lanes that executed the instruction: active, guard true */
-static uint32_t executed(const ptx_warp *w, const ptx_insn *in) {
+static uint32_t executed(const chk_warp *w, const chk_insn *in) {
   uint32_t lanes = w->active;
-  if (in->guard != PTX_NOREG) {
-    const uint64_t *g = PTX_R(w, in->guard);
+  if (in->guard != CHK_NOREG) {
+    const uint64_t *g = CHK_R(w, in->guard);
     uint32_t gm = 0;
     for (unsigned l = 0; l < 32; l++) gm |= (uint32_t)(g[l] != 0) << l;
     lanes &= in->guard_neg ? ~gm : gm;
@@ -1087,18 +1110,17 @@ static uint32_t executed(const ptx_warp *w, const ptx_insn *in) {
  * registers of loads they consumed). A load whose registers were all read is
  * complete, as after a wait (its Tensor Memory may be written or freed). In
  * strict mode the read is a warning (ld-reg-use: nothing else is ordered). */
-static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self, uint32_t lanes) {
+static void ld_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, uint32_t self, uint32_t lanes) {
   unsigned wi = w->id;
-  const tc5_ptx_module *m = w->cta->L->m;
   bool told = false, took = false, scan = k->pdup >> wi & 1;
   if (!lanes || !k->npend[wi]) return;
   const uint16_t *mk = k->rmark + (size_t)wi * k->nregs;
-  for (unsigned o = 0; o < in->nops; o++) {
-    const ptx_opnd *x = &in->o[o];
-    if (o == 0 && x->kind != PO_ADDR) continue; /* operand 0 is a destination but for stores' addresses */
-    unsigned cnt = x->kind == PO_VEC ? x->n : (x->kind == PO_REG || x->kind == PO_ADDR) ? 1 : 0;
-    for (unsigned e = 0; e < cnt; e++) {
-      uint32_t reg = x->kind == PO_VEC ? m->vregs[x->vec + e] : x->reg;
+  {
+    /* the registers it reads: operand 0 is a destination but for stores'
+     * addresses; a pair's second register is not followed */
+    for (unsigned e = 0; e < in->nregs; e++) {
+      if (in->regs[e].flags & (CHK_R_DST | CHK_R_SECOND)) continue;
+      uint32_t reg = in->regs[e].reg;
       if (reg >= k->nregs || !(mk[reg] & 0x7FFFu)) continue;
       unsigned i0 = 0, i1 = k->npend[wi];
       if (!scan) { /* the register's one entry */
@@ -1134,23 +1156,20 @@ static void ld_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t self,
   uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
   if (vc[VL(k, wi)] < oldest - 1) vc[VL(k, wi)] = oldest - 1;
   if (svc[VL(k, wi)] < oldest - 1) svc[VL(k, wi)] = oldest - 1;
-  w->chk_pending = follows(k, wi);
+  *w->pending = follows(k, wi);
 }
 
 /* a read of a register of a wgmma.mma_async whose group no wgmma.wait_group
  * has covered: ptxas injects a warpgroup wait there ("warpgroup.wait is
  * injected ... to allow use of registers defined by GMMA", C7517), so the
  * read waits for all of the warp's wgmma; the spec calls it undefined */
-static void wgmma_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in) {
+static void wgmma_reads(chk_cta *k, const chk_warp *w, const chk_insn *in) {
   struct chk_wgmma *g = &k->wgs[w->id];
-  const tc5_ptx_module *m = w->cta->L->m;
-  if (!strncmp(ptx_insn_text(m, in), "wgmma.", 6)) return; /* wgmma accumulates into its D: no read of the value */
-  for (unsigned o = 0; o < in->nops && g->n; o++) {
-    const ptx_opnd *x = &in->o[o];
-    if (o == 0 && x->kind != PO_ADDR) continue; /* operand 0 is a destination but for stores' addresses */
-    unsigned cnt = x->kind == PO_VEC ? x->n : (x->kind == PO_REG || x->kind == PO_ADDR) ? 1 : 0;
-    for (unsigned e = 0; e < cnt && g->n; e++) {
-      uint32_t reg = x->kind == PO_VEC ? m->vregs[x->vec + e] : x->reg;
+  if (!strncmp(in->text, "wgmma.", 6)) return; /* wgmma accumulates into its D: no read of the value */
+  {
+    for (unsigned e = 0; e < in->nregs && g->n; e++) {
+      if (in->regs[e].flags & (CHK_R_DST | CHK_R_SECOND)) continue; /* as ld_reads */
+      uint32_t reg = in->regs[e].reg;
       for (unsigned i = 0; i < g->n; i++)
         if (g->reg[i] == reg) {
           report(w, CR_WGMMA_REG_INFLIGHT, in, -1, (who){g->insn[i], (int)w->id, -1},
@@ -1163,16 +1182,14 @@ static void wgmma_reads(ptx_chk *k, ptx_warp *w, const ptx_insn *in) {
   }
 }
 
-void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in) {
-  ptx_chk *k = w->cta->chk;
+void chk_wgmma_issue(const chk_warp *w, const chk_insn *in) {
+  chk_cta *k = w->k;
   if (!k) return;
   if (!k->wgs && !(k->wgs = calloc(k->n, sizeof *k->wgs))) return;
   struct chk_wgmma *g = &k->wgs[w->id];
-  const tc5_ptx_module *m = w->cta->L->m;
-  for (unsigned o = 0; o < 2; o++) { /* D, and A when in registers */
-    const ptx_opnd *x = &in->o[o];
-    if (x->kind != PO_VEC) continue;
-    for (unsigned e = 0; e < x->n; e++) {
+  { /* D, and A when in registers */
+    for (unsigned e = 0; e < in->nregs; e++) {
+      if (in->regs[e].op >= 2 || !(in->regs[e].flags & CHK_R_VEC)) continue;
       if (g->n == g->cap) {
         uint32_t nc = g->cap ? 2 * g->cap : 64;
         uint32_t *r = realloc(g->reg, nc * 4), *gr = r ? realloc(g->grp, nc * 4) : NULL,
@@ -1183,20 +1200,20 @@ void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in) {
         if (!ins) return;
         g->cap = nc;
       }
-      g->reg[g->n] = m->vregs[x->vec + e], g->grp[g->n] = g->commits, g->insn[g->n] = (uint32_t)(in - m->code);
+      g->reg[g->n] = in->regs[e].reg, g->grp[g->n] = g->commits, g->insn[g->n] = (uint32_t)(in - k->code);
       g->n++;
     }
   }
-  w->chk_pending = follows(k, w->id);
+  *w->pending = follows(k, w->id);
 }
 
-void chk_wgmma_commit(ptx_warp *w) {
-  ptx_chk *k = w->cta->chk;
+void chk_wgmma_commit(const chk_warp *w) {
+  chk_cta *k = w->k;
   if (k && k->wgs) k->wgs[w->id].commits++;
 }
 
-void chk_wgmma_wait(ptx_warp *w, unsigned n) {
-  ptx_chk *k = w->cta->chk;
+void chk_wgmma_wait(const chk_warp *w, unsigned n) {
+  chk_cta *k = w->k;
   if (!k || !k->wgs) return;
   struct chk_wgmma *g = &k->wgs[w->id];
   /* the groups older than the n newest committed ones are complete (and
@@ -1206,33 +1223,23 @@ void chk_wgmma_wait(ptx_warp *w, unsigned n) {
   for (unsigned i = 0; i < g->n; i++)
     if (g->grp[i] >= done) g->reg[j] = g->reg[i], g->grp[j] = g->grp[i], g->insn[j] = g->insn[i], j++;
   g->n = j;
-  w->chk_pending = follows(k, w->id);
+  *w->pending = follows(k, w->id);
 }
 
 /* the statements for each register operand `reg` of `in` (dst: in the
  * destination position, operand 0 but an address, as ld_reads takes it) */
-#define EACH_REG(m, in, ...)                                                                         \
-  for (unsigned o_ = 0; o_ < (in)->nops; o_++) {                                                   \
-    const ptx_opnd *x_ = &(in)->o[o_];                                                             \
-    bool dst = o_ == 0 && x_->kind != PO_ADDR;                                                     \
-    (void)dst;                                                                                     \
-    if (x_->kind == PO_VEC) {                                                                      \
-      for (unsigned e_ = 0; e_ < x_->n; e_++) {                                                    \
-        uint32_t reg = (m)->vregs[x_->vec + e_];                                                   \
-        __VA_ARGS__                                                                                     \
-      }                                                                                            \
-    } else if (x_->kind == PO_REG || x_->kind == PO_ADDR) {                                        \
-      for (unsigned e_ = 0; e_ < 2; e_++) {                                                        \
-        uint32_t reg = e_ ? x_->reg2 : x_->reg;                                                    \
-        if (e_ && (x_->kind != PO_REG || reg == PTX_NOREG)) break;                                 \
-        __VA_ARGS__                                                                                     \
-      }                                                                                            \
-    }                                                                                              \
+#define EACH_REG(k, in, ...)                                                                         \
+  for (unsigned e_ = 0; e_ < (in)->nregs; e_++) {                                                  \
+    unsigned o_ = (in)->regs[e_].op;                                                               \
+    bool dst = (in)->regs[e_].flags & CHK_R_DST;                                                   \
+    uint32_t reg = (in)->regs[e_].reg;                                                             \
+    (void)o_, (void)dst, (void)(k);                                                                \
+    __VA_ARGS__                                                                                    \
   }
 
-void chk_tmem_poison(ptx_warp *w, const ptx_insn *in, const uint32_t *regs, unsigned n, const uint32_t *lanes,
+void chk_tmem_poison(const chk_warp *w, const chk_insn *in, const uint32_t *regs, unsigned n, const uint32_t *lanes,
                      uint32_t taddr) {
-  ptx_chk *k = w->cta->chk;
+  chk_cta *k = w->k;
   if (!k) return;
   unsigned wi = w->id;
   uint32_t insn = (uint32_t)(in - k->code);
@@ -1249,17 +1256,17 @@ void chk_tmem_poison(ptx_warp *w, const ptx_insn *in, const uint32_t *regs, unsi
     *p = (struct chk_poison){regs[i], insn, lanes[i], taddr};
     k->pois_new |= 1u << wi;
   }
-  w->chk_pending = follows(k, wi);
+  *w->pending = follows(k, wi);
 }
 
-static struct chk_poison *pois_find(ptx_chk *k, unsigned wi, uint32_t reg) {
+static struct chk_poison *pois_find(chk_cta *k, unsigned wi, uint32_t reg) {
   if (reg >= k->nregs || !(k->rmark[(size_t)wi * k->nregs + reg] & 0x7FFFu)) return NULL;
   for (unsigned j = 0; j < k->npois[wi]; j++)
     if (k->pois[wi][j].reg == reg) return &k->pois[wi][j];
   return NULL;
 }
 /* the register's poisoned lanes become `lanes` (0: none), from the load `org` */
-static void pois_set(ptx_chk *k, unsigned wi, uint32_t reg, uint32_t lanes, const struct chk_poison *org) {
+static void pois_set(chk_cta *k, unsigned wi, uint32_t reg, uint32_t lanes, const struct chk_poison *org) {
   struct chk_poison *p = pois_find(k, wi, reg);
   if (!lanes) {
     if (!p) return;
@@ -1299,14 +1306,13 @@ static bool pure_op(const char *op) {
  * discards the results (a select, a predicated store): the values are
  * followed through register arithmetic (pure_op) per lane and reported where
  * they leave the registers or steer the program (docs/check.md). */
-static void poison_uses(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t lanes) {
+static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint32_t lanes) {
   unsigned wi = w->id;
-  const tc5_ptx_module *m = w->cta->L->m;
-  const char *op = ptx_insn_text(m, in);
+  const char *op = in->text;
   char name[48];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(op, " \t"), op);
   struct chk_poison org = {0, NOINSN, 0, 0}, *g;
-  if (in->guard != PTX_NOREG && (g = pois_find(k, wi, in->guard)) && (g->lanes & w->active)) {
+  if (in->guard != CHK_NOREG && (g = pois_find(k, wi, in->guard)) && (g->lanes & w->active)) {
     int lane = __builtin_ctz(g->lanes & w->active);
     report(w, CR_TMEM_UNINIT, in, lane, (who){g->insn, (int)wi, -1},
            "%s is guarded by a predicate (lane %d of the warp) computed from what the tcgen05.ld read of "
@@ -1318,11 +1324,11 @@ static void poison_uses(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t la
   bool selp = !strncmp(op, "selp.", 5) && in->nops == 4;
   uint32_t pm = 0; /* selp: the lanes that select its first source */
   if (selp) {
-    const uint64_t *pr = PTX_R(w, in->o[3].reg);
+    const uint64_t *pr = CHK_R(w, in->op3);
     for (unsigned l = 0; l < 32; l++) pm |= (uint32_t)(pr[l] != 0) << l;
   }
   uint32_t T = 0; /* the lanes whose result depends on such a value */
-  EACH_REG(m, in, {
+  EACH_REG(k, in, {
     struct chk_poison *p;
     if (!dst && (p = pois_find(k, wi, reg))) {
       uint32_t t = p->lanes & lanes;
@@ -1340,7 +1346,7 @@ static void poison_uses(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t la
            TC5_TMEM_LANE(org.taddr), TC5_TMEM_COL(org.taddr));
     T = 0;
   }
-  EACH_REG(m, in, {
+  EACH_REG(k, in, {
     if (dst) {
       struct chk_poison *p = pois_find(k, wi, reg);
       uint32_t keep = p ? p->lanes & ~lanes : 0; /* lanes the instruction does not write */
@@ -1352,8 +1358,8 @@ static void poison_uses(ptx_chk *k, ptx_warp *w, const ptx_insn *in, uint32_t la
   });
 }
 
-static void overwrite_check(ptx_warp *w, const ptx_insn *in, chk_pend *p) {
-  const uint64_t *r = PTX_R(w, p->reg);
+static void overwrite_check(const chk_warp *w, const chk_insn *in, chk_pend *p) {
+  const uint64_t *r = CHK_R(w, p->reg);
   if (!memcmp(r, p->snap, sizeof p->snap)) return;
   int lane = 0;
   while (lane < 31 && r[lane] == p->snap[lane]) lane++;
@@ -1363,12 +1369,11 @@ static void overwrite_check(ptx_warp *w, const ptx_insn *in, chk_pend *p) {
   memcpy(p->snap, r, sizeof p->snap);
 }
 
-void chk_after(ptx_warp *w, const ptx_insn *in) {
-  ptx_chk *k = w->cta->chk;
+void chk_after(const chk_warp *w, const chk_insn *in) {
+  chk_cta *k = w->k;
   if (!k) return;
   unsigned wi = w->id;
-  const tc5_ptx_module *m = w->cta->L->m;
-  uint32_t self = (uint32_t)(in - m->code);
+  uint32_t self = (uint32_t)(in - k->code);
   if (k->wgs && k->wgs[wi].n) wgmma_reads(k, w, in);
   bool fresh = k->pois_new >> wi & 1; /* chk_tmem_poison just marked this tcgen05.ld's registers */
   k->pois_new &= ~(1u << wi);
@@ -1377,10 +1382,10 @@ void chk_after(ptx_warp *w, const ptx_insn *in) {
    * flag those with entries (bit 15 of their mark), look no further if none */
   uint16_t *mk = k->rmark + (size_t)wi * k->nregs;
   bool hit = false;
-  EACH_REG(m, in, {
+  EACH_REG(k, in, {
     if (reg < k->nregs && mk[reg]) mk[reg] |= 0x8000u, hit = true;
   });
-  if (in->guard != PTX_NOREG && in->guard < k->nregs && mk[in->guard]) hit = true;
+  if (in->guard != CHK_NOREG && in->guard < k->nregs && mk[in->guard]) hit = true;
   if (!hit) return;
   uint32_t lanes = executed(w, in);
   ld_reads(k, w, in, self, lanes);
@@ -1391,20 +1396,20 @@ void chk_after(ptx_warp *w, const ptx_insn *in) {
       if (k->pend[wi][i].insn != self && k->pend[wi][i].reg < k->nregs && (mk[k->pend[wi][i].reg] & 0x8000u))
         overwrite_check(w, in, &k->pend[wi][i]);
   } else {
-    EACH_REG(m, in, {
+    EACH_REG(k, in, {
       uint16_t sl = reg < k->nregs && (mk[reg] & 0x8000u) ? *pslot_of(k, wi, reg) : 0;
       if (sl && sl <= k->npend[wi] && k->pend[wi][sl - 1].reg == reg && k->pend[wi][sl - 1].insn != self)
         overwrite_check(w, in, &k->pend[wi][sl - 1]);
     });
   }
-  EACH_REG(m, in, {
+  EACH_REG(k, in, {
     if (reg < k->nregs) mk[reg] &= 0x7FFFu;
   });
-  w->chk_pending = follows(k, wi);
+  *w->pending = follows(k, wi);
 }
 
-void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols) {
-  ptx_chk *k = w->cta->chk;
+void chk_dealloc(const chk_warp *w, const chk_insn *in, uint32_t taddr, uint32_t ncols) {
+  chk_cta *k = w->k;
   if (!k) return;
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t c0 = TC5_TMEM_COL(taddr);
@@ -1422,7 +1427,7 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
         if (ids[i] && !known(k, vc, &k->op[ids[i]])) {
           const chk_op *p = &k->op[ids[i]];
           if (!k->strict && p->kind == OK_MMA) { /* reported if Tensor Memory is used after it */
-            if (k->ndefer < 4) k->defer[k->ndefer++] = (struct chk_defer){w, (uint32_t)(in - k->code), ids[i], c};
+            if (k->ndefer < 4) k->defer[k->ndefer++] = (struct chk_defer){*w, (uint32_t)(in - k->code), ids[i], c};
             told = true;
             continue;
           }
@@ -1436,22 +1441,24 @@ void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols
     }
 }
 
-void chk_dealloc_used(ptx_cta *c) {
-  ptx_chk *k = c->chk;
+void chk_dealloc_used(chk_cta *k) {
   if (!k || !k->ndefer) return;
   for (unsigned i = 0; i < k->ndefer; i++) {
     const struct chk_defer *d = &k->defer[i];
     const chk_op *p = &k->op[d->op];
-    report(d->w, CR_DEALLOC_INFLIGHT, &k->code[d->insn], -1, of_op(p),
+    report(&d->w, CR_DEALLOC_INFLIGHT, &k->code[d->insn], -1, of_op(p),
            "tcgen05.dealloc frees Tensor Memory column %u while the %s that accesses it is not known complete to "
            "this warp, and the CTA uses Tensor Memory after it", d->col, op_name(p));
   }
   k->ndefer = 0;
 }
 
+bool chk_has_remote(const chk_cta *k) { return k->nxr != 0; }
+bool chk_has_deferred(const chk_cta *k) { return k->ndefer != 0; }
+
 /* ---- mbarriers and barriers ---- */
-static chk_mb *mb_of(ptx_chk *k, ptx_cta *c, ptx_mbar *mb) {
-  unsigned i = (unsigned)(mb - c->mbars);
+static chk_mb *mb_of(chk_cta *k, const chk_mbar *mb) {
+  unsigned i = mb->idx;
   while (k->nmb <= i) {
     if (!ROOM(k->mb, k->nmb, k->mb_cap, 16)) return NULL;
     uint32_t *v = calloc((size_t)6 * k->nvc + k->n, 4);
@@ -1464,15 +1471,15 @@ static chk_mb *mb_of(ptx_chk *k, ptx_cta *c, ptx_mbar *mb) {
   return &k->mb[i];
 }
 
-void chk_mbar_init(ptx_warp *w, ptx_mbar *mb) {
-  ptx_chk *k = w->cta->chk;
+void chk_mbar_init(const chk_warp *w, const chk_mbar *mb) {
+  chk_cta *k = w->k;
   if (!k) return;
-  chk_mb *x = mb_of(k, w->cta, mb);
+  chk_mb *x = mb_of(k, mb);
   if (x) memset(x->cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
 }
 
 /* a phase completed: its arrivals become what a wait on it acquires */
-static void phase_done(ptx_chk *k, chk_mb *x) {
+static void phase_done(chk_cta *k, chk_mb *x) {
   memcpy(x->prev, x->last, k->nvc * 4);
   memcpy(x->prev_s, x->last_s, k->nvc * 4);
   join(x->last, x->cur, k->nvc);
@@ -1481,16 +1488,16 @@ static void phase_done(ptx_chk *k, chk_mb *x) {
   memset(x->cur_s, 0, k->nvc * 4);
 }
 
-void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before, bool commit,
-                     ptx_mbar **spill) {
-  ptx_chk *k = w->cta->chk;
+void chk_mbar_arrive(const chk_warp *w, const chk_insn *in, int lane, const chk_mbar *mb, uint32_t phase_before, bool commit,
+                     uint32_t *spill) {
+  chk_cta *k = w->k;
   if (!k) return;
   unsigned wi = w->id;
-  if (spill && *spill == mb)
+  if (spill && *spill == mb->idx + 1)
     report(w, CR_MBAR_OVER_ARRIVAL, in, lane, nobody(),
            "this instruction's threads arrive on the mbarrier at shared 0x%x more often than its phase expects (%u "
            "arrivals): an earlier thread of the same instruction completed phase %u and this arrival counts "
-           "towards the next", mb->addr, mb->mb.expected, phase_before - 1);
+           "towards the next", mb->addr, mb->expected, phase_before - 1);
   if (commit) {
     if (k->mma_lanes[wi] & ~(1u << lane))
       report(w, CR_COMMIT_OTHER, in, lane, nobody(),
@@ -1498,7 +1505,7 @@ void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, ui
              "yet committed", wi * 32 + (unsigned)lane, k->mma_lanes[wi] & ~(1u << lane), wi);
     k->mma_lanes[wi] = 0;
   }
-  chk_mb *x = mb_of(k, w->cta, mb);
+  chk_mb *x = mb_of(k, mb);
   if (!x) return;
   uint32_t ds[CHK_CLOCKS * 32];
   contribution(k, wi, commit, k->scratch, ds);
@@ -1506,17 +1513,17 @@ void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, ui
   join(x->cur_s, ds, k->nvc);
   VC(k, k->vc, wi)[VT(k, wi)]++;
   k->last_ev[wi] = 0;
-  if (mb->mb.phase != phase_before) { /* the phase completed */
+  if (mb->phase != phase_before) { /* the phase completed */
     phase_done(k, x);
-    if (spill) *spill = mb;
+    if (spill) *spill = mb->idx + 1;
   }
 }
 
 /* a release of warp w into barrier slot `slot` (bar.sync's ids,
  * barrier.cluster's, the exports): what it knows joins the slot, and its
  * own clock moves past the release */
-static void release_into(ptx_warp *w, bool commit, uint32_t slot) {
-  ptx_chk *k = w->cta->chk;
+static void release_into(const chk_warp *w, bool commit, uint32_t slot) {
+  chk_cta *k = w->k;
   if (!k || slot >= CHK_BARS) return;
   uint32_t ds[CHK_CLOCKS * 32];
   contribution(k, w->id, commit, k->scratch, ds);
@@ -1526,23 +1533,22 @@ static void release_into(ptx_warp *w, bool commit, uint32_t slot) {
   k->last_ev[w->id] = 0;
 }
 
-void chk_export(ptx_warp *w, bool commit) { release_into(w, commit, CHK_EXPORT_BAR); }
+void chk_export(const chk_warp *w, bool commit) { release_into(w, commit, CHK_EXPORT_BAR); }
 
-void chk_mbar_remote(ptx_cta *c, ptx_mbar *mb, uint32_t phase_before) {
-  ptx_chk *k = c->chk;
+void chk_mbar_remote(chk_cta *k, const chk_mbar *mb, uint32_t phase_before) {
   if (!k) return;
-  chk_mb *x = mb_of(k, c, mb);
+  chk_mb *x = mb_of(k, mb);
   if (!x) return;
   join(x->cur, k->bar + (size_t)CHK_EXPORT_BAR * k->nvc, k->nvc);
   join(x->cur_s, k->bar_s + (size_t)CHK_EXPORT_BAR * k->nvc, k->nvc);
-  if (mb->mb.phase != phase_before) phase_done(k, x);
+  if (mb->phase != phase_before) phase_done(k, x);
 }
 
-void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned parity) {
-  ptx_chk *k = w->cta->chk;
+void chk_mbar_observe(const chk_warp *w, const chk_insn *in, const chk_mbar *mb, unsigned parity) {
+  chk_cta *k = w->k;
   if (!k) return;
-  chk_mb *x = mb_of(k, w->cta, mb);
-  uint32_t ph = mb->mb.phase;
+  chk_mb *x = mb_of(k, mb);
+  uint32_t ph = mb->phase;
   /* no phase of this parity completed yet: the wait passes on the phase
    * "before the first" (CUTLASS's producers start so): nothing to acquire */
   if (!x || !ph || (ph == 1 && (parity & 1) != 0)) return;
@@ -1554,13 +1560,12 @@ void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned pa
            "mbarrier is at phase %u): if it meant phase %u, the parity aliased", mb->addr, c, ph, c + 2);
   x->seen[w->id] = c + 1;
   acquire(k, w->id, last ? x->last : x->prev, last ? x->last_s : x->prev_s);
-  if (k->ntma > 1) tma_observed(k, w->id, (uint32_t)(mb - w->cta->mbars), c);
+  if (k->ntma > 1) tma_observed(k, w->id, mb->idx, c);
 }
 
-void chk_bar_arrive(ptx_warp *w, uint32_t id) { release_into(w, false, id); }
+void chk_bar_arrive(const chk_warp *w, uint32_t id) { release_into(w, false, id); }
 
-void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting) {
-  ptx_chk *k = c->chk;
+void chk_bar_done(chk_cta *k, uint32_t id, uint32_t waiting) {
   if (!k || id >= CHK_BARS) return;
   uint32_t *b = k->bar + (size_t)id * k->nvc, *bs = k->bar_s + (size_t)id * k->nvc;
   for (unsigned w = 0; w < k->n; w++)
@@ -1573,9 +1578,8 @@ void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting) {
  * CHK_CLUSTER_BAR + 1 keeps the completed phase for the waits (a warp
  * waits before it can arrive in the next phase, which cannot complete
  * before every warp has) */
-void chk_cluster_arrive(ptx_warp *w) { chk_bar_arrive(w, CHK_CLUSTER_BAR); }
-void chk_cluster_done(ptx_cta *c) {
-  ptx_chk *k = c->chk;
+void chk_cluster_arrive(const chk_warp *w) { chk_bar_arrive(w, CHK_CLUSTER_BAR); }
+void chk_cluster_done(chk_cta *k) {
   if (!k) return;
   size_t n = k->nvc, from = (size_t)CHK_CLUSTER_BAR * n, to = from + n;
   memcpy(k->bar + to, k->bar + from, n * 4);
@@ -1583,8 +1587,8 @@ void chk_cluster_done(ptx_cta *c) {
   memset(k->bar + from, 0, n * 4);
   memset(k->bar_s + from, 0, n * 4);
 }
-void chk_cluster_wait(ptx_warp *w) {
-  ptx_chk *k = w->cta->chk;
+void chk_cluster_wait(const chk_warp *w) {
+  chk_cta *k = w->k;
   if (!k) return;
   size_t at = (size_t)(CHK_CLUSTER_BAR + 1) * k->nvc;
   acquire(k, w->id, k->bar + at, k->bar_s + at);
@@ -1598,19 +1602,19 @@ void chk_cluster_wait(ptx_warp *w) {
  * specialize, test_ws_cluster_barrier_does_not_replace_local_handoff). The
  * phase may complete: what the other arrivals released is acquired by its
  * waiters as before. */
-void chk_mbar_arrive_relaxed(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before,
-                             ptx_mbar **spill) {
-  ptx_chk *k = w->cta->chk;
+void chk_mbar_arrive_relaxed(const chk_warp *w, const chk_insn *in, int lane, const chk_mbar *mb, uint32_t phase_before,
+                             uint32_t *spill) {
+  chk_cta *k = w->k;
   if (!k) return;
-  if (spill && *spill == mb)
+  if (spill && *spill == mb->idx + 1)
     report(w, CR_MBAR_OVER_ARRIVAL, in, lane, nobody(),
            "this instruction's threads arrive on the mbarrier at shared 0x%x more often than its phase expects (%u "
            "arrivals): an earlier thread of the same instruction completed phase %u and this arrival counts "
-           "towards the next", mb->addr, mb->mb.expected, phase_before - 1);
-  chk_mb *x = mb_of(k, w->cta, mb);
-  if (x && mb->mb.phase != phase_before) {
+           "towards the next", mb->addr, mb->expected, phase_before - 1);
+  chk_mb *x = mb_of(k, mb);
+  if (x && mb->phase != phase_before) {
     phase_done(k, x);
-    if (spill) *spill = mb;
+    if (spill) *spill = mb->idx + 1;
   }
 }
 
@@ -1627,19 +1631,19 @@ void chk_mbar_arrive_relaxed(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar
  * store). Any release of the remote warp since counts as ordering (whether
  * this CTA acquired it is not followed): a race may be missed, none is
  * invented. Not followed: a remote access after a local one. */
-static struct chk_xr *xr_of(ptx_chk *k) {
+static struct chk_xr *xr_of(chk_cta *k) {
   if (!k->xr) k->xr = calloc(k->ngran ? k->ngran : 1, sizeof *k->xr);
   return k->xr;
 }
-void chk_xrace_free(ptx_chk *k) { free(k->xr), free(k->xfence); }
-void chk_xrace_reset(ptx_chk *k) {
+void chk_xrace_free(chk_cta *k) { free(k->xr), free(k->xfence); }
+void chk_xrace_reset(chk_cta *k) {
   if (k->xr) memset(k->xr, 0, (k->ngran ? k->ngran : 1) * sizeof *k->xr);
   if (k->xfence) memset(k->xfence, 0, k->n * 4);
   k->nxr = 0;
 }
-static uint32_t xfences(ptx_chk *k, unsigned wi) { return k->xfence ? k->xfence[wi] : 0; }
-void chk_fence_order(ptx_warp *w) {
-  ptx_chk *k = w->cta->chk;
+static uint32_t xfences(chk_cta *k, unsigned wi) { return k->xfence ? k->xfence[wi] : 0; }
+void chk_fence_order(const chk_warp *w) {
+  chk_cta *k = w->k;
   if (!k) return;
   if (!k->xfence) k->xfence = calloc(k->n, 4);
   if (k->xfence) k->xfence[w->id]++;
@@ -1648,14 +1652,14 @@ static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n) {
   uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
   return (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
 }
-void chk_remote_access(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n, bool write) {
-  ptx_chk *k = t->chk, *src = w->cta->chk;
+void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n, bool write) {
+  chk_cta *k = t, *src = w->k;
   if (!k || !src || !n || !in || iclass(k, in) != 1) return;
   struct chk_xr *xr = xr_of(k);
   if (!xr) return;
   unsigned wi = w->id;
   uint32_t tc = VC(src, src->vc, wi)[VT(src, wi)], f = xfences(src, wi), insn = (uint32_t)(in - k->code);
-  uint8_t cta1 = (uint8_t)(w->cta->rank + 1);
+  uint8_t cta1 = (uint8_t)(w->k->rank + 1);
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     struct chk_xr *r = &xr[g];
     uint16_t m = gran_mask(g, off, n);
@@ -1667,16 +1671,15 @@ void chk_remote_access(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, ui
     *r = (struct chk_xr){tc, f, insn, m, cta1, (uint8_t)wi, (uint8_t)(lane < 0 ? 0 : lane), write};
   }
 }
-void chk_xrace_local(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
-  ptx_chk *k = w->cta->chk;
+void chk_xrace_local(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
+  chk_cta *k = w->k;
   if (!k || !k->nxr || !k->xr || !n || !in || iclass(k, in) != 1) return;
-  ptx_cluster *cl = w->cta->cl;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     struct chk_xr *r = &k->xr[g];
     uint16_t m = gran_mask(g, off, n);
     /* write after write is not followed (as within a CTA) */
     if (!r->cta1 || !(r->m & m) || write == (r->write != 0)) continue;
-    ptx_chk *o = r->cta1 - 1u < cl->n ? cl->ctas[r->cta1 - 1].chk : NULL;
+    chk_cta *o = r->cta1 - 1u < k->npeers ? k->peers[r->cta1 - 1] : NULL;
     bool released = !o || VC(o, o->vc, r->warp)[VT(o, r->warp)] > r->t || xfences(o, r->warp) > r->f;
     if (!released)
       report(w, CR_SMEM_RACE, in, lane, (who){r->insn, r->warp, r->lane},

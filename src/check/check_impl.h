@@ -24,11 +24,15 @@
  * reader). */
 #ifndef TC5_CHECK_IMPL_H
 #define TC5_CHECK_IMPL_H
-#include "ptx/ptx_impl.h"
+#include "check/check_event.h"
 #include "tc5/check.h"
 #include "tc5/cp.h"
 #include "tc5/descriptors.h"
 #include "tc5/layout.h"
+#include "tc5/smem.h"
+#include "tc5/mma.h"
+#include "tc5/tmem.h"
+#include <stdbool.h>
 
 /* the rows of the rule table, in its order */
 enum {
@@ -62,7 +66,7 @@ enum {
   CR_ASYNC_SRC_INFLIGHT,
   CR_WGMMA_OPERAND_INFLIGHT,
   CR_MBAR_REINIT,
-  CR_BARRIER_COUNT,         /* issue 34: the runner reports it (ptx_bar_arrive) */
+  CR_BARRIER_COUNT,         /* issue 34: the runner reports it (its bar.sync arrival) */
   CR_PAIR_DEALLOC_EARLY,    /* issue 34: the runner reports it (exec_tcgen05.c, pair_op) */
   CR_WGMMA_REG_INFLIGHT,    /* issue 34 */
   CR_MBAR_UNINIT,           /* issue 33: the runner reports it (exec_warp.c live_mbar, exec_tcgen05.c commit) */
@@ -90,9 +94,10 @@ void chk_log_free(chk_log *log);
 #define MAX_FINDINGS 256u
 #define NOINSN 0xFFFFFFFFu
 /* barrier slots: bar.sync's ids, then barrier.cluster's phase and its last completed one */
-#define CHK_CLUSTER_BAR PTX_MAX_BARRIERS
-#define CHK_EXPORT_BAR (PTX_MAX_BARRIERS + 2) /* what the CTA's warps released to other CTAs */
-#define CHK_BARS (PTX_MAX_BARRIERS + 3)
+#define CHK_MAX_BARRIERS 16u /* bar.sync's ids (the runner's barrier count) */
+#define CHK_CLUSTER_BAR CHK_MAX_BARRIERS
+#define CHK_EXPORT_BAR (CHK_MAX_BARRIERS + 2) /* what the CTA's warps released to other CTAs */
+#define CHK_BARS (CHK_MAX_BARRIERS + 3)
 
 /* OK_CPA: a cp.async (its commit group), OK_BULK: a TMA store / bulk copy
  * reading shared memory (its bulk group), OK_WG: a wgmma reading shared
@@ -130,8 +135,19 @@ typedef struct chk_desc_cache { /* granules an operand descriptor covers */
 } chk_desc_cache;
 #define DESC_CACHE 64u
 
-struct ptx_chk {
-  const ptx_launch *L;
+struct chk_cta {
+  const tc5_smem *smem;            /* the CTA's shared memory (its written bits) */
+  const uint32_t *ctaid;
+  uint32_t rank;
+  struct chk_cta *const *peers;    /* the cluster's checkers, by rank */
+  uint32_t npeers;
+  /* the launch's facts the runner hands over once (chk_new): the module's
+   * instruction texts (stable strings), name, .target and vector registers;
+   * the rule levels and the findings' log, shared by the launch's CTAs */
+  const char *mname, *target;
+  const uint8_t *rule_level;
+  void *lock;                      /* pthread_mutex_t*, the launch's */
+  chk_log *log;
   bool strict;
   unsigned n, nvc;
   uint32_t seq;
@@ -142,7 +158,7 @@ struct ptx_chk {
   uint32_t *mma_lanes;             /* lanes that issued MMAs not yet committed */
   uint32_t *last_ev;               /* per warp: its current store event (0: none) */
   uint32_t *last_insn;             /* per warp: that event's instruction      */
-  const ptx_insn *code;            /* the module's instructions              */
+  const chk_insn *code;            /* the module's instructions (the runner's chk_code) */
   uint32_t ngran;
   uint32_t *sm_w, *sm_r;           /* per granule: store event, MMA reader op */
   chk_ev *ev;
@@ -164,7 +180,7 @@ struct ptx_chk {
   /* default mode: a tcgen05.dealloc of columns a tcgen05.mma / cp / shift
    * may still access is reported when the CTA uses Tensor Memory after it
    * (chk_dealloc_used), not when nothing follows (docs/check.md) */
-  struct chk_defer { ptx_warp *w; uint32_t insn, op, col; } defer[4];
+  struct chk_defer { chk_warp w; uint32_t insn, op, col; } defer[4];
   uint32_t ndefer;
   /* n x nregs: how many pend and pois entries of the warp name each register
    * (chk_after looks no further for an instruction that names none) */
@@ -228,6 +244,7 @@ struct ptx_chk {
   uint32_t *xfence;
 };
 
+
 #define VT(k, w) (w)
 #define VM(k, w) ((k)->n + (w))
 #define VL(k, w) (2 * (k)->n + (w))
@@ -237,15 +254,38 @@ struct ptx_chk {
 #define VG(k, w) (6 * (k)->n + (w)) /* wgmma groups waited (wgmma.wait_group) */
 #define VC(k, arr, w) ((arr) + (size_t)(w) * (k)->nvc)
 
-typedef struct ptx_chk ptx_chk;
-tc5_status chk_new(ptx_chk **out, const ptx_launch *L);
-void chk_free(ptx_chk *k);
-void chk_reset(ptx_chk *k);
+typedef struct chk_cta chk_cta;
+/* the checker of one CTA: the launch's module (code, its name, .target,
+ * registers per thread), mode and findings' log; the CTA's warps, shared
+ * memory (its written bits are read for smem-uninit-read), CTA id (read at
+ * a finding), rank in its cluster, and the cluster's checkers (peers[rank]:
+ * filled by the runner once all are made) */
+typedef struct chk_setup {
+  const chk_insn *code;
+  uint32_t ncode, nregs;
+  const char *mname, *target;
+  bool strict;
+  const uint8_t *rule_level;
+  void *lock;
+  struct chk_log *log;
+  uint32_t nwarps, shared_total;
+  const tc5_smem *smem;
+  const uint32_t *ctaid;
+  uint32_t rank;
+  struct chk_cta *const *peers;
+  uint32_t npeers;
+} chk_setup;
+tc5_status chk_new(chk_cta **out, const chk_setup *s);
+/* what the runner may ask of a CTA's checker */
+bool chk_has_remote(const chk_cta *k);    /* accesses by other CTAs recorded (chk_xrace_local has work) */
+bool chk_has_deferred(const chk_cta *k);  /* deferred dealloc findings (chk_dealloc_used has work) */
+void chk_free(chk_cta *k);
+void chk_reset(chk_cta *k);
 
 /* hooks (each a no-op unless the CTA has a checker) */
-void chk_smem_write(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
+void chk_smem_write(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
 /* whether the asynchronous operation o is complete in the view vc */
-static inline bool chk_known(const ptx_chk *k, const uint32_t *vc, const chk_op *o) {
+static inline bool chk_known(const chk_cta *k, const uint32_t *vc, const chk_op *o) {
   switch (o->kind) {
   case OK_MMA: return vc[VM(k, o->warp)] >= o->idx;
   case OK_LD: return vc[VL(k, o->warp)] >= o->idx;
@@ -260,11 +300,11 @@ static inline bool chk_known(const ptx_chk *k, const uint32_t *vc, const chk_op 
 }
 /* smem-race: a generic access of warp w to [off, off + n) of its CTA's
  * shared memory, checked against the other warps' (check.c) */
-void chk_race(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write);
+void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool write);
 /* the common case inline: the warp's current store event, one granule
  * that no MMA still in flight (for this warp) reads */
-static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n) {
-  ptx_chk *k = w->cta->chk;
+static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
+  chk_cta *k = w->k;
   unsigned wi = w->id;
   uint32_t e = k->last_ev[wi], g = off / GRAN, r;
   if (e && k->last_insn[wi] == (uint32_t)(in - k->code) && g == (off + n - 1) / GRAN && g < k->ngran &&
@@ -288,33 +328,33 @@ static inline void chk_smem_store(ptx_warp *w, const ptx_insn *in, int lane, uin
 /* after an instruction whose engine read never-written shared or Tensor
  * Memory (the counts in *g, reset here): smem-uninit-read /
  * tmem-uninit-read, the run goes on (the bytes read were poison, 0xFF) */
-void chk_uninit_flush(ptx_warp *w, const ptx_insn *in, tc5_uninit_log *g);
-void chk_smem_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
+void chk_uninit_flush(const chk_warp *w, const chk_insn *in, tc5_uninit_log *g);
+void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
 /* shared memory [off, off + n) of CTA t written by the async proxy (a TMA
  * or bulk copy that w issued): no generic write waits for a fence there
  * any more; overwriting what an MMA of w's CTA still reads is reported */
-void chk_smem_async_write(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n);
-void chk_fence_proxy_async(ptx_warp *w);
+void chk_smem_async_write(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n);
+void chk_fence_proxy_async(const chk_warp *w);
 /* ---- cluster: generic accesses to another CTA's shared memory (issue 33) ---- */
 /* a weak ld/st of warp w to [off, off + n) of CTA t (t != w's CTA) */
-void chk_remote_access(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n, bool write);
+void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n, bool write);
 /* a weak ld/st of warp w to its own CTA's [off, off + n), checked against
  * other CTAs' accesses recorded there (only when there are: k->nxr) */
-void chk_xrace_local(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool write);
+void chk_xrace_local(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool write);
 /* a memory fence (fence.sc / acq_rel / mbarrier_init, membar) of warp w */
-void chk_fence_order(ptx_warp *w);
-void chk_xrace_free(ptx_chk *k);
-void chk_xrace_reset(ptx_chk *k);
+void chk_fence_order(const chk_warp *w);
+void chk_xrace_free(chk_cta *k);
+void chk_xrace_reset(chk_cta *k);
 /* ---- asynchronous copies (issue 33) ---- */
 /* a cp.async of warp w writing [off, off + n) of its CTA (in flight until
  * the warp's cp.async.wait_group covers its group) */
-void chk_cp_async(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n);
+void chk_cp_async(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
 /* commit groups: which 0 cp.async, 1 bulk (cp.async.bulk), 2 wgmma; wait:
  * false commit_group, true wait_group n (n groups may stay pending) */
-void chk_group(ptx_warp *w, unsigned which, bool wait, uint32_t n);
+void chk_group(const chk_warp *w, unsigned which, bool wait, uint32_t n);
 /* a TMA load or bulk copy into [off, off + n) of CTA t, completed by
  * the phase `phase` of mbarrier mb of t (in flight until a warp observes it) */
-void chk_tma_load(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_t off, uint32_t n, ptx_mbar *mb,
+void chk_tma_load(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n, const chk_mbar *mb,
                   uint32_t phase);
 /* a TMA store or bulk copy reading [off, off + n) of w's CTA (the async
  * proxy: the stores must be fenced; in flight until
@@ -324,53 +364,53 @@ void chk_tma_load(ptx_warp *w, const ptx_insn *in, int lane, ptx_cta *t, uint32_
  * mbarrier (shared::cta -> shared::cluster) has its source read when the
  * destination's mbarrier completes, which the checker does not follow: its
  * source is not tracked as in flight, only the proxy fence is checked */
-void chk_bulk_read(ptx_warp *w, const ptx_insn *in, int lane, uint32_t off, uint32_t n, bool grouped);
+void chk_bulk_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool grouped);
 /* a wgmma of the warpgroup of w (wg0: its first warp) reading its shared
  * memory operands (da NULL: A in registers) */
-void chk_wgmma(ptx_warp *w, const ptx_insn *in, unsigned wg0, const tc5_smem_desc *da, const tc5_operand *opa,
+void chk_wgmma(const chk_warp *w, const chk_insn *in, unsigned wg0, const tc5_smem_desc *da, const tc5_operand *opa,
                const tc5_smem_desc *db, const tc5_operand *opb, unsigned N, unsigned K);
 /* mbarrier.init of an mbarrier already initialised and not invalidated */
-void chk_mbar_reinit(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb);
-void chk_tc_fence(ptx_warp *w, bool after);
-void chk_mma(ptx_warp *w, const ptx_insn *in, int lane, const tc5_mma_args *a);
-void chk_cp(ptx_warp *w, const ptx_insn *in, int lane, const tc5_cp_args *a);
-void chk_shift(ptx_warp *w, const ptx_insn *in, int lane, uint32_t taddr);
-void chk_tmem_ldst(ptx_warp *w, const ptx_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
-                   const ptx_opnd *regs);
-void chk_tc_wait(ptx_warp *w, bool store);
+void chk_mbar_reinit(const chk_warp *w, const chk_insn *in, int lane, const chk_mbar *mb);
+void chk_tc_fence(const chk_warp *w, bool after);
+void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args *a);
+void chk_cp(const chk_warp *w, const chk_insn *in, int lane, const tc5_cp_args *a);
+void chk_shift(const chk_warp *w, const chk_insn *in, int lane, uint32_t taddr);
+void chk_tmem_ldst(const chk_warp *w, const chk_insn *in, bool store, uint32_t taddr, const tc5_tmem_ldst *op,
+                   const uint32_t *regs, unsigned nr);
+void chk_tc_wait(const chk_warp *w, bool store);
 /* a tcgen05.ld that read Tensor Memory never written (default mode): its
  * destination registers regs[i] hold such cells in the threads lanes[i]
  * (taddr: the first such cell); a read of one is tmem-uninit-read, an
  * overwrite clears it */
-void chk_tmem_poison(ptx_warp *w, const ptx_insn *in, const uint32_t *regs, unsigned n, const uint32_t *lanes,
+void chk_tmem_poison(const chk_warp *w, const chk_insn *in, const uint32_t *regs, unsigned n, const uint32_t *lanes,
                      uint32_t taddr);
 /* wgmma (Hopper): a warp's part of a wgmma.mma_async (its D registers and A's,
  * until the wgmma.wait_group that covers its group), commit_group, wait_group N */
-void chk_wgmma_issue(ptx_warp *w, const ptx_insn *in);
-void chk_wgmma_commit(ptx_warp *w);
-void chk_wgmma_wait(ptx_warp *w, unsigned n);
+void chk_wgmma_issue(const chk_warp *w, const chk_insn *in);
+void chk_wgmma_commit(const chk_warp *w);
+void chk_wgmma_wait(const chk_warp *w, unsigned n);
 /* strict: an instruction the module's .target does not have (targets: the ones that do) */
-void chk_target_feature(ptx_warp *w, const ptx_insn *in, const char *what, const char *targets);
-void chk_after(ptx_warp *w, const ptx_insn *in); /* while tcgen05.ld/st registers are pending */
-void chk_dealloc(ptx_warp *w, const ptx_insn *in, uint32_t taddr, uint32_t ncols);
+void chk_target_feature(const chk_warp *w, const chk_insn *in, const char *what, const char *targets);
+void chk_after(const chk_warp *w, const chk_insn *in); /* while tcgen05.ld/st registers are pending */
+void chk_dealloc(const chk_warp *w, const chk_insn *in, uint32_t taddr, uint32_t ncols);
 /* the CTA uses Tensor Memory again (a tcgen05.ld / st / mma / cp / shift /
  * commit / alloc, before it executes): the deferred dealloc-inflight findings */
-void chk_dealloc_used(ptx_cta *c);
+void chk_dealloc_used(chk_cta *c);
 /* an arrival on mbarrier mb (phase_before: its phase before the arrival);
  * commit: by tcgen05.commit (also releases the warp's MMAs). *spill: the
  * mbarrier whose phase an earlier lane of this instruction completed (the
  * caller keeps it across its lanes, NULL at first) */
-void chk_mbar_arrive(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before, bool commit,
-                     ptx_mbar **spill);
-void chk_mbar_init(ptx_warp *w, ptx_mbar *mb);
-void chk_mbar_observe(ptx_warp *w, const ptx_insn *in, ptx_mbar *mb, unsigned parity);
-void chk_bar_arrive(ptx_warp *w, uint32_t id);
-void chk_bar_done(ptx_cta *c, uint32_t id, uint32_t waiting);
+void chk_mbar_arrive(const chk_warp *w, const chk_insn *in, int lane, const chk_mbar *mb, uint32_t phase_before, bool commit,
+                     uint32_t *spill);
+void chk_mbar_init(const chk_warp *w, const chk_mbar *mb);
+void chk_mbar_observe(const chk_warp *w, const chk_insn *in, const chk_mbar *mb, unsigned parity);
+void chk_bar_arrive(const chk_warp *w, uint32_t id);
+void chk_bar_done(chk_cta *c, uint32_t id, uint32_t waiting);
 /* barrier.cluster: within each CTA it orders like a CTA barrier (the
  * checker follows one CTA; what a CTA pair's MMA does in the peer is not
  * followed): a release arrival contributes, the completed phase is kept
  * until the warps' waits acquire it */
-void chk_cluster_arrive(ptx_warp *w);
+void chk_cluster_arrive(const chk_warp *w);
 /* Synchronisation through another CTA: a warp's arrival on another CTA's
  * mbarrier (or a multicast commit) exports what the warp knows to its CTA's
  * exports (chk_export); an mbarrier signalled from another CTA gains its
@@ -378,12 +418,12 @@ void chk_cluster_arrive(ptx_warp *w);
  * (chk_mbar_remote). A chain of arrivals that leaves a CTA and comes back
  * (CUTLASS's 2-SM epilogue -> leader -> peer) so carries the CTA's own
  * releases back to it; what the other CTA did in between is trusted. */
-void chk_export(ptx_warp *w, bool commit);
+void chk_export(const chk_warp *w, bool commit);
 /* mbarrier.arrive.relaxed by w on its CTA's mbarrier: an arrival that
  * releases nothing (no memory ordering, 9.7.13.15.13); the phase may complete */
-void chk_mbar_arrive_relaxed(ptx_warp *w, const ptx_insn *in, int lane, ptx_mbar *mb, uint32_t phase_before,
-                             ptx_mbar **spill);
-void chk_mbar_remote(ptx_cta *c, ptx_mbar *mb, uint32_t phase_before);
-void chk_cluster_done(ptx_cta *c);
-void chk_cluster_wait(ptx_warp *w);
+void chk_mbar_arrive_relaxed(const chk_warp *w, const chk_insn *in, int lane, const chk_mbar *mb, uint32_t phase_before,
+                             uint32_t *spill);
+void chk_mbar_remote(chk_cta *c, const chk_mbar *mb, uint32_t phase_before);
+void chk_cluster_done(chk_cta *c);
+void chk_cluster_wait(const chk_warp *w);
 #endif

@@ -3,6 +3,7 @@
  * (9.7.16.7) that `tc5 run` checks. The checker (check.c) cites rows by
  * their index (check_impl.h's CR_* names the rows in the same order); the
  * docs' table (docs/check.md) is this table. */
+#include <stdio.h>
 #include <string.h>
 
 #include "check/check_impl.h"

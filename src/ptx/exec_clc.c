@@ -48,10 +48,10 @@ static PTX_EXEC(x_try_cancel) {
       if (!p) return PX_ERROR;
       memcpy(p, resp, 16);
       if (d->chk) {
-        chk_smem_async_write(w, in, (int)l, d, off, 16);
+        chk_smem_async_write(CHK_W(w), CHK_IN(w, in), (int)l, d->chk, off, 16);
         /* the response is in flight until a warp observes the mbarrier phase */
         ptx_mbar *pm = ptx_mbar_find(d, mboff);
-        if (pm && pm->mb.initialized) chk_tma_load(w, in, (int)l, d, off, 16, pm, pm->mb.phase);
+        if (pm && pm->mb.initialized) chk_tma_load(CHK_W(w), CHK_IN(w, in), (int)l, d->chk, off, 16, CHK_MB(d, pm), pm->mb.phase);
       }
       int rc = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(d, mboff), 16);
       if (rc != PX_NEXT) return rc;

@@ -96,11 +96,11 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
       return NULL;
     }
     if (t == c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
-      if (write) chk_smem_write(w, in, lane, off, n);
-      else chk_smem_read(w, in, lane, off, n);
-      if (c->chk->nxr) chk_xrace_local(w, in, lane, off, n, write);
+      if (write) chk_smem_write(CHK_W(w), CHK_IN(w, in), lane, off, n);
+      else chk_smem_read(CHK_W(w), CHK_IN(w, in), lane, off, n);
+      if (chk_has_remote(c->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), lane, off, n, write);
     } else if (t != c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
-      chk_remote_access(w, in, lane, t, off, n, write); /* smem-race across CTAs */
+      chk_remote_access(CHK_W(w), CHK_IN(w, in), lane, t->chk, off, n, write); /* smem-race across CTAs */
     }
     if (write) mark_written(&t->smem, off, n);
     return t->smem.bytes + off;
@@ -155,9 +155,9 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
   addr = (uint32_t)addr; /* 32-bit shared addresses (ptx_shared_addr) */
   if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
   if (w->cta->chk) {
-    if (write) chk_smem_store(w, in, (int)lane, (uint32_t)addr, n);
-    else chk_smem_read(w, in, (int)lane, (uint32_t)addr, n);
-    if (w->cta->chk->nxr) chk_xrace_local(w, in, (int)lane, (uint32_t)addr, n, write);
+    if (write) chk_smem_store(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
+    else chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
+    if (chk_has_remote(w->cta->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n, write);
   }
   if (write) mark_written(s, (uint32_t)addr, n);
   return s->bytes + addr;
@@ -871,7 +871,7 @@ static PTX_EXEC(x_cp_async) {
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, valid, "src-size %u exceeds cp-size %u", valid, n);
     uint8_t *dp = ptx_mem(w, in, (int)l, PS_SHARED, db[l] + (uint64_t)dst->imm, n, true);
     if (!dp) return PX_ERROR;
-    if (w->cta->chk) chk_cp_async(w, in, (int)l, (uint32_t)(dp - w->cta->smem.bytes), n);
+    if (w->cta->chk) chk_cp_async(CHK_W(w), CHK_IN(w, in), (int)l, (uint32_t)(dp - w->cta->smem.bytes), n);
     if (valid) {
       const uint8_t *sp = ptx_mem(w, in, (int)l, PS_GLOBAL, sb[l] + (uint64_t)src->imm, n, false);
       if (!sp) return PX_ERROR;
@@ -893,8 +893,8 @@ static PTX_EXEC(x_cp_async_arrive) {
    * cp.asyncs so far (their group completes with the arrival; the waiters
    * of the phase learn it; the warp itself is taken to know it too) */
   if (mask && w->cta->chk) {
-    chk_group(w, 0, false, 0);
-    chk_group(w, 0, true, 0);
+    chk_group(CHK_W(w), 0, false, 0);
+    chk_group(CHK_W(w), 0, true, 0);
   }
   if (!(in->mods & 1)) return PX_NEXT; /* without .noinc the arrival is pre-counted: no net change */
   PTX_LANES(mask, {
@@ -910,8 +910,8 @@ static PTX_EXEC(x_cp_async_arrive) {
  * copies completed when issued; the checker follows the groups */
 static PTX_EXEC(x_cp_async_group) {
   if (!mask || !w->cta->chk) return PX_NEXT;
-  if (in->aux != 1) chk_group(w, 0, false, 0);
-  if (in->aux) chk_group(w, 0, true, in->aux == 1 ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0);
+  if (in->aux != 1) chk_group(CHK_W(w), 0, false, 0);
+  if (in->aux) chk_group(CHK_W(w), 0, true, in->aux == 1 ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0);
   return PX_NEXT;
 }
 PTX_DEC(dec_cp_async) {
@@ -979,14 +979,14 @@ PTX_DEC(dec_nop) {
  * the checker follows it (the cross-proxy fence of 9.7.16.6.5) */
 static PTX_EXEC(x_fence_proxy_async) {
   (void)in;
-  if (mask) chk_fence_proxy_async(w);
+  if (mask) chk_fence_proxy_async(CHK_W(w));
   return PX_NEXT;
 }
 /* the other fences and membar: the checker counts them as releases of the
  * warp for accesses to other CTAs' shared memory (chk_fence_order) */
 static PTX_EXEC(x_fence_order) {
   (void)in;
-  if (mask && w->cta->chk) chk_fence_order(w);
+  if (mask && w->cta->chk) chk_fence_order(CHK_W(w));
   return PX_NEXT;
 }
 PTX_DEC(dec_fence) {

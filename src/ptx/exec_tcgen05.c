@@ -120,7 +120,7 @@ static int pair_op(ptx_warp *w, const ptx_insn *in, unsigned op, uint32_t ncols,
 }
 
 static PTX_EXEC(x_alloc) {
-  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
+  if (mask && w->cta->chk && chk_has_deferred(w->cta->chk)) chk_dealloc_used(w->cta->chk); /* Tensor Memory used after a dealloc */
   if (!mask) return PX_NEXT;
   ptx_cta *c = w->cta;
   uint64_t dst, ncols;
@@ -133,7 +133,7 @@ static PTX_EXEC(x_alloc) {
     return ptx_fail(w, in, -1, TC5_EILLEGAL, dst, "tcgen05.alloc: 0x%llx is not a shared-memory address", (unsigned long long)dst);
   uint8_t *p = ptx_mem(w, in, -1, PS_SHARED, off, 4, true);
   if (!p) return PX_ERROR;
-  if (c->chk) chk_smem_async_write(w, in, -1, c, off, 4);
+  if (c->chk) chk_smem_async_write(CHK_W(w), CHK_IN(w, in), -1, c->chk, off, 4);
   uint32_t taddr = 0;
   if (in->mods == 2) {
     int r = pair_op(w, in, T_ALLOC, (uint32_t)ncols, 0, &taddr);
@@ -168,7 +168,7 @@ static PTX_EXEC(x_dealloc) {
     tc5_status st = tc5_tmem_dealloc(&c->tmem, (uint32_t)taddr, (uint32_t)ncols, &dg);
     if (st) return fail_diag(w, in, -1, st, &dg);
   }
-  if (c->chk) chk_dealloc(w, in, (uint32_t)taddr, (uint32_t)ncols);
+  if (c->chk) chk_dealloc(CHK_W(w), CHK_IN(w, in), (uint32_t)taddr, (uint32_t)ncols);
   c->progress = true;
   return PX_NEXT;
 }
@@ -220,14 +220,14 @@ static bool defer_uninit(ptx_warp *w, const ptx_insn *in, const tc5_tmem_ldst *o
       lanes[r] |= (uint32_t)bad << th;
     }
   }
-  chk_tmem_poison(w, in, vr, n, lanes, ul->tmem_addr);
+  chk_tmem_poison(CHK_W(w), CHK_IN(w, in), vr, n, lanes, ul->tmem_addr);
   if (lanes != stack) free(lanes);
   if (!before) ul->tmem_addr = 0;
   ul->tmem = before;
   return true;
 }
 static PTX_EXEC(x_tld) {
-  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
+  if (mask && w->cta->chk && chk_has_deferred(w->cta->chk)) chk_dealloc_used(w->cta->chk); /* Tensor Memory used after a dealloc */
   if (!mask) return PX_NEXT;
   bool store = in->aux == T_ST;
   const ptx_opnd *ad = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
@@ -271,9 +271,9 @@ static PTX_EXEC(x_tld) {
                     dg.count ? dg.issue[0].message : tc5_strerror(st));
   if (st) return fail_diag(w, in, -1, st, &dg);
   if (w->cta->chk) {
-    chk_tmem_ldst(w, in, store, (uint32_t)taddr, &op, v);
+    chk_tmem_ldst(CHK_W(w), CHK_IN(w, in), store, (uint32_t)taddr, &op, w->cta->L->m->vregs + v->vec, v->n);
     static const char ldred[] = "sm_101f sm_103f sm_110f";
-    if (op.red && !ptx_target_in(w->cta->L->m, ldred)) chk_target_feature(w, in, "tcgen05.ld.red", ldred);
+    if (op.red && !ptx_target_in(w->cta->L->m, ldred)) chk_target_feature(CHK_W(w), CHK_IN(w, in), "tcgen05.ld.red", ldred);
   }
   return PX_NEXT;
 }
@@ -282,18 +282,18 @@ static PTX_EXEC(x_tld) {
  * (in->mods: 1 for after_thread_sync): nothing to wait for in this model
  * (ld and st complete when they execute); the checker follows them */
 static PTX_EXEC(x_twait) {
-  if (mask) chk_tc_wait(w, in->mods & 1);
+  if (mask) chk_tc_wait(CHK_W(w), in->mods & 1);
   return PX_NEXT;
 }
 static PTX_EXEC(x_tfence) {
-  if (mask) chk_tc_fence(w, in->mods & 1);
+  if (mask) chk_tc_fence(CHK_W(w), in->mods & 1);
   return PX_NEXT;
 }
 
 static PTX_EXEC(x_commit) {
-  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
+  if (mask && w->cta->chk && chk_has_deferred(w->cta->chk)) chk_dealloc_used(w->cta->chk); /* Tensor Memory used after a dealloc */
   ptx_cta *c = w->cta;
-  ptx_mbar *spill = NULL; /* the checker: a phase an earlier lane completed */
+  uint32_t spill = 0; /* the checker: a phase an earlier lane completed */
   PTX_LANES(mask, {
     uint64_t a = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
     uint32_t off;
@@ -330,11 +330,11 @@ static PTX_EXEC(x_commit) {
     tc5_status st = tc5_commit(g, in->aux2, mp, nm, &dg);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[tmem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
-    if (c->chk && own) chk_mbar_arrive(w, in, (int)l, own, before, true, &spill);
+    if (c->chk && own) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(c, own), before, true, &spill);
     if (nm > (own != NULL)) { /* other CTAs' mbarriers: through the exports */
-      chk_export(w, true);
+      chk_export(CHK_W(w), true);
       for (unsigned i = 0; i < nm; i++)
-        if (pc[i] != c) chk_mbar_remote(pc[i], pm[i], pbefore[i]);
+        if (pc[i] != c) chk_mbar_remote(pc[i]->chk, CHK_MB(pc[i], pm[i]), pbefore[i]);
     }
     c->progress = true;
   });
@@ -344,7 +344,7 @@ static PTX_EXEC(x_commit) {
 /* tcgen05.mma: the variant is parsed from the opcode text once at decode
  * time (checked) and again here (cheap next to an MMA) */
 static PTX_EXEC(x_mma) {
-  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
+  if (mask && w->cta->chk && chk_has_deferred(w->cta->chk)) chk_dealloc_used(w->cta->chk); /* Tensor Memory used after a dealloc */
   ptx_cta *c = w->cta;
   const tc5_ptx_module *m = c->L->m;
   tc5_mma_variant var;
@@ -392,7 +392,7 @@ static PTX_EXEC(x_mma) {
     tc5_status st = tc5_mma_issue(g, var.cta_group, &args, &dg);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
-    if (c->chk) chk_mma(w, in, (int)l, &args);
+    if (c->chk) chk_mma(CHK_W(w), CHK_IN(w, in), (int)l, &args);
   });
   return PX_NEXT;
 }
@@ -422,7 +422,7 @@ static void cp_unwritten(tc5_cta *g, const tc5_cp_args *a, tc5_uninit_log *ul, u
 /* tcgen05.cp [taddr], s-desc: the qualifiers parsed at decode time (in
  * aux2: shape, bit 8 decompress, bit 9 the source format) */
 static PTX_EXEC(x_cp) {
-  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
+  if (mask && w->cta->chk && chk_has_deferred(w->cta->chk)) chk_dealloc_used(w->cta->chk); /* Tensor Memory used after a dealloc */
   PTX_LANES(mask, {
     tc5_cp_args a;
     memset(&a, 0, sizeof a);
@@ -442,12 +442,12 @@ static PTX_EXEC(x_cp) {
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (ul && ul->smem != before && w->cta->chk && !w->cta->chk->strict) cp_unwritten(g, &a, ul, before);
-    if (w->cta->chk) chk_cp(w, in, (int)l, &a);
+    if (w->cta->chk) chk_cp(CHK_W(w), CHK_IN(w, in), (int)l, &a);
   });
   return PX_NEXT;
 }
 static PTX_EXEC(x_shift) {
-  if (mask && w->cta->chk && w->cta->chk->ndefer) chk_dealloc_used(w->cta); /* Tensor Memory used after a dealloc */
+  if (mask && w->cta->chk && chk_has_deferred(w->cta->chk)) chk_dealloc_used(w->cta->chk); /* Tensor Memory used after a dealloc */
   PTX_LANES(mask, {
     uint32_t taddr = (uint32_t)(PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm);
     tc5_cta *g = group_of(w, in, (int)l, in->mods);
@@ -456,7 +456,7 @@ static PTX_EXEC(x_shift) {
     tc5_diag_init(&dg);
     tc5_status st = tc5_shift(g, in->mods, in->mods, taddr, &dg);
     if (st) return fail_diag(w, in, (int)l, st, &dg);
-    if (w->cta->chk) chk_shift(w, in, (int)l, taddr);
+    if (w->cta->chk) chk_shift(CHK_W(w), CHK_IN(w, in), (int)l, taddr);
   });
   return PX_NEXT;
 }

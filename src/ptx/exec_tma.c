@@ -120,12 +120,12 @@ static PTX_EXEC(x_tensor) {
       if (load && d->chk) {
         uint32_t foot;
         tc5_tma_box_footprint(&p, &foot);
-        chk_smem_async_write(w, in, (int)l, d, off, foot);
+        chk_smem_async_write(CHK_W(w), CHK_IN(w, in), (int)l, d->chk, off, foot);
       }
       if (!load && d == w->cta && d->chk) { /* a store / reduction reads the box from shared memory */
         uint32_t foot;
         tc5_tma_box_footprint(&p, &foot);
-        chk_bulk_read(w, in, (int)l, off, foot, true);
+        chk_bulk_read(CHK_W(w), CHK_IN(w, in), (int)l, off, foot, true);
       }
       if (load) {
         /* the bytes land in d; the mbarrier at the same offset in d's CTA
@@ -147,7 +147,7 @@ static PTX_EXEC(x_tensor) {
           ptx_mbar *pm = ptx_mbar_find(bt, mboff);
           uint32_t foot;
           tc5_tma_box_footprint(&p, &foot);
-          if (pm && pm->mb.initialized) chk_tma_load(w, in, (int)l, d, off, foot, pm, pm->mb.phase);
+          if (pm && pm->mb.initialized) chk_tma_load(CHK_W(w), CHK_IN(w, in), (int)l, d->chk, off, foot, CHK_MB(d, pm), pm->mb.phase);
         }
         int r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(bt, mboff), bytes);
         if (r != PX_NEXT) return r;
@@ -225,9 +225,9 @@ static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uin
     }
     uint32_t doff, soff;
     ptx_cta *t = in->space != PS_GLOBAL ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
-    if (t && t->chk) chk_smem_async_write(w, in, (int)l, t, doff, size);
+    if (t && t->chk) chk_smem_async_write(CHK_W(w), CHK_IN(w, in), (int)l, t->chk, doff, size);
     ptx_cta *sc = in->type != PS_GLOBAL ? ptx_cluster_addr(w, in->type, s, &soff) : NULL;
-    if (sc == w->cta && sc->chk) chk_bulk_read(w, in, (int)l, soff, size, !(in->mods & TM_MBAR));
+    if (sc == w->cta && sc->chk) chk_bulk_read(CHK_W(w), CHK_IN(w, in), (int)l, soff, size, !(in->mods & TM_MBAR));
   }
   if ((in->mods & TM_MBAR) && !(in->mods & TM_MULTICAST)) {
     uint32_t mb;
@@ -237,7 +237,7 @@ static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uin
     ptx_cta *dt = size ? ptx_cluster_addr(w, in->space, d, &doff) : NULL;
     if (dt == t && t->chk) {
       ptx_mbar *pm = ptx_mbar_find(t, mb);
-      if (pm && pm->mb.initialized) chk_tma_load(w, in, (int)l, t, doff, size, pm, pm->mb.phase);
+      if (pm && pm->mb.initialized) chk_tma_load(CHK_W(w), CHK_IN(w, in), (int)l, t->chk, doff, size, CHK_MB(t, pm), pm->mb.phase);
     }
     int r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(t, mb), size);
     if (r != PX_NEXT) return r;
@@ -247,7 +247,7 @@ static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uin
 
 static PTX_EXEC(x_bulk_group) {
   if (mask && w->cta->chk)
-    chk_group(w, 1, in->aux == 1, in->aux == 1 ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0);
+    chk_group(CHK_W(w), 1, in->aux == 1, in->aux == 1 ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0);
   return PX_NEXT;
 }
 static PTX_EXEC(x_done) {

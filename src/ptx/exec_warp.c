@@ -211,7 +211,7 @@ static PTX_EXEC(x_cluster_arrive) {
   w->cl_arrived = true;
   w->cl_phase = cl->bar_phase;
   cl->bar_arrived += (uint32_t)__builtin_popcount(mask);
-  if (w->cta->chk && !in->mods) chk_cluster_arrive(w);
+  if (w->cta->chk && !in->mods) chk_cluster_arrive(CHK_W(w));
   ptx_cluster_bar_check(cl);
   return PX_NEXT;
 }
@@ -221,7 +221,7 @@ static PTX_EXEC(x_cluster_wait) {
     return ptx_fail(w, in, -1, TC5_EILLEGAL, 0, "barrier.cluster.wait without a barrier.cluster.arrive before it");
   if (w->cta->cl->bar_phase == w->cl_phase) return PX_BLOCK; /* runs again when the phase completes */
   w->cl_arrived = false;
-  if (w->cta->chk) chk_cluster_wait(w);
+  if (w->cta->chk) chk_cluster_wait(CHK_W(w));
   return PX_NEXT;
 }
 
@@ -365,7 +365,7 @@ static PTX_EXEC(x_redux) {
   }
   PTX_LANES(lanes, d[l] = acc & 0xffffffffu);
   static const char f32[] = "sm_100f sm_103f";
-  if ((mods & RX_F32) && w->cta->chk && !ptx_target_in(w->cta->L->m, f32)) chk_target_feature(w, in, "redux.sync .f32", f32);
+  if ((mods & RX_F32) && w->cta->chk && !ptx_target_in(w->cta->L->m, f32)) chk_target_feature(CHK_W(w), CHK_IN(w, in), "redux.sync .f32", f32);
   return PX_NEXT;
 }
 PTX_DEC(dec_redux) {
@@ -578,11 +578,11 @@ static int mbar_signal(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr,
   tc5_diag dg;
   tc5_diag_init(&dg);
   uint32_t before = mb->mb.phase;
-  if (t != w->cta) chk_export(w, false);
+  if (t != w->cta) chk_export(CHK_W(w), false);
   tc5_status st = tx ? tc5_mbarrier_complete_tx(&mb->mb, n, &dg) : tc5_mbarrier_arrive(&mb->mb, n, NULL, &dg);
   if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-  if (t == w->cta && w->cta->chk && (!tx || mb->mb.phase != before)) chk_mbar_arrive(w, in, lane, mb, before, false, NULL);
-  if (t != w->cta) chk_mbar_remote(t, mb, before);
+  if (t == w->cta && w->cta->chk && (!tx || mb->mb.phase != before)) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), lane, CHK_MB(w->cta, mb), before, false, NULL);
+  if (t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
   if (tx) {
     mb->tx_line = in->line;
     mb->tx_thread = w->id * 32 + (uint32_t)lane;
@@ -635,7 +635,7 @@ static PTX_EXEC(x_mbarrier) {
         all = false;
         w->wait_id = PTX_CLUSTER_OFF(off);
       } else if (w->cta->chk && mb != observed) { /* the warp observes once per mbarrier */
-        chk_mbar_observe(w, in, mb, (unsigned)(x[l] & 1)); /* parity, or the state's phase */
+        chk_mbar_observe(CHK_W(w), CHK_IN(w, in), CHK_MB(w->cta, mb), (unsigned)(x[l] & 1)); /* parity, or the state's phase */
         observed = mb;
       }
     });
@@ -652,7 +652,7 @@ static PTX_EXEC(x_mbarrier) {
     w->poll_epoch = w->cta->epoch;
     return PX_NEXT;
   }
-  ptx_mbar *spill = NULL; /* the checker: a phase this instruction completed */
+  uint32_t spill = 0; /* the checker: a phase this instruction completed */
   ptx_mbar *inited[32];   /* the checker: mbarriers earlier lanes of this init initialised */
   unsigned ninited = 0;
   PTX_LANES(mask, {
@@ -669,10 +669,10 @@ static PTX_EXEC(x_mbarrier) {
       mb->tx_line = 0;
       bool again = false; /* every lane of a warp initialising one mbarrier is one initialisation */
       for (unsigned i = 0; i < ninited; i++) again |= inited[i] == mb;
-      if (mb->mb.initialized && !again && w->cta->chk) chk_mbar_reinit(w, in, (int)l, mb);
+      if (mb->mb.initialized && !again && w->cta->chk) chk_mbar_reinit(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb));
       if (!again) inited[ninited++] = mb;
       st = tc5_mbarrier_init(&mb->mb, (uint32_t)x[l], &dg);
-      if (w->cta->chk) chk_mbar_init(w, mb);
+      if (w->cta->chk) chk_mbar_init(CHK_W(w), CHK_MB(w->cta, mb));
       uint8_t *p = ptx_mem(w, in, (int)l, PS_SHARED, off, 8, true);
       if (!p) return PX_ERROR;
       memset(p, 0, 8);
@@ -697,11 +697,11 @@ static PTX_EXEC(x_mbarrier) {
           else mb->mb.expected -= cnt;
         }
         bool relaxed = (in->mods & 4) != 0; /* 9.7.13.15.13: .relaxed arrives with no memory ordering */
-        if (!st && t != w->cta && !relaxed) chk_export(w, false);
+        if (!st && t != w->cta && !relaxed) chk_export(CHK_W(w), false);
         if (!st) st = tc5_mbarrier_arrive(&mb->mb, cnt, NULL, &dg);
-        if (!st && t == w->cta && w->cta->chk && !relaxed) chk_mbar_arrive(w, in, (int)l, mb, before, false, &spill);
-        if (!st && t == w->cta && w->cta->chk && relaxed) chk_mbar_arrive_relaxed(w, in, (int)l, mb, before, &spill);
-        if (!st && t != w->cta) chk_mbar_remote(t, mb, before);
+        if (!st && t == w->cta && w->cta->chk && !relaxed) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb), before, false, &spill);
+        if (!st && t == w->cta && w->cta->chk && relaxed) chk_mbar_arrive_relaxed(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb), before, &spill);
+        if (!st && t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
         d[l] = before;
         break;
       }

@@ -49,9 +49,9 @@ static PTX_EXEC(x_wg_nop) {
 static PTX_EXEC(x_wg_group) {
   if (mask && w->cta->chk) {
     uint32_t n = in->aux == G_WAIT ? (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)] : 0;
-    chk_group(w, 2, in->aux == G_WAIT, n);
-    if (in->aux == G_WAIT) chk_wgmma_wait(w, n); /* wgmma-reg-inflight (issue 34) */
-    else chk_wgmma_commit(w);
+    chk_group(CHK_W(w), 2, in->aux == G_WAIT, n);
+    if (in->aux == G_WAIT) chk_wgmma_wait(CHK_W(w), n); /* wgmma-reg-inflight (issue 34) */
+    else chk_wgmma_commit(CHK_W(w));
   }
   return PX_NEXT;
 }
@@ -141,7 +141,7 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
     for (unsigned mm = 0; mm < 64; mm++)
       for (unsigned k = 0; k < K; k++) A[mm * K + k] = a_reg_code(wg, vr, abits, mm, k);
   }
-  if (!st && c->chk) chk_wgmma(w, in, wg[0]->id, a_regs ? NULL : &da, &opa, &db, &opb, N, K);
+  if (!st && c->chk) chk_wgmma(CHK_W(w), CHK_IN(w, in), wg[0]->id, a_regs ? NULL : &da, &opa, &db, &opb, N, K);
   tc5_dot dot;
   if (!st)
     st = tc5_dot_model(TC5_MODEL_HOPPER, kind_of(ab), fmt(ab), fmt(bt), fmt(dt), TC5_TYPE_NONE, 0,
@@ -217,7 +217,7 @@ static PTX_EXEC(x_wgmma) {
   s->arrived = 0;
   int r = wg_compute(w, in, wg);
   if (r == PX_NEXT && c->chk)
-    for (unsigned q = 0; q < 4; q++) chk_wgmma_issue(wg[q], in);
+    for (unsigned q = 0; q < 4; q++) chk_wgmma_issue(CHK_W(wg[q]), CHK_IN(wg[q], in));
   for (unsigned q = 0; q < 4; q++)
     if (wg[q] != w) wg[q]->wait = 0;
   c->progress = true;

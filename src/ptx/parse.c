@@ -1568,3 +1568,61 @@ tc5_status tc5_ptx_entry_info(const tc5_ptx_module *m, unsigned index, const cha
   }
   return TC5_ERANGE;
 }
+
+/* the checker's view of the module's instructions (check/check_event.h):
+ * texts and source paths as the module's own strings, the registers each
+ * names in operand order */
+tc5_status ptx_chk_code(const tc5_ptx_module *m, chk_code *out) {
+  memset(out, 0, sizeof *out);
+  size_t nr = 0;
+  for (uint32_t i = 0; i < m->ncode; i++) {
+    const ptx_insn *in = &m->code[i];
+    for (unsigned o = 0; o < in->nops; o++) {
+      const ptx_opnd *x = &in->o[o];
+      if (x->kind == PO_VEC) nr += x->n;
+      else if (x->kind == PO_REG || x->kind == PO_ADDR) nr += 1 + (x->kind == PO_REG && x->reg2 != PTX_NOREG);
+    }
+  }
+  out->insn = calloc(m->ncode ? m->ncode : 1, sizeof *out->insn);
+  out->regs = calloc(nr ? nr : 1, sizeof *out->regs);
+  if (!out->insn || !out->regs) {
+    ptx_chk_code_free(out);
+    return TC5_ENOMEM;
+  }
+  uint32_t r = 0;
+  for (uint32_t i = 0; i < m->ncode; i++) {
+    const ptx_insn *in = &m->code[i];
+    chk_insn *c = &out->insn[i];
+    c->text = ptx_insn_text(m, in);
+    c->line = in->line;
+    c->file = in->loc.line ? src_path(m, in->loc.file) : "";
+    c->src_line = in->loc.line;
+    c->at_line = in->loc.line ? in->loc.at_line : 0;
+    c->at_file = c->at_line ? src_path(m, in->loc.at_file) : "";
+    c->guard = in->guard == PTX_NOREG ? CHK_NOREG : in->guard;
+    c->guard_neg = in->guard_neg;
+    c->nops = in->nops;
+    c->op3 = in->nops >= 4 ? in->o[3].reg : CHK_NOREG;
+    c->regs = out->regs + r;
+    uint32_t r0 = r;
+    for (unsigned o = 0; o < in->nops; o++) {
+      const ptx_opnd *x = &in->o[o];
+      uint8_t dst = o == 0 && x->kind != PO_ADDR ? CHK_R_DST : 0;
+      if (x->kind == PO_VEC) {
+        for (unsigned e = 0; e < x->n; e++) out->regs[r++] = (chk_reg){m->vregs[x->vec + e], (uint8_t)o, dst | CHK_R_VEC};
+      } else if (x->kind == PO_REG || x->kind == PO_ADDR) {
+        out->regs[r++] = (chk_reg){x->reg, (uint8_t)o, dst};
+        if (x->kind == PO_REG && x->reg2 != PTX_NOREG) out->regs[r++] = (chk_reg){x->reg2, (uint8_t)o, dst | CHK_R_SECOND};
+      }
+    }
+    c->nregs = (uint16_t)(r - r0);
+  }
+  out->n = m->ncode, out->nregs = r;
+  return TC5_OK;
+}
+
+void ptx_chk_code_free(chk_code *c) {
+  free(c->insn);
+  free(c->regs);
+  memset(c, 0, sizeof *c);
+}

@@ -18,6 +18,7 @@
 #include "tc5/smem.h"
 #include "tc5/sync.h"
 #include "tc5/tmem.h"
+#include "check/check_event.h" /* the checker's events: the runner depends on the checker, not back */
 
 #define PTX_NOREG 0xFFFFFFFFu
 #define PTX_MAX_OPS 8
@@ -71,7 +72,7 @@ typedef struct ptx_opnd {
 
 struct ptx_warp;
 struct ptx_insn;
-struct ptx_chk;
+struct chk_cta;
 struct chk_log;
 /* An instruction's semantics for the lanes of `mask` (a subset of the
  * warp's active lanes, the guard applied). Returns one of PX_*. */
@@ -261,6 +262,7 @@ typedef struct ptx_launch {
   uint64_t nclusters;
   uint64_t thread_insns, warp_insns;
   struct chk_log *log;      /* the checker's findings (cfg.check != none) */
+  chk_code ck;              /* the checker's view of m->code (cfg.check != none) */
   uint64_t schedule;        /* 0: the default schedule; else the seed of an adversarial one */
 } ptx_launch;
 
@@ -424,7 +426,7 @@ typedef struct ptx_cta {
   uint32_t cp_async_pending;  /* cp.async groups are completed when issued */
   bool progress;              /* something a waiting warp may see changed */
   uint64_t epoch;             /* counts the changes: a retrying warp waits for a new one */
-  struct ptx_chk *chk;        /* the checker's state, NULL with --check=none */
+  struct chk_cta *chk;        /* the checker's state, NULL with --check=none */
 } ptx_cta;
 
 /* ---- helpers for semantics functions ---- */
@@ -457,6 +459,14 @@ int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t 
  * name ending in "f" stands for its family's f and a targets, "sm_100f"
  * for sm_100a/sm_100f) */
 bool ptx_target_in(const tc5_ptx_module *m, const char *targets);
+/* the checker's view of the module's instructions (check/check_event.h),
+ * made once per launch; CHK_IN: the entry of instruction `in` of warp w */
+tc5_status ptx_chk_code(const tc5_ptx_module *m, chk_code *out);
+void ptx_chk_code_free(chk_code *c);
+#define CHK_IN(w, in) ((w)->cta->L->ck.insn + ((in) - (w)->cta->L->m->code))
+/* the checker's view of warp w (who) and of mbarrier mb of CTA c, made at the event */
+#define CHK_W(w) (&(chk_warp){(w)->cta->chk, (w)->id, (w)->active, (w)->live, (w)->r, &(w)->chk_pending})
+#define CHK_MB(c, m) (&(chk_mbar){(uint32_t)((m) - (c)->mbars), (m)->addr, (m)->mb.phase, (m)->mb.expected})
 /* the opcode text of an instruction */
 const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in);
 /* "FILE:LINE" of the source line instruction `in` came from (the outermost

@@ -30,6 +30,7 @@
 
 #include "check/check_impl.h"
 #include "ptx/ptx_impl.h"
+_Static_assert(PTX_MAX_BARRIERS == CHK_MAX_BARRIERS, "the checker's barrier slots follow the runner's ids");
 
 enum { W_RUN = 0, W_BAR, W_RETRY };
 
@@ -154,7 +155,7 @@ static bool bar_check(ptx_cta *c, uint32_t id) {
   if (b->arrived < need) return false;
   for (uint32_t k = 0; k < c->nwarps; k++)
     if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
-  if (c->chk) chk_bar_done(c, id, b->waiting);
+  if (c->chk) chk_bar_done(c->chk, id, b->waiting);
   b->phase++;
   b->result_popc = b->red_popc;
   b->result_and = b->red_and;
@@ -181,7 +182,7 @@ int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count,
                     c->L->threads_per_cta);
   b->expected = count;
   b->arrived += (uint32_t)__builtin_popcount(w->exists);
-  if (c->chk) chk_bar_arrive(w, id);
+  if (c->chk) chk_bar_arrive(CHK_W(w), id);
   if (wait) b->waiting |= 1u << w->id;
   if (bar_check(c, id)) {
     w->wait = W_RUN;
@@ -268,13 +269,13 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
          * the FIFO for the pend most recent ones: the groups waited are the
          * warp's commits less N, not the counted ones less N */
         if (r != PX_ERROR && pend && w->cta->chk)
-          chk_group(w, in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
+          chk_group(CHK_W(w), in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
       } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
     } else
       r = in->fn(w, in, mask);
-    if (w->chk_pending) chk_after(w, in);
-    if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(w, in, &c->cl->uninit);
+    if (w->chk_pending) chk_after(CHK_W(w), CHK_IN(w, in));
+    if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
     tins += (uint64_t)__builtin_popcount(mask);
     if (r == PX_NEXT) {
@@ -369,6 +370,7 @@ typedef struct worker {
   uint64_t *regs;  /* every warp's register file (all CTAs of the cluster) */
   uint8_t *local;  /* every warp's local memory */
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
+  struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
 } worker;
 
 /* CTA `rank` of cluster `cluster` */
@@ -512,7 +514,7 @@ bool ptx_cluster_bar_check(ptx_cluster *cl) {
   cl->bar_arrived = 0;
   for (uint32_t r = 0; r < cl->n; r++) {
     cl->ctas[r].progress = true;
-    if (cl->ctas[r].chk) chk_cluster_done(&cl->ctas[r]);
+    if (cl->ctas[r].chk) chk_cluster_done(cl->ctas[r].chk);
   }
   return true;
 }
@@ -706,6 +708,7 @@ static void worker_free(worker *wk) {
   free(wk->regs);
   free(wk->calls);
   free(wk->local);
+  free(wk->chks);
   for (uint32_t r = 0; wk->c && r < wk->cl.n; r++) {
     ptx_cta *c = &wk->c[r];
     free(c->smem.bytes);
@@ -738,7 +741,8 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->regs = malloc(nw * m->nregs * 32 * sizeof(uint64_t) + 1);
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
-  bool ok = wk->regs && wk->local && wk->calls && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
+  wk->chks = calloc(n ? n : 1, sizeof *wk->chks);
+  bool ok = wk->regs && wk->local && wk->calls && wk->chks && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
   for (uint32_t r = 0; r < n && ok; r++) {
     ptx_cta *c = &wk->c[r];
     c->nwarps = L->warps_per_cta;
@@ -746,7 +750,14 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
     c->smem.size = L->shared_total;
     c->smem.bytes = malloc(L->shared_total);
     c->smem.written = malloc((L->shared_total + 7) / 8);
-    ok = c->warps && c->smem.bytes && c->smem.written && (L->cfg.check == TC5_CHECK_NONE || !chk_new(&c->chk, L));
+    ok = c->warps && c->smem.bytes && c->smem.written;
+    if (ok && L->cfg.check != TC5_CHECK_NONE) {
+      chk_setup cs = {L->ck.insn, L->ck.n, L->m->nregs, L->m->name, L->m->target, L->cfg.check == TC5_CHECK_STRICT,
+                      L->rule_level, L->lock, L->log, L->warps_per_cta, L->shared_total, &c->smem, c->ctaid, r,
+                      wk->chks, n};
+      ok = !chk_new(&c->chk, &cs);
+      if (ok) wk->chks[r] = c->chk;
+    }
   }
   if (!ok) {
     worker_free(wk);
@@ -958,6 +969,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
     st = TC5_ENOMEM;
     goto out;
   }
+  if (cfg->check != TC5_CHECK_NONE && (st = ptx_chk_code(m, &L.ck))) goto out;
   /* host addresses: tc5's own regions (tensor maps passed by address, the
    * module's variables) lie past every user-space address */
   uint64_t next = cfg->host_addresses ? PTX_HOST_OWN_BASE : PTX_GLOBAL_BASE;
@@ -1121,6 +1133,7 @@ out:
   free(L.shared_addr);
   pthread_mutex_destroy(&lock);
   chk_log_free(&log);
+  ptx_chk_code_free(&L.ck);
   return st;
 }
 
