@@ -1453,8 +1453,6 @@ void chk_dealloc_used(chk_cta *k) {
   k->ndefer = 0;
 }
 
-bool chk_has_remote(const chk_cta *k) { return k->nxr != 0; }
-bool chk_has_deferred(const chk_cta *k) { return k->ndefer != 0; }
 
 /* ---- mbarriers and barriers ---- */
 static chk_mb *mb_of(chk_cta *k, const chk_mbar *mb) {

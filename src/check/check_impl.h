@@ -276,10 +276,11 @@ typedef struct chk_setup {
   uint32_t npeers;
 } chk_setup;
 tc5_status chk_new(chk_cta **out, const chk_setup *s);
-/* what the runner may ask of a CTA's checker */
-bool chk_has_remote(const chk_cta *k);    /* accesses by other CTAs recorded (chk_xrace_local has work) */
-bool chk_has_deferred(const chk_cta *k);  /* deferred dealloc findings (chk_dealloc_used has work) */
+
 void chk_free(chk_cta *k);
+/* what the runner may ask of a CTA's checker (inline: asked at every shared access) */
+static inline bool chk_has_remote(const chk_cta *k) { return k->nxr != 0; }   /* chk_xrace_local has work */
+static inline bool chk_has_deferred(const chk_cta *k) { return k->ndefer != 0; } /* chk_dealloc_used has work */
 void chk_reset(chk_cta *k);
 
 /* hooks (each a no-op unless the CTA has a checker) */
