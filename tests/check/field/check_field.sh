@@ -63,6 +63,10 @@ one cutlass3652_ld_before_free rule:dealloc-inflight cutlass3652_ld_before_free.
   "--grid 1 --block 64 --arg out:o.bin:64" "--arg u32:0" "--arg u32:1"
 one cutlass3643_sfb_peer schedule cutlass3643_sfb_peer.ptx \
   "--grid 2 --block 96 --arg in:sf.bin --arg out:o.bin:8192" "--arg u32:0" "--arg u32:1"
+# the fixed kernel moves the scale factors through Tensor Memory back where they came from
+if "$tc5" run "$dir/cutlass3643_sfb_peer.ptx" --grid 2 --block 96 --arg in:sf.bin --arg out:o.bin:8192 --arg u32:1 \
+  > out.txt 2>&1 && cmp -s o.bin sf.bin; then echo "cutlass3643_sfb_peer: the fixed kernel's output equals its input"
+else echo "cutlass3643_sfb_peer: the fixed kernel's output is not its input"; head -5 out.txt; fail=1; fi
 miss cutlass3643_release_cta cutlass3643_sfb_peer.ptx \
   "--grid 2 --block 96 --arg in:sf.bin --arg out:o.bin:8192 --arg u32:2" \
   "the relay's mbarrier.arrive.release.cta on the leader's mbarrier (CUTLASS #3643's second bug) is taken as a cluster release, and one memory has no scopes"
