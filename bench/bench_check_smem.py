@@ -16,13 +16,15 @@ usage: bench_check_smem.py TC5 [--repeat N] [--root DIR]
 Prints one line per kernel with both times and the ratio (issue 33's bound:
 1.5x). Inputs are random bytes (the time does not depend on the values);
 outputs are written to a temporary directory. Standard library only."""
-import json
 import os
 import random
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "ptx"))
+import census_launch  # noqa: E402
 
 KERNELS = [("softmax", "t02_softmax_kernel_fp32_256x1024"), ("cp.async-ring", "mm_tf32_f32_w4_s2")]
 SIZE = {"float32": 4, "float16": 2, "bfloat16": 2}
@@ -54,28 +56,17 @@ def corpus_command(tc5, root, name, work, M=512, N=512, K=1024):
 
 
 def command(tc5, base, work):
-    meta = json.load(open(base + ".json"))
     rng = random.Random(5)
-    args = []
-    for p in meta["params"]:
-        if p["kind"] == "pointer":
-            t = p["tensor"]
-            n = SIZE[t["dtype"]]
-            for d in t["shape"]:
-                n *= d
-            f = os.path.join(work, p["name"] + ".bin")
-            if p["name"] in OUTS:
-                args += ["--arg", f"out:{f}:{n}"]
-            else:
-                random_file(f, n, rng)
-                args += ["--arg", f"in:{f}"]
-        elif p["kind"] == "int":
-            args += ["--arg", f"s32:{p['value']}"]
-        elif p["kind"] == "scratch":
-            args += ["--arg", "null"]
-    L = meta["cuda_launch"]
-    return [tc5, "run", base + ".ptx", "--entry", meta["entry"], "--grid", ",".join(map(str, L["gridDim"])), "--block",
-            str(L["blockDim"][0]), "--shared-bytes", str(L["dynamicSharedMemBytes"]), "--threads", "1"] + args
+
+    def buffer(p, f):
+        n = SIZE[p["tensor"]["dtype"]]
+        for d in p["tensor"]["shape"]:
+            n *= d
+        if p["name"] in OUTS:
+            return f"out:{f}:{n}"
+        random_file(f, n, rng)
+        return f"in:{f}"
+    return census_launch.command(tc5, base + ".json", work, buffer, ["--threads", "1"])[1]
 
 
 def main(argv):

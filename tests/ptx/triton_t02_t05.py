@@ -10,7 +10,6 @@ Inputs as the tutorials make them: softmax x ~ normal(0, 1) float32; layer
 norm x = -2.3 + 0.5 normal, w, b ~ uniform(0, 1) (rand), fp16.
 
 usage: triton_t02_t05.py TC5 JSON...   Exit: 0 all pass, 1 otherwise, 77 without NumPy."""
-import json
 import os
 import subprocess
 import sys
@@ -21,45 +20,35 @@ try:
 except ImportError:
     np = None
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import census_launch  # noqa: E402
+
 DT = {"float32": np.float32 if np else None, "float16": np.float16 if np else None}
 
 
 def run_one(tc5, path, work):
-    meta = json.load(open(path))
     rng = np.random.default_rng(5)
-    ptrs = {p["name"]: p for p in meta["params"] if p["kind"] == "pointer"}
-    arrays, args = {}, []
-    kind = "softmax" if "input_ptr" in ptrs else "layernorm"
-    for p in meta["params"]:
-        if p["kind"] == "pointer":
-            t = p["tensor"]
-            dt = DT[t["dtype"]]
-            f = os.path.join(work, p["name"] + ".bin")
-            if p["name"] == "input_ptr":
-                a = rng.standard_normal(t["shape"]).astype(dt)
-            elif p["name"] == "X":
-                a = (-2.3 + 0.5 * rng.standard_normal(t["shape"])).astype(dt)
-            elif p["name"] in ("W", "B"):
-                a = rng.random(t["shape"]).astype(dt)
-            else:
-                a = None
-            if a is None:
-                n = int(np.prod(t["shape"])) * np.dtype(dt).itemsize
-                args += ["--arg", f"out:{f}:{n}"]
-            else:
-                a.tofile(f)
-                args += ["--arg", f"in:{f}"]
-            arrays[p["name"]] = (a, f, dt, t["shape"])
-        elif p["kind"] == "int":
-            args += ["--arg", f"s32:{p['value']}"]
-        elif p["kind"] == "float":
-            args += ["--arg", f"f32:{p['value']!r}"]
-        elif p["kind"] == "scratch":
-            args += ["--arg", "null"]
-    L = meta["cuda_launch"]
-    cmd = [tc5, "run", path[:-5] + ".ptx", "--entry", meta["entry"], "--grid", ",".join(map(str, L["gridDim"])),
-           "--block", str(L["blockDim"][0]), "--shared-bytes", str(L["dynamicSharedMemBytes"]), "--check=default"]
-    r = subprocess.run(cmd + args, capture_output=True, text=True)
+    arrays = {}
+
+    def buffer(p, f):
+        t = p["tensor"]
+        dt = DT[t["dtype"]]
+        if p["name"] == "input_ptr":
+            a = rng.standard_normal(t["shape"]).astype(dt)
+        elif p["name"] == "X":
+            a = (-2.3 + 0.5 * rng.standard_normal(t["shape"])).astype(dt)
+        elif p["name"] in ("W", "B"):
+            a = rng.random(t["shape"]).astype(dt)
+        else:
+            a = None
+        arrays[p["name"]] = (a, f, dt, t["shape"])
+        if a is None:
+            return f"out:{f}:{int(np.prod(t['shape'])) * np.dtype(dt).itemsize}"
+        a.tofile(f)
+        return f"in:{f}"
+    meta, cmd = census_launch.command(tc5, path, work, buffer, ["--check=default"])
+    kind = "softmax" if "input_ptr" in arrays else "layernorm"
+    r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode or "error [" in r.stdout + r.stderr:
         return False, f"tc5 run: {(r.stdout + r.stderr).strip()[:1500]}"
 
