@@ -18,7 +18,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "ptx", "census"))
-import cute_corpus_common as cc  # noqa: E402
 import gen_fa4_corpus as g  # noqa: E402
 
 # name: (causal, batch, seqlen, heads, head_dim)
@@ -32,29 +31,14 @@ VARIANTS = {
 }
 
 
+def configure(name):
+    """a worker's sizes and variant, in gen_fa4_corpus's globals"""
+    causal, g.B, g.S, g.H, g.D = VARIANTS[name]
+    g.VARIANTS = {name: dict(kind="fwd", causal=causal)}
+
+
 def main():
-    import argparse
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--worker")
-    a = ap.parse_args()
-    out = os.path.abspath(a.out)
-    if a.list:
-        print("\n".join(VARIANTS))
-        return
-    if a.worker:
-        causal, g.B, g.S, g.H, g.D = VARIANTS[a.worker]
-        g.VARIANTS = {a.worker: dict(kind="fwd", causal=causal)}
-        os.environ["TC5_OUT"] = out
-        g.run_variant(a.worker)
-        return
-    os.makedirs(out, exist_ok=True)
-    names = a.only or list(VARIANTS)
-    env = dict(FLASH_ATTENTION_ARCH="sm_100", FLASH_ATTENTION_NUM_SMS="148")
-    ok, fails = cc.run_workers(os.path.abspath(__file__), names, out, extra_env=env, py_flags=("-O",))
-    print("%d ok, %d failed" % (len(ok), len(fails)))
+    g.main(VARIANTS, __file__, configure)
 
 
 if __name__ == "__main__":

@@ -244,7 +244,11 @@ def run_variant(name):
     print(written)
 
 
-def main():
+def main(variants=None, script=None, configure=None):
+    """the command line (--out, --only, --list, --worker); gen_fa4.py runs it with
+    its own variants, its own path for the workers and a configure(name) that
+    sets a worker's sizes before run_variant"""
+    variants = VARIANTS if variants is None else variants
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", nargs="*")
@@ -253,16 +257,18 @@ def main():
     a = ap.parse_args()
     out = os.path.abspath(a.out)
     if a.list:
-        print("\n".join(VARIANTS))
+        print("\n".join(variants))
         return
     if a.worker:
+        if configure:
+            configure(a.worker)
         os.environ["TC5_OUT"] = out
         run_variant(a.worker)
         return
     os.makedirs(out, exist_ok=True)
-    names = a.only or list(VARIANTS)
+    names = a.only or list(variants)
     env = dict(FLASH_ATTENTION_ARCH="sm_100", FLASH_ATTENTION_NUM_SMS="148")
-    ok, fails = cc.run_workers(os.path.abspath(__file__), names, out, extra_env=env, py_flags=("-O",))
+    ok, fails = cc.run_workers(os.path.abspath(script or __file__), names, out, extra_env=env, py_flags=("-O",))
     print("%d ok, %d failed" % (len(ok), len(fails)))
 
 
