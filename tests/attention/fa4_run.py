@@ -59,14 +59,19 @@ def bits_bf16(b):
     return (b.astype(np.uint32) << 16).view(np.float32)
 
 
+def mask_causal(s):
+    """scores s (..., query, key) with the keys right of the diagonal -inf
+    (the diagonal aligned at the bottom right, as FA4's causal mask)"""
+    sq, sk = s.shape[-2:]
+    return np.where(np.arange(sk)[None, :] > np.arange(sq)[:, None] + (sk - sq), -np.inf, s)
+
+
 def reference(q, k, v, causal, scale):
     """float64 attention, O (B,S,H,D) and the natural-log LSE (B,H,S)"""
     q64, k64, v64 = (x.astype(np.float64) for x in (q, k, v))
     s = np.einsum("bshd,bthd->bhst", q64, k64) * scale
     if causal:
-        sq, sk = s.shape[-2:]
-        mask = np.arange(sk)[None, :] > np.arange(sq)[:, None] + (sk - sq)
-        s = np.where(mask, -np.inf, s)
+        s = mask_causal(s)
     m = s.max(-1, keepdims=True)
     p = np.exp(s - m)
     l = p.sum(-1, keepdims=True)
@@ -81,9 +86,7 @@ def reference_bf16(q, k, v, causal, scale):
     kk = bf16_round(k.astype(np.float32) * np.float32(scale))
     s = bf16_round(np.einsum("bshd,bthd->bhst", q.astype(np.float32), kk))
     if causal:
-        sq, sk = s.shape[-2:]
-        mask = np.arange(sk)[None, :] > np.arange(sq)[:, None] + (sk - sq)
-        s = np.where(mask, -np.inf, s)
+        s = mask_causal(s)
     m = s.max(-1, keepdims=True)
     p = np.exp(s - m)
     p = bf16_round(p / p.sum(-1, keepdims=True))
