@@ -206,17 +206,17 @@ static PTX_EXEC(x_f64op) {
   unsigned op = in->aux2;
   WITH_ROUND(in->aux, PTX_LANES(mask, {
     double x = f64_of(a[l]), y = f64_of(b[l]), r;
-    /* the operand order in which a NaN is taken (f64_nan.h) */
-    uint64_t ops[3] = {b[l], a[l], 0}, nan;
-    unsigned n = 2;
-    if (op == OP_FMA) ops[1] = c[l], ops[2] = a[l], n = 3;
-    if (op == OP_DIV) ops[0] = a[l], ops[1] = b[l];
     if (op == OP_MIN || op == OP_MAX) {
       /* one NaN: the other operand; two: b quieted */
       if (f64_is_nan(a[l]) && f64_is_nan(b[l])) d[l] = b[l] | F64_QUIET;
       else d[l] = f64_made(op == OP_MIN ? dmin_ptx(x, y) : dmax_ptx(x, y));
       continue;
     }
+    /* the operand order in which a NaN is taken (f64_nan.h) */
+    uint64_t ops[3] = {b[l], a[l], 0}, nan;
+    unsigned n = 2;
+    if (op == OP_FMA) ops[1] = c[l], ops[2] = a[l], n = 3;
+    if (op == OP_DIV) ops[0] = a[l], ops[1] = b[l];
     if (f64_nan_operand(ops, n, &nan)) {
       d[l] = nan;
       continue;
