@@ -48,14 +48,28 @@ import urllib.request
 import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REPO = "zwu-2025/triton"
-PIN = "840a161c81aa0352204b0e04b7a33963b1dbd75f"
-FILES = {  # path in Triton's repository -> (name in the work directory, SHA-256)
-    "python/test/unit/language/test_core.py":
-        ("test_core.py", "58cb959a65028586e60af251132682e93785d97d4f7f8e0141711e3c8ea4c849"),
-    "python/test/conftest.py":
-        ("conftest.py", "cac9de6b5fa2b8309a24d1b6c0e2c80da90ac01dd94c0242519dc6231c605758"),
+ZWU = ("zwu-2025/triton", "840a161c81aa0352204b0e04b7a33963b1dbd75f")
+FB = ("facebookexperimental/triton", "db4666f22c1f8b206584c3f06e3b4a0ff035989e")
+REPO, PIN = ZWU  # test_core.py's source (docs, the results' header)
+# name in the work directory -> (repository, commit, path there, SHA-256). The test files, in this order:
+FILES = {
+    "test_core.py": ZWU + ("python/test/unit/language/test_core.py",
+                           "58cb959a65028586e60af251132682e93785d97d4f7f8e0141711e3c8ea4c849"),
+    "test_matmul.py": ZWU + ("python/test/unit/language/test_matmul.py",
+                             "58ce806a4e8bde8cf7741373666213ef2a3c95c12bf901fd9a172763151c336d"),
+    # Gluon's test_core.py as upstream had it after #11084 (add2/mul2/fma2... in place of float2), which Triton
+    # 3.9's Gluon has and zwu's July mirror predates: facebookexperimental's main carries upstream's file with
+    # that change cherry-picked (its own gluon/conftest.py, which skips the file for fb's older frontend, is
+    # not used)
+    "gluon_test_core.py": FB + ("python/test/gluon/test_core.py",
+                                "39e722aa86c93f2033445b96679ea3cff5d8bdfc96ed491f476597db1ec8e772"),
+    # imported by test_matmul.py; conftest.py gets CONFTEST_TAIL
+    "test_mxfp.py": ZWU + ("python/test/unit/language/test_mxfp.py",
+                           "14e5b328daf0f395affa3558492be7edc8949e85a5fb7f5584ec230959ead67e"),
+    "conftest.py": ZWU + ("python/test/conftest.py",
+                          "cac9de6b5fa2b8309a24d1b6c0e2c80da90ac01dd94c0242519dc6231c605758"),
 }
+TESTS = ["test_core.py", "test_matmul.py", "gluon_test_core.py"]
 
 # appended to Triton's conftest.py in the work directory: keep the selected
 # cases (TC5_PEER_SELECT names a file of node ids) and stop a case that runs
@@ -121,20 +135,31 @@ CAUSES = [
 
 
 def fetch(src, git, work):
+    """the pinned files into work; src, git: lists of checkouts / git directories, each file read from the
+    first that holds it at its pin (a checkout: by path alone, its SHA-256 then tells), else downloaded"""
+    src = [src] if isinstance(src, str) else list(src)
+    git = [git] if isinstance(git, str) else list(git)
     os.makedirs(work, exist_ok=True)
-    for path, (name, sha) in FILES.items():
-        if src:
-            data = open(os.path.join(src, path), "rb").read()
-        elif git:
-            data = subprocess.run(["git", "--git-dir", git, "show", f"{PIN}:{path}"], check=True,
-                                  capture_output=True).stdout
-        else:
-            url = f"https://raw.githubusercontent.com/{REPO}/{PIN}/{path}"
+    for name, (repo, pin, path, sha) in FILES.items():
+        data = None
+        for d in (d for d in src if d):
+            if os.path.exists(os.path.join(d, path)):
+                data = open(os.path.join(d, path), "rb").read()
+                if hashlib.sha256(data).hexdigest() == sha:
+                    break
+        for g in (g for g in git if g):
+            if data is not None and hashlib.sha256(data).hexdigest() == sha:
+                break
+            r = subprocess.run(["git", "--git-dir", g, "show", f"{pin}:{path}"], capture_output=True)
+            if r.returncode == 0:
+                data = r.stdout
+        if data is None:
+            url = f"https://raw.githubusercontent.com/{repo}/{pin}/{path}"
             with urllib.request.urlopen(url, timeout=120) as r:
                 data = r.read()
         got = hashlib.sha256(data).hexdigest()
         if got != sha:
-            sys.exit(f"triton_peer: {path}: SHA-256 {got}, the pin is {sha} ({REPO}@{PIN})")
+            sys.exit(f"triton_peer: {path}: SHA-256 {got}, the pin is {sha} ({repo}@{pin})")
         if name == "conftest.py":
             data += CONFTEST_TAIL.encode()
         with open(os.path.join(work, name), "wb") as fh:
@@ -149,20 +174,21 @@ def environment():
     return env
 
 
-def collect(py, work, env):
-    r = subprocess.run([py, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "test_core.py"],
+def collect(py, work, env, files=TESTS):
+    r = subprocess.run([py, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"] + list(files),
                        cwd=work, env=env, capture_output=True, text=True)
-    ids = [l for l in r.stdout.splitlines() if l.startswith("test_core.py::")]
-    if not ids:
-        sys.exit("triton_peer: pytest collected nothing:\n" + r.stdout[-3000:] + r.stderr[-3000:])
+    ids = [l for l in r.stdout.splitlines() if l.split("::", 1)[0] in files and "::" in l]
+    if not ids or r.returncode not in (0, 5):
+        sys.exit("triton_peer: pytest's collection failed:\n" + r.stdout[-3000:] + r.stderr[-3000:])
     return ids
 
 
 def select(ids, every, only):
+    """every K-th case of each test function (a file's function: file::name), in collection order"""
     seen = collections.Counter()
     out = []
     for i in ids:
-        fn = i.split("[", 1)[0].split("::", 1)[1]
+        fn = i.split("[", 1)[0]
         n = seen[fn]
         seen[fn] += 1
         if n % every == 0 and (not only or re.search(only, i)):
@@ -198,7 +224,7 @@ def run_chunk(py, work, env, ids, k):
     log = os.path.join(work, f"chunk{k}.log")
     with open(log, "w") as fh:
         r = subprocess.run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-                            f"--junitxml={xml}", "test_core.py"], cwd=work,
+                            f"--junitxml={xml}"] + sorted({i.split("::", 1)[0] for i in ids}), cwd=work,
                            env=dict(env, TC5_PEER_SELECT=sel), stdout=fh, stderr=subprocess.STDOUT)
     return read_chunk(xml, ids, r.returncode)
 
@@ -207,7 +233,7 @@ def read_chunk(xml, ids, returncode):
     res = {}
     if os.path.exists(xml):
         for tc in ET.parse(xml).getroot().iter("testcase"):
-            nodeid = "test_core.py::" + tc.get("name")
+            nodeid = tc.get("classname").replace(".", "/") + ".py::" + tc.get("name")
             outcome, msg = "passed", ""
             for child in tc:
                 if child.tag in ("failure", "error"):
@@ -260,8 +286,10 @@ def summarize(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--src", default="")
-    ap.add_argument("--git", default="")
+    ap.add_argument("--src", action="append", default=[], help="a checkout (repeatable)")
+    ap.add_argument("--git", action="append", default=[], help="a git directory (repeatable)")
+    ap.add_argument("--files", default=",".join(TESTS), help="the test files, comma-separated (default: all "
+                    "three)")
     ap.add_argument("--every", type=int, default=4)
     ap.add_argument("--only", default="")
     ap.add_argument("--python", default=sys.executable)
@@ -269,6 +297,8 @@ def main():
     ap.add_argument("--chunk", type=int, default=100)
     ap.add_argument("--work", default="")
     ap.add_argument("--out", default="triton_peer_results.tsv")
+    ap.add_argument("--ids", default="", help="run these cases (a file of node ids, one a line; e.g. the "
+                    "failures of an earlier run) instead of a selection")
     ap.add_argument("--list", action="store_true", help="print the selection and stop")
     ap.add_argument("--triage-only", default="", help="re-summarize a results file")
     ap.add_argument("--from-work", default="", help="write --out from a run's work directory again (the triage "
@@ -290,7 +320,15 @@ def main():
     work = args.work or tempfile.mkdtemp(prefix="tc5-peer-")
     fetch(args.src, args.git, work)
     env = environment()
-    ids = select(collect(args.python, work, env), args.every, args.only)
+    files = [f for f in args.files.split(",") if f]
+    bad = [f for f in files if f not in TESTS]
+    if bad:
+        sys.exit(f"triton_peer: --files: {bad[0]} is not one of {', '.join(TESTS)}")
+    if args.ids:
+        ids = [l.strip() for l in open(args.ids) if l.strip() and not l.startswith("#")]
+        ids = [l.split("\t", 1)[0] for l in ids]  # a results file's lines will do
+    else:
+        ids = select(collect(args.python, work, env, files), args.every, args.only)
     if args.list:
         print("\n".join(ids))
         return 0

@@ -220,6 +220,10 @@ static tc5_status field_rules(const tc5_smem_desc *d, const tc5_operand *op, uns
                       : !mn && d->swizzle == TC5_SWIZZLE_128B_BASE32B
                           ? "/53: 32B atoms exist only with M/N as leading dimension"
                           : "");
+  if (mn && op->packing == TC5_PACK_FP4X2)
+    st = tc5_diag_add(diag, TC5_EILLEGAL, "major", op->major,
+                      "layout: two fp4 elements a byte (.kind::mxf4, .kind::mxf4nvf4) are K-major "
+                      "only (Table 49: no transpose for these kinds)");
   if (d->lbo_mode == 1 && mn)
     st = tc5_diag_add(diag, TC5_EILLEGAL, "leading dimension stride mode", 1,
                       "layout: the absolute leading-dimension address mode supports K-major "

@@ -52,7 +52,7 @@ static const struct {
   ptx_dec_fn dec;
 } optable[] = {
     /* integer and float arithmetic (the type picks the semantics) */
-    {"add", dec_intbin}, {"sub", dec_intbin}, {"mul", dec_intbin}, {"mad", dec_intbin},
+    {"add", dec_intbin}, {"sub", dec_intbin}, {"mul", dec_intbin}, {"mad", dec_intbin}, {"addc", dec_addc}, {"subc", dec_addc}, {"madc", dec_addc},
     {"div", dec_intbin}, {"rem", dec_intbin}, {"min", dec_intbin}, {"max", dec_intbin},
     {"fma", dec_fbin}, {"abs", dec_abs_neg}, {"neg", dec_abs_neg}, {"sad", dec_sad},
     {"rcp", dec_funary}, {"sqrt", dec_funary}, {"rsqrt", dec_funary}, {"ex2", dec_funary},
@@ -63,7 +63,7 @@ static const struct {
     {"popc", dec_bits}, {"clz", dec_bits}, {"brev", dec_bits}, {"bfind", dec_bits}, {"bfe", dec_bits},
     {"bfi", dec_bits}, {"prmt", dec_bits}, {"lop3", dec_bits}, {"shf", dec_bits},
     /* comparison, selection, moves, conversions */
-    {"setp", dec_setp}, {"testp", dec_testp}, {"selp", dec_selp}, {"mov", dec_mov}, {"cvt", dec_cvt}, {"cvta", dec_cvta}, {"mapa", dec_mapa}, {"getctarank", dec_mapa},
+    {"setp", dec_setp}, {"testp", dec_testp}, {"copysign", dec_copysign}, {"selp", dec_selp}, {"mov", dec_mov}, {"cvt", dec_cvt}, {"cvta", dec_cvta}, {"mapa", dec_mapa}, {"getctarank", dec_mapa},
     {"isspacep", dec_isspacep},
     /* memory */
     {"ld", dec_ld}, {"ldu", dec_ld}, {"st", dec_st}, {"atom", dec_atom}, {"red", dec_atom},

@@ -8,7 +8,8 @@
 
 #include "ptx/decode_impl.h"
 
-enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_PAIR = 1u << 4, M_RELU = 1u << 5 };
+enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_PAIR = 1u << 4, M_RELU = 1u << 5,
+       M_CIN = 1u << 6, M_COUT = 1u << 7 };
 
 #define OPS2                                       \
   uint64_t *d = PTX_R(w, in->o[0].reg);            \
@@ -206,10 +207,82 @@ static bool int_type(dctx *d, ptx_type t, bool allow_b) {
   return true;
 }
 
+/* ---- extended-precision arithmetic (PTX ISA 9.7.2): add.cc, addc{.cc}, sub.cc, subc{.cc},
+ * mad{.lo,.hi}.cc, madc{.lo,.hi}{.cc} on .u32/.s32/.u64/.s64 ----
+ * CC.CF is one bit a thread (w->cf): M_CIN reads it (addc: a + b + CF; subc: a - (b + CF); madc:
+ * the product's half + c + CF), M_COUT writes the carry out (sub: the borrow out). The signed types
+ * are the same bits. in->aux: the width; aux2: 0 add, 1 sub, 2 mad.lo, 3 mad.hi */
+static PTX_EXEC(x_carry) {
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  const uint64_t *c = in->aux2 >= 2 ? PTX_R(w, in->o[3].reg) : NULL;
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  unsigned W = in->aux, op = in->aux2;
+  bool cin = in->mods & M_CIN, cout = in->mods & M_COUT, sgn = in->mods & M_SIGNED;
+  uint64_t m = wmask(W);
+  PTX_LANES(mask, {
+    unsigned __int128 ci = cin ? w->cf[l] : 0, x = a[l] & m, y = b[l] & m, r;
+    bool co;
+    if (op == 1) {
+      r = x - y - ci;
+      co = x < y + ci;
+    } else {
+      if (op >= 2) {
+        unsigned __int128 p = prod(a[l] & m, b[l] & m, W, sgn);
+        x = (op == 3 ? p >> W : p) & m;
+        y = c[l] & m;
+      }
+      r = x + y + ci;
+      co = (r >> W) != 0;
+    }
+    d[l] = (uint64_t)r & m;
+    if (cout) w->cf[l] = co;
+  });
+  return PX_NEXT;
+}
+static bool has_mod(const dctx *d, const char *mod) {
+  for (unsigned k = 1; k < d->ntok; k++)
+    if (!strcmp(d->tok[k], mod)) return true;
+  return false;
+}
+/* tok[0] add sub mad, or addc subc madc (carry in) */
+static int dec_carry(dctx *d, const char *op, bool cin) {
+  ptx_insn *in = d->in;
+  bool is_mad = !strcmp(op, "mad");
+  bool lo = d_take(d, "lo"), hi = d_take(d, "hi");
+  bool cc = d_take(d, "cc");
+  ptx_type t = d_take_type(d);
+  if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "%s%s needs a type", op, cin ? "c" : ".cc");
+  unsigned bits = ptx_types[t].bits;
+  char cls = ptx_types[t].cls;
+  if (!((cls == 'u' || cls == 's') && (bits == 32 || bits == 64)))
+    return d_fail(d, TC5_EILLEGAL, "%s%s takes .u32, .s32, .u64 or .s64 (9.7.2), not .%s", op, cin ? "c" : ".cc",
+                  ptx_types[t].name);
+  if (is_mad ? lo + hi != 1 : lo || hi)
+    return d_fail(d, TC5_EPARSE, is_mad ? "mad%s needs one of .lo, .hi" : "%s%s takes no .lo/.hi", op,
+                  cin ? "c" : ".cc");
+  if (!int_type(d, t, false)) return d->st;
+  unsigned nops = is_mad ? 4 : 3;
+  if (!d_nops(d, nops, nops) || !d_dst(d, 0, &in->o[0])) return d->st;
+  for (unsigned k = 1; k < nops; k++)
+    if (!d_src(d, k, t, &in->o[k])) return d->st;
+  in->aux2 = !strcmp(op, "add") ? 0 : !strcmp(op, "sub") ? 1 : hi ? 3 : 2;
+  if (cin) in->mods |= M_CIN;
+  if (cc) in->mods |= M_COUT;
+  in->fn = x_carry;
+  return TC5_OK;
+}
+PTX_DEC(dec_addc) {
+  const char *op = d->tok[0];
+  char base[8];
+  snprintf(base, sizeof base, "%.*s", (int)strlen(op) - 1, op); /* addc -> add */
+  return dec_carry(d, base, true);
+}
+
 PTX_DEC(dec_intbin) {
   ptx_insn *in = d->in;
   const char *op = d->tok[0];
   if (d_has_float_type(d)) return dec_fbin(d);
+  if (has_mod(d, "cc") && (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mad"))) return dec_carry(d, op, false);
   bool is_mad = !strcmp(op, "mad");
   bool lo = d_take(d, "lo"), hi = d_take(d, "hi"), wide = d_take(d, "wide");
   bool sat = d_take(d, "sat");
@@ -697,6 +770,27 @@ PTX_DEC(dec_testp) {
   in->aux = (uint32_t)test;
   if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1])) return d->st;
   in->fn = x_testp;
+  return TC5_OK;
+}
+
+/* ---- copysign.{f32,f64} d, a, b: b with a's sign bit (PTX ISA 9.7.3.2) ----
+ * a bit operation: b's exponent and mantissa, a NaN's payload included, pass unchanged (H100:
+ * gpu/run.sh ptx, kernel copysign) */
+static PTX_EXEC(x_copysign) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  uint64_t s = in->type == PT_F64 ? 1ull << 63 : 1ull << 31;
+  PTX_LANES(mask, { d[l] = (a[l] & s) | (b[l] & (s - 1)); });
+  return PX_NEXT;
+}
+PTX_DEC(dec_copysign) {
+  ptx_insn *in = d->in;
+  ptx_type t = d_take_type(d);
+  if (t != PT_F32 && t != PT_F64) return d_fail(d, TC5_EPARSE, "copysign takes .f32 or .f64");
+  in->type = (uint8_t)t;
+  if (!d_nops(d, 3, 3) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, t, &in->o[2]))
+    return d->st;
+  in->fn = x_copysign;
   return TC5_OK;
 }
 

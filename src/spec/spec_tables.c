@@ -260,7 +260,16 @@ uint8_t tc5_spec_table52(unsigned bits, bool transposed) {
                : 0;
   if (bits == 8 || bits == 16) return SW_ALL_16B;
   if (bits == 32) return SW(TC5_SWIZZLE_128B_BASE32B);
-  return 0; /* 4-bit and 6-bit: no transposed layout in Table 52 */
+  /* 4-bit and 6-bit: Table 52 lists no transposed layout, but CUTLASS
+   * (media/docs/cpp/blackwell_functionality.md, Tables 2 and 3: f4/f6 with
+   * .kind::f8f6f4 and .kind::mxf8f6f4 in "TN, NN, NT, TT" layouts, each with
+   * unit tests) and Triton 3.9 (test_matmul.py's mxfp8 x mxfp4 matmul, fp4
+   * packed along N, compiled for and tested on B200s) run them on the
+   * hardware: a 16-byte chunk of 16 padded elements along M/N, as the 8-bit
+   * layouts (docs/spec-departures.md). Two fp4 a byte (.kind::mxf4,
+   * .kind::mxf4nvf4) stay K-major: Table 49 has no transpose there. */
+  if (bits == 4 || bits == 6) return SW_ALL_16B;
+  return 0;
 }
 
 /* ---- Tables 54 and 55 ---------------------------------------------------- */

@@ -520,6 +520,95 @@ static void test_testp(void **state) {
     }
 }
 
+/* extended precision (9.7.2): add.cc/addc, sub.cc/subc (borrow), mad.lo/hi.cc/madc, 32 and
+ * 64 bits: libdevice's sin/cos argument reduction (Triton's tl.sin/tl.cos) chains them */
+static void test_carry(void **state) {
+  (void)state;
+  static const char *const prog[2] = {
+      "ld.global.b64 %rd10, [%rd5]; ld.global.b64 %rd11, [%rd5+8];"
+      " mov.b64 {%r10, %r11}, %rd10; mov.b64 {%r12, %r13}, %rd11;"
+      " add.cc.u32 %r14, %r10, %r12; addc.cc.u32 %r15, %r11, %r13; addc.u32 %r16, 0, 0;"
+      " sub.cc.u32 %r17, %r10, %r12; subc.cc.s32 %r18, %r11, %r13; subc.u32 %r19, 0, 0;"
+      " mov.b64 %rd12, {%r14, %r15}; st.global.b64 [%rd4], %rd12;"
+      " mov.b64 %rd13, {%r16, %r19}; st.global.b64 [%rd4+8], %rd13;"
+      " mov.b64 %rd14, {%r17, %r18}; st.global.b64 [%rd4+16], %rd14;"
+      " add.cc.u64 %rd15, %rd10, %rd11; addc.u64 %rd16, %rd10, 0; st.global.b64 [%rd4+24], %rd16;",
+      "ld.global.b64 %rd10, [%rd5]; ld.global.b64 %rd11, [%rd5+8];"
+      " mov.b64 {%r10, %r11}, %rd10; mov.b64 {%r12, %r13}, %rd11;"
+      " mad.lo.cc.u32 %r14, %r10, %r12, %r11; madc.hi.cc.u32 %r15, %r10, %r12, %r13; madc.lo.u32 %r16, %r11, %r13, 0;"
+      " mov.b64 %rd12, {%r14, %r15}; st.global.b64 [%rd4], %rd12;"
+      " cvt.u64.u32 %rd13, %r16; st.global.b64 [%rd4+8], %rd13;"
+      " mad.hi.cc.u64 %rd14, %rd10, %rd11, %rd10; st.global.b64 [%rd4+16], %rd14;"
+      " sub.cc.s64 %rd15, %rd10, %rd11; subc.u64 %rd16, 0, 0; add.s64 %rd16, %rd16, %rd15; st.global.b64 [%rd4+24], %rd16;"};
+  uint64_t in[32 * 4], out[32 * 4];
+  rng r;
+  rng_seed(&r, 37);
+  for (unsigned t = 0; t < 32; t++) {
+    in[t * 4] = rng_next(&r);
+    in[t * 4 + 1] = t % 4 == 0 ? ~in[t * 4] + (t % 8 == 0) : t % 4 == 1 ? in[t * 4] : rng_next(&r);
+  }
+  for (unsigned p = 0; p < 2; p++) {
+    memset(out, 0xff, sizeof out);
+    tc5_diag dg;
+    tc5_status st = run2(k2("", prog[p]), 1, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st) fail_msg("carry %u: %s", p, dg.count ? dg.issue[0].message : tc5_strerror(st));
+    for (unsigned t = 0; t < 32; t++) {
+      uint64_t x = in[t * 4], y = in[t * 4 + 1], want[4];
+      uint32_t x0 = (uint32_t)x, x1 = (uint32_t)(x >> 32), y0 = (uint32_t)y, y1 = (uint32_t)(y >> 32);
+      if (p == 0) {
+        want[0] = x + y;
+        want[1] = (uint64_t)(x + y < x) | (uint64_t)(x < y ? 0xffffffffu : 0) << 32;
+        want[2] = x - y;
+        want[3] = x + (x + y < x);
+      } else {
+        uint64_t p0 = (uint64_t)x0 * y0, m0 = (p0 & 0xffffffffu) + x1;
+        uint64_t m1 = (p0 >> 32) + y1 + (m0 >> 32);
+        uint64_t m2 = (uint64_t)(uint32_t)((uint64_t)x1 * y1) + (m1 >> 32);
+        want[0] = (m0 & 0xffffffffu) | m1 << 32;
+        want[1] = m2 & 0xffffffffu;
+        want[2] = (uint64_t)(((unsigned __int128)x * y) >> 64) + x;
+        want[3] = (x - y) - (x < y);
+      }
+      for (unsigned k = 0; k < 4; k++)
+        if (out[t * 4 + k] != want[k])
+          fail_msg("carry program %u, x 0x%llx y 0x%llx: word %u 0x%llx, want 0x%llx", p, (unsigned long long)x,
+                   (unsigned long long)y, k, (unsigned long long)out[t * 4 + k], (unsigned long long)want[k]);
+    }
+  }
+}
+
+/* copysign.{f32,f64} d, a, b (Triton's `%` of a float by an unsigned integer: fmod's
+ * sign): b's bits with a's sign, a NaN's payload kept (the H100 agrees: f64nan's copysign kernel) */
+static void test_copysign(void **state) {
+  (void)state;
+  static const uint64_t v[] = {0, 0x8000000000000000ull, 0x3ff0000000000000ull, 0xbff0000000000001ull,
+                               0x7ff0000000000000ull, 0xfff8000000000123ull, 0x7ff0000000000456ull, 1};
+  uint64_t in[32 * 4], out[32 * 4];
+  for (unsigned f64 = 0; f64 < 2; f64++) {
+    char code[512];
+    snprintf(code, sizeof code, "ld.global.b64 %%rd10, [%%rd5]; ld.global.b64 %%rd11, [%%rd5+8]; %s"
+             " st.global.b64 [%%rd4], %%rd12;",
+             f64 ? "copysign.f64 %rd12, %rd10, %rd11;"
+                 : "shr.u64 %rd10, %rd10, 32; shr.u64 %rd11, %rd11, 32; cvt.u32.u64 %r10, %rd10;"
+                   " cvt.u32.u64 %r11, %rd11; copysign.f32 %r12, %r10, %r11; cvt.u64.u32 %rd12, %r12;");
+    for (unsigned t = 0; t < 32; t++) {
+      in[t * 4] = v[t % 8];
+      in[t * 4 + 1] = v[(t / 8 + t) % 8];
+    }
+    memset(out, 0xff, sizeof out);
+    tc5_diag dg;
+    tc5_status st = run2(k2("", code), 1, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st) fail_msg("copysign: %s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+    for (unsigned t = 0; t < 32; t++) {
+      uint64_t a = in[t * 4], b = in[t * 4 + 1], want = (a & 1ull << 63) | (b & ~(1ull << 63));
+      if (!f64) want = ((a >> 32) & 0x80000000u) | ((b >> 32) & 0x7fffffffu);
+      if (out[t * 4] != want)
+        fail_msg("copysign.%s 0x%llx, 0x%llx: 0x%llx, want 0x%llx", f64 ? "f64" : "f32", (unsigned long long)a,
+                 (unsigned long long)b, (unsigned long long)out[t * 4], (unsigned long long)want);
+    }
+  }
+}
+
 /* st.async / red.async into the peer CTA of a cluster of 2, completing
  * bytes on the peer's mbarrier: each CTA waits on its own */
 static void test_st_async(void **state) {
@@ -810,7 +899,7 @@ static void test_bad_forms(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
-      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
+      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp), cmocka_unit_test(test_copysign), cmocka_unit_test(test_carry),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
       cmocka_unit_test(test_sfu_in_runner), cmocka_unit_test(test_shared_wrap),
   };
