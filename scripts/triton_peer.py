@@ -125,7 +125,9 @@ CAUSES = [
     ("GPU runtime: CUDA-only PyTorch operation on a CPU tensor",
      r"not implemented for 'CPU'|NotImplementedError: Could not run .* 'CPU'|Could not run .*CUDA"),
     ("GPU runtime: torch.cuda API", r"torch\.cuda|CUDA driver|cuda runtime|cudaError|Torch not compiled with CUDA"),
-    ("test older than Triton 3.9: an API 3.9 removed (block pointers)", r"have been removed in favor|has no attribute|"
+    ("test older than Triton 3.9: an API 3.9 removed or renamed (block pointers; Gluon's async_copy_* TMA names, "
+     "_reinterpret)",
+     r"have been removed in favor|has been removed; call|has no attribute|"
      r"unexpected keyword argument|got an unexpected"),
     ("test older than Triton 3.9: checks PTX text 3.9 emits otherwise", r"built-in method count of str|in ptx|asm\[.ptx.\]"),
     ("Triton: compile error for sm_100", r"CompilationError|PassManager::run failed|ptxas"),
@@ -198,6 +200,11 @@ def select(ids, every, only):
 
 # failures whose cause the message alone does not tell, found by reading the case (docs/fidelity.md)
 KNOWN = [
+    # the kernel loads its scales unmasked, BLOCK_M (BLOCK_N) // 128 chunks of them, from a tensor of one
+    # 128-row chunk (M = 63 with BLOCK_M = 256; N = 111 or 128 with BLOCK_N = 256): a read past the tensor that a
+    # GPU serves from whatever follows it (the rows it scales are past M and N); tc5 reports the address
+    (r"test_blocked_scale_mxfp\[", "test: its kernel reads past its scale tensor (BLOCK_M or BLOCK_N 256 over one "
+     "128-row chunk of scales), harmless on a GPU, reported by tc5", r"outside every buffer"),
     # Triton 3.9 compiles tl.cumsum/tl.cumprod of bfloat16 with add.bf16/mul.bf16 (rounded at each step of
     # the tree); the test compares with a float32 cumsum at rtol 0.01, which an f32 scan passes
     (r"test_scan2d\[(cumsum|cumprod)-bfloat16", "test older than Triton 3.9: 3.9 scans bfloat16 in bfloat16 "
@@ -206,8 +213,8 @@ KNOWN = [
 
 
 def cause_of(outcome, msg, nodeid=""):
-    for pat, cause in KNOWN:
-        if outcome == "failed" and re.search(pat, nodeid):
+    for pat, cause, *msg_pat in KNOWN:
+        if outcome == "failed" and re.search(pat, nodeid) and all(re.search(m, msg) for m in msg_pat):
             return cause
     text = ("SKIP " if outcome == "skipped" else "") + msg
     for cause, pat in CAUSES:

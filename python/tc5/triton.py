@@ -1051,8 +1051,11 @@ def torch_cuda_shim():
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = dict(kwargs or {})
-            if "device" in kwargs and cpu(kwargs["device"]) is not kwargs["device"]:
-                kwargs["device"] = cpu(kwargs["device"])
+            dev = kwargs.get("device")
+            if isinstance(dev, int) and not isinstance(dev, bool):
+                dev = torch.device("cuda", dev)  # a device= index is a CUDA device's (driver.get_current_device())
+            if "device" in kwargs and cpu(dev) is not kwargs["device"]:
+                kwargs["device"] = cpu(dev)
                 return aligned(func(*args, **kwargs))
             name = getattr(func, "__name__", "")
             if name == "cuda":

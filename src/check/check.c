@@ -627,10 +627,13 @@ void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uin
   }
 }
 
+static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
+
 void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
   chk_cta *k = w->k;
   if (!k) return;
   chk_race(w, in, lane, off, n, false);
+  if (!k->strict && smem_defer(k, w, in, lane, off, n)) return;
   const tc5_smem *s = k->smem;
   for (uint32_t b = off; b < off + n && b < s->size; b++)
     if (!(s->written[b >> 3] >> (b & 7) & 1)) {
@@ -1253,7 +1256,7 @@ void chk_tmem_poison(const chk_warp *w, const chk_insn *in, const uint32_t *regs
       p = &k->pois[wi][k->npois[wi]++];
       if (regs[i] < k->nregs) k->rmark[(size_t)wi * k->nregs + regs[i]]++;
     }
-    *p = (struct chk_poison){regs[i], insn, lanes[i], taddr};
+    *p = (struct chk_poison){regs[i], insn, lanes[i], taddr, false};
     k->pois_new |= 1u << wi;
   }
   *w->pending = follows(k, wi);
@@ -1279,7 +1282,45 @@ static void pois_set(chk_cta *k, unsigned wi, uint32_t reg, uint32_t lanes, cons
     p = &k->pois[wi][k->npois[wi]++];
     k->rmark[(size_t)wi * k->nregs + reg]++;
   }
-  *p = (struct chk_poison){reg, org->insn, lanes, org->taddr};
+  *p = (struct chk_poison){reg, org->insn, lanes, org->taddr, org->smem};
+}
+
+/* default mode: an ld of shared memory (lane's bytes [off, off + n)) that read bytes nothing wrote
+ * marks the destination registers of that lane instead of reporting, as a tcgen05.ld of
+ * never-written Tensor Memory does: reported where the value leaves the registers (poison_uses).
+ * Triton computes an atomic min/max of floats as two predicated atomics whose results pass
+ * through shared memory and keeps one by a select: the other's slot was never written. A
+ * destination register holds the bytes [off + i n / ndst, ...) of the load. False when the
+ * instruction is not a plain ld (ldmatrix: a lane's address feeds other lanes' registers; an
+ * atomic writes what it read): reported at the access. */
+static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
+  if (strncmp(in->text, "ld.", 3) || lane < 0 || lane > 31) return false;
+  unsigned ndst = 0;
+  EACH_REG(k, in, { (void)reg; ndst += dst; });
+  if (!ndst || n % ndst) return false;
+  const tc5_smem *s = k->smem;
+  unsigned wi = w->id, i = 0, per = n / ndst;
+  uint32_t bit = 1u << lane;
+  bool any = false;
+  EACH_REG(k, in, {
+    if (dst) {
+      uint32_t bad = UINT32_MAX;
+      for (uint32_t b = off + i * per; b < off + (i + 1) * per && b < s->size && bad == UINT32_MAX; b++)
+        if (!(s->written[b >> 3] >> (b & 7) & 1)) bad = b;
+      struct chk_poison *p = pois_find(k, wi, reg);
+      if (bad != UINT32_MAX) {
+        struct chk_poison org = {reg, (uint32_t)(in - k->code), 0, bad, true};
+        pois_set(k, wi, reg, (p ? p->lanes : 0) | bit, &org);
+        any = true;
+      } else if (p && (p->lanes & bit)) {
+        pois_set(k, wi, reg, p->lanes & ~bit, p); /* the lane loaded written bytes */
+      }
+      i++;
+    }
+  });
+  if (any) k->pois_new |= 1u << wi;
+  *w->pending = follows(k, wi);
+  return true;
 }
 
 /* instructions through which a value loaded from never-written Tensor
@@ -1311,13 +1352,18 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
   const char *op = in->text;
   char name[48];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(op, " \t"), op);
-  struct chk_poison org = {0, NOINSN, 0, 0}, *g;
+  struct chk_poison org = {0, NOINSN, 0, 0, false}, *g;
   if (in->guard != CHK_NOREG && (g = pois_find(k, wi, in->guard)) && (g->lanes & w->active)) {
     int lane = __builtin_ctz(g->lanes & w->active);
-    report(w, CR_TMEM_UNINIT, in, lane, (who){g->insn, (int)wi, -1},
-           "%s is guarded by a predicate (lane %d of the warp) computed from what the tcgen05.ld read of "
-           "Tensor Memory that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
-           TC5_TMEM_LANE(g->taddr), TC5_TMEM_COL(g->taddr));
+    if (g->smem)
+      report(w, CR_SMEM_UNINIT, in, lane, (who){g->insn, (int)wi, -1},
+             "%s is guarded by a predicate (lane %d of the warp) computed from what a load read of shared memory "
+             "that nothing wrote (first such byte: 0x%x; read as 0xFF)", name, lane, g->taddr);
+    else
+      report(w, CR_TMEM_UNINIT, in, lane, (who){g->insn, (int)wi, -1},
+             "%s is guarded by a predicate (lane %d of the warp) computed from what the tcgen05.ld read of "
+             "Tensor Memory that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name,
+             lane, TC5_TMEM_LANE(g->taddr), TC5_TMEM_COL(g->taddr));
     pois_set(k, wi, in->guard, 0, &org);
   }
   if (!lanes) return;
@@ -1340,10 +1386,15 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
   });
   if (T && !pure_op(op)) {
     int lane = __builtin_ctz(T);
-    report(w, CR_TMEM_UNINIT, in, lane, (who){org.insn, (int)wi, -1},
-           "%s uses a value (lane %d of the warp) computed from what the tcgen05.ld read of Tensor Memory "
-           "that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
-           TC5_TMEM_LANE(org.taddr), TC5_TMEM_COL(org.taddr));
+    if (org.smem)
+      report(w, CR_SMEM_UNINIT, in, lane, (who){org.insn, (int)wi, -1},
+             "%s uses a value (lane %d of the warp) computed from what a load read of shared memory that nothing "
+             "wrote (first such byte: 0x%x; read as 0xFF)", name, lane, org.taddr);
+    else
+      report(w, CR_TMEM_UNINIT, in, lane, (who){org.insn, (int)wi, -1},
+             "%s uses a value (lane %d of the warp) computed from what the tcgen05.ld read of Tensor Memory "
+             "that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
+             TC5_TMEM_LANE(org.taddr), TC5_TMEM_COL(org.taddr));
     T = 0;
   }
   EACH_REG(k, in, {

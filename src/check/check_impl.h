@@ -174,7 +174,8 @@ struct chk_cta {
   /* per warp: registers a tcgen05.ld filled (in some lanes) from Tensor
    * Memory never written: tmem-uninit-read when an instruction reads them
    * (default mode; strict reports at the load) */
-  struct chk_poison { uint32_t reg, insn, lanes, taddr; } **pois;
+  /* taddr: the first never-written cell (Tensor Memory) or byte (shared memory, smem set) the value came from */
+  struct chk_poison { uint32_t reg, insn, lanes, taddr; bool smem; } **pois;
   uint32_t *npois, *pois_cap;
   uint32_t pois_new;               /* warps whose last tcgen05.ld marked registers */
   /* default mode: a tcgen05.dealloc of columns a tcgen05.mma / cp / shift

@@ -286,6 +286,42 @@ static void test_tmem_uninit_ld_unused(void **s) {
   assert_int_equal(got[0].line, 13);
 }
 
+/* Triton's atomic min/max of floats: two predicated atomics leave their results
+ * in shared memory, both slots are loaded, a select keeps one; the other slot
+ * was never written. p & 1 selects the never-written load (its value reaches
+ * the st.global: reported there, naming the load), else the written one
+ * (silent in default mode, reported at the load in strict) */
+static const char *smem_uninit_flow = HDR
+    " .shared .align 4 .b8 sm[256];\n mov.u32 %r3, sm;\n"
+    " and.b32 %r8, %r1, 1;\n setp.ne.u32 %p1, %r8, 0;\n"
+    " shl.b32 %r9, %r2, 2;\n add.u32 %r10, %r3, %r9;\n"
+    " st.shared.b32 [%r10], 7;\n bar.sync 0;\n"
+    " ld.shared.b32 %r4, [%r10];\n"
+    " ld.shared.b32 %r5, [%r10+128];\n"
+    " selp.b32 %r6, %r5, %r4, %p1;\n"
+    " st.global.b32 [%rd3], %r6;\n ret;\n}\n";
+
+static void test_smem_uninit_ld_flow(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  memset(out, 0, sizeof out);
+  assert_int_equal(run_src(smem_uninit_flow, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(out[5], 7);
+  assert_int_equal(run_src(smem_uninit_flow, 32, 1, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("smem-uninit-read"));
+  assert_int_equal(got[0].line, 20); /* st.global */
+  assert_int_equal(got[0].line2, 18); /* the load of the slot nothing wrote */
+  assert_non_null(strstr(got[0].text, "st.global.b32 uses a value"));
+  assert_int_equal(run_src(smem_uninit_flow, 32, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("smem-uninit-read"));
+  assert_int_equal(got[0].line, 18);
+}
+
 /* a tcgen05.cp (thread 0) of shared memory never written, never committed,
  * then tcgen05.dealloc; p & 1: the CTA allocates Tensor Memory again after
  * the dealloc */
@@ -608,6 +644,7 @@ int main(void) {
       cmocka_unit_test(test_uninit_goes_on),
       cmocka_unit_test(test_tmem_uninit_ld_used),
       cmocka_unit_test(test_tmem_uninit_ld_unused),
+      cmocka_unit_test(test_smem_uninit_ld_flow),
       cmocka_unit_test(test_cp_unused_dealloc),
       cmocka_unit_test(test_smem_race),
       cmocka_unit_test(test_cp_async_unwaited),
