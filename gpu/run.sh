@@ -9,7 +9,8 @@
 #                               PTX: every shape and type tc5 models) the same way
 #                               (OUTDIR/h100_out.bin; CTest ptx_silicon_mma)
 #   gpu/run.sh f64nan [OUTDIR]  the f64 NaN kernels of tests/data/ptx/f64nan (gpu/f64_nan.cu's PTX:
-#                               which NaN add/sub/mul/fma/div/sqrt/rcp/min/max/cvt .f64 give)
+#                               which NaN add/sub/mul/fma/div/sqrt/rcp/min/max/cvt .f64 give;
+#                               alu_carry.ptx: copysign and the carry chain of add.cc/sub.cc/mad.cc)
 #                               the same way (OUTDIR/h100_out.bin; CTest ptx_silicon_f64nan)
 #   gpu/run.sh tma [OUTDIR]     the TMA kernels of tests/data/ptx/tma90 the same way, and
 #                               the driver's verdicts on tmap_rules.txt's tensor maps

@@ -209,9 +209,13 @@ static bool int_type(dctx *d, ptx_type t, bool allow_b) {
 
 /* ---- extended-precision arithmetic (PTX ISA 9.7.2): add.cc, addc{.cc}, sub.cc, subc{.cc},
  * mad{.lo,.hi}.cc, madc{.lo,.hi}{.cc} on .u32/.s32/.u64/.s64 ----
- * CC.CF is one bit a thread (w->cf): M_CIN reads it (addc: a + b + CF; subc: a - (b + CF); madc:
- * the product's half + c + CF), M_COUT writes the carry out (sub: the borrow out). The signed types
- * are the same bits. in->aux: the width; aux2: 0 add, 1 sub, 2 mad.lo, 3 mad.hi */
+ * CC.CF is one bit a thread (w->cf): M_CIN reads it (addc: a + b + CF; madc: the product's half +
+ * c + CF), M_COUT writes the carry out. A subtraction is an addition of ~b: sub.cc is a + ~b + 1
+ * and subc a + ~b + CF, and CF is that sum's carry out, 1 when nothing was borrowed. The ISA's
+ * text (subc: "a - (b + CC.CF)", a borrow) gives the same chains of sub.cc/subc; the H100 shows
+ * the carry where an addc or madc takes CF from a subtraction (gpu/run.sh f64nan, alu_carry.ptx:
+ * 512 threads, docs/spec-departures.md). The signed types are the same bits. in->aux: the
+ * width; aux2: 0 add, 1 sub, 2 mad.lo, 3 mad.hi */
 static PTX_EXEC(x_carry) {
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
   const uint64_t *c = in->aux2 >= 2 ? PTX_R(w, in->o[3].reg) : NULL;
@@ -220,22 +224,16 @@ static PTX_EXEC(x_carry) {
   bool cin = in->mods & M_CIN, cout = in->mods & M_COUT, sgn = in->mods & M_SIGNED;
   uint64_t m = wmask(W);
   PTX_LANES(mask, {
-    unsigned __int128 ci = cin ? w->cf[l] : 0, x = a[l] & m, y = b[l] & m, r;
-    bool co;
-    if (op == 1) {
-      r = x - y - ci;
-      co = x < y + ci;
-    } else {
-      if (op >= 2) {
-        unsigned __int128 p = prod(a[l] & m, b[l] & m, W, sgn);
-        x = (op == 3 ? p >> W : p) & m;
-        y = c[l] & m;
-      }
-      r = x + y + ci;
-      co = (r >> W) != 0;
+    unsigned __int128 ci = cin ? w->cf[l] : op == 1, x = a[l] & m, y = b[l] & m;
+    if (op == 1) y = ~b[l] & m;
+    if (op >= 2) {
+      unsigned __int128 p = prod(a[l] & m, b[l] & m, W, sgn);
+      x = (op == 3 ? p >> W : p) & m;
+      y = c[l] & m;
     }
+    unsigned __int128 r = x + y + ci;
     d[l] = (uint64_t)r & m;
-    if (cout) w->cf[l] = co;
+    if (cout) w->cf[l] = (r >> W) != 0;
   });
   return PX_NEXT;
 }

@@ -520,8 +520,9 @@ static void test_testp(void **state) {
     }
 }
 
-/* extended precision (9.7.2): add.cc/addc, sub.cc/subc (borrow), mad.lo/hi.cc/madc, 32 and
- * 64 bits: libdevice's sin/cos argument reduction (Triton's tl.sin/tl.cos) chains them */
+/* extended precision (9.7.2): add.cc/addc, sub.cc/subc, mad.lo/hi.cc/madc, 32 and 64 bits:
+ * libdevice's sin/cos argument reduction (Triton's tl.sin/tl.cos) chains them; an addc after a
+ * sub.cc adds the subtraction's carry, 1 when nothing was borrowed (the H100: alu_carry.ptx) */
 static void test_carry(void **state) {
   (void)state;
   static const char *const prog[2] = {
@@ -537,7 +538,7 @@ static void test_carry(void **state) {
       " mov.b64 {%r10, %r11}, %rd10; mov.b64 {%r12, %r13}, %rd11;"
       " mad.lo.cc.u32 %r14, %r10, %r12, %r11; madc.hi.cc.u32 %r15, %r10, %r12, %r13; madc.lo.u32 %r16, %r11, %r13, 0;"
       " mov.b64 %rd12, {%r14, %r15}; st.global.b64 [%rd4], %rd12;"
-      " cvt.u64.u32 %rd13, %r16; st.global.b64 [%rd4+8], %rd13;"
+      " sub.cc.u32 %r20, %r10, %r12; addc.u32 %r21, 0, 0; mov.b64 %rd13, {%r16, %r21}; st.global.b64 [%rd4+8], %rd13;"
       " mad.hi.cc.u64 %rd14, %rd10, %rd11, %rd10; st.global.b64 [%rd4+16], %rd14;"
       " sub.cc.s64 %rd15, %rd10, %rd11; subc.u64 %rd16, 0, 0; add.s64 %rd16, %rd16, %rd15; st.global.b64 [%rd4+24], %rd16;"};
   uint64_t in[32 * 4], out[32 * 4];
@@ -565,7 +566,7 @@ static void test_carry(void **state) {
         uint64_t m1 = (p0 >> 32) + y1 + (m0 >> 32);
         uint64_t m2 = (uint64_t)(uint32_t)((uint64_t)x1 * y1) + (m1 >> 32);
         want[0] = (m0 & 0xffffffffu) | m1 << 32;
-        want[1] = m2 & 0xffffffffu;
+        want[1] = (m2 & 0xffffffffu) | (uint64_t)(x0 >= y0) << 32; /* CF after sub.cc: 1 when nothing was borrowed (H100) */
         want[2] = (uint64_t)(((unsigned __int128)x * y) >> 64) + x;
         want[3] = (x - y) - (x < y);
       }

@@ -38,6 +38,8 @@ def main():
         f.write("# FILE NAME GRID BLOCK SHARED ARG... (gen_inputs.py; args as tc5 run's: in:FILE out:BYTES)\n")
         for k in ("f64_nan_arith", "f64_nan_other"):
             f.write(f"f64_nan.ptx {k} 4 128 0 in:in.bin out:{n * 16 * 8}\n")
+        # copysign and the carry chain (alu_carry.ptx, by hand): eight words a thread
+        f.write(f"alu_carry.ptx alu_carry 4 128 0 in:in.bin out:{n * 8 * 8}\n")
 
 
 if __name__ == "__main__":
