@@ -63,7 +63,7 @@ static const struct {
     {"popc", dec_bits}, {"clz", dec_bits}, {"brev", dec_bits}, {"bfind", dec_bits}, {"bfe", dec_bits},
     {"bfi", dec_bits}, {"prmt", dec_bits}, {"lop3", dec_bits}, {"shf", dec_bits},
     /* comparison, selection, moves, conversions */
-    {"setp", dec_setp}, {"testp", dec_testp}, {"copysign", dec_copysign}, {"selp", dec_selp}, {"mov", dec_mov}, {"cvt", dec_cvt}, {"cvta", dec_cvta}, {"mapa", dec_mapa}, {"getctarank", dec_mapa},
+    {"setp", dec_setp}, {"testp", dec_testp}, {"copysign", dec_copysign}, {"selp", dec_selp}, {"mov", dec_mov}, {"cvt", dec_cvt}, {"cvta", dec_cvta}, {"mapa", dec_mapa}, {"createpolicy", dec_createpolicy}, {"getctarank", dec_mapa},
     {"isspacep", dec_isspacep},
     /* memory */
     {"ld", dec_ld}, {"ldu", dec_ld}, {"st", dec_st}, {"atom", dec_atom}, {"red", dec_atom},

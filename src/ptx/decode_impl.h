@@ -94,6 +94,7 @@ PTX_DEC(dec_st);
 PTX_DEC(dec_atom);
 PTX_DEC(dec_cvta);
 PTX_DEC(dec_mapa);     /* mapa, getctarank */
+PTX_DEC(dec_createpolicy);  /* createpolicy.fractional */
 PTX_DEC(dec_ldmatrix);
 PTX_DEC(dec_stmatrix);
 PTX_DEC(dec_cp_async);

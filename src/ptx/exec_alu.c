@@ -792,6 +792,27 @@ PTX_DEC(dec_copysign) {
   return TC5_OK;
 }
 
+/* setp.CmpOp{.BoolOp}{.ftz}.{f16x2,bf16x2} p|q, a, b{, c}: the lower halves compared into p, the
+ * upper into q (PTX ISA, setp; the H100: f64nan's half_pack kernel). .ftz flushes f16 subnormals */
+static inline uint64_t ftz16(uint64_t h) { return (h & 0x7c00) ? h : h & 0x8000; }
+static PTX_EXEC(x_setp_x2) {
+  uint64_t *p = PTX_R(w, in->o[0].reg), *q = PTX_R(w, in->o[0].reg2);
+  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
+  const uint64_t *c = in->aux2 ? PTX_R(w, in->o[3].reg) : NULL;
+  bool cneg = in->o[3].neg, ftz = in->mods & M_SAT;
+  unsigned op = in->aux, bop = in->aux2, ft = in->type == PT_F16X2 ? PT_F16 : PT_BF16;
+  PTX_LANES(mask, {
+    bool cv = c ? ((c[l] != 0) != cneg) : false;
+    for (unsigned h = 0; h < 2; h++) {
+      uint64_t x = a[l] >> (16 * h) & 0xffff, y = b[l] >> (16 * h) & 0xffff;
+      if (ftz) x = ftz16(x), y = ftz16(y);
+      bool t = fcmp(op, ptx_fval(x, ft, false), ptx_fval(y, ft, false));
+      (h ? q : p)[l] = boolop(bop, t, cv);
+    }
+  });
+  return PX_NEXT;
+}
+
 PTX_DEC(dec_setp) {
   ptx_insn *in = d->in;
   int op = d_take_one(d, cmp_names);
@@ -804,6 +825,18 @@ PTX_DEC(dec_setp) {
   in->type = (uint8_t)t;
   in->aux = (uint32_t)op;
   in->aux2 = (uint32_t)(bop + 1);
+  if (t == PT_F16X2 || t == PT_BF16X2) {
+    if (op >= C_LO && op <= C_HS) return d_fail(d, TC5_EILLEGAL, "lo/ls/hi/hs compare integers only");
+    if (ftz && t == PT_BF16X2) return d_fail(d, TC5_EILLEGAL, "setp.bf16x2 takes no .ftz");
+    if (ftz) in->mods |= M_SAT;
+    unsigned n = bop >= 0 ? 4 : 3;
+    if (!d_nops(d, n, n) || !d_dst(d, 0, &in->o[0])) return d->st;
+    if (in->o[0].reg2 == PTX_NOREG) return d_fail(d, TC5_EPARSE, "setp.%s writes two predicates: p|q", ptx_types[t].name);
+    if (!d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, t, &in->o[2])) return d->st;
+    if (bop >= 0 && !d_src(d, 3, PT_PRED, &in->o[3])) return d->st;
+    in->fn = x_setp_x2;
+    return TC5_OK;
+  }
   if (cls == 'f') {
     if (t != PT_F32 && t != PT_F64 && t != PT_F16 && t != PT_BF16)
       return d_fail(d, TC5_EUNSUPPORTED, "setp.%s is not modelled", ptx_types[t].name);

@@ -648,6 +648,63 @@ static PTX_EXEC(x_cvta) {
   });
   return PX_NEXT;
 }
+/* ---- createpolicy.fractional.L2::primary{.L2::secondary}.b64 d, fraction ----
+ * A cache policy is an opaque 64-bit word that ld/st .L2::cache_hint carry; tc5 keeps no cache,
+ * so only the word matters (a kernel may store it). The words are the H100's for the forms
+ * measured (tests/data/ptx/f64nan/half_pack.ptx, gpu/run.sh f64nan; Triton 3.9 emits the
+ * first two for eviction_policy="evict_last"/"evict_first"); other forms and fractions are
+ * refused by name. */
+static const struct policy_word {
+  const char *primary, *secondary; /* secondary "": none given */
+  float fraction;
+  uint64_t word;
+} policy_words[] = {
+    {"evict_last", "", 1.0f, 0x14f0000000000000ull},
+    {"evict_first", "", 1.0f, 0x12f0000000000000ull},
+    {"evict_normal", "", 1.0f, 0x16f0000000000000ull},
+    {"evict_unchanged", "", 1.0f, 0x10f0000000000000ull},
+    {"evict_last", "evict_unchanged", 0.5f, 0x1470000000000000ull},
+};
+static PTX_EXEC(x_createpolicy) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *f = PTX_R(w, in->o[1].reg);
+  unsigned k = in->aux; /* the form's first row */
+  PTX_LANES(mask, {
+    float x;
+    uint32_t b = (uint32_t)f[l];
+    memcpy(&x, &b, 4);
+    unsigned j = k;
+    while (j < sizeof policy_words / sizeof policy_words[0] && policy_words[j].fraction != x &&
+           !strcmp(policy_words[j].primary, policy_words[k].primary) &&
+           !strcmp(policy_words[j].secondary, policy_words[k].secondary))
+      j++;
+    if (j == sizeof policy_words / sizeof policy_words[0] || policy_words[j].fraction != x)
+      return ptx_fail(w, in, (int)l, TC5_EUNSUPPORTED, b,
+                      "createpolicy.fractional: fraction %g of this form is not measured on silicon (the policy "
+                      "word is the hardware's; tc5 knows %s with the fractions of docs/ptx.md)", (double)x,
+                      policy_words[k].primary);
+    d[l] = policy_words[j].word;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_createpolicy) {
+  ptx_insn *in = d->in;
+  if (!d_take(d, "fractional"))
+    return d_fail(d, TC5_EUNSUPPORTED, "createpolicy: only .fractional is modelled (.range is not)");
+  const char *p = d_take_prefix(d, "L2::"), *s = d_take_prefix(d, "L2::");
+  ptx_type t = d_take_type(d);
+  if (!p || t != PT_B64) return d_fail(d, TC5_EPARSE, "createpolicy.fractional needs .L2::priority and .b64");
+  unsigned k = 0, n = sizeof policy_words / sizeof policy_words[0];
+  while (k < n && (strcmp(policy_words[k].primary, p) || strcmp(policy_words[k].secondary, s ? s : ""))) k++;
+  if (k == n)
+    return d_fail(d, TC5_EUNSUPPORTED, "createpolicy.fractional.L2::%s%s%s: this form's policy word is not "
+                  "measured on silicon", p, s ? ".L2::" : "", s ? s : "");
+  in->aux = k;
+  if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, PT_F32, &in->o[1])) return d->st;
+  in->fn = x_createpolicy;
+  return TC5_OK;
+}
+
 PTX_DEC(dec_cvta) {
   ptx_insn *in = d->in;
   bool to = d_take(d, "to");

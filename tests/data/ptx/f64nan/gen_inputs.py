@@ -40,6 +40,8 @@ def main():
             f.write(f"f64_nan.ptx {k} 4 128 0 in:in.bin out:{n * 16 * 8}\n")
         # copysign and the carry chain (alu_carry.ptx, by hand): eight words a thread
         f.write(f"alu_carry.ptx alu_carry 4 128 0 in:in.bin out:{n * 8 * 8}\n")
+        # setp of f16x2/bf16x2, cvt of f16x2 to fp8 pairs, createpolicy (half_pack.ptx, by hand)
+        f.write(f"half_pack.ptx half_pack 4 128 0 in:in.bin out:{n * 8 * 8}\n")
 
 
 if __name__ == "__main__":
