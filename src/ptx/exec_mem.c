@@ -665,24 +665,24 @@ static const struct policy_word {
     {"evict_unchanged", "", 1.0f, 0x10f0000000000000ull},
     {"evict_last", "evict_unchanged", 0.5f, 0x1470000000000000ull},
 };
+static bool same_form(const struct policy_word *a, const struct policy_word *b) {
+  return !strcmp(a->primary, b->primary) && !strcmp(a->secondary, b->secondary);
+}
 static PTX_EXEC(x_createpolicy) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *f = PTX_R(w, in->o[1].reg);
-  unsigned k = in->aux; /* the form's first row */
+  const size_t n = sizeof policy_words / sizeof policy_words[0];
+  const struct policy_word *form = &policy_words[in->aux];
   PTX_LANES(mask, {
     float x;
     uint32_t b = (uint32_t)f[l];
     memcpy(&x, &b, 4);
-    unsigned j = k;
-    while (j < sizeof policy_words / sizeof policy_words[0] && policy_words[j].fraction != x &&
-           !strcmp(policy_words[j].primary, policy_words[k].primary) &&
-           !strcmp(policy_words[j].secondary, policy_words[k].secondary))
-      j++;
-    if (j == sizeof policy_words / sizeof policy_words[0] || policy_words[j].fraction != x)
+    size_t j = 0;
+    while (j < n && !(same_form(&policy_words[j], form) && policy_words[j].fraction == x)) j++;
+    if (j == n)
       return ptx_fail(w, in, (int)l, TC5_EUNSUPPORTED, b,
-                      "createpolicy.fractional: fraction %g of this form is not measured on silicon (the policy "
-                      "word is the hardware's; tc5 knows %s with the fractions of docs/ptx.md)", (double)x,
-                      policy_words[k].primary);
+                      "createpolicy.fractional.L2::%s: fraction %g is not measured on silicon for this form (the "
+                      "policy word is the hardware's: docs/ptx.md)", form->primary, (double)x);
     d[l] = policy_words[j].word;
   });
   return PX_NEXT;

@@ -578,6 +578,61 @@ static void test_carry(void **state) {
   }
 }
 
+/* the malformed forms of issue 37's instructions, each refused with its named error */
+static void test_issue37_errors(void **state) {
+  (void)state;
+  static const struct { const char *code; tc5_status st; const char *msg; } bad[] = {
+      {"setp.eq.f16x2 %p1, %r10, %r11;", TC5_EPARSE, "p|q"},
+      {"setp.eq.ftz.bf16x2 %p1|%p2, %r10, %r11;", TC5_EILLEGAL, "no .ftz"},
+      {"setp.lo.f16x2 %p1|%p2, %r10, %r11;", TC5_EILLEGAL, "integers only"},
+      {"cvt.rz.satfinite.e4m3x2.f16x2 %h1, %r10;", TC5_EILLEGAL, ".rn only"},
+      {"copysign.f16 %h1, %h2, %h3;", TC5_EPARSE, "copysign takes .f32 or .f64"},
+      {"addc.u16 %h1, %h2, %h3;", TC5_EILLEGAL, "takes .u32, .s32, .u64 or .s64"},
+      {"mad.cc.u32 %r10, %r11, %r12, %r13;", TC5_EPARSE, "needs one of .lo, .hi"},
+      {"add.cc.lo.u32 %r10, %r11, %r12;", TC5_EPARSE, "takes no .lo/.hi"},
+      {"createpolicy.fractional.b64 %rd10, 1.0;", TC5_EPARSE, "needs .L2::priority"},
+  };
+  uint64_t in[32 * 4], out[32 * 4];
+  memset(in, 0, sizeof in);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    tc5_diag dg;
+    tc5_status st = run2(k2("", bad[i].code), 1, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st != bad[i].st || !dg.count || !strstr(dg.issue[0].message, bad[i].msg))
+      fail_msg("%s: status %d (%s), want %d with '%s'", bad[i].code, (int)st, dg.count ? dg.issue[0].message : "",
+               (int)bad[i].st, bad[i].msg);
+  }
+}
+
+/* createpolicy.fractional: the H100's policy words (half_pack.ptx); a fraction or form not
+ * measured is refused by name */
+static void test_createpolicy(void **state) {
+  (void)state;
+  uint64_t in[32 * 4], out[32 * 4];
+  memset(in, 0, sizeof in);
+  static const struct { const char *form; uint64_t want; } ok[] = {
+      {"createpolicy.fractional.L2::evict_last.b64 %rd10, 1.0;", 0x14f0000000000000ull},
+      {"createpolicy.fractional.L2::evict_first.b64 %rd10, 1.0;", 0x12f0000000000000ull},
+      {"createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %rd10, 0.5;", 0x1470000000000000ull},
+  };
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    char code[256];
+    snprintf(code, sizeof code, "%s st.global.b64 [%%rd4], %%rd10;", ok[i].form);
+    tc5_diag dg;
+    tc5_status st = run2(k2("", code), 1, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st) fail_msg("%s: %s", ok[i].form, dg.count ? dg.issue[0].message : tc5_strerror(st));
+    assert_int_equal(out[0], ok[i].want);
+  }
+  static const char *const bad[] = {"createpolicy.fractional.L2::evict_unchanged.b64 %rd10, 0.5;",
+                                    "createpolicy.fractional.L2::evict_first.L2::evict_unchanged.b64 %rd10, 1.0;",
+                                    "createpolicy.range.L2::evict_last.b64 %rd10, [%rd5], 16, 32;"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    tc5_diag dg;
+    tc5_status st = run2(k2("", bad[i]), 1, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st != TC5_EUNSUPPORTED) fail_msg("%s: status %d, want TC5_EUNSUPPORTED", bad[i], (int)st);
+    assert_true(dg.count && strstr(dg.issue[0].message, "createpolicy"));
+  }
+}
+
 /* copysign.{f32,f64} d, a, b (Triton's `%` of a float by an unsigned integer: fmod's
  * sign): b's bits with a's sign, a NaN's payload kept (the H100 agrees: f64nan's copysign kernel) */
 static void test_copysign(void **state) {
@@ -900,7 +955,7 @@ static void test_bad_forms(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
-      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp), cmocka_unit_test(test_copysign), cmocka_unit_test(test_carry),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
+      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp), cmocka_unit_test(test_copysign), cmocka_unit_test(test_createpolicy), cmocka_unit_test(test_issue37_errors), cmocka_unit_test(test_carry),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
       cmocka_unit_test(test_sfu_in_runner), cmocka_unit_test(test_shared_wrap),
   };
