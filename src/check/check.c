@@ -920,7 +920,7 @@ void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args
    * columns, an upper bound, when the idesc names no A type: the engine
    * refuses that MMA) */
   tc5_type at;
-  unsigned acols = tc5_idesc_atype(&d, &at) ? K : tc5__mma_a_tmem_cols(at, a->variant.sparse ? K / 2 : K);
+  unsigned acols = tc5_idesc_atype(&d, &at) ? K : tc5__mma_a_tmem_cols(a->variant.kind, at, a->variant.sparse ? K / 2 : K);
   if (a->a_in_tmem)
     tmem_reads(k, w, in, lane, id, d_halves(TC5_TMEM_LANE(a->a_tmem), nl, al16), TC5_TMEM_COL(a->a_tmem), acols,
                "tcgen05.mma (A in Tensor Memory)", 0, &told);

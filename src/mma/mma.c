@@ -80,22 +80,25 @@ static uint64_t fnv(const uint32_t *v, size_t n) {
  * lane m and requires the copies in the other lane groups to be equal (an
  * inference from the layout: no public code shows this form's A). */
 /* the bits an element of A takes in Tensor Memory: its own from 16 up,
- * 8 below (fp6/fp4 of f8f6f4 in 8-bit containers) */
-static unsigned a_tmem_bits(tc5_type at) {
+ * 8 below (fp6/fp4 of f8f6f4 in 8-bit containers, 9.7.16.10.4.3), but 4 for
+ * the fp4 of .kind::mxf4/mxf4nvf4, two a byte (9.7.16.10.4.5; Gluon's
+ * test_tcgen05_mma_scaled_lhs_tmem stores K/2 bytes a row) */
+static bool a_tmem_packed4(tc5_kind kind) { return kind == TC5_KIND_MXF4 || kind == TC5_KIND_MXF4NVF4; }
+static unsigned a_tmem_bits(tc5_kind kind, tc5_type at) {
   const tc5_type_info *ti = tc5_spec_type(at);
-  return ti->bits >= 16 ? ti->bits : 8;
+  return a_tmem_packed4(kind) ? 4 : ti->bits >= 16 ? ti->bits : 8;
 }
 
-unsigned tc5__mma_a_tmem_cols(tc5_type at, unsigned K) {
-  unsigned per = 32 / a_tmem_bits(at);
+unsigned tc5__mma_a_tmem_cols(tc5_kind kind, tc5_type at, unsigned K) {
+  unsigned per = 32 / a_tmem_bits(kind, at);
   return (K + per - 1) / per;
 }
 
 static tc5_status gather_a_tmem(const tc5_tmem *t, uint32_t taddr, unsigned M, unsigned cg, bool ws, unsigned K,
-                                tc5_type at, bool ashift, uint32_t *A, tc5_diag *diag) {
+                                tc5_kind kind, tc5_type at, bool ashift, uint32_t *A, tc5_diag *diag) {
   const tc5_type_info *ti = tc5_spec_type(at);
-  unsigned bits = a_tmem_bits(at);
-  const tc5_container8 *c8 = ti->bits < 8 ? tc5_spec_container8(at) : NULL;
+  unsigned bits = a_tmem_bits(kind, at);
+  const tc5_container8 *c8 = ti->bits < 8 && !a_tmem_packed4(kind) ? tc5_spec_container8(at) : NULL;
   unsigned rows = M / cg, per = 32 / bits;
   uint64_t uninit = 0;
   uint32_t first = 0;
@@ -580,7 +583,7 @@ tc5_status tc5_mma_issue(tc5_cta *ctas, unsigned nctas, const tc5_mma_args *a, t
   for (unsigned c = 0; c < cg; c++) {
     uint32_t *Ac = v->sparse ? ARENA(q, ac_off) : A + c * nA;
     if (a->a_in_tmem)
-      st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, v->ws, KA, at, v->ashift, Ac, diag);
+      st = gather_a_tmem(ctas[c].tmem, a->a_tmem, M, cg, v->ws, KA, v->kind, at, v->ashift, Ac, diag);
     else
       st = gather_smem(ctas[c].smem, a->a_desc, &opa, rows, KA, Ac, "A (a-desc)", diag);
     if (!st && v->sparse)

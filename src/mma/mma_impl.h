@@ -53,7 +53,7 @@ unsigned tc5__mma_sp_meta_cols(tc5_kind kind, unsigned K);
 /* Columns from [a-tmem] that K elements of A of type `at` take: 32 / bits
  * elements a column (fp6/fp4 in 8-bit containers), as the engine reads them
  * (gather_a_tmem) and the checker follows them. */
-unsigned tc5__mma_a_tmem_cols(tc5_type at, unsigned K);
+unsigned tc5__mma_a_tmem_cols(tc5_kind kind, tc5_type at, unsigned K);
 unsigned tc5__mma_sf_cols(bool b, unsigned m_total, unsigned cta_group, unsigned count);
 /* Completes the issuer's pending MMAs when one of them writes D cells of
  * `target` in lanes [lane, lane + nlanes) x columns [col, col + ncols):
