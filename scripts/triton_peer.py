@@ -1,36 +1,41 @@
 #!/usr/bin/env python3
 """Triton's own unit tests as a peer suite of tc5 (issue 37): Triton's
-python/test/unit/language/test_core.py run with pytest, tc5 as the device
+test_core.py and test_matmul.py (python/test/unit/language/) and Gluon's
+test_core.py (python/test/gluon/) run with pytest, tc5 as the device
 (TC5_TRITON=1: Triton's NVIDIA backend compiles for a B200, tc5 runs the PTX;
 TC5_TRITON_TORCH_CUDA=1: the tests' device="cuda" tensors are PyTorch CPU
 tensors), each case's outcome written down and each failure given a cause.
 
-usage: triton_peer.py [--src DIR | --git GITDIR] [--every K] [--only REGEX]
-                      [--python PY] [--jobs N] [--chunk N] [--work DIR]
-                      [--out results.tsv] [--triage-only results.tsv]
+usage: triton_peer.py [--src DIR]... [--git GITDIR]... [--files F,...] [--every K]
+                      [--only REGEX] [--ids FILE] [--python PY] [--jobs N] [--chunk N]
+                      [--deadline S] [--work DIR] [--out results.tsv]
+       triton_peer.py --triage-only results.tsv | --merge A.tsv B.tsv... --out C.tsv |
+                      --from-work DIR --out results.tsv
 
-The tests are not committed here (Triton's, MIT licensed, 7,243 lines): they
-are read from a checkout (--src: a directory holding python/test/...), from a
-git directory (--git: `git show PIN:path`, e.g. the mirror fetch makes of
-zwu-2025/triton), or downloaded from GitHub at the pinned commit; the files'
-SHA-256 must be the pinned ones (PIN, SHA256 below), so every run runs the
-same tests. The pin is triton-lang/triton's main of 2026-07-15 as mirrored
-by zwu-2025/triton (its version string still 3.8.0): no Triton repository we
-can fetch carries a 3.9 tag or branch; every import of this test_core.py is
-in Triton 3.9's triton._internal_testing, and the few places where 3.9 moved
-on (block pointers removed, other PTX text) are triaged as such.
+The tests are not committed here (Triton's, MIT licensed): they are read
+from checkouts (--src: directories holding python/test/...), from git
+directories (--git: `git show PIN:path`, e.g. the mirrors fetch makes of
+zwu-2025/triton and facebookexperimental/triton), or downloaded from GitHub at
+the pinned commits; each file's SHA-256 must be the pinned one (FILES below),
+so every run runs the same tests. test_core.py and test_matmul.py are
+triton-lang's main of 2026-07-15 as mirrored by zwu-2025/triton (its version
+string still 3.8.0); Gluon's file is upstream's as facebookexperimental/triton
+carries it with the packed-arithmetic API Triton 3.9 has. No Triton
+repository we can fetch carries a 3.9 tag; where 3.9 moved on (block pointers
+removed, Gluon names renamed, other PTX text) the cases are triaged as such.
 
-The selection: pytest collects the 9,380 cases of test_core.py; of each test
+The selection: pytest collects the files' 32,117 cases; of each test
 function's cases, in pytest's collection order, every K-th is kept, starting
-with the first (--every K; K = 1 is the whole file). Nothing is chosen by
-outcome. K = 4 gives the documented selection (2,404 cases); K = 64 the
-regression guard of tests/python/test_triton_peer.py (at least one case of
-every function). The cases run in chunks of --chunk, each chunk in its own
-pytest process (a crash loses one chunk, recorded as such), --jobs at a time.
+with the first (--every K; K = 1 is the whole files; --files picks files).
+Nothing is chosen by outcome. K = 16 is the documented selection (2,202
+cases, every function at least once). The cases run in chunks of --chunk,
+each chunk in its own pytest process (a crash loses one chunk, recorded as
+such), --jobs at a time; --deadline stops a run, which the same command with
+the same --work then goes on with.
 
 Output: one line per case, `nodeid<TAB>outcome<TAB>cause<TAB>message`, the
-outcome passed, failed, skipped or crashed; `cause` is the triage of
-CAUSES below (first matching rule) for the failures and skips, empty for
+outcome passed, failed, skipped or crashed; `cause` is the triage of KNOWN
+and CAUSES below (first matching rule) for the failures and skips, empty for
 passes. Then the counts by outcome and by cause. docs/fidelity.md has the
 table of a run and the meaning of each cause.
 """
@@ -227,10 +232,16 @@ KNOWN = [
 ]
 
 
+def known_cause(outcome, msg, nodeid):
+    """the cause KNOWN gives a failure (by its case and, where the rule says, its message), or None"""
+    return next((cause for pat, cause, *msg_pat in KNOWN if outcome == "failed" and re.search(pat, nodeid)
+                 and all(re.search(m, msg) for m in msg_pat)), None)
+
+
 def cause_of(outcome, msg, nodeid=""):
-    for pat, cause, *msg_pat in KNOWN:
-        if outcome == "failed" and re.search(pat, nodeid) and all(re.search(m, msg) for m in msg_pat):
-            return cause
+    known = known_cause(outcome, msg, nodeid)
+    if known:
+        return known
     text = ("SKIP " if outcome == "skipped" else "") + msg
     for cause, pat in CAUSES:
         if re.search(pat, text, re.S):
@@ -362,9 +373,7 @@ def main():
             for nodeid, (outcome, cause, msg) in rows.items():
                 # the rules read the whole message; a results file keeps one line of it: its cause stays,
                 # unless a rule of KNOWN (by case) names the cause now
-                known = next((c for pat, c, *m in KNOWN if outcome == "failed" and re.search(pat, nodeid)
-                              and all(re.search(x, msg) for x in m)), None)
-                fh.write(f"{nodeid}\t{outcome}\t{known or cause}\t{msg}\n")
+                fh.write(f"{nodeid}\t{outcome}\t{known_cause(outcome, msg, nodeid) or cause}\t{msg}\n")
         summarize(args.out)
         return 0
     if args.from_work:
@@ -393,7 +402,8 @@ def main():
         print("\n".join(ids))
         return 0
     chunks = [ids[i:i + args.chunk] for i in range(0, len(ids), args.chunk)]
-    print(f"{len(ids)} cases (every {args.every}), {len(chunks)} chunks in {work}", flush=True)
+    what = f"from {args.ids}" if args.ids else f"every {args.every}"
+    print(f"{len(ids)} cases ({what}), {len(chunks)} chunks in {work}", flush=True)
     rows, t = {}, time.time()
     deadline = t + args.deadline if args.deadline else None
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:

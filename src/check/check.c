@@ -1341,6 +1341,18 @@ static bool pure_op(const char *op) {
   return false;
 }
 
+/* where a marked value came from, for its finding: its rule and the words that name the load */
+static unsigned pois_rule(const struct chk_poison *p) { return p->smem ? CR_SMEM_UNINIT : CR_TMEM_UNINIT; }
+static const char *pois_from(const struct chk_poison *p, char *buf, size_t n) {
+  if (p->smem)
+    snprintf(buf, n, "what a load read of shared memory that nothing wrote (first such byte: 0x%x; read as 0xFF)",
+             p->taddr);
+  else
+    snprintf(buf, n, "what the tcgen05.ld read of Tensor Memory that nothing wrote (first such cell of the load: "
+             "lane %u column %u; read as 0xFFFFFFFF)", TC5_TMEM_LANE(p->taddr), TC5_TMEM_COL(p->taddr));
+  return buf;
+}
+
 /* An instruction naming a register that holds (in some lanes) a value a
  * tcgen05.ld read from Tensor Memory nothing wrote (0xFFFFFFFF). Triton's
  * pipeliner loads S in a loop that may run zero times, computes on it and
@@ -1355,15 +1367,9 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
   struct chk_poison org = {0, NOINSN, 0, 0, false}, *g;
   if (in->guard != CHK_NOREG && (g = pois_find(k, wi, in->guard)) && (g->lanes & w->active)) {
     int lane = __builtin_ctz(g->lanes & w->active);
-    if (g->smem)
-      report(w, CR_SMEM_UNINIT, in, lane, (who){g->insn, (int)wi, -1},
-             "%s is guarded by a predicate (lane %d of the warp) computed from what a load read of shared memory "
-             "that nothing wrote (first such byte: 0x%x; read as 0xFF)", name, lane, g->taddr);
-    else
-      report(w, CR_TMEM_UNINIT, in, lane, (who){g->insn, (int)wi, -1},
-             "%s is guarded by a predicate (lane %d of the warp) computed from what the tcgen05.ld read of "
-             "Tensor Memory that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name,
-             lane, TC5_TMEM_LANE(g->taddr), TC5_TMEM_COL(g->taddr));
+    char from[160];
+    report(w, pois_rule(g), in, lane, (who){g->insn, (int)wi, -1},
+           "%s is guarded by a predicate (lane %d of the warp) computed from %s", name, lane, pois_from(g, from, sizeof from));
     pois_set(k, wi, in->guard, 0, &org);
   }
   if (!lanes) return;
@@ -1386,15 +1392,9 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
   });
   if (T && !pure_op(op)) {
     int lane = __builtin_ctz(T);
-    if (org.smem)
-      report(w, CR_SMEM_UNINIT, in, lane, (who){org.insn, (int)wi, -1},
-             "%s uses a value (lane %d of the warp) computed from what a load read of shared memory that nothing "
-             "wrote (first such byte: 0x%x; read as 0xFF)", name, lane, org.taddr);
-    else
-      report(w, CR_TMEM_UNINIT, in, lane, (who){org.insn, (int)wi, -1},
-             "%s uses a value (lane %d of the warp) computed from what the tcgen05.ld read of Tensor Memory "
-             "that nothing wrote (first such cell of the load: lane %u column %u; read as 0xFFFFFFFF)", name, lane,
-             TC5_TMEM_LANE(org.taddr), TC5_TMEM_COL(org.taddr));
+    char from[160];
+    report(w, pois_rule(&org), in, lane, (who){org.insn, (int)wi, -1},
+           "%s uses a value (lane %d of the warp) computed from %s", name, lane, pois_from(&org, from, sizeof from));
     T = 0;
   }
   EACH_REG(k, in, {

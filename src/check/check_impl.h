@@ -172,12 +172,13 @@ struct chk_cta {
   chk_pend **pend;                 /* per warp: pending registers            */
   uint32_t *npend, *pend_cap;
   /* per warp: registers a tcgen05.ld filled (in some lanes) from Tensor
-   * Memory never written: tmem-uninit-read when an instruction reads them
-   * (default mode; strict reports at the load) */
+   * Memory never written, or an ld from shared memory never written:
+   * tmem-/smem-uninit-read when an instruction uses them (default mode;
+   * strict reports at the load) */
   /* taddr: the first never-written cell (Tensor Memory) or byte (shared memory, smem set) the value came from */
   struct chk_poison { uint32_t reg, insn, lanes, taddr; bool smem; } **pois;
   uint32_t *npois, *pois_cap;
-  uint32_t pois_new;               /* warps whose last tcgen05.ld marked registers */
+  uint32_t pois_new;               /* warps whose last tcgen05.ld or ld marked registers */
   /* default mode: a tcgen05.dealloc of columns a tcgen05.mma / cp / shift
    * may still access is reported when the CTA uses Tensor Memory after it
    * (chk_dealloc_used), not when nothing follows (docs/check.md) */

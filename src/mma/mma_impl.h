@@ -50,9 +50,10 @@ tc5_status tc5__mma_enqueue(struct tc5_mma_queue *q, mma_job *J);
  * or columns of B take (tc5_mma_sf_cell): what the engine and the checker
  * both read. */
 unsigned tc5__mma_sp_meta_cols(tc5_kind kind, unsigned K);
-/* Columns from [a-tmem] that K elements of A of type `at` take: 32 / bits
- * elements a column (fp6/fp4 in 8-bit containers), as the engine reads them
- * (gather_a_tmem) and the checker follows them. */
+/* Columns from [a-tmem] that K elements of A of type `at` take for `kind`:
+ * 32 / bits elements a column (fp6/fp4 of f8f6f4 in 8-bit containers, the
+ * fp4 of mxf4/mxf4nvf4 two a byte), as the engine reads them (gather_a_tmem)
+ * and the checker follows them. */
 unsigned tc5__mma_a_tmem_cols(tc5_kind kind, tc5_type at, unsigned K);
 unsigned tc5__mma_sf_cols(bool b, unsigned m_total, unsigned cta_group, unsigned count);
 /* Completes the issuer's pending MMAs when one of them writes D cells of

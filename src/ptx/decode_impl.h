@@ -78,8 +78,8 @@ PTX_DEC(dec_shift);    /* shl shr */
 PTX_DEC(dec_bits);     /* popc clz brev bfind bfe bfi prmt lop3 shf */
 PTX_DEC(dec_setp);
 PTX_DEC(dec_testp);  /* testp.{finite,...}.{f32,f64} */
-PTX_DEC(dec_copysign);
-PTX_DEC(dec_addc);  /* addc subc madc: carry in (9.7.2) */  /* copysign.{f32,f64} */
+PTX_DEC(dec_copysign);  /* copysign.{f32,f64} */
+PTX_DEC(dec_addc);  /* addc subc madc: carry in (9.7.2) */
 PTX_DEC(dec_selp);
 PTX_DEC(dec_mov);
 PTX_DEC(dec_abs_neg);

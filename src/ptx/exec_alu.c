@@ -237,17 +237,11 @@ static PTX_EXEC(x_carry) {
   });
   return PX_NEXT;
 }
-static bool has_mod(const dctx *d, const char *mod) {
-  for (unsigned k = 1; k < d->ntok; k++)
-    if (!strcmp(d->tok[k], mod)) return true;
-  return false;
-}
-/* tok[0] add sub mad, or addc subc madc (carry in) */
-static int dec_carry(dctx *d, const char *op, bool cin) {
+/* op: add sub mad; cin: addc subc madc; cc: .cc taken (the carry out) */
+static int dec_carry(dctx *d, const char *op, bool cin, bool cc) {
   ptx_insn *in = d->in;
   bool is_mad = !strcmp(op, "mad");
   bool lo = d_take(d, "lo"), hi = d_take(d, "hi");
-  bool cc = d_take(d, "cc");
   ptx_type t = d_take_type(d);
   if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "%s%s needs a type", op, cin ? "c" : ".cc");
   unsigned bits = ptx_types[t].bits;
@@ -273,14 +267,14 @@ PTX_DEC(dec_addc) {
   const char *op = d->tok[0];
   char base[8];
   snprintf(base, sizeof base, "%.*s", (int)strlen(op) - 1, op); /* addc -> add */
-  return dec_carry(d, base, true);
+  return dec_carry(d, base, true, d_take(d, "cc"));
 }
 
 PTX_DEC(dec_intbin) {
   ptx_insn *in = d->in;
   const char *op = d->tok[0];
   if (d_has_float_type(d)) return dec_fbin(d);
-  if (has_mod(d, "cc") && (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mad"))) return dec_carry(d, op, false);
+  if ((!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mad")) && d_take(d, "cc")) return dec_carry(d, op, false, true);
   bool is_mad = !strcmp(op, "mad");
   bool lo = d_take(d, "lo"), hi = d_take(d, "hi"), wide = d_take(d, "wide");
   bool sat = d_take(d, "sat");
@@ -773,7 +767,7 @@ PTX_DEC(dec_testp) {
 
 /* ---- copysign.{f32,f64} d, a, b: b with a's sign bit (PTX ISA 9.7.3.2) ----
  * a bit operation: b's exponent and mantissa, a NaN's payload included, pass unchanged (H100:
- * gpu/run.sh ptx, kernel copysign) */
+ * gpu/run.sh f64nan, alu_carry.ptx) */
 static PTX_EXEC(x_copysign) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
@@ -825,19 +819,12 @@ PTX_DEC(dec_setp) {
   in->type = (uint8_t)t;
   in->aux = (uint32_t)op;
   in->aux2 = (uint32_t)(bop + 1);
-  if (t == PT_F16X2 || t == PT_BF16X2) {
+  bool x2 = t == PT_F16X2 || t == PT_BF16X2;
+  if (x2) {
     if (op >= C_LO && op <= C_HS) return d_fail(d, TC5_EILLEGAL, "lo/ls/hi/hs compare integers only");
     if (ftz && t == PT_BF16X2) return d_fail(d, TC5_EILLEGAL, "setp.bf16x2 takes no .ftz");
     if (ftz) in->mods |= M_SAT;
-    unsigned n = bop >= 0 ? 4 : 3;
-    if (!d_nops(d, n, n) || !d_dst(d, 0, &in->o[0])) return d->st;
-    if (in->o[0].reg2 == PTX_NOREG) return d_fail(d, TC5_EPARSE, "setp.%s writes two predicates: p|q", ptx_types[t].name);
-    if (!d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, t, &in->o[2])) return d->st;
-    if (bop >= 0 && !d_src(d, 3, PT_PRED, &in->o[3])) return d->st;
-    in->fn = x_setp_x2;
-    return TC5_OK;
-  }
-  if (cls == 'f') {
+  } else if (cls == 'f') {
     if (t != PT_F32 && t != PT_F64 && t != PT_F16 && t != PT_BF16)
       return d_fail(d, TC5_EUNSUPPORTED, "setp.%s is not modelled", ptx_types[t].name);
     if (op >= C_LO && op <= C_HS) return d_fail(d, TC5_EILLEGAL, "lo/ls/hi/hs compare integers only");
@@ -852,9 +839,10 @@ PTX_DEC(dec_setp) {
   unsigned n = bop >= 0 ? 4 : 3;
   if (!d_nops(d, n, n) || !d_dst(d, 0, &in->o[0])) return d->st;
   if (in->o[0].reg2 != PTX_NOREG) in->mods |= M_PAIR;
+  else if (x2) return d_fail(d, TC5_EPARSE, "setp.%s writes two predicates: p|q", ptx_types[t].name);
   if (!d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, t, &in->o[2])) return d->st;
   if (bop >= 0 && !d_src(d, 3, PT_PRED, &in->o[3])) return d->st;
-  in->fn = x_setp;
+  in->fn = x2 ? x_setp_x2 : x_setp;
   return TC5_OK;
 }
 

@@ -732,8 +732,9 @@ static PTX_EXEC(x_cvt_unpack) {
 }
 
 /* cvt.rn{.relu}{.satfinite}.{e4m3x2,e5m2x2}.{f16x2,bf16x2} d, a: each half of a to a code, the
- * lower half to the lower byte, rounded once (f16 and bf16 are exact as doubles); the f16x2
- * forms checked on the H100 (tests/data/ptx/f64nan/half_pack.ptx), bf16x2 is sm_100's */
+ * lower half to the lower byte, rounded once. Every f16 and bf16 is an f32, and converts as an
+ * f32 does (enc_from: a NaN half gives 0x7f whatever its sign and payload, as the H100 gives it);
+ * the f16x2 forms checked on the H100 (tests/data/ptx/f64nan/half_pack.ptx), bf16x2 is sm_100's */
 static PTX_EXEC(x_cvt_pack) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg);
@@ -744,9 +745,7 @@ static PTX_EXEC(x_cvt_pack) {
     for (unsigned k = 0; k < 2; k++) {
       double x = src_val(a[l] >> (16 * k) & 0xffff, se, false);
       if (relu && !(x > 0) && x == x) x = 0;
-      /* a NaN half gives 0x7f in either format, whatever its sign and payload (the H100) */
-      uint64_t code = x != x ? 0x7f : enc_from(fmt_of(dt), x, se, tc5_rnd(in->aux & 7), satf);
-      r |= code << (cb * k);
+      r |= (uint64_t)enc_from(fmt_of(dt), x, PT_F32, tc5_rnd(in->aux & 7), satf) << (cb * k);
     }
     d[l] = r;
   });
@@ -795,16 +794,14 @@ PTX_DEC(dec_cvt) {
   if (dt == PT_B128 || st == PT_B128) return d_fail(d, TC5_EUNSUPPORTED, "128-bit cvt is not modelled");
   bool sx2 = st == PT_E4M3X2 || st == PT_E5M2X2 || st == PT_E2M1X2 || st == PT_E2M3X2 || st == PT_E3M2X2 ||
              st == PT_F16X2 || st == PT_BF16X2;
-  if ((st == PT_F16X2 || st == PT_BF16X2) && (dt == PT_E4M3X2 || dt == PT_E5M2X2)) {
-    if (r != 0) return d_fail(d, TC5_EILLEGAL, "cvt to .%s from .%s rounds .rn only", ptx_types[dt].name, ptx_types[st].name);
-    if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, st, &in->o[1])) return d->st;
-    in->fn = x_cvt_pack;
-    return TC5_OK;
-  }
   if (sx2) {
-    if (!(dt == PT_F16X2 || dt == PT_BF16X2)) return d_fail(d, TC5_EUNSUPPORTED, "this unpacking cvt is not modelled");
+    /* a pair to a pair: fp8 pairs unpacked to f16x2/bf16x2, or f16x2/bf16x2 packed to fp8 pairs */
+    bool pack = (st == PT_F16X2 || st == PT_BF16X2) && (dt == PT_E4M3X2 || dt == PT_E5M2X2);
+    if (pack && r != 0)
+      return d_fail(d, TC5_EILLEGAL, "cvt to .%s from .%s rounds .rn only", ptx_types[dt].name, ptx_types[st].name);
+    if (!pack && !(dt == PT_F16X2 || dt == PT_BF16X2)) return d_fail(d, TC5_EUNSUPPORTED, "this unpacking cvt is not modelled");
     if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, st, &in->o[1])) return d->st;
-    in->fn = x_cvt_unpack;
+    in->fn = pack ? x_cvt_pack : x_cvt_unpack;
     return TC5_OK;
   }
   if (dx2) {

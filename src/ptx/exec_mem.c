@@ -694,8 +694,9 @@ PTX_DEC(dec_createpolicy) {
   const char *p = d_take_prefix(d, "L2::"), *s = d_take_prefix(d, "L2::");
   ptx_type t = d_take_type(d);
   if (!p || t != PT_B64) return d_fail(d, TC5_EPARSE, "createpolicy.fractional needs .L2::priority and .b64");
+  const struct policy_word want = {p, s ? s : "", 0, 0};
   unsigned k = 0, n = sizeof policy_words / sizeof policy_words[0];
-  while (k < n && (strcmp(policy_words[k].primary, p) || strcmp(policy_words[k].secondary, s ? s : ""))) k++;
+  while (k < n && !same_form(&policy_words[k], &want)) k++;
   if (k == n)
     return d_fail(d, TC5_EUNSUPPORTED, "createpolicy.fractional.L2::%s%s%s: this form's policy word is not "
                   "measured on silicon", p, s ? ".L2::" : "", s ? s : "");

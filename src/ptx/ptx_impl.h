@@ -315,7 +315,7 @@ typedef struct ptx_warp {
   uint64_t steps;
   uint64_t thread_insns;
   bool chk_pending;     /* the checker follows registers of a tcgen05.ld/st */
-  uint8_t cf[32];       /* CC.CF of each thread: the carry (or borrow) of add.cc/sub.cc/mad.cc (9.7.2) */
+  uint8_t cf[32];       /* CC.CF of each thread: the carry out of add.cc/sub.cc/mad.cc (9.7.2; of a + ~b for sub) */
 } ptx_warp;
 
 typedef struct ptx_bar {
