@@ -10,6 +10,7 @@
  * waits for the mbarrier (or the bulk group) before it uses them, so it
  * sees what silicon gives it; reading a destination early is a race on
  * silicon, which the sanitizer issue reports. */
+#include <pthread.h>
 #include <string.h>
 
 #include "check/check_impl.h"
@@ -113,8 +114,10 @@ static PTX_EXEC(x_tensor) {
         for (unsigned i = 0; i < in->o[5].n && i < 3; i++) offs[i] = (uint16_t)PTX_R(w, ov[i])[l];
         st = tc5_tma_im2col(&p, c, offs, &d->smem, off, &g, &dg);
       } else {
+        if (dir == TM_REDUCE) pthread_mutex_lock(L->lock); /* as a bulk reduction's (bulk_one) */
         st = tc5_tma_tile(&p, c, dir == TM_LOAD ? TC5_TMA_LOAD : dir == TM_STORE ? TC5_TMA_STORE : TC5_TMA_REDUCE,
                           (tc5_tma_redop)in->aux2, &d->smem, off, &g, &dg);
+        if (dir == TM_REDUCE) pthread_mutex_unlock(L->lock);
       }
       if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
       if (load && d->chk) {
@@ -213,7 +216,11 @@ static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uin
       if (in->mods & TM_REDUCE_BULK) {
         tc5_diag dg;
         tc5_diag_init(&dg);
+        /* under the launch's lock: CTAs on other host threads may reduce
+         * into the same bytes (FA4's backward accumulates dQ so) */
+        pthread_mutex_lock(w->cta->L->lock);
         tc5_status st = tc5_tma_reduce(dp, tmp, 16, (tc5_tmap_type)in->aux, (tc5_tma_redop)in->aux2, &dg);
+        pthread_mutex_unlock(w->cta->L->lock);
         if (st) return ptx_fail(w, in, (int)l, st, d + k, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
       } else if (in->mods & TM_CP_MASK) { /* byte i of each 16-byte piece when mask bit i is set */
         uint32_t bm = (uint32_t)PTX_R(w, in->o[3].reg)[l];

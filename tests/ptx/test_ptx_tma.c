@@ -401,6 +401,47 @@ static void test_bulk_forms(void **state) {
   assert_true(has(&dg, ".xor.b64 is no reduction into .shared::cluster"));
 }
 
+/* reductions into global memory from CTAs on different host threads are
+ * atomic: 32 CTAs, each adding 1 to four words 200 times by
+ * cp.reduce.async.bulk and 200 times by cp.reduce.async.bulk.tensor (a
+ * lost update once cost FA4's backward part of dQ on a many-core machine) */
+static void test_reduce_threads(void **state) {
+  (void)state;
+  static const char *src =
+      ".visible .entry k(.param .align 64 .b8 tm[128], .param .u64 out) {\n"
+      " .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n"
+      " .shared .align 128 .b8 buf[16];\n"
+      " ld.param.u64 %rd1, [out]; mov.b64 %rd2, tm; cvta.param.u64 %rd3, %rd2;\n"
+      " mov.u32 %r4, buf; mov.u32 %r5, 1;\n"
+      " st.shared.v4.u32 [%r4], {%r5, %r5, %r5, %r5}; fence.proxy.async.shared::cta; mov.u32 %r6, 0; mov.u32 %r7, 0;\n"
+      "LOOP: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r4], 16;\n"
+      " cp.reduce.async.bulk.tensor.1d.global.shared::cta.add.tile.bulk_group [%rd3, {%r7}], [%r4];\n"
+      " add.u32 %r6, %r6, 1; setp.lt.u32 %p1, %r6, 200; @%p1 bra LOOP;\n"
+      " cp.async.bulk.commit_group; cp.async.bulk.wait_group 0;\n"
+      " ret;\n}\n";
+  tc5_ptx_module *m = load(src);
+  static uint32_t out[8];
+  memset(out, 0, sizeof out);
+  tc5_ptx_arg a[2];
+  memset(a, 0, sizeof a);
+  a[0].kind = TC5_PTX_ARG_TENSORMAP;
+  assert_int_equal(tc5_tmap_params_parse("type=u32,dims=4,box=4", &a[0].tmap, NULL, NULL, NULL), TC5_OK);
+  a[0].buffer = 1; /* the buffer argument's index: the map reduces into out[0..3] too */
+  a[1].kind = TC5_PTX_ARG_BUFFER;
+  a[1].data = (uint8_t *)out;
+  a[1].bytes = sizeof out;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = 32;
+  cfg.threads = 8;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_status st = tc5_ptx_launch(m, &cfg, a, 2, NULL, &dg);
+  if (st) fail_msg("%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  tc5_ptx_free(m);
+  for (unsigned k = 0; k < 4; k++) assert_int_equal(out[k], 32 * 400);
+}
+
 /* a struct passed by value (TC5_PTX_ARG_BYTES) holding the address of a
  * buffer that is no parameter (TC5_PTX_ARG_GLOBAL): buffers get their
  * addresses in argument order from 0x200000000 */
@@ -522,6 +563,7 @@ int main(void) {
       cmocka_unit_test(test_clc),
       cmocka_unit_test(test_struct_param),
       cmocka_unit_test(test_bulk_forms),
+      cmocka_unit_test(test_reduce_threads),
       cmocka_unit_test(test_branch_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
