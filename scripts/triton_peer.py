@@ -31,7 +31,8 @@ Nothing is chosen by outcome. K = 16 is the documented selection (2,202
 cases, every function at least once). The cases run in chunks of --chunk,
 each chunk in its own pytest process (a crash loses one chunk, recorded as
 such), --jobs at a time; --deadline stops a run, which the same command with
-the same --work then goes on with.
+the same --work then goes on with; --from-work writes the results of a work
+directory so far (the chunks --deadline stopped left out, counted).
 
 Output: one line per case, `nodeid<TAB>outcome<TAB>cause<TAB>message`, the
 outcome passed, failed, skipped or crashed; `cause` is the triage of KNOWN
@@ -55,7 +56,6 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ZWU = ("zwu-2025/triton", "840a161c81aa0352204b0e04b7a33963b1dbd75f")
 FB = ("facebookexperimental/triton", "db4666f22c1f8b206584c3f06e3b4a0ff035989e")
-REPO, PIN = ZWU  # test_core.py's source (docs, the results' header)
 # name in the work directory -> (repository, commit, path there, SHA-256). The test files, in this order:
 FILES = {
     "test_core.py": ZWU + ("python/test/unit/language/test_core.py",
@@ -272,7 +272,10 @@ def run_chunk(py, work, env, ids, k, deadline=None):
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
+            open(os.path.join(work, f"chunk{k}.dropped"), "w").close()  # not run, for --from-work
             return None
+    if os.path.exists(os.path.join(work, f"chunk{k}.dropped")):
+        os.remove(os.path.join(work, f"chunk{k}.dropped"))
     if os.path.exists(part):
         os.replace(part, xml)
     return read_chunk(xml, ids, rc)
@@ -310,7 +313,8 @@ def one_line(msg):
 
 def report(rows, out):
     with open(out, "w") as fh:
-        fh.write(f"# tc5 peer suite: Triton's test_core.py ({REPO}@{PIN}) on tc5\n")
+        fh.write(f"# tc5 peer suite: Triton's tests on tc5 (test_core.py, test_matmul.py: {'@'.join(ZWU)}; "
+                 f"gluon_test_core.py: {'@'.join(FB)})\n")
         fh.write("# nodeid\toutcome\tcause\tmessage\n")
         for nodeid, (outcome, msg) in rows.items():
             cause = "" if outcome == "passed" else cause_of(outcome, msg, nodeid)
@@ -377,14 +381,18 @@ def main():
         summarize(args.out)
         return 0
     if args.from_work:
-        rows, order = {}, []
-        k = 0
-        while os.path.exists(os.path.join(args.from_work, f"chunk{k}.txt")):
+        rows, order, dropped = {}, [], 0
+        chunks = sorted(int(f[5:-4]) for f in os.listdir(args.from_work) if re.fullmatch(r"chunk\d+\.txt", f))
+        for k in chunks:
             ids = open(os.path.join(args.from_work, f"chunk{k}.txt")).read().split("\n")
+            if os.path.exists(os.path.join(args.from_work, f"chunk{k}.dropped")):
+                dropped += len(ids)  # stopped by --deadline: not run (not a crash)
+                continue
             order += ids
             rows.update(read_chunk(os.path.join(args.from_work, f"chunk{k}.xml"), ids, "unknown"))
-            k += 1
         report({i: rows[i] for i in order}, args.out)
+        if dropped:
+            print(f"{dropped} cases of chunks stopped by --deadline not run (left out of {args.out})")
         return 0
     work = args.work or tempfile.mkdtemp(prefix="tc5-peer-")
     fetch(args.src, args.git, work)

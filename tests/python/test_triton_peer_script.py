@@ -1,0 +1,44 @@
+"""scripts/triton_peer.py's bookkeeping, without Triton: --from-work writes
+the results of a work directory so far, a chunk that --deadline stopped
+left out and counted (not run), a chunk whose pytest never wrote its report
+recorded as crashed, and --merge takes each case from the last file."""
+import pathlib
+import subprocess
+import sys
+
+SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "triton_peer.py"
+XML = ('<testsuites><testsuite><testcase classname="test_core" name="test_a[1]"/>'
+       '<testcase classname="test_core" name="test_a[2]"><skipped message="own condition"/></testcase>'
+       '</testsuite></testsuites>')
+
+
+def _rows(path):
+    return {f[0]: f[1] for f in (l.rstrip("\n").split("\t") for l in open(path) if not l.startswith("#"))}
+
+
+def test_from_work(tmp_path):
+    w = tmp_path / "work"
+    w.mkdir()
+    (w / "chunk0.txt").write_text("test_core.py::test_a[1]\ntest_core.py::test_a[2]")
+    (w / "chunk0.xml").write_text(XML)
+    (w / "chunk1.txt").write_text("test_core.py::test_b[1]\ntest_core.py::test_b[2]\ntest_core.py::test_b[3]")
+    (w / "chunk1.dropped").write_text("")
+    (w / "chunk2.txt").write_text("test_core.py::test_c[1]")  # its pytest died before writing chunk2.xml
+    out = tmp_path / "r.tsv"
+    r = subprocess.run([sys.executable, str(SCRIPT), "--from-work", str(w), "--out", str(out)], text=True,
+                       capture_output=True)
+    assert r.returncode == 0, r.stderr
+    assert _rows(out) == {"test_core.py::test_a[1]": "passed", "test_core.py::test_a[2]": "skipped",
+                          "test_core.py::test_c[1]": "crashed"}
+    assert "3 cases of chunks stopped by --deadline not run" in r.stdout
+    assert "3 cases: 1 crashed, 1 passed, 1 skipped" in r.stdout
+
+
+def test_merge_takes_the_last(tmp_path):
+    a, b, out = tmp_path / "a.tsv", tmp_path / "b.tsv", tmp_path / "c.tsv"
+    a.write_text("# a\ntest_core.py::test_a[1]\tfailed\tx\tAssertionError\ntest_core.py::test_a[2]\tpassed\t\t\n")
+    b.write_text("# b\ntest_core.py::test_a[1]\tpassed\t\t\n")
+    r = subprocess.run([sys.executable, str(SCRIPT), "--merge", str(a), str(b), "--out", str(out)], text=True,
+                       capture_output=True)
+    assert r.returncode == 0, r.stderr
+    assert _rows(out) == {"test_core.py::test_a[1]": "passed", "test_core.py::test_a[2]": "passed"}
