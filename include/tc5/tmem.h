@@ -115,6 +115,10 @@ tc5_status tc5_tmem_check_range(const tc5_tmem *t, uint32_t lane, uint32_t nlane
  * have checked the range): the value and whether both halves were written. */
 tc5_status tc5_tmem_peek(const tc5_tmem *t, uint32_t lane, uint32_t col, uint32_t *value,
                          bool *written);
+/* The same, with which halves of the cell were written: bit 0 the low 16
+ * bits, bit 1 the high (a tcgen05.st .unpack::16b writes low halves). */
+tc5_status tc5_tmem_peek_halves(const tc5_tmem *t, uint32_t lane, uint32_t col, uint32_t *value,
+                                unsigned *halves);
 tc5_status tc5_tmem_poke(tc5_tmem *t, uint32_t lane, uint32_t col, uint32_t value);
 
 /* ---- tcgen05.ld / tcgen05.st ---- */

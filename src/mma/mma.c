@@ -163,11 +163,11 @@ static int read_copies(const tc5_tmem *t, uint32_t lane, uint32_t stride, unsign
   /* the halves of the cell the value lies in must be written: a scale factor is a byte, and a
    * tcgen05.st .unpack::16b writes the low half of each cell alone (Triton's constant scales) */
   uint64_t bits = (uint64_t)mask << shift;
-  uint8_t need = (uint8_t)((bits & 0xFFFFu ? 1 : 0) | (bits & 0xFFFF0000u ? 2 : 0));
+  unsigned need = (bits & 0xFFFFu ? 1u : 0u) | (bits & 0xFFFF0000u ? 2u : 0u), halves;
   for (unsigned r = 0; r < n; r++) {
     uint32_t w;
-    if (tc5_tmem_peek(t, lane + stride * r, col, &w, NULL)) return *r_bad = r, 1;
-    bool wr = (t->written[(lane + stride * r) * TC5_TMEM_COLS + col] & need) == need;
+    if (tc5_tmem_peek_halves(t, lane + stride * r, col, &w, &halves)) return *r_bad = r, 1;
+    bool wr = (halves & need) == need;
     *r_bad = r, *v_bad = w >> shift & mask;
     if (!wr && t->uninit) tc5_uninit_note(t->uninit, true, TC5_TMEM_ADDR(lane + stride * r, col));
     else if (!wr) return 1;

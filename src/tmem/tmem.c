@@ -333,12 +333,20 @@ tc5_status tc5_tmem_check_range(const tc5_tmem *t, uint32_t lane, uint32_t nlane
   return TC5_OK;
 }
 
-tc5_status tc5_tmem_peek(const tc5_tmem *t, uint32_t lane, uint32_t col, uint32_t *value, bool *written) {
+tc5_status tc5_tmem_peek_halves(const tc5_tmem *t, uint32_t lane, uint32_t col, uint32_t *value,
+                                unsigned *halves) {
   if (!ready(t) || !value) return TC5_EINVAL;
   if (lane >= TC5_TMEM_LANES || col >= TC5_TMEM_COLS) return TC5_EBOUNDS;
   *value = t->cells[lane * TC5_TMEM_COLS + col];
-  if (written) *written = t->written[lane * TC5_TMEM_COLS + col] == 3;
+  if (halves) *halves = t->written[lane * TC5_TMEM_COLS + col];
   return TC5_OK;
+}
+
+tc5_status tc5_tmem_peek(const tc5_tmem *t, uint32_t lane, uint32_t col, uint32_t *value, bool *written) {
+  unsigned h;
+  tc5_status st = tc5_tmem_peek_halves(t, lane, col, value, &h);
+  if (!st && written) *written = h == 3;
+  return st;
 }
 
 tc5_status tc5_tmem_poke(tc5_tmem *t, uint32_t lane, uint32_t col, uint32_t value) {

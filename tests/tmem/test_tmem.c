@@ -437,6 +437,25 @@ static void test_access(void **state) {
   assert_true(v == 0xDEADBEEF && w);
   assert_int_equal(tc5_tmem_peek(&t, 128, 0, &v, &w), TC5_EBOUNDS);
   assert_int_equal(tc5_tmem_poke(&t, 0, 512, 1), TC5_EBOUNDS);
+  /* which halves: .unpack::16b writes the low half of each cell alone */
+  unsigned h;
+  tc5_tmem_ldst u16 = {TC5_TMEM_32x32b, 2, true, 0, TC5_TMEM_RED_NONE, TC5_TMEM_RED_F32, false, false};
+  uint32_t pair[32 * 2];
+  for (unsigned i = 0; i < 64; i++) pair[i] = 0x00050007u + i;
+  assert_int_equal(tc5_tmem_st(&t, &u16, 0, 200, pair, NULL), TC5_OK);
+  assert_int_equal(tc5_tmem_peek_halves(&t, 0, 200, &v, &h), TC5_OK);
+  assert_int_equal(h, 1);
+  assert_int_equal(tc5_tmem_peek(&t, 0, 200, &v, &w), TC5_OK);
+  assert_false(w);
+  assert_int_equal(tc5_tmem_peek_halves(&t, 3, 7, &v, &h), TC5_OK);
+  assert_true(v == 0xDEADBEEF && h == 3);
+  assert_int_equal(tc5_tmem_peek_halves(&t, 9, 250, &v, &h), TC5_OK);
+  assert_int_equal(h, 0);
+  assert_int_equal(tc5_tmem_peek_halves(&t, 3, 7, &v, NULL), TC5_OK);
+  assert_int_equal(tc5_tmem_peek_halves(&t, 0, 512, &v, &h), TC5_EBOUNDS);
+  assert_int_equal(tc5_tmem_peek_halves(&t, 128, 0, &v, &h), TC5_EBOUNDS);
+  assert_int_equal(tc5_tmem_peek_halves(&t, 0, 0, NULL, &h), TC5_EINVAL);
+  assert_int_equal(tc5_tmem_peek_halves(NULL, 0, 0, &v, &h), TC5_EINVAL);
   assert_int_equal(tc5_tmem_check_range(&t, 0, 128, 0, 256, "tcgen05.mma", NULL), TC5_OK);
   tc5_tmem_free(&t);
 }
