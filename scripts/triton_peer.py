@@ -254,6 +254,7 @@ def run_chunk(py, work, env, ids, k, deadline=None):
     later run with the same --work runs it, and reuses the chunks that finished)"""
     sel = os.path.join(work, f"chunk{k}.txt")
     xml = os.path.join(work, f"chunk{k}.xml")
+    dropped = os.path.join(work, f"chunk{k}.dropped")  # stopped by the deadline: not run (for --from-work)
     text = "\n".join(ids)
     if os.path.exists(xml) and os.path.exists(sel) and open(sel).read() == text:
         return read_chunk(xml, ids, "unknown")  # done by an earlier run of this work directory
@@ -272,10 +273,10 @@ def run_chunk(py, work, env, ids, k, deadline=None):
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
-            open(os.path.join(work, f"chunk{k}.dropped"), "w").close()  # not run, for --from-work
+            open(dropped, "w").close()
             return None
-    if os.path.exists(os.path.join(work, f"chunk{k}.dropped")):
-        os.remove(os.path.join(work, f"chunk{k}.dropped"))
+    if os.path.exists(dropped):
+        os.remove(dropped)
     if os.path.exists(part):
         os.replace(part, xml)
     return read_chunk(xml, ids, rc)

@@ -1,7 +1,8 @@
 """scripts/triton_peer.py's bookkeeping, without Triton: --from-work writes
 the results of a work directory so far, a chunk that --deadline stopped
 left out and counted (not run), a chunk whose pytest never wrote its report
-recorded as crashed, and --merge takes each case from the last file."""
+recorded as crashed, --merge takes each case from the last file, and a
+chunk the deadline stops is marked so."""
 import pathlib
 import subprocess
 import sys
@@ -42,3 +43,21 @@ def test_merge_takes_the_last(tmp_path):
                        capture_output=True)
     assert r.returncode == 0, r.stderr
     assert _rows(out) == {"test_core.py::test_a[1]": "passed", "test_core.py::test_a[2]": "passed"}
+
+
+def test_deadline_drops_the_chunk(tmp_path):
+    """a chunk the deadline stops is killed, marked dropped (no results), and runs again later"""
+    import importlib.util
+    import time
+    spec = importlib.util.spec_from_file_location("triton_peer", SCRIPT)
+    peer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(peer)
+    (tmp_path / "test_core.py").write_text("import os\nimport time\n\n\ndef test_a():\n"
+                                           "    time.sleep(float(os.environ['NAP']))\n")
+    ids = ["test_core.py::test_a"]
+    env = dict(peer.environment(), NAP="120")
+    assert peer.run_chunk(sys.executable, str(tmp_path), env, ids, 0, time.time() + 6) is None
+    assert (tmp_path / "chunk0.dropped").exists() and not (tmp_path / "chunk0.xml").exists()
+    res = peer.run_chunk(sys.executable, str(tmp_path), dict(env, NAP="0"), ids, 0)
+    assert res == {"test_core.py::test_a": ("passed", "")}
+    assert not (tmp_path / "chunk0.dropped").exists()
