@@ -7,6 +7,8 @@
 //     buf:ID:BYTES:FILL   a device buffer (one per ID and line), FILL f16|bf16|f32
 //                         (uniform values in [-1, 1) of that type, from a hash of
 //                         the index), i32 (0..15) or zero
+//     in:F                a device buffer holding the bytes of DIR/F
+//     raw:HEX             the parameter's bytes (a struct passed by value)
 //     s32:V s64:V u32:V u64:V f32:V   a scalar;  null  a zero pointer (Triton's
 //                         global_scratch/profile_scratch when their size is 0)
 //     tmap:buf=ID:BYTES:FILL,TEXT   a tensor map (cuTensorMapEncodeTiled) over
@@ -20,6 +22,8 @@
 // timed by events; per launch = replay / k. OUT.tsv gets a line per launch:
 // name, grid, block, shared, k, median_us, min_us, max_us, replays.
 #include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdio>
@@ -196,6 +200,18 @@ int main(int argc, char **argv) {
       } else if (!a.compare(0, 4, "buf:")) {
         CUdeviceptr p = get_buf(bufs, a.substr(4), seed);
         memcpy(b, &p, 8);
+      } else if (!a.compare(0, 3, "in:")) {
+        std::vector<char> d = slurp(dir + "/" + a.substr(3));
+        buffer bf;
+        bf.bytes = d.size() - 1;
+        CK(cuMemAlloc(&bf.p, bf.bytes));
+        CK(cuMemcpyHtoD(bf.p, d.data(), bf.bytes));
+        bufs["in:" + a.substr(3)] = bf;
+        memcpy(b, &bf.p, 8);
+      } else if (!a.compare(0, 4, "raw:")) {
+        size_t nb = (a.size() - 4) / 2;
+        if (nb > sizeof(param_slot)) { fprintf(stderr, "%s: raw argument too long\n", name.c_str()); return 2; }
+        for (size_t j = 0; j < nb; j++) b[j] = (unsigned char)strtoul(a.substr(4 + 2 * j, 2).c_str(), NULL, 16);
       } else if (!a.compare(0, 4, "s32:") || !a.compare(0, 4, "u32:")) {
         unsigned v = (unsigned)strtoll(a.c_str() + 4, NULL, 0);
         memcpy(b, &v, 4);
