@@ -163,10 +163,10 @@ template <bool V4> __global__ void __launch_bounds__(1024) smem_bw_kernel(int it
     for (int u = 0; u < 16; u++) {
       uint32_t x0, x1, x2, x3;
       if (V4) {
-        asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(x0), "=r"(x1), "=r"(x2), "=r"(x3) : "r"(a + u * 512));
+        asm volatile("ld.volatile.shared.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(x0), "=r"(x1), "=r"(x2), "=r"(x3) : "r"(a + u * 512));
         acc ^= x0 ^ x1 ^ x2 ^ x3;
       } else {
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(x0) : "r"(a + (u & 1) * 4));
+        asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(x0) : "r"(a + (u & 1) * 4));
         acc += x0;
       }
     }
@@ -197,9 +197,10 @@ __global__ void chain_kernel(uint64_t *base, size_t n, size_t stride) {
     *(uint64_t *)((char *)base + i * stride) = (uint64_t)((char *)base + j * stride);
   }
 }
-__global__ void chase_kernel(uint64_t *start, int steps, unsigned long long *cyc, uint64_t *sink) {
+/* warm: steps taken first, untimed (0: none, the timed loads are first touches) */
+__global__ void chase_kernel(uint64_t *start, int warm, int steps, unsigned long long *cyc, uint64_t *sink) {
   uint64_t p = (uint64_t)start;
-  for (int i = 0; i < steps; i++) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p)); /* warm */
+  for (int i = 0; i < warm; i++) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
   uint64_t c0 = clock64();
   for (int i = 0; i < steps; i++) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
   uint64_t c1 = clock64();
@@ -456,7 +457,6 @@ int main(int argc, char **argv) {
   issue<OP_CVT_I>(16);
   issue<OP_SHFL>(16);
   latency<OP_FFMA>(64, 1);
-  latency<OP_IMAD>(64, 1);
   latency<OP_DFMA>(16, 1);
   latency<OP_EX2>(16, 1);
   latency<OP_CVT_I>(16, 2);
@@ -517,19 +517,25 @@ int main(int argc, char **argv) {
     CK(cudaEventElapsedTime(&ms, e0, e1));
     emit("hbm_copy_bytes_per_s", big / (ms * 1e-3), "B/s", "2 GiB copied (read + write bytes counted), every SM (events)");
     /* latency: pointer chases */
+    /* L2: a set written then walked whole once (warm), then timed; DRAM: a 64 MiB set (32 pages of
+       2 MiB: no TLB misses to speak of) written, then 1 GiB of other data read to evict it from L2,
+       then walked from cold (every timed load a first touch) */
     struct {
       const char *key;
       size_t n, stride;
-    } ch[] = {{"l2_latency", 1 << 15, 256}, {"dram_latency", 1 << 20, 4096}};
+      int warm;
+    } ch[] = {{"l2_latency_1mib", 1 << 12, 256, 1 << 12}, {"l2_latency", 1 << 15, 256, 1 << 15},
+              {"dram_latency", 1 << 13, 8192, 0}, {"dram_latency_tlb", 1 << 18, 8192, 0}};
     for (auto &c : ch) {
       chain_kernel<<<1024, 256>>>((uint64_t *)buf, c.n, c.stride);
+      if (!c.warm) read_kernel<<<grid, 512>>>((const uint4 *)(buf + big / 2), ((size_t)1 << 30) / 16, 1, dsink);
       CK(cudaDeviceSynchronize());
       int steps = 4096;
-      chase_kernel<<<1, 1>>>((uint64_t *)buf, steps, dcyc, (uint64_t *)dsink);
+      chase_kernel<<<1, 1>>>((uint64_t *)buf, c.warm, steps, dcyc, (uint64_t *)dsink);
       CK(cudaDeviceSynchronize());
-      char how[160];
-      snprintf(how, sizeof how, "ld.global.cg.u64 pointer chase, one thread, %zu slots %zu B apart (%.0f MiB)", c.n, c.stride,
-               c.n * c.stride / 1048576.0);
+      char how[200];
+      snprintf(how, sizeof how, "ld.global.cg.u64 pointer chase, one thread, %zu slots %zu B apart (%.0f MiB), %s", c.n,
+               c.stride, c.n * c.stride / 1048576.0, c.warm ? "walked whole first (L2 hits)" : "evicted by 1 GiB of reads, cold");
       emit(c.key, median_cyc(1) / steps, "clk", how);
     }
     atomic_lat_kernel<<<1, 1>>>((unsigned *)buf, 1024, dcyc, dsink);
