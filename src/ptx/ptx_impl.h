@@ -448,6 +448,8 @@ typedef struct ptx_cta {
     }                                                           \
   } while (0)
 
+/* ---- the machine's services (machine.c): the failure path, special
+ * registers, memory spaces and addresses, the mbarrier store ---- */
 /* Records a kernel error at instruction `in` for lane `lane` (or -1 for the
  * warp): "line L: OPCODE: message (CTA (x,y,z) thread (x,y,z))". Returns
  * PX_ERROR. */
@@ -469,14 +471,23 @@ void ptx_chk_code_free(chk_code *c);
 /* the checker's view of warp w (who) and of mbarrier mb of CTA c, made at the event */
 #define CHK_W(w) (&(chk_warp){(w)->cta->chk, (w)->id, (w)->active, (w)->live, (w)->r, &(w)->chk_pending})
 #define CHK_MB(c, m) (&(chk_mbar){(uint32_t)((m) - (c)->mbars), (m)->addr, (m)->mb.phase, (m)->mb.expected})
-/* the opcode text of an instruction */
+/* the opcode text of an instruction (module.c) */
 const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in);
 /* "FILE:LINE" of the source line instruction `in` came from (the outermost
  * inlined_at's when it was inlined, then " (in FILE:LINE)" of the .loc
  * itself), cut to cap bytes; "" when it carries no .loc. Returns out. */
 char *ptx_insn_source(const tc5_ptx_module *m, const ptx_insn *in, char *out, size_t cap);
 
-/* ---- memory (exec_mem.c) ---- */
+/* ---- memory (machine.c) ---- */
+/* a state space's name, for messages */
+static inline const char *ptx_space_name(uint8_t s) {
+  static const char *const n[] = {"generic", "global", "shared", "shared::cluster", "local", "const", "param", "param"};
+  return s < 8 ? n[s] : "?";
+}
+/* the bytes' "ever written" bits (tc5_smem), as a store sets them */
+static inline void ptx_mark_written(tc5_smem *s, uint32_t addr, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
+}
 /* Translates [addr, addr + n) in `space` for lane `lane` to host memory;
  * NULL after recording the error. For shared: *smem_off gets the offset. */
 uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint64_t addr,
@@ -484,10 +495,13 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
 /* a shared-memory address's mbarrier object (created by init) */
 ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr);
 ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create);
-/* one arrival on the mbarrier at shared address addr (exec_warp.c) */
+/* the initialised mbarrier at shared::cluster address addr (its CTA in
+ * *cta when cta is not NULL); NULL after [mbarrier-uninit] */
+ptx_mbar *ptx_mbar_live(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, ptx_cta **cta);
+/* one arrival on the mbarrier at shared address addr (machine.c) */
 int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count);
 /* complete_tx of `bytes` on the mbarrier at shared address addr, as a TMA
- * copy issued by `lane` does (exec_warp.c) */
+ * copy issued by `lane` does (machine.c) */
 int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes);
 /* completes barrier.cluster's phase when every live thread of the
  * cluster has arrived (run.c) */
@@ -495,7 +509,7 @@ bool ptx_cluster_bar_check(ptx_cluster *cl);
 /* a warp's arrival at barrier id (count threads, 0 = all); wait: bar.sync
  * rather than bar.arrive (run.c) */
 int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait);
-/* the value of a special register now (run.c) */
+/* the value of a special register now (machine.c) */
 uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane);
 /* a float operand of type t as a double (exec_float.c) */
 double ptx_fval(uint64_t bits, unsigned type, bool ftz);
@@ -586,6 +600,7 @@ typedef struct ptx_resolver {
 /* ---- decoding (decode.c) ---- */
 tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver *res,
                       ptx_insn *out, tc5_diag *diag);
+/* ---- building a module (module.c) ---- */
 /* registers holding a constant in every lane (created once per value) */
 enum { PC_VALUE = 0, PC_SREG, PC_VAR };
 uint32_t ptx_const_reg(tc5_ptx_module *m, uint8_t kind, uint64_t value, int64_t off);

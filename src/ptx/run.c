@@ -34,94 +34,11 @@ _Static_assert(PTX_MAX_BARRIERS == CHK_MAX_BARRIERS, "the checker's barrier slot
 
 enum { W_RUN = 0, W_BAR, W_RETRY };
 
-const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in) { return m->strings + in->text; }
-
 tc5_status tc5_ptx_launch_init(tc5_ptx_launch_cfg *cfg) {
   if (!cfg) return TC5_EINVAL;
   memset(cfg, 0, sizeof *cfg);
   for (int k = 0; k < 3; k++) cfg->grid[k] = cfg->block[k] = 1;
   return TC5_OK;
-}
-
-static void thread_xyz(const ptx_launch *L, uint32_t linear, uint32_t t[3]) {
-  t[0] = linear % L->cfg.block[0];
-  t[1] = linear / L->cfg.block[0] % L->cfg.block[1];
-  t[2] = linear / L->cfg.block[0] / L->cfg.block[1];
-}
-
-int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t value, const char *fmt, ...) {
-  ptx_cta *c = w->cta;
-  ptx_launch *L = c->L;
-  char msg[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  pthread_mutex_lock(L->lock);
-  if (!L->failed) {
-    L->failed = 1;
-    L->status = st;
-    char who[96];
-    if (lane >= 0) {
-      uint32_t t[3];
-      thread_xyz(L, w->id * 32 + (uint32_t)lane, t);
-      snprintf(who, sizeof who, "CTA (%u,%u,%u) thread (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2], t[0], t[1], t[2]);
-    } else {
-      snprintf(who, sizeof who, "CTA (%u,%u,%u) warp %u", c->ctaid[0], c->ctaid[1], c->ctaid[2], w->id);
-    }
-    if (in) {
-      tc5_diag_add(L->diag, st, "instruction", value, "%s:%u: %s: %s (%s)", L->m->name, in->line,
-                   ptx_insn_text(L->m, in), msg, who);
-      char src[256];
-      if (*ptx_insn_source(L->m, in, src, sizeof src))
-        tc5_diag_add(L->diag, st, "source", in->line, "%s:%u is %s", L->m->name, in->line, src);
-    } else
-      tc5_diag_add(L->diag, st, "kernel", value, "%s: %s (%s)", L->m->name, msg, who);
-  }
-  pthread_mutex_unlock(L->lock);
-  return PX_ERROR;
-}
-
-/* the value of a special register */
-uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane) {
-  ptx_cta *c = w->cta;
-  ptx_launch *L = c->L;
-  uint32_t t[3];
-  thread_xyz(L, w->id * 32 + lane, t);
-  switch (which) {
-  case SR_TID_X: case SR_TID_Y: case SR_TID_Z: return t[which - SR_TID_X];
-  case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: return L->cfg.block[which - SR_NTID_X];
-  case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: return c->ctaid[which - SR_CTAID_X];
-  case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: return L->cfg.grid[which - SR_NCTAID_X];
-  case SR_LANEID: return lane;
-  case SR_WARPID: return w->id;
-  case SR_NWARPID: return L->warps_per_cta;
-  case SR_SMID: case SR_GRIDID: return 0;
-  case SR_NSMID: return 1;
-  case SR_LANEMASK_EQ: return 1u << lane;
-  case SR_LANEMASK_LE: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
-  case SR_LANEMASK_LT: return (1u << lane) - 1;
-  case SR_LANEMASK_GE: return ~((1u << lane) - 1) & 0xffffffffu;
-  case SR_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1) & 0xffffffffu;
-  /* without clusters, every CTA is a cluster of one */
-  case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z: return c->cl->id[which - SR_CLUSTERID_X];
-  case SR_NCLUSTERID_X: case SR_NCLUSTERID_Y: case SR_NCLUSTERID_Z:
-    return L->cfg.grid[which - SR_NCLUSTERID_X] / L->cluster[which - SR_NCLUSTERID_X];
-  case SR_CLUSTER_CTAID_X: case SR_CLUSTER_CTAID_Y: case SR_CLUSTER_CTAID_Z: return c->cid[which - SR_CLUSTER_CTAID_X];
-  case SR_CLUSTER_NCTAID_X: case SR_CLUSTER_NCTAID_Y: case SR_CLUSTER_NCTAID_Z: return L->cluster[which - SR_CLUSTER_NCTAID_X];
-  case SR_CLUSTER_CTARANK: return c->rank;
-  case SR_CLUSTER_NCTARANK: return L->cluster_size;
-  case SR_IS_EXPLICIT_CLUSTER: return L->cluster_size > 1 || L->f->explicit_cluster || L->f->reqcluster[0];
-  case SR_DYN_SMEM: return L->cfg.dynamic_shared;
-  case SR_TOTAL_SMEM: return L->shared_total;
-  case SR_CLOCK: return (uint32_t)w->steps;
-  case SR_CLOCK64: return w->steps;
-  default: { /* %globaltimer: nanoseconds */
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-  }
-  }
 }
 
 static uint64_t const_value(ptx_warp *w, const struct ptx_const *k, unsigned lane) {
