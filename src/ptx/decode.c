@@ -89,9 +89,6 @@ void d_traits(dctx *d, const insn_traits *row) {
     else if (t->space == IS_LOCAL || func_param) t->tclass = TC_LDST_LOCAL;
     else if (t->space == IS_CONST || t->space == IS_PARAM) t->tclass = TC_MOVE;
     break;
-  case TC_CP_ASYNC:
-    if (d->ntok > 2 && !strcmp(d->tok[2], "bulk")) t->tclass = TC_TMA, t->flags |= IT_ASYNC;
-    break;
   default:
     break;
   }
@@ -112,6 +109,36 @@ void d_traits(dctx *d, const insn_traits *row) {
   } else if (t->group == IG_MMA) {
     t->space = IS_NONE;
   }
+}
+
+/* the opcode's row: the longest name that matches its first parts (those
+ * after the first taken); of two rows of one name, the FLOAT one for a
+ * form with a float type */
+static const optrow *find_row(dctx *d) {
+  const optrow *row = NULL;
+  unsigned parts = 0;
+  bool fl = d_has_float_type(d);
+  for (size_t k = 0; k < sizeof optable / sizeof optable[0]; k++) {
+    const char *n = optable[k].name;
+    unsigned np = 0;
+    for (;; np++) {
+      if (np >= d->ntok) break;
+      size_t len = strlen(d->tok[np]);
+      if (strncmp(n, d->tok[np], len) || (n[len] && n[len] != '.')) break;
+      n += len;
+      if (!*n) {
+        np++;
+        break;
+      }
+      n++;
+    }
+    if (*n || !np || np < parts) continue; /* no match, or a shorter one */
+    if (np == parts && row && (row->traits.group == IG_FLOAT) == fl) continue;
+    row = &optable[k];
+    parts = np;
+  }
+  for (unsigned k = 1; k < parts; k++) d->used[k] = true;
+  return row;
 }
 
 tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver *res, ptx_insn *out,
@@ -142,18 +169,7 @@ tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver 
   out->loc = raw->loc;
   out->vec = 1;
   out->nops = (uint8_t)raw->nops;
-  const optrow *row = NULL;
-  if (d.ntok > 1) {
-    char two[100];
-    snprintf(two, sizeof two, "%s.%s", d.tok[0], d.tok[1]);
-    for (size_t k = 0; k < sizeof optable / sizeof optable[0]; k++)
-      if (!strcmp(optable[k].name, two)) {
-        row = &optable[k];
-        d.used[1] = true;
-      }
-  }
-  for (size_t k = 0; !row && k < sizeof optable / sizeof optable[0]; k++)
-    if (!strcmp(optable[k].name, d.tok[0])) row = &optable[k];
+  const optrow *row = find_row(&d);
   if (!row) return d_fail(&d, TC5_EUNSUPPORTED, "instruction '%s' is not modelled", d.tok[0]);
   d_traits(&d, &row->traits);
   tc5_status st = row->dec(&d);

@@ -854,7 +854,6 @@ static PTX_EXEC(x_cp_async_group) {
 }
 PTX_DEC(dec_cp_async) {
   ptx_insn *in = d->in;
-  if (d_take(d, "bulk")) return ptx_dec_bulk(d, false); /* TMA: exec_tma.c */
   bool wait_all = d_take(d, "wait_all");
   if (wait_all || d_take(d, "commit_group")) {
     /* wait_all: a late schedule completes the warp's copies here;

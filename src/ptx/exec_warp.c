@@ -105,7 +105,6 @@ static PTX_EXEC(x_ret) {
   });
   return PX_JUMPED;
 }
-ptx_exec_fn ptx_end_of_function(bool entry) { return entry ? x_exit : x_ret; }
 
 PTX_DEC(dec_exit) {
   d_take(d, "uni");

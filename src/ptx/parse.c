@@ -1132,14 +1132,15 @@ static tc5_status decode_body(parser *p) {
     for (unsigned j = 0; j < in->nops; j++)
       if (in->o[j].kind == PO_LABEL) in->o[j].imm += m->ncode;
   }
-  /* falling off the end of a body: an implicit ret (exit for an entry) */
+  /* falling off the end of a body: an implicit ret (exit for an entry),
+   * decoded as one through the opcode table */
   ptx_insn *end = &m->code[m->ncode + p->nraws];
   memset(end, 0, sizeof *end);
-  end->guard = PTX_NOREG;
-  end->line = p->line;
+  ptx_raw ret = {.op = "ret", .oplen = 3, .guard = PTX_NOREG, .line = p->line, .func = p->fn_index};
+  tc5_status st = ptx_decode(m, &ret, &res, end, p->diag);
+  if (st) return p->st = st;
   end->text = add_string(p, "ret (end of function)", 21);
   end->func = p->fn_index;
-  end->fn = ptx_end_of_function(f->is_entry);
   f->count = p->nraws + 1;
   m->ncode += p->nraws + 1;
   return p->st;

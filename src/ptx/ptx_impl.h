@@ -537,8 +537,6 @@ static inline bool ptx_cta_exited(const ptx_cta *c) {
   return true;
 }
 
-/* the implicit last instruction of a function: exit (entry) or ret (exec_warp.c) */
-ptx_exec_fn ptx_end_of_function(bool entry);
 
 /* ---- an instruction as parsed, before decoding ---- */
 typedef enum ptx_rkind {
