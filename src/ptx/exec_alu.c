@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ptx/decode_impl.h"
+#include "ptx/float_impl.h"
 
 enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_PAIR = 1u << 4, M_RELU = 1u << 5,
        M_CIN = 1u << 6, M_COUT = 1u << 7 };

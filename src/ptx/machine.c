@@ -2,8 +2,9 @@
  * (exec_*.c), the driver (run.c) and the scheduler (sched.c) call and which
  * call none of them (issue 51): the failure path (ptx_fail), special
  * registers, memory spaces and addresses (ptx_mem, ptx_shared_addr,
- * ptx_cluster_addr), the mbarrier store (ptx_mbar_*). Moved here whole from
- * run.c, exec_mem.c and exec_warp.c. */
+ * ptx_cluster_addr), the mbarrier store (ptx_mbar_*), the CTA's and the
+ * cluster's barriers (ptx_bar_*, ptx_cluster_bar_check). Moved here whole
+ * from run.c, exec_mem.c and exec_warp.c. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -266,4 +267,72 @@ int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t add
 }
 int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes) {
   return mbar_signal(w, in, lane, addr, bytes, true);
+}
+
+/* ---- barriers ---- */
+static uint32_t live_threads(const ptx_cta *c) {
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < c->nwarps; k++)
+    if (!c->warps[k].done) n += (uint32_t)__builtin_popcount(c->warps[k].exists);
+  return n;
+}
+bool ptx_bar_check(ptx_cta *c, uint32_t id) {
+  ptx_bar *b = &c->bar[id];
+  if (!b->arrived) return false;
+  uint32_t need = b->expected ? b->expected : live_threads(c);
+  if (b->arrived < need) return false;
+  for (uint32_t k = 0; k < c->nwarps; k++)
+    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
+  if (c->chk) chk_bar_done(c->chk, id, b->waiting);
+  b->phase++;
+  b->result_popc = b->red_popc;
+  b->result_and = b->red_and;
+  b->result_or = b->red_or;
+  b->red_popc = 0;
+  b->red_and = true;
+  b->red_or = false;
+  b->arrived = 0;
+  b->waiting = 0;
+  b->expected = 0;
+  c->progress = true;
+  return true;
+}
+int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait) {
+  ptx_cta *c = w->cta;
+  ptx_bar *b = &c->bar[id];
+  if (b->arrived && b->expected != count)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, count,
+                    "[barrier-count-mismatch] barrier %u: this arrival expects %u threads, an earlier one of the "
+                    "same phase %u (0: all): two groups of threads share the barrier id", id,
+                    count, b->expected);
+  if (count && count > c->L->threads_per_cta)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,
+                    c->L->threads_per_cta);
+  b->expected = count;
+  b->arrived += (uint32_t)__builtin_popcount(w->exists);
+  if (c->chk) chk_bar_arrive(CHK_W(w), id);
+  if (wait) b->waiting |= 1u << w->id;
+  if (ptx_bar_check(c, id)) {
+    w->wait = W_RUN;
+    return PX_NEXT;
+  }
+  return wait ? PX_WAIT : PX_NEXT;
+}
+
+/* the live threads of the cluster: a barrier.cluster phase waits for them all */
+static uint32_t cluster_live(const ptx_cluster *cl) {
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < cl->n; r++) n += live_threads(&cl->ctas[r]);
+  return n;
+}
+/* completes barrier.cluster's phase when every live thread has arrived */
+bool ptx_cluster_bar_check(ptx_cluster *cl) {
+  if (!cl->bar_arrived || cl->bar_arrived < cluster_live(cl)) return false;
+  cl->bar_phase++;
+  cl->bar_arrived = 0;
+  for (uint32_t r = 0; r < cl->n; r++) {
+    cl->ctas[r].progress = true;
+    if (cl->ctas[r].chk) chk_cluster_done(cl->ctas[r].chk);
+  }
+  return true;
 }

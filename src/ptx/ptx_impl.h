@@ -279,6 +279,8 @@ struct ptx_cta;
  * mbarrier (whose shared offset wait_id is otherwise) */
 #define PTX_WAIT_ALLOC 0xA110Cu /* Tensor Memory columns (tcgen05.alloc) */
 #define PTX_WAIT_PEER 0xBEE2u   /* the peer CTA's warp (a .cta_group::2 allocation instruction) */
+/* what a warp waits for (ptx_warp.wait) */
+enum { W_RUN = 0, W_BAR, W_RETRY };
 typedef struct ptx_warp {
   struct ptx_cta *cta;
   uint64_t *r;          /* nregs x 32 */
@@ -289,7 +291,7 @@ typedef struct ptx_warp {
   uint32_t active;      /* the lanes executing the current instruction */
   bool converged;
   bool done;
-  uint8_t wait;         /* 0 none, 1 bar, 2 mbarrier, 3 tmem alloc */
+  uint8_t wait;         /* W_RUN, W_BAR (bar.sync), W_RETRY (an mbarrier wait, a tcgen05.alloc) */
   uint32_t wait_id;
   uint32_t poll_pc;     /* mbarrier test/try_wait that last returned false ... */
   uint64_t poll_epoch;  /* ... and the CTA's epoch then */
@@ -503,16 +505,17 @@ int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t add
 /* complete_tx of `bytes` on the mbarrier at shared address addr, as a TMA
  * copy issued by `lane` does (machine.c) */
 int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes);
+/* completes barrier id's phase of CTA c when its threads have arrived
+ * (machine.c) */
+bool ptx_bar_check(ptx_cta *c, uint32_t id);
 /* completes barrier.cluster's phase when every live thread of the
- * cluster has arrived (run.c) */
+ * cluster has arrived (machine.c) */
 bool ptx_cluster_bar_check(ptx_cluster *cl);
 /* a warp's arrival at barrier id (count threads, 0 = all); wait: bar.sync
- * rather than bar.arrive (run.c) */
+ * rather than bar.arrive (machine.c) */
 int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait);
 /* the value of a special register now (machine.c) */
 uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane);
-/* a float operand of type t as a double (exec_float.c) */
-double ptx_fval(uint64_t bits, unsigned type, bool ftz);
 /* a generic or shared-space address as a 32-bit shared address (the CTA's
  * own offset, or a shared::cluster address: ptx_cluster_addr decodes it);
  * false outside the shared window */

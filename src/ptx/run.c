@@ -32,8 +32,6 @@
 #include "ptx/ptx_impl.h"
 _Static_assert(PTX_MAX_BARRIERS == CHK_MAX_BARRIERS, "the checker's barrier slots follow the runner's ids");
 
-enum { W_RUN = 0, W_BAR, W_RETRY };
-
 tc5_status tc5_ptx_launch_init(tc5_ptx_launch_cfg *cfg) {
   if (!cfg) return TC5_EINVAL;
   memset(cfg, 0, sizeof *cfg);
@@ -56,56 +54,6 @@ static uint64_t const_value(ptx_warp *w, const struct ptx_const *k, unsigned lan
     return a + (uint64_t)k->off;
   }
   }
-}
-
-/* ---- barriers ---- */
-static uint32_t live_threads(const ptx_cta *c) {
-  uint32_t n = 0;
-  for (uint32_t k = 0; k < c->nwarps; k++)
-    if (!c->warps[k].done) n += (uint32_t)__builtin_popcount(c->warps[k].exists);
-  return n;
-}
-static bool bar_check(ptx_cta *c, uint32_t id) {
-  ptx_bar *b = &c->bar[id];
-  if (!b->arrived) return false;
-  uint32_t need = b->expected ? b->expected : live_threads(c);
-  if (b->arrived < need) return false;
-  for (uint32_t k = 0; k < c->nwarps; k++)
-    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
-  if (c->chk) chk_bar_done(c->chk, id, b->waiting);
-  b->phase++;
-  b->result_popc = b->red_popc;
-  b->result_and = b->red_and;
-  b->result_or = b->red_or;
-  b->red_popc = 0;
-  b->red_and = true;
-  b->red_or = false;
-  b->arrived = 0;
-  b->waiting = 0;
-  b->expected = 0;
-  c->progress = true;
-  return true;
-}
-int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait) {
-  ptx_cta *c = w->cta;
-  ptx_bar *b = &c->bar[id];
-  if (b->arrived && b->expected != count)
-    return ptx_fail(w, in, -1, TC5_EILLEGAL, count,
-                    "[barrier-count-mismatch] barrier %u: this arrival expects %u threads, an earlier one of the "
-                    "same phase %u (0: all): two groups of threads share the barrier id", id,
-                    count, b->expected);
-  if (count && count > c->L->threads_per_cta)
-    return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,
-                    c->L->threads_per_cta);
-  b->expected = count;
-  b->arrived += (uint32_t)__builtin_popcount(w->exists);
-  if (c->chk) chk_bar_arrive(CHK_W(w), id);
-  if (wait) b->waiting |= 1u << w->id;
-  if (bar_check(c, id)) {
-    w->wait = W_RUN;
-    return PX_NEXT;
-  }
-  return wait ? PX_WAIT : PX_NEXT;
 }
 
 /* ---- one warp ---- */
@@ -418,24 +366,6 @@ static void deadlock(ptx_cluster *cl) {
   pthread_mutex_unlock(L->lock);
 }
 
-/* the live threads of the cluster: a barrier.cluster phase waits for them all */
-static uint32_t cluster_live(const ptx_cluster *cl) {
-  uint32_t n = 0;
-  for (uint32_t r = 0; r < cl->n; r++) n += live_threads(&cl->ctas[r]);
-  return n;
-}
-/* completes barrier.cluster's phase when every live thread has arrived */
-bool ptx_cluster_bar_check(ptx_cluster *cl) {
-  if (!cl->bar_arrived || cl->bar_arrived < cluster_live(cl)) return false;
-  cl->bar_phase++;
-  cl->bar_arrived = 0;
-  for (uint32_t r = 0; r < cl->n; r++) {
-    cl->ctas[r].progress = true;
-    if (cl->ctas[r].chk) chk_cluster_done(cl->ctas[r].chk);
-  }
-  return true;
-}
-
 /* each CTA whose state changed starts a new epoch (its retrying warps run again) */
 static void new_epochs(ptx_cluster *cl) {
   for (uint32_t r = 0; r < cl->n; r++)
@@ -493,7 +423,7 @@ static void cluster_run_sched(worker *wk) {
     new_epochs(cl);
     if (r < 0) return;
     if (r == 1) {
-      for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
+      for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
       ptx_cluster_bar_check(cl);
     } else if (best->wait == W_RUN && best->steps - before >= budget) {
       s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
@@ -539,7 +469,7 @@ static void cluster_run(worker *wk) {
         new_epochs(cl);
         if (r < 0) return;
         if (r == 1) { /* a warp left: barriers may now be complete */
-          for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
+          for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
           ptx_cluster_bar_check(cl);
         }
         new_epochs(cl);
