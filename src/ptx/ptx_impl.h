@@ -375,6 +375,7 @@ typedef struct ptx_cluster {
     uint32_t ncols, taddr, line;
   } pair[8];
   struct ptx_sched *sched;  /* an adversarial schedule (NULL: the default one) */
+  tm_mb tm_bar;             /* the timing model's time of barrier.cluster's phases */
 } ptx_cluster;
 
 /* ---- adversarial schedules (sched.c) ----

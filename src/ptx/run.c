@@ -522,6 +522,7 @@ static void *worker_main(void *arg) {
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
     wk->cl.bar_phase = wk->cl.bar_arrived = 0;
+    memset(&wk->cl.tm_bar, 0, sizeof wk->cl.tm_bar);
     memset(wk->cl.pair, 0, sizeof wk->cl.pair);
     if (st) {
       pthread_mutex_lock(L->lock);
