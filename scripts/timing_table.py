@@ -140,12 +140,12 @@ def cmd_predict(a):
     for w in lines:
         if a.only and not re.search(a.only, w[0]):
             continue
-        name, us, note, secs = predict_one(a.tc5, d, w, "h200", work)
+        name, us, note, secs = predict_one(a.tc5, d, w, "b200" if a.set == "b200" else "h200", work)
         rows[name] = {"name": name, "predicted_us": "" if us is None else f"{us:.3f}", "cpu_s": f"{secs:.1f}",
                       "note": note}
         print(f"{name:52s} {'FAILED' if us is None else f'{us:10.3f} us'}  ({secs:.1f} s) {note}", flush=True)
     with open(out, "w") as f:
-        f.write(f"# tc5 run --timing=h200 on tests/data/timing/{a.set}/launches.txt (scripts/timing_table.py predict); "
+        f.write(f"# tc5 run --timing={'b200' if a.set == 'b200' else 'h200'} on tests/data/timing/{a.set}/launches.txt (scripts/timing_table.py predict); "
                 "cpu_s: the run's wall seconds here (2 shared cores)\n")
         f.write("name\tpredicted_us\tcpu_s\tnote\n")
         for name in sorted(rows):
@@ -216,8 +216,37 @@ def table_mask():
     return "\n".join(lines)
 
 
+def table_b200():
+    pub = read_tsv(os.path.join(DATA, "b200_published.tsv"))
+    pred = read_tsv(os.path.join(DATA, "b200_predicted.tsv"))
+    lines = ["| kernel | K | published (TFLOP/s) | predicted (us) | predicted (TFLOP/s) | error |", "|---|---:|---:|---:|---:|---:|"]
+    errs = []
+    for name in pub:
+        k = 16384 if "_loop_" in name else int(name.rsplit("_k", 1)[1])
+        flops = 2.0 * 8192 * 8192 * k
+        p = pred.get(name, {}).get("predicted_us", "")
+        if p:
+            tf = flops / (float(p) * 1e-6) / 1e12
+            e = tf / float(pub[name]["published_tflops"]) - 1
+            errs.append(abs(e))
+            es = f"{e * 100:+.1f} %"
+            if abs(e) > 0.30:
+                es = f"**{es}**"
+            cells = f"{float(p):.1f} | {tf:.1f} | {es}"
+        else:
+            cells = "- | - | not predicted" + (": " + pred[name]["note"][:60].replace("|", "/") if name in pred else "")
+        lines.append(f"| `{name.rsplit('_k', 1)[0] if '_loop_' not in name else name}` | {k} | {pub[name]['published_tflops']} | {cells} |")
+    lines.append("")
+    if errs:
+        lines.append(f"{len(errs)} of {len(pub)} rows predicted; median |error| {statistics.median(errs) * 100:.1f} % (target 15 %), "
+                     f"worst {max(errs) * 100:.1f} % (target: every row within 30 %).")
+    else:
+        lines.append(f"0 of {len(pub)} rows predicted.")
+    return "\n".join(lines)
+
+
 def render_doc(text):
-    for key, fn in (("h200", table_h200), ("mask", table_mask)):
+    for key, fn in (("h200", table_h200), ("mask", table_mask), ("b200", table_b200)):
         start, end = f"<!-- timing-table:{key} -->", "<!-- /timing-table -->"
         i = text.find(start)
         if i < 0:
@@ -276,7 +305,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("predict")
     p.add_argument("--tc5", default=os.path.join(ROOT, "build", "tc5"))
-    p.add_argument("--set", default="h200", choices=["h200", "mask"])
+    p.add_argument("--set", default="h200", choices=["h200", "mask", "b200"])
     p.add_argument("--only")
     p.add_argument("--out")
     r = sub.add_parser("render")
