@@ -127,6 +127,7 @@ typedef struct ptx_insn {
   uint32_t text;    /* offset of the opcode text in module->strings */
   uint32_t func;    /* index of the function it belongs to */
   ptx_loc loc;      /* the source position of the .loc before it (line 0: none) */
+  insn_traits traits; /* what it is (ptx/opcodes.def's row and its modifiers; decode.c) */
 } ptx_insn;
 
 /* ---- module-level variables and functions ---- */

@@ -33,7 +33,9 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   uint64_t ncta = s->nclusters * s->cluster_size;
   double per_sm = ceil((double)ncta / p->sm_count);
   l->rates.share = per_sm < l->occ.ctas ? (per_sm < 1 ? 1 : per_sm) : l->occ.ctas;
-  l->rates.l2_bpc = p->l2_bytes_per_clk / p->sm_count;
+  /* L2 bandwidth is shared by the SMs that hold CTAs at once */
+  double busy_sms = (double)ncta < p->sm_count ? (double)ncta : p->sm_count;
+  l->rates.l2_bpc = p->l2_bytes_per_clk / (busy_sms < 1 ? 1 : busy_sms);
   l->rates.tma_bpc = (p->tma_bytes_per_clk < l->rates.l2_bpc ? p->tma_bytes_per_clk : l->rates.l2_bpc) / l->rates.share;
   l->rates.gmem_latency = s->footprint <= p->l2_bytes ? p->l2_latency : 0.5 * (p->l2_latency + p->dram_latency);
   /* the sample: every cluster of a small grid; else `sample` clusters at
