@@ -113,7 +113,7 @@ def allowed(t, o, cross):
     scope = o.split(".")[-1]
     inscope = scope == "gpu" or not cross
     if not inscope:
-        return True, ".cta scope does not include threads of different CTAs (morally strong needs a common scope)"
+        return True, "the .cta scope does not include the other CTA's thread: no synchronisation, no causality order across the CTAs"
     sc = o.startswith("fence.sc")
     if t == "MP" or t == "LB":
         return False, "Causality: the release (fence or st.release) and the acquire observing it synchronise; causality order is acyclic with coherence"
