@@ -30,8 +30,8 @@ int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t 
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   pthread_mutex_lock(L->lock);
-  if (!L->failed) {
-    L->failed = 1;
+  if (!ptx_failed(L)) {
+    __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
     L->status = st;
     char who[96];
     if (lane >= 0) {
