@@ -84,7 +84,9 @@ tc5_status tc5_smem_desc_check_lbo_mode(const tc5_smem_desc *d, bool transposed,
  * wgmma.mma_async): start address, LBO and SBO in the same bits as here,
  * base offset in 49-51, the layout in bits 62-63 (0 none, 1 128B, 2 64B,
  * 3 32B); no 32B-atom mode, no fixed bits, no absolute LBO mode. The same
- * canonical layouts: tc5 uses it to check its layouts on sm_90 silicon. */
+ * canonical layouts: tc5 uses it to check its layouts on sm_90 silicon.
+ * from_wgmma ignores the bits outside those fields, as wgmma does on the
+ * H200 (issue 52, docs/fidelity.md "Descriptor fields on silicon"). */
 tc5_status tc5_smem_desc_to_wgmma(const tc5_smem_desc *d, uint64_t *raw, tc5_diag *diag);
 tc5_status tc5_smem_desc_from_wgmma(uint64_t raw, tc5_smem_desc *d, tc5_diag *diag);
 
