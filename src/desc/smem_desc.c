@@ -188,6 +188,17 @@ tc5_status tc5_smem_desc_encode(const tc5_smem_desc *d, uint64_t *raw,
   return TC5_OK;
 }
 
+tc5_status tc5_smem_desc_decode_mma(uint64_t raw, tc5_smem_desc *d, tc5_diag *diag) {
+  if (!d) return TC5_EINVAL;
+  /* bits 14-15 and 30-31: no field in Table 40 as in wgmma's table, whose
+   * unfielded bits the H200 ignores (issue 52); bits 46-48 0b000: Triton
+   * 3.3-3.5's descriptors (the 0b001 arrived with Triton PR 8032), which
+   * ran on B200s (docs/spec-departures.md) */
+  uint64_t r = raw & ~(3ull << 14 | 3ull << 30);
+  if (((r >> 46) & 7) == 0) r |= 1ull << 46;
+  return tc5_smem_desc_decode(r, d, diag);
+}
+
 tc5_status tc5_smem_desc_decode(uint64_t raw, tc5_smem_desc *d, tc5_diag *diag) {
   if (!d) return TC5_EINVAL;
   memset(d, 0, sizeof *d);
