@@ -438,12 +438,15 @@ def _tensordesc_arg(arg, meta, what: str):
         return _release_decompose_descriptor(arg)
     if meta.get("is_im2col", False):
         raise NotImplementedError(f"{what}: im2col tensor descriptors are not launched by tc5.triton yet")
-    from triton.backends.nvidia.driver import TMA_DTYPE_DEVICE_TO_HOST, TMA_TF32
+    from triton.backends.nvidia.driver import TMA_DTYPE_DEVICE_TO_HOST
     shape, strides = list(arg.shape), list(arg.strides)
     if strides[-1] != 1:
         raise ValueError(f"{what}: a tensor descriptor's last dimension must be contiguous (stride 1), "
                          f"its strides are {strides}")
-    elem_type = TMA_TF32 if arg.round_f32_to_tf32 else meta["elem_type"]
+    elem_type = meta["elem_type"]
+    if getattr(arg, "round_f32_to_tf32", False):  # 3.5+ (3.4 has no TMA_TF32 and no such descriptor)
+        from triton.backends.nvidia.driver import TMA_TF32
+        elem_type = TMA_TF32
     expanded = list(shape)
     if meta["fp4_padded"]:
         expanded[-1] *= 2
@@ -457,7 +460,7 @@ def _tensordesc_arg(arg, meta, what: str):
             f"swizzle={_SWIZZLES[meta['swizzle']]},l2=128B")
     if rank > 1:
         spec += ",strides=" + "x".join(map(str, sbytes))
-    if arg.padding == "nan":
+    if getattr(arg, "padding", "zero") == "nan":
         spec += ",oob=nan"
     return [_TMap(spec, arg.base, _address(arg.base, what))] + list(shape) + list(strides)
 
@@ -531,6 +534,19 @@ def _release_set_driver(cfg):
     return None if cfg.active is cfg.default else cfg.active
 
 
+def _release_load_binary_result(r: tuple) -> tuple:
+    """load_binary's answer: module, function, registers, spills and (from
+    3.4) the threads a block can have"""
+    return r[:4] if _release() < (3, 4) else r
+
+
+def _release_allocator(allocation):
+    """the allocator triton.set_allocator set: a context variable from 3.5,
+    the module's global before"""
+    a = allocation._allocator
+    return a.get() if isinstance(a, contextvars.ContextVar) else a
+
+
 def _release_has_profile_allocator(allocation) -> bool:
     """whether a profile allocator is set (the function arrived in 3.8)"""
     f = getattr(allocation, "has_profile_allocator", None)
@@ -555,7 +571,10 @@ def _release_install_specialize(jit):
 
         def specialize_impl(arg, *args, **kwargs):
             if isinstance(arg, np.ndarray):
-                arg = Tensor(arg, "array")
+                try:
+                    arg = Tensor(arg, "array")
+                except (TypeError, ValueError) as e:  # named as _specialize names it
+                    raise type(e)(f"{_arg_name(arg)}: {str(e)[len('array: '):]}") from None
             return impl(arg, *args, **kwargs)
 
         return specialize_impl
@@ -694,7 +713,7 @@ class Launcher:
         from triton.runtime import _allocation
         ngrid = gridX * gridY * gridZ
         global_scratch = self._scratch(self.global_scratch_size, self.global_scratch_align, ngrid,
-                                       _allocation._allocator.get())
+                                       _release_allocator(_allocation))
         if _release_has_profile_allocator(_allocation):
             profile_scratch = self._scratch(self.profile_scratch_size, self.profile_scratch_align, ngrid,
                                             _allocation._profile_allocator.get())
@@ -950,7 +969,7 @@ class Utils:
         # threads a block can have with that many registers (64K a block, allocated 256 a warp)
         per_warp = -(-max(regs, 1) * 32 // 256) * 256
         max_threads = min(1024, (_props()["max_num_regs"] // per_warp) * 32)
-        return _Module(name, kernel), 0, regs, 0, max_threads
+        return _release_load_binary_result((_Module(name, kernel), 0, regs, 0, max_threads))
 
     def unload_module(self, module):
         pass
