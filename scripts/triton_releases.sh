@@ -36,7 +36,7 @@ case $what in
       log=$top/door-$v.txt
       (cd build && PYTHONPATH="$top/triton-$v:$top/tc5" TC5_CLI="$(pwd)/tc5" "$venv/bin/python" -m pytest -q \
         -p no:cacheprovider -rf --continue-on-collection-errors ../tests/python/test_triton.py ../tests/python/test_triton_driver.py ../tests/python/test_triton_gluon.py > "$log" 2>&1) || true
-      echo "triton $v: $(tail -1 "$log")"
+      echo "triton $v: $(grep -E '(passed|failed|skipped|error).* in [0-9.]+s' "$log" | tail -1)"
       grep '^FAILED' "$log" | sed 's/^/  /' || true
     done ;;
   corpus)

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import warnings
 
 import ml_dtypes
 import numpy as np
@@ -23,7 +22,8 @@ needs_host_descriptors = pytest.mark.skipif(TensorDescriptor is None, reason="th
 # Triton 3.3 has no knobs (launch hooks) and finds backends only in its own folder (no entry points:
 # TC5_TRITON=1 cannot name tc5 there; tc5.triton.activate() does): docs/python.md, "Triton releases"
 before_3_4 = tuple(int(x) for x in triton.__version__.split(".")[:2]) < (3, 4)
-needs_3_4 = pytest.mark.skipif(before_3_4, reason="Triton 3.3: no knobs, no backend entry points")
+needs_3_4 = pytest.mark.skipif(before_3_4, reason="Triton 3.3: no knobs, no backend entry points, "
+                                                  "no tl.make_tensor_descriptor")
 
 import tc5  # noqa: E402
 import tc5.triton  # noqa: E402
@@ -150,6 +150,7 @@ def device_desc_kernel(a_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr)
     o.store([pm * BM, 0], d.load([pm * BM, 0]) * 2)
 
 
+@needs_3_4  # tl.make_tensor_descriptor arrived in 3.4
 def test_device_tensor_descriptors_use_the_allocator():
     from triton.runtime import _allocation
     old = tc5.triton._release_allocator(_allocation)  # a context variable from Triton 3.5, a global before

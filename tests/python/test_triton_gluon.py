@@ -2,6 +2,9 @@
 that a Triton without Gluon, 3.3 and 3.4, skips only these: issue 52): a
 checker finding in a Gluon MMA kernel, and two M = 64 accumulators in one
 Tensor Memory allocation. NumPy only; skipped without triton's Gluon."""
+import os
+import warnings
+
 import numpy as np
 import pytest
 
