@@ -434,17 +434,19 @@ def _tensordesc_arg(arg, meta, what: str):
     """the parameters of a host TensorDescriptor, as Triton's launcher passes
     them: with the compiler's metadata a 128-byte tensor map then shape and
     strides; without, the decomposed descriptor"""
-    from triton.backends.driver import decompose_descriptor
     if meta is None:
-        return decompose_descriptor(arg)
+        return _release_decompose_descriptor(arg)
     if meta.get("is_im2col", False):
         raise NotImplementedError(f"{what}: im2col tensor descriptors are not launched by tc5.triton yet")
-    from triton.backends.nvidia.driver import TMA_DTYPE_DEVICE_TO_HOST, TMA_TF32
+    from triton.backends.nvidia.driver import TMA_DTYPE_DEVICE_TO_HOST
     shape, strides = list(arg.shape), list(arg.strides)
     if strides[-1] != 1:
         raise ValueError(f"{what}: a tensor descriptor's last dimension must be contiguous (stride 1), "
                          f"its strides are {strides}")
-    elem_type = TMA_TF32 if arg.round_f32_to_tf32 else meta["elem_type"]
+    elem_type = meta["elem_type"]
+    if getattr(arg, "round_f32_to_tf32", False):  # 3.5+ (3.4 has no TMA_TF32 and no such descriptor)
+        from triton.backends.nvidia.driver import TMA_TF32
+        elem_type = TMA_TF32
     expanded = list(shape)
     if meta["fp4_padded"]:
         expanded[-1] *= 2
@@ -458,9 +460,127 @@ def _tensordesc_arg(arg, meta, what: str):
             f"swizzle={_SWIZZLES[meta['swizzle']]},l2=128B")
     if rank > 1:
         spec += ",strides=" + "x".join(map(str, sbytes))
-    if arg.padding == "nan":
+    if getattr(arg, "padding", "zero") == "nan":
         spec += ",oob=nan"
     return [_TMap(spec, arg.base, _address(arg.base, what))] + list(shape) + list(strides)
+
+
+# ---------------------------------------------------------------------------
+# the Triton releases (issue 52): what differs from 3.3 to 3.9, one function
+# each; the door follows the release installed (docs/python.md, "Triton
+# releases"; scripts/triton_releases.sh runs the door's tests against each)
+# ---------------------------------------------------------------------------
+
+def _release() -> tuple:
+    """the installed Triton's (major, minor)"""
+    import re
+    import triton
+    return tuple(int(x) for x in re.findall(r"\d+", triton.__version__)[:2])
+
+
+def _release_expand_signature(sig, tensordesc_meta):
+    """the launcher's parameter types, host tensor descriptors expanded as
+    the release's launcher expands them: 3.8+ triton.backends.driver's
+    expand_signature, 3.7 the NVIDIA driver's, before that the launcher's
+    own rule, restated: with the compiler's metadata a tensor map, without
+    it the base pointer, shape and strides (and from 3.5 the padding flag),
+    then shape (i32) and strides (i64) again"""
+    try:
+        from triton.backends.driver import expand_signature
+        return expand_signature(sig, tensordesc_meta, "nvTmaDesc")
+    except ImportError:
+        pass
+    try:
+        from triton.backends.nvidia.driver import expand_signature
+        return expand_signature(sig, tensordesc_meta)
+    except ImportError:
+        pass
+    import re
+    out, i = [], 0
+    for t in sig:
+        if not (isinstance(t, str) and t.startswith("tensordesc")):
+            out.append(t)
+            continue
+        meta = tensordesc_meta[i] if tensordesc_meta else None
+        i += 1
+        m = re.match(r"tensordesc<([^[>]*)\[([^]]*)\]", t)
+        ndim = m.group(2).count(",") + 1
+        if meta is None:
+            out += ["*" + m.group(1)] + ["i64"] * (2 * ndim) + (["i1"] if _release() >= (3, 5) else [])
+        else:
+            out.append("nvTmaDesc")
+        out += ["i32"] * ndim + ["i64"] * ndim
+    return out
+
+
+def _release_decompose_descriptor(arg):
+    """a host tensor descriptor's values where the compiler left no tensor
+    map: triton.backends.driver's decompose_descriptor (3.7+), before that
+    the NVIDIA driver's make_tensordesc_arg(arg, None)"""
+    try:
+        from triton.backends.driver import decompose_descriptor
+    except ImportError:
+        from triton.backends.nvidia.driver import make_tensordesc_arg
+        return make_tensordesc_arg(arg, None)
+    return decompose_descriptor(arg)
+
+
+def _release_set_driver(cfg):
+    """the driver set active, without making the default one (a GPU's or
+    none): 3.5+ keep it in _active; 3.3 and 3.4 in active, the default a
+    lazy proxy until set"""
+    if hasattr(cfg, "_active"):
+        return cfg._active
+    return None if cfg.active is cfg.default else cfg.active
+
+
+def _release_load_binary_result(r: tuple) -> tuple:
+    """load_binary's answer: module, function, registers, spills and (from
+    3.4) the threads a block can have"""
+    return r[:4] if _release() < (3, 4) else r
+
+
+def _release_allocator(allocation):
+    """the allocator triton.set_allocator set: a context variable from 3.5,
+    the module's global before"""
+    a = allocation._allocator
+    return a.get() if isinstance(a, contextvars.ContextVar) else a
+
+
+def _release_has_profile_allocator(allocation) -> bool:
+    """whether a profile allocator is set (the function arrived in 3.8)"""
+    f = getattr(allocation, "has_profile_allocator", None)
+    return bool(f and f())
+
+
+def _release_install_specialize(jit):
+    """NumPy arrays as pointer arguments: 3.6+ specialise in C
+    (native_specialize_impl, wrapped by _specialize); 3.3-3.5 in Python,
+    through the specialize_impl that create_specialize_impl makes for each
+    binder, wrapped here to see an array as a tc5 Tensor"""
+    if hasattr(jit, "native_specialize_impl"):
+        if not getattr(jit.native_specialize_impl, "tc5", False):
+            jit.native_specialize_impl = _specialize(jit.native_specialize_impl)
+        return
+    create = jit.create_specialize_impl
+    if getattr(create, "tc5", False):
+        return
+
+    def create_specialize_impl(*a, **k):
+        impl = create(*a, **k)
+
+        def specialize_impl(arg, *args, **kwargs):
+            if isinstance(arg, np.ndarray):
+                try:
+                    arg = Tensor(arg, "array")
+                except (TypeError, ValueError) as e:  # named as _specialize names it
+                    raise type(e)(f"{_arg_name(arg)}: {str(e)[len('array: '):]}") from None
+            return impl(arg, *args, **kwargs)
+
+        return specialize_impl
+
+    create_specialize_impl.tc5 = True
+    jit.create_specialize_impl = create_specialize_impl
 
 
 # ---------------------------------------------------------------------------
@@ -526,21 +646,21 @@ class Launcher:
     kernel's PTX runs on tc5 with every buffer at its host address."""
 
     def __init__(self, src, metadata):
-        from triton.backends.driver import expand_signature
         self.name = metadata.name
         self.signature = dict(src.signature)
         self.tensordesc_meta = getattr(metadata, "tensordesc_meta", None)
         self.expanded = []
-        _leaf_types(tuple(expand_signature(self.signature.values(), self.tensordesc_meta, "nvTmaDesc")),
-                    self.expanded)
+        _leaf_types(tuple(_release_expand_signature(self.signature.values(), self.tensordesc_meta)), self.expanded)
         self.expanded = [t for t in self.expanded if t != "constexpr"]
         self.num_warps = metadata.num_warps
         self.num_ctas = getattr(metadata, "num_ctas", 1)
         self.shared = metadata.shared
         self.global_scratch_size = metadata.global_scratch_size
         self.global_scratch_align = metadata.global_scratch_align
-        self.profile_scratch_size = metadata.profile_scratch_size
-        self.profile_scratch_align = metadata.profile_scratch_align
+        # releases before 3.5 pass no profile scratch (their kernels have no parameter for it)
+        self.profile_scratch_param = hasattr(metadata, "profile_scratch_size")
+        self.profile_scratch_size = getattr(metadata, "profile_scratch_size", 0)
+        self.profile_scratch_align = getattr(metadata, "profile_scratch_align", 1)
         self.ptx = _ptx_of(metadata)
         self.file = f"{self.name}.ptx"
         from . import _tc5, Error
@@ -593,8 +713,8 @@ class Launcher:
         from triton.runtime import _allocation
         ngrid = gridX * gridY * gridZ
         global_scratch = self._scratch(self.global_scratch_size, self.global_scratch_align, ngrid,
-                                       _allocation._allocator.get())
-        if _allocation.has_profile_allocator():
+                                       _release_allocator(_allocation))
+        if _release_has_profile_allocator(_allocation):
             profile_scratch = self._scratch(self.profile_scratch_size, self.profile_scratch_align, ngrid,
                                             _allocation._profile_allocator.get())
         else:
@@ -604,8 +724,10 @@ class Launcher:
             launch_enter_hook(launch_metadata)
         flat = self._flatten(args)
         flat.append(("*i8", global_scratch, "global scratch"))
-        flat.append(("*i8", profile_scratch, "profile scratch"))
-        types = self.expanded + ["*i8", "*i8"]  # the launcher's own types (descriptors expanded)
+        types = self.expanded + ["*i8"]  # the launcher's own types (descriptors expanded)
+        if self.profile_scratch_param:
+            flat.append(("*i8", profile_scratch, "profile scratch"))
+            types.append("*i8")
         if len(flat) != len(self.params) or len(types) != len(flat):
             raise RuntimeError(f"tc5: kernel {self.name} has {len(self.params)} parameters; Triton's launcher "
                                f"rules give {len(flat)} arguments of {len(types)} types")
@@ -847,7 +969,7 @@ class Utils:
         # threads a block can have with that many registers (64K a block, allocated 256 a warp)
         per_warp = -(-max(regs, 1) * 32 // 256) * 256
         max_threads = min(1024, (_props()["max_num_regs"] // per_warp) * 32)
-        return _Module(name, kernel), 0, regs, 0, max_threads
+        return _release_load_binary_result((_Module(name, kernel), 0, regs, 0, max_threads))
 
     def unload_module(self, module):
         pass
@@ -1265,8 +1387,7 @@ def _install():
     _installed = True
     import triton.runtime.jit as jit
     import triton.testing as tt
-    if not getattr(jit.native_specialize_impl, "tc5", False):
-        jit.native_specialize_impl = _specialize(jit.native_specialize_impl)
+    _release_install_specialize(jit)
     tt.do_bench = do_bench
     tt.do_bench_cudagraph = do_bench_cudagraph
     if _env("TC5_TRITON_BENCH") != "1":
@@ -1285,7 +1406,7 @@ def activate():
     """Makes tc5 Triton's active driver: kernels launched from now on compile
     for a B200 and run on tc5 (what TC5_TRITON=1 does at start-up)."""
     import triton
-    d = triton.runtime.driver._active  # not .active: that makes the default driver, a GPU's or none
+    d = _release_set_driver(triton.runtime.driver)
     if getattr(d, "is_tc5", False):
         return d
     d = driver()
@@ -1298,6 +1419,9 @@ def deactivate():
     chosen at the next launch)."""
     import triton
     cfg = triton.runtime.driver
+    if not hasattr(cfg, "_active"):  # Triton 3.3, 3.4: the default is a lazy proxy, made at first use
+        cfg.reset_active()
+        return
     if getattr(cfg._default, "is_tc5", False) and _env("TC5_TRITON") != "1":
         cfg._default = None
     cfg._active = None
