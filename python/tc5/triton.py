@@ -341,36 +341,50 @@ def _live_regions():
             out.append(r)
 
     torch = sys.modules.get("torch")
-    tensor_type = torch.Tensor if torch is not None else ()
+    tensor_type = torch.Tensor if torch is not None else None
+    # The scan runs no code of the objects it meets (issue 50): an object's class is read
+    # with type() and its MRO (never isinstance, which reads a __class__ that a proxy may
+    # compute), containers through the C methods of dict, list and tuple (never a
+    # subclass's values() or __iter__: transformers' lazy mappings raise there), and a
+    # tensor's device through the C property of torch.Tensor (never a subclass's).
+    mro_of = type.__dict__["__mro__"].__get__
+    device_of = torch._C.TensorBase.device.__get__ if torch is not None else None
+    is_meta_of = torch._C.TensorBase.is_meta.__get__ if torch is not None else None
 
     def visit(obj):
-        if isinstance(obj, np.ndarray):
+        mro = mro_of(type(obj))
+        if np.ndarray in mro:
             if obj.dtype != object:
                 add(obj)
-        elif isinstance(obj, tensor_type):
+        elif tensor_type is not None and tensor_type in mro:
+            real = _cuda_tensor_inner(obj) if len(mro) > 3 else None  # tc5's "cuda" tensors (tc5.device)
             try:
-                if obj.device.type == "cpu" and not obj.is_meta:
+                if real is not None:
+                    add(real)
+                elif device_of(obj).type == "cpu" and not is_meta_of(obj):
                     add(obj)
-            except Exception:  # a tensor subclass that refuses: not memory tc5 can see
+            except Exception:  # a tensor without storage: not memory tc5 can see
                 pass
-        elif isinstance(obj, Tensor):
+        elif Tensor in mro:
             add(obj.array)
 
-    with warnings.catch_warnings():  # isinstance on every object: deprecated module attributes warn
-        warnings.simplefilter("ignore")
-        for o in gc.get_objects():
-            visit(o)
-            if isinstance(o, dict):
-                for v in list(o.values()):
-                    visit(v)
-            elif isinstance(o, (list, tuple)):
-                for v in list(o):
-                    visit(v)
-        f = sys._getframe()
-        while f is not None:
-            for v in list(f.f_locals.values()):
+    for o in gc.get_objects():
+        mro = mro_of(type(o))
+        visit(o)
+        if dict in mro:
+            for v in list(dict.values(o)):
                 visit(v)
-            f = f.f_back
+        elif list in mro:
+            for v in list.copy(o):
+                visit(v)
+        elif tuple in mro:
+            for v in tuple.__getitem__(o, slice(None)):
+                visit(v)
+    f = sys._getframe()
+    while f is not None:
+        for v in list(f.f_locals.values()):
+            visit(v)
+        f = f.f_back
     return out
 
 

@@ -387,7 +387,34 @@ static uint64_t atom_minmax16(bool bf, bool max, uint64_t a, uint64_t b) {
   if (u == v) return ((x >> 15) != max) ? x : y; /* +-0: min takes the negative, max the positive */
   return (u < v) != max ? x : y;
 }
-static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uint64_t x, uint64_t c) {
+/* atom/red .add.f32, as the H200 computes it (tests/data/ptx/atom90, global and shared memory):
+ * rounded to nearest even; a NaN result is the canonical NaN 0x7fffffff whatever the inputs'
+ * payloads (inf - inf too); on global memory (ftz) subnormal inputs and results are flushed to
+ * zero of their sign (PTX ISA, atom: "Current implementation of atom.add.f32 on global memory
+ * flushes subnormal inputs and results to sign-preserving zero"), on shared memory they are kept */
+static uint32_t atom_add_f32(uint32_t a, uint32_t b, bool ftz) {
+  if (ftz) {
+    if (!(a & 0x7f800000)) a &= 0x80000000u;
+    if (!(b & 0x7f800000)) b &= 0x80000000u;
+  }
+  float f, g;
+  uint32_t r;
+  memcpy(&f, &a, 4);
+  memcpy(&g, &b, 4);
+  f += g;
+  memcpy(&r, &f, 4);
+  if (f != f) return 0x7fffffffu;
+  if (ftz && !(r & 0x7f800000)) r &= 0x80000000u;
+  return r;
+}
+/* whether an access of this space at addr is to global memory (a generic address outside the
+ * shared, local and parameter windows) */
+static bool atom_global(uint8_t space, uint64_t addr) {
+  if (space == PS_GLOBAL) return true;
+  return space == PS_GENERIC && addr - PTX_GENERIC_SHARED >= PTX_WINDOW_SIZE && addr - PTX_GENERIC_LOCAL >= PTX_WINDOW_SIZE &&
+         addr - PTX_GENERIC_PARAM >= PTX_WINDOW_SIZE;
+}
+static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uint64_t x, uint64_t c, bool ftz) {
   char cls = ptx_types[t].cls;
   uint64_t wm = eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1;
   if ((op == A_MIN || op == A_MAX) && (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2)) {
@@ -404,15 +431,7 @@ static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uin
       if (eb == 4) r |= atom_add16(bf, old >> 16, x >> 16) << 16;
       return r;
     }
-    if (cls == 'f' && t == PT_F32) {
-      float f, g;
-      uint32_t o32 = (uint32_t)old, x32 = (uint32_t)x;
-      memcpy(&f, &o32, 4);
-      memcpy(&g, &x32, 4);
-      f += g;
-      memcpy(&o32, &f, 4);
-      return o32;
-    }
+    if (cls == 'f' && t == PT_F32) return atom_add_f32((uint32_t)old, (uint32_t)x, ftz);
     if (cls == 'f') {
       double f, g;
       uint64_t r;
@@ -449,16 +468,18 @@ static PTX_EXEC(x_atom) {
   /* the addresses first (an error is reported under the launch's lock),
    * then every lane's read-modify-write in lane order under it */
   uint8_t *ptr[32];
+  bool ftz[32];
   PTX_LANES(mask, {
     ptr[l] = ptx_mem(w, in, (int)l, in->space, base[l] + (uint64_t)ad->imm, eb, true);
     if (!ptr[l]) return PX_ERROR;
+    ftz[l] = atom_global(in->space, base[l] + (uint64_t)ad->imm);
   });
   pthread_mutex_t *lock = w->cta->L->lock;
   pthread_mutex_lock(lock);
   PTX_LANES(mask, {
     uint64_t old = 0, r;
     memcpy(&old, ptr[l], eb);
-    r = atom_rmw(op, t, eb, old, b[l], c[l]);
+    r = atom_rmw(op, t, eb, old, b[l], c[l], ftz[l]);
     memcpy(ptr[l], &r, eb);
     if (d) d[l] = old;
   });
@@ -480,8 +501,7 @@ static PTX_EXEC(x_atom_vec) {
   uint8_t *ptr[32];
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
-    if (in->space == PS_GENERIC && (addr - PTX_GENERIC_SHARED < PTX_WINDOW_SIZE || addr - PTX_GENERIC_LOCAL < PTX_WINDOW_SIZE ||
-                                    addr - PTX_GENERIC_PARAM < PTX_WINDOW_SIZE))
+    if (!atom_global(in->space, addr))
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, addr,
                       "the generic address 0x%llx is not in global memory: vector %s works on .global only",
                       (unsigned long long)addr, red ? "red" : "atom");
@@ -494,7 +514,7 @@ static PTX_EXEC(x_atom_vec) {
     for (unsigned k = 0; k < nv; k++) {
       uint64_t old = 0, r;
       memcpy(&old, ptr[l] + k * eb, eb);
-      r = atom_rmw(op, t, eb, old, PTX_R(w, br[k])[l], 0);
+      r = atom_rmw(op, t, eb, old, PTX_R(w, br[k])[l], 0, true); /* global memory only */
       memcpy(ptr[l] + k * eb, &r, eb);
       if (dr) PTX_R(w, dr[k])[l] = old;
     }
@@ -580,7 +600,7 @@ static PTX_EXEC(x_async_store) {
       uint64_t old = 0, r;
       pthread_mutex_lock(lock);
       memcpy(&old, p, eb);
-      r = atom_rmw(op, in->type, eb, old, PTX_R(w, vr[0])[l], 0);
+      r = atom_rmw(op, in->type, eb, old, PTX_R(w, vr[0])[l], 0, false); /* shared memory */
       memcpy(p, &r, eb);
       pthread_mutex_unlock(lock);
     }
