@@ -28,6 +28,7 @@ variable does.
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import ctypes
 import gc
@@ -354,20 +355,27 @@ def _live_regions():
     def visit(obj):
         mro = mro_of(type(obj))
         if np.ndarray in mro:
-            if obj.dtype != object:
+            if np.ndarray.dtype.__get__(obj) != object:
                 add(obj)
         elif tensor_type is not None and tensor_type in mro:
-            real = _cuda_tensor_inner(obj) if len(mro) > 3 else None  # tc5's "cuda" tensors (tc5.device)
             try:
-                if real is not None:
-                    add(real)
-                elif device_of(obj).type == "cpu" and not is_meta_of(obj):
+                if device_of(obj).type == "cpu" and not is_meta_of(obj):
                     add(obj)
             except Exception:  # a tensor without storage: not memory tc5 can see
                 pass
         elif Tensor in mro:
             add(obj.array)
 
+    # a tensor subclass's __torch_function__ is user code: off while the scan reads tensors
+    quiet = torch._C.DisableTorchFunctionSubclass() if torch is not None else contextlib.nullcontext()
+    with quiet:
+        _scan_objects(visit, mro_of)
+    return out
+
+
+def _scan_objects(visit, mro_of):
+    """visit every object the garbage collector tracks, the members of its dicts, lists and
+    tuples, and the locals of the frames on the stack (no code of the objects runs)"""
     for o in gc.get_objects():
         mro = mro_of(type(o))
         visit(o)
@@ -382,10 +390,9 @@ def _live_regions():
                 visit(v)
     f = sys._getframe()
     while f is not None:
-        for v in list(f.f_locals.values()):
+        for v in list(dict.values(f.f_locals) if type(f.f_locals) is dict else f.f_locals.values()):
             visit(v)
         f = f.f_back
-    return out
 
 
 class _Regions:
