@@ -42,6 +42,7 @@ import warnings
 import ml_dtypes
 import numpy as np
 
+from . import device as _device
 from . import memory, run_ptx
 
 # Triton's pointer element types of the array types
@@ -366,8 +367,9 @@ def _live_regions():
         elif Tensor in mro:
             add(obj.array)
 
-    # a tensor subclass's __torch_function__ is user code: off while the scan reads tensors
-    quiet = torch._C.DisableTorchFunctionSubclass() if torch is not None else contextlib.nullcontext()
+    # a tensor subclass's __torch_function__ is user code, and the shim's mode answers "cuda"
+    # (tc5.device): both off while the scan reads where tensors are
+    quiet = torch._C.DisableTorchFunction() if torch is not None else contextlib.nullcontext()
     with quiet:
         _scan_objects(visit, mro_of)
     return out
@@ -1071,6 +1073,9 @@ def torch_cuda_shim():
 
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
+            ans = _device.answer(func, args)  # a tensor's device, as a CUDA tensor answers (tc5.device)
+            if ans is not _device.NOT_MINE:
+                return ans
             kwargs = dict(kwargs or {})
             dev = kwargs.get("device")
             if isinstance(dev, int) and not isinstance(dev, bool):
@@ -1098,6 +1103,8 @@ def torch_cuda_shim():
 
     mode = _CudaIsCpu()
     mode.__enter__()
+    _device.enter_dispatch()  # libraries' CUDA kernels (torch.library) reached (tc5.device)
+    torch.Generator = _device.generator_class()  # torch.Generator(device="cuda"): the CPU's
 
     h100 = target_arch() == 90  # TC5_TRITON_ARCH=90: an H100
 
