@@ -50,12 +50,24 @@ def _getters():
 _answers = None
 
 
+_impls_seen = -1
+
+
 def answer(func, args):
     """the answer a CUDA tensor gives to func (a device query: .device, .is_cuda, .is_cpu,
-    .get_device()) of args[0], or NOT_MINE"""
-    global _answers
+    .get_device()) of args[0], or NOT_MINE. The shim's TorchFunctionMode asks it first on
+    every call; it also enters the dispatch mode once a library has registered a CUDA kernel
+    (until then no operator pays for it)"""
+    global _answers, _impls_seen
     if _answers is None:
         _answers = _getters()
+    if _started and _mode is None:
+        import torch.library
+        n = len(getattr(torch.library, "_impls", ()))
+        if n != _impls_seen:
+            _impls_seen = n
+            if cuda_kernels():
+                enter_dispatch(now=True)
     a = _answers.get(func)
     if a is None or not args:
         return NOT_MINE
@@ -94,15 +106,23 @@ def _make_mode():
     from torch.utils._python_dispatch import TorchDispatchMode
 
     cuda_key = torch._C.DispatchKeySet(torch._C.DispatchKey.CUDA)
+    impls = torch.library._impls  # a set torch.library adds to
+    routed: dict = {}  # operator -> whether a library's CUDA kernel takes it
+    routed_n = [len(impls)]
 
     class CudaDispatch(TorchDispatchMode):
         """ATen operators with a library's CUDA kernel go to it; the rest to the CPU's"""
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
-            impls = torch.library._impls if hasattr(torch.library, "_impls") else ()
-            key = f"aten/{_op_name(func)}/CUDA"
-            if key in impls and key not in _torch_own:
+            mine = routed.get(func)
+            if mine is None or routed_n[0] != len(impls):
+                if routed_n[0] != len(impls):
+                    routed.clear()
+                    routed_n[0] = len(impls)
+                key = f"aten/{_op_name(func)}/CUDA"
+                mine = routed[func] = key in impls and key not in _torch_own
+            if mine:
                 return func.redispatch(cuda_key, *args, **kwargs)
             return func(*args, **kwargs)
 
@@ -112,14 +132,23 @@ def _make_mode():
 CudaDispatch = None
 
 
-def enter_dispatch():
-    """enters the dispatch mode for the rest of the process (once; the shim's start-up calls it)"""
-    global _mode, CudaDispatch, _torch_own
+_started = False
+
+
+def enter_dispatch(now: bool = False):
+    """the shim's start-up calls it: PyTorch's own torch.library registrations noted (they stay
+    the CPU's), and from then on the dispatch mode is entered, for the rest of the process,
+    when the first library registers a CUDA kernel (now=True: at once)"""
+    global _mode, CudaDispatch, _torch_own, _started
     with _lock:
         if _mode is not None:
             return _mode
         import torch.library
-        _torch_own = frozenset(getattr(torch.library, "_impls", ()))
+        if not _started:
+            _torch_own = frozenset(getattr(torch.library, "_impls", ()))
+            _started = True
+        if not now:
+            return None
         CudaDispatch = _make_mode()
         _mode = CudaDispatch()
         _mode.__enter__()

@@ -760,9 +760,22 @@ class TensorMap_at:
         self.spec, self.view = spec, view
 
 
+_launches = 0  # kernels the door has launched in this process (launches())
+_launch_lock = threading.Lock()
+
+
+def launches() -> int:
+    """how many kernels the door has launched in this process: a peer suite's harness reads it
+    before and after each test (a test that passes with none launched did not run on tc5)"""
+    return _launches
+
+
 def _run(ptx, grid, block, packed, *, shared, check, name, entry, cluster, buffers):
     """tc5.run_ptx at host addresses, with the values already encoded"""
+    global _launches
     from . import _tc5
+    with _launch_lock:
+        _launches += 1
     args = [("global", b) for b in buffers]
     for (size, _), v in zip(_tc5.ptx_params(ptx, name, entry), packed):
         if isinstance(v, TensorMap_at):
@@ -1331,5 +1344,5 @@ def deactivate():
     cfg._active = None
 
 
-__all__ = ["activate", "deactivate", "compile", "run", "tensor", "Tensor", "torch_cuda_shim", "B200", "H100",
+__all__ = ["activate", "deactivate", "compile", "run", "tensor", "Tensor", "torch_cuda_shim", "launches", "B200", "H100",
            "target_arch", "device"]
