@@ -95,8 +95,9 @@ def test_triton_kernel_on_cuda_tensors():
         y = torch.randn(1000, device="cuda")
         o = torch.empty_like(x)
         assert o.is_cuda
+        n0 = tc5.triton.launches()
         add[(4,)](x, y, o, 1000, B=256)
-        assert torch.equal(o, x + y)
+        assert torch.equal(o, x + y) and tc5.triton.launches() == n0 + 1  # the launch counter
         print("triton ok")
     """)
     assert "triton ok" in out
