@@ -12,6 +12,10 @@
 #                               which NaN add/sub/mul/fma/div/sqrt/rcp/min/max/cvt .f64 give;
 #                               alu_carry.ptx: copysign and the carry chain of add.cc/sub.cc/mad.cc)
 #                               the same way (OUTDIR/h100_out.bin; CTest ptx_silicon_f64nan)
+#   gpu/run.sh atomics [OUTDIR] the vector atom/red forms of sm_90 (tests/data/ptx/atom90, gen.py:
+#                               .add.{v2,v4}.f32, .{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16} and
+#                               .{v2,v4}.{f16x2,bf16x2}, as atom and as red, and the scalar forms
+#                               beside them) the same way (OUTDIR/h100_out.bin; CTest ptx_silicon_atomics)
 #   gpu/run.sh tma [OUTDIR]     the TMA kernels of tests/data/ptx/tma90 the same way, and
 #                               the driver's verdicts on tmap_rules.txt's tensor maps
 #   gpu/run.sh gemm [OUTDIR]    the GPU GEMM (gpu/gemm_cuda.cu) against the CPU's tc5_gemm,
@@ -144,10 +148,9 @@ case "$what" in
   ptx)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  mma|f64nan)
+  mma|f64nan|atomics)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
-    data=tests/data/ptx/mma90
-    [ "$what" = mma ] || data=tests/data/ptx/f64nan
+    case $what in mma) data=tests/data/ptx/mma90 ;; f64nan) data=tests/data/ptx/f64nan ;; *) data=tests/data/ptx/atom90 ;; esac
     exec build-gpu/ptx_silicon $data "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
   tma|attention|rel90)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda

@@ -28,6 +28,7 @@ variable does.
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import ctypes
 import gc
@@ -41,6 +42,7 @@ import warnings
 import ml_dtypes
 import numpy as np
 
+from . import device as _device
 from . import memory, run_ptx
 
 # Triton's pointer element types of the array types
@@ -341,37 +343,58 @@ def _live_regions():
             out.append(r)
 
     torch = sys.modules.get("torch")
-    tensor_type = torch.Tensor if torch is not None else ()
+    tensor_type = torch.Tensor if torch is not None else None
+    # The scan runs no code of the objects it meets (issue 50): an object's class is read
+    # with type() and its MRO (never isinstance, which reads a __class__ that a proxy may
+    # compute), containers through the C methods of dict, list and tuple (never a
+    # subclass's values() or __iter__: transformers' lazy mappings raise there), and a
+    # tensor's device through the C property of torch.Tensor (never a subclass's).
+    mro_of = type.__dict__["__mro__"].__get__
+    device_of = torch._C.TensorBase.device.__get__ if torch is not None else None
+    is_meta_of = torch._C.TensorBase.is_meta.__get__ if torch is not None else None
 
     def visit(obj):
-        if isinstance(obj, np.ndarray):
-            if obj.dtype != object:
+        mro = mro_of(type(obj))
+        if np.ndarray in mro:
+            if np.ndarray.dtype.__get__(obj) != object:
                 add(obj)
-        elif isinstance(obj, tensor_type):
+        elif tensor_type is not None and tensor_type in mro:
             try:
-                if obj.device.type == "cpu" and not obj.is_meta:
+                if device_of(obj).type == "cpu" and not is_meta_of(obj):
                     add(obj)
-            except Exception:  # a tensor subclass that refuses: not memory tc5 can see
+            except Exception:  # a tensor without storage: not memory tc5 can see
                 pass
-        elif isinstance(obj, Tensor):
+        elif Tensor in mro:
             add(obj.array)
 
-    with warnings.catch_warnings():  # isinstance on every object: deprecated module attributes warn
-        warnings.simplefilter("ignore")
-        for o in gc.get_objects():
-            visit(o)
-            if isinstance(o, dict):
-                for v in list(o.values()):
-                    visit(v)
-            elif isinstance(o, (list, tuple)):
-                for v in list(o):
-                    visit(v)
-        f = sys._getframe()
-        while f is not None:
-            for v in list(f.f_locals.values()):
-                visit(v)
-            f = f.f_back
+    # a tensor subclass's __torch_function__ is user code, and the shim's mode answers "cuda"
+    # (tc5.device): both off while the scan reads where tensors are
+    quiet = torch._C.DisableTorchFunction() if torch is not None else contextlib.nullcontext()
+    with quiet:
+        _scan_objects(visit, mro_of)
     return out
+
+
+def _scan_objects(visit, mro_of):
+    """visit every object the garbage collector tracks, the members of its dicts, lists and
+    tuples, and the locals of the frames on the stack (no code of the objects runs)"""
+    for o in gc.get_objects():
+        mro = mro_of(type(o))
+        visit(o)
+        if dict in mro:
+            for v in list(dict.values(o)):
+                visit(v)
+        elif list in mro:
+            for v in list.copy(o):
+                visit(v)
+        elif tuple in mro:
+            for v in tuple.__getitem__(o, slice(None)):
+                visit(v)
+    f = sys._getframe()
+    while f is not None:
+        for v in list(dict.values(f.f_locals) if type(f.f_locals) is dict else f.f_locals.values()):
+            visit(v)
+        f = f.f_back
 
 
 class _Regions:
@@ -859,9 +882,22 @@ class TensorMap_at:
         self.spec, self.view = spec, view
 
 
+_launches = 0  # kernels the door has launched in this process (launches())
+_launch_lock = threading.Lock()
+
+
+def launches() -> int:
+    """how many kernels the door has launched in this process: a peer suite's harness reads it
+    before and after each test (a test that passes with none launched did not run on tc5)"""
+    return _launches
+
+
 def _run(ptx, grid, block, packed, *, shared, check, name, entry, cluster, buffers):
     """tc5.run_ptx at host addresses, with the values already encoded"""
+    global _launches
     from . import _tc5
+    with _launch_lock:
+        _launches += 1
     args = [("global", b) for b in buffers]
     for (size, _), v in zip(_tc5.ptx_params(ptx, name, entry), packed):
         if isinstance(v, TensorMap_at):
@@ -1172,6 +1208,9 @@ def torch_cuda_shim():
 
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
+            ans = _device.answer(func, args)  # a tensor's device, as a CUDA tensor answers (tc5.device)
+            if ans is not _device.NOT_MINE:
+                return ans
             kwargs = dict(kwargs or {})
             dev = kwargs.get("device")
             if isinstance(dev, int) and not isinstance(dev, bool):
@@ -1199,6 +1238,8 @@ def torch_cuda_shim():
 
     mode = _CudaIsCpu()
     mode.__enter__()
+    _device.enter_dispatch()  # libraries' CUDA kernels (torch.library) reached (tc5.device)
+    torch.Generator = _device.generator_class()  # torch.Generator(device="cuda"): the CPU's
 
     h100 = target_arch() == 90  # TC5_TRITON_ARCH=90: an H100
 
@@ -1427,5 +1468,5 @@ def deactivate():
     cfg._active = None
 
 
-__all__ = ["activate", "deactivate", "compile", "run", "tensor", "Tensor", "torch_cuda_shim", "B200", "H100",
+__all__ = ["activate", "deactivate", "compile", "run", "tensor", "Tensor", "torch_cuda_shim", "launches", "B200", "H100",
            "target_arch", "device"]
