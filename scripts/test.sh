@@ -1,17 +1,35 @@
 #!/usr/bin/env bash
-# The whole test suite: installs missing dependencies, builds, runs CTest.
+# The whole test suite: installs missing dependencies (Debian packages; the
+# tests' Python environment from PyPI, scripts/pyenv.sh), builds, runs CTest
+# (the attention CTests with that environment's Python), then the Python
+# package's tests (scripts/test_python.sh: the Triton and Gluon door, CuTe DSL),
+# and prints a summary (scripts/test_summary.py). Every test that needs
+# neither a GPU nor PyTorch runs; docs/python.md "What the suite runs" has
+# the parts' times and the variables that add the long ones.
 # Usage: scripts/test.sh            (plain build)
-#        scripts/test.sh --sanitize (AddressSanitizer + UndefinedBehaviorSanitizer)
+#        scripts/test.sh --sanitize (AddressSanitizer + UndefinedBehaviorSanitizer; CTest only)
+#        TC5_PY_TORCH=1 scripts/test.sh   also installs PyTorch and runs the tests that need it
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh "$@"
+scripts/deps.sh
+venv="$(scripts/pyenv.sh)"
 dir=build
 if [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
+  scripts/build.sh "$@"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+else
+  TC5_TEST_PYTHON="$venv/bin/python" scripts/build.sh "$@"
 fi
-cd "$dir"
-ctest --output-on-failure -j"$(nproc)"
-# the Python package (wheel, fresh virtualenv, pytest) with the plain build
-if [ "$dir" = build ]; then cd .. && scripts/test_python.sh; fi
+status=0
+(cd "$dir" && ctest --output-on-failure -j"$(nproc)" --output-junit "$(pwd)/ctest.xml") || status=$?
+# the Python package (wheel, the tests' virtualenv, pytest) with the plain build
+if [ "$dir" = build ]; then
+  TC5_TEST_VENV="${TC5_TEST_VENV:-$( [ "${TC5_PY_TORCH:-0}" = 1 ] && TC5_PY_TORCH=1 scripts/pyenv.sh || echo "$venv")}" \
+    scripts/test_python.sh || status=$?
+  "$venv/bin/python" scripts/test_summary.py build/ctest.xml build/pytest.xml || status=$?
+else
+  "$venv/bin/python" scripts/test_summary.py "$dir/ctest.xml" || status=$?
+fi
+exit $status

@@ -1078,60 +1078,14 @@ def torch_cuda_shim():
     mode = _CudaIsCpu()
     mode.__enter__()
 
-    h100 = target_arch() == 90  # TC5_TRITON_ARCH=90: an H100
-
-    class _Props:
-        name = "NVIDIA H100 (tc5)" if h100 else "NVIDIA B200 (tc5)"
-        major, minor = divmod(target_arch(), 10)
-        multi_processor_count = _props()["multiprocessor_count"]
-        total_memory = (80 if h100 else 192) * 2**30
-        warp_size = 32
-        shared_memory_per_block_optin = _props()["max_shared_mem"]
-        regs_per_multiprocessor = 65536
-        max_threads_per_multi_processor = 2048
-        L2_cache_size = (50 if h100 else 126) * 2**20
-
-        def __repr__(self):
-            return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
-                    f"multi_processor_count={self.multi_processor_count})")
-
     try:  # Triton's own cuBLAS binding (tutorials 09, 10 compare with it): tc5.gemm's Tensor Core
         from triton._C.libtriton import nvidia
         nvidia.cublas.CublasLt = CublasLt
     except ImportError:
         pass
 
-    c = torch.cuda
-    c.is_available = lambda: True
-    c.get_device_capability = lambda device=None: (_Props.major, _Props.minor)
-    c.get_device_properties = lambda device=None: _Props()
-    c.get_device_name = lambda device=None: _Props.name
-    c.synchronize = lambda device=None: None
-    c.empty_cache = lambda: None
-    c.current_device = lambda: 0
-    c.device_count = lambda: 1
-    c.set_device = lambda device: None
-    c.Event = _Event
-    c.Stream = _Stream
-    c.current_stream = lambda device=None: _Stream()
-    c.set_stream = lambda s: None
-    c.device = _CudaDevice  # `with torch.cuda.device(t.device.index):` (the only device; nothing to switch)
-    c._exchange_device = lambda device: 0
-
-
-class _CudaDevice:
-    """torch.cuda.device(index) under the shim: a context that switches
-    nothing (tc5 is the one device)"""
-
-    def __init__(self, device=None):
-        self.idx = 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
+    from . import torch_cuda  # torch.cuda's queries answered as a B200's (one table: tc5/torch_cuda.py)
+    torch_cuda.install(torch)
 
 def _np(t):
     """a CPU tensor's memory as a NumPy array (the same memory)"""
@@ -1281,9 +1235,13 @@ def driver():
     return Tc5Driver()
 
 
-def activate():
+def activate(torch_cuda: bool = False):
     """Makes tc5 Triton's active driver: kernels launched from now on compile
-    for a B200 and run on tc5 (what TC5_TRITON=1 does at start-up)."""
+    for a B200 and run on tc5 (what TC5_TRITON=1 does at start-up).
+    torch_cuda=True also installs the torch.cuda shim (torch_cuda_shim(),
+    what TC5_TRITON_TORCH_CUDA=1 does when PyTorch is imported)."""
+    if torch_cuda:
+        torch_cuda_shim()
     import triton
     d = triton.runtime.driver._active  # not .active: that makes the default driver, a GPU's or none
     if getattr(d, "is_tc5", False):
