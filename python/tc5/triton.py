@@ -125,6 +125,7 @@ def compile(fn, *args, num_warps: int = 4, num_stages: int = 2, arch: int = 100,
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
+    _fp_fusion_default()
 
     names = [n for n in fn.arg_names if n not in constexprs]
     if len(names) != len(args):
@@ -379,11 +380,30 @@ class _Regions:
 
     def __init__(self):
         self.spans: dict[tuple[int, int], object] = {}
+        self.names: dict[tuple[int, int], str] = {}  # the argument that registered it first
 
     def add(self, x, what: str):
         r = _storage(x, what)
         if r:
             self.spans.setdefault((r[0], r[1]), r[2])
+            self.names.setdefault((r[0], r[1]), what)
+
+    def named(self, e):
+        """a BoundsError whose "global buffer K" (run_ptx's K-th buffer) names its argument instead"""
+        import re
+        keys = list(self.spans)
+
+        def name(m):
+            k = int(m.group(1)) - 1
+            if 0 <= k < len(keys):
+                n = self.names.get(keys[k])
+                return f"argument '{n}'" if n and n.isidentifier() else n or "an array a pointer array names"
+            return m.group(0)
+        msgs = [re.sub(r"global buffer (\d+)", name, m) for m in getattr(e, "messages", [])]
+        e2 = type(e)(re.sub(r"global buffer (\d+)", name, str(e)))
+        e2.status = getattr(e, "status", None)
+        e2.messages = msgs
+        return e2
 
     def contains(self, addr: np.ndarray) -> np.ndarray:
         if not self.spans:
@@ -653,8 +673,12 @@ class Launcher:
         check = _env("TC5_TRITON_CHECK", "default")
         grid = (gridX * self.num_ctas, gridY, gridZ)
         cluster = (self.num_ctas, 1, 1) if self.num_ctas > 1 else None
-        findings, printed = _run(self.ptx, grid, 32 * self.num_warps, packed, shared=self.shared, check=check,
-                                 name=self.file, entry=self.name, cluster=cluster, buffers=regions.views())
+        from . import BoundsError
+        try:
+            findings, printed = _run(self.ptx, grid, 32 * self.num_warps, packed, shared=self.shared, check=check,
+                                     name=self.file, entry=self.name, cluster=cluster, buffers=regions.views())
+        except BoundsError as e:  # the buffer nearest the address by its argument's name
+            raise regions.named(e) from None
         if printed:
             sys.stdout.write(printed)
         if findings:
@@ -1217,6 +1241,7 @@ def _install():
     if _installed:
         return
     _installed = True
+    _fp_fusion_default()
     import triton.runtime.jit as jit
     import triton.testing as tt
     if not getattr(jit.native_specialize_impl, "tc5", False):
@@ -1227,6 +1252,13 @@ def _install():
         tt.Mark.run = _bench_skipped
     if _env("TC5_TRITON_TORCH_CUDA") == "1":
         torch_cuda_shim()
+
+
+def _fp_fusion_default():
+    """Triton 3.9 warns that TRITON_DEFAULT_FP_FUSION is unset at each process's first compilation and asks
+    for it to be set: tc5 sets it to 1, Triton 3.9's own default (fusion on, as a GPU's run gets it), unless
+    the user set it (0: Triton 3.10's default)"""
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
 
 def driver():
