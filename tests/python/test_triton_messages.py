@@ -110,6 +110,6 @@ def test_gluon_run_adds_no_leak_to_tritons_own(tmp_path):
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr
     assert "TRITON_DEFAULT_FP_FUSION" not in r.stderr
     ours = _leaks(r.stderr)
-    # Triton 3.9 alone reports 4 instances, 7 types, 326 functions (2026-11-28); a run on tc5 no more
-    assert own, "Triton's own report is gone: then tc5's run must print none either"
+    # Triton 3.9 alone reports 4 instances, 7 types, 326 functions (2026-11-28); a run on tc5 the same
+    # (none when Triton's is fixed)
     assert dict((w, int(n)) for n, w in ours) == dict((w, int(n)) for n, w in own), (own, ours)
