@@ -26,8 +26,9 @@ status=0
 (cd "$dir" && ctest --output-on-failure -j"$(nproc)" --output-junit "$(pwd)/ctest.xml") || status=$?
 # the Python package (wheel, the tests' virtualenv, pytest) with the plain build
 if [ "$dir" = build ]; then
-  TC5_TEST_VENV="${TC5_TEST_VENV:-$( [ "${TC5_PY_TORCH:-0}" = 1 ] && TC5_PY_TORCH=1 scripts/pyenv.sh || echo "$venv")}" \
-    scripts/test_python.sh || status=$?
+  pyvenv="$venv"   # TC5_PY_TORCH=1: the environment with PyTorch too
+  if [ "${TC5_PY_TORCH:-0}" = 1 ]; then pyvenv="$(TC5_PY_TORCH=1 scripts/pyenv.sh)"; fi
+  TC5_TEST_VENV="${TC5_TEST_VENV:-$pyvenv}" scripts/test_python.sh || status=$?
   "$venv/bin/python" scripts/test_summary.py build/ctest.xml build/pytest.xml || status=$?
 else
   "$venv/bin/python" scripts/test_summary.py "$dir/ctest.xml" || status=$?
