@@ -18,7 +18,11 @@ def outcome(case):
     for tag, what in (("failure", "failed"), ("error", "failed"), ("skipped", "skipped")):
         e = case.find(tag)
         if e is not None:
-            return what, (e.get("message") or (e.text or "")).strip()
+            why = e.get("message") or ""
+            if why == "collection skipped":  # a module's skip: ('file', line, 'Skipped: reason')
+                m = re.search(r"Skipped: (.*?)['\"]\)\s*$", e.text or "")
+                why = m.group(1) if m else (e.text or why)
+            return what, (why or e.text or "").strip().splitlines()[0] if (why or e.text) else ""
     if case.get("status") in ("notrun", "disabled"):
         return "skipped", ""
     return "passed", ""
@@ -31,10 +35,10 @@ def ctest_part(name):
 
 
 def pytest_part(case):
-    mod = (case.get("classname") or "").split(".")[-1]
+    mod = (case.get("classname") or case.get("name") or "").split(".")[-1]  # a module's skip: its name
     name = case.get("name") or ""
-    if mod == "test_triton_driver" and "gluon" in name:
-        return "pytest: Gluon (test_triton_driver.py's gluon cases)"
+    if "gluon" in name or mod == "test_attention_gluon":
+        return "pytest: Gluon (the gluon cases, test_attention_gluon.py)"
     if mod.startswith("test_triton") or mod == "test_torch_cuda":
         return f"pytest: Triton door ({mod}.py)"
     if mod == "test_cute":
