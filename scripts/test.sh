@@ -11,24 +11,31 @@
 #        TC5_PY_TORCH=1 scripts/test.sh   also installs PyTorch and runs the tests that need it
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# each step's wall and CPU seconds (children included), for the budget in docs/python.md
+TIMEFORMAT="   (%R s wall, %U s user + %S s system CPU)"
 scripts/deps.sh
-venv="$(scripts/pyenv.sh)"
+echo "== the tests' Python (scripts/pyenv.sh)"
+time venv="$(scripts/pyenv.sh)"
 dir=build
 if [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
-  scripts/build.sh "$@"
+  echo "== build (scripts/build.sh --sanitize)"
+  time scripts/build.sh "$@"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 else
-  TC5_TEST_PYTHON="$venv/bin/python" scripts/build.sh "$@"
+  echo "== build (scripts/build.sh)"
+  time TC5_TEST_PYTHON="$venv/bin/python" scripts/build.sh "$@"
 fi
 status=0
-(cd "$dir" && ctest --output-on-failure -j"$(nproc)" --output-junit "$(pwd)/ctest.xml") || status=$?
+echo "== CTest"
+time (cd "$dir" && ctest --output-on-failure -j"$(nproc)" --output-junit "$(pwd)/ctest.xml") || status=$?
 # the Python package (wheel, the tests' virtualenv, pytest) with the plain build
 if [ "$dir" = build ]; then
   pyvenv="$venv"   # TC5_PY_TORCH=1: the environment with PyTorch too
   if [ "${TC5_PY_TORCH:-0}" = 1 ]; then pyvenv="$(TC5_PY_TORCH=1 scripts/pyenv.sh)"; fi
-  TC5_TEST_VENV="${TC5_TEST_VENV:-$pyvenv}" scripts/test_python.sh || status=$?
+  echo "== the Python package's tests (scripts/test_python.sh)"
+  time TC5_TEST_VENV="${TC5_TEST_VENV:-$pyvenv}" scripts/test_python.sh || status=$?
   "$venv/bin/python" scripts/test_summary.py build/ctest.xml build/pytest.xml || status=$?
 else
   "$venv/bin/python" scripts/test_summary.py "$dir/ctest.xml" || status=$?
