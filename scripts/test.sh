@@ -38,6 +38,6 @@ if [ "$dir" = build ]; then
   time TC5_TEST_VENV="${TC5_TEST_VENV:-$pyvenv}" scripts/test_python.sh || status=$?
   "$venv/bin/python" scripts/test_summary.py build/ctest.xml build/pytest.xml || status=$?
 else
-  "$venv/bin/python" scripts/test_summary.py "$dir/ctest.xml" || status=$?
+  "$venv/bin/python" scripts/test_summary.py --sanitize "$dir/ctest.xml" || status=$?
 fi
 exit $status
