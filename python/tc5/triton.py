@@ -127,6 +127,7 @@ def compile(fn, *args, num_warps: int = 4, num_stages: int = 2, arch: int = 100,
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
+    _fp_fusion_default()
 
     names = [n for n in fn.arg_names if n not in constexprs]
     if len(names) != len(args):
@@ -402,11 +403,30 @@ class _Regions:
 
     def __init__(self):
         self.spans: dict[tuple[int, int], object] = {}
+        self.names: dict[tuple[int, int], str] = {}  # the argument that registered it first
 
     def add(self, x, what: str):
         r = _storage(x, what)
         if r:
             self.spans.setdefault((r[0], r[1]), r[2])
+            self.names.setdefault((r[0], r[1]), what)
+
+    def named(self, e):
+        """a BoundsError whose "global buffer K" (run_ptx's K-th buffer) names its argument instead"""
+        import re
+        keys = list(self.spans)
+
+        def name(m):
+            k = int(m.group(1)) - 1
+            if 0 <= k < len(keys):
+                n = self.names.get(keys[k])
+                return f"argument '{n}'" if n and n.isidentifier() else n or "an array a pointer array names"
+            return m.group(0)
+        msgs = [re.sub(r"global buffer (\d+)", name, m) for m in getattr(e, "messages", [])]
+        e2 = type(e)(re.sub(r"global buffer (\d+)", name, str(e)))
+        e2.status = getattr(e, "status", None)
+        e2.messages = msgs
+        return e2
 
     def contains(self, addr: np.ndarray) -> np.ndarray:
         if not self.spans:
@@ -798,8 +818,12 @@ class Launcher:
         check = _env("TC5_TRITON_CHECK", "default")
         grid = (gridX * self.num_ctas, gridY, gridZ)
         cluster = (self.num_ctas, 1, 1) if self.num_ctas > 1 else None
-        findings, printed = _run(self.ptx, grid, 32 * self.num_warps, packed, shared=self.shared, check=check,
-                                 name=self.file, entry=self.name, cluster=cluster, buffers=regions.views())
+        from . import BoundsError
+        try:
+            findings, printed = _run(self.ptx, grid, 32 * self.num_warps, packed, shared=self.shared, check=check,
+                                     name=self.file, entry=self.name, cluster=cluster, buffers=regions.views())
+        except BoundsError as e:  # the buffer nearest the address by its argument's name
+            raise regions.named(e) from None
         if printed:
             sys.stdout.write(printed)
         if findings:
@@ -1241,60 +1265,14 @@ def torch_cuda_shim():
     _device.enter_dispatch()  # libraries' CUDA kernels (torch.library) reached (tc5.device)
     torch.Generator = _device.generator_class()  # torch.Generator(device="cuda"): the CPU's
 
-    h100 = target_arch() == 90  # TC5_TRITON_ARCH=90: an H100
-
-    class _Props:
-        name = "NVIDIA H100 (tc5)" if h100 else "NVIDIA B200 (tc5)"
-        major, minor = divmod(target_arch(), 10)
-        multi_processor_count = _props()["multiprocessor_count"]
-        total_memory = (80 if h100 else 192) * 2**30
-        warp_size = 32
-        shared_memory_per_block_optin = _props()["max_shared_mem"]
-        regs_per_multiprocessor = 65536
-        max_threads_per_multi_processor = 2048
-        L2_cache_size = (50 if h100 else 126) * 2**20
-
-        def __repr__(self):
-            return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
-                    f"multi_processor_count={self.multi_processor_count})")
-
     try:  # Triton's own cuBLAS binding (tutorials 09, 10 compare with it): tc5.gemm's Tensor Core
         from triton._C.libtriton import nvidia
         nvidia.cublas.CublasLt = CublasLt
     except ImportError:
         pass
 
-    c = torch.cuda
-    c.is_available = lambda: True
-    c.get_device_capability = lambda device=None: (_Props.major, _Props.minor)
-    c.get_device_properties = lambda device=None: _Props()
-    c.get_device_name = lambda device=None: _Props.name
-    c.synchronize = lambda device=None: None
-    c.empty_cache = lambda: None
-    c.current_device = lambda: 0
-    c.device_count = lambda: 1
-    c.set_device = lambda device: None
-    c.Event = _Event
-    c.Stream = _Stream
-    c.current_stream = lambda device=None: _Stream()
-    c.set_stream = lambda s: None
-    c.device = _CudaDevice  # `with torch.cuda.device(t.device.index):` (the only device; nothing to switch)
-    c._exchange_device = lambda device: 0
-
-
-class _CudaDevice:
-    """torch.cuda.device(index) under the shim: a context that switches
-    nothing (tc5 is the one device)"""
-
-    def __init__(self, device=None):
-        self.idx = 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
+    from . import torch_cuda  # torch.cuda's queries answered as a B200's (one table: tc5/torch_cuda.py)
+    torch_cuda.install(torch)
 
 def _np(t):
     """a CPU tensor's memory as a NumPy array (the same memory)"""
@@ -1426,6 +1404,7 @@ def _install():
     if _installed:
         return
     _installed = True
+    _fp_fusion_default()
     import triton.runtime.jit as jit
     import triton.testing as tt
     _release_install_specialize(jit)
@@ -1437,15 +1416,26 @@ def _install():
         torch_cuda_shim()
 
 
+def _fp_fusion_default():
+    """Triton 3.9 warns that TRITON_DEFAULT_FP_FUSION is unset at each process's first compilation and asks
+    for it to be set: tc5 sets it to 1, Triton 3.9's own default (fusion on, as a GPU's run gets it), unless
+    the user set it (0: Triton 3.10's default)"""
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+
+
 def driver():
     """the tc5 driver object (a triton.backends.driver.DriverBase)"""
     from .triton_backend.driver import Tc5Driver
     return Tc5Driver()
 
 
-def activate():
+def activate(torch_cuda: bool = False):
     """Makes tc5 Triton's active driver: kernels launched from now on compile
-    for a B200 and run on tc5 (what TC5_TRITON=1 does at start-up)."""
+    for a B200 and run on tc5 (what TC5_TRITON=1 does at start-up).
+    torch_cuda=True also installs the torch.cuda shim (torch_cuda_shim(),
+    what TC5_TRITON_TORCH_CUDA=1 does when PyTorch is imported)."""
+    if torch_cuda:
+        torch_cuda_shim()
     import triton
     d = _release_set_driver(triton.runtime.driver)
     if getattr(d, "is_tc5", False):
