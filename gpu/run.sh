@@ -46,6 +46,17 @@
 #   gpu/run.sh disagree [OUTDIR] issue 38's classes [1] and [3] (docs/fidelity.md): NaN/Inf
 #                               of B where wgmma.sp's metadata elides, and f16-accumulator
 #                               negatives that round to zero (disagree-summary.txt)
+#   gpu/run.sh timing-micro [OUTDIR] issue 47's unit-level microbenchmarks (gpu/timing_micro.cu: SM
+#                               clock, issue rates and latencies of instruction classes, shared
+#                               memory, L2/HBM bandwidth and latency, TMA, barriers, wgmma per shape
+#                               and type, launch overhead under graph replay): OUTDIR/micro.tsv, the
+#                               source of src/timing/params_h200.def's measured rows
+#   gpu/run.sh timing [OUTDIR]  issue 47's Hopper validation: the Triton tutorial launches of
+#                               tests/data/timing/h200 (scripts/timing_corpus.py) from their PTX
+#                               (gpu/ptx_timing.cu), timed by CUDA-graph replay (median):
+#                               OUTDIR/h200_measured.tsv; gpu/r2p_mask.cu's timed kernels from
+#                               their nvcc PTX (tests/data/timing/mask): OUTDIR/mask_measured.tsv;
+#                               the clocks seen (OUTDIR/smi.csv)
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
 # Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
 # a GPU (what CTest reads as "skipped").
@@ -185,8 +196,38 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
       gpu/wgmma_disagree.cu build-gpu/libtc5.a -o build-gpu/wgmma_disagree -lpthread
     exec build-gpu/wgmma_disagree "$out" ;;
+  timing-micro)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_micro.cu \
+      -o build-gpu/timing_micro -lcuda
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv > "$out/smi_micro.csv"
+    rc=0
+    build-gpu/timing_micro "$out/micro.tsv" || rc=$?
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv,noheader >> "$out/smi_micro.csv"
+    exit $rc ;;
+  timing)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/ptx_timing.cu \
+      build-gpu/libtc5.a -o build-gpu/ptx_timing -lcuda
+    # the clocks while the launches run (every 200 ms), one process a launch (a fault spares the others)
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv -lms 200 \
+      > "$out/smi.csv" &
+    smi=$!
+    rc=0
+    for set in h200 mask; do
+      data=tests/data/timing/$set
+      [ $set = h200 ] && tsv="$out/h200_measured.tsv" || tsv="$out/mask_measured.tsv"
+      n=$(grep -vc '^#' $data/launches.txt); i=0
+      : > "$tsv"
+      while [ $i -lt "$n" ]; do
+        TC5_ONLY=$i timeout 60 build-gpu/ptx_timing $data "$tsv" || { echo "$set launch $i failed"; rc=1; }
+        i=$((i + 1))
+      done
+    done
+    kill $smi
+    exit $rc ;;
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|tma|sparse|attention|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2 [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|tma|sparse|attention|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing [OUTDIR]" >&2; exit 2 ;;
 esac

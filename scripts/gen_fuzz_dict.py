@@ -2,7 +2,7 @@
 """Writes a libFuzzer dictionary of the PTX that tc5 understands, read from
 the sources (so it follows the opcode table as it grows):
 
-  opcodes      src/ptx/decode.c's optable ({"name", dec_...})
+  opcodes      the opcode table, src/ptx/opcodes.def (OP(id, "name", dec_...))
   modifiers    the string literals that the decoders take (src/ptx/*.c:
                d_take / d_take_prefix calls, the option arrays d_take_one
                is given, sub-operations compared with strcmp(sub, ...)) and
@@ -39,11 +39,11 @@ STRING = r'"((?:[^"\\]|\\.)*)"'
 
 
 def opcodes():
-    src = strip_comments(read(PTX / "decode.c"))
-    table = re.search(r"optable\[\]\s*=\s*\{(.*?)\n\};", src, re.S)
-    if not table:
-        sys.exit("gen_fuzz_dict.py: no optable in src/ptx/decode.c")
-    return re.findall(r'\{\s*' + STRING + r'\s*,\s*dec_\w+\s*\}', table.group(1))
+    src = strip_comments(read(PTX / "opcodes.def"))
+    rows = re.findall(r'^OP\(\s*\w+\s*,\s*' + STRING + r'\s*,\s*dec_\w+', src, re.M)
+    if not rows:
+        sys.exit("gen_fuzz_dict.py: no OP(...) rows in src/ptx/opcodes.def")
+    return rows
 
 
 def modifiers():

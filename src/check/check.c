@@ -45,7 +45,6 @@ tc5_status chk_new(chk_cta **out, const chk_setup *S) {
   k->last_insn = calloc(k->n, 4);
   k->rg = calloc(k->ngran ? k->ngran : 1, sizeof *k->rg);
   k->last_rev = calloc(k->n, 4), k->last_rinsn = calloc(k->n, 4);
-  k->icls = calloc(S->ncode ? S->ncode : 1, 1);
   k->cpa_m = calloc(k->ngran ? k->ngran : 1, 2);
   k->cpa_w = calloc(k->ngran ? k->ngran : 1, 4), k->tma_w = calloc(k->ngran ? k->ngran : 1, 4);
   k->bulk_r = calloc(k->ngran ? k->ngran : 1, 4), k->wg_r = calloc(k->ngran ? k->ngran : 1, 4);
@@ -60,7 +59,7 @@ tc5_status chk_new(chk_cta **out, const chk_setup *S) {
   k->scratch = calloc(k->nvc, 4);
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
-      !k->last_rev || !k->last_rinsn || !k->icls ||
+      !k->last_rev || !k->last_rinsn ||
       !k->cpa_w || !k->cpa_m || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
       !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch) {
     chk_free(k);
@@ -75,7 +74,7 @@ void chk_free(chk_cta *k) {
   free(k->vc), free(k->svc), free(k->spend), free(k->fence_seq), free(k->mma_n), free(k->ld_n), free(k->st_n);
   free(k->rel_l), free(k->rel_s), free(k->mma_lanes), free(k->last_ev), free(k->last_insn), free(k->sm_w), free(k->sm_r);
   free(k->rg), free(k->last_rev), free(k->last_rinsn);
-  free(k->icls), free(k->cpa_w), free(k->cpa_m), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
+  free(k->cpa_w), free(k->cpa_m), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
   free(k->ev), free(k->op), free(k->bar), free(k->bar_s), free(k->scratch);
   for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur);
   free(k->mb);
@@ -346,21 +345,11 @@ void chk_smem_async_write(const chk_warp *w, const chk_insn *in, int lane, chk_c
 }
 
 /* ---- smem-race: ordinary loads and stores of different warps ---- */
-/* whether the instruction's shared-memory accesses are weak (plain ld, st,
- * ldmatrix, stmatrix, cp.async...): atomics, reductions and the strong
- * (.volatile / .relaxed / .acquire / .release) forms do not race in the
- * memory model's sense and are not followed */
-static unsigned iclass(chk_cta *k, const chk_insn *in) {
-  uint32_t i = (uint32_t)(in - k->code);
-  if (!k->icls[i]) {
-    const char *t = in->text;
-    bool strong = !strncmp(t, "atom", 4) || !strncmp(t, "red", 3) || strstr(t, ".volatile") ||
-                  strstr(t, ".relaxed") || strstr(t, ".acquire") || strstr(t, ".release") || strstr(t, "mbarrier");
-    k->icls[i] = strong ? 2 : !strncmp(t, "cp.async", 8) ? 3 : 1;
-  }
-  return k->icls[i];
+/* whether the instruction's shared-memory accesses are weak (chk_iclass) */
+static bool weak_access(chk_cta *k, const chk_insn *in) {
+  (void)k;
+  return chk_iclass(in) != 2;
 }
-static bool weak_access(chk_cta *k, const chk_insn *in) { return iclass(k, in) != 2; }
 
 /* ---- asynchronous copies in flight (issue 33) ---- */
 static bool tma_known(const chk_cta *k, unsigned wi, const uint32_t *vc, const struct chk_tma *t) {
@@ -414,7 +403,7 @@ static void inflight_access(chk_cta *k, const chk_warp *w, const chk_insn *in, i
                             bool write) {
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) z = k->ngran - 1;
-  bool cpa = iclass(k, in) == 3;
+  bool cpa = chk_iclass(in) == 3;
   for (; g <= z; g++) {
     if (!k->rg[g].busy) continue;
     uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
@@ -1168,7 +1157,7 @@ static void ld_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, uint32_t
  * read waits for all of the warp's wgmma; the spec calls it undefined */
 static void wgmma_reads(chk_cta *k, const chk_warp *w, const chk_insn *in) {
   struct chk_wgmma *g = &k->wgs[w->id];
-  if (!strncmp(in->text, "wgmma.", 6)) return; /* wgmma accumulates into its D: no read of the value */
+  if (in->traits.group == IG_WGMMA) return; /* wgmma accumulates into its D: no read of the value */
   {
     for (unsigned e = 0; e < in->nregs && g->n; e++) {
       if (in->regs[e].flags & (CHK_R_DST | CHK_R_SECOND)) continue; /* as ld_reads */
@@ -1294,7 +1283,7 @@ static void pois_set(chk_cta *k, unsigned wi, uint32_t reg, uint32_t lanes, cons
  * instruction is not a plain ld (ldmatrix: a lane's address feeds other lanes' registers; an
  * atomic writes what it read): reported at the access. */
 static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
-  if (strncmp(in->text, "ld.", 3) || lane < 0 || lane > 31) return false;
+  if (!(in->traits.flags & IT_LOAD) || lane < 0 || lane > 31) return false;
   unsigned ndst = 0;
   EACH_REG(k, in, { (void)reg; ndst += dst; });
   if (!ndst || n % ndst) return false;
@@ -1329,17 +1318,7 @@ static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int la
  * Any other instruction that reads such a value (a store to memory, a
  * tcgen05.st or mma, a shuffle, an address, an atomic) or a guard that
  * depends on one is tmem-uninit-read. */
-static bool pure_op(const char *op) {
-  static const char *const ok[] = {"add", "sub", "mul", "mad", "fma", "max", "min", "neg", "abs", "ex2", "lg2",
-                                   "rcp", "sqrt", "rsqrt", "sin", "cos", "tanh", "cvt", "mov", "selp", "setp",
-                                   "set", "and", "or", "xor", "not", "cnot", "shl", "shr", "bfe", "bfi", "prmt",
-                                   "div", "rem", "copysign", "testp", "slct", "mul24", "mad24", "popc", "clz",
-                                   "brev", "cvt.pack", NULL};
-  size_t n = strcspn(op, ". \t");
-  for (unsigned i = 0; ok[i]; i++)
-    if (strlen(ok[i]) == n && !strncmp(op, ok[i], n)) return true;
-  return false;
-}
+static bool pure_op(const chk_insn *in) { return (in->traits.flags & IT_PURE) != 0; }
 
 /* where a marked value came from, for its finding: its rule and the words that name the load */
 static unsigned pois_rule(const struct chk_poison *p) { return p->smem ? CR_SMEM_UNINIT : CR_TMEM_UNINIT; }
@@ -1373,7 +1352,7 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
     pois_set(k, wi, in->guard, 0, &org);
   }
   if (!lanes) return;
-  bool selp = !strncmp(op, "selp.", 5) && in->nops == 4;
+  bool selp = (in->traits.flags & IT_SELECT) && in->nops == 4;
   uint32_t pm = 0; /* selp: the lanes that select its first source */
   if (selp) {
     const uint64_t *pr = CHK_R(w, in->op3);
@@ -1390,7 +1369,7 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
       T |= t;
     }
   });
-  if (T && !pure_op(op)) {
+  if (T && !pure_op(in)) {
     int lane = __builtin_ctz(T);
     char from[160];
     report(w, pois_rule(&org), in, lane, (who){org.insn, (int)wi, -1},
@@ -1703,7 +1682,7 @@ static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n) {
 }
 void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n, bool write) {
   chk_cta *k = t, *src = w->k;
-  if (!k || !src || !n || !in || iclass(k, in) != 1) return;
+  if (!k || !src || !n || !in || chk_iclass(in) != 1) return;
   struct chk_xr *xr = xr_of(k);
   if (!xr) return;
   unsigned wi = w->id;
@@ -1722,7 +1701,7 @@ void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta 
 }
 void chk_xrace_local(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
   chk_cta *k = w->k;
-  if (!k || !k->nxr || !k->xr || !n || !in || iclass(k, in) != 1) return;
+  if (!k || !k->nxr || !k->xr || !n || !in || chk_iclass(in) != 1) return;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     struct chk_xr *r = &k->xr[g];
     uint16_t m = gran_mask(g, off, n);

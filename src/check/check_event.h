@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "insn/insn_traits.h" /* what an instruction is: the runner's traits, no opcode text read */
+
 #define CHK_NOREG 0xFFFFFFFFu /* no register (an unguarded instruction) */
 
 struct chk_cta; /* the checker's state of one CTA (check_impl.h) */
@@ -44,6 +46,7 @@ typedef struct chk_insn {
   uint8_t nops;                  /* operands */
   uint16_t nregs;                /* entries in regs */
   uint32_t op3;                  /* operand 3's register (selp's predicate), CHK_NOREG: none */
+  insn_traits traits;            /* what the instruction is (its kind, memory access, scope, semantics) */
   const chk_reg *regs;           /* the registers it names */
 } chk_insn;
 

@@ -208,9 +208,6 @@ struct chk_cta {
     uint8_t busy;                  /* one of cpa_w, tma_w, bulk_r, wg_r may be set */
   } *rg;
   uint32_t *last_rev, *last_rinsn; /* per warp: its current read event        */
-  uint8_t *icls;                   /* per instruction: 0 not classified yet, 1 a
-                                      weak access, 2 not checked (atomic, strong),
-                                      3 a cp.async */
   /* asynchronous copies in flight (issue 33), per granule: the cp.async
    * writing it, the TMA load / bulk copy writing it (a chk_tma), the TMA
    * store / bulk copy reading it, the wgmma reading it (chk_op ids) */
@@ -304,6 +301,16 @@ static inline bool chk_known(const chk_cta *k, const uint32_t *vc, const chk_op 
 /* smem-race: a generic access of warp w to [off, off + n) of its CTA's
  * shared memory, checked against the other warps' (check.c) */
 void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool write);
+/* how the races treat an instruction's shared-memory accesses, from its
+ * traits: 1 a weak access (plain ld, st, ldmatrix, stmatrix...), 2 not
+ * followed (atomics, reductions and the strong forms: .volatile, .relaxed,
+ * .acquire, .release, what names an mbarrier — they do not race in the
+ * memory model's sense), 3 a weak cp.async (its destination written
+ * asynchronously) */
+static inline unsigned chk_iclass(const chk_insn *in) {
+  return in->traits.flags & IT_STRONG ? 2 : in->traits.flags & IT_CP_ASYNC ? 3 : 1;
+}
+
 /* the common case inline: the warp's current store event, one granule
  * that no MMA still in flight (for this warp) reads */
 static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
@@ -317,7 +324,7 @@ static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lan
      * nothing asynchronous in flight, a weak store: the granule's last
      * store (write after write is not reported) */
     struct chk_rg *q = &k->rg[g];
-    if (!k->rg[g].busy && !(q->r[0] | q->r[1]) && k->icls[in - k->code] == 1) {
+    if (!k->rg[g].busy && !(q->r[0] | q->r[1]) && chk_iclass(in) == 1) {
       uint16_t m = (uint16_t)(((1u << (off % GRAN + n)) - 1) & ~((1u << (off % GRAN)) - 1));
       if (q->w == e) q->wm |= m;
       else q->w = e, q->wm = m;

@@ -45,44 +45,19 @@ const char *const ptx_sreg_names[SR_COUNT] = {
     "%clock", "%clock64", "%globaltimer",
 };
 
-/* ---- the opcode table: one row per instruction (name: the opcode's
- * first one or two dot-separated parts) ---- */
-static const struct {
+/* ---- the opcode table (ptx/opcodes.def): one row per instruction (name:
+ * the opcode's first one or two dot-separated parts), its decoder and its
+ * static traits ---- */
+typedef struct optrow {
   const char *name;
   ptx_dec_fn dec;
-} optable[] = {
-    /* integer and float arithmetic (the type picks the semantics) */
-    {"add", dec_intbin}, {"sub", dec_intbin}, {"mul", dec_intbin}, {"mad", dec_intbin}, {"addc", dec_addc}, {"subc", dec_addc}, {"madc", dec_addc},
-    {"div", dec_intbin}, {"rem", dec_intbin}, {"min", dec_intbin}, {"max", dec_intbin},
-    {"fma", dec_fbin}, {"abs", dec_abs_neg}, {"neg", dec_abs_neg}, {"sad", dec_sad},
-    {"rcp", dec_funary}, {"sqrt", dec_funary}, {"rsqrt", dec_funary}, {"ex2", dec_funary},
-    {"lg2", dec_funary}, {"sin", dec_funary}, {"cos", dec_funary}, {"tanh", dec_funary},
-    /* logic, shifts, bits */
-    {"and", dec_logic}, {"or", dec_logic}, {"xor", dec_logic}, {"not", dec_logic}, {"cnot", dec_logic},
-    {"shl", dec_shift}, {"shr", dec_shift},
-    {"popc", dec_bits}, {"clz", dec_bits}, {"brev", dec_bits}, {"bfind", dec_bits}, {"bfe", dec_bits},
-    {"bfi", dec_bits}, {"prmt", dec_bits}, {"lop3", dec_bits}, {"shf", dec_bits},
-    /* comparison, selection, moves, conversions */
-    {"setp", dec_setp}, {"testp", dec_testp}, {"copysign", dec_copysign}, {"selp", dec_selp}, {"mov", dec_mov}, {"cvt", dec_cvt}, {"cvta", dec_cvta}, {"mapa", dec_mapa}, {"createpolicy", dec_createpolicy}, {"getctarank", dec_mapa},
-    {"isspacep", dec_isspacep},
-    /* memory */
-    {"ld", dec_ld}, {"ldu", dec_ld}, {"st", dec_st}, {"atom", dec_atom}, {"red", dec_atom},
-    {"ldmatrix", dec_ldmatrix}, {"stmatrix", dec_stmatrix}, {"cp.async", dec_cp_async},
-    {"cp.reduce", dec_cp_reduce}, {"tensormap", dec_tensormap},
-    {"prefetch", dec_nop}, {"prefetchu", dec_nop}, {"fence", dec_fence}, {"membar", dec_fence},
-    {"nanosleep", dec_nop}, {"discard", dec_nop}, {"griddepcontrol", dec_nop},
-    {"setmaxnreg", dec_nop}, /* a register-allocation hint: nothing to model */
-    /* control and warp-level */
-    {"bra", dec_bra}, {"brx", dec_brx}, {"ret", dec_exit}, {"exit", dec_exit}, {"call", dec_call}, {"trap", dec_trap}, {"brkpt", dec_trap},
-    {"bar", dec_bar}, {"barrier", dec_bar}, {"elect", dec_elect}, {"shfl", dec_shfl}, {"redux", dec_redux},
-    {"vote", dec_vote}, {"match", dec_match}, {"activemask", dec_activemask},
-    {"mbarrier", dec_mbarrier}, {"clusterlaunchcontrol", dec_clc},
-    /* the warp-level MMA of sm_80 and later */
-    {"mma", dec_mma},
-    /* Hopper's warpgroup MMA */
-    {"wgmma", dec_wgmma},
-    /* the 5th-generation Tensor Core */
-    {"tcgen05", dec_tcgen05},
+  insn_traits traits;
+  const char *test;
+} optrow;
+static const optrow optable[] = {
+#define OP(id, name, dec, group, tclass, flags, test) {name, dec, {(flags), OPC_##id, IG_##group, TC_##tclass, 0, 0, 0, 0}, #test},
+#include "ptx/opcodes.def"
+#undef OP
 };
 
 bool ptx_target_in(const tc5_ptx_module *m, const char *targets) {
@@ -474,6 +449,96 @@ bool d_imm(dctx *d, unsigned i, int64_t *v) {
   return true;
 }
 
+/* the traits the modifiers decide (insn/insn_traits.h), from the row's and
+ * the opcode's tokens, before the decoder runs (a decoder may refine them):
+ * strong or weak, state space, scope, semantics (the PTX default where the
+ * opcode leaves them out), the timing class of typed and memory rows */
+static int tok_is(const char *s, const char *const *opts) {
+  for (int j = 0; opts[j]; j++)
+    if (!strcmp(s, opts[j])) return j;
+  return -1;
+}
+void d_traits(dctx *d, const insn_traits *row) {
+  static const char *const sems[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc", "volatile", "mmio", NULL};
+  static const uint8_t semv[] = {ISEM_WEAK, ISEM_RELAXED, ISEM_ACQUIRE, ISEM_RELEASE, ISEM_ACQ_REL, ISEM_SC,
+                                 ISEM_VOLATILE, ISEM_MMIO};
+  static const char *const scopes[] = {"cta", "cluster", "gpu", "sys", "gl", NULL};
+  static const uint8_t scopev[] = {ISC_CTA, ISC_CLUSTER, ISC_GPU, ISC_SYS, ISC_GPU};
+  static const char *const spaces[] = {"global", "shared", "shared::cta", "shared::cluster", "local", "const",
+                                       "param", "param::entry", "param::func", NULL};
+  static const uint8_t spacev[] = {IS_GLOBAL, IS_SHARED, IS_SHARED, IS_SHARED_CLUSTER, IS_LOCAL, IS_CONST,
+                                   IS_PARAM, IS_PARAM, IS_PARAM};
+  insn_traits *t = &d->in->traits;
+  *t = *row;
+  ptx_type type = PT_NONE;
+  bool func_param = false;
+  for (unsigned k = 1; k < d->ntok; k++) {
+    const char *s = d->tok[k];
+    int j;
+    /* strong: as the memory model's strong operations, and what names an mbarrier */
+    if (!strncmp(s, "volatile", 8) || !strncmp(s, "relaxed", 7) || !strncmp(s, "acquire", 7) ||
+        !strncmp(s, "release", 7) || strstr(s, "mbarrier"))
+      t->flags |= IT_STRONG;
+    if ((j = tok_is(s, sems)) >= 0 && !(t->set & ITS_SEM)) t->sem = semv[j], t->set |= ITS_SEM;
+    else if ((j = tok_is(s, scopes)) >= 0 && !(t->set & ITS_SCOPE)) t->scope = scopev[j], t->set |= ITS_SCOPE;
+    else if ((j = tok_is(s, spaces)) >= 0 && !t->space) t->space = spacev[j], func_param = j == 8;
+    else if (type == PT_NONE) type = ptx_type_parse(s, strlen(s));
+  }
+  const char *sub = d->ntok > 1 ? d->tok[1] : "";
+  bool memop = (t->flags & (IT_READ | IT_WRITE)) && t->group == IG_MEM;
+  if ((memop || t->group == IG_MBARRIER) && (t->flags & (IT_READ | IT_WRITE)) && !t->space) t->space = IS_GENERIC;
+  /* the PTX defaults of semantics and scope */
+  if (!(t->set & ITS_SEM)) {
+    if (t->flags & IT_ATOMIC && t->group == IG_MEM) t->sem = ISEM_RELAXED;
+    else if (memop) t->sem = ISEM_WEAK;
+    else if (t->group == IG_FENCE && !strcmp(d->tok[0], "membar")) t->sem = ISEM_SC;
+    else if (t->group == IG_FENCE && strcmp(sub, "proxy")) t->sem = ISEM_ACQ_REL;
+    else if (t->group == IG_MBARRIER && !strncmp(sub, "arrive", 6)) t->sem = ISEM_RELEASE;
+    else if (t->group == IG_MBARRIER && (!strcmp(sub, "test_wait") || !strcmp(sub, "try_wait"))) t->sem = ISEM_ACQUIRE;
+  }
+  if (!(t->set & ITS_SCOPE) && t->sem > ISEM_WEAK && t->sem != ISEM_VOLATILE && t->sem != ISEM_MMIO)
+    t->scope = t->group == IG_MBARRIER ? ISC_CTA : ISC_GPU;
+  if (t->sem == ISEM_VOLATILE && !(t->set & ITS_SCOPE)) t->scope = ISC_SYS;
+  /* the timing class */
+  char cls = type != PT_NONE ? ptx_types[type].cls : 0;
+  bool f64 = type == PT_F64, half = type == PT_F16 || type == PT_F16X2 || type == PT_BF16 || type == PT_BF16X2;
+  switch (t->tclass) {
+  case TC_TYPED:
+    t->tclass = f64 ? TC_FP64 : half ? TC_FP16X2 : cls == 'f' ? TC_FP32 : TC_INT;
+    break;
+  case TC_SFU:
+    if (f64) t->tclass = TC_FP64;
+    break;
+  case TC_LDST_GLOBAL:
+    if (t->space == IS_SHARED || t->space == IS_SHARED_CLUSTER) t->tclass = TC_LDST_SHARED;
+    else if (t->space == IS_LOCAL || func_param) t->tclass = TC_LDST_LOCAL;
+    else if (t->space == IS_CONST || t->space == IS_PARAM) t->tclass = TC_MOVE;
+    break;
+  case TC_CP_ASYNC:
+    if (d->ntok > 2 && !strcmp(d->tok[2], "bulk")) t->tclass = TC_TMA, t->flags |= IT_ASYNC;
+    break;
+  default:
+    break;
+  }
+  if (t->group == IG_WGMMA) {
+    if (!strcmp(sub, "mma_async")) t->flags |= IT_READ | IT_ASYNC, t->space = IS_SHARED;
+    else t->tclass = TC_FENCE;
+  } else if (t->group == IG_TCGEN05) {
+    static const char *const subs[] = {"mma", "ld", "st", "cp", "shift", "commit", "fence", "wait", NULL};
+    static const uint8_t subc[] = {TC_MMA, TC_TMEM, TC_TMEM, TC_TMEM, TC_TMEM, TC_MBARRIER, TC_FENCE, TC_FENCE};
+    static const uint32_t subf[] = {IT_READ | IT_WRITE, IT_READ, IT_WRITE, IT_READ | IT_WRITE, IT_READ | IT_WRITE,
+                                    IT_BARRIER, IT_FENCE, IT_FENCE};
+    int j = tok_is(sub, subs);
+    if (j >= 0) {
+      t->tclass = subc[j];
+      t->flags |= subf[j];
+      if (j <= 4) t->space = IS_TMEM;
+    }
+  } else if (t->group == IG_MMA) {
+    t->space = IS_NONE;
+  }
+}
+
 tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver *res, ptx_insn *out,
                       tc5_diag *diag) {
   dctx d;
@@ -502,20 +567,21 @@ tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver 
   out->loc = raw->loc;
   out->vec = 1;
   out->nops = (uint8_t)raw->nops;
-  ptx_dec_fn dec = NULL;
+  const optrow *row = NULL;
   if (d.ntok > 1) {
     char two[100];
     snprintf(two, sizeof two, "%s.%s", d.tok[0], d.tok[1]);
     for (size_t k = 0; k < sizeof optable / sizeof optable[0]; k++)
       if (!strcmp(optable[k].name, two)) {
-        dec = optable[k].dec;
+        row = &optable[k];
         d.used[1] = true;
       }
   }
-  for (size_t k = 0; !dec && k < sizeof optable / sizeof optable[0]; k++)
-    if (!strcmp(optable[k].name, d.tok[0])) dec = optable[k].dec;
-  if (!dec) return d_fail(&d, TC5_EUNSUPPORTED, "instruction '%s' is not modelled", d.tok[0]);
-  tc5_status st = dec(&d);
+  for (size_t k = 0; !row && k < sizeof optable / sizeof optable[0]; k++)
+    if (!strcmp(optable[k].name, d.tok[0])) row = &optable[k];
+  if (!row) return d_fail(&d, TC5_EUNSUPPORTED, "instruction '%s' is not modelled", d.tok[0]);
+  d_traits(&d, &row->traits);
+  tc5_status st = row->dec(&d);
   if (!st) st = d_done(&d);
   if (!st && !out->fn) st = d_fail(&d, TC5_EUNSUPPORTED, "this form is not modelled");
   return st;

@@ -69,63 +69,25 @@ bool d_imm(dctx *d, unsigned i, int64_t *v);
 /* every modifier taken? (the error names the first one left) */
 tc5_status d_done(dctx *d);
 
-/* the decoders, by file */
+/* the rows of the opcode table (ptx/opcodes.def): OPC_<id> */
+enum ptx_opcode {
+#define OP(id, ...) OPC_##id,
+#include "ptx/opcodes.def"
+#undef OP
+  OPC_COUNT
+};
+
+/* the traits of the row and of the modifiers (decode.c, before the decoder
+ * runs; a decoder may refine d->in->traits) */
+void d_traits(dctx *d, const insn_traits *row);
+
+/* the decoders: one prototype per row of ptx/opcodes.def (a decoder serving
+ * several rows is declared once per row) */
 #define PTX_DEC(name) tc5_status name(dctx *d)
-/* exec_alu.c */
-PTX_DEC(dec_intbin);   /* add sub mul mad div rem min max ... */
-PTX_DEC(dec_logic);    /* and or xor not cnot */
-PTX_DEC(dec_shift);    /* shl shr */
-PTX_DEC(dec_bits);     /* popc clz brev bfind bfe bfi prmt lop3 shf */
-PTX_DEC(dec_setp);
-PTX_DEC(dec_testp);  /* testp.{finite,...}.{f32,f64} */
-PTX_DEC(dec_copysign);  /* copysign.{f32,f64} */
-PTX_DEC(dec_addc);  /* addc subc madc: carry in (9.7.2) */
-PTX_DEC(dec_selp);
-PTX_DEC(dec_mov);
-PTX_DEC(dec_abs_neg);
-PTX_DEC(dec_sad);
-/* exec_float.c */
-PTX_DEC(dec_fbin);     /* add sub mul fma mad div min max for floats */
-PTX_DEC(dec_funary);   /* rcp sqrt rsqrt ex2 lg2 sin cos tanh abs neg */
-PTX_DEC(dec_cvt);
-/* exec_mem.c */
-PTX_DEC(dec_ld);
-PTX_DEC(dec_st);
-PTX_DEC(dec_atom);
-PTX_DEC(dec_cvta);
-PTX_DEC(dec_mapa);     /* mapa, getctarank */
-PTX_DEC(dec_createpolicy);  /* createpolicy.fractional */
-PTX_DEC(dec_ldmatrix);
-PTX_DEC(dec_stmatrix);
-PTX_DEC(dec_cp_async);
-PTX_DEC(dec_nop);      /* prefetch, membar, nanosleep ... */
-PTX_DEC(dec_fence);    /* fence (fence.proxy.async is followed by the checker) */
-/* exec_tma.c */
-PTX_DEC(dec_cp_reduce); /* cp.reduce.async.bulk */
-PTX_DEC(dec_tensormap); /* tensormap.replace, tensormap.cp_fenceproxy */
-/* cp.async.bulk* after "bulk" was taken (reduce: cp.reduce.async.bulk*) */
+#define OP(id, name, dec, ...) PTX_DEC(dec);
+#include "ptx/opcodes.def"
+#undef OP
+/* exec_tma.c: cp.async.bulk* after "bulk" was taken (reduce: cp.reduce.async.bulk*) */
 tc5_status ptx_dec_bulk(dctx *d, bool reduce);
-/* exec_warp.c */
-PTX_DEC(dec_bra);
-PTX_DEC(dec_brx);    /* brx.idx through a .branchtargets table */
-PTX_DEC(dec_exit);
-PTX_DEC(dec_bar);
-PTX_DEC(dec_elect);
-PTX_DEC(dec_shfl);
-PTX_DEC(dec_redux);    /* redux.sync */
-PTX_DEC(dec_vote);
-PTX_DEC(dec_match);
-PTX_DEC(dec_activemask);
-PTX_DEC(dec_mbarrier);
-PTX_DEC(dec_clc);      /* clusterlaunchcontrol.try_cancel / query_cancel (exec_clc.c) */
-PTX_DEC(dec_call);
-PTX_DEC(dec_trap);
-PTX_DEC(dec_isspacep);
-/* exec_mma.c */
-PTX_DEC(dec_mma);      /* mma.sync.aligned */
-/* exec_wgmma.c */
-PTX_DEC(dec_wgmma);
-/* exec_tcgen05.c */
-PTX_DEC(dec_tcgen05);
 
 #endif

@@ -331,6 +331,7 @@ static PTX_EXEC(x_commit) {
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[tmem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk && own) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(c, own), before, true, &spill);
+    if (c->tm) for (unsigned i = 0; i < nm; i++) tm_commit(c->tm, w->id, &pm[i]->tm, pm[i]->mb.phase);
     if (nm > (own != NULL)) { /* other CTAs' mbarriers: through the exports */
       chk_export(CHK_W(w), true);
       for (unsigned i = 0; i < nm; i++)
@@ -339,6 +340,20 @@ static PTX_EXEC(x_commit) {
     c->progress = true;
   });
   return PX_NEXT;
+}
+
+/* the timing model's view of an MMA: its FLOPs (dense-equivalent), the
+ * rate of its kind, the peer CTA of a pair */
+static void timing_mma(ptx_warp *w, const ptx_insn *in, const tc5_mma_args *a, unsigned cta_group) {
+  tc5_idesc d;
+  unsigned k = 16;
+  if (tc5_idesc_decode(a->idesc, a->variant.kind, &d, NULL) || tc5_idesc_k(&d, &k)) return;
+  static const unsigned rate[TC5_KIND_COUNT] = {TM_RATE_BF16, TM_RATE_TF32, TM_RATE_FP8, TM_RATE_INT8,
+                                                TM_RATE_FP8, TM_RATE_FP4, TM_RATE_FP4};
+  double flops = 2.0 * d.m * d.n * k * (d.sparse ? 0.5 : 1);
+  ptx_cta *c = w->cta;
+  tm_mma(c->tm, w->id, TM_PC(w, in), flops, rate[(unsigned)a->variant.kind < TC5_KIND_COUNT ? a->variant.kind : 0],
+         cta_group == 2 ? c->cl->ctas[c->rank ^ 1u].tm : NULL, false);
 }
 
 /* tcgen05.mma: the variant is parsed from the opcode text once at decode
@@ -393,6 +408,7 @@ static PTX_EXEC(x_mma) {
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk) chk_mma(CHK_W(w), CHK_IN(w, in), (int)l, &args);
+    if (c->tm) timing_mma(w, in, &args, var.cta_group);
   });
   return PX_NEXT;
 }

@@ -583,6 +583,7 @@ static int mbar_signal(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr,
   if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
   if (t == w->cta && w->cta->chk && (!tx || mb->mb.phase != before)) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), lane, CHK_MB(w->cta, mb), before, false, NULL);
   if (t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
+  if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &mb->tm, tx ? n : 0, mb->mb.phase);
   if (tx) {
     mb->tx_line = in->line;
     mb->tx_thread = w->id * 32 + (uint32_t)lane;
@@ -631,6 +632,7 @@ static PTX_EXEC(x_mbarrier) {
         done = mb->mb.phase != (uint32_t)x[l]; /* the state names the phase of the arrival */
       }
       d[l] = done;
+      if (done && w->cta->tm) tm_mbar_wait(w->cta->tm, w->id, &mb->tm);
       if (!done) {
         all = false;
         w->wait_id = PTX_CLUSTER_OFF(off);
@@ -667,6 +669,7 @@ static PTX_EXEC(x_mbarrier) {
       ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
       if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
       mb->tx_line = 0;
+      memset(&mb->tm, 0, sizeof mb->tm);
       bool again = false; /* every lane of a warp initialising one mbarrier is one initialisation */
       for (unsigned i = 0; i < ninited; i++) again |= inited[i] == mb;
       if (mb->mb.initialized && !again && w->cta->chk) chk_mbar_reinit(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb));

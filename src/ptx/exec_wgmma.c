@@ -142,6 +142,8 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
       for (unsigned k = 0; k < K; k++) A[mm * K + k] = a_reg_code(wg, vr, abits, mm, k);
   }
   if (!st && c->chk) chk_wgmma(CHK_W(w), CHK_IN(w, in), wg[0]->id, a_regs ? NULL : &da, &opa, &db, &opb, N, K);
+  if (!st && c->tm)
+    tm_mma(c->tm, w->id, TM_PC(w, in), 2.0 * 64 * N * K, ab == PT_TF32 ? TM_RATE_TF32 : ab == PT_F16 || ab == PT_BF16 ? TM_RATE_BF16 : ab == PT_S8 || ab == PT_U8 ? TM_RATE_INT8 : TM_RATE_FP8, NULL, true);
   tc5_dot dot;
   if (!st)
     st = tc5_dot_model(TC5_MODEL_HOPPER, kind_of(ab), fmt(ab), fmt(bt), fmt(dt), TC5_TYPE_NONE, 0,

@@ -1603,6 +1603,7 @@ tc5_status ptx_chk_code(const tc5_ptx_module *m, chk_code *out) {
     c->guard_neg = in->guard_neg;
     c->nops = in->nops;
     c->op3 = in->nops >= 4 ? in->o[3].reg : CHK_NOREG;
+    c->traits = in->traits;
     c->regs = out->regs + r;
     uint32_t r0 = r;
     for (unsigned o = 0; o < in->nops; o++) {
