@@ -116,6 +116,8 @@ def _phase_of(e: BaseException, phase: str) -> str:
         return "compile"
     if name == "Refused" or "tc5 cannot run this config" in msg:
         return "compile"
+    if name in ("ParseError", "UnsupportedError") and phase == "run":  # tc5 cannot load the given PTX
+        return "compile"
     return "predict" if phase == "predict" else "error"
 
 
@@ -185,8 +187,14 @@ def _launch(k, arrays, shape, params, gpu=None, check="default"):
         d = dict(k.ptx(shape, **params))
         args = [arrays[a] if isinstance(a, str) else a for a in d.pop("args")]
         text, g, b = d.pop("ptx"), d.pop("grid"), d.pop("block")
-        r = tc5.run_ptx(text, g, b, args, check=check, timing=gpu, **d)
-        return [r.timing] if gpu and r.timing else []
+        r = tc5.run_ptx(text, g, b, args, check=check, timing=gpu if gpu else "none", **d)
+        errs = [f for f in r.findings if not f.get("warning")]
+        if errs:  # the door raises these; run_ptx returns them
+            f = errs[0]
+            e = tc5.HazardError(f"[{f['rule']}] at line {f['line']}: {f['text'].strip()}")
+            e.findings = r.findings
+            raise e
+        return [dict(r.timing, kernel=d.get("name", "kernel"))] if gpu and r.timing else []
     from . import triton as door
     door.activate()
     if gpu is None:
@@ -283,19 +291,21 @@ def sort_rows(rows: list[dict]) -> list[dict]:
 def sweep(kernel, params: dict, shapes=({},), *, gpu="b200", small: dict | None = None, rtol: float = 0.0,
           atol: float = 0.0, check: str = "default", seed: int = 0, address: str | None = None,
           max_retries: int = 3, progress: bool = True, runtime_env: dict | None = None, out: str | None = None,
-          num_cpus: int | None = None) -> list[dict]:
+          num_cpus: int | None = None, on_result=None) -> list[dict]:
     """Every point of params (a dict name -> list of values) x shapes (a list
     of dicts) x gpu (a name or a list): a row each (see the module's text),
     sorted by predicted time. small: the shape (or the entries that differ
     from each full shape) the functional run uses (None: no functional
     run). address: a Ray cluster (else RAY_ADDRESS; else a local Ray of
-    num_cpus cores). out: also write the table (.csv or .json)."""
+    num_cpus cores). out: also write the table (.csv or .json).
+    on_result(i, row): called as each point's row arrives."""
     gpus = [gpu] if isinstance(gpu, str) else list(gpu)
     shapes = [dict(s) for s in shapes]
     tasks = [dict(kernel=kernel, params=p, shape=s, gpu=g, small=small, rtol=rtol, atol=atol, check=check,
                   seed=seed) for g in gpus for s in shapes for p in grid(params)]
     rows = _ray.map_tasks(evaluate, tasks, address=address, max_retries=max_retries, progress=progress,
-                          desc="tc5 sweep", runtime_env=runtime_env, failed=_failed, ray_num_cpus=num_cpus)
+                          desc="tc5 sweep", runtime_env=runtime_env, failed=_failed, ray_num_cpus=num_cpus,
+                          on_result=on_result)
     rows = sort_rows(rows)
     if out:
         write(rows, out)
@@ -361,6 +371,7 @@ def _config_dict(c) -> dict:
 
 def _tune_point(task: dict) -> dict:
     """one config of tune(): the launch with the timing model (a row)"""
+    import numpy as np
     t0 = time.perf_counter()
     cfg = dict(task["config"])
     row = dict(cfg)
@@ -369,7 +380,8 @@ def _tune_point(task: dict) -> dict:
     try:
         path, name = task["kernel"]
         kernel = getattr(load_kernel(path), name)
-        args = task["args"]
+        # Ray's object store hands arrays over read-only: the kernel gets its own writable copies
+        args = [np.array(a) if isinstance(a, np.ndarray) and not a.flags.writeable else a for a in task["args"]]
         g = task["grid"]
         from . import triton as door
         door.activate()
