@@ -172,4 +172,5 @@ def test_tune_picks_by_the_model(local_ray):
     assert best.kwargs["BLOCK"] == ok[0]["BLOCK"] and best.num_warps == ok[0]["num_warps"]
     prune = tc5.triton.pruner(table, top=2)
     kept = prune(configs, {})
-    assert [(c.kwargs["BLOCK"], c.num_warps) for c in kept] == [(r["BLOCK"], r["num_warps"]) for r in ok[:2]]
+    # the two fastest, in the autotuner's own order
+    assert sorted((c.kwargs["BLOCK"], c.num_warps) for c in kept) == sorted((r["BLOCK"], r["num_warps"]) for r in ok[:2])

@@ -7,7 +7,9 @@ facebookexperimental/triton's), copied with the census generator's API
 renames (tests/data/ptx/census/gen_triton_corpus.py RENAMES: Triton 3.9's
 Gluon names async_load/async_store) and imported; nothing else changes.
 The kernel's launch is the tutorial's own matmul_pipelined() but for its
-tensors: NumPy arrays through tc5.triton.tensor (no PyTorch tensors needed).
+tensors: NumPy arrays through tc5.triton.tensor. The tutorials import
+PyTorch and ask torch.cuda for the GPU's capability: the door's torch.cuda
+shim answers (a B200).
 """
 import hashlib
 import importlib
@@ -52,6 +54,9 @@ def tutorial():
             os.replace(path + f".{os.getpid()}", path)
     if out not in sys.path:
         sys.path.insert(0, out)
+    import tc5.triton
+    tc5.triton.activate()
+    tc5.triton.torch_cuda_shim()  # the tutorials ask torch.cuda for the capability at import (a B200's here)
     _t07 = importlib.import_module("07-persistence")
     return _t07
 
