@@ -97,7 +97,8 @@ def test_peer_selection(tmp_path):
         pytest.skip("TC5_TRITON_PEER=K runs every K-th case of the three files")
     out = tmp_path / "results.tsv"
     r = subprocess.run([sys.executable, str(SCRIPT), "--every", k, "--work", str(tmp_path / "work"), "--out", str(out),
-                        "--jobs", os.environ.get("TC5_TRITON_PEER_JOBS", "1")] + _source_args(), text=True,
+                        "--jobs", os.environ.get("TC5_TRITON_PEER_JOBS", "1"), "--engine",
+                        "ray" if importlib.util.find_spec("ray") else "local"] + _source_args(), text=True,
                        capture_output=True)
     print(r.stdout)
     assert r.returncode == 0, r.stderr[-3000:]
