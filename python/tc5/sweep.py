@@ -31,7 +31,8 @@ Each point gives a row (a dict): the parameters, the shape, the GPU,
 `status` (ok, compile, checker, wrong, predict, error), `correct`,
 `exact`, `predicted_us`, `tflops`, the model's `limit`, `sampled`,
 `ctas_per_sm`, `waves`, `reason` (why a point failed: its error's first
-lines) and `eval_s` (the point's own seconds). Rows come sorted by
+lines), `eval_s` (the point's wall seconds) and `cpu_s` (its CPU seconds,
+every thread of the worker's). Rows come sorted by
 predicted time, the points that failed last. Ray runs the points as tasks:
 a local Ray of this machine's cores, or a cluster (address=, RAY_ADDRESS);
 a task whose worker or node died is run again (max_retries); Triton's
@@ -55,7 +56,7 @@ from . import _ray
 
 STATUS_ORDER = ("ok", "wrong", "checker", "predict", "compile", "error")
 COLUMNS = ("gpu", "status", "correct", "exact", "predicted_us", "tflops", "limit", "sampled", "ctas_per_sm",
-           "waves", "reason", "eval_s")
+           "waves", "reason", "eval_s", "cpu_s")
 
 
 def grid(params: dict) -> list[dict]:
@@ -214,7 +215,7 @@ def evaluate(task: dict) -> dict:
     """one point: compile and run on the small shape with the checker
     (compared with the reference), then the full shape with the timing
     model; a row (never raises: a failure is a row with its reason)"""
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     params, shape, gpu = task["params"], task["shape"], task["gpu"]
     row = dict(params)
     row.update(shape)
@@ -225,6 +226,7 @@ def evaluate(task: dict) -> dict:
     except Exception as e:
         row.update(status="error", reason="the kernel could not be loaded: " + _reason(e))
         row["eval_s"] = round(time.perf_counter() - t0, 3)
+        row["cpu_s"] = round(time.process_time() - c0, 3)
         return row
     seed = task.get("seed", 0)
     phase = "run"
@@ -267,6 +269,7 @@ def evaluate(task: dict) -> dict:
         if os.environ.get("TC5_SWEEP_TRACEBACK"):
             row["reason"] += "\n" + traceback.format_exc()
     row["eval_s"] = round(time.perf_counter() - t0, 3)
+    row["cpu_s"] = round(time.process_time() - c0, 3)  # the worker's CPU seconds, every thread's
     return row
 
 
@@ -337,7 +340,7 @@ def write(rows: list[dict], path: str) -> None:
 
 def markdown(rows: list[dict], columns=None) -> str:
     """the table as Markdown (docs/sweeps.md)"""
-    cols = columns or [c for c in dict.fromkeys(c for r in rows for c in r) if c != "eval_s"]
+    cols = columns or [c for c in dict.fromkeys(c for r in rows for c in r) if c not in ("eval_s", "cpu_s")]
     out = ["| " + " | ".join(cols) + " |", "| " + " | ".join("---" for _ in cols) + " |"]
     for r in rows:
         out.append("| " + " | ".join("" if r.get(c) is None else str(r.get(c)).replace("|", "/")

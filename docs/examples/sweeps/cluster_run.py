@@ -4,7 +4,7 @@ processes and ports, object stores of 1 GiB for a 24 GB machine), the
 12-point subset of the Gluon tutorial 07 sweep (BLOCK_M 128, warps 4) through
 the cluster's address, one worker node's raylet killed by its process id
 after the first point arrives; the rows compared with the local sweep's
-(the same points of its table, eval_s aside).
+(the same points of its table, eval_s and cpu_s aside).
 
 usage: TC5_GLUON_TUTORIALS=SRC python cluster_run.py LOCAL_TABLE.json OUT.json
 """
@@ -57,7 +57,7 @@ def main(local_path, out):
         return tuple(r[k] for k in keys)
 
     def strip(r):
-        return {k: v for k, v in r.items() if k != "eval_s"}
+        return {k: v for k, v in r.items() if k not in ("eval_s", "cpu_s")}
 
     mine = {key(r): strip(r) for r in json.loads(json.dumps(rows, default=str))}
     theirs = {key(r): strip(r) for r in local if key(r) in mine}
