@@ -32,96 +32,11 @@
 #include "ptx/ptx_impl.h"
 _Static_assert(PTX_MAX_BARRIERS == CHK_MAX_BARRIERS, "the checker's barrier slots follow the runner's ids");
 
-enum { W_RUN = 0, W_BAR, W_RETRY };
-
-const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in) { return m->strings + in->text; }
-
 tc5_status tc5_ptx_launch_init(tc5_ptx_launch_cfg *cfg) {
   if (!cfg) return TC5_EINVAL;
   memset(cfg, 0, sizeof *cfg);
   for (int k = 0; k < 3; k++) cfg->grid[k] = cfg->block[k] = 1;
   return TC5_OK;
-}
-
-static void thread_xyz(const ptx_launch *L, uint32_t linear, uint32_t t[3]) {
-  t[0] = linear % L->cfg.block[0];
-  t[1] = linear / L->cfg.block[0] % L->cfg.block[1];
-  t[2] = linear / L->cfg.block[0] / L->cfg.block[1];
-}
-
-int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t value, const char *fmt, ...) {
-  ptx_cta *c = w->cta;
-  ptx_launch *L = c->L;
-  char msg[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  pthread_mutex_lock(L->lock);
-  if (!L->failed) {
-    L->failed = 1;
-    L->status = st;
-    char who[96];
-    if (lane >= 0) {
-      uint32_t t[3];
-      thread_xyz(L, w->id * 32 + (uint32_t)lane, t);
-      snprintf(who, sizeof who, "CTA (%u,%u,%u) thread (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2], t[0], t[1], t[2]);
-    } else {
-      snprintf(who, sizeof who, "CTA (%u,%u,%u) warp %u", c->ctaid[0], c->ctaid[1], c->ctaid[2], w->id);
-    }
-    if (in) {
-      tc5_diag_add(L->diag, st, "instruction", value, "%s:%u: %s: %s (%s)", L->m->name, in->line,
-                   ptx_insn_text(L->m, in), msg, who);
-      char src[256];
-      if (*ptx_insn_source(L->m, in, src, sizeof src))
-        tc5_diag_add(L->diag, st, "source", in->line, "%s:%u is %s", L->m->name, in->line, src);
-    } else
-      tc5_diag_add(L->diag, st, "kernel", value, "%s: %s (%s)", L->m->name, msg, who);
-  }
-  pthread_mutex_unlock(L->lock);
-  return PX_ERROR;
-}
-
-/* the value of a special register */
-uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane) {
-  ptx_cta *c = w->cta;
-  ptx_launch *L = c->L;
-  uint32_t t[3];
-  thread_xyz(L, w->id * 32 + lane, t);
-  switch (which) {
-  case SR_TID_X: case SR_TID_Y: case SR_TID_Z: return t[which - SR_TID_X];
-  case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: return L->cfg.block[which - SR_NTID_X];
-  case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: return c->ctaid[which - SR_CTAID_X];
-  case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: return L->cfg.grid[which - SR_NCTAID_X];
-  case SR_LANEID: return lane;
-  case SR_WARPID: return w->id;
-  case SR_NWARPID: return L->warps_per_cta;
-  case SR_SMID: case SR_GRIDID: return 0;
-  case SR_NSMID: return 1;
-  case SR_LANEMASK_EQ: return 1u << lane;
-  case SR_LANEMASK_LE: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
-  case SR_LANEMASK_LT: return (1u << lane) - 1;
-  case SR_LANEMASK_GE: return ~((1u << lane) - 1) & 0xffffffffu;
-  case SR_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1) & 0xffffffffu;
-  /* without clusters, every CTA is a cluster of one */
-  case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z: return c->cl->id[which - SR_CLUSTERID_X];
-  case SR_NCLUSTERID_X: case SR_NCLUSTERID_Y: case SR_NCLUSTERID_Z:
-    return L->cfg.grid[which - SR_NCLUSTERID_X] / L->cluster[which - SR_NCLUSTERID_X];
-  case SR_CLUSTER_CTAID_X: case SR_CLUSTER_CTAID_Y: case SR_CLUSTER_CTAID_Z: return c->cid[which - SR_CLUSTER_CTAID_X];
-  case SR_CLUSTER_NCTAID_X: case SR_CLUSTER_NCTAID_Y: case SR_CLUSTER_NCTAID_Z: return L->cluster[which - SR_CLUSTER_NCTAID_X];
-  case SR_CLUSTER_CTARANK: return c->rank;
-  case SR_CLUSTER_NCTARANK: return L->cluster_size;
-  case SR_IS_EXPLICIT_CLUSTER: return L->cluster_size > 1 || L->f->explicit_cluster || L->f->reqcluster[0];
-  case SR_DYN_SMEM: return L->cfg.dynamic_shared;
-  case SR_TOTAL_SMEM: return L->shared_total;
-  case SR_CLOCK: return (uint32_t)w->steps;
-  case SR_CLOCK64: return w->steps;
-  default: { /* %globaltimer: nanoseconds */
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-  }
-  }
 }
 
 static uint64_t const_value(ptx_warp *w, const struct ptx_const *k, unsigned lane) {
@@ -139,58 +54,6 @@ static uint64_t const_value(ptx_warp *w, const struct ptx_const *k, unsigned lan
     return a + (uint64_t)k->off;
   }
   }
-}
-
-/* ---- barriers ---- */
-static uint32_t live_threads(const ptx_cta *c) {
-  uint32_t n = 0;
-  for (uint32_t k = 0; k < c->nwarps; k++)
-    if (!c->warps[k].done) n += (uint32_t)__builtin_popcount(c->warps[k].exists);
-  return n;
-}
-static bool bar_check(ptx_cta *c, uint32_t id) {
-  ptx_bar *b = &c->bar[id];
-  if (!b->arrived) return false;
-  uint32_t need = b->expected ? b->expected : live_threads(c);
-  if (b->arrived < need) return false;
-  for (uint32_t k = 0; k < c->nwarps; k++)
-    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
-  if (c->chk) chk_bar_done(c->chk, id, b->waiting);
-  if (c->tm) tm_bar_done(c->tm, id, b->waiting);
-  b->phase++;
-  b->result_popc = b->red_popc;
-  b->result_and = b->red_and;
-  b->result_or = b->red_or;
-  b->red_popc = 0;
-  b->red_and = true;
-  b->red_or = false;
-  b->arrived = 0;
-  b->waiting = 0;
-  b->expected = 0;
-  c->progress = true;
-  return true;
-}
-int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait) {
-  ptx_cta *c = w->cta;
-  ptx_bar *b = &c->bar[id];
-  if (b->arrived && b->expected != count)
-    return ptx_fail(w, in, -1, TC5_EILLEGAL, count,
-                    "[barrier-count-mismatch] barrier %u: this arrival expects %u threads, an earlier one of the "
-                    "same phase %u (0: all): two groups of threads share the barrier id", id,
-                    count, b->expected);
-  if (count && count > c->L->threads_per_cta)
-    return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,
-                    c->L->threads_per_cta);
-  b->expected = count;
-  b->arrived += (uint32_t)__builtin_popcount(w->exists);
-  if (c->chk) chk_bar_arrive(CHK_W(w), id);
-  if (c->tm) tm_bar_arrive(c->tm, w->id, id);
-  if (wait) b->waiting |= 1u << w->id;
-  if (bar_check(c, id)) {
-    w->wait = W_RUN;
-    return PX_NEXT;
-  }
-  return wait ? PX_WAIT : PX_NEXT;
 }
 
 /* ---- one warp ---- */
@@ -277,7 +140,6 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     } else
       r = in->fn(w, in, mask);
     if (w->chk_pending) chk_after(CHK_W(w), CHK_IN(w, in));
-    if (c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
     if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
     tins += (uint64_t)__builtin_popcount(mask);
@@ -374,7 +236,6 @@ typedef struct worker {
   uint8_t *local;  /* every warp's local memory */
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
   struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
-  struct tm_cta **tms;   /* the CTAs' timing states, by rank (timing on) */
 } worker;
 
 /* CTA `rank` of cluster `cluster` */
@@ -413,7 +274,6 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   for (unsigned b = 0; b < PTX_MAX_BARRIERS; b++) c->bar[b].red_and = true;
   c->nmbars = 0;
   if (c->chk) chk_reset(c->chk);
-  if (c->tm) tm_cta_begin(c->tm, cluster, rank, c->linear);
   c->progress = false;
   c->epoch = 0;
   uint32_t lb = L->m->local_bytes;
@@ -506,24 +366,6 @@ static void deadlock(ptx_cluster *cl) {
   pthread_mutex_unlock(L->lock);
 }
 
-/* the live threads of the cluster: a barrier.cluster phase waits for them all */
-static uint32_t cluster_live(const ptx_cluster *cl) {
-  uint32_t n = 0;
-  for (uint32_t r = 0; r < cl->n; r++) n += live_threads(&cl->ctas[r]);
-  return n;
-}
-/* completes barrier.cluster's phase when every live thread has arrived */
-bool ptx_cluster_bar_check(ptx_cluster *cl) {
-  if (!cl->bar_arrived || cl->bar_arrived < cluster_live(cl)) return false;
-  cl->bar_phase++;
-  cl->bar_arrived = 0;
-  for (uint32_t r = 0; r < cl->n; r++) {
-    cl->ctas[r].progress = true;
-    if (cl->ctas[r].chk) chk_cluster_done(cl->ctas[r].chk);
-  }
-  return true;
-}
-
 /* each CTA whose state changed starts a new epoch (its retrying warps run again) */
 static void new_epochs(ptx_cluster *cl) {
   for (uint32_t r = 0; r < cl->n; r++)
@@ -581,7 +423,7 @@ static void cluster_run_sched(worker *wk) {
     new_epochs(cl);
     if (r < 0) return;
     if (r == 1) {
-      for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
+      for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
       ptx_cluster_bar_check(cl);
     } else if (best->wait == W_RUN && best->steps - before >= budget) {
       s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
@@ -627,7 +469,7 @@ static void cluster_run(worker *wk) {
         new_epochs(cl);
         if (r < 0) return;
         if (r == 1) { /* a warp left: barriers may now be complete */
-          for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
+          for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
           ptx_cluster_bar_check(cl);
         }
         new_epochs(cl);
@@ -672,8 +514,7 @@ static void *worker_main(void *arg) {
   ptx_launch *L = wk->L;
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
-    if (i >= L->run_n || L->failed) break;
-    if (L->run_pick) i = L->run_pick[i]; /* the timing model's sample */
+    if (i >= L->nclusters || L->failed) break;
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
     wk->cl.bar_phase = wk->cl.bar_arrived = 0;
@@ -693,7 +534,6 @@ static void *worker_main(void *arg) {
       cluster_run_sched(wk);
     } else
       cluster_run(wk);
-    if (L->tm && !L->failed) tm_cluster_end(L->tm, wk->tms, wk->cl.n, i, L->lock);
     uint64_t ti = 0, wi = 0;
     for (uint32_t r = 0; r < wk->cl.n; r++) {
       ptx_cta *c = &wk->c[r];
@@ -718,7 +558,6 @@ static void worker_free(worker *wk) {
   free(wk->chks);
   for (uint32_t r = 0; wk->c && r < wk->cl.n; r++) {
     ptx_cta *c = &wk->c[r];
-    tm_cta_free(c->tm);
     free(c->smem.bytes);
     free(c->smem.written);
     free(c->warps);
@@ -730,7 +569,6 @@ static void worker_free(worker *wk) {
   free(wk->cl.mma);
   ptx_sched_free(wk->cl.sched);
   free(wk->c);
-  free(wk->tms);
 }
 
 static tc5_status worker_init(worker *wk, ptx_launch *L) {
@@ -751,8 +589,7 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
   wk->chks = calloc(n ? n : 1, sizeof *wk->chks);
-  wk->tms = calloc(n ? n : 1, sizeof *wk->tms);
-  bool ok = wk->regs && wk->local && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
+  bool ok = wk->regs && wk->local && wk->calls && wk->chks && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
   for (uint32_t r = 0; r < n && ok; r++) {
     ptx_cta *c = &wk->c[r];
     c->nwarps = L->warps_per_cta;
@@ -767,10 +604,6 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
                       wk->chks, n};
       ok = !chk_new(&c->chk, &cs);
       if (ok) wk->chks[r] = c->chk;
-    }
-    if (ok && L->tm) {
-      ok = !tm_cta_new(L->tm, L->warps_per_cta, &c->tm);
-      wk->tms[r] = c->tm;
     }
   }
   if (!ok) {
@@ -855,54 +688,6 @@ static void merge_host_regions(ptx_launch *L) {
   L->nregions = w + own;
 }
 
-/* the timing model for launch L (L->tm_gpu set): its instruction view,
- * its launch state and the clusters to run */
-static tc5_status timing_setup(ptx_launch *L, const tc5_ptx_arg *args, unsigned nargs, tc5_diag *diag) {
-  tc5_status st = ptx_timing_code(L->m, &L->tmi);
-  if (st) return st;
-  uint64_t foot = 0; /* the global buffers' bytes: DRAM's compulsory traffic */
-  for (unsigned k = 0; k < nargs; k++)
-    if (args[k].kind == TC5_PTX_ARG_BUFFER || args[k].kind == TC5_PTX_ARG_GLOBAL ||
-        (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data))
-      foot += args[k].bytes;
-  tm_setup s = {L->tm_gpu, L->m->target, L->tm_trace, L->tm_sample, L->threads_per_cta, L->warps_per_cta,
-                L->shared_total, L->cfg.timing_regs, L->cluster_size, L->nclusters,
-                {L->cfg.grid[0], L->cfg.grid[1], L->cfg.grid[2]}, foot, L->reg_lo, L->reg_hi, L->tmi, L->ck.insn,
-                L->m->ncode};
-  st = tm_launch_new(&L->tm, &s, diag);
-  if (!st) tm_launch_plan(L->tm, &L->run_n, &L->run_pick);
-  return st;
-}
-
-/* cfg.timing, else TC5_TIMING (runner-wide, like TC5_SCHEDULE): the GPU,
- * checked against the module's target; the trace and the sample likewise */
-static tc5_status timing_of(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, ptx_launch *L, uint64_t schedule,
-                            tc5_diag *diag) {
-  const char *g = cfg->timing ? cfg->timing : getenv("TC5_TIMING");
-  if (!g || !*g || !strcmp(g, "none")) return TC5_OK;
-  tc5_status st = tc5_timing_check(g, m->target, diag);
-  if (st) return st;
-  if (schedule)
-    return tc5_diag_add(diag, TC5_EINVAL, "timing", schedule,
-                        "timing: the model times the default schedule; schedule %llu is an adversarial one",
-                        (unsigned long long)schedule);
-  L->tm_gpu = g;
-  L->tm_trace = cfg->timing_trace ? cfg->timing_trace : getenv("TC5_TIMING_TRACE");
-  if (L->tm_trace && !*L->tm_trace) L->tm_trace = NULL;
-  L->tm_sample = cfg->timing_sample;
-  const char *e = getenv("TC5_TIMING_SAMPLE");
-  if (!L->tm_sample && e && *e) {
-    char *end;
-    unsigned long v = strtoul(e, &end, 10);
-    if (!strcmp(e, "all")) L->tm_sample = TC5_TIMING_SAMPLE_ALL;
-    else if (*end || !v || e[0] == '-')
-      return tc5_diag_add(diag, TC5_EINVAL, "TC5_TIMING_SAMPLE", 0,
-                          "TC5_TIMING_SAMPLE='%.40s' is not a count of clusters (a positive number, or all)", e);
-    else L->tm_sample = (uint32_t)(v > 0xFFFFFFFEu ? 0xFFFFFFFEu : v);
-  }
-  return TC5_OK;
-}
-
 static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args, unsigned nargs,
                          tc5_ptx_stats *stats, tc5_diag *diag, uint64_t schedule) {
   if (!m || !cfg || (nargs && !args)) return TC5_EINVAL;
@@ -919,8 +704,6 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   if ((unsigned)cfg->check > TC5_CHECK_STRICT)
     return tc5_diag_add(diag, TC5_EINVAL, "check", (uint64_t)cfg->check, "check mode %d is not none, default or strict",
                         (int)cfg->check);
-  tc5_status tst = timing_of(m, cfg, &L, schedule, diag);
-  if (tst) return tst;
   if (cfg->nrules && !cfg->rules) return tc5_diag_add(diag, TC5_EINVAL, "rules", cfg->nrules, "nrules is %u but rules is NULL", cfg->nrules);
   for (unsigned i = 0; i < cfg->nrules; i++) {
     const tc5_check_rule *r;
@@ -1033,7 +816,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
     st = TC5_ENOMEM;
     goto out;
   }
-  if ((cfg->check != TC5_CHECK_NONE || L.tm_gpu) && (st = ptx_chk_code(m, &L.ck))) goto out;
+  if (cfg->check != TC5_CHECK_NONE && (st = ptx_chk_code(m, &L.ck))) goto out;
   /* host addresses: tc5's own regions (tensor maps passed by address, the
    * module's variables) lie past every user-space address */
   uint64_t next = cfg->host_addresses ? PTX_HOST_OWN_BASE : PTX_GLOBAL_BASE;
@@ -1136,12 +919,10 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   add_region(&L, next, m->global_bytes, L.globals, "module variables");
   L.max_steps = cfg->max_steps ? cfg->max_steps : (1ull << 34);
   reg_window(m, L.f, &L.reg_lo, &L.reg_hi);
-  L.run_n = L.nclusters;
-  if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
   /* workers */
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
   if (nthreads < 1) nthreads = 1;
-  if (nthreads > L.run_n) nthreads = (unsigned)L.run_n;
+  if (nthreads > L.nclusters) nthreads = (unsigned)L.nclusters;
   if (nthreads > 256) nthreads = 256;
   wk = calloc(nthreads, sizeof *wk);
   tids = calloc(nthreads, sizeof *tids);
@@ -1167,10 +948,6 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   }
   for (unsigned k = 0; k < started; k++) worker_free(&wk[k]);
   if (!st && L.failed) st = L.status ? L.status : TC5_ESTATE;
-  if (!st && L.tm) {
-    tc5_timing_result tr;
-    st = tm_launch_finish(L.tm, cfg->timing_result ? cfg->timing_result : &tr, diag);
-  }
   /* the checker's findings: each once, errors first in order of discovery */
   for (unsigned pass = 0; pass < 2; pass++)
     for (unsigned k = 0; k < log.n; k++)
@@ -1191,7 +968,7 @@ out:
     stats->warnings = log.warnings;
     stats->thread_insns = L.thread_insns;
     stats->warp_insns = L.warp_insns;
-    stats->ctas = (L.next_cta < L.run_n ? L.next_cta : L.run_n) * (L.cluster_size ? L.cluster_size : 1);
+    stats->ctas = (L.next_cta < L.nclusters ? L.next_cta : L.nclusters) * (L.cluster_size ? L.cluster_size : 1);
     stats->seconds = now_s() - t0;
   }
   free(wk);
@@ -1204,8 +981,6 @@ out:
   pthread_mutex_destroy(&lock);
   chk_log_free(&log);
   ptx_chk_code_free(&L.ck);
-  tm_launch_free(L.tm);
-  free(L.tmi);
   return st;
 }
 
@@ -1282,7 +1057,6 @@ tc5_status tc5_ptx_launch_schedules(const tc5_ptx_module *m, const tc5_ptx_launc
     memset(&one, 0, sizeof one);
     tc5_ptx_launch_cfg c1 = *cfg;
     if (s) c1.on_finding = NULL; /* the default run's findings are the ones reported */
-    if (s) c1.timing = "none";   /* the timing model times the default schedule only */
     st = launch(m, &c1, args, nargs, &one, diag, seed);
     sum.thread_insns += one.thread_insns, sum.warp_insns += one.warp_insns, sum.ctas += one.ctas;
     sum.seconds += one.seconds, sum.findings += one.findings, sum.warnings += one.warnings;
