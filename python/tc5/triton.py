@@ -75,6 +75,9 @@ H100 = {
     "max_shared_mem": 232448, "max_num_regs": 65536, "multiprocessor_count": 132, "warpSize": 32,
     "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 5120,
 }
+# the H200 (SXM) the driver reports with TC5_TRITON_ARCH=90 and TC5_TIMING=h200
+# (the same SM as the H100's; HBM3e: 6144 bits, 4.8 TB/s; clocks nominal)
+H200 = dict(H100, mem_clock_rate=3125000, mem_bus_width=6144)
 _MAX_TMEM_COLUMNS = 512
 _ARCHS = (100, 90)
 
@@ -106,7 +109,7 @@ def device() -> dict:
 
 
 def _props() -> dict:  # device() where a parameter is named `device` (Triton's driver API)
-    return H100 if target_arch() == 90 else B200
+    return _hopper_props() if target_arch() == 90 else B200
 
 
 # ---------------------------------------------------------------------------
@@ -776,6 +779,7 @@ class Launcher:
                                f"rules give {len(flat)} arguments of {len(types)} types")
         flat = [(t, x, what) for t, (_, x, what) in zip(types, flat)]
         if ngrid > 0 and not _compile_only.get():
+            self.function = function  # its cubin: ptxas's register count for the timing model
             self._launch(gridX, gridY, gridZ, flat)
         if launch_exit_hook is not None:
             launch_exit_hook(launch_metadata)
@@ -821,7 +825,8 @@ class Launcher:
         from . import BoundsError
         try:
             findings, printed = _run(self.ptx, grid, 32 * self.num_warps, packed, shared=self.shared, check=check,
-                                     name=self.file, entry=self.name, cluster=cluster, buffers=regions.views())
+                                     name=self.file, entry=self.name, cluster=cluster, buffers=regions.views(),
+                                     regs=_launch_regs(self))
         except BoundsError as e:  # the buffer nearest the address by its argument's name
             raise regions.named(e) from None
         if printed:
@@ -916,8 +921,10 @@ def launches() -> int:
     return _launches
 
 
-def _run(ptx, grid, block, packed, *, shared, check, name, entry, cluster, buffers):
-    """tc5.run_ptx at host addresses, with the values already encoded"""
+def _run(ptx, grid, block, packed, *, shared, check, name, entry, cluster, buffers, regs=0):
+    """tc5.run_ptx at host addresses, with the values already encoded (and
+    the timing model's prediction, under TC5_TIMING or predict(), handed to
+    _timing_taken)"""
     global _launches
     from . import _tc5
     with _launch_lock:
@@ -930,7 +937,8 @@ def _run(ptx, grid, block, packed, *, shared, check, name, entry, cluster, buffe
             args.append((size, int(v) & ((1 << (8 * size)) - 1) if size < 8 else int(v) & (2**64 - 1)))
     g = tuple(grid) + (1,) * (3 - len(grid))
     c = tuple(cluster) + (1,) * (3 - len(cluster)) if cluster else (0, 0, 0)
-    return _tc5.run_ptx(ptx, name, entry, g, (block, 1, 1), c, shared, check, 0, args, True)
+    return _timing_taken(_tc5.run_ptx(ptx, name, entry, g, (block, 1, 1), c, shared, check, 0, args, True,
+                                      *_timing_args(regs)), name)
 
 
 def _report(findings, kernel: str):
@@ -1128,14 +1136,144 @@ class DeviceInterface:
 
 
 # ---------------------------------------------------------------------------
+# the timing model in the door (issue 47's Python side): TC5_TIMING, predict()
+# ---------------------------------------------------------------------------
+
+_timing_scope = contextvars.ContextVar("tc5_triton_timing", default=None)  # the innermost Prediction
+
+
+class Prediction:
+    """The timing model's predictions of the launches made in a `with
+    tc5.triton.predict(gpu)` block: .launches (one dict a launch: run_ptx's
+    timing dict plus "kernel"), .seconds and .ms (their sum)."""
+
+    def __init__(self, gpu: str, parent):
+        self.gpu, self.parent, self.launches = gpu, parent, []
+
+    @property
+    def seconds(self) -> float:
+        return sum(d["seconds"] for d in self.launches)
+
+    @property
+    def ms(self) -> float:
+        return self.seconds * 1e3
+
+    def __repr__(self):
+        return f"Prediction({self.gpu!r}, {len(self.launches)} launch(es), {self.seconds * 1e6:.3f} us)"
+
+
+def timing_gpu() -> str | None:
+    """the GPU the door's launches are predicted for: the innermost
+    predict() block's, else TC5_TIMING's; None: the timing model is off"""
+    p = _timing_scope.get()
+    if p is not None:
+        return p.gpu
+    v = _env("TC5_TIMING").strip().lower()
+    return None if v in ("", "none") else v
+
+
+class predict:
+    """`with tc5.triton.predict("b200") as p:` -- the door's launches in the
+    block run with the timing model for that GPU (None: TC5_TIMING's); p
+    collects each launch's prediction (p.seconds, p.launches). A launch of
+    a grid larger than the model's sample runs only the sampled clusters
+    (their outputs alone are written: docs/timing.md). An unknown GPU, or
+    one that cannot run the kernel's target, raises tc5.InvalidArgumentError
+    naming it at the first launch."""
+
+    def __init__(self, gpu: str | None = None):
+        self.gpu = gpu
+
+    def __enter__(self) -> Prediction:
+        gpu = self.gpu or timing_gpu()
+        if not gpu:
+            raise ValueError("tc5.triton.predict(): no GPU named and TC5_TIMING is unset (b200, h100, h200)")
+        p = Prediction(str(gpu).lower(), _timing_scope.get())
+        self._tok = _timing_scope.set(p)
+        return p
+
+    def __exit__(self, *exc):
+        _timing_scope.reset(self._tok)
+        return False
+
+
+def _hopper_props() -> dict:
+    """the Hopper part the driver reports with TC5_TRITON_ARCH=90: the H200
+    when the timing model predicts for one, else the H100"""
+    return H200 if timing_gpu() == "h200" else H100
+
+
+def _timing_args(regs: int) -> tuple:
+    """the binding's trailing arguments (rules, schedule, schedules, timing,
+    timing_trace, timing_sample, timing_regs) when the model is on; () when
+    it is off (then TC5_TIMING is unset: the C runner agrees)"""
+    gpu = timing_gpu()
+    if gpu is None:
+        return ()
+    return ((), 0, 0, gpu, None, 0, int(regs))
+
+
+def _launch_regs(launcher) -> int:
+    """registers a thread of the launcher's kernel has (its cubin's
+    EIATTR_REGCOUNT: what ptxas gave it), for the model's occupancy; 0
+    when the model is off or the cubin is not at hand (the C side then asks
+    ptxas or estimates)"""
+    if timing_gpu() is None:
+        return 0
+    b = getattr(getattr(launcher, "function", None), "binary", None)
+    return _cubin_regs(bytes(b), launcher.name) if isinstance(b, (bytes, bytearray)) else 0
+
+
+def _timing_taken(r, name: str):
+    """(findings, printed) of the binding's answer; its prediction (a third
+    item, where the model ran) goes to every enclosing predict() block"""
+    if len(r) > 2 and r[2] is not None:
+        d = dict(r[2], kernel=name[:-4] if name.endswith(".ptx") else name)
+        p = _timing_scope.get()
+        while p is not None:
+            p.launches.append(d)
+            p = p.parent
+    return r[0], r[1]
+
+
+_no_prediction_warned = False
+
+
+def _predicted_bench(fn, grad_to_none, quantiles, return_mode):
+    """do_bench under the timing model: fn runs once; the time is the sum
+    of its launches' predicted milliseconds on the GPU TC5_TIMING names.
+    A fn that launched no kernel through tc5 (PyTorch's own operations: a
+    cuBLAS baseline) has no prediction: NaN, with a warning once."""
+    from triton.testing import _summarize_statistics
+    global _no_prediction_warned
+    if grad_to_none is not None:
+        for x in grad_to_none:
+            x.grad = None
+    with predict() as p:
+        fn()
+    if not p.launches:
+        if not _no_prediction_warned:
+            _no_prediction_warned = True
+            warnings.warn(f"tc5: do_bench under TC5_TIMING={p.gpu}: the function launched no kernel through tc5 "
+                          f"(PyTorch's own operations are not modelled): its time is NaN", RuntimeWarning,
+                          stacklevel=3)
+        return _summarize_statistics([float("nan")], quantiles, return_mode)
+    return _summarize_statistics([p.ms], quantiles, return_mode)
+
+
+# ---------------------------------------------------------------------------
 # benchmarking: do_bench runs once; autotuning compiles every config
 # ---------------------------------------------------------------------------
 
 def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean"):
     """triton.testing.do_bench on tc5: fn runs once; the time is the host's
-    wall clock for that run (tc5's, not a B200's)"""
+    wall clock for that run (tc5's, not a B200's). Under TC5_TIMING (or in
+    a predict() block): the predicted milliseconds of fn's launches on that
+    GPU (NaN where fn launched none through tc5)"""
     from triton.testing import _summarize_statistics
     assert return_mode in ["min", "max", "mean", "median", "all"]
+    if timing_gpu() is not None:  # TC5_TIMING: the model's milliseconds
+        return _predicted_bench(fn, grad_to_none, quantiles, return_mode)
     if grad_to_none is not None:
         for x in grad_to_none:
             x.grad = None
@@ -1154,12 +1292,16 @@ def autotune_bench(kernel_call, quantiles=None, **kwargs):
     the config is compiled and checked against the B200's limits (shared
     memory, Tensor Memory, threads for its registers: Triton raises
     OutOfResources, and the autotuner skips it), not run; every config
-    that fits ties, so the autotuner picks the first"""
+    that fits ties, so the autotuner picks the first. Under TC5_TIMING (or
+    in a predict() block) a config that fits then runs, and its predicted
+    milliseconds on that GPU rank it: @triton.autotune picks by the model"""
     tok = _compile_only.set(True)
     try:
         kernel_call()
     finally:
         _compile_only.reset(tok)
+    if timing_gpu() is not None:  # TC5_TIMING: the config runs, its predicted milliseconds rank it
+        return _predicted_bench(kernel_call, None, quantiles, "mean")
     return [1.0] * len(quantiles) if quantiles else 1.0
 
 
@@ -1423,6 +1565,24 @@ def _fp_fusion_default():
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
 
+def tune(kernel, configs, *args, grid, timing: str = "b200", **kwargs):
+    """Autotuning without the GPU: each triton.Config of `configs` runs
+    `kernel[grid](*args, **config)` through the door on a Ray task (local
+    Ray, or address=/RAY_ADDRESS's cluster) with the timing model for
+    `timing`; returns (the best config, the table: one dict a config,
+    fastest first, failures last with their reason). tc5.sweep.tune says
+    the rest (docs/sweeps.md: handing the result to @triton.autotune)."""
+    from .sweep import tune as _tune
+    return _tune(kernel, configs, *args, grid=grid, timing=timing, **kwargs)
+
+
+def pruner(table, top: int = 1):
+    """an early_config_prune for @triton.autotune(prune_configs_by=...):
+    keeps the `top` configs tune()'s table ranks fastest (docs/sweeps.md)"""
+    from .sweep import pruner as _pruner
+    return _pruner(table, top)
+
+
 def driver():
     """the tc5 driver object (a triton.backends.driver.DriverBase)"""
     from .triton_backend.driver import Tc5Driver
@@ -1458,5 +1618,5 @@ def deactivate():
     cfg._active = None
 
 
-__all__ = ["activate", "deactivate", "compile", "run", "tensor", "Tensor", "torch_cuda_shim", "launches", "B200", "H100",
-           "target_arch", "device"]
+__all__ = ["activate", "deactivate", "compile", "run", "tensor", "Tensor", "torch_cuda_shim", "B200", "H100",
+           "target_arch", "device", "H200", "predict", "Prediction", "timing_gpu", "tune", "pruner", "launches"]
