@@ -12,12 +12,19 @@
 #                               which NaN add/sub/mul/fma/div/sqrt/rcp/min/max/cvt .f64 give;
 #                               alu_carry.ptx: copysign and the carry chain of add.cc/sub.cc/mad.cc)
 #                               the same way (OUTDIR/h100_out.bin; CTest ptx_silicon_f64nan)
+#   gpu/run.sh atomics [OUTDIR] the vector atom/red forms of sm_90 (tests/data/ptx/atom90, gen.py:
+#                               .add.{v2,v4}.f32, .{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16} and
+#                               .{v2,v4}.{f16x2,bf16x2}, as atom and as red, and the scalar forms
+#                               beside them) the same way (OUTDIR/h100_out.bin; CTest ptx_silicon_atomics)
 #   gpu/run.sh tma [OUTDIR]     the TMA kernels of tests/data/ptx/tma90 the same way, and
 #                               the driver's verdicts on tmap_rules.txt's tensor maps
 #   gpu/run.sh gemm [OUTDIR]    the GPU GEMM (gpu/gemm_cuda.cu) against the CPU's tc5_gemm,
 #                               every kind and type pair, every output bit (gemm_check.txt)
 #   gpu/run.sh bench [OUTDIR]   the GPU GEMM's speed at 8192^3 (bf16, e4m3, mxf4nvf4) beside
 #                               cuBLAS bf16 in the same run, and the CPU's (bench.txt)
+#   gpu/run.sh litmus [OUTDIR]  the PTX memory model's litmus tests (MP, SB, LB, IRIW with every
+#                               fence/scope and one-CTA / cross-CTA placement: gpu/litmus.cu),
+#                               many randomised instances; OUTDIR/litmus.txt (docs/check.md's table)
 #   gpu/run.sh cluster          shared-memory addresses in a cluster of 4 (cvta, mapa,
 #                               getctarank: docs/tma.md quotes them)
 #   gpu/run.sh smem             shared-memory addresses of static and dynamic
@@ -132,16 +139,18 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/bench_gemm.cu \
       $GEMM_OBJS build-gpu/libtc5.a -o build-gpu/bench_gemm -lcublas -lpthread -lm
     build-gpu/bench_gemm | tee "$out/bench.txt" ;;
+  litmus)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/litmus.cu -o build-gpu/litmus
+    build-gpu/litmus | tee "$out/litmus.txt" ;;
   cluster)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/cluster_addr.cu -o build-gpu/cluster_addr
     build-gpu/cluster_addr | tee "$out/cluster_addr.txt" ;;
   ptx)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  mma|f64nan)
+  mma|f64nan|atomics)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
-    data=tests/data/ptx/mma90
-    [ "$what" = mma ] || data=tests/data/ptx/f64nan
+    case $what in mma) data=tests/data/ptx/mma90 ;; f64nan) data=tests/data/ptx/f64nan ;; *) data=tests/data/ptx/atom90 ;; esac
     exec build-gpu/ptx_silicon $data "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
   tma|attention|rel90)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda

@@ -9,131 +9,12 @@
  * for (reading the destination before the wait is a race on silicon,
  * which the sanitizer issue will report). */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check/check_impl.h"
 #include "tc5/formats.h"
 #include "ptx/decode_impl.h"
-
-static const char *space_name(uint8_t s) {
-  static const char *const n[] = {"generic", "global", "shared", "shared::cluster", "local", "const", "param", "param"};
-  return s < 8 ? n[s] : "?";
-}
-
-/* A .shared (or .shared::cluster) address is 32 bits wide: [%r+imm] is
- * computed modulo 2^32, as the H100 does (nvcc's and Triton's sm_90a code
- * keeps a base below the variable and an offset that carries past 2^32:
- * the attention runs of tests/data/ptx/attn90 found it). A generic address
- * names the shared window only inside it. */
-bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
-  (void)w;
-  if (space == PS_GENERIC) {
-    if (addr < PTX_GENERIC_SHARED || addr >= PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) return false;
-    addr -= PTX_GENERIC_SHARED;
-    if (addr > 0xffffffffu) return false;
-  }
-  *off = (uint32_t)addr;
-  return true;
-}
-
-ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
-  uint32_t a;
-  if (!ptx_shared_addr(w, space, addr, &a)) return NULL;
-  ptx_cluster *cl = w->cta->cl;
-  uint32_t rank = a >> PTX_CLUSTER_SHIFT;
-  *off = PTX_CLUSTER_OFF(a);
-  if (rank == w->cta->rank) return w->cta;
-  /* .shared::cta names the CTA's own memory: its offset alone (tc5's own
-   * uses) or with its rank; another rank is no address of it */
-  if (space == PS_SHARED) return rank ? NULL : w->cta;
-  if (rank >= cl->n) return NULL;
-  return &cl->ctas[rank];
-}
-
-/* the bytes' "ever written" bits (tc5_smem), as a store sets them */
-static inline void mark_written(tc5_smem *s, uint32_t addr, uint32_t n) {
-  for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
-}
-
-uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint64_t addr, uint32_t n,
-                 bool write) {
-  ptx_cta *c = w->cta;
-  ptx_launch *L = c->L;
-  if (n > 1 && (addr & (n - 1))) {
-    ptx_fail(w, in, lane, TC5_EALIGN, addr, "%s address 0x%llx is not aligned to the access's %u bytes",
-             space_name(space), (unsigned long long)addr, n);
-    return NULL;
-  }
-  if (space == PS_GENERIC) {
-    if (addr >= PTX_GENERIC_SHARED && addr < PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) {
-      space = PS_SHARED_CLUSTER; /* a generic address may name another CTA's shared memory (mapa) */
-      addr -= PTX_GENERIC_SHARED;
-    } else if (addr >= PTX_GENERIC_LOCAL && addr < PTX_GENERIC_LOCAL + PTX_WINDOW_SIZE) {
-      space = PS_LOCAL;
-      addr -= PTX_GENERIC_LOCAL;
-    } else if (addr >= PTX_GENERIC_PARAM && addr < PTX_GENERIC_PARAM + PTX_WINDOW_SIZE) {
-      space = PS_PARAM;
-      addr -= PTX_GENERIC_PARAM;
-    } else {
-      space = PS_GLOBAL;
-    }
-  }
-  switch (space) {
-  case PS_SHARED:
-  case PS_SHARED_CLUSTER: {
-    uint32_t off;
-    ptx_cta *t = ptx_cluster_addr(w, space, addr, &off);
-    if (!t) {
-      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "shared address 0x%llx names no CTA of the cluster (%u CTAs)%s",
-               (unsigned long long)addr, c->cl->n, space == PS_SHARED ? " (a .shared::cta access names its own CTA)" : "");
-      return NULL;
-    }
-    if (off < 1024 || (uint64_t)off + n > t->smem.size) {
-      ptx_fail(w, in, lane, TC5_EBOUNDS, addr,
-               "shared address 0x%llx (%u bytes) is outside the %s shared memory [0x400, 0x%x)%s",
-               (unsigned long long)addr, n, t == c ? "CTA's" : "cluster CTA's", t->smem.size,
-               off < 1024 ? " (the first 1 KiB is reserved)" : "");
-      return NULL;
-    }
-    if (t == c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
-      if (write) chk_smem_write(CHK_W(w), CHK_IN(w, in), lane, off, n);
-      else chk_smem_read(CHK_W(w), CHK_IN(w, in), lane, off, n);
-      if (chk_has_remote(c->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), lane, off, n, write);
-    } else if (t != c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
-      chk_remote_access(CHK_W(w), CHK_IN(w, in), lane, t->chk, off, n, write); /* smem-race across CTAs */
-    }
-    if (write) mark_written(&t->smem, off, n);
-    return t->smem.bytes + off;
-  }
-  case PS_LOCAL:
-  case PS_PARAM_LOCAL:
-    if (addr + n > w->local_bytes) {
-      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "local address 0x%llx (%u bytes) is outside the thread's %u bytes",
-               (unsigned long long)addr, n, w->local_bytes);
-      return NULL;
-    }
-    return w->local + (size_t)lane * w->local_bytes + addr;
-  case PS_PARAM:
-    if (write || addr + n > L->f->param_bytes) {
-      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "kernel parameter offset 0x%llx (%u bytes) is %s",
-               (unsigned long long)addr, n, write ? "read-only" : "outside the parameters");
-      return NULL;
-    }
-    return L->params + addr;
-  default:
-    for (unsigned k = 0; k < L->nregions; k++) {
-      ptx_region *r = &L->regions[k];
-      if (addr >= r->base && addr - r->base < r->size) {
-        if (addr - r->base + n > r->size) break;
-        if (write && space == PS_CONST) break;
-        return r->host + (addr - r->base);
-      }
-    }
-    ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "%s address 0x%llx (%u bytes) is outside every buffer and variable",
-             space_name(space), (unsigned long long)addr, n);
-    return NULL;
-  }
-}
 
 /* ---- ld / st ---- */
 
@@ -159,7 +40,7 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
     else chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
     if (chk_has_remote(w->cta->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n, write);
   }
-  if (write) mark_written(s, (uint32_t)addr, n);
+  if (write) ptx_mark_written(s, (uint32_t)addr, n);
   return s->bytes + addr;
 }
 static inline void remember_region(ptx_warp *w, uint64_t addr) {
@@ -371,9 +252,58 @@ static uint64_t atom_add16(bool bf, uint64_t a, uint64_t b) {
   tc5_fmt_encode(ft, x + y, TC5_ROUND_RN, false, &code);
   return code & 0xffff;
 }
-static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uint64_t x, uint64_t c) {
+/* one half of the vector atom/red .min/.max.noftz .{f16,bf16}{x2} (PTX ISA 8.1, sm_90): a NaN
+ * operand gives the other, two NaNs the canonical NaN 0x7fff, -0 is below +0 (min.f16 without
+ * .NaN, as the H200 gives it: tests/data/ptx/atom90) */
+static uint64_t atom_minmax16(bool bf, bool max, uint64_t a, uint64_t b) {
+  uint32_t x = (uint32_t)a & 0xffff, y = (uint32_t)b & 0xffff;
+  uint32_t em = bf ? 0x7f80 : 0x7c00;
+  bool xn = (x & em) == em && (x & ~em & 0x7fff), yn = (y & em) == em && (y & ~em & 0x7fff);
+  if (xn && yn) return 0x7fff;
+  if (xn) return y;
+  if (yn) return x;
+  double u = 0, v = 0;
+  tc5_fmt_decode(bf ? TC5_BF16 : TC5_F16, x, &u, NULL);
+  tc5_fmt_decode(bf ? TC5_BF16 : TC5_F16, y, &v, NULL);
+  if (u == v) return ((x >> 15) != max) ? x : y; /* +-0: min takes the negative, max the positive */
+  return (u < v) != max ? x : y;
+}
+/* atom/red .add.f32, as the H200 computes it (tests/data/ptx/atom90, global and shared memory):
+ * rounded to nearest even; a NaN result is the canonical NaN 0x7fffffff whatever the inputs'
+ * payloads (inf - inf too); on global memory (ftz) subnormal inputs and results are flushed to
+ * zero of their sign (PTX ISA, atom: "Current implementation of atom.add.f32 on global memory
+ * flushes subnormal inputs and results to sign-preserving zero"), on shared memory they are kept */
+static uint32_t atom_add_f32(uint32_t a, uint32_t b, bool ftz) {
+  if (ftz) {
+    if (!(a & 0x7f800000)) a &= 0x80000000u;
+    if (!(b & 0x7f800000)) b &= 0x80000000u;
+  }
+  float f, g;
+  uint32_t r;
+  memcpy(&f, &a, 4);
+  memcpy(&g, &b, 4);
+  f += g;
+  memcpy(&r, &f, 4);
+  if (f != f) return 0x7fffffffu;
+  if (ftz && !(r & 0x7f800000)) r &= 0x80000000u;
+  return r;
+}
+/* whether an access of this space at addr is to global memory (a generic address outside the
+ * shared, local and parameter windows) */
+static bool atom_global(uint8_t space, uint64_t addr) {
+  if (space == PS_GLOBAL) return true;
+  return space == PS_GENERIC && addr - PTX_GENERIC_SHARED >= PTX_WINDOW_SIZE && addr - PTX_GENERIC_LOCAL >= PTX_WINDOW_SIZE &&
+         addr - PTX_GENERIC_PARAM >= PTX_WINDOW_SIZE;
+}
+static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uint64_t x, uint64_t c, bool ftz) {
   char cls = ptx_types[t].cls;
   uint64_t wm = eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1;
+  if ((op == A_MIN || op == A_MAX) && (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2)) {
+    bool bf = t == PT_BF16 || t == PT_BF16X2;
+    uint64_t r = atom_minmax16(bf, op == A_MAX, old, x);
+    if (eb == 4) r |= atom_minmax16(bf, op == A_MAX, old >> 16, x >> 16) << 16;
+    return r;
+  }
   switch (op) {
   case A_ADD:
     if (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2) {
@@ -382,15 +312,7 @@ static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uin
       if (eb == 4) r |= atom_add16(bf, old >> 16, x >> 16) << 16;
       return r;
     }
-    if (cls == 'f' && t == PT_F32) {
-      float f, g;
-      uint32_t o32 = (uint32_t)old, x32 = (uint32_t)x;
-      memcpy(&f, &o32, 4);
-      memcpy(&g, &x32, 4);
-      f += g;
-      memcpy(&o32, &f, 4);
-      return o32;
-    }
+    if (cls == 'f' && t == PT_F32) return atom_add_f32((uint32_t)old, (uint32_t)x, ftz);
     if (cls == 'f') {
       double f, g;
       uint64_t r;
@@ -427,21 +349,91 @@ static PTX_EXEC(x_atom) {
   /* the addresses first (an error is reported under the launch's lock),
    * then every lane's read-modify-write in lane order under it */
   uint8_t *ptr[32];
+  bool ftz[32];
   PTX_LANES(mask, {
     ptr[l] = ptx_mem(w, in, (int)l, in->space, base[l] + (uint64_t)ad->imm, eb, true);
     if (!ptr[l]) return PX_ERROR;
+    ftz[l] = atom_global(in->space, base[l] + (uint64_t)ad->imm);
   });
   pthread_mutex_t *lock = w->cta->L->lock;
   pthread_mutex_lock(lock);
   PTX_LANES(mask, {
     uint64_t old = 0, r;
     memcpy(&old, ptr[l], eb);
-    r = atom_rmw(op, t, eb, old, b[l], c[l]);
+    r = atom_rmw(op, t, eb, old, b[l], c[l], ftz[l]);
     memcpy(ptr[l], &r, eb);
     if (d) d[l] = old;
   });
   pthread_mutex_unlock(lock);
   return PX_NEXT;
+}
+/* the vector forms (PTX ISA 8.1, sm_90): atom/red .add.{v2,v4}.f32,
+ * .{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16} and .{v2,v4}.{f16x2,bf16x2} on global memory (or
+ * a generic address of it): in->vec elements of in->aux bytes, each its own atomic operation
+ * ("atomicity is guaranteed separately for each of the individual scalar elements"), d
+ * (atom) the old values. The access is the vector's bytes, aligned to them. */
+static PTX_EXEC(x_atom_vec) {
+  bool red = in->mods & 2;
+  const ptx_opnd *ad = &in->o[red ? 0 : 1];
+  const tc5_ptx_module *m = w->cta->L->m;
+  const uint32_t *br = m->vregs + in->o[red ? 1 : 2].vec, *dr = red ? NULL : m->vregs + in->o[0].vec;
+  const uint64_t *base = PTX_R(w, ad->reg);
+  unsigned eb = in->aux, nv = in->vec, op = in->aux2, t = in->type;
+  uint8_t *ptr[32];
+  PTX_LANES(mask, {
+    uint64_t addr = base[l] + (uint64_t)ad->imm;
+    if (!atom_global(in->space, addr))
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, addr,
+                      "the generic address 0x%llx is not in global memory: vector %s works on .global only",
+                      (unsigned long long)addr, red ? "red" : "atom");
+    ptr[l] = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
+    if (!ptr[l]) return PX_ERROR;
+  });
+  pthread_mutex_t *lock = w->cta->L->lock;
+  pthread_mutex_lock(lock);
+  PTX_LANES(mask, {
+    for (unsigned k = 0; k < nv; k++) {
+      uint64_t old = 0, r;
+      memcpy(&old, ptr[l] + k * eb, eb);
+      r = atom_rmw(op, t, eb, old, PTX_R(w, br[k])[l], 0, true); /* global memory only */
+      memcpy(ptr[l] + k * eb, &r, eb);
+      if (dr) PTX_R(w, dr[k])[l] = old;
+    }
+  });
+  pthread_mutex_unlock(lock);
+  return PX_NEXT;
+}
+static const char *const atom_ops[] = {"add", "and", "or", "xor", "cas", "exch", "inc", "dec", "min", "max", NULL};
+static tc5_status dec_atom_vec(dctx *d, int op, bool red, int sp, unsigned nv, bool noftz, ptx_type t) {
+  ptx_insn *in = d->in;
+  const char *o = d->tok[0], *tn = ptx_types[t].name;
+  bool h16 = t == PT_F16 || t == PT_BF16, h32 = t == PT_F16X2 || t == PT_BF16X2;
+  if (t != PT_F32 && !h16 && !h32)
+    return d_fail(d, TC5_EILLEGAL, "vector %s takes .f32, .f16, .bf16, .f16x2 or .bf16x2, not .%s", o, tn);
+  if (t == PT_F32 ? op != A_ADD : (op != A_ADD && op != A_MIN && op != A_MAX))
+    return d_fail(d, TC5_EILLEGAL, "vector %s.%s takes %s, not .%s", o, tn, t == PT_F32 ? ".add" : ".add, .min and .max",
+                  atom_ops[op]);
+  if (noftz != (t != PT_F32))
+    return d_fail(d, TC5_EILLEGAL, "vector %s.%s.%s: .noftz %s", o, atom_ops[op], tn,
+                  noftz ? "belongs to the f16/bf16 types" : "is required with f16/bf16 types");
+  if (nv == 8 && !h16) return d_fail(d, TC5_EILLEGAL, "vector %s: .v8 takes .f16 and .bf16 (32-bit types take .v2 and .v4), not .%s", o, tn);
+  if (sp >= 0 && sp != PS_GLOBAL)
+    return d_fail(d, TC5_EILLEGAL, "vector %s works on .global memory (or a generic address of it) only", o);
+  unsigned n = red ? 2 : 3;
+  if (!d_nops(d, n, n + 1)) return d->st;
+  in->type = (uint8_t)t;
+  in->aux = ptx_types[t].bits / 8;
+  in->aux2 = (uint32_t)op;
+  in->vec = (uint8_t)nv;
+  if (red) in->mods |= 2;
+  unsigned a = red ? 0 : 1;
+  if (!red && !d_vec(d, 0, nv, true, t, &in->o[0])) return d->st;
+  if (!d_addr(d, a, &in->o[a], NULL) || !d_vec(d, a + 1, nv, false, t, &in->o[a + 1])) return d->st;
+  if (d->r->nops == n + 1 && !d_src(d, n, PT_B64, &in->o[n])) return d->st; /* the cache policy, a hint */
+  in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+  in->nops = (uint8_t)n;
+  in->fn = x_atom_vec;
+  return TC5_OK;
 }
 /* atom.{exch,cas}.b128 (sm_90): .b128 registers (halves in reg, reg + 1) */
 static PTX_EXEC(x_atom128) {
@@ -489,7 +481,7 @@ static PTX_EXEC(x_async_store) {
       uint64_t old = 0, r;
       pthread_mutex_lock(lock);
       memcpy(&old, p, eb);
-      r = atom_rmw(op, in->type, eb, old, PTX_R(w, vr[0])[l], 0);
+      r = atom_rmw(op, in->type, eb, old, PTX_R(w, vr[0])[l], 0, false); /* shared memory */
       memcpy(p, &r, eb);
       pthread_mutex_unlock(lock);
     }
@@ -582,11 +574,14 @@ PTX_DEC(dec_atom) {
   if (red && d_take(d, "async")) return dec_async_store(d, true);
   take_cache_ops(d);
   int sp = d_take_space(d);
-  static const char *const ops[] = {"add", "and", "or", "xor", "cas", "exch", "inc", "dec", "min", "max", NULL};
+  const char *const *ops = atom_ops;
   int op = d_take_one(d, ops);
   bool noftz = d_take(d, "noftz");
+  static const char *const vecs[] = {"v2", "v4", "v8", NULL};
+  int v = d_take_one(d, vecs);
   ptx_type t = d_take_type(d);
   if (op < 0 || t == PT_NONE) return d_fail(d, TC5_EPARSE, "%s needs an operation and a type", d->tok[0]);
+  if (v >= 0) return dec_atom_vec(d, op, red, sp, 2u << v, noftz, t);
   unsigned W = ptx_types[t].bits;
   if (t == PT_B128) return dec_atom128(d, op, red, sp);
   /* .add.noftz.{f16,f16x2,bf16,bf16x2} (sm_90 for the bf16 forms) and .cas.b16: the 16-bit forms;
@@ -640,7 +635,7 @@ static PTX_EXEC(x_cvta) {
     if (to) {
       if (a[l] < base || a[l] >= base + PTX_WINDOW_SIZE)
         return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a[l], "generic address 0x%llx is not in the %s window",
-                        (unsigned long long)a[l], space_name(in->space));
+                        (unsigned long long)a[l], ptx_space_name(in->space));
       d[l] = (a[l] - base) & m;
     } else {
       d[l] = (a[l] + base) & m;
@@ -974,7 +969,6 @@ static PTX_EXEC(x_cp_async_group) {
 }
 PTX_DEC(dec_cp_async) {
   ptx_insn *in = d->in;
-  if (d_take(d, "bulk")) return ptx_dec_bulk(d, false); /* TMA: exec_tma.c */
   bool wait_all = d_take(d, "wait_all");
   if (wait_all || d_take(d, "commit_group")) {
     /* wait_all: a late schedule completes the warp's copies here;

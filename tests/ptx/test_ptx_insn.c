@@ -920,6 +920,17 @@ static void test_bad_forms(void **state) {
       {"mad.cc.u32 %r10, %r11, %r12, %r13;", TC5_EPARSE, "needs one of .lo, .hi"},
       {"add.cc.lo.u32 %r10, %r11, %r12;", TC5_EPARSE, "takes no .lo/.hi"},
       {"createpolicy.fractional.b64 %rd10, 1.0;", TC5_EPARSE, "needs .L2::priority"},
+      /* issue 50's vector atom/red */
+      {"atom.global.add.v8.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};",
+       TC5_EILLEGAL, ".v8 takes .f16 and .bf16"},
+      {"red.global.max.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};", TC5_EILLEGAL, "vector red.f32 takes .add, not .max"},
+      {"red.global.add.noftz.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};", TC5_EILLEGAL, ".noftz belongs to the f16/bf16 types"},
+      {"red.global.add.v2.f16 [%rd1], {%h1, %h2};", TC5_EILLEGAL, ".noftz is required with f16/bf16 types"},
+      {"red.global.exch.noftz.v2.bf16 [%rd1], {%h1, %h2};", TC5_EILLEGAL, "takes .add, .min and .max, not .exch"},
+      {"red.global.add.v2.u32 [%rd1], {%r1, %r2};", TC5_EILLEGAL, "not .u32"},
+      {"red.shared.add.v2.f32 [%rd1], {%f1, %f2};", TC5_EILLEGAL, "works on .global memory"},
+      {"atom.global.add.v4.f32 %f1, [%rd1], {%f1, %f2, %f3, %f4};", TC5_EPARSE, "must be a vector"},
+      {"atom.global.add.v4.f32 {%f1, %f2}, [%rd1], {%f1, %f2, %f3, %f4};", 0, "4"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char code[2048];

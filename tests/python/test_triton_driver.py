@@ -321,3 +321,49 @@ def test_tc5_triton_environment_variable(tmp_path):
                        cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "tc5 driver" in r.stdout and r.stdout.strip().endswith("True")
+
+
+def test_live_scan_runs_no_user_code():
+    """issue 50: the scan of live objects (pointers stored in memory may name any array) reads
+    dicts, lists and tuples through their C methods and classes through type(): a subclass's
+    values()/__iter__/__getitem__ or a computed __class__ never runs (transformers' lazy
+    auto-mappings raise in values()), and the arrays they hold are still found"""
+    ran = []
+
+    class LazyDict(dict):
+        def values(self):
+            ran.append("values")
+            raise RuntimeError("lazy mapping: values() must not be called")
+
+        def __iter__(self):
+            ran.append("iter")
+            raise RuntimeError("lazy mapping")
+
+    class Seq(list):
+        def __iter__(self):
+            ran.append("list iter")
+            raise RuntimeError("list")
+
+    class Tup(tuple):
+        def __getitem__(self, k):
+            ran.append("tuple getitem")
+            raise RuntimeError("tuple")
+
+        def __iter__(self):
+            ran.append("tuple iter")
+            raise RuntimeError("tuple")
+
+    class Proxy:
+        @property
+        def __class__(self):
+            ran.append("__class__")
+            raise RuntimeError("a proxy's class")
+
+    a, b, c = np.arange(7, dtype=np.float32), np.arange(9, dtype=np.int16), np.arange(11, dtype=np.uint8)
+    keep = [LazyDict(x=a), Seq([b]), Tup((c,)), Proxy()]
+    addrs = {a.ctypes.data, b.ctypes.data, c.ctypes.data}
+    del a, b, c  # reachable only through the containers
+    found = {lo for lo, _, _ in tc5.triton._live_regions()}
+    assert ran == []
+    assert addrs <= found
+    assert len(keep) == 4
