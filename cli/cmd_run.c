@@ -13,6 +13,7 @@ static const char usage_text[] =
     "               [--cluster X[,Y[,Z]]] [--shared-bytes N] [--threads N] [--max-steps N] [--stats]\n"
     "               [--check=none|default|strict] [--werror] [--rule NAME=off|warning|error ...]\n"
     "               [--schedule SEED | --schedules N]\n"
+    "               [--timing=b200|h100|h200 [--timing-trace=FILE.json] [--timing-sample=N|all]]\n"
     "               --arg SPEC [--arg SPEC ...] [--buffer SPEC ...]\n\n"
     "Runs the kernel, one --arg per .param of the entry, in order. SPEC:\n"
     "  u32:V s32:V u64:V s64:V   an integer (decimal, -V for s32/s64, or 0x-hex)\n"
@@ -54,6 +55,14 @@ static const char usage_text[] =
     "--schedules N: runs the default schedule and seeds 1..N from the same inputs and\n"
     "compares every out/inout buffer byte for byte: exit 1 naming the buffer, the first\n"
     "differing byte and the two schedules when any differ; the files get the default run's.\n"
+    "--timing=GPU: predicts the launch's duration on a B200 (sm_100* PTX), H100 or H200\n"
+    "(sm_90*) with tc5's timing model (docs/timing.md; TC5_TIMING sets it for every run):\n"
+    "a breakdown (waves, CTAs/SM, each unit's busy share, the limit) and 'tc5 run: timing:\n"
+    "predicted T us on GPU'. Grids of more than 32 clusters run a sample of 16 clusters\n"
+    "(only their outputs are computed; the line says 'sampled'); --timing-sample=N runs N,\n"
+    "--timing-sample=all every one. --timing-trace=FILE.json writes a Chrome trace-event\n"
+    "timeline of the CTAs run (Perfetto opens it). Registers per thread come from ptxas -v\n"
+    "when ptxas is found (TC5_PTXAS, PATH), else an estimate.\n"
     "Exit status: 0 the kernel ran to completion; 1 a kernel error (the message says\n"
     "which: out of bounds, misaligned, deadlock, a tcgen05 rule...) or a checker\n"
     "finding; 2 bad usage or unreadable input.\n";
@@ -290,6 +299,24 @@ int cmd_run(int argc, char **argv) {
     bool takes = !strcmp(o, "--entry") || !strcmp(o, "--grid") || !strcmp(o, "--block") || !strcmp(o, "--cluster") ||
                  !strcmp(o, "--shared-bytes") || !strcmp(o, "--threads") || !strcmp(o, "--arg") || !strcmp(o, "--buffer") ||
                  !strcmp(o, "--max-steps") || !strcmp(o, "--schedule") || !strcmp(o, "--schedules");
+    if (!strncmp(o, "--timing=", 9)) {
+      cfg.timing = o + 9;
+      continue;
+    }
+    if (!strncmp(o, "--timing-trace=", 15)) {
+      cfg.timing_trace = o + 15;
+      continue;
+    }
+    if (!strncmp(o, "--timing-sample=", 16)) {
+      char *end;
+      unsigned long v = strtoul(o + 16, &end, 10);
+      if (!strcmp(o + 16, "all")) cfg.timing_sample = TC5_TIMING_SAMPLE_ALL;
+      else if (*end || !v || o[16] == '-' || v > 0xFFFFFFFEul) {
+        fprintf(stderr, "tc5 run: --timing-sample takes a positive count of clusters or all, not '%s'\n", o + 16);
+        goto out;
+      } else cfg.timing_sample = (uint32_t)v;
+      continue;
+    }
     if (!strncmp(o, "--schedule=", 11) || !strncmp(o, "--schedules=", 12)) { /* --schedule=SEED */
       bool many = o[10] == 's';
       val = o + (many ? 12 : 11);
@@ -418,6 +445,20 @@ int cmd_run(int argc, char **argv) {
   tc5_diag_init(&dg);
   tc5_ptx_module *m = NULL;
   tc5_status st = tc5_ptx_load((const char *)text, len, file, &m, &dg);
+  tc5_timing_result tres;
+  memset(&tres, 0, sizeof tres);
+  cfg.timing_result = &tres;
+  const char *tgpu = cfg.timing ? cfg.timing : getenv("TC5_TIMING");
+  if ((cfg.timing_trace || cfg.timing_sample) && (!tgpu || !*tgpu || !strcmp(tgpu, "none"))) {
+    fprintf(stderr, "tc5 run: --timing-trace and --timing-sample need --timing=GPU (or TC5_TIMING)\n");
+    free(text);
+    tc5_ptx_free(m);
+    goto out;
+  }
+  if (!st && tgpu && *tgpu && strcmp(tgpu, "none")) {
+    uint32_t regs = 0; /* ptxas's count, else the model's estimate */
+    if (!tc5_timing_ptxas_regs((const char *)text, len, entry, tgpu, &regs, NULL)) cfg.timing_regs = regs;
+  }
   free(text);
   if (st) {
     fprintf(stderr, "tc5 run: %s\n", tc5_strerror(st));
@@ -472,6 +513,11 @@ int cmd_run(int argc, char **argv) {
       rc = EXIT_USAGE;
     }
     if (f && fclose(f)) rc = EXIT_USAGE;
+  }
+  if (tres.valid) {
+    char tb[2048];
+    tc5_timing_format(&tres, tb, sizeof tb);
+    fputs(tb, stderr);
   }
   if (stats)
     fprintf(stderr, "tc5 run: %llu thread-instructions (%llu warp-instructions) in %llu CTAs, %.3f s, %.3g thread-instructions/s\n",

@@ -34,6 +34,7 @@
 #include "tc5/check.h"
 #include "tc5/status.h"
 #include "tc5/tensormap.h"
+#include "tc5/timing.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -129,7 +130,9 @@ typedef struct tc5_ptx_launch_cfg {
                                .reqnctapercluster, else 1,1,1); the grid is
                                a whole number of clusters, at most 16 CTAs a
                                cluster (8 portable)                           */
-  unsigned threads;         /* host threads running CTAs: 0 = one per core    */
+  unsigned threads;         /* host threads running CTAs: 0 = the environment's
+                               TC5_THREADS (1 to 256) when set, else one per
+                               core                                           */
   uint64_t max_steps;       /* warp-instructions per CTA before it is stopped
                                as a hang; 0 = 2^34                            */
   tc5_ptx_print_fn print;   /* kernel printf output; NULL drops it            */
@@ -160,6 +163,27 @@ typedef struct tc5_ptx_launch_cfg {
    * gives the same run whatever `threads` is. When 0, the environment's
    * TC5_SCHEDULE (a number) is used. */
   uint64_t schedule;
+  /* The timing model (tc5/timing.h, docs/timing.md): "b200", "h100" or
+   * "h200" predicts the launch's duration on that GPU into *timing_result;
+   * NULL: the environment's TC5_TIMING (unset or empty: off); "" or
+   * "none": off whatever TC5_TIMING says. An unknown GPU, or one that
+   * cannot run the module's .target (b200: sm_100*; h100/h200: sm_90* and
+   * older), is TC5_EINVAL naming it. Timing with an adversarial schedule is
+   * TC5_EINVAL. */
+  const char *timing;
+  tc5_timing_result *timing_result; /* filled when timing runs; may be NULL */
+  /* a Chrome trace-event JSON file (Perfetto opens it) of the CTAs run in
+   * detail; NULL: none (TC5_TIMING_TRACE in the environment when NULL) */
+  const char *timing_trace;
+  /* clusters of CTAs run in detail: 0: the default (TC5_TIMING_SAMPLE from
+   * the environment, else 16; grids of at most twice that many clusters
+   * run whole); TC5_TIMING_SAMPLE_ALL: every cluster (no sampling, outputs
+   * complete); else that many, spread evenly over the grid's linear index.
+   * A sampled launch computes only the sampled clusters' outputs. */
+  uint32_t timing_sample;
+  /* registers per thread for occupancy (tc5_timing_ptxas_regs gives
+   * ptxas's count); 0: estimated (docs/timing.md) */
+  uint32_t timing_regs;
 } tc5_ptx_launch_cfg;
 
 typedef struct tc5_ptx_stats {

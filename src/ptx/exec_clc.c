@@ -21,6 +21,7 @@
 /* the response of one try_cancel: take the next unlaunched cluster */
 static void cancel_one(ptx_launch *L, uint32_t resp[4]) {
   memset(resp, 0, 16);
+  if (L->run_pick) return; /* the timing model's sample: each sampled cluster does its own work (docs/timing.md) */
   uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
   if (i >= L->nclusters) return;
   uint32_t ncx = L->cfg.grid[0] / L->cluster[0], ncy = L->cfg.grid[1] / L->cluster[1];

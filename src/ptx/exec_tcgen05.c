@@ -290,6 +290,19 @@ static PTX_EXEC(x_tfence) {
   return PX_NEXT;
 }
 
+/* The mbarrier of tcgen05.commit with no state space (generic addressing):
+ * ptxas passes the low 32 bits of the generic address to the instruction
+ * (UTCBAR takes a 32-bit shared::cluster address; no conversion in the
+ * SASS), so a generic address of the shared window and its 32-bit offset
+ * name the same mbarrier. Triton 3.3-3.6 write the offset zero-extended
+ * (cvt.u64.u32; issue 52, docs/spec-departures.md). Other generic
+ * addresses (global, local) are outside the .shared::cluster window the
+ * PTX ISA requires: NULL, refused by the caller. */
+static ptx_cta *commit_target(ptx_warp *w, const ptx_insn *in, uint64_t a, uint32_t *off) {
+  if (in->space == PS_GENERIC && a <= 0xffffffffu) return ptx_cluster_addr(w, PS_SHARED_CLUSTER, a, off);
+  return ptx_cluster_addr(w, in->space, a, off);
+}
+
 static PTX_EXEC(x_commit) {
   if (mask && w->cta->chk && chk_has_deferred(w->cta->chk)) chk_dealloc_used(w->cta->chk); /* Tensor Memory used after a dealloc */
   ptx_cta *c = w->cta;
@@ -297,7 +310,7 @@ static PTX_EXEC(x_commit) {
   PTX_LANES(mask, {
     uint64_t a = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
     uint32_t off;
-    ptx_cta *t = ptx_cluster_addr(w, in->space, a, &off);
+    ptx_cta *t = commit_target(w, in, a, &off);
     if (!t)
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "0x%llx is not a shared-memory address of the cluster", (unsigned long long)a);
     /* .multicast::cluster: the mbarrier at the same offset in each CTA of ctaMask */
@@ -331,6 +344,7 @@ static PTX_EXEC(x_commit) {
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[%s] %s", chk_rule_id(CR_TMEM_UNINIT), dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk && own) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(c, own), before, true, &spill);
+    if (c->tm) for (unsigned i = 0; i < nm; i++) tm_commit(c->tm, w->id, &pm[i]->tm, pm[i]->mb.phase);
     if (nm > (own != NULL)) { /* other CTAs' mbarriers: through the exports */
       chk_export(CHK_W(w), true);
       for (unsigned i = 0; i < nm; i++)
@@ -339,6 +353,20 @@ static PTX_EXEC(x_commit) {
     c->progress = true;
   });
   return PX_NEXT;
+}
+
+/* the timing model's view of an MMA: its FLOPs (dense-equivalent), the
+ * rate of its kind, the peer CTA of a pair */
+static void timing_mma(ptx_warp *w, const ptx_insn *in, const tc5_mma_args *a, unsigned cta_group) {
+  tc5_idesc d;
+  unsigned k = 16;
+  if (tc5_idesc_decode(a->idesc, a->variant.kind, &d, NULL) || tc5_idesc_k(&d, &k)) return;
+  static const unsigned rate[TC5_KIND_COUNT] = {TM_RATE_BF16, TM_RATE_TF32, TM_RATE_FP8, TM_RATE_INT8,
+                                                TM_RATE_FP8, TM_RATE_FP4, TM_RATE_FP4};
+  double flops = 2.0 * d.m * d.n * k * (d.sparse ? 0.5 : 1);
+  ptx_cta *c = w->cta;
+  tm_mma(c->tm, w->id, TM_PC(w, in), flops, rate[(unsigned)a->variant.kind < TC5_KIND_COUNT ? a->variant.kind : 0],
+         cta_group == 2 ? c->cl->ctas[c->rank ^ 1u].tm : NULL, false);
 }
 
 /* tcgen05.mma: the variant is parsed from the opcode text once at decode
@@ -393,6 +421,7 @@ static PTX_EXEC(x_mma) {
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[%s] %s", chk_rule_id(CR_SMEM_UNINIT), dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk) chk_mma(CHK_W(w), CHK_IN(w, in), (int)l, &args);
+    if (c->tm) timing_mma(w, in, &args, var.cta_group);
   });
   return PX_NEXT;
 }

@@ -19,6 +19,7 @@
 #include "tc5/sync.h"
 #include "tc5/tmem.h"
 #include "check/check_event.h" /* the checker's events: the runner depends on the checker, not back */
+#include "timing/timing_event.h" /* the timing model's events (issue 47), likewise */
 
 #define PTX_NOREG 0xFFFFFFFFu
 #define PTX_MAX_OPS 8
@@ -252,7 +253,7 @@ typedef struct ptx_launch {
   uint32_t reg_lo, reg_hi;  /* the registers the entry and the .funcs touch: a warp's window */
   uint64_t max_steps;
   /* the first error stops every worker */
-  volatile int failed;
+  int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */
   tc5_status status;
   tc5_diag *diag;
   void *lock;               /* pthread_mutex_t*: errors, atomics, printf */
@@ -265,13 +266,25 @@ typedef struct ptx_launch {
   struct chk_log *log;      /* the checker's findings (cfg.check != none) */
   chk_code ck;              /* the checker's view of m->code (cfg.check != none) */
   uint64_t schedule;        /* 0: the default schedule; else the seed of an adversarial one */
+  /* the timing model (NULL: off): its launch, the instructions' classes,
+   * the clusters to run (run_n; run_pick[i] the i-th, NULL: in order) */
+  const char *tm_gpu;        /* cfg.timing or TC5_TIMING, resolved (NULL: off) */
+  const char *tm_trace;
+  uint32_t tm_sample;
+  struct tm_launch *tm;
+  tm_insn *tmi;
+  uint64_t run_n;
+  const uint64_t *run_pick;
 } ptx_launch;
+/* whether the launch failed: read by every worker while one sets it (under L->lock) */
+static inline int ptx_failed(const ptx_launch *L) { return __atomic_load_n(&L->failed, __ATOMIC_RELAXED); }
 
 typedef struct ptx_mbar {
   uint32_t addr;
   tc5_mbarrier mb;
   uint32_t tx_line;   /* the last complete_tx (a TMA copy's): its line, 0 none ... */
   uint32_t tx_thread; /* ... and the thread (in the CTA) that issued it */
+  tm_mb tm;           /* the timing model's time of it (zeroed at init) */
 } ptx_mbar;
 
 struct ptx_cta;
@@ -364,6 +377,7 @@ typedef struct ptx_cluster {
     uint32_t ncols, taddr, line;
   } pair[8];
   struct ptx_sched *sched;  /* an adversarial schedule (NULL: the default one) */
+  tm_mb tm_bar;             /* the timing model's time of barrier.cluster's phases */
 } ptx_cluster;
 
 /* ---- adversarial schedules (sched.c) ----
@@ -431,6 +445,7 @@ typedef struct ptx_cta {
   bool progress;              /* something a waiting warp may see changed */
   uint64_t epoch;             /* counts the changes: a retrying warp waits for a new one */
   struct chk_cta *chk;        /* the checker's state, NULL with --check=none */
+  struct tm_cta *tm;          /* the timing model's, NULL with timing off */
 } ptx_cta;
 
 /* ---- helpers for semantics functions ---- */
@@ -469,6 +484,10 @@ bool ptx_target_in(const tc5_ptx_module *m, const char *targets);
  * made once per launch; CHK_IN: the entry of instruction `in` of warp w */
 tc5_status ptx_chk_code(const tc5_ptx_module *m, chk_code *out);
 void ptx_chk_code_free(chk_code *c);
+/* the timing model's view of the instructions (timing_class.c; INTERIM
+ * until the opcode table's timing class) */
+tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out);
+#define TM_PC(w, in) ((uint32_t)((in) - (w)->cta->L->m->code))
 #define CHK_IN(w, in) ((w)->cta->L->ck.insn + ((in) - (w)->cta->L->m->code))
 /* the checker's view of warp w (who) and of mbarrier mb of CTA c, made at the event */
 #define CHK_W(w) (&(chk_warp){(w)->cta->chk, (w)->id, (w)->active, (w)->live, (w)->r, &(w)->chk_pending})

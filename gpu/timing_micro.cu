@@ -1,0 +1,727 @@
+// Unit-level microbenchmarks of the H200's SM and memory system, the only
+// calibration source of tc5's Hopper timing parameters (issue 47;
+// src/timing/params_h200.def cites each line by its key).
+// usage: timing_micro OUT.tsv     (gpu/run.sh timing-micro)
+// Each line of OUT.tsv (and stdout): key, value, unit, how it was measured.
+// Cycles are read by clock64() inside the kernel (one SM's clock); whole-chip
+// rates by CUDA events; the SM clock the kernels ran at is measured too
+// (clock64 ticks over %globaltimer nanoseconds, key clock_mhz).
+#include <cuda.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "cuda_check.h" /* CK(call) */
+
+static FILE *tsv;
+static double clock_ghz = 1.98; /* replaced by the measurement */
+static int nsm = 132;
+
+static void emit(const char *key, double v, const char *unit, const char *how) {
+  printf("%-28s %14.4f %-16s %s\n", key, v, unit, how);
+  fprintf(tsv, "%s\t%.6g\t%s\t%s\n", key, v, unit, how);
+  fflush(stdout);
+  fflush(tsv);
+}
+
+__device__ __forceinline__ uint64_t gtime() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+  return t;
+}
+
+/* ---- the SM clock: clock64 over globaltimer while every SM spins ---- */
+__global__ void clock_kernel(unsigned long long *out, uint64_t ns) {
+  uint64_t g0 = gtime(), c0 = clock64(), g1;
+  float x = threadIdx.x;
+  do {
+    for (int i = 0; i < 64; i++) x = fmaf(x, 0.999f, 0.5f);
+    g1 = gtime();
+  } while (g1 - g0 < ns);
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) {
+    out[2 * blockIdx.x] = c1 - c0;
+    out[2 * blockIdx.x + 1] = g1 - g0;
+  }
+  if (x == 12345.f) out[0] = 0;
+}
+
+/* ---- issue rates: 8 chains a thread, coupled so that nothing folds ---- */
+#define CH8(stmt) stmt(0, 1) stmt(1, 2) stmt(2, 3) stmt(3, 4) stmt(4, 5) stmt(5, 6) stmt(6, 7) stmt(7, 0)
+enum { OP_FFMA, OP_HFMA2, OP_DFMA, OP_IADD, OP_IMAD, OP_LOP3, OP_EX2, OP_RCP, OP_TANH, OP_CVT_F16, OP_CVT_I, OP_SHFL, OP_N };
+static const char *op_name[OP_N] = {"fp32_fma",  "fp16x2_fma",   "fp64_fma",     "int_add", "int_mad", "int_lop3",
+                                    "sfu_ex2",   "sfu_rsqrt",      "sfu_tanh",     "cvt_f16_pair", "cvt_f32_s32", "shfl_bfly"};
+/* instructions per statement: the cvt pairs are two conversions */
+static const int op_insns[OP_N] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 1};
+
+template <int OP> __device__ __forceinline__ void step8(uint32_t (&r)[8]) {
+#define S(a, b)                                                                                                    \
+  if (OP == OP_FFMA) asm volatile("fma.rn.f32 %0, %0, %1, 0f3F000000;" : "+r"(r[a]) : "r"(r[b]));                 \
+  if (OP == OP_HFMA2) asm volatile("fma.rn.f16x2 %0, %0, %1, %0;" : "+r"(r[a]) : "r"(r[b]));                      \
+  if (OP == OP_IADD) asm volatile("add.u32 %0, %0, %1;" : "+r"(r[a]) : "r"(r[b]));                                 \
+  if (OP == OP_IMAD) asm volatile("mad.lo.u32 %0, %0, %1, %0;" : "+r"(r[a]) : "r"(r[b]));                         \
+  if (OP == OP_LOP3) asm volatile("lop3.b32 %0, %0, %1, 0x5bd1e995, 0x96;" : "+r"(r[a]) : "r"(r[b]));            \
+  if (OP == OP_EX2) asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+r"(r[a]));                                      \
+  if (OP == OP_RCP) asm volatile("rsqrt.approx.ftz.f32 %0, %0;" : "+r"(r[a]));                                      \
+  if (OP == OP_TANH) asm volatile("tanh.approx.f32 %0, %0;" : "+r"(r[a]));                                        \
+  if (OP == OP_CVT_F16)                                                                                            \
+    asm volatile("{.reg .b16 h; cvt.rn.f16.f32 h, %0; cvt.f32.f16 %0, h;}" : "+r"(r[a]));                          \
+  if (OP == OP_CVT_I) asm volatile("{.reg .s32 i; cvt.rni.s32.f32 i, %0; cvt.rn.f32.s32 %0, i;}" : "+r"(r[a]));    \
+  if (OP == OP_SHFL) asm volatile("shfl.sync.bfly.b32 %0, %0, 1, 0x1f, -1;" : "+r"(r[a]));
+  CH8(S)
+#undef S
+}
+
+template <int OP> __device__ __forceinline__ void step8d(double (&r)[8]) {
+#define S(a, b) asm volatile("fma.rn.f64 %0, %0, %1, 0d3FE0000000000000;" : "+d"(r[a]) : "d"(r[b]));
+  CH8(S)
+#undef S
+}
+
+template <int OP>
+__global__ void __launch_bounds__(1024) issue_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  uint32_t r[8];
+  double d[8];
+  for (int i = 0; i < 8; i++) {
+    r[i] = 0x3f000000u + threadIdx.x * 8 + i;
+    d[i] = 0.5 + threadIdx.x + i;
+  }
+  __syncthreads();
+  uint64_t c0 = clock64();
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int u = 0; u < 16; u++) {
+      if (OP == OP_DFMA) step8d<OP>(d);
+      else step8<OP>(r);
+    }
+  }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+  uint32_t s = 0;
+  for (int i = 0; i < 8; i++) s ^= r[i] ^ (uint32_t)__double_as_longlong(d[i]);
+  if (s == 0x12345678u) sink[0] = s;
+}
+
+/* latency: one warp, one dependent chain */
+template <int OP> __global__ void lat_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  uint32_t x = 0x3f000000u + threadIdx.x;
+  double dx = 0.5;
+  uint32_t y = 0x3f800001u;
+  double dy = 1.0000001;
+  uint64_t c0 = clock64();
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int u = 0; u < 32; u++) {
+      if (OP == OP_FFMA) asm volatile("fma.rn.f32 %0, %0, %1, 0f3F000000;" : "+r"(x) : "r"(y));
+      if (OP == OP_IMAD) asm volatile("mad.lo.u32 %0, %0, %1, %0;" : "+r"(x) : "r"(y));
+      if (OP == OP_DFMA) asm volatile("fma.rn.f64 %0, %0, %1, 0d3FE0000000000000;" : "+d"(dx) : "d"(dy));
+      if (OP == OP_EX2) asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+r"(x));
+      if (OP == OP_CVT_I) asm volatile("{.reg .s32 i; cvt.rni.s32.f32 i, %0; cvt.rn.f32.s32 %0, i;}" : "+r"(x));
+      if (OP == OP_SHFL) asm volatile("shfl.sync.bfly.b32 %0, %0, 1, 0x1f, -1;" : "+r"(x));
+    }
+  }
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[0] = c1 - c0;
+  if ((x ^ (uint32_t)__double_as_longlong(dx)) == 0x12345678u) sink[0] = x;
+}
+
+/* ---- shared memory: latency (pointer chase), bandwidth (v4), bank conflicts ---- */
+__global__ void smem_lat_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  __shared__ uint32_t s[4096];
+  for (int i = threadIdx.x; i < 4096; i += blockDim.x) s[i] = (i * 97 + 13) & 4095; /* one cycle of 4096 */
+  __syncthreads();
+  uint32_t p = 0;
+  uint64_t c0 = clock64();
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int u = 0; u < 32; u++) asm volatile("ld.shared.u32 %0, [%1];" : "=r"(p) : "r"((uint32_t)__cvta_generic_to_shared(s) + 4 * p));
+  }
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[0] = c1 - c0;
+  if (p == 0xffffffffu) sink[0] = p;
+}
+
+/* every thread of the block reads: stride (in 4-byte words) between lanes; v4 = 16-byte loads */
+template <bool V4> __global__ void __launch_bounds__(1024) smem_bw_kernel(int iters, int stride, unsigned long long *cyc, uint32_t *sink) {
+  extern __shared__ uint32_t s[];
+  for (int i = threadIdx.x; i < 32768; i += blockDim.x) s[i] = i;
+  __syncthreads();
+  uint32_t base = (uint32_t)__cvta_generic_to_shared(s);
+  int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  uint32_t a = base + 4 * ((V4 ? lane * 4 : (lane * stride) & 8191) + (w & 3) * 8192);
+  uint32_t acc = 0;
+  __syncthreads();
+  uint64_t c0 = clock64();
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int u = 0; u < 16; u++) {
+      uint32_t x0, x1, x2, x3;
+      if (V4) {
+        asm volatile("ld.volatile.shared.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(x0), "=r"(x1), "=r"(x2), "=r"(x3) : "r"(a + u * 512));
+        acc ^= x0 ^ x1 ^ x2 ^ x3;
+      } else {
+        asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(x0) : "r"(a + (u & 1) * 4));
+        acc += x0;
+      }
+    }
+  }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+  if (acc == 0x12345678u) sink[0] = acc;
+}
+
+/* ---- global memory: read bandwidth (16-byte loads, .cg: L2), pointer-chase latency ---- */
+__global__ void read_kernel(const uint4 *p, size_t n16, int reps, uint32_t *sink) {
+  uint32_t acc = 0;
+  for (int r = 0; r < reps; r++)
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n16; i += (size_t)gridDim.x * blockDim.x) {
+      uint4 v = __ldcg(p + i);
+      acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+  if (acc == 0x12345678u) sink[0] = acc;
+}
+/* 8 independent 16-byte loads in flight per thread (the plain loop above keeps about one) */
+__global__ void read8_kernel(const uint4 *p, size_t n16, int reps, uint32_t *sink) {
+  uint32_t acc = 0;
+  size_t T = (size_t)gridDim.x * blockDim.x, t0 = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  for (int r = 0; r < reps; r++)
+    for (size_t i = t0; i + 7 * T < n16; i += 8 * T) {
+      uint4 v[8];
+#pragma unroll
+      for (int j = 0; j < 8; j++) v[j] = __ldcg(p + i + j * T);
+#pragma unroll
+      for (int j = 0; j < 8; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    }
+  if (acc == 0x12345678u) sink[0] = acc;
+}
+__global__ void copy_kernel(const uint4 *p, uint4 *q, size_t n16) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n16; i += (size_t)gridDim.x * blockDim.x) q[i] = p[i];
+}
+/* slot i (stride bytes apart) holds the address of slot (a i + c) mod n: a full-period LCG (n a power of 2) */
+__global__ void chain_kernel(uint64_t *base, size_t n, size_t stride) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    size_t j = (i * 1664525ull + 1013904223ull) & (n - 1);
+    *(uint64_t *)((char *)base + i * stride) = (uint64_t)((char *)base + j * stride);
+  }
+}
+/* warm: steps taken first, untimed (0: none, the timed loads are first touches) */
+__global__ void chase_kernel(uint64_t *start, int warm, int steps, unsigned long long *cyc, uint64_t *sink) {
+  uint64_t p = (uint64_t)start;
+  for (int i = 0; i < warm; i++) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
+  uint64_t c0 = clock64();
+  for (int i = 0; i < steps; i++) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
+  uint64_t c1 = clock64();
+  cyc[0] = c1 - c0;
+  if (p == 1) sink[0] = p;
+}
+__global__ void atomic_lat_kernel(unsigned *a, int steps, unsigned long long *cyc, unsigned *sink) {
+  unsigned x = 0;
+  uint64_t c0 = clock64();
+  for (int i = 0; i < steps; i++) x = atomicAdd(a + (x & 1), 1u);
+  uint64_t c1 = clock64();
+  cyc[0] = c1 - c0;
+  sink[1] = x;
+}
+
+/* ---- barriers ---- */
+__global__ void bar_kernel(int iters, unsigned long long *cyc) {
+  __syncthreads();
+  uint64_t c0 = clock64();
+  for (int i = 0; i < iters; i++) asm volatile("bar.sync 0;" ::: "memory");
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[0] = c1 - c0;
+}
+/* one thread: arrive on an mbarrier of count 1 (completing its phase), wait on that phase */
+__global__ void mbar_kernel(int iters, unsigned long long *cyc) {
+  __shared__ uint64_t bar;
+  uint32_t b = (uint32_t)__cvta_generic_to_shared(&bar);
+  asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(b));
+  uint64_t c0 = clock64();
+  for (int i = 0; i < iters; i++) {
+    asm volatile(
+        "{.reg .b64 st; .reg .pred p;\n"
+        "mbarrier.arrive.shared.b64 st, [%0];\n"
+        "W: mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n"
+        "@!p bra W;}\n" ::"r"(b),
+        "r"(i & 1)
+        : "memory");
+  }
+  uint64_t c1 = clock64();
+  cyc[0] = c1 - c0;
+}
+
+/* ---- TMA (bulk copy engine): cp.async.bulk global -> shared, completion on an mbarrier ---- */
+__global__ void tma_kernel(const char *src, size_t src_bytes, unsigned bytes, int iters, int stages,
+                           unsigned long long *cyc) {
+  extern __shared__ __align__(128) char sm[];
+  __shared__ uint64_t bars[8];
+  if (threadIdx.x != 0) return;
+  for (int s = 0; s < stages; s++)
+    asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"((uint32_t)__cvta_generic_to_shared(&bars[s])));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  size_t nchunks = src_bytes / bytes;
+  size_t chunk = (size_t)blockIdx.x * 7919;
+  uint64_t c0 = clock64();
+  for (int i = 0; i < iters + stages; i++) {
+    int s = i % stages;
+    uint32_t b = (uint32_t)__cvta_generic_to_shared(&bars[s]);
+    if (i >= stages) {
+      uint32_t ph = ((i - stages) / stages) & 1;
+      asm volatile(
+          "{.reg .pred p;\nW: mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n@!p bra W;}\n" ::"r"(b), "r"(ph)
+          : "memory");
+    }
+    if (i < iters) {
+      const char *g = src + (chunk++ % nchunks) * bytes;
+      asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                       (uint32_t)__cvta_generic_to_shared(sm + s * bytes)),
+                   "l"(g), "r"(bytes), "r"(b)
+                   : "memory");
+    }
+  }
+  uint64_t c1 = clock64();
+  cyc[blockIdx.x] = c1 - c0;
+}
+
+/* 2-D tensor-map TMA (cp.async.bulk.tensor.2d): boxes of 64 f16 x 128 rows (16 KiB, 128-byte swizzle) */
+__global__ void tma2d_kernel(const __grid_constant__ CUtensorMap tm, unsigned rows, int iters, int stages,
+                             unsigned long long *cyc) {
+  extern __shared__ __align__(1024) char sm2[];
+  __shared__ uint64_t bars[8];
+  if (threadIdx.x != 0) return;
+  uint32_t base = ((uint32_t)__cvta_generic_to_shared(sm2) + 1023) & ~1023u;
+  for (int s = 0; s < stages; s++)
+    asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"((uint32_t)__cvta_generic_to_shared(&bars[s])));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  unsigned nbox = rows / 128, box = (blockIdx.x * 7919u) % nbox;
+  uint64_t c0 = clock64();
+  for (int i = 0; i < iters + stages; i++) {
+    int s = i % stages;
+    uint32_t b = (uint32_t)__cvta_generic_to_shared(&bars[s]);
+    if (i >= stages) {
+      uint32_t ph = ((i - stages) / stages) & 1;
+      asm volatile("{.reg .pred p;\nW: mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n@!p bra W;}\n" ::"r"(b), "r"(ph)
+                   : "memory");
+    }
+    if (i < iters) {
+      int row = (int)((box++ % nbox) * 128);
+      asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(16384) : "memory");
+      asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+                       base + s * 16384),
+                   "l"(&tm), "r"(0), "r"(row), "r"(b)
+                   : "memory");
+    }
+  }
+  uint64_t c1 = clock64();
+  cyc[blockIdx.x] = c1 - c0;
+}
+
+/* ---- launch overhead ---- */
+__global__ void empty_kernel() {}
+
+/* ---- wgmma ---- */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TC5_WGMMA 1
+#endif
+enum { T_F16, T_BF16, T_TF32, T_E4M3, T_S8 };
+static const char *tname[] = {"f16", "bf16", "tf32", "e4m3", "s8"};
+static const int tk[] = {16, 16, 8, 32, 32};
+
+#ifdef TC5_WGMMA
+/* K-major, 128-byte swizzle, stride between 8-row groups 1024 bytes (as gpu/gemm_wgmma.cu) */
+__device__ __forceinline__ uint64_t wdesc(uint32_t smem) {
+  return (uint64_t)((smem & 0x3FFFF) >> 4) | 1ull << 16 | 64ull << 32 | 1ull << 62;
+}
+template <int T, int N> __device__ __forceinline__ void wg(uint32_t *d, uint64_t da, uint64_t db);
+#endif
+
+/* the generated list of (type, N) pairs and their asm: see below */
+#include "timing_wgmma.cuh"
+
+template <int T, int N>
+__global__ void __launch_bounds__(384, 1) wgmma_kernel(int iters, int per_commit, int latency_mode, unsigned long long *cyc,
+                                                        uint32_t *sink) {
+#ifdef TC5_WGMMA
+  extern __shared__ __align__(1024) unsigned char smw[];
+  uint32_t base = ((uint32_t)__cvta_generic_to_shared(smw) + 1023) & ~1023u;
+  unsigned char *gb = smw + (base - (uint32_t)__cvta_generic_to_shared(smw));
+  /* A: 64 rows x 128 B; B: 256 rows x 128 B; values uniform in [-1, 1) of the type (bits for s8, e4m3) */
+  for (int i = threadIdx.x; i < 40960 / 4; i += blockDim.x) {
+    uint32_t h = (uint32_t)i * 2654435761u ^ 0x9e3779b9u;
+    h ^= h >> 15;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    uint32_t v;
+    if (T == T_F16) v = 0x38003800u | (h & 0x83ff83ffu);        /* +-[0.5, 1) */
+    else if (T == T_BF16) v = 0x3f003f00u | (h & 0x807f807fu);  /* +-[0.5, 1) */
+    else if (T == T_TF32) v = 0x3f000000u | (h & 0x807fe000u);  /* +-[0.5, 1) */
+    else if (T == T_E4M3) v = 0x30303030u | (h & 0x87878787u);  /* +-[0.5, 1) */
+    else v = h & 0x7f7f7f7fu;
+    ((uint32_t *)gb)[i] = v;
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  uint32_t acc[128];
+  for (int i = 0; i < 128; i++) acc[i] = 0;
+  uint64_t da = wdesc(base), db = wdesc(base + 8192);
+  __syncthreads();
+  uint64_t c0 = clock64();
+  for (int it = 0; it < iters; it++) {
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    for (int j = 0; j < per_commit; j++) wg<T, N>(acc, da, db);
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    if (latency_mode) asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    else asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  uint64_t c1 = clock64();
+  __syncthreads();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+  uint32_t s = 0;
+  for (int i = 0; i < N / 2; i++) s ^= acc[i];
+  if (s == 0x12345678u) sink[0] = s;
+#endif
+}
+
+/* ---------------- host ---------------- */
+static unsigned long long *dcyc;
+static uint32_t *dsink;
+
+static double median_cyc(int n) {
+  std::vector<unsigned long long> h(n);
+  CK(cudaMemcpy(h.data(), dcyc, n * 8, cudaMemcpyDeviceToHost));
+  std::sort(h.begin(), h.end());
+  return (double)h[n / 2];
+}
+
+template <int OP> static void issue(int iters) {
+  issue_kernel<OP><<<nsm, 1024>>>(2, dcyc, dsink);
+  issue_kernel<OP><<<nsm, 1024>>>(iters, dcyc, dsink);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  double c = median_cyc(nsm);
+  double winsn = 32.0 * iters * 16 * 8 * op_insns[OP]; /* warp-instructions per SM */
+  char key[64], how[256];
+  snprintf(key, sizeof key, "issue_%s", op_name[OP]);
+  snprintf(how, sizeof how,
+           "%d SMs x 1024 threads, 8 coupled chains a thread, %d PTX insns/stmt; clk per warp-insn per scheduler "
+           "(4 schedulers/SM), clock64 median over SMs",
+           nsm, op_insns[OP]);
+  emit(key, c * 4 / winsn, "clk/warp-insn", how);
+}
+
+template <int OP> static void latency(int iters, int insns) {
+  lat_kernel<OP><<<1, 32>>>(2, dcyc, dsink);
+  lat_kernel<OP><<<1, 32>>>(iters, dcyc, dsink);
+  CK(cudaDeviceSynchronize());
+  double c = median_cyc(1);
+  char key[64];
+  snprintf(key, sizeof key, "lat_%s", op_name[OP]);
+  emit(key, c / (iters * 32.0 * insns), "clk", "one warp, one dependent chain (clock64), per instruction");
+}
+
+template <int T, int N> static void wgmma_one(double *lat_out, double *thr_out) {
+  auto k = wgmma_kernel<T, N>;
+  int smem = 40960 + 1024;
+  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  /* latency: one warpgroup, one wgmma per commit, waited */
+  k<<<1, 128, smem>>>(4, 1, 1, dcyc, dsink);
+  k<<<1, 128, smem>>>(256, 1, 1, dcyc, dsink);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  double lat = median_cyc(1) / 256;
+  /* throughput: every SM, W warpgroups, 16 wgmmas per commit, wait_group 1 */
+  double best = 0;
+  for (int W = 1; W <= 2; W++) {
+    int iters = 64;
+    k<<<nsm, 128 * W, smem>>>(iters, 16, 0, dcyc, dsink);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    double c = median_cyc(nsm);
+    double flop = 2.0 * 64 * N * tk[T] * 16 * iters * W;
+    double f = flop / c;
+    char key[64], how[200];
+    snprintf(key, sizeof key, "wgmma_%s_n%d_w%d", tname[T], N, W);
+    snprintf(how, sizeof how, "m64n%dk%d, A and B in shared memory, %d warpgroup(s)/SM, 16 per commit, %d SMs", N, tk[T], W,
+             nsm);
+    emit(key, f, "FLOP/clk/SM", how);
+    best = std::max(best, f);
+  }
+  char key[64];
+  snprintf(key, sizeof key, "wgmma_%s_n%d_lat", tname[T], N);
+  emit(key, lat, "clk", "one wgmma, commit, wait_group 0, repeated (clock64), one warpgroup");
+  *lat_out = lat;
+  *thr_out = best;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: timing_micro OUT.tsv\n");
+    return 2;
+  }
+  tsv = fopen(argv[1], "w");
+  if (!tsv) return 2;
+  fprintf(tsv, "key\tvalue\tunit\thow\n");
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  nsm = prop.multiProcessorCount;
+  printf("device %s, %d SMs, L2 %d B\n", prop.name, nsm, prop.l2CacheSize);
+  CK(cudaMalloc(&dcyc, 4096 * 8));
+  CK(cudaMalloc(&dsink, 4096));
+
+  /* clock, under load on every SM */
+  clock_kernel<<<nsm, 256>>>((unsigned long long *)dcyc, 50000000ull);
+  CK(cudaDeviceSynchronize());
+  {
+    std::vector<unsigned long long> h(2 * nsm);
+    CK(cudaMemcpy(h.data(), dcyc, h.size() * 8, cudaMemcpyDeviceToHost));
+    std::vector<double> mhz;
+    for (int i = 0; i < nsm; i++) mhz.push_back(1e3 * h[2 * i] / (double)h[2 * i + 1]);
+    std::sort(mhz.begin(), mhz.end());
+    clock_ghz = mhz[nsm / 2] / 1e3;
+    emit("clock_mhz", mhz[nsm / 2], "MHz", "clock64 ticks / %globaltimer ns, every SM busy for 50 ms (median SM)");
+  }
+
+  /* issue rates and latencies */
+  issue<OP_FFMA>(64);
+  issue<OP_HFMA2>(64);
+  issue<OP_DFMA>(16);
+  issue<OP_IADD>(64);
+  issue<OP_IMAD>(64);
+  issue<OP_LOP3>(64);
+  issue<OP_EX2>(16);
+  issue<OP_RCP>(16);
+  issue<OP_TANH>(16);
+  issue<OP_CVT_F16>(16);
+  issue<OP_CVT_I>(16);
+  issue<OP_SHFL>(16);
+  latency<OP_FFMA>(64, 1);
+  latency<OP_DFMA>(16, 1);
+  latency<OP_EX2>(16, 1);
+  latency<OP_CVT_I>(16, 2);
+  latency<OP_SHFL>(16, 1);
+
+  /* shared memory */
+  smem_lat_kernel<<<1, 32>>>(4, dcyc, dsink);
+  smem_lat_kernel<<<1, 32>>>(64, dcyc, dsink);
+  CK(cudaDeviceSynchronize());
+  emit("lat_smem", median_cyc(1) / (64 * 32.0), "clk", "ld.shared.u32 pointer chase, one thread (clock64)");
+  CK(cudaFuncSetAttribute(smem_bw_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, 131072));
+  CK(cudaFuncSetAttribute(smem_bw_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, 131072));
+  smem_bw_kernel<true><<<nsm, 1024, 131072>>>(64, 1, dcyc, dsink);
+  CK(cudaDeviceSynchronize());
+  emit("smem_bytes_per_clk", 1024.0 * 16 * 64 * 16 / median_cyc(nsm), "B/clk/SM",
+       "ld.shared.v4.u32, 1024 threads/SM, conflict-free, every SM (clock64)");
+  for (int stride = 1; stride <= 32; stride *= 2) {
+    smem_bw_kernel<false><<<nsm, 1024, 131072>>>(64, stride, dcyc, dsink);
+    CK(cudaDeviceSynchronize());
+    char key[64];
+    snprintf(key, sizeof key, "smem_u32_stride%d", stride);
+    emit(key, median_cyc(nsm) * 4 / (32.0 * 64 * 16), "clk/warp-load",
+         "ld.shared.u32, lanes STRIDE words apart, 32 warps/SM, clk per warp-load per scheduler");
+  }
+
+  /* L2 and HBM */
+  {
+    size_t big = (size_t)4 << 30, l2set = (size_t)16 << 20;
+    char *buf;
+    CK(cudaMalloc(&buf, big + 256));
+    CK(cudaMemset(buf, 0x5a, big + 256));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    float ms;
+    int grid = nsm * 4;
+    read_kernel<<<grid, 512>>>((const uint4 *)buf, l2set / 16, 2, dsink);
+    CK(cudaEventRecord(e0));
+    read_kernel<<<grid, 512>>>((const uint4 *)buf, l2set / 16, 40, dsink);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    double l2bw = 40.0 * l2set / (ms * 1e-3);
+    emit("l2_read_bytes_per_s", l2bw, "B/s", "ld.global.cg.v4 over a 16 MiB set read 40 times, every SM (events)");
+    emit("l2_bytes_per_clk", l2bw / (clock_ghz * 1e9), "B/clk", "l2_read_bytes_per_s / clock_mhz");
+    /* the same with 8 loads in flight per thread: every SM, then one SM alone */
+    for (int one = 0; one < 2; one++) {
+      int g = one ? 1 : grid, reps = one ? 2 : 40;
+      read8_kernel<<<g, 512>>>((const uint4 *)buf, l2set / 16, 1, dsink);
+      CK(cudaEventRecord(e0));
+      read8_kernel<<<g, 512>>>((const uint4 *)buf, l2set / 16, reps, dsink);
+      CK(cudaEventRecord(e1));
+      CK(cudaEventSynchronize(e1));
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      double bw = (double)reps * l2set / (ms * 1e-3);
+      if (one) {
+        emit("l2_read8_bytes_per_clk_1sm", bw / (clock_ghz * 1e9), "B/clk/SM",
+             "8 independent ld.global.cg.v4 per thread, 512 threads on ONE SM, 16 MiB L2-resident set (events)");
+      } else {
+        emit("l2_read8_bytes_per_s", bw, "B/s", "8 independent ld.global.cg.v4 per thread in flight, 16 MiB set read 40 times, every SM (events)");
+        emit("l2_read8_bytes_per_clk", bw / (clock_ghz * 1e9), "B/clk", "l2_read8_bytes_per_s / clock_mhz");
+      }
+    }
+    read8_kernel<<<grid, 512>>>((const uint4 *)buf, big / 16, 1, dsink);
+    CK(cudaEventRecord(e0));
+    read8_kernel<<<grid, 512>>>((const uint4 *)buf, big / 16, 1, dsink);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    emit("hbm_read8_bytes_per_s", big / (ms * 1e-3), "B/s", "8 independent ld.global.cg.v4 per thread, 4 GiB once, every SM (events)");
+    read_kernel<<<grid, 512>>>((const uint4 *)buf, big / 16, 1, dsink);
+    CK(cudaEventRecord(e0));
+    read_kernel<<<grid, 512>>>((const uint4 *)buf, big / 16, 1, dsink);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    emit("hbm_read_bytes_per_s", big / (ms * 1e-3), "B/s", "ld.global.cg.v4 over 4 GiB once, every SM (events)");
+    copy_kernel<<<grid, 512>>>((const uint4 *)buf, (uint4 *)(buf + big / 2), big / 32);
+    CK(cudaEventRecord(e0));
+    copy_kernel<<<grid, 512>>>((const uint4 *)buf, (uint4 *)(buf + big / 2), big / 32);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    emit("hbm_copy_bytes_per_s", big / (ms * 1e-3), "B/s", "2 GiB copied (read + write bytes counted), every SM (events)");
+    /* latency: pointer chases */
+    /* L2: a set written then walked whole once (warm), then timed; DRAM: a 64 MiB set (32 pages of
+       2 MiB: no TLB misses to speak of) written, then 1 GiB of other data read to evict it from L2,
+       then walked from cold (every timed load a first touch) */
+    struct {
+      const char *key;
+      size_t n, stride;
+      int warm;
+    } ch[] = {{"l2_latency_1mib", 1 << 12, 256, 1 << 12}, {"l2_latency", 1 << 15, 256, 1 << 15},
+              {"dram_latency", 1 << 13, 8192, 0}, {"dram_latency_tlb", 1 << 18, 8192, 0}};
+    for (auto &c : ch) {
+      chain_kernel<<<1024, 256>>>((uint64_t *)buf, c.n, c.stride);
+      if (!c.warm) read_kernel<<<grid, 512>>>((const uint4 *)(buf + big / 2), ((size_t)1 << 30) / 16, 1, dsink);
+      CK(cudaDeviceSynchronize());
+      int steps = 4096;
+      chase_kernel<<<1, 1>>>((uint64_t *)buf, c.warm, steps, dcyc, (uint64_t *)dsink);
+      CK(cudaDeviceSynchronize());
+      char how[200];
+      snprintf(how, sizeof how, "ld.global.cg.u64 pointer chase, one thread, %zu slots %zu B apart (%.0f MiB), %s", c.n,
+               c.stride, c.n * c.stride / 1048576.0, c.warm ? "walked whole first (L2 hits)" : "evicted by 1 GiB of reads, cold");
+      emit(c.key, median_cyc(1) / steps, "clk", how);
+    }
+    atomic_lat_kernel<<<1, 1>>>((unsigned *)buf, 1024, dcyc, dsink);
+    CK(cudaDeviceSynchronize());
+    emit("lat_atomic", median_cyc(1) / 1024, "clk", "atomicAdd on global, dependent chain, one thread");
+
+    /* TMA (bulk copy) */
+    CK(cudaFuncSetAttribute(tma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 8 * 16384));
+    unsigned sizes[] = {1024, 4096, 16384};
+    for (unsigned b : sizes) {
+      tma_kernel<<<1, 32, 8 * 16384>>>(buf, l2set, b, 8, 1, dcyc);
+      tma_kernel<<<1, 32, 8 * 16384>>>(buf, l2set, b, 256, 1, dcyc);
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      char key[64];
+      snprintf(key, sizeof key, "tma_latency_%u", b);
+      emit(key, median_cyc(1) / 256, "clk", "cp.async.bulk global->shared of B bytes, L2-resident, issue to mbarrier completion, one at a time");
+    }
+    for (int one = 1; one >= 0; one--) {
+      for (int l2 = 1; l2 >= 0; l2--) {
+        int g = one ? 1 : nsm, iters = 512;
+        tma_kernel<<<g, 32, 8 * 16384>>>(buf, l2 ? l2set : big, 16384, iters, 8, dcyc);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        char key[64], how[200];
+        snprintf(key, sizeof key, "tma_bytes_per_clk_%s_%s", one ? "1sm" : "allsm", l2 ? "l2" : "hbm");
+        snprintf(how, sizeof how, "cp.async.bulk 16 KiB, 8 in flight, %d CTA(s), source %s (clock64)", g,
+                 l2 ? "16 MiB L2-resident" : "4 GiB");
+        emit(key, 16384.0 * iters / median_cyc(g), "B/clk/SM", how);
+      }
+    }
+    /* 2-D tensor-map TMA throughput and latency */
+    CK(cudaFuncSetAttribute(tma2d_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 8 * 16384 + 1024));
+    for (int l2 = 1; l2 >= 0; l2--) {
+      CUtensorMap tm;
+      cuuint64_t rows = (l2 ? l2set : big) / 128;
+      cuuint64_t dims[2] = {64, rows}, strides[1] = {128};
+      cuuint32_t boxd[2] = {64, 128}, es[2] = {1, 1};
+      CK(cuTensorMapEncodeTiled(&tm, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf, dims, strides, boxd, es,
+                                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+      for (int one = 1; one >= 0; one--) {
+        int g = one ? 1 : nsm, iters = 512;
+        tma2d_kernel<<<g, 32, 8 * 16384 + 1024>>>(tm, (unsigned)rows, iters, 8, dcyc);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        char key[64], how[200];
+        snprintf(key, sizeof key, "tma2d_bytes_per_clk_%s_%s", one ? "1sm" : "allsm", l2 ? "l2" : "hbm");
+        snprintf(how, sizeof how, "cp.async.bulk.tensor.2d, 64x128 f16 boxes (16 KiB, 128B swizzle), 8 in flight, %d CTA(s), %s", g,
+                 l2 ? "16 MiB L2-resident" : "4 GiB");
+        emit(key, 16384.0 * iters / median_cyc(g), "B/clk/SM", how);
+      }
+      if (l2) {
+        tma2d_kernel<<<1, 32, 8 * 16384 + 1024>>>(tm, (unsigned)rows, 256, 1, dcyc);
+        CK(cudaDeviceSynchronize());
+        emit("tma2d_latency_16384", median_cyc(1) / 256, "clk",
+             "cp.async.bulk.tensor.2d of one 16 KiB box from L2, issue to mbarrier completion, one at a time");
+      }
+    }
+    CK(cudaFree(buf));
+  }
+
+  /* barriers */
+  for (int t : {128, 256, 1024}) {
+    bar_kernel<<<1, t>>>(16, dcyc);
+    bar_kernel<<<1, t>>>(4096, dcyc);
+    CK(cudaDeviceSynchronize());
+    char key[64];
+    snprintf(key, sizeof key, "lat_bar_%d", t);
+    emit(key, median_cyc(1) / 4096, "clk", "bar.sync 0 back to back, THREADS threads in one CTA (clock64)");
+  }
+  mbar_kernel<<<1, 1>>>(16, dcyc);
+  mbar_kernel<<<1, 1>>>(4096, dcyc);
+  CK(cudaDeviceSynchronize());
+  emit("lat_mbar", median_cyc(1) / 4096, "clk", "mbarrier.arrive (count 1) then try_wait.parity on that phase, one thread");
+
+  /* wgmma */
+  {
+    double l, t;
+#define WGRUN(T, N) wgmma_one<T, N>(&l, &t);
+    WGMMA_LIST(WGRUN)
+  }
+
+  /* launch overhead under graph replay */
+  {
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    for (int g : {1, nsm, nsm * 16}) {
+      cudaGraph_t gr;
+      cudaGraphExec_t ge;
+      CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+      for (int i = 0; i < 1000; i++) empty_kernel<<<g, 128, 0, s>>>();
+      CK(cudaStreamEndCapture(s, &gr));
+      CK(cudaGraphInstantiate(&ge, gr, 0));
+      cudaEvent_t e0, e1;
+      CK(cudaEventCreate(&e0));
+      CK(cudaEventCreate(&e1));
+      std::vector<float> v;
+      for (int r = 0; r < 12; r++) {
+        CK(cudaEventRecord(e0, s));
+        CK(cudaGraphLaunch(ge, s));
+        CK(cudaEventRecord(e1, s));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 2) v.push_back(ms);
+      }
+      std::sort(v.begin(), v.end());
+      char key[64], how[160];
+      snprintf(key, sizeof key, "launch_us_grid%d", g);
+      snprintf(how, sizeof how, "empty kernel, %d CTAs of 128 threads, 1000 launches in one CUDA graph, median of 10 replays", g);
+      emit(key, v[v.size() / 2] * 1000.0 / 1000, "us", how);
+    }
+  }
+  fclose(tsv);
+  return 0;
+}

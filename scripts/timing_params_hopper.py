@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Writes src/timing/params_h200.def and params_h100.def (issue 47) from the
+lent H200's unit-level microbenchmarks (tests/data/timing/h200_micro.tsv, run 3,
+written by gpu/run.sh timing-micro; runs 1 and 2 in h200_micro_run1.tsv, _run2.tsv) and the
+vendor's datasheets. Every row says where its number comes from; no row is
+fitted to a kernel-level time. The H100 carries the SM-level numbers of the
+same GH100 SM measured on the H200 and its own memory (3.35 TB/s HBM3).
+usage: timing_params_hopper.py [--check]   (--check: exit 1 if the files differ)"""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests", "data", "timing")
+
+
+def micro(name):
+    m = {}
+    for line in open(os.path.join(DATA, name)):
+        if line.startswith("#") or line.startswith("key\t"):
+            continue
+        k, v, u, how = line.rstrip("\n").split("\t")
+        m[k] = float(v)
+    return m
+
+
+M, M2, M1 = micro("h200_micro.tsv"), micro("h200_micro_run2.tsv"), micro("h200_micro_run1.tsv")
+CLK = M["clock_mhz"]
+SRC = f"measured: gpu/run.sh timing-micro on the lent H200 at {CLK:.0f} MHz SM clock (tests/data/timing/h200_micro.tsv"
+
+
+def meas(key, note=""):
+    return f"{SRC} {key}{'; ' + note if note else ''})"
+
+
+def r(x, d=0):
+    return round(x, d) if d else int(round(x))
+
+
+HEAD = """/* tc5 timing model — parameters of the NVIDIA {what}
+ * WRITTEN BY scripts/timing_params_hopper.py from tests/data/timing/h200_micro.tsv: edit the script.
+ * Format (owned by src/timing, read by params.c through an X-macro):
+ *   TM_PARAM(name, value, unit, provenance)
+ * One row per parameter; every GPU's file has the same names in any order
+ * (params.c checks). Provenance is a string that says where the number
+ * comes from: "datasheet: ..." (the vendor's published figure),
+ * "derived: ..." (arithmetic on other rows, shown), "published-ubench:
+ * ..." (a unit-level microbenchmark someone published, cited),
+ * "measured: gpu/run.sh ..." (the project's own unit-level microbenchmark
+ * on a lent GPU), or "estimate: ..." (a placeholder until measured; the
+ * reason it is plausible). Never a value fitted to a kernel-level figure.
+ * Cycles are SM clock cycles at `clock_ghz`. */
+"""
+
+
+def rows(gpu):
+    h200 = gpu == "h200"
+    same = "" if h200 else "H200 measurement, same GH100 SM: "
+    out = []
+
+    def P(name, value, unit, prov):
+        if not h200 and prov.startswith("measured"):
+            prov = same + prov
+        out.append(f'TM_PARAM({name}, {value}, "{unit}", "{prov}")')
+
+    wg = M["wgmma_f16_n256_w2"]
+    P("sm_count", 132, "SMs", f"datasheet: {'H200 SXM' if h200 else 'H100 SXM5'}, 132 SMs (cudaGetDeviceProperties on the lent H200: 132)")
+    if h200:
+        P("clock_ghz", r(CLK / 1000, 3), "GHz", meas("clock_mhz", "clock64 over %globaltimer with every SM busy; nvidia-smi read 1935-1980 MHz while the validation launches ran, 700 W limit"))
+        P("hbm_bytes_per_s", "4.8e12", "B/s", "datasheet: H200 SXM HBM3e, 4.8 TB/s")
+    else:
+        P("clock_ghz", r(CLK / 1000, 3), "GHz", meas("clock_mhz", "the H100 SXM5's max boost is also 1980 MHz (datasheet); not measured on an H100"))
+        P("hbm_bytes_per_s", "3.35e12", "B/s", "datasheet: H100 SXM5 HBM3, 3.35 TB/s (not measured: no H100 lent)")
+    reads = [m["hbm_read_bytes_per_s"] for m in (M1, M2, M)]
+    eff = sum(reads) / len(reads) / 4.8e12
+    P("hbm_efficiency", r(eff, 3), "fraction",
+      f"{SRC} hbm_read_bytes_per_s: 4 GiB read stream, " + ", ".join(f"{x / 1e12:.2f}" for x in reads) +
+      f" TB/s in three runs, mean / 4.8 TB/s; a copy stream moved {M['hbm_copy_bytes_per_s'] / 1e12:.2f} TB/s (read+write, "
+      f"{M['hbm_copy_bytes_per_s'] / 4.8e12:.2f})" + ("" if h200 else "; HBM3e's share carried to HBM3, not measured") + ")")
+    P("l2_bytes", 50331648, "B", f"datasheet: {'H200 SXM' if h200 else 'H100 SXM5'}, 50 MB L2")
+    l2 = M["tma2d_bytes_per_clk_allsm_l2"] * 132
+    P("l2_bytes_per_clk", r(l2), "B/clk",
+      f"{SRC} tma2d_bytes_per_clk_allsm_l2 x 132 SMs: 2-D tensor-map TMA from a 16 MiB L2-resident set on every SM, "
+      f"{M['tma2d_bytes_per_clk_allsm_l2']:.1f} B/clk/SM, the highest L2 read rate a valid unit benchmark reached; "
+      f"plain ld.global.cg.v4 loops reached {M1['l2_bytes_per_clk']:.0f}, {M2['l2_bytes_per_clk']:.0f}, {M['l2_bytes_per_clk']:.0f} B/clk "
+      "(about one load in flight per thread); the 8-loads-per-thread rows of run 3 are invalid)")
+    P("l2_latency", r(M["l2_latency"]), "clk", meas("l2_latency", f"pointer chase, 8 MiB set walked whole first; 1 MiB set {M['l2_latency_1mib']:.0f}"))
+    P("dram_latency", r(M["dram_latency"]), "clk", meas("dram_latency", f"pointer chase from cold, 64 MiB set after a 1 GiB eviction pass; 2 GiB set (TLB misses) {M['dram_latency_tlb']:.0f}" + ("" if h200 else "; HBM3e, not HBM3")))
+    for name, val, unit, prov in [
+        ("smem_per_sm", 233472, "B", "datasheet: 228 KB shared memory per SM (CUDA occupancy calculator, cc 9.0)"),
+        ("smem_per_cta_reserved", 1024, "B", "datasheet: 1 KB of shared memory reserved per CTA (CUDA programming guide, cc 9.0)"),
+        ("regs_per_sm", 65536, "regs", "datasheet: 64K 32-bit registers per SM (cc 9.0)"),
+        ("reg_alloc_unit", 256, "regs", "datasheet: registers are allocated per warp in units of 256 (occupancy calculator, cc 9.0)"),
+        ("max_threads_per_sm", 2048, "threads", "datasheet: cc 9.0"),
+        ("max_ctas_per_sm", 32, "CTAs", "datasheet: cc 9.0"),
+        ("schedulers", 4, "per SM", "datasheet: 4 warp schedulers (SM sub-partitions) per SM"),
+    ]:
+        P(name, val, unit, prov)
+    P("issue_int", r(M["issue_int_lop3"]), "clk/warp-insn", meas("issue_int_lop3", f"LOP3 {M['issue_int_lop3']:.2f}, IMAD {M['issue_int_mad']:.2f}; add.u32 chains became IADD3+IMAD.IADD on two pipes: {M['issue_int_add']:.2f}"))
+    P("issue_fp32", r(M["issue_fp32_fma"]), "clk/warp-insn", meas("issue_fp32_fma", f"FFMA {M['issue_fp32_fma']:.3f}"))
+    P("issue_fp16x2", r(M["issue_fp16x2_fma"]), "clk/warp-insn", meas("issue_fp16x2_fma", f"HFMA2 {M['issue_fp16x2_fma']:.3f}"))
+    P("issue_fp64", r(M["issue_fp64_fma"]), "clk/warp-insn", meas("issue_fp64_fma", f"DFMA {M['issue_fp64_fma']:.3f}"))
+    P("issue_sfu", r(M["issue_sfu_ex2"]), "clk/warp-insn", meas("issue_sfu_ex2", f"MUFU ex2/rsqrt/tanh all {M['issue_sfu_ex2']:.3f}"))
+    P("issue_conv", r(M["issue_cvt_f32_s32"]), "clk/warp-insn", meas("issue_cvt_f32_s32", f"F2I and I2F {M['issue_cvt_f32_s32']:.2f}; f32<->f16 cvt (F2FP.PACK, HADD2.F32) issue at {M['issue_cvt_f16_pair']:.2f}: the model's one conversion class charges them 4"))
+    P("issue_other", 1, "clk/warp-insn", "estimate: moves, branches, predicates, fences at one warp-instruction per clock (not measured; shfl.sync measured " + f"{M['issue_shfl_bfly']:.2f} clk/warp-insn, issue_shfl_bfly, which the model charges as 'other')")
+    P("lat_alu", r(M["lat_fp32_fma"]), "clk", meas("lat_fp32_fma", f"FFMA chain {M['lat_fp32_fma']:.2f}"))
+    P("lat_fp64", r(M["lat_fp64_fma"]), "clk", meas("lat_fp64_fma", f"DFMA chain {M['lat_fp64_fma']:.2f}"))
+    P("lat_sfu", r(M["lat_sfu_ex2"]), "clk", meas("lat_sfu_ex2", f"MUFU.EX2 chain {M['lat_sfu_ex2']:.2f}"))
+    P("lat_conv", r(M["lat_cvt_f32_s32"]), "clk", meas("lat_cvt_f32_s32", f"F2I/I2F chain {M['lat_cvt_f32_s32']:.2f} per conversion"))
+    P("lat_shfl", r(M["lat_shfl_bfly"]), "clk", meas("lat_shfl_bfly", f"SHFL.BFLY chain {M['lat_shfl_bfly']:.2f}"))
+    P("lat_smem", r(M["lat_smem"]), "clk", meas("lat_smem", f"ld.shared pointer chase {M['lat_smem']:.2f}, the chase's address arithmetic included"))
+    P("smem_bytes_per_clk", r(M["smem_bytes_per_clk"]), "B/clk", meas("smem_bytes_per_clk", f"ld.volatile.shared.v4 {M['smem_bytes_per_clk']:.1f} B/clk/SM; 32-bit loads with lanes 2^k words apart take 2^k times as long (smem_u32_stride*)"))
+    P("lat_atomic", r(M["lat_atomic"]), "clk", meas("lat_atomic", "dependent atomicAdd chain on global, one thread"))
+    P("lat_local", 260, "clk", "estimate: local memory behind L1/L2 (not measured)")
+    P("lat_bar", r(M["lat_bar_128"]), "clk", meas("lat_bar_128", f"bar.sync back to back, 4 warps; 8 warps {M['lat_bar_256']:.1f}, 32 warps {M['lat_bar_1024']:.1f}"))
+    P("lat_mbar", r(M["lat_mbar"]), "clk", meas("lat_mbar", "mbarrier.arrive then try_wait.parity of that phase, one thread"))
+    P("tma_latency", r(M["tma2d_latency_16384"]), "clk", meas("tma2d_latency_16384", f"cp.async.bulk.tensor.2d of one 64x128 f16 box (16 KiB, 128B swizzle) from L2 to its mbarrier's completion; 1-D cp.async.bulk: 1 KiB {M['tma_latency_1024']:.0f}, 16 KiB {M['tma_latency_16384']:.0f}"))
+    P("tma_bytes_per_clk", r(M["tma2d_bytes_per_clk_1sm_l2"], 1), "B/clk", meas("tma2d_bytes_per_clk_1sm_l2", f"cp.async.bulk.tensor.2d, 16 KiB boxes x 8 in flight, one SM alone from L2 (every SM at once {M['tma2d_bytes_per_clk_allsm_l2']:.1f}); 1-D cp.async.bulk {M['tma_bytes_per_clk_1sm_l2']:.1f}"))
+    P("tc_flops_per_clk", r(wg), "FLOP/clk/SM", meas("wgmma_f16_n256_w2", f"wgmma m64n256k16 f16/bf16 -> f32, 2 warpgroups/SM, every SM; 1 warpgroup {M['wgmma_f16_n256_w1']:.0f}; datasheet 4096"))
+    P("tc_tf32_scale", r(M["wgmma_tf32_n256_w2"] / wg, 3), "x bf16", meas("wgmma_tf32_n256_w2", f"{M['wgmma_tf32_n256_w2']:.0f} / {wg:.0f}"))
+    P("tc_fp8_scale", r(M["wgmma_e4m3_n256_w2"] / wg, 3), "x bf16", meas("wgmma_e4m3_n256_w2", f"{M['wgmma_e4m3_n256_w2']:.0f} / {wg:.0f}"))
+    P("tc_fp4_scale", 2, "x bf16", "datasheet: Hopper has no fp4; treated as fp8 (unused on sm_90)")
+    P("tc_int8_scale", r(M["wgmma_s8_n256_w2"] / wg, 3), "x bf16", meas("wgmma_s8_n256_w2", f"{M['wgmma_s8_n256_w2']:.0f} / {wg:.0f}"))
+    P("tc_fp64_scale", 0.016, "x bf16", "derived: 67 TFLOP/s fp64 tensor / 989 TFLOP/s bf16 (datasheet; not measured)")
+    n128 = 2 * 64 * 128 * 16 / M["wgmma_f16_n128_w2"]
+    P("mma_latency", r(M["wgmma_f16_n128_lat"] - n128), "clk",
+      f"{SRC} wgmma_f16_n128_lat - its throughput cycles: {M['wgmma_f16_n128_lat']:.0f} - {n128:.0f}; "
+      f"n64 {M['wgmma_f16_n64_lat'] - 2 * 64 * 64 * 16 / M['wgmma_f16_n64_w2']:.0f}, n256 {M['wgmma_f16_n256_lat'] - 2 * 64 * 256 * 16 / wg:.0f}; "
+      "small shapes have a floor of about 17 + N/4 clk per wgmma (wgmma_f16_n8..64_w2))")
+    P("tmem_ld_latency", 0, "clk", "datasheet: Hopper has no Tensor Memory (unused on sm_90)")
+    P("tmem_bytes_per_clk", 0, "B/clk", "datasheet: Hopper has no Tensor Memory (unused on sm_90)")
+    cta = (M["launch_us_grid2112"] - M["launch_us_grid132"]) * CLK / 15
+    P("cta_launch", r(cta), "clk", f"{SRC} launch_us_grid2112 - launch_us_grid132: 15 more empty 128-thread CTAs per SM cost "
+      f"{(M['launch_us_grid2112'] - M['launch_us_grid132']) * 1000:.0f} ns)")
+    P("launch_overhead_us", r(M["launch_us_grid1"], 2), "us", meas("launch_us_grid1", "an empty 1-CTA kernel's period in a CUDA graph of 1000 launches"))
+    return out
+
+
+def render(gpu):
+    what = ("H200 SXM (sm_90/sm_90a): the H100 SXM5 die (GH100, same SM) with 141 GB HBM3e." if gpu == "h200" else
+            "H100 SXM5 (sm_90/sm_90a): the SM-level rows are the lent H200's measurements (the same\n * GH100 SM); memory from the H100's datasheet.")
+    return HEAD.format(what=what) + "\n".join(rows(gpu)) + "\n"
+
+
+def main():
+    bad = 0
+    for gpu in ("h200", "h100"):
+        path = os.path.join(ROOT, "src", "timing", f"params_{gpu}.def")
+        text = render(gpu)
+        if "--check" in sys.argv:
+            if open(path).read() != text:
+                print(f"{path} differs from scripts/timing_params_hopper.py's output")
+                bad = 1
+        else:
+            open(path, "w").write(text)
+    return bad
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+/* tc5 PTX runner — each instruction's timing class for the timing model
+ * (src/timing/timing_event.h), made once per launch with timing on.
+ *
+ * The class is the opcode table's timing-class trait (ptx/opcodes.def,
+ * insn/insn_traits.h: in->traits.tclass, set by the row and the decoder),
+ * split where the model needs finer classes than the trait gives: the
+ * commits and waits of asynchronous groups (the runner's own PF_GROUP /
+ * PF_LATE / PF_FLUSH_WARP flags), loads from stores (IT_READ / IT_WRITE),
+ * and, for the few sub-operations no trait or flag separates (wgmma.commit
+ * vs wait vs fence, tcgen05.wait vs fence, cp.async.mbarrier.arrive), the
+ * opcode's sub-name: the runner knows opcodes; the model never reads text. */
+#include <stdlib.h>
+#include <string.h>
+#include "ptx/ptx_impl.h"
+#include "timing/timing_event.h"
+
+static bool starts(const char *op, const char *pre) { return !strncmp(op, pre, strlen(pre)); }
+
+static uint8_t class_of(const ptx_insn *in, const char *op) {
+  const insn_traits *t = &in->traits;
+  bool rd = t->flags & IT_READ, wr = t->flags & IT_WRITE;
+  switch ((insn_tclass)t->tclass) {
+  case TC_INT: return TM_C_INT;
+  case TC_FP32: return TM_C_FP32;
+  case TC_FP16X2: return TM_C_FP16X2;
+  case TC_FP64: return TM_C_FP64;
+  case TC_SFU: return TM_C_SFU;
+  case TC_CVT: return TM_C_CONV;
+  case TC_MOVE: return TM_C_MOVE;
+  case TC_LDST_SHARED: return wr && !rd ? TM_C_ST_SHARED : TM_C_LD_SHARED;
+  case TC_LDST_GLOBAL: return wr && !rd ? TM_C_ST_GLOBAL : TM_C_LD_GLOBAL;
+  case TC_LDST_LOCAL: return TM_C_LOCAL;
+  case TC_ATOMIC: return TM_C_ATOMIC;
+  case TC_WARP: return TM_C_SHFL;
+  case TC_BAR: return TM_C_BAR;
+  case TC_MBARRIER: return t->group == IG_TCGEN05 ? TM_C_TCGEN05 : TM_C_MBAR; /* tcgen05.commit: tm_commit times it */
+  case TC_BRANCH: return TM_C_BRANCH;
+  case TC_TMA:
+    if (in->flags & PF_GROUP) return in->flags & PF_LATE ? TM_C_BULK_COMMIT : TM_C_BULK_WAIT;
+    return TM_C_TMA;
+  case TC_CP_ASYNC:
+    if (in->flags & PF_GROUP) return in->flags & PF_LATE ? TM_C_CP_COMMIT : TM_C_CP_WAIT;
+    if (starts(op, "cp.async.wait_all")) return TM_C_CP_WAIT;
+    if (starts(op, "cp.async.commit_group")) return TM_C_CP_COMMIT;
+    if (starts(op, "cp.async.mbarrier")) return TM_C_CP_ASYNC_ARRIVE;
+    return TM_C_CP_ASYNC;
+  case TC_MMA: return t->group == IG_MMA ? TM_C_MMA_SYNC : TM_C_MMA;
+  case TC_TMEM: return rd && !wr ? TM_C_TMEM_LD : TM_C_TMEM_ST;
+  case TC_FENCE:
+    if (t->group == IG_WGMMA) return starts(op, "wgmma.commit_group") ? TM_C_WG_COMMIT : starts(op, "wgmma.wait_group") ? TM_C_WG_WAIT : TM_C_FENCE;
+    if (t->group == IG_TCGEN05) return starts(op, "tcgen05.wait") ? TM_C_TMEM_WAIT : TM_C_FENCE;
+    return TM_C_FENCE;
+  case TC_OTHER: return t->group == IG_TCGEN05 ? TM_C_TCGEN05 : TM_C_OTHER;
+  default: return TM_C_OTHER;
+  }
+}
+
+tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
+  tm_insn *t = calloc(m->ncode ? m->ncode : 1, sizeof *t);
+  if (!t) return TC5_ENOMEM;
+  for (uint32_t pc = 0; pc < m->ncode; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    const char *op = ptx_insn_text(m, in);
+    size_t n = strcspn(op, " \t");
+    t[pc].cls = class_of(in, op);
+    t[pc].text = op;
+    t[pc].line = in->line;
+    unsigned bits = ptx_types[in->type < PT_COUNT ? in->type : 0].bits;
+    unsigned b = (bits ? bits / 8 : 4) * (in->vec ? in->vec : 1);
+    t[pc].bytes = (uint8_t)(b > 255 ? 255 : b);
+    if (t[pc].cls == TM_C_MMA) t[pc].bytes = starts(op, "tcgen05") ? 1 : 0; /* 1: tcgen05.mma, 0: wgmma */
+    if (t[pc].cls == TM_C_CP_ASYNC) t[pc].bytes = 16;
+    if (t[pc].cls == TM_C_CP_ASYNC_ARRIVE) t[pc].bytes = 0; /* cp-size: at most 16; the operand is not kept */
+    if (t[pc].cls == TM_C_MMA_SYNC) { /* mma.sync.m16n8k16: 2*16*8*16 FLOPs; others by their shape text */
+      unsigned M = 16, N = 8, K = 16;
+      const char *s = strstr(op, ".m");
+      if (s && s < op + n) {
+        unsigned a, b2, c;
+        if (sscanf(s, ".m%un%uk%u", &a, &b2, &c) == 3) M = a, N = b2, K = c;
+      }
+      t[pc].flops = (uint16_t)(2u * M * N * K / 64);
+    }
+  }
+  *out = t;
+  return TC5_OK;
+}

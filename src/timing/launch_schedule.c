@@ -1,0 +1,282 @@
+/* tc5 timing model — a whole launch: the sample of clusters run in detail,
+ * every cluster's duration estimated from it, list scheduling onto the
+ * GPU's SMs x CTA slots, L2/HBM shared by all SMs, and the result. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "timing/timing_impl.h"
+
+static inline double dmax(double a, double b) { return a > b ? a : b; }
+
+const char *tc5_timing_unit_name(tc5_timing_unit u) {
+  static const char *const names[TC5_TU_COUNT] = {"tensor core", "TMA", "shared memory", "L2/HBM", "SFU", "issue"};
+  return (unsigned)u < TC5_TU_COUNT ? names[u] : NULL;
+}
+
+#define TM_SAMPLE_DEFAULT 16u
+
+tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
+  *out = NULL;
+  tm_launch *l = calloc(1, sizeof *l);
+  if (!l) return TC5_ENOMEM;
+  l->s = *s;
+  if (tm_params_load(s->gpu, &l->p)) {
+    free(l);
+    return tc5_diag_add(diag, TC5_EINVAL, "timing", 0, "timing: no parameter table for GPU '%.40s'", s->gpu);
+  }
+  const tm_params *p = &l->p;
+  /* registers: ptxas's count when given, else the estimate (docs/timing.md) */
+  uint32_t regs = s->regs_per_thread ? s->regs_per_thread : 64;
+  tm_occupancy_of(p, s->threads_per_cta, s->smem_per_cta, regs, s->cluster_size, &l->occ);
+  uint64_t ncta = s->nclusters * s->cluster_size;
+  double per_sm = ceil((double)ncta / p->sm_count);
+  l->rates.share = per_sm < l->occ.ctas ? (per_sm < 1 ? 1 : per_sm) : l->occ.ctas;
+  /* L2 bandwidth is shared by the SMs that hold CTAs at once */
+  double busy_sms = (double)ncta < p->sm_count ? (double)ncta : p->sm_count;
+  l->rates.l2_bpc = p->l2_bytes_per_clk / (busy_sms < 1 ? 1 : busy_sms);
+  l->rates.tma_bpc = (p->tma_bytes_per_clk < l->rates.l2_bpc ? p->tma_bytes_per_clk : l->rates.l2_bpc) / l->rates.share;
+  l->rates.gmem_latency = s->footprint <= p->l2_bytes ? p->l2_latency : 0.5 * (p->l2_latency + p->dram_latency);
+  /* the sample: every cluster of a small grid; else `sample` clusters at
+   * the middles of equal strata of the linear cluster index */
+  uint64_t want = s->sample ? s->sample : TM_SAMPLE_DEFAULT;
+  if (s->sample == TC5_TIMING_SAMPLE_ALL || s->nclusters <= 2 * want) {
+    l->nrun = s->nclusters;
+  } else {
+    l->nrun = want;
+    l->pick = malloc(want * sizeof *l->pick);
+    if (!l->pick) {
+      free(l);
+      return TC5_ENOMEM;
+    }
+    for (uint64_t j = 0; j < want; j++) l->pick[j] = (uint64_t)(((double)j + 0.5) * (double)s->nclusters / (double)want);
+  }
+  l->dur = calloc(l->nrun ? l->nrun : 1, sizeof *l->dur);
+  if (!l->dur) {
+    tm_launch_free(l);
+    return TC5_ENOMEM;
+  }
+  *out = l;
+  return TC5_OK;
+}
+
+void tm_launch_free(tm_launch *l) {
+  if (!l) return;
+  for (size_t k = 0; k < l->ntc; k++) free(l->tc[k].e);
+  free(l->tc);
+  free(l->pick);
+  free(l->dur);
+  free(l);
+}
+
+void tm_launch_plan(const tm_launch *l, uint64_t *n, const uint64_t **pick) {
+  *n = l->nrun;
+  *pick = l->pick;
+}
+
+/* the run index of cluster `cluster` */
+static uint64_t run_index(const tm_launch *l, uint64_t cluster) {
+  if (!l->pick) return cluster;
+  uint64_t lo = 0, hi = l->nrun;
+  while (lo + 1 < hi) {
+    uint64_t mid = (lo + hi) / 2;
+    if (l->pick[mid] <= cluster) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* a CTA's duration: its critical path (the last warp's clock, the units'
+ * last completions) or, when larger, the work of its units shared with the
+ * co-resident CTAs (share) */
+static double cta_duration(const tm_cta *t) {
+  const tm_launch *l = t->l;
+  double d = dmax(t->tc_done, t->tma_free);
+  for (uint32_t k = 0; k < t->nwarps; k++) {
+    d = dmax(d, t->w[k].clock);
+    d = dmax(d, t->w[k].bulk.cur);
+  }
+  double sh = l->rates.share;
+  d = dmax(d, sh * t->work[TC5_TU_ISSUE]);
+  d = dmax(d, sh * t->work[TC5_TU_SFU]);
+  d = dmax(d, sh * t->work[TC5_TU_SMEM]);
+  d = dmax(d, sh * t->gmem_bytes / l->rates.l2_bpc);
+  return d;
+}
+
+void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t cluster, void *lock) {
+  double d = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t w = 0; w < ctas[k]->nwarps; w++) {
+      tm_warp *x = &ctas[k]->w[w];
+      if (x->span_start >= 0 && l->s.trace && x->clock > x->span_start) {
+        tm_event e = {x->span_start, x->clock - x->span_start, x->span_name, w, 'X', 0, x->span_line, 0};
+        tm_ev_add(&ctas[k]->ev, &e);
+      }
+      x->span_start = -1;
+    }
+    d = dmax(d, cta_duration(ctas[k]));
+  }
+  pthread_mutex_lock(lock);
+  l->dur[run_index(l, cluster)] = d;
+  l->ran++;
+  for (uint32_t k = 0; k < n; k++) {
+    for (unsigned u = 0; u < TC5_TU_COUNT; u++) l->work[u] += ctas[k]->work[u];
+    l->gmem_bytes += ctas[k]->gmem_bytes;
+    l->flops += ctas[k]->flops;
+    if (l->s.trace && ctas[k]->ev.n && !l->trace_full) {
+      if (l->ntc == l->tc_cap) {
+        size_t c = l->tc_cap ? 2 * l->tc_cap : 16;
+        void *q = realloc(l->tc, c * sizeof *l->tc);
+        if (!q) {
+          l->trace_full = true;
+          continue;
+        }
+        l->tc = q, l->tc_cap = c;
+      }
+      struct tm_trace_cta *tc = &l->tc[l->ntc++];
+      tc->cluster = cluster;
+      tc->linear = ctas[k]->linear;
+      tc->rank = ctas[k]->rank;
+      tc->n = ctas[k]->ev.n;
+      tc->e = malloc(tc->n * sizeof *tc->e);
+      if (tc->e) memcpy(tc->e, ctas[k]->ev.e, tc->n * sizeof *tc->e);
+      else l->ntc--, l->trace_full = true;
+      if (ctas[k]->ev.full) l->trace_full = true;
+    }
+  }
+  pthread_mutex_unlock(lock);
+}
+
+/* a binary min-heap of slot free times */
+static void sift_down(double *h, uint64_t n, uint64_t i) {
+  for (;;) {
+    uint64_t a = 2 * i + 1, b = a + 1, m = i;
+    if (a < n && h[a] < h[m]) m = a;
+    if (b < n && h[b] < h[m]) m = b;
+    if (m == i) return;
+    double x = h[i];
+    h[i] = h[m], h[m] = x;
+    i = m;
+  }
+}
+
+double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts) {
+  if (!n) return 0;
+  if (slots < 1) slots = 1;
+  if (slots > n) slots = n;
+  double *h = calloc(slots, sizeof *h);
+  if (!h) return -1;
+  double end = 0;
+  for (uint64_t i = 0; i < n; i++) { /* in order of the linear index, each on the slot free first */
+    double s = h[0];
+    if (starts) starts[i] = s;
+    h[0] = s + d[i];
+    end = dmax(end, h[0]);
+    sift_down(h, slots, 0);
+  }
+  free(h);
+  return end;
+}
+
+tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag) {
+  const tm_params *p = &l->p;
+  const tm_setup *s = &l->s;
+  uint64_t N = s->nclusters;
+  if (!l->ran) return TC5_OK;
+  /* every cluster's duration: the run ones' own, the others' interpolated
+   * linearly in the cluster index between the nearest run ones */
+  double *d = malloc(N * sizeof *d);
+  if (!d) return TC5_ENOMEM;
+  double dmin = INFINITY, dmx = 0;
+  for (uint64_t j = 0; j < l->nrun; j++) dmin = fmin(dmin, l->dur[j]), dmx = dmax(dmx, l->dur[j]);
+  for (uint64_t i = 0; i < N; i++) {
+    if (!l->pick) {
+      d[i] = l->dur[i];
+    } else {
+      uint64_t j = run_index(l, i);
+      if (l->pick[j] == i || j + 1 >= l->nrun || i < l->pick[0]) d[i] = l->dur[j];
+      else {
+        double f = (double)(i - l->pick[j]) / (double)(l->pick[j + 1] - l->pick[j]);
+        d[i] = l->dur[j] + f * (l->dur[j + 1] - l->dur[j]);
+      }
+    }
+    d[i] += p->cta_launch;
+  }
+  uint64_t slots = (uint64_t)(p->sm_count * l->occ.ctas / s->cluster_size);
+  if (slots < 1) slots = 1;
+  double *starts = s->trace ? calloc(N, sizeof *starts) : NULL;
+  double make = tm_list_schedule(d, N, slots, starts);
+  /* whole-launch sums, scaled from the run clusters to all */
+  double scale = (double)N / (double)l->nrun;
+  double work[TC5_TU_COUNT];
+  for (unsigned u = 0; u < TC5_TU_COUNT; u++) work[u] = l->work[u] * scale;
+  double gbytes = l->gmem_bytes * scale, flops = l->flops * scale;
+  /* L2/HBM: DRAM moves at least the buffers' footprint once; traffic past
+   * it is served by L2 when the footprint fits, else half of it misses */
+  double dram = (double)s->footprint;
+  if ((double)s->footprint > p->l2_bytes && gbytes > dram) dram += 0.5 * (gbytes - dram) * (1 - p->l2_bytes / (double)s->footprint);
+  double clk = p->clock_ghz * 1e9;
+  double hbm_cyc = dram / (p->hbm_bytes_per_s * p->hbm_efficiency) * clk;
+  double l2_cyc = gbytes / p->l2_bytes_per_clk;
+  double T = dmax(make, dmax(hbm_cyc, l2_cyc));
+  memset(res, 0, sizeof *res);
+  res->valid = true;
+  snprintf(res->gpu, sizeof res->gpu, "%s", p->gpu);
+  res->cycles = T;
+  res->clock_ghz = p->clock_ghz;
+  res->seconds = T / clk + p->launch_overhead_us * 1e-6;
+  res->ctas_per_sm = l->occ.ctas;
+  res->occupancy_limit = l->occ.limit;
+  res->regs_per_thread = s->regs_per_thread ? s->regs_per_thread : 64;
+  res->regs_from_ptxas = s->regs_per_thread != 0;
+  res->smem_per_cta = s->smem_per_cta;
+  res->sms = (uint32_t)p->sm_count;
+  res->ctas_total = N * s->cluster_size;
+  res->waves = (double)res->ctas_total / (p->sm_count * l->occ.ctas);
+  res->sampled = l->pick != NULL;
+  res->ctas_simulated = l->ran * s->cluster_size;
+  res->cta_cycles_min = dmin;
+  res->cta_cycles_max = dmx;
+  res->dram_bytes = dram;
+  res->l2_bytes = gbytes;
+  res->flops = flops;
+  double denom = p->sm_count * T;
+  for (unsigned u = 0; u < TC5_TU_COUNT; u++) res->busy[u] = denom > 0 ? work[u] / denom : 0;
+  res->busy[TC5_TU_MEM] = T > 0 ? dmax(hbm_cyc, l2_cyc) / T : 0;
+  res->limit = TC5_TU_TENSOR;
+  for (unsigned u = 0; u < TC5_TU_COUNT; u++)
+    if (res->busy[u] > res->busy[res->limit]) res->limit = (tc5_timing_unit)u;
+  res->latency_bound = res->busy[res->limit] < 0.6;
+  tc5_status st = TC5_OK;
+  if (s->trace) {
+    /* each run cluster's start: its place in the list schedule */
+    double *rs = calloc(l->nrun ? l->nrun : 1, sizeof *rs);
+    if (rs && starts)
+      for (uint64_t j = 0; j < l->nrun; j++) rs[j] = starts[l->pick ? l->pick[j] : j];
+    st = rs ? tm_trace_write(l, rs, diag) : TC5_ENOMEM;
+    free(rs);
+  }
+  free(starts);
+  free(d);
+  return st;
+}
+
+tc5_status tc5_timing_format(const tc5_timing_result *r, char *buf, size_t cap) {
+  if (!r || !buf || !cap) return TC5_EINVAL;
+  size_t n = 0;
+#define OUT(...) do { int k__ = snprintf(buf + n, n < cap ? cap - n : 0, __VA_ARGS__); if (k__ > 0) n += (size_t)k__; } while (0)
+  OUT("tc5 run: timing: %llu CTAs, %.2f waves of %u SMs x %u CTAs/SM (limited by %s; %u registers/thread%s, %u B shared/CTA)\n",
+      (unsigned long long)r->ctas_total, r->waves, r->sms, r->ctas_per_sm, r->occupancy_limit ? r->occupancy_limit : "?",
+      r->regs_per_thread, r->regs_from_ptxas ? " from ptxas" : " estimated", r->smem_per_cta);
+  OUT("tc5 run: timing: busy:");
+  for (unsigned u = 0; u < TC5_TU_COUNT; u++) OUT(" %s %.0f%%%s", tc5_timing_unit_name((tc5_timing_unit)u), 100 * r->busy[u], u + 1 < TC5_TU_COUNT ? "," : "\n");
+  OUT("tc5 run: timing: limited by %s\n", r->latency_bound ? "latency (no unit above 60% busy)" : tc5_timing_unit_name(r->limit));
+  if (r->sampled)
+    OUT("tc5 run: timing: sampled: %llu of %llu CTAs simulated in detail (outputs written for those only)\n",
+        (unsigned long long)r->ctas_simulated, (unsigned long long)r->ctas_total);
+  OUT("tc5 run: timing: predicted %.3f us on %s%s\n", r->seconds * 1e6, r->gpu, r->sampled ? " (sampled)" : "");
+#undef OUT
+  return n < cap ? TC5_OK : TC5_ETRUNC;
+}

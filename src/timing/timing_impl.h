@@ -1,0 +1,138 @@
+/* tc5 timing model — internal structures (src/timing only). */
+#ifndef TC5_TIMING_IMPL_H
+#define TC5_TIMING_IMPL_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "timing/timing_event.h"
+
+typedef struct tm_param_row {
+  const char *name;
+  double value;
+  const char *unit, *prov;
+} tm_param_row;
+
+/* every parameter the model reads (the .def rows' names) */
+#define TM_FIELDS                                                                                           \
+  TM_FIELD(sm_count) TM_FIELD(clock_ghz) TM_FIELD(hbm_bytes_per_s) TM_FIELD(hbm_efficiency) TM_FIELD(l2_bytes) \
+  TM_FIELD(l2_bytes_per_clk) TM_FIELD(l2_latency) TM_FIELD(dram_latency) TM_FIELD(smem_per_sm)               \
+  TM_FIELD(smem_per_cta_reserved) TM_FIELD(regs_per_sm) TM_FIELD(reg_alloc_unit) TM_FIELD(max_threads_per_sm) \
+  TM_FIELD(max_ctas_per_sm) TM_FIELD(schedulers) TM_FIELD(issue_int) TM_FIELD(issue_fp32)                    \
+  TM_FIELD(issue_fp16x2) TM_FIELD(issue_fp64) TM_FIELD(issue_sfu) TM_FIELD(issue_conv) TM_FIELD(issue_other) \
+  TM_FIELD(lat_alu) TM_FIELD(lat_fp64) TM_FIELD(lat_sfu) TM_FIELD(lat_conv) TM_FIELD(lat_shfl)               \
+  TM_FIELD(lat_smem) TM_FIELD(smem_bytes_per_clk) TM_FIELD(lat_atomic) TM_FIELD(lat_local) TM_FIELD(lat_bar)  \
+  TM_FIELD(lat_mbar) TM_FIELD(tma_latency) TM_FIELD(tma_bytes_per_clk) TM_FIELD(tc_flops_per_clk)            \
+  TM_FIELD(tc_tf32_scale) TM_FIELD(tc_fp8_scale) TM_FIELD(tc_fp4_scale) TM_FIELD(tc_int8_scale)              \
+  TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk)       \
+  TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us)
+
+typedef struct tm_params {
+  const char *gpu;
+#define TM_FIELD(f) double f;
+  TM_FIELDS
+#undef TM_FIELD
+} tm_params;
+tc5_status tm_params_load(const char *gpu, tm_params *p);
+
+/* occupancy (occupancy.c) */
+typedef struct tm_occupancy {
+  uint32_t ctas;        /* CTAs per SM */
+  const char *limit;    /* what limits it */
+} tm_occupancy;
+void tm_occupancy_of(const tm_params *p, uint32_t threads, uint32_t smem, uint32_t regs, uint32_t cluster,
+                     tm_occupancy *o);
+
+/* the per-launch derived rates a CTA's simulation uses */
+typedef struct tm_rates {
+  double share;          /* co-resident CTAs sharing an SM's units (>= 1) */
+  double tma_bpc;        /* TMA bytes per cycle for one CTA (engine and L2 share) */
+  double l2_bpc;         /* one SM's share of L2 bandwidth, bytes per cycle */
+  double gmem_latency;   /* ld.global latency (L2 hit/miss mix) */
+} tm_rates;
+
+/* a trace event (trace.c) */
+typedef struct tm_event {
+  double ts, dur;        /* cycles from the CTA's start */
+  const char *name;
+  uint32_t tid;          /* warp, or TM_TID_* */
+  char ph;               /* 'X' span, 's'/'f' flow */
+  uint32_t id;           /* flow id */
+  uint32_t line, line2;  /* span: the PTX lines it covers */
+} tm_event;
+enum { TM_TID_TMA = 1000, TM_TID_MMA, TM_TID_TMEM, TM_TID_SFU, TM_TID_CP };
+typedef struct tm_evbuf {
+  tm_event *e;
+  size_t n, cap;
+  bool full;
+} tm_evbuf;
+void tm_ev_add(tm_evbuf *b, const tm_event *e);
+
+/* a group FIFO (cp.async, bulk, per warp): cumulative completion times */
+typedef struct tm_groups {
+  double cur;            /* the open group's latest completion */
+  double done[32];       /* committed groups, cumulative max, by count % 32 */
+  uint32_t n;            /* groups committed */
+} tm_groups;
+
+typedef struct tm_warp {
+  double clock;          /* cycles: when its next instruction can issue */
+  double span_start;     /* trace: the open span's start (<0: none) */
+  uint32_t span_line;
+  const char *span_name;
+  tm_groups cp, bulk;
+  uint32_t wg_issued;    /* wgmma.mma_async executed */
+  uint32_t wg_bound[32]; /* wgmma.commit_group: wg_issued at each, by count % 32 */
+  uint32_t wg_groups;
+  double tmem_ld, tmem_st; /* tcgen05.ld / st outstanding until */
+  double *ready;         /* per register (reg_lo .. reg_hi): ready time */
+  double pending_wait;   /* a flow's end to emit: the wait's time (<0: none) */
+  uint32_t pending_flow;
+} tm_warp;
+
+typedef struct tm_cta {
+  struct tm_launch *l;
+  uint32_t nwarps, rank;
+  uint64_t cluster, linear;
+  tm_warp *w;
+  double *ready;         /* nwarps x nregs */
+  double bar[16];        /* bar.sync: the latest arrival of the phase in progress */
+  double tc_free, tc_done; /* the tensor core: free from, the last MMA's completion */
+  double tma_free;       /* the TMA engine: free from */
+  double wg_done[8][64]; /* wgmma per warpgroup: cumulative completion by sequence % 64 */
+  uint32_t wg_seq[8];
+  uint32_t tc_src;       /* trace: the last MMA's event id */
+  /* work (cycles of the unit, unscaled by sharing) and bytes */
+  double work[TC5_TU_COUNT];
+  double gmem_bytes, flops;
+  double end;            /* the last warp's exit */
+  uint32_t next_id;      /* trace ids */
+  tm_evbuf ev;
+} tm_cta;
+
+typedef struct tm_launch {
+  tm_params p;
+  tm_setup s;
+  tm_rates rates;
+  tm_occupancy occ;
+  uint64_t nrun;          /* clusters run */
+  uint64_t *pick;         /* which (NULL: all) */
+  double *dur;            /* per run cluster: its duration (cycles), by run index */
+  double work[TC5_TU_COUNT], gmem_bytes, flops; /* sums over the run clusters */
+  uint64_t ran;           /* clusters finished */
+  /* the trace: every run CTA's events with its cluster index */
+  struct tm_trace_cta {
+    uint64_t cluster, linear;
+    uint32_t rank;
+    tm_event *e;
+    size_t n;
+  } *tc;
+  size_t ntc, tc_cap;
+  bool trace_full;
+} tm_launch;
+
+/* trace.c: writes the JSON file; start[i]: cycle at which run cluster i starts */
+tc5_status tm_trace_write(const tm_launch *l, const double *start_of_cluster_run, tc5_diag *diag);
+/* launch_schedule.c: list scheduling of n jobs of durations d on `slots`
+ * slots in order; returns the makespan, starts (may be NULL) get each start */
+double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts);
+
+#endif

@@ -1,0 +1,326 @@
+/* tc5 timing model — per-warp clocks, the register scoreboard, barriers and
+ * mbarriers carrying time, and the SM's asynchronous units (tensor core,
+ * TMA, Tensor Memory, group FIFOs). Every function here runs on the worker
+ * thread of the CTA's cluster: no locks. docs/timing.md gives the
+ * equations. */
+#include <stdlib.h>
+#include <string.h>
+#include "timing/timing_impl.h"
+
+static inline double dmax(double a, double b) { return a > b ? a : b; }
+
+tc5_status tm_cta_new(tm_launch *l, uint32_t nwarps, tm_cta **out) {
+  tm_cta *t = calloc(1, sizeof *t);
+  if (!t) return TC5_ENOMEM;
+  t->l = l;
+  t->nwarps = nwarps;
+  size_t nr = l->s.reg_hi > l->s.reg_lo ? l->s.reg_hi - l->s.reg_lo : 1;
+  t->w = calloc(nwarps ? nwarps : 1, sizeof *t->w);
+  t->ready = calloc((size_t)(nwarps ? nwarps : 1) * nr, sizeof *t->ready);
+  if (!t->w || !t->ready) {
+    tm_cta_free(t);
+    return TC5_ENOMEM;
+  }
+  for (uint32_t k = 0; k < nwarps; k++) t->w[k].ready = t->ready + (size_t)k * nr;
+  *out = t;
+  return TC5_OK;
+}
+
+void tm_cta_free(tm_cta *t) {
+  if (!t) return;
+  free(t->w);
+  free(t->ready);
+  free(t->ev.e);
+  free(t);
+}
+
+void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
+  tm_launch *l = t->l;
+  size_t nr = l->s.reg_hi > l->s.reg_lo ? l->s.reg_hi - l->s.reg_lo : 1;
+  memset(t->ready, 0, (size_t)t->nwarps * nr * sizeof *t->ready);
+  for (uint32_t k = 0; k < t->nwarps; k++) {
+    double *r = t->w[k].ready;
+    memset(&t->w[k], 0, sizeof t->w[k]);
+    t->w[k].ready = r;
+    t->w[k].span_start = -1;
+    t->w[k].pending_wait = -1;
+  }
+  memset(t->bar, 0, sizeof t->bar);
+  memset(t->wg_done, 0, sizeof t->wg_done);
+  memset(t->wg_seq, 0, sizeof t->wg_seq);
+  memset(t->work, 0, sizeof t->work);
+  t->tc_free = t->tc_done = t->tma_free = 0;
+  t->tc_src = 0;
+  t->gmem_bytes = t->flops = 0;
+  t->end = 0;
+  t->cluster = cluster;
+  t->rank = rank;
+  t->linear = linear;
+  t->next_id = 1;
+  t->ev.n = 0;
+  t->ev.full = false;
+}
+
+/* ---- the trace's events (kept only with a trace file) ---- */
+static uint32_t ev_span(tm_cta *t, uint32_t tid, double ts, double dur, const char *name, uint32_t line, uint32_t line2) {
+  if (!t->l->s.trace) return 0;
+  uint32_t id = t->next_id++ & 0xFFFFFu;
+  tm_event e = {ts, dur, name, tid, 'X', id, line, line2};
+  tm_ev_add(&t->ev, &e);
+  return tid << 20 | id;
+}
+static void ev_flow(tm_cta *t, uint32_t src, double src_ts, uint32_t warp, double ts) {
+  if (!t->l->s.trace || !src) return;
+  uint32_t id = t->next_id++;
+  tm_event s = {src_ts - 0.5, 0, "completes", src >> 20, 's', id, 0, 0};
+  tm_event f = {ts, 0, "completes", warp, 'f', id, 0, 0};
+  tm_ev_add(&t->ev, &s);
+  tm_ev_add(&t->ev, &f);
+}
+/* the warp's open span ends at its clock (a loop's iteration, a wait) */
+static void span_close(tm_cta *t, uint32_t warp) {
+  tm_warp *w = &t->w[warp];
+  if (w->span_start < 0) return;
+  if (t->l->s.trace && w->clock > w->span_start)
+    ev_span(t, warp, w->span_start, w->clock - w->span_start, w->span_name, w->span_line, 0);
+  w->span_start = -1;
+}
+/* a wait lets warp go on at time `at`: the span ends where it waited */
+static void wait_until(tm_cta *t, uint32_t warp, double at, uint32_t src, double src_ts) {
+  tm_warp *w = &t->w[warp];
+  if (at <= w->clock) return;
+  span_close(t, warp);
+  ev_flow(t, src, src_ts, warp, at);
+  w->clock = at;
+}
+
+/* ---- groups: cp.async and bulk (per warp), wgmma (per warpgroup) ---- */
+static void grp_commit(tm_groups *g) {
+  double prev = g->n ? g->done[(g->n - 1) % 32] : 0;
+  g->done[g->n % 32] = dmax(prev, g->cur);
+  g->n++;
+  g->cur = 0;
+}
+/* wait_group keep: the groups but the `keep` most recent complete */
+static double grp_wait(const tm_groups *g, uint32_t keep) {
+  double t = keep == 0 ? g->cur : 0; /* wait_all / wait_group 0 also covers uncommitted ones (cp.async.wait_all) */
+  if (g->n > keep) t = dmax(t, g->done[(g->n - 1 - keep) % 32]);
+  return t;
+}
+
+/* an instruction's operand 0 value in its first active lane (wait_group N) */
+static uint32_t imm0(const chk_insn *ci, const uint64_t *r, uint32_t mask) {
+  if (!ci->nregs || !mask) return 0;
+  return (uint32_t)CHK_R(&(chk_warp){.r = r}, ci->regs[0].reg)[__builtin_ctz(mask)];
+}
+
+void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_t *r, int what) {
+  tm_launch *l = t->l;
+  const tm_params *p = &l->p;
+  tm_warp *w = &t->w[warp];
+  const tm_insn *ti = &l->s.insn[pc];
+  const chk_insn *ci = &l->s.ck[pc];
+  if (what == TM_BLOCKED) { /* a wait that will be retried: the span ends here */
+    span_close(t, warp);
+    return;
+  }
+  uint32_t lo = l->s.reg_lo, hi = l->s.reg_hi;
+  /* the scoreboard: sources (and the guard) ready */
+  double start = w->clock;
+  if (ci->guard >= lo && ci->guard < hi) start = dmax(start, w->ready[ci->guard - lo]);
+  for (unsigned k = 0; k < ci->nregs; k++) {
+    const chk_reg *g = &ci->regs[k];
+    if (!(g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) start = dmax(start, w->ready[g->reg - lo]);
+  }
+  if (w->span_start < 0) {
+    w->span_start = start;
+    w->span_line = ti->line;
+    w->span_name = ti->text;
+  }
+  unsigned lanes = (unsigned)__builtin_popcount(mask);
+  double bytes = (double)lanes * ti->bytes;
+  double issue = p->issue_other, lat = p->lat_alu;
+  const double share = l->rates.share;
+  switch ((tm_class)ti->cls) {
+  case TM_C_INT: issue = p->issue_int; break;
+  case TM_C_FP32: issue = p->issue_fp32; break;
+  case TM_C_FP16X2: issue = p->issue_fp16x2; break;
+  case TM_C_FP64: issue = p->issue_fp64, lat = p->lat_fp64; break;
+  case TM_C_SFU:
+    issue = p->issue_sfu, lat = p->lat_sfu;
+    t->work[TC5_TU_SFU] += p->issue_sfu / p->schedulers;
+    break;
+  case TM_C_CONV: issue = p->issue_conv, lat = p->lat_conv; break;
+  case TM_C_SHFL: lat = p->lat_shfl; break;
+  case TM_C_LD_SHARED:
+  case TM_C_ST_SHARED:
+    lat = p->lat_smem + bytes / p->smem_bytes_per_clk;
+    t->work[TC5_TU_SMEM] += bytes / p->smem_bytes_per_clk;
+    break;
+  case TM_C_LD_GLOBAL:
+  case TM_C_ST_GLOBAL:
+    lat = l->rates.gmem_latency;
+    t->gmem_bytes += bytes;
+    break;
+  case TM_C_LOCAL: lat = p->lat_local; break;
+  case TM_C_ATOMIC:
+    lat = p->lat_atomic;
+    t->gmem_bytes += bytes;
+    break;
+  case TM_C_CP_ASYNC: {
+    double b = lanes * (ti->bytes ? ti->bytes : 16);
+    t->gmem_bytes += b;
+    t->work[TC5_TU_SMEM] += b / p->smem_bytes_per_clk;
+    w->cp.cur = dmax(w->cp.cur, start + l->rates.gmem_latency + b / l->rates.l2_bpc * share);
+    break;
+  }
+  case TM_C_CP_COMMIT: grp_commit(&w->cp); break;
+  case TM_C_CP_WAIT: wait_until(t, warp, grp_wait(&w->cp, ci->nregs ? imm0(ci, r, mask) : 0), 0, 0); start = dmax(start, w->clock); break;
+  case TM_C_BULK_COMMIT: grp_commit(&w->bulk); break;
+  case TM_C_BULK_WAIT: wait_until(t, warp, grp_wait(&w->bulk, imm0(ci, r, mask)), 0, 0); start = dmax(start, w->clock); break;
+  case TM_C_TMA:
+    /* a load's time comes with its complete_tx (tm_mbar_signal); a store
+     * or prefetch completes its bulk group after the TMA latency */
+    w->bulk.cur = dmax(w->bulk.cur, dmax(start, t->tma_free) + p->tma_latency);
+    break;
+  case TM_C_MMA:
+    if (!l->s.insn[pc].bytes) w->wg_issued++; /* wgmma (bytes 1: tcgen05.mma) */
+    break;
+  case TM_C_WG_COMMIT:
+    w->wg_bound[w->wg_groups % 32] = w->wg_issued;
+    w->wg_groups++;
+    break;
+  case TM_C_WG_WAIT: {
+    uint32_t keep = imm0(ci, r, mask), g = warp / 4;
+    if (w->wg_groups > keep && g < 8) {
+      uint32_t b = w->wg_bound[(w->wg_groups - 1 - keep) % 32];
+      if (b) wait_until(t, warp, t->wg_done[g][(b - 1) % 64], 0, 0);
+    }
+    start = dmax(start, w->clock);
+    break;
+  }
+  case TM_C_TMEM_LD:
+  case TM_C_TMEM_ST: {
+    double b = (double)(ci->nregs > 1 ? ci->nregs - 1 : 1) * 4 * 32;
+    double done = start + p->tmem_ld_latency + (p->tmem_bytes_per_clk > 0 ? b / p->tmem_bytes_per_clk * share : 0);
+    if (ti->cls == TM_C_TMEM_LD) w->tmem_ld = dmax(w->tmem_ld, done);
+    else w->tmem_st = dmax(w->tmem_st, done);
+    if (l->s.trace) ev_span(t, TM_TID_TMEM, start, done - start, ti->cls == TM_C_TMEM_LD ? "tcgen05.ld" : "tcgen05.st/cp", ti->line, 0);
+    break;
+  }
+  case TM_C_TMEM_WAIT: wait_until(t, warp, dmax(w->tmem_ld, w->tmem_st), 0, 0); start = dmax(start, w->clock); break;
+  case TM_C_MMA_SYNC: {
+    double f = (double)ti->flops * 64;
+    issue = f / (p->tc_flops_per_clk / p->schedulers);
+    lat = issue + 16;
+    t->work[TC5_TU_TENSOR] += f / p->tc_flops_per_clk;
+    t->flops += f;
+    break;
+  }
+  default: break;
+  }
+  if (issue < 1) issue = 1;
+  t->work[TC5_TU_ISSUE] += issue / p->schedulers;
+  w->clock = start + issue;
+  for (unsigned k = 0; k < ci->nregs; k++) {
+    const chk_reg *g = &ci->regs[k];
+    if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = start + lat;
+  }
+  if (what == TM_LOOP) span_close(t, warp);
+}
+
+/* ---- mbarriers ---- */
+static void mb_stamp(tm_mb *mb, double at, uint32_t src, uint32_t phase) {
+  if (at >= mb->cur) mb->cur = at, mb->cur_src = src;
+  if (phase != mb->phase) { /* this arrival completed the phase */
+    mb->done = mb->cur;
+    mb->done_src = mb->cur_src;
+    mb->cur = 0;
+    mb->cur_src = 0;
+    mb->phase = phase;
+  }
+}
+
+void tm_mbar_signal(tm_cta *t, uint32_t warp, uint32_t pc, tm_mb *mb, uint32_t bytes, uint32_t phase) {
+  tm_launch *l = t->l;
+  const tm_params *p = &l->p;
+  tm_warp *w = &t->w[warp];
+  const tm_insn *ti = &l->s.insn[pc];
+  double at = w->clock;
+  uint32_t src = 0;
+  if (bytes && ti->cls == TM_C_TMA) { /* a TMA load's bytes landed: behind the SM's earlier TMA traffic */
+    double s = dmax(w->clock, t->tma_free), x = bytes / l->rates.tma_bpc;
+    t->tma_free = s + x;
+    at = s + x + p->tma_latency;
+    t->work[TC5_TU_TMA] += bytes / p->tma_bytes_per_clk;
+    t->gmem_bytes += bytes;
+    t->work[TC5_TU_SMEM] += bytes / p->smem_bytes_per_clk;
+    src = ev_span(t, TM_TID_TMA, s, at - s, "TMA load", ti->line, bytes);
+  } else if (ti->cls == TM_C_CP_ASYNC_ARRIVE) { /* cp.async.mbarrier.arrive: when the warp's copies land */
+    at = dmax(at, w->cp.cur);
+  }
+  mb_stamp(mb, at, src, phase);
+}
+
+void tm_commit(tm_cta *t, uint32_t warp, tm_mb *mb, uint32_t phase) {
+  double at = dmax(t->w[warp].clock, t->tc_done);
+  mb_stamp(mb, at, t->tc_src, phase);
+}
+
+void tm_mbar_wait(tm_cta *t, uint32_t warp, const tm_mb *mb) {
+  if (mb->done > 0) wait_until(t, warp, mb->done + t->l->p.lat_mbar, mb->done_src, mb->done);
+}
+
+/* ---- the tensor core ---- */
+static double rate_of(const tm_params *p, unsigned rate) {
+  double s = 1;
+  switch (rate) {
+  case TM_RATE_TF32: s = p->tc_tf32_scale; break;
+  case TM_RATE_FP8: s = p->tc_fp8_scale; break;
+  case TM_RATE_FP4: s = p->tc_fp4_scale; break;
+  case TM_RATE_INT8: s = p->tc_int8_scale; break;
+  case TM_RATE_FP64: s = p->tc_fp64_scale; break;
+  default: break;
+  }
+  return p->tc_flops_per_clk * s;
+}
+
+void tm_mma(tm_cta *t, uint32_t warp, uint32_t pc, double flops, unsigned rate, tm_cta *peer, bool wgmma) {
+  tm_launch *l = t->l;
+  const tm_params *p = &l->p;
+  double per_sm = peer ? flops / 2 : flops;
+  double cyc = per_sm / rate_of(p, rate) * l->rates.share;
+  double s = dmax(t->w[warp].clock, t->tc_free);
+  if (peer) s = dmax(s, peer->tc_free);
+  double done = s + cyc + p->mma_latency;
+  t->tc_free = s + cyc;
+  t->tc_done = dmax(t->tc_done, done);
+  t->work[TC5_TU_TENSOR] += per_sm / rate_of(p, rate);
+  t->flops += flops;
+  t->tc_src = ev_span(t, TM_TID_MMA, s, done - s, wgmma ? "wgmma" : "tcgen05.mma", l->s.insn[pc].line, 0);
+  if (peer) { /* the pair's other tensor core works too */
+    peer->tc_free = t->tc_free;
+    peer->tc_done = dmax(peer->tc_done, done);
+    peer->work[TC5_TU_TENSOR] += per_sm / rate_of(p, rate);
+  }
+  if (wgmma) {
+    uint32_t g = warp / 4;
+    if (g < 8) {
+      uint32_t q = t->wg_seq[g]++;
+      double prev = q ? t->wg_done[g][(q - 1) % 64] : 0;
+      t->wg_done[g][q % 64] = dmax(prev, done);
+    }
+  }
+}
+
+/* ---- bar.sync ---- */
+void tm_bar_arrive(tm_cta *t, uint32_t warp, uint32_t id) {
+  if (id < 16) t->bar[id] = dmax(t->bar[id], t->w[warp].clock);
+}
+void tm_bar_done(tm_cta *t, uint32_t id, uint32_t waiting) {
+  if (id >= 16) return;
+  double at = t->bar[id] + t->l->p.lat_bar;
+  for (uint32_t k = 0; k < t->nwarps && k < 32; k++)
+    if (waiting >> k & 1) wait_until(t, k, at, 0, 0);
+  t->bar[id] = 0;
+}

@@ -1,0 +1,372 @@
+/* tc5 tests — the timing model (issue 47), each component against a case
+ * worked out by hand from the parameter tables (src/timing/params_*.def):
+ * the tables, the GPU/target pairing, occupancy, a chain of dependent
+ * instructions, a TMA load of N bytes, an MMA pipeline (one CTA and a CTA
+ * pair), bar.sync, the list scheduler, and whole launches through the C
+ * API: sampling runs only the sampled clusters, TC5_TIMING_SAMPLE_ALL and
+ * small grids run all, bad input is an error naming it. The expected
+ * values read the tables, so t47si's measured values keep them true. */
+#include "testutil.h"
+#include "tc5/ptx.h"
+#include "tc5/timing.h"
+#include "timing/timing_impl.h"
+
+static bool has(const tc5_diag *dg, const char *s) {
+  for (unsigned k = 0; k < dg->count; k++)
+    if (strstr(dg->issue[k].message, s)) return true;
+  return false;
+}
+
+static void test_tables(void **state) {
+  (void)state;
+  static const char *const gpus[] = {"b200", "h100", "h200"};
+  for (unsigned g = 0; g < 3; g++) {
+    tm_params p;
+    assert_int_equal(tm_params_load(gpus[g], &p), TC5_OK);
+    /* every field the model reads has a row (no zero but the documented ones) */
+#define TM_FIELD(f) if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk")) assert_true(p.f > 0);
+    TM_FIELDS
+#undef TM_FIELD
+    unsigned n = 0;
+    const char *name, *unit, *prov;
+    double v;
+    while (!tc5_timing_param(gpus[g], n, &name, &v, &unit, &prov)) {
+      assert_non_null(prov);
+      assert_true(strlen(prov) > 8); /* every number says where it comes from */
+      n++;
+    }
+    assert_true(n >= 40);
+  }
+  tm_params p;
+  tm_params_load("b200", &p);
+  assert_true(p.sm_count == 148);
+  tm_params_load("h100", &p);
+  assert_true(p.sm_count == 132 && p.hbm_bytes_per_s == 3.35e12);
+  tm_params_load("h200", &p);
+  assert_true(p.sm_count == 132 && p.hbm_bytes_per_s == 4.8e12);
+  assert_int_equal(tm_params_load("a100", &p), TC5_EINVAL);
+  assert_int_equal(tc5_timing_param("a100", 0, NULL, NULL, NULL, NULL), TC5_EINVAL);
+}
+
+static void test_pairing(void **state) {
+  (void)state;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_timing_check("b200", "sm_100a", &dg), TC5_OK);
+  assert_int_equal(tc5_timing_check("b200", "sm_100f", &dg), TC5_OK);
+  assert_int_equal(tc5_timing_check("h100", "sm_90a", &dg), TC5_OK);
+  assert_int_equal(tc5_timing_check("h200", "sm_80", &dg), TC5_OK);
+  static const char *const bad[][3] = {{"b200", "sm_90a", "b200"},  {"h200", "sm_100a", "h200"},
+                                       {"b200", "sm_103a", "sm_103a"}, {"b200", "sm_110a", "sm_110a"},
+                                       {"a100", "sm_80", "a100"},     {"sm_103", "sm_103a", "sm_103"}};
+  for (unsigned k = 0; k < sizeof bad / sizeof *bad; k++) {
+    tc5_diag_init(&dg);
+    assert_int_equal(tc5_timing_check(bad[k][0], bad[k][1], &dg), TC5_EINVAL);
+    assert_true(has(&dg, bad[k][2]));
+  }
+}
+
+static void test_occupancy(void **state) {
+  (void)state;
+  tm_params p;
+  tm_params_load("h100", &p);
+  tm_occupancy o;
+  /* 128 threads, 255 registers: ceil(255 * 32 / 256) * 256 = 8192 a warp, 65536 / (4 * 8192) = 2 */
+  tm_occupancy_of(&p, 128, 1024, 255, 1, &o);
+  assert_int_equal(o.ctas, 2);
+  assert_string_equal(o.limit, "registers");
+  /* 101 KiB + 1 KiB of shared memory: 233472 / 104448 = 2 */
+  tm_occupancy_of(&p, 128, 104448, 32, 1, &o);
+  assert_int_equal(o.ctas, 2);
+  assert_string_equal(o.limit, "shared memory");
+  /* 1024 threads: 2048 / 1024 = 2 */
+  tm_occupancy_of(&p, 1024, 2048, 32, 1, &o);
+  assert_int_equal(o.ctas, 2);
+  assert_string_equal(o.limit, "threads");
+  /* 32 threads, nothing else: the 32 CTA slots */
+  tm_occupancy_of(&p, 32, 1024, 16, 1, &o);
+  assert_int_equal(o.ctas, 32);
+  assert_string_equal(o.limit, "CTA slots");
+  /* more shared memory than an SM has: still 1 (the runner checked the CTA's own limit) */
+  tm_occupancy_of(&p, 128, 300000, 32, 1, &o);
+  assert_int_equal(o.ctas, 1);
+}
+
+static void test_list_schedule(void **state) {
+  (void)state;
+  double st[6];
+  const double a[] = {3, 3, 3, 1};
+  assert_true(tm_list_schedule(a, 4, 2, st) == 6); /* 0,0 | 3,3 */
+  assert_true(st[0] == 0 && st[1] == 0 && st[2] == 3 && st[3] == 3);
+  const double b[] = {5, 1, 1, 1, 1, 1};
+  assert_true(tm_list_schedule(b, 6, 2, st) == 5); /* the long one first: the others fill the second slot */
+  assert_true(st[5] == 4);
+  const double c[] = {2, 2, 2, 2, 2};
+  assert_true(tm_list_schedule(c, 5, 2, NULL) == 6); /* a tail: the fifth runs alone */
+  assert_true(tm_list_schedule(c, 5, 100, NULL) == 2);
+}
+
+/* a synthetic module of n instructions: classes and registers given */
+typedef struct fake {
+  tm_insn insn[8];
+  chk_insn ck[8];
+  chk_reg regs[8][4];
+  tm_launch *l;
+  tm_cta *t, *peer;
+} fake;
+
+static void fake_insn(fake *f, unsigned pc, uint8_t cls, int dst, int src) {
+  f->insn[pc] = (tm_insn){cls, 4, 0, "op", pc + 1};
+  chk_insn *c = &f->ck[pc];
+  memset(c, 0, sizeof *c);
+  c->guard = CHK_NOREG;
+  c->regs = f->regs[pc];
+  if (dst >= 0) f->regs[pc][c->nregs++] = (chk_reg){(uint32_t)dst, 0, CHK_R_DST};
+  if (src >= 0) f->regs[pc][c->nregs++] = (chk_reg){(uint32_t)src, 1, 0};
+}
+
+static void fake_launch(fake *f, const char *gpu, unsigned n, uint64_t ncta) {
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = gpu;
+  s.target = "sm_100a";
+  s.threads_per_cta = 128;
+  s.warps_per_cta = 4;
+  s.smem_per_cta = 200000; /* one CTA an SM */
+  s.cluster_size = 1;
+  s.nclusters = ncta;
+  s.reg_lo = 0;
+  s.reg_hi = 16;
+  s.insn = f->insn;
+  s.ck = f->ck;
+  s.ncode = n;
+  assert_int_equal(tm_launch_new(&f->l, &s, NULL), TC5_OK);
+  assert_int_equal(tm_cta_new(f->l, 4, &f->t), TC5_OK);
+  assert_int_equal(tm_cta_new(f->l, 4, &f->peer), TC5_OK);
+  tm_cta_begin(f->t, 0, 0, 0);
+  tm_cta_begin(f->peer, 0, 1, 1);
+}
+static void fake_free(fake *f) {
+  tm_cta_free(f->t);
+  tm_cta_free(f->peer);
+  tm_launch_free(f->l);
+}
+
+static void test_dependent_chain(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  /* r1 = ..; r2 = f(r1); r3 = f(r2): integer instructions */
+  fake_insn(&f, 0, TM_C_INT, 1, -1);
+  fake_insn(&f, 1, TM_C_INT, 2, 1);
+  fake_insn(&f, 2, TM_C_INT, 3, 2);
+  fake_insn(&f, 3, TM_C_INT, 4, -1); /* independent */
+  fake_launch(&f, "h100", 4, 1);
+  const tm_params *p = &f.l->p;
+  uint64_t regs[16 * 32] = {0};
+  for (unsigned pc = 0; pc < 3; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+  /* each waits for the one before: 2 x latency, then its own issue */
+  double want = 2 * p->lat_alu + p->issue_int;
+  assert_true(f.t->w[0].clock == want);
+  assert_true(f.t->w[0].ready[3] == 2 * p->lat_alu + p->lat_alu);
+  /* an independent instruction issues at once */
+  tm_step(f.t, 0, 3, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == want + p->issue_int);
+  /* another warp's clock is its own */
+  tm_step(f.t, 1, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[1].clock == p->issue_int);
+  /* a retried instruction costs nothing */
+  tm_step(f.t, 1, 0, 0xffffffffu, regs, TM_BLOCKED);
+  assert_true(f.t->w[1].clock == p->issue_int);
+  fake_free(&f);
+}
+
+static void test_tma_load(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_TMA, -1, -1);
+  fake_launch(&f, "h100", 1, 1);
+  const tm_params *p = &f.l->p;
+  tm_mb mb;
+  memset(&mb, 0, sizeof mb);
+  /* one CTA on the GPU: the TMA engine's rate (below the L2's) */
+  double bpc = p->tma_bytes_per_clk < p->l2_bytes_per_clk ? p->tma_bytes_per_clk : p->l2_bytes_per_clk;
+  tm_mbar_signal(f.t, 0, 0, &mb, 16384, 0); /* the phase is not complete yet */
+  assert_true(mb.done == 0);
+  double first = 16384 / bpc + p->tma_latency;
+  assert_true(mb.cur == first);
+  tm_mbar_signal(f.t, 0, 0, &mb, 16384, 1); /* behind the first: completes the phase */
+  double second = 2 * 16384 / bpc + p->tma_latency;
+  assert_true(mb.done == second);
+  /* a waiter takes the phase's time */
+  tm_mbar_wait(f.t, 1, &mb);
+  assert_true(f.t->w[1].clock == second + p->lat_mbar);
+  /* a warp already later keeps its clock */
+  f.t->w[2].clock = 1e6;
+  tm_mbar_wait(f.t, 2, &mb);
+  assert_true(f.t->w[2].clock == 1e6);
+  fake_free(&f);
+}
+
+static void test_mma_pipeline(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_MMA, -1, -1);
+  f.insn[0].bytes = 1; /* tcgen05.mma */
+  fake_launch(&f, "b200", 1, 1);
+  const tm_params *p = &f.l->p;
+  double flops = 2.0 * 128 * 256 * 16, cyc = flops / p->tc_flops_per_clk;
+  /* two MMAs issued at 0: in order on the tensor core */
+  tm_mma(f.t, 0, 0, flops, TM_RATE_BF16, NULL, false);
+  tm_mma(f.t, 0, 0, flops, TM_RATE_BF16, NULL, false);
+  assert_true(f.t->tc_free == 2 * cyc);
+  assert_true(f.t->tc_done == 2 * cyc + p->mma_latency);
+  /* commit arrives when they finish */
+  tm_mb mb;
+  memset(&mb, 0, sizeof mb);
+  tm_commit(f.t, 0, &mb, 1);
+  assert_true(mb.done == 2 * cyc + p->mma_latency);
+  /* fp8 runs at the table's scale */
+  tm_mma(f.t, 0, 0, flops, TM_RATE_FP8, NULL, false);
+  assert_true(f.t->tc_free == 2 * cyc + cyc / p->tc_fp8_scale);
+  /* a CTA pair: each SM does half, both tensor cores busy, after both are free */
+  fake g;
+  memset(&g, 0, sizeof g);
+  fake_insn(&g, 0, TM_C_MMA, -1, -1);
+  fake_launch(&g, "b200", 1, 2);
+  g.peer->tc_free = 100;
+  tm_mma(g.t, 0, 0, 2.0 * 256 * 256 * 16, TM_RATE_BF16, g.peer, false);
+  double half = 256.0 * 256 * 16 / p->tc_flops_per_clk;
+  assert_true(g.t->tc_free == 100 + half && g.peer->tc_free == 100 + half);
+  fake_free(&g);
+  fake_free(&f);
+}
+
+static void test_bar_sync(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_BAR, -1, -1);
+  fake_launch(&f, "h200", 1, 1);
+  f.t->w[0].clock = 10;
+  f.t->w[1].clock = 500;
+  tm_bar_arrive(f.t, 0, 3);
+  tm_bar_arrive(f.t, 1, 3);
+  tm_bar_done(f.t, 3, 0x3);
+  assert_true(f.t->w[0].clock == 500 + f.l->p.lat_bar);
+  assert_true(f.t->w[1].clock == 500 + f.l->p.lat_bar);
+  assert_true(f.t->w[2].clock == 0); /* not a waiter */
+  fake_free(&f);
+}
+
+/* whole launches: out[ctaid] = ctaid + 1 */
+static const char *kernel90 =
+    ".version 8.0\n.target sm_90a\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out) {\n"
+    " .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [out];\n"
+    " mov.u32 %r1, %ctaid.x;\n"
+    " add.u32 %r2, %r1, 1;\n"
+    " mul.wide.u32 %rd2, %r1, 4;\n"
+    " add.u64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r2;\n"
+    " ret;\n}\n";
+
+static tc5_status launch(const char *text, unsigned grid, const char *gpu, uint32_t sample, uint32_t *out,
+                         tc5_timing_result *res, tc5_diag *dg) {
+  tc5_diag_init(dg);
+  tc5_ptx_module *m;
+  tc5_status st = tc5_ptx_load(text, strlen(text), "k.ptx", &m, dg);
+  if (st) return st;
+  tc5_ptx_arg arg = {.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = grid * 4u};
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = grid;
+  cfg.block[0] = 32;
+  cfg.threads = 2;
+  cfg.timing = gpu;
+  cfg.timing_sample = sample;
+  cfg.timing_result = res;
+  tc5_ptx_stats stats;
+  st = tc5_ptx_launch(m, &cfg, &arg, 1, &stats, dg);
+  tc5_ptx_free(m);
+  return st;
+}
+
+static void test_launch_sampling(void **state) {
+  (void)state;
+  enum { N = 1000 };
+  static uint32_t out[N];
+  tc5_timing_result r;
+  tc5_diag dg;
+  /* 1000 CTAs, 10 sampled: the middles of 10 equal strata */
+  memset(out, 0, sizeof out);
+  assert_int_equal(launch(kernel90, N, "h100", 10, out, &r, &dg), TC5_OK);
+  assert_true(r.valid && r.sampled);
+  assert_int_equal(r.ctas_simulated, 10);
+  assert_int_equal(r.ctas_total, N);
+  unsigned written = 0;
+  for (unsigned k = 0; k < N; k++)
+    if (out[k]) {
+      written++;
+      assert_int_equal(out[k], k + 1);
+      assert_int_equal(k % 100, 50); /* (j + 0.5) * 1000 / 10 */
+    }
+  assert_int_equal(written, 10);
+  assert_true(r.seconds > 0 && r.cycles > 0);
+  assert_string_equal(r.gpu, "h100");
+  /* every one: no sampling, every output */
+  memset(out, 0, sizeof out);
+  assert_int_equal(launch(kernel90, N, "h100", TC5_TIMING_SAMPLE_ALL, out, &r, &dg), TC5_OK);
+  assert_false(r.sampled);
+  assert_int_equal(r.ctas_simulated, N);
+  for (unsigned k = 0; k < N; k++) assert_int_equal(out[k], k + 1);
+  /* a small grid (at most twice the default sample) is never sampled */
+  memset(out, 0, sizeof out);
+  assert_int_equal(launch(kernel90, 32, "h200", 0, out, &r, &dg), TC5_OK);
+  assert_false(r.sampled);
+  for (unsigned k = 0; k < 32; k++) assert_int_equal(out[k], k + 1);
+  /* occupancy: 32 threads, 64 estimated registers: 32 CTA slots */
+  assert_int_equal(r.ctas_per_sm, 32);
+  assert_false(r.regs_from_ptxas);
+  char buf[2048];
+  assert_int_equal(tc5_timing_format(&r, buf, sizeof buf), TC5_OK);
+  assert_non_null(strstr(buf, "tc5 run: timing: predicted "));
+  assert_non_null(strstr(buf, " us on h200\n"));
+  /* timing off: the result untouched */
+  memset(&r, 0, sizeof r);
+  assert_int_equal(launch(kernel90, 32, "none", 0, out, &r, &dg), TC5_OK);
+  assert_false(r.valid);
+}
+
+static void test_launch_bad(void **state) {
+  (void)state;
+  static uint32_t out[8];
+  tc5_timing_result r;
+  tc5_diag dg;
+  assert_int_equal(launch(kernel90, 8, "a100", 0, out, &r, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "a100"));
+  assert_int_equal(launch(kernel90, 8, "b200", 0, out, &r, &dg), TC5_EINVAL); /* sm_90a PTX on a B200 */
+  assert_true(has(&dg, "b200") && has(&dg, "sm_90a"));
+  assert_int_equal(launch(kernel90, 8, "sm_103", 0, out, &r, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "sm_103"));
+  char *t = malloc(strlen(kernel90) + 1);
+  strcpy(t, kernel90);
+  memcpy(strstr(t, "sm_90a"), "sm_110", 6);
+  assert_int_equal(launch(t, 8, "b200", 0, out, &r, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "sm_110"));
+  free(t);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tables),          cmocka_unit_test(test_pairing),
+      cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
+      cmocka_unit_test(test_dependent_chain), cmocka_unit_test(test_tma_load),
+      cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync),
+      cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
