@@ -517,7 +517,7 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
 ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr);
 ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create);
 /* the initialised mbarrier at shared::cluster address addr (its CTA in
- * *cta when cta is not NULL); NULL after [mbarrier-uninit] */
+ * *cta when cta is not NULL); NULL after failing (the rule mbarrier-uninit) */
 ptx_mbar *ptx_mbar_live(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, ptx_cta **cta);
 /* one arrival on the mbarrier at shared address addr (machine.c) */
 int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count);

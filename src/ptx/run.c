@@ -119,9 +119,9 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     }
     if ((in->flags & PF_ALIGNED) && (active != whole || (mask && mask != active))) {
       ptx_fail(w, in, -1, TC5_EILLEGAL, active,
-               active != whole ? "[partial-warp-aligned] a .aligned instruction reached by part of the warp (threads 0x%08x of live 0x%08x): undefined behaviour"
-                               : "[partial-warp-aligned] the guard of a .aligned instruction differs between the threads of the warp (true for 0x%08x of 0x%08x)",
-               active != whole ? active : mask, whole);
+               active != whole ? "[%s] a .aligned instruction reached by part of the warp (threads 0x%08x of live 0x%08x): undefined behaviour"
+                               : "[%s] the guard of a .aligned instruction differs between the threads of the warp (true for 0x%08x of 0x%08x)",
+               chk_rule_id(CR_PARTIAL_WARP), active != whole ? active : mask, whole);
       return -1;
     }
     int r;
@@ -361,8 +361,9 @@ static void deadlock(ptx_cluster *cl) {
       }
     }
   }
-  ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, 0, "%sdeadlock: every live warp waits and nothing can wake it",
-           alloc ? "[alloc-never] " : peer ? "[cta-pair] " : mbar ? "[mbarrier-wait-never] " : "");
+  const char *tag = alloc ? chk_rule_id(CR_ALLOC_NEVER) : peer ? "cta-pair" : mbar ? chk_rule_id(CR_MBAR_WAIT_NEVER) : NULL;
+  ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, 0, "%s%s%sdeadlock: every live warp waits and nothing can wake it",
+           tag ? "[" : "", tag ? tag : "", tag ? "] " : "");
   pthread_mutex_lock(L->lock);
   if (L->status == TC5_ESTATE)
     for (unsigned i = 0; i < nl; i++) tc5_diag_add(L->diag, TC5_ESTATE, "deadlock", i, "  %s", line[i]);
@@ -505,7 +506,7 @@ static void cluster_finish(worker *wk) {
     tc5_diag_init(&dg);
     tc5_status st = tc5_tmem_exit(&c->tmem, &dg);
     if (st) {
-      ptx_fail(&c->warps[0], NULL, -1, st, 0, "[alloc-held-at-exit] at exit: %s",
+      ptx_fail(&c->warps[0], NULL, -1, st, 0, "[%s] at exit: %s", chk_rule_id(CR_ALLOC_AT_EXIT),
                dg.count ? dg.issue[0].message : tc5_strerror(st));
       return;
     }
