@@ -4,7 +4,7 @@
 # (the attention CTests with that environment's Python), then the Python
 # package's tests (scripts/test_python.sh: the Triton and Gluon door, CuTe DSL),
 # and prints a summary (scripts/test_summary.py). Every test that needs
-# neither a GPU nor PyTorch runs; docs/python.md "What the suite runs" has
+# neither a GPU nor PyTorch runs; docs/python.md "The tests" has
 # the parts' times and the variables that add the long ones.
 # Usage: scripts/test.sh            (plain build)
 #        scripts/test.sh --sanitize (AddressSanitizer + UndefinedBehaviorSanitizer; CTest only)
