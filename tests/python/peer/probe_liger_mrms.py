@@ -1,4 +1,10 @@
-# which side is off in the bf16 modulated-RMSNorm failures: Liger's kernels on tc5 or PyTorch's CPU bf16 reference?
+"""Which side is off in Liger-Kernel 0.8.5's bf16 modulated-RMSNorm failures on tc5
+(test_correctness[...-none-dtype1-...-5-123-123]): Liger's kernels on tc5, or the reference,
+which under the torch.cuda shim runs PyTorch's CPU bf16 kernels? Both against the reference
+module in float64 on the same inputs, each gradient's largest error and its count outside the
+test's tolerance (0.2 + 2%). Run from the extracted sdist with liger_conftest.py copied there as
+conftest.py (issue 50; docs/fidelity.md quotes it):
+    PYTHONPATH=src:. TC5_CLI=build/tc5 python probe_liger_mrms.py batch     (or row)"""
 import conftest  # noqa: F401  (the door and the shim)
 import sys
 import torch
