@@ -9,6 +9,7 @@
  * for (reading the destination before the wait is a race on silicon,
  * which the sanitizer issue will report). */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check/check_impl.h"

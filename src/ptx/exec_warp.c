@@ -212,6 +212,7 @@ static PTX_EXEC(x_cluster_arrive) {
   cl->bar_arrived += (uint32_t)__builtin_popcount(mask);
   if (w->cta->chk && !in->mods) chk_cluster_arrive(CHK_W(w));
   ptx_cluster_bar_check(cl);
+  if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &cl->tm_bar, 0, cl->bar_phase);
   return PX_NEXT;
 }
 static PTX_EXEC(x_cluster_wait) {
@@ -221,6 +222,7 @@ static PTX_EXEC(x_cluster_wait) {
   if (w->cta->cl->bar_phase == w->cl_phase) return PX_BLOCK; /* runs again when the phase completes */
   w->cl_arrived = false;
   if (w->cta->chk) chk_cluster_wait(CHK_W(w));
+  if (w->cta->tm) tm_mbar_wait(w->cta->tm, w->id, &w->cta->cl->tm_bar);
   return PX_NEXT;
 }
 
@@ -567,7 +569,6 @@ static PTX_EXEC(x_mbarrier) {
         done = mb->mb.phase != (uint32_t)x[l]; /* the state names the phase of the arrival */
       }
       d[l] = done;
-      if (done && w->cta->tm) tm_mbar_wait(w->cta->tm, w->id, &mb->tm);
       if (!done) {
         all = false;
         w->wait_id = PTX_CLUSTER_OFF(off);
@@ -604,7 +605,6 @@ static PTX_EXEC(x_mbarrier) {
       ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
       if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
       mb->tx_line = 0;
-      memset(&mb->tm, 0, sizeof mb->tm);
       bool again = false; /* every lane of a warp initialising one mbarrier is one initialisation */
       for (unsigned i = 0; i < ninited; i++) again |= inited[i] == mb;
       if (mb->mb.initialized && !again && w->cta->chk) chk_mbar_reinit(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb));

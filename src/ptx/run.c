@@ -406,7 +406,7 @@ static void cluster_run_sched(worker *wk) {
         if (!best || p > bp) best = w, bp = p;
       }
     }
-    if (L->failed || all_done) break;
+    if (ptx_failed(L) || all_done) break;
     if (!best) {
       if (s->head < s->n) { /* nothing can run: an operation completes, as late as it can */
         if (ptx_late_complete_one(cl) == PX_ERROR) return;
@@ -436,7 +436,7 @@ static void cluster_run_sched(worker *wk) {
                               s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
       if (ptx_late_complete_one(cl) == PX_ERROR) return;
     new_epochs(cl);
-    if (L->failed) return;
+    if (ptx_failed(L)) return;
     if (total > L->max_steps * cl->n) {
       ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
                "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
@@ -456,9 +456,9 @@ static void cluster_run(worker *wk) {
   uint64_t total = 0;
   for (;;) {
     bool ran = false, all_done = true;
-    for (uint32_t rk = 0; rk < cl->n && !L->failed; rk++) {
+    for (uint32_t rk = 0; rk < cl->n && !ptx_failed(L); rk++) {
       ptx_cta *c = &cl->ctas[rk];
-      for (uint32_t k = 0; k < c->nwarps && !L->failed; k++) {
+      for (uint32_t k = 0; k < c->nwarps && !ptx_failed(L); k++) {
         ptx_warp *w = &c->warps[k];
         if (w->done) continue;
         all_done = false;
@@ -478,7 +478,7 @@ static void cluster_run(worker *wk) {
         new_epochs(cl);
       }
     }
-    if (L->failed || all_done) break;
+    if (ptx_failed(L) || all_done) break;
     if (total > L->max_steps * cl->n) {
       ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
                "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
@@ -497,7 +497,7 @@ static void cluster_run(worker *wk) {
 static void cluster_finish(worker *wk) {
   ptx_cluster *cl = &wk->cl;
   ptx_launch *L = wk->L;
-  if (L->failed) return;
+  if (ptx_failed(L)) return;
   if (cl->sched && ptx_late_flush(cl, NULL) == PX_ERROR) return;
   for (uint32_t rk = 0; rk < cl->n; rk++) {
     ptx_cta *c = &cl->ctas[rk];
@@ -517,16 +517,17 @@ static void *worker_main(void *arg) {
   ptx_launch *L = wk->L;
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
-    if (i >= L->run_n || L->failed) break;
+    if (i >= L->run_n || ptx_failed(L)) break;
     if (L->run_pick) i = L->run_pick[i]; /* the timing model's sample */
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
     wk->cl.bar_phase = wk->cl.bar_arrived = 0;
+    memset(&wk->cl.tm_bar, 0, sizeof wk->cl.tm_bar);
     memset(wk->cl.pair, 0, sizeof wk->cl.pair);
     if (st) {
       pthread_mutex_lock(L->lock);
-      if (!L->failed) {
-        L->failed = 1;
+      if (!ptx_failed(L)) {
+        __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
         L->status = st;
         tc5_diag_add(L->diag, st, "cta", i, "could not set up cluster %llu: %s", (unsigned long long)i, tc5_strerror(st));
       }
@@ -538,7 +539,7 @@ static void *worker_main(void *arg) {
       cluster_run_sched(wk);
     } else
       cluster_run(wk);
-    if (L->tm && !L->failed) tm_cluster_end(L->tm, wk->tms, wk->cl.n, i, L->lock);
+    if (L->tm && !ptx_failed(L)) tm_cluster_end(L->tm, wk->tms, wk->cl.n, i, L->lock);
     uint64_t ti = 0, wi = 0;
     for (uint32_t r = 0; r < wk->cl.n; r++) {
       ptx_cta *c = &wk->c[r];
@@ -698,6 +699,20 @@ static void merge_host_regions(ptx_launch *L) {
   }
   memmove(&L->regions[w], &L->regions[n], own * sizeof *L->regions);
   L->nregions = w + own;
+}
+
+/* cfg->threads 0: the environment's TC5_THREADS (1 to 256) when set, so
+ * that a test suite can run every launch on several host threads (the
+ * ThreadSanitizer build, scripts/test.sh --tsan); unset or empty: n is kept */
+static tc5_status threads_of(unsigned *n, tc5_diag *diag) {
+  const char *e = getenv("TC5_THREADS");
+  if (!e || !*e) return TC5_OK;
+  char *end;
+  unsigned long v = strtoul(e, &end, 10);
+  if (*end || e[0] == '-' || v < 1 || v > 256)
+    return tc5_diag_add(diag, TC5_EINVAL, "TC5_THREADS", 0, "TC5_THREADS='%.40s' is not a thread count (1 to 256)", e);
+  *n = (unsigned)v;
+  return TC5_OK;
 }
 
 /* the timing model for launch L (L->tm_gpu set): its instruction view,
@@ -985,6 +1000,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
   /* workers */
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+  if (!cfg->threads && (st = threads_of(&nthreads, diag))) goto out;
   if (nthreads < 1) nthreads = 1;
   if (nthreads > L.run_n) nthreads = (unsigned)L.run_n;
   if (nthreads > 256) nthreads = 256;
@@ -1011,7 +1027,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
       if (running[k]) pthread_join(tids[k], NULL);
   }
   for (unsigned k = 0; k < started; k++) worker_free(&wk[k]);
-  if (!st && L.failed) st = L.status ? L.status : TC5_ESTATE;
+  if (!st && ptx_failed(&L)) st = L.status ? L.status : TC5_ESTATE;
   if (!st && L.tm) {
     tc5_timing_result tr;
     st = tm_launch_finish(L.tm, cfg->timing_result ? cfg->timing_result : &tr, diag);
