@@ -34,7 +34,7 @@
 #include "tc5/layout.h"
 
 enum { G_FENCE, G_COMMIT, G_WAIT, G_MMA };
-/* in->mods: bit 0 A from registers, bits 8-15 the N of the shape;
+/* in->mods: bit 0 A from registers, bits 8-16 the N of the shape (8..256);
  * in->type = D type, in->type2 = A type, in->space = B type (fp8 may mix);
  * in->aux2 = number of immediates */
 
@@ -98,7 +98,7 @@ static int wg_fail_diag(ptx_warp *w, const ptx_insn *in, tc5_status st, const tc
 static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
   ptx_cta *c = w->cta;
   const tc5_ptx_module *m = c->L->m;
-  unsigned N = (in->mods >> 8) & 0xff, ab = in->type2, bt = in->space, dt = in->type;
+  unsigned N = (in->mods >> 8) & 0x1ff, ab = in->type2, bt = in->space, dt = in->type;
   bool a_regs = in->mods & 1;
   unsigned K = ab == PT_TF32 ? 8 : (ab == PT_F16 || ab == PT_BF16) ? 16 : 32;
   unsigned abits = ptx_types[ab].bits;
