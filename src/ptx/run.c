@@ -125,6 +125,13 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       return -1;
     }
     int r;
+    /* the store buffer (seeded schedules, issue 53): what orders or reaches
+     * memory otherwise than a plain ld/st.global makes the warp's stores visible first */
+    if (__builtin_expect(w->sb_n != 0, 0) &&
+        ((in->traits.flags & (IT_FENCE | IT_BARRIER | IT_ATOMIC | IT_ASYNC | IT_CP_ASYNC)) ||
+         ((in->traits.flags & (IT_READ | IT_WRITE)) && in->traits.space != IS_GLOBAL && in->traits.space != IS_SHARED &&
+          in->traits.space != IS_LOCAL && in->traits.space != IS_PARAM && in->traits.space != IS_CONST)))
+      ptx_sb_drain(w);
     if (c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
       if (in->flags & PF_LATE) r = ptx_late_defer(w, in, mask); /* completes later (sched.c) */
       else if (in->flags & PF_GROUP) { /* wait_group N */
@@ -433,6 +440,7 @@ static void cluster_run_sched(worker *wk) {
       s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
     }
     new_epochs(cl);
+    ptx_sb_drain_cluster(cl, s, 2); /* stores become visible at random, half the time a turn */
     while (s->head < s->n && ((s->late_den && ptx_sched_rand(s) % s->late_den == 0) ||
                               s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
       if (ptx_late_complete_one(cl) == PX_ERROR) return;
@@ -498,6 +506,7 @@ static void cluster_run(worker *wk) {
 static void cluster_finish(worker *wk) {
   ptx_cluster *cl = &wk->cl;
   ptx_launch *L = wk->L;
+  if (cl->sched) ptx_sb_drain_cluster(cl, cl->sched, 0); /* the kernel's end: every store visible */
   if (ptx_failed(L)) return;
   if (cl->sched && ptx_late_flush(cl, NULL) == PX_ERROR) return;
   for (uint32_t rk = 0; rk < cl->n; rk++) {
