@@ -449,6 +449,12 @@ int cmd_run(int argc, char **argv) {
   memset(&tres, 0, sizeof tres);
   cfg.timing_result = &tres;
   const char *tgpu = cfg.timing ? cfg.timing : getenv("TC5_TIMING");
+  if ((cfg.timing_trace || cfg.timing_sample) && (!tgpu || !*tgpu || !strcmp(tgpu, "none"))) {
+    fprintf(stderr, "tc5 run: --timing-trace and --timing-sample need --timing=GPU (or TC5_TIMING)\n");
+    free(text);
+    tc5_ptx_free(m);
+    goto out;
+  }
   if (!st && tgpu && *tgpu && strcmp(tgpu, "none")) {
     uint32_t regs = 0; /* ptxas's count, else the model's estimate */
     if (!tc5_timing_ptxas_regs((const char *)text, len, entry, tgpu, &regs, NULL)) cfg.timing_regs = regs;

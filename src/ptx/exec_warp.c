@@ -212,6 +212,7 @@ static PTX_EXEC(x_cluster_arrive) {
   cl->bar_arrived += (uint32_t)__builtin_popcount(mask);
   if (w->cta->chk && !in->mods) chk_cluster_arrive(CHK_W(w));
   ptx_cluster_bar_check(cl);
+  if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &cl->tm_bar, 0, cl->bar_phase);
   return PX_NEXT;
 }
 static PTX_EXEC(x_cluster_wait) {
@@ -221,6 +222,7 @@ static PTX_EXEC(x_cluster_wait) {
   if (w->cta->cl->bar_phase == w->cl_phase) return PX_BLOCK; /* runs again when the phase completes */
   w->cl_arrived = false;
   if (w->cta->chk) chk_cluster_wait(CHK_W(w));
+  if (w->cta->tm) tm_mbar_wait(w->cta->tm, w->id, &w->cta->cl->tm_bar);
   return PX_NEXT;
 }
 

@@ -253,7 +253,7 @@ typedef struct ptx_launch {
   uint32_t reg_lo, reg_hi;  /* the registers the entry and the .funcs touch: a warp's window */
   uint64_t max_steps;
   /* the first error stops every worker */
-  volatile int failed;
+  int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */
   tc5_status status;
   tc5_diag *diag;
   void *lock;               /* pthread_mutex_t*: errors, atomics, printf */
@@ -276,6 +276,8 @@ typedef struct ptx_launch {
   uint64_t run_n;
   const uint64_t *run_pick;
 } ptx_launch;
+/* whether the launch failed: read by every worker while one sets it (under L->lock) */
+static inline int ptx_failed(const ptx_launch *L) { return __atomic_load_n(&L->failed, __ATOMIC_RELAXED); }
 
 typedef struct ptx_mbar {
   uint32_t addr;
@@ -375,6 +377,7 @@ typedef struct ptx_cluster {
     uint32_t ncols, taddr, line;
   } pair[8];
   struct ptx_sched *sched;  /* an adversarial schedule (NULL: the default one) */
+  tm_mb tm_bar;             /* the timing model's time of barrier.cluster's phases */
 } ptx_cluster;
 
 /* ---- adversarial schedules (sched.c) ----

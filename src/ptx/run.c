@@ -140,6 +140,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     } else
       r = in->fn(w, in, mask);
     if (w->chk_pending) chk_after(CHK_W(w), CHK_IN(w, in));
+    if (c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
     if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
     tins += (uint64_t)__builtin_popcount(mask);
@@ -236,6 +237,7 @@ typedef struct worker {
   uint8_t *local;  /* every warp's local memory */
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
   struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
+  struct tm_cta **tms;   /* the CTAs' timing states, by rank (timing on) */
 } worker;
 
 /* CTA `rank` of cluster `cluster` */
@@ -274,6 +276,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   for (unsigned b = 0; b < PTX_MAX_BARRIERS; b++) c->bar[b].red_and = true;
   c->nmbars = 0;
   if (c->chk) chk_reset(c->chk);
+  if (c->tm) tm_cta_begin(c->tm, cluster, rank, c->linear);
   c->progress = false;
   c->epoch = 0;
   uint32_t lb = L->m->local_bytes;
@@ -403,7 +406,7 @@ static void cluster_run_sched(worker *wk) {
         if (!best || p > bp) best = w, bp = p;
       }
     }
-    if (L->failed || all_done) break;
+    if (ptx_failed(L) || all_done) break;
     if (!best) {
       if (s->head < s->n) { /* nothing can run: an operation completes, as late as it can */
         if (ptx_late_complete_one(cl) == PX_ERROR) return;
@@ -433,7 +436,7 @@ static void cluster_run_sched(worker *wk) {
                               s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
       if (ptx_late_complete_one(cl) == PX_ERROR) return;
     new_epochs(cl);
-    if (L->failed) return;
+    if (ptx_failed(L)) return;
     if (total > L->max_steps * cl->n) {
       ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
                "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
@@ -453,9 +456,9 @@ static void cluster_run(worker *wk) {
   uint64_t total = 0;
   for (;;) {
     bool ran = false, all_done = true;
-    for (uint32_t rk = 0; rk < cl->n && !L->failed; rk++) {
+    for (uint32_t rk = 0; rk < cl->n && !ptx_failed(L); rk++) {
       ptx_cta *c = &cl->ctas[rk];
-      for (uint32_t k = 0; k < c->nwarps && !L->failed; k++) {
+      for (uint32_t k = 0; k < c->nwarps && !ptx_failed(L); k++) {
         ptx_warp *w = &c->warps[k];
         if (w->done) continue;
         all_done = false;
@@ -475,7 +478,7 @@ static void cluster_run(worker *wk) {
         new_epochs(cl);
       }
     }
-    if (L->failed || all_done) break;
+    if (ptx_failed(L) || all_done) break;
     if (total > L->max_steps * cl->n) {
       ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
                "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
@@ -494,7 +497,7 @@ static void cluster_run(worker *wk) {
 static void cluster_finish(worker *wk) {
   ptx_cluster *cl = &wk->cl;
   ptx_launch *L = wk->L;
-  if (L->failed) return;
+  if (ptx_failed(L)) return;
   if (cl->sched && ptx_late_flush(cl, NULL) == PX_ERROR) return;
   for (uint32_t rk = 0; rk < cl->n; rk++) {
     ptx_cta *c = &cl->ctas[rk];
@@ -514,15 +517,17 @@ static void *worker_main(void *arg) {
   ptx_launch *L = wk->L;
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
-    if (i >= L->nclusters || L->failed) break;
+    if (i >= L->run_n || ptx_failed(L)) break;
+    if (L->run_pick) i = L->run_pick[i]; /* the timing model's sample */
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
     wk->cl.bar_phase = wk->cl.bar_arrived = 0;
+    memset(&wk->cl.tm_bar, 0, sizeof wk->cl.tm_bar);
     memset(wk->cl.pair, 0, sizeof wk->cl.pair);
     if (st) {
       pthread_mutex_lock(L->lock);
-      if (!L->failed) {
-        L->failed = 1;
+      if (!ptx_failed(L)) {
+        __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
         L->status = st;
         tc5_diag_add(L->diag, st, "cta", i, "could not set up cluster %llu: %s", (unsigned long long)i, tc5_strerror(st));
       }
@@ -534,6 +539,7 @@ static void *worker_main(void *arg) {
       cluster_run_sched(wk);
     } else
       cluster_run(wk);
+    if (L->tm && !ptx_failed(L)) tm_cluster_end(L->tm, wk->tms, wk->cl.n, i, L->lock);
     uint64_t ti = 0, wi = 0;
     for (uint32_t r = 0; r < wk->cl.n; r++) {
       ptx_cta *c = &wk->c[r];
@@ -558,6 +564,7 @@ static void worker_free(worker *wk) {
   free(wk->chks);
   for (uint32_t r = 0; wk->c && r < wk->cl.n; r++) {
     ptx_cta *c = &wk->c[r];
+    tm_cta_free(c->tm);
     free(c->smem.bytes);
     free(c->smem.written);
     free(c->warps);
@@ -569,6 +576,7 @@ static void worker_free(worker *wk) {
   free(wk->cl.mma);
   ptx_sched_free(wk->cl.sched);
   free(wk->c);
+  free(wk->tms);
 }
 
 static tc5_status worker_init(worker *wk, ptx_launch *L) {
@@ -589,7 +597,8 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
   wk->chks = calloc(n ? n : 1, sizeof *wk->chks);
-  bool ok = wk->regs && wk->local && wk->calls && wk->chks && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
+  wk->tms = calloc(n ? n : 1, sizeof *wk->tms);
+  bool ok = wk->regs && wk->local && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
   for (uint32_t r = 0; r < n && ok; r++) {
     ptx_cta *c = &wk->c[r];
     c->nwarps = L->warps_per_cta;
@@ -604,6 +613,10 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
                       wk->chks, n};
       ok = !chk_new(&c->chk, &cs);
       if (ok) wk->chks[r] = c->chk;
+    }
+    if (ok && L->tm) {
+      ok = !tm_cta_new(L->tm, L->warps_per_cta, &c->tm);
+      wk->tms[r] = c->tm;
     }
   }
   if (!ok) {
@@ -688,6 +701,68 @@ static void merge_host_regions(ptx_launch *L) {
   L->nregions = w + own;
 }
 
+/* cfg->threads 0: the environment's TC5_THREADS (1 to 256) when set, so
+ * that a test suite can run every launch on several host threads (the
+ * ThreadSanitizer build, scripts/test.sh --tsan); unset or empty: n is kept */
+static tc5_status threads_of(unsigned *n, tc5_diag *diag) {
+  const char *e = getenv("TC5_THREADS");
+  if (!e || !*e) return TC5_OK;
+  char *end;
+  unsigned long v = strtoul(e, &end, 10);
+  if (*end || e[0] == '-' || v < 1 || v > 256)
+    return tc5_diag_add(diag, TC5_EINVAL, "TC5_THREADS", 0, "TC5_THREADS='%.40s' is not a thread count (1 to 256)", e);
+  *n = (unsigned)v;
+  return TC5_OK;
+}
+
+/* the timing model for launch L (L->tm_gpu set): its instruction view,
+ * its launch state and the clusters to run */
+static tc5_status timing_setup(ptx_launch *L, const tc5_ptx_arg *args, unsigned nargs, tc5_diag *diag) {
+  tc5_status st = ptx_timing_code(L->m, &L->tmi);
+  if (st) return st;
+  uint64_t foot = 0; /* the global buffers' bytes: DRAM's compulsory traffic */
+  for (unsigned k = 0; k < nargs; k++)
+    if (args[k].kind == TC5_PTX_ARG_BUFFER || args[k].kind == TC5_PTX_ARG_GLOBAL ||
+        (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data))
+      foot += args[k].bytes;
+  tm_setup s = {L->tm_gpu, L->m->target, L->tm_trace, L->tm_sample, L->threads_per_cta, L->warps_per_cta,
+                L->shared_total, L->cfg.timing_regs, L->cluster_size, L->nclusters,
+                {L->cfg.grid[0], L->cfg.grid[1], L->cfg.grid[2]}, foot, L->reg_lo, L->reg_hi, L->tmi, L->ck.insn,
+                L->m->ncode};
+  st = tm_launch_new(&L->tm, &s, diag);
+  if (!st) tm_launch_plan(L->tm, &L->run_n, &L->run_pick);
+  return st;
+}
+
+/* cfg.timing, else TC5_TIMING (runner-wide, like TC5_SCHEDULE): the GPU,
+ * checked against the module's target; the trace and the sample likewise */
+static tc5_status timing_of(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, ptx_launch *L, uint64_t schedule,
+                            tc5_diag *diag) {
+  const char *g = cfg->timing ? cfg->timing : getenv("TC5_TIMING");
+  if (!g || !*g || !strcmp(g, "none")) return TC5_OK;
+  tc5_status st = tc5_timing_check(g, m->target, diag);
+  if (st) return st;
+  if (schedule)
+    return tc5_diag_add(diag, TC5_EINVAL, "timing", schedule,
+                        "timing: the model times the default schedule; schedule %llu is an adversarial one",
+                        (unsigned long long)schedule);
+  L->tm_gpu = g;
+  L->tm_trace = cfg->timing_trace ? cfg->timing_trace : getenv("TC5_TIMING_TRACE");
+  if (L->tm_trace && !*L->tm_trace) L->tm_trace = NULL;
+  L->tm_sample = cfg->timing_sample;
+  const char *e = getenv("TC5_TIMING_SAMPLE");
+  if (!L->tm_sample && e && *e) {
+    char *end;
+    unsigned long v = strtoul(e, &end, 10);
+    if (!strcmp(e, "all")) L->tm_sample = TC5_TIMING_SAMPLE_ALL;
+    else if (*end || !v || e[0] == '-')
+      return tc5_diag_add(diag, TC5_EINVAL, "TC5_TIMING_SAMPLE", 0,
+                          "TC5_TIMING_SAMPLE='%.40s' is not a count of clusters (a positive number, or all)", e);
+    else L->tm_sample = (uint32_t)(v > 0xFFFFFFFEu ? 0xFFFFFFFEu : v);
+  }
+  return TC5_OK;
+}
+
 static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args, unsigned nargs,
                          tc5_ptx_stats *stats, tc5_diag *diag, uint64_t schedule) {
   if (!m || !cfg || (nargs && !args)) return TC5_EINVAL;
@@ -704,6 +779,8 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   if ((unsigned)cfg->check > TC5_CHECK_STRICT)
     return tc5_diag_add(diag, TC5_EINVAL, "check", (uint64_t)cfg->check, "check mode %d is not none, default or strict",
                         (int)cfg->check);
+  tc5_status tst = timing_of(m, cfg, &L, schedule, diag);
+  if (tst) return tst;
   if (cfg->nrules && !cfg->rules) return tc5_diag_add(diag, TC5_EINVAL, "rules", cfg->nrules, "nrules is %u but rules is NULL", cfg->nrules);
   for (unsigned i = 0; i < cfg->nrules; i++) {
     const tc5_check_rule *r;
@@ -816,7 +893,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
     st = TC5_ENOMEM;
     goto out;
   }
-  if (cfg->check != TC5_CHECK_NONE && (st = ptx_chk_code(m, &L.ck))) goto out;
+  if ((cfg->check != TC5_CHECK_NONE || L.tm_gpu) && (st = ptx_chk_code(m, &L.ck))) goto out;
   /* host addresses: tc5's own regions (tensor maps passed by address, the
    * module's variables) lie past every user-space address */
   uint64_t next = cfg->host_addresses ? PTX_HOST_OWN_BASE : PTX_GLOBAL_BASE;
@@ -919,10 +996,13 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   add_region(&L, next, m->global_bytes, L.globals, "module variables");
   L.max_steps = cfg->max_steps ? cfg->max_steps : (1ull << 34);
   reg_window(m, L.f, &L.reg_lo, &L.reg_hi);
+  L.run_n = L.nclusters;
+  if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
   /* workers */
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+  if (!cfg->threads && (st = threads_of(&nthreads, diag))) goto out;
   if (nthreads < 1) nthreads = 1;
-  if (nthreads > L.nclusters) nthreads = (unsigned)L.nclusters;
+  if (nthreads > L.run_n) nthreads = (unsigned)L.run_n;
   if (nthreads > 256) nthreads = 256;
   wk = calloc(nthreads, sizeof *wk);
   tids = calloc(nthreads, sizeof *tids);
@@ -947,7 +1027,11 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
       if (running[k]) pthread_join(tids[k], NULL);
   }
   for (unsigned k = 0; k < started; k++) worker_free(&wk[k]);
-  if (!st && L.failed) st = L.status ? L.status : TC5_ESTATE;
+  if (!st && ptx_failed(&L)) st = L.status ? L.status : TC5_ESTATE;
+  if (!st && L.tm) {
+    tc5_timing_result tr;
+    st = tm_launch_finish(L.tm, cfg->timing_result ? cfg->timing_result : &tr, diag);
+  }
   /* the checker's findings: each once, errors first in order of discovery */
   for (unsigned pass = 0; pass < 2; pass++)
     for (unsigned k = 0; k < log.n; k++)
@@ -968,7 +1052,7 @@ out:
     stats->warnings = log.warnings;
     stats->thread_insns = L.thread_insns;
     stats->warp_insns = L.warp_insns;
-    stats->ctas = (L.next_cta < L.nclusters ? L.next_cta : L.nclusters) * (L.cluster_size ? L.cluster_size : 1);
+    stats->ctas = (L.next_cta < L.run_n ? L.next_cta : L.run_n) * (L.cluster_size ? L.cluster_size : 1);
     stats->seconds = now_s() - t0;
   }
   free(wk);
@@ -981,6 +1065,8 @@ out:
   pthread_mutex_destroy(&lock);
   chk_log_free(&log);
   ptx_chk_code_free(&L.ck);
+  tm_launch_free(L.tm);
+  free(L.tmi);
   return st;
 }
 
@@ -1057,6 +1143,7 @@ tc5_status tc5_ptx_launch_schedules(const tc5_ptx_module *m, const tc5_ptx_launc
     memset(&one, 0, sizeof one);
     tc5_ptx_launch_cfg c1 = *cfg;
     if (s) c1.on_finding = NULL; /* the default run's findings are the ones reported */
+    if (s) c1.timing = "none";   /* the timing model times the default schedule only */
     st = launch(m, &c1, args, nargs, &one, diag, seed);
     sum.thread_insns += one.thread_insns, sum.warp_insns += one.warp_insns, sum.ctas += one.ctas;
     sum.seconds += one.seconds, sum.findings += one.findings, sum.warnings += one.warnings;

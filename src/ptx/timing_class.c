@@ -1,73 +1,58 @@
 /* tc5 PTX runner — each instruction's timing class for the timing model
  * (src/timing/timing_event.h), made once per launch with timing on.
  *
- * INTERIM (issue 47): the opcode table of issue 51 (src/ptx/opcodes.def)
- * will carry a timing-class trait per opcode; until it lands, this file
- * maps the opcode's text to a class here, on the runner's side (the runner
- * knows opcodes; the model never reads opcode text). Replace the prefix
- * table below with the trait when it is on main. */
+ * The class is the opcode table's timing-class trait (ptx/opcodes.def,
+ * insn/insn_traits.h: in->traits.tclass, set by the row and the decoder),
+ * split where the model needs finer classes than the trait gives: the
+ * commits and waits of asynchronous groups (the runner's own PF_GROUP /
+ * PF_LATE / PF_FLUSH_WARP flags), loads from stores (IT_READ / IT_WRITE),
+ * and, for the few sub-operations no trait or flag separates (wgmma.commit
+ * vs wait vs fence, tcgen05.wait vs fence, cp.async.mbarrier.arrive), the
+ * opcode's sub-name: the runner knows opcodes; the model never reads text. */
 #include <stdlib.h>
 #include <string.h>
 #include "ptx/ptx_impl.h"
 #include "timing/timing_event.h"
 
-static bool has(const char *op, size_t n, const char *part) {
-  size_t k = strlen(part);
-  for (size_t i = 0; i + k <= n; i++)
-    if (!memcmp(op + i, part, k)) return true;
-  return false;
-}
 static bool starts(const char *op, const char *pre) { return !strncmp(op, pre, strlen(pre)); }
 
-static uint8_t class_of(const tc5_ptx_module *m, const ptx_insn *in, const char *op, size_t n) {
-  const ptx_type_info *t = &ptx_types[in->type < PT_COUNT ? in->type : 0];
-  if (starts(op, "tcgen05.mma")) return TM_C_MMA;
-  if (starts(op, "wgmma.mma_async")) return TM_C_MMA;
-  if (starts(op, "wgmma.commit_group")) return TM_C_WG_COMMIT;
-  if (starts(op, "wgmma.wait_group")) return TM_C_WG_WAIT;
-  if (starts(op, "tcgen05.ld")) return TM_C_TMEM_LD;
-  if (starts(op, "tcgen05.st") || starts(op, "tcgen05.cp") || starts(op, "tcgen05.shift")) return TM_C_TMEM_ST;
-  if (starts(op, "tcgen05.wait")) return TM_C_TMEM_WAIT;
-  if (starts(op, "tcgen05.")) return TM_C_TCGEN05;
-  if (starts(op, "cp.async.bulk.commit_group")) return TM_C_BULK_COMMIT;
-  if (starts(op, "cp.async.bulk.wait_group")) return TM_C_BULK_WAIT;
-  if (starts(op, "cp.async.bulk") || starts(op, "cp.reduce.async.bulk") || starts(op, "cp.async.bulk.prefetch")) return TM_C_TMA;
-  if (starts(op, "cp.async.commit_group")) return TM_C_CP_COMMIT;
-  if (starts(op, "cp.async.wait_group") || starts(op, "cp.async.wait_all")) return TM_C_CP_WAIT;
-  if (starts(op, "cp.async")) return TM_C_CP_ASYNC;
-  if (starts(op, "mma.sync") || starts(op, "wmma.mma")) return TM_C_MMA_SYNC;
-  if (starts(op, "mbarrier.")) return TM_C_MBAR;
-  if (starts(op, "bar.") || starts(op, "bar ") || starts(op, "barrier.")) return TM_C_BAR;
-  if (starts(op, "bra") || starts(op, "call") || starts(op, "ret") || starts(op, "exit") || starts(op, "brx")) return TM_C_BRANCH;
-  if (starts(op, "fence") || starts(op, "membar")) return TM_C_FENCE;
-  if (starts(op, "atom") || starts(op, "red.")) return TM_C_ATOMIC;
-  if (starts(op, "shfl") || starts(op, "vote") || starts(op, "redux") || starts(op, "match") || starts(op, "activemask") ||
-      starts(op, "elect"))
-    return TM_C_SHFL;
-  if (starts(op, "ld") || starts(op, "st") || starts(op, "prefetch")) {
-    bool ld = starts(op, "ld");
-    switch (in->space) {
-    case PS_SHARED: case PS_SHARED_CLUSTER: return ld ? TM_C_LD_SHARED : TM_C_ST_SHARED;
-    case PS_LOCAL: case PS_PARAM_LOCAL: return TM_C_LOCAL;
-    case PS_PARAM: return TM_C_MOVE;
-    default: return ld ? TM_C_LD_GLOBAL : TM_C_ST_GLOBAL; /* global, const, generic */
-    }
+static uint8_t class_of(const ptx_insn *in, const char *op) {
+  const insn_traits *t = &in->traits;
+  bool rd = t->flags & IT_READ, wr = t->flags & IT_WRITE;
+  switch ((insn_tclass)t->tclass) {
+  case TC_INT: return TM_C_INT;
+  case TC_FP32: return TM_C_FP32;
+  case TC_FP16X2: return TM_C_FP16X2;
+  case TC_FP64: return TM_C_FP64;
+  case TC_SFU: return TM_C_SFU;
+  case TC_CVT: return TM_C_CONV;
+  case TC_MOVE: return TM_C_MOVE;
+  case TC_LDST_SHARED: return wr && !rd ? TM_C_ST_SHARED : TM_C_LD_SHARED;
+  case TC_LDST_GLOBAL: return wr && !rd ? TM_C_ST_GLOBAL : TM_C_LD_GLOBAL;
+  case TC_LDST_LOCAL: return TM_C_LOCAL;
+  case TC_ATOMIC: return TM_C_ATOMIC;
+  case TC_WARP: return TM_C_SHFL;
+  case TC_BAR: return TM_C_BAR;
+  case TC_MBARRIER: return t->group == IG_TCGEN05 ? TM_C_TCGEN05 : TM_C_MBAR; /* tcgen05.commit: tm_commit times it */
+  case TC_BRANCH: return TM_C_BRANCH;
+  case TC_TMA:
+    if (in->flags & PF_GROUP) return in->flags & PF_LATE ? TM_C_BULK_COMMIT : TM_C_BULK_WAIT;
+    return TM_C_TMA;
+  case TC_CP_ASYNC:
+    if (in->flags & PF_GROUP) return in->flags & PF_LATE ? TM_C_CP_COMMIT : TM_C_CP_WAIT;
+    if (starts(op, "cp.async.wait_all")) return TM_C_CP_WAIT;
+    if (starts(op, "cp.async.commit_group")) return TM_C_CP_COMMIT;
+    if (starts(op, "cp.async.mbarrier")) return TM_C_CP_ASYNC_ARRIVE;
+    return TM_C_CP_ASYNC;
+  case TC_MMA: return t->group == IG_MMA ? TM_C_MMA_SYNC : TM_C_MMA;
+  case TC_TMEM: return rd && !wr ? TM_C_TMEM_LD : TM_C_TMEM_ST;
+  case TC_FENCE:
+    if (t->group == IG_WGMMA) return starts(op, "wgmma.commit_group") ? TM_C_WG_COMMIT : starts(op, "wgmma.wait_group") ? TM_C_WG_WAIT : TM_C_FENCE;
+    if (t->group == IG_TCGEN05) return starts(op, "tcgen05.wait") ? TM_C_TMEM_WAIT : TM_C_FENCE;
+    return TM_C_FENCE;
+  case TC_OTHER: return t->group == IG_TCGEN05 ? TM_C_TCGEN05 : TM_C_OTHER;
+  default: return TM_C_OTHER;
   }
-  if (starts(op, "ex2") || starts(op, "lg2") || starts(op, "rsqrt") || starts(op, "sin") || starts(op, "cos") ||
-      starts(op, "tanh") || (starts(op, "rcp") && has(op, n, ".approx")) || (starts(op, "sqrt") && has(op, n, ".approx")))
-    return TM_C_SFU;
-  if (starts(op, "cvt") || starts(op, "cvta")) return starts(op, "cvta") ? TM_C_INT : TM_C_CONV;
-  if (starts(op, "mov") || starts(op, "selp") || starts(op, "setp") || starts(op, "set.") || starts(op, "prmt") ||
-      starts(op, "isspacep") || starts(op, "mapa") || starts(op, "getctarank"))
-    return starts(op, "setp") && t->cls == 'f' ? TM_C_FP32 : TM_C_MOVE;
-  (void)m;
-  if (t->cls == 'f') {
-    if (in->type == PT_F64) return TM_C_FP64;
-    if (in->type == PT_F16X2 || in->type == PT_BF16X2 || in->type == PT_F16 || in->type == PT_BF16) return TM_C_FP16X2;
-    if (starts(op, "div") || starts(op, "rcp") || starts(op, "sqrt")) return TM_C_SFU; /* IEEE div/rcp/sqrt: an SFU seed and Newton steps */
-    return TM_C_FP32;
-  }
-  return TM_C_INT;
 }
 
 tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
@@ -77,14 +62,15 @@ tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
     const ptx_insn *in = &m->code[pc];
     const char *op = ptx_insn_text(m, in);
     size_t n = strcspn(op, " \t");
-    t[pc].cls = class_of(m, in, op, n);
+    t[pc].cls = class_of(in, op);
     t[pc].text = op;
     t[pc].line = in->line;
     unsigned bits = ptx_types[in->type < PT_COUNT ? in->type : 0].bits;
     unsigned b = (bits ? bits / 8 : 4) * (in->vec ? in->vec : 1);
     t[pc].bytes = (uint8_t)(b > 255 ? 255 : b);
     if (t[pc].cls == TM_C_MMA) t[pc].bytes = starts(op, "tcgen05") ? 1 : 0; /* 1: tcgen05.mma, 0: wgmma */
-    if (t[pc].cls == TM_C_CP_ASYNC) t[pc].bytes = 16; /* cp-size: at most 16; the operand is not kept */
+    if (t[pc].cls == TM_C_CP_ASYNC) t[pc].bytes = 16;
+    if (t[pc].cls == TM_C_CP_ASYNC_ARRIVE) t[pc].bytes = 0; /* cp-size: at most 16; the operand is not kept */
     if (t[pc].cls == TM_C_MMA_SYNC) { /* mma.sync.m16n8k16: 2*16*8*16 FLOPs; others by their shape text */
       unsigned M = 16, N = 8, K = 16;
       const char *s = strstr(op, ".m");

@@ -15,10 +15,10 @@
 #include "tc5/status.h"
 #include "tc5/timing.h"
 
-/* an instruction's timing class. INTERIM: the runner maps opcodes to these
- * (src/ptx/timing_class.c) until the opcode table's timing-class trait
- * (issue 51) lands; the classes follow that trait's list, with the waits
- * and commits of asynchronous groups split out. */
+/* an instruction's timing class: the opcode table's timing-class trait
+ * (insn/insn_traits.h, issue 51), with the waits and commits of
+ * asynchronous groups and loads/stores split out by the runner
+ * (src/ptx/timing_class.c) */
 typedef enum tm_class {
   TM_C_OTHER = 0,
   TM_C_INT, TM_C_FP32, TM_C_FP16X2, TM_C_FP64, TM_C_SFU, TM_C_CONV, TM_C_MOVE,
@@ -37,6 +37,7 @@ typedef enum tm_class {
   TM_C_CP_ASYNC,       /* cp.async (non-bulk)                                            */
   TM_C_CP_COMMIT,      /* cp.async.commit_group                                          */
   TM_C_CP_WAIT,        /* cp.async.wait_group N / wait_all                               */
+  TM_C_CP_ASYNC_ARRIVE, /* cp.async.mbarrier.arrive: arrives when the warp's copies land  */
   TM_C_MMA_SYNC,       /* mma.sync / wmma: a synchronous warp MMA                        */
   TM_C_COUNT
 } tm_class;
@@ -44,7 +45,8 @@ typedef enum tm_class {
 /* one instruction of the module, as the model sees it */
 typedef struct tm_insn {
   uint8_t cls;     /* tm_class */
-  uint8_t bytes;   /* bytes each lane accesses (memory classes; 0: unknown) */
+  uint8_t bytes;   /* bytes each lane accesses (memory classes; 0: unknown);
+                      TM_C_MMA: 1 tcgen05.mma, 0 wgmma.mma_async */
   uint16_t flops;  /* MMA_SYNC: FLOPs per warp-instruction / 64 */
   const char *text; /* the opcode text (a stable string): the trace's span names */
   uint32_t line;   /* its PTX line */

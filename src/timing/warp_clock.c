@@ -256,7 +256,7 @@ void tm_mbar_signal(tm_cta *t, uint32_t warp, uint32_t pc, tm_mb *mb, uint32_t b
     t->gmem_bytes += bytes;
     t->work[TC5_TU_SMEM] += bytes / p->smem_bytes_per_clk;
     src = ev_span(t, TM_TID_TMA, s, at - s, "TMA load", ti->line, bytes);
-  } else if (ti->cls == TM_C_CP_ASYNC) { /* cp.async.mbarrier.arrive: when the warp's copies land */
+  } else if (ti->cls == TM_C_CP_ASYNC_ARRIVE) { /* cp.async.mbarrier.arrive: when the warp's copies land */
     at = dmax(at, w->cp.cur);
   }
   mb_stamp(mb, at, src, phase);

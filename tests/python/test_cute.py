@@ -9,7 +9,7 @@ What changes against the examples' own run(): the tensors are NumPy arrays
 by a conversion kernel), max_active_clusters is the B200's 148 SMs over the
 cluster size (utils.HardwareInfo asks a GPU), the stream is CUstream(0), and
 the shapes are small. Needs nvidia-cutlass-dsl (skipped without it;
-scripts/test_python.sh installs it under TC5_PY_CUTE=1) and tc5's runtime
+scripts/pyenv.sh installs it for scripts/test.sh) and tc5's runtime
 library (built with the package)."""
 import importlib
 import inspect
@@ -23,7 +23,7 @@ import pytest
 import importlib.util
 
 if importlib.util.find_spec("cutlass") is None:
-    pytest.skip("nvidia-cutlass-dsl is not installed (TC5_PY_CUTE=1 installs it)", allow_module_level=True)
+    pytest.skip("nvidia-cutlass-dsl is not installed (scripts/pyenv.sh installs it)", allow_module_level=True)
 
 import tc5  # noqa: E402
 import tc5.cute  # noqa: E402
@@ -332,6 +332,7 @@ BLOCKSCALED = [
 
 @pytest.mark.parametrize("case", BLOCKSCALED, ids=[b[0] for b in BLOCKSCALED])
 def test_blockscaled_gemm(case):
+    pytest.importorskip("torch")  # NVIDIA's example imports it (TC5_PY_TORCH=1 scripts/test.sh installs it)
     from cutlass.cute.runtime import make_ptr
     name, vec, tiler, cluster, (m, n, k) = case
     g = importlib.import_module("dense_blockscaled_gemm_persistent")

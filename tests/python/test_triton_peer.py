@@ -7,8 +7,8 @@ Every case listed must pass.
 Needs triton and PyTorch (CPU) and Triton's test files at the pinned commits:
 TC5_TRITON_PEER_SRC names checkouts (directories holding python/test/...)
 or git directories holding the pinned commits, separated by ':'; a file
-found in none is downloaded from GitHub. Skipped unless TC5_PY_TRITON=1 (as the other Triton
-tests in CI) and torch imports. TC5_TRITON_PEER=K runs the whole selection
+found in none is downloaded from GitHub. Skipped unless TC5_PY_TRITON=1
+(TC5_PY_TORCH=1 TC5_PY_TRITON=1 scripts/test.sh) and torch imports. TC5_TRITON_PEER=K runs the whole selection
 of every K-th case instead (K=16: the documented selection, about an hour on two
 cores; K=1: the whole files), and then only reports: docs/fidelity.md
 gives the counts and the causes."""
