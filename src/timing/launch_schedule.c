@@ -108,6 +108,7 @@ static double cta_duration(const tm_cta *t) {
 void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t cluster, void *lock) {
   double d = 0;
   for (uint32_t k = 0; k < n; k++) {
+    if (l->s.trace) tm_sfu_flush(ctas[k]);
     for (uint32_t w = 0; w < ctas[k]->nwarps; w++) {
       tm_warp *x = &ctas[k]->w[w];
       if (x->span_start >= 0 && l->s.trace && x->clock > x->span_start) {

@@ -65,6 +65,8 @@ typedef struct tm_evbuf {
   bool full;
 } tm_evbuf;
 void tm_ev_add(tm_evbuf *b, const tm_event *e);
+struct tm_cta;
+void tm_sfu_flush(struct tm_cta *t); /* warp_clock.c: the SFU track's open span */
 
 /* a group FIFO (cp.async, bulk, per warp): cumulative completion times */
 typedef struct tm_groups {
@@ -104,6 +106,8 @@ typedef struct tm_cta {
   double work[TC5_TU_COUNT];
   double gmem_bytes, flops;
   double end;            /* the last warp's exit */
+  double sfu_s, sfu_e;   /* trace: the SFU's open span (merged while busy; sfu_e < 0: none) */
+  uint32_t sfu_line;
   uint32_t next_id;      /* trace ids */
   tm_evbuf ev;
 } tm_cta;
