@@ -18,6 +18,9 @@
 #                               every kind and type pair, every output bit (gemm_check.txt)
 #   gpu/run.sh bench [OUTDIR]   the GPU GEMM's speed at 8192^3 (bf16, e4m3, mxf4nvf4) beside
 #                               cuBLAS bf16 in the same run, and the CPU's (bench.txt)
+#   gpu/run.sh litmus [OUTDIR]  the PTX memory model's litmus tests (MP, SB, LB, IRIW with every
+#                               fence/scope and one-CTA / cross-CTA placement: gpu/litmus.cu),
+#                               many randomised instances; OUTDIR/litmus.txt (docs/check.md's table)
 #   gpu/run.sh cluster          shared-memory addresses in a cluster of 4 (cvta, mapa,
 #                               getctarank: docs/tma.md quotes them)
 #   gpu/run.sh smem             shared-memory addresses of static and dynamic
@@ -122,6 +125,9 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/bench_gemm.cu \
       $GEMM_OBJS build-gpu/libtc5.a -o build-gpu/bench_gemm -lcublas -lpthread -lm
     build-gpu/bench_gemm | tee "$out/bench.txt" ;;
+  litmus)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/litmus.cu -o build-gpu/litmus
+    build-gpu/litmus | tee "$out/litmus.txt" ;;
   cluster)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/cluster_addr.cu -o build-gpu/cluster_addr
     build-gpu/cluster_addr | tee "$out/cluster_addr.txt" ;;

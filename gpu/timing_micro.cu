@@ -187,6 +187,20 @@ __global__ void read_kernel(const uint4 *p, size_t n16, int reps, uint32_t *sink
     }
   if (acc == 0x12345678u) sink[0] = acc;
 }
+/* 8 independent 16-byte loads in flight per thread (the plain loop above keeps about one) */
+__global__ void read8_kernel(const uint4 *p, size_t n16, int reps, uint32_t *sink) {
+  uint32_t acc = 0;
+  size_t T = (size_t)gridDim.x * blockDim.x, t0 = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  for (int r = 0; r < reps; r++)
+    for (size_t i = t0; i + 7 * T < n16; i += 8 * T) {
+      uint4 v[8];
+#pragma unroll
+      for (int j = 0; j < 8; j++) v[j] = __ldcg(p + i + j * T);
+#pragma unroll
+      for (int j = 0; j < 8; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    }
+  if (acc == 0x12345678u) sink[0] = acc;
+}
 __global__ void copy_kernel(const uint4 *p, uint4 *q, size_t n16) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n16; i += (size_t)gridDim.x * blockDim.x) q[i] = p[i];
 }
@@ -270,6 +284,39 @@ __global__ void tma_kernel(const char *src, size_t src_bytes, unsigned bytes, in
       asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
                        (uint32_t)__cvta_generic_to_shared(sm + s * bytes)),
                    "l"(g), "r"(bytes), "r"(b)
+                   : "memory");
+    }
+  }
+  uint64_t c1 = clock64();
+  cyc[blockIdx.x] = c1 - c0;
+}
+
+/* 2-D tensor-map TMA (cp.async.bulk.tensor.2d): boxes of 64 f16 x 128 rows (16 KiB, 128-byte swizzle) */
+__global__ void tma2d_kernel(const __grid_constant__ CUtensorMap tm, unsigned rows, int iters, int stages,
+                             unsigned long long *cyc) {
+  extern __shared__ __align__(1024) char sm2[];
+  __shared__ uint64_t bars[8];
+  if (threadIdx.x != 0) return;
+  uint32_t base = ((uint32_t)__cvta_generic_to_shared(sm2) + 1023) & ~1023u;
+  for (int s = 0; s < stages; s++)
+    asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"((uint32_t)__cvta_generic_to_shared(&bars[s])));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  unsigned nbox = rows / 128, box = (blockIdx.x * 7919u) % nbox;
+  uint64_t c0 = clock64();
+  for (int i = 0; i < iters + stages; i++) {
+    int s = i % stages;
+    uint32_t b = (uint32_t)__cvta_generic_to_shared(&bars[s]);
+    if (i >= stages) {
+      uint32_t ph = ((i - stages) / stages) & 1;
+      asm volatile("{.reg .pred p;\nW: mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n@!p bra W;}\n" ::"r"(b), "r"(ph)
+                   : "memory");
+    }
+    if (i < iters) {
+      int row = (int)((box++ % nbox) * 128);
+      asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(b), "r"(16384) : "memory");
+      asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+                       base + s * 16384),
+                   "l"(&tm), "r"(0), "r"(row), "r"(b)
                    : "memory");
     }
   }
@@ -502,6 +549,31 @@ int main(int argc, char **argv) {
     double l2bw = 40.0 * l2set / (ms * 1e-3);
     emit("l2_read_bytes_per_s", l2bw, "B/s", "ld.global.cg.v4 over a 16 MiB set read 40 times, every SM (events)");
     emit("l2_bytes_per_clk", l2bw / (clock_ghz * 1e9), "B/clk", "l2_read_bytes_per_s / clock_mhz");
+    /* the same with 8 loads in flight per thread: every SM, then one SM alone */
+    for (int one = 0; one < 2; one++) {
+      int g = one ? 1 : grid, reps = one ? 2 : 40;
+      read8_kernel<<<g, 512>>>((const uint4 *)buf, l2set / 16, 1, dsink);
+      CK(cudaEventRecord(e0));
+      read8_kernel<<<g, 512>>>((const uint4 *)buf, l2set / 16, reps, dsink);
+      CK(cudaEventRecord(e1));
+      CK(cudaEventSynchronize(e1));
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      double bw = (double)reps * l2set / (ms * 1e-3);
+      if (one) {
+        emit("l2_read8_bytes_per_clk_1sm", bw / (clock_ghz * 1e9), "B/clk/SM",
+             "8 independent ld.global.cg.v4 per thread, 512 threads on ONE SM, 16 MiB L2-resident set (events)");
+      } else {
+        emit("l2_read8_bytes_per_s", bw, "B/s", "8 independent ld.global.cg.v4 per thread in flight, 16 MiB set read 40 times, every SM (events)");
+        emit("l2_read8_bytes_per_clk", bw / (clock_ghz * 1e9), "B/clk", "l2_read8_bytes_per_s / clock_mhz");
+      }
+    }
+    read8_kernel<<<grid, 512>>>((const uint4 *)buf, big / 16, 1, dsink);
+    CK(cudaEventRecord(e0));
+    read8_kernel<<<grid, 512>>>((const uint4 *)buf, big / 16, 1, dsink);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    emit("hbm_read8_bytes_per_s", big / (ms * 1e-3), "B/s", "8 independent ld.global.cg.v4 per thread, 4 GiB once, every SM (events)");
     read_kernel<<<grid, 512>>>((const uint4 *)buf, big / 16, 1, dsink);
     CK(cudaEventRecord(e0));
     read_kernel<<<grid, 512>>>((const uint4 *)buf, big / 16, 1, dsink);
@@ -565,6 +637,34 @@ int main(int argc, char **argv) {
         snprintf(how, sizeof how, "cp.async.bulk 16 KiB, 8 in flight, %d CTA(s), source %s (clock64)", g,
                  l2 ? "16 MiB L2-resident" : "4 GiB");
         emit(key, 16384.0 * iters / median_cyc(g), "B/clk/SM", how);
+      }
+    }
+    /* 2-D tensor-map TMA throughput and latency */
+    CK(cudaFuncSetAttribute(tma2d_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 8 * 16384 + 1024));
+    for (int l2 = 1; l2 >= 0; l2--) {
+      CUtensorMap tm;
+      cuuint64_t rows = (l2 ? l2set : big) / 128;
+      cuuint64_t dims[2] = {64, rows}, strides[1] = {128};
+      cuuint32_t boxd[2] = {64, 128}, es[2] = {1, 1};
+      CK(cuTensorMapEncodeTiled(&tm, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf, dims, strides, boxd, es,
+                                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+      for (int one = 1; one >= 0; one--) {
+        int g = one ? 1 : nsm, iters = 512;
+        tma2d_kernel<<<g, 32, 8 * 16384 + 1024>>>(tm, (unsigned)rows, iters, 8, dcyc);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        char key[64], how[200];
+        snprintf(key, sizeof key, "tma2d_bytes_per_clk_%s_%s", one ? "1sm" : "allsm", l2 ? "l2" : "hbm");
+        snprintf(how, sizeof how, "cp.async.bulk.tensor.2d, 64x128 f16 boxes (16 KiB, 128B swizzle), 8 in flight, %d CTA(s), %s", g,
+                 l2 ? "16 MiB L2-resident" : "4 GiB");
+        emit(key, 16384.0 * iters / median_cyc(g), "B/clk/SM", how);
+      }
+      if (l2) {
+        tma2d_kernel<<<1, 32, 8 * 16384 + 1024>>>(tm, (unsigned)rows, 256, 1, dcyc);
+        CK(cudaDeviceSynchronize());
+        emit("tma2d_latency_16384", median_cyc(1) / 256, "clk",
+             "cp.async.bulk.tensor.2d of one 16 KiB box from L2, issue to mbarrier completion, one at a time");
       }
     }
     CK(cudaFree(buf));

@@ -8,9 +8,9 @@ the sources (so it follows the opcode table as it grows):
                is given, sub-operations compared with strcmp(sub, ...)) and
                the tcgen05.mma qualifiers of src/desc/kind.c, each as .mod
   kinds        .kind::NAME for every kind of src/spec/spec_tables.c
-  types        .b32, .f16 ... (decode.c's ptx_types)
+  types        .b32, .f16 ... (decode_helpers.c's ptx_types)
   directives   parse.c's directives and state spaces (word_is(w, n, ".x"))
-  registers    the special registers (decode.c's ptx_sreg_names)
+  registers    the special registers (decode_helpers.c's ptx_sreg_names)
   syntax       a few fragments of PTX's syntax (guards, vectors, ranges)
 
 usage: scripts/gen_fuzz_dict.py [OUT]   (default build-fuzz/ptx.dict; - for
@@ -48,7 +48,7 @@ def opcodes():
 
 def modifiers():
     mods = set()
-    for path in sorted(PTX.glob("*.c")):
+    for path in sorted(PTX.glob("*.c")) + [PTX / "ptx_impl.h"]:
         src = strip_comments(read(path))
         mods.update(re.findall(r"d_take(?:_prefix)?\(\s*d\s*,\s*" + STRING, src))
         mods.update(re.findall(r"strcmp\(\s*sub\s*,\s*" + STRING, src))
@@ -70,7 +70,7 @@ def kinds():
 
 
 def types():
-    src = read(PTX / "decode.c")
+    src = read(PTX / "decode_helpers.c")
     table = re.search(r"ptx_types\[PT_COUNT\]\s*=\s*\{(.*?)\};", src, re.S)
     return [t for t in re.findall(r"\[PT_\w+\]\s*=\s*\{\s*" + STRING, table.group(1)) if t]
 
@@ -81,7 +81,7 @@ def directives():
 
 
 def sregs():
-    src = read(PTX / "decode.c")
+    src = read(PTX / "decode_helpers.c")
     table = re.search(r"ptx_sreg_names\[SR_COUNT\]\s*=\s*\{(.*?)\};", src, re.S)
     return re.findall(STRING, table.group(1))
 

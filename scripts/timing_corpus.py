@@ -138,6 +138,57 @@ def t06(L):
 
 
 # ---------------------------------------------------------------------------
+# Blackwell (--arch 100, tests/data/timing/b200): Gluon's tutorials 07 and 08 at the sizes and
+# configs their own text reports B200 TFLOP/s for (docs/timing.md, "Blackwell against published
+# figures"): the K sweep at M = N = 8192 and 07's BLOCK_K/buffers/warps loop at 8192 x 8192 x 16384
+B200_K = [512, 1024, 2048, 4096, 8192, 16384]
+B200_LOOP = [(128, 2, 4), (128, 2, 8), (64, 3, 4), (64, 3, 8), (64, 4, 4), (64, 4, 8)]
+SCN_B200 = []
+
+
+def b200(fn):
+    SCN_B200.append(fn)
+    return fn
+
+
+@b200
+def g07(L):
+    g = _g()
+    m = L.load(g.GLUON + "07-persistence.py")
+    M = N = 8192
+    for K in B200_K:
+        A, B, C = g._f16(M, K, label="A"), g._f16(K, N, label="B"), g._f16(M, N, label="C")
+        with g.capture() as c:
+            m.matmul_pipelined(A, B, C, 128, 256, 64, 4, 4)
+        yield g.V(f"g07_nonpersistent_128x256x64_b4_w4_k{K}", g._one(c), note=f"M=N=8192 K={K}; the K table's 'nonpersistent'")
+        with g.capture() as c:
+            m.persistent_matmul(A, B, C, 128, 256, 64, 4, 4, m.GroupedPersistentTileScheduler(8))
+        yield g.V(f"g07_persistent_128x256x64_b4_w4_k{K}", g._one(c), note=f"M=N=8192 K={K}; the K table's 'persistent'")
+        with g.capture() as c:
+            m.persistent_matmul_pipelined(A, B, C, 128, 256, 64, 4, 4, m.GroupedPersistentTileScheduler(8))
+        yield g.V(f"g07_pipelined_128x256x64_b4_w4_k{K}", g._one(c), note=f"M=N=8192 K={K}; the K table's 'pipelined'")
+    K = 16384
+    A, B, C = g._f16(M, K, label="A"), g._f16(K, N, label="B"), g._f16(M, N, label="C")
+    for bk, nb, w in B200_LOOP:
+        with g.capture() as c:
+            m.matmul_pipelined(A, B, C, 128, 256, bk, nb, w)
+        yield g.V(f"g07_loop_128x256x{bk}_b{nb}_w{w}", g._one(c), note="M=N=8192 K=16384; the BLOCK_K/buffers/warps loop")
+
+
+@b200
+def g08(L):
+    g = _g()
+    m = L.load(g.GLUON + "08-warp-specialization.py")
+    t7 = L.load(g.GLUON + "07-persistence.py")
+    M = N = 8192
+    for K in B200_K:
+        A, B, C = g._f16(M, K, label="A"), g._f16(K, N, label="B"), g._f16(M, N, label="C")
+        with g.capture() as c:
+            m.matmul_warp_specialized(A, B, C, 128, 256, 64, 4, 4, 4, t7.GroupedPersistentTileScheduler(8))
+        yield g.V(f"g08_ws_128x256x64_b4_sub4_w4_k{K}", g._one(c), note=f"M=N=8192 K={K}")
+
+
+# ---------------------------------------------------------------------------
 # the manifest of gpu/ptx_timing: one launch a line
 #   NAME FILE ENTRY GRID BLOCK SHARED ARG...
 # ARG: buf:ID:BYTES:FILL (a device buffer, ID shared by the arguments that name
@@ -203,11 +254,14 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "tests", "data", "timing", "h200"))
     ap.add_argument("--only")
     ap.add_argument("--manifest", metavar="DIR")
+    ap.add_argument("--arch", type=int, default=90, choices=[90, 100])
     a = ap.parse_args()
     if a.manifest:
         return write_manifest(a.manifest)
     g = _g()
-    g.ARCH, g.ARCH_CAP = 90, (9, 0)
+    g.ARCH, g.ARCH_CAP = a.arch, divmod(a.arch, 10)
+    if a.arch == 100 and a.out == ap.get_default("out"):
+        a.out = os.path.join(ROOT, "tests", "data", "timing", "b200")
     out = os.path.abspath(a.out)
     os.makedirs(out, exist_ok=True)
     work = os.path.join("/tmp", "timing_corpus_work")
@@ -217,16 +271,16 @@ def main():
     g.install_fake_driver()
     g.install_launch_hooks()
     loader = g._Loader(os.path.abspath(a.src), os.path.join(work, "patched_src"))
-    sys.meta_path.insert(0, g._SiblingFinder(loader, [g.TUT.rstrip("/")]))
+    sys.meta_path.insert(0, g._SiblingFinder(loader, [g.TUT.rstrip("/"), g.GLUON.rstrip("/")]))
     import tempfile
     tmp = tempfile.mkdtemp()
     bad = 0
-    for scn in SCN:
+    for scn in (SCN if a.arch == 90 else SCN_B200):
         for v in scn(loader):
             if a.only and not re.search(a.only, v["name"]):
                 continue
             try:
-                kernel, info = g.compile_launch(v["launch"], v["config"], {"ptx_version": 87})
+                kernel, info = g.compile_launch(v["launch"], v["config"], {"ptx_version": 87} if a.arch == 90 else {})
                 if v["post_grid"] is not None:
                     info["grid"] = tuple(v["post_grid"](kernel, g.cubin_resources(kernel.asm["cubin"], tmp)))
                 meta = g.write_variant(out, v["name"], v["launch"], kernel, info, v["note"], tmp)

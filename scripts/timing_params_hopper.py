@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes src/timing/params_h200.def and params_h100.def (issue 47) from the
-lent H200's unit-level microbenchmarks (tests/data/timing/h200_micro.tsv,
-written by gpu/run.sh timing-micro; run 1 in h200_micro_run1.tsv) and the
+lent H200's unit-level microbenchmarks (tests/data/timing/h200_micro.tsv, run 3,
+written by gpu/run.sh timing-micro; runs 1 and 2 in h200_micro_run1.tsv, _run2.tsv) and the
 vendor's datasheets. Every row says where its number comes from; no row is
 fitted to a kernel-level time. The H100 carries the SM-level numbers of the
 same GH100 SM measured on the H200 and its own memory (3.35 TB/s HBM3).
@@ -23,7 +23,7 @@ def micro(name):
     return m
 
 
-M, M1 = micro("h200_micro.tsv"), micro("h200_micro_run1.tsv")
+M, M2, M1 = micro("h200_micro.tsv"), micro("h200_micro_run2.tsv"), micro("h200_micro_run1.tsv")
 CLK = M["clock_mhz"]
 SRC = f"measured: gpu/run.sh timing-micro on the lent H200 at {CLK:.0f} MHz SM clock (tests/data/timing/h200_micro.tsv"
 
@@ -70,15 +70,19 @@ def rows(gpu):
     else:
         P("clock_ghz", r(CLK / 1000, 3), "GHz", meas("clock_mhz", "the H100 SXM5's max boost is also 1980 MHz (datasheet); not measured on an H100"))
         P("hbm_bytes_per_s", "3.35e12", "B/s", "datasheet: H100 SXM5 HBM3, 3.35 TB/s (not measured: no H100 lent)")
-    eff = (M["hbm_read_bytes_per_s"] + M1["hbm_read_bytes_per_s"]) / 2 / 4.8e12
+    reads = [m["hbm_read_bytes_per_s"] for m in (M1, M2, M)]
+    eff = sum(reads) / len(reads) / 4.8e12
     P("hbm_efficiency", r(eff, 3), "fraction",
-      f"{SRC} hbm_read_bytes_per_s: 4 GiB read stream {M1['hbm_read_bytes_per_s'] / 1e12:.2f} and {M['hbm_read_bytes_per_s'] / 1e12:.2f} TB/s "
-      f"in two runs, mean / 4.8 TB/s; a copy stream moved {M['hbm_copy_bytes_per_s'] / 1e12:.2f} TB/s (read+write, {M['hbm_copy_bytes_per_s'] / 4.8e12:.2f})"
-      + ("" if h200 else "; HBM3e's share carried to HBM3, not measured") + ")")
+      f"{SRC} hbm_read_bytes_per_s: 4 GiB read stream, " + ", ".join(f"{x / 1e12:.2f}" for x in reads) +
+      f" TB/s in three runs, mean / 4.8 TB/s; a copy stream moved {M['hbm_copy_bytes_per_s'] / 1e12:.2f} TB/s (read+write, "
+      f"{M['hbm_copy_bytes_per_s'] / 4.8e12:.2f})" + ("" if h200 else "; HBM3e's share carried to HBM3, not measured") + ")")
     P("l2_bytes", 50331648, "B", f"datasheet: {'H200 SXM' if h200 else 'H100 SXM5'}, 50 MB L2")
-    l2 = (M["l2_bytes_per_clk"] + M1["l2_bytes_per_clk"]) / 2
+    l2 = M["tma2d_bytes_per_clk_allsm_l2"] * 132
     P("l2_bytes_per_clk", r(l2), "B/clk",
-      f"{SRC} l2_bytes_per_clk: ld.global.cg.v4 over a 16 MiB set, every SM, {M1['l2_bytes_per_clk']:.0f} and {M['l2_bytes_per_clk']:.0f} B/clk in two runs, mean)")
+      f"{SRC} tma2d_bytes_per_clk_allsm_l2 x 132 SMs: 2-D tensor-map TMA from a 16 MiB L2-resident set on every SM, "
+      f"{M['tma2d_bytes_per_clk_allsm_l2']:.1f} B/clk/SM, the highest L2 read rate a valid unit benchmark reached; "
+      f"plain ld.global.cg.v4 loops reached {M1['l2_bytes_per_clk']:.0f}, {M2['l2_bytes_per_clk']:.0f}, {M['l2_bytes_per_clk']:.0f} B/clk "
+      "(about one load in flight per thread); the 8-loads-per-thread rows of run 3 are invalid)")
     P("l2_latency", r(M["l2_latency"]), "clk", meas("l2_latency", f"pointer chase, 8 MiB set walked whole first; 1 MiB set {M['l2_latency_1mib']:.0f}"))
     P("dram_latency", r(M["dram_latency"]), "clk", meas("dram_latency", f"pointer chase from cold, 64 MiB set after a 1 GiB eviction pass; 2 GiB set (TLB misses) {M['dram_latency_tlb']:.0f}" + ("" if h200 else "; HBM3e, not HBM3")))
     for name, val, unit, prov in [
@@ -109,8 +113,8 @@ def rows(gpu):
     P("lat_local", 260, "clk", "estimate: local memory behind L1/L2 (not measured)")
     P("lat_bar", r(M["lat_bar_128"]), "clk", meas("lat_bar_128", f"bar.sync back to back, 4 warps; 8 warps {M['lat_bar_256']:.1f}, 32 warps {M['lat_bar_1024']:.1f}"))
     P("lat_mbar", r(M["lat_mbar"]), "clk", meas("lat_mbar", "mbarrier.arrive then try_wait.parity of that phase, one thread"))
-    P("tma_latency", r(M["tma_latency_1024"]), "clk", meas("tma_latency_1024", f"1-D cp.async.bulk of 1 KiB from L2 to its mbarrier's completion; 4 KiB {M['tma_latency_4096']:.0f}, 16 KiB {M['tma_latency_16384']:.0f}; tensor-map copies not measured"))
-    P("tma_bytes_per_clk", r(M["tma_bytes_per_clk_1sm_l2"], 1), "B/clk", meas("tma_bytes_per_clk_1sm_l2", f"1-D cp.async.bulk, 16 KiB x 8 in flight, one SM alone and every SM at once from L2 alike ({M['tma_bytes_per_clk_allsm_l2']:.1f}); tensor-map copies not measured"))
+    P("tma_latency", r(M["tma2d_latency_16384"]), "clk", meas("tma2d_latency_16384", f"cp.async.bulk.tensor.2d of one 64x128 f16 box (16 KiB, 128B swizzle) from L2 to its mbarrier's completion; 1-D cp.async.bulk: 1 KiB {M['tma_latency_1024']:.0f}, 16 KiB {M['tma_latency_16384']:.0f}"))
+    P("tma_bytes_per_clk", r(M["tma2d_bytes_per_clk_1sm_l2"], 1), "B/clk", meas("tma2d_bytes_per_clk_1sm_l2", f"cp.async.bulk.tensor.2d, 16 KiB boxes x 8 in flight, one SM alone from L2 (every SM at once {M['tma2d_bytes_per_clk_allsm_l2']:.1f}); 1-D cp.async.bulk {M['tma_bytes_per_clk_1sm_l2']:.1f}"))
     P("tc_flops_per_clk", r(wg), "FLOP/clk/SM", meas("wgmma_f16_n256_w2", f"wgmma m64n256k16 f16/bf16 -> f32, 2 warpgroups/SM, every SM; 1 warpgroup {M['wgmma_f16_n256_w1']:.0f}; datasheet 4096"))
     P("tc_tf32_scale", r(M["wgmma_tf32_n256_w2"] / wg, 3), "x bf16", meas("wgmma_tf32_n256_w2", f"{M['wgmma_tf32_n256_w2']:.0f} / {wg:.0f}"))
     P("tc_fp8_scale", r(M["wgmma_e4m3_n256_w2"] / wg, 3), "x bf16", meas("wgmma_e4m3_n256_w2", f"{M['wgmma_e4m3_n256_w2']:.0f} / {wg:.0f}"))

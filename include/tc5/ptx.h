@@ -130,7 +130,9 @@ typedef struct tc5_ptx_launch_cfg {
                                .reqnctapercluster, else 1,1,1); the grid is
                                a whole number of clusters, at most 16 CTAs a
                                cluster (8 portable)                           */
-  unsigned threads;         /* host threads running CTAs: 0 = one per core    */
+  unsigned threads;         /* host threads running CTAs: 0 = the environment's
+                               TC5_THREADS (1 to 256) when set, else one per
+                               core                                           */
   uint64_t max_steps;       /* warp-instructions per CTA before it is stopped
                                as a hang; 0 = 2^34                            */
   tc5_ptx_print_fn print;   /* kernel printf output; NULL drops it            */

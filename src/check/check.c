@@ -45,7 +45,8 @@ tc5_status chk_new(chk_cta **out, const chk_setup *S) {
   k->last_insn = calloc(k->n, 4);
   k->rg = calloc(k->ngran ? k->ngran : 1, sizeof *k->rg);
   k->last_rev = calloc(k->n, 4), k->last_rinsn = calloc(k->n, 4);
-  k->cpa_m = calloc(k->ngran ? k->ngran : 1, 2);
+  k->cpa_m = calloc(k->ngran ? k->ngran : 1, 2), k->cpa_m2 = calloc(k->ngran ? k->ngran : 1, 2);
+  k->cpa_w2 = calloc(k->ngran ? k->ngran : 1, 4);
   k->cpa_w = calloc(k->ngran ? k->ngran : 1, 4), k->tma_w = calloc(k->ngran ? k->ngran : 1, 4);
   k->bulk_r = calloc(k->ngran ? k->ngran : 1, 4), k->wg_r = calloc(k->ngran ? k->ngran : 1, 4);
   k->sm_w = calloc(k->ngran, 4), k->sm_r = calloc(k->ngran, 4);
@@ -60,7 +61,7 @@ tc5_status chk_new(chk_cta **out, const chk_setup *S) {
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
       !k->last_rev || !k->last_rinsn ||
-      !k->cpa_w || !k->cpa_m || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
+      !k->cpa_w || !k->cpa_m || !k->cpa_w2 || !k->cpa_m2 || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
       !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch) {
     chk_free(k);
     return TC5_ENOMEM;
@@ -74,7 +75,7 @@ void chk_free(chk_cta *k) {
   free(k->vc), free(k->svc), free(k->spend), free(k->fence_seq), free(k->mma_n), free(k->ld_n), free(k->st_n);
   free(k->rel_l), free(k->rel_s), free(k->mma_lanes), free(k->last_ev), free(k->last_insn), free(k->sm_w), free(k->sm_r);
   free(k->rg), free(k->last_rev), free(k->last_rinsn);
-  free(k->cpa_w), free(k->cpa_m), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
+  free(k->cpa_w), free(k->cpa_m), free(k->cpa_w2), free(k->cpa_m2), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
   free(k->ev), free(k->op), free(k->bar), free(k->bar_s), free(k->scratch);
   for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur);
   free(k->mb);
@@ -101,7 +102,7 @@ void chk_reset(chk_cta *k) {
   memset(k->sm_w, 0, k->ngran * 4), memset(k->sm_r, 0, k->ngran * 4);
   memset(k->rg, 0, k->ngran * sizeof *k->rg);
   memset(k->last_rev, 0, k->n * 4);
-  memset(k->cpa_w, 0, k->ngran * 4), memset(k->tma_w, 0, k->ngran * 4);
+  memset(k->cpa_w, 0, k->ngran * 4), memset(k->tma_w, 0, k->ngran * 4), memset(k->cpa_w2, 0, k->ngran * 4);
   memset(k->bulk_r, 0, k->ngran * 4), memset(k->wg_r, 0, k->ngran * 4);
   memset(k->grp_n, 0, sizeof k->grp_n), memset(k->fence_hseq, 0, sizeof k->fence_hseq), memset(k->fence_htc, 0, sizeof k->fence_htc),
       memset(k->fence_hn, 0, sizeof k->fence_hn);
@@ -380,18 +381,28 @@ static void inflight_sources(chk_cta *k, const chk_warp *w, const chk_insn *in, 
  * operand) or a generic write must come after: cp.async, TMA loads */
 /* (m: the bytes of the granule accessed; cp.asyncs are followed per byte:
  * Triton's tf32 kernels copy 4 bytes a thread, warps side by side) */
+static void cpa_compact(chk_cta *k, uint32_t g) {
+  if (k->cpa_w2[g] && !k->cpa_m2[g]) k->cpa_w2[g] = 0;
+  if (k->cpa_w[g] && !k->cpa_m[g]) k->cpa_w[g] = k->cpa_w2[g], k->cpa_m[g] = k->cpa_m2[g], k->cpa_w2[g] = 0;
+}
+
 static void inflight_dests(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t g, uint16_t m,
-                           const char *acc) {
+                           const char *acc, int skip1) {
   const uint32_t *vc = VC(k, k->vc, w->id);
-  uint32_t o = k->cpa_w[g];
-  if (o && (k->cpa_m[g] & m)) {
+  /* each of the granule's two cp.async groups in flight, for the bytes it
+   * writes (skip1: the first is the accessing warp's open group, no conflict) */
+  for (int s = skip1; s < 2; s++) {
+    uint32_t o = s ? k->cpa_w2[g] : k->cpa_w[g];
+    uint16_t *cm = s ? &k->cpa_m2[g] : &k->cpa_m[g];
+    if (!o || !(*cm & m)) continue;
     if (!known(k, vc, &k->op[o]))
       report(w, CR_CP_ASYNC_UNWAITED, in, lane, of_op(&k->op[o]),
              "%s shared memory 0x%x, which a cp.async writes that is not known complete (cp.async.wait_group of "
-             "its group in the issuing thread, then a barrier for another)", acc, g * GRAN + (unsigned)__builtin_ctz(k->cpa_m[g] & m));
-    if (!(k->cpa_m[g] &= (uint16_t)~m)) k->cpa_w[g] = 0;
+             "its group in the issuing thread, then a barrier for another)", acc, g * GRAN + (unsigned)__builtin_ctz(*cm & m));
+    *cm &= (uint16_t)~m;
   }
-  o = k->tma_w[g];
+  cpa_compact(k, g);
+  uint32_t o = k->tma_w[g];
   if (o && !tma_known(k, w->id, vc, &k->tma[o]))
     report(w, CR_ASYNC_DST_INFLIGHT, in, lane, (who){k->tma[o].insn, k->tma[o].warp, k->tma[o].lane},
            "%s shared memory 0x%x, which a TMA load / bulk copy writes whose mbarrier phase (%u) this thread has not "
@@ -411,9 +422,10 @@ static void inflight_access(chk_cta *k, const chk_warp *w, const chk_insn *in, i
     /* a cp.async into the destination of a cp.async of the same warp's
      * open group (another lane's, another instruction's) is no conflict */
     const chk_op *o = k->cpa_w[g] ? &k->op[k->cpa_w[g]] : NULL;
-    if (cpa && o && o->warp == w->id && o->idx == k->grp_n[0][w->id] + 1) continue;
+    int skip1 = cpa && o && o->warp == w->id && o->idx == k->grp_n[0][w->id] + 1;
+    if (skip1 && !k->cpa_w2[g]) continue;
     if (k->cpa_w[g] | k->tma_w[g])
-      inflight_dests(k, w, in, lane, g, m, cpa ? "a cp.async into" : write ? "a store to" : "a load of");
+      inflight_dests(k, w, in, lane, g, m, cpa ? "a cp.async into" : write ? "a store to" : "a load of", skip1);
     if (write && (k->bulk_r[g] | k->wg_r[g])) inflight_sources(k, w, in, lane, g, "a store");
     k->rg[g].busy = (k->cpa_w[g] | k->tma_w[g] | k->bulk_r[g] | k->wg_r[g]) != 0;
   }
@@ -430,7 +442,22 @@ void chk_cp_async(const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
   uint32_t id = group_op(k, w, in, lane, OK_CPA, 0, w->id);
   for (uint32_t g = off / GRAN; id && g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
-    k->cpa_m[g] = (uint16_t)((k->cpa_w[g] ? k->cpa_m[g] : 0) | (((1u << hi) - 1) & ~((1u << lo) - 1)));
+    uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    uint32_t o = k->cpa_w[g];
+    if (o && (k->op[o].warp != k->op[id].warp || k->op[o].idx != k->op[id].idx)) {
+      /* another group in flight here: it keeps the bytes this copy does
+       * not write, in the second slot (byte-precise for two groups a
+       * granule); a third group merges the older two into the newer of
+       * them, as one warp's later group completes after its earlier ones */
+      k->cpa_m[g] &= (uint16_t)~m, k->cpa_m2[g] &= (uint16_t)~m;
+      cpa_compact(k, g);
+      if (k->cpa_w[g]) {
+        if (k->cpa_w2[g]) k->cpa_m[g] |= k->cpa_m2[g];
+        k->cpa_w2[g] = k->cpa_w[g], k->cpa_m2[g] = k->cpa_m[g];
+        k->cpa_m[g] = 0;
+      }
+    }
+    k->cpa_m[g] = (uint16_t)((k->cpa_w[g] ? k->cpa_m[g] : 0) | m);
     k->cpa_w[g] = id;
     k->rg[g].busy = 1;
   }
@@ -492,7 +519,7 @@ void chk_bulk_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t checked = 0;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
-    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "a TMA store / bulk copy reads");
+    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "a TMA store / bulk copy reads", 0);
     if (id) k->bulk_r[g] = id, k->rg[g].busy = 1;
     uint32_t ev = k->sm_w[g];
     if (!ev || ev == checked) continue;
@@ -531,7 +558,7 @@ void chk_wgmma(const chk_warp *w, const chk_insn *in, unsigned wg0, const tc5_sm
         if (tc5_layout_addr(d, op, r, kk, &loc, NULL)) continue;
         uint32_t g = loc.addr / GRAN;
         if (g >= k->ngran) continue;
-        if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, -1, g, 0xFFFF, "a wgmma.mma_async reads");
+        if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, -1, g, 0xFFFF, "a wgmma.mma_async reads", 0);
         k->wg_r[g] = id, k->rg[g].busy = 1;
       }
   }
@@ -716,7 +743,7 @@ static void async_smem_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, 
   for (uint32_t i = 0; e && i < e->n; i++) {
     uint32_t g = e->g[i];
     if (g >= k->ngran) continue;
-    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "tcgen05.mma / cp reads");
+    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "tcgen05.mma / cp reads", 0);
     uint32_t ev = k->sm_w[g];
     k->sm_r[g] = id;
     if (!ev || ev == checked) continue;

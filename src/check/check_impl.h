@@ -213,6 +213,11 @@ struct chk_cta {
    * store / bulk copy reading it, the wgmma reading it (chk_op ids) */
   uint32_t *cpa_w, *tma_w, *bulk_r, *wg_r;
   uint16_t *cpa_m;                 /* the bytes of the granule cp.asyncs in flight write */
+  /* a second cp.async group in flight in the granule, older than cpa_w's,
+   * and its bytes (issue 53: two 4-byte copies side by side in different
+   * groups, Triton's pipelined scalar; 0 when cpa_w is 0) */
+  uint32_t *cpa_w2;
+  uint16_t *cpa_m2;
   uint32_t grp_n[3][32];
   /* per warp: its last FENCE_HIST fence.proxy.async (seq, clock), a ring:
    * a store is fenced for a reader by the writer's FIRST fence after it,

@@ -87,7 +87,7 @@ void d_traits(dctx *d, const insn_traits *row);
 #define OP(id, name, dec, ...) PTX_DEC(dec);
 #include "ptx/opcodes.def"
 #undef OP
-/* exec_tma.c: cp.async.bulk* after "bulk" was taken (reduce: cp.reduce.async.bulk*) */
+/* exec_tma.c's own: cp.async.bulk* after "bulk" was taken (reduce: cp.reduce.async.bulk*) */
 tc5_status ptx_dec_bulk(dctx *d, bool reduce);
 
 #endif

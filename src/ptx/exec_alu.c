@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ptx/decode_impl.h"
+#include "ptx/float_impl.h"
 
 enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_PAIR = 1u << 4, M_RELU = 1u << 5,
        M_CIN = 1u << 6, M_COUT = 1u << 7 };
@@ -273,7 +274,6 @@ PTX_DEC(dec_addc) {
 PTX_DEC(dec_intbin) {
   ptx_insn *in = d->in;
   const char *op = d->tok[0];
-  if (d_has_float_type(d)) return dec_fbin(d);
   if ((!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mad")) && d_take(d, "cc")) return dec_carry(d, op, false, true);
   bool is_mad = !strcmp(op, "mad");
   bool lo = d_take(d, "lo"), hi = d_take(d, "hi"), wide = d_take(d, "wide");
@@ -363,7 +363,6 @@ static PTX_EXEC(x_iabs) {
   return PX_NEXT;
 }
 PTX_DEC(dec_abs_neg) {
-  if (d_has_float_type(d)) return dec_funary(d);
   ptx_type t = d_take_type(d);
   if (t == PT_NONE || ptx_types[t].cls != 's') return d_fail(d, TC5_EUNSUPPORTED, "needs an .s16/.s32/.s64 type");
   if (!int_type(d, t, false) || !d_nops(d, 2, 2)) return d->st;

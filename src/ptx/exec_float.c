@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ptx/decode_impl.h"
+#include "ptx/float_impl.h"
 #include "ptx/f64_nan.h"
 #include "sfu/sfu_impl.h"
 #include "tc5/formats.h"
@@ -27,22 +28,11 @@
 enum { F_FTZ = 1u << 0, F_SAT = 1u << 1, F_RELU = 1u << 2, F_SATFINITE = 1u << 3 };
 /* in->aux: the IEEE rounding mode (FE_*), in->aux2: operation */
 
-static inline float f32_of(uint64_t b) {
-  uint32_t x = (uint32_t)b;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
 static inline uint64_t bits_f32(float f) {
   uint32_t x;
   memcpy(&x, &f, 4);
   if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) x = 0x7fffffffu;
   return x;
-}
-static inline double f64_of(uint64_t b) {
-  double d;
-  memcpy(&d, &b, 8);
-  return d;
 }
 static inline uint64_t bits_f64(double d) {
   uint64_t x;
@@ -50,9 +40,6 @@ static inline uint64_t bits_f64(double d) {
   if ((x & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (x & 0xfffffffffffffull))
     x = 0x7fffffffffffffffull;
   return x;
-}
-static inline float ftz32(float f) {
-  return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
 }
 /* .sat: NaN and every value <= 0 (-0 included: the H100 gives +0) to +0 */
 static inline float sat32(float f) { return !(f > 0.0f) ? 0.0f : f > 1.0f ? 1.0f : f; }
@@ -71,25 +58,6 @@ static uint32_t enc_from(tc5_type t, double x, unsigned st, tc5_round r, bool sa
   memcpy(&b, &f, 4);
   tc5_fmt_encode_f32(t, b, r, satf, &c);
   return c;
-}
-
-static double dec16(uint64_t bits, bool bf) {
-  double v = 0;
-  tc5_fmt_decode(bf ? TC5_BF16 : TC5_F16, (uint32_t)bits & 0xffff, &v, NULL);
-  return v;
-}
-
-double ptx_fval(uint64_t bits, unsigned type, bool ftz) {
-  switch (type) {
-  case PT_F32: {
-    float f = f32_of(bits);
-    return ftz ? ftz32(f) : f;
-  }
-  case PT_F64: return f64_of(bits);
-  case PT_F16: return dec16(bits, false);
-  case PT_BF16: return dec16(bits, true);
-  default: return 0;
-  }
 }
 
 /* ---- f32 / f64 binary and ternary operations ---- */

@@ -15,126 +15,6 @@
 #include "tc5/formats.h"
 #include "ptx/decode_impl.h"
 
-static const char *space_name(uint8_t s) {
-  static const char *const n[] = {"generic", "global", "shared", "shared::cluster", "local", "const", "param", "param"};
-  return s < 8 ? n[s] : "?";
-}
-
-/* A .shared (or .shared::cluster) address is 32 bits wide: [%r+imm] is
- * computed modulo 2^32, as the H100 does (nvcc's and Triton's sm_90a code
- * keeps a base below the variable and an offset that carries past 2^32:
- * the attention runs of tests/data/ptx/attn90 found it). A generic address
- * names the shared window only inside it. */
-bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
-  (void)w;
-  if (space == PS_GENERIC) {
-    if (addr < PTX_GENERIC_SHARED || addr >= PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) return false;
-    addr -= PTX_GENERIC_SHARED;
-    if (addr > 0xffffffffu) return false;
-  }
-  *off = (uint32_t)addr;
-  return true;
-}
-
-ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
-  uint32_t a;
-  if (!ptx_shared_addr(w, space, addr, &a)) return NULL;
-  ptx_cluster *cl = w->cta->cl;
-  uint32_t rank = a >> PTX_CLUSTER_SHIFT;
-  *off = PTX_CLUSTER_OFF(a);
-  if (rank == w->cta->rank) return w->cta;
-  /* .shared::cta names the CTA's own memory: its offset alone (tc5's own
-   * uses) or with its rank; another rank is no address of it */
-  if (space == PS_SHARED) return rank ? NULL : w->cta;
-  if (rank >= cl->n) return NULL;
-  return &cl->ctas[rank];
-}
-
-/* the bytes' "ever written" bits (tc5_smem), as a store sets them */
-static inline void mark_written(tc5_smem *s, uint32_t addr, uint32_t n) {
-  for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
-}
-
-uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint64_t addr, uint32_t n,
-                 bool write) {
-  ptx_cta *c = w->cta;
-  ptx_launch *L = c->L;
-  if (n > 1 && (addr & (n - 1))) {
-    ptx_fail(w, in, lane, TC5_EALIGN, addr, "%s address 0x%llx is not aligned to the access's %u bytes",
-             space_name(space), (unsigned long long)addr, n);
-    return NULL;
-  }
-  if (space == PS_GENERIC) {
-    if (addr >= PTX_GENERIC_SHARED && addr < PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) {
-      space = PS_SHARED_CLUSTER; /* a generic address may name another CTA's shared memory (mapa) */
-      addr -= PTX_GENERIC_SHARED;
-    } else if (addr >= PTX_GENERIC_LOCAL && addr < PTX_GENERIC_LOCAL + PTX_WINDOW_SIZE) {
-      space = PS_LOCAL;
-      addr -= PTX_GENERIC_LOCAL;
-    } else if (addr >= PTX_GENERIC_PARAM && addr < PTX_GENERIC_PARAM + PTX_WINDOW_SIZE) {
-      space = PS_PARAM;
-      addr -= PTX_GENERIC_PARAM;
-    } else {
-      space = PS_GLOBAL;
-    }
-  }
-  switch (space) {
-  case PS_SHARED:
-  case PS_SHARED_CLUSTER: {
-    uint32_t off;
-    ptx_cta *t = ptx_cluster_addr(w, space, addr, &off);
-    if (!t) {
-      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "shared address 0x%llx names no CTA of the cluster (%u CTAs)%s",
-               (unsigned long long)addr, c->cl->n, space == PS_SHARED ? " (a .shared::cta access names its own CTA)" : "");
-      return NULL;
-    }
-    if (off < 1024 || (uint64_t)off + n > t->smem.size) {
-      ptx_fail(w, in, lane, TC5_EBOUNDS, addr,
-               "shared address 0x%llx (%u bytes) is outside the %s shared memory [0x400, 0x%x)%s",
-               (unsigned long long)addr, n, t == c ? "CTA's" : "cluster CTA's", t->smem.size,
-               off < 1024 ? " (the first 1 KiB is reserved)" : "");
-      return NULL;
-    }
-    if (t == c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
-      if (write) chk_smem_write(CHK_W(w), CHK_IN(w, in), lane, off, n);
-      else chk_smem_read(CHK_W(w), CHK_IN(w, in), lane, off, n);
-      if (chk_has_remote(c->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), lane, off, n, write);
-    } else if (t != c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
-      chk_remote_access(CHK_W(w), CHK_IN(w, in), lane, t->chk, off, n, write); /* smem-race across CTAs */
-    }
-    if (write) mark_written(&t->smem, off, n);
-    return t->smem.bytes + off;
-  }
-  case PS_LOCAL:
-  case PS_PARAM_LOCAL:
-    if (addr + n > w->local_bytes) {
-      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "local address 0x%llx (%u bytes) is outside the thread's %u bytes",
-               (unsigned long long)addr, n, w->local_bytes);
-      return NULL;
-    }
-    return w->local + (size_t)lane * w->local_bytes + addr;
-  case PS_PARAM:
-    if (write || addr + n > L->f->param_bytes) {
-      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "kernel parameter offset 0x%llx (%u bytes) is %s",
-               (unsigned long long)addr, n, write ? "read-only" : "outside the parameters");
-      return NULL;
-    }
-    return L->params + addr;
-  default:
-    for (unsigned k = 0; k < L->nregions; k++) {
-      ptx_region *r = &L->regions[k];
-      if (addr >= r->base && addr - r->base < r->size) {
-        if (addr - r->base + n > r->size) break;
-        if (write && space == PS_CONST) break;
-        return r->host + (addr - r->base);
-      }
-    }
-    ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "%s address 0x%llx (%u bytes) is outside every buffer and variable",
-             space_name(space), (unsigned long long)addr, n);
-    return NULL;
-  }
-}
-
 /* ---- ld / st ---- */
 
 /* Global memory, fast: the buffer that served the warp's last access, when
@@ -159,7 +39,7 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
     else chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
     if (chk_has_remote(w->cta->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n, write);
   }
-  if (write) mark_written(s, (uint32_t)addr, n);
+  if (write) ptx_mark_written(s, (uint32_t)addr, n);
   return s->bytes + addr;
 }
 static inline void remember_region(ptx_warp *w, uint64_t addr) {
@@ -640,7 +520,7 @@ static PTX_EXEC(x_cvta) {
     if (to) {
       if (a[l] < base || a[l] >= base + PTX_WINDOW_SIZE)
         return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a[l], "generic address 0x%llx is not in the %s window",
-                        (unsigned long long)a[l], space_name(in->space));
+                        (unsigned long long)a[l], ptx_space_name(in->space));
       d[l] = (a[l] - base) & m;
     } else {
       d[l] = (a[l] + base) & m;
@@ -974,7 +854,6 @@ static PTX_EXEC(x_cp_async_group) {
 }
 PTX_DEC(dec_cp_async) {
   ptx_insn *in = d->in;
-  if (d_take(d, "bulk")) return ptx_dec_bulk(d, false); /* TMA: exec_tma.c */
   bool wait_all = d_take(d, "wait_all");
   if (wait_all || d_take(d, "commit_group")) {
     /* wait_all: a late schedule completes the warp's copies here;

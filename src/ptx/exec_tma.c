@@ -414,6 +414,7 @@ static tc5_status dec_bulk_reduce(dctx *d) {
   return TC5_OK;
 }
 
+PTX_DEC(dec_cp_async_bulk) { return ptx_dec_bulk(d, false); } /* "bulk" taken by the row's name */
 PTX_DEC(dec_cp_reduce) {
   if (!d_take(d, "async") || !d_take(d, "bulk")) return d_fail(d, TC5_EPARSE, "expected cp.reduce.async.bulk");
   return ptx_dec_bulk(d, true);

@@ -105,7 +105,6 @@ static PTX_EXEC(x_ret) {
   });
   return PX_JUMPED;
 }
-ptx_exec_fn ptx_end_of_function(bool entry) { return entry ? x_exit : x_ret; }
 
 PTX_DEC(dec_exit) {
   d_take(d, "uni");
@@ -521,25 +520,6 @@ PTX_DEC(dec_activemask) {
   return TC5_OK;
 }
 
-/* ---- mbarrier ---- */
-ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create) {
-  for (unsigned k = 0; k < c->nmbars; k++)
-    if (c->mbars[k].addr == addr) return &c->mbars[k];
-  if (!create) return NULL;
-  if (c->nmbars == c->mbars_cap) {
-    unsigned nc = c->mbars_cap ? c->mbars_cap * 2 : 16;
-    ptx_mbar *np = realloc(c->mbars, nc * sizeof *np);
-    if (!np) return NULL;
-    c->mbars = np;
-    c->mbars_cap = nc;
-  }
-  ptx_mbar *m = &c->mbars[c->nmbars++];
-  memset(m, 0, sizeof *m);
-  m->addr = addr;
-  return m;
-}
-ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr) { return ptx_mbar_get(c, addr, false); }
-
 /* the shared::cluster address of an mbarrier operand for lane l (its
  * CTA's offset when the CTA is the warp's own); checks alignment and bounds */
 static bool mbar_addr(ptx_warp *w, const ptx_insn *in, const ptx_opnd *o, unsigned l, uint32_t *addr) {
@@ -553,51 +533,6 @@ static bool mbar_addr(ptx_warp *w, const ptx_insn *in, const ptx_opnd *o, unsign
   }
   *addr = PTX_CLUSTER_FORM(t, off);
   return ptx_mem(w, in, (int)l, PS_SHARED_CLUSTER, *addr, 8, false) != NULL;
-}
-
-/* the initialised mbarrier at shared::cluster address addr (in *cta's) */
-static ptx_mbar *live_mbar(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, ptx_cta **cta) {
-  uint32_t off;
-  ptx_cta *t = ptx_cluster_addr(w, PS_SHARED_CLUSTER, addr, &off);
-  ptx_mbar *mb = t ? ptx_mbar_find(t, off) : NULL;
-  if (!mb || !mb->mb.initialized) {
-    ptx_fail(w, in, lane, TC5_ESTATE, addr,
-             "[mbarrier-uninit] no initialised mbarrier at shared address 0x%x%s (%s)", off,
-             t && t != w->cta ? " of another CTA of the cluster" : "",
-             mb ? "invalidated by mbarrier.inval" : "never initialised by mbarrier.init");
-    return NULL;
-  }
-  if (cta) *cta = t;
-  return mb;
-}
-
-/* an arrival (count) or bytes completed (tx) on the mbarrier at
- * shared::cluster address addr, by lane `lane` of w */
-static int mbar_signal(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t n, bool tx) {
-  ptx_cta *t;
-  ptx_mbar *mb = live_mbar(w, in, lane, addr, &t);
-  if (!mb) return PX_ERROR;
-  tc5_diag dg;
-  tc5_diag_init(&dg);
-  uint32_t before = mb->mb.phase;
-  if (t != w->cta) chk_export(CHK_W(w), false);
-  tc5_status st = tx ? tc5_mbarrier_complete_tx(&mb->mb, n, &dg) : tc5_mbarrier_arrive(&mb->mb, n, NULL, &dg);
-  if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
-  if (t == w->cta && w->cta->chk && (!tx || mb->mb.phase != before)) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), lane, CHK_MB(w->cta, mb), before, false, NULL);
-  if (t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
-  if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &mb->tm, tx ? n : 0, mb->mb.phase);
-  if (tx) {
-    mb->tx_line = in->line;
-    mb->tx_thread = w->id * 32 + (uint32_t)lane;
-  }
-  t->progress = true;
-  return PX_NEXT;
-}
-int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count) {
-  return mbar_signal(w, in, lane, addr, count, false);
-}
-int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes) {
-  return mbar_signal(w, in, lane, addr, bytes, true);
 }
 
 enum { MB_INIT, MB_ARRIVE, MB_ARRIVE_DROP, MB_EXPECT_TX, MB_COMPLETE_TX, MB_TEST_WAIT, MB_TRY_WAIT, MB_INVAL,
@@ -625,7 +560,7 @@ static PTX_EXEC(x_mbarrier) {
       if (!mbar_addr(w, in, ad, l, &off)) return PX_ERROR;
       if (off >> PTX_CLUSTER_SHIFT != w->cta->rank)
         return ptx_fail(w, in, (int)l, TC5_EILLEGAL, off, "a wait on another CTA's mbarrier (waits take .shared::cta)");
-      ptx_mbar *mb = live_mbar(w, in, (int)l, off, NULL);
+      ptx_mbar *mb = ptx_mbar_live(w, in, (int)l, off, NULL);
       if (!mb) return PX_ERROR;
       bool done;
       if (in->mods & 1) {
@@ -682,7 +617,7 @@ static PTX_EXEC(x_mbarrier) {
       if (!p) return PX_ERROR;
       memset(p, 0, 8);
     } else {
-      ptx_mbar *mb = live_mbar(w, in, (int)l, off, &t);
+      ptx_mbar *mb = ptx_mbar_live(w, in, (int)l, off, &t);
       if (!mb) return PX_ERROR;
       uint32_t before = mb->mb.phase;
       switch (op) {

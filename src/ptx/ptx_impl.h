@@ -253,7 +253,7 @@ typedef struct ptx_launch {
   uint32_t reg_lo, reg_hi;  /* the registers the entry and the .funcs touch: a warp's window */
   uint64_t max_steps;
   /* the first error stops every worker */
-  volatile int failed;
+  int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */
   tc5_status status;
   tc5_diag *diag;
   void *lock;               /* pthread_mutex_t*: errors, atomics, printf */
@@ -276,6 +276,8 @@ typedef struct ptx_launch {
   uint64_t run_n;
   const uint64_t *run_pick;
 } ptx_launch;
+/* whether the launch failed: read by every worker while one sets it (under L->lock) */
+static inline int ptx_failed(const ptx_launch *L) { return __atomic_load_n(&L->failed, __ATOMIC_RELAXED); }
 
 typedef struct ptx_mbar {
   uint32_t addr;
@@ -290,6 +292,8 @@ struct ptx_cta;
  * mbarrier (whose shared offset wait_id is otherwise) */
 #define PTX_WAIT_ALLOC 0xA110Cu /* Tensor Memory columns (tcgen05.alloc) */
 #define PTX_WAIT_PEER 0xBEE2u   /* the peer CTA's warp (a .cta_group::2 allocation instruction) */
+/* what a warp waits for (ptx_warp.wait) */
+enum { W_RUN = 0, W_BAR, W_RETRY };
 typedef struct ptx_warp {
   struct ptx_cta *cta;
   uint64_t *r;          /* nregs x 32 */
@@ -300,7 +304,7 @@ typedef struct ptx_warp {
   uint32_t active;      /* the lanes executing the current instruction */
   bool converged;
   bool done;
-  uint8_t wait;         /* 0 none, 1 bar, 2 mbarrier, 3 tmem alloc */
+  uint8_t wait;         /* W_RUN, W_BAR (bar.sync), W_RETRY (an mbarrier wait, a tcgen05.alloc) */
   uint32_t wait_id;
   uint32_t poll_pc;     /* mbarrier test/try_wait that last returned false ... */
   uint64_t poll_epoch;  /* ... and the CTA's epoch then */
@@ -461,6 +465,8 @@ typedef struct ptx_cta {
     }                                                           \
   } while (0)
 
+/* ---- the machine's services (machine.c): the failure path, special
+ * registers, memory spaces and addresses, the mbarrier store ---- */
 /* Records a kernel error at instruction `in` for lane `lane` (or -1 for the
  * warp): "line L: OPCODE: message (CTA (x,y,z) thread (x,y,z))". Returns
  * PX_ERROR. */
@@ -486,14 +492,23 @@ tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out);
 /* the checker's view of warp w (who) and of mbarrier mb of CTA c, made at the event */
 #define CHK_W(w) (&(chk_warp){(w)->cta->chk, (w)->id, (w)->active, (w)->live, (w)->r, &(w)->chk_pending})
 #define CHK_MB(c, m) (&(chk_mbar){(uint32_t)((m) - (c)->mbars), (m)->addr, (m)->mb.phase, (m)->mb.expected})
-/* the opcode text of an instruction */
+/* the opcode text of an instruction (module.c) */
 const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in);
 /* "FILE:LINE" of the source line instruction `in` came from (the outermost
  * inlined_at's when it was inlined, then " (in FILE:LINE)" of the .loc
  * itself), cut to cap bytes; "" when it carries no .loc. Returns out. */
 char *ptx_insn_source(const tc5_ptx_module *m, const ptx_insn *in, char *out, size_t cap);
 
-/* ---- memory (exec_mem.c) ---- */
+/* ---- memory (machine.c) ---- */
+/* a state space's name, for messages */
+static inline const char *ptx_space_name(uint8_t s) {
+  static const char *const n[] = {"generic", "global", "shared", "shared::cluster", "local", "const", "param", "param"};
+  return s < 8 ? n[s] : "?";
+}
+/* the bytes' "ever written" bits (tc5_smem), as a store sets them */
+static inline void ptx_mark_written(tc5_smem *s, uint32_t addr, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
+}
 /* Translates [addr, addr + n) in `space` for lane `lane` to host memory;
  * NULL after recording the error. For shared: *smem_off gets the offset. */
 uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint64_t addr,
@@ -501,21 +516,25 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
 /* a shared-memory address's mbarrier object (created by init) */
 ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr);
 ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create);
-/* one arrival on the mbarrier at shared address addr (exec_warp.c) */
+/* the initialised mbarrier at shared::cluster address addr (its CTA in
+ * *cta when cta is not NULL); NULL after [mbarrier-uninit] */
+ptx_mbar *ptx_mbar_live(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, ptx_cta **cta);
+/* one arrival on the mbarrier at shared address addr (machine.c) */
 int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count);
 /* complete_tx of `bytes` on the mbarrier at shared address addr, as a TMA
- * copy issued by `lane` does (exec_warp.c) */
+ * copy issued by `lane` does (machine.c) */
 int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes);
+/* completes barrier id's phase of CTA c when its threads have arrived
+ * (machine.c) */
+bool ptx_bar_check(ptx_cta *c, uint32_t id);
 /* completes barrier.cluster's phase when every live thread of the
- * cluster has arrived (run.c) */
+ * cluster has arrived (machine.c) */
 bool ptx_cluster_bar_check(ptx_cluster *cl);
 /* a warp's arrival at barrier id (count threads, 0 = all); wait: bar.sync
- * rather than bar.arrive (run.c) */
+ * rather than bar.arrive (machine.c) */
 int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait);
-/* the value of a special register now (run.c) */
+/* the value of a special register now (machine.c) */
 uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane);
-/* a float operand of type t as a double (exec_float.c) */
-double ptx_fval(uint64_t bits, unsigned type, bool ftz);
 /* a generic or shared-space address as a 32-bit shared address (the CTA's
  * own offset, or a shared::cluster address: ptx_cluster_addr decodes it);
  * false outside the shared window */
@@ -540,8 +559,6 @@ static inline bool ptx_cta_exited(const ptx_cta *c) {
   return true;
 }
 
-/* the implicit last instruction of a function: exit (entry) or ret (exec_warp.c) */
-ptx_exec_fn ptx_end_of_function(bool entry);
 
 /* ---- an instruction as parsed, before decoding ---- */
 typedef enum ptx_rkind {
@@ -603,6 +620,7 @@ typedef struct ptx_resolver {
 /* ---- decoding (decode.c) ---- */
 tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver *res,
                       ptx_insn *out, tc5_diag *diag);
+/* ---- building a module (module.c) ---- */
 /* registers holding a constant in every lane (created once per value) */
 enum { PC_VALUE = 0, PC_SREG, PC_VAR };
 uint32_t ptx_const_reg(tc5_ptx_module *m, uint8_t kind, uint64_t value, int64_t off);

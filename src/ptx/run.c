@@ -32,96 +32,11 @@
 #include "ptx/ptx_impl.h"
 _Static_assert(PTX_MAX_BARRIERS == CHK_MAX_BARRIERS, "the checker's barrier slots follow the runner's ids");
 
-enum { W_RUN = 0, W_BAR, W_RETRY };
-
-const char *ptx_insn_text(const tc5_ptx_module *m, const ptx_insn *in) { return m->strings + in->text; }
-
 tc5_status tc5_ptx_launch_init(tc5_ptx_launch_cfg *cfg) {
   if (!cfg) return TC5_EINVAL;
   memset(cfg, 0, sizeof *cfg);
   for (int k = 0; k < 3; k++) cfg->grid[k] = cfg->block[k] = 1;
   return TC5_OK;
-}
-
-static void thread_xyz(const ptx_launch *L, uint32_t linear, uint32_t t[3]) {
-  t[0] = linear % L->cfg.block[0];
-  t[1] = linear / L->cfg.block[0] % L->cfg.block[1];
-  t[2] = linear / L->cfg.block[0] / L->cfg.block[1];
-}
-
-int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t value, const char *fmt, ...) {
-  ptx_cta *c = w->cta;
-  ptx_launch *L = c->L;
-  char msg[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  pthread_mutex_lock(L->lock);
-  if (!L->failed) {
-    L->failed = 1;
-    L->status = st;
-    char who[96];
-    if (lane >= 0) {
-      uint32_t t[3];
-      thread_xyz(L, w->id * 32 + (uint32_t)lane, t);
-      snprintf(who, sizeof who, "CTA (%u,%u,%u) thread (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2], t[0], t[1], t[2]);
-    } else {
-      snprintf(who, sizeof who, "CTA (%u,%u,%u) warp %u", c->ctaid[0], c->ctaid[1], c->ctaid[2], w->id);
-    }
-    if (in) {
-      tc5_diag_add(L->diag, st, "instruction", value, "%s:%u: %s: %s (%s)", L->m->name, in->line,
-                   ptx_insn_text(L->m, in), msg, who);
-      char src[256];
-      if (*ptx_insn_source(L->m, in, src, sizeof src))
-        tc5_diag_add(L->diag, st, "source", in->line, "%s:%u is %s", L->m->name, in->line, src);
-    } else
-      tc5_diag_add(L->diag, st, "kernel", value, "%s: %s (%s)", L->m->name, msg, who);
-  }
-  pthread_mutex_unlock(L->lock);
-  return PX_ERROR;
-}
-
-/* the value of a special register */
-uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane) {
-  ptx_cta *c = w->cta;
-  ptx_launch *L = c->L;
-  uint32_t t[3];
-  thread_xyz(L, w->id * 32 + lane, t);
-  switch (which) {
-  case SR_TID_X: case SR_TID_Y: case SR_TID_Z: return t[which - SR_TID_X];
-  case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: return L->cfg.block[which - SR_NTID_X];
-  case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: return c->ctaid[which - SR_CTAID_X];
-  case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: return L->cfg.grid[which - SR_NCTAID_X];
-  case SR_LANEID: return lane;
-  case SR_WARPID: return w->id;
-  case SR_NWARPID: return L->warps_per_cta;
-  case SR_SMID: case SR_GRIDID: return 0;
-  case SR_NSMID: return 1;
-  case SR_LANEMASK_EQ: return 1u << lane;
-  case SR_LANEMASK_LE: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
-  case SR_LANEMASK_LT: return (1u << lane) - 1;
-  case SR_LANEMASK_GE: return ~((1u << lane) - 1) & 0xffffffffu;
-  case SR_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1) & 0xffffffffu;
-  /* without clusters, every CTA is a cluster of one */
-  case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z: return c->cl->id[which - SR_CLUSTERID_X];
-  case SR_NCLUSTERID_X: case SR_NCLUSTERID_Y: case SR_NCLUSTERID_Z:
-    return L->cfg.grid[which - SR_NCLUSTERID_X] / L->cluster[which - SR_NCLUSTERID_X];
-  case SR_CLUSTER_CTAID_X: case SR_CLUSTER_CTAID_Y: case SR_CLUSTER_CTAID_Z: return c->cid[which - SR_CLUSTER_CTAID_X];
-  case SR_CLUSTER_NCTAID_X: case SR_CLUSTER_NCTAID_Y: case SR_CLUSTER_NCTAID_Z: return L->cluster[which - SR_CLUSTER_NCTAID_X];
-  case SR_CLUSTER_CTARANK: return c->rank;
-  case SR_CLUSTER_NCTARANK: return L->cluster_size;
-  case SR_IS_EXPLICIT_CLUSTER: return L->cluster_size > 1 || L->f->explicit_cluster || L->f->reqcluster[0];
-  case SR_DYN_SMEM: return L->cfg.dynamic_shared;
-  case SR_TOTAL_SMEM: return L->shared_total;
-  case SR_CLOCK: return (uint32_t)w->steps;
-  case SR_CLOCK64: return w->steps;
-  default: { /* %globaltimer: nanoseconds */
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-  }
-  }
 }
 
 static uint64_t const_value(ptx_warp *w, const struct ptx_const *k, unsigned lane) {
@@ -139,58 +54,6 @@ static uint64_t const_value(ptx_warp *w, const struct ptx_const *k, unsigned lan
     return a + (uint64_t)k->off;
   }
   }
-}
-
-/* ---- barriers ---- */
-static uint32_t live_threads(const ptx_cta *c) {
-  uint32_t n = 0;
-  for (uint32_t k = 0; k < c->nwarps; k++)
-    if (!c->warps[k].done) n += (uint32_t)__builtin_popcount(c->warps[k].exists);
-  return n;
-}
-static bool bar_check(ptx_cta *c, uint32_t id) {
-  ptx_bar *b = &c->bar[id];
-  if (!b->arrived) return false;
-  uint32_t need = b->expected ? b->expected : live_threads(c);
-  if (b->arrived < need) return false;
-  for (uint32_t k = 0; k < c->nwarps; k++)
-    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
-  if (c->chk) chk_bar_done(c->chk, id, b->waiting);
-  if (c->tm) tm_bar_done(c->tm, id, b->waiting);
-  b->phase++;
-  b->result_popc = b->red_popc;
-  b->result_and = b->red_and;
-  b->result_or = b->red_or;
-  b->red_popc = 0;
-  b->red_and = true;
-  b->red_or = false;
-  b->arrived = 0;
-  b->waiting = 0;
-  b->expected = 0;
-  c->progress = true;
-  return true;
-}
-int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait) {
-  ptx_cta *c = w->cta;
-  ptx_bar *b = &c->bar[id];
-  if (b->arrived && b->expected != count)
-    return ptx_fail(w, in, -1, TC5_EILLEGAL, count,
-                    "[barrier-count-mismatch] barrier %u: this arrival expects %u threads, an earlier one of the "
-                    "same phase %u (0: all): two groups of threads share the barrier id", id,
-                    count, b->expected);
-  if (count && count > c->L->threads_per_cta)
-    return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,
-                    c->L->threads_per_cta);
-  b->expected = count;
-  b->arrived += (uint32_t)__builtin_popcount(w->exists);
-  if (c->chk) chk_bar_arrive(CHK_W(w), id);
-  if (c->tm) tm_bar_arrive(c->tm, w->id, id);
-  if (wait) b->waiting |= 1u << w->id;
-  if (bar_check(c, id)) {
-    w->wait = W_RUN;
-    return PX_NEXT;
-  }
-  return wait ? PX_WAIT : PX_NEXT;
 }
 
 /* ---- one warp ---- */
@@ -506,24 +369,6 @@ static void deadlock(ptx_cluster *cl) {
   pthread_mutex_unlock(L->lock);
 }
 
-/* the live threads of the cluster: a barrier.cluster phase waits for them all */
-static uint32_t cluster_live(const ptx_cluster *cl) {
-  uint32_t n = 0;
-  for (uint32_t r = 0; r < cl->n; r++) n += live_threads(&cl->ctas[r]);
-  return n;
-}
-/* completes barrier.cluster's phase when every live thread has arrived */
-bool ptx_cluster_bar_check(ptx_cluster *cl) {
-  if (!cl->bar_arrived || cl->bar_arrived < cluster_live(cl)) return false;
-  cl->bar_phase++;
-  cl->bar_arrived = 0;
-  for (uint32_t r = 0; r < cl->n; r++) {
-    cl->ctas[r].progress = true;
-    if (cl->ctas[r].chk) chk_cluster_done(cl->ctas[r].chk);
-  }
-  return true;
-}
-
 /* each CTA whose state changed starts a new epoch (its retrying warps run again) */
 static void new_epochs(ptx_cluster *cl) {
   for (uint32_t r = 0; r < cl->n; r++)
@@ -561,7 +406,7 @@ static void cluster_run_sched(worker *wk) {
         if (!best || p > bp) best = w, bp = p;
       }
     }
-    if (L->failed || all_done) break;
+    if (ptx_failed(L) || all_done) break;
     if (!best) {
       if (s->head < s->n) { /* nothing can run: an operation completes, as late as it can */
         if (ptx_late_complete_one(cl) == PX_ERROR) return;
@@ -581,7 +426,7 @@ static void cluster_run_sched(worker *wk) {
     new_epochs(cl);
     if (r < 0) return;
     if (r == 1) {
-      for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
+      for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
       ptx_cluster_bar_check(cl);
     } else if (best->wait == W_RUN && best->steps - before >= budget) {
       s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
@@ -591,7 +436,7 @@ static void cluster_run_sched(worker *wk) {
                               s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
       if (ptx_late_complete_one(cl) == PX_ERROR) return;
     new_epochs(cl);
-    if (L->failed) return;
+    if (ptx_failed(L)) return;
     if (total > L->max_steps * cl->n) {
       ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
                "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
@@ -611,9 +456,9 @@ static void cluster_run(worker *wk) {
   uint64_t total = 0;
   for (;;) {
     bool ran = false, all_done = true;
-    for (uint32_t rk = 0; rk < cl->n && !L->failed; rk++) {
+    for (uint32_t rk = 0; rk < cl->n && !ptx_failed(L); rk++) {
       ptx_cta *c = &cl->ctas[rk];
-      for (uint32_t k = 0; k < c->nwarps && !L->failed; k++) {
+      for (uint32_t k = 0; k < c->nwarps && !ptx_failed(L); k++) {
         ptx_warp *w = &c->warps[k];
         if (w->done) continue;
         all_done = false;
@@ -627,13 +472,13 @@ static void cluster_run(worker *wk) {
         new_epochs(cl);
         if (r < 0) return;
         if (r == 1) { /* a warp left: barriers may now be complete */
-          for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) bar_check(c, b);
+          for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
           ptx_cluster_bar_check(cl);
         }
         new_epochs(cl);
       }
     }
-    if (L->failed || all_done) break;
+    if (ptx_failed(L) || all_done) break;
     if (total > L->max_steps * cl->n) {
       ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
                "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
@@ -652,7 +497,7 @@ static void cluster_run(worker *wk) {
 static void cluster_finish(worker *wk) {
   ptx_cluster *cl = &wk->cl;
   ptx_launch *L = wk->L;
-  if (L->failed) return;
+  if (ptx_failed(L)) return;
   if (cl->sched && ptx_late_flush(cl, NULL) == PX_ERROR) return;
   for (uint32_t rk = 0; rk < cl->n; rk++) {
     ptx_cta *c = &cl->ctas[rk];
@@ -672,7 +517,7 @@ static void *worker_main(void *arg) {
   ptx_launch *L = wk->L;
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
-    if (i >= L->run_n || L->failed) break;
+    if (i >= L->run_n || ptx_failed(L)) break;
     if (L->run_pick) i = L->run_pick[i]; /* the timing model's sample */
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
@@ -681,8 +526,8 @@ static void *worker_main(void *arg) {
     memset(wk->cl.pair, 0, sizeof wk->cl.pair);
     if (st) {
       pthread_mutex_lock(L->lock);
-      if (!L->failed) {
-        L->failed = 1;
+      if (!ptx_failed(L)) {
+        __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
         L->status = st;
         tc5_diag_add(L->diag, st, "cta", i, "could not set up cluster %llu: %s", (unsigned long long)i, tc5_strerror(st));
       }
@@ -694,7 +539,7 @@ static void *worker_main(void *arg) {
       cluster_run_sched(wk);
     } else
       cluster_run(wk);
-    if (L->tm && !L->failed) tm_cluster_end(L->tm, wk->tms, wk->cl.n, i, L->lock);
+    if (L->tm && !ptx_failed(L)) tm_cluster_end(L->tm, wk->tms, wk->cl.n, i, L->lock);
     uint64_t ti = 0, wi = 0;
     for (uint32_t r = 0; r < wk->cl.n; r++) {
       ptx_cta *c = &wk->c[r];
@@ -854,6 +699,20 @@ static void merge_host_regions(ptx_launch *L) {
   }
   memmove(&L->regions[w], &L->regions[n], own * sizeof *L->regions);
   L->nregions = w + own;
+}
+
+/* cfg->threads 0: the environment's TC5_THREADS (1 to 256) when set, so
+ * that a test suite can run every launch on several host threads (the
+ * ThreadSanitizer build, scripts/test.sh --tsan); unset or empty: n is kept */
+static tc5_status threads_of(unsigned *n, tc5_diag *diag) {
+  const char *e = getenv("TC5_THREADS");
+  if (!e || !*e) return TC5_OK;
+  char *end;
+  unsigned long v = strtoul(e, &end, 10);
+  if (*end || e[0] == '-' || v < 1 || v > 256)
+    return tc5_diag_add(diag, TC5_EINVAL, "TC5_THREADS", 0, "TC5_THREADS='%.40s' is not a thread count (1 to 256)", e);
+  *n = (unsigned)v;
+  return TC5_OK;
 }
 
 /* the timing model for launch L (L->tm_gpu set): its instruction view,
@@ -1141,6 +1000,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
   /* workers */
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+  if (!cfg->threads && (st = threads_of(&nthreads, diag))) goto out;
   if (nthreads < 1) nthreads = 1;
   if (nthreads > L.run_n) nthreads = (unsigned)L.run_n;
   if (nthreads > 256) nthreads = 256;
@@ -1167,7 +1027,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
       if (running[k]) pthread_join(tids[k], NULL);
   }
   for (unsigned k = 0; k < started; k++) worker_free(&wk[k]);
-  if (!st && L.failed) st = L.status ? L.status : TC5_ESTATE;
+  if (!st && ptx_failed(&L)) st = L.status ? L.status : TC5_ESTATE;
   if (!st && L.tm) {
     tc5_timing_result tr;
     st = tm_launch_finish(L.tm, cfg->timing_result ? cfg->timing_result : &tr, diag);

@@ -460,6 +460,48 @@ static void test_cp_async_unwaited(void **s) {
   assert_int_equal(got[0].line2, 11);
 }
 
+/* issue 53: the shadow of cp.asyncs is byte-precise for two groups a
+ * granule. Thread 0 copies 4 bytes at buf+0, buf+4 (and buf+8 in the
+ * second kernel), each in a group of its own; cp.async.wait_group 1 leaves
+ * the last group in flight; bar.sync; warp 1 loads the 4 bytes at buf+p.
+ * The pattern of Triton's pipelined scalar (../shared/repro/cp_async_granule.ptx):
+ * a load of a completed group's bytes is silent, of the last group's bytes
+ * cp-async-unwaited (the checker had kept one group a granule, the newest) */
+#define CPA_GRAN(third) HDR \
+    " .shared .align 16 .b32 buf[4];\n mov.u32 %r3, buf; setp.eq.u32 %p2, %r2, 0;\n" \
+    " @%p2 cp.async.ca.shared.global [%r3], [%rd4], 4;\n cp.async.commit_group;\n" \
+    " @%p2 cp.async.ca.shared.global [%r3+4], [%rd4+4], 4;\n cp.async.commit_group;\n" \
+    third \
+    " cp.async.wait_group 1;\n bar.sync 0;\n setp.eq.u32 %p3, %r2, 32;\n add.u32 %r4, %r3, %r1;\n" \
+    " @%p3 ld.shared.b32 %r5, [%r4];\n @%p3 st.global.b32 [%rd1], %r5;\n cp.async.wait_all;\n ret;\n}\n"
+static const char *cpa_gran2 = CPA_GRAN("");
+static const char *cpa_gran3 = CPA_GRAN(" @%p2 cp.async.ca.shared.global [%r3+8], [%rd4+8], 4;\n cp.async.commit_group;\n");
+
+static void test_cp_async_granule(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  /* two groups: the first's bytes are complete, the second's are not */
+  assert_int_equal(run_src(cpa_gran2, 64, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(out[0], 100);
+  assert_int_equal(run_src(cpa_gran2, 64, 4, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("cp-async-unwaited"));
+  assert_int_equal(got[0].line2, 13); /* the second cp.async */
+  /* three groups: the first two complete (the older two share a slot), the third not */
+  for (uint32_t off = 0; off <= 4; off += 4) {
+    assert_int_equal(run_src(cpa_gran3, 64, off, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
+    assert_int_equal(ngot, 0);
+    assert_int_equal(out[0], 100 + off / 4);
+  }
+  assert_int_equal(run_src(cpa_gran3, 64, 8, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("cp-async-unwaited"));
+  assert_int_equal(got[0].line2, 15); /* the third cp.async */
+}
+
 /* async-dst-inflight: a bulk copy into shared memory completes on an
  * mbarrier; the load waits for its phase when p != 0 */
 static const char *bulk_ld = HDR
@@ -697,6 +739,7 @@ int main(void) {
       cmocka_unit_test(test_cp_unused_dealloc),
       cmocka_unit_test(test_smem_race),
       cmocka_unit_test(test_cp_async_unwaited),
+      cmocka_unit_test(test_cp_async_granule),
       cmocka_unit_test(test_async_dst_inflight),
       cmocka_unit_test(test_async_src_inflight),
       cmocka_unit_test(test_proxy_fence_first_after_store),

@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""Issue 47's validation tables: measured (the lent H200, gpu/run.sh timing)
+against predicted (`tc5 run --timing=h200` on the same PTX and arguments).
+
+usage: timing_table.py predict [--tc5 PATH] [--set h200|mask] [--only REGEX] [--out TSV]
+           runs tc5 on every launch of tests/data/timing/SET/launches.txt (gpu/ptx_timing's
+           manifest: the very launches the H200 timed) and writes the predictions
+           (default tests/data/timing/SET_predicted.tsv)
+       timing_table.py render [--check]
+           the tables (every row, good or bad) into docs/timing.md between the markers
+           <!-- timing-table:h200 --> / <!-- timing-table:mask --> and <!-- /timing-table -->
+           (--check: exit 1 when docs/timing.md is not what render writes)
+       timing_table.py compare --tc5 PATH [--max-us X] [--only REGEX]
+           re-predicts the committed rows whose measured time is at most X us (default 60)
+           and compares with the committed predicted column exactly (a regression test of
+           the model: CTest timing_h200_table; TC5_TIMING_FULL=1 takes every row)
+Measured = the mean of the two runs' medians (h200_measured.tsv, h200_measured_run2.tsv);
+error = predicted / measured - 1. Standard library only."""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests", "data", "timing")
+DOC = os.path.join(ROOT, "docs", "timing.md")
+LINE = re.compile(r"tc5 run: timing: predicted ([0-9.eE+-]+) us on (\w+)(.*)")
+
+
+def manifest(setname):
+    d = os.path.join(DATA, setname)
+    out = []
+    for line in open(os.path.join(d, "launches.txt")):
+        if line.startswith("#") or not line.strip():
+            continue
+        out.append(line.split())
+    return d, out
+
+
+def tc5_argv(tc5, d, w, work, gpu):
+    """tc5 run's command line for a manifest line (gpu/ptx_timing.cu's argument forms)"""
+    name, ptx, entry, grid, block, shared = w[:6]
+    argv = [tc5, "run", os.path.join(d, ptx), "--entry", entry, "--grid", grid, "--block", block, "--shared-bytes",
+            shared, "--check=none", f"--timing={gpu}"]
+    ids = {}
+    n = 0
+
+    def zero_file(nbytes):
+        p = os.path.join(work, f"zero_{nbytes}.bin")
+        if not os.path.exists(p):
+            with open(p, "wb") as f:
+                f.truncate(int(nbytes))
+        return p
+
+    for a in w[6:]:
+        kind, _, rest = a.partition(":")
+        if a == "null":
+            spec = "null"
+        elif kind == "buf":
+            bid, nbytes, _fill = rest.split(":")
+            if bid in ids:
+                spec = "u64:0"  # not used by these launches (each pointer its own buffer)
+                raise ValueError(f"{name}: buffer {bid} passed twice")
+            ids[bid] = n
+            spec = f"scratch:{nbytes}"
+        elif kind in ("s32", "s64", "u32", "u64", "f32"):
+            spec = a
+        elif kind == "in":
+            spec = f"in:{os.path.join(d, rest)}"
+        elif kind == "raw":
+            p = os.path.join(work, f"{name}_arg{n}.bin")
+            open(p, "wb").write(bytes.fromhex(rest))
+            spec = f"bytes:{p}"
+        elif kind == "tmap":
+            head, _, text = rest.partition(",")
+            assert head.startswith("buf=")
+            bid, nbytes, _fill = head[4:].split(":")
+            spec = f"tmap:buf={ids[bid]},{text}" if bid in ids else f"tmap:in={zero_file(nbytes)},{text}"
+        else:
+            raise ValueError(f"{name}: argument {a}")
+        argv += ["--arg", spec]
+        n += 1
+    return name, argv
+
+
+def predict_one(tc5, d, w, gpu, work):
+    name, argv = tc5_argv(tc5, d, w, work, gpu)
+    import time
+    t0 = time.time()
+    r = subprocess.run(argv, capture_output=True, text=True)
+    secs = time.time() - t0
+    m = None
+    for line in (r.stdout + r.stderr).splitlines():
+        m = LINE.search(line) or m
+    if r.returncode != 0 or not m:
+        tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
+        return name, None, " | ".join(tail).replace("\t", " ")[:300], secs
+    limit = ""
+    for line in (r.stdout + r.stderr).splitlines():
+        if "limit" in line and "timing" in line:
+            limit = line.split("timing:", 1)[-1].strip()
+    return name, float(m.group(1)), (m.group(3).strip() + (" " + limit if limit else "")).strip().replace("\t", " "), secs
+
+
+def read_tsv(path, col="median_us"):
+    rows = {}
+    if not os.path.exists(path):
+        return rows
+    head = None
+    for line in open(path):
+        if line.startswith("#"):
+            continue
+        f = line.rstrip("\n").split("\t")
+        if head is None:
+            head = f
+            continue
+        rows[f[0]] = dict(zip(head, f))
+    return rows
+
+
+def measured(setname):
+    a = read_tsv(os.path.join(DATA, f"{setname}_measured.tsv"))
+    b = read_tsv(os.path.join(DATA, f"{setname}_measured_run2.tsv"))
+    out = {}
+    for k, r in a.items():
+        v = [float(r["median_us"])] + ([float(b[k]["median_us"])] if k in b else [])
+        out[k] = (sum(v) / len(v), v, r)
+    return out
+
+
+def cmd_predict(a):
+    d, lines = manifest(a.set)
+    out = a.out or os.path.join(DATA, f"{a.set}_predicted.tsv")
+    old = read_tsv(out)
+    work = tempfile.mkdtemp(prefix="timing_table_")
+    rows = dict(old)
+    for w in lines:
+        if a.only and not re.search(a.only, w[0]):
+            continue
+        name, us, note, secs = predict_one(a.tc5, d, w, "b200" if a.set == "b200" else "h200", work)
+        rows[name] = {"name": name, "predicted_us": "" if us is None else f"{us:.3f}", "cpu_s": f"{secs:.1f}",
+                      "note": note}
+        print(f"{name:52s} {'FAILED' if us is None else f'{us:10.3f} us'}  ({secs:.1f} s) {note}", flush=True)
+    with open(out, "w") as f:
+        f.write(f"# tc5 run --timing={'b200' if a.set == 'b200' else 'h200'} on tests/data/timing/{a.set}/launches.txt (scripts/timing_table.py predict); "
+                "cpu_s: the run's wall seconds here (2 shared cores)\n")
+        f.write("name\tpredicted_us\tcpu_s\tnote\n")
+        for name in sorted(rows):
+            r = rows[name]
+            f.write(f"{name}\t{r['predicted_us']}\t{r['cpu_s']}\t{r['note']}\n")
+    return 0
+
+
+def kernel_of(name):
+    return {"t01": "01 vector add", "t02": "02 softmax", "t03": "03 matmul", "t05": "05 layer norm",
+            "t06": "06 attention fwd"}.get(name[:3], name)
+
+
+def table_h200():
+    meas = measured("h200")
+    pred = read_tsv(os.path.join(DATA, "h200_predicted.tsv"))
+    lines = ["| kernel | launch | measured (us) | two runs | predicted (us) | error |", "|---|---|---:|---|---:|---:|"]
+    errs = []
+    for name in sorted(meas, key=lambda n: (n[:3], meas[n][0])):
+        m, v, _ = meas[name]
+        p = pred.get(name, {}).get("predicted_us", "")
+        if p:
+            e = float(p) / m - 1
+            errs.append(abs(e))
+            es = f"{e * 100:+.1f} %"
+            if abs(e) > 0.25:
+                es = f"**{es}**"
+        else:
+            es = "not predicted: " + pred.get(name, {}).get("note", "no prediction")[:80].replace("|", "/")
+        lines.append(f"| {kernel_of(name)} | `{name[4:]}` | {m:.2f} | {' / '.join(f'{x:.2f}' for x in v)} | "
+                     f"{p or '-'} | {es} |")
+    n = len(meas)
+    if errs:
+        lines.append("")
+        lines.append(f"{len(errs)} of {n} rows predicted; median |error| {statistics.median(errs) * 100:.1f} % "
+                     f"(target 10 %), worst {max(errs) * 100:.1f} % (target: every row within 25 %), "
+                     f"{sum(e <= 0.25 for e in errs)} rows within 25 %.")
+    else:
+        lines.append("")
+        lines.append(f"0 of {n} rows predicted.")
+    return "\n".join(lines)
+
+
+def table_mask():
+    meas = measured("mask")
+    pred = read_tsv(os.path.join(DATA, "mask_predicted.tsv"))
+    lines = ["| mask | measured compare / bitmask (us) | measured saving | predicted compare / bitmask (us) | "
+             "predicted saving | difference |", "|---|---|---:|---|---:|---:|"]
+    for mk in ("len", "causal", "local"):
+        c, b = meas.get(f"mask_{mk}_compare"), meas.get(f"mask_{mk}_bitmask")
+        if not c or not b:
+            continue
+        ms = c[0] / b[0] - 1
+        pc = pred.get(f"mask_{mk}_compare", {}).get("predicted_us", "")
+        pb = pred.get(f"mask_{mk}_bitmask", {}).get("predicted_us", "")
+        if pc and pb:
+            ps = float(pc) / float(pb) - 1
+            diff = f"{(ps - ms) * 100:+.1f} pt"
+            if abs(ps - ms) > 0.03:
+                diff = f"**{diff}**"
+            pred_s = f"{pc} / {pb}", f"{ps * 100:+.1f} %", diff
+        else:
+            pred_s = "-", "-", "not predicted"
+        lines.append(f"| {mk} | {c[0]:.1f} / {b[0]:.1f} | {ms * 100:+.1f} % | {pred_s[0]} | {pred_s[1]} | {pred_s[2]} |")
+    lines.append("")
+    lines.append("Saving = compare / bitmask - 1 (positive: the bitmask is faster); target: predicted within "
+                 "3 percentage points of measured.")
+    return "\n".join(lines)
+
+
+def table_b200():
+    pub = read_tsv(os.path.join(DATA, "b200_published.tsv"))
+    pred = read_tsv(os.path.join(DATA, "b200_predicted.tsv"))
+    lines = ["| kernel | K | published (TFLOP/s) | predicted (us) | predicted (TFLOP/s) | error |", "|---|---:|---:|---:|---:|---:|"]
+    errs = []
+    for name in pub:
+        k = 16384 if "_loop_" in name else int(name.rsplit("_k", 1)[1])
+        flops = 2.0 * 8192 * 8192 * k
+        p = pred.get(name, {}).get("predicted_us", "")
+        if p:
+            tf = flops / (float(p) * 1e-6) / 1e12
+            e = tf / float(pub[name]["published_tflops"]) - 1
+            errs.append(abs(e))
+            es = f"{e * 100:+.1f} %"
+            if abs(e) > 0.30:
+                es = f"**{es}**"
+            cells = f"{float(p):.1f} | {tf:.1f} | {es}"
+        else:
+            cells = "- | - | not predicted" + (": " + pred[name]["note"][:60].replace("|", "/") if name in pred else "")
+        lines.append(f"| `{name.rsplit('_k', 1)[0] if '_loop_' not in name else name}` | {k} | {pub[name]['published_tflops']} | {cells} |")
+    lines.append("")
+    if errs:
+        lines.append(f"{len(errs)} of {len(pub)} rows predicted; median |error| {statistics.median(errs) * 100:.1f} % (target 15 %), "
+                     f"worst {max(errs) * 100:.1f} % (target: every row within 30 %).")
+    else:
+        lines.append(f"0 of {len(pub)} rows predicted.")
+    return "\n".join(lines)
+
+
+def render_doc(text):
+    for key, fn in (("h200", table_h200), ("mask", table_mask), ("b200", table_b200)):
+        start, end = f"<!-- timing-table:{key} -->", "<!-- /timing-table -->"
+        i = text.find(start)
+        if i < 0:
+            continue
+        j = text.find(end, i)
+        text = text[:i + len(start)] + "\n" + fn() + "\n" + text[j:]
+    return text
+
+
+def cmd_render(a):
+    text = open(DOC).read()
+    new = render_doc(text)
+    if a.check:
+        if new != text:
+            print("docs/timing.md's tables are not what scripts/timing_table.py render writes")
+            return 1
+        return 0
+    open(DOC, "w").write(new)
+    print(table_h200())
+    print()
+    print(table_mask())
+    return 0
+
+
+def cmd_compare(a):
+    """the committed predictions of the small rows, re-predicted: must be equal (model regression)"""
+    full = os.environ.get("TC5_TIMING_FULL") == "1"
+    bad = 0
+    n = 0
+    for setname in ("h200", "mask"):
+        d, lines = manifest(setname)
+        meas = measured(setname)
+        pred = read_tsv(os.path.join(DATA, f"{setname}_predicted.tsv"))
+        work = tempfile.mkdtemp(prefix="timing_cmp_")
+        for w in lines:
+            name = w[0]
+            if a.only and not re.search(a.only, name):
+                continue
+            if not full and meas[name][0] > a.max_us:
+                continue
+            want = pred.get(name, {}).get("predicted_us", "")
+            _, us, note, secs = predict_one(a.tc5, d, w, "h200", work)
+            got = "" if us is None else f"{us:.3f}"
+            n += 1
+            err = "" if us is None else f"{(us / meas[name][0] - 1) * 100:+.1f} % vs measured {meas[name][0]:.2f} us"
+            ok = got == want
+            bad += not ok
+            print(f"{'ok  ' if ok else 'DIFF'} {name}: predicted {got or 'FAILED ' + note} us, committed {want or '-'}; "
+                  f"{err} ({secs:.1f} s)", flush=True)
+    print(f"{n} rows re-predicted, {bad} differ from the committed predictions")
+    return 1 if bad or n == 0 else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("predict")
+    p.add_argument("--tc5", default=os.path.join(ROOT, "build", "tc5"))
+    p.add_argument("--set", default="h200", choices=["h200", "mask", "b200"])
+    p.add_argument("--only")
+    p.add_argument("--out")
+    r = sub.add_parser("render")
+    r.add_argument("--check", action="store_true")
+    c = sub.add_parser("compare")
+    c.add_argument("--tc5", default=os.path.join(ROOT, "build", "tc5"))
+    c.add_argument("--max-us", type=float, default=60.0)
+    c.add_argument("--only")
+    a = ap.parse_args()
+    return {"predict": cmd_predict, "render": cmd_render, "compare": cmd_compare}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

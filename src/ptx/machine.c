@@ -1,0 +1,341 @@
+/* tc5 PTX runner — the machine's services, which the instruction families
+ * (exec_*.c), the driver (run.c) and the scheduler (sched.c) call and which
+ * call none of them (issue 51): the failure path (ptx_fail), special
+ * registers, memory spaces and addresses (ptx_mem, ptx_shared_addr,
+ * ptx_cluster_addr), the mbarrier store (ptx_mbar_*), the CTA's and the
+ * cluster's barriers (ptx_bar_*, ptx_cluster_bar_check). Moved here whole
+ * from run.c, exec_mem.c and exec_warp.c. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check/check_impl.h"
+#include "ptx/ptx_impl.h"
+
+static void thread_xyz(const ptx_launch *L, uint32_t linear, uint32_t t[3]) {
+  t[0] = linear % L->cfg.block[0];
+  t[1] = linear / L->cfg.block[0] % L->cfg.block[1];
+  t[2] = linear / L->cfg.block[0] / L->cfg.block[1];
+}
+
+int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t value, const char *fmt, ...) {
+  ptx_cta *c = w->cta;
+  ptx_launch *L = c->L;
+  char msg[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  pthread_mutex_lock(L->lock);
+  if (!ptx_failed(L)) {
+    __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
+    L->status = st;
+    char who[96];
+    if (lane >= 0) {
+      uint32_t t[3];
+      thread_xyz(L, w->id * 32 + (uint32_t)lane, t);
+      snprintf(who, sizeof who, "CTA (%u,%u,%u) thread (%u,%u,%u)", c->ctaid[0], c->ctaid[1], c->ctaid[2], t[0], t[1], t[2]);
+    } else {
+      snprintf(who, sizeof who, "CTA (%u,%u,%u) warp %u", c->ctaid[0], c->ctaid[1], c->ctaid[2], w->id);
+    }
+    if (in) {
+      tc5_diag_add(L->diag, st, "instruction", value, "%s:%u: %s: %s (%s)", L->m->name, in->line,
+                   ptx_insn_text(L->m, in), msg, who);
+      char src[256];
+      if (*ptx_insn_source(L->m, in, src, sizeof src))
+        tc5_diag_add(L->diag, st, "source", in->line, "%s:%u is %s", L->m->name, in->line, src);
+    } else
+      tc5_diag_add(L->diag, st, "kernel", value, "%s: %s (%s)", L->m->name, msg, who);
+  }
+  pthread_mutex_unlock(L->lock);
+  return PX_ERROR;
+}
+
+/* the value of a special register */
+uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane) {
+  ptx_cta *c = w->cta;
+  ptx_launch *L = c->L;
+  uint32_t t[3];
+  thread_xyz(L, w->id * 32 + lane, t);
+  switch (which) {
+  case SR_TID_X: case SR_TID_Y: case SR_TID_Z: return t[which - SR_TID_X];
+  case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: return L->cfg.block[which - SR_NTID_X];
+  case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: return c->ctaid[which - SR_CTAID_X];
+  case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: return L->cfg.grid[which - SR_NCTAID_X];
+  case SR_LANEID: return lane;
+  case SR_WARPID: return w->id;
+  case SR_NWARPID: return L->warps_per_cta;
+  case SR_SMID: case SR_GRIDID: return 0;
+  case SR_NSMID: return 1;
+  case SR_LANEMASK_EQ: return 1u << lane;
+  case SR_LANEMASK_LE: return lane == 31 ? 0xffffffffu : (2u << lane) - 1;
+  case SR_LANEMASK_LT: return (1u << lane) - 1;
+  case SR_LANEMASK_GE: return ~((1u << lane) - 1) & 0xffffffffu;
+  case SR_LANEMASK_GT: return lane == 31 ? 0 : ~((2u << lane) - 1) & 0xffffffffu;
+  /* without clusters, every CTA is a cluster of one */
+  case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z: return c->cl->id[which - SR_CLUSTERID_X];
+  case SR_NCLUSTERID_X: case SR_NCLUSTERID_Y: case SR_NCLUSTERID_Z:
+    return L->cfg.grid[which - SR_NCLUSTERID_X] / L->cluster[which - SR_NCLUSTERID_X];
+  case SR_CLUSTER_CTAID_X: case SR_CLUSTER_CTAID_Y: case SR_CLUSTER_CTAID_Z: return c->cid[which - SR_CLUSTER_CTAID_X];
+  case SR_CLUSTER_NCTAID_X: case SR_CLUSTER_NCTAID_Y: case SR_CLUSTER_NCTAID_Z: return L->cluster[which - SR_CLUSTER_NCTAID_X];
+  case SR_CLUSTER_CTARANK: return c->rank;
+  case SR_CLUSTER_NCTARANK: return L->cluster_size;
+  case SR_IS_EXPLICIT_CLUSTER: return L->cluster_size > 1 || L->f->explicit_cluster || L->f->reqcluster[0];
+  case SR_DYN_SMEM: return L->cfg.dynamic_shared;
+  case SR_TOTAL_SMEM: return L->shared_total;
+  case SR_CLOCK: return (uint32_t)w->steps;
+  case SR_CLOCK64: return w->steps;
+  default: { /* %globaltimer: nanoseconds */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+  }
+  }
+}
+
+/* A .shared (or .shared::cluster) address is 32 bits wide: [%r+imm] is
+ * computed modulo 2^32, as the H100 does (nvcc's and Triton's sm_90a code
+ * keeps a base below the variable and an offset that carries past 2^32:
+ * the attention runs of tests/data/ptx/attn90 found it). A generic address
+ * names the shared window only inside it. */
+bool ptx_shared_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
+  (void)w;
+  if (space == PS_GENERIC) {
+    if (addr < PTX_GENERIC_SHARED || addr >= PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) return false;
+    addr -= PTX_GENERIC_SHARED;
+    if (addr > 0xffffffffu) return false;
+  }
+  *off = (uint32_t)addr;
+  return true;
+}
+
+ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *off) {
+  uint32_t a;
+  if (!ptx_shared_addr(w, space, addr, &a)) return NULL;
+  ptx_cluster *cl = w->cta->cl;
+  uint32_t rank = a >> PTX_CLUSTER_SHIFT;
+  *off = PTX_CLUSTER_OFF(a);
+  if (rank == w->cta->rank) return w->cta;
+  /* .shared::cta names the CTA's own memory: its offset alone (tc5's own
+   * uses) or with its rank; another rank is no address of it */
+  if (space == PS_SHARED) return rank ? NULL : w->cta;
+  if (rank >= cl->n) return NULL;
+  return &cl->ctas[rank];
+}
+
+uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint64_t addr, uint32_t n,
+                 bool write) {
+  ptx_cta *c = w->cta;
+  ptx_launch *L = c->L;
+  if (n > 1 && (addr & (n - 1))) {
+    ptx_fail(w, in, lane, TC5_EALIGN, addr, "%s address 0x%llx is not aligned to the access's %u bytes",
+             ptx_space_name(space), (unsigned long long)addr, n);
+    return NULL;
+  }
+  if (space == PS_GENERIC) {
+    if (addr >= PTX_GENERIC_SHARED && addr < PTX_GENERIC_SHARED + PTX_WINDOW_SIZE) {
+      space = PS_SHARED_CLUSTER; /* a generic address may name another CTA's shared memory (mapa) */
+      addr -= PTX_GENERIC_SHARED;
+    } else if (addr >= PTX_GENERIC_LOCAL && addr < PTX_GENERIC_LOCAL + PTX_WINDOW_SIZE) {
+      space = PS_LOCAL;
+      addr -= PTX_GENERIC_LOCAL;
+    } else if (addr >= PTX_GENERIC_PARAM && addr < PTX_GENERIC_PARAM + PTX_WINDOW_SIZE) {
+      space = PS_PARAM;
+      addr -= PTX_GENERIC_PARAM;
+    } else {
+      space = PS_GLOBAL;
+    }
+  }
+  switch (space) {
+  case PS_SHARED:
+  case PS_SHARED_CLUSTER: {
+    uint32_t off;
+    ptx_cta *t = ptx_cluster_addr(w, space, addr, &off);
+    if (!t) {
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "shared address 0x%llx names no CTA of the cluster (%u CTAs)%s",
+               (unsigned long long)addr, c->cl->n, space == PS_SHARED ? " (a .shared::cta access names its own CTA)" : "");
+      return NULL;
+    }
+    if (off < 1024 || (uint64_t)off + n > t->smem.size) {
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr,
+               "shared address 0x%llx (%u bytes) is outside the %s shared memory [0x400, 0x%x)%s",
+               (unsigned long long)addr, n, t == c ? "CTA's" : "cluster CTA's", t->smem.size,
+               off < 1024 ? " (the first 1 KiB is reserved)" : "");
+      return NULL;
+    }
+    if (t == c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
+      if (write) chk_smem_write(CHK_W(w), CHK_IN(w, in), lane, off, n);
+      else chk_smem_read(CHK_W(w), CHK_IN(w, in), lane, off, n);
+      if (chk_has_remote(c->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), lane, off, n, write);
+    } else if (t != c && c->chk && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
+      chk_remote_access(CHK_W(w), CHK_IN(w, in), lane, t->chk, off, n, write); /* smem-race across CTAs */
+    }
+    if (write) ptx_mark_written(&t->smem, off, n);
+    return t->smem.bytes + off;
+  }
+  case PS_LOCAL:
+  case PS_PARAM_LOCAL:
+    if (addr + n > w->local_bytes) {
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "local address 0x%llx (%u bytes) is outside the thread's %u bytes",
+               (unsigned long long)addr, n, w->local_bytes);
+      return NULL;
+    }
+    return w->local + (size_t)lane * w->local_bytes + addr;
+  case PS_PARAM:
+    if (write || addr + n > L->f->param_bytes) {
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "kernel parameter offset 0x%llx (%u bytes) is %s",
+               (unsigned long long)addr, n, write ? "read-only" : "outside the parameters");
+      return NULL;
+    }
+    return L->params + addr;
+  default:
+    for (unsigned k = 0; k < L->nregions; k++) {
+      ptx_region *r = &L->regions[k];
+      if (addr >= r->base && addr - r->base < r->size) {
+        if (addr - r->base + n > r->size) break;
+        if (write && space == PS_CONST) break;
+        return r->host + (addr - r->base);
+      }
+    }
+    ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "%s address 0x%llx (%u bytes) is outside every buffer and variable",
+             ptx_space_name(space), (unsigned long long)addr, n);
+    return NULL;
+  }
+}
+
+/* ---- mbarrier ---- */
+ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create) {
+  for (unsigned k = 0; k < c->nmbars; k++)
+    if (c->mbars[k].addr == addr) return &c->mbars[k];
+  if (!create) return NULL;
+  if (c->nmbars == c->mbars_cap) {
+    unsigned nc = c->mbars_cap ? c->mbars_cap * 2 : 16;
+    ptx_mbar *np = realloc(c->mbars, nc * sizeof *np);
+    if (!np) return NULL;
+    c->mbars = np;
+    c->mbars_cap = nc;
+  }
+  ptx_mbar *m = &c->mbars[c->nmbars++];
+  memset(m, 0, sizeof *m);
+  m->addr = addr;
+  return m;
+}
+ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr) { return ptx_mbar_get(c, addr, false); }
+
+/* the initialised mbarrier at shared::cluster address addr (in *cta's) */
+ptx_mbar *ptx_mbar_live(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, ptx_cta **cta) {
+  uint32_t off;
+  ptx_cta *t = ptx_cluster_addr(w, PS_SHARED_CLUSTER, addr, &off);
+  ptx_mbar *mb = t ? ptx_mbar_find(t, off) : NULL;
+  if (!mb || !mb->mb.initialized) {
+    ptx_fail(w, in, lane, TC5_ESTATE, addr,
+             "[mbarrier-uninit] no initialised mbarrier at shared address 0x%x%s (%s)", off,
+             t && t != w->cta ? " of another CTA of the cluster" : "",
+             mb ? "invalidated by mbarrier.inval" : "never initialised by mbarrier.init");
+    return NULL;
+  }
+  if (cta) *cta = t;
+  return mb;
+}
+
+/* an arrival (count) or bytes completed (tx) on the mbarrier at
+ * shared::cluster address addr, by lane `lane` of w */
+static int mbar_signal(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t n, bool tx) {
+  ptx_cta *t;
+  ptx_mbar *mb = ptx_mbar_live(w, in, lane, addr, &t);
+  if (!mb) return PX_ERROR;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  uint32_t before = mb->mb.phase;
+  if (t != w->cta) chk_export(CHK_W(w), false);
+  tc5_status st = tx ? tc5_mbarrier_complete_tx(&mb->mb, n, &dg) : tc5_mbarrier_arrive(&mb->mb, n, NULL, &dg);
+  if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  if (t == w->cta && w->cta->chk && (!tx || mb->mb.phase != before)) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), lane, CHK_MB(w->cta, mb), before, false, NULL);
+  if (t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
+  if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &mb->tm, tx ? n : 0, mb->mb.phase);
+  if (tx) {
+    mb->tx_line = in->line;
+    mb->tx_thread = w->id * 32 + (uint32_t)lane;
+  }
+  t->progress = true;
+  return PX_NEXT;
+}
+int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count) {
+  return mbar_signal(w, in, lane, addr, count, false);
+}
+int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t bytes) {
+  return mbar_signal(w, in, lane, addr, bytes, true);
+}
+
+/* ---- barriers ---- */
+static uint32_t live_threads(const ptx_cta *c) {
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < c->nwarps; k++)
+    if (!c->warps[k].done) n += (uint32_t)__builtin_popcount(c->warps[k].exists);
+  return n;
+}
+bool ptx_bar_check(ptx_cta *c, uint32_t id) {
+  ptx_bar *b = &c->bar[id];
+  if (!b->arrived) return false;
+  uint32_t need = b->expected ? b->expected : live_threads(c);
+  if (b->arrived < need) return false;
+  for (uint32_t k = 0; k < c->nwarps; k++)
+    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
+  if (c->chk) chk_bar_done(c->chk, id, b->waiting);
+  if (c->tm) tm_bar_done(c->tm, id, b->waiting);
+  b->phase++;
+  b->result_popc = b->red_popc;
+  b->result_and = b->red_and;
+  b->result_or = b->red_or;
+  b->red_popc = 0;
+  b->red_and = true;
+  b->red_or = false;
+  b->arrived = 0;
+  b->waiting = 0;
+  b->expected = 0;
+  c->progress = true;
+  return true;
+}
+int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count, bool wait) {
+  ptx_cta *c = w->cta;
+  ptx_bar *b = &c->bar[id];
+  if (b->arrived && b->expected != count)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, count,
+                    "[barrier-count-mismatch] barrier %u: this arrival expects %u threads, an earlier one of the "
+                    "same phase %u (0: all): two groups of threads share the barrier id", id,
+                    count, b->expected);
+  if (count && count > c->L->threads_per_cta)
+    return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,
+                    c->L->threads_per_cta);
+  b->expected = count;
+  b->arrived += (uint32_t)__builtin_popcount(w->exists);
+  if (c->chk) chk_bar_arrive(CHK_W(w), id);
+  if (c->tm) tm_bar_arrive(c->tm, w->id, id);
+  if (wait) b->waiting |= 1u << w->id;
+  if (ptx_bar_check(c, id)) {
+    w->wait = W_RUN;
+    return PX_NEXT;
+  }
+  return wait ? PX_WAIT : PX_NEXT;
+}
+
+/* the live threads of the cluster: a barrier.cluster phase waits for them all */
+static uint32_t cluster_live(const ptx_cluster *cl) {
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < cl->n; r++) n += live_threads(&cl->ctas[r]);
+  return n;
+}
+/* completes barrier.cluster's phase when every live thread has arrived */
+bool ptx_cluster_bar_check(ptx_cluster *cl) {
+  if (!cl->bar_arrived || cl->bar_arrived < cluster_live(cl)) return false;
+  cl->bar_phase++;
+  cl->bar_arrived = 0;
+  for (uint32_t r = 0; r < cl->n; r++) {
+    cl->ctas[r].progress = true;
+    if (cl->ctas[r].chk) chk_cluster_done(cl->ctas[r].chk);
+  }
+  return true;
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""The PTX memory model's litmus tests in tc5 (issue 53): the tests of
+gpu/litmus.cu (MP, SB, LB, IRIW; every ordering; one CTA or a cluster of
+CTAs) as small PTX kernels, run by `tc5 run` under the default schedule and
+seeded schedules 1..N (docs/check.md, "Schedules": PCT-ordered warps), and
+the outcomes each reaches tallied like the GPU's (tests/data/litmus/
+h200_litmus.txt). Cross-CTA placement is a cluster (tc5 interleaves the warps
+of one cluster; CTAs of different clusters do not run interleaved).
+
+usage: litmus.py TC5 [--seeds N] [--table H200_FILE]
+Prints one line a variant: test ordering placement runs weak, and the
+(a, b) counts 00 01 10 11, as gpu/litmus.cu does; with --table, the
+docs/check.md table (allowed/forbidden by the model, seen in tc5, seen on
+the H200). Exit 1 when tc5 produces an outcome the model forbids."""
+import os
+import subprocess
+import sys
+import tempfile
+
+TESTS = ["MP", "SB", "LB", "IRIW"]
+ORDERS = ["none", "fence.acq_rel.cta", "fence.acq_rel.gpu", "fence.sc.cta", "fence.sc.gpu", "rel-acq.cta",
+          "rel-acq.gpu"]
+
+
+def fence(o):
+    return f"  {o.replace('rel-acq', 'x')};\n" if o.startswith("fence") else ""
+
+
+def st(o, addr, rel=False):
+    if rel and o.startswith("rel-acq"):
+        return f"  st.release.{o.split('.')[1]}.global.u32 [{addr}], 1;\n"
+    return f"  st.relaxed.gpu.global.u32 [{addr}], 1;\n"
+
+
+def ld(o, reg, addr, acq=False):
+    if acq and o.startswith("rel-acq"):
+        return f"  ld.acquire.{o.split('.')[1]}.global.u32 {reg}, [{addr}];\n"
+    return f"  ld.relaxed.gpu.global.u32 {reg}, [{addr}];\n"
+
+
+def roles(t, o):
+    """the PTX of each thread (role): x in %rd2, y in %rd3; results in %r10, %r11"""
+    F = fence(o)
+    if t == "MP":
+        return [st(o, "%rd2") + F + st(o, "%rd3", True), ld(o, "%r10", "%rd3", True) + F + ld(o, "%r11", "%rd2")]
+    if t == "SB":
+        return [st(o, "%rd2") + F + ld(o, "%r10", "%rd3"), st(o, "%rd3") + F + ld(o, "%r10", "%rd2")]
+    if t == "LB":
+        return [ld(o, "%r10", "%rd2") + F + st(o, "%rd3"), ld(o, "%r10", "%rd3") + F + st(o, "%rd2")]
+    return [st(o, "%rd2"), st(o, "%rd3"), ld(o, "%r10", "%rd2") + F + ld(o, "%r11", "%rd3"),
+            ld(o, "%r10", "%rd3") + F + ld(o, "%r11", "%rd2")]
+
+
+def kernel(t, o, cross):
+    rs = roles(t, o)
+    who = "%cluster_ctarank" if cross else "%warpid_"  # role: the CTA's rank, or the warp
+    body = []
+    for i, r in enumerate(rs):
+        body.append(f"R{i}:\n{r}  bra.uni DONE;\n")
+    sel = "".join(f"  setp.eq.u32 %p2, %r1, {i};\n  @%p2 bra R{i};\n" for i in range(len(rs)))
+    role = ("  mov.u32 %r1, %cluster_ctarank;\n" if cross else
+            "  mov.u32 %r1, %tid.x;\n  shr.u32 %r1, %r1, 5;\n")
+    return f""".version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry litmus(.param .u64 mem, .param .u64 out)
+{{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<4>;
+  ld.param.u64 %rd1, [mem];
+  ld.param.u64 %rd5, [out];
+  add.s64 %rd2, %rd1, 0;
+  add.s64 %rd3, %rd1, 128;
+  mov.u32 %r10, 0;
+  mov.u32 %r11, 0;
+  mov.u32 %r2, %laneid;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra END;
+{role}{sel}  bra.uni END;
+{''.join(body)}DONE:
+  mul.wide.u32 %rd6, %r1, 8;
+  add.s64 %rd6, %rd5, %rd6;
+  st.global.u32 [%rd6], %r10;
+  st.global.u32 [%rd6+4], %r11;
+END:
+  ret;
+}}
+"""
+
+
+def outcome(t, q):
+    """(a, b, weak) from the 4 x 2 result words, as gpu/litmus.cu reads them"""
+    if t == "MP":
+        a, b = q[2], q[3]
+        return a, b, a == 1 and b == 0
+    if t == "SB":
+        a, b = q[0], q[2]
+        return a, b, a == 0 and b == 0
+    if t == "LB":
+        a, b = q[0], q[2]
+        return a, b, a == 1 and b == 1
+    a, b = int(q[4] == 1 and q[5] == 0), int(q[6] == 1 and q[7] == 0)
+    return a, b, bool(a and b)
+
+
+def allowed(t, o, cross):
+    """the PTX memory model's verdict on the weak outcome, and the axiom
+    (PTX ISA 8.x, "Memory Consistency Model", Axioms; Lustig et al.,
+    ASPLOS 2019). Every access is .relaxed.gpu (morally strong)."""
+    if o == "none":
+        return True, "no fence: no causality order between the threads' accesses"
+    scope = o.split(".")[-1]
+    inscope = scope == "gpu" or not cross
+    if not inscope:
+        return True, "the .cta scope does not include the other CTA's thread: no synchronisation, no causality order across the CTAs"
+    sc = o.startswith("fence.sc")
+    if t == "MP" or t == "LB":
+        return False, "Causality: the release (fence or st.release) and the acquire observing it synchronise; causality order is acyclic with coherence"
+    if t == "SB":
+        return (not sc), ("Fence-SC: fence.sc are totally ordered, consistent with causality" if sc
+                          else "acquire-release fences do not order a store before a later load (only fence.sc does)")
+    return (not sc), ("Fence-SC: the two readers' fence.sc are ordered; the later one sees both stores" if sc
+                      else "not multi-copy atomic: acquire-release fences let two readers disagree on the stores' order")
+
+
+def main():
+    tc5 = sys.argv[1]
+    seeds = int(sys.argv[sys.argv.index("--seeds") + 1]) if "--seeds" in sys.argv else 32
+    table = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
+    h200 = {}
+    if table:
+        for line in open(table):
+            if line.startswith("#"):
+                continue
+            f = line.split()
+            h200[(f[0], f[1], f[2])] = (int(f[3]), int(f[4]))
+    bad = 0
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        mem = os.path.join(tmp, "mem.bin")
+        with open(mem, "wb") as fh:
+            fh.write(bytes(256))
+        for t in TESTS:
+            for o in ORDERS:
+                if o.startswith("rel-acq") and t != "MP":
+                    continue
+                for cross in (False, True):
+                    n = 4 if t == "IRIW" else 2
+                    src = os.path.join(tmp, "k.ptx")
+                    with open(src, "w") as fh:
+                        fh.write(kernel(t, o, cross))
+                    cnt, weak, runs = [0, 0, 0, 0], 0, 0
+                    for s in range(seeds + 1):
+                        out = os.path.join(tmp, "o.bin")
+                        cmd = [tc5, "run", src, "--block", str(32 if cross else 32 * n), "--grid", str(n if cross else 1),
+                               "--arg", f"in:{mem}", "--arg", f"out:{out}:64", "--threads", "1"]
+                        if cross:
+                            cmd += ["--cluster", str(n)]
+                        env = dict(os.environ, TC5_SCHEDULE=str(s))
+                        r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+                        if r.returncode:
+                            sys.exit(f"litmus.py: {t} {o}: tc5 run failed: {r.stderr.strip()[:400]}")
+                        q = [int.from_bytes(open(out, "rb").read()[4 * i:4 * i + 4], "little") for i in range(8)]
+                        a, b, w = outcome(t, q)
+                        cnt[a * 2 + b] += 1
+                        weak += w
+                        runs += 1
+                    ok, why = allowed(t, o, cross)
+                    place = "cross-cta" if cross else "one-cta"
+                    if weak and not ok:
+                        bad += 1
+                    print(f"{t} {o} {place} {runs} {weak} {' '.join(map(str, cnt))}", flush=True)
+                    rows.append((t, o, place, ok, why, weak, h200.get((t, o, place))))
+    if table:
+        print("\n| test | ordering | placement | weak outcome | seen in tc5 | seen on the H200 | why (axiom) |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for t, o, p, ok, why, weak, h in rows:
+            hs = f"{h[1]:,} of {h[0]:,}" if h else "—"
+            print(f"| {t} | {o} | {p} | {'allowed' if ok else 'forbidden'} | {'yes' if weak else 'no'} | {hs} | {why} |")
+    if bad:
+        print(f"litmus.py: {bad} variants gave an outcome the model forbids", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
