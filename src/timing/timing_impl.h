@@ -103,7 +103,8 @@ typedef struct tm_cta {
   uint32_t wg_seq[8];
   uint32_t tc_src;       /* trace: the last MMA's event id */
   /* work (cycles of the unit, unscaled by sharing) and bytes */
-  double work[TC5_TU_COUNT];
+  double work[TC5_TU_COUNT]; /* TC5_TU_ISSUE: dispatch, one slot a warp-instruction */
+  double pipe[TM_C_COUNT];  /* each class's pipe: issue cost / schedulers */
   double gmem_bytes, flops;
   double end;            /* the last warp's exit */
   double sfu_s, sfu_e;   /* trace: the SFU's open span (merged while busy; sfu_e < 0: none) */
@@ -121,6 +122,7 @@ typedef struct tm_launch {
   uint64_t *pick;         /* which (NULL: all) */
   double *dur;            /* per run cluster: its duration (cycles), by run index */
   double work[TC5_TU_COUNT], gmem_bytes, flops; /* sums over the run clusters */
+  double pipe[TM_C_COUNT];
   uint64_t ran;           /* clusters finished */
   /* the trace: every run CTA's events with its cluster index */
   struct tm_trace_cta {

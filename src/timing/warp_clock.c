@@ -49,6 +49,7 @@ void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
   memset(t->wg_done, 0, sizeof t->wg_done);
   memset(t->wg_seq, 0, sizeof t->wg_seq);
   memset(t->work, 0, sizeof t->work);
+  memset(t->pipe, 0, sizeof t->pipe);
   t->tc_free = t->tc_done = t->tma_free = 0;
   t->tc_src = 0;
   t->gmem_bytes = t->flops = 0;
@@ -238,7 +239,10 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   default: break;
   }
   if (issue < 1) issue = 1;
-  t->work[TC5_TU_ISSUE] += issue / p->schedulers;
+  /* a scheduler dispatches one warp-instruction a cycle; the class's pipe
+   * is busy for its issue cost (the warp's own clock waits for it) */
+  t->work[TC5_TU_ISSUE] += 1.0 / p->schedulers;
+  t->pipe[ti->cls < TM_C_COUNT ? ti->cls : 0] += issue / p->schedulers;
   w->clock = start + issue;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];
