@@ -29,6 +29,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "attention"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import pyfind  # noqa: E402
+pyfind.need("numpy")  # the tests' Python (scripts/pyenv.sh) when this one has no NumPy
 import numpy as np  # noqa: E402
 import fa4_run  # noqa: E402
 import triton_attn_run  # noqa: E402

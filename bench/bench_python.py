@@ -3,11 +3,15 @@
 (tc5._tc5.gemm on codes prepared beforehand: tc5_gemm itself), in the same
 process, interleaved, the median of ROUNDS of each (issue 20: at most 1.10x).
 usage: bench/bench_python.py [N] [ROUNDS]   (with the tc5 package installed)"""
+import os
 import statistics
 import sys
 import time
 
-import ml_dtypes
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pyfind  # noqa: E402
+pyfind.need("numpy", "ml_dtypes", "tc5")  # the tests' Python (scripts/pyenv.sh; tc5: scripts/test_python.sh)
+import ml_dtypes  # noqa: E402
 import numpy as np
 
 import tc5

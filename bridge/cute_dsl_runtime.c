@@ -78,6 +78,10 @@ EXPORT void tc5cute_set_region_callback(tc5cute_region_fn fn);
 EXPORT void tc5cute_set_check(int mode);
 EXPORT void tc5cute_set_threads(unsigned threads);
 EXPORT unsigned tc5cute_launches(void);
+/* the timing model's predictions of the launches so far (TC5_TIMING): how
+ * many launches had one, and their predicted seconds summed (issue 47) */
+EXPORT unsigned tc5cute_timed_launches(void);
+EXPORT double tc5cute_timed_seconds(void);
 
 const char *tc5cute_last_error(void) { return last_error; }
 int tc5cute_last_status(void) { return last_status; }
@@ -100,6 +104,10 @@ void tc5cute_set_region_callback(tc5cute_region_fn fn) { region_fn = fn; }
 void tc5cute_set_check(int mode) { check_mode = (tc5_check_mode)mode; }
 void tc5cute_set_threads(unsigned threads) { host_threads = threads; }
 unsigned tc5cute_launches(void) { return launches; }
+static unsigned timed_launches;
+static double timed_seconds;
+unsigned tc5cute_timed_launches(void) { return timed_launches; }
+double tc5cute_timed_seconds(void) { return timed_seconds; }
 
 int tc5cute_register_ptx(const char *text, const char *name) {
   if (!text) return fail(E_INVALID_VALUE, "tc5cute_register_ptx: no text");
@@ -345,9 +353,18 @@ static int launch(const kernel *k, const uint32_t grid[3], const uint32_t block[
   tc5_diag dg;
   tc5_diag_init(&dg);
   tc5_ptx_stats stats;
+  tc5_timing_result tr; /* TC5_TIMING's prediction (cfg.timing NULL: the environment's) */
+  memset(&tr, 0, sizeof tr);
+  cfg.timing_result = &tr;
   tc5_status st = tc5_ptx_launch(k->m, &cfg, pa, na, &stats, &dg);
   free(cand), free(rs), free(pa);
   launches++;
+  if (tr.valid) {
+    pthread_mutex_lock(&lock);
+    timed_launches++;
+    timed_seconds += tr.seconds;
+    pthread_mutex_unlock(&lock);
+  }
   if (st == TC5_EHAZARD) {
     last_status = (int)st;
     last_findings = (int)fb.n;

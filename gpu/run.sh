@@ -12,6 +12,10 @@
 #                               which NaN add/sub/mul/fma/div/sqrt/rcp/min/max/cvt .f64 give;
 #                               alu_carry.ptx: copysign and the carry chain of add.cc/sub.cc/mad.cc)
 #                               the same way (OUTDIR/h100_out.bin; CTest ptx_silicon_f64nan)
+#   gpu/run.sh atomics [OUTDIR] the vector atom/red forms of sm_90 (tests/data/ptx/atom90, gen.py:
+#                               .add.{v2,v4}.f32, .{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16} and
+#                               .{v2,v4}.{f16x2,bf16x2}, as atom and as red, and the scalar forms
+#                               beside them) the same way (OUTDIR/h100_out.bin; CTest ptx_silicon_atomics)
 #   gpu/run.sh tma [OUTDIR]     the TMA kernels of tests/data/ptx/tma90 the same way, and
 #                               the driver's verdicts on tmap_rules.txt's tensor maps
 #   gpu/run.sh gemm [OUTDIR]    the GPU GEMM (gpu/gemm_cuda.cu) against the CPU's tc5_gemm,
@@ -46,6 +50,16 @@
 #                               tutorial 06 forward, gpu/attn_mask.cu's masked attention rows) on
 #                               the GPU: OUTDIR/h100_out.bin, which tests/ptx/silicon.sh compares
 #                               with tc5 run (CTest ptx_silicon_attention; docs/attention.md)
+#   gpu/run.sh descriptors [OUTDIR] wgmma's shared-memory descriptor fields on silicon (issue 52):
+#                               LBO/SBO 0, 1, large per swizzle mode and major-ness, base offset,
+#                               the bits beyond Hopper's fields (gpu/wgmma_descriptors.cu;
+#                               OUTDIR/descriptors.txt and descriptors-far0..4.txt, which
+#                               tests/data/h100/wgmma-descriptors*.txt keep and CTest
+#                               desc_wgmma_silicon compares with tc5)
+#   gpu/run.sh rel90 [OUTDIR]   the compiler releases' sm_90a kernels of tests/data/ptx/rel90
+#                               (Triton 3.6.0's tutorial 03 matmul, its first autotune config
+#                               128x256x64 among them) the same way as attention (CTest
+#                               ptx_silicon_rel90)
 #   gpu/run.sh disagree [OUTDIR] issue 38's classes [1] and [3] (docs/fidelity.md): NaN/Inf
 #                               of B where wgmma.sp's metadata elides, and f16-accumulator
 #                               negatives that round to zero (disagree-summary.txt)
@@ -134,16 +148,17 @@ case "$what" in
   ptx)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  mma|f64nan)
+  mma|f64nan|atomics)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
-    data=tests/data/ptx/mma90
-    [ "$what" = mma ] || data=tests/data/ptx/f64nan
+    case $what in mma) data=tests/data/ptx/mma90 ;; f64nan) data=tests/data/ptx/f64nan ;; *) data=tests/data/ptx/atom90 ;; esac
     exec build-gpu/ptx_silicon $data "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  tma|attention)
+  tma|attention|rel90)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     data=tests/data/ptx/tma90
     if [ "$what" = tma ]; then
       build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
+    elif [ "$what" = rel90 ]; then
+      data=tests/data/ptx/rel90
     else
       data=tests/data/ptx/attn90
     fi
@@ -198,6 +213,17 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
       gpu/wgmma_sparse.cu build-gpu/libtc5.a -o build-gpu/wgmma_sparse -lpthread
     exec build-gpu/wgmma_sparse "$out" ;;
+  descriptors)
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Igpu \
+      gpu/wgmma_descriptors.cu build-gpu/libtc5.a -o build-gpu/wgmma_descriptors -lpthread
+    rc=0
+    build-gpu/wgmma_descriptors "$out" || rc=$?
+    # the far groups, a process each: a fault loses only its group (and says so)
+    for g in 0 1 2 3 4; do
+      timeout 30 build-gpu/wgmma_descriptors --far $g "$out" > "$out/far$g.log" 2>&1 ||
+        echo "far group $g: exit $? ($(tail -1 "$out/far$g.log"))" | tee -a "$out/far-faults.txt"
+    done
+    exit $rc ;;
   disagree)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
       gpu/wgmma_disagree.cu build-gpu/libtc5.a -o build-gpu/wgmma_disagree -lpthread
@@ -235,5 +261,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|tma|sparse|attention|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing [OUTDIR]" >&2; exit 2 ;;
 esac

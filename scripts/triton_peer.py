@@ -7,10 +7,10 @@ TC5_TRITON_TORCH_CUDA=1: the tests' device="cuda" tensors are PyTorch CPU
 tensors), each case's outcome written down and each failure given a cause.
 
 usage: triton_peer.py [--src DIR]... [--git GITDIR]... [--files F,...] [--every K]
-                      [--only REGEX] [--ids FILE] [--python PY] [--jobs N] [--chunk N]
-                      [--deadline S] [--work DIR] [--out results.tsv]
-       triton_peer.py --triage-only results.tsv | --merge A.tsv B.tsv... --out C.tsv |
-                      --from-work DIR --out results.tsv
+                      [--only REGEX] [--ids FILE] [--python PY] [--engine ray|xdist|local]
+                      [--address ADDR] [--jobs N] [--chunk N] [--deadline S] [--work DIR]
+                      [--out results.tsv]
+       triton_peer.py --triage-only results.tsv | --from-work DIR --out results.tsv
 
 The tests are not committed here (Triton's, MIT licensed): they are read
 from checkouts (--src: directories holding python/test/...), from git
@@ -28,32 +28,30 @@ The selection: pytest collects the files' 32,117 cases; of each test
 function's cases, in pytest's collection order, every K-th is kept, starting
 with the first (--every K; K = 1 is the whole files; --files picks files).
 Nothing is chosen by outcome. K = 16 is the documented selection (2,202
-cases, every function at least once). The cases run in chunks of --chunk,
-each chunk in its own pytest process (a crash loses one chunk, recorded as
-such), --jobs at a time; --deadline stops a run, which the same command with
-the same --work then goes on with; --from-work writes the results of a work
-directory so far (the chunks --deadline stopped left out, counted).
+cases, every function at least once). The engines are the peer harness's
+(scripts/peer_harness.py): --engine ray (the default) runs chunks of
+--chunk cases as Ray tasks, on a local Ray or a cluster (--address); xdist
+spreads one pytest over --jobs workers of this machine; local is the lent
+GPU machine's path (no network, no Ray): chunk processes, --jobs at a time,
+--deadline stops a run, which the same command with the same --work then
+goes on with; --from-work writes the results of a work directory so far.
 
-Output: one line per case, `nodeid<TAB>outcome<TAB>cause<TAB>message`, the
-outcome passed, failed, skipped or crashed; `cause` is the triage of KNOWN
+Output: one line per case, `nodeid<TAB>outcome<TAB>cause<TAB>message<TAB>launches`,
+the outcome passed, failed, skipped or crashed, launches the kernels tc5 ran; `cause` is the triage of KNOWN
 and CAUSES below (first matching rule) for the failures and skips, empty for
 passes. Then the counts by outcome and by cause. docs/fidelity.md has the
 table of a run and the meaning of each cause.
 """
 import argparse
-import collections
-import concurrent.futures
 import hashlib
 import os
-import re
 import subprocess
 import sys
-import tempfile
-import time
 import urllib.request
-import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_harness as H  # noqa: E402
 ZWU = ("zwu-2025/triton", "840a161c81aa0352204b0e04b7a33963b1dbd75f")
 FB = ("facebookexperimental/triton", "db4666f22c1f8b206584c3f06e3b4a0ff035989e")
 # name in the work directory -> (repository, commit, path there, SHA-256). The test files, in this order:
@@ -75,41 +73,6 @@ FILES = {
                           "cac9de6b5fa2b8309a24d1b6c0e2c80da90ac01dd94c0242519dc6231c605758"),
 }
 TESTS = ["test_core.py", "test_matmul.py", "gluon_test_core.py"]
-
-# appended to Triton's conftest.py in the work directory: keep the selected
-# cases (TC5_PEER_SELECT names a file of node ids) and stop a case that runs
-# past TC5_PEER_TIMEOUT seconds (a hang would otherwise stop the run)
-CONFTEST_TAIL = '''
-
-# ---- added by tc5's scripts/triton_peer.py ----
-import os as _os
-import signal as _signal
-
-
-def pytest_collection_modifyitems(config, items):
-    sel = _os.environ.get("TC5_PEER_SELECT")
-    if not sel:
-        return
-    keep = set(open(sel).read().split("\\n"))
-    chosen = [i for i in items if i.nodeid in keep]
-    config.hook.pytest_deselected(items=[i for i in items if i.nodeid not in keep])
-    items[:] = chosen
-
-
-class _PeerTimeout(Exception):
-    pass
-
-
-@pytest.fixture(autouse=True)
-def _tc5_peer_timeout():
-    def alarm(*_):
-        raise _PeerTimeout("tc5 peer: the case ran past TC5_PEER_TIMEOUT seconds")
-    old = _signal.signal(_signal.SIGALRM, alarm)
-    _signal.alarm(int(_os.environ.get("TC5_PEER_TIMEOUT", "300")))
-    yield
-    _signal.alarm(0)
-    _signal.signal(_signal.SIGALRM, old)
-'''
 
 # The triage: (cause, regex on the failure's or skip's message). First match wins. A cause names whose
 # the failure is: tc5 (a defect of tc5: fixed, or listed in docs/fidelity.md), or the test's need of a
@@ -141,68 +104,6 @@ CAUSES = [
 ]
 
 
-def fetch(src, git, work):
-    """the pinned files into work; src, git: lists of checkouts / git directories, each file read from the
-    first that holds it at its pin (a checkout: by path alone, its SHA-256 then tells), else downloaded"""
-    src = [src] if isinstance(src, str) else list(src)
-    git = [git] if isinstance(git, str) else list(git)
-    os.makedirs(work, exist_ok=True)
-    for name, (repo, pin, path, sha) in FILES.items():
-        data = None
-        for d in (d for d in src if d):
-            if os.path.exists(os.path.join(d, path)):
-                data = open(os.path.join(d, path), "rb").read()
-                if hashlib.sha256(data).hexdigest() == sha:
-                    break
-        for g in (g for g in git if g):
-            if data is not None and hashlib.sha256(data).hexdigest() == sha:
-                break
-            r = subprocess.run(["git", "--git-dir", g, "show", f"{pin}:{path}"], capture_output=True)
-            if r.returncode == 0:
-                data = r.stdout
-        if data is None:
-            url = f"https://raw.githubusercontent.com/{repo}/{pin}/{path}"
-            with urllib.request.urlopen(url, timeout=120) as r:
-                data = r.read()
-        got = hashlib.sha256(data).hexdigest()
-        if got != sha:
-            sys.exit(f"triton_peer: {path}: SHA-256 {got}, the pin is {sha} ({repo}@{pin})")
-        if name == "conftest.py":
-            data += CONFTEST_TAIL.encode()
-        with open(os.path.join(work, name), "wb") as fh:
-            fh.write(data)
-
-
-def environment():
-    env = dict(os.environ, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1", PYTHONUNBUFFERED="1")
-    env.pop("TRITON_DEFAULT_BACKEND", None)
-    env.pop("TRITON_INTERPRET", None)
-    env.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
-    return env
-
-
-def collect(py, work, env, files=TESTS):
-    r = subprocess.run([py, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"] + list(files),
-                       cwd=work, env=env, capture_output=True, text=True)
-    ids = [l for l in r.stdout.splitlines() if l.split("::", 1)[0] in files and "::" in l]
-    if not ids or r.returncode not in (0, 5):
-        sys.exit("triton_peer: pytest's collection failed:\n" + r.stdout[-3000:] + r.stderr[-3000:])
-    return ids
-
-
-def select(ids, every, only):
-    """every K-th case of each test function (a file's function: file::name), in collection order"""
-    seen = collections.Counter()
-    out = []
-    for i in ids:
-        fn = i.split("[", 1)[0]
-        n = seen[fn]
-        seen[fn] += 1
-        if n % every == 0 and (not only or re.search(only, i)):
-            out.append(i)
-    return out
-
-
 # failures whose cause the message alone does not tell, found by reading the case (docs/fidelity.md)
 KNOWN = [
     # the reference is torch.matmul of float16, which the torch.cuda shim computes as a B200's cuBLAS would with
@@ -232,110 +133,72 @@ KNOWN = [
 ]
 
 
+
+def fetch_files(src, git):
+    """the pinned files (name -> bytes); src, git: lists of checkouts / git directories, each file read from
+    the first that holds it at its pin (a checkout: by path alone, its SHA-256 then tells), else downloaded"""
+    src = [src] if isinstance(src, str) else list(src)
+    git = [git] if isinstance(git, str) else list(git)
+    out = {}
+    for name, (repo, pin, path, sha) in FILES.items():
+        data = None
+        for d in (d for d in src if d):
+            if os.path.exists(os.path.join(d, path)):
+                data = open(os.path.join(d, path), "rb").read()
+                if hashlib.sha256(data).hexdigest() == sha:
+                    break
+        for g in (g for g in git if g):
+            if data is not None and hashlib.sha256(data).hexdigest() == sha:
+                break
+            r = subprocess.run(["git", "--git-dir", g, "show", f"{pin}:{path}"], capture_output=True)
+            if r.returncode == 0:
+                data = r.stdout
+        if data is None:
+            url = f"https://raw.githubusercontent.com/{repo}/{pin}/{path}"
+            with urllib.request.urlopen(url, timeout=120) as r:
+                data = r.read()
+        got = hashlib.sha256(data).hexdigest()
+        if got != sha:
+            sys.exit(f"triton_peer: {path}: SHA-256 {got}, the pin is {sha} ({repo}@{pin})")
+        out[name] = data
+    return out
+
+
+def suite(files=None):
+    """Triton's peer suite for the harness (files: fetch_files's; None: none, for triage alone)"""
+    return H.Suite(
+        name="triton",
+        title=f"tc5 peer suite: Triton's tests on tc5 (test_core.py, test_matmul.py: {'@'.join(ZWU)}; "
+              f"gluon_test_core.py: {'@'.join(FB)})",
+        files=files or {}, tests=list(TESTS),
+        env={"TC5_TRITON": "1", "TC5_TRITON_TORCH_CUDA": "1", "TRITON_DEFAULT_BACKEND": None,
+             "TRITON_INTERPRET": None, "TRITON_DEFAULT_FP_FUSION": os.environ.get("TRITON_DEFAULT_FP_FUSION", "1")},
+        causes=CAUSES, known=KNOWN, zero_launches=None)  # a Triton test may pass compiling alone: it stays passed
+
+
+def fetch(src, git, work):
+    """the pinned files into work, conftest.py with the harness's hooks"""
+    H.write_files(suite(fetch_files(src, git)), work)
+
+
+def environment():
+    """the pytest processes' environment"""
+    return suite().environment()
+
+
 def known_cause(outcome, msg, nodeid):
     """the cause KNOWN gives a failure (by its case and, where the rule says, its message), or None"""
-    return next((cause for pat, cause, *msg_pat in KNOWN if outcome == "failed" and re.search(pat, nodeid)
-                 and all(re.search(m, msg) for m in msg_pat)), None)
+    return suite().known_cause(outcome, msg, nodeid)
 
 
 def cause_of(outcome, msg, nodeid=""):
-    known = known_cause(outcome, msg, nodeid)
-    if known:
-        return known
-    text = ("SKIP " if outcome == "skipped" else "") + msg
-    for cause, pat in CAUSES:
-        if re.search(pat, text, re.S):
-            return cause
-    return "other"
+    return suite().cause_of(outcome, msg, nodeid)
 
 
-def run_chunk(py, work, env, ids, k, deadline=None):
-    """the chunk's results; None when the deadline (time.time()) came first (the chunk is dropped: a
-    later run with the same --work runs it, and reuses the chunks that finished)"""
-    sel = os.path.join(work, f"chunk{k}.txt")
-    xml = os.path.join(work, f"chunk{k}.xml")
-    dropped = os.path.join(work, f"chunk{k}.dropped")  # stopped by the deadline: not run (for --from-work)
-    text = "\n".join(ids)
-    if os.path.exists(xml) and os.path.exists(sel) and open(sel).read() == text:
-        return read_chunk(xml, ids, "unknown")  # done by an earlier run of this work directory
-    if deadline is not None and time.time() > deadline - 5:
-        return None
-    with open(sel, "w") as fh:
-        fh.write(text)
-    log = os.path.join(work, f"chunk{k}.log")
-    part = xml + ".part"
-    with open(log, "w") as fh:
-        p = subprocess.Popen([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-                              f"--junitxml={part}"] + sorted({i.split("::", 1)[0] for i in ids}), cwd=work,
-                             env=dict(env, TC5_PEER_SELECT=sel), stdout=fh, stderr=subprocess.STDOUT)
-        try:
-            rc = p.wait(timeout=None if deadline is None else max(1.0, deadline - time.time()))
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-            open(dropped, "w").close()
-            return None
-    if os.path.exists(dropped):
-        os.remove(dropped)
-    if os.path.exists(part):
-        os.replace(part, xml)
-    return read_chunk(xml, ids, rc)
-
-
-def read_chunk(xml, ids, returncode):
-    res = {}
-    if os.path.exists(xml):
-        for tc in ET.parse(xml).getroot().iter("testcase"):
-            nodeid = tc.get("classname").replace(".", "/") + ".py::" + tc.get("name")
-            outcome, msg = "passed", ""
-            for child in tc:
-                if child.tag in ("failure", "error"):
-                    outcome, msg = "failed", (child.get("message") or "") + "\n" + (child.text or "")
-                elif child.tag == "skipped":
-                    outcome, msg = "skipped", child.get("message") or ""
-            res[nodeid] = (outcome, msg)
-    for i in ids:  # cases the process never reported: it crashed (signal) or stopped
-        if i not in res:
-            res[i] = ("crashed", f"the pytest process ended with status {returncode} before the case reported")
-    return res
-
-
-def one_line(msg):
-    """the exception and, for tc5's errors, the PTX instruction it names"""
-    lines = [l.strip() for l in msg.splitlines() if l.strip()]
-    e = [l[1:].strip() for l in lines if l.startswith("E ")]
-    exc = next((l for l in e if re.match(r"[\w.]*(Error|Exception|Timeout|Warning)\b", l)), None)
-    s = exc or (e[-1] if e else (lines[0] if lines else ""))
-    insn = next((l for l in e if re.match(r"- \S+\.ptx:\d+:\d*:? ?\S", l) and " is " not in l), None)
-    if insn:
-        s += " " + insn
-    return s.replace("\t", " ")[:300]
-
-
-def report(rows, out):
-    with open(out, "w") as fh:
-        fh.write(f"# tc5 peer suite: Triton's tests on tc5 (test_core.py, test_matmul.py: {'@'.join(ZWU)}; "
-                 f"gluon_test_core.py: {'@'.join(FB)})\n")
-        fh.write("# nodeid\toutcome\tcause\tmessage\n")
-        for nodeid, (outcome, msg) in rows.items():
-            cause = "" if outcome == "passed" else cause_of(outcome, msg, nodeid)
-            fh.write(f"{nodeid}\t{outcome}\t{cause}\t{one_line(msg)}\n")
-    summarize(out)
-
-
-def summarize(path):
-    outcomes, causes = collections.Counter(), collections.Counter()
-    for line in open(path):
-        if line.startswith("#"):
-            continue
-        f = line.rstrip("\n").split("\t")
-        outcomes[f[1]] += 1
-        if f[2]:
-            causes[(f[1], f[2])] += 1
-    total = sum(outcomes.values())
-    print(f"{total} cases: " + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items())))
-    for (o, c), n in sorted(causes.items(), key=lambda x: -x[1]):
-        print(f"  {n:5d} {o:8s} {c}")
+select = H.select
+run_chunk = H.run_chunk  # the local engine's chunk (the lent machine's deadline path)
+one_line = H.one_line
+summarize = H.summarize
 
 
 def main():
@@ -344,90 +207,21 @@ def main():
     ap.add_argument("--git", action="append", default=[], help="a git directory (repeatable)")
     ap.add_argument("--files", default=",".join(TESTS), help="the test files, comma-separated (default: all "
                     "three)")
-    ap.add_argument("--every", type=int, default=4)
-    ap.add_argument("--only", default="")
-    ap.add_argument("--python", default=sys.executable)
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--chunk", type=int, default=100)
-    ap.add_argument("--work", default="")
-    ap.add_argument("--out", default="triton_peer_results.tsv")
-    ap.add_argument("--deadline", type=float, default=0, help="stop after this many seconds: chunks not done are "
-                    "dropped, and the run is done by running the same command (the same --work) again")
-    ap.add_argument("--ids", default="", help="run these cases (a file of node ids, one a line; e.g. the "
-                    "failures of an earlier run) instead of a selection")
-    ap.add_argument("--list", action="store_true", help="print the selection and stop")
-    ap.add_argument("--triage-only", default="", help="re-summarize a results file")
-    ap.add_argument("--merge", nargs="+", default=[], help="results files, each case's line taken from the last "
-                    "that has it (a whole run, then a rerun of its failures with --ids), triaged again: --out")
-    ap.add_argument("--from-work", default="", help="write --out from a run's work directory again (the triage "
-                    "of this script, the outcomes of that run)")
+    H.arguments(ap)
     args = ap.parse_args()
-    if args.triage_only:
-        summarize(args.triage_only)
-        return 0
-    if args.merge:
-        rows = {}
-        for path in args.merge:
-            for line in open(path):
-                if not line.startswith("#"):
-                    f = line.rstrip("\n").split("\t") + ["", ""]
-                    rows[f[0]] = f[1:4]
-        with open(args.out, "w") as fh:
-            fh.write(f"# tc5 peer suite: Triton's tests on tc5 (merged: {' '.join(args.merge)})\n")
-            fh.write("# nodeid\toutcome\tcause\tmessage\n")
-            for nodeid, (outcome, cause, msg) in rows.items():
-                # the rules read the whole message; a results file keeps one line of it: its cause stays,
-                # unless a rule of KNOWN (by case) names the cause now
-                fh.write(f"{nodeid}\t{outcome}\t{known_cause(outcome, msg, nodeid) or cause}\t{msg}\n")
-        summarize(args.out)
-        return 0
-    if args.from_work:
-        rows, order, dropped = {}, [], 0
-        chunks = sorted(int(f[5:-4]) for f in os.listdir(args.from_work) if re.fullmatch(r"chunk\d+\.txt", f))
-        for k in chunks:
-            ids = open(os.path.join(args.from_work, f"chunk{k}.txt")).read().split("\n")
-            if os.path.exists(os.path.join(args.from_work, f"chunk{k}.dropped")):
-                dropped += len(ids)  # stopped by --deadline: not run (not a crash)
-                continue
-            order += ids
-            rows.update(read_chunk(os.path.join(args.from_work, f"chunk{k}.xml"), ids, "unknown"))
-        report({i: rows[i] for i in order}, args.out)
-        if dropped:
-            print(f"{dropped} cases of chunks stopped by --deadline not run (left out of {args.out})")
-        return 0
-    work = args.work or tempfile.mkdtemp(prefix="tc5-peer-")
-    fetch(args.src, args.git, work)
-    env = environment()
     files = [f for f in args.files.split(",") if f]
     bad = [f for f in files if f not in TESTS]
     if bad:
         sys.exit(f"triton_peer: --files: {bad[0]} is not one of {', '.join(TESTS)}")
-    if args.ids:
-        ids = [l.strip() for l in open(args.ids) if l.strip() and not l.startswith("#")]
-        ids = [l.split("\t", 1)[0] for l in ids]  # a results file's lines will do
-    else:
-        ids = select(collect(args.python, work, env, files), args.every, args.only)
-    if args.list:
-        print("\n".join(ids))
-        return 0
-    chunks = [ids[i:i + args.chunk] for i in range(0, len(ids), args.chunk)]
-    what = f"from {args.ids}" if args.ids else f"every {args.every}"
-    print(f"{len(ids)} cases ({what}), {len(chunks)} chunks in {work}", flush=True)
-    rows, t = {}, time.time()
-    deadline = t + args.deadline if args.deadline else None
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
-        futs = {ex.submit(run_chunk, args.python, work, env, c, k, deadline): k for k, c in enumerate(chunks)}
-        for f in concurrent.futures.as_completed(futs):
-            if f.result() is None:
-                continue
-            rows.update(f.result())
-            n = collections.Counter(o for o, _ in rows.values())
-            print(f"  chunk {futs[f]}: {len(rows)}/{len(ids)} done, {dict(n)}, {time.time() - t:.0f} s", flush=True)
-    if len(rows) < len(ids):
-        print(f"{len(ids) - len(rows)} cases not done by the deadline: run the same command again", flush=True)
-        return 3
-    report({i: rows[i] for i in ids}, args.out)
-    return 0
+
+    def suite_of(a, work):
+        if work is None:  # --from-work: the triage alone
+            return suite()
+        s = suite(fetch_files(a.src, a.git))
+        s.tests = files
+        return s
+
+    return H.main_with(suite_of, args)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@
 #   .peer_dev/src/       the pinned test files at their repository paths
 # usage: triton_peer_device.sh OUTDIR [triton_peer.py arguments...]
 # Unpacks once per machine (/tmp/t39, /tmp/pylib), then runs triton_peer.py
-# with its work directory in /tmp/peer-work, so that a run stopped by
+# with the local engine (no Ray here: its wheel does not fit the transfer)
+# and its work directory in /tmp/peer-work, so that a run stopped by
 # --deadline goes on when the same command runs again on the same machine.
 set -eu
 out=$1
@@ -26,4 +27,4 @@ if [ ! -d /tmp/pylib/tc5 ]; then
 fi
 export PYTHONPATH=/tmp/t39:/tmp/pylib TRITON_CACHE_DIR=/tmp/triton-cache
 python3 -c "import triton, tc5; print('triton', triton.__version__, 'tc5 from', tc5.__file__)"
-exec python3 scripts/triton_peer.py --src .peer_dev/src --python python3 --work /tmp/peer-work --out "$out/results.tsv" "$@"
+exec python3 scripts/triton_peer.py --engine local --src .peer_dev/src --python python3 --work /tmp/peer-work --out "$out/results.tsv" "$@"

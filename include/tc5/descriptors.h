@@ -84,9 +84,18 @@ tc5_status tc5_smem_desc_check_lbo_mode(const tc5_smem_desc *d, bool transposed,
  * wgmma.mma_async): start address, LBO and SBO in the same bits as here,
  * base offset in 49-51, the layout in bits 62-63 (0 none, 1 128B, 2 64B,
  * 3 32B); no 32B-atom mode, no fixed bits, no absolute LBO mode. The same
- * canonical layouts: tc5 uses it to check its layouts on sm_90 silicon. */
+ * canonical layouts: tc5 uses it to check its layouts on sm_90 silicon.
+ * from_wgmma ignores the bits outside those fields, as wgmma does on the
+ * H200 (issue 52, docs/fidelity.md "Descriptor fields on silicon"). */
 tc5_status tc5_smem_desc_to_wgmma(const tc5_smem_desc *d, uint64_t *raw, tc5_diag *diag);
 tc5_status tc5_smem_desc_from_wgmma(uint64_t raw, tc5_smem_desc *d, tc5_diag *diag);
+
+/* A shared memory descriptor as tcgen05.mma and tcgen05.cp read it: the
+ * fields of tc5_smem_desc_decode, bits 14-15 and 30-31 ignored (no field
+ * there, as in wgmma's descriptor, whose unfielded bits the H200 ignores)
+ * and bits 46-48 0b000 taken as the fixed 0b001 (the descriptors of
+ * Triton 3.3-3.5, which ran on B200s). Issue 52, docs/spec-departures.md. */
+tc5_status tc5_smem_desc_decode_mma(uint64_t raw, tc5_smem_desc *d, tc5_diag *diag);
 
 tc5_status tc5_smem_desc_describe(const tc5_smem_desc *d, char *buf,
                                   size_t cap, size_t *needed);

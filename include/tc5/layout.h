@@ -84,6 +84,13 @@ tc5_status tc5_layout_addr(const tc5_smem_desc *d, const tc5_operand *op, unsign
  * the 18-bit window, and two elements that share a byte (LBO/SBO too small). */
 tc5_status tc5_layout_check(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows,
                             unsigned kdim, uint32_t smem_size, tc5_diag *diag);
+/* The rules of tc5_layout_check less one: elements may share bits. An
+ * operand that is only read (wgmma's A and B) may put two elements on one
+ * byte where LBO or SBO make them meet (0, or smaller than the tile): the
+ * H200's wgmma reads that byte for both (issue 52,
+ * tests/data/h100/wgmma-descriptors.txt). */
+tc5_status tc5_layout_check_read(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows,
+                                 unsigned kdim, uint32_t smem_size, tc5_diag *diag);
 
 /* Reads rows x kdim element codes (codes[mn * kdim + k]) through d, after
  * tc5_layout_check. TC5_EUNINIT when a byte read was never written. */

@@ -7,6 +7,8 @@ library's diagnostics (``.status``, ``.messages``).
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import ml_dtypes
 
@@ -351,9 +353,30 @@ class TensorMap:
         self.params, self.tensor = params, tensor
 
 
+class RunResult(tuple):
+    """What run_ptx returns: unpacks as (findings, printed), as before the
+    timing model; .timing is the model's prediction (a dict, docs/python.md)
+    when the launch ran with it (timing=, or TC5_TIMING), else None."""
+
+    def __new__(cls, findings, printed, timing=None):
+        r = super().__new__(cls, (findings, printed))
+        r.timing = timing
+        return r
+
+    @property
+    def findings(self):
+        return self[0]
+
+    @property
+    def printed(self):
+        return self[1]
+
+
 def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, shared_bytes: int = 0,
             check: str = "default", threads: int | None = None, name: str = "kernel.ptx", cluster=None,
-            buffers=(), host_addresses: bool = False, rules=None, schedule: int = 0, schedules: int = 0):
+            buffers=(), host_addresses: bool = False, rules=None, schedule: int = 0, schedules: int = 0,
+            timing: str | None = None, timing_trace: str | None = None, timing_sample: int | None = None,
+            timing_regs: int | None = None):
     """Runs a PTX kernel (nvcc's, Triton's) on the CPU, bit-exactly (`tc5 run`).
 
     grid, block: int or up to 3 ints. args: one per .param of the entry, in
@@ -380,11 +403,28 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     seed when one differs; the arrays keep the default run's results.
     check: the tcgen05 checker (none, default, strict). rules: a dict of
     checker rule ids to levels, "off", "warning" or "error" (`tc5 run
-    --rule`; an unknown rule raises ValueError naming the rules). Returns
-    (findings, printed): the checker's findings (dicts: rule, warning, line,
-    line2, count, text, and src/src2: "FILE:LINE" of the source line each
-    instruction came from, where the PTX carries .loc, else "") and what the kernel printed. Kernel errors (out of
-    bounds, deadlock...) raise tc5.Error subclasses.
+    --rule`; an unknown rule raises ValueError naming the rules).
+    timing: the timing model (docs/timing.md): "b200", "h100" or "h200"
+    predicts the launch's duration on that GPU (None: TC5_TIMING's, unset:
+    off; "none": off whatever TC5_TIMING says); an unknown GPU, or one that
+    cannot run the PTX's target, raises tc5.InvalidArgumentError naming it.
+    timing_trace: a Chrome trace-event JSON file of the CTAs run in detail
+    (python -m tc5.timeline draws it). timing_sample: clusters run in detail
+    (None: the model's default; 0xFFFFFFFF, tc5.TIMING_SAMPLE_ALL: every
+    one, no sampling); a sampled launch writes only its sampled clusters'
+    outputs. timing_regs: registers a thread for occupancy (None: ptxas's
+    count where ptxas is found, else the model's estimate).
+    Returns a RunResult, which unpacks as (findings, printed): the checker's
+    findings (dicts: rule, warning, line, line2, count, text, and src/src2:
+    "FILE:LINE" of the source line each instruction came from, where the
+    PTX carries .loc, else "") and what the kernel printed; its .timing is
+    the prediction when the model ran (a dict: gpu, seconds, cycles,
+    clock_ghz, sampled, ctas_simulated, ctas_total, ctas_per_sm,
+    occupancy_limit, regs_per_thread, regs_from_ptxas, smem_per_cta, waves,
+    sms, busy (unit name -> fraction), limit (a unit's name or "latency"),
+    cta_cycles_min/max, dram_bytes, l2_bytes, flops, text: the lines `tc5
+    run --timing` prints), else None. Kernel errors (out of bounds,
+    deadlock...) raise tc5.Error subclasses.
     """
     import struct
 
@@ -437,11 +477,22 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
         else:
             raise TypeError(f"argument {i}: an array, None or a number, not {type(x).__name__}")
     levels = tuple(f"{k}={v}" for k, v in (rules or {}).items())
-    return _tc5.run_ptx(ptx_text, name, entry, grid, block, cluster, shared_bytes, check, threads, packed,
-                        bool(host_addresses), levels, int(schedule), schedules)
+    extra = ()
+    if timing is not None or timing_trace is not None or timing_sample is not None or timing_regs is not None:
+        if timing is not None and not isinstance(timing, str):
+            raise TypeError(f"timing: a GPU's name (b200, h100, h200) or None, not {timing!r}")
+        if timing_trace is not None and not isinstance(timing_trace, (str, os.PathLike)):
+            raise TypeError(f"timing_trace: a file name or None, not {timing_trace!r}")
+        extra = (timing, None if timing_trace is None else os.fspath(timing_trace),
+                 u32(timing_sample or 0, "timing_sample"), u32(timing_regs or 0, "timing_regs"))
+    r = _tc5.run_ptx(ptx_text, name, entry, grid, block, cluster, shared_bytes, check, threads, packed,
+                     bool(host_addresses), levels, int(schedule), schedules, *extra)
+    return RunResult(r[0], r[1], r[2] if len(r) > 2 else None)
 
 
-__all__ += ["run_ptx", "TensorMap"]
+TIMING_SAMPLE_ALL = 0xFFFFFFFF  # run_ptx(timing_sample=): every cluster in detail (tc5/timing.h)
+
+__all__ += ["run_ptx", "RunResult", "TensorMap", "TIMING_SAMPLE_ALL"]
 
 
 def zcmask_show(raw: int, m: int, n: int) -> tuple[str, str]:

@@ -39,7 +39,18 @@ def run_ptx(
     entry: str | None = None, shared_bytes: int = 0, check: str = "default", threads: int | None = None,
     name: str = "kernel.ptx", cluster: int | Sequence[int] | None = None, buffers: Sequence[Any] = (),
     host_addresses: bool = False, rules: dict[str, str] | None = None, schedule: int = 0, schedules: int = 0,
-) -> tuple[list[dict[str, Any]], str]: ...
+    timing: str | None = None, timing_trace: str | None = None, timing_sample: int | None = None,
+    timing_regs: int | None = None,
+) -> RunResult: ...
+
+class RunResult(tuple[list[dict[str, Any]], str]):
+    timing: dict[str, Any] | None
+    @property
+    def findings(self) -> list[dict[str, Any]]: ...
+    @property
+    def printed(self) -> str: ...
+
+TIMING_SAMPLE_ALL: int
 
 class _Desc:
     kind: str | None

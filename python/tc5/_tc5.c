@@ -16,6 +16,7 @@
 #include "tc5/kind.h"
 #include "tc5/layout.h"
 #include "tc5/tensormap.h"
+#include "tc5/timing.h"
 #ifdef TC5_HAVE_CUDA
 #include "tc5/gemm_cuda.h"
 #endif
@@ -768,7 +769,46 @@ PyDoc_STRVAR(run_ptx_doc,
              "is no parameter. Buffers get addresses in list order, or (host_addresses) their own.\n"
              "rules: 'NAME=off|warning|error' strings, the checker rules' levels (tc5 run --rule).\n"
              "schedule: an adversarial schedule's seed (0: the default schedule); schedules: N > 0 runs the\n"
-             "default schedule and N seeds and compares every buffer (tc5_ptx_launch_schedules).");
+             "default schedule and N seeds and compares every buffer (tc5_ptx_launch_schedules).\n"
+             "timing, timing_trace, timing_sample, timing_regs: tc5_ptx_launch_cfg's (tc5/timing.h; timing None:\n"
+             "TC5_TIMING's; timing_regs 0: ptxas's count where ptxas is found, else the model's estimate).\n"
+             "Returns (findings, printed, timing): timing the prediction as a dict, or None when the model\n"
+             "did not run.");
+
+/* the timing model's prediction as a dict (None when it did not run) */
+static PyObject *timing_dict(const tc5_timing_result *r) {
+  if (!r->valid) Py_RETURN_NONE;
+  PyObject *busy = PyDict_New();
+  for (int u = 0; busy && u < TC5_TU_COUNT; u++) {
+    PyObject *v = PyFloat_FromDouble(r->busy[u]);
+    const char *nm = tc5_timing_unit_name((tc5_timing_unit)u);
+    if (!v || PyDict_SetItemString(busy, nm ? nm : "?", v)) {
+      Py_XDECREF(v);
+      Py_DECREF(busy);
+      return NULL;
+    }
+    Py_DECREF(v);
+  }
+  if (!busy) return NULL;
+  char *text = malloc(8192);
+  if (!text) {
+    Py_DECREF(busy);
+    return PyErr_NoMemory();
+  }
+  if (tc5_timing_format(r, text, 8192)) text[0] = 0;
+  PyObject *d = Py_BuildValue(
+      "{s:s,s:d,s:d,s:d,s:O,s:K,s:K,s:I,s:z,s:I,s:O,s:I,s:d,s:I,s:N,s:z,s:d,s:d,s:d,s:d,s:d,s:s}", "gpu", r->gpu,
+      "seconds", r->seconds, "cycles", r->cycles, "clock_ghz", r->clock_ghz, "sampled",
+      r->sampled ? Py_True : Py_False, "ctas_simulated", (unsigned long long)r->ctas_simulated, "ctas_total",
+      (unsigned long long)r->ctas_total, "ctas_per_sm", r->ctas_per_sm, "occupancy_limit", r->occupancy_limit,
+      "regs_per_thread", r->regs_per_thread, "regs_from_ptxas", r->regs_from_ptxas ? Py_True : Py_False,
+      "smem_per_cta", r->smem_per_cta, "waves", r->waves, "sms", r->sms, "busy", busy, "limit",
+      r->latency_bound ? "latency" : tc5_timing_unit_name(r->limit), "cta_cycles_min", r->cta_cycles_min,
+      "cta_cycles_max", r->cta_cycles_max, "dram_bytes", r->dram_bytes, "l2_bytes", r->l2_bytes, "flops", r->flops,
+      "text", text);
+  free(text);
+  return d;
+}
 static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   (void)self;
   const char *text, *name, *entry, *check_s;
@@ -778,9 +818,11 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   int host = 0;
   unsigned long long schedule = 0;
   unsigned nsched = 0;
-  if (!PyArg_ParseTuple(args, "s#sz(III)(III)(III)IsIO!|pO!KI", &text, &len, &name, &entry, &g[0], &g[1], &g[2], &b[0], &b[1],
-                        &b[2], &cl[0], &cl[1], &cl[2], &shared, &check_s, &threads, &PyList_Type, &list, &host,
-                        &PyTuple_Type, &rules_t, &schedule, &nsched))
+  const char *timing = NULL, *trace = NULL;
+  unsigned tsample = 0, tregs = 0;
+  if (!PyArg_ParseTuple(args, "s#sz(III)(III)(III)IsIO!|pO!KIzzII", &text, &len, &name, &entry, &g[0], &g[1], &g[2],
+                        &b[0], &b[1], &b[2], &cl[0], &cl[1], &cl[2], &shared, &check_s, &threads, &PyList_Type, &list,
+                        &host, &PyTuple_Type, &rules_t, &schedule, &nsched, &timing, &trace, &tsample, &tregs))
     return NULL;
   tc5_check_mode mode;
   if (tc5_check_mode_parse(check_s, &mode)) return PyErr_Format(PyExc_ValueError, "check is none, default or strict, not '%s'", check_s);
@@ -874,8 +916,24 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   cfg.rules = ovr;
   cfg.nrules = novr;
   cfg.schedule = schedule;
+  tc5_timing_result tr;
+  memset(&tr, 0, sizeof tr);
+  cfg.timing = timing; /* NULL: TC5_TIMING's */
+  cfg.timing_result = &tr;
+  cfg.timing_trace = trace;
+  cfg.timing_sample = tsample;
+  cfg.timing_regs = tregs;
+  /* the GPU the model predicts for, for ptxas's register count */
+  const char *tgpu = timing ? timing : getenv("TC5_TIMING");
+  bool want_regs = !tregs && tgpu && *tgpu && strcmp(tgpu, "none");
   tc5_ptx_schedules_report sr;
   Py_BEGIN_ALLOW_THREADS
+  if (want_regs) { /* ptxas -v's count (cached on disk by the text's hash); none found: the model estimates */
+    uint32_t r = 0;
+    tc5_diag rd;
+    tc5_diag_init(&rd);
+    if (tc5_timing_ptxas_regs(text, (size_t)len, entry, tgpu, &r, &rd) == TC5_OK) cfg.timing_regs = r;
+  }
   if (nsched) st = tc5_ptx_launch_schedules(m, &cfg, a, (unsigned)na, NULL, nsched, &sr, NULL, &dg);
   else st = tc5_ptx_launch(m, &cfg, a, (unsigned)na, NULL, &dg);
   Py_END_ALLOW_THREADS
@@ -891,8 +949,9 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
     PyObject *fl = findings_list(&rc);
     /* what the kernel printed: any bytes (U+FFFD for what is not UTF-8) */
     PyObject *printed = fl ? PyUnicode_DecodeUTF8(rc.out ? rc.out : "", (Py_ssize_t)rc.nout, "replace") : NULL;
-    if (fl && printed) ret = Py_BuildValue("(NN)", fl, printed);
-    else Py_XDECREF(fl);
+    PyObject *td = fl && printed ? timing_dict(&tr) : NULL;
+    if (fl && printed && td) ret = Py_BuildValue("(NNN)", fl, printed, td);
+    else Py_XDECREF(fl), Py_XDECREF(printed);
   }
 out:
   for (Py_ssize_t i = 0; i < na; i++)

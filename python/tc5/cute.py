@@ -122,6 +122,8 @@ def _load():
         lib.tc5cute_set_check.argtypes = [ctypes.c_int]
         lib.tc5cute_set_threads.argtypes = [ctypes.c_uint]
         lib.tc5cute_launches.restype = ctypes.c_uint
+        lib.tc5cute_timed_launches.restype = ctypes.c_uint
+        lib.tc5cute_timed_seconds.restype = ctypes.c_double
         _callback = _REGION_FN(_regions)
         lib.tc5cute_set_region_callback(_callback)
         _lib = lib
@@ -420,7 +422,62 @@ def activate(check: str | None = None, threads: int | None = None):
     lib.tc5cute_set_check(_CHECK[mode])
     lib.tc5cute_set_threads(int(threads or 0))
     _patch()
+    _patch_benchmark()
     return lib
+
+
+def predicted() -> tuple[int, float]:
+    """(launches the timing model predicted, their predicted seconds summed)
+    through this door so far (TC5_TIMING: docs/timing.md)"""
+    lib = _load()
+    return int(lib.tc5cute_timed_launches()), float(lib.tc5cute_timed_seconds())
+
+
+def _timing_on() -> bool:
+    return os.environ.get("TC5_TIMING", "").strip().lower() not in ("", "none")
+
+
+def _patch_benchmark():
+    """cutlass.cute.testing.benchmark under TC5_TIMING: the callable runs
+    once and the time (microseconds, as CuTe DSL's) is the predicted time of
+    its launches on that GPU; NaN, with a warning, when it launched none
+    through tc5. Without TC5_TIMING, CuTe DSL's own benchmark runs."""
+    try:
+        import cutlass.cute.testing as ct
+    except ImportError:
+        return
+    orig = getattr(ct.benchmark, "_tc5_orig", ct.benchmark)
+
+    def benchmark(callable, *, warmup_iterations=10, iterations=100, stream=None, kernel_arguments=None,
+                  workspace_generator=None, workspace_count=1, use_cuda_graphs=False, use_cupti=False,
+                  nvtx_tag=None):
+        if not _timing_on():
+            return orig(callable, warmup_iterations=warmup_iterations, iterations=iterations, stream=stream,
+                        kernel_arguments=kernel_arguments, workspace_generator=workspace_generator,
+                        workspace_count=workspace_count, use_cuda_graphs=use_cuda_graphs, use_cupti=use_cupti,
+                        nvtx_tag=nvtx_tag)
+        args = kernel_arguments if kernel_arguments is not None else (workspace_generator() if workspace_generator
+                                                                      else None)
+        n0, s0 = predicted()
+        if args is None:
+            callable()
+        else:
+            callable(*args.args, **args.kwargs)
+        n1, s1 = predicted()
+        if n1 == n0:
+            warnings.warn("tc5.cute: benchmark under TC5_TIMING: the callable launched no kernel through tc5: "
+                          "its time is NaN", RuntimeWarning, stacklevel=2)
+            return float("nan")
+        return (s1 - s0) * 1e6
+
+    benchmark._tc5_orig = orig
+    ct.benchmark = benchmark
+    try:
+        import cutlass.testing as t2
+        if getattr(t2, "benchmark", None) is orig:
+            t2.benchmark = benchmark
+    except ImportError:
+        pass
 
 
 def empty(shape, dtype, align: int = 256) -> np.ndarray:

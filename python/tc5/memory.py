@@ -31,8 +31,11 @@ def _is_torch(x) -> bool:
 
 
 def _torch_span(x, what: str) -> tuple[int, int]:
-    if x.device.type != "cpu":
-        raise TypeError(f"{what}: a tensor on {x.device}; tc5 runs on CPU memory (tensor.cpu())")
+    import torch
+    with torch._C.DisableTorchFunction():  # where it is, not what tc5.device answers ("cuda")
+        dev = x.device
+    if dev.type != "cpu":
+        raise TypeError(f"{what}: a tensor on {dev}; tc5 runs on CPU memory (tensor.cpu())")
     if x.numel() == 0:
         return int(x.data_ptr()), 0
     es = x.element_size()

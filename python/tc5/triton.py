@@ -28,6 +28,7 @@ variable does.
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import ctypes
 import gc
@@ -41,6 +42,7 @@ import warnings
 import ml_dtypes
 import numpy as np
 
+from . import device as _device
 from . import memory, run_ptx
 
 # Triton's pointer element types of the array types
@@ -73,6 +75,9 @@ H100 = {
     "max_shared_mem": 232448, "max_num_regs": 65536, "multiprocessor_count": 132, "warpSize": 32,
     "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 5120,
 }
+# the H200 (SXM) the driver reports with TC5_TRITON_ARCH=90 and TC5_TIMING=h200
+# (the same SM as the H100's; HBM3e: 6144 bits, 4.8 TB/s; clocks nominal)
+H200 = dict(H100, mem_clock_rate=3125000, mem_bus_width=6144)
 _MAX_TMEM_COLUMNS = 512
 _ARCHS = (100, 90)
 
@@ -104,7 +109,7 @@ def device() -> dict:
 
 
 def _props() -> dict:  # device() where a parameter is named `device` (Triton's driver API)
-    return H100 if target_arch() == 90 else B200
+    return _hopper_props() if target_arch() == 90 else B200
 
 
 # ---------------------------------------------------------------------------
@@ -125,6 +130,7 @@ def compile(fn, *args, num_warps: int = 4, num_stages: int = 2, arch: int = 100,
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
+    _fp_fusion_default()
 
     names = [n for n in fn.arg_names if n not in constexprs]
     if len(names) != len(args):
@@ -341,37 +347,58 @@ def _live_regions():
             out.append(r)
 
     torch = sys.modules.get("torch")
-    tensor_type = torch.Tensor if torch is not None else ()
+    tensor_type = torch.Tensor if torch is not None else None
+    # The scan runs no code of the objects it meets (issue 50): an object's class is read
+    # with type() and its MRO (never isinstance, which reads a __class__ that a proxy may
+    # compute), containers through the C methods of dict, list and tuple (never a
+    # subclass's values() or __iter__: transformers' lazy mappings raise there), and a
+    # tensor's device through the C property of torch.Tensor (never a subclass's).
+    mro_of = type.__dict__["__mro__"].__get__
+    device_of = torch._C.TensorBase.device.__get__ if torch is not None else None
+    is_meta_of = torch._C.TensorBase.is_meta.__get__ if torch is not None else None
 
     def visit(obj):
-        if isinstance(obj, np.ndarray):
-            if obj.dtype != object:
+        mro = mro_of(type(obj))
+        if np.ndarray in mro:
+            if np.ndarray.dtype.__get__(obj) != object:
                 add(obj)
-        elif isinstance(obj, tensor_type):
+        elif tensor_type is not None and tensor_type in mro:
             try:
-                if obj.device.type == "cpu" and not obj.is_meta:
+                if device_of(obj).type == "cpu" and not is_meta_of(obj):
                     add(obj)
-            except Exception:  # a tensor subclass that refuses: not memory tc5 can see
+            except Exception:  # a tensor without storage: not memory tc5 can see
                 pass
-        elif isinstance(obj, Tensor):
+        elif Tensor in mro:
             add(obj.array)
 
-    with warnings.catch_warnings():  # isinstance on every object: deprecated module attributes warn
-        warnings.simplefilter("ignore")
-        for o in gc.get_objects():
-            visit(o)
-            if isinstance(o, dict):
-                for v in list(o.values()):
-                    visit(v)
-            elif isinstance(o, (list, tuple)):
-                for v in list(o):
-                    visit(v)
-        f = sys._getframe()
-        while f is not None:
-            for v in list(f.f_locals.values()):
-                visit(v)
-            f = f.f_back
+    # a tensor subclass's __torch_function__ is user code, and the shim's mode answers "cuda"
+    # (tc5.device): both off while the scan reads where tensors are
+    quiet = torch._C.DisableTorchFunction() if torch is not None else contextlib.nullcontext()
+    with quiet:
+        _scan_objects(visit, mro_of)
     return out
+
+
+def _scan_objects(visit, mro_of):
+    """visit every object the garbage collector tracks, the members of its dicts, lists and
+    tuples, and the locals of the frames on the stack (no code of the objects runs)"""
+    for o in gc.get_objects():
+        mro = mro_of(type(o))
+        visit(o)
+        if dict in mro:
+            for v in list(dict.values(o)):
+                visit(v)
+        elif list in mro:
+            for v in list.copy(o):
+                visit(v)
+        elif tuple in mro:
+            for v in tuple.__getitem__(o, slice(None)):
+                visit(v)
+    f = sys._getframe()
+    while f is not None:
+        for v in list(dict.values(f.f_locals) if type(f.f_locals) is dict else f.f_locals.values()):
+            visit(v)
+        f = f.f_back
 
 
 class _Regions:
@@ -379,11 +406,30 @@ class _Regions:
 
     def __init__(self):
         self.spans: dict[tuple[int, int], object] = {}
+        self.names: dict[tuple[int, int], str] = {}  # the argument that registered it first
 
     def add(self, x, what: str):
         r = _storage(x, what)
         if r:
             self.spans.setdefault((r[0], r[1]), r[2])
+            self.names.setdefault((r[0], r[1]), what)
+
+    def named(self, e):
+        """a BoundsError whose "global buffer K" (run_ptx's K-th buffer) names its argument instead"""
+        import re
+        keys = list(self.spans)
+
+        def name(m):
+            k = int(m.group(1)) - 1
+            if 0 <= k < len(keys):
+                n = self.names.get(keys[k])
+                return f"argument '{n}'" if n and n.isidentifier() else n or "an array a pointer array names"
+            return m.group(0)
+        msgs = [re.sub(r"global buffer (\d+)", name, m) for m in getattr(e, "messages", [])]
+        e2 = type(e)(re.sub(r"global buffer (\d+)", name, str(e)))
+        e2.status = getattr(e, "status", None)
+        e2.messages = msgs
+        return e2
 
     def contains(self, addr: np.ndarray) -> np.ndarray:
         if not self.spans:
@@ -434,17 +480,19 @@ def _tensordesc_arg(arg, meta, what: str):
     """the parameters of a host TensorDescriptor, as Triton's launcher passes
     them: with the compiler's metadata a 128-byte tensor map then shape and
     strides; without, the decomposed descriptor"""
-    from triton.backends.driver import decompose_descriptor
     if meta is None:
-        return decompose_descriptor(arg)
+        return _release_decompose_descriptor(arg)
     if meta.get("is_im2col", False):
         raise NotImplementedError(f"{what}: im2col tensor descriptors are not launched by tc5.triton yet")
-    from triton.backends.nvidia.driver import TMA_DTYPE_DEVICE_TO_HOST, TMA_TF32
+    from triton.backends.nvidia.driver import TMA_DTYPE_DEVICE_TO_HOST
     shape, strides = list(arg.shape), list(arg.strides)
     if strides[-1] != 1:
         raise ValueError(f"{what}: a tensor descriptor's last dimension must be contiguous (stride 1), "
                          f"its strides are {strides}")
-    elem_type = TMA_TF32 if arg.round_f32_to_tf32 else meta["elem_type"]
+    elem_type = meta["elem_type"]
+    if getattr(arg, "round_f32_to_tf32", False):  # 3.5+ (3.4 has no TMA_TF32 and no such descriptor)
+        from triton.backends.nvidia.driver import TMA_TF32
+        elem_type = TMA_TF32
     expanded = list(shape)
     if meta["fp4_padded"]:
         expanded[-1] *= 2
@@ -458,9 +506,127 @@ def _tensordesc_arg(arg, meta, what: str):
             f"swizzle={_SWIZZLES[meta['swizzle']]},l2=128B")
     if rank > 1:
         spec += ",strides=" + "x".join(map(str, sbytes))
-    if arg.padding == "nan":
+    if getattr(arg, "padding", "zero") == "nan":
         spec += ",oob=nan"
     return [_TMap(spec, arg.base, _address(arg.base, what))] + list(shape) + list(strides)
+
+
+# ---------------------------------------------------------------------------
+# the Triton releases (issue 52): what differs from 3.3 to 3.9, one function
+# each; the door follows the release installed (docs/python.md, "Triton
+# releases"; scripts/triton_releases.sh runs the door's tests against each)
+# ---------------------------------------------------------------------------
+
+def _release() -> tuple:
+    """the installed Triton's (major, minor)"""
+    import re
+    import triton
+    return tuple(int(x) for x in re.findall(r"\d+", triton.__version__)[:2])
+
+
+def _release_expand_signature(sig, tensordesc_meta):
+    """the launcher's parameter types, host tensor descriptors expanded as
+    the release's launcher expands them: 3.8+ triton.backends.driver's
+    expand_signature, 3.7 the NVIDIA driver's, before that the launcher's
+    own rule, restated: with the compiler's metadata a tensor map, without
+    it the base pointer, shape and strides (and from 3.5 the padding flag),
+    then shape (i32) and strides (i64) again"""
+    try:
+        from triton.backends.driver import expand_signature
+        return expand_signature(sig, tensordesc_meta, "nvTmaDesc")
+    except ImportError:
+        pass
+    try:
+        from triton.backends.nvidia.driver import expand_signature
+        return expand_signature(sig, tensordesc_meta)
+    except ImportError:
+        pass
+    import re
+    out, i = [], 0
+    for t in sig:
+        if not (isinstance(t, str) and t.startswith("tensordesc")):
+            out.append(t)
+            continue
+        meta = tensordesc_meta[i] if tensordesc_meta else None
+        i += 1
+        m = re.match(r"tensordesc<([^[>]*)\[([^]]*)\]", t)
+        ndim = m.group(2).count(",") + 1
+        if meta is None:
+            out += ["*" + m.group(1)] + ["i64"] * (2 * ndim) + (["i1"] if _release() >= (3, 5) else [])
+        else:
+            out.append("nvTmaDesc")
+        out += ["i32"] * ndim + ["i64"] * ndim
+    return out
+
+
+def _release_decompose_descriptor(arg):
+    """a host tensor descriptor's values where the compiler left no tensor
+    map: triton.backends.driver's decompose_descriptor (3.7+), before that
+    the NVIDIA driver's make_tensordesc_arg(arg, None)"""
+    try:
+        from triton.backends.driver import decompose_descriptor
+    except ImportError:
+        from triton.backends.nvidia.driver import make_tensordesc_arg
+        return make_tensordesc_arg(arg, None)
+    return decompose_descriptor(arg)
+
+
+def _release_set_driver(cfg):
+    """the driver set active, without making the default one (a GPU's or
+    none): 3.5+ keep it in _active; 3.3 and 3.4 in active, the default a
+    lazy proxy until set"""
+    if hasattr(cfg, "_active"):
+        return cfg._active
+    return None if cfg.active is cfg.default else cfg.active
+
+
+def _release_load_binary_result(r: tuple) -> tuple:
+    """load_binary's answer: module, function, registers, spills and (from
+    3.4) the threads a block can have"""
+    return r[:4] if _release() < (3, 4) else r
+
+
+def _release_allocator(allocation):
+    """the allocator triton.set_allocator set: a context variable from 3.5,
+    the module's global before"""
+    a = allocation._allocator
+    return a.get() if isinstance(a, contextvars.ContextVar) else a
+
+
+def _release_has_profile_allocator(allocation) -> bool:
+    """whether a profile allocator is set (the function arrived in 3.8)"""
+    f = getattr(allocation, "has_profile_allocator", None)
+    return bool(f and f())
+
+
+def _release_install_specialize(jit):
+    """NumPy arrays as pointer arguments: 3.6+ specialise in C
+    (native_specialize_impl, wrapped by _specialize); 3.3-3.5 in Python,
+    through the specialize_impl that create_specialize_impl makes for each
+    binder, wrapped here to see an array as a tc5 Tensor"""
+    if hasattr(jit, "native_specialize_impl"):
+        if not getattr(jit.native_specialize_impl, "tc5", False):
+            jit.native_specialize_impl = _specialize(jit.native_specialize_impl)
+        return
+    create = jit.create_specialize_impl
+    if getattr(create, "tc5", False):
+        return
+
+    def create_specialize_impl(*a, **k):
+        impl = create(*a, **k)
+
+        def specialize_impl(arg, *args, **kwargs):
+            if isinstance(arg, np.ndarray):
+                try:
+                    arg = Tensor(arg, "array")
+                except (TypeError, ValueError) as e:  # named as _specialize names it
+                    raise type(e)(f"{_arg_name(arg)}: {str(e)[len('array: '):]}") from None
+            return impl(arg, *args, **kwargs)
+
+        return specialize_impl
+
+    create_specialize_impl.tc5 = True
+    jit.create_specialize_impl = create_specialize_impl
 
 
 # ---------------------------------------------------------------------------
@@ -526,21 +692,21 @@ class Launcher:
     kernel's PTX runs on tc5 with every buffer at its host address."""
 
     def __init__(self, src, metadata):
-        from triton.backends.driver import expand_signature
         self.name = metadata.name
         self.signature = dict(src.signature)
         self.tensordesc_meta = getattr(metadata, "tensordesc_meta", None)
         self.expanded = []
-        _leaf_types(tuple(expand_signature(self.signature.values(), self.tensordesc_meta, "nvTmaDesc")),
-                    self.expanded)
+        _leaf_types(tuple(_release_expand_signature(self.signature.values(), self.tensordesc_meta)), self.expanded)
         self.expanded = [t for t in self.expanded if t != "constexpr"]
         self.num_warps = metadata.num_warps
         self.num_ctas = getattr(metadata, "num_ctas", 1)
         self.shared = metadata.shared
         self.global_scratch_size = metadata.global_scratch_size
         self.global_scratch_align = metadata.global_scratch_align
-        self.profile_scratch_size = metadata.profile_scratch_size
-        self.profile_scratch_align = metadata.profile_scratch_align
+        # releases before 3.5 pass no profile scratch (their kernels have no parameter for it)
+        self.profile_scratch_param = hasattr(metadata, "profile_scratch_size")
+        self.profile_scratch_size = getattr(metadata, "profile_scratch_size", 0)
+        self.profile_scratch_align = getattr(metadata, "profile_scratch_align", 1)
         self.ptx = _ptx_of(metadata)
         self.file = f"{self.name}.ptx"
         from . import _tc5, Error
@@ -593,8 +759,8 @@ class Launcher:
         from triton.runtime import _allocation
         ngrid = gridX * gridY * gridZ
         global_scratch = self._scratch(self.global_scratch_size, self.global_scratch_align, ngrid,
-                                       _allocation._allocator.get())
-        if _allocation.has_profile_allocator():
+                                       _release_allocator(_allocation))
+        if _release_has_profile_allocator(_allocation):
             profile_scratch = self._scratch(self.profile_scratch_size, self.profile_scratch_align, ngrid,
                                             _allocation._profile_allocator.get())
         else:
@@ -604,13 +770,16 @@ class Launcher:
             launch_enter_hook(launch_metadata)
         flat = self._flatten(args)
         flat.append(("*i8", global_scratch, "global scratch"))
-        flat.append(("*i8", profile_scratch, "profile scratch"))
-        types = self.expanded + ["*i8", "*i8"]  # the launcher's own types (descriptors expanded)
+        types = self.expanded + ["*i8"]  # the launcher's own types (descriptors expanded)
+        if self.profile_scratch_param:
+            flat.append(("*i8", profile_scratch, "profile scratch"))
+            types.append("*i8")
         if len(flat) != len(self.params) or len(types) != len(flat):
             raise RuntimeError(f"tc5: kernel {self.name} has {len(self.params)} parameters; Triton's launcher "
                                f"rules give {len(flat)} arguments of {len(types)} types")
         flat = [(t, x, what) for t, (_, x, what) in zip(types, flat)]
         if ngrid > 0 and not _compile_only.get():
+            self.function = function  # its cubin: ptxas's register count for the timing model
             self._launch(gridX, gridY, gridZ, flat)
         if launch_exit_hook is not None:
             launch_exit_hook(launch_metadata)
@@ -653,8 +822,13 @@ class Launcher:
         check = _env("TC5_TRITON_CHECK", "default")
         grid = (gridX * self.num_ctas, gridY, gridZ)
         cluster = (self.num_ctas, 1, 1) if self.num_ctas > 1 else None
-        findings, printed = _run(self.ptx, grid, 32 * self.num_warps, packed, shared=self.shared, check=check,
-                                 name=self.file, entry=self.name, cluster=cluster, buffers=regions.views())
+        from . import BoundsError
+        try:
+            findings, printed = _run(self.ptx, grid, 32 * self.num_warps, packed, shared=self.shared, check=check,
+                                     name=self.file, entry=self.name, cluster=cluster, buffers=regions.views(),
+                                     regs=_launch_regs(self))
+        except BoundsError as e:  # the buffer nearest the address by its argument's name
+            raise regions.named(e) from None
         if printed:
             sys.stdout.write(printed)
         if findings:
@@ -737,9 +911,24 @@ class TensorMap_at:
         self.spec, self.view = spec, view
 
 
-def _run(ptx, grid, block, packed, *, shared, check, name, entry, cluster, buffers):
-    """tc5.run_ptx at host addresses, with the values already encoded"""
+_launches = 0  # kernels the door has launched in this process (launches())
+_launch_lock = threading.Lock()
+
+
+def launches() -> int:
+    """how many kernels the door has launched in this process: a peer suite's harness reads it
+    before and after each test (a test that passes with none launched did not run on tc5)"""
+    return _launches
+
+
+def _run(ptx, grid, block, packed, *, shared, check, name, entry, cluster, buffers, regs=0):
+    """tc5.run_ptx at host addresses, with the values already encoded (and
+    the timing model's prediction, under TC5_TIMING or predict(), handed to
+    _timing_taken)"""
+    global _launches
     from . import _tc5
+    with _launch_lock:
+        _launches += 1
     args = [("global", b) for b in buffers]
     for (size, _), v in zip(_tc5.ptx_params(ptx, name, entry), packed):
         if isinstance(v, TensorMap_at):
@@ -748,7 +937,8 @@ def _run(ptx, grid, block, packed, *, shared, check, name, entry, cluster, buffe
             args.append((size, int(v) & ((1 << (8 * size)) - 1) if size < 8 else int(v) & (2**64 - 1)))
     g = tuple(grid) + (1,) * (3 - len(grid))
     c = tuple(cluster) + (1,) * (3 - len(cluster)) if cluster else (0, 0, 0)
-    return _tc5.run_ptx(ptx, name, entry, g, (block, 1, 1), c, shared, check, 0, args, True)
+    return _timing_taken(_tc5.run_ptx(ptx, name, entry, g, (block, 1, 1), c, shared, check, 0, args, True,
+                                      *_timing_args(regs)), name)
 
 
 def _report(findings, kernel: str):
@@ -847,7 +1037,7 @@ class Utils:
         # threads a block can have with that many registers (64K a block, allocated 256 a warp)
         per_warp = -(-max(regs, 1) * 32 // 256) * 256
         max_threads = min(1024, (_props()["max_num_regs"] // per_warp) * 32)
-        return _Module(name, kernel), 0, regs, 0, max_threads
+        return _release_load_binary_result((_Module(name, kernel), 0, regs, 0, max_threads))
 
     def unload_module(self, module):
         pass
@@ -946,14 +1136,144 @@ class DeviceInterface:
 
 
 # ---------------------------------------------------------------------------
+# the timing model in the door (issue 47's Python side): TC5_TIMING, predict()
+# ---------------------------------------------------------------------------
+
+_timing_scope = contextvars.ContextVar("tc5_triton_timing", default=None)  # the innermost Prediction
+
+
+class Prediction:
+    """The timing model's predictions of the launches made in a `with
+    tc5.triton.predict(gpu)` block: .launches (one dict a launch: run_ptx's
+    timing dict plus "kernel"), .seconds and .ms (their sum)."""
+
+    def __init__(self, gpu: str, parent):
+        self.gpu, self.parent, self.launches = gpu, parent, []
+
+    @property
+    def seconds(self) -> float:
+        return sum(d["seconds"] for d in self.launches)
+
+    @property
+    def ms(self) -> float:
+        return self.seconds * 1e3
+
+    def __repr__(self):
+        return f"Prediction({self.gpu!r}, {len(self.launches)} launch(es), {self.seconds * 1e6:.3f} us)"
+
+
+def timing_gpu() -> str | None:
+    """the GPU the door's launches are predicted for: the innermost
+    predict() block's, else TC5_TIMING's; None: the timing model is off"""
+    p = _timing_scope.get()
+    if p is not None:
+        return p.gpu
+    v = _env("TC5_TIMING").strip().lower()
+    return None if v in ("", "none") else v
+
+
+class predict:
+    """`with tc5.triton.predict("b200") as p:` -- the door's launches in the
+    block run with the timing model for that GPU (None: TC5_TIMING's); p
+    collects each launch's prediction (p.seconds, p.launches). A launch of
+    a grid larger than the model's sample runs only the sampled clusters
+    (their outputs alone are written: docs/timing.md). An unknown GPU, or
+    one that cannot run the kernel's target, raises tc5.InvalidArgumentError
+    naming it at the first launch."""
+
+    def __init__(self, gpu: str | None = None):
+        self.gpu = gpu
+
+    def __enter__(self) -> Prediction:
+        gpu = self.gpu or timing_gpu()
+        if not gpu:
+            raise ValueError("tc5.triton.predict(): no GPU named and TC5_TIMING is unset (b200, h100, h200)")
+        p = Prediction(str(gpu).lower(), _timing_scope.get())
+        self._tok = _timing_scope.set(p)
+        return p
+
+    def __exit__(self, *exc):
+        _timing_scope.reset(self._tok)
+        return False
+
+
+def _hopper_props() -> dict:
+    """the Hopper part the driver reports with TC5_TRITON_ARCH=90: the H200
+    when the timing model predicts for one, else the H100"""
+    return H200 if timing_gpu() == "h200" else H100
+
+
+def _timing_args(regs: int) -> tuple:
+    """the binding's trailing arguments (rules, schedule, schedules, timing,
+    timing_trace, timing_sample, timing_regs) when the model is on; () when
+    it is off (then TC5_TIMING is unset: the C runner agrees)"""
+    gpu = timing_gpu()
+    if gpu is None:
+        return ()
+    return ((), 0, 0, gpu, None, 0, int(regs))
+
+
+def _launch_regs(launcher) -> int:
+    """registers a thread of the launcher's kernel has (its cubin's
+    EIATTR_REGCOUNT: what ptxas gave it), for the model's occupancy; 0
+    when the model is off or the cubin is not at hand (the C side then asks
+    ptxas or estimates)"""
+    if timing_gpu() is None:
+        return 0
+    b = getattr(getattr(launcher, "function", None), "binary", None)
+    return _cubin_regs(bytes(b), launcher.name) if isinstance(b, (bytes, bytearray)) else 0
+
+
+def _timing_taken(r, name: str):
+    """(findings, printed) of the binding's answer; its prediction (a third
+    item, where the model ran) goes to every enclosing predict() block"""
+    if len(r) > 2 and r[2] is not None:
+        d = dict(r[2], kernel=name[:-4] if name.endswith(".ptx") else name)
+        p = _timing_scope.get()
+        while p is not None:
+            p.launches.append(d)
+            p = p.parent
+    return r[0], r[1]
+
+
+_no_prediction_warned = False
+
+
+def _predicted_bench(fn, grad_to_none, quantiles, return_mode):
+    """do_bench under the timing model: fn runs once; the time is the sum
+    of its launches' predicted milliseconds on the GPU TC5_TIMING names.
+    A fn that launched no kernel through tc5 (PyTorch's own operations: a
+    cuBLAS baseline) has no prediction: NaN, with a warning once."""
+    from triton.testing import _summarize_statistics
+    global _no_prediction_warned
+    if grad_to_none is not None:
+        for x in grad_to_none:
+            x.grad = None
+    with predict() as p:
+        fn()
+    if not p.launches:
+        if not _no_prediction_warned:
+            _no_prediction_warned = True
+            warnings.warn(f"tc5: do_bench under TC5_TIMING={p.gpu}: the function launched no kernel through tc5 "
+                          f"(PyTorch's own operations are not modelled): its time is NaN", RuntimeWarning,
+                          stacklevel=3)
+        return _summarize_statistics([float("nan")], quantiles, return_mode)
+    return _summarize_statistics([p.ms], quantiles, return_mode)
+
+
+# ---------------------------------------------------------------------------
 # benchmarking: do_bench runs once; autotuning compiles every config
 # ---------------------------------------------------------------------------
 
 def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean"):
     """triton.testing.do_bench on tc5: fn runs once; the time is the host's
-    wall clock for that run (tc5's, not a B200's)"""
+    wall clock for that run (tc5's, not a B200's). Under TC5_TIMING (or in
+    a predict() block): the predicted milliseconds of fn's launches on that
+    GPU (NaN where fn launched none through tc5)"""
     from triton.testing import _summarize_statistics
     assert return_mode in ["min", "max", "mean", "median", "all"]
+    if timing_gpu() is not None:  # TC5_TIMING: the model's milliseconds
+        return _predicted_bench(fn, grad_to_none, quantiles, return_mode)
     if grad_to_none is not None:
         for x in grad_to_none:
             x.grad = None
@@ -972,12 +1292,16 @@ def autotune_bench(kernel_call, quantiles=None, **kwargs):
     the config is compiled and checked against the B200's limits (shared
     memory, Tensor Memory, threads for its registers: Triton raises
     OutOfResources, and the autotuner skips it), not run; every config
-    that fits ties, so the autotuner picks the first"""
+    that fits ties, so the autotuner picks the first. Under TC5_TIMING (or
+    in a predict() block) a config that fits then runs, and its predicted
+    milliseconds on that GPU rank it: @triton.autotune picks by the model"""
     tok = _compile_only.set(True)
     try:
         kernel_call()
     finally:
         _compile_only.reset(tok)
+    if timing_gpu() is not None:  # TC5_TIMING: the config runs, its predicted milliseconds rank it
+        return _predicted_bench(kernel_call, None, quantiles, "mean")
     return [1.0] * len(quantiles) if quantiles else 1.0
 
 
@@ -1050,6 +1374,9 @@ def torch_cuda_shim():
 
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
+            ans = _device.answer(func, args)  # a tensor's device, as a CUDA tensor answers (tc5.device)
+            if ans is not _device.NOT_MINE:
+                return ans
             kwargs = dict(kwargs or {})
             dev = kwargs.get("device")
             if isinstance(dev, int) and not isinstance(dev, bool):
@@ -1077,23 +1404,8 @@ def torch_cuda_shim():
 
     mode = _CudaIsCpu()
     mode.__enter__()
-
-    h100 = target_arch() == 90  # TC5_TRITON_ARCH=90: an H100
-
-    class _Props:
-        name = "NVIDIA H100 (tc5)" if h100 else "NVIDIA B200 (tc5)"
-        major, minor = divmod(target_arch(), 10)
-        multi_processor_count = _props()["multiprocessor_count"]
-        total_memory = (80 if h100 else 192) * 2**30
-        warp_size = 32
-        shared_memory_per_block_optin = _props()["max_shared_mem"]
-        regs_per_multiprocessor = 65536
-        max_threads_per_multi_processor = 2048
-        L2_cache_size = (50 if h100 else 126) * 2**20
-
-        def __repr__(self):
-            return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
-                    f"multi_processor_count={self.multi_processor_count})")
+    _device.enter_dispatch()  # libraries' CUDA kernels (torch.library) reached (tc5.device)
+    torch.Generator = _device.generator_class()  # torch.Generator(device="cuda"): the CPU's
 
     try:  # Triton's own cuBLAS binding (tutorials 09, 10 compare with it): tc5.gemm's Tensor Core
         from triton._C.libtriton import nvidia
@@ -1101,37 +1413,8 @@ def torch_cuda_shim():
     except ImportError:
         pass
 
-    c = torch.cuda
-    c.is_available = lambda: True
-    c.get_device_capability = lambda device=None: (_Props.major, _Props.minor)
-    c.get_device_properties = lambda device=None: _Props()
-    c.get_device_name = lambda device=None: _Props.name
-    c.synchronize = lambda device=None: None
-    c.empty_cache = lambda: None
-    c.current_device = lambda: 0
-    c.device_count = lambda: 1
-    c.set_device = lambda device: None
-    c.Event = _Event
-    c.Stream = _Stream
-    c.current_stream = lambda device=None: _Stream()
-    c.set_stream = lambda s: None
-    c.device = _CudaDevice  # `with torch.cuda.device(t.device.index):` (the only device; nothing to switch)
-    c._exchange_device = lambda device: 0
-
-
-class _CudaDevice:
-    """torch.cuda.device(index) under the shim: a context that switches
-    nothing (tc5 is the one device)"""
-
-    def __init__(self, device=None):
-        self.idx = 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
+    from . import torch_cuda  # torch.cuda's queries answered as a B200's (one table: tc5/torch_cuda.py)
+    torch_cuda.install(torch)
 
 def _np(t):
     """a CPU tensor's memory as a NumPy array (the same memory)"""
@@ -1263,10 +1546,10 @@ def _install():
     if _installed:
         return
     _installed = True
+    _fp_fusion_default()
     import triton.runtime.jit as jit
     import triton.testing as tt
-    if not getattr(jit.native_specialize_impl, "tc5", False):
-        jit.native_specialize_impl = _specialize(jit.native_specialize_impl)
+    _release_install_specialize(jit)
     tt.do_bench = do_bench
     tt.do_bench_cudagraph = do_bench_cudagraph
     if _env("TC5_TRITON_BENCH") != "1":
@@ -1275,17 +1558,46 @@ def _install():
         torch_cuda_shim()
 
 
+def _fp_fusion_default():
+    """Triton 3.9 warns that TRITON_DEFAULT_FP_FUSION is unset at each process's first compilation and asks
+    for it to be set: tc5 sets it to 1, Triton 3.9's own default (fusion on, as a GPU's run gets it), unless
+    the user set it (0: Triton 3.10's default)"""
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+
+
+def tune(kernel, configs, *args, grid, timing: str = "b200", **kwargs):
+    """Autotuning without the GPU: each triton.Config of `configs` runs
+    `kernel[grid](*args, **config)` through the door on a Ray task (local
+    Ray, or address=/RAY_ADDRESS's cluster) with the timing model for
+    `timing`; returns (the best config, the table: one dict a config,
+    fastest first, failures last with their reason). tc5.sweep.tune says
+    the rest (docs/sweeps.md: handing the result to @triton.autotune)."""
+    from .sweep import tune as _tune
+    return _tune(kernel, configs, *args, grid=grid, timing=timing, **kwargs)
+
+
+def pruner(table, top: int = 1):
+    """an early_config_prune for @triton.autotune(prune_configs_by=...):
+    keeps the `top` configs tune()'s table ranks fastest (docs/sweeps.md)"""
+    from .sweep import pruner as _pruner
+    return _pruner(table, top)
+
+
 def driver():
     """the tc5 driver object (a triton.backends.driver.DriverBase)"""
     from .triton_backend.driver import Tc5Driver
     return Tc5Driver()
 
 
-def activate():
+def activate(torch_cuda: bool = False):
     """Makes tc5 Triton's active driver: kernels launched from now on compile
-    for a B200 and run on tc5 (what TC5_TRITON=1 does at start-up)."""
+    for a B200 and run on tc5 (what TC5_TRITON=1 does at start-up).
+    torch_cuda=True also installs the torch.cuda shim (torch_cuda_shim(),
+    what TC5_TRITON_TORCH_CUDA=1 does when PyTorch is imported)."""
+    if torch_cuda:
+        torch_cuda_shim()
     import triton
-    d = triton.runtime.driver._active  # not .active: that makes the default driver, a GPU's or none
+    d = _release_set_driver(triton.runtime.driver)
     if getattr(d, "is_tc5", False):
         return d
     d = driver()
@@ -1298,10 +1610,13 @@ def deactivate():
     chosen at the next launch)."""
     import triton
     cfg = triton.runtime.driver
+    if not hasattr(cfg, "_active"):  # Triton 3.3, 3.4: the default is a lazy proxy, made at first use
+        cfg.reset_active()
+        return
     if getattr(cfg._default, "is_tc5", False) and _env("TC5_TRITON") != "1":
         cfg._default = None
     cfg._active = None
 
 
 __all__ = ["activate", "deactivate", "compile", "run", "tensor", "Tensor", "torch_cuda_shim", "B200", "H100",
-           "target_arch", "device"]
+           "target_arch", "device", "H200", "predict", "Prediction", "timing_gpu", "tune", "pruner", "launches"]

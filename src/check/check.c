@@ -696,7 +696,7 @@ static const chk_desc_cache *granules(chk_cta *k, uint64_t desc, uint32_t idesc,
   if (e->g && e->desc == desc && e->idesc == idesc && e->kind == (uint32_t)kind && e->which == which) return e;
   tc5_smem_desc sd;
   tc5_operand op = *opp;
-  if (tc5_smem_desc_decode(desc, &sd, NULL)) return NULL;
+  if (tc5_smem_desc_decode_mma(desc, &sd, NULL)) return NULL;
   uint32_t *g = realloc(e->g, (size_t)rows * K * sizeof *g);
   if (!g) return NULL;
   e->g = g;
@@ -893,7 +893,7 @@ void chk_target_feature(const chk_warp *w, const chk_insn *in, const char *what,
 /* strict: a descriptor with a base offset and no swizzling */
 static void desc_base_offset(const chk_warp *w, const chk_insn *in, int lane, uint64_t raw, const char *what) {
   tc5_smem_desc d;
-  if (!tc5_smem_desc_decode(raw, &d, NULL) && d.swizzle == TC5_SWIZZLE_NONE && d.base_offset)
+  if (!tc5_smem_desc_decode_mma(raw, &d, NULL) && d.swizzle == TC5_SWIZZLE_NONE && d.base_offset)
     report(w, CR_SMEM_DESC_BASE_OFFSET, in, lane, nobody(),
            "%s: its shared memory descriptor 0x%016llx has base offset %u and no swizzling", what,
            (unsigned long long)raw, d.base_offset);

@@ -162,7 +162,7 @@ tc5_status tc5_layout_addr(const tc5_smem_desc *d, const tc5_operand *op, unsign
 /* ---- rules ------------------------------------------------------------------ */
 
 static tc5_status check_elements(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows, unsigned kdim,
-                                 uint32_t lim, tc5_diag *diag);
+                                 uint32_t lim, bool shared_ok, tc5_diag *diag);
 
 /* All chunks are 16-byte aligned, so two elements share a bit exactly when
  * two chunks share an address. The chunk at `a` whose elements take `used`
@@ -249,17 +249,25 @@ tc5_status tc5_layout_check(const tc5_smem_desc *d, const tc5_operand *op, unsig
   if (st) return st;
   /* every element: inside the memory and the window, no two on one bit */
   uint32_t lim = window(smem_size);
-  return chunks_ok(d, op, rows, kdim, lim) ? TC5_OK : check_elements(d, op, rows, kdim, lim, diag);
+  return chunks_ok(d, op, rows, kdim, lim) ? TC5_OK : check_elements(d, op, rows, kdim, lim, false, diag);
+}
+
+tc5_status tc5_layout_check_read(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows, unsigned kdim,
+                                 uint32_t smem_size, tc5_diag *diag) {
+  tc5_status st = field_rules(d, op, rows, kdim, diag);
+  if (st) return st;
+  uint32_t lim = window(smem_size);
+  return chunks_ok(d, op, rows, kdim, lim) ? TC5_OK : check_elements(d, op, rows, kdim, lim, true, diag);
 }
 
 /* element by element, each problem reported at the first element (in
  * row-major order) that shows it */
 static tc5_status check_elements(const tc5_smem_desc *d, const tc5_operand *op, unsigned rows, unsigned kdim,
-                                 uint32_t lim, tc5_diag *diag) {
+                                 uint32_t lim, bool shared_ok, tc5_diag *diag) {
   tc5_status st = TC5_OK;
   uint8_t *used = calloc(lim ? lim : 1, 1);
   if (!used) return TC5_ENOMEM;
-  bool reported_out = false, reported_overlap = false;
+  bool reported_out = false, reported_overlap = shared_ok; /* shared_ok: elements may share bits */
   for (unsigned r = 0; r < rows && !(reported_out && reported_overlap); r++)
     for (unsigned k = 0; k < kdim; k++) {
       tc5_elem_loc l;
@@ -370,8 +378,9 @@ tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc
   if (st) return st;
   /* chunk by chunk: the T elements of a 16-byte chunk share its address
    * (x runs along the contiguous dimension, y across it); the element rules
-   * of tc5_layout_check (inside the window, no two chunks on one address)
-   * are checked on the way, and tc5_layout_check says where when one fails */
+   * of tc5_layout_check_read (inside the window; a read may take one byte
+   * for two elements, as wgmma does on the H200: issue 52) are checked on
+   * the way, and say where when one fails */
   unsigned T = 128 / tc5_operand_slot_bits(op), w = tc5_type_bits(op->type), W = swizzle_width(d->swizzle);
   bool kmaj = op->major == TC5_MAJOR_K;
   unsigned xdim = kmaj ? kdim : rows, ydim = kmaj ? rows : kdim;
@@ -390,7 +399,7 @@ tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc
       uint32_t a = swizzle(chunk_at(d, kmaj, W, x0 / T, y), d->swizzle, d->base_offset);
       uint32_t used = (ne * w + 7) / 8;
       if (!claim_chunk(seen, a, used, lim) && !checked) {
-        st = check_elements(d, op, rows, kdim, lim, diag); /* says where */
+        st = check_elements(d, op, rows, kdim, lim, true, diag); /* says where */
         if (st) return st;
         checked = true;
       }
@@ -400,7 +409,7 @@ tc5_status tc5_layout_gather(const tc5_smem *s, const tc5_smem_desc *d, const tc
                   ((s->written[a / 8] | (uint32_t)s->written[a / 8 + 1] << 8) & need) == need;
       if (!fast) { /* never-written bytes: the rules of the layout come first */
         if (!checked) {
-          st = check_elements(d, op, rows, kdim, lim, diag);
+          st = check_elements(d, op, rows, kdim, lim, true, diag);
           if (st) return st;
           checked = true;
         }

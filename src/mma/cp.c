@@ -131,7 +131,7 @@ tc5_status tc5_cp(tc5_cta *ctas, unsigned nctas, const tc5_cp_args *a, tc5_diag 
     return tc5_diag_add(diag, TC5_EINVAL, "src_fmt", (uint64_t)a->src_fmt, "cp: source format %d is not one of Table 9.7.16.9.1",
                         (int)a->src_fmt);
   tc5_smem_desc sd;
-  tc5_status st = tc5_smem_desc_decode(a->sdesc, &sd, diag);
+  tc5_status st = tc5_smem_desc_decode_mma(a->sdesc, &sd, diag);
   if (st) return st;
   uint32_t lane0 = TC5_TMEM_LANE(a->taddr), col0 = TC5_TMEM_COL(a->taddr), lo, hi, ncols = si->bits / 32;
   lane_span(si, &lo, &hi);

@@ -338,7 +338,7 @@ static tc5_status expand_sparse(const tc5_tmem *t, uint32_t taddr, tc5_kind kind
 static tc5_status gather_smem(const tc5_smem *s, uint64_t raw, const tc5_operand *op, unsigned rows, unsigned K,
                               uint32_t *codes, const char *which, tc5_diag *diag) {
   tc5_smem_desc d;
-  tc5_status st = tc5_smem_desc_decode(raw, &d, diag);
+  tc5_status st = tc5_smem_desc_decode_mma(raw, &d, diag);
   if (st) return st;
   st = tc5_layout_gather(s, &d, op, rows, K, codes, diag);
   if (st && diag && diag->count) {

@@ -9,6 +9,7 @@
  * for (reading the destination before the wait is a race on silicon,
  * which the sanitizer issue will report). */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check/check_impl.h"
@@ -251,9 +252,58 @@ static uint64_t atom_add16(bool bf, uint64_t a, uint64_t b) {
   tc5_fmt_encode(ft, x + y, TC5_ROUND_RN, false, &code);
   return code & 0xffff;
 }
-static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uint64_t x, uint64_t c) {
+/* one half of the vector atom/red .min/.max.noftz .{f16,bf16}{x2} (PTX ISA 8.1, sm_90): a NaN
+ * operand gives the other, two NaNs the canonical NaN 0x7fff, -0 is below +0 (min.f16 without
+ * .NaN, as the H200 gives it: tests/data/ptx/atom90) */
+static uint64_t atom_minmax16(bool bf, bool max, uint64_t a, uint64_t b) {
+  uint32_t x = (uint32_t)a & 0xffff, y = (uint32_t)b & 0xffff;
+  uint32_t em = bf ? 0x7f80 : 0x7c00;
+  bool xn = (x & em) == em && (x & ~em & 0x7fff), yn = (y & em) == em && (y & ~em & 0x7fff);
+  if (xn && yn) return 0x7fff;
+  if (xn) return y;
+  if (yn) return x;
+  double u = 0, v = 0;
+  tc5_fmt_decode(bf ? TC5_BF16 : TC5_F16, x, &u, NULL);
+  tc5_fmt_decode(bf ? TC5_BF16 : TC5_F16, y, &v, NULL);
+  if (u == v) return ((x >> 15) != max) ? x : y; /* +-0: min takes the negative, max the positive */
+  return (u < v) != max ? x : y;
+}
+/* atom/red .add.f32, as the H200 computes it (tests/data/ptx/atom90, global and shared memory):
+ * rounded to nearest even; a NaN result is the canonical NaN 0x7fffffff whatever the inputs'
+ * payloads (inf - inf too); on global memory (ftz) subnormal inputs and results are flushed to
+ * zero of their sign (PTX ISA, atom: "Current implementation of atom.add.f32 on global memory
+ * flushes subnormal inputs and results to sign-preserving zero"), on shared memory they are kept */
+static uint32_t atom_add_f32(uint32_t a, uint32_t b, bool ftz) {
+  if (ftz) {
+    if (!(a & 0x7f800000)) a &= 0x80000000u;
+    if (!(b & 0x7f800000)) b &= 0x80000000u;
+  }
+  float f, g;
+  uint32_t r;
+  memcpy(&f, &a, 4);
+  memcpy(&g, &b, 4);
+  f += g;
+  memcpy(&r, &f, 4);
+  if (f != f) return 0x7fffffffu;
+  if (ftz && !(r & 0x7f800000)) r &= 0x80000000u;
+  return r;
+}
+/* whether an access of this space at addr is to global memory (a generic address outside the
+ * shared, local and parameter windows) */
+static bool atom_global(uint8_t space, uint64_t addr) {
+  if (space == PS_GLOBAL) return true;
+  return space == PS_GENERIC && addr - PTX_GENERIC_SHARED >= PTX_WINDOW_SIZE && addr - PTX_GENERIC_LOCAL >= PTX_WINDOW_SIZE &&
+         addr - PTX_GENERIC_PARAM >= PTX_WINDOW_SIZE;
+}
+static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uint64_t x, uint64_t c, bool ftz) {
   char cls = ptx_types[t].cls;
   uint64_t wm = eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1;
+  if ((op == A_MIN || op == A_MAX) && (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2)) {
+    bool bf = t == PT_BF16 || t == PT_BF16X2;
+    uint64_t r = atom_minmax16(bf, op == A_MAX, old, x);
+    if (eb == 4) r |= atom_minmax16(bf, op == A_MAX, old >> 16, x >> 16) << 16;
+    return r;
+  }
   switch (op) {
   case A_ADD:
     if (t == PT_F16 || t == PT_BF16 || t == PT_F16X2 || t == PT_BF16X2) {
@@ -262,15 +312,7 @@ static uint64_t atom_rmw(unsigned op, unsigned t, unsigned eb, uint64_t old, uin
       if (eb == 4) r |= atom_add16(bf, old >> 16, x >> 16) << 16;
       return r;
     }
-    if (cls == 'f' && t == PT_F32) {
-      float f, g;
-      uint32_t o32 = (uint32_t)old, x32 = (uint32_t)x;
-      memcpy(&f, &o32, 4);
-      memcpy(&g, &x32, 4);
-      f += g;
-      memcpy(&o32, &f, 4);
-      return o32;
-    }
+    if (cls == 'f' && t == PT_F32) return atom_add_f32((uint32_t)old, (uint32_t)x, ftz);
     if (cls == 'f') {
       double f, g;
       uint64_t r;
@@ -307,21 +349,91 @@ static PTX_EXEC(x_atom) {
   /* the addresses first (an error is reported under the launch's lock),
    * then every lane's read-modify-write in lane order under it */
   uint8_t *ptr[32];
+  bool ftz[32];
   PTX_LANES(mask, {
     ptr[l] = ptx_mem(w, in, (int)l, in->space, base[l] + (uint64_t)ad->imm, eb, true);
     if (!ptr[l]) return PX_ERROR;
+    ftz[l] = atom_global(in->space, base[l] + (uint64_t)ad->imm);
   });
   pthread_mutex_t *lock = w->cta->L->lock;
   pthread_mutex_lock(lock);
   PTX_LANES(mask, {
     uint64_t old = 0, r;
     memcpy(&old, ptr[l], eb);
-    r = atom_rmw(op, t, eb, old, b[l], c[l]);
+    r = atom_rmw(op, t, eb, old, b[l], c[l], ftz[l]);
     memcpy(ptr[l], &r, eb);
     if (d) d[l] = old;
   });
   pthread_mutex_unlock(lock);
   return PX_NEXT;
+}
+/* the vector forms (PTX ISA 8.1, sm_90): atom/red .add.{v2,v4}.f32,
+ * .{add,min,max}.noftz.{v2,v4,v8}.{f16,bf16} and .{v2,v4}.{f16x2,bf16x2} on global memory (or
+ * a generic address of it): in->vec elements of in->aux bytes, each its own atomic operation
+ * ("atomicity is guaranteed separately for each of the individual scalar elements"), d
+ * (atom) the old values. The access is the vector's bytes, aligned to them. */
+static PTX_EXEC(x_atom_vec) {
+  bool red = in->mods & 2;
+  const ptx_opnd *ad = &in->o[red ? 0 : 1];
+  const tc5_ptx_module *m = w->cta->L->m;
+  const uint32_t *br = m->vregs + in->o[red ? 1 : 2].vec, *dr = red ? NULL : m->vregs + in->o[0].vec;
+  const uint64_t *base = PTX_R(w, ad->reg);
+  unsigned eb = in->aux, nv = in->vec, op = in->aux2, t = in->type;
+  uint8_t *ptr[32];
+  PTX_LANES(mask, {
+    uint64_t addr = base[l] + (uint64_t)ad->imm;
+    if (!atom_global(in->space, addr))
+      return ptx_fail(w, in, (int)l, TC5_EILLEGAL, addr,
+                      "the generic address 0x%llx is not in global memory: vector %s works on .global only",
+                      (unsigned long long)addr, red ? "red" : "atom");
+    ptr[l] = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
+    if (!ptr[l]) return PX_ERROR;
+  });
+  pthread_mutex_t *lock = w->cta->L->lock;
+  pthread_mutex_lock(lock);
+  PTX_LANES(mask, {
+    for (unsigned k = 0; k < nv; k++) {
+      uint64_t old = 0, r;
+      memcpy(&old, ptr[l] + k * eb, eb);
+      r = atom_rmw(op, t, eb, old, PTX_R(w, br[k])[l], 0, true); /* global memory only */
+      memcpy(ptr[l] + k * eb, &r, eb);
+      if (dr) PTX_R(w, dr[k])[l] = old;
+    }
+  });
+  pthread_mutex_unlock(lock);
+  return PX_NEXT;
+}
+static const char *const atom_ops[] = {"add", "and", "or", "xor", "cas", "exch", "inc", "dec", "min", "max", NULL};
+static tc5_status dec_atom_vec(dctx *d, int op, bool red, int sp, unsigned nv, bool noftz, ptx_type t) {
+  ptx_insn *in = d->in;
+  const char *o = d->tok[0], *tn = ptx_types[t].name;
+  bool h16 = t == PT_F16 || t == PT_BF16, h32 = t == PT_F16X2 || t == PT_BF16X2;
+  if (t != PT_F32 && !h16 && !h32)
+    return d_fail(d, TC5_EILLEGAL, "vector %s takes .f32, .f16, .bf16, .f16x2 or .bf16x2, not .%s", o, tn);
+  if (t == PT_F32 ? op != A_ADD : (op != A_ADD && op != A_MIN && op != A_MAX))
+    return d_fail(d, TC5_EILLEGAL, "vector %s.%s takes %s, not .%s", o, tn, t == PT_F32 ? ".add" : ".add, .min and .max",
+                  atom_ops[op]);
+  if (noftz != (t != PT_F32))
+    return d_fail(d, TC5_EILLEGAL, "vector %s.%s.%s: .noftz %s", o, atom_ops[op], tn,
+                  noftz ? "belongs to the f16/bf16 types" : "is required with f16/bf16 types");
+  if (nv == 8 && !h16) return d_fail(d, TC5_EILLEGAL, "vector %s: .v8 takes .f16 and .bf16 (32-bit types take .v2 and .v4), not .%s", o, tn);
+  if (sp >= 0 && sp != PS_GLOBAL)
+    return d_fail(d, TC5_EILLEGAL, "vector %s works on .global memory (or a generic address of it) only", o);
+  unsigned n = red ? 2 : 3;
+  if (!d_nops(d, n, n + 1)) return d->st;
+  in->type = (uint8_t)t;
+  in->aux = ptx_types[t].bits / 8;
+  in->aux2 = (uint32_t)op;
+  in->vec = (uint8_t)nv;
+  if (red) in->mods |= 2;
+  unsigned a = red ? 0 : 1;
+  if (!red && !d_vec(d, 0, nv, true, t, &in->o[0])) return d->st;
+  if (!d_addr(d, a, &in->o[a], NULL) || !d_vec(d, a + 1, nv, false, t, &in->o[a + 1])) return d->st;
+  if (d->r->nops == n + 1 && !d_src(d, n, PT_B64, &in->o[n])) return d->st; /* the cache policy, a hint */
+  in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
+  in->nops = (uint8_t)n;
+  in->fn = x_atom_vec;
+  return TC5_OK;
 }
 /* atom.{exch,cas}.b128 (sm_90): .b128 registers (halves in reg, reg + 1) */
 static PTX_EXEC(x_atom128) {
@@ -369,7 +481,7 @@ static PTX_EXEC(x_async_store) {
       uint64_t old = 0, r;
       pthread_mutex_lock(lock);
       memcpy(&old, p, eb);
-      r = atom_rmw(op, in->type, eb, old, PTX_R(w, vr[0])[l], 0);
+      r = atom_rmw(op, in->type, eb, old, PTX_R(w, vr[0])[l], 0, false); /* shared memory */
       memcpy(p, &r, eb);
       pthread_mutex_unlock(lock);
     }
@@ -462,11 +574,14 @@ PTX_DEC(dec_atom) {
   if (red && d_take(d, "async")) return dec_async_store(d, true);
   take_cache_ops(d);
   int sp = d_take_space(d);
-  static const char *const ops[] = {"add", "and", "or", "xor", "cas", "exch", "inc", "dec", "min", "max", NULL};
+  const char *const *ops = atom_ops;
   int op = d_take_one(d, ops);
   bool noftz = d_take(d, "noftz");
+  static const char *const vecs[] = {"v2", "v4", "v8", NULL};
+  int v = d_take_one(d, vecs);
   ptx_type t = d_take_type(d);
   if (op < 0 || t == PT_NONE) return d_fail(d, TC5_EPARSE, "%s needs an operation and a type", d->tok[0]);
+  if (v >= 0) return dec_atom_vec(d, op, red, sp, 2u << v, noftz, t);
   unsigned W = ptx_types[t].bits;
   if (t == PT_B128) return dec_atom128(d, op, red, sp);
   /* .add.noftz.{f16,f16x2,bf16,bf16x2} (sm_90 for the bf16 forms) and .cas.b16: the 16-bit forms;

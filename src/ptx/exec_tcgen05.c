@@ -290,6 +290,19 @@ static PTX_EXEC(x_tfence) {
   return PX_NEXT;
 }
 
+/* The mbarrier of tcgen05.commit with no state space (generic addressing):
+ * ptxas passes the low 32 bits of the generic address to the instruction
+ * (UTCBAR takes a 32-bit shared::cluster address; no conversion in the
+ * SASS), so a generic address of the shared window and its 32-bit offset
+ * name the same mbarrier. Triton 3.3-3.6 write the offset zero-extended
+ * (cvt.u64.u32; issue 52, docs/spec-departures.md). Other generic
+ * addresses (global, local) are outside the .shared::cluster window the
+ * PTX ISA requires: NULL, refused by the caller. */
+static ptx_cta *commit_target(ptx_warp *w, const ptx_insn *in, uint64_t a, uint32_t *off) {
+  if (in->space == PS_GENERIC && a <= 0xffffffffu) return ptx_cluster_addr(w, PS_SHARED_CLUSTER, a, off);
+  return ptx_cluster_addr(w, in->space, a, off);
+}
+
 static PTX_EXEC(x_commit) {
   if (mask && w->cta->chk && chk_has_deferred(w->cta->chk)) chk_dealloc_used(w->cta->chk); /* Tensor Memory used after a dealloc */
   ptx_cta *c = w->cta;
@@ -297,7 +310,7 @@ static PTX_EXEC(x_commit) {
   PTX_LANES(mask, {
     uint64_t a = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
     uint32_t off;
-    ptx_cta *t = ptx_cluster_addr(w, in->space, a, &off);
+    ptx_cta *t = commit_target(w, in, a, &off);
     if (!t)
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, a, "0x%llx is not a shared-memory address of the cluster", (unsigned long long)a);
     /* .multicast::cluster: the mbarrier at the same offset in each CTA of ctaMask */

@@ -569,7 +569,6 @@ static PTX_EXEC(x_mbarrier) {
         done = mb->mb.phase != (uint32_t)x[l]; /* the state names the phase of the arrival */
       }
       d[l] = done;
-      if (done && w->cta->tm) tm_mbar_wait(w->cta->tm, w->id, &mb->tm);
       if (!done) {
         all = false;
         w->wait_id = PTX_CLUSTER_OFF(off);
@@ -606,7 +605,6 @@ static PTX_EXEC(x_mbarrier) {
       ptx_mbar *mb = ptx_mbar_get(w->cta, off, true);
       if (!mb) return ptx_fail(w, in, (int)l, TC5_ENOMEM, 0, "out of memory");
       mb->tx_line = 0;
-      memset(&mb->tm, 0, sizeof mb->tm);
       bool again = false; /* every lane of a warp initialising one mbarrier is one initialisation */
       for (unsigned i = 0; i < ninited; i++) again |= inited[i] == mb;
       if (mb->mb.initialized && !again && w->cta->chk) chk_mbar_reinit(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb));

@@ -34,7 +34,7 @@
 #include "tc5/layout.h"
 
 enum { G_FENCE, G_COMMIT, G_WAIT, G_MMA };
-/* in->mods: bit 0 A from registers, bits 8-16 the N of the shape (8..256);
+/* in->mods: bit 0 A from registers, bits 8-16 the N of the shape (up to 256: nine bits);
  * in->type = D type, in->type2 = A type, in->space = B type (fp8 may mix);
  * in->aux2 = number of immediates */
 
@@ -124,7 +124,7 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
   tc5_smem_desc db, da;
   tc5_status st = tc5_operand_for(kind_of(bt), fmt(bt), trans_b ? TC5_MAJOR_MN : TC5_MAJOR_K, &opb);
   if (!st) st = tc5_smem_desc_from_wgmma(bdesc, &db, &dg);
-  if (!st) st = tc5_layout_check(&db, &opb, N, K, c->smem.size, &dg);
+  if (!st) st = tc5_layout_check_read(&db, &opb, N, K, c->smem.size, &dg);
   if (st) return wg_fail_diag(w, in, st, &dg);
   /* A 64 x K, B gathered N x K then K x N (Bt), D 64 x N: one block */
   uint32_t *B = malloc(sizeof(uint32_t) * (N * K + K * N + 64 * K + 64 * N));
@@ -134,7 +134,7 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
   if (!st && !a_regs) {
     st = tc5_operand_for(kind_of(ab), fmt(ab), trans_a ? TC5_MAJOR_MN : TC5_MAJOR_K, &opa);
     if (!st) st = tc5_smem_desc_from_wgmma(adesc, &da, &dg);
-    if (!st) st = tc5_layout_check(&da, &opa, 64, K, c->smem.size, &dg);
+    if (!st) st = tc5_layout_check_read(&da, &opa, 64, K, c->smem.size, &dg);
     if (!st) st = tc5_layout_gather(&c->smem, &da, &opa, 64, K, A, &dg);
   } else if (!st) {
     const uint32_t *vr = m->vregs + oa->vec;

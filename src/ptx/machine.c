@@ -126,6 +126,32 @@ ptx_cta *ptx_cluster_addr(ptx_warp *w, uint8_t space, uint64_t addr, uint32_t *o
   return &cl->ctas[rank];
 }
 
+/* the global region nearest [addr, addr + n), for a bounds error: "; nearest:
+ * NAME (SIZE bytes at 0xBASE), K bytes past its end" (or before its start);
+ * "" when the launch has no region */
+static void nearest_region(const ptx_launch *L, uint64_t addr, uint32_t n, char *out, size_t cap) {
+  const ptx_region *best = NULL;
+  uint64_t dist = 0;
+  for (unsigned k = 0; k < L->nregions; k++) {
+    const ptx_region *r = &L->regions[k];
+    uint64_t end = r->base + r->size, d = addr >= r->base ? (addr + n > end ? addr + n - end : 0) : r->base - addr;
+    if (!best || d < dist) {
+      best = r;
+      dist = d;
+    }
+  }
+  out[0] = 0;
+  if (!best)
+    return;
+  if (addr < best->base)
+    snprintf(out, cap, "; nearest: %s (%llu bytes at 0x%llx), %llu bytes before its start", best->name,
+             (unsigned long long)best->size, (unsigned long long)best->base, (unsigned long long)dist);
+  else
+    snprintf(out, cap, "; nearest: %s (%llu bytes at 0x%llx): the access at its byte %llu ends %llu bytes past its end",
+             best->name, (unsigned long long)best->size, (unsigned long long)best->base,
+             (unsigned long long)(addr - best->base), (unsigned long long)dist);
+}
+
 uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint64_t addr, uint32_t n,
                  bool write) {
   ptx_cta *c = w->cta;
@@ -200,8 +226,12 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
         return r->host + (addr - r->base);
       }
     }
-    ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "%s address 0x%llx (%u bytes) is outside every buffer and variable",
-             ptx_space_name(space), (unsigned long long)addr, n);
+    {
+      char near[160];
+      nearest_region(L, addr, n, near, sizeof near);
+      ptx_fail(w, in, lane, TC5_EBOUNDS, addr, "%s address 0x%llx (%u bytes) is outside every buffer and variable%s",
+               ptx_space_name(space), (unsigned long long)addr, n, near);
+    }
     return NULL;
   }
 }

@@ -920,6 +920,17 @@ static void test_bad_forms(void **state) {
       {"mad.cc.u32 %r10, %r11, %r12, %r13;", TC5_EPARSE, "needs one of .lo, .hi"},
       {"add.cc.lo.u32 %r10, %r11, %r12;", TC5_EPARSE, "takes no .lo/.hi"},
       {"createpolicy.fractional.b64 %rd10, 1.0;", TC5_EPARSE, "needs .L2::priority"},
+      /* issue 50's vector atom/red */
+      {"atom.global.add.v8.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};",
+       TC5_EILLEGAL, ".v8 takes .f16 and .bf16"},
+      {"red.global.max.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};", TC5_EILLEGAL, "vector red.f32 takes .add, not .max"},
+      {"red.global.add.noftz.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};", TC5_EILLEGAL, ".noftz belongs to the f16/bf16 types"},
+      {"red.global.add.v2.f16 [%rd1], {%h1, %h2};", TC5_EILLEGAL, ".noftz is required with f16/bf16 types"},
+      {"red.global.exch.noftz.v2.bf16 [%rd1], {%h1, %h2};", TC5_EILLEGAL, "takes .add, .min and .max, not .exch"},
+      {"red.global.add.v2.u32 [%rd1], {%r1, %r2};", TC5_EILLEGAL, "not .u32"},
+      {"red.shared.add.v2.f32 [%rd1], {%f1, %f2};", TC5_EILLEGAL, "works on .global memory"},
+      {"atom.global.add.v4.f32 %f1, [%rd1], {%f1, %f2, %f3, %f4};", TC5_EPARSE, "must be a vector"},
+      {"atom.global.add.v4.f32 {%f1, %f2}, [%rd1], {%f1, %f2, %f3, %f4};", 0, "4"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char code[2048];
@@ -940,12 +951,47 @@ static void test_bad_forms(void **state) {
   }
 }
 
+/* tcgen05.commit with no state space (issue 52): Triton 3.3-3.6 pass the
+ * mbarrier's 32-bit shared offset zero-extended (cvt.u64.u32); ptxas gives
+ * the instruction the generic address's low 32 bits (UTCBAR [UR]: no
+ * conversion in the SASS), so the offset and the shared window's generic
+ * address name the same mbarrier; a global address is refused */
+static void test_commit_generic(void **state) {
+  (void)state;
+  static const char *form[] = {
+      "cvt.u64.u32 %rd10, %r10;",           /* Triton 3.6's form */
+      "cvta.shared.u64 %rd10, %rd11;",      /* a generic address of the window */
+      "mov.u64 %rd10, %rd11;",              /* .shared::cluster below, the offset */
+  };
+  for (unsigned f = 0; f < 3; f++) {
+    char code[2048];
+    snprintf(code, sizeof code,
+             "mov.u32 %%r10, bar; mov.u64 %%rd11, bar; setp.eq.u32 %%p1, %%r1, 0;"
+             "@%%p1 mbarrier.init.shared::cta.b64 [%%r10], 1; bar.sync 0; %s"
+             "@%%p1 tcgen05.commit.cta_group::1.mbarrier::arrive::one%s.b64 [%%rd10];\n"
+             "W: mbarrier.try_wait.parity.shared::cta.b64 %%p2, [%%r10], 0; @!%%p2 bra W;"
+             "st.global.b32 [%%rd4], 7;",
+             form[f], f == 2 ? ".shared::cluster" : "");
+    uint32_t out[32 * 8] = {0}, in[32 * 8] = {0};
+    tc5_diag dg;
+    tc5_status st = run2(k2(".shared .align 8 .b64 bar;\n", code), 1, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st) fail_msg("form %u: %s", f, dg.count ? dg.issue[0].message : tc5_strerror(st));
+    for (unsigned t = 0; t < 32; t++) assert_int_equal(out[t * 8], 7);
+  }
+  uint32_t out[32 * 8] = {0}, in[32 * 8] = {0};
+  tc5_diag dg;
+  tc5_status st = run2(k2("", "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%rd4];"), 1, 1, out, sizeof out,
+                       in, sizeof in, &dg);
+  assert_int_equal(st, TC5_EILLEGAL);
+  assert_non_null(strstr(dg.issue[0].message, "is not a shared-memory address of the cluster"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
       cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp), cmocka_unit_test(test_copysign), cmocka_unit_test(test_createpolicy), cmocka_unit_test(test_carry),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
-      cmocka_unit_test(test_sfu_in_runner), cmocka_unit_test(test_shared_wrap),
+      cmocka_unit_test(test_sfu_in_runner), cmocka_unit_test(test_shared_wrap), cmocka_unit_test(test_commit_generic),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

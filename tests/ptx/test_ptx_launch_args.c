@@ -110,8 +110,15 @@ static void test_load_wider_than_buffer(void **state) {
   (void)state;
   static const char *const loads[] = {"ld.global.u8 %h1, [%rd1]; ld.global.u32 %r1, [%rd1];",
                                       "ld.global.u8 %h1, [%rd1]; st.global.u32 [%rd1], %r1;",
-                                      "ld.global.u16 %h1, [%rd1]; ld.global.u64 %rd2, [%rd1];"};
-  for (unsigned k = 0; k < 3; k++) {
+                                      "ld.global.u16 %h1, [%rd1]; ld.global.u64 %rd2, [%rd1];",
+                                      "sub.s64 %rd2, %rd1, 16; ld.global.u32 %r1, [%rd2];"};
+  /* the message names the nearest buffer (issue 49): the parameter's name, its size, the overrun */
+  static const char *const nearest[] = {
+      "; nearest: p (2 bytes at 0x200000000): the access at its byte 0 ends 2 bytes past its end",
+      "; nearest: p (2 bytes at 0x200000000): the access at its byte 0 ends 2 bytes past its end",
+      "; nearest: p (2 bytes at 0x200000000): the access at its byte 0 ends 6 bytes past its end",
+      "; nearest: p (2 bytes at 0x200000000), 16 bytes before its start"};
+  for (unsigned k = 0; k < 4; k++) {
     char t[512];
     snprintf(t, sizeof t,
              ".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k(.param .u64 p) {\n"
@@ -129,8 +136,9 @@ static void test_load_wider_than_buffer(void **state) {
     tc5_ptx_launch_init(&cfg);
     cfg.threads = 1;
     assert_int_equal(tc5_ptx_launch(m, &cfg, &a, 1, NULL, &dg), TC5_EBOUNDS);
-    assert_true(has(&dg, "global address 0x200000000 ("));
+    assert_true(has(&dg, k < 3 ? "global address 0x200000000 (" : "global address 0x1fffffff0 ("));
     assert_true(has(&dg, "bytes) is outside every buffer and variable"));
+    assert_true(has(&dg, nearest[k]));
     free(buf);
     tc5_ptx_free(m);
   }

@@ -9,7 +9,7 @@ What changes against the examples' own run(): the tensors are NumPy arrays
 by a conversion kernel), max_active_clusters is the B200's 148 SMs over the
 cluster size (utils.HardwareInfo asks a GPU), the stream is CUstream(0), and
 the shapes are small. Needs nvidia-cutlass-dsl (skipped without it;
-scripts/test_python.sh installs it under TC5_PY_CUTE=1) and tc5's runtime
+scripts/pyenv.sh installs it for scripts/test.sh) and tc5's runtime
 library (built with the package)."""
 import importlib
 import inspect
@@ -23,7 +23,7 @@ import pytest
 import importlib.util
 
 if importlib.util.find_spec("cutlass") is None:
-    pytest.skip("nvidia-cutlass-dsl is not installed (TC5_PY_CUTE=1 installs it)", allow_module_level=True)
+    pytest.skip("nvidia-cutlass-dsl is not installed (scripts/pyenv.sh installs it)", allow_module_level=True)
 
 import tc5  # noqa: E402
 import tc5.cute  # noqa: E402
@@ -332,6 +332,7 @@ BLOCKSCALED = [
 
 @pytest.mark.parametrize("case", BLOCKSCALED, ids=[b[0] for b in BLOCKSCALED])
 def test_blockscaled_gemm(case):
+    pytest.importorskip("torch")  # NVIDIA's example imports it (TC5_PY_TORCH=1 scripts/test.sh installs it)
     from cutlass.cute.runtime import make_ptr
     name, vec, tiler, cluster, (m, n, k) = case
     g = importlib.import_module("dense_blockscaled_gemm_persistent")
@@ -476,3 +477,29 @@ def test_tutorial_fp16_gemm_6():
     ref = tc5.gemm(a, bd_ref.T, kind="f16").astype(np.float16)
     assert np.array_equal(ref.view(np.uint16), c.view(np.uint16)), \
         f"{np.count_nonzero(ref.view(np.uint16) != c.view(np.uint16))} elements differ"
+
+
+def test_benchmark_under_timing(monkeypatch):
+    """cutlass.cute.testing.benchmark under TC5_TIMING: the predicted microseconds of the callable's launches
+    on the B200 (the callable runs once); NaN for one that launches nothing through tc5"""
+    import warnings
+    import cutlass.cute.testing as ct
+    g = importlib.import_module("fp16_gemm_0")
+    rng = np.random.default_rng(7)
+    a = tc5.cute.asarray(_ints(rng, (128, 64), np.float16))
+    b = tc5.cute.asarray(_ints(rng, (256, 64), np.float16))
+    c = tc5.cute.empty((128, 256), np.float16)
+    args = [from_dlpack(x, assumed_align=32).mark_layout_dynamic(leading_dim=1) for x in (a, b, c)]
+    compiled = cute.compile(g.host_function, *args)
+    monkeypatch.setenv("TC5_TIMING", "b200")
+    n0, s0 = tc5.cute.predicted()
+    before = tc5.cute.launches()
+    us = ct.benchmark(compiled, kernel_arguments=ct.JitArguments(*args), warmup_iterations=3, iterations=5)
+    n1, s1 = tc5.cute.predicted()
+    assert tc5.cute.launches() == before + 1 and n1 == n0 + 1  # once, predicted
+    assert us == pytest.approx((s1 - s0) * 1e6) and 0 < us < 1000
+    assert np.array_equal(_bits(tc5.gemm(a, b.T, kind="f16").astype(np.float16)), _bits(c))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert np.isnan(ct.benchmark(lambda: None))
+    assert any("launched no kernel through tc5" in str(x.message) for x in w)

@@ -7,8 +7,8 @@ Every case listed must pass.
 Needs triton and PyTorch (CPU) and Triton's test files at the pinned commits:
 TC5_TRITON_PEER_SRC names checkouts (directories holding python/test/...)
 or git directories holding the pinned commits, separated by ':'; a file
-found in none is downloaded from GitHub. Skipped unless TC5_PY_TRITON=1 (as the other Triton
-tests in CI) and torch imports. TC5_TRITON_PEER=K runs the whole selection
+found in none is downloaded from GitHub. Skipped unless TC5_PY_TRITON=1
+(TC5_PY_TORCH=1 TC5_PY_TRITON=1 scripts/test.sh) and torch imports. TC5_TRITON_PEER=K runs the whole selection
 of every K-th case instead (K=16: the documented selection, about an hour on two
 cores; K=1: the whole files), and then only reports: docs/fidelity.md
 gives the counts and the causes."""
@@ -88,7 +88,7 @@ def test_peer_guard(tmp_path):
     env = peer.environment()
     res = peer.run_chunk(sys.executable, str(tmp_path), env, GUARD, 0)
     bad = {k: v for k, v in res.items() if v[0] != "passed"}
-    assert not bad, "\n".join(f"{k}: {o}: {peer.one_line(m)}" for k, (o, m) in bad.items())
+    assert not bad, "\n".join(f"{k}: {o}: {peer.one_line(m)}" for k, (o, m, _) in bad.items())
 
 
 def test_peer_selection(tmp_path):
@@ -97,7 +97,8 @@ def test_peer_selection(tmp_path):
         pytest.skip("TC5_TRITON_PEER=K runs every K-th case of the three files")
     out = tmp_path / "results.tsv"
     r = subprocess.run([sys.executable, str(SCRIPT), "--every", k, "--work", str(tmp_path / "work"), "--out", str(out),
-                        "--jobs", os.environ.get("TC5_TRITON_PEER_JOBS", "1")] + _source_args(), text=True,
+                        "--jobs", os.environ.get("TC5_TRITON_PEER_JOBS", "1"), "--engine",
+                        "ray" if importlib.util.find_spec("ray") else "local"] + _source_args(), text=True,
                        capture_output=True)
     print(r.stdout)
     assert r.returncode == 0, r.stderr[-3000:]

@@ -606,7 +606,10 @@ def install_fake_driver():
             return ARCH_CAP
 
         def get_benchmarker(self):
-            raise RuntimeError("no benchmarking in the corpus generator")
+            # Triton 3.3's Autotuner asks for it when made; calling it is the error
+            def bench(*a, **k):
+                raise RuntimeError("no benchmarking in the corpus generator")
+            return bench
 
         def get_empty_cache_for_benchmark(self):
             raise RuntimeError("no benchmarking in the corpus generator")
@@ -943,14 +946,36 @@ def cubin_resources(cubin, tmpdir):
     return res
 
 
+def _pack_args_before_3_5(fn, backend, kwargs, bound_args, specialization):
+    """what JITFunction.run computes before compiling, in the releases whose
+    JITFunction has no _pack_args (3.4 and earlier; the same steps)"""
+    from triton.runtime.jit import find_paths_if, get_iterable_path
+    options = backend.parse_options(kwargs)
+    sigvals = [x[0] for x in specialization]
+    signature = {x.name: v for x, v in zip(fn.params, sigvals)}
+    constexprs = find_paths_if(sigvals, lambda _, val: val == "constexpr")
+    constexprs = {path: get_iterable_path(list(bound_args.values()), path) for path in constexprs}
+    attrvals = [x[1] for x in specialization]
+    attrs = find_paths_if(attrvals, lambda _, x: isinstance(x, str))
+    attrs = {k: backend.parse_attr(get_iterable_path(attrvals, k)) for k in attrs}
+    return options, signature, constexprs, attrs
+
+
 def compile_launch(launch, config=None, extra_options=None):
     """Specialise like JITFunction.run does, then triton.compile(ASTSource)."""
     import triton
-    from triton import knobs
+    try:
+        from triton import knobs
+    except ImportError:  # Triton 3.3: the environment variables the knobs replaced
+        knobs = types.SimpleNamespace(runtime=types.SimpleNamespace(debug=os.environ.get("TRITON_DEBUG", "0") == "1"),
+                                      compilation=types.SimpleNamespace())
     from triton.compiler import ASTSource, make_backend
     from triton.backends.compiler import GPUTarget
     from triton.runtime.jit import create_function_from_signature
-    from triton.experimental.gluon._runtime import GluonASTSource
+    try:  # releases without Gluon (before 3.5) have no GluonASTSource
+        from triton.experimental.gluon._runtime import GluonASTSource
+    except ImportError:
+        GluonASTSource = None
 
     fn = launch.fn
     kwargs = dict(launch.kwargs)
@@ -961,14 +986,19 @@ def compile_launch(launch, config=None, extra_options=None):
         kwargs.update(config.all_kwargs())
     kwargs.update(extra_options or {})
     kwargs["debug"] = kwargs.get("debug", fn.debug) or knobs.runtime.debug
-    kwargs["instrumentation_mode"] = knobs.compilation.instrumentation_mode
-    kwargs["fpsan_homomorphic_casts"] = knobs.compilation.fpsan_homomorphic_casts
+    # the knobs a release has (issue 52: every release from 3.3 compiles the corpus)
+    for knob in ("instrumentation_mode", "fpsan_homomorphic_casts"):
+        if hasattr(knobs.compilation, knob):
+            kwargs[knob] = getattr(knobs.compilation, knob)
     target = GPUTarget("cuda", ARCH, 32)
     backend = make_backend(target)
     binder = create_function_from_signature(fn.signature, fn.params, backend)
     bound_args, specialization, options = binder(*launch.args, **kwargs)
-    options, signature, constexprs, attrs = fn._pack_args(backend, kwargs, bound_args, specialization, options)
-    src_cls = GluonASTSource if fn.is_gluon() else ASTSource
+    if hasattr(fn, "_pack_args"):
+        options, signature, constexprs, attrs = fn._pack_args(backend, kwargs, bound_args, specialization, options)
+    else:
+        options, signature, constexprs, attrs = _pack_args_before_3_5(fn, backend, kwargs, bound_args, specialization)
+    src_cls = GluonASTSource if getattr(fn, "is_gluon", lambda: False)() else ASTSource
     src = src_cls(fn, signature, constexprs, attrs)
     grid = launch.grid
     if callable(grid):
@@ -999,6 +1029,8 @@ def write_variant(out, name, launch, kernel, info, note, tmpdir):
     ptx = kernel.asm["ptx"]
     entry, ptx_params = ptx_entry_params(ptx)
     params = describe_params(info["signature"], info["bound"], getattr(md, "tensordesc_meta", None) or [])
+    if len(params) == len(ptx_params) + 1 and params[-1]["name"] == "profile_scratch":
+        params.pop()  # releases before 3.5 pass no profile scratch
     mismatch = len(params) != len(ptx_params)
     for p, pn in zip(params, ptx_params):
         p["ptx_param"] = pn
@@ -1026,7 +1058,7 @@ def write_variant(out, name, launch, kernel, info, note, tmpdir):
         "kernel": launch.name,
         "entry": entry,
         "tutorial": launch.fn.fn.__code__.co_filename.split("patched_src/")[-1],
-        "language": "gluon" if launch.fn.is_gluon() else "triton",
+        "language": "gluon" if getattr(launch.fn, "is_gluon", lambda: False)() else "triton",
         "note": note,
         "triton_version": triton.__version__,
         "target": f"cuda:{ARCH}",
@@ -1050,8 +1082,8 @@ def write_variant(out, name, launch, kernel, info, note, tmpdir):
         "global_scratch_align": md.global_scratch_align,
         "profile_scratch_size": getattr(md, "profile_scratch_size", None),
         "profile_scratch_align": getattr(md, "profile_scratch_align", None),
-        "launch_pdl": md.launch_pdl,
-        "launch_cooperative_grid": md.launch_cooperative_grid,
+        "launch_pdl": getattr(md, "launch_pdl", False),
+        "launch_cooperative_grid": getattr(md, "launch_cooperative_grid", False),
         "tensordesc_meta": _jsonable(getattr(md, "tensordesc_meta", None)),
         "grid": [gx, gy, gz],
         "cuda_launch": {
@@ -1581,7 +1613,7 @@ def gex01_attention(L):
         yield V(f"gex01_attention_kernel_{short}_d{d}_{'causal' if causal else 'full'}_{2**len(cta)}cta", _one(c),
                 note=f"Z={Z} H={H} N_CTX={N_CTX}; select_kernel_config defaults; cta_layout={cta}")
 
-for _f in (t02_fused_softmax, t05_layer_norm, t06_fused_attention):
+for _f in (t02_fused_softmax, t03_matmul, t05_layer_norm, t06_fused_attention):
     _f.sm90 = True  # also built for sm_90a (--arch 90)
 
 # ----------------------------------------------------------------------------

@@ -1,0 +1,145 @@
+"""torch.cuda's answers under tc5 (TC5_TRITON_TORCH_CUDA=1, or
+tc5.triton.activate(torch_cuda=True)): the queries libraries make at import
+and collection time, answered as a B200 would (an H100 with
+TC5_TRITON_ARCH=90), in one table, ANSWERS.
+
+The list was found by reading what real suites call before and around their
+kernels (Liger-Kernel 0.8.5's src/ and test/: is_available 96 times,
+current_stream 74, get_device_capability 47, synchronize 18,
+get_device_properties 18 (.multi_processor_count, .total_memory, .name),
+torch.cuda.device 12, current_device 12, device_count 9, set_device 9,
+Stream/stream 14, manual_seed(_all) 7, mem_get_info 3 (collection-time
+skipif), is_bf16_supported 4, the memory statistics of its benchmarks), and
+Triton's tutorials' and Gluon's tests. Queries not in the table (CUDA
+graphs, torch.cuda._sleep, ...) are PyTorch's own and reach the CUDA
+runtime as they would on a machine without a GPU.
+
+install(torch) puts the answers on torch.cuda; `python -m tc5.torch_cuda`
+prints the table (docs/python.md shows it, the doc test compares). The
+device identity (what a "cuda" tensor is) is tc5.triton.torch_cuda_shim's.
+"""
+from __future__ import annotations
+
+GIB = 2**30
+
+
+def _spec():
+    """the device the answers describe: (name, major, minor, SMs, total memory, L2 bytes)"""
+    from .triton import target_arch, _props
+    arch = target_arch()
+    h100 = arch == 90
+    return {"name": "NVIDIA H100 (tc5)" if h100 else "NVIDIA B200 (tc5)", "major": arch // 10, "minor": arch % 10,
+            "multi_processor_count": _props()["multiprocessor_count"],
+            "total_memory": (80 if h100 else 192) * GIB, "warp_size": 32,
+            "shared_memory_per_block_optin": _props()["max_shared_mem"],
+            "regs_per_multiprocessor": 65536, "max_threads_per_multi_processor": 2048,
+            "L2_cache_size": (50 if h100 else 126) * 2**20}
+
+
+class DeviceProperties:
+    """torch.cuda.get_device_properties(...) under tc5 (the fields libraries read)"""
+
+    def __init__(self):
+        for k, v in _spec().items():
+            setattr(self, k, v)
+
+    def __repr__(self):
+        return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                f"total_memory={self.total_memory // 2**20}MB, multi_processor_count={self.multi_processor_count})")
+
+
+class _Context:
+    """torch.cuda.device(i) / torch.cuda.stream(s): a context that switches nothing (tc5 is the one device,
+    launches are synchronous)"""
+
+    def __init__(self, *args, **kwargs):
+        self.idx = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _none(*args, **kwargs):
+    return None
+
+
+def _zero(*args, **kwargs):
+    return 0
+
+
+def _stream_class():
+    from .triton import _Stream
+    return _Stream
+
+
+def _event_class():
+    from .triton import _Event
+    return _Event
+
+
+# (query, the answer as documented, a function of nothing that makes what torch.cuda gets)
+ANSWERS = (
+    ("is_available()", "True", lambda: lambda: True),
+    ("device_count()", "1", lambda: lambda: 1),
+    ("current_device()", "0", lambda: lambda device=None: 0),
+    ("set_device(d)", "nothing (one device)", lambda: _none),
+    ("device(d)", "a context that switches nothing", lambda: _Context),
+    ("_exchange_device(d)", "0", lambda: lambda device: 0),
+    ("get_device_name(d)", "'NVIDIA B200 (tc5)'", lambda: lambda device=None: _spec()["name"]),
+    ("get_device_capability(d)", "(10, 0)", lambda: lambda device=None: (_spec()["major"], _spec()["minor"])),
+    ("get_device_properties(d)", "name, major 10, minor 0, multi_processor_count 148, total_memory 192 GiB, "
+     "warp_size 32, shared_memory_per_block_optin 232448, regs_per_multiprocessor 65536, "
+     "max_threads_per_multi_processor 2048, L2_cache_size 126 MiB", lambda: lambda device=None: DeviceProperties()),
+    ("is_bf16_supported()", "True", lambda: lambda *a, **k: True),
+    ("mem_get_info(d)", "(192 GiB, 192 GiB): all free (tensors live in host memory)",
+     lambda: lambda device=None: (_spec()["total_memory"], _spec()["total_memory"])),
+    ("memory_allocated(d), max_memory_allocated(d), memory_reserved(d), max_memory_reserved(d)", "0",
+     lambda: _zero),
+    ("reset_peak_memory_stats(d), empty_cache()", "nothing", lambda: _none),
+    ("synchronize(d)", "nothing (launches are synchronous)", lambda: _none),
+    ("manual_seed(s), manual_seed_all(s), seed(), seed_all()", "nothing (tensors are made by the CPU's generator)",
+     lambda: _none),
+    ("Stream(...), ExternalStream(...), current_stream(d), default_stream(d)", "a stream whose methods do nothing",
+     lambda: _stream_class()),
+    ("stream(s), set_stream(s)", "a context that switches nothing; nothing", lambda: _Context),
+    ("Event(...)", "an event on the host clock (elapsed_time: milliseconds between two records)",
+     lambda: _event_class()),
+)
+
+# a row's query names -> the attribute of torch.cuda (calls and classes)
+_STREAM_FACTORIES = ("current_stream", "default_stream")
+
+
+def _names(query: str):
+    return [q.split("(")[0].strip() for q in query.split("), ")]
+
+
+def install(torch=None) -> None:
+    """puts ANSWERS on torch.cuda (idempotent)"""
+    if torch is None:
+        import torch
+    c = torch.cuda
+    for query, _, make in ANSWERS:
+        obj = make()
+        for name in _names(query):
+            if name in _STREAM_FACTORIES:
+                setattr(c, name, lambda device=None, _s=obj: _s())
+            elif name == "set_stream":
+                setattr(c, name, _none)
+            else:
+                setattr(c, name, obj)
+
+
+def table() -> str:
+    """ANSWERS as a Markdown table (docs/python.md)"""
+    rows = ["| `torch.cuda.` query | answer |", "| --- | --- |"]
+    for query, answer, _ in ANSWERS:
+        rows.append("| " + ", ".join(f"`{q}`" for q in query.split(", ")) + f" | {answer} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(table())

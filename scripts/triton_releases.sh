@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Triton releases against tc5 (issue 52): every release that targets sm_100 (3.3 ... 3.9).
+#   scripts/triton_releases.sh door [VERSION...]    the Triton door's NumPy-only tests
+#       (tests/python/test_triton.py, test_triton_driver.py, test_triton_gluon.py) under each release: one line of
+#       pytest's summary a release, the failures' first error lines in build/triton-releases/door-V.txt
+#   scripts/triton_releases.sh corpus [VERSION...]  tutorial 03's matmul (its first autotune config)
+#       compiled by each release for sm_100a (tests/data/ptx/rel100) and sm_90a (rel90), then each
+#       folder's gen_inputs.py; the silicon outputs of rel90 come from gpu/run.sh rel90 on an H100/H200
+# VERSION defaults to 3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0. Each release is installed (pip
+# --target, no dependencies: a few hundred MB, one at a time) under build/triton-releases/triton-V,
+# with one virtualenv (numpy, ml_dtypes, pytest, scikit-build-core) and tc5's package built from this
+# checkout (pip --target build/triton-releases/tc5: the CMake build, minutes). TUTORIALS names a
+# checkout of facebookexperimental/triton holding python/tutorials (gen_triton_corpus.py's --src);
+# TUTORIALS_3_3 one of its release/3.3.x branch (3.3's tutorial 03 uses an API its later text does not).
+# Not in the default suite (downloads; minutes a release). Needs scripts/build.sh's build/tc5.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:?usage: scripts/triton_releases.sh door|corpus [VERSION...]}
+shift
+versions=${*:-3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}
+top=$(pwd)/build/triton-releases
+mkdir -p "$top"
+venv=$top/venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q numpy ml_dtypes pytest scikit-build-core
+fi
+install_release() { # the release's wheel, alone, under $top/triton-V
+  [ -d "$top/triton-$1/triton" ] || "$venv/bin/pip" install -q --no-deps --target "$top/triton-$1" "triton==$1"
+}
+case $what in
+  door)
+    [ -d "$top/tc5/tc5" ] || "$venv/bin/pip" install -q --no-deps --no-build-isolation --target "$top/tc5" .
+    for v in $versions; do
+      install_release "$v"
+      log=$top/door-$v.txt
+      (cd build && PYTHONPATH="$top/triton-$v:$top/tc5" TC5_CLI="$(pwd)/tc5" "$venv/bin/python" -m pytest -q \
+        -p no:cacheprovider -rf --continue-on-collection-errors ../tests/python/test_triton.py ../tests/python/test_triton_driver.py ../tests/python/test_triton_gluon.py > "$log" 2>&1) || true
+      echo "triton $v: $(grep -E '(passed|failed|skipped|error).* in [0-9.]+s' "$log" | tail -1)"
+      grep '^FAILED' "$log" | sed 's/^/  /' || true
+    done ;;
+  corpus)
+    src=${TUTORIALS:?TUTORIALS: a checkout holding python/tutorials}
+    gen=tests/data/ptx/census/gen_triton_corpus.py
+    for v in $versions; do
+      install_release "$v"
+      s=$src
+      case $v in 3.3.*) s=${TUTORIALS_3_3:?TUTORIALS_3_3: the release/3.3.x tutorials} ;; esac
+      for arch in 100 90; do
+        out=$top/corpus-$v-$arch
+        # sm_90a from 3.8 on: PTX ISA 8.7, as the earlier releases write (the H200's driver
+        # loads no newer: gpu/run.sh rel90)
+        opt=; case $arch-$v in 90-3.[89].*) opt="--ptx-version 87" ;; esac
+        PYTHONPATH="$top/triton-$v" "$venv/bin/python" $gen --src "$s" --out "$out" --arch $arch --only t03 \
+          --variants fp16_128x256x64_w8s3 --work "$top/work-$v" $opt > "$out.log" 2>&1 || true
+        tail -1 "$out.log"
+        f=$out/t03_matmul_kernel_fp16_128x256x64_w8s3
+        [ -f "$f.ptx" ] || continue
+        dst=tests/data/ptx/rel$arch/t03_matmul_fp16_128x256x64_w8s3_$v
+        cp "$f.ptx" "$dst.ptx"
+        cp "$f.json" "$dst.json"
+      done
+    done
+    python3 tests/data/ptx/rel100/gen_inputs.py
+    python3 tests/data/ptx/rel90/gen_inputs.py ;;
+  *) echo "usage: scripts/triton_releases.sh door|corpus [VERSION...]" >&2; exit 2 ;;
+esac

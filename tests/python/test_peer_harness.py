@@ -1,0 +1,156 @@
+"""scripts/peer_harness.py, the one peer-suite harness (issue 48), on a
+synthetic suite (no Triton): each engine (ray: chunks as Ray tasks on a
+local Ray; xdist; local: chunk processes) gives the same results file --
+outcomes, causes, the per-case launch count, "not run" for a case that
+passed without a launch where the suite asks -- and a pytest process that
+dies is recorded as crashed. The Ray test skips without Ray (the extra
+tc5[ray]), the xdist one without pytest-xdist. About 40 s (Ray's start-up
+most of it)."""
+import importlib.util
+import pathlib
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve()
+spec = importlib.util.spec_from_file_location("peer_harness", HERE.parents[2] / "scripts" / "peer_harness.py")
+H = importlib.util.module_from_spec(spec)
+sys.modules["peer_harness"] = H
+spec.loader.exec_module(H)
+
+# a fake tc5.triton whose launches() a case advances: the launch count the harness's conftest reads
+TESTS = b'''
+import os
+import sys
+import types
+
+import pytest
+
+
+def _launch(n):
+    m = sys.modules.get("tc5.triton")
+    if m is None or not hasattr(m, "count"):
+        m = types.ModuleType("tc5.triton")
+        m.count = 0
+        m.launches = lambda: m.count
+        sys.modules["tc5.triton"] = m
+    m.count += n
+
+
+@pytest.mark.parametrize("i", range(4))
+def test_kernel(i):
+    _launch(i + 1)
+    assert os.environ["PEER_FLAG"] == "on"
+
+
+def test_no_kernel():
+    assert True
+
+
+def test_wrong():
+    _launch(1)
+    raise AssertionError("Mismatch: 3 of 16 elements differ")
+
+
+def test_skip():
+    pytest.skip("needs an AMD GPU")
+'''
+CRASH = b'''
+import os
+
+
+def test_dies():
+    os._exit(7)
+'''
+
+
+def make_suite(crash=False):
+    files = {"test_a.py": TESTS}
+    tests = ["test_a.py"]
+    if crash:
+        files["test_b.py"] = CRASH
+        tests.append("test_b.py")
+    return H.Suite(name="synthetic", title="a synthetic suite", files=files, tests=tests,
+                   env={"PEER_FLAG": "on", "TC5_TRITON": None},
+                   causes=[("skip: its own condition", r"^SKIP"), ("test: result differs", r"Mismatch"),
+                           ("other", r"")],
+                   zero_launches="not run")
+
+
+EXPECTED = {
+    "test_a.py::test_kernel[0]": ("passed", "", "1"),
+    "test_a.py::test_kernel[1]": ("passed", "", "2"),
+    "test_a.py::test_kernel[2]": ("passed", "", "3"),
+    "test_a.py::test_kernel[3]": ("passed", "", "4"),
+    "test_a.py::test_no_kernel": ("not run", "other", "0"),
+    "test_a.py::test_wrong": ("failed", "test: result differs", "1"),
+    "test_a.py::test_skip": ("skipped", "skip: its own condition", "0"),
+}
+
+
+def results(path):
+    rows = {}
+    for line in open(path):
+        if line.startswith("#"):
+            continue
+        f = line.rstrip("\n").split("\t")
+        assert len(f) == 5, line
+        rows[f[0]] = (f[1], f[2], f[4])
+    return rows
+
+
+def ids_of(suite, tmp_path):
+    work = tmp_path / "collect"
+    H.write_files(suite, str(work))
+    return H.collect(suite, sys.executable, str(work))
+
+
+def test_select_every_kth():
+    ids = [f"t.py::f[{i}]" for i in range(5)] + ["t.py::g"] + [f"t.py::h[{i}]" for i in range(3)]
+    assert H.select(ids, 2) == ["t.py::f[0]", "t.py::f[2]", "t.py::f[4]", "t.py::g", "t.py::h[0]", "t.py::h[2]"]
+
+
+def test_local_engine(tmp_path):
+    suite = make_suite()
+    ids = ids_of(suite, tmp_path)
+    assert len(ids) == 7
+    rows = H.run(suite, ids, engine="local", work=str(tmp_path / "w"), jobs=2, chunk=3)
+    H.report(suite, rows, str(tmp_path / "r.tsv"))
+    assert results(tmp_path / "r.tsv") == EXPECTED
+
+
+def test_xdist_engine(tmp_path):
+    pytest.importorskip("xdist", reason="the xdist engine needs pytest-xdist (pip install pytest-xdist)")
+    suite = make_suite(crash=True)
+    ids = ids_of(suite, tmp_path)
+    rows = H.run(suite, ids, engine="xdist", work=str(tmp_path / "w"), jobs=2)
+    H.report(suite, rows, str(tmp_path / "r.tsv"))
+    got = results(tmp_path / "r.tsv")
+    assert got.pop("test_b.py::test_dies")[0] == "crashed"
+    assert got == EXPECTED
+
+
+def test_ray_engine(tmp_path):
+    pytest.importorskip("ray", reason="the Ray engine needs Ray: pip install 'tc5[ray]'")
+    suite = make_suite(crash=True)
+    ids = ids_of(suite, tmp_path)
+    ids = ids[:6] + ids[7:] + ids[6:7]  # test_skip last: [k0 k1 k2] [k3 no_kernel wrong] [dies skip]
+    import ray
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        # chunks of 3: the crashing case alone in the last (a crash loses its chunk's cases)
+        rows = H.run(suite, ids, engine="ray", chunk=3, progress=False)
+    finally:
+        ray.shutdown()
+    H.report(suite, rows, str(tmp_path / "r.tsv"))
+    got = results(tmp_path / "r.tsv")
+    assert got.pop("test_b.py::test_dies")[0] == "crashed"
+    assert got.pop("test_a.py::test_skip")[0] == "crashed"  # in the crashed process's chunk
+    assert got == {k: v for k, v in EXPECTED.items() if k != "test_a.py::test_skip"}
+    assert list(rows) == ids  # the results in the selection's order
+
+
+def test_ray_absent_names_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    with pytest.raises(SystemExit, match=r"pip install 'tc5\[ray\]'"):
+        H.run(make_suite(), ["test_a.py::test_skip"], engine="ray")

@@ -1,0 +1,88 @@
+"""The torch.cuda shim's start-up (issue 49): with TC5_TRITON=1
+TC5_TRITON_TORCH_CUDA=1, a script whose first line asks
+torch.cuda.is_available() gets True (site-packages/tc5_torch_cuda.pth
+installs the shim when torch is imported, before any Triton driver exists),
+and every query of tc5/torch_cuda.py's table answers as documented. Needs
+PyTorch: skipped without it (TC5_PY_TORCH=1 scripts/test.sh installs it)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("triton")
+try:
+    import torch  # noqa: F401
+except ImportError:
+    pytest.skip("could not import 'torch' (TC5_PY_TORCH=1 scripts/test.sh installs it)", allow_module_level=True)
+
+
+def _run(code, tmp_path, **env):
+    e = dict(os.environ)
+    e.update(env)
+    script = tmp_path / "script.py"  # a file: Triton's @jit reads its source
+    script.write_text(textwrap.dedent(code))
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=e, timeout=600)
+
+
+SCRIPT = """\
+    import torch; assert torch.cuda.is_available(), "no CUDA"
+    import triton, triton.language as tl
+    assert torch.cuda.device_count() == 1 and torch.cuda.current_device() == 0
+    assert torch.cuda.get_device_capability() == (10, 0), torch.cuda.get_device_capability()
+    p = torch.cuda.get_device_properties(0)
+    assert p.multi_processor_count == 148 and p.total_memory == 192 * 2**30 and "B200" in p.name
+    free, total = torch.cuda.mem_get_info()
+    assert free == total == 192 * 2**30
+    assert torch.cuda.is_bf16_supported() and torch.cuda.memory_allocated() == 0
+    torch.cuda.synchronize(); torch.cuda.manual_seed(0); torch.cuda.empty_cache()
+    with torch.cuda.device(0), torch.cuda.stream(torch.cuda.Stream()):
+        torch.cuda.current_stream().synchronize()
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record(); e.record(); assert e.elapsed_time(e) == 0.0
+
+    @triton.jit
+    def add(x, y, n, B: tl.constexpr):
+        o = tl.program_id(0) * B + tl.arange(0, B)
+        tl.store(y + o, tl.load(x + o, mask=o < n) + 1, mask=o < n)
+
+    x = torch.arange(1000, dtype=torch.float32, device="cuda")
+    y = torch.empty_like(x)
+    add[(triton.cdiv(1000, 256),)](x, y, 1000, B=256)
+    torch.cuda.synchronize()
+    assert torch.equal(y, x + 1)
+    print("ok")
+"""
+
+
+def test_first_line_checks_cuda(tmp_path):
+    r = _run(SCRIPT, tmp_path, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+def test_without_the_variable_cuda_is_the_machines(tmp_path):
+    r = _run("import torch; print(torch.cuda.is_available.__module__)", tmp_path, TC5_TRITON="1",
+             TC5_TRITON_TORCH_CUDA="0")
+    assert r.returncode == 0 and r.stdout.strip() == "torch.cuda", r.stderr[-3000:]
+
+
+def test_activate_argument(tmp_path):
+    r = _run("""\
+        import torch, tc5.triton
+        tc5.triton.activate(torch_cuda=True)
+        assert torch.cuda.is_available() and torch.cuda.mem_get_info()[0] == 192 * 2**30
+        print("ok")
+    """, tmp_path, TC5_TRITON="0", TC5_TRITON_TORCH_CUDA="0")
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+def test_every_answer_of_the_table_is_installed(tmp_path):
+    r = _run("""\
+        import torch, tc5.torch_cuda as tcu
+        for query, answer, make in tcu.ANSWERS:
+            for name in tcu._names(query):
+                assert getattr(torch.cuda, name).__module__.startswith("tc5"), name
+        print("ok", len(tcu.ANSWERS))
+    """, tmp_path, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]

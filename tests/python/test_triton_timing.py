@@ -1,0 +1,129 @@
+"""The Triton door under the timing model (issue 47's Python side):
+tc5.triton.predict() and TC5_TIMING make do_bench / do_bench_cudagraph return
+the predicted milliseconds of the function's launches, the door's
+autotune_bench rank configs by them (so @triton.autotune picks by the
+model), a function that launches nothing through tc5 gives NaN with a
+warning, TC5_TRITON_ARCH=90 reports the Hopper part TC5_TIMING names, and
+an unknown GPU is an error naming it. run_ptx(timing=) returns the
+prediction beside what it returned before. NumPy only; skipped without
+triton. About 20 s."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+triton = pytest.importorskip("triton")
+import triton.language as tl  # noqa: E402
+
+import tc5  # noqa: E402
+import tc5.triton  # noqa: E402
+
+tc5.triton.activate()
+
+
+@triton.jit
+def _add(x, y, out, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + i, tl.load(x + i, mask=i < n) + tl.load(y + i, mask=i < n), mask=i < n)
+
+
+N = 1 << 16
+X = np.arange(N, dtype=np.float32)
+Y = np.ones(N, np.float32)
+CONFIGS = [triton.Config({"BLOCK": 128}, num_warps=1), triton.Config({"BLOCK": 1024}, num_warps=4),
+           triton.Config({"BLOCK": 4096}, num_warps=8)]
+
+
+def _launch(block, warps, out=None):
+    out = np.zeros(N, np.float32) if out is None else out
+    _add[(triton.cdiv(N, block),)](X, Y, out, N, BLOCK=block, num_warps=warps)
+    return out
+
+
+def test_predict_collects_each_launch():
+    with tc5.triton.predict("b200") as outer:
+        with tc5.triton.predict("b200") as inner:
+            out = _launch(4096, 8)  # 16 CTAs: never sampled, the outputs complete
+        _launch(128, 1)  # 512 CTAs: the model runs a sample of them
+    assert len(inner.launches) == 1 and len(outer.launches) == 2
+    d = inner.launches[0]
+    assert d["kernel"] == "_add" and d["gpu"] == "b200" and d["seconds"] > 0
+    assert d["regs_from_ptxas"] is True and d["regs_per_thread"] > 0  # the cubin's count
+    assert set(d["busy"]) == {"tensor core", "TMA", "shared memory", "L2/HBM", "SFU", "issue"}
+    assert outer.seconds == pytest.approx(sum(x["seconds"] for x in outer.launches))
+    assert np.array_equal(out, X + Y) and d["sampled"] is False
+    assert outer.launches[1]["sampled"] is True and outer.launches[1]["ctas_total"] == 512
+    assert tc5.triton.timing_gpu() is None  # off again after the block
+
+
+def test_do_bench_is_the_prediction(monkeypatch):
+    monkeypatch.setenv("TC5_TIMING", "b200")
+    ms = triton.testing.do_bench(lambda: _launch(1024, 4))
+    with tc5.triton.predict() as p:
+        _launch(1024, 4)
+    assert ms == pytest.approx(p.ms) and 0 < ms < 1  # a 256 KiB add on a B200: microseconds
+    q = triton.testing.do_bench_cudagraph(lambda: _launch(1024, 4), quantiles=[0.5, 0.2, 0.8])
+    assert q == pytest.approx([p.ms] * 3)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        tc5.triton._no_prediction_warned = False
+        assert math.isnan(triton.testing.do_bench(lambda: X + Y))
+    assert any("launched no kernel through tc5" in str(x.message) for x in w)
+
+
+def test_autotune_picks_by_the_model(monkeypatch):
+    monkeypatch.setenv("TC5_TIMING", "b200")
+    predicted = {}
+    for c in CONFIGS:
+        with tc5.triton.predict() as p:
+            _launch(c.kwargs["BLOCK"], c.num_warps)
+        predicted[(c.kwargs["BLOCK"], c.num_warps)] = p.seconds
+    assert len(set(predicted.values())) == 3  # the configs do not tie
+
+    @triton.autotune(configs=CONFIGS, key=["n"])
+    @triton.jit
+    def add_tuned(x, y, out, n, BLOCK: tl.constexpr):
+        i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out + i, tl.load(x + i, mask=i < n) + tl.load(y + i, mask=i < n), mask=i < n)
+
+    out = np.zeros(N, np.float32)
+    add_tuned[lambda m: (triton.cdiv(N, m["BLOCK"]),)](X, Y, out, N)
+    b = add_tuned.best_config
+    assert (b.kwargs["BLOCK"], b.num_warps) == min(predicted, key=predicted.get)
+    assert np.array_equal(out, X + Y)
+
+
+def test_hopper_part_and_bad_gpu(monkeypatch):
+    monkeypatch.setenv("TC5_TRITON_ARCH", "90")
+    monkeypatch.setenv("TC5_TIMING", "h200")
+    assert tc5.triton.device() == tc5.triton.H200
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    assert props["mem_bus_width"] == 6144 and props["multiprocessor_count"] == 132
+    monkeypatch.setenv("TC5_TIMING", "h100")
+    assert tc5.triton.device() == tc5.triton.H100
+    monkeypatch.delenv("TC5_TRITON_ARCH")
+    monkeypatch.setenv("TC5_TIMING", "a100")
+    with pytest.raises(tc5.InvalidArgumentError, match="a100"):
+        _launch(1024, 4)
+    monkeypatch.setenv("TC5_TIMING", "h100")  # sm_100a PTX on a Hopper part
+    with pytest.raises(tc5.InvalidArgumentError, match="h100"):
+        _launch(1024, 4)
+
+
+def test_run_ptx_timing_return_shape():
+    ptx, _ = tc5.triton.compile(_add, X, Y, np.zeros(N, np.float32), N, BLOCK=1024)
+    out = np.zeros(N, np.float32)
+    r = tc5.run_ptx(ptx, N // 1024, 128, [X, Y, out, N, None, None], timing="b200",
+                    timing_sample=tc5.TIMING_SAMPLE_ALL)
+    findings, printed = r  # unpacks as before
+    assert findings == [] and printed == "" and r.findings is findings
+    t = r.timing
+    assert t["gpu"] == "b200" and t["seconds"] > 0 and t["sampled"] is False and t["ctas_total"] == N // 1024
+    assert "tc5 run: timing: predicted" in t["text"] and t["limit"] in list(t["busy"]) + ["latency"]
+    assert np.array_equal(out, X + Y)  # every CTA ran
+    assert tc5.run_ptx(ptx, N // 1024, 128, [X, Y, out, N, None, None]).timing is None
+    r = tc5.run_ptx(ptx, N // 1024, 128, [X, Y, out, N, None, None], timing="b200", timing_sample=2)
+    assert r.timing["sampled"] is True and r.timing["ctas_simulated"] < N // 1024
+    with pytest.raises(TypeError, match="timing: a GPU's name"):
+        tc5.run_ptx(ptx, 1, 128, [X, Y, out, N, None, None], timing=100)
