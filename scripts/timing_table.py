@@ -20,6 +20,7 @@ error = predicted / measured - 1. Standard library only."""
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -91,8 +92,13 @@ def predict_one(tc5, d, w, gpu, work, sample=None):
     name, argv = tc5_argv(tc5, d, w, work, gpu, sample)
     import time
     t0 = time.time()
-    r = subprocess.run(argv, capture_output=True, text=True)
-    secs = time.time() - t0
+    timer = shutil.which("time") if os.path.exists("/usr/bin/time") else None
+    r = subprocess.run((["/usr/bin/time", "-f", "TC5CPU %U %S"] if timer else []) + argv, capture_output=True, text=True)
+    secs = time.time() - t0  # wall, when /usr/bin/time is missing
+    cpu = re.search(r"^TC5CPU ([0-9.]+) ([0-9.]+)$", r.stderr, re.M)
+    if cpu:  # the child's own CPU seconds (user + system): what the row costs, whatever the load
+        secs = float(cpu.group(1)) + float(cpu.group(2))
+        r = subprocess.CompletedProcess(r.args, r.returncode, r.stdout, r.stderr[:cpu.start()] + r.stderr[cpu.end():])
     m = None
     for line in (r.stdout + r.stderr).splitlines():
         m = LINE.search(line) or m
@@ -141,9 +147,19 @@ def measured(setname):
 # --subset all takes every row of b200_published.tsv.
 B200_SUBSET = r"(_k(512|2048)$|^g07_nonpersistent_)"
 # clusters simulated in detail for the B200 set (the model's --timing-sample; its default is 16):
-# the tutorials' grids are uniform tiles (no data-dependent work), so 4 strata suffice; the docs
-# show one row at both (docs/timing.md, "Blackwell against published figures").
+# the tutorials' grids are uniform 128 x 256 tiles (8192 divides evenly; no data-dependent work),
+# so few strata suffice: 4 for a non-persistent grid (one tile a CTA), 1 for a persistent grid of
+# at most one CTA per SM (that CTA runs its whole share, 14 tiles). The docs show one row at the
+# model's default 16 too (docs/timing.md, "Blackwell against published figures").
 B200_SAMPLE = 4
+B200_SAMPLE_PERSISTENT = 1
+
+
+def b200_sample(w):
+    g = 1
+    for x in w[3].split(","):
+        g *= int(x)
+    return B200_SAMPLE_PERSISTENT if g <= 148 else B200_SAMPLE
 
 
 def model_id():
@@ -165,7 +181,7 @@ def cmd_predict(a):
     work = tempfile.mkdtemp(prefix="timing_table_")
     rows = dict(old)
     gpu = "b200" if a.set == "b200" else "h200"
-    sample = a.sample if a.sample is not None else (B200_SAMPLE if a.set == "b200" else None)
+    sample = a.sample  # None: the model's default; for --set b200, b200_sample() per row
     subset = a.subset if a.subset is not None else (B200_SUBSET if a.set == "b200" else "all")
     todo = [w for w in lines if (not a.only or re.search(a.only, w[0]))
             and (subset == "all" or re.search(subset, w[0]))]
@@ -173,10 +189,13 @@ def cmd_predict(a):
     cost = {k: float(r.get("cpu_s") or 1e9) for k, r in read_tsv(out).items()}
     todo.sort(key=lambda w: (cost.get(w[0], 1e9) > 3.0, -cost.get(w[0], 1e9) if cost.get(w[0], 1e9) > 3.0
                              else cost.get(w[0], 1e9)))
-    head = (f"# tc5 run --timing={gpu}{f' --timing-sample={sample}' if sample else ''} on "
+    smp = (f" --timing-sample={sample}" if sample else
+           f" --timing-sample={B200_SAMPLE} (persistent grids: {B200_SAMPLE_PERSISTENT})" if a.set == "b200" else "")
+    head = (f"# tc5 run --timing={gpu}{smp} on "
             f"tests/data/timing/{a.set}/launches.txt (scripts/timing_table.py predict --set {a.set}); "
             f"model: git tree src/timing {model_id()}; "
-            f"cpu_s: the run's wall seconds here (2 shared cores, {a.jobs} at a time)\n")
+            f"cpu_s: the run's CPU seconds (user + system, /usr/bin/time; wall where it is missing), "
+            f"{a.jobs} at a time on the 2 shared cores\n")
 
     def write():
         with open(out + ".tmp", "w") as f:
@@ -189,7 +208,8 @@ def cmd_predict(a):
 
     from concurrent.futures import ThreadPoolExecutor, as_completed
     with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        futs = [ex.submit(predict_one, a.tc5, d, w, gpu, work, sample) for w in todo]
+        futs = [ex.submit(predict_one, a.tc5, d, w, gpu, work,
+                          sample if sample is not None or a.set != "b200" else b200_sample(w)) for w in todo]
         for fu in as_completed(futs):
             name, us, note, secs = fu.result()
             rows[name] = {"name": name, "predicted_us": "" if us is None else f"{us:.3f}", "cpu_s": f"{secs:.1f}",
