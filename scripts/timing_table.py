@@ -184,7 +184,8 @@ def cmd_predict(a):
     sample = a.sample  # None: the model's default; for --set b200, b200_sample() per row
     subset = a.subset if a.subset is not None else (B200_SUBSET if a.set == "b200" else "all")
     todo = [w for w in lines if (not a.only or re.search(a.only, w[0]))
-            and (subset == "all" or re.search(subset, w[0]))]
+            and (subset == "all" or re.search(subset, w[0]))
+            and not (a.resume and rows.get(w[0], {}).get("predicted_us"))]
     # cheap rows first (the committed cpu_s: those CTest re-predicts), then the rest longest first
     cost = {k: float(r.get("cpu_s") or 1e9) for k, r in read_tsv(out).items()}
     todo.sort(key=lambda w: (cost.get(w[0], 1e9) > 3.0, -cost.get(w[0], 1e9) if cost.get(w[0], 1e9) > 3.0
@@ -384,6 +385,7 @@ def main():
     p.add_argument("--set", default="h200", choices=["h200", "mask", "b200"])
     p.add_argument("--only")
     p.add_argument("--out")
+    p.add_argument("--resume", action="store_true", help="skip rows this same model already predicted")
     p.add_argument("--jobs", type=int, default=1, help="predictions at a time (2 at most on this machine)")
     p.add_argument("--sample", type=int, help="--timing-sample=N (default: the model's; 4 for --set b200)")
     p.add_argument("--subset", help="regex of rows (--set b200 default: B200_SUBSET; 'all': every row)")
