@@ -20,6 +20,8 @@ device identity (what a "cuda" tensor is) is tc5.triton.torch_cuda_shim's.
 """
 from __future__ import annotations
 
+import types
+
 GIB = 2**30
 
 
@@ -117,6 +119,18 @@ def _names(query: str):
     return [q.split("(")[0].strip() for q in query.split("), ")]
 
 
+def _own(f, name: str):
+    """f as a function object of its own for torch.cuda.<name>: torch._dynamo's rule table, built
+    when dynamo is first imported (torch.library and torch.compile import it), refuses one object
+    under two torch names ("Duplicate torch object ... with different rules")"""
+    if isinstance(f, types.FunctionType):
+        g = types.FunctionType(f.__code__, f.__globals__, name, f.__defaults__, f.__closure__)
+        g.__kwdefaults__ = f.__kwdefaults__
+        g.__qualname__ = name
+        return g
+    return f
+
+
 def install(torch=None) -> None:
     """puts ANSWERS on torch.cuda (idempotent)"""
     if torch is None:
@@ -128,9 +142,9 @@ def install(torch=None) -> None:
             if name in _STREAM_FACTORIES:
                 setattr(c, name, lambda device=None, _s=obj: _s())
             elif name == "set_stream":
-                setattr(c, name, _none)
+                setattr(c, name, _own(_none, name))
             else:
-                setattr(c, name, obj)
+                setattr(c, name, _own(obj, name))
 
 
 def table() -> str:

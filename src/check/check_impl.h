@@ -285,6 +285,10 @@ void chk_free(chk_cta *k);
 /* what the runner may ask of a CTA's checker (inline: asked at every shared access) */
 static inline bool chk_has_remote(const chk_cta *k) { return k->nxr != 0; }   /* chk_xrace_local has work */
 static inline bool chk_has_deferred(const chk_cta *k) { return k->ndefer != 0; } /* chk_dealloc_used has work */
+/* whether a read of never-written memory is judged by the use of its value
+ * (the default mode: the runner marks the registers a tcgen05.ld filled
+ * from such cells, chk_tmem_poison) rather than reported at the read (strict) */
+static inline bool chk_defers_uninit(const chk_cta *k) { return !k->strict; }
 void chk_reset(chk_cta *k);
 
 /* hooks (each a no-op unless the CTA has a checker) */

@@ -348,6 +348,37 @@ PTX_DEC(dec_sad) {
   return TC5_OK;
 }
 
+/* dp4a.atype.btype d, a, b, c (9.7.1.23): c plus the four products of a's
+ * and b's bytes, each byte sign-extended for .s32 and zero-extended for
+ * .u32, modulo 2^32 (d is .s32 unless both are .u32). in->mods bit 0: a
+ * signed, bit 1: b signed */
+static PTX_EXEC(x_dp4a) {
+  OPS4;
+  bool sa = in->mods & 1, sb = in->mods & 2;
+  PTX_LANES(mask, {
+    uint32_t acc = (uint32_t)c[l];
+    for (unsigned k = 0; k < 4; k++) {
+      uint32_t x = (uint32_t)(a[l] >> (8 * k)) & 0xff, y = (uint32_t)(b[l] >> (8 * k)) & 0xff;
+      int32_t xv = sa ? (int32_t)(int8_t)x : (int32_t)x, yv = sb ? (int32_t)(int8_t)y : (int32_t)y;
+      acc += (uint32_t)(xv * yv);
+    }
+    d[l] = acc;
+  });
+  return PX_NEXT;
+}
+PTX_DEC(dec_dp4a) {
+  ptx_type ta = d_take_type(d), tb = d_take_type(d);
+  if ((ta != PT_U32 && ta != PT_S32) || (tb != PT_U32 && tb != PT_S32))
+    return d_fail(d, TC5_EPARSE, "needs .atype.btype, each .u32 or .s32");
+  if (!d_nops(d, 4, 4) || !d_dst(d, 0, &d->in->o[0])) return d->st;
+  for (unsigned k = 1; k < 4; k++)
+    if (!d_src(d, k, k == 1 ? ta : k == 2 ? tb : (ta == PT_U32 && tb == PT_U32 ? PT_U32 : PT_S32), &d->in->o[k]))
+      return d->st;
+  d->in->mods |= (ta == PT_S32 ? 1u : 0u) | (tb == PT_S32 ? 2u : 0u);
+  d->in->fn = x_dp4a;
+  return TC5_OK;
+}
+
 /* ---- abs neg (integers; floats in exec_float.c) ---- */
 static PTX_EXEC(x_ineg) {
   OPS2;

@@ -68,6 +68,7 @@ static PTX_EXEC(x_ld1) {
       if (!p) return PX_ERROR;
       if (global) remember_region(w, addr);
     }
+    if (__builtin_expect(w->sb_n != 0, 0) && global && ptx_sb_overlaps(w, p, eb)) ptx_sb_drain(w); /* its own stores */
     uint64_t v;
     switch (eb) {
     case 1: v = *p; break;
@@ -80,11 +81,19 @@ static PTX_EXEC(x_ld1) {
   });
   return PX_NEXT;
 }
+/* a store the store buffer may keep (seeded schedules, issue 53): weak or
+ * relaxed (.volatile is relaxed), not a release nor .mmio */
+static inline bool sb_ok(const ptx_insn *in) {
+  return in->traits.sem == ISEM_NONE || in->traits.sem == ISEM_WEAK || in->traits.sem == ISEM_RELAXED ||
+         in->traits.sem == ISEM_VOLATILE;
+}
 static PTX_EXEC(x_st1) {
   const uint64_t *base = PTX_R(w, in->o[0].reg), *src = PTX_R(w, in->o[1].reg);
   int64_t off = in->o[0].imm;
   unsigned eb = in->aux;
   bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
+  bool buf = global && w->cta->cl->sched && sb_ok(in);
+  if (global && !buf && w->sb_n) ptx_sb_drain(w); /* a release: the warp's earlier stores first */
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
     uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, true) : NULL;
@@ -94,7 +103,8 @@ static PTX_EXEC(x_st1) {
       if (global) remember_region(w, addr);
     }
     uint64_t v = src[l];
-    memcpy(p, &v, eb);
+    if (buf) ptx_sb_put(w, p, &v, eb);
+    else memcpy(p, &v, eb);
   });
   return PX_NEXT;
 }
@@ -107,6 +117,7 @@ static PTX_EXEC(x_ld) {
   const tc5_ptx_module *m = w->cta->L->m;
   const uint32_t *vr = dst->kind == PO_VEC ? m->vregs + dst->vec : &dst->reg;
   bool sgn = in->mods & 1;
+  if (w->sb_n) ptx_sb_drain(w); /* the store buffer (seeded schedules): drained first */
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
     const uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
@@ -127,6 +138,7 @@ static PTX_EXEC(x_st) {
   const uint64_t *base = PTX_R(w, ad->reg);
   unsigned eb = in->aux, nv = in->vec;
   const uint32_t *vr = src->kind == PO_VEC ? w->cta->L->m->vregs + src->vec : &src->reg;
+  if (w->sb_n) ptx_sb_drain(w); /* the store buffer (seeded schedules): drained first */
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
     uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
@@ -144,6 +156,7 @@ static PTX_EXEC(x_ldst128) {
   bool store = in->mods & 2;
   const ptx_opnd *ad = &in->o[store ? 0 : 1];
   uint32_t reg = in->o[store ? 1 : 0].reg;
+  if (w->sb_n) ptx_sb_drain(w); /* the store buffer (seeded schedules): drained first */
   PTX_LANES(mask, {
     uint64_t addr = PTX_R(w, ad->reg)[l] + (uint64_t)ad->imm;
     uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, 16, store);

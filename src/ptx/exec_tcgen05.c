@@ -78,9 +78,9 @@ static int pair_op(ptx_warp *w, const ptx_insn *in, unsigned op, uint32_t ncols,
   }
   if (op == T_DEALLOC && (p->done >> (h ^ 1u) & 1u) && p->op == T_ALLOC)
     return ptx_fail(w, in, -1, TC5_ESTATE, p->line,
-                    "[cta-pair-dealloc-early] tcgen05.dealloc.cta_group::2 while the peer CTA's warp (rank %u) has not "
+                    "[%s] tcgen05.dealloc.cta_group::2 while the peer CTA's warp (rank %u) has not "
                     "returned from the pair's tcgen05.alloc (line %u): its allocation is not complete",
-                    c->rank ^ 1u, p->line);
+                    chk_rule_id(CR_PAIR_DEALLOC_EARLY), c->rank ^ 1u, p->line);
   w->wait_id = PTX_WAIT_PEER;
   if (p->arrived >> h & 1u) return PX_BLOCK;
   if (!group_of(w, in, -1, 2)) return PX_ERROR; /* the peer exists and has not exited */
@@ -259,7 +259,7 @@ static PTX_EXEC(x_tld) {
       if (op.red)
         for (unsigned t = 0; t < 32; t++) PTX_R(w, in->o[2].reg)[t] = redval[t];
     }
-    if (!st && ul && ul->tmem != before && w->cta->chk && !w->cta->chk->strict && !op.red &&
+    if (!st && ul && ul->tmem != before && w->cta->chk && chk_defers_uninit(w->cta->chk) && !op.red &&
         !defer_uninit(w, in, &op, (uint32_t)taddr, vr, n, ul, before)) {
       if (regs != stackbuf) free(regs);
       return ptx_fail(w, in, -1, TC5_ENOMEM, 0, "out of memory");
@@ -267,7 +267,7 @@ static PTX_EXEC(x_tld) {
   }
   if (regs != stackbuf) free(regs);
   if (st == TC5_EUNINIT || st == TC5_EACCESS)
-    return ptx_fail(w, in, -1, st, taddr, "[%s] %s", st == TC5_EUNINIT ? "tmem-uninit-read" : "tmem-lane-quarter",
+    return ptx_fail(w, in, -1, st, taddr, "[%s] %s", chk_rule_id(st == TC5_EUNINIT ? CR_TMEM_UNINIT : CR_TMEM_LANES),
                     dg.count ? dg.issue[0].message : tc5_strerror(st));
   if (st) return fail_diag(w, in, -1, st, &dg);
   if (w->cta->chk) {
@@ -328,7 +328,7 @@ static PTX_EXEC(x_commit) {
         return PX_ERROR;
       ptx_mbar *mb = ptx_mbar_find(d, off);
       if (!mb || !mb->mb.initialized)
-        return ptx_fail(w, in, (int)l, TC5_ESTATE, off, "[mbarrier-uninit] no initialised mbarrier at shared address 0x%x of CTA rank %u (%s)", off, d->rank,
+        return ptx_fail(w, in, (int)l, TC5_ESTATE, off, "[%s] no initialised mbarrier at shared address 0x%x of CTA rank %u (%s)", chk_rule_id(CR_MBAR_UNINIT), off, d->rank,
                         mb ? "invalidated by mbarrier.inval" : "never initialised by mbarrier.init");
       if (d == c) own = mb;
       pm[nm] = mb, pc[nm] = d, pbefore[nm] = mb->mb.phase;
@@ -341,7 +341,7 @@ static PTX_EXEC(x_commit) {
     tc5_diag_init(&dg);
     uint32_t before = own ? own->mb.phase : 0;
     tc5_status st = tc5_commit(g, in->aux2, mp, nm, &dg);
-    if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[tmem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
+    if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[%s] %s", chk_rule_id(CR_TMEM_UNINIT), dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk && own) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(c, own), before, true, &spill);
     if (c->tm) for (unsigned i = 0; i < nm; i++) tm_commit(c->tm, w->id, &pm[i]->tm, pm[i]->mb.phase);
@@ -418,7 +418,7 @@ static PTX_EXEC(x_mma) {
     tc5_diag dg;
     tc5_diag_init(&dg);
     tc5_status st = tc5_mma_issue(g, var.cta_group, &args, &dg);
-    if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
+    if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[%s] %s", chk_rule_id(CR_SMEM_UNINIT), dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk) chk_mma(CHK_W(w), CHK_IN(w, in), (int)l, &args);
     if (c->tm) timing_mma(w, in, &args, var.cta_group);
@@ -468,9 +468,9 @@ static PTX_EXEC(x_cp) {
     tc5_uninit_log *ul = w->cta->smem.uninit;
     uint64_t before = ul ? ul->smem : 0;
     tc5_status st = tc5_cp(g, a.cta_group, &a, &dg);
-    if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[smem-uninit-read] %s", dg.count ? dg.issue[0].message : "");
+    if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[%s] %s", chk_rule_id(CR_SMEM_UNINIT), dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
-    if (ul && ul->smem != before && w->cta->chk && !w->cta->chk->strict) cp_unwritten(g, &a, ul, before);
+    if (ul && ul->smem != before && w->cta->chk && chk_defers_uninit(w->cta->chk)) cp_unwritten(g, &a, ul, before);
     if (w->cta->chk) chk_cp(CHK_W(w), CHK_IN(w, in), (int)l, &a);
   });
   return PX_NEXT;

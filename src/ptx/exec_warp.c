@@ -299,7 +299,7 @@ static PTX_EXEC(x_elect) {
   uint32_t cand = mask & mm;
   if ((mm & w->live) & ~mask)
     return ptx_fail(w, in, -1, TC5_EILLEGAL, mm,
-                    "[partial-warp-aligned] elect.sync: membermask 0x%08x names threads that did not execute it (active 0x%08x)", mm, mask);
+                    "[%s] elect.sync: membermask 0x%08x names threads that did not execute it (active 0x%08x)", chk_rule_id(CR_PARTIAL_WARP), mm, mask);
   unsigned leader = cand ? (unsigned)__builtin_ctz(cand) : 0;
   PTX_LANES(mask, {
     d[l] = leader;

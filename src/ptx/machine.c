@@ -262,7 +262,7 @@ ptx_mbar *ptx_mbar_live(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr
   ptx_mbar *mb = t ? ptx_mbar_find(t, off) : NULL;
   if (!mb || !mb->mb.initialized) {
     ptx_fail(w, in, lane, TC5_ESTATE, addr,
-             "[mbarrier-uninit] no initialised mbarrier at shared address 0x%x%s (%s)", off,
+             "[%s] no initialised mbarrier at shared address 0x%x%s (%s)", chk_rule_id(CR_MBAR_UNINIT), off,
              t && t != w->cta ? " of another CTA of the cluster" : "",
              mb ? "invalidated by mbarrier.inval" : "never initialised by mbarrier.init");
     return NULL;
@@ -334,8 +334,8 @@ int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count,
   ptx_bar *b = &c->bar[id];
   if (b->arrived && b->expected != count)
     return ptx_fail(w, in, -1, TC5_EILLEGAL, count,
-                    "[barrier-count-mismatch] barrier %u: this arrival expects %u threads, an earlier one of the "
-                    "same phase %u (0: all): two groups of threads share the barrier id", id,
+                    "[%s] barrier %u: this arrival expects %u threads, an earlier one of the "
+                    "same phase %u (0: all): two groups of threads share the barrier id", chk_rule_id(CR_BARRIER_COUNT), id,
                     count, b->expected);
   if (count && count > c->L->threads_per_cta)
     return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,

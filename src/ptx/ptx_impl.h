@@ -292,6 +292,7 @@ struct ptx_cta;
  * mbarrier (whose shared offset wait_id is otherwise) */
 #define PTX_WAIT_ALLOC 0xA110Cu /* Tensor Memory columns (tcgen05.alloc) */
 #define PTX_WAIT_PEER 0xBEE2u   /* the peer CTA's warp (a .cta_group::2 allocation instruction) */
+#define PTX_SB_MAX 8 /* a warp's store buffer under a seeded schedule: entries */
 /* what a warp waits for (ptx_warp.wait) */
 enum { W_RUN = 0, W_BAR, W_RETRY };
 typedef struct ptx_warp {
@@ -332,6 +333,10 @@ typedef struct ptx_warp {
   uint64_t thread_insns;
   bool chk_pending;     /* the checker follows registers of a tcgen05.ld/st */
   uint8_t cf[32];       /* CC.CF of each thread: the carry out of add.cc/sub.cc/mad.cc (9.7.2; of a + ~b for sub) */
+  /* under a seeded schedule (issue 53): the warp's weak/relaxed st.global
+   * not yet visible to other warps, oldest first (ptx_sb_*, sched.c) */
+  struct ptx_sbuf { uint8_t *p; uint8_t n; uint8_t b[8]; } sb[PTX_SB_MAX];
+  uint8_t sb_n;
 } ptx_warp;
 
 typedef struct ptx_bar {
@@ -397,6 +402,7 @@ typedef struct ptx_late_op {
 } ptx_late_op;
 typedef struct ptx_sched {
   uint64_t rng;
+  uint64_t sb_rng;          /* the store buffers' own stream (issue 53): rng's draws stay those of before */
   uint32_t late_den;        /* a pending operation completes after a turn with chance 1/late_den (0: never) */
   uint32_t span;            /* change points: a turn runs 1..span warp-instructions */
   uint64_t clock;           /* warp-instructions the cluster has run */
@@ -416,6 +422,14 @@ uint64_t ptx_sched_rand(ptx_sched *s);
 int ptx_late_defer(struct ptx_warp *w, const struct ptx_insn *in, uint32_t mask);
 /* completes the oldest pending operation: PX_NEXT, PX_ERROR (the launch failed) */
 int ptx_late_complete_one(ptx_cluster *cl);
+/* the store buffer of a warp under a seeded schedule (issue 53): a weak or
+ * relaxed st.global of at most 8 bytes is kept (ptx_sb_put) and reaches
+ * memory later (ptx_sb_drain: at the warp's fences, barriers, atomics and
+ * other memory instructions, between turns at random, at the cluster's end) */
+void ptx_sb_put(struct ptx_warp *w, uint8_t *p, const void *v, unsigned n);
+void ptx_sb_drain(struct ptx_warp *w);
+bool ptx_sb_overlaps(const struct ptx_warp *w, const uint8_t *p, unsigned n);
+void ptx_sb_drain_cluster(ptx_cluster *cl, ptx_sched *s, unsigned den);
 /* completes the pending operations up to the last one w issued (NULL: all) */
 int ptx_late_flush(ptx_cluster *cl, const struct ptx_warp *w);
 /* wait_group N: completes the pending operations up to w's commit_group of
@@ -517,7 +531,7 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
 ptx_mbar *ptx_mbar_find(ptx_cta *c, uint32_t addr);
 ptx_mbar *ptx_mbar_get(ptx_cta *c, uint32_t addr, bool create);
 /* the initialised mbarrier at shared::cluster address addr (its CTA in
- * *cta when cta is not NULL); NULL after [mbarrier-uninit] */
+ * *cta when cta is not NULL); NULL after failing (the rule mbarrier-uninit) */
 ptx_mbar *ptx_mbar_live(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, ptx_cta **cta);
 /* one arrival on the mbarrier at shared address addr (machine.c) */
 int ptx_mbar_arrive_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr, uint32_t count);

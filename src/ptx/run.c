@@ -119,12 +119,19 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     }
     if ((in->flags & PF_ALIGNED) && (active != whole || (mask && mask != active))) {
       ptx_fail(w, in, -1, TC5_EILLEGAL, active,
-               active != whole ? "[partial-warp-aligned] a .aligned instruction reached by part of the warp (threads 0x%08x of live 0x%08x): undefined behaviour"
-                               : "[partial-warp-aligned] the guard of a .aligned instruction differs between the threads of the warp (true for 0x%08x of 0x%08x)",
-               active != whole ? active : mask, whole);
+               active != whole ? "[%s] a .aligned instruction reached by part of the warp (threads 0x%08x of live 0x%08x): undefined behaviour"
+                               : "[%s] the guard of a .aligned instruction differs between the threads of the warp (true for 0x%08x of 0x%08x)",
+               chk_rule_id(CR_PARTIAL_WARP), active != whole ? active : mask, whole);
       return -1;
     }
     int r;
+    /* the store buffer (seeded schedules, issue 53): what orders or reaches
+     * memory otherwise than a plain ld/st.global makes the warp's stores visible first */
+    if (__builtin_expect(w->sb_n != 0, 0) &&
+        ((in->traits.flags & (IT_FENCE | IT_BARRIER | IT_ATOMIC | IT_ASYNC | IT_CP_ASYNC)) ||
+         ((in->traits.flags & (IT_READ | IT_WRITE)) && in->traits.space != IS_GLOBAL && in->traits.space != IS_SHARED &&
+          in->traits.space != IS_LOCAL && in->traits.space != IS_PARAM && in->traits.space != IS_CONST)))
+      ptx_sb_drain(w);
     if (c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
       if (in->flags & PF_LATE) r = ptx_late_defer(w, in, mask); /* completes later (sched.c) */
       else if (in->flags & PF_GROUP) { /* wait_group N */
@@ -361,8 +368,9 @@ static void deadlock(ptx_cluster *cl) {
       }
     }
   }
-  ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, 0, "%sdeadlock: every live warp waits and nothing can wake it",
-           alloc ? "[alloc-never] " : peer ? "[cta-pair] " : mbar ? "[mbarrier-wait-never] " : "");
+  const char *tag = alloc ? chk_rule_id(CR_ALLOC_NEVER) : peer ? "cta-pair" : mbar ? chk_rule_id(CR_MBAR_WAIT_NEVER) : NULL;
+  ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, 0, "%s%s%sdeadlock: every live warp waits and nothing can wake it",
+           tag ? "[" : "", tag ? tag : "", tag ? "] " : "");
   pthread_mutex_lock(L->lock);
   if (L->status == TC5_ESTATE)
     for (unsigned i = 0; i < nl; i++) tc5_diag_add(L->diag, TC5_ESTATE, "deadlock", i, "  %s", line[i]);
@@ -432,6 +440,7 @@ static void cluster_run_sched(worker *wk) {
       s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
     }
     new_epochs(cl);
+    ptx_sb_drain_cluster(cl, s, 2); /* stores become visible at random, half the time a turn */
     while (s->head < s->n && ((s->late_den && ptx_sched_rand(s) % s->late_den == 0) ||
                               s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
       if (ptx_late_complete_one(cl) == PX_ERROR) return;
@@ -497,6 +506,7 @@ static void cluster_run(worker *wk) {
 static void cluster_finish(worker *wk) {
   ptx_cluster *cl = &wk->cl;
   ptx_launch *L = wk->L;
+  if (cl->sched) ptx_sb_drain_cluster(cl, cl->sched, 0); /* the kernel's end: every store visible */
   if (ptx_failed(L)) return;
   if (cl->sched && ptx_late_flush(cl, NULL) == PX_ERROR) return;
   for (uint32_t rk = 0; rk < cl->n; rk++) {
@@ -505,7 +515,7 @@ static void cluster_finish(worker *wk) {
     tc5_diag_init(&dg);
     tc5_status st = tc5_tmem_exit(&c->tmem, &dg);
     if (st) {
-      ptx_fail(&c->warps[0], NULL, -1, st, 0, "[alloc-held-at-exit] at exit: %s",
+      ptx_fail(&c->warps[0], NULL, -1, st, 0, "[%s] at exit: %s", chk_rule_id(CR_ALLOC_AT_EXIT),
                dg.count ? dg.issue[0].message : tc5_strerror(st));
       return;
     }

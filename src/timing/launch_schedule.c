@@ -99,6 +99,7 @@ static double cta_duration(const tm_cta *t) {
   }
   double sh = l->rates.share;
   d = dmax(d, sh * t->work[TC5_TU_ISSUE]);
+  for (unsigned k = 0; k < TM_C_COUNT; k++) d = dmax(d, sh * t->pipe[k]);
   d = dmax(d, sh * t->work[TC5_TU_SFU]);
   d = dmax(d, sh * t->work[TC5_TU_SMEM]);
   d = dmax(d, sh * t->gmem_bytes / l->rates.l2_bpc);
@@ -108,6 +109,7 @@ static double cta_duration(const tm_cta *t) {
 void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t cluster, void *lock) {
   double d = 0;
   for (uint32_t k = 0; k < n; k++) {
+    if (l->s.trace) tm_sfu_flush(ctas[k]);
     for (uint32_t w = 0; w < ctas[k]->nwarps; w++) {
       tm_warp *x = &ctas[k]->w[w];
       if (x->span_start >= 0 && l->s.trace && x->clock > x->span_start) {
@@ -123,6 +125,7 @@ void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t clus
   l->ran++;
   for (uint32_t k = 0; k < n; k++) {
     for (unsigned u = 0; u < TC5_TU_COUNT; u++) l->work[u] += ctas[k]->work[u];
+    for (unsigned u = 0; u < TM_C_COUNT; u++) l->pipe[u] += ctas[k]->pipe[u];
     l->gmem_bytes += ctas[k]->gmem_bytes;
     l->flops += ctas[k]->flops;
     if (l->s.trace && ctas[k]->ev.n && !l->trace_full) {
@@ -212,6 +215,9 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   double scale = (double)N / (double)l->nrun;
   double work[TC5_TU_COUNT];
   for (unsigned u = 0; u < TC5_TU_COUNT; u++) work[u] = l->work[u] * scale;
+  /* issue: the dispatch slots or the busiest pipe (SFU's is its own unit) */
+  for (unsigned u = 0; u < TM_C_COUNT; u++)
+    if (u != TM_C_SFU && l->pipe[u] * scale > work[TC5_TU_ISSUE]) work[TC5_TU_ISSUE] = l->pipe[u] * scale;
   double gbytes = l->gmem_bytes * scale, flops = l->flops * scale;
   /* L2/HBM: DRAM moves at least the buffers' footprint once; traffic past
    * it is served by L2 when the footprint fits, else half of it misses */

@@ -65,6 +65,8 @@ typedef struct tm_evbuf {
   bool full;
 } tm_evbuf;
 void tm_ev_add(tm_evbuf *b, const tm_event *e);
+struct tm_cta;
+void tm_sfu_flush(struct tm_cta *t); /* warp_clock.c: the SFU track's open span */
 
 /* a group FIFO (cp.async, bulk, per warp): cumulative completion times */
 typedef struct tm_groups {
@@ -101,9 +103,12 @@ typedef struct tm_cta {
   uint32_t wg_seq[8];
   uint32_t tc_src;       /* trace: the last MMA's event id */
   /* work (cycles of the unit, unscaled by sharing) and bytes */
-  double work[TC5_TU_COUNT];
+  double work[TC5_TU_COUNT]; /* TC5_TU_ISSUE: dispatch, one slot a warp-instruction */
+  double pipe[TM_C_COUNT];  /* each class's pipe: issue cost / schedulers */
   double gmem_bytes, flops;
   double end;            /* the last warp's exit */
+  double sfu_s, sfu_e;   /* trace: the SFU's open span (merged while busy; sfu_e < 0: none) */
+  uint32_t sfu_line;
   uint32_t next_id;      /* trace ids */
   tm_evbuf ev;
 } tm_cta;
@@ -117,6 +122,7 @@ typedef struct tm_launch {
   uint64_t *pick;         /* which (NULL: all) */
   double *dur;            /* per run cluster: its duration (cycles), by run index */
   double work[TC5_TU_COUNT], gmem_bytes, flops; /* sums over the run clusters */
+  double pipe[TM_C_COUNT];
   uint64_t ran;           /* clusters finished */
   /* the trace: every run CTA's events with its cluster index */
   struct tm_trace_cta {

@@ -49,6 +49,7 @@ void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
   memset(t->wg_done, 0, sizeof t->wg_done);
   memset(t->wg_seq, 0, sizeof t->wg_seq);
   memset(t->work, 0, sizeof t->work);
+  memset(t->pipe, 0, sizeof t->pipe);
   t->tc_free = t->tc_done = t->tma_free = 0;
   t->tc_src = 0;
   t->gmem_bytes = t->flops = 0;
@@ -57,6 +58,7 @@ void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
   t->rank = rank;
   t->linear = linear;
   t->next_id = 1;
+  t->sfu_e = -1;
   t->ev.n = 0;
   t->ev.full = false;
 }
@@ -92,6 +94,22 @@ static void wait_until(tm_cta *t, uint32_t warp, double at, uint32_t src, double
   span_close(t, warp);
   ev_flow(t, src, src_ts, warp, at);
   w->clock = at;
+}
+
+/* the SFU track: spans merged while the unit stays busy (a gap of more
+ * than an SFU latency starts a new one), so a softmax is a few spans */
+static void sfu_span(tm_cta *t, double s, double e, uint32_t line) {
+  if (t->sfu_e >= 0 && s <= t->sfu_e + t->l->p.lat_sfu) {
+    if (e > t->sfu_e) t->sfu_e = e;
+    if (s < t->sfu_s) t->sfu_s = s;
+    return;
+  }
+  tm_sfu_flush(t);
+  t->sfu_s = s, t->sfu_e = e, t->sfu_line = line;
+}
+void tm_sfu_flush(tm_cta *t) {
+  if (t->sfu_e >= 0) ev_span(t, TM_TID_SFU, t->sfu_s, t->sfu_e - t->sfu_s, "SFU", t->sfu_line, 0);
+  t->sfu_e = -1;
 }
 
 /* ---- groups: cp.async and bulk (per warp), wgmma (per warpgroup) ---- */
@@ -149,6 +167,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   case TM_C_SFU:
     issue = p->issue_sfu, lat = p->lat_sfu;
     t->work[TC5_TU_SFU] += p->issue_sfu / p->schedulers;
+    if (l->s.trace) sfu_span(t, start, start + lat, ti->line);
     break;
   case TM_C_CONV: issue = p->issue_conv, lat = p->lat_conv; break;
   case TM_C_SHFL: lat = p->lat_shfl; break;
@@ -220,7 +239,10 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   default: break;
   }
   if (issue < 1) issue = 1;
-  t->work[TC5_TU_ISSUE] += issue / p->schedulers;
+  /* a scheduler dispatches one warp-instruction a cycle; the class's pipe
+   * is busy for its issue cost (the warp's own clock waits for it) */
+  t->work[TC5_TU_ISSUE] += 1.0 / p->schedulers;
+  t->pipe[ti->cls < TM_C_COUNT ? ti->cls : 0] += issue / p->schedulers;
   w->clock = start + issue;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];

@@ -642,6 +642,67 @@ static void test_copysign(void **state) {
 
 /* st.async / red.async into the peer CTA of a cluster of 2, completing
  * bytes on the peer's mbarrier: each CTA waits on its own */
+/* dp4a (issue 51's real addition: llama.cpp's quantized dot products,
+ * __dp4a, compile to dp4a.s32.s32): every signedness pair against the
+ * ISA's definition (9.7.1.23) restated: c + sum of the byte products, each
+ * byte sign- or zero-extended by its operand's type, modulo 2^32 */
+static void test_dp4a(void **state) {
+  (void)state;
+  static const uint32_t v[] = {0, 0xffffffffu, 0x80808080u, 0x7f7f7f7fu, 0x01ff80ffu, 0x12345678u, 0xdeadbeefu, 1};
+  uint64_t in[32 * 4], out[32 * 4];
+  for (unsigned ty = 0; ty < 4; ty++) {
+    bool sa = ty & 1, sb = ty & 2;
+    char code[512];
+    snprintf(code, sizeof code, "ld.global.b32 %%r10, [%%rd5]; ld.global.b32 %%r11, [%%rd5+8]; ld.global.b32 %%r12, [%%rd5+16];"
+             " dp4a.%s.%s %%r13, %%r10, %%r11, %%r12; cvt.u64.u32 %%rd12, %%r13; st.global.b64 [%%rd4], %%rd12;",
+             sa ? "s32" : "u32", sb ? "s32" : "u32");
+    for (unsigned t = 0; t < 32; t++) {
+      in[t * 4] = v[t % 8];
+      in[t * 4 + 1] = v[(t / 8 + t) % 8];
+      in[t * 4 + 2] = t & 1 ? 0xfffffff0u : t * 0x01010101u;
+    }
+    memset(out, 0xff, sizeof out);
+    tc5_diag dg;
+    tc5_status st = run2(k2("", code), 1, 1, out, sizeof out, in, sizeof in, &dg);
+    if (st) fail_msg("dp4a: %s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+    for (unsigned t = 0; t < 32; t++) {
+      uint32_t a = (uint32_t)in[t * 4], b = (uint32_t)in[t * 4 + 1], want = (uint32_t)in[t * 4 + 2];
+      for (unsigned k = 0; k < 4; k++) {
+        int64_t x = (a >> (8 * k)) & 0xff, y = (b >> (8 * k)) & 0xff;
+        if (sa && x > 127) x -= 256;
+        if (sb && y > 127) y -= 256;
+        want = (uint32_t)((int64_t)want + x * y);
+      }
+      if (out[t * 4] != want)
+        fail_msg("dp4a.%s.%s 0x%08x, 0x%08x, 0x%08x: 0x%llx, want 0x%08x", sa ? "s32" : "u32", sb ? "s32" : "u32", a, b,
+                 (uint32_t)in[t * 4 + 2], (unsigned long long)out[t * 4], want);
+    }
+  }
+  /* the types are required, and only .u32/.s32 */
+  tc5_diag dg;
+  assert_int_equal(run2(k2("", "dp4a.u32 %r13, %r1, %r2, %r3;"), 1, 1, out, sizeof out, in, sizeof in, &dg), TC5_EPARSE);
+  assert_non_null(strstr(dg.issue[0].message, "needs .atype.btype"));
+  assert_int_equal(run2(k2("", "dp4a.s16.u32 %r13, %r1, %r2, %r3;"), 1, 1, out, sizeof out, in, sizeof in, &dg), TC5_EPARSE);
+}
+
+/* the hints and no-op forms of the opcode table that no kernel of the
+ * corpora uses (issue 51's index: every row has a test): ldu, prefetchu,
+ * membar at each scope, nanosleep leave the values as they are; brkpt is
+ * an error when executed */
+static void test_hints(void **state) {
+  (void)state;
+  uint64_t in[32 * 4], out[32 * 4];
+  for (unsigned t = 0; t < 32 * 4; t++) in[t] = 0x1234567800000000ull + t;
+  memset(out, 0, sizeof out);
+  tc5_diag dg;
+  tc5_status st = run2(k2("", "ldu.global.u64 %rd10, [%rd5]; prefetchu.L1 [%rd5]; membar.cta; membar.gl; membar.sys;"
+                              " nanosleep.u32 100; st.global.b64 [%rd4], %rd10;"),
+                       1, 1, out, sizeof out, in, sizeof in, &dg);
+  if (st) fail_msg("hints: %s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  for (unsigned t = 0; t < 32; t++) assert_int_equal(out[t * 4], in[t * 4]);
+  assert_int_equal(run2(k2("", "brkpt;"), 1, 1, out, sizeof out, in, sizeof in, &dg), TC5_EILLEGAL);
+}
+
 static void test_st_async(void **state) {
   (void)state;
   uint32_t in[64 * 8], out[64 * 8];
@@ -989,7 +1050,7 @@ static void test_commit_generic(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
-      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp), cmocka_unit_test(test_copysign), cmocka_unit_test(test_createpolicy), cmocka_unit_test(test_carry),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
+      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp), cmocka_unit_test(test_copysign), cmocka_unit_test(test_dp4a), cmocka_unit_test(test_hints), cmocka_unit_test(test_createpolicy), cmocka_unit_test(test_carry),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
       cmocka_unit_test(test_sfu_in_runner), cmocka_unit_test(test_shared_wrap), cmocka_unit_test(test_commit_generic),
   };

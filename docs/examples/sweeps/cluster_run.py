@@ -41,6 +41,7 @@ def main(local_path, out):
             killed.append(pid)
             print(f"  killed worker node 1's raylet, pid {pid}", flush=True)
 
+    address = cluster.address
     t1 = time.time()
     try:
         rows = S.sweep(os.path.join(HERE, spec["kernel"]), params, spec["shapes"], gpu=spec["gpu"],
@@ -62,7 +63,7 @@ def main(local_path, out):
     mine = {key(r): strip(r) for r in json.loads(json.dumps(rows, default=str))}
     theirs = {key(r): strip(r) for r in local if key(r) in mine}
     same = mine == theirs
-    print(f"{len(rows)} points through {cluster.address} in {wall:.0f} s, worker killed: {bool(killed)}; "
+    print(f"{len(rows)} points through {address} in {wall:.0f} s, worker killed: {bool(killed)}; "
           f"equal to the local run's {len(theirs)} rows: {same}")
     if not same:
         for k in mine:

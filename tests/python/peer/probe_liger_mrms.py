@@ -1,0 +1,42 @@
+"""Which side is off in Liger-Kernel 0.8.5's bf16 modulated-RMSNorm failures on tc5
+(test_correctness[...-none-dtype1-...-5-123-123]): Liger's kernels on tc5, or the reference,
+which under the torch.cuda shim runs PyTorch's CPU bf16 kernels? Both against the reference
+module in float64 on the same inputs, each gradient's largest error and its count outside the
+test's tolerance (0.2 + 2%). Run from the extracted sdist with liger_conftest.py copied there as
+conftest.py (issue 50; docs/fidelity.md quotes it):
+    PYTHONPATH=src:. TC5_CLI=build/tc5 python probe_liger_mrms.py batch     (or row)"""
+import conftest  # noqa: F401  (the door and the shim)
+import sys
+import torch
+from test.utils import set_seed
+from test.transformers.test_modulated_rms_norm import ModulatedRMSNormReference, _make_modulation
+from liger_kernel.transformers.modulated_rms_norm import LigerModulatedRMSNorm
+
+scale_mode = sys.argv[1]
+set_seed(42)
+shape, hd, dtype = (5, 123, 123), 123, torch.bfloat16
+x = torch.randn(shape, device="cuda", dtype=dtype)
+scale, shift = _make_modulation(shape, hd, scale_mode, dtype)
+grad = torch.randn(shape, device="cuda", dtype=dtype)
+
+
+def run(mod, dt):
+    h = x.to(dt).clone().requires_grad_(True)
+    s = scale.to(dt).clone().requires_grad_(True)
+    b = shift.to(dt).clone().requires_grad_(True)
+    out = mod(h, s, b)
+    out.backward(grad.to(dt))
+    return {"out": out, "x.grad": h.grad, "scale.grad": s.grad, "shift.grad": b.grad, "weight.grad": mod.weight.grad}
+
+
+ref = ModulatedRMSNormReference(hidden_size=hd, offset=0.0, casting_mode="none").to("cuda").to(dtype)
+lig = LigerModulatedRMSNorm(hidden_size=hd, offset=0.0, casting_mode="none", in_place=False).to("cuda").to(dtype)
+exact = ModulatedRMSNormReference(hidden_size=hd, offset=0.0, casting_mode="none").to("cuda").to(torch.float64)
+r, l, e = run(ref, dtype), run(lig, dtype), run(exact, torch.float64)
+for k in r:
+    t = e[k].double()
+    er, el = (r[k].double() - t).abs(), (l[k].double() - t).abs()
+    lim = 0.2 + 0.02 * t.abs()
+    print(f"{k:12s} max|bf16 CPU ref - f64| {er.max():.4f} (over tol {(er > lim).sum().item()})   "
+          f"max|Liger on tc5 - f64| {el.max():.4f} (over tol {(el > lim).sum().item()})   "
+          f"max|ref - Liger| {(r[k].double() - l[k].double()).abs().max():.4f}")
