@@ -11,8 +11,8 @@ usage: timing_table.py predict [--tc5 PATH] [--set h200|mask] [--only REGEX] [--
            <!-- timing-table:h200 --> / <!-- timing-table:mask --> and <!-- /timing-table -->
            (--check: exit 1 when docs/timing.md is not what render writes)
        timing_table.py compare --tc5 PATH [--max-cpu-s X] [--only REGEX]
-           re-predicts the committed rows whose prediction took at most X s here (the
-           committed cpu_s column; default 3: the small rows) and compares with the committed
+           re-predicts the committed rows whose prediction took at most X CPU seconds (the
+           committed cpu_s column; default 1: the small rows) and compares with the committed
            predicted column exactly (a regression test of the model: CTest timing_h200_table;
            TC5_TIMING_FULL=1 takes every row, about 25 minutes on 2 shared cores)
 Measured = the mean of the two runs' medians (h200_measured.tsv, h200_measured_run2.tsv);
@@ -393,7 +393,7 @@ def main():
     r.add_argument("--check", action="store_true")
     c = sub.add_parser("compare")
     c.add_argument("--tc5", default=os.path.join(ROOT, "build", "tc5"))
-    c.add_argument("--max-cpu-s", type=float, default=3.0)
+    c.add_argument("--max-cpu-s", type=float, default=1.0)
     c.add_argument("--only")
     a = ap.parse_args()
     return {"predict": cmd_predict, "render": cmd_render, "compare": cmd_compare}[a.cmd](a)
