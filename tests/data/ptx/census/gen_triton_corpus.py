@@ -852,6 +852,19 @@ def _tma_encode(val, meta):
     }
 
 
+def _parse_descriptor(ty):
+    """(dtype, rank) of a "tensordesc<dtype[block],input_rank=N>" signature type: Triton 3.9's
+    triton.backends.driver._parse_descriptor when the release has it; earlier releases (3.3-3.8) write
+    the same text and parse it inline in their launcher (the block's rank is the tensor's)."""
+    try:
+        from triton.backends.driver import _parse_descriptor as parse
+        return parse(ty)
+    except ImportError:
+        m = re.match(r"tensordesc(?:_im2col)?<([^[>]*)\[([^\]]*)\]", ty)
+        rank = re.search(r",input_rank=(\d+)", ty)
+        return m.group(1), int(rank.group(1)) if rank else m.group(2).count(",") + 1
+
+
 def describe_params(signature, bound, tensordesc_meta):
     """Ordered list of the PTX entry params as the CUDA launcher passes them."""
     flat = []
@@ -864,7 +877,6 @@ def describe_params(signature, bound, tensordesc_meta):
         if ty == "constexpr":
             continue
         if isinstance(ty, str) and ty.startswith("tensordesc"):
-            from triton.backends.driver import _parse_descriptor
             dtype, ndim = _parse_descriptor(ty)
             meta = tensordesc_meta[desc_i] if has_meta and desc_i < len(tensordesc_meta) else None
             desc_i += 1
