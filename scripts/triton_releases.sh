@@ -4,7 +4,8 @@
 #       (tests/python/test_triton.py, test_triton_driver.py, test_triton_gluon.py) under each release: one line of
 #       pytest's summary a release, the failures' first error lines in build/triton-releases/door-V.txt
 #   scripts/triton_releases.sh tutorials [VERSION...]  the other tutorials and Gluon's for sm_100a
-#       (tests/data/ptx/rel100/tutorials/V, CTest triton_releases_tutorials; needs MIRROR, below)
+#       (tests/data/ptx/rel100/tutorials/V, CTest triton_releases_tutorials; t02/t05 for sm_90a in
+#       tests/data/ptx/rel90/tutorials/V, triton_releases_tutorials_sm90; needs MIRROR, below)
 #   scripts/triton_releases.sh corpus [VERSION...]  tutorial 03's matmul (its first autotune config)
 #       compiled by each release for sm_100a (tests/data/ptx/rel100) and sm_90a (rel90), then each
 #       folder's gen_inputs.py; the silicon outputs of rel90 come from gpu/run.sh rel90 on an H100/H200
@@ -91,6 +92,14 @@ case $what in
       for f in "$out"/*.ptx; do
         n=$(basename "$f" .ptx)
         [[ $n =~ $keep ]] && cp "$f" "$out/$n.json" "$dst/"
+      done
+      # sm_90a: tutorials 02 and 05 (CTest triton_releases_tutorials_sm90)
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-90" --arch 90 \
+        --only '^(t02|t05)' --variants '256x1024' --work "$top/work-$v" > "$out-90.log" 2>&1 || true
+      dst=tests/data/ptx/rel90/tutorials/$v
+      rm -rf "$dst" && mkdir -p "$dst"
+      for n in t02_softmax_kernel_fp32_256x1024 t05_layer_norm_fwd_fused_fp16_256x1024; do
+        [ -f "$out-90/$n.ptx" ] && cp "$out-90/$n.ptx" "$out-90/$n.json" "$dst/"
       done
     done ;;
   *) echo "usage: scripts/triton_releases.sh door|corpus|tutorials [VERSION...]" >&2; exit 2 ;;
