@@ -93,6 +93,13 @@ case $what in
         n=$(basename "$f" .ptx)
         [[ $n =~ $keep ]] && cp "$f" "$out/$n.json" "$dst/"
       done
+      # tutorial 06's forward, fp16, d 64 (CTest triton_releases_t06_V)
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-t06" --arch 100 \
+        --only '^t06' --variants 'fp16_d64_full$' --work "$top/work-$v" > "$out-t06.log" 2>&1 || true
+      if [ -f "$out-t06/t06_attn_fwd_fp16_d64_full.ptx" ]; then
+        mkdir -p "tests/data/ptx/rel100/attn/$v"
+        cp "$out-t06"/t06_attn_fwd_fp16_d64_full.{ptx,json} "tests/data/ptx/rel100/attn/$v/"
+      fi
       # sm_90a: tutorials 02 and 05 (CTest triton_releases_tutorials_sm90)
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-90" --arch 90 \
         --only '^(t02|t05)' --variants '256x1024' --work "$top/work-$v" > "$out-90.log" 2>&1 || true
