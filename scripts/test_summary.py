@@ -59,7 +59,7 @@ def main(paths):
         for case in cases:
             part = ctest_part(case.get("name")) if is_ctest else pytest_part(case)
             what, why = outcome(case)
-            if is_ctest and what == "skipped" and not why:
+            if is_ctest and what == "skipped" and (not why or why.startswith("SKIP_RETURN_CODE")):
                 out = case.findtext("system-out") or ""
                 why = (out.strip().splitlines() or [""])[-1]
             counts.setdefault(part, collections.Counter())[what] += 1

@@ -76,6 +76,12 @@ def rows(gpu):
       f"{SRC} hbm_read_bytes_per_s: 4 GiB read stream, " + ", ".join(f"{x / 1e12:.2f}" for x in reads) +
       f" TB/s in three runs, mean / 4.8 TB/s; a copy stream moved {M['hbm_copy_bytes_per_s'] / 1e12:.2f} TB/s (read+write, "
       f"{M['hbm_copy_bytes_per_s'] / 4.8e12:.2f})" + ("" if h200 else "; HBM3e's share carried to HBM3, not measured") + ")")
+    cp = M["hbm_copy_bytes_per_s"] / 4.8e12
+    wr = 1 / (2 / cp - 1 / eff)
+    P("hbm_write_efficiency", r(wr, 3), "fraction",
+      f"derived: {SRC} hbm_copy_bytes_per_s: a copy stream moved {M['hbm_copy_bytes_per_s'] / 1e12:.2f} TB/s read+write ({cp:.3f} of 4.8 TB/s); "
+      f"equal read and write bytes at read efficiency {eff:.3f} leave 1 / (2 / {cp:.3f} - 1 / {eff:.3f}) = {wr:.3f} for writes"
+      + ("" if h200 else "; HBM3e's share carried to HBM3, not measured") + ")")
     P("l2_bytes", 50331648, "B", f"datasheet: {'H200 SXM' if h200 else 'H100 SXM5'}, 50 MB L2")
     l2 = M["tma2d_bytes_per_clk_allsm_l2"] * 132
     P("l2_bytes_per_clk", r(l2), "B/clk",
@@ -100,8 +106,10 @@ def rows(gpu):
     P("issue_fp16x2", r(M["issue_fp16x2_fma"]), "clk/warp-insn", meas("issue_fp16x2_fma", f"HFMA2 {M['issue_fp16x2_fma']:.3f}"))
     P("issue_fp64", r(M["issue_fp64_fma"]), "clk/warp-insn", meas("issue_fp64_fma", f"DFMA {M['issue_fp64_fma']:.3f}"))
     P("issue_sfu", r(M["issue_sfu_ex2"]), "clk/warp-insn", meas("issue_sfu_ex2", f"MUFU ex2/rsqrt/tanh all {M['issue_sfu_ex2']:.3f}"))
-    P("issue_conv", r(M["issue_cvt_f32_s32"]), "clk/warp-insn", meas("issue_cvt_f32_s32", f"F2I and I2F {M['issue_cvt_f32_s32']:.2f}; f32<->f16 cvt (F2FP.PACK, HADD2.F32) issue at {M['issue_cvt_f16_pair']:.2f}: the model's one conversion class charges them 4"))
-    P("issue_other", 1, "clk/warp-insn", "estimate: moves, branches, predicates, fences at one warp-instruction per clock (not measured; shfl.sync measured " + f"{M['issue_shfl_bfly']:.2f} clk/warp-insn, issue_shfl_bfly, which the model charges as 'other')")
+    P("issue_conv", r(M["issue_cvt_f32_s32"]), "clk/warp-insn", meas("issue_cvt_f32_s32", f"F2I and I2F {M['issue_cvt_f32_s32']:.2f}: conversions between integer and float; float-width conversions: issue_conv_float"))
+    P("issue_conv_float", r(M["issue_cvt_f16_pair"]), "clk/warp-insn", meas("issue_cvt_f16_pair", f"cvt between float widths (f32<->f16/bf16: F2FP.PACK, HADD2.F32) {M['issue_cvt_f16_pair']:.2f}"))
+    P("issue_other", 1, "clk/warp-insn", "estimate: moves, branches, predicates, fences at one warp-instruction per clock (not measured)")
+    P("issue_shfl", r(M["issue_shfl_bfly"]), "clk/warp-insn", meas("issue_shfl_bfly", f"SHFL.BFLY {M['issue_shfl_bfly']:.2f}; votes and the other warp collectives charged the same (not measured)"))
     P("lat_alu", r(M["lat_fp32_fma"]), "clk", meas("lat_fp32_fma", f"FFMA chain {M['lat_fp32_fma']:.2f}"))
     P("lat_fp64", r(M["lat_fp64_fma"]), "clk", meas("lat_fp64_fma", f"DFMA chain {M['lat_fp64_fma']:.2f}"))
     P("lat_sfu", r(M["lat_sfu_ex2"]), "clk", meas("lat_sfu_ex2", f"MUFU.EX2 chain {M['lat_sfu_ex2']:.2f}"))
@@ -115,6 +123,7 @@ def rows(gpu):
     P("lat_mbar", r(M["lat_mbar"]), "clk", meas("lat_mbar", "mbarrier.arrive then try_wait.parity of that phase, one thread"))
     P("tma_latency", r(M["tma2d_latency_16384"]), "clk", meas("tma2d_latency_16384", f"cp.async.bulk.tensor.2d of one 64x128 f16 box (16 KiB, 128B swizzle) from L2 to its mbarrier's completion; 1-D cp.async.bulk: 1 KiB {M['tma_latency_1024']:.0f}, 16 KiB {M['tma_latency_16384']:.0f}"))
     P("tma_bytes_per_clk", r(M["tma2d_bytes_per_clk_1sm_l2"], 1), "B/clk", meas("tma2d_bytes_per_clk_1sm_l2", f"cp.async.bulk.tensor.2d, 16 KiB boxes x 8 in flight, one SM alone from L2 (every SM at once {M['tma2d_bytes_per_clk_allsm_l2']:.1f}); 1-D cp.async.bulk {M['tma_bytes_per_clk_1sm_l2']:.1f}"))
+    P("gld_bytes_per_clk_sm", r(M["tma_bytes_per_clk_1sm_l2"], 1), "B/clk", meas("tma_bytes_per_clk_1sm_l2", f"one SM's input rate for cp.async and ld.global: 1-D cp.async.bulk 16 KiB x 8 in flight from L2 {M['tma_bytes_per_clk_1sm_l2']:.1f}, from HBM {M['tma_bytes_per_clk_1sm_hbm']:.1f} B/clk/SM (the 2-D tensor-map path reaches tma_bytes_per_clk)"))
     P("tc_flops_per_clk", r(wg), "FLOP/clk/SM", meas("wgmma_f16_n256_w2", f"wgmma m64n256k16 f16/bf16 -> f32, 2 warpgroups/SM, every SM; 1 warpgroup {M['wgmma_f16_n256_w1']:.0f}; datasheet 4096"))
     P("tc_tf32_scale", r(M["wgmma_tf32_n256_w2"] / wg, 3), "x bf16", meas("wgmma_tf32_n256_w2", f"{M['wgmma_tf32_n256_w2']:.0f} / {wg:.0f}"))
     P("tc_fp8_scale", r(M["wgmma_e4m3_n256_w2"] / wg, 3), "x bf16", meas("wgmma_e4m3_n256_w2", f"{M['wgmma_e4m3_n256_w2']:.0f} / {wg:.0f}"))

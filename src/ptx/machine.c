@@ -369,3 +369,34 @@ bool ptx_cluster_bar_check(ptx_cluster *cl) {
   }
   return true;
 }
+
+/* ---- the store buffer (issue 53): under a seeded schedule a warp's weak
+ * or relaxed st.global reaches memory — and so the other warps — later
+ * than it is made, as the PTX memory model allows (a store is visible to
+ * another thread only through causality order: a release and an acquire,
+ * fences, barriers; 8.6), and never later than the model requires: the
+ * warp's own fences, barriers, mbarrier operations, atomics and other
+ * memory instructions drain it first (run.c), its own loads see it
+ * (exec_mem.c), and the cluster's end drains every warp's. The entries
+ * drain oldest first, so one warp's stores become visible in order. ---- */
+void ptx_sb_drain(ptx_warp *w) {
+  for (unsigned i = 0; i < w->sb_n; i++) memcpy(w->sb[i].p, w->sb[i].b, w->sb[i].n);
+  w->sb_n = 0;
+}
+
+void ptx_sb_put(ptx_warp *w, uint8_t *p, const void *v, unsigned n) {
+  if (w->sb_n == PTX_SB_MAX) { /* full: the oldest becomes visible */
+    memcpy(w->sb[0].p, w->sb[0].b, w->sb[0].n);
+    memmove(&w->sb[0], &w->sb[1], (PTX_SB_MAX - 1) * sizeof w->sb[0]);
+    w->sb_n--;
+  }
+  struct ptx_sbuf *e = &w->sb[w->sb_n++];
+  e->p = p, e->n = (uint8_t)n;
+  memcpy(e->b, v, n);
+}
+
+bool ptx_sb_overlaps(const ptx_warp *w, const uint8_t *p, unsigned n) {
+  for (unsigned i = 0; i < w->sb_n; i++)
+    if (w->sb[i].p < p + n && p < w->sb[i].p + w->sb[i].n) return true;
+  return false;
+}

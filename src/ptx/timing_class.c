@@ -6,6 +6,7 @@
  * split where the model needs finer classes than the trait gives: the
  * commits and waits of asynchronous groups (the runner's own PF_GROUP /
  * PF_LATE / PF_FLUSH_WARP flags), loads from stores (IT_READ / IT_WRITE),
+ * conversions between float widths from the others (the cvt's two types),
  * and, for the few sub-operations no trait or flag separates (wgmma.commit
  * vs wait vs fence, tcgen05.wait vs fence, cp.async.mbarrier.arrive), the
  * opcode's sub-name: the runner knows opcodes; the model never reads text. */
@@ -25,7 +26,10 @@ static uint8_t class_of(const ptx_insn *in, const char *op) {
   case TC_FP16X2: return TM_C_FP16X2;
   case TC_FP64: return TM_C_FP64;
   case TC_SFU: return TM_C_SFU;
-  case TC_CVT: return TM_C_CONV;
+  case TC_CVT: { /* between float widths of at most 32 bits (F2FP, HADD2.F32) the fast form; with an integer or f64: F2I/I2F/F2F */
+    const ptx_type_info *d = &ptx_types[in->type < PT_COUNT ? in->type : 0], *s = &ptx_types[in->type2 < PT_COUNT ? in->type2 : 0];
+    return d->cls == 'f' && s->cls == 'f' && d->bits <= 32 && s->bits <= 32 ? TM_C_CONV_FLOAT : TM_C_CONV;
+  }
   case TC_MOVE: return TM_C_MOVE;
   case TC_LDST_SHARED: return wr && !rd ? TM_C_ST_SHARED : TM_C_LD_SHARED;
   case TC_LDST_GLOBAL: return wr && !rd ? TM_C_ST_GLOBAL : TM_C_LD_GLOBAL;

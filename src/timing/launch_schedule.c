@@ -17,6 +17,12 @@ const char *tc5_timing_unit_name(tc5_timing_unit u) {
 
 #define TM_SAMPLE_DEFAULT 16u
 
+#define TM_GX_MAX (1u << 22)
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   *out = NULL;
   tm_launch *l = calloc(1, sizeof *l);
@@ -36,6 +42,8 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   /* L2 bandwidth is shared by the SMs that hold CTAs at once */
   double busy_sms = (double)ncta < p->sm_count ? (double)ncta : p->sm_count;
   l->rates.l2_bpc = p->l2_bytes_per_clk / (busy_sms < 1 ? 1 : busy_sms);
+  /* ld.global / cp.async: also one SM's input rate (measured, gld_bytes_per_clk_sm) */
+  l->rates.gld_bpc = p->gld_bytes_per_clk_sm < l->rates.l2_bpc ? p->gld_bytes_per_clk_sm : l->rates.l2_bpc;
   l->rates.tma_bpc = (p->tma_bytes_per_clk < l->rates.l2_bpc ? p->tma_bytes_per_clk : l->rates.l2_bpc) / l->rates.share;
   l->rates.gmem_latency = s->footprint <= p->l2_bytes ? p->l2_latency : 0.5 * (p->l2_latency + p->dram_latency);
   /* the sample: every cluster of a small grid; else `sample` clusters at
@@ -50,7 +58,25 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
       free(l);
       return TC5_ENOMEM;
     }
-    for (uint64_t j = 0; j < want; j++) l->pick[j] = (uint64_t)(((double)j + 0.5) * (double)s->nclusters / (double)want);
+    uint64_t gx = s->grid[0];
+    if (s->cluster_size == 1 && gx > 1 && gx < s->nclusters && gx <= TM_GX_MAX && s->nclusters % gx == 0) {
+      /* a grid of rows (dimensions 1, 2) of gx columns (dimension 0):
+       * stratified in both, every column covered as evenly as S allows */
+      uint64_t rows = s->nclusters / gx;
+      for (uint64_t j = 0; j < want; j++) {
+        uint64_t x = want <= gx ? (uint64_t)(((double)j + 0.5) * (double)gx / (double)want) : j % gx;
+        uint64_t row = (uint64_t)(((double)j + 0.5) * (double)rows / (double)want);
+        l->pick[j] = x + gx * row;
+      }
+      qsort(l->pick, want, sizeof *l->pick, cmp_u64);
+      uint64_t n = 0;
+      for (uint64_t j = 0; j < want; j++)
+        if (!n || l->pick[j] != l->pick[n - 1]) l->pick[n++] = l->pick[j];
+      l->nrun = n;
+      l->gx = gx;
+    } else {
+      for (uint64_t j = 0; j < want; j++) l->pick[j] = (uint64_t)(((double)j + 0.5) * (double)s->nclusters / (double)want);
+    }
   }
   l->dur = calloc(l->nrun ? l->nrun : 1, sizeof *l->dur);
   if (!l->dur) {
@@ -103,6 +129,7 @@ static double cta_duration(const tm_cta *t) {
   d = dmax(d, sh * t->work[TC5_TU_SFU]);
   d = dmax(d, sh * t->work[TC5_TU_SMEM]);
   d = dmax(d, sh * t->gmem_bytes / l->rates.l2_bpc);
+  d = dmax(d, sh * t->gld_bytes / l->rates.gld_bpc);
   return d;
 }
 
@@ -127,6 +154,7 @@ void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t clus
     for (unsigned u = 0; u < TC5_TU_COUNT; u++) l->work[u] += ctas[k]->work[u];
     for (unsigned u = 0; u < TM_C_COUNT; u++) l->pipe[u] += ctas[k]->pipe[u];
     l->gmem_bytes += ctas[k]->gmem_bytes;
+    l->gst_bytes += ctas[k]->gst_bytes;
     l->flops += ctas[k]->flops;
     if (l->s.trace && ctas[k]->ev.n && !l->trace_full) {
       if (l->ntc == l->tc_cap) {
@@ -165,6 +193,47 @@ static void sift_down(double *h, uint64_t n, uint64_t i) {
   }
 }
 
+/* every cluster's duration: the run ones' own; the others' interpolated
+ * linearly between the nearest run ones: in the cluster index, or, for a
+ * grid sampled by column (l->gx), in the column (grid dimension 0) over
+ * the mean of the run clusters of each sampled column */
+void tm_launch_durations(const tm_launch *l, double *d) {
+  uint64_t N = l->s.nclusters;
+  if (l->gx && l->pick) {
+    uint64_t gx = l->gx, m = 0;
+    double *sum = calloc(gx, sizeof *sum), *cnt = calloc(gx, sizeof *cnt), *est = calloc(gx, sizeof *est);
+    uint64_t *xs = calloc(gx, sizeof *xs);
+    if (sum && cnt && est && xs) {
+      for (uint64_t j = 0; j < l->nrun; j++) sum[l->pick[j] % gx] += l->dur[j], cnt[l->pick[j] % gx] += 1;
+      for (uint64_t x = 0; x < gx; x++)
+        if (cnt[x] > 0) xs[m++] = x, sum[x] /= cnt[x];
+      for (uint64_t x = 0, k = 0; x < gx; x++) {
+        while (k + 1 < m && xs[k + 1] <= x) k++;
+        if (x <= xs[0]) est[x] = sum[xs[0]];
+        else if (k + 1 >= m) est[x] = sum[xs[m - 1]];
+        else est[x] = sum[xs[k]] + (double)(x - xs[k]) / (double)(xs[k + 1] - xs[k]) * (sum[xs[k + 1]] - sum[xs[k]]);
+      }
+      for (uint64_t i = 0; i < N; i++) d[i] = est[i % gx] + l->p.cta_launch;
+      free(sum), free(cnt), free(est), free(xs);
+      return;
+    }
+    free(sum), free(cnt), free(est), free(xs); /* out of memory: by the index below */
+  }
+  for (uint64_t i = 0; i < N; i++) {
+    if (!l->pick) {
+      d[i] = l->dur[i];
+    } else {
+      uint64_t j = run_index(l, i);
+      if (l->pick[j] == i || j + 1 >= l->nrun || i < l->pick[0]) d[i] = l->dur[j];
+      else {
+        double f = (double)(i - l->pick[j]) / (double)(l->pick[j + 1] - l->pick[j]);
+        d[i] = l->dur[j] + f * (l->dur[j + 1] - l->dur[j]);
+      }
+    }
+    d[i] += l->p.cta_launch;
+  }
+}
+
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts) {
   if (!n) return 0;
   if (slots < 1) slots = 1;
@@ -188,25 +257,11 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   const tm_setup *s = &l->s;
   uint64_t N = s->nclusters;
   if (!l->ran) return TC5_OK;
-  /* every cluster's duration: the run ones' own, the others' interpolated
-   * linearly in the cluster index between the nearest run ones */
   double *d = malloc(N * sizeof *d);
   if (!d) return TC5_ENOMEM;
   double dmin = INFINITY, dmx = 0;
   for (uint64_t j = 0; j < l->nrun; j++) dmin = fmin(dmin, l->dur[j]), dmx = dmax(dmx, l->dur[j]);
-  for (uint64_t i = 0; i < N; i++) {
-    if (!l->pick) {
-      d[i] = l->dur[i];
-    } else {
-      uint64_t j = run_index(l, i);
-      if (l->pick[j] == i || j + 1 >= l->nrun || i < l->pick[0]) d[i] = l->dur[j];
-      else {
-        double f = (double)(i - l->pick[j]) / (double)(l->pick[j + 1] - l->pick[j]);
-        d[i] = l->dur[j] + f * (l->dur[j + 1] - l->dur[j]);
-      }
-    }
-    d[i] += p->cta_launch;
-  }
+  tm_launch_durations(l, d);
   uint64_t slots = (uint64_t)(p->sm_count * l->occ.ctas / s->cluster_size);
   if (slots < 1) slots = 1;
   double *starts = s->trace ? calloc(N, sizeof *starts) : NULL;
@@ -224,7 +279,10 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   double dram = (double)s->footprint;
   if ((double)s->footprint > p->l2_bytes && gbytes > dram) dram += 0.5 * (gbytes - dram) * (1 - p->l2_bytes / (double)s->footprint);
   double clk = p->clock_ghz * 1e9;
-  double hbm_cyc = dram / (p->hbm_bytes_per_s * p->hbm_efficiency) * clk;
+  /* reads and writes at their own efficiencies: DRAM's bytes split as the
+   * launch's global traffic is (stores' share of it) */
+  double wfrac = gbytes > 0 ? l->gst_bytes * scale / gbytes : 0;
+  double hbm_cyc = (dram * (1 - wfrac) / p->hbm_efficiency + dram * wfrac / p->hbm_write_efficiency) / p->hbm_bytes_per_s * clk;
   double l2_cyc = gbytes / p->l2_bytes_per_clk;
   double T = dmax(make, dmax(hbm_cyc, l2_cyc));
   memset(res, 0, sizeof *res);

@@ -39,6 +39,7 @@ typedef enum tm_class {
   TM_C_CP_WAIT,        /* cp.async.wait_group N / wait_all                               */
   TM_C_CP_ASYNC_ARRIVE, /* cp.async.mbarrier.arrive: arrives when the warp's copies land  */
   TM_C_MMA_SYNC,       /* mma.sync / wmma: a synchronous warp MMA                        */
+  TM_C_CONV_FLOAT,     /* cvt between float widths (f16/bf16/f32): TM_C_CONV is int<->float */
   TM_C_COUNT
 } tm_class;
 

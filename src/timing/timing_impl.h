@@ -13,14 +13,14 @@ typedef struct tm_param_row {
 
 /* every parameter the model reads (the .def rows' names) */
 #define TM_FIELDS                                                                                           \
-  TM_FIELD(sm_count) TM_FIELD(clock_ghz) TM_FIELD(hbm_bytes_per_s) TM_FIELD(hbm_efficiency) TM_FIELD(l2_bytes) \
+  TM_FIELD(sm_count) TM_FIELD(clock_ghz) TM_FIELD(hbm_bytes_per_s) TM_FIELD(hbm_efficiency) TM_FIELD(hbm_write_efficiency) TM_FIELD(l2_bytes) \
   TM_FIELD(l2_bytes_per_clk) TM_FIELD(l2_latency) TM_FIELD(dram_latency) TM_FIELD(smem_per_sm)               \
   TM_FIELD(smem_per_cta_reserved) TM_FIELD(regs_per_sm) TM_FIELD(reg_alloc_unit) TM_FIELD(max_threads_per_sm) \
   TM_FIELD(max_ctas_per_sm) TM_FIELD(schedulers) TM_FIELD(issue_int) TM_FIELD(issue_fp32)                    \
-  TM_FIELD(issue_fp16x2) TM_FIELD(issue_fp64) TM_FIELD(issue_sfu) TM_FIELD(issue_conv) TM_FIELD(issue_other) \
+  TM_FIELD(issue_fp16x2) TM_FIELD(issue_fp64) TM_FIELD(issue_sfu) TM_FIELD(issue_conv) TM_FIELD(issue_conv_float) TM_FIELD(issue_other) TM_FIELD(issue_shfl) \
   TM_FIELD(lat_alu) TM_FIELD(lat_fp64) TM_FIELD(lat_sfu) TM_FIELD(lat_conv) TM_FIELD(lat_shfl)               \
   TM_FIELD(lat_smem) TM_FIELD(smem_bytes_per_clk) TM_FIELD(lat_atomic) TM_FIELD(lat_local) TM_FIELD(lat_bar)  \
-  TM_FIELD(lat_mbar) TM_FIELD(tma_latency) TM_FIELD(tma_bytes_per_clk) TM_FIELD(tc_flops_per_clk)            \
+  TM_FIELD(lat_mbar) TM_FIELD(tma_latency) TM_FIELD(tma_bytes_per_clk) TM_FIELD(gld_bytes_per_clk_sm) TM_FIELD(tc_flops_per_clk)            \
   TM_FIELD(tc_tf32_scale) TM_FIELD(tc_fp8_scale) TM_FIELD(tc_fp4_scale) TM_FIELD(tc_int8_scale)              \
   TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk)       \
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us)
@@ -46,6 +46,7 @@ typedef struct tm_rates {
   double share;          /* co-resident CTAs sharing an SM's units (>= 1) */
   double tma_bpc;        /* TMA bytes per cycle for one CTA (engine and L2 share) */
   double l2_bpc;         /* one SM's share of L2 bandwidth, bytes per cycle */
+  double gld_bpc;        /* one SM's ld.global/cp.async input rate: min(l2_bpc, gld_bytes_per_clk_sm) */
   double gmem_latency;   /* ld.global latency (L2 hit/miss mix) */
 } tm_rates;
 
@@ -106,6 +107,8 @@ typedef struct tm_cta {
   double work[TC5_TU_COUNT]; /* TC5_TU_ISSUE: dispatch, one slot a warp-instruction */
   double pipe[TM_C_COUNT];  /* each class's pipe: issue cost / schedulers */
   double gmem_bytes, flops;
+  double gld_bytes;      /* of gmem_bytes: ld.global and cp.async (the SM's input cap) */
+  double gst_bytes;      /* of gmem_bytes: st.global (HBM write efficiency) */
   double end;            /* the last warp's exit */
   double sfu_s, sfu_e;   /* trace: the SFU's open span (merged while busy; sfu_e < 0: none) */
   uint32_t sfu_line;
@@ -120,8 +123,10 @@ typedef struct tm_launch {
   tm_occupancy occ;
   uint64_t nrun;          /* clusters run */
   uint64_t *pick;         /* which (NULL: all) */
+  uint64_t gx;            /* sampled by grid column (dimension 0) of gx columns; 0: by linear index */
   double *dur;            /* per run cluster: its duration (cycles), by run index */
   double work[TC5_TU_COUNT], gmem_bytes, flops; /* sums over the run clusters */
+  double gst_bytes;       /* of gmem_bytes: stores */
   double pipe[TM_C_COUNT];
   uint64_t ran;           /* clusters finished */
   /* the trace: every run CTA's events with its cluster index */
@@ -139,6 +144,8 @@ typedef struct tm_launch {
 tc5_status tm_trace_write(const tm_launch *l, const double *start_of_cluster_run, tc5_diag *diag);
 /* launch_schedule.c: list scheduling of n jobs of durations d on `slots`
  * slots in order; returns the makespan, starts (may be NULL) get each start */
+/* launch_schedule.c: every cluster's duration (cta_launch included) from the run ones' */
+void tm_launch_durations(const tm_launch *l, double *d);
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts);
 
 #endif

@@ -52,7 +52,7 @@ void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
   memset(t->pipe, 0, sizeof t->pipe);
   t->tc_free = t->tc_done = t->tma_free = 0;
   t->tc_src = 0;
-  t->gmem_bytes = t->flops = 0;
+  t->gmem_bytes = t->flops = t->gld_bytes = t->gst_bytes = 0;
   t->end = 0;
   t->cluster = cluster;
   t->rank = rank;
@@ -170,7 +170,8 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     if (l->s.trace) sfu_span(t, start, start + lat, ti->line);
     break;
   case TM_C_CONV: issue = p->issue_conv, lat = p->lat_conv; break;
-  case TM_C_SHFL: lat = p->lat_shfl; break;
+  case TM_C_CONV_FLOAT: issue = p->issue_conv_float; break; /* latency: the ALU's (not measured apart) */
+  case TM_C_SHFL: issue = p->issue_shfl, lat = p->lat_shfl; break;
   case TM_C_LD_SHARED:
   case TM_C_ST_SHARED:
     lat = p->lat_smem + bytes / p->smem_bytes_per_clk;
@@ -180,6 +181,8 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   case TM_C_ST_GLOBAL:
     lat = l->rates.gmem_latency;
     t->gmem_bytes += bytes;
+    if (ti->cls == TM_C_LD_GLOBAL) t->gld_bytes += bytes;
+    else t->gst_bytes += bytes;
     break;
   case TM_C_LOCAL: lat = p->lat_local; break;
   case TM_C_ATOMIC:
@@ -189,8 +192,9 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   case TM_C_CP_ASYNC: {
     double b = lanes * (ti->bytes ? ti->bytes : 16);
     t->gmem_bytes += b;
+    t->gld_bytes += b;
     t->work[TC5_TU_SMEM] += b / p->smem_bytes_per_clk;
-    w->cp.cur = dmax(w->cp.cur, start + l->rates.gmem_latency + b / l->rates.l2_bpc * share);
+    w->cp.cur = dmax(w->cp.cur, start + l->rates.gmem_latency + b / l->rates.gld_bpc * share);
     break;
   }
   case TM_C_CP_COMMIT: grp_commit(&w->cp); break;

@@ -4,12 +4,18 @@
  * instructions, a TMA load of N bytes, an MMA pipeline (one CTA and a CTA
  * pair), bar.sync, the list scheduler, and whole launches through the C
  * API: sampling runs only the sampled clusters, TC5_TIMING_SAMPLE_ALL and
- * small grids run all, bad input is an error naming it. The expected
+ * small grids run all, bad input is an error naming it; the issue rates
+ * of float-width vs int<->float conversions and of shuffles, the cvt's
+ * class from its types, one SM's ld.global/cp.async input cap, and HBM's
+ * read and write efficiencies (t47m's corrections). The expected
  * values read the tables, so t47si's measured values keep them true. */
 #include "testutil.h"
 #include "tc5/ptx.h"
 #include "tc5/timing.h"
 #include "timing/timing_impl.h"
+#include "ptx/ptx_impl.h"
+#include <math.h>
+#include <pthread.h>
 
 static bool has(const tc5_diag *dg, const char *s) {
   for (unsigned k = 0; k < dg->count; k++)
@@ -360,6 +366,174 @@ static void test_launch_bad(void **state) {
   free(t);
 }
 
+
+/* issue rates (h200's measured rows, tests/data/timing/h200_micro.tsv):
+ * a cvt between float widths 1.01 -> 1 clk, int<->float 4.01 -> 4, shfl 4.01 -> 4 */
+static void test_issue_classes(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_CONV_FLOAT, 1, -1);
+  fake_insn(&f, 1, TM_C_CONV, 2, -1);
+  fake_insn(&f, 2, TM_C_SHFL, 3, -1);
+  fake_insn(&f, 3, TM_C_CONV_FLOAT, 4, 3); /* waits for the shuffle's result */
+  fake_launch(&f, "h200", 4, 1);
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 1);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 1 + 4);
+  tm_step(f.t, 0, 2, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 1 + 4 + 4);
+  assert_true(f.t->w[0].ready[3] == 5 + 24); /* issued at 5, lat_shfl 24.3 -> 24 */
+  tm_step(f.t, 0, 3, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 29 + 1);
+  /* each class its own pipe: issue / 4 schedulers */
+  assert_true(f.t->pipe[TM_C_CONV_FLOAT] == 0.5 && f.t->pipe[TM_C_CONV] == 1 && f.t->pipe[TM_C_SHFL] == 1);
+  fake_free(&f);
+}
+
+/* the runner's class of a cvt: from its two types */
+static void test_cvt_class(void **state) {
+  (void)state;
+  static const char *text =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".visible .entry k() {\n"
+      " .reg .b32 %r<4>; .reg .f32 %f<4>; .reg .b16 %h<4>; .reg .f64 %d<2>;\n"
+      " cvt.rn.f16.f32 %h1, %f1;\n"
+      " cvt.f32.bf16 %f2, %h2;\n"
+      " cvt.rn.f32.s32 %f3, %r1;\n"
+      " cvt.rzi.s32.f32 %r2, %f1;\n"
+      " cvt.f64.f32 %d1, %f1;\n"
+      " cvt.u32.u16 %r3, %h3;\n"
+      " ret;\n}\n";
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
+  tm_insn *t;
+  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  const uint8_t want[] = {TM_C_CONV_FLOAT, TM_C_CONV_FLOAT, TM_C_CONV, TM_C_CONV, TM_C_CONV};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode && seen < 5; pc++)
+    if (!strncmp(t[pc].text, "cvt.", 4) && !strstr(t[pc].text, ".u16")) assert_int_equal(t[pc].cls, want[seen++]);
+  assert_int_equal(seen, 5);
+  free(t);
+  tc5_ptx_free(m);
+}
+
+/* ld.global / cp.async: one SM takes at most 28.7 B/clk (h200_micro.tsv
+ * tma_bytes_per_clk_1sm_l2) even when the chip's L2 share is larger */
+static void test_gld_cap(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_CP_ASYNC, -1, -1);
+  f.insn[0].bytes = 16;
+  fake_launch(&f, "h200", 1, 64); /* 64 CTAs on 64 SMs: L2 share 4988 / 64 = 77.94 B/clk */
+  const tm_params *p = &f.l->p;
+  assert_true(p->gld_bytes_per_clk_sm == 28.7);
+  assert_true(f.l->rates.l2_bpc == 4988.0 / 64);
+  assert_true(f.l->rates.gld_bpc == 28.7);
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE); /* 32 lanes x 16 B */
+  assert_true(f.t->gld_bytes == 512);
+  assert_true(f.t->w[0].cp.cur == p->l2_latency + 512 / 28.7);
+  fake_free(&f);
+  /* 132 SMs busy: L2 share 4988 / 132 = 37.8 still above the cap */
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_LD_GLOBAL, 1, -1);
+  fake_launch(&f, "h200", 1, 132);
+  assert_true(f.l->rates.gld_bpc == 28.7);
+  fake_free(&f);
+}
+
+/* HBM: a launch of one CTA over a 1 GiB footprint is HBM-bound; its
+ * DRAM bytes split as its traffic: reads at 0.931, writes at 0.74 of
+ * 4.8 TB/s, 1.98 GHz: cycles = 2^30 (r / 0.931 + w / 0.74) / 4.8e12 * 1.98e9 */
+static double hbm_launch(uint8_t c0, uint8_t c1) {
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, c0, -1, -1);
+  fake_insn(&f, 1, c1, -1, -1);
+  fake_launch(&f, "h200", 2, 1);
+  f.l->s.footprint = 1u << 30;
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  tm_cluster_end(f.l, &f.t, 1, 0, &lock);
+  tc5_timing_result r;
+  assert_int_equal(tm_launch_finish(f.l, &r, NULL), TC5_OK);
+  tm_cta_free(f.t);
+  tm_cta_free(f.peer);
+  tm_launch_free(f.l);
+  return r.cycles;
+}
+static void test_hbm_read_write(void **state) {
+  (void)state;
+  double rd = hbm_launch(TM_C_LD_GLOBAL, TM_C_LD_GLOBAL), wr = hbm_launch(TM_C_ST_GLOBAL, TM_C_ST_GLOBAL),
+         cp = hbm_launch(TM_C_LD_GLOBAL, TM_C_ST_GLOBAL);
+  assert_true(fabs(rd - 475744.90) < 0.01);  /* 2^30 / 0.931 / 4.8e12 * 1.98e9 */
+  assert_true(fabs(wr - 598538.52) < 0.01);  /* 2^30 / 0.74 / 4.8e12 * 1.98e9 */
+  assert_true(fabs(cp - 537141.71) < 0.01);  /* half each */
+}
+
+/* sampling by grid column: a causal-style grid of 8 query blocks (dimension
+ * 0) x 64 heads, 16 samples: x = j % 8, row = floor((j + 0.5) 64 / 16) =
+ * 4j + 2, cluster x + 8 row = j % 8 + 32 j + 16 (by the linear index alone
+ * every sample would sit in column 0: 16 + 32 j). Each cluster's duration
+ * is its column's mean, interpolated between sampled columns */
+static void test_sampling_by_column(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_INT, 1, -1);
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = "h200";
+  s.target = "sm_90a";
+  s.threads_per_cta = 128;
+  s.warps_per_cta = 4;
+  s.smem_per_cta = 200000;
+  s.cluster_size = 1;
+  s.nclusters = 512;
+  s.grid[0] = 8, s.grid[1] = 64, s.grid[2] = 1;
+  s.sample = 16;
+  s.reg_hi = 16;
+  s.insn = f.insn;
+  s.ck = f.ck;
+  s.ncode = 1;
+  tm_launch *l;
+  assert_int_equal(tm_launch_new(&l, &s, NULL), TC5_OK);
+  uint64_t n;
+  const uint64_t *pick;
+  tm_launch_plan(l, &n, &pick);
+  assert_int_equal(n, 16);
+  for (uint64_t j = 0; j < 16; j++) assert_int_equal(pick[j], j % 8 + 32 * j + 16);
+  /* the work grows with the column: 100 (x + 1) cycles */
+  for (uint64_t j = 0; j < 16; j++) l->dur[j] = 100.0 * (double)(pick[j] % 8 + 1);
+  static double d[512];
+  tm_launch_durations(l, d);
+  for (unsigned i = 0; i < 512; i++) assert_true(d[i] == 100.0 * (i % 8 + 1) + 157); /* + cta_launch */
+  tm_launch_free(l);
+  /* columns not sampled are interpolated: 40 columns x 64 rows, 16 samples at x = floor((j + 0.5) 40 / 16) */
+  s.grid[0] = 40, s.nclusters = 40 * 64;
+  assert_int_equal(tm_launch_new(&l, &s, NULL), TC5_OK);
+  tm_launch_plan(l, &n, &pick);
+  assert_int_equal(n, 16);
+  assert_int_equal(pick[0] % 40, 1);   /* floor(0.5 x 2.5) */
+  assert_int_equal(pick[1] % 40, 3);   /* floor(1.5 x 2.5) */
+  assert_int_equal(pick[15] % 40, 38); /* floor(15.5 x 2.5) */
+  for (uint64_t j = 0; j < 16; j++) l->dur[j] = 10.0 * (double)(pick[j] % 40);
+  static double e[40 * 64];
+  tm_launch_durations(l, e);
+  assert_true(e[0] == 10 + 157);      /* below the first sampled column: its value */
+  assert_true(e[2] == 20 + 157);      /* between columns 1 and 3: linear */
+  assert_true(e[64 * 40 - 1] == 380 + 157); /* column 39, past the last (38) */
+  tm_launch_free(l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables),          cmocka_unit_test(test_pairing),
@@ -367,6 +541,9 @@ int main(void) {
       cmocka_unit_test(test_dependent_chain), cmocka_unit_test(test_tma_load),
       cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync),
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
+      cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
+      cmocka_unit_test(test_gld_cap),         cmocka_unit_test(test_hbm_read_write),
+      cmocka_unit_test(test_sampling_by_column),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
