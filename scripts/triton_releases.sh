@@ -3,6 +3,9 @@
 #   scripts/triton_releases.sh door [VERSION...]    the Triton door's NumPy-only tests
 #       (tests/python/test_triton.py, test_triton_driver.py, test_triton_gluon.py) under each release: one line of
 #       pytest's summary a release, the failures' first error lines in build/triton-releases/door-V.txt
+#   scripts/triton_releases.sh tutorials [VERSION...]  the other tutorials and Gluon's for sm_100a
+#       (tests/data/ptx/rel100/tutorials/V, CTest triton_releases_tutorials; t02/t05 for sm_90a in
+#       tests/data/ptx/rel90/tutorials/V, triton_releases_tutorials_sm90; needs MIRROR, below)
 #   scripts/triton_releases.sh corpus [VERSION...]  tutorial 03's matmul (its first autotune config)
 #       compiled by each release for sm_100a (tests/data/ptx/rel100) and sm_90a (rel90), then each
 #       folder's gen_inputs.py; the silicon outputs of rel90 come from gpu/run.sh rel90 on an H100/H200
@@ -15,7 +18,7 @@
 # Not in the default suite (downloads; minutes a release). Needs scripts/build.sh's build/tc5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-what=${1:?usage: scripts/triton_releases.sh door|corpus [VERSION...]}
+what=${1:?usage: scripts/triton_releases.sh door|corpus|tutorials [VERSION...]}
 shift
 versions=${*:-3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}
 top=$(pwd)/build/triton-releases
@@ -63,5 +66,48 @@ case $what in
     done
     python3 tests/data/ptx/rel100/gen_inputs.py
     python3 tests/data/ptx/rel90/gen_inputs.py ;;
-  *) echo "usage: scripts/triton_releases.sh door|corpus [VERSION...]" >&2; exit 2 ;;
+  tutorials)
+    # the other tutorials (01, 02, 05, 10, 11) and Gluon's 06 and 12 for sm_100a, each release with the
+    # tutorial texts of its own release branch of MIRROR (a git directory of facebookexperimental/triton:
+    # release/3.3.x for 3.3, 3.5.x for 3.4 and 3.5, 3.7.x for 3.6 and 3.7, 3.8.x for 3.8, HEAD for 3.9);
+    # every kernel under $top/tut-V (the table of docs/fidelity.md), the ones the CTest
+    # triton_releases_tutorials runs copied to tests/data/ptx/rel100/tutorials/V
+    mirror=${MIRROR:?MIRROR: a git directory of facebookexperimental/triton}
+    gen=tests/data/ptx/census/gen_triton_corpus.py
+    keep='^(t02_softmax_kernel_fp32_256x1024|t05_layer_norm_fwd_fused_fp16_256x1024|t10_block_scaled_matmul_mxfp8|g06_small_mma_kernel_lhssmem_commit_m64|g12_persistent_matmul_kernel_clc)$'
+    for v in $versions; do
+      install_release "$v"
+      case $v in 3.3.*) b=release/3.3.x ;; 3.4.*|3.5.*) b=release/3.5.x ;; 3.6.*|3.7.*) b=release/3.7.x ;;
+                 3.8.*) b=release/3.8.x ;; *) b=HEAD ;; esac
+      src=$top/src-${b#release/}
+      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$b" python/tutorials | tar -x -C "$src"; }
+      out=$top/tut-$v
+      rm -rf "$out"
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 \
+        --only '^(t01|t02|t05|t10|t11|g06|g12)' --variants '256x1024|mxfp|nvfp4|mixed|commit_m64|clc|fp32$' \
+        --work "$top/work-$v" > "$out.log" 2>&1 || true
+      echo "triton $v ($b): $(ls "$out"/*.ptx 2>/dev/null | wc -l) kernels; $(grep -c '^\[FAIL\]' "$out.log") not compiled ($out.log)"
+      dst=tests/data/ptx/rel100/tutorials/$v
+      rm -rf "$dst" && mkdir -p "$dst"
+      for f in "$out"/*.ptx; do
+        n=$(basename "$f" .ptx)
+        [[ $n =~ $keep ]] && cp "$f" "$out/$n.json" "$dst/"
+      done
+      # tutorial 06's forward, fp16, d 64 (CTest triton_releases_t06_V)
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-t06" --arch 100 \
+        --only '^t06' --variants 'fp16_d64_full$' --work "$top/work-$v" > "$out-t06.log" 2>&1 || true
+      if [ -f "$out-t06/t06_attn_fwd_fp16_d64_full.ptx" ]; then
+        mkdir -p "tests/data/ptx/rel100/attn/$v"
+        cp "$out-t06"/t06_attn_fwd_fp16_d64_full.{ptx,json} "tests/data/ptx/rel100/attn/$v/"
+      fi
+      # sm_90a: tutorials 02 and 05 (CTest triton_releases_tutorials_sm90)
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-90" --arch 90 \
+        --only '^(t02|t05)' --variants '256x1024' --work "$top/work-$v" > "$out-90.log" 2>&1 || true
+      dst=tests/data/ptx/rel90/tutorials/$v
+      rm -rf "$dst" && mkdir -p "$dst"
+      for n in t02_softmax_kernel_fp32_256x1024 t05_layer_norm_fwd_fused_fp16_256x1024; do
+        [ -f "$out-90/$n.ptx" ] && cp "$out-90/$n.ptx" "$out-90/$n.json" "$dst/"
+      done
+    done ;;
+  *) echo "usage: scripts/triton_releases.sh door|corpus|tutorials [VERSION...]" >&2; exit 2 ;;
 esac

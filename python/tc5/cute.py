@@ -231,6 +231,10 @@ def _patch():
 
     # what each tensor and pointer argument was compiled for, compared at every call
     ea = je.ExecutionArgs
+    if not hasattr(ea, "record_arg_specs_from_compile_args"):
+        # CuTe DSL before 4.7 (4.6.3: record_pointer_arg_specs_from_compile_args, another shape) has no
+        # hook for the compile-time arguments: only CuTe DSL's own argument rules apply there (issue 52)
+        return
     record, generate = ea.record_arg_specs_from_compile_args, ea.generate_execution_args
 
     def record_arg_specs_from_compile_args(self, args, kwargs):

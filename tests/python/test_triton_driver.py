@@ -265,20 +265,20 @@ def test_read_only_array():
 
 
 @triton.jit
-def dp4a_kernel(x_ptr, out_ptr):
+def dp2a_kernel(x_ptr, out_ptr):
     x = tl.load(x_ptr + tl.arange(0, 32))
-    y = tl.inline_asm_elementwise("dp4a.s32.s32 $0, $1, $1, $1;", "=r,r", [x], dtype=tl.int32, is_pure=True,
-                                  pack=1)  # tc5 refuses dp4a
+    y = tl.inline_asm_elementwise("dp2a.lo.s32.s32 $0, $1, $1, $1;", "=r,r", [x], dtype=tl.int32, is_pure=True,
+                                  pack=1)  # tc5 refuses dp2a (dp4a became a row of the opcode table: issue 51)
     tl.store(out_ptr + tl.arange(0, 32), y)
 
 
 def test_a_kernel_tc5_refuses():
     x = np.zeros(32, dtype=np.int32)
     with pytest.raises(tc5.UnsupportedError) as e:
-        dp4a_kernel[(1,)](x, x)
+        dp2a_kernel[(1,)](x, x)
     msg = str(e.value)
-    assert "dp4a_kernel.ptx:" in msg and "dp4a" in msg
-    assert names_line_of(msg, dp4a_kernel)
+    assert "dp2a_kernel.ptx:" in msg and "dp2a" in msg
+    assert names_line_of(msg, dp2a_kernel)
 
 
 @triton.jit

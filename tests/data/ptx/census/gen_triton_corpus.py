@@ -710,6 +710,23 @@ RENAMES = [
      "Triton 3.9 Gluon names the shared/tensor memory descriptor method reinterpret(dtype, shape, layout)"),
 ]
 
+
+
+def _release_renames():
+    """The renames back for a release whose Gluon predates tma.async_load/async_store (Triton 3.4-3.7 name
+    them async_copy_global_to_shared / async_copy_shared_to_global, same arguments): applied after RENAMES."""
+    try:
+        from triton.experimental.gluon.language.nvidia.hopper import tma
+    except ImportError:
+        return []
+    if hasattr(tma, "async_load") or not hasattr(tma, "async_copy_global_to_shared"):
+        return []
+    return [(r"gluon/", "async_load(", "async_copy_global_to_shared(",
+             "this release's Gluon (before 3.8) names tma.async_load async_copy_global_to_shared; same args"),
+            (r"gluon/", "async_store(", "async_copy_shared_to_global(",
+             "this release's Gluon (before 3.8) names tma.async_store async_copy_shared_to_global; same args")]
+
+
 _MODULES = {}
 _LOAD_LOG = []
 
@@ -731,7 +748,7 @@ class _Loader:
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         text = open(src).read()
         applied = []
-        for pat, old, new, why in RENAMES:
+        for pat, old, new, why in RENAMES + _release_renames():
             if re.search(pat, rel) and old in text:
                 text = text.replace(old, new)
                 applied.append((old, new, why))
@@ -852,6 +869,19 @@ def _tma_encode(val, meta):
     }
 
 
+def _parse_descriptor(ty):
+    """(dtype, rank) of a "tensordesc<dtype[block],input_rank=N>" signature type: Triton 3.9's
+    triton.backends.driver._parse_descriptor when the release has it; earlier releases (3.3-3.8) write
+    the same text and parse it inline in their launcher (the block's rank is the tensor's)."""
+    try:
+        from triton.backends.driver import _parse_descriptor as parse
+        return parse(ty)
+    except ImportError:
+        m = re.match(r"tensordesc(?:_im2col)?<([^[>]*)\[([^\]]*)\]", ty)
+        rank = re.search(r",input_rank=(\d+)", ty)
+        return m.group(1), int(rank.group(1)) if rank else m.group(2).count(",") + 1
+
+
 def describe_params(signature, bound, tensordesc_meta):
     """Ordered list of the PTX entry params as the CUDA launcher passes them."""
     flat = []
@@ -864,7 +894,6 @@ def describe_params(signature, bound, tensordesc_meta):
         if ty == "constexpr":
             continue
         if isinstance(ty, str) and ty.startswith("tensordesc"):
-            from triton.backends.driver import _parse_descriptor
             dtype, ndim = _parse_descriptor(ty)
             meta = tensordesc_meta[desc_i] if has_meta and desc_i < len(tensordesc_meta) else None
             desc_i += 1
@@ -1276,8 +1305,10 @@ def t06_fused_attention(L):
                            and x.num_stages == 2 and x.num_warps == 4]
                     dt = "fp8e5" if fp8 else "fp16"
                     name = f"t06_attn_fwd_{dt}_d{D_}_{'causal' if causal else 'full'}{'_ws' if ws else ''}"
-                    yield V(name, l, cfg[0], note=f"Z={ATTN_Z} H={ATTN_H} N_CTX={ATTN_N}; autotune config = the "
-                            "tutorial's pytest config BLOCK_M=128 BLOCK_N=64 num_stages=2 num_warps=4")
+                    which = ("the tutorial's pytest config BLOCK_M=128 BLOCK_N=64 num_stages=2 num_warps=4" if cfg else
+                             "the first config its pruning keeps (Triton 3.3's tutorial has no 128/64/2/4 one)")
+                    cfg = cfg or pruned[:1]
+                    yield V(name, l, cfg[0], note=f"Z={ATTN_Z} H={ATTN_H} N_CTX={ATTN_N}; autotune config = {which}")
                     if not fp8 and not ws and ARCH == 100:
                         # backward (fp16 only in the tutorial)
                         ctx = _LAST_CTX["_attention"]
