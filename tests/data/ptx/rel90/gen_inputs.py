@@ -8,31 +8,12 @@ sizes are ours (the specialisation the JSON records holds: each a multiple
 of 16). gpu/run.sh
 rel90 runs the manifest on the H200 (h100_out.bin: every C, in order);
 CTest ptx_silicon_rel90 compares tc5 run with it byte for byte.
-Standard library only; deterministic (seed 52)."""
-import glob
-import json
+Standard library only; deterministic (seed 52): rel100/gen_inputs.py's write()."""
+import importlib.util
 import os
-import random
-import struct
 
 here = os.path.dirname(os.path.abspath(__file__))
-rng = random.Random(52)
-M, N, K = 128, 256, 128
-for name, n in (("a", M * K), ("b", K * N)):
-    codes = [rng.getrandbits(1) << 15 | rng.randint(11, 16) << 10 | rng.getrandbits(10) for _ in range(n)]
-    with open(os.path.join(here, name + ".bin"), "wb") as f:
-        f.write(struct.pack("<%dH" % n, *codes))
-lines = ["# FILE NAME GRID BLOCK SHARED ARG... (gen_inputs.py; args as tc5 run's, outputs by size)"]
-for js in sorted(glob.glob(os.path.join(here, "t03_*.json"))):
-    m = json.load(open(js))
-    L = m["cuda_launch"]
-    ints = {"M": M, "N": N, "K": K, "stride_am": K, "stride_bk": N, "stride_cm": N}
-    args = ["in:a.bin", "in:b.bin", "out:%d" % (M * N * 2)]
-    args += ["s32:%d" % ints[p["name"]] for p in m["params"] if p["kind"] == "int"]
-    args += ["null" for p in m["params"] if p["kind"] == "scratch"]
-    bm, bn = m["constexprs"]["BLOCK_SIZE_M"], m["constexprs"]["BLOCK_SIZE_N"]
-    grid = (M + bm - 1) // bm * ((N + bn - 1) // bn)
-    lines.append(" ".join([os.path.basename(js)[:-5] + ".ptx", m["entry"], str(grid), str(L["blockDim"][0]),
-                           str(L["dynamicSharedMemBytes"])] + args))
-with open(os.path.join(here, "kernels.txt"), "w") as f:
-    f.write("\n".join(lines) + "\n")
+spec = importlib.util.spec_from_file_location("rel100_gen_inputs", os.path.join(here, "..", "rel100", "gen_inputs.py"))
+gen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen)
+gen.write(here)  # the same inputs and manifest as rel100's, for this folder's kernels
