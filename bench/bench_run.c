@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_matmul.h"
 #include "bench_util.h"
 #include "tc5/arith.h"
 #include "tc5/ptx.h"
@@ -80,18 +81,8 @@ int main(int argc, char **argv) {
     if (tc5_ptx_load(text, len, ptx, &m, &dg)) return 2;
     void *c = calloc(e, 4);
     tc5_ptx_arg args[8];
-    memset(args, 0, sizeof args);
-    args[0] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = fa, .bytes = na};
-    args[1] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = fb, .bytes = nb};
-    args[2] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = c, .bytes = e * 4};
-    for (int k = 3; k < 6; k++) args[k] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = n};
-    args[6] = args[7] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_VALUE, .size = 8, .bits = 0};
     tc5_ptx_launch_cfg cfg;
-    tc5_ptx_launch_init(&cfg);
-    cfg.grid[0] = cfg.grid[1] = n / 128;
-    cfg.block[0] = 128;
-    cfg.dynamic_shared = 65552;
-    cfg.threads = 1;
+    bench_matmul_launch(args, &cfg, fa, na, fb, nb, c, e * 4, n);
     cfg.check = checked ? TC5_CHECK_DEFAULT : TC5_CHECK_NONE;
     cfg.schedule = sched ? r / 3 + 1 : 0;
     tc5_ptx_stats st;

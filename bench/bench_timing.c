@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_matmul.h"
 #include "bench_util.h"
 #include "tc5/ptx.h"
 
@@ -91,18 +92,8 @@ int main(int argc, char **argv) {
   for (unsigned r = 0; r < 2 * rounds; r++) {
     int on = r % 2;
     tc5_ptx_arg args[8];
-    memset(args, 0, sizeof args);
-    args[0] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = a, .bytes = e * 2};
-    args[1] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = b, .bytes = e * 2};
-    args[2] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_BUFFER, .data = c[on], .bytes = e * 4};
-    for (int k = 3; k < 6; k++) args[k] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = n};
-    args[6] = args[7] = (tc5_ptx_arg){.kind = TC5_PTX_ARG_VALUE, .size = 8, .bits = 0};
     tc5_ptx_launch_cfg cfg;
-    tc5_ptx_launch_init(&cfg);
-    cfg.grid[0] = cfg.grid[1] = n / 128;
-    cfg.block[0] = 128;
-    cfg.dynamic_shared = 65552;
-    cfg.threads = 1;
+    bench_matmul_launch(args, &cfg, a, e * 2, b, e * 2, c[on], e * 4, n);
     cfg.timing = on ? "b200" : "none";
     cfg.timing_sample = TC5_TIMING_SAMPLE_ALL;
     cfg.timing_result = &res;
