@@ -6,7 +6,7 @@
 # FlagGems' flagtree 0.5.0+3.5 stands for: PyPI has no flagtree), the release's wheel
 # flag_gems-5.0.2-py3-none-any.whl checked against its SHA-256 before it is installed, FlagGems' own pins
 # (numpy 1.26.4, packaging 26.0, PyYAML 6.0.3, SQLAlchemy 2.0.48), scipy (its test extra), pytest, and tc5
-# from this checkout (the CMake build, in build/pywheel-flaggems; minutes). PyTorch's wheel and its CUDA 12
+# from this checkout (the CMake build, in build/pywheel, as scripts/test_python.sh; minutes the first time). PyTorch's wheel and its CUDA 12
 # libraries are several GB (CUDA is never called: tc5 is the device). Not in the default suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,5 +23,5 @@ echo "$sha  $dl/$wheel" | sha256sum -c --quiet
 "$pip" install -q --no-deps "$dl/$wheel"
 rm -rf "$dl"
 "$pip" install -q --no-deps --no-build-isolation --force-reinstall \
-  --config-settings=build-dir="$(pwd)/build/pywheel-flaggems" .
+  --config-settings=build-dir="$(pwd)/build/pywheel" .
 TC5_TRITON=1 TC5_TRITON_TORCH_CUDA=1 GEMS_VENDOR=nvidia "$venv/bin/python" -c "import torch, triton, flag_gems, tc5; print('torch', torch.__version__, 'triton', triton.__version__, 'flag_gems', flag_gems.__version__)"
