@@ -150,7 +150,9 @@ class Suite:
         return "other"
 
     def known_cause(self, outcome, msg, nodeid):
-        return next((cause for pat, cause, *msg_pat in self.known if outcome == "failed" and re.search(pat, nodeid)
+        # a failure, a crash, or a pass with no launch ("not run": why the case reaches no kernel)
+        return next((cause for pat, cause, *msg_pat in self.known if outcome in ("failed", "crashed", "not run")
+                     and re.search(pat, nodeid)
                      and all(re.search(m, msg) for m in msg_pat)), None)
 
 
@@ -158,9 +160,9 @@ def write_files(suite: Suite, work: str) -> None:
     os.makedirs(work, exist_ok=True)
     for name, data in suite.workfiles().items():
         path = os.path.join(work, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)  # a suite's files may sit in folders (FlagGems' tests/)
         if os.path.exists(path) and open(path, "rb").read() == data:
             continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)  # a suite's files may lie in folders (src/, test/)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
             fh.write(data)
@@ -261,8 +263,8 @@ def _ray_chunk(files, env_over, ids, py):
     os.makedirs(work, exist_ok=True)
     for name, data in files.items():
         path = os.path.join(work, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
         if not (os.path.exists(path) and open(path, "rb").read() == data):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
             tmp = f"{path}.{os.getpid()}.tmp"
             with open(tmp, "wb") as fh:
                 fh.write(data)

@@ -95,6 +95,17 @@ def cuda_kernels() -> set[str]:
     return out
 
 
+def library_kernel(op: str) -> bool:
+    """whether a library registered a CUDA kernel for ATen operator op ("mm") through torch.library:
+    the shim's own stand-ins for CUDA's kernels (cuBLAS's float16 product, layer norm in float32)
+    step aside for it, as PyTorch's CUDA kernel does on a GPU"""
+    if not _started:
+        return False
+    import torch.library as L
+    key = f"aten/{op}/CUDA"
+    return key in getattr(L, "_impls", ()) and key not in _torch_own
+
+
 def _op_name(func) -> str:
     name = func._schema.name.split("::", 1)[1]
     ov = func._overloadname
@@ -121,12 +132,54 @@ def _make_mode():
                     routed.clear()
                     routed_n[0] = len(impls)
                 key = f"aten/{_op_name(func)}/CUDA"
-                mine = routed[func] = key in impls and key not in _torch_own
+                mine = routed[func] = key if key in impls and key not in _torch_own else ""
             if mine:
-                return func.redispatch(cuda_key, *args, **kwargs)
+                return _call_cuda_kernel(func, mine, cuda_key, args, kwargs)
             return func(*args, **kwargs)
 
     return CudaDispatch
+
+
+_library_kernels: dict = {}  # torch.library._impls's key ("aten/add.Tensor/CUDA") -> (fn, with_keyset)
+
+
+def _watch_library_impls():
+    """torch.library.Library.impl, wrapped once: the Python function a library registers for each
+    key is noted (_library_kernels), so that the dispatch mode calls it as the dispatcher calls a
+    Python kernel (the arguments as __torch_dispatch__ has them; a Python number where the schema
+    says Tensor, a wrapped number, stays a number: redispatch would refuse it)"""
+    import torch.library as L
+    impl = L.Library.impl
+    if getattr(impl, "tc5", False):
+        return
+
+    def watched(self, op_name, fn, *args, **kwargs):
+        before = set(L._impls)
+        r = impl(self, op_name, fn, *args, **kwargs)
+        for k in set(L._impls) - before:
+            _library_kernels[k] = (fn, bool(kwargs.get("with_keyset", False)))
+        return r
+
+    watched.tc5 = True
+    watched.__wrapped__ = impl
+    L.Library.impl = watched
+
+
+def _call_cuda_kernel(func, key, cuda_key, args, kwargs):
+    """the CUDA kernel a library registered for func (key: its torch.library key): its Python
+    function when noted, else through the dispatcher"""
+    k = _library_kernels.get(key)
+    if k is None:
+        return func.redispatch(cuda_key, *args, **kwargs)
+    fn, with_keyset = k
+    mode = _function_mode  # the shim's TorchFunctionMode, popped while it handles the call that got here:
+    if mode is None:  # on again, so that the kernel's own questions (x.is_cuda, x.device) get CUDA's answers
+        return fn(cuda_key, *args, **kwargs) if with_keyset else fn(*args, **kwargs)
+    with mode:
+        return fn(cuda_key, *args, **kwargs) if with_keyset else fn(*args, **kwargs)
+
+
+_function_mode = None  # the shim's TorchFunctionMode (the top of the stack when enter_dispatch() first ran)
 
 
 CudaDispatch = None
@@ -139,7 +192,7 @@ def enter_dispatch(now: bool = False):
     """the shim's start-up calls it: PyTorch's own torch.library registrations noted (they stay
     the CPU's), and from then on the dispatch mode is entered, for the rest of the process,
     when the first library registers a CUDA kernel (now=True: at once)"""
-    global _mode, CudaDispatch, _torch_own, _started
+    global _mode, CudaDispatch, _torch_own, _started, _function_mode
     with _lock:
         if _mode is not None:
             return _mode
@@ -147,6 +200,9 @@ def enter_dispatch(now: bool = False):
         if not _started:
             _torch_own = frozenset(getattr(torch.library, "_impls", ()))
             _started = True
+            _watch_library_impls()
+            from torch.overrides import _get_current_function_mode
+            _function_mode = _get_current_function_mode()
         if not now:
             return None
         CudaDispatch = _make_mode()

@@ -1419,11 +1419,12 @@ def torch_cuda_shim():
                 return args[0]
             if name == "to":
                 args = tuple(cpu(a) for a in args)
-            if func in matmuls and len(args) == 2 and not kwargs and all(
+            if func in matmuls and len(args) == 2 and not kwargs and not _device.library_kernel("mm") and all(
                     isinstance(x, torch.Tensor) and x.dim() == 2 and x.dtype in low and not x.requires_grad
                     and x.device.type == "cpu" for x in args) and args[0].dtype == args[1].dtype:
                 return blas(*args)
-            if func in layer_norms and args and getattr(args[0], "dtype", None) in low:
+            if func in layer_norms and args and getattr(args[0], "dtype", None) in low \
+                    and not _device.library_kernel("native_layer_norm"):
                 # CUDA's layer norm accumulates half-precision inputs in float32 (forward and
                 # backward); the CPU's backward accumulates in the input's type
                 dt = args[0].dtype
