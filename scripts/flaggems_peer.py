@@ -98,8 +98,8 @@ KNOWN = [
     # (torch._C._dispatch_find_dangling_impls() lists them), so PyTorch's own kernel runs on a GPU too
     (r"test_bitwise_(left|right)_shift\.py::", "FlagGems: registers bitwise_{left,right}_shift under an overload "
      "the operator lacks (a dangling impl): its kernel is reached on no device", NO_LAUNCH),
-    # input_guard is a Python decorator (device and contiguity of the arguments): no kernel
-    (r"test_FLA/test_fla_utils_input_guard\.py::", "test: a Python utility's test (no kernel)", NO_LAUNCH),
+    # input_guard is a Python decorator (device and contiguity of the arguments), shape_utils Python helpers: no kernel
+    (r"test_FLA/test_fla_utils_input_guard\.py::|test_shape_utils\.py::", "test: a Python utility's test (no kernel)", NO_LAUNCH),
     # the test checks that FlagGems refuses the arguments before any launch (pytest.raises)
     (r"::test_\w*error\w*\[", "test: checks an argument error raised before any launch", NO_LAUNCH),
     # use_input_stats and has_running_stats both False: the test returns at once
