@@ -1782,11 +1782,16 @@ static void xcta_publish(const chk_warp *w) {
 }
 /* a release of warp w that another CTA can acquire (barrier.cluster.arrive
  * without .relaxed, an arrival on another CTA's mbarrier or a multicast
- * commit, a fence): its reads so far are ordered for xcta_war (a bar.sync or
- * an arrival on its own CTA's mbarrier is a release at CTA scope only) */
+ * commit, a fence): its reads so far, and the reads of the CTA's warps that
+ * it knows of (a bar.sync or an mbarrier of the CTA before it: the release
+ * is cumulative), are ordered for xcta_war; on its own, a bar.sync or an
+ * arrival on the CTA's own mbarrier is a release at CTA scope only */
 static void xcta_release(const chk_warp *w) {
   chk_cta *k = w->k;
-  if (k && w->id < 32) k->xrel[w->id] = VC(k, k->vc, w->id)[VT(k, w->id)] + 1;
+  if (!k) return;
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  for (unsigned p = 0; p < k->n && p < 32; p++)
+    if (k->xrel[p] < vc[VT(k, p)]) k->xrel[p] = vc[VT(k, p)];
 }
 void chk_cluster_arrive_relaxed(const chk_warp *w) {
   chk_cta *k = w->k;
@@ -1819,7 +1824,7 @@ static void xcta_war(const chk_warp *w, chk_cta *k, const chk_insn *in, int lane
     struct chk_rg *q = &k->rg[g];
     for (int s = 0; s < 2; s++) {
       const chk_ev *p = q->r[s] ? &k->ev[q->r[s]] : NULL;
-      if (!p || p->warp >= 32 || k->xrel[p->warp] > p->tclock) continue; /* released to the cluster since */
+      if (!p || p->warp >= 32 || k->xrel[p->warp] >= p->tclock) continue; /* released to the cluster since */
       report(w, CR_SMEM_RACE, in, lane, of_ev(p),
              "this copy writes shared memory 0x%x of the cluster's CTA rank %u, which warp %u of that CTA read and "
              "released nothing to the cluster since (no barrier.cluster.arrive without .relaxed, arrival on another "

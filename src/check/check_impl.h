@@ -237,7 +237,8 @@ struct chk_cta {
   uint32_t ntma, tma_cap;
   uint32_t ntma_remote;            /* chk_tma_load_remote's entries in tma (0: none to look at) */
   uint32_t xscan[32];              /* per warp: tma's entries up to here it looked at when it last acquired */
-  uint32_t xrel[32];               /* per warp: 1 + its clock T at its last release to the cluster (xcta_release) */
+  uint32_t xrel[32];               /* per warp p: p's clock T up to which its reads are released to the
+                                      cluster (by p or a warp that knew of them: xcta_release) */
   /* issue 53 (cross-CTA shadow): per (CTA rank r, warp x) of the cluster,
    * r * 32 + x: how many of that warp's tcgen05.mma this CTA knows complete,
    * because a commit of them arrived on an mbarrier whose phase a warp of
