@@ -23,7 +23,7 @@
 #define XK_N (16u * 32u)
 static void xcta_reset(chk_cta *k);
 static void xk_phase_done(uint32_t *xk);
-static void xcta_acquired(chk_cta *k, unsigned wi, const uint32_t *xk);
+static void xcta_acquired(chk_cta *k, unsigned wi, const uint32_t *xk, bool cluster);
 static void xcta_publish(const chk_warp *w);
 static void xcta_release(const chk_warp *w);
 
@@ -1644,7 +1644,7 @@ void chk_mbar_observe(const chk_warp *w, const chk_insn *in, const chk_mbar *mb,
   x->seen[w->id] = c + 1;
   acquire(k, w->id, last ? x->last : x->prev, last ? x->last_s : x->prev_s);
   if (k->ntma > 1) tma_observed(k, w->id, mb->idx, c);
-  xcta_acquired(k, w->id, x->xk ? x->xk + (last ? 1 : 2) * XK_N : NULL);
+  xcta_acquired(k, w->id, x->xk ? x->xk + (last ? 1 : 2) * XK_N : NULL, false);
 }
 
 void chk_bar_arrive(const chk_warp *w, uint32_t id) { release_into(w, false, id); }
@@ -1679,7 +1679,7 @@ void chk_cluster_wait(const chk_warp *w) {
   if (!k) return;
   size_t at = (size_t)(CHK_CLUSTER_BAR + 1) * k->nvc;
   acquire(k, w->id, k->bar + at, k->bar_s + at);
-  xcta_acquired(k, w->id, NULL);
+  xcta_acquired(k, w->id, NULL, true);
 }
 
 /* ---- mbarrier.arrive.relaxed (issue 33) ---- */
@@ -1751,10 +1751,11 @@ static void xk_phase_done(uint32_t *xk) {
   memset(xk, 0, (size_t)XK_N * 4);
 }
 /* warp wi of k acquired from the cluster (an mbarrier wait, whose phase's
- * commits are xk, or a barrier.cluster wait, xk NULL) */
-static void xcta_acquired(chk_cta *k, unsigned wi, const uint32_t *xk) {
+ * commits of other CTAs' MMAs are xk (NULL: none), or a barrier.cluster
+ * wait) */
+static void xcta_acquired(chk_cta *k, unsigned wi, const uint32_t *xk, bool cluster) {
   if (xk && xmma_of(k)) join(k->xmma, xk, XK_N);
-  if (!xk)
+  if (cluster)
     for (uint32_t r = 0; r < k->npeers; r++) {
       const chk_cta *p = k->peers[r];
       if (p && p->xmma && xmma_of(k)) join(k->xmma, p->xmma + XK_N, XK_N);
@@ -1802,7 +1803,9 @@ void chk_cluster_arrive_relaxed(const chk_warp *w) {
 }
 void chk_commit_target(const chk_warp *w, chk_cta *d, const chk_mbar *mb) {
   chk_cta *k = w->k;
-  if (!k || !d || !mb || k->rank >= 16 || w->id >= 32) return;
+  /* a commit to the CTA's own mbarrier tells its warps of their own MMAs
+   * (the clocks say it): recorded only for other CTAs */
+  if (!k || !d || d == k || !mb || k->rank >= 16 || w->id >= 32) return;
   chk_mb *x = mb_of(d, mb);
   if (!x || (!x->xk && !(x->xk = calloc((size_t)XK_N * 3, 4)))) return;
   uint32_t *c = &x->xk[k->rank * 32 + w->id];
