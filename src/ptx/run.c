@@ -730,11 +730,20 @@ static tc5_status threads_of(unsigned *n, tc5_diag *diag) {
 static tc5_status timing_setup(ptx_launch *L, const tc5_ptx_arg *args, unsigned nargs, tc5_diag *diag) {
   tc5_status st = ptx_timing_code(L->m, &L->tmi);
   if (st) return st;
-  uint64_t foot = 0; /* the global buffers' bytes: DRAM's compulsory traffic */
+  /* the global buffers' bytes: DRAM's compulsory traffic; memory passed
+   * twice (the door's tensor-map views of its global buffers) counts once */
+  tm_range *rg = malloc((nargs ? nargs : 1) * sizeof *rg);
+  if (!rg) return TC5_ENOMEM;
+  unsigned nr = 0;
+  uint64_t foot = 0; /* buffers without host memory: each its own */
   for (unsigned k = 0; k < nargs; k++)
     if (args[k].kind == TC5_PTX_ARG_BUFFER || args[k].kind == TC5_PTX_ARG_GLOBAL ||
-        (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data))
-      foot += args[k].bytes;
+        (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data)) {
+      if (!args[k].data) foot += args[k].bytes;
+      else if (args[k].bytes) rg[nr].lo = (uint64_t)(uintptr_t)args[k].data, rg[nr].hi = rg[nr].lo + args[k].bytes, nr++;
+    }
+  foot += tm_footprint(rg, nr);
+  free(rg);
   tm_setup s = {L->tm_gpu, L->m->target, L->tm_trace, L->tm_sample, L->threads_per_cta, L->warps_per_cta,
                 L->shared_total, L->cfg.timing_regs, L->cluster_size, L->nclusters,
                 {L->cfg.grid[0], L->cfg.grid[1], L->cfg.grid[2]}, foot, L->reg_lo, L->reg_hi, L->tmi, L->ck.insn,

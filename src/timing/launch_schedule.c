@@ -23,6 +23,26 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+static int cmp_range(const void *a, const void *b) {
+  const tm_range *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+uint64_t tm_footprint(tm_range *r, size_t n) {
+  if (!n) return 0;
+  qsort(r, n, sizeof *r, cmp_range);
+  uint64_t sum = 0, lo = r[0].lo, hi = r[0].hi;
+  for (size_t k = 1; k < n; k++) {
+    if (r[k].lo <= hi) { /* overlaps or touches the run so far */
+      if (r[k].hi > hi) hi = r[k].hi;
+      continue;
+    }
+    sum += hi - lo;
+    lo = r[k].lo, hi = r[k].hi;
+  }
+  return sum + (hi - lo);
+}
+
 tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   *out = NULL;
   tm_launch *l = calloc(1, sizeof *l);

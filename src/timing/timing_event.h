@@ -88,6 +88,15 @@ typedef struct tm_setup {
   uint32_t ncode;
 } tm_setup;
 
+/* a byte range [lo, hi) of a global buffer (host addresses) */
+typedef struct tm_range {
+  uint64_t lo, hi;
+} tm_range;
+/* the bytes the union of n ranges covers (sorts r in place): the launch's
+ * footprint counts a buffer passed twice (a tensor map's view of a buffer
+ * that is also an argument, as the Triton door passes them) once */
+uint64_t tm_footprint(tm_range *r, size_t n);
+
 tc5_status tm_launch_new(struct tm_launch **out, const tm_setup *s, tc5_diag *diag);
 void tm_launch_free(struct tm_launch *l);
 /* the clusters to run: *n of them; (*pick)[i] the i-th (NULL: 0 .. n-1) */

@@ -347,6 +347,48 @@ static void test_launch_sampling(void **state) {
   assert_false(r.valid);
 }
 
+/* the footprint (DRAM's compulsory bytes) is the union of the buffers'
+ * host ranges: a buffer passed twice (the Triton door passes each tensor
+ * as a global buffer and again as its tensor map's view) counts once.
+ * Hand-worked: [0,100) u [50,150) u [150,160) u [300,310) = 160 + 10;
+ * nested [0,1000) u [10,20) = 1000; none = 0 */
+static void test_footprint(void **state) {
+  (void)state;
+  tm_range a[] = {{300, 310}, {50, 150}, {0, 100}, {150, 160}};
+  assert_int_equal(tm_footprint(a, 4), 170);
+  tm_range b[] = {{10, 20}, {0, 1000}};
+  assert_int_equal(tm_footprint(b, 2), 1000);
+  assert_int_equal(tm_footprint(NULL, 0), 0);
+  /* through the C API: kernel90 on 1000 CTAs writes 4000 bytes; the same
+   * memory again as a GLOBAL buffer adds nothing, a disjoint 1000-byte
+   * one adds 1000 (dram_bytes = footprint: it fits in L2) */
+  enum { N = 1000 };
+  static uint32_t out[N + 250];
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(kernel90, strlen(kernel90), "k.ptx", &m, &dg), TC5_OK);
+  double dram[3];
+  for (int c = 0; c < 3; c++) {
+    tc5_ptx_arg arg[2] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = N * 4u},
+                          {.kind = TC5_PTX_ARG_GLOBAL, .data = c == 2 ? out + N : out, .bytes = c == 2 ? 1000u : N * 4u}};
+    tc5_ptx_launch_cfg cfg;
+    tc5_ptx_launch_init(&cfg);
+    cfg.grid[0] = N;
+    cfg.block[0] = 32;
+    cfg.threads = 2;
+    cfg.timing = "h200";
+    cfg.timing_sample = 10;
+    tc5_timing_result r;
+    cfg.timing_result = &r;
+    tc5_ptx_stats stats;
+    assert_int_equal(tc5_ptx_launch(m, &cfg, arg, c ? 2 : 1, &stats, &dg), TC5_OK);
+    dram[c] = r.dram_bytes;
+  }
+  tc5_ptx_free(m);
+  assert_true(dram[0] == 4000 && dram[1] == 4000 && dram[2] == 5000);
+}
+
 static void test_launch_bad(void **state) {
   (void)state;
   static uint32_t out[8];
@@ -543,7 +585,7 @@ int main(void) {
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
       cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
       cmocka_unit_test(test_gld_cap),         cmocka_unit_test(test_hbm_read_write),
-      cmocka_unit_test(test_sampling_by_column),
+      cmocka_unit_test(test_sampling_by_column), cmocka_unit_test(test_footprint),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
