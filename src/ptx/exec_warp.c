@@ -569,6 +569,7 @@ static PTX_EXEC(x_mbarrier) {
         done = mb->mb.phase != (uint32_t)x[l]; /* the state names the phase of the arrival */
       }
       d[l] = done;
+      if (done && w->cta->tm) tm_mbar_wait(w->cta->tm, w->id, &mb->tm); /* the timing model: the phase's time */
       if (!done) {
         all = false;
         w->wait_id = PTX_CLUSTER_OFF(off);
