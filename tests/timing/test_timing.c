@@ -389,6 +389,56 @@ static void test_footprint(void **state) {
   assert_true(dram[0] == 4000 && dram[1] == 4000 && dram[2] == 5000);
 }
 
+/* an mbarrier wait carries time: warp 0 runs a chain of 64 dependent adds
+ * (lat_alu each) and arrives; warp 1 waits on the mbarrier, then runs its
+ * own chain of 64. Warp 1 cannot start before warp 0's arrival plus
+ * lat_mbar, so the CTA lasts at least 2 x 64 x lat_alu + lat_mbar (h200:
+ * 2 x 64 x 4 + 51 = 563 cycles); if waits carried no time the two chains
+ * would overlap (about 64 x 4 = 256). A regression test: the hook was once
+ * lost in a merge */
+static void test_mbar_wait_time(void **state) {
+  (void)state;
+  static char ptx[8192];
+  char chain[64 * 32] = "";
+  for (int k = 0; k < 64; k++) strcat(chain, " add.u32 %r3, %r3, 1;\n");
+  snprintf(ptx, sizeof ptx,
+           ".version 8.0\n.target sm_90a\n.address_size 64\n"
+           ".visible .entry k(.param .u64 out) {\n"
+           " .reg .pred %%p<4>; .reg .b32 %%r<8>; .reg .b64 %%rd<4>;\n"
+           " .shared .align 8 .b64 bar;\n"
+           " ld.param.u64 %%rd1, [out];\n"
+           " mov.u32 %%r1, %%tid.x;\n mov.u32 %%r3, %%r1;\n"
+           " setp.ne.u32 %%p1, %%r1, 0;\n"
+           " @%%p1 bra SKIP;\n mbarrier.init.shared.b64 [bar], 1;\nSKIP:\n"
+           " bar.sync 0;\n"
+           " setp.lt.u32 %%p2, %%r1, 32;\n @%%p2 bra PROD;\n"
+           " mov.u32 %%r4, 0;\nWAIT:\n mbarrier.try_wait.parity.shared.b64 %%p3, [bar], %%r4;\n @!%%p3 bra WAIT;\n"
+           "%s st.global.u32 [%%rd1], %%r3;\n ret;\n"
+           "PROD:\n%s"
+           " setp.ne.u32 %%p1, %%r1, 0;\n @!%%p1 mbarrier.arrive.shared.b64 %%rd2, [bar];\n ret;\n}\n",
+           chain, chain);
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(ptx, strlen(ptx), "k.ptx", &m, &dg), TC5_OK);
+  uint32_t out = 0;
+  tc5_ptx_arg arg = {.kind = TC5_PTX_ARG_BUFFER, .data = &out, .bytes = 4};
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = 1;
+  cfg.block[0] = 64;
+  cfg.threads = 1;
+  cfg.timing = "h200";
+  tc5_timing_result r;
+  cfg.timing_result = &r;
+  tc5_ptx_stats stats;
+  assert_int_equal(tc5_ptx_launch(m, &cfg, &arg, 1, &stats, &dg), TC5_OK);
+  tc5_ptx_free(m);
+  assert_true(out >= 32 + 64 && out <= 63 + 64); /* a consumer lane's tid + 64 */
+  assert_true(r.cta_cycles_max >= 2 * 64 * 4 + 51);
+  assert_true(r.cta_cycles_max < 2 * 64 * 4 + 51 + 200); /* the bar.sync, the init, the issue of the rest */
+}
+
 static void test_launch_bad(void **state) {
   (void)state;
   static uint32_t out[8];
@@ -585,7 +635,7 @@ int main(void) {
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
       cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
       cmocka_unit_test(test_gld_cap),         cmocka_unit_test(test_hbm_read_write),
-      cmocka_unit_test(test_sampling_by_column), cmocka_unit_test(test_footprint),
+      cmocka_unit_test(test_sampling_by_column), cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
