@@ -70,6 +70,9 @@
 #                               memory, L2/HBM bandwidth and latency, TMA, barriers, wgmma per shape
 #                               and type, launch overhead under graph replay): OUTDIR/micro.tsv, the
 #                               source of src/timing/params_h200.def's measured rows
+#   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
+#                               in flight per SM and the SMs loading (gpu/timing_tma_loaded.cu):
+#                               OUTDIR/tma_loaded.tsv (issue 47, the loaded-latency mechanism)
 #   gpu/run.sh timing [OUTDIR]  issue 47's Hopper validation: the Triton tutorial launches of
 #                               tests/data/timing/h200 (scripts/timing_corpus.py) from their PTX
 #                               (gpu/ptx_timing.cu), timed by CUDA-graph replay (median):
@@ -240,6 +243,12 @@ case "$what" in
     nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
       --format=csv,noheader >> "$out/smi_micro.csv"
     exit $rc ;;
+  timing-tma-loaded)
+    # loaded TMA latency against concurrency (gpu/timing_tma_loaded.cu): OUTDIR/tma_loaded.tsv,
+    # committed as tests/data/timing/h200_tma_loaded.tsv (docs/timing.md "Loaded TMA latency")
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_tma_loaded.cu \
+      -o build-gpu/timing_tma_loaded -lcuda
+    exec build-gpu/timing_tma_loaded "$out/tma_loaded.tsv" ;;
   timing)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/ptx_timing.cu \
       build-gpu/libtc5.a -o build-gpu/ptx_timing -lcuda

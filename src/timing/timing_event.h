@@ -125,6 +125,10 @@ void tm_mbar_wait(struct tm_cta *t, uint32_t warp, const tm_mb *mb);
 /* an MMA issued to the tensor core: FLOPs, rate class, the peer CTA for
  * cta_group::2 (NULL: none); wgmma: a whole warpgroup's (warp: its last) */
 void tm_mma(struct tm_cta *t, uint32_t warp, uint32_t pc, double flops, unsigned rate, struct tm_cta *peer, bool wgmma);
+/* a tcgen05.mma of M x N (its FLOPs, rate class, the peer of a cta_group::2
+ * pair or NULL): timed by its shape too (tm_tcgen05_cycles) */
+void tm_tcgen05(struct tm_cta *t, uint32_t warp, uint32_t pc, uint32_t m, uint32_t n, double flops, unsigned rate,
+                struct tm_cta *peer);
 /* bar.sync / bar.arrive of a warp at barrier id, and the barrier's completion */
 void tm_bar_arrive(struct tm_cta *t, uint32_t warp, uint32_t id);
 void tm_bar_done(struct tm_cta *t, uint32_t id, uint32_t waiting);
