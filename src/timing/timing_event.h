@@ -118,6 +118,9 @@ void tm_step(struct tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const 
 /* an arrival (bytes 0) or a complete_tx of `bytes` on an mbarrier, by
  * instruction pc of the warp; phase: the mbarrier's phases completed after it */
 void tm_mbar_signal(struct tm_cta *t, uint32_t warp, uint32_t pc, tm_mb *mb, uint32_t bytes, uint32_t phase);
+/* a TMA store (or reduction) of `bytes` from shared memory: through the
+ * SM's TMA engine like a load; its bulk group completes after them */
+void tm_tma_store(struct tm_cta *t, uint32_t warp, uint32_t bytes);
 /* tcgen05.commit's arrival on an mbarrier (when the CTA's MMAs finish) */
 void tm_commit(struct tm_cta *t, uint32_t warp, tm_mb *mb, uint32_t phase);
 /* a wait on the mbarrier succeeded */

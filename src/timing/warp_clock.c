@@ -288,6 +288,20 @@ void tm_mbar_signal(tm_cta *t, uint32_t warp, uint32_t pc, tm_mb *mb, uint32_t b
   mb_stamp(mb, at, src, phase);
 }
 
+void tm_tma_store(tm_cta *t, uint32_t warp, uint32_t bytes) {
+  tm_launch *l = t->l;
+  const tm_params *p = &l->p;
+  tm_warp *w = &t->w[warp];
+  double s = dmax(w->clock, t->tma_free), x = bytes / l->rates.tma_bpc;
+  t->tma_free = s + x;
+  w->bulk.cur = dmax(w->bulk.cur, s + x + p->tma_latency);
+  t->work[TC5_TU_TMA] += bytes / p->tma_bytes_per_clk;
+  t->work[TC5_TU_SMEM] += bytes / p->smem_bytes_per_clk;
+  t->gmem_bytes += bytes;
+  t->gst_bytes += bytes; /* a write (HBM write efficiency) */
+  if (l->s.trace) ev_span(t, TM_TID_TMA, s, x + p->tma_latency, "TMA store", 0, bytes);
+}
+
 void tm_commit(tm_cta *t, uint32_t warp, tm_mb *mb, uint32_t phase) {
   double at = dmax(t->w[warp].clock, t->tc_done);
   mb_stamp(mb, at, t->tc_src, phase);

@@ -460,6 +460,29 @@ static void test_tcgen05_shape(void **state) {
   assert_true(fabs(tm_tcgen05_cycles(&p, 256, 64, 2.0 * 256 * 64 * 16, TM_RATE_BF16, 2) - 32.153) < 0.001);
 }
 
+/* a TMA store of 65536 bytes (one CTA on the b200: the engine at min(256,
+ * 10240) = 256 B/clk): the engine is busy 256 cycles, the bulk group
+ * completes 256 + tma_latency (933) = 1189 cycles after; a load behind it
+ * waits for the engine; the bytes count as global writes */
+static void test_tma_store(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_TMA, -1, -1);
+  fake_launch(&f, "b200", 1, 1);
+  const tm_params *p = &f.l->p;
+  assert_true(p->tma_latency == 933 && f.l->rates.tma_bpc == 256);
+  tm_tma_store(f.t, 0, 65536);
+  assert_true(f.t->tma_free == 256);
+  assert_true(f.t->w[0].bulk.cur == 256 + 933);
+  assert_true(f.t->gmem_bytes == 65536 && f.t->gst_bytes == 65536);
+  tm_mb mb;
+  memset(&mb, 0, sizeof mb);
+  tm_mbar_signal(f.t, 1, 0, &mb, 16384, 1); /* a load behind the store: 256 + 64 + 933 */
+  assert_true(mb.done == 256 + 64 + 933);
+  fake_free(&f);
+}
+
 static void test_launch_bad(void **state) {
   (void)state;
   static uint32_t out[8];
@@ -656,7 +679,7 @@ int main(void) {
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
       cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
       cmocka_unit_test(test_gld_cap),         cmocka_unit_test(test_hbm_read_write),
-      cmocka_unit_test(test_sampling_by_column), cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape),
+      cmocka_unit_test(test_sampling_by_column), cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
