@@ -23,6 +23,41 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* cp.async: one CTA's stream takes at most cp_async_bytes_per_clk_cta
+ * (measured: 33.6 B/clk whatever the stages in flight and the source) and
+ * its SM's L2 share split between the co-resident CTAs; its latency is
+ * cp.async's own (issue to wait_group 0), from L2 or, for a footprint
+ * beyond L2, the mean of the L2 and DRAM figures (as ld.global's). And the
+ * L2 state the launch finds (TC5_TIMING_L2: warm, the default, or cold). */
+static tc5_status cp_async_rates(tm_launch *l, tc5_diag *diag) {
+  const tm_params *p = &l->p;
+  double share_l2 = l->rates.l2_bpc / l->rates.share;
+  l->rates.cp_bpc = p->cp_async_bytes_per_clk_cta < share_l2 ? p->cp_async_bytes_per_clk_cta : share_l2;
+  l->rates.cp_latency = l->s.footprint <= p->l2_bytes ? p->cp_async_latency_l2 : 0.5 * (p->cp_async_latency_l2 + p->cp_async_latency_dram);
+  const char *e = getenv("TC5_TIMING_L2");
+  if (!e || !*e || !strcmp(e, "warm")) l->l2_cold = false;
+  else if (!strcmp(e, "cold")) l->l2_cold = true;
+  else return tc5_diag_add(diag, TC5_EINVAL, "timing", 0, "timing: TC5_TIMING_L2 '%.40s' is neither 'warm' nor 'cold'", e);
+  return TC5_OK;
+}
+
+/* DRAM bytes: the buffers' footprint F once (compulsory), less what a
+ * warm L2 still holds from the launch before (the same buffers, no flush:
+ * graph replay, do_bench_cudagraph): nothing of F <= l2_resident_bytes,
+ * all of F >= l2_bytes, linearly between (the measured re-launch sweep);
+ * plus, for F beyond L2, half of the traffic past F scaled by the share
+ * that does not fit */
+double tm_dram_bytes(const tm_launch *l, double traffic) {
+  const tm_params *p = &l->p;
+  double F = (double)l->s.footprint, dram = F;
+  if (!l->l2_cold && F < p->l2_bytes) {
+    double R = p->l2_resident_bytes < p->l2_bytes ? p->l2_resident_bytes : p->l2_bytes;
+    dram = F <= R ? 0 : F * (F - R) / (p->l2_bytes - R);
+  }
+  if (F > p->l2_bytes && traffic > F) dram += 0.5 * (traffic - F) * (1 - p->l2_bytes / F);
+  return dram;
+}
+
 tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   *out = NULL;
   tm_launch *l = calloc(1, sizeof *l);
@@ -42,10 +77,13 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   /* L2 bandwidth is shared by the SMs that hold CTAs at once */
   double busy_sms = (double)ncta < p->sm_count ? (double)ncta : p->sm_count;
   l->rates.l2_bpc = p->l2_bytes_per_clk / (busy_sms < 1 ? 1 : busy_sms);
-  /* ld.global / cp.async: also one SM's input rate (measured, gld_bytes_per_clk_sm) */
-  l->rates.gld_bpc = p->gld_bytes_per_clk_sm < l->rates.l2_bpc ? p->gld_bytes_per_clk_sm : l->rates.l2_bpc;
   l->rates.tma_bpc = (p->tma_bytes_per_clk < l->rates.l2_bpc ? p->tma_bytes_per_clk : l->rates.l2_bpc) / l->rates.share;
   l->rates.gmem_latency = s->footprint <= p->l2_bytes ? p->l2_latency : 0.5 * (p->l2_latency + p->dram_latency);
+  tc5_status st = cp_async_rates(l, diag);
+  if (st) {
+    free(l);
+    return st;
+  }
   /* the sample: every cluster of a small grid; else `sample` clusters at
    * the middles of equal strata of the linear cluster index */
   uint64_t want = s->sample ? s->sample : TM_SAMPLE_DEFAULT;
@@ -129,7 +167,7 @@ static double cta_duration(const tm_cta *t) {
   d = dmax(d, sh * t->work[TC5_TU_SFU]);
   d = dmax(d, sh * t->work[TC5_TU_SMEM]);
   d = dmax(d, sh * t->gmem_bytes / l->rates.l2_bpc);
-  d = dmax(d, sh * t->gld_bytes / l->rates.gld_bpc);
+  d = dmax(d, t->cp_bytes / l->p.cp_async_bytes_per_clk_cta);
   return d;
 }
 
@@ -274,10 +312,10 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   for (unsigned u = 0; u < TM_C_COUNT; u++)
     if (u != TM_C_SFU && l->pipe[u] * scale > work[TC5_TU_ISSUE]) work[TC5_TU_ISSUE] = l->pipe[u] * scale;
   double gbytes = l->gmem_bytes * scale, flops = l->flops * scale;
-  /* L2/HBM: DRAM moves at least the buffers' footprint once; traffic past
-   * it is served by L2 when the footprint fits, else half of it misses */
-  double dram = (double)s->footprint;
-  if ((double)s->footprint > p->l2_bytes && gbytes > dram) dram += 0.5 * (gbytes - dram) * (1 - p->l2_bytes / (double)s->footprint);
+  /* L2/HBM: DRAM moves the buffers' footprint once (less what a warm L2
+   * holds); traffic past it is served by L2 when the footprint fits, else
+   * half of it misses */
+  double dram = tm_dram_bytes(l, gbytes);
   double clk = p->clock_ghz * 1e9;
   /* reads and writes at their own efficiencies: DRAM's bytes split as the
    * launch's global traffic is (stores' share of it) */

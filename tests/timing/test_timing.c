@@ -422,30 +422,108 @@ static void test_cvt_class(void **state) {
   tc5_ptx_free(m);
 }
 
-/* ld.global / cp.async: one SM takes at most 28.7 B/clk (h200_micro.tsv
- * tma_bytes_per_clk_1sm_l2) even when the chip's L2 share is larger */
-static void test_gld_cap(void **state) {
+/* cp.async: one CTA's stream takes at most 33.6 B/clk (h200_micro_run4.tsv
+ * cpasync_1sm_s4_l2) and its SM's L2 share split between co-resident CTAs;
+ * it lands after cp.async's own latency (676 clk from L2, cpasync_lat_512_l2) */
+static void test_cp_async_cap(void **state) {
   (void)state;
   fake f;
   memset(&f, 0, sizeof f);
   fake_insn(&f, 0, TM_C_CP_ASYNC, -1, -1);
   f.insn[0].bytes = 16;
-  fake_launch(&f, "h200", 1, 64); /* 64 CTAs on 64 SMs: L2 share 4988 / 64 = 77.94 B/clk */
+  fake_launch(&f, "h200", 1, 64); /* 64 CTAs on 64 SMs, one each: L2 share 4988 / 64 = 77.94 B/clk */
   const tm_params *p = &f.l->p;
-  assert_true(p->gld_bytes_per_clk_sm == 28.7);
+  assert_true(p->cp_async_bytes_per_clk_cta == 33.6 && p->cp_async_latency_l2 == 676);
   assert_true(f.l->rates.l2_bpc == 4988.0 / 64);
-  assert_true(f.l->rates.gld_bpc == 28.7);
+  assert_true(f.l->rates.cp_bpc == 33.6);
+  assert_true(f.l->rates.cp_latency == 676); /* footprint 0: within L2 */
   uint64_t regs[16 * 32] = {0};
   tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE); /* 32 lanes x 16 B */
-  assert_true(f.t->gld_bytes == 512);
-  assert_true(f.t->w[0].cp.cur == p->l2_latency + 512 / 28.7);
+  assert_true(f.t->cp_bytes == 512);
+  assert_true(f.t->w[0].cp.cur == 676 + 512 / 33.6);
+  /* the CTA's duration: its cp.async bytes at 33.6 B/clk = 15.24 clk (above its clock, 1, and
+   * its L2 share, 512 / 77.94 = 6.57) */
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  tm_cluster_end(f.l, &f.t, 1, 0, &lock);
+  assert_true(f.l->dur[0] == 512 / 33.6);
   fake_free(&f);
-  /* 132 SMs busy: L2 share 4988 / 132 = 37.8 still above the cap */
+  /* two CTAs an SM (100,000 B of shared memory each), 264 CTAs: share 2 of 4988 / 132 = 37.79:
+   * 18.89 B/clk each, below the cap; footprint beyond L2: latency (676 + 1047) / 2 */
   memset(&f, 0, sizeof f);
-  fake_insn(&f, 0, TM_C_LD_GLOBAL, 1, -1);
-  fake_launch(&f, "h200", 1, 132);
-  assert_true(f.l->rates.gld_bpc == 28.7);
+  fake_insn(&f, 0, TM_C_CP_ASYNC, -1, -1);
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 100000;
+  s.cluster_size = 1, s.nclusters = 264, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 1;
+  s.footprint = 1u << 30;
+  assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+  assert_true(f.l->occ.ctas == 2 && f.l->rates.share == 2);
+  assert_true(f.l->rates.cp_bpc == 4988.0 / 132 / 2);
+  assert_true(f.l->rates.cp_latency == 0.5 * (676 + 1047));
+  tm_launch_free(f.l);
+}
+
+/* mma.sync: its own rate (2704 FLOP/clk/SM, mma_sync_f16_w32) and latency
+ * (25 clk, mma_sync_f16_lat): an m16n8k16 (4096 FLOPs) issues for
+ * 4096 / (2704 / 4) = 6.06 clk and its result is ready 25 clk after issue */
+static void test_mma_sync_rate(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_MMA_SYNC, 1, -1);
+  f.insn[0].flops = 4096 / 64;
+  fake_insn(&f, 1, TM_C_FP32, 2, 1);
+  fake_launch(&f, "h200", 2, 1);
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 4096 / (2704.0 / 4));
+  assert_true(f.t->w[0].ready[1] == 25);
+  assert_true(f.t->work[TC5_TU_TENSOR] == 4096 / 2704.0);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE); /* waits for the accumulator */
+  assert_true(f.t->w[0].clock == 25 + 1);
   fake_free(&f);
+}
+
+/* the L2 state a launch finds: DRAM bytes of a footprint F with no traffic
+ * beyond it. Warm (the default): 0 up to l2_resident_bytes R = 36 MiB
+ * (h200_micro_run4.tsv l2warm_read_us_36mib), F (F - R) / (L2 - R) up to the
+ * L2's 48 MiB, F beyond; cold (TC5_TIMING_L2=cold): F. A bad value is named. */
+static double dram_of(uint64_t footprint) {
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_OTHER, -1, -1);
+  fake_launch(&f, "h200", 1, 1);
+  f.l->s.footprint = footprint;
+  double d = tm_dram_bytes(f.l, (double)footprint);
+  fake_free(&f);
+  return d;
+}
+static void test_l2_state(void **state) {
+  (void)state;
+  const uint64_t MiB = 1u << 20;
+  unsetenv("TC5_TIMING_L2");
+  assert_true(dram_of(12 * MiB) == 0);
+  assert_true(dram_of(36 * MiB) == 0);
+  assert_true(dram_of(42 * MiB) == 42.0 * MiB * (6.0 / 12.0)); /* (42 - 36) / (48 - 36) of it */
+  assert_true(dram_of(64 * MiB) == 64.0 * MiB);
+  setenv("TC5_TIMING_L2", "warm", 1);
+  assert_true(dram_of(12 * MiB) == 0);
+  setenv("TC5_TIMING_L2", "cold", 1);
+  assert_true(dram_of(12 * MiB) == 12.0 * MiB);
+  assert_true(dram_of(42 * MiB) == 42.0 * MiB);
+  setenv("TC5_TIMING_L2", "tepid", 1);
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_OTHER, -1, -1);
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.cluster_size = 1;
+  s.nclusters = 1, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 1;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tm_launch_new(&f.l, &s, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "TC5_TIMING_L2 'tepid' is neither 'warm' nor 'cold'"));
+  unsetenv("TC5_TIMING_L2");
 }
 
 /* HBM: a launch of one CTA over a 1 GiB footprint is HBM-bound; its
@@ -542,7 +620,8 @@ int main(void) {
       cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync),
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
       cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
-      cmocka_unit_test(test_gld_cap),         cmocka_unit_test(test_hbm_read_write),
+      cmocka_unit_test(test_cp_async_cap), cmocka_unit_test(test_mma_sync_rate),
+      cmocka_unit_test(test_l2_state),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
