@@ -117,7 +117,9 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
     }
   }
   l->dur = calloc(l->nrun ? l->nrun : 1, sizeof *l->dur);
-  if (!l->dur) {
+  l->dpath = calloc(l->nrun ? l->nrun : 1, sizeof *l->dpath);
+  l->dunit = calloc(l->nrun ? l->nrun : 1, sizeof *l->dunit);
+  if (!l->dur || !l->dpath || !l->dunit) {
     tm_launch_free(l);
     return TC5_ENOMEM;
   }
@@ -131,6 +133,8 @@ void tm_launch_free(tm_launch *l) {
   free(l->tc);
   free(l->pick);
   free(l->dur);
+  free(l->dpath);
+  free(l->dunit);
   free(l);
 }
 
@@ -154,25 +158,26 @@ static uint64_t run_index(const tm_launch *l, uint64_t cluster) {
 /* a CTA's duration: its critical path (the last warp's clock, the units'
  * last completions) or, when larger, the work of its units shared with the
  * co-resident CTAs (share) */
-static double cta_duration(const tm_cta *t) {
+static double cta_duration(const tm_cta *t, double *path, double *unit) {
   const tm_launch *l = t->l;
   double d = dmax(t->tc_done, t->tma_free);
   for (uint32_t k = 0; k < t->nwarps; k++) {
     d = dmax(d, t->w[k].clock);
     d = dmax(d, t->w[k].bulk.cur);
   }
-  double sh = l->rates.share;
-  d = dmax(d, sh * t->work[TC5_TU_ISSUE]);
-  for (unsigned k = 0; k < TM_C_COUNT; k++) d = dmax(d, sh * t->pipe[k]);
-  d = dmax(d, sh * t->work[TC5_TU_SFU]);
-  d = dmax(d, sh * t->work[TC5_TU_SMEM]);
-  d = dmax(d, sh * t->gmem_bytes / l->rates.l2_bpc);
   d = dmax(d, t->cp_bytes / l->p.cp_async_bytes_per_clk_cta);
-  return d;
+  double u = t->work[TC5_TU_ISSUE]; /* the units' work of this CTA alone */
+  for (unsigned k = 0; k < TM_C_COUNT; k++) u = dmax(u, t->pipe[k]);
+  u = dmax(u, t->work[TC5_TU_SFU]);
+  u = dmax(u, t->work[TC5_TU_SMEM]);
+  u = dmax(u, t->gmem_bytes / l->rates.l2_bpc);
+  *path = d;
+  *unit = u;
+  return dmax(d, l->rates.share * u);
 }
 
 void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t cluster, void *lock) {
-  double d = 0;
+  double d = 0, dp = 0, du = 0;
   for (uint32_t k = 0; k < n; k++) {
     if (l->s.trace) tm_sfu_flush(ctas[k]);
     for (uint32_t w = 0; w < ctas[k]->nwarps; w++) {
@@ -183,10 +188,14 @@ void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t clus
       }
       x->span_start = -1;
     }
-    d = dmax(d, cta_duration(ctas[k]));
+    double p1, u1;
+    d = dmax(d, cta_duration(ctas[k], &p1, &u1));
+    dp = dmax(dp, p1), du = dmax(du, u1);
   }
   pthread_mutex_lock(lock);
   l->dur[run_index(l, cluster)] = d;
+  l->dpath[run_index(l, cluster)] = dp;
+  l->dunit[run_index(l, cluster)] = du;
   l->ran++;
   for (uint32_t k = 0; k < n; k++) {
     for (unsigned u = 0; u < TC5_TU_COUNT; u++) l->work[u] += ctas[k]->work[u];
@@ -272,6 +281,31 @@ void tm_launch_durations(const tm_launch *l, double *d) {
   }
 }
 
+/* the last, partial wave (t47h): a grid of more clusters than slots ends
+ * with r = N mod slots clusters, which share their SMs with fewer others
+ * than `share` says (ceil(r x cluster size / SMs) CTAs an SM, at least 1):
+ * their durations are max(critical path, that share x the units' work of
+ * one CTA), interpolated as the others' */
+void tm_tail_durations(tm_launch *l, double *d, uint64_t slots) {
+  uint64_t N = l->s.nclusters;
+  if (N <= slots || !l->nrun) return;
+  uint64_t r = N % slots;
+  double st = ceil((double)r * l->s.cluster_size / l->p.sm_count);
+  if (!r || st >= l->rates.share) return;
+  if (st < 1) st = 1;
+  double *dt = malloc(l->nrun * sizeof *dt), *d2 = malloc(N * sizeof *d2);
+  if (dt && d2) {
+    for (uint64_t j = 0; j < l->nrun; j++) dt[j] = dmax(l->dpath[j], st * l->dunit[j]);
+    double *full = l->dur;
+    l->dur = dt;
+    tm_launch_durations(l, d2);
+    l->dur = full;
+    for (uint64_t i = N - r; i < N; i++) d[i] = d2[i];
+  }
+  free(dt);
+  free(d2);
+}
+
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts) {
   if (!n) return 0;
   if (slots < 1) slots = 1;
@@ -302,6 +336,7 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   tm_launch_durations(l, d);
   uint64_t slots = (uint64_t)(p->sm_count * l->occ.ctas / s->cluster_size);
   if (slots < 1) slots = 1;
+  tm_tail_durations(l, d, slots);
   double *starts = s->trace ? calloc(N, sizeof *starts) : NULL;
   double make = tm_list_schedule(d, N, slots, starts);
   /* whole-launch sums, scaled from the run clusters to all */

@@ -128,6 +128,7 @@ typedef struct tm_launch {
   uint64_t gx;            /* sampled by grid column (dimension 0) of gx columns; 0: by linear index */
   bool l2_cold;           /* TC5_TIMING_L2=cold: the launch finds nothing in L2 (default warm) */
   double *dur;            /* per run cluster: its duration (cycles), by run index */
+  double *dpath, *dunit;  /* per run cluster: its critical path, and its units' work per CTA unshared (the tail's share) */
   double work[TC5_TU_COUNT], gmem_bytes, flops; /* sums over the run clusters */
   double gst_bytes;       /* of gmem_bytes: stores */
   double pipe[TM_C_COUNT];
@@ -150,6 +151,8 @@ tc5_status tm_trace_write(const tm_launch *l, const double *start_of_cluster_run
 /* launch_schedule.c: every cluster's duration (cta_launch included) from the run ones' */
 void tm_launch_durations(const tm_launch *l, double *d);
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts);
+/* launch_schedule.c: the last partial wave's durations at its own share (d: every cluster's) */
+void tm_tail_durations(tm_launch *l, double *d, uint64_t slots);
 /* launch_schedule.c: DRAM bytes of the launch from its footprint and global traffic (L2 state, overflow) */
 double tm_dram_bytes(const tm_launch *l, double traffic);
 

@@ -484,6 +484,37 @@ static void test_mma_sync_rate(void **state) {
   fake_free(&f);
 }
 
+/* the last partial wave: 300 CTAs, two an SM (100,000 B of shared memory
+ * each) on 132 SMs = 264 slots: share 2; the last 300 mod 264 = 36 CTAs
+ * have ceil(36 / 132) = 1 CTA an SM. A CTA of critical path 4 and units'
+ * work 5 (alone) lasts max(4, 2 x 5) = 10 in the full wave and max(4, 1 x 5)
+ * = 5 in the tail, plus cta_launch 157 each: the makespan is 167 + 162 */
+static void test_tail_wave(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_OTHER, -1, -1);
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 100000;
+  s.cluster_size = 1, s.nclusters = 300, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 1;
+  s.sample = TC5_TIMING_SAMPLE_ALL;
+  assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+  assert_true(f.l->occ.ctas == 2 && f.l->rates.share == 2 && f.l->nrun == 300);
+  for (unsigned j = 0; j < 300; j++) f.l->dur[j] = 10, f.l->dpath[j] = 4, f.l->dunit[j] = 5;
+  double d[300];
+  tm_launch_durations(f.l, d);
+  tm_tail_durations(f.l, d, 264);
+  assert_true(d[0] == 167 && d[263] == 167 && d[264] == 162 && d[299] == 162);
+  assert_true(tm_list_schedule(d, 300, 264, NULL) == 167 + 162);
+  /* a grid that fills its slots exactly has no partial wave */
+  f.l->s.nclusters = 264;
+  tm_launch_durations(f.l, d);
+  tm_tail_durations(f.l, d, 264);
+  assert_true(d[263] == 167);
+  tm_launch_free(f.l);
+}
+
 /* the L2 state a launch finds: DRAM bytes of a footprint F with no traffic
  * beyond it. Warm (the default): 0 up to l2_resident_bytes R = 36 MiB
  * (h200_micro_run4.tsv l2warm_read_us_36mib), F (F - R) / (L2 - R) up to the
@@ -621,7 +652,7 @@ int main(void) {
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
       cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
       cmocka_unit_test(test_cp_async_cap), cmocka_unit_test(test_mma_sync_rate),
-      cmocka_unit_test(test_l2_state),         cmocka_unit_test(test_hbm_read_write),
+      cmocka_unit_test(test_l2_state),        cmocka_unit_test(test_tail_wave),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
