@@ -422,6 +422,40 @@ static void test_cvt_class(void **state) {
   tc5_ptx_free(m);
 }
 
+/* ldmatrix / stmatrix: the bytes a lane moves from the shape (m8n8 .x1/.x2/.x4:
+ * 4, 8, 16 B; an .x4 is four 8x8 b16 matrices, 512 B a warp), not the .b16 type's 2 */
+static void test_matrix_bytes(void **state) {
+  (void)state;
+  static const char *text =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".visible .entry k() {\n"
+      " .reg .b32 %r<8>; .shared .align 16 .b8 s[512];\n"
+      " mov.u32 %r0, s;\n"
+      " ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%r0];\n"
+      " ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r5, %r6}, [%r0];\n"
+      " ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r7}, [%r0];\n"
+      " stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r0], {%r1, %r2, %r3, %r4};\n"
+      " ret;\n}\n";
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
+  tm_insn *t;
+  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  const uint8_t want[] = {16, 8, 4, 16};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode; pc++)
+    if (strstr(t[pc].text, "matrix")) {
+      assert_true(seen < 4);
+      assert_int_equal(t[pc].bytes, want[seen]);
+      assert_int_equal(t[pc].cls, seen == 3 ? TM_C_ST_SHARED : TM_C_LD_SHARED);
+      seen++;
+    }
+  assert_int_equal(seen, 4);
+  free(t);
+  tc5_ptx_free(m);
+}
+
 /* cp.async: one CTA's stream takes at most 33.6 B/clk (h200_micro_run4.tsv
  * cpasync_1sm_s4_l2) and its SM's L2 share split between co-resident CTAs;
  * it lands after cp.async's own latency (676 clk from L2, cpasync_lat_512_l2) */
@@ -652,7 +686,8 @@ int main(void) {
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
       cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
       cmocka_unit_test(test_cp_async_cap), cmocka_unit_test(test_mma_sync_rate),
-      cmocka_unit_test(test_l2_state),        cmocka_unit_test(test_tail_wave),         cmocka_unit_test(test_hbm_read_write),
+      cmocka_unit_test(test_l2_state),        cmocka_unit_test(test_tail_wave),
+      cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
