@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "check/check_impl.h"
+#include "mma/mma_impl.h"
 #include "ptx/ptx_impl.h"
 _Static_assert(PTX_MAX_BARRIERS == CHK_MAX_BARRIERS, "the checker's barrier slots follow the runner's ids");
 
@@ -278,6 +279,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   c->mma = &wk->cl.mma[rank];
   c->mma->smem = &c->smem;
   c->mma->tmem = &c->tmem;
+  if (tc5__mma_threads(c->mma, L->mma_threads)) return TC5_ENOMEM;
   memset(c->bar, 0, sizeof c->bar);
   memset(c->wg, 0, sizeof c->wg);
   for (unsigned b = 0; b < PTX_MAX_BARRIERS; b++) c->bar[b].red_and = true;
@@ -1021,6 +1023,10 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
   if (!cfg->threads && (st = threads_of(&nthreads, diag))) goto out;
   if (nthreads < 1) nthreads = 1;
+  /* threads beyond one a cluster to run (a small launch, or a sampled one:
+   * FA4's persistent grid runs one cluster) go to the clusters' MMA
+   * arithmetic (tc5_gemm's threads; the results are the same) */
+  L.mma_threads = L.run_n && nthreads > L.run_n ? (unsigned)(nthreads / L.run_n) : 1;
   if (nthreads > L.run_n) nthreads = (unsigned)L.run_n;
   if (nthreads > 256) nthreads = 256;
   wk = calloc(nthreads, sizeof *wk);
