@@ -1055,8 +1055,8 @@ static PTX_EXEC(x_fence_proxy_async) {
 /* the other fences and membar: the checker counts them as releases of the
  * warp for accesses to other CTAs' shared memory (chk_fence_order) */
 static PTX_EXEC(x_fence_order) {
-  (void)in;
   if (mask && w->cta->chk) chk_fence_order(CHK_W(w));
+  if (mask && w->cta->chk) chk_xscope_fence(CHK_W(w), CHK_IN(w, in)); /* its scope (issue 53) */
   return PX_NEXT;
 }
 PTX_DEC(dec_fence) {

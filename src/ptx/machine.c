@@ -284,6 +284,7 @@ static int mbar_signal(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr,
   tc5_status st = tx ? tc5_mbarrier_complete_tx(&mb->mb, n, &dg) : tc5_mbarrier_arrive(&mb->mb, n, NULL, &dg);
   if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
   if (t == w->cta && w->cta->chk && (!tx || mb->mb.phase != before)) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), lane, CHK_MB(w->cta, mb), before, false, NULL);
+  if (t != w->cta && w->cta->chk) chk_xscope_arrive(CHK_W(w), NULL, lane, t->chk, CHK_MB(t, mb)); /* the async proxy's signal */
   if (t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
   if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &mb->tm, tx ? n : 0, mb->mb.phase);
   if (tx) {
