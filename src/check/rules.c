@@ -275,7 +275,7 @@ static const tc5_check_rule rules[CR_COUNT] = {
                         "mbarrier.init by one thread, then fence.mbarrier_init (for other CTAs) and a barrier, "
                         "before any thread uses the mbarrier; mbarrier.init again after mbarrier.inval"},
     [CR_RELEASE_SCOPE] = {"release-scope", TC5_CHECK_ERROR,
-                          "Memory Consistency Model (morally strong operations; mbarrier.arrive .scope)",
+                          "8.7 (Memory Consistency Model: morally strong operations)",
                           "Two operations are morally strong relative to each other if they are related in program "
                           "order, or each operation is strong and specifies a scope that includes the thread "
                           "executing the other operation; .cta, the default scope of mbarrier.arrive, includes "

@@ -445,7 +445,7 @@ const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *b
         unsigned j = 0;
         for (unsigned i = v->sb_dlv[me]; i < v->sb_n; i++)
           if (v->sb[i].p < p + n && p < v->sb[i].p + v->sb[i].n) j = i + 1;
-        if (j && ptx_sb_rand(cl->sched) & 1) {
+        if (j && ptx_splitmix(&cl->sched->sb_rng) & 1) {
           v->sb_dlv[me] = (uint8_t)j;
           ptx_sb_settle(v);
         }

@@ -453,8 +453,13 @@ void ptx_sb_order(struct ptx_warp *w, const struct ptx_insn *in);
  * warps visible to w's CTA and not yet in memory laid over them (into buf);
  * under a seeded schedule, a store not yet visible to w's CTA may become so */
 const uint8_t *ptx_sb_view(struct ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *buf);
-/* the store buffers' random stream (sched.c) */
-uint64_t ptx_sb_rand(ptx_sched *s);
+/* SplitMix64 (Steele et al., OOPSLA 2014): the schedules' generator */
+static inline uint64_t ptx_splitmix(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 /* completes the pending operations up to the last one w issued (NULL: all) */
 int ptx_late_flush(ptx_cluster *cl, const struct ptx_warp *w);
 /* wait_group N: completes the pending operations up to w's commit_group of

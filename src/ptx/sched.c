@@ -37,12 +37,7 @@
 
 #include "ptx/ptx_impl.h"
 
-static uint64_t splitmix(uint64_t *x) {
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+#define splitmix ptx_splitmix /* ptx_impl.h */
 uint64_t ptx_sched_rand(ptx_sched *s) { return splitmix(&s->rng); }
 
 tc5_status ptx_sched_new(ptx_sched **out, unsigned nwarps) {
@@ -211,8 +206,6 @@ int ptx_late_flush_groups(ptx_cluster *cl, const ptx_warp *w, const ptx_insn *in
  * set drawn at random, which lets CTAs see the stores of different warps in
  * different orders (no multi-copy atomicity across CTAs: IRIW, 8.6) — and
  * (den 0) to every CTA at the cluster's end */
-uint64_t ptx_sb_rand(ptx_sched *s) { return splitmix(&s->sb_rng); }
-
 void ptx_sb_drain_cluster(ptx_cluster *cl, ptx_sched *s, unsigned den) {
   for (uint32_t rk = 0; rk < cl->n; rk++)
     for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
