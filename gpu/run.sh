@@ -25,7 +25,8 @@
 #   gpu/run.sh bench [OUTDIR]   the GPU GEMM's speed at 8192^3 (bf16, e4m3, mxf4nvf4) beside
 #                               cuBLAS bf16 in the same run, and the CPU's (bench.txt)
 #   gpu/run.sh litmus [OUTDIR]  the PTX memory model's litmus tests (MP, SB, LB, IRIW with every
-#                               fence/scope and one-CTA / cross-CTA placement: gpu/litmus.cu),
+#                               fence/scope (.cta .cluster .gpu) and one-CTA / cross-CTA / one-cluster
+#                               placement: gpu/litmus.cu),
 #                               many randomised instances; OUTDIR/litmus.txt (docs/check.md's table)
 #   gpu/run.sh cluster          shared-memory addresses in a cluster of 4 (cvta, mapa,
 #                               getctarank: docs/tma.md quotes them)

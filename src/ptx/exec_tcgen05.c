@@ -348,7 +348,10 @@ static PTX_EXEC(x_commit) {
     if (nm > (own != NULL)) { /* other CTAs' mbarriers: through the exports */
       chk_export(CHK_W(w), true);
       for (unsigned i = 0; i < nm; i++)
-        if (pc[i] != c) chk_mbar_remote(pc[i]->chk, CHK_MB(pc[i], pm[i]), pbefore[i]);
+        if (pc[i] != c) {
+          if (c->chk) chk_xscope_arrive(CHK_W(w), NULL, (int)l, pc[i]->chk, CHK_MB(pc[i], pm[i])); /* a commit: cluster scope */
+          chk_mbar_remote(pc[i]->chk, CHK_MB(pc[i], pm[i]), pbefore[i]);
+        }
     }
     c->progress = true;
   });

@@ -642,6 +642,7 @@ static PTX_EXEC(x_mbarrier) {
         if (!st && w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &mb->tm, 0, mb->mb.phase); /* the arrival's time */
         if (!st && t == w->cta && w->cta->chk && !relaxed) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb), before, false, &spill);
         if (!st && t == w->cta && w->cta->chk && relaxed) chk_mbar_arrive_relaxed(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb), before, &spill);
+        if (!st && t != w->cta && !relaxed && w->cta->chk) chk_xscope_arrive(CHK_W(w), CHK_IN(w, in), (int)l, t->chk, CHK_MB(t, mb));
         if (!st && t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
         d[l] = before;
         break;
