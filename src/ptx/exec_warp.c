@@ -211,6 +211,7 @@ static PTX_EXEC(x_cluster_arrive) {
   w->cl_phase = cl->bar_phase;
   cl->bar_arrived += (uint32_t)__builtin_popcount(mask);
   if (w->cta->chk && !in->mods) chk_cluster_arrive(CHK_W(w));
+  else if (w->cta->chk) chk_cluster_arrive_relaxed(CHK_W(w)); /* issue 53: orders the warp's reads (xcta_war) */
   ptx_cluster_bar_check(cl);
   if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &cl->tm_bar, 0, cl->bar_phase);
   return PX_NEXT;
