@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Run a Triton matmul that takes its operands as plain pointers (tutorial 03's matmul_kernel, tutorial
-09's matmul_kernel and matmul_kernel_persistent: a_ptr, b_ptr, c_ptr, M, N, K and the strides, as
+09's matmul_kernel, matmul_kernel_persistent: a_ptr, b_ptr, c_ptr, M, N, K and the strides; 09's
+matmul_kernel_descriptor_persistent: the pointers and M, N, K, descriptors made on the device, as
 gen_triton_corpus.py's NAME.json records them) under `tc5 run`, on random inputs laid out as the
 JSON's tensors are (B may be a transposed view: b.T), and compare C byte for byte with `tc5 gemm`
 on the same inputs (the f32 product rounded to C's f16 as the kernel's cvt.rn.f16.f32 does;
@@ -70,8 +71,13 @@ def main(argv):
         return codes, f
     acodes, fa = buffer(ta, at, aesz, "a")
     bcodes, fb = buffer(tb, bt, besz, "b")
-    sa = (ints["stride_am"], ints["stride_ak"])
-    sb = (ints["stride_bk"], ints["stride_bn"])
+    if "stride_am" in ints:
+        sa = (ints["stride_am"], ints["stride_ak"])
+        sb = (ints["stride_bk"], ints["stride_bn"])
+        sc = (ints["stride_cm"], ints["stride_cn"])
+    else:  # tutorial 09's device-side descriptors (tl.make_tensor_descriptor): A M x K, B N x K, C M x N dense
+        sa, sc = tuple(ta["strides"]), tuple(tcm["strides"])
+        sb = (tb["strides"][1], tb["strides"][0])
     # the logical operands, A row-major M x K, B as N x K (K-major) for tc5 gemm
     ga = [acodes[m * sa[0] + k * sa[1]] for m in range(M) for k in range(K)]
     gb = [bcodes[k * sb[0] + n * sb[1]] for n in range(N) for k in range(K)]
@@ -119,7 +125,6 @@ def main(argv):
         return 1
     vals = [v for (v,) in struct.iter_unpack("<f", open(ref, "rb").read())]
     raw = open(out, "rb").read()
-    sc = (ints["stride_cm"], ints["stride_cn"])
     bad = []
     for m in range(M):
         for n in range(N):

@@ -4,7 +4,9 @@ tests/data/ptx/rel100/VERSION/NAME.ptx + NAME.json, gen_triton_corpus.py; regene
 `scripts/triton_releases.sh corpus`), run under `tc5 run` with the default checker by the census's
 own checkers, and each verdict compared with DIR/expected.txt ("VERSION/NAME exact", or
 "VERSION/NAME fails RULE" naming the checker rule its findings carry):
-  t10_*, g06_*, g12_*: tests/ptx/triton_json.py (bit for bit against tc5 gemm; standard library)
+  t10_*, g06_*, g12_*, t09's TMA matmuls: tests/ptx/triton_json.py (bit for bit against tc5 gemm; standard library)
+  t09_matmul_kernel[_persistent|_descriptor_persistent]_*: tests/ptx/triton_ptr_matmul.py (operands by pointer)
+  t08_*: tests/ptx/triton_grouped.py (tutorial 08's grouped GEMM, every group against tc5 gemm)
   t02_*, t05_*: tests/ptx/triton_t02_t05.py (float64 reference, the tutorial's tolerance; NumPy:
         without it those kernels are counted as skipped)
 usage: triton_releases.py TC5 DIR      prints one line a kernel and "N kernels, M as expected, S skipped";
@@ -21,6 +23,10 @@ def verdict(tc5, path):
     name = os.path.basename(path)[:-5]
     if re.match(r"t0[25]_", name):
         cmd = [sys.executable, os.path.join(HERE, "triton_t02_t05.py"), tc5, path]
+    elif name.startswith("t08_"):
+        cmd = [sys.executable, os.path.join(HERE, "triton_grouped.py"), tc5, path, "--check", "default"]
+    elif re.match(r"t0[39]_matmul_kernel(_persistent|_descriptor_persistent)?_fp16", name):
+        cmd = [sys.executable, os.path.join(HERE, "triton_ptr_matmul.py"), tc5, path, "--check", "default"]
     else:
         cmd = [sys.executable, os.path.join(HERE, "triton_json.py"), tc5, path, "--check", "default"]
         if name.startswith("g06_small_mma"):
