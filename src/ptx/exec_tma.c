@@ -449,7 +449,6 @@ tc5_status ptx_dec_bulk(dctx *d, bool reduce) {
 /* in->aux: the field; operands o[0] the map's address, [o[1] ordinal], o[n] the value */
 static PTX_EXEC(x_tmap_replace) {
   bool has_ord = in->nops == 3;
-  unsigned shift = in->aux >> 8; /* .global_stride in 16-byte units (PTX ISA 8.4 and earlier) */
   const uint64_t *val = PTX_R(w, in->o[has_ord ? 2 : 1].reg);
   PTX_LANES(mask, {
     uint64_t a = PTX_R(w, in->o[0].reg)[l] + (uint64_t)in->o[0].imm;
@@ -464,9 +463,8 @@ static PTX_EXEC(x_tmap_replace) {
      * zeros or from tc5's) is edited as it is */
     if (tc5_tensormap_is_cuda(&m) && !tc5_tensormap_cuda_decode(&m, &cp, &dg)) tc5_tensormap_encode(&m, &cp, &dg);
     tc5_diag_init(&dg);
-    uint64_t v = shift && val[l] >> (64 - shift) ? UINT64_MAX : val[l] << shift; /* too large: refused below */
-    tc5_status st = tc5_tensormap_replace(&m, (tc5_tmap_field)(in->aux & 0xff),
-                                          has_ord ? (unsigned)PTX_R(w, in->o[1].reg)[l] : 0, v, &dg);
+    tc5_status st = tc5_tensormap_replace(&m, (tc5_tmap_field)in->aux, has_ord ? (unsigned)PTX_R(w, in->o[1].reg)[l] : 0,
+                                          val[l], &dg);
     if (st) return ptx_fail(w, in, (int)l, st, val[l], "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
     memcpy(p, m.bytes, 128);
   });
@@ -485,20 +483,6 @@ static PTX_EXEC(x_tmap_copy) {
     memcpy(dp, tmp, 128);
   });
   return PX_NEXT;
-}
-/* tensormap.replace.global_stride's operand: bytes from PTX ISA 8.6 on; in 16-byte units (the stride
- * shifted right by 4) in 8.4 and earlier, what ptxas of CUDA 12.4 and before encode: CUTLASS shifts
- * it under CUDA < 12.5 ("4 LSBs are not included", cute/arch/copy_sm90_desc.hpp), Triton 3.1-3.3 under
- * PTX <= 8.5 ("workaround for a ptxas bug", TMAToLLVM.cpp). The two disagree on 8.5: refused there.
- * Returns the shift (0 or 4); sets d->st on 8.5. docs/spec-departures.md (issue 52). */
-static unsigned stride_unit_shift(dctx *d, int field) {
-  if (field != TC5_TMAP_F_GLOBAL_STRIDE) return 0;
-  unsigned v = d->m->version_major * 10 + d->m->version_minor;
-  if (v == 85)
-    d_fail(d, TC5_EUNSUPPORTED,
-           "tensormap.replace.global_stride in PTX ISA 8.5: whether the operand counts bytes or 16-byte units "
-           "differs between ptxas releases (CUTLASS: bytes from CUDA 12.5; Triton: 16-byte units up to PTX 8.5)");
-  return v < 85 ? 4 : 0;
 }
 PTX_DEC(dec_tensormap) {
   ptx_insn *in = d->in;
@@ -530,8 +514,7 @@ PTX_DEC(dec_tensormap) {
   bool has_ord = f == TC5_TMAP_F_BOX_DIM || f == TC5_TMAP_F_GLOBAL_DIM || f == TC5_TMAP_F_GLOBAL_STRIDE ||
                  f == TC5_TMAP_F_ELEMENT_STRIDE;
   unsigned n = has_ord ? 3 : 2;
-  in->aux = (uint32_t)f | (uint32_t)stride_unit_shift(d, f) << 8;
-  if (d->st) return d->st;
+  in->aux = (uint32_t)f;
   in->space = (uint8_t)(sp < 0 ? PS_GENERIC : sp);
   if (!d_nops(d, n, n) || !d_addr(d, 0, &in->o[0], NULL) || (has_ord && !d_src(d, 1, PT_U32, &in->o[1])) ||
       !d_src(d, n - 1, t, &in->o[n - 1]))

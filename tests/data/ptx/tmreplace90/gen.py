@@ -6,6 +6,10 @@ included"). The same kernel as PTX ISA 8.4 and 8.6 (replace_84.ptx, replace_86.p
 builds a map of an 8 x 8 f16 tensor from zeros with global_stride = 32, copies it to a .global map
 (tensormap.cp_fenceproxy), loads the 8 x 8 box by TMA and writes it out (128 bytes): with the operand
 in bytes the rows are 32 bytes apart, in 16-byte units 512. in.bin: 4096 distinct f16 codes (8 KiB).
+Result on the H200 (2026-11-29; its driver's ptxas 13.0 JITs the PTX): both versions 32 bytes apart,
+as tc5 computes. ptxas 12.4 (Triton 3.3's for sm_90a) stores the operand 32 into the map's field (its
+SASS: STS [map+0xc] of 0x20; the field counts 16 bytes), ptxas 12.8 and 13.0 store 32 >> 4 = 2: the
+16-byte reading is ptxas 12.4's, which Triton's and CUTLASS's shifts work around.
 gpu/run.sh tmreplace records h100_out.bin; CTest ptx_silicon_tmreplace compares tc5 byte for byte.
 Standard library only."""
 import os
