@@ -63,6 +63,10 @@
 #                               (Triton 3.6.0's tutorial 03 matmul, its first autotune config
 #                               128x256x64 among them) the same way as attention (CTest
 #                               ptx_silicon_rel90)
+#   gpu/run.sh rel38 [OUTDIR]   Triton 3.8.0's other sm_90a tutorial kernels (tests/data/ptx/rel90/t38:
+#                               02, 05, 06 forward, 09's matmuls; CTest ptx_silicon_rel38)
+#   gpu/run.sh tmreplace [OUTDIR] tensormap.replace.global_stride's unit in PTX ISA 8.4 and 8.6
+#                               (tests/data/ptx/tmreplace90; CTest ptx_silicon_tmreplace)
 #   gpu/run.sh disagree [OUTDIR] issue 38's classes [1] and [3] (docs/fidelity.md): NaN/Inf
 #                               of B where wgmma.sp's metadata elides, and f16-accumulator
 #                               negatives that round to zero (disagree-summary.txt)
@@ -161,13 +165,17 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     case $what in mma) data=tests/data/ptx/mma90 ;; f64nan) data=tests/data/ptx/f64nan ;; dp4a) data=tests/data/ptx/dp4a90 ;; *) data=tests/data/ptx/atom90 ;; esac
     exec build-gpu/ptx_silicon $data "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  tma|attention|rel90)
+  tma|attention|rel90|rel38|tmreplace)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     data=tests/data/ptx/tma90
     if [ "$what" = tma ]; then
       build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
     elif [ "$what" = rel90 ]; then
       data=tests/data/ptx/rel90
+    elif [ "$what" = rel38 ]; then
+      data=tests/data/ptx/rel90/t38
+    elif [ "$what" = tmreplace ]; then
+      data=tests/data/ptx/tmreplace90
     else
       data=tests/data/ptx/attn90
     fi
