@@ -160,6 +160,7 @@ def write_files(suite: Suite, work: str) -> None:
         path = os.path.join(work, name)
         if os.path.exists(path) and open(path, "rb").read() == data:
             continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)  # a suite's files may lie in folders (src/, test/)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
             fh.write(data)
@@ -252,6 +253,7 @@ def _ray_chunk(files, env_over, ids, py):
     for name, data in files.items():
         path = os.path.join(work, name)
         if not (os.path.exists(path) and open(path, "rb").read() == data):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
             tmp = f"{path}.{os.getpid()}.tmp"
             with open(tmp, "wb") as fh:
                 fh.write(data)
