@@ -161,6 +161,7 @@ def write_files(suite: Suite, work: str) -> None:
         os.makedirs(os.path.dirname(path), exist_ok=True)  # a suite's files may sit in folders (FlagGems' tests/)
         if os.path.exists(path) and open(path, "rb").read() == data:
             continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)  # a suite's files may lie in folders (src/, test/)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as fh:
             fh.write(data)
@@ -263,6 +264,7 @@ def _ray_chunk(files, env_over, ids, py):
         path = os.path.join(work, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         if not (os.path.exists(path) and open(path, "rb").read() == data):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
             tmp = f"{path}.{os.getpid()}.tmp"
             with open(tmp, "wb") as fh:
                 fh.write(data)

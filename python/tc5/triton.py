@@ -1423,7 +1423,8 @@ def torch_cuda_shim():
                     isinstance(x, torch.Tensor) and x.dim() == 2 and x.dtype in low and not x.requires_grad
                     and x.device.type == "cpu" for x in args) and args[0].dtype == args[1].dtype:
                 return blas(*args)
-            if func in layer_norms and args and getattr(args[0], "dtype", None) in low:
+            if func in layer_norms and args and getattr(args[0], "dtype", None) in low and \
+                    not torch.is_autocast_enabled("cuda"):  # autocast runs it in float32 itself
                 # CUDA's layer norm accumulates half-precision inputs in float32 (forward and
                 # backward); the CPU's backward accumulates in the input's type
                 dt = args[0].dtype
@@ -1436,6 +1437,7 @@ def torch_cuda_shim():
     mode.__enter__()
     _device.enter_dispatch()  # libraries' CUDA kernels (torch.library) reached (tc5.device)
     torch.Generator = _device.generator_class()  # torch.Generator(device="cuda"): the CPU's
+    _device.install_autocast()  # torch.autocast("cuda") casts these tensors as CUDA's autocast would (tc5.device)
 
     try:  # Triton's own cuBLAS binding (tutorials 09, 10 compare with it): tc5.gemm's Tensor Core
         from triton._C.libtriton import nvidia
