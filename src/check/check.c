@@ -32,6 +32,13 @@ const char *chk_rule_id(unsigned rule) {
   return tc5_check_rule_get(rule, &r) ? "?" : r->id;
 }
 
+/* scopes across CTAs (issue 53; at the end of this file) */
+static void xscope_phase_done(chk_mb *x);
+static void xscope_observe(chk_cta *k, unsigned wi, const struct chk_xph *ph);
+static void chk_xscope_reset(chk_cta *k);
+static void xscope_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, chk_cta *t,
+                         const chk_desc_cache *e, uint32_t off, uint32_t n, const char *what);
+
 /* ---- setup ---- */
 tc5_status chk_new(chk_cta **out, const chk_setup *S) {
   chk_cta *k = calloc(1, sizeof *k);
@@ -68,6 +75,12 @@ tc5_status chk_new(chk_cta **out, const chk_setup *S) {
   k->rmark = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->rmark);
   k->pslot = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->pslot);
   k->scratch = calloc(k->nvc, 4);
+  k->xs = calloc(1, sizeof *k->xs);
+  if (k->xs) {
+    k->xs->wt = calloc(k->ngran ? k->ngran : 1, 4);
+    k->xs->nar = calloc(k->n, sizeof *k->xs->nar);
+    k->xs->fenced = calloc(k->n, sizeof *k->xs->fenced);
+  }
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
       !k->last_rev || !k->last_rinsn ||
@@ -100,6 +113,8 @@ void chk_free(chk_cta *k) {
     for (unsigned w = 0; w < k->n; w++) free(k->wgs[w].reg), free(k->wgs[w].grp), free(k->wgs[w].insn);
   free(k->wgs);
   chk_xrace_free(k);
+  for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].xph);
+  if (k->xs) free(k->xs->wt), free(k->xs->nar), free(k->xs->fenced), free(k->xs);
   free(k);
 }
 
@@ -134,7 +149,11 @@ void chk_reset(chk_cta *k) {
   k->seq = 1;
   k->nev = 1; /* event and op 0 mean "none" */
   k->nop = 1;
-  for (unsigned i = 0; i < k->nmb; i++) memset(k->mb[i].cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
+  for (unsigned i = 0; i < k->nmb; i++) {
+    memset(k->mb[i].cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
+    if (k->mb[i].xph) memset(k->mb[i].xph, 0, 3 * sizeof *k->mb[i].xph);
+  }
+  chk_xscope_reset(k);
   xcta_reset(k);
 }
 
@@ -356,6 +375,7 @@ void chk_smem_async_write(const chk_warp *w, const chk_insn *in, int lane, chk_c
   if (z >= k->ngran) z = k->ngran - 1;
   if (t != w->k) xcta_war(w, k, in, lane, g, z);
   smem_written(w, k, t == w->k, in, lane, off, g, z, 0, " by a copy");
+  if (k->xs && g <= z) memset(k->xs->wt + g, 0, (z - g + 1) * 4); /* chk_tma_load follows it when its mbarrier is here */
   for (uint32_t x = g; x <= z; x++) {
     k->rg[x].w = k->rg[x].r[0] = k->rg[x].r[1] = 0;
     if (t == w->k) inflight_sources(k, w, in, lane, x, "a copy (TMA, bulk)");
@@ -482,6 +502,7 @@ void chk_cp_async(const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
     k->cpa_m[g] = (uint16_t)((k->cpa_w[g] ? k->cpa_m[g] : 0) | m);
     k->cpa_w[g] = id;
     k->rg[g].busy = 1;
+    if (k->xs) k->xs->wt[g] = k->xs->xtime + 1;
   }
 }
 
@@ -510,7 +531,10 @@ void chk_tma_load(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, u
   memset(x, 0, sizeof *x);
   x->insn = (uint32_t)(in - k->code), x->mb = mb->idx, x->phase = phase;
   x->warp = (uint8_t)w->id, x->lane = (uint8_t)(lane < 0 ? 0 : lane);
-  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) k->tma_w[g] = id, k->rg[g].busy = 1;
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    k->tma_w[g] = id, k->rg[g].busy = 1;
+    if (k->xs) k->xs->wt[g] = k->xs->xtime + 1; /* completes on this CTA's mbarrier (issue 53) */
+  }
 }
 
 /* a warp observed phase c of mbarrier i: the TMA loads that phase completes are known to it */
@@ -941,6 +965,11 @@ void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args
                      operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
                                       (which ? N : M) / cg, K),
                      "tcgen05.mma", which ? "B" : "A");
+  for (unsigned which = a->a_in_tmem ? 1 : 0; cg == 2 && (k->rank ^ 1u) < k->npeers && which < 2; which++)
+    xscope_reads(k, w, in, lane, k->peers[k->rank ^ 1u], /* the peer's operands (issue 53) */
+                 operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
+                                  (which ? N : M) / cg, K),
+                 0, 0, "tcgen05.mma.cta_group::2");
   /* Tensor Memory: D (read with enable-input-d, written), A when there */
   uint32_t nl, nc;
   bool al16;
@@ -985,6 +1014,10 @@ void chk_cp(const chk_warp *w, const chk_insn *in, int lane, const tc5_cp_args *
   async_smem_reads(k, w, in, lane, id, granules(k, a->sdesc, 0xC0u + (uint32_t)a->shape, TC5_KIND_F8F6F4, 2, &op,
                                                 si->rows, si->bits / 8),
                    "tcgen05.cp", "its source");
+  if (a->cta_group == 2 && (k->rank ^ 1u) < k->npeers) /* the peer's source (issue 53) */
+    xscope_reads(k, w, in, lane, k->peers[k->rank ^ 1u],
+                 granules(k, a->sdesc, 0xC0u + (uint32_t)a->shape, TC5_KIND_F8F6F4, 2, &op, si->rows, si->bits / 8), 0,
+                 0, "tcgen05.cp.cta_group::2");
   uint32_t l0 = TC5_TMEM_LANE(a->taddr), c0 = TC5_TMEM_COL(a->taddr);
   bool told = false;
   for (unsigned r = 0; r < si->rows; r++)
@@ -1544,6 +1577,7 @@ static chk_mb *mb_of(chk_cta *k, const chk_mbar *mb) {
     x->cur = v, x->cur_s = v + k->nvc, x->last = v + 2 * k->nvc, x->last_s = v + 3 * k->nvc;
     x->prev = v + 4 * k->nvc, x->prev_s = v + 5 * k->nvc;
     x->seen = v + 6 * k->nvc;
+    x->xph = NULL;
     x->xk = NULL; /* issue 53: allocated when a commit targets the mbarrier */
   }
   return &k->mb[i];
@@ -1554,6 +1588,7 @@ void chk_mbar_init(const chk_warp *w, const chk_mbar *mb) {
   if (!k) return;
   chk_mb *x = mb_of(k, mb);
   if (x) memset(x->cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
+  if (x && x->xph) memset(x->xph, 0, 3 * sizeof *x->xph);
   if (x && x->xk) memset(x->xk, 0, XK_N * 3 * 4);
 }
 
@@ -1565,6 +1600,7 @@ static void phase_done(chk_cta *k, chk_mb *x) {
   join(x->last_s, x->cur_s, k->nvc);
   memset(x->cur, 0, k->nvc * 4);
   memset(x->cur_s, 0, k->nvc * 4);
+  xscope_phase_done(x);
   if (x->xk) xk_phase_done(x->xk);
 }
 
@@ -1644,6 +1680,7 @@ void chk_mbar_observe(const chk_warp *w, const chk_insn *in, const chk_mbar *mb,
   x->seen[w->id] = c + 1;
   acquire(k, w->id, last ? x->last : x->prev, last ? x->last_s : x->prev_s);
   if (k->ntma > 1) tma_observed(k, w->id, mb->idx, c);
+  if (x->xph) xscope_observe(k, w->id, &x->xph[last ? 1 : 2]);
   xcta_acquired(k, w->id, x->xk ? x->xk + (last ? 1 : 2) * XK_N : NULL, false);
 }
 
@@ -1665,6 +1702,7 @@ void chk_bar_done(chk_cta *k, uint32_t id, uint32_t waiting) {
 void chk_cluster_arrive(const chk_warp *w) {
   xcta_publish(w);
   chk_bar_arrive(w, CHK_CLUSTER_BAR);
+  if (w->k && w->k->xs) w->k->xs->xcl = ++w->k->xs->xtime; /* a release at cluster scope (issue 53) */
 }
 void chk_cluster_done(chk_cta *k) {
   if (!k) return;
@@ -1679,6 +1717,9 @@ void chk_cluster_wait(const chk_warp *w) {
   if (!k) return;
   size_t at = (size_t)(CHK_CLUSTER_BAR + 1) * k->nvc;
   acquire(k, w->id, k->bar + at, k->bar_s + at);
+  for (uint32_t r = 0; k->xs && r < k->npeers && r < CHK_XRANKS; r++) /* every CTA's arrival: at cluster scope */
+    if (k->peers[r] && k->peers[r] != k && k->peers[r]->xs && k->xs->wide[r] < k->peers[r]->xs->xcl)
+      k->xs->wide[r] = k->peers[r]->xs->xcl;
   xcta_acquired(k, w->id, NULL, true);
 }
 
@@ -1889,6 +1930,7 @@ static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n) {
 void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n, bool write) {
   chk_cta *k = t, *src = w->k;
   if (!k || !src || !n || !in || chk_iclass(in) != 1) return;
+  if (!write) xscope_reads(src, w, in, lane, k, NULL, off, n, "ld.shared::cluster"); /* issue 53 */
   struct chk_xr *xr = xr_of(k);
   if (!xr) return;
   unsigned wi = w->id;
@@ -1925,5 +1967,94 @@ void chk_xrace_local(const chk_warp *w, const chk_insn *in, int lane, uint32_t o
              write ? "write-after-read" : "read-after-write");
     r->cta1 = 0;
     if (k->nxr) k->nxr--;
+  }
+}
+
+/* ---- scopes across the CTAs of a cluster (issue 53) ----
+ * Each CTA counts its releases to other CTAs (xtime). An mbarrier's phase
+ * gathers, per arriving CTA, the time of its latest arrival at cluster
+ * scope or wider and of its latest .cta-scoped one; a warp that observes
+ * the phase acquires them: the wide ones for its whole CTA (so that no
+ * barrier of this CTA is needed for the check to see them: never a false
+ * alarm for want of one), the .cta-scoped ones for itself. A read of a
+ * peer's granule written (1 + time) by a copy completed in the peer is
+ * release-scope when this warp acquired a .cta-scoped arrival of the peer
+ * made after the write and this CTA no release at cluster scope of the
+ * peer made after it: the only arrival ordering the write before the read
+ * does not include the reading thread. Generic stores and copies that
+ * complete on another CTA's mbarrier (a multicast, a 2-CTA TMA signalling
+ * the leader: their complete_tx orders them) are not followed. */
+static void chk_xscope_reset(chk_cta *k) {
+  chk_xs *x = k->xs;
+  if (!x) return;
+  x->xtime = x->xcl = 0;
+  memset(x->wt, 0, (k->ngran ? k->ngran : 1) * 4);
+  memset(x->wide, 0, sizeof x->wide);
+  memset(x->nar, 0, k->n * sizeof *x->nar);
+  memset(x->fenced, 0, k->n * sizeof *x->fenced);
+}
+static void xscope_phase_done(chk_mb *x) {
+  if (!x->xph) return;
+  struct chk_xph *c = &x->xph[0], *l = &x->xph[1];
+  x->xph[2] = *l;
+  for (unsigned r = 0; r < CHK_XRANKS; r++) {
+    if (l->wide[r] < c->wide[r]) l->wide[r] = c->wide[r];
+    if (l->nar[r].t < c->nar[r].t) l->nar[r] = c->nar[r];
+  }
+  memset(c, 0, sizeof *c);
+}
+static void xscope_observe(chk_cta *k, unsigned wi, const struct chk_xph *ph) {
+  if (!k->xs) return;
+  for (unsigned r = 0; r < CHK_XRANKS; r++) {
+    if (k->xs->wide[r] < ph->wide[r]) k->xs->wide[r] = ph->wide[r];
+    if (k->xs->nar[wi][r].t < ph->nar[r].t) k->xs->nar[wi][r] = ph->nar[r];
+  }
+}
+void chk_xscope_arrive(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, const chk_mbar *mb) {
+  chk_cta *k = w->k;
+  if (!k || !t || t == k || !k->xs || k->rank >= CHK_XRANKS) return;
+  chk_mb *x = mb_of(t, mb);
+  if (!x) return;
+  if (!x->xph && !(x->xph = calloc(3, sizeof *x->xph))) return;
+  uint32_t now = ++k->xs->xtime, f = k->xs->fenced[w->id];
+  struct chk_xph *c = &x->xph[0];
+  if (in && in->traits.scope == ISC_CTA) {
+    c->nar[k->rank] = (chk_xn){now, (uint32_t)(in - k->code), (uint8_t)w->id, (uint8_t)(lane < 0 ? 0 : lane)};
+    if (c->wide[k->rank] < f) c->wide[k->rank] = f; /* a fence at cluster scope before it releases what preceded the fence */
+  } else {
+    c->wide[k->rank] = now;
+  }
+}
+void chk_xscope_fence(const chk_warp *w, const chk_insn *in) {
+  chk_cta *k = w->k;
+  if (!k || !k->xs || !in) return;
+  if (in->traits.scope != ISC_CTA) k->xs->fenced[w->id] = ++k->xs->xtime; /* .cluster, .gpu, .sys (membar.gl / .sys) */
+}
+static bool xscope_gran(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t g,
+                        const char *what) {
+  uint32_t r = t->rank, wt = g < t->ngran ? t->xs->wt[g] : 0;
+  if (!wt || r >= CHK_XRANKS) return false;
+  const chk_xn *nar = &k->xs->nar[w->id][r];
+  if (nar->t < wt || k->xs->wide[r] >= wt) return false;
+  report(w, CR_RELEASE_SCOPE, in, lane, (who){nar->insn, nar->warp, nar->lane},
+         "%s reads shared memory 0x%x of the cluster's CTA rank %u, which a copy completed there wrote; this warp "
+         "knows of that write only through the arrival of that CTA's warp %u on this CTA's mbarrier with scope "
+         ".cta (the instruction below), whose release does not include this CTA's threads: nothing orders the "
+         "write before this read (scope .cta, needed .cluster)",
+         what, g * GRAN, r, nar->warp);
+  return true;
+}
+static void xscope_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, chk_cta *t,
+                         const chk_desc_cache *e, uint32_t off, uint32_t n, const char *what) {
+  if (!k->xs || !t || t == k || !t->xs) return;
+  bool any = false; /* has this warp acquired any .cta-scoped arrival of t? */
+  for (unsigned r = 0; r < CHK_XRANKS && !any; r++) any = k->xs->nar[w->id][r].t != 0;
+  if (!any) return;
+  if (e) {
+    for (uint32_t i = 0; i < e->n; i++)
+      if (xscope_gran(k, w, in, lane, t, e->g[i], what)) return;
+  } else {
+    for (uint32_t g = off / GRAN; n && g <= (off + n - 1) / GRAN; g++)
+      if (xscope_gran(k, w, in, lane, t, g, what)) return;
   }
 }

@@ -350,7 +350,10 @@ static PTX_EXEC(x_commit) {
     if (nm > (own != NULL)) { /* other CTAs' mbarriers: through the exports */
       chk_export(CHK_W(w), true);
       for (unsigned i = 0; i < nm; i++)
-        if (pc[i] != c) chk_mbar_remote(pc[i]->chk, CHK_MB(pc[i], pm[i]), pbefore[i]);
+        if (pc[i] != c) {
+          if (c->chk) chk_xscope_arrive(CHK_W(w), NULL, (int)l, pc[i]->chk, CHK_MB(pc[i], pm[i])); /* a commit: cluster scope */
+          chk_mbar_remote(pc[i]->chk, CHK_MB(pc[i], pm[i]), pbefore[i]);
+        }
     }
     c->progress = true;
   });
@@ -367,8 +370,9 @@ static void timing_mma(ptx_warp *w, const ptx_insn *in, const tc5_mma_args *a, u
                                                 TM_RATE_FP8, TM_RATE_FP4, TM_RATE_FP4};
   double flops = 2.0 * d.m * d.n * k * (d.sparse ? 0.5 : 1);
   ptx_cta *c = w->cta;
-  tm_mma(c->tm, w->id, TM_PC(w, in), flops, rate[(unsigned)a->variant.kind < TC5_KIND_COUNT ? a->variant.kind : 0],
-         cta_group == 2 ? c->cl->ctas[c->rank ^ 1u].tm : NULL, false);
+  tm_tcgen05(c->tm, w->id, TM_PC(w, in), d.m, d.n, flops,
+             rate[(unsigned)a->variant.kind < TC5_KIND_COUNT ? a->variant.kind : 0],
+             cta_group == 2 ? c->cl->ctas[c->rank ^ 1u].tm : NULL);
 }
 
 /* tcgen05.mma: the variant is parsed from the opcode text once at decode
