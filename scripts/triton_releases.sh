@@ -142,13 +142,33 @@ case $what in
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch $arch \
         --only "$only" --variants "$vars" --work "$top/work-$v" $opt > "$out.log" 2>&1 || true
       echo "triton $v ($b, sm_$arch): $(ls "$out"/*.ptx 2>/dev/null | wc -l) kernels; $(grep -c '^\[FAIL\]' "$out.log") not compiled ($out.log)"
+      # the CTest subset (triton_releases_tutorials_V, triton_releases_tutorials_sm90_V)
+      if [ "$what" = t08t09 ]; then
+        dst=tests/data/ptx/rel100/tutorials/$v
+        keep="t08_grouped_matmul_tma_kernel_fp16_128x128x64_w4s3 t09_matmul_kernel_descriptor_persistent_fp16_128x256x64_w8s3_subtile_ws"
+      else
+        dst=tests/data/ptx/rel90/tutorials/$v
+        keep="t02_softmax_kernel_fp32_256x1024 t05_layer_norm_fwd_fused_fp16_256x1024 t08_grouped_matmul_tma_kernel_fp16_128x128x64_w4s3
+              t09_matmul_kernel_descriptor_persistent_fp16_128x256x64_w8s3_subtile"
+        case $v in 3.[012].*) keep="$keep t08_grouped_matmul_kernel_fp16_128x128x64 t09_matmul_kernel_fp16_128x256x64_w8s3" ;; esac
+        n=t03_matmul_kernel_fp16_128x256x64_w8s3
+        [ -f "$out/$n.ptx" ] && cp "$out/$n.ptx" "tests/data/ptx/rel90/t03_matmul_fp16_128x256x64_w8s3_$v.ptx" &&
+          cp "$out/$n.json" "tests/data/ptx/rel90/t03_matmul_fp16_128x256x64_w8s3_$v.json"
+      fi
+      mkdir -p "$dst"
+      for n in $keep; do [ -f "$out/$n.ptx" ] && cp "$out/$n.ptx" "$out/$n.json" "$dst/"; done
       if [ "$what" = sm90 ]; then
         rm -rf "$out-t06"
         PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-t06" --arch 90 \
           --only '^t06' --variants 'fp16_d64_full$' --attn-shape 1,2,256 --work "$top/work-$v" $opt > "$out-t06.log" 2>&1 || true
         echo "  t06: $(ls "$out-t06"/*.ptx 2>/dev/null | wc -l) kernels ($out-t06.log)"
+        f=$out-t06/t06_attn_fwd_fp16_d64_full
+        [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel90/attn && cp "$f.ptx" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.ptx" &&
+          cp "$f.json" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.json"
       fi
-    done ;;
+    done
+    [ "$what" = sm90 ] && python3 tests/data/ptx/rel90/gen_inputs.py  # the manifest of gpu/run.sh rel90
+    ;;
   gluon)
     # Gluon's tutorial 06 (tcgen05) for the releases whose own release branch's Gluon tutorials use API
     # newer than the release (3.5-3.7): the text of the upstream commit, in facebookexperimental/triton's
