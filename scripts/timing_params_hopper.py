@@ -169,6 +169,8 @@ def rows(gpu):
       "small shapes have a floor of about 17 + N/4 clk per wgmma (wgmma_f16_n8..64_w2))")
     P("tmem_ld_latency", 0, "clk", "datasheet: Hopper has no Tensor Memory (unused on sm_90)")
     P("tmem_bytes_per_clk", 0, "B/clk", "datasheet: Hopper has no Tensor Memory (unused on sm_90)")
+    P("tc_floor_clk", 0, "clk", "datasheet: Hopper has no tcgen05.mma (unused on sm_90; wgmma's small-N floor is not modelled)")
+    P("tc_floor_n_per_clk", 0, "columns/clk", "datasheet: Hopper has no tcgen05.mma (unused on sm_90)")
     cta = (M["launch_us_grid2112"] - M["launch_us_grid132"]) * CLK / 15
     P("cta_launch", r(cta), "clk", f"{SRC} launch_us_grid2112 - launch_us_grid132: 15 more empty 128-thread CTAs per SM cost "
       f"{(M['launch_us_grid2112'] - M['launch_us_grid132']) * 1000:.0f} ns)")

@@ -23,6 +23,26 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+static int cmp_range(const void *a, const void *b) {
+  const tm_range *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+uint64_t tm_footprint(tm_range *r, size_t n) {
+  if (!n) return 0;
+  qsort(r, n, sizeof *r, cmp_range);
+  uint64_t sum = 0, lo = r[0].lo, hi = r[0].hi;
+  for (size_t k = 1; k < n; k++) {
+    if (r[k].lo <= hi) { /* overlaps or touches the run so far */
+      if (r[k].hi > hi) hi = r[k].hi;
+      continue;
+    }
+    sum += hi - lo;
+    lo = r[k].lo, hi = r[k].hi;
+  }
+  return sum + (hi - lo);
+}
+
 /* cp.async: one CTA's stream takes at most cp_async_bytes_per_clk_cta
  * (measured: 33.6 B/clk whatever the stages in flight and the source) and
  * its SM's L2 share split between the co-resident CTAs; its latency is
@@ -58,6 +78,34 @@ double tm_dram_bytes(const tm_launch *l, double traffic) {
   return dram;
 }
 
+/* The default sample of a persistent grid: one wave (every CTA resident
+ * at once: nclusters x cluster size <= SMs x CTAs an SM holds) of one
+ * dimension whose CTAs are a multiple of the GPU's SMs, a grid sized from
+ * the SM count as Triton's, Gluon's and FA4's persistent kernels launch
+ * (NUM_SMS or NUM_SMS x occupancy CTAs that loop over tiles; a grid of
+ * tiles that happens to fit one wave keeps the strata). Two clusters: 0, which a static
+ * round-robin tile scheduler (tile = id + k x grid) gives the largest
+ * share (ceil(tiles / grid), the launch's critical path: the grid is one
+ * wave, so the launch lasts as long as its longest cluster), and
+ * nclusters / 2, a second cluster on other data (FA4's conditional
+ * rescaling, data-dependent, runs on each one's real inputs). Each runs
+ * its whole tile loop, 1 / nclusters of the launch, so the default costs
+ * two shares instead of 16 (the strata's sample: docs/timing.md
+ * "Sampling"). Sets l->pick and l->nrun (l->pick NULL: out of memory);
+ * false when the grid is not such a grid. */
+#define TM_SAMPLE_PERSISTENT 2u
+static bool persistent_pick(tm_launch *l) {
+  const tm_setup *s = &l->s;
+  uint64_t ncta = s->nclusters * s->cluster_size;
+  uint64_t sms = (uint64_t)l->p.sm_count;
+  if (s->grid[1] != 1 || s->grid[2] != 1 || !l->occ.ctas || !sms || ncta > sms * l->occ.ctas || ncta % sms)
+    return false;
+  l->nrun = TM_SAMPLE_PERSISTENT;
+  l->pick = malloc(TM_SAMPLE_PERSISTENT * sizeof *l->pick);
+  if (l->pick) l->pick[0] = 0, l->pick[1] = s->nclusters / 2;
+  return true;
+}
+
 tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   *out = NULL;
   tm_launch *l = calloc(1, sizeof *l);
@@ -85,10 +133,16 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
     return st;
   }
   /* the sample: every cluster of a small grid; else `sample` clusters at
-   * the middles of equal strata of the linear cluster index */
+   * the middles of equal strata of the linear cluster index (a persistent
+   * grid by default: persistent_pick) */
   uint64_t want = s->sample ? s->sample : TM_SAMPLE_DEFAULT;
   if (s->sample == TC5_TIMING_SAMPLE_ALL || s->nclusters <= 2 * want) {
     l->nrun = s->nclusters;
+  } else if (!s->sample && persistent_pick(l)) {
+    if (!l->pick) {
+      free(l);
+      return TC5_ENOMEM;
+    }
   } else {
     l->nrun = want;
     l->pick = malloc(want * sizeof *l->pick);

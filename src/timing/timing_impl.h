@@ -22,7 +22,7 @@ typedef struct tm_param_row {
   TM_FIELD(lat_smem) TM_FIELD(smem_bytes_per_clk) TM_FIELD(lat_atomic) TM_FIELD(lat_local) TM_FIELD(lat_bar)  \
   TM_FIELD(lat_mbar) TM_FIELD(tma_latency) TM_FIELD(tma_bytes_per_clk) TM_FIELD(cp_async_bytes_per_clk_cta) TM_FIELD(cp_async_latency_l2) TM_FIELD(cp_async_latency_dram) TM_FIELD(tc_flops_per_clk)            \
   TM_FIELD(tc_tf32_scale) TM_FIELD(tc_fp8_scale) TM_FIELD(tc_fp4_scale) TM_FIELD(tc_int8_scale)              \
-  TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk)       \
+  TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk) TM_FIELD(tc_floor_clk) TM_FIELD(tc_floor_n_per_clk)       \
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
   TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency)
 
@@ -148,6 +148,9 @@ typedef struct tm_launch {
 tc5_status tm_trace_write(const tm_launch *l, const double *start_of_cluster_run, tc5_diag *diag);
 /* launch_schedule.c: list scheduling of n jobs of durations d on `slots`
  * slots in order; returns the makespan, starts (may be NULL) get each start */
+/* warp_clock.c: a tcgen05.mma's cycles on each SM it uses (the shape rule,
+ * docs/timing.md "The tensor core") */
+double tm_tcgen05_cycles(const tm_params *p, uint32_t m, uint32_t n, double flops, unsigned rate, unsigned cta_group);
 /* launch_schedule.c: every cluster's duration (cta_launch included) from the run ones' */
 void tm_launch_durations(const tm_launch *l, double *d);
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts);

@@ -30,7 +30,10 @@ static void test_tables(void **state) {
     tm_params p;
     assert_int_equal(tm_params_load(gpus[g], &p), TC5_OK);
     /* every field the model reads has a row (no zero but the documented ones) */
-#define TM_FIELD(f) if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk")) assert_true(p.f > 0);
+#define TM_FIELD(f)                                                                                  \
+  if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
+      strcmp(#f, "tc_floor_n_per_clk"))                                                                  \
+    assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
     unsigned n = 0;
@@ -345,6 +348,142 @@ static void test_launch_sampling(void **state) {
   memset(&r, 0, sizeof r);
   assert_int_equal(launch(kernel90, 32, "none", 0, out, &r, &dg), TC5_OK);
   assert_false(r.valid);
+}
+
+/* the footprint (DRAM's compulsory bytes) is the union of the buffers'
+ * host ranges: a buffer passed twice (the Triton door passes each tensor
+ * as a global buffer and again as its tensor map's view) counts once.
+ * Hand-worked: [0,100) u [50,150) u [150,160) u [300,310) = 160 + 10;
+ * nested [0,1000) u [10,20) = 1000; none = 0 */
+static void test_footprint(void **state) {
+  (void)state;
+  tm_range a[] = {{300, 310}, {50, 150}, {0, 100}, {150, 160}};
+  assert_int_equal(tm_footprint(a, 4), 170);
+  tm_range b[] = {{10, 20}, {0, 1000}};
+  assert_int_equal(tm_footprint(b, 2), 1000);
+  assert_int_equal(tm_footprint(NULL, 0), 0);
+  /* through the C API: kernel90 on 1000 CTAs writes 4000 bytes; the same
+   * memory again as a GLOBAL buffer adds nothing, a disjoint 1000-byte
+   * one adds 1000 (dram_bytes = footprint under a cold L2: a warm one,
+   * the default, would hold these few bytes from the launch before) */
+  enum { N = 1000 };
+  setenv("TC5_TIMING_L2", "cold", 1);
+  static uint32_t out[N + 250];
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(kernel90, strlen(kernel90), "k.ptx", &m, &dg), TC5_OK);
+  double dram[3];
+  for (int c = 0; c < 3; c++) {
+    tc5_ptx_arg arg[2] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = N * 4u},
+                          {.kind = TC5_PTX_ARG_GLOBAL, .data = c == 2 ? out + N : out, .bytes = c == 2 ? 1000u : N * 4u}};
+    tc5_ptx_launch_cfg cfg;
+    tc5_ptx_launch_init(&cfg);
+    cfg.grid[0] = N;
+    cfg.block[0] = 32;
+    cfg.threads = 2;
+    cfg.timing = "h200";
+    cfg.timing_sample = 10;
+    tc5_timing_result r;
+    cfg.timing_result = &r;
+    tc5_ptx_stats stats;
+    assert_int_equal(tc5_ptx_launch(m, &cfg, arg, c ? 2 : 1, &stats, &dg), TC5_OK);
+    dram[c] = r.dram_bytes;
+  }
+  tc5_ptx_free(m);
+  unsetenv("TC5_TIMING_L2");
+  assert_true(dram[0] == 4000 && dram[1] == 4000 && dram[2] == 5000);
+}
+
+/* an mbarrier wait carries time: warp 0 runs a chain of 64 dependent adds
+ * (lat_alu each) and arrives; warp 1 waits on the mbarrier, then runs its
+ * own chain of 64. Warp 1 cannot start before warp 0's arrival plus
+ * lat_mbar, so the CTA lasts at least 2 x 64 x lat_alu + lat_mbar (h200:
+ * 2 x 64 x 4 + 51 = 563 cycles); if waits carried no time the two chains
+ * would overlap (about 64 x 4 = 256). A regression test: the hook was once
+ * lost in a merge */
+static void test_mbar_wait_time(void **state) {
+  (void)state;
+  static char ptx[8192];
+  char chain[64 * 32] = "";
+  for (int k = 0; k < 64; k++) strcat(chain, " add.u32 %r3, %r3, 1;\n");
+  snprintf(ptx, sizeof ptx,
+           ".version 8.0\n.target sm_90a\n.address_size 64\n"
+           ".visible .entry k(.param .u64 out) {\n"
+           " .reg .pred %%p<4>; .reg .b32 %%r<8>; .reg .b64 %%rd<4>;\n"
+           " .shared .align 8 .b64 bar;\n"
+           " ld.param.u64 %%rd1, [out];\n"
+           " mov.u32 %%r1, %%tid.x;\n mov.u32 %%r3, %%r1;\n"
+           " setp.ne.u32 %%p1, %%r1, 0;\n"
+           " @%%p1 bra SKIP;\n mbarrier.init.shared.b64 [bar], 1;\nSKIP:\n"
+           " bar.sync 0;\n"
+           " setp.lt.u32 %%p2, %%r1, 32;\n @%%p2 bra PROD;\n"
+           " mov.u32 %%r4, 0;\nWAIT:\n mbarrier.try_wait.parity.shared.b64 %%p3, [bar], %%r4;\n @!%%p3 bra WAIT;\n"
+           "%s st.global.u32 [%%rd1], %%r3;\n ret;\n"
+           "PROD:\n%s"
+           " setp.ne.u32 %%p1, %%r1, 0;\n @!%%p1 mbarrier.arrive.shared.b64 %%rd2, [bar];\n ret;\n}\n",
+           chain, chain);
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(ptx, strlen(ptx), "k.ptx", &m, &dg), TC5_OK);
+  uint32_t out = 0;
+  tc5_ptx_arg arg = {.kind = TC5_PTX_ARG_BUFFER, .data = &out, .bytes = 4};
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = 1;
+  cfg.block[0] = 64;
+  cfg.threads = 1;
+  cfg.timing = "h200";
+  tc5_timing_result r;
+  cfg.timing_result = &r;
+  tc5_ptx_stats stats;
+  assert_int_equal(tc5_ptx_launch(m, &cfg, &arg, 1, &stats, &dg), TC5_OK);
+  tc5_ptx_free(m);
+  assert_true(out >= 32 + 64 && out <= 63 + 64); /* a consumer lane's tid + 64 */
+  assert_true(r.cta_cycles_max >= 2 * 64 * 4 + 51);
+  assert_true(r.cta_cycles_max < 2 * 64 * 4 + 51 + 200); /* the bar.sync, the init, the issue of the rest */
+}
+
+/* tcgen05.mma by shape (b200: rate 8153 FLOP/clk, floor 32 + N/4 for
+ * cta_group::1 M = 128; M = 64 as long as M = 128), hand-worked:
+ * 128x256x16: 2*128*256*16 / 8153 = 128.61 (above the floor 96);
+ * 128x64x16: 32.15 below the floor 32 + 64/4 = 48 -> 48 (published 48.6);
+ * 64x256x16: 64.31 x 2 = 128.61 (published 128.5);
+ * 128x64x32 e4m3 (rate 2.005 x): 524288 / 16346.8 = 32.07 -> 48 (published 48.3);
+ * cta_group::2 256x64x16: half each, 2*256*64*16 / 2 / 8153 = 32.15 (no floor: not modelled for pairs) */
+static void test_tcgen05_shape(void **state) {
+  (void)state;
+  tm_params p;
+  assert_int_equal(tm_params_load("b200", &p), TC5_OK);
+  assert_true(fabs(tm_tcgen05_cycles(&p, 128, 256, 2.0 * 128 * 256 * 16, TM_RATE_BF16, 1) - 128.612) < 0.001);
+  assert_true(tm_tcgen05_cycles(&p, 128, 64, 2.0 * 128 * 64 * 16, TM_RATE_BF16, 1) == 48);
+  assert_true(fabs(tm_tcgen05_cycles(&p, 64, 256, 2.0 * 64 * 256 * 16, TM_RATE_BF16, 1) - 128.612) < 0.001);
+  assert_true(tm_tcgen05_cycles(&p, 128, 64, 2.0 * 128 * 64 * 32, TM_RATE_FP8, 1) == 48);
+  assert_true(fabs(tm_tcgen05_cycles(&p, 256, 64, 2.0 * 256 * 64 * 16, TM_RATE_BF16, 2) - 32.153) < 0.001);
+}
+
+/* a TMA store of 65536 bytes (one CTA on the b200: the engine at min(256,
+ * 10240) = 256 B/clk): the engine is busy 256 cycles, the bulk group
+ * completes 256 + tma_latency (933) = 1189 cycles after; a load behind it
+ * waits for the engine; the bytes count as global writes */
+static void test_tma_store(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_TMA, -1, -1);
+  fake_launch(&f, "b200", 1, 1);
+  const tm_params *p = &f.l->p;
+  assert_true(p->tma_latency == 933 && f.l->rates.tma_bpc == 256);
+  tm_tma_store(f.t, 0, 65536);
+  assert_true(f.t->tma_free == 256);
+  assert_true(f.t->w[0].bulk.cur == 256 + 933);
+  assert_true(f.t->gmem_bytes == 65536 && f.t->gst_bytes == 65536);
+  tm_mb mb;
+  memset(&mb, 0, sizeof mb);
+  tm_mbar_signal(f.t, 1, 0, &mb, 16384, 1); /* a load behind the store: 256 + 64 + 933 */
+  assert_true(mb.done == 256 + 64 + 933);
+  fake_free(&f);
 }
 
 static void test_launch_bad(void **state) {
@@ -689,6 +828,7 @@ int main(void) {
       cmocka_unit_test(test_l2_state),        cmocka_unit_test(test_tail_wave),
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
+      cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
