@@ -211,6 +211,7 @@ static PTX_EXEC(x_cluster_arrive) {
   w->cl_phase = cl->bar_phase;
   cl->bar_arrived += (uint32_t)__builtin_popcount(mask);
   if (w->cta->chk && !in->mods) chk_cluster_arrive(CHK_W(w));
+  else if (w->cta->chk) chk_cluster_arrive_relaxed(CHK_W(w)); /* issue 53: orders the warp's reads (xcta_war) */
   ptx_cluster_bar_check(cl);
   if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &cl->tm_bar, 0, cl->bar_phase);
   return PX_NEXT;
@@ -642,6 +643,7 @@ static PTX_EXEC(x_mbarrier) {
         if (!st && w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &mb->tm, 0, mb->mb.phase); /* the arrival's time */
         if (!st && t == w->cta && w->cta->chk && !relaxed) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb), before, false, &spill);
         if (!st && t == w->cta && w->cta->chk && relaxed) chk_mbar_arrive_relaxed(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb), before, &spill);
+        if (!st && t != w->cta && !relaxed && w->cta->chk) chk_xscope_arrive(CHK_W(w), CHK_IN(w, in), (int)l, t->chk, CHK_MB(t, mb));
         if (!st && t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
         d[l] = before;
         break;

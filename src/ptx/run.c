@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "check/check_impl.h"
+#include "mma/mma_impl.h"
 #include "ptx/ptx_impl.h"
 _Static_assert(PTX_MAX_BARRIERS == CHK_MAX_BARRIERS, "the checker's barrier slots follow the runner's ids");
 
@@ -127,11 +128,11 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     int r;
     /* the store buffer (seeded schedules, issue 53): what orders or reaches
      * memory otherwise than a plain ld/st.global makes the warp's stores visible first */
-    if (__builtin_expect(w->sb_n != 0, 0) &&
+    if (__builtin_expect((w->sb_n | c->cl->sb_part) != 0, 0) &&
         ((in->traits.flags & (IT_FENCE | IT_BARRIER | IT_ATOMIC | IT_ASYNC | IT_CP_ASYNC)) ||
          ((in->traits.flags & (IT_READ | IT_WRITE)) && in->traits.space != IS_GLOBAL && in->traits.space != IS_SHARED &&
           in->traits.space != IS_LOCAL && in->traits.space != IS_PARAM && in->traits.space != IS_CONST)))
-      ptx_sb_drain(w);
+      ptx_sb_order(w, in); /* by its scope (machine.c) */
     if (c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
       if (in->flags & PF_LATE) r = ptx_late_defer(w, in, mask); /* completes later (sched.c) */
       else if (in->flags & PF_GROUP) { /* wait_group N */
@@ -278,6 +279,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   c->mma = &wk->cl.mma[rank];
   c->mma->smem = &c->smem;
   c->mma->tmem = &c->tmem;
+  if (tc5__mma_threads(c->mma, L->mma_threads)) return TC5_ENOMEM;
   memset(c->bar, 0, sizeof c->bar);
   memset(c->wg, 0, sizeof c->wg);
   for (unsigned b = 0; b < PTX_MAX_BARRIERS; b++) c->bar[b].red_and = true;
@@ -532,6 +534,7 @@ static void *worker_main(void *arg) {
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
     wk->cl.bar_phase = wk->cl.bar_arrived = 0;
+    wk->cl.sb_part = wk->cl.sb_warps = 0; /* the store buffers (issue 53): every warp starts empty */
     memset(&wk->cl.tm_bar, 0, sizeof wk->cl.tm_bar);
     memset(wk->cl.pair, 0, sizeof wk->cl.pair);
     if (st) {
@@ -1021,6 +1024,10 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
   if (!cfg->threads && (st = threads_of(&nthreads, diag))) goto out;
   if (nthreads < 1) nthreads = 1;
+  /* threads beyond one a cluster to run (a small launch, or a sampled one:
+   * FA4's persistent grid runs one cluster) go to the clusters' MMA
+   * arithmetic (tc5_gemm's threads; the results are the same) */
+  L.mma_threads = L.run_n && nthreads > L.run_n ? (unsigned)(nthreads / L.run_n) : 1;
   if (nthreads > L.run_n) nthreads = (unsigned)L.run_n;
   if (nthreads > 256) nthreads = 256;
   wk = calloc(nthreads, sizeof *wk);

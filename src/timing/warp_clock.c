@@ -52,7 +52,7 @@ void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
   memset(t->pipe, 0, sizeof t->pipe);
   t->tc_free = t->tc_done = t->tma_free = 0;
   t->tc_src = 0;
-  t->gmem_bytes = t->flops = t->gld_bytes = t->gst_bytes = 0;
+  t->gmem_bytes = t->flops = t->cp_bytes = t->gst_bytes = 0;
   t->end = 0;
   t->cluster = cluster;
   t->rank = rank;
@@ -181,8 +181,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   case TM_C_ST_GLOBAL:
     lat = l->rates.gmem_latency;
     t->gmem_bytes += bytes;
-    if (ti->cls == TM_C_LD_GLOBAL) t->gld_bytes += bytes;
-    else t->gst_bytes += bytes;
+    if (ti->cls == TM_C_ST_GLOBAL) t->gst_bytes += bytes;
     break;
   case TM_C_LOCAL: lat = p->lat_local; break;
   case TM_C_ATOMIC:
@@ -192,9 +191,9 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   case TM_C_CP_ASYNC: {
     double b = lanes * (ti->bytes ? ti->bytes : 16);
     t->gmem_bytes += b;
-    t->gld_bytes += b;
+    t->cp_bytes += b;
     t->work[TC5_TU_SMEM] += b / p->smem_bytes_per_clk;
-    w->cp.cur = dmax(w->cp.cur, start + l->rates.gmem_latency + b / l->rates.gld_bpc * share);
+    w->cp.cur = dmax(w->cp.cur, start + l->rates.cp_latency + b / l->rates.cp_bpc);
     break;
   }
   case TM_C_CP_COMMIT: grp_commit(&w->cp); break;
@@ -232,11 +231,11 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     break;
   }
   case TM_C_TMEM_WAIT: wait_until(t, warp, dmax(w->tmem_ld, w->tmem_st), 0, 0); start = dmax(start, w->clock); break;
-  case TM_C_MMA_SYNC: {
+  case TM_C_MMA_SYNC: { /* its own rate and latency (measured: mma.sync m16n8k16) */
     double f = (double)ti->flops * 64;
-    issue = f / (p->tc_flops_per_clk / p->schedulers);
-    lat = issue + 16;
-    t->work[TC5_TU_TENSOR] += f / p->tc_flops_per_clk;
+    issue = f / (p->mma_sync_flops_per_clk / p->schedulers);
+    lat = p->mma_sync_latency;
+    t->work[TC5_TU_TENSOR] += f / p->mma_sync_flops_per_clk;
     t->flops += f;
     break;
   }
