@@ -75,7 +75,8 @@ tc5_status chk_new(chk_cta **out, const chk_setup *S) {
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
       !k->last_rev || !k->last_rinsn ||
       !k->cpa_w || !k->cpa_m || !k->cpa_w2 || !k->cpa_m2 || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
-      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch) {
+      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch ||
+      !k->xs || !k->xs->wt || !k->xs->nar || !k->xs->fenced) {
     chk_free(k);
     return TC5_ENOMEM;
   }
