@@ -121,6 +121,9 @@ typedef struct chk_mb { /* per mbarrier: clock vectors of its phases */
   uint32_t *prev, *prev_s; /* up to the one before                       */
   uint32_t *seen;          /* per warp: 1 + the last phase it observed (0: none) */
   struct chk_xph *xph;     /* scoped releases from other CTAs: cur, last, prev (issue 53; NULL: none yet) */
+  uint32_t *xk;            /* issue 53: commits of other CTAs' MMAs that arrived here, as chk_cta's
+                              xmma: the current phase's, up to the last completed phase, up to the one
+                              before (3 x 512; NULL until a commit targets it) */
 } chk_mb;
 /* scoped releases across the CTAs of a cluster (issue 53): times are a
  * CTA's xtime (++ at each of its releases to other CTAs) */
@@ -250,9 +253,19 @@ struct chk_cta {
   struct chk_tma {                 /* a TMA load / bulk copy into this CTA */
     uint32_t insn, mb, phase;      /* its mbarrier (index) and the phase it completes */
     uint8_t warp, lane;
+    uint8_t remote;                /* its mbarrier is another CTA's (a CTA pair's leader): chk_tma_load_remote */
     uint32_t kclock[32];           /* per warp: 1 + its clock when it observed the phase (0: not) */
   } *tma;
   uint32_t ntma, tma_cap;
+  uint32_t ntma_remote;            /* chk_tma_load_remote's entries in tma (0: none to look at) */
+  uint32_t xscan[32];              /* per warp: tma's entries up to here it looked at when it last acquired */
+  uint32_t xrel[32];               /* per warp p: p's clock T up to which its reads are released to the
+                                      cluster (by p or a warp that knew of them: xcta_release) */
+  /* issue 53 (cross-CTA shadow): per (CTA rank r, warp x) of the cluster,
+   * r * 32 + x: how many of that warp's tcgen05.mma this CTA knows complete,
+   * because a commit of them arrived on an mbarrier whose phase a warp of
+   * this CTA observed (NULL until one does; chk_commit_target) */
+  uint32_t *xmma;
   struct chk_wgmma {               /* per warp: registers of wgmma.mma_async not yet waited */
     uint32_t *reg, *grp, *insn;    /* the register, its wgmma-group, the wgmma */
     uint32_t n, cap, commits;      /* commits: wgmma.commit_group executed */
@@ -480,6 +493,24 @@ void chk_mbar_remote(chk_cta *c, const chk_mbar *mb, uint32_t phase_before);
  * this CTA, no barrier.cluster), is release-scope. */
 void chk_xscope_arrive(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, const chk_mbar *mb);
 void chk_xscope_fence(const chk_warp *w, const chk_insn *in);
+/* ---- the cluster's shadow across CTAs (issue 53) ---- */
+/* a TMA load / bulk copy into [off, off + n) of CTA t whose mbarrier is in
+ * another CTA (a CTA pair's .cta_group::2 copy signals the leader's): in
+ * flight for t's warps until one acquires from the cluster after it (a
+ * barrier.cluster wait, an mbarrier wait): the checker does not follow the
+ * other CTA's phase */
+void chk_tma_load_remote(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n);
+/* tcgen05.commit of warp w arrives on mbarrier mb of CTA d (w's own CTA or
+ * another of a .multicast::cluster mask); called before the arrival's
+ * chk_mbar_arrive / chk_mbar_remote: a warp of d that observes the phase
+ * knows w's MMAs complete, which a copy of d into another CTA's shared
+ * memory that they read needs */
+void chk_commit_target(const chk_warp *w, chk_cta *d, const chk_mbar *mb);
+/* barrier.cluster.arrive.relaxed of warp w: it releases nothing, but the
+ * copies of other CTAs issued after the barrier's wait come after w's
+ * reads (xcta_war counts it for reads only: ConSan's correct 2-CTA kernels
+ * read the Tensor Memory address slot before one and multicast into it after) */
+void chk_cluster_arrive_relaxed(const chk_warp *w);
 void chk_cluster_done(chk_cta *c);
 void chk_cluster_wait(const chk_warp *w);
 #endif

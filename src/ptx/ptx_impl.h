@@ -275,6 +275,9 @@ typedef struct ptx_launch {
   tm_insn *tmi;
   uint64_t run_n;
   const uint64_t *run_pick;
+  unsigned mma_threads;     /* host threads each CTA's MMA arithmetic may use: those
+                               the launch has beyond one a worker (fewer clusters
+                               to run than threads: a sampled launch) */
 } ptx_launch;
 /* whether the launch failed: read by every worker while one sets it (under L->lock) */
 static inline int ptx_failed(const ptx_launch *L) { return __atomic_load_n(&L->failed, __ATOMIC_RELAXED); }
