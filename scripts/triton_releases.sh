@@ -12,8 +12,8 @@
 #   scripts/triton_releases.sh t08t09 [VERSION...]  tutorials 08 and 09 (f16) for sm_100a (needs MIRROR)
 #   scripts/triton_releases.sh sm90 [VERSION...]    the sm_90a corpus from Triton 3.0: tutorials 02, 03, 05,
 #       06 (forward), 08, 09 (needs MIRROR; 3.0-3.2 compile release/3.3.x's texts, the oldest branch there)
-#   scripts/triton_releases.sh gluon [VERSION...]   Gluon's tutorial 06 for 3.5-3.7 from the upstream text
-#       their Gluon compiles (needs MIRROR)
+#   scripts/triton_releases.sh gluon [VERSION...]   Gluon's tutorials 06, 07, 08 for 3.5-3.7 from the
+#       upstream texts their Gluon compiles (needs MIRROR)
 # VERSION defaults to 3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0 (sm90: 3.0.0 3.1.0 3.2.0 too). Each release is installed (pip
 # --target, no dependencies: a few hundred MB, one at a time) under build/triton-releases/triton-V,
 # with one virtualenv (numpy, ml_dtypes, pytest, scikit-build-core) and tc5's package built from this
@@ -142,13 +142,33 @@ case $what in
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch $arch \
         --only "$only" --variants "$vars" --work "$top/work-$v" $opt > "$out.log" 2>&1 || true
       echo "triton $v ($b, sm_$arch): $(ls "$out"/*.ptx 2>/dev/null | wc -l) kernels; $(grep -c '^\[FAIL\]' "$out.log") not compiled ($out.log)"
+      # the CTest subset (triton_releases_tutorials_V, triton_releases_tutorials_sm90_V)
+      if [ "$what" = t08t09 ]; then
+        dst=tests/data/ptx/rel100/tutorials/$v
+        keep="t08_grouped_matmul_tma_kernel_fp16_128x128x64_w4s3 t09_matmul_kernel_descriptor_persistent_fp16_128x256x64_w8s3_subtile_ws"
+      else
+        dst=tests/data/ptx/rel90/tutorials/$v
+        keep="t02_softmax_kernel_fp32_256x1024 t05_layer_norm_fwd_fused_fp16_256x1024 t08_grouped_matmul_tma_kernel_fp16_128x128x64_w4s3
+              t09_matmul_kernel_descriptor_persistent_fp16_128x256x64_w8s3_subtile"
+        case $v in 3.[012].*) keep="$keep t08_grouped_matmul_kernel_fp16_128x128x64 t09_matmul_kernel_fp16_128x256x64_w8s3" ;; esac
+        n=t03_matmul_kernel_fp16_128x256x64_w8s3
+        [ -f "$out/$n.ptx" ] && cp "$out/$n.ptx" "tests/data/ptx/rel90/t03_matmul_fp16_128x256x64_w8s3_$v.ptx" &&
+          cp "$out/$n.json" "tests/data/ptx/rel90/t03_matmul_fp16_128x256x64_w8s3_$v.json"
+      fi
+      mkdir -p "$dst"
+      for n in $keep; do [ -f "$out/$n.ptx" ] && cp "$out/$n.ptx" "$out/$n.json" "$dst/"; done
       if [ "$what" = sm90 ]; then
         rm -rf "$out-t06"
         PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-t06" --arch 90 \
           --only '^t06' --variants 'fp16_d64_full$' --attn-shape 1,2,256 --work "$top/work-$v" $opt > "$out-t06.log" 2>&1 || true
         echo "  t06: $(ls "$out-t06"/*.ptx 2>/dev/null | wc -l) kernels ($out-t06.log)"
+        f=$out-t06/t06_attn_fwd_fp16_d64_full
+        [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel90/attn && cp "$f.ptx" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.ptx" &&
+          cp "$f.json" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.json"
       fi
-    done ;;
+    done
+    [ "$what" = sm90 ] && python3 tests/data/ptx/rel90/gen_inputs.py  # the manifest of gpu/run.sh rel90
+    ;;
   gluon)
     # Gluon's tutorial 06 (tcgen05) for the releases whose own release branch's Gluon tutorials use API
     # newer than the release (3.5-3.7): the text of the upstream commit, in facebookexperimental/triton's
@@ -167,8 +187,16 @@ case $what in
       out=$top/gluon-$v
       rm -rf "$out"
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 \
-        --only '^g06' --variants 'commit_m64' --work "$top/work-$v" > "$out.log" 2>&1 || true
+        --only '^g06' --work "$top/work-$v" > "$out.log" 2>&1 || true
       echo "triton $v (tutorial text of $c): $(ls "$out"/*.ptx 2>/dev/null | wc -l) kernels ($out.log)"
+      # 07 (persistence) and 08 (warp specialisation): 3.6 and 3.7 need f489981e2's text (its aggregates'
+      # __init__ as their frontend takes them; #7657's fails there: "Unsupported function referenced")
+      case $v in 3.5.*) c78=4b9250533 ;; *) c78=f489981e2 ;; esac
+      src78=$top/src-$c78
+      [ -d "$src78/python/tutorials" ] || { mkdir -p "$src78/python/examples"; git --git-dir="$mirror" archive "$c78" python/tutorials | tar -x -C "$src78"; }
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src78" --out "$out-78" --arch 100 \
+        --only '^(g07|g08)' --work "$top/work-$v" > "$out-78.log" 2>&1 || true
+      echo "  07, 08 (text of $c78): $(ls "$out-78"/*.ptx 2>/dev/null | wc -l) kernels ($out-78.log)"
       f=$out/g06_small_mma_kernel_lhssmem_commit_m64
       [ -f "$f.ptx" ] && mkdir -p "tests/data/ptx/rel100/tutorials/$v" && cp "$f.ptx" "$f.json" "tests/data/ptx/rel100/tutorials/$v/"
     done ;;

@@ -85,7 +85,8 @@ tc5_status chk_new(chk_cta **out, const chk_setup *S) {
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
       !k->last_rev || !k->last_rinsn ||
       !k->cpa_w || !k->cpa_m || !k->cpa_w2 || !k->cpa_m2 || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
-      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch) {
+      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch ||
+      !k->xs || !k->xs->wt || !k->xs->nar || !k->xs->fenced) {
     chk_free(k);
     return TC5_ENOMEM;
   }
@@ -1706,6 +1707,7 @@ void chk_cluster_arrive(const chk_warp *w) {
 }
 void chk_cluster_done(chk_cta *k) {
   if (!k) return;
+  if (k->xs) k->xs->xcl_done = k->xs->xcl; /* the completed phase's releases (issue 53) */
   size_t n = k->nvc, from = (size_t)CHK_CLUSTER_BAR * n, to = from + n;
   memcpy(k->bar + to, k->bar + from, n * 4);
   memcpy(k->bar_s + to, k->bar_s + from, n * 4);
@@ -1718,8 +1720,8 @@ void chk_cluster_wait(const chk_warp *w) {
   size_t at = (size_t)(CHK_CLUSTER_BAR + 1) * k->nvc;
   acquire(k, w->id, k->bar + at, k->bar_s + at);
   for (uint32_t r = 0; k->xs && r < k->npeers && r < CHK_XRANKS; r++) /* every CTA's arrival: at cluster scope */
-    if (k->peers[r] && k->peers[r] != k && k->peers[r]->xs && k->xs->wide[r] < k->peers[r]->xs->xcl)
-      k->xs->wide[r] = k->peers[r]->xs->xcl;
+    if (k->peers[r] && k->peers[r] != k && k->peers[r]->xs && k->xs->wide[r] < k->peers[r]->xs->xcl_done)
+      k->xs->wide[r] = k->peers[r]->xs->xcl_done;
   xcta_acquired(k, w->id, NULL, true);
 }
 
@@ -1987,7 +1989,7 @@ void chk_xrace_local(const chk_warp *w, const chk_insn *in, int lane, uint32_t o
 static void chk_xscope_reset(chk_cta *k) {
   chk_xs *x = k->xs;
   if (!x) return;
-  x->xtime = x->xcl = 0;
+  x->xtime = x->xcl = x->xcl_done = 0;
   memset(x->wt, 0, (k->ngran ? k->ngran : 1) * 4);
   memset(x->wide, 0, sizeof x->wide);
   memset(x->nar, 0, k->n * sizeof *x->nar);

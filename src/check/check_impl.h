@@ -136,6 +136,7 @@ struct chk_xph {                /* one phase of an mbarrier: the releases of oth
 typedef struct chk_xs {
   uint32_t xtime;               /* this CTA's releases to other CTAs so far */
   uint32_t xcl;                 /* xtime at its warps' last barrier.cluster arrival (a release at cluster scope) */
+  uint32_t xcl_done;            /* xcl when the cluster barrier's phase last completed (what its waits acquire) */
   uint32_t *wt;                 /* per granule: 1 + xtime when a copy that completes in this CTA (cp.async; TMA or
                                    bulk copy on this CTA's mbarrier) last wrote it; 0: not followed */
   uint32_t wide[CHK_XRANKS];    /* per rank: the latest release at cluster scope of that CTA that a warp of this

@@ -10,7 +10,8 @@ and its product differs from the reference's, where the kernel itself is at faul
   t08_*: tests/ptx/triton_grouped.py (tutorial 08's grouped GEMM, every group against tc5 gemm)
   t02_*, t05_*: tests/ptx/triton_t02_t05.py (float64 reference, the tutorial's tolerance; NumPy:
         without it those kernels are counted as skipped)
-usage: triton_releases.py TC5 DIR      prints one line a kernel and "N kernels, M as expected, S skipped";
+usage: triton_releases.py TC5 DIR [VERSION]   prints one line a kernel and "N kernels, M as expected, S skipped"
+(VERSION: that release's kernels only);
 exit 0 when every kernel that ran is as expected, 77 when none ran (NumPy missing and only t02/t05)."""
 import os
 import re
@@ -49,11 +50,14 @@ def main(argv):
         print(__doc__)
         return 2
     tc5, d = argv[1], argv[2]
+    only = argv[3] if len(argv) > 3 else None  # a release: its kernels alone (one CTest a release)
     n = ok = skipped = 0
     for line in open(os.path.join(d, "expected.txt")):
         if not line.strip() or line.startswith("#"):
             continue
         key, want = line.split(None, 1)
+        if only and not key.startswith(only + "/"):
+            continue
         want = want.strip()
         got, detail = verdict(tc5, os.path.join(d, key + ".json"))
         n += 1
