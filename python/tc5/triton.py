@@ -294,7 +294,35 @@ def _storage(x, what: str):
         return (int(st.data_ptr()), n, x) if n else None
     if hasattr(x, "__dlpack__"):
         return _storage(np.from_dlpack(x), what)
+    b = _pointer_base(x)
+    if b is not None:  # FlagGems' StridedBuffer: its base tensor's memory
+        return _storage(b, what)
     raise TypeError(f"{what}: a NumPy array or a CPU tensor, not {type(x).__name__}")
+
+
+def _known_memory(x) -> bool:
+    return (isinstance(x, (Tensor, np.ndarray)) or memory._is_torch(x) or _is_tensor_wrapper(x)
+            or hasattr(x, "__dlpack__"))
+
+
+def _pointer_base(x):
+    """Triton takes any object with data_ptr() as a pointer (its launcher's extractPointer):
+    FlagGems' StridedBuffer (a tensor's memory with other shape, strides, offset or dtype; its
+    base tensor in ._base) and TypedPtr (an address and a dtype). The tensor or array whose
+    memory holds x's address (x.base or x._base), or None"""
+    if _known_memory(x) or not hasattr(x, "data_ptr"):
+        return None
+    for name in ("base", "_base"):
+        b = getattr(x, name, None)
+        if b is not None and (isinstance(b, (Tensor, np.ndarray)) or memory._is_torch(b)):
+            return b
+    return None
+
+
+def _bare_pointer(x) -> bool:
+    """x is an object with data_ptr() and no base tensor (FlagGems' TypedPtr): its address is
+    all there is, and the launch finds the live allocation it is in as for an int"""
+    return not _known_memory(x) and hasattr(x, "data_ptr") and _pointer_base(x) is None
 
 
 def _is_tensor_wrapper(x) -> bool:
@@ -797,7 +825,9 @@ class Launcher:
                 lo, n, _ = r
                 packed.append(TensorMap_at(x.spec, _view(x.address, lo + n - x.address)))
             elif isinstance(ty, str) and ty.startswith("*"):
-                if x is not None and not isinstance(x, (int, np.integer)):
+                if x is not None and _bare_pointer(x):  # an address alone: its allocation found as an int's
+                    pointers.append(np.array([_address(x, what)], dtype=np.uint64))
+                elif x is not None and not isinstance(x, (int, np.integer)):
                     regions.add(x, what)
                     if ty.lstrip("*k") in ("i64", "u64") and (isinstance(x, (np.ndarray, Tensor))
                                                               or memory._is_torch(x)):
@@ -1393,7 +1423,8 @@ def torch_cuda_shim():
                     isinstance(x, torch.Tensor) and x.dim() == 2 and x.dtype in low and not x.requires_grad
                     and x.device.type == "cpu" for x in args) and args[0].dtype == args[1].dtype:
                 return blas(*args)
-            if func in layer_norms and args and getattr(args[0], "dtype", None) in low:
+            if func in layer_norms and args and getattr(args[0], "dtype", None) in low and \
+                    not torch.is_autocast_enabled("cuda"):  # autocast runs it in float32 itself
                 # CUDA's layer norm accumulates half-precision inputs in float32 (forward and
                 # backward); the CPU's backward accumulates in the input's type
                 dt = args[0].dtype
@@ -1406,6 +1437,7 @@ def torch_cuda_shim():
     mode.__enter__()
     _device.enter_dispatch()  # libraries' CUDA kernels (torch.library) reached (tc5.device)
     torch.Generator = _device.generator_class()  # torch.Generator(device="cuda"): the CPU's
+    _device.install_autocast()  # torch.autocast("cuda") casts these tensors as CUDA's autocast would (tc5.device)
 
     try:  # Triton's own cuBLAS binding (tutorials 09, 10 compare with it): tc5.gemm's Tensor Core
         from triton._C.libtriton import nvidia
