@@ -185,7 +185,11 @@ def attn_manifest():
 
 def fa4_argv(tc5, d, w, work, gpu, sample=None):
     sys.path.insert(0, os.path.join(ROOT, "tests", "attention"))
-    import fa4_run  # noqa: E402 (NumPy: the inputs)
+    try:
+        import fa4_run  # noqa: E402 (NumPy: the inputs)
+    except SystemExit:  # fa4_run exits 77 without NumPy
+        raise RuntimeError("FA4's rows need NumPy (tests/attention/fa4_run.py makes their inputs): "
+                           "run this script with a Python that has it") from None
     x = fa4_run.prepare(tc5, os.path.join(d, "fa4", w[0] + "_main.json"), "none", 1, None, False,
                         tempfile.mkdtemp(prefix=w[0] + "_", dir=work))
     return w[0], x["cmd"] + [f"--timing={gpu}"] + ([f"--timing-sample={sample}"] if sample else [])
