@@ -184,7 +184,9 @@ def suite(files=None):
         name="liger",
         title=f"tc5 peer suite: Liger-Kernel {VERSION}'s test/transformers on tc5 (sdist SHA-256 {SDIST_SHA256})",
         files=files, tests=tests_of(files),
-        env={"TC5_TRITON": "1", "TC5_TRITON_TORCH_CUDA": "1", "TRITON_DEFAULT_BACKEND": None,
+        # TC5_CUTE=1: Liger's CuTe DSL kernels (its backend on a B200 where nvidia-cutlass-dsl is installed) on
+        # tc5 too, through the CuTe DSL door
+        env={"TC5_TRITON": "1", "TC5_TRITON_TORCH_CUDA": "1", "TC5_CUTE": "1", "TRITON_DEFAULT_BACKEND": None,
              "TRITON_INTERPRET": None, "TC5_PEER_TIMEOUT": os.environ.get("TC5_PEER_TIMEOUT", "1800"),
              "TC5_LIGER_CPU_LIMIT": os.environ.get("TC5_LIGER_CPU_LIMIT", "120"),
              "TC5_THREADS": os.environ.get("TC5_THREADS", "1"),

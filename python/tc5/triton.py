@@ -1425,6 +1425,7 @@ def torch_cuda_shim():
     _device.enter_dispatch()  # libraries' CUDA kernels (torch.library) reached (tc5.device)
     torch.Generator = _device.generator_class()  # torch.Generator(device="cuda"): the CPU's
     _device.install_autocast()  # torch.autocast("cuda") casts these tensors as CUDA's autocast would (tc5.device)
+    _device.install_cuda_only_ops()  # torch.mm/addmm/bmm/baddbmm(out_dtype=): CPU kernels of CUDA's (tc5.device)
 
     try:  # Triton's own cuBLAS binding (tutorials 09, 10 compare with it): tc5.gemm's Tensor Core
         from triton._C.libtriton import nvidia
