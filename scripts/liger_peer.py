@@ -109,6 +109,11 @@ PYTEST_INI = b"[pytest]\npython_files = test_*.py\n"
 # test's own condition.
 CAUSES = [
     ("skip: the test skips itself (its own condition)", r"^SKIP"),
+    ("tc5.cute: Liger's CuTe DSL kernels are compiled for CuTe DSL's TVM-FFI calling path (cute.compile with "
+     "--enable-tvm-ffi), which tc5's CuTe DSL runtime does not provide",
+     r"Unknown function cutlass___call__|CUTE_DSL runtime library could not be resolved|CuteDSLRT_TVMFFI"),
+    ("tc5.cute not active: a CuTe DSL kernel called on host tensors (TC5_CUTE unset)",
+     r"Mismatched Tensor on argument .*expected device_type=cuda"),
     ("tc5: instruction not supported", r"UnsupportedError|TC5_EUNSUPPORTED|not supported by tc5"),
     ("tc5: checker finding", r"HazardError"),
     ("tc5: memory never written read", r"UninitializedError|TC5_EUNINIT"),
