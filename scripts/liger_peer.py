@@ -23,7 +23,7 @@ The selection: pytest collects test/transformers/ (2,608 cases with
 transformers 5.24.0 installed; 315 test functions); of each test function's cases, in pytest's
 collection order, every K-th is kept, starting with the first (--every K;
 K = 1 is the whole files). Nothing is chosen by outcome. K = 32 is the
-documented selection (357 cases, every function at least once;
+documented selection (342 cases, every function at least once;
 docs/fidelity.md). A case that passes without tc5 launching a kernel is
 counted `not run` (the test fell back to PyTorch, or checks Python only).
 Each case stops after TC5_LIGER_CPU_LIMIT CPU seconds of its process (120:
