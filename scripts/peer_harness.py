@@ -158,6 +158,7 @@ def write_files(suite: Suite, work: str) -> None:
     os.makedirs(work, exist_ok=True)
     for name, data in suite.workfiles().items():
         path = os.path.join(work, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)  # a suite's files may sit in folders (FlagGems' tests/)
         if os.path.exists(path) and open(path, "rb").read() == data:
             continue
         os.makedirs(os.path.dirname(path), exist_ok=True)  # a suite's files may lie in folders (src/, test/)
@@ -190,16 +191,25 @@ def select(ids, every, only=""):
     return out
 
 
+def _junit_key(nodeid):
+    """(classname, name) of a node id in pytest's junit XML: "d/f.py::C::t[x]" -> ("d.f.C", "t[x]")"""
+    path, _, rest = nodeid.partition("::")
+    *cls, name = rest.split("::")
+    return (".".join([path[:-3].replace("/", ".")] + cls), name)
+
+
 def read_xml(xml, ids, returncode):
     """{nodeid: (outcome, message, launches)} of a junit XML; the ids it does not report: crashed"""
     res = {}
+    by_junit = {_junit_key(i): i for i in ids}  # a test in a class: junit's classname ends with the class
     if os.path.exists(xml):
         try:
             root = ET.parse(xml).getroot()
         except ET.ParseError:
             root = None
         for tc in (root.iter("testcase") if root is not None else ()):
-            nodeid = tc.get("classname").replace(".", "/") + ".py::" + tc.get("name")
+            nodeid = by_junit.get((tc.get("classname"), tc.get("name")),
+                                  tc.get("classname").replace(".", "/") + ".py::" + tc.get("name"))
             outcome, msg, launches = "passed", "", None
             for child in tc:
                 if child.tag in ("failure", "error"):
@@ -252,6 +262,7 @@ def _ray_chunk(files, env_over, ids, py):
     os.makedirs(work, exist_ok=True)
     for name, data in files.items():
         path = os.path.join(work, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         if not (os.path.exists(path) and open(path, "rb").read() == data):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             tmp = f"{path}.{os.getpid()}.tmp"

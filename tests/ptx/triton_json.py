@@ -166,6 +166,8 @@ def main(argv):
     bt, bcodes = elem["b"]
     kind = {"f16": "f16", "bf16": "f16", "f32": "tf32", "e4m3": "f8f6f4", "e5m2": "f8f6f4", "e2m1": "f8f6f4"}[at]
     g = [tc5, "gemm", "--atype", at, "--btype", bt, "--m", str(M), "--n", str(N), "--k", str(K)]
+    if str(meta.get("ptx_target", "")).startswith("sm_90"):  # wgmma's arithmetic (issue 52: sm_90a releases)
+        g += ["--model", "hopper"]
     ga, gb = os.path.join(work, "ga.bin"), os.path.join(work, "gb.bin")
     esz = {"f16": 2, "bf16": 2, "f32": 4}.get(at, 1)
     open(ga, "wb").write(b"".join(c.to_bytes(esz, "little") for c in acodes))

@@ -15,6 +15,34 @@ if os.environ.get("TC5_TRITON") == "1":
     os.environ.setdefault("TRITON_DEFAULT_BACKEND", "tc5")
 
 
+def _release_gpu_driver_inactive():
+    """Triton 3.3-3.6 take the one active driver and know no TRITON_DEFAULT_BACKEND (3.7 on):
+    with TC5_TRITON=1 and the torch.cuda shim, torch.cuda.is_available() answers True, so the
+    NVIDIA driver is active too and Triton stops ("2 active drivers"). There tc5 is the device:
+    the NVIDIA driver's is_active answers False (now, or right after its module loads: Triton
+    discovers its backends in the entry points' order)"""
+    import sys
+    t = sys.modules.get("triton")
+    v = tuple(int(x) for x in getattr(t, "__version__", "0.0").split(".")[:2] if x.isdigit())
+    if os.environ.get("TC5_TRITON") != "1" or len(v) < 2 or v >= (3, 7):
+        return
+
+    def inactive(mod):
+        cls = getattr(mod, "CudaDriver", None)
+        if cls is not None:
+            cls.is_active = staticmethod(lambda: False)
+
+    name = "triton.backends.nvidia.driver"
+    if name in sys.modules:
+        inactive(sys.modules[name])
+    else:
+        from tc5_boot_hook import after_import
+        after_import(name, inactive)
+
+
+_release_gpu_driver_inactive()
+
+
 class Tc5Driver(_d.DriverBase):
     """Triton's runtime driver for tc5"""
 

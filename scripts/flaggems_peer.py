@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""FlagGems' own tests as a peer suite of tc5 (issue 50): FlagGems 5.0.2 (Triton implementations of
+PyTorch's operators, registered for PyTorch's CUDA dispatch key) on Triton 3.5, its own compiler,
+with tc5 as the device: TC5_TRITON=1 (Triton's NVIDIA backend compiles for a B200, tc5 runs the PTX),
+TC5_TRITON_TORCH_CUDA=1 (the tests' device="cuda" tensors are host memory that answers as CUDA
+tensors, and the operators FlagGems registers for the CUDA key are reached: tc5.device),
+GEMS_VENDOR=nvidia (FlagGems' vendor; it would otherwise run nvidia-smi). Through the one peer
+harness (scripts/peer_harness.py): each case's outcome, cause and the kernels tc5 launched for it.
+
+usage: flaggems_peer.py [--src DIR]... [--git GITDIR]... [--files F,...] [--every K] [--only REGEX]
+                        [--ids FILE] [--python PY] [--engine ray|xdist|local] [--jobs N]
+                        [--chunk N] [--deadline S] [--work DIR] [--out results.tsv]
+       flaggems_peer.py --triage-only results.tsv | --from-work DIR --out results.tsv
+
+--python is an interpreter with FlagGems 5.0.2, Triton 3.5, PyTorch 2.9 and tc5 installed
+(scripts/flaggems_env.sh makes one). FlagGems' 5.0.2 packaging pins Triton 3.5 (through flagtree)
+and PyTorch 2.9.0; its generated `tl.make_block_ptr` code does not compile under Triton 3.9.
+
+The tests are not committed here (FlagGems', Apache-2.0): they are FlagGems' tests/ folder at the
+release's tag v5.0.2 (commit PIN below), read from a checkout (--src: a directory holding tests/), a
+git directory (--git: `git archive PIN tests`, e.g. the mirror fetch makes of flagos-ai/FlagGems),
+or downloaded from GitHub at PIN; the folder's manifest (each file's path and SHA-256, sorted)
+must hash to TREE_SHA256, so every run runs the same tests. The package itself is the PyPI wheel
+flag_gems-5.0.2-py3-none-any.whl, SHA-256 WHEEL_SHA256 (its Python files are the tag's src/).
+FlagGems' pytest.ini is replaced by one without `pythonpath = src` (the wheel is installed); its
+tests/conftest.py is kept as it is; the harness's hooks go into a root conftest.py of their own.
+
+The selection: of each test function's cases, in pytest's collection order, every K-th is kept,
+starting with the first (--every K; K = 1 is the whole files); nothing is chosen by outcome.
+K = 64 is the documented selection (docs/fidelity.md). A case that passes having launched no
+kernel through tc5 is "not run" (zero_launches): FlagGems' operators fall back to PyTorch's where
+it does not reach its own.
+
+Output: the harness's results file, `nodeid<TAB>outcome<TAB>cause<TAB>message<TAB>launches`, then
+the counts by outcome and cause; docs/fidelity.md has a run's table and each cause's meaning.
+"""
+import argparse
+import hashlib
+import io
+import os
+import subprocess
+import sys
+import tarfile
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_harness as H  # noqa: E402
+
+REPO = "flagos-ai/FlagGems"
+TAG = "v5.0.2"
+PIN = "30bfcc0735b8ebd48bd7339ef752ec64df69663f"  # v5.0.2
+# SHA-256 of the manifest of tests/ at PIN: "path<TAB>sha256\n" per file, sorted by path (manifest())
+TREE_SHA256 = "489f338c12bf32bdcd34626a72d77fea5aed80ba83cf03f96c6f7a9a71a86b72"
+WHEEL = "flag_gems-5.0.2-py3-none-any.whl"
+WHEEL_SHA256 = "d7c5a6121bf2d3f7daddde43bfa7cae739de6cb5b294dcfe7ae6173045c35552"
+
+PYTEST_INI = b"""# FlagGems 5.0.2's pytest.ini without `pythonpath = src` (tc5's peer suite installs the release's wheel)
+[pytest]
+testpaths = tests
+filterwarnings = ignore::pytest.PytestUnknownMarkWarning
+"""
+
+# the root conftest.py: the harness's hooks are appended to it (FlagGems' own tests/conftest.py stays as it is)
+ROOT_CONFTEST = b'''"""tc5's peer suite of FlagGems (scripts/flaggems_peer.py): the root conftest, which only carries the
+harness's hooks (the selection, the per-case time limit, the kernels launched per case)"""
+'''
+
+# The triage: (cause, regex on the failure's or skip's message), first match wins. A cause says whose a
+# failure is: tc5's, the test's need of a GPU runtime, FlagGems' or Triton 3.5's.
+CAUSES = [
+    ("skip: the test skips itself (its own condition)", r"^SKIP"),
+    ("tc5: instruction not supported", r"UnsupportedError|TC5_EUNSUPPORTED|not supported by tc5|is not modelled"),
+    ("tc5: checker finding", r"HazardError"),
+    ("tc5: memory never written read", r"UninitializedError|TC5_EUNINIT"),
+    ("tc5: out of bounds", r"BoundsError|TC5_EBOUNDS"),
+    ("too slow for a CPU model: past the per-case limit (TC5_PEER_TIMEOUT)", r"_PeerTimeout|ran past TC5_PEER_TIMEOUT"),
+    ("tc5: deadlock", r"DeadlockError"),
+    ("tc5: other error", r"tc5\.\w*Error|TC5_E[A-Z]+"),
+    ("GPU runtime: CUDA-only PyTorch operation on a CPU tensor",
+     r"not implemented for 'CPU'|NotImplementedError: Could not run .* 'CPU'|Could not run .*CUDA"),
+    ("GPU runtime: torch.cuda API", r"torch\.cuda|CUDA driver|cuda runtime|cudaError|Torch not compiled with CUDA"),
+    ("Triton 3.5: compile error", r"CompilationError|PassManager::run failed|ptxas"),
+    ("test: result differs", r"AssertionError|Mismatch|Not equal|not close|assert_close"),
+    ("other", r""),
+]
+
+# failures whose cause the message alone does not tell, found by reading the case (docs/fidelity.md)
+KNOWN = [
+]
+
+
+def manifest(files):
+    """the SHA-256 of the tests' manifest (files: path -> bytes)"""
+    text = "".join(f"{p}\t{hashlib.sha256(d).hexdigest()}\n" for p, d in sorted(files.items()))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _from_tar(data):
+    out = {}
+    with tarfile.open(fileobj=io.BytesIO(data)) as t:
+        for m in t.getmembers():
+            if not m.isfile():
+                continue
+            name = m.name
+            if not name.startswith("tests/"):  # GitHub's archives put a top folder first
+                name = name.split("/", 1)[1] if "/" in name else name
+            if name.startswith("tests/"):
+                out[name] = t.extractfile(m).read()
+    return out
+
+
+def fetch_files(src, git):
+    """FlagGems' tests/ at PIN (path -> bytes), from the first source that has it, its manifest checked"""
+    tries = []
+    for d in (d for d in src if d):
+        top = os.path.join(d, "tests")
+        files = {}
+        for base, _, names in os.walk(top):
+            for n in names:
+                p = os.path.join(base, n)
+                rel = os.path.relpath(p, d).replace(os.sep, "/")
+                if "__pycache__" in rel or rel.endswith(".pyc"):
+                    continue
+                files[rel] = open(p, "rb").read()
+        tries.append((d, files))
+    for g in (g for g in git if g):
+        r = subprocess.run(["git", "--git-dir", g, "archive", "--format=tar", PIN, "tests"], capture_output=True)
+        tries.append((g, _from_tar(r.stdout) if r.returncode == 0 else {}))
+    for where, files in tries:
+        if files and manifest(files) == TREE_SHA256:
+            return files
+    url = f"https://codeload.github.com/{REPO}/tar.gz/{PIN}"
+    try:
+        with urllib.request.urlopen(url, timeout=300) as r:
+            files = _from_tar(r.read())
+    except OSError as e:
+        sys.exit(f"flaggems_peer: FlagGems' tests at {PIN} ({TAG}) are in none of --src/--git "
+                 f"({', '.join(w for w, _ in tries) or 'none given'}) and {url} failed: {e}")
+    got = manifest(files)
+    if got != TREE_SHA256:
+        sys.exit(f"flaggems_peer: {url}: the tests' manifest SHA-256 is {got}, the pin is {TREE_SHA256}")
+    return files
+
+
+def test_files(files):
+    """the files pytest collects, in path order (FlagGems' test_*.py under tests/)"""
+    return sorted(p for p in files if p.endswith(".py") and os.path.basename(p).startswith("test_"))
+
+
+def suite(files=None, tests=None):
+    """FlagGems' peer suite for the harness (files: fetch_files's; None: none, for triage alone)"""
+    files = dict(files or {})
+    tests = tests if tests is not None else test_files(files)
+    if files:
+        files["pytest.ini"] = PYTEST_INI
+        files["conftest.py"] = ROOT_CONFTEST
+    return H.Suite(
+        name="flaggems",
+        title=f"tc5 peer suite: FlagGems 5.0.2's tests on tc5 ({REPO}@{PIN} tests/, the wheel {WHEEL} "
+              f"sha256:{WHEEL_SHA256[:16]}..., Triton 3.5)",
+        files=files, tests=list(tests),
+        env={"TC5_TRITON": "1", "TC5_TRITON_TORCH_CUDA": "1", "GEMS_VENDOR": "nvidia",
+             "TRITON_DEFAULT_BACKEND": None, "TRITON_INTERPRET": None},
+        causes=CAUSES, known=KNOWN, zero_launches="not run", conftest="conftest.py")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--src", action="append", default=[], help="a checkout holding tests/ (repeatable)")
+    ap.add_argument("--git", action="append", default=[], help="a git directory of flagos-ai/FlagGems (repeatable)")
+    ap.add_argument("--files", default="", help="test files (paths under the checkout, comma-separated; default: "
+                    "every tests/**/test_*.py)")
+    H.arguments(ap)
+    args = ap.parse_args()
+
+    def suite_of(a, work):
+        if work is None:  # --from-work: the triage alone
+            return suite()
+        files = fetch_files(a.src, a.git)
+        tests = test_files(files)
+        if a.files:
+            want = [f for f in a.files.split(",") if f]
+            bad = [f for f in want if f not in tests]
+            if bad:
+                sys.exit(f"flaggems_peer: --files: {bad[0]} is not one of FlagGems' test files")
+            tests = want
+        return suite(files, tests)
+
+    return H.main_with(suite_of, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
