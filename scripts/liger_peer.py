@@ -23,7 +23,7 @@ The selection: pytest collects test/transformers/ (2,608 cases with
 transformers 5.24.0 installed; 315 test functions); of each test function's cases, in pytest's
 collection order, every K-th is kept, starting with the first (--every K;
 K = 1 is the whole files). Nothing is chosen by outcome. K = 32 is the
-documented selection (357 cases, every function at least once;
+documented selection (342 cases, every function at least once;
 docs/fidelity.md). A case that passes without tc5 launching a kernel is
 counted `not run` (the test fell back to PyTorch, or checks Python only).
 Each case stops after TC5_LIGER_CPU_LIMIT CPU seconds of its process (120:
@@ -109,6 +109,13 @@ PYTEST_INI = b"[pytest]\npython_files = test_*.py\n"
 # test's own condition.
 CAUSES = [
     ("skip: the test skips itself (its own condition)", r"^SKIP"),
+    ("not run: passed with no kernel launched through tc5 (the test checks Python: module patching, "
+     "argument checks, a PyTorch path)", r"passed without launching a kernel"),
+    ("tc5.cute: Liger's CuTe DSL kernels are compiled for CuTe DSL's TVM-FFI calling path (cute.compile with "
+     "--enable-tvm-ffi), which tc5's CuTe DSL runtime does not provide",
+     r"Unknown function cutlass___call__|CUTE_DSL runtime library could not be resolved|CuteDSLRT_TVMFFI"),
+    ("tc5.cute not active: a CuTe DSL kernel called on host tensors (TC5_CUTE unset)",
+     r"Mismatched Tensor on argument .*expected device_type=cuda"),
     ("tc5: instruction not supported", r"UnsupportedError|TC5_EUNSUPPORTED|not supported by tc5"),
     ("tc5: checker finding", r"HazardError"),
     ("tc5: memory never written read", r"UninitializedError|TC5_EUNINIT"),
@@ -184,7 +191,9 @@ def suite(files=None):
         name="liger",
         title=f"tc5 peer suite: Liger-Kernel {VERSION}'s test/transformers on tc5 (sdist SHA-256 {SDIST_SHA256})",
         files=files, tests=tests_of(files),
-        env={"TC5_TRITON": "1", "TC5_TRITON_TORCH_CUDA": "1", "TRITON_DEFAULT_BACKEND": None,
+        # TC5_CUTE=1: Liger's CuTe DSL kernels (its backend on a B200 where nvidia-cutlass-dsl is installed) on
+        # tc5 too, through the CuTe DSL door
+        env={"TC5_TRITON": "1", "TC5_TRITON_TORCH_CUDA": "1", "TC5_CUTE": "1", "TRITON_DEFAULT_BACKEND": None,
              "TRITON_INTERPRET": None, "TC5_PEER_TIMEOUT": os.environ.get("TC5_PEER_TIMEOUT", "1800"),
              "TC5_LIGER_CPU_LIMIT": os.environ.get("TC5_LIGER_CPU_LIMIT", "120"),
              "TC5_THREADS": os.environ.get("TC5_THREADS", "1"),

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy"]
+__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops"]
 
 NOT_MINE = object()  # answer()'s "not a device query": the caller goes on
 _lock = threading.Lock()
@@ -395,3 +395,77 @@ def install_autocast():
     __enter__.__wrapped__, __exit__.__wrapped__ = enter, exit_
     cls.__enter__, cls.__exit__ = __enter__, __exit__
     _autocast_patched = True
+
+
+# ---------------------------------------------------------------------------
+# PyTorch operators that only CUDA implements
+# ---------------------------------------------------------------------------
+#
+# torch.mm/addmm/bmm/baddbmm(..., out_dtype=torch.float32) (aten's .dtype and .dtype_out overloads,
+# PyTorch >= 2.8) have a CUDA kernel only (cuBLAS: float16/bfloat16 operands, a float32 result);
+# on the shim's tensors they raise "Could not run 'aten::addmm.dtype_out' with arguments from the
+# 'CPU' backend". tc5.device gives them CPU kernels that compute what CUDA's do: the operands
+# widened to float32 (exactly), multiplied and summed in float32, beta/alpha applied in float32,
+# the result in out_dtype. CUDA's check is kept: out_dtype is the operands' type, or float32 for
+# float16/bfloat16 operands.
+
+_CUDA_ONLY = ("mm.dtype", "mm.dtype_out", "addmm.dtype", "addmm.dtype_out", "bmm.dtype", "bmm.dtype_out",
+              "baddbmm.dtype", "baddbmm.dtype_out")
+_cuda_only_lib = None
+
+
+def _out_dtype_check(name, a, out_dtype):
+    import torch
+    if out_dtype != a.dtype and not (out_dtype == torch.float32 and a.dtype in (torch.float16, torch.bfloat16)):
+        raise RuntimeError(f"{name}: out_dtype {out_dtype} must be the same as the input dtype ({a.dtype}) or "
+                           "torch.float32 for torch.float16/torch.bfloat16 inputs (CUDA's rule)")
+
+
+def _product(name, a, b, out_dtype, bias=None, beta=1, alpha=1):
+    import torch
+    _out_dtype_check(name, a, out_dtype)
+    wide = torch.float64 if a.dtype == torch.float64 else torch.float32
+    p = torch.matmul(a.to(wide), b.to(wide))
+    if alpha != 1:
+        p = p * alpha
+    if bias is not None and beta != 0:
+        p = p + (bias.to(wide) if beta == 1 else bias.to(wide) * beta)
+    return p.to(out_dtype)
+
+
+def _to_out(out, r):
+    if out.shape != r.shape:
+        out.resize_(r.shape)
+    return out.copy_(r)
+
+
+def install_cuda_only_ops():
+    """the shim's start-up calls it: CPU kernels for the CUDA-only operators of _CUDA_ONLY that this
+    PyTorch has and has no CPU kernel for (once)"""
+    global _cuda_only_lib
+    if _cuda_only_lib is not None:
+        return
+    import torch
+    kernels = {
+        "mm.dtype": lambda a, b, out_dtype: _product("mm", a, b, out_dtype),
+        "mm.dtype_out": lambda a, b, out_dtype, *, out: _to_out(out, _product("mm", a, b, out_dtype)),
+        "bmm.dtype": lambda a, b, out_dtype: _product("bmm", a, b, out_dtype),
+        "bmm.dtype_out": lambda a, b, out_dtype, *, out: _to_out(out, _product("bmm", a, b, out_dtype)),
+        "addmm.dtype": lambda s, a, b, out_dtype, *, beta=1, alpha=1: _product("addmm", a, b, out_dtype, s, beta,
+                                                                             alpha),
+        "addmm.dtype_out": lambda s, a, b, out_dtype, *, beta=1, alpha=1, out: _to_out(
+            out, _product("addmm", a, b, out_dtype, s, beta, alpha)),
+        "baddbmm.dtype": lambda s, a, b, out_dtype, *, beta=1, alpha=1: _product("baddbmm", a, b, out_dtype, s,
+                                                                                 beta, alpha),
+        "baddbmm.dtype_out": lambda s, a, b, out_dtype, *, beta=1, alpha=1, out: _to_out(
+            out, _product("baddbmm", a, b, out_dtype, s, beta, alpha)),
+    }
+    lib = torch.library.Library("aten", "IMPL")
+    for name in _CUDA_ONLY:
+        base, _, ov = name.partition(".")
+        if getattr(getattr(torch.ops.aten, base), ov, None) is None:
+            continue
+        if torch._C._dispatch_has_kernel_for_dispatch_key("aten::" + name, "CPU"):
+            continue  # a PyTorch that has its own
+        lib.impl(name, kernels[name], "CPU")
+    _cuda_only_lib = lib

@@ -1120,11 +1120,28 @@ class _Event:
 
 
 class _Stream:
+    """a CUDA stream under tc5: launches are synchronous, so ordering between streams holds already
+    (wait_stream, wait_event do nothing; query is True: all work done)"""
+
     def __init__(self, *args, **kwargs):
         pass
 
     def synchronize(self):
         pass
+
+    def wait_stream(self, stream):
+        pass
+
+    def wait_event(self, event):
+        pass
+
+    def record_event(self, event=None):
+        event = event or _Event()
+        event.record(self)
+        return event
+
+    def query(self):
+        return True
 
     def __enter__(self):
         return self
@@ -1461,6 +1478,7 @@ def torch_cuda_shim():
     _device.enter_dispatch()  # libraries' CUDA kernels (torch.library) reached (tc5.device)
     torch.Generator = _device.generator_class()  # torch.Generator(device="cuda"): the CPU's
     _device.install_autocast()  # torch.autocast("cuda") casts these tensors as CUDA's autocast would (tc5.device)
+    _device.install_cuda_only_ops()  # torch.mm/addmm/bmm/baddbmm(out_dtype=): CPU kernels of CUDA's (tc5.device)
 
     try:  # Triton's own cuBLAS binding (tutorials 09, 10 compare with it): tc5.gemm's Tensor Core
         from triton._C.libtriton import nvidia

@@ -171,3 +171,30 @@ def test_autocast_policy_is_the_installed_pytorchs():
     assert p["norm.Scalar"] == "fp32_append_dtype" and p["binary_cross_entropy"] == "banned"
     with pytest.raises(RuntimeError, match="AT_FORALL_LOWER_PRECISION_FP not found"):
         device.autocast_policy("#define AT_FORALL_FP32(_) _(exp)\n")
+
+
+def test_cuda_only_out_dtype_products():
+    """torch.mm/addmm/bmm/baddbmm(..., out_dtype=torch.float32), which PyTorch implements for CUDA
+    only (Liger's fused linear losses call them), run on the shim's tensors: float32 products of
+    the bfloat16 operands, beta/alpha applied, out= written; CUDA's out_dtype rule refused by name"""
+    out = run("""
+        a = torch.randn(4, 8, dtype=torch.bfloat16, device="cuda")
+        b = torch.randn(8, 3, dtype=torch.bfloat16, device="cuda")
+        c = torch.randn(4, 3, device="cuda")
+        ref = a.double() @ b.double()
+        r = torch.mm(a, b, out_dtype=torch.float32)
+        assert r.dtype == torch.float32 and torch.allclose(r.double(), ref, atol=1e-5)
+        r = torch.addmm(c, a, b, out_dtype=torch.float32, beta=0.5, alpha=2.0)
+        assert torch.allclose(r.double(), 0.5 * c.double() + 2 * ref, atol=1e-4)
+        o = torch.empty(1, device="cuda")
+        torch.addmm(c, a, b, out_dtype=torch.float32, out=o)
+        assert o.shape == (4, 3) and torch.allclose(o.double(), c.double() + ref, atol=1e-4)
+        r = torch.baddbmm(c[None], a[None], b[None], out_dtype=torch.float32)
+        assert r.shape == (1, 4, 3) and torch.allclose(r[0].double(), c.double() + ref, atol=1e-4)
+        try:
+            torch.mm(a, b, out_dtype=torch.float16)
+        except RuntimeError as e:
+            assert "out_dtype torch.float16 must be" in str(e), e
+            print("products ok")
+    """)
+    assert "products ok" in out

@@ -40,6 +40,8 @@ SCRIPT = """\
     torch.cuda.synchronize(); torch.cuda.manual_seed(0); torch.cuda.empty_cache()
     with torch.cuda.device(0), torch.cuda.stream(torch.cuda.Stream()):
         torch.cuda.current_stream().synchronize()
+    side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())  # Liger's warm-up on a side stream
+    torch.cuda.current_stream().wait_stream(side); assert side.query() and side.record_event() is not None
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     s.record(); e.record(); assert e.elapsed_time(e) == 0.0
 
