@@ -1354,8 +1354,8 @@ def t06_fused_attention(L):
                              "the first config its pruning keeps (Triton 3.3's tutorial has no 128/64/2/4 one)")
                     cfg = cfg or pruned[:1]
                     yield V(name, l, cfg[0], note=f"Z={ATTN_Z} H={ATTN_H} N_CTX={ATTN_N}; autotune config = {which}")
-                    if not fp8 and not ws and ARCH == 100:
-                        # backward (fp16 only in the tutorial)
+                    if not fp8 and not ws and (ARCH == 100 or BWD_90):
+                        # backward (fp16 only in the tutorial); sm_90a only with --bwd-90 (issue 52's releases)
                         ctx = _LAST_CTX["_attention"]
                         do = T(q.shape, q.dtype, label="do")
                         with capture() as c2:
@@ -1541,6 +1541,7 @@ def g06_tcgen05(L):
 
 
 GEMM_M, GEMM_N, GEMM_K = 512, 512, 512
+BWD_90 = False  # tutorial 06's backward for sm_90a too (--bwd-90)
 
 
 def _gemm_note():
@@ -1705,7 +1706,7 @@ for _f in (t02_fused_softmax, t03_matmul, t05_layer_norm, t06_fused_attention, t
 
 
 def main():
-    global ARCH, ARCH_CAP, ATTN_Z, ATTN_H, ATTN_N, GEMM_M, GEMM_N, GEMM_K
+    global ARCH, ARCH_CAP, ATTN_Z, ATTN_H, ATTN_N, GEMM_M, GEMM_N, GEMM_K, BWD_90
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True, help="checkout containing python/tutorials and python/examples")
     ap.add_argument("--out", required=True)
@@ -1724,7 +1725,10 @@ def main():
     ap.add_argument("--gemm-size", default=None, metavar="M,N,K",
                     help="Gluon tutorials 07 and 08's matmul sizes (default %d,%d,%d; "
                          "tests/data/ptx/rel100/gluon uses smaller ones)" % (GEMM_M, GEMM_N, GEMM_K))
+    ap.add_argument("--bwd-90", action="store_true", help="tutorial 06's backward for sm_90a as well (the census compiles "
+                    "it for sm_100a only)")
     args = ap.parse_args()
+    BWD_90 = args.bwd_90
     if args.attn_shape:
         ATTN_Z, ATTN_H, ATTN_N = (int(x) for x in args.attn_shape.split(","))
     if args.gemm_size:
