@@ -135,6 +135,9 @@ case $what in
         mkdir -p "tests/data/ptx/rel100/attn/$v"
         cp "$out-t06"/t06_attn_fwd_fp16_d64_full.{ptx,json} "tests/data/ptx/rel100/attn/$v/"
       fi
+      f=$out-t06/t06_attn_bwd_fp16_d64_full  # the backward (CTest triton_releases_t06_bwd)
+      [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel100/attn_bwd && cp "$f.ptx" "tests/data/ptx/rel100/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.ptx" &&
+        cp "$f.json" "tests/data/ptx/rel100/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.json"
       # sm_90a: tutorials 02 and 05 (CTest triton_releases_tutorials_sm90)
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-90" --arch 90 \
         --only '^(t02|t05)' --variants '256x1024' --work "$top/work-$v" > "$out-90.log" 2>&1 || true
@@ -190,11 +193,14 @@ case $what in
       if [ "$what" = sm90 ]; then
         rm -rf "$out-t06"
         PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-t06" --arch 90 \
-          --only '^t06' --variants 'fp16_d64_full$' --attn-shape 1,2,256 --work "$top/work-$v" $opt > "$out-t06.log" 2>&1 || true
+          --only '^t06' --variants 'fp16_d64_full$' --attn-shape 1,2,256 --bwd-90 --work "$top/work-$v" $opt > "$out-t06.log" 2>&1 || true
         echo "  t06: $(ls "$out-t06"/*.ptx 2>/dev/null | wc -l) kernels ($out-t06.log)"
         f=$out-t06/t06_attn_fwd_fp16_d64_full
         [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel90/attn && cp "$f.ptx" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.ptx" &&
           cp "$f.json" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.json"
+        f=$out-t06/t06_attn_bwd_fp16_d64_full  # the backward (CTest triton_releases_t06_bwd_sm90)
+        [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel90/attn_bwd && cp "$f.ptx" "tests/data/ptx/rel90/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.ptx" &&
+          cp "$f.json" "tests/data/ptx/rel90/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.json"
       fi
     done
     [ "$what" = sm90 ] && python3 tests/data/ptx/rel90/gen_inputs.py  # the manifest of gpu/run.sh rel90
