@@ -13,7 +13,9 @@
 #   scripts/triton_releases.sh sm90 [VERSION...]    the sm_90a corpus from Triton 3.0: tutorials 02, 03, 05,
 #       06 (forward), 08, 09 (needs MIRROR; 3.0-3.2 compile release/3.3.x's texts, the oldest branch there)
 #   scripts/triton_releases.sh gluon [VERSION...]   Gluon's tutorials 06, 07, 08 for 3.5-3.7 from the
-#       upstream texts their Gluon compiles (needs MIRROR)
+#       upstream texts their Gluon compiles (needs MIRROR); then 07/08's matmuls small for 3.5-3.9
+#       (tests/data/ptx/rel100/gluon, CTest triton_releases_gluon_V) and 10, 11, 14 for 3.6-3.9
+#       (GLUON_VERSIONS: those releases)
 # VERSION defaults to 3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0 (sm90: 3.0.0 3.1.0 3.2.0 too). Each release is installed (pip
 # --target, no dependencies: a few hundred MB, one at a time) under build/triton-releases/triton-V,
 # with one virtualenv (numpy, ml_dtypes, pytest, scikit-build-core) and tc5's package built from this
@@ -35,6 +37,34 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 install_release() { # the release's wheel, alone, under $top/triton-V
   [ -d "$top/triton-$1/triton" ] || "$venv/bin/pip" install -q --no-deps --target "$top/triton-$1" "triton==$1"
+}
+gluon_small() { # Gluon 07 and 08's matmuls at M=256 N=512 K=256 for 3.5-3.9 (CTest triton_releases_gluon_V:
+  # tests/data/ptx/rel100/gluon/V), and 10, 11, 14 for 3.6-3.9 from their release branch's texts (3.5.x has none)
+  local mirror=$1 gen=tests/data/ptx/census/gen_triton_corpus.py v c src out n
+  for v in ${GLUON_VERSIONS:-3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}; do
+    install_release "$v"
+    case $v in 3.5.*) c=4b9250533 ;; 3.6.*|3.7.*) c=f489981e2 ;; 3.8.*) c=release/3.8.x ;; *) c=HEAD ;; esac
+    src=$top/src-${c#release/}
+    [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+    out=$top/gluon-small-$v
+    rm -rf "$out"
+    PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 --only '^(g07|g08)' \
+      --variants matmul --gemm-size 256,512,256 --work "$top/work-$v" > "$out.log" 2>&1 || true
+    echo "triton $v 07/08 small (text of $c): $(ls "$out"/*.ptx 2>/dev/null | wc -l) kernels ($out.log)"
+    mkdir -p "tests/data/ptx/rel100/gluon/$v"
+    for n in g07_persistent_matmul_pipelined_kernel_grouped8_128x256x64_b3_w4 g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4; do
+      [ -f "$out/$n.ptx" ] && cp "$out/$n.ptx" "$out/$n.json" "tests/data/ptx/rel100/gluon/$v/"
+    done
+    # 3.7.0 compiles no 08 matmul (its frontend: "error encountered during parsing"): 07's pipelined one instead
+    n=g07_matmul_pipelined_kernel_mmav5_128x256x64_b4_w4
+    [ -f "$out/g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4.ptx" ] || cp "$out/$n.ptx" "$out/$n.json" "tests/data/ptx/rel100/gluon/$v/"
+    case $v in 3.5.*) continue ;; 3.6.*|3.7.*) c=release/3.7.x ;; esac
+    src=$top/src-${c#release/}
+    [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+    PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-101114" --arch 100 \
+      --only '^(g10|g11|g14)' --work "$top/work-$v" > "$out-101114.log" 2>&1 || true
+    echo "  10, 11, 14 (text of $c): $(ls "$out-101114"/*.ptx 2>/dev/null | wc -l) kernels ($out-101114.log)"
+  done
 }
 case $what in
   door)
@@ -105,6 +135,9 @@ case $what in
         mkdir -p "tests/data/ptx/rel100/attn/$v"
         cp "$out-t06"/t06_attn_fwd_fp16_d64_full.{ptx,json} "tests/data/ptx/rel100/attn/$v/"
       fi
+      f=$out-t06/t06_attn_bwd_fp16_d64_full  # the backward (CTest triton_releases_t06_bwd)
+      [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel100/attn_bwd && cp "$f.ptx" "tests/data/ptx/rel100/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.ptx" &&
+        cp "$f.json" "tests/data/ptx/rel100/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.json"
       # sm_90a: tutorials 02 and 05 (CTest triton_releases_tutorials_sm90)
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-90" --arch 90 \
         --only '^(t02|t05)' --variants '256x1024' --work "$top/work-$v" > "$out-90.log" 2>&1 || true
@@ -160,11 +193,14 @@ case $what in
       if [ "$what" = sm90 ]; then
         rm -rf "$out-t06"
         PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-t06" --arch 90 \
-          --only '^t06' --variants 'fp16_d64_full$' --attn-shape 1,2,256 --work "$top/work-$v" $opt > "$out-t06.log" 2>&1 || true
+          --only '^t06' --variants 'fp16_d64_full$' --attn-shape 1,2,256 --bwd-90 --work "$top/work-$v" $opt > "$out-t06.log" 2>&1 || true
         echo "  t06: $(ls "$out-t06"/*.ptx 2>/dev/null | wc -l) kernels ($out-t06.log)"
         f=$out-t06/t06_attn_fwd_fp16_d64_full
         [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel90/attn && cp "$f.ptx" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.ptx" &&
           cp "$f.json" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.json"
+        f=$out-t06/t06_attn_bwd_fp16_d64_full  # the backward (CTest triton_releases_t06_bwd_sm90)
+        [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel90/attn_bwd && cp "$f.ptx" "tests/data/ptx/rel90/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.ptx" &&
+          cp "$f.json" "tests/data/ptx/rel90/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.json"
       fi
     done
     [ "$what" = sm90 ] && python3 tests/data/ptx/rel90/gen_inputs.py  # the manifest of gpu/run.sh rel90
@@ -199,6 +235,7 @@ case $what in
       echo "  07, 08 (text of $c78): $(ls "$out-78"/*.ptx 2>/dev/null | wc -l) kernels ($out-78.log)"
       f=$out/g06_small_mma_kernel_lhssmem_commit_m64
       [ -f "$f.ptx" ] && mkdir -p "tests/data/ptx/rel100/tutorials/$v" && cp "$f.ptx" "$f.json" "tests/data/ptx/rel100/tutorials/$v/"
-    done ;;
+    done
+    gluon_small "$mirror" ;;
   *) echo "usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon [VERSION...]" >&2; exit 2 ;;
 esac

@@ -129,11 +129,20 @@ def main(argv):
     files["out"] = os.path.join(work, "d.bin")
     # the kernel's arguments
     args = []
+    # D's buffer under more than one descriptor (Gluon 07's pipelined persistent matmul from 3.8 on: c_desc
+    # and c_half_desc): one --buffer (the first, --arg number 1) that each of them names with buf=1
+    dbuf = tm[dname]["descriptor"]["base"]["buffer"]
+    d_shared = sum(1 for q in tm.values() if q["descriptor"]["base"]["buffer"] == dbuf) > 1
+    if d_shared:
+        args += ["--buffer", f"out:{files['out']}:{dbytes}"]
     for p in meta["params"]:
         if p["kind"] == "tensormap":
             name = p["name"].split(".")[0][:-len("_desc")]
             e = p["cuTensorMapEncodeTiled"]
-            buf = f"out={files['out']}:{dbytes}" if name == dname else f"in={files[name]}"
+            if d_shared and p["descriptor"]["base"]["buffer"] == dbuf:
+                buf = "buf=1"
+            else:
+                buf = f"out={files['out']}:{dbytes}" if name == dname else f"in={files[name]}"
             spec = (f"tmap:{buf},type={TMAP_TYPES[e['tensorDataType']]},dims={'x'.join(map(str, e['globalDim']))},"
                     f"box={'x'.join(map(str, e['boxDim']))},swizzle={SWIZZLES[e['swizzle']]}")
             if e["globalStrides_bytes"]:

@@ -720,11 +720,16 @@ def _release_renames():
     them async_copy_global_to_shared / async_copy_shared_to_global, same arguments): applied after RENAMES."""
     try:
         from triton.experimental.gluon.language.nvidia.hopper import tma
+        from triton.experimental.gluon.language import shared_memory_descriptor as smem
     except ImportError:
         return []
+    out = []
+    if not hasattr(smem, "reinterpret") and hasattr(smem, "_reinterpret"):  # 3.5-3.8
+        out.append((r"gluon/", ".reinterpret(", "._reinterpret(",
+                    "this release's Gluon (before 3.9) names the memory descriptor's reinterpret _reinterpret"))
     if hasattr(tma, "async_load") or not hasattr(tma, "async_copy_global_to_shared"):
-        return []
-    return [(r"gluon/", "async_load(", "async_copy_global_to_shared(",
+        return out
+    return out + [(r"gluon/", "async_load(", "async_copy_global_to_shared(",
              "this release's Gluon (before 3.8) names tma.async_load async_copy_global_to_shared; same args"),
             (r"gluon/", "async_store(", "async_copy_shared_to_global(",
              "this release's Gluon (before 3.8) names tma.async_store async_copy_shared_to_global; same args")]
@@ -1349,8 +1354,8 @@ def t06_fused_attention(L):
                              "the first config its pruning keeps (Triton 3.3's tutorial has no 128/64/2/4 one)")
                     cfg = cfg or pruned[:1]
                     yield V(name, l, cfg[0], note=f"Z={ATTN_Z} H={ATTN_H} N_CTX={ATTN_N}; autotune config = {which}")
-                    if not fp8 and not ws and ARCH == 100:
-                        # backward (fp16 only in the tutorial)
+                    if not fp8 and not ws and (ARCH == 100 or BWD_90):
+                        # backward (fp16 only in the tutorial); sm_90a only with --bwd-90 (issue 52's releases)
                         ctx = _LAST_CTX["_attention"]
                         do = T(q.shape, q.dtype, label="do")
                         with capture() as c2:
@@ -1536,6 +1541,11 @@ def g06_tcgen05(L):
 
 
 GEMM_M, GEMM_N, GEMM_K = 512, 512, 512
+BWD_90 = False  # tutorial 06's backward for sm_90a too (--bwd-90)
+
+
+def _gemm_note():
+    return f"M=N=K={GEMM_M}" if GEMM_M == GEMM_N == GEMM_K else f"M={GEMM_M} N={GEMM_N} K={GEMM_K}"
 
 
 @scenario
@@ -1546,18 +1556,18 @@ def g07_persistence(L):
     # Blackwell settings from the tutorial's __main__: 128x256x64, 4 buffers, 4 warps, GroupedPersistentTileScheduler(8)
     with capture() as c:
         m.matmul_pipelined(A, B, C, 128, 256, 64, 4, 4)
-    yield V("g07_matmul_pipelined_kernel_mmav5_128x256x64_b4_w4", _one(c), note=f"M=N=K={M_}")
+    yield V("g07_matmul_pipelined_kernel_mmav5_128x256x64_b4_w4", _one(c), note=_gemm_note())
     with capture() as c:
         m.persistent_matmul(A, B, C, 128, 256, 64, 4, 4, m.PersistentTileScheduler)
-    yield V("g07_persistent_matmul_kernel_rowmajor_128x256x64_b4_w4", _one(c), note=f"M=N=K={M_}")
+    yield V("g07_persistent_matmul_kernel_rowmajor_128x256x64_b4_w4", _one(c), note=_gemm_note())
     with capture() as c:
         m.persistent_matmul(A, B, C, 128, 256, 64, 4, 4, m.GroupedPersistentTileScheduler(8))
-    yield V("g07_persistent_matmul_kernel_grouped8_128x256x64_b4_w4", _one(c), note=f"M=N=K={M_}")
+    yield V("g07_persistent_matmul_kernel_grouped8_128x256x64_b4_w4", _one(c), note=_gemm_note())
     for nb in (3, 4):
         with capture() as c:
             m.persistent_matmul_pipelined(A, B, C, 128, 256, 64, nb, 4, m.GroupedPersistentTileScheduler(8))
         yield V(f"g07_persistent_matmul_pipelined_kernel_grouped8_128x256x64_b{nb}_w4", _one(c),
-                note=f"M=N=K={M_}; STEALB={nb == 4}")
+                note=f"{_gemm_note()}; STEALB={nb == 4}")
 
 
 @scenario
@@ -1573,7 +1583,7 @@ def g08_warp_specialization(L):
     t7 = L.load(GLUON + "07-persistence.py")
     with capture() as c:
         m.matmul_warp_specialized(A, B, C, 128, 256, 64, 4, 4, 4, t7.GroupedPersistentTileScheduler(8))
-    yield V("g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4", _one(c), note=f"M=N=K={M_}")
+    yield V("g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4", _one(c), note=_gemm_note())
 
 
 def _quant(MN, K, fmt):
@@ -1696,7 +1706,7 @@ for _f in (t02_fused_softmax, t03_matmul, t05_layer_norm, t06_fused_attention, t
 
 
 def main():
-    global ARCH, ARCH_CAP, ATTN_Z, ATTN_H, ATTN_N
+    global ARCH, ARCH_CAP, ATTN_Z, ATTN_H, ATTN_N, GEMM_M, GEMM_N, GEMM_K, BWD_90
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True, help="checkout containing python/tutorials and python/examples")
     ap.add_argument("--out", required=True)
@@ -1712,9 +1722,17 @@ def main():
     ap.add_argument("--attn-shape", default=None, metavar="Z,H,N_CTX",
                     help="tutorial 06's batch, heads and sequence length (default %d,%d,%d; "
                          "tests/data/ptx/attn90 and attn100 use smaller ones)" % (ATTN_Z, ATTN_H, ATTN_N))
+    ap.add_argument("--gemm-size", default=None, metavar="M,N,K",
+                    help="Gluon tutorials 07 and 08's matmul sizes (default %d,%d,%d; "
+                         "tests/data/ptx/rel100/gluon uses smaller ones)" % (GEMM_M, GEMM_N, GEMM_K))
+    ap.add_argument("--bwd-90", action="store_true", help="tutorial 06's backward for sm_90a as well (the census compiles "
+                    "it for sm_100a only)")
     args = ap.parse_args()
+    BWD_90 = args.bwd_90
     if args.attn_shape:
         ATTN_Z, ATTN_H, ATTN_N = (int(x) for x in args.attn_shape.split(","))
+    if args.gemm_size:
+        GEMM_M, GEMM_N, GEMM_K = (int(x) for x in args.gemm_size.split(","))
     ARCH = args.arch
     ARCH_CAP = (ARCH // 10, ARCH % 10)
     out = os.path.abspath(args.out)
