@@ -46,6 +46,25 @@ def l2_resident():
             break
         res = m
     return res, slope, t
+
+
+def tma_intercept():
+    """the zero-byte intercept of one TMA load's time from L2 under every SM's load: least squares over
+    h200_tma_loaded.tsv's rows source l2, 132 CTAs, 1 stage (one box in flight); (intercept, B/clk, points)"""
+    pts = []
+    for line in open(os.path.join(DATA, "h200_tma_loaded.tsv")):
+        f = line.rstrip("\n").split("\t")
+        if line.startswith("#") or f[0] == "source":
+            continue
+        if f[0] == "l2" and f[1] == "132" and f[3] == "1":
+            pts.append((int(f[2]), float(f[6])))
+    pts.sort()
+    n = len(pts)
+    mx, my = sum(b for b, _ in pts) / n, sum(t for _, t in pts) / n
+    slope = sum((b - mx) * (t - my) for b, t in pts) / sum((b - mx) ** 2 for b, _ in pts)
+    return my - slope * mx, 1 / slope, pts
+
+
 CLK = M["clock_mhz"]
 SRC = f"measured: gpu/run.sh timing-micro on the lent H200 at {CLK:.0f} MHz SM clock (tests/data/timing/h200_micro.tsv"
 SRC4 = SRC.replace("h200_micro.tsv", "h200_micro_run4.tsv")
@@ -144,7 +163,13 @@ def rows(gpu):
     P("lat_local", 260, "clk", "estimate: local memory behind L1/L2 (not measured)")
     P("lat_bar", r(M["lat_bar_128"]), "clk", meas("lat_bar_128", f"bar.sync back to back, 4 warps; 8 warps {M['lat_bar_256']:.1f}, 32 warps {M['lat_bar_1024']:.1f}"))
     P("lat_mbar", r(M["lat_mbar"]), "clk", meas("lat_mbar", "mbarrier.arrive then try_wait.parity of that phase, one thread"))
-    P("tma_latency", r(M["tma2d_latency_16384"]), "clk", meas("tma2d_latency_16384", f"cp.async.bulk.tensor.2d of one 64x128 f16 box (16 KiB, 128B swizzle) from L2 to its mbarrier's completion; 1-D cp.async.bulk: 1 KiB {M['tma_latency_1024']:.0f}, 16 KiB {M['tma_latency_16384']:.0f}"))
+    a, bpc, pts = tma_intercept()
+    P("tma_latency", r(a), "clk",
+      "measured: gpu/run.sh timing-tma-loaded on the lent H200 (tests/data/timing/h200_tma_loaded.tsv, source l2, 132 CTAs, 1 stage: "
+      f"one 2-D box in flight on every SM, {', '.join(f'{b // 1024} KiB {t:.1f}' for b, t in pts)} clk issue to completion): "
+      f"the least-squares line's zero-byte intercept, {a:.1f} clk + bytes / {bpc:.1f} B/clk; the model adds bytes / the SM's TMA rate "
+      f"itself, so this is the latency without the transfer (was {M['tma2d_latency_16384']:.0f}, h200_micro.tsv tma2d_latency_16384: "
+      "a whole 16 KiB box, transfer included, counted twice)")
     P("tma_bytes_per_clk", r(M["tma2d_bytes_per_clk_1sm_l2"], 1), "B/clk", meas("tma2d_bytes_per_clk_1sm_l2", f"cp.async.bulk.tensor.2d, 16 KiB boxes x 8 in flight, one SM alone from L2 (every SM at once {M['tma2d_bytes_per_clk_allsm_l2']:.1f}); 1-D cp.async.bulk {M['tma_bytes_per_clk_1sm_l2']:.1f}"))
     one = [M4[k] for k in ("cpasync_1sm_s2_l2", "cpasync_1sm_s4_l2", "cpasync_1sm_s8_l2", "cpasync_1sm_s4_hbm", "cpasync_1sm_s8_hbm",
                            "cpasync_allsm_s2_l2", "cpasync_allsm_s4_l2", "cpasync_allsm_s8_l2")]

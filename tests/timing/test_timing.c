@@ -486,6 +486,28 @@ static void test_tma_store(void **state) {
   fake_free(&f);
 }
 
+/* H200 TMA load (t47x): completion = start + bytes / bw_tma + tma_latency, where tma_latency is the
+ * zero-byte intercept of one loaded 2-D box (h200_tma_loaded.tsv: 329.5 clk + B / 68.0 from L2,
+ * 132 CTAs) -> 329, not a whole 16 KiB box's 584 (which already holds the transfer).
+ * 132 CTAs, one an SM: bw_tma = min(40.1, 4988 / 132) = 37.79 B/clk; 16 KiB -> 433.6 + 329 = 762.6
+ * (was 584 + 433.6 = 1017.6; silicon 560.1 for this box). */
+static void test_tma_load_h200(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_TMA, -1, -1);
+  fake_launch(&f, "h200", 1, 132);
+  const tm_params *p = &f.l->p;
+  assert_true(p->tma_latency == 329);
+  assert_true(fabs(f.l->rates.tma_bpc - 4988.0 / 132) < 1e-9);
+  tm_mb mb;
+  memset(&mb, 0, sizeof mb);
+  tm_mbar_signal(f.t, 0, 0, &mb, 16384, 1);
+  assert_true(fabs(mb.done - (16384.0 * 132 / 4988 + 329)) < 1e-9);
+  assert_true(mb.done > 762 && mb.done < 763);
+  fake_free(&f);
+}
+
 static void test_launch_bad(void **state) {
   (void)state;
   static uint32_t out[8];
@@ -828,7 +850,7 @@ int main(void) {
       cmocka_unit_test(test_l2_state),        cmocka_unit_test(test_tail_wave),
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
-      cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store),
+      cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
