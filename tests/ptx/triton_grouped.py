@@ -18,7 +18,6 @@ Exit status: 0 equal, 1 a difference or a kernel error, 2 not such a kernel. Sta
 import json
 import os
 import random
-import shutil
 import struct
 import subprocess
 import sys
@@ -123,13 +122,8 @@ def main(argv):
 
 def run(argv):
     """main, with its scratch directory removed afterwards"""
-    old = tempfile.tempdir
-    tempfile.tempdir = tempfile.mkdtemp(prefix="tc5-triton-")
-    try:
-        return main(argv)
-    finally:
-        shutil.rmtree(tempfile.tempdir, ignore_errors=True)
-        tempfile.tempdir = old
+    from triton_json import run_in_scratch  # tests/ptx, this file's folder
+    return run_in_scratch(main, argv)
 
 
 if __name__ == "__main__":

@@ -226,8 +226,10 @@ def main(argv):
     return 1
 
 
-def run(argv):
-    """main, with its scratch directory removed afterwards"""
+def run_in_scratch(main, argv):
+    """main(argv), with a scratch directory of its own (tempfile's) removed
+    afterwards; the runners beside this one (triton_grouped.py,
+    triton_ptr_matmul.py) use it too"""
     old = tempfile.tempdir
     tempfile.tempdir = tempfile.mkdtemp(prefix="tc5-triton-")
     try:
@@ -235,6 +237,11 @@ def run(argv):
     finally:
         shutil.rmtree(tempfile.tempdir, ignore_errors=True)
         tempfile.tempdir = old
+
+
+def run(argv):
+    """main, with its scratch directory removed afterwards"""
+    return run_in_scratch(main, argv)
 
 
 if __name__ == "__main__":

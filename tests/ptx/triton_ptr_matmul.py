@@ -13,7 +13,6 @@ than f16/f32). Standard library only (issue 52, tests/ptx/triton_releases.py run
 import json
 import os
 import random
-import shutil
 import struct
 import subprocess
 import sys
@@ -150,13 +149,8 @@ def main(argv):
 
 def run(argv):
     """main, with its scratch directory removed afterwards"""
-    old = tempfile.tempdir
-    tempfile.tempdir = tempfile.mkdtemp(prefix="tc5-triton-")
-    try:
-        return main(argv)
-    finally:
-        shutil.rmtree(tempfile.tempdir, ignore_errors=True)
-        tempfile.tempdir = old
+    from triton_json import run_in_scratch  # tests/ptx, this file's folder
+    return run_in_scratch(main, argv)
 
 
 if __name__ == "__main__":
