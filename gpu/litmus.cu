@@ -1,8 +1,9 @@
 // The PTX memory model's litmus tests on the GPU (issue 53): MP, SB, LB and
 // IRIW, each with its ordering (none, fence.acq_rel / fence.sc at .cta and
-// .gpu scope, and for MP a st.release / ld.acquire pair at each scope), the
-// threads of an instance placed in one CTA (different warps) or in
-// different CTAs. A stress harness in the style of GPU litmus testing
+// .cluster / .gpu scope, and for MP a st.release / ld.acquire pair at each
+// scope), the threads of an instance placed in one CTA (different warps), in
+// different CTAs (any), or in different CTAs of one cluster of 4 (a cluster
+// launch: the placement of tc5's cross-CTA tests). A stress harness in the style of GPU litmus testing
 // (Alglave et al., "GPU concurrency: weak behaviours and programming
 // assumptions", ASPLOS 2015): many instances a launch, the warps of every
 // instance and its two locations drawn at random for each launch, a spin
@@ -36,10 +37,12 @@
   } while (0)
 
 enum { MP, SB, LB, IRIW };
-enum { O_NONE, O_FACQ_CTA, O_FACQ_GPU, O_FSC_CTA, O_FSC_GPU, O_RA_CTA, O_RA_GPU };
+enum { O_NONE, O_FACQ_CTA, O_FACQ_GPU, O_FSC_CTA, O_FSC_GPU, O_RA_CTA, O_RA_GPU, O_FACQ_CL, O_FSC_CL, O_RA_CL };
 static const char *tname[] = {"MP", "SB", "LB", "IRIW"};
 static const char *oname[] = {"none", "fence.acq_rel.cta", "fence.acq_rel.gpu", "fence.sc.cta", "fence.sc.gpu",
-                              "rel-acq.cta", "rel-acq.gpu"};
+                              "rel-acq.cta", "rel-acq.gpu", "fence.acq_rel.cluster", "fence.sc.cluster",
+                              "rel-acq.cluster"};
+static bool is_ra(int o) { return o == O_RA_CTA || o == O_RA_GPU || o == O_RA_CL; }
 
 __device__ __forceinline__ void st_rlx(unsigned *p, unsigned v) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
@@ -54,16 +57,20 @@ template <int O> __device__ __forceinline__ void fence() {
   if (O == O_FACQ_GPU) asm volatile("fence.acq_rel.gpu;" ::: "memory");
   if (O == O_FSC_CTA) asm volatile("fence.sc.cta;" ::: "memory");
   if (O == O_FSC_GPU) asm volatile("fence.sc.gpu;" ::: "memory");
+  if (O == O_FACQ_CL) asm volatile("fence.acq_rel.cluster;" ::: "memory");
+  if (O == O_FSC_CL) asm volatile("fence.sc.cluster;" ::: "memory");
 }
 template <int O> __device__ __forceinline__ void st_rel(unsigned *p, unsigned v) {
   if (O == O_RA_CTA) asm volatile("st.release.cta.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   else if (O == O_RA_GPU) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  else if (O == O_RA_CL) asm volatile("st.release.cluster.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   else st_rlx(p, v);
 }
 template <int O> __device__ __forceinline__ unsigned ld_acq(unsigned *p) {
   unsigned v;
   if (O == O_RA_CTA) asm volatile("ld.acquire.cta.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else if (O == O_RA_GPU) asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else if (O == O_RA_CL) asm volatile("ld.acquire.cluster.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else v = ld_rlx(p);
   return v;
 }
@@ -121,6 +128,9 @@ template <int T> static kfn pick(int o) {
   case O_FSC_CTA: return litmus<T, O_FSC_CTA>;
   case O_FSC_GPU: return litmus<T, O_FSC_GPU>;
   case O_RA_CTA: return litmus<T, O_RA_CTA>;
+  case O_FACQ_CL: return litmus<T, O_FACQ_CL>;
+  case O_FSC_CL: return litmus<T, O_FSC_CL>;
+  case O_RA_CL: return litmus<T, O_RA_CL>;
   default: return litmus<T, O_RA_GPU>;
   }
 }
@@ -130,6 +140,11 @@ int main(int argc, char **argv) {
   int nsm = 0;
   CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0));
   const int WPC = 8, CTAS = nsm * 2, NW = CTAS * WPC, NLOC = 1 << 16, NSCR = 1 << 14;
+  const int CL = 4; // the in-cluster placement's cluster size (IRIW's 4 threads)
+  if (CTAS % CL) {
+    fprintf(stderr, "litmus: %d CTAs are not clusters of %d\n", CTAS, CL);
+    return 1;
+  }
   int *d_role;
   unsigned *d_loc, *d_mem, *d_bar, *d_res, *d_scr;
   CK(cudaMalloc(&d_role, NW * 4));
@@ -148,9 +163,12 @@ int main(int argc, char **argv) {
   }(), nsm, CTAS, WPC, launches);
   printf("# test ordering placement instances weak outcomes(00 01 10 11 of the two observed values)\n");
   for (int T = MP; T <= IRIW; T++)
-    for (int O = O_NONE; O <= O_RA_GPU; O++) {
-      if (O >= O_RA_CTA && T != MP) continue;
-      for (int P = 0; P < 2; P++) { // 0: one CTA, 1: different CTAs
+    for (int O = O_NONE; O <= O_RA_CL; O++) {
+      if (is_ra(O) && T != MP) continue;
+      // 0: one CTA, 1: different CTAs (any), 2: different CTAs of one cluster of CL (a cluster launch);
+      // the .cluster orderings in one CTA and in one cluster only
+      for (int P = 0; P < 3; P++) {
+        if (O >= O_FACQ_CL && P == 1) continue;
         kfn k = T == MP ? pick<MP>(O) : T == SB ? pick<SB>(O) : T == LB ? pick<LB>(O) : pick<IRIW>(O);
         int nth = T == IRIW ? 4 : 2;
         long long n = 0, weak = 0, cnt[4] = {0, 0, 0, 0};
@@ -158,7 +176,29 @@ int main(int argc, char **argv) {
           // placement: an instance's threads in one CTA's warps, or one warp of each of nth CTAs
           std::fill(role.begin(), role.end(), -1);
           int ninst = 0;
-          if (P == 0) {
+          if (P == 2) { // nth warps of different CTAs of one cluster for each instance
+            for (int c0 = 0; c0 + CL <= CTAS; c0 += CL) {
+              std::vector<std::vector<int>> fw(CL);
+              for (int c = 0; c < CL; c++) {
+                for (int i = 0; i < WPC; i++) fw[c].push_back(i);
+                std::shuffle(fw[c].begin(), fw[c].end(), rng);
+                fw[c].resize(WPC - 2); // keep 2 stressors a CTA
+              }
+              for (;;) {
+                int cs[CL];
+                for (int c = 0; c < CL; c++) cs[c] = c;
+                std::shuffle(cs, cs + CL, rng);
+                bool room = true;
+                for (int t = 0; t < nth; t++) room &= !fw[cs[t]].empty();
+                if (!room) break;
+                for (int t = 0; t < nth; t++) {
+                  role[(c0 + cs[t]) * WPC + fw[cs[t]].back()] = ninst * 4 + t;
+                  fw[cs[t]].pop_back();
+                }
+                ninst++;
+              }
+            }
+          } else if (P == 0) {
             for (int c = 0; c < CTAS; c++) {
               std::vector<int> w(WPC);
               for (int i = 0; i < WPC; i++) w[i] = i;
@@ -200,7 +240,18 @@ int main(int argc, char **argv) {
           CK(cudaMemcpy(d_loc, loc.data(), ninst * 2 * 4, cudaMemcpyHostToDevice));
           CK(cudaMemsetAsync(d_bar, 0, NW * 4));
           CK(cudaMemsetAsync(d_mem, 0, (size_t)NLOC * 32 * 4));
-          k<<<CTAS, WPC * 32>>>(d_role, d_loc, d_mem, d_bar, d_res, d_scr, NSCR, (unsigned)rng());
+          unsigned sd = (unsigned)rng();
+          if (P == 2) {
+            cudaLaunchConfig_t cfg = {};
+            cudaLaunchAttribute at[1];
+            at[0].id = cudaLaunchAttributeClusterDimension;
+            at[0].val.clusterDim.x = CL, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
+            cfg.gridDim = dim3(CTAS), cfg.blockDim = dim3(WPC * 32), cfg.attrs = at, cfg.numAttrs = 1;
+            CK(cudaLaunchKernelEx(&cfg, k, (const int *)d_role, (const unsigned *)d_loc, d_mem, d_bar, d_res, d_scr,
+                                  (unsigned)NSCR, sd));
+          } else {
+            k<<<CTAS, WPC * 32>>>(d_role, d_loc, d_mem, d_bar, d_res, d_scr, NSCR, sd);
+          }
           CK(cudaGetLastError());
           CK(cudaMemcpy(res.data(), d_res, ninst * 8 * 4, cudaMemcpyDeviceToHost));
           for (int i = 0; i < ninst; i++) {
@@ -218,7 +269,8 @@ int main(int argc, char **argv) {
             cnt[(a & 1) * 2 + (b & 1)]++;
           }
         }
-        printf("%s %s %s %lld %lld %lld %lld %lld %lld\n", tname[T], oname[O], P ? "cross-cta" : "one-cta", n, weak,
+        printf("%s %s %s %lld %lld %lld %lld %lld %lld\n", tname[T], oname[O],
+               P == 2 ? "cluster" : P ? "cross-cta" : "one-cta", n, weak,
                cnt[0], cnt[1], cnt[2], cnt[3]);
         fflush(stdout);
       }

@@ -25,7 +25,8 @@
 #   gpu/run.sh bench [OUTDIR]   the GPU GEMM's speed at 8192^3 (bf16, e4m3, mxf4nvf4) beside
 #                               cuBLAS bf16 in the same run, and the CPU's (bench.txt)
 #   gpu/run.sh litmus [OUTDIR]  the PTX memory model's litmus tests (MP, SB, LB, IRIW with every
-#                               fence/scope and one-CTA / cross-CTA placement: gpu/litmus.cu),
+#                               fence/scope (.cta .cluster .gpu) and one-CTA / cross-CTA / one-cluster
+#                               placement: gpu/litmus.cu),
 #                               many randomised instances; OUTDIR/litmus.txt (docs/check.md's table)
 #   gpu/run.sh cluster          shared-memory addresses in a cluster of 4 (cvta, mapa,
 #                               getctarank: docs/tma.md quotes them)
@@ -62,14 +63,23 @@
 #                               (Triton 3.6.0's tutorial 03 matmul, its first autotune config
 #                               128x256x64 among them) the same way as attention (CTest
 #                               ptx_silicon_rel90)
+#   gpu/run.sh rel38 [OUTDIR]   Triton 3.8.0's other sm_90a tutorial kernels (tests/data/ptx/rel90/t38:
+#                               02, 05, 06 forward, 09's matmuls; CTest ptx_silicon_rel38)
+#   gpu/run.sh tmreplace [OUTDIR] tensormap.replace.global_stride's unit in PTX ISA 8.4 and 8.6
+#                               (tests/data/ptx/tmreplace90; CTest ptx_silicon_tmreplace)
 #   gpu/run.sh disagree [OUTDIR] issue 38's classes [1] and [3] (docs/fidelity.md): NaN/Inf
 #                               of B where wgmma.sp's metadata elides, and f16-accumulator
 #                               negatives that round to zero (disagree-summary.txt)
-#   gpu/run.sh timing-micro [OUTDIR] issue 47's unit-level microbenchmarks (gpu/timing_micro.cu: SM
+#   gpu/run.sh timing-micro [OUTDIR [SECTION...]] issue 47's unit-level microbenchmarks (gpu/timing_micro.cu: SM
 #                               clock, issue rates and latencies of instruction classes, shared
 #                               memory, L2/HBM bandwidth and latency, TMA, barriers, wgmma per shape
 #                               and type, launch overhead under graph replay): OUTDIR/micro.tsv, the
-#                               source of src/timing/params_h200.def's measured rows
+#                               source of src/timing/params_h200.def's measured rows; sections base (the
+#                               above), mma (mma.sync, ldmatrix), cpasync (cp.async pipelines), l1 (ld.global L1 hits), l2warm
+#                               (L2 residency across re-launches); default all
+#   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
+#                               in flight per SM and the SMs loading (gpu/timing_tma_loaded.cu):
+#                               OUTDIR/tma_loaded.tsv (issue 47, the loaded-latency mechanism)
 #   gpu/run.sh timing [OUTDIR]  issue 47's Hopper validation: the Triton tutorial launches of
 #                               tests/data/timing/h200 (scripts/timing_corpus.py) from their PTX
 #                               (gpu/ptx_timing.cu), timed by CUDA-graph replay (median):
@@ -88,15 +98,16 @@ if [ ! -x "$NVCC" ]; then echo "gpu/run.sh: nvcc not found: skipped"; exit 77; f
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exit 77; fi
 mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
+# (timing-micro needs none of it)
 rm -f build-gpu/obj/*.o build-gpu/libtc5.a
-for f in src/*/*.c; do
+[ "$what" = timing-micro ] || for f in src/*/*.c; do
   # the CMake build's per-file options (CMakeLists.txt)
   case $f in src/ptx/exec_float.c) x=-frounding-math ;; src/sfu/sfu.c) x=-ffp-contract=off ;; *) x= ;; esac
   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L $x -Iinclude -Isrc -c "$f" \
     -o "build-gpu/obj/$(basename "$f" .c).o" &
 done
 wait
-ar rcs build-gpu/libtc5.a build-gpu/obj/*.o
+[ "$what" = timing-micro ] || ar rcs build-gpu/libtc5.a build-gpu/obj/*.o
 # the GPU GEMM's objects (the CMake build's tc5_cuda), in parallel
 gemm_objs() {
   GEMM_OBJS=
@@ -154,13 +165,17 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     case $what in mma) data=tests/data/ptx/mma90 ;; f64nan) data=tests/data/ptx/f64nan ;; dp4a) data=tests/data/ptx/dp4a90 ;; *) data=tests/data/ptx/atom90 ;; esac
     exec build-gpu/ptx_silicon $data "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  tma|attention|rel90)
+  tma|attention|rel90|rel38|tmreplace)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     data=tests/data/ptx/tma90
     if [ "$what" = tma ]; then
       build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
     elif [ "$what" = rel90 ]; then
       data=tests/data/ptx/rel90
+    elif [ "$what" = rel38 ]; then
+      data=tests/data/ptx/rel90/t38
+    elif [ "$what" = tmreplace ]; then
+      data=tests/data/ptx/tmreplace90
     else
       data=tests/data/ptx/attn90
     fi
@@ -236,10 +251,17 @@ case "$what" in
     nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
       --format=csv > "$out/smi_micro.csv"
     rc=0
-    build-gpu/timing_micro "$out/micro.tsv" || rc=$?
+    if [ $# -ge 2 ]; then shift 2; else shift $#; fi
+    build-gpu/timing_micro "$out/micro.tsv" "$@" || rc=$?
     nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
       --format=csv,noheader >> "$out/smi_micro.csv"
     exit $rc ;;
+  timing-tma-loaded)
+    # loaded TMA latency against concurrency (gpu/timing_tma_loaded.cu): OUTDIR/tma_loaded.tsv,
+    # committed as tests/data/timing/h200_tma_loaded.tsv (docs/timing.md "Loaded TMA latency")
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_tma_loaded.cu \
+      -o build-gpu/timing_tma_loaded -lcuda
+    exec build-gpu/timing_tma_loaded "$out/tma_loaded.tsv" ;;
   timing)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/ptx_timing.cu \
       build-gpu/libtc5.a -o build-gpu/ptx_timing -lcuda

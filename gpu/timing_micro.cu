@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "cuda_check.h" /* CK(call) */
@@ -391,6 +392,138 @@ __global__ void __launch_bounds__(384, 1) wgmma_kernel(int iters, int per_commit
 #endif
 }
 
+
+/* ---- issue 47, Hopper side (t47h): the units the tutorial GEMMs and vector adds lean on ---- */
+/* mma.sync m16n8k16 f16 -> f32 (Triton's non-wgmma GEMM configs): CHAINS independent accumulators a warp */
+template <int CHAINS> __global__ void __launch_bounds__(1024) mma_sync_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  uint32_t a0 = 0x3c003c00u + threadIdx.x, a1 = a0 ^ 1, a2 = a0 ^ 2, a3 = a0 ^ 3, b0 = 0x38003800u, b1 = 0x38003801u;
+  float c[CHAINS][4];
+  for (int j = 0; j < CHAINS; j++)
+    for (int k = 0; k < 4; k++) c[j][k] = 0.f;
+  __syncthreads();
+  uint64_t c0 = clock64();
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int u = 0; u < 8; u++)
+#pragma unroll
+      for (int j = 0; j < CHAINS; j++)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                     : "+f"(c[j][0]), "+f"(c[j][1]), "+f"(c[j][2]), "+f"(c[j][3])
+                     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+  float s = 0;
+  for (int j = 0; j < CHAINS; j++) s += c[j][0] + c[j][1] + c[j][2] + c[j][3];
+  if (s == 1234.5f) sink[0] = 1;
+}
+
+/* ldmatrix.x4 (512 B a warp): lanes' row addresses 16 B apart (conflict-free), every warp its own 512 B */
+__global__ void __launch_bounds__(1024) ldmatrix_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  extern __shared__ __align__(128) uint32_t sl[];
+  for (int i = threadIdx.x; i < 16384; i += blockDim.x) sl[i] = i;
+  __syncthreads();
+  uint32_t a = (uint32_t)__cvta_generic_to_shared(sl) + ((threadIdx.x >> 5) & 31) * 512 + (threadIdx.x & 31) * 16;
+  uint32_t acc = 0;
+  uint64_t c0 = clock64();
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int u = 0; u < 16; u++) {
+      uint32_t x0, x1, x2, x3;
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(x0), "=r"(x1), "=r"(x2), "=r"(x3)
+                   : "r"(a + (u & 1) * 16384));
+      acc ^= x0 ^ x1 ^ x2 ^ x3;
+    }
+  }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+  if (acc == 0x12345678u) sink[0] = acc;
+}
+
+/* cp.async.cg 16 B pipelines (Triton's GEMM mainloop's loads): each thread PT copies a stage, STAGES
+ * stages in flight (commit, wait_group STAGES-1), every warp on its own; stage s of CTA b reads chunk
+ * (b * 7919 + i) of the source set */
+template <int STAGES>
+__global__ void __launch_bounds__(1024) cpasync_kernel(const char *src, size_t set_bytes, int pt, int iters, unsigned long long *cyc) {
+  extern __shared__ __align__(128) char sc[];
+  uint32_t sbase = (uint32_t)__cvta_generic_to_shared(sc);
+  size_t stage = (size_t)blockDim.x * pt * 16, nchunks = set_bytes / stage, chunk = (size_t)blockIdx.x * 7919;
+  uint64_t c0 = clock64();
+  for (int i = 0; i < iters; i++) {
+    const char *g = src + ((chunk + i) % nchunks) * stage;
+    uint32_t s = sbase + (uint32_t)((i % STAGES) * stage);
+    for (int v = 0; v < pt; v++) {
+      uint32_t off = (uint32_t)((v * blockDim.x + threadIdx.x) * 16);
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s + off), "l"(g + off) : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory");
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+}
+
+/* streams for the L2-residency sweep: every thread 4 independent 16-byte elements, one pass */
+__global__ void __launch_bounds__(256) stream_read_kernel(const uint4 *p, size_t n16, uint32_t *sink) {
+  size_t i = (size_t)blockIdx.x * 1024 + threadIdx.x;
+  uint32_t acc = 0;
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+    if (i + j * 256 < n16) {
+      uint4 v = p[i + j * 256];
+      acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+  if (acc == 0x12345678u) sink[0] = acc;
+}
+__global__ void __launch_bounds__(256) stream_add_kernel(const float4 *__restrict__ a, const float4 *__restrict__ b, float4 *__restrict__ c, size_t n16) {
+  size_t i = (size_t)blockIdx.x * 1024 + threadIdx.x;
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+    if (i + j * 256 < n16) {
+      float4 x = a[i + j * 256], y = b[i + j * 256];
+      c[i + j * 256] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    }
+}
+
+
+/* L1 hits of ld.global (.ca): every CTA re-reads its own SET bytes (first pass untimed), 16-byte loads */
+__global__ void __launch_bounds__(1024) l1_read_kernel(const char *src, int set, int iters, unsigned long long *cyc, uint32_t *sink) {
+  const char *base = src + (size_t)blockIdx.x * set;
+  uint32_t acc = 0, n = set / 16;
+  for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+    uint32_t x, y, z, w;
+    asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(base + 16 * i));
+    acc ^= x ^ y ^ z ^ w;
+  }
+  __syncthreads();
+  uint64_t c0 = clock64();
+  for (int it = 0; it < iters; it++)
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+      uint32_t x, y, z, w;
+      asm volatile("ld.global.ca.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(base + 16 * i));
+      acc ^= x ^ y ^ z ^ w;
+    }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+  if (acc == 0x12345678u) sink[0] = acc;
+}
+/* L1-hit latency: a pointer chase with ld.global.ca over a 16 KiB set walked first */
+__global__ void l1_chase_kernel(uint64_t *start, int steps, unsigned long long *cyc, uint64_t *sink) {
+  uint64_t p = (uint64_t)start;
+  for (int i = 0; i < steps; i++) asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(p));
+  uint64_t c0 = clock64();
+  for (int i = 0; i < steps; i++) asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(p));
+  uint64_t c1 = clock64();
+  cyc[0] = c1 - c0;
+  if (p == 1) sink[0] = p;
+}
+
 /* ---------------- host ---------------- */
 static unsigned long long *dcyc;
 static uint32_t *dsink;
@@ -462,11 +595,199 @@ template <int T, int N> static void wgmma_one(double *lat_out, double *thr_out) 
   *thr_out = best;
 }
 
+
+/* ---- t47h's sections: mma.sync, ldmatrix, cp.async pipelines, L2 residency across re-launches ---- */
+static void sec_mma() {
+  /* throughput: 32 warps/SM, 4 chains each; one warp per scheduler, 8 chains; latency: one chain */
+  struct {
+    const char *key;
+    int threads, chains;
+  } cfg[] = {{"mma_sync_f16_w32", 1024, 4}, {"mma_sync_f16_w4", 128, 8}};
+  for (auto &c : cfg) {
+    int iters = 32;
+    if (c.chains == 4) {
+      mma_sync_kernel<4><<<nsm, c.threads>>>(2, dcyc, dsink);
+      mma_sync_kernel<4><<<nsm, c.threads>>>(iters, dcyc, dsink);
+    } else {
+      mma_sync_kernel<8><<<nsm, c.threads>>>(2, dcyc, dsink);
+      mma_sync_kernel<8><<<nsm, c.threads>>>(iters, dcyc, dsink);
+    }
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    double cyc = median_cyc(nsm), n = (c.threads / 32.0) * iters * 8 * c.chains; /* mma.sync per SM */
+    char how[200];
+    snprintf(how, sizeof how, "mma.sync.m16n8k16.row.col.f32.f16.f16.f32, %d warps/SM x %d independent accumulators, every SM (clock64)",
+             c.threads / 32, c.chains);
+    emit(c.key, 4096.0 * n / cyc, "FLOP/clk/SM", how);
+    char key[64];
+    snprintf(key, sizeof key, "%s_issue", c.key);
+    emit(key, cyc * 4 / n, "clk/warp-insn", "the same: clk per mma.sync per scheduler (4 schedulers/SM)");
+  }
+  mma_sync_kernel<1><<<1, 32>>>(2, dcyc, dsink);
+  mma_sync_kernel<1><<<1, 32>>>(64, dcyc, dsink);
+  CK(cudaDeviceSynchronize());
+  emit("mma_sync_f16_lat", median_cyc(1) / (64.0 * 8), "clk", "mma.sync m16n8k16 f16->f32, one warp, one dependent accumulator chain");
+  /* ldmatrix.x4 */
+  CK(cudaFuncSetAttribute(ldmatrix_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
+  ldmatrix_kernel<<<nsm, 1024, 65536>>>(2, dcyc, dsink);
+  ldmatrix_kernel<<<nsm, 1024, 65536>>>(64, dcyc, dsink);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  double c = median_cyc(nsm), n = 32.0 * 64 * 16;
+  emit("ldmatrix_x4_bytes_per_clk", 512.0 * n / c, "B/clk/SM", "ldmatrix.sync.m8n8.x4.shared.b16, 32 warps/SM, conflict-free rows, every SM (clock64)");
+  emit("ldmatrix_x4_clk_per_insn_sm", c / n, "clk/warp-insn/SM", "the same: SM clk per ldmatrix.x4 (512 B)");
+}
+
+static void warm_l2(const char *buf, size_t bytes) {
+  read_kernel<<<nsm * 4, 512>>>((const uint4 *)buf, bytes / 16, 2, dsink);
+  CK(cudaDeviceSynchronize());
+}
+
+template <int S> static double cpasync_run(const char *src, size_t set, int grid, int threads, int pt, int iters) {
+  int smem = S * threads * pt * 16;
+  CK(cudaFuncSetAttribute(cpasync_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  cpasync_kernel<S><<<grid, threads, smem>>>(src, set, pt, iters, dcyc);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  return median_cyc(grid);
+}
+
+static void sec_cpasync(char *buf, size_t big) {
+  size_t l2set = (size_t)16 << 20;
+  struct {
+    const char *key;
+    int sms, per_sm, threads, pt, stages, hbm, iters;
+  } cfg[] = {
+      /* latency: one stage, waited */
+      {"cpasync_lat_512_l2", 1, 1, 32, 1, 1, 0, 256},
+      {"cpasync_lat_16k_l2", 1, 1, 128, 8, 1, 0, 256},
+      {"cpasync_lat_512_hbm", 1, 1, 32, 1, 1, 1, 256},
+      {"cpasync_lat_16k_hbm", 1, 1, 128, 8, 1, 1, 256},
+      /* one SM alone: 16 KiB stages (128 threads x 8 x 16 B), 2, 4, 8 in flight */
+      {"cpasync_1sm_s2_l2", 1, 1, 128, 8, 2, 0, 512},
+      {"cpasync_1sm_s4_l2", 1, 1, 128, 8, 4, 0, 512},
+      {"cpasync_1sm_s8_l2", 1, 1, 128, 8, 8, 0, 512},
+      {"cpasync_1sm_s4_hbm", 1, 1, 128, 8, 4, 1, 512},
+      {"cpasync_1sm_s8_hbm", 1, 1, 128, 8, 8, 1, 512},
+      /* every SM */
+      {"cpasync_allsm_s2_l2", 0, 1, 128, 8, 2, 0, 512},
+      {"cpasync_allsm_s4_l2", 0, 1, 128, 8, 4, 0, 512},
+      {"cpasync_allsm_s8_l2", 0, 1, 128, 8, 8, 0, 512},
+      {"cpasync_allsm_2cta_s4_l2", 0, 2, 128, 8, 4, 0, 512},
+      {"cpasync_allsm_3cta_s4_l2", 0, 3, 128, 8, 4, 0, 512},
+      {"cpasync_allsm_8cta64_s4_l2", 0, 8, 64, 4, 4, 0, 512},
+      {"cpasync_allsm_s4_hbm", 0, 1, 128, 8, 4, 1, 512},
+      {"cpasync_allsm_s8_hbm", 0, 1, 128, 8, 8, 1, 512},
+  };
+  for (auto &c : cfg) {
+    int grid = (c.sms ? c.sms : nsm) * c.per_sm;
+    const char *src = c.hbm ? buf : buf + big - l2set;
+    size_t set = c.hbm ? big - l2set : l2set;
+    if (!c.hbm) warm_l2(src, set);
+    double cyc = 0;
+    switch (c.stages) {
+    case 1: cyc = cpasync_run<1>(src, set, grid, c.threads, c.pt, c.iters); break;
+    case 2: cyc = cpasync_run<2>(src, set, grid, c.threads, c.pt, c.iters); break;
+    case 4: cyc = cpasync_run<4>(src, set, grid, c.threads, c.pt, c.iters); break;
+    default: cyc = cpasync_run<8>(src, set, grid, c.threads, c.pt, c.iters); break;
+    }
+    double stage = (double)c.threads * c.pt * 16;
+    char how[240];
+    if (c.stages == 1) {
+      snprintf(how, sizeof how, "cp.async.cg 16 B x %d threads x %d (%.0f B), commit, wait_group 0, repeated; one CTA, source %s (clock64)",
+               c.threads, c.pt, stage, c.hbm ? "a 4 GiB set (DRAM)" : "a 16 MiB L2-resident set");
+      emit(c.key, cyc / c.iters, "clk", how);
+    } else {
+      snprintf(how, sizeof how,
+               "cp.async.cg 16 B, %d CTA(s)/SM x %d threads x %d per stage (%.0f B), %d stages in flight (wait_group %d), %s, source %s (clock64)",
+               c.per_sm, c.threads, c.pt, stage, c.stages, c.stages - 1, c.sms ? "one SM" : "every SM",
+               c.hbm ? "a 4 GiB set" : "a 16 MiB L2-resident set");
+      emit(c.key, c.per_sm * stage * c.iters / cyc, "B/clk/SM", how);
+    }
+  }
+}
+
+/* a graph of k launches of one kernel on the same buffers, replayed: per-launch microseconds (median) */
+template <class F> static double graph_us(F launch, int k) {
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaGraph_t gr;
+  cudaGraphExec_t ge;
+  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < k; i++) launch(s);
+  CK(cudaStreamEndCapture(s, &gr));
+  CK(cudaGraphInstantiate(&ge, gr, 0));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::vector<float> v;
+  for (int r = 0; r < 13; r++) {
+    CK(cudaEventRecord(e0, s));
+    CK(cudaGraphLaunch(ge, s));
+    CK(cudaEventRecord(e1, s));
+    CK(cudaEventSynchronize(e1));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (r >= 3) v.push_back(ms);
+  }
+  std::sort(v.begin(), v.end());
+  CK(cudaGraphExecDestroy(ge));
+  CK(cudaGraphDestroy(gr));
+  CK(cudaStreamDestroy(s));
+  return v[v.size() / 2] * 1000.0 / k;
+}
+
+/* L2 residency across re-launches: a read stream and an add stream (c = a + b) over working sets of
+ * W MiB, launched back to back on the same buffers (CUDA-graph replay, no flush) */
+static void sec_l2warm(char *buf) {
+  int mib[] = {2, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 48, 64, 96, 128, 256};
+  for (int m : mib) {
+    size_t bytes = (size_t)m << 20, n16 = bytes / 16;
+    unsigned grid = (unsigned)((n16 + 1023) / 1024);
+    double us = graph_us([&](cudaStream_t s) { stream_read_kernel<<<grid, 256, 0, s>>>((const uint4 *)buf, n16, dsink); }, 20);
+    char key[64], how[240];
+    snprintf(key, sizeof key, "l2warm_read_us_%dmib", m);
+    snprintf(how, sizeof how, "read stream of %d MiB (ld.global.v4, 4 a thread, %u CTAs of 256), 20 launches on the same buffer in a CUDA graph, median of 10 replays, per launch", m, grid);
+    emit(key, us, "us", how);
+    size_t a16 = n16 / 3; /* three arrays: the working set is a + b + c */
+    unsigned g3 = (unsigned)((a16 + 1023) / 1024);
+    float4 *a = (float4 *)buf, *b = a + a16, *c = b + a16;
+    us = graph_us([&](cudaStream_t s) { stream_add_kernel<<<g3, 256, 0, s>>>(a, b, c, a16); }, 20);
+    snprintf(key, sizeof key, "l2warm_add_us_%dmib", m);
+    snprintf(how, sizeof how, "c = a + b over three arrays of %d MiB together (%u CTAs of 256), 20 launches on the same buffers in a CUDA graph, median of 10 replays, per launch", m, g3);
+    emit(key, us, "us", how);
+  }
+}
+
+
+static void sec_l1(char *buf) {
+  for (int set : {16384, 65536}) {
+    l1_read_kernel<<<nsm, 1024>>>(buf, set, 64, dcyc, dsink);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    char key[64], how[200];
+    snprintf(key, sizeof key, "l1_hit_bytes_per_clk_%dk", set / 1024);
+    snprintf(how, sizeof how, "ld.global.ca.v4 re-reading the CTA's own %d KiB (read once first), 1024 threads/SM, every SM (clock64)", set / 1024);
+    emit(key, 64.0 * set / median_cyc(nsm), "B/clk/SM", how);
+  }
+  chain_kernel<<<64, 256>>>((uint64_t *)buf, 128, 128); /* 128 slots 128 B apart: 16 KiB */
+  CK(cudaDeviceSynchronize());
+  l1_chase_kernel<<<1, 1>>>((uint64_t *)buf, 4096, dcyc, (uint64_t *)dsink);
+  CK(cudaDeviceSynchronize());
+  emit("l1_latency", median_cyc(1) / 4096, "clk", "ld.global.ca.u64 pointer chase, one thread, 128 slots 128 B apart (16 KiB), walked once first (L1 hits)");
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: timing_micro OUT.tsv\n");
+  if (argc < 2) {
+    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1; default all)\n");
     return 2;
   }
+  auto want = [&](const char *sec) {
+    if (argc == 2) return true;
+    for (int i = 2; i < argc; i++)
+      if (!strcmp(argv[i], sec)) return true;
+    return false;
+  };
   tsv = fopen(argv[1], "w");
   if (!tsv) return 2;
   fprintf(tsv, "key\tvalue\tunit\thow\n");
@@ -490,6 +811,7 @@ int main(int argc, char **argv) {
     emit("clock_mhz", mhz[nsm / 2], "MHz", "clock64 ticks / %globaltimer ns, every SM busy for 50 ms (median SM)");
   }
 
+  if (want("base")) {
   /* issue rates and latencies */
   issue<OP_FFMA>(64);
   issue<OP_HFMA2>(64);
@@ -721,6 +1043,18 @@ int main(int argc, char **argv) {
       snprintf(how, sizeof how, "empty kernel, %d CTAs of 128 threads, 1000 launches in one CUDA graph, median of 10 replays", g);
       emit(key, v[v.size() / 2] * 1000.0 / 1000, "us", how);
     }
+  }
+  } /* base */
+  if (want("mma")) sec_mma();
+  if (want("cpasync") || want("l2warm") || want("l1")) {
+    size_t big = (size_t)4 << 30;
+    char *buf;
+    CK(cudaMalloc(&buf, big));
+    CK(cudaMemset(buf, 0x3c, big));
+    if (want("cpasync")) sec_cpasync(buf, big);
+    if (want("l2warm")) sec_l2warm(buf);
+    if (want("l1")) sec_l1(buf);
+    CK(cudaFree(buf));
   }
   fclose(tsv);
   return 0;

@@ -188,6 +188,34 @@ def g08(L):
         yield g.V(f"g08_ws_128x256x64_b4_sub4_w4_k{K}", g._one(c), note=f"M=N=8192 K={K}")
 
 
+# Triton's tutorial 06 forward on sm_100a at the sizes meta-pytorch/tritonbench PR #1014 prints B200
+# TFLOP/s for (its blackwell_attentions operator loading the stock 06-fused-attention.py: fp16, d 128,
+# batch 4, 48 heads, not causal, seqlen 1k ... 16k), called as tritonbench calls it,
+# attention(q, k, v, causal, sm_scale): warp_specialize at its default (True). The autotuner's pick
+# on that B200 is not published: one fixed config, the tutorial's own testing config (BLOCK_M 128,
+# BLOCK_N 64, 2 stages, 4 warps, as the H200 rows).
+B200_T06 = [(4, 48, n) for n in (1024, 2048, 4096, 8192, 16384)]
+
+
+@b200
+def t06b(L):
+    g = _g()
+    m = L.load(g.TUT + "06-fused-attention.py")
+    for Z, H, N in B200_T06:
+        q, k, v = g._attn_inputs(Z, H, N, 128, False)
+        with g.capture() as c:
+            m.attention(q, k, v, False, 0.5)
+        l = g._one(c)
+        at = l.autotuner
+        at.nargs = dict(zip(at.arg_names, l.args))
+        pruned = at.prune_configs(l.kwargs)
+        cfg = [x for x in pruned if x.kwargs["BLOCK_M"] == 128 and x.kwargs["BLOCK_N"] == 64
+               and x.num_stages == 2 and x.num_warps == 4]
+        yield g.V(f"t06_attn_fwd_fp16_d128_full_z{Z}h{H}n{N}", l, cfg[0],
+                  note=f"Z={Z} H={H} N_CTX={N}; warp_specialize=True; config BLOCK_M=128 BLOCK_N=64 num_stages=2 "
+                       "num_warps=4")
+
+
 # ---------------------------------------------------------------------------
 # the manifest of gpu/ptx_timing: one launch a line
 #   NAME FILE ENTRY GRID BLOCK SHARED ARG...

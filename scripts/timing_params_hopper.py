@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes src/timing/params_h200.def and params_h100.def (issue 47) from the
 lent H200's unit-level microbenchmarks (tests/data/timing/h200_micro.tsv, run 3,
-written by gpu/run.sh timing-micro; runs 1 and 2 in h200_micro_run1.tsv, _run2.tsv) and the
+written by gpu/run.sh timing-micro; runs 1 and 2 in h200_micro_run1.tsv, _run2.tsv; run 4's
+sections mma, cpasync, l2warm and l1 in h200_micro_run4.tsv) and the
 vendor's datasheets. Every row says where its number comes from; no row is
 fitted to a kernel-level time. The H100 carries the SM-level numbers of the
 same GH100 SM measured on the H200 and its own memory (3.35 TB/s HBM3).
@@ -24,8 +25,49 @@ def micro(name):
 
 
 M, M2, M1 = micro("h200_micro.tsv"), micro("h200_micro_run2.tsv"), micro("h200_micro_run1.tsv")
+M4 = micro("h200_micro_run4.tsv")  # run 4 (t47h): mma.sync, cp.async pipelines, L2 residency across re-launches, L1
+
+
+def meas4(key, note=""):
+    return f"{SRC4} {key}{'; ' + note if note else ''})"
+
+
+def l2_resident():
+    """the largest working set (MiB) whose graph-replayed read stream stays on the L2 line: the
+    line through the 8 and 24 MiB points, within 5 %; scanning up, the first size beyond stops it"""
+    sizes = sorted(int(k[len("l2warm_read_us_"):-3]) for k in M4 if k.startswith("l2warm_read_us_"))
+    t = {m: M4[f"l2warm_read_us_{m}mib"] for m in sizes}
+    slope = (t[24] - t[8]) / 16
+    res = 8
+    for m in sizes:
+        if m < 8:
+            continue
+        if t[m] > 1.05 * (t[8] + slope * (m - 8)):
+            break
+        res = m
+    return res, slope, t
+
+
+def tma_intercept():
+    """the zero-byte intercept of one TMA load's time from L2 under every SM's load: least squares over
+    h200_tma_loaded.tsv's rows source l2, 132 CTAs, 1 stage (one box in flight); (intercept, B/clk, points)"""
+    pts = []
+    for line in open(os.path.join(DATA, "h200_tma_loaded.tsv")):
+        f = line.rstrip("\n").split("\t")
+        if line.startswith("#") or f[0] == "source":
+            continue
+        if f[0] == "l2" and f[1] == "132" and f[3] == "1":
+            pts.append((int(f[2]), float(f[6])))
+    pts.sort()
+    n = len(pts)
+    mx, my = sum(b for b, _ in pts) / n, sum(t for _, t in pts) / n
+    slope = sum((b - mx) * (t - my) for b, t in pts) / sum((b - mx) ** 2 for b, _ in pts)
+    return my - slope * mx, 1 / slope, pts
+
+
 CLK = M["clock_mhz"]
 SRC = f"measured: gpu/run.sh timing-micro on the lent H200 at {CLK:.0f} MHz SM clock (tests/data/timing/h200_micro.tsv"
+SRC4 = SRC.replace("h200_micro.tsv", "h200_micro_run4.tsv")
 
 
 def meas(key, note=""):
@@ -121,9 +163,24 @@ def rows(gpu):
     P("lat_local", 260, "clk", "estimate: local memory behind L1/L2 (not measured)")
     P("lat_bar", r(M["lat_bar_128"]), "clk", meas("lat_bar_128", f"bar.sync back to back, 4 warps; 8 warps {M['lat_bar_256']:.1f}, 32 warps {M['lat_bar_1024']:.1f}"))
     P("lat_mbar", r(M["lat_mbar"]), "clk", meas("lat_mbar", "mbarrier.arrive then try_wait.parity of that phase, one thread"))
-    P("tma_latency", r(M["tma2d_latency_16384"]), "clk", meas("tma2d_latency_16384", f"cp.async.bulk.tensor.2d of one 64x128 f16 box (16 KiB, 128B swizzle) from L2 to its mbarrier's completion; 1-D cp.async.bulk: 1 KiB {M['tma_latency_1024']:.0f}, 16 KiB {M['tma_latency_16384']:.0f}"))
+    a, bpc, pts = tma_intercept()
+    P("tma_latency", r(a), "clk",
+      "measured: gpu/run.sh timing-tma-loaded on the lent H200 (tests/data/timing/h200_tma_loaded.tsv, source l2, 132 CTAs, 1 stage: "
+      f"one 2-D box in flight on every SM, {', '.join(f'{b // 1024} KiB {t:.1f}' for b, t in pts)} clk issue to completion): "
+      f"the least-squares line's zero-byte intercept, {a:.1f} clk + bytes / {bpc:.1f} B/clk; the model adds bytes / the SM's TMA rate "
+      f"itself, so this is the latency without the transfer (was {M['tma2d_latency_16384']:.0f}, h200_micro.tsv tma2d_latency_16384: "
+      "a whole 16 KiB box, transfer included, counted twice)")
     P("tma_bytes_per_clk", r(M["tma2d_bytes_per_clk_1sm_l2"], 1), "B/clk", meas("tma2d_bytes_per_clk_1sm_l2", f"cp.async.bulk.tensor.2d, 16 KiB boxes x 8 in flight, one SM alone from L2 (every SM at once {M['tma2d_bytes_per_clk_allsm_l2']:.1f}); 1-D cp.async.bulk {M['tma_bytes_per_clk_1sm_l2']:.1f}"))
-    P("gld_bytes_per_clk_sm", r(M["tma_bytes_per_clk_1sm_l2"], 1), "B/clk", meas("tma_bytes_per_clk_1sm_l2", f"one SM's input rate for cp.async and ld.global: 1-D cp.async.bulk 16 KiB x 8 in flight from L2 {M['tma_bytes_per_clk_1sm_l2']:.1f}, from HBM {M['tma_bytes_per_clk_1sm_hbm']:.1f} B/clk/SM (the 2-D tensor-map path reaches tma_bytes_per_clk)"))
+    one = [M4[k] for k in ("cpasync_1sm_s2_l2", "cpasync_1sm_s4_l2", "cpasync_1sm_s8_l2", "cpasync_1sm_s4_hbm", "cpasync_1sm_s8_hbm",
+                           "cpasync_allsm_s2_l2", "cpasync_allsm_s4_l2", "cpasync_allsm_s8_l2")]
+    P("cp_async_bytes_per_clk_cta", r(M4["cpasync_1sm_s4_l2"], 1), "B/clk", meas4("cpasync_1sm_s4_l2",
+      f"one CTA's cp.async.cg stream (128 threads x 8 x 16 B a stage, 4 stages in flight) from L2; 1 CTA a SM at 2, 4, 8 stages, "
+      f"L2 or DRAM, one SM or every SM: {min(one):.1f}-{max(one):.1f} B/clk; 2, 3 and 8 CTAs a SM on every SM: "
+      f"{M4['cpasync_allsm_2cta_s4_l2']:.1f}, {M4['cpasync_allsm_3cta_s4_l2']:.1f}, {M4['cpasync_allsm_8cta64_s4_l2']:.1f} B/clk/SM (the SM's L2 share)"))
+    P("cp_async_latency_l2", r(M4["cpasync_lat_512_l2"]), "clk", meas4("cpasync_lat_512_l2",
+      f"cp.async.cg of 512 B (a warp x 16 B), commit_group, wait_group 0, repeated, from a 16 MiB L2-resident set; 16 KiB (128 threads x 8): {M4['cpasync_lat_16k_l2']:.0f}"))
+    P("cp_async_latency_dram", r(M4["cpasync_lat_512_hbm"]), "clk", meas4("cpasync_lat_512_hbm",
+      f"the same from a 4 GiB set (DRAM); 16 KiB: {M4['cpasync_lat_16k_hbm']:.0f}"))
     P("tc_flops_per_clk", r(wg), "FLOP/clk/SM", meas("wgmma_f16_n256_w2", f"wgmma m64n256k16 f16/bf16 -> f32, 2 warpgroups/SM, every SM; 1 warpgroup {M['wgmma_f16_n256_w1']:.0f}; datasheet 4096"))
     P("tc_tf32_scale", r(M["wgmma_tf32_n256_w2"] / wg, 3), "x bf16", meas("wgmma_tf32_n256_w2", f"{M['wgmma_tf32_n256_w2']:.0f} / {wg:.0f}"))
     P("tc_fp8_scale", r(M["wgmma_e4m3_n256_w2"] / wg, 3), "x bf16", meas("wgmma_e4m3_n256_w2", f"{M['wgmma_e4m3_n256_w2']:.0f} / {wg:.0f}"))
@@ -137,10 +194,22 @@ def rows(gpu):
       "small shapes have a floor of about 17 + N/4 clk per wgmma (wgmma_f16_n8..64_w2))")
     P("tmem_ld_latency", 0, "clk", "datasheet: Hopper has no Tensor Memory (unused on sm_90)")
     P("tmem_bytes_per_clk", 0, "B/clk", "datasheet: Hopper has no Tensor Memory (unused on sm_90)")
+    P("tc_floor_clk", 0, "clk", "datasheet: Hopper has no tcgen05.mma (unused on sm_90; wgmma's small-N floor is not modelled)")
+    P("tc_floor_n_per_clk", 0, "columns/clk", "datasheet: Hopper has no tcgen05.mma (unused on sm_90)")
     cta = (M["launch_us_grid2112"] - M["launch_us_grid132"]) * CLK / 15
     P("cta_launch", r(cta), "clk", f"{SRC} launch_us_grid2112 - launch_us_grid132: 15 more empty 128-thread CTAs per SM cost "
       f"{(M['launch_us_grid2112'] - M['launch_us_grid132']) * 1000:.0f} ns)")
     P("launch_overhead_us", r(M["launch_us_grid1"], 2), "us", meas("launch_us_grid1", "an empty 1-CTA kernel's period in a CUDA graph of 1000 launches"))
+    res, slope, t = l2_resident()
+    P("l2_resident_bytes", res << 20, "B", meas4(f"l2warm_read_us_{res}mib",
+      f"a read stream re-launched on the same buffer (CUDA-graph replay, no flush) stays on the L2 line (8 and 24 MiB: "
+      f"{t[8]:.3f}, {t[24]:.3f} us, {1.048576 / slope:.2f} TB/s) within 5 % up to {res} MiB; "
+      + ", ".join(f"{m} MiB {t[m]:.2f}" for m in sorted(t) if m > res and m <= 64) + " us (HBM's rate beyond)"
+      + ("" if h200 else "; the H100's L2 is also 50 MB, not measured")))
+    P("mma_sync_flops_per_clk", r(M4["mma_sync_f16_w32"]), "FLOP/clk/SM", meas4("mma_sync_f16_w32",
+      f"mma.sync.m16n8k16 f16 -> f32, 32 warps/SM x 4 independent accumulators, every SM: {M4['mma_sync_f16_w32_issue']:.2f} clk per warp-instruction "
+      f"per scheduler; 4 warps x 8: {M4['mma_sync_f16_w4']:.0f} (wgmma: tc_flops_per_clk)"))
+    P("mma_sync_latency", r(M4["mma_sync_f16_lat"]), "clk", meas4("mma_sync_f16_lat", "mma.sync m16n8k16 f16 -> f32, one dependent accumulator chain"))
     return out
 
 

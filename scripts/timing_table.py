@@ -2,7 +2,7 @@
 """Issue 47's validation tables: measured (the lent H200, gpu/run.sh timing)
 against predicted (`tc5 run --timing=h200` on the same PTX and arguments).
 
-usage: timing_table.py predict [--tc5 PATH] [--set h200|mask] [--only REGEX] [--out TSV]
+usage: timing_table.py predict [--tc5 PATH] [--set h200|mask|b200|b200attn] [--only REGEX] [--out TSV]
            runs tc5 on every launch of tests/data/timing/SET/launches.txt (gpu/ptx_timing's
            manifest: the very launches the H200 timed) and writes the predictions
            (default tests/data/timing/SET_predicted.tsv)
@@ -89,7 +89,7 @@ def tc5_argv(tc5, d, w, work, gpu, sample=None):
 
 
 def predict_one(tc5, d, w, gpu, work, sample=None):
-    name, argv = tc5_argv(tc5, d, w, work, gpu, sample)
+    name, argv = (fa4_argv if w[1] == ATTN_FA4 else tc5_argv)(tc5, d, w, work, gpu, sample)
     import time
     t0 = time.time()
     timer = shutil.which("time") if os.path.exists("/usr/bin/time") else None
@@ -162,6 +162,47 @@ def b200_sample(w):
     return B200_SAMPLE_PERSISTENT if g <= 148 else B200_SAMPLE
 
 
+# The B200 attention rows (--set b200attn; issue 47, "Blackwell against published figures"):
+# Triton's tutorial 06 forward on sm_100a (scripts/timing_corpus.py --arch 100: the t06_ lines of
+# tests/data/timing/b200/launches.txt) and FlashAttention-4's forward (tests/data/timing/b200/fa4/,
+# gen_fa4_b200.py: gen_fa4_corpus's machinery; its launches need clusters and FA4's own arguments,
+# so tests/attention/fa4_run.py makes the command line, on its random bf16 inputs, seed 1: FA4's
+# conditional rescaling depends on the data). Samples: tutorial 06's grid (query blocks x batch *
+# heads) B200_SAMPLE clusters, stratified by column; FA4's persistent grid (148 CTAs in clusters of
+# 2) the model's default for a persistent grid (2 clusters: docs/timing.md "Sampling").
+ATTN_FA4 = "fa4"  # the FILE field of an FA4 row: the JSON is tests/data/timing/b200/fa4/<name>_main.json
+
+
+def attn_manifest():
+    d, lines = manifest("b200")
+    rows = [w for w in lines if w[0].startswith("t06_")]
+    fdir = os.path.join(d, "fa4")
+    for f in sorted(os.listdir(fdir)) if os.path.isdir(fdir) else []:
+        if f.startswith("fa4_") and f.endswith("_main.json"):
+            rows.append([f[:-len("_main.json")], ATTN_FA4])
+    return d, rows
+
+
+def fa4_argv(tc5, d, w, work, gpu, sample=None):
+    sys.path.insert(0, os.path.join(ROOT, "tests", "attention"))
+    try:
+        import fa4_run  # noqa: E402 (NumPy: the inputs)
+    except SystemExit:  # fa4_run exits 77 without NumPy
+        raise RuntimeError("FA4's rows need NumPy (tests/attention/fa4_run.py makes their inputs): "
+                           "run this script with a Python that has it") from None
+    x = fa4_run.prepare(tc5, os.path.join(d, "fa4", w[0] + "_main.json"), "none", 1, None, False,
+                        tempfile.mkdtemp(prefix=w[0] + "_", dir=work))
+    return w[0], x["cmd"] + [f"--timing={gpu}"] + ([f"--timing-sample={sample}"] if sample else [])
+
+
+def attn_flops(name):
+    """4 Z H N^2 D: the two matrix products of a non-causal forward (the FLOPs tritonbench and
+    flash-attention's benchmark_attn.py divide by)"""
+    m = re.search(r"_d(\d+)_full_z(\d+)h(\d+)n(\d+)$", name)
+    D, Z, H, N = (int(x) for x in m.groups())
+    return 4.0 * Z * H * N * N * D
+
+
 def model_id():
     """the model's source as committed: the tree hash of src/timing + the parameter files"""
     try:
@@ -172,7 +213,7 @@ def model_id():
 
 
 def cmd_predict(a):
-    d, lines = manifest(a.set)
+    d, lines = attn_manifest() if a.set == "b200attn" else manifest(a.set)
     out = a.out or os.path.join(DATA, f"{a.set}_predicted.tsv")
     old = read_tsv(out)
     first = open(out).readline() if os.path.exists(out) else ""
@@ -180,7 +221,7 @@ def cmd_predict(a):
         old = {}  # rows predicted by another model are dropped, never mixed with this one's
     work = tempfile.mkdtemp(prefix="timing_table_")
     rows = dict(old)
-    gpu = "b200" if a.set == "b200" else "h200"
+    gpu = "b200" if a.set.startswith("b200") else "h200"
     sample = a.sample  # None: the model's default; for --set b200, b200_sample() per row
     subset = a.subset if a.subset is not None else (B200_SUBSET if a.set == "b200" else "all")
     todo = [w for w in lines if (not a.only or re.search(a.only, w[0]))
@@ -191,9 +232,11 @@ def cmd_predict(a):
     todo.sort(key=lambda w: (cost.get(w[0], 1e9) > 3.0, -cost.get(w[0], 1e9) if cost.get(w[0], 1e9) > 3.0
                              else cost.get(w[0], 1e9)))
     smp = (f" --timing-sample={sample}" if sample else
-           f" --timing-sample={B200_SAMPLE} (persistent grids: {B200_SAMPLE_PERSISTENT})" if a.set == "b200" else "")
+           f" --timing-sample={B200_SAMPLE} (persistent grids: {B200_SAMPLE_PERSISTENT})" if a.set == "b200" else
+           f" --timing-sample={B200_SAMPLE} (tutorial 06; FA4's persistent grid: the model's default)"
+           if a.set == "b200attn" else "")
     head = (f"# tc5 run --timing={gpu}{smp} on "
-            f"tests/data/timing/{a.set}/launches.txt (scripts/timing_table.py predict --set {a.set}); "
+            f"{'tests/data/timing/b200/launches.txt t06_ rows and b200/fa4/' if a.set == 'b200attn' else f'tests/data/timing/{a.set}/launches.txt'} (scripts/timing_table.py predict --set {a.set}); "
             f"model: git tree src/timing {model_id()}; "
             f"cpu_s: the run's CPU seconds (user + system, /usr/bin/time; wall where it is missing), "
             f"{a.jobs} at a time on the 2 shared cores\n")
@@ -210,7 +253,9 @@ def cmd_predict(a):
     from concurrent.futures import ThreadPoolExecutor, as_completed
     with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futs = [ex.submit(predict_one, a.tc5, d, w, gpu, work,
-                          sample if sample is not None or a.set != "b200" else b200_sample(w)) for w in todo]
+                          sample if sample is not None or not a.set.startswith("b200") else
+                          b200_sample(w) if a.set == "b200" else None if w[1] == ATTN_FA4 else B200_SAMPLE)
+                for w in todo]
         for fu in as_completed(futs):
             name, us, note, secs = fu.result()
             rows[name] = {"name": name, "predicted_us": "" if us is None else f"{us:.3f}", "cpu_s": f"{secs:.1f}",
@@ -284,11 +329,13 @@ def table_mask():
 
 
 def table_b200():
-    pub = read_tsv(os.path.join(DATA, "b200_published.tsv"))
+    pub = {k: r for k, r in read_tsv(os.path.join(DATA, "b200_published.tsv")).items() if k.startswith("g0")}
     pred = read_tsv(os.path.join(DATA, "b200_predicted.tsv"))
     lines = ["| kernel | K | published (TFLOP/s) | predicted (us) | predicted (TFLOP/s) | error |", "|---|---:|---:|---:|---:|---:|"]
     errs = []
     for name in pub:
+        if not name.startswith("g0"):
+            continue  # the attention rows: table_b200_attention
         k = 16384 if "_loop_" in name else int(name.rsplit("_k", 1)[1])
         flops = 2.0 * 8192 * 8192 * k
         p = pred.get(name, {}).get("predicted_us", "")
@@ -317,13 +364,55 @@ def table_b200():
         lines.append(f"{len(errs)} of {len(pub)} rows predicted ({nsub} in the fixed subset); median |error| "
                      f"{statistics.median(errs) * 100:.1f} % (target 15 %), worst {max(errs) * 100:.1f} % "
                      f"(target: every row within 30 %), {sum(e <= 0.30 for e in errs)} rows within 30 %.")
+        kt = [e for n, e in zip([n for n in pub if pred.get(n, {}).get("predicted_us")], errs) if "_loop_" not in n]
+        if kt and len(kt) < len(errs):
+            lines.append(f"The K table alone (without 07's loop): {len(kt)} rows, median |error| "
+                         f"{statistics.median(kt) * 100:.1f} %, worst {max(kt) * 100:.1f} %, "
+                         f"{sum(e <= 0.30 for e in kt)} within 30 %.")
+    else:
+        lines.append(f"0 of {len(pub)} rows predicted.")
+    return "\n".join(lines)
+
+
+def table_b200_attention():
+    pub = {k: r for k, r in read_tsv(os.path.join(DATA, "b200_published.tsv")).items() if not k.startswith("g0")}
+    src = os.path.join(DATA, "b200attn_predicted.tsv")
+    pred = read_tsv(src)
+    lines = ["| kernel | batch x heads | seqlen | published (TFLOP/s) | predicted (us) | predicted (TFLOP/s) | error | "
+             "sample |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+    errs = []
+    for name, r in pub.items():
+        m = re.search(r"_z(\d+)h(\d+)n(\d+)$", name)
+        p = pred.get(name, {}).get("predicted_us", "")
+        kern = "FA4 fwd d128" if name.startswith("fa4_") else "Triton 06 fwd fp16 d128"
+        smp = "2 of 74 clusters" if name.startswith("fa4_") else f"{B200_SAMPLE} CTAs"
+        if p:
+            tf = attn_flops(name) / (float(p) * 1e-6) / 1e12
+            e = tf / float(r["published_tflops"]) - 1
+            errs.append(abs(e))
+            es = f"{e * 100:+.1f} %"
+            if abs(e) > 0.30:
+                es = f"**{es}**"
+            cells = f"{float(p):.1f} | {tf:.1f} | {es}"
+        else:
+            cells = "- | - | not predicted" + (": " + pred[name]["note"][:60].replace("|", "/") if name in pred else "")
+        lines.append(f"| {kern} | {m.group(1)} x {m.group(2)} | {m.group(3)} | {r['published_tflops']} | {cells} | {smp} |")
+    lines.append("")
+    if os.path.exists(src):
+        lines.append("Predictions: " + open(src).readline().lstrip("# ").strip().replace("|", "/") + ".")
+        lines.append("")
+    if errs:
+        lines.append(f"{len(errs)} of {len(pub)} rows predicted; median |error| {statistics.median(errs) * 100:.1f} % "
+                     f"(target 15 %), worst {max(errs) * 100:.1f} % (target: every row within 30 %), "
+                     f"{sum(e <= 0.30 for e in errs)} rows within 30 %.")
     else:
         lines.append(f"0 of {len(pub)} rows predicted.")
     return "\n".join(lines)
 
 
 def render_doc(text):
-    for key, fn in (("h200", table_h200), ("mask", table_mask), ("b200", table_b200)):
+    for key, fn in (("h200", table_h200), ("mask", table_mask), ("b200", table_b200),
+                    ("b200attn", table_b200_attention)):
         start, end = f"<!-- timing-table:{key} -->", "<!-- /timing-table -->"
         i = text.find(start)
         if i < 0:
@@ -382,7 +471,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("predict")
     p.add_argument("--tc5", default=os.path.join(ROOT, "build", "tc5"))
-    p.add_argument("--set", default="h200", choices=["h200", "mask", "b200"])
+    p.add_argument("--set", default="h200", choices=["h200", "mask", "b200", "b200attn"])
     p.add_argument("--only")
     p.add_argument("--out")
     p.add_argument("--resume", action="store_true", help="skip rows this same model already predicted")

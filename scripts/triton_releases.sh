@@ -9,7 +9,14 @@
 #   scripts/triton_releases.sh corpus [VERSION...]  tutorial 03's matmul (its first autotune config)
 #       compiled by each release for sm_100a (tests/data/ptx/rel100) and sm_90a (rel90), then each
 #       folder's gen_inputs.py; the silicon outputs of rel90 come from gpu/run.sh rel90 on an H100/H200
-# VERSION defaults to 3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0. Each release is installed (pip
+#   scripts/triton_releases.sh t08t09 [VERSION...]  tutorials 08 and 09 (f16) for sm_100a (needs MIRROR)
+#   scripts/triton_releases.sh sm90 [VERSION...]    the sm_90a corpus from Triton 3.0: tutorials 02, 03, 05,
+#       06 (forward), 08, 09 (needs MIRROR; 3.0-3.2 compile release/3.3.x's texts, the oldest branch there)
+#   scripts/triton_releases.sh gluon [VERSION...]   Gluon's tutorials 06, 07, 08 for 3.5-3.7 from the
+#       upstream texts their Gluon compiles (needs MIRROR); then 07/08's matmuls small for 3.5-3.9
+#       (tests/data/ptx/rel100/gluon, CTest triton_releases_gluon_V) and 10, 11, 14 for 3.6-3.9
+#       (GLUON_VERSIONS: those releases)
+# VERSION defaults to 3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0 (sm90: 3.0.0 3.1.0 3.2.0 too). Each release is installed (pip
 # --target, no dependencies: a few hundred MB, one at a time) under build/triton-releases/triton-V,
 # with one virtualenv (numpy, ml_dtypes, pytest, scikit-build-core) and tc5's package built from this
 # checkout (pip --target build/triton-releases/tc5: the CMake build, minutes). TUTORIALS names a
@@ -18,7 +25,7 @@
 # Not in the default suite (downloads; minutes a release). Needs scripts/build.sh's build/tc5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-what=${1:?usage: scripts/triton_releases.sh door|corpus|tutorials [VERSION...]}
+what=${1:?usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon [VERSION...]}
 shift
 versions=${*:-3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}
 top=$(pwd)/build/triton-releases
@@ -30,6 +37,34 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 install_release() { # the release's wheel, alone, under $top/triton-V
   [ -d "$top/triton-$1/triton" ] || "$venv/bin/pip" install -q --no-deps --target "$top/triton-$1" "triton==$1"
+}
+gluon_small() { # Gluon 07 and 08's matmuls at M=256 N=512 K=256 for 3.5-3.9 (CTest triton_releases_gluon_V:
+  # tests/data/ptx/rel100/gluon/V), and 10, 11, 14 for 3.6-3.9 from their release branch's texts (3.5.x has none)
+  local mirror=$1 gen=tests/data/ptx/census/gen_triton_corpus.py v c src out n
+  for v in ${GLUON_VERSIONS:-3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}; do
+    install_release "$v"
+    case $v in 3.5.*) c=4b9250533 ;; 3.6.*|3.7.*) c=f489981e2 ;; 3.8.*) c=release/3.8.x ;; *) c=HEAD ;; esac
+    src=$top/src-${c#release/}
+    [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+    out=$top/gluon-small-$v
+    rm -rf "$out"
+    PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 --only '^(g07|g08)' \
+      --variants matmul --gemm-size 256,512,256 --work "$top/work-$v" > "$out.log" 2>&1 || true
+    echo "triton $v 07/08 small (text of $c): $(ls "$out"/*.ptx 2>/dev/null | wc -l) kernels ($out.log)"
+    mkdir -p "tests/data/ptx/rel100/gluon/$v"
+    for n in g07_persistent_matmul_pipelined_kernel_grouped8_128x256x64_b3_w4 g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4; do
+      [ -f "$out/$n.ptx" ] && cp "$out/$n.ptx" "$out/$n.json" "tests/data/ptx/rel100/gluon/$v/"
+    done
+    # 3.7.0 compiles no 08 matmul (its frontend: "error encountered during parsing"): 07's pipelined one instead
+    n=g07_matmul_pipelined_kernel_mmav5_128x256x64_b4_w4
+    [ -f "$out/g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4.ptx" ] || cp "$out/$n.ptx" "$out/$n.json" "tests/data/ptx/rel100/gluon/$v/"
+    case $v in 3.5.*) continue ;; 3.6.*|3.7.*) c=release/3.7.x ;; esac
+    src=$top/src-${c#release/}
+    [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+    PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-101114" --arch 100 \
+      --only '^(g10|g11|g14)' --work "$top/work-$v" > "$out-101114.log" 2>&1 || true
+    echo "  10, 11, 14 (text of $c): $(ls "$out-101114"/*.ptx 2>/dev/null | wc -l) kernels ($out-101114.log)"
+  done
 }
 case $what in
   door)
@@ -100,6 +135,9 @@ case $what in
         mkdir -p "tests/data/ptx/rel100/attn/$v"
         cp "$out-t06"/t06_attn_fwd_fp16_d64_full.{ptx,json} "tests/data/ptx/rel100/attn/$v/"
       fi
+      f=$out-t06/t06_attn_bwd_fp16_d64_full  # the backward (CTest triton_releases_t06_bwd)
+      [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel100/attn_bwd && cp "$f.ptx" "tests/data/ptx/rel100/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.ptx" &&
+        cp "$f.json" "tests/data/ptx/rel100/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.json"
       # sm_90a: tutorials 02 and 05 (CTest triton_releases_tutorials_sm90)
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-90" --arch 90 \
         --only '^(t02|t05)' --variants '256x1024' --work "$top/work-$v" > "$out-90.log" 2>&1 || true
@@ -109,5 +147,95 @@ case $what in
         [ -f "$out-90/$n.ptx" ] && cp "$out-90/$n.ptx" "$out-90/$n.json" "$dst/"
       done
     done ;;
-  *) echo "usage: scripts/triton_releases.sh door|corpus|tutorials [VERSION...]" >&2; exit 2 ;;
+  t08t09|sm90)
+    # t08t09: tutorials 08 (grouped GEMM) and 09 (persistent matmul), f16, for sm_100a, 3.3 on
+    #   (every kernel under $top/t0809-V; the CTest subset copied to tests/data/ptx/rel100/tutorials/V);
+    # sm90: the sm_90a corpus from Triton 3.0: tutorials 02, 03 (its first config), 05, 08, 09 (f16)
+    #   under $top/sm90-V (the CTest subset to tests/data/ptx/rel90/tutorials/V; tutorial 03 to
+    #   tests/data/ptx/rel90, what gpu/run.sh rel90 runs on the H200) and 06's forward (fp16, d 64,
+    #   Z,H,N_CTX = 1,2,256) under $top/sm90-V-t06 (tests/data/ptx/rel90/attn/V).
+    # Tutorial texts as `tutorials` takes them; 3.0-3.2 have no release branch in
+    # facebookexperimental/triton: they compile release/3.3.x's (the oldest it has)
+    mirror=${MIRROR:?MIRROR: a git directory of facebookexperimental/triton}
+    gen=tests/data/ptx/census/gen_triton_corpus.py
+    [ "$what" = sm90 ] && versions=${*:-3.0.0 3.1.0 3.2.0 $versions}
+    for v in $versions; do
+      install_release "$v"
+      case $v in 3.[0-3].*) b=release/3.3.x ;; 3.4.*|3.5.*) b=release/3.5.x ;; 3.6.*|3.7.*) b=release/3.7.x ;;
+                 3.8.*) b=release/3.8.x ;; *) b=HEAD ;; esac
+      src=$top/src-${b#release/}
+      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$b" python/tutorials | tar -x -C "$src"; }
+      if [ "$what" = t08t09 ]; then
+        out=$top/t0809-$v arch=100 only='^(t08|t09)' vars='fp16'; opt=
+      else
+        out=$top/sm90-$v arch=90 only='^(t02|t03|t05|t08|t09)' vars='256x1024|fp16_128x256x64_w8s3$|t0[89].*fp16'
+        opt=; case $v in 3.[89].*) opt="--ptx-version 87" ;; esac
+      fi
+      rm -rf "$out"
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch $arch \
+        --only "$only" --variants "$vars" --work "$top/work-$v" $opt > "$out.log" 2>&1 || true
+      echo "triton $v ($b, sm_$arch): $(ls "$out"/*.ptx 2>/dev/null | wc -l) kernels; $(grep -c '^\[FAIL\]' "$out.log") not compiled ($out.log)"
+      # the CTest subset (triton_releases_tutorials_V, triton_releases_tutorials_sm90_V)
+      if [ "$what" = t08t09 ]; then
+        dst=tests/data/ptx/rel100/tutorials/$v
+        keep="t08_grouped_matmul_tma_kernel_fp16_128x128x64_w4s3 t09_matmul_kernel_descriptor_persistent_fp16_128x256x64_w8s3_subtile_ws"
+      else
+        dst=tests/data/ptx/rel90/tutorials/$v
+        keep="t02_softmax_kernel_fp32_256x1024 t05_layer_norm_fwd_fused_fp16_256x1024 t08_grouped_matmul_tma_kernel_fp16_128x128x64_w4s3
+              t09_matmul_kernel_descriptor_persistent_fp16_128x256x64_w8s3_subtile"
+        case $v in 3.[012].*) keep="$keep t08_grouped_matmul_kernel_fp16_128x128x64 t09_matmul_kernel_fp16_128x256x64_w8s3" ;; esac
+        n=t03_matmul_kernel_fp16_128x256x64_w8s3
+        [ -f "$out/$n.ptx" ] && cp "$out/$n.ptx" "tests/data/ptx/rel90/t03_matmul_fp16_128x256x64_w8s3_$v.ptx" &&
+          cp "$out/$n.json" "tests/data/ptx/rel90/t03_matmul_fp16_128x256x64_w8s3_$v.json"
+      fi
+      mkdir -p "$dst"
+      for n in $keep; do [ -f "$out/$n.ptx" ] && cp "$out/$n.ptx" "$out/$n.json" "$dst/"; done
+      if [ "$what" = sm90 ]; then
+        rm -rf "$out-t06"
+        PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-t06" --arch 90 \
+          --only '^t06' --variants 'fp16_d64_full$' --attn-shape 1,2,256 --bwd-90 --work "$top/work-$v" $opt > "$out-t06.log" 2>&1 || true
+        echo "  t06: $(ls "$out-t06"/*.ptx 2>/dev/null | wc -l) kernels ($out-t06.log)"
+        f=$out-t06/t06_attn_fwd_fp16_d64_full
+        [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel90/attn && cp "$f.ptx" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.ptx" &&
+          cp "$f.json" "tests/data/ptx/rel90/attn/t06_attn_fwd_fp16_d64_full_$v.json"
+        f=$out-t06/t06_attn_bwd_fp16_d64_full  # the backward (CTest triton_releases_t06_bwd_sm90)
+        [ -f "$f.ptx" ] && mkdir -p tests/data/ptx/rel90/attn_bwd && cp "$f.ptx" "tests/data/ptx/rel90/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.ptx" &&
+          cp "$f.json" "tests/data/ptx/rel90/attn_bwd/t06_attn_bwd_fp16_d64_full_$v.json"
+      fi
+    done
+    [ "$what" = sm90 ] && python3 tests/data/ptx/rel90/gen_inputs.py  # the manifest of gpu/run.sh rel90
+    ;;
+  gluon)
+    # Gluon's tutorial 06 (tcgen05) for the releases whose own release branch's Gluon tutorials use API
+    # newer than the release (3.5-3.7): the text of the upstream commit, in facebookexperimental/triton's
+    # history, that the release's Gluon compiles (3.5: 4b9250533, "[Gluon][Tutorials] Add Tutorials
+    # (#7657)", 2025-08-13; 3.6, 3.7: b6201360e, "[RELAND][LAYOUTS] Generate distributed layouts for
+    # tcgen05.ld/st generically (#8421)", 2025-10-29; the next change of the file, c72bdad9e, takes the
+    # register layout from the memory, 3.8's API). 3.4's Gluon lacks NVMMASharedLayout.get_default_for,
+    # which every version of the tutorial uses; 3.3 has no Gluon.
+    mirror=${MIRROR:?MIRROR: a git directory of facebookexperimental/triton}
+    gen=tests/data/ptx/census/gen_triton_corpus.py
+    for v in ${*:-3.5.1 3.6.0 3.7.0}; do
+      install_release "$v"
+      case $v in 3.5.*) c=4b9250533 ;; *) c=b6201360e ;; esac
+      src=$top/src-$c
+      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+      out=$top/gluon-$v
+      rm -rf "$out"
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 \
+        --only '^g06' --work "$top/work-$v" > "$out.log" 2>&1 || true
+      echo "triton $v (tutorial text of $c): $(ls "$out"/*.ptx 2>/dev/null | wc -l) kernels ($out.log)"
+      # 07 (persistence) and 08 (warp specialisation): 3.6 and 3.7 need f489981e2's text (its aggregates'
+      # __init__ as their frontend takes them; #7657's fails there: "Unsupported function referenced")
+      case $v in 3.5.*) c78=4b9250533 ;; *) c78=f489981e2 ;; esac
+      src78=$top/src-$c78
+      [ -d "$src78/python/tutorials" ] || { mkdir -p "$src78/python/examples"; git --git-dir="$mirror" archive "$c78" python/tutorials | tar -x -C "$src78"; }
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src78" --out "$out-78" --arch 100 \
+        --only '^(g07|g08)' --work "$top/work-$v" > "$out-78.log" 2>&1 || true
+      echo "  07, 08 (text of $c78): $(ls "$out-78"/*.ptx 2>/dev/null | wc -l) kernels ($out-78.log)"
+      f=$out/g06_small_mma_kernel_lhssmem_commit_m64
+      [ -f "$f.ptx" ] && mkdir -p "tests/data/ptx/rel100/tutorials/$v" && cp "$f.ptx" "$f.json" "tests/data/ptx/rel100/tutorials/$v/"
+    done
+    gluon_small "$mirror" ;;
+  *) echo "usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon [VERSION...]" >&2; exit 2 ;;
 esac

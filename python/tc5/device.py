@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class"]
+__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops"]
 
 NOT_MINE = object()  # answer()'s "not a device query": the caller goes on
 _lock = threading.Lock()
@@ -247,3 +247,281 @@ def generator_class():
     Generator.__module__ = "torch"
     _gen = Generator
     return _gen
+
+
+# ---------------------------------------------------------------------------
+# torch.autocast("cuda") on the shim's tensors
+# ---------------------------------------------------------------------------
+#
+# Autocast is a dispatch key above autograd, one per device type: AutocastCUDA casts the arguments
+# of CUDA tensors, AutocastCPU those of CPU tensors. The shim's tensors are CPU tensors, so
+# torch.autocast("cuda") sets the CUDA state and nothing reads it. Under the shim the process has
+# one device and every tensor answers "cuda", so the CPU's autocast key is made to act as CUDA's:
+# (1) its kernels (PyTorch's CPU policy) are replaced, through torch.library, by CUDA's policy,
+# read from the installed PyTorch's own list of it (ATen/autocast_mode.h's AT_FORALL_* macros,
+# which its AutocastCUDA registrations expand); ops CPU's policy has and CUDA's lacks fall
+# through; (2) entering and leaving any torch.autocast sets the CPU's state (enabled, dtype) to
+# the CUDA's, so autocast("cuda") turns it on and autocast("cpu") alone does nothing (no tensor
+# answers "cpu"). The casts are recorded by autograd as CUDA's are (the key is above it).
+
+_AUTOCAST_MACROS = {"AT_FORALL_LOWER_PRECISION_FP": "lower_precision_fp", "AT_FORALL_FP32": "fp32",
+                    "AT_FORALL_FP32_SET_OPT_DTYPE": "fp32_set_opt_dtype", "AT_FORALL_PROMOTE": "promote"}
+# AT_FORALL_DIFFERENT_REDISPATCH_SIGNATURE (fp32_append_dtype): the op and the overload it redispatches to
+_APPEND_DTYPE = {"norm.Scalar": "norm.ScalarOpt_dtype", "norm.ScalarOpt_dim": "norm.ScalarOpt_dim_dtype"}
+
+
+def autocast_header():
+    """the installed PyTorch's ATen/autocast_mode.h (its AutocastCUDA policy's lists)"""
+    import os
+    import torch
+    return os.path.join(os.path.dirname(torch.__file__), "include", "ATen", "autocast_mode.h")
+
+
+def autocast_policy(text: str | None = None) -> dict:
+    """CUDA's autocast policy: {"softmax.int": "fp32_set_opt_dtype", "mm": "lower_precision_fp", ...}
+    from autocast_mode.h's AT_FORALL_* lists (text: the header's; None: the installed PyTorch's)"""
+    import re
+    if text is None:
+        path = autocast_header()
+        try:
+            text = open(path).read()
+        except OSError as e:
+            raise RuntimeError(f"tc5.device: torch.autocast('cuda') needs CUDA's autocast policy, PyTorch's "
+                               f"ATen/autocast_mode.h, which this PyTorch does not ship ({path}: {e})") from e
+    out = {}
+    for macro, policy in _AUTOCAST_MACROS.items():
+        m = re.search(r"#define " + macro + r"\(_\)((?:[^\n]*\\\n)*[^\n]*)", text)
+        if not m:
+            raise RuntimeError(f"tc5.device: {macro} not found in PyTorch's ATen/autocast_mode.h: "
+                               "its CUDA autocast policy cannot be read")
+        for name, ov in re.findall(r"_\((\w+)(?:,\s*(\w+))?\)", m.group(1)):
+            out[f"{name}.{ov}" if ov else name] = policy
+    for op in _APPEND_DTYPE:
+        if f'"{op}"' in text:
+            out[op] = "fp32_append_dtype"
+    out["binary_cross_entropy"] = "banned"
+    return out
+
+
+def _eligible(t) -> bool:
+    import torch
+    return isinstance(t, torch.Tensor) and t.is_floating_point() and t.dtype != torch.float64
+
+
+def _cast(x, dtype):
+    import torch
+    if _eligible(x) and x.dtype != dtype:
+        return x.to(dtype)
+    if isinstance(x, (list, tuple)) and any(isinstance(y, torch.Tensor) for y in x):
+        return type(x)(_cast(y, dtype) for y in x)
+    return x
+
+
+def _casts(args, dtype):
+    """each argument cast (a Tensor[] argument: each of its tensors)"""
+    return tuple(_cast(a, dtype) for a in args)
+
+
+def _tensors(args):
+    import torch
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            yield a
+        elif isinstance(a, (list, tuple)):
+            yield from (y for y in a if isinstance(y, torch.Tensor))
+
+
+def _promote_type(args, low):
+    """autocast's promote: the widest floating type among the eligible arguments, from the low type"""
+    import torch
+    to = low
+    for t in _tensors(args):
+        if _eligible(t) and t.dtype == torch.float32:
+            to = torch.float32
+    return to
+
+
+def _autocast_kernel(op, policy):
+    """the AutocastCPU kernel of op under CUDA's policy (aten/src/ATen/autocast_mode.h's WrapFunction_)"""
+    import torch
+    excl = torch._C.DispatchKeySet(torch._C.DispatchKey.AutocastCPU)
+    if policy == "fp32_set_opt_dtype":
+        names = [a.name for a in op._schema.arguments]
+        at = names.index("dtype")
+    if policy == "fp32_append_dtype":
+        overload = _APPEND_DTYPE[_op_name(op)].split(".", 1)[1]
+        target = getattr(torch.ops.aten.norm, overload)
+
+    def kernel(*args, **kwargs):
+        with torch._C._ExcludeDispatchKeyGuard(excl):
+            if policy == "lower_precision_fp":
+                low = torch.get_autocast_dtype("cuda")
+                return op(*_casts(args, low), **{k: _cast(v, low) for k, v in kwargs.items()})
+            if policy == "fp32":
+                return op(*_casts(args, torch.float32), **{k: _cast(v, torch.float32) for k, v in kwargs.items()})
+            if policy == "promote":
+                to = _promote_type(list(args) + list(kwargs.values()), torch.get_autocast_dtype("cuda"))
+                return op(*_casts(args, to), **{k: _cast(v, to) for k, v in kwargs.items()})
+            first = args[0] if args else None
+            if policy == "fp32_set_opt_dtype":
+                if _eligible(first):
+                    if len(args) > at:
+                        if args[at] is None:
+                            args = args[:at] + (torch.float32,) + args[at + 1:]
+                    elif kwargs.get("dtype") is None:
+                        kwargs = dict(kwargs, dtype=torch.float32)
+                return op(*args, **kwargs)
+            if policy == "fp32_append_dtype":
+                if _eligible(first):
+                    return target(*args, dtype=torch.float32, **kwargs)
+                return op(*args, **kwargs)
+            raise RuntimeError("torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to autocast."
+                               "\nMany models use a sigmoid layer right before the binary cross entropy layer.\n"
+                               "In this case, combine the two layers using "
+                               "torch.nn.functional.binary_cross_entropy_with_logits\nor torch.nn.BCEWithLogitsLoss."
+                               "  binary_cross_entropy_with_logits and BCEWithLogits are\nsafe to autocast.")
+    return kernel
+
+
+_autocast_lib = None
+
+
+def _install_autocast_kernels():
+    """CUDA's policy on the AutocastCPU key (once): a kernel a policy row, a fallthrough for each op
+    that CPU's policy has and CUDA's does not"""
+    global _autocast_lib
+    if _autocast_lib is not None:
+        return
+    import warnings
+
+    import torch
+    policy = autocast_policy()
+    lib = torch.library.Library("aten", "IMPL")
+    mine = set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Overriding a previously registered kernel": that is the point
+        for name, pol in policy.items():
+            base, _, ov = name.partition(".")
+            packet = getattr(torch.ops.aten, base, None)
+            op = getattr(packet, ov or "default", None) if packet is not None else None
+            if op is None:
+                continue  # an op this PyTorch build lacks (cudnn_convolution on a CPU build...)
+            lib.impl(name, _autocast_kernel(op, pol), "AutocastCPU")
+            mine.add(_op_name(op))
+        for full in torch._C._dispatch_get_registrations_for_dispatch_key("AutocastCPU"):
+            ns, _, name = full.partition("::")
+            if ns == "aten" and name not in mine:
+                lib.impl(name, torch.library.fallthrough_kernel, "AutocastCPU")
+    _autocast_lib = lib
+
+
+def _mirror_cuda_autocast():
+    """the CPU's autocast state := the CUDA's (enabled and dtype)"""
+    import torch
+    on = torch.is_autocast_enabled("cuda")
+    if on:
+        _install_autocast_kernels()
+    torch.set_autocast_enabled("cpu", on)
+    torch.set_autocast_dtype("cpu", torch.get_autocast_dtype("cuda"))
+
+
+_autocast_patched = False
+
+
+def install_autocast():
+    """the shim's start-up calls it: torch.autocast's enter and exit (every device type, every
+    subclass: torch.cuda.amp.autocast too) end by mirroring CUDA's autocast state onto the CPU's"""
+    global _autocast_patched
+    if _autocast_patched:
+        return
+    from torch.amp import autocast_mode
+    cls = autocast_mode.autocast
+    enter, exit_ = cls.__enter__, cls.__exit__
+
+    def __enter__(self):
+        r = enter(self)
+        _mirror_cuda_autocast()
+        return r
+
+    def __exit__(self, *exc):
+        r = exit_(self, *exc)
+        _mirror_cuda_autocast()
+        return r
+
+    __enter__.__wrapped__, __exit__.__wrapped__ = enter, exit_
+    cls.__enter__, cls.__exit__ = __enter__, __exit__
+    _autocast_patched = True
+
+
+# ---------------------------------------------------------------------------
+# PyTorch operators that only CUDA implements
+# ---------------------------------------------------------------------------
+#
+# torch.mm/addmm/bmm/baddbmm(..., out_dtype=torch.float32) (aten's .dtype and .dtype_out overloads,
+# PyTorch >= 2.8) have a CUDA kernel only (cuBLAS: float16/bfloat16 operands, a float32 result);
+# on the shim's tensors they raise "Could not run 'aten::addmm.dtype_out' with arguments from the
+# 'CPU' backend". tc5.device gives them CPU kernels that compute what CUDA's do: the operands
+# widened to float32 (exactly), multiplied and summed in float32, beta/alpha applied in float32,
+# the result in out_dtype. CUDA's check is kept: out_dtype is the operands' type, or float32 for
+# float16/bfloat16 operands.
+
+_CUDA_ONLY = ("mm.dtype", "mm.dtype_out", "addmm.dtype", "addmm.dtype_out", "bmm.dtype", "bmm.dtype_out",
+              "baddbmm.dtype", "baddbmm.dtype_out")
+_cuda_only_lib = None
+
+
+def _out_dtype_check(name, a, out_dtype):
+    import torch
+    if out_dtype != a.dtype and not (out_dtype == torch.float32 and a.dtype in (torch.float16, torch.bfloat16)):
+        raise RuntimeError(f"{name}: out_dtype {out_dtype} must be the same as the input dtype ({a.dtype}) or "
+                           "torch.float32 for torch.float16/torch.bfloat16 inputs (CUDA's rule)")
+
+
+def _product(name, a, b, out_dtype, bias=None, beta=1, alpha=1):
+    import torch
+    _out_dtype_check(name, a, out_dtype)
+    wide = torch.float64 if a.dtype == torch.float64 else torch.float32
+    p = torch.matmul(a.to(wide), b.to(wide))
+    if alpha != 1:
+        p = p * alpha
+    if bias is not None and beta != 0:
+        p = p + (bias.to(wide) if beta == 1 else bias.to(wide) * beta)
+    return p.to(out_dtype)
+
+
+def _to_out(out, r):
+    if out.shape != r.shape:
+        out.resize_(r.shape)
+    return out.copy_(r)
+
+
+def install_cuda_only_ops():
+    """the shim's start-up calls it: CPU kernels for the CUDA-only operators of _CUDA_ONLY that this
+    PyTorch has and has no CPU kernel for (once)"""
+    global _cuda_only_lib
+    if _cuda_only_lib is not None:
+        return
+    import torch
+    kernels = {
+        "mm.dtype": lambda a, b, out_dtype: _product("mm", a, b, out_dtype),
+        "mm.dtype_out": lambda a, b, out_dtype, *, out: _to_out(out, _product("mm", a, b, out_dtype)),
+        "bmm.dtype": lambda a, b, out_dtype: _product("bmm", a, b, out_dtype),
+        "bmm.dtype_out": lambda a, b, out_dtype, *, out: _to_out(out, _product("bmm", a, b, out_dtype)),
+        "addmm.dtype": lambda s, a, b, out_dtype, *, beta=1, alpha=1: _product("addmm", a, b, out_dtype, s, beta,
+                                                                             alpha),
+        "addmm.dtype_out": lambda s, a, b, out_dtype, *, beta=1, alpha=1, out: _to_out(
+            out, _product("addmm", a, b, out_dtype, s, beta, alpha)),
+        "baddbmm.dtype": lambda s, a, b, out_dtype, *, beta=1, alpha=1: _product("baddbmm", a, b, out_dtype, s,
+                                                                                 beta, alpha),
+        "baddbmm.dtype_out": lambda s, a, b, out_dtype, *, beta=1, alpha=1, out: _to_out(
+            out, _product("baddbmm", a, b, out_dtype, s, beta, alpha)),
+    }
+    lib = torch.library.Library("aten", "IMPL")
+    for name in _CUDA_ONLY:
+        base, _, ov = name.partition(".")
+        if getattr(getattr(torch.ops.aten, base), ov, None) is None:
+            continue
+        if torch._C._dispatch_has_kernel_for_dispatch_key("aten::" + name, "CPU"):
+            continue  # a PyTorch that has its own
+        lib.impl(name, kernels[name], "CPU")
+    _cuda_only_lib = lib

@@ -120,6 +120,76 @@ static void outfmt_of(const tc5_dot *m, outfmt *of) {
                                              : 0;
 }
 
+/* One tile of products one by one (all kinds but mxf4; F <= 44), row by
+ * row: a row's 16 running sums, its scales and a k's 16 values of B fit in
+ * the 16 registers of AVX2 (the tile's 8 rows x 16 columns at once, below,
+ * do not: there its sums, converted to int64 lane by lane without AVX-512,
+ * spill). Pass 2 sums the truncated terms in doubles: each term is an
+ * integer below 2^(F + 2), C below 2^(F + 1), at most 64 terms a step, so
+ * every partial sum is an integer below 2^(F + 9) <= 2^53, exact, and the
+ * same as the int64 sum. Results identical to the tile below (the former
+ * way, kept for bench_gemm_core: tc5__gemm_int64_sums). */
+TC5_CLONES
+static void tile_rows(const gemm_job *J, unsigned i0, unsigned j0, double cv[TR][TW], int32_t ce[TR][TW],
+                      uint8_t bad[TR][TW]) {
+  const tc5_dot *m = J->m;
+  const int F = (int)m->frac_bits, zexp = m->zero_exp;
+  const unsigned L = J->L, K = J->K;
+  const outfmt *of = &J->of;
+  for (unsigned r = 0; r < TR; r++) {
+    const double *ar = J->av + (size_t)(i0 + r) * K;
+    const int32_t *aer = J->ae + (size_t)(i0 + r) * K;
+    v8d c[2] = {ld8d(&cv[r][0]), ld8d(&cv[r][8])};
+    v8i cexp[2] = {ld8i(&ce[r][0]), ld8i(&ce[r][8])}, badv[2] = {{0}, {0}};
+    for (unsigned k0 = 0; k0 < K; k0 += L) {
+      unsigned n = K - k0 < L ? K - k0 : L, ch = k0 / L;
+      /* pass 1: the largest nominal exponent of the terms and C; a zero
+       * term (a factor is zero: the flags of the row and the columns) adds
+       * zero_exp */
+      v8i e0 = cexp[0], e1 = cexp[1];
+      const int32_t *bep = J->be + BIDX(k0, j0, K);
+      for (unsigned k = k0; k < k0 + n; k++, bep += TW) {
+        v8i a = (v8i){0} + aer[k];
+        e0 = max8i(e0, a + ld8i(bep));
+        e1 = max8i(e1, a + ld8i(bep + 8));
+      }
+      int32_t az = J->azero[(size_t)(i0 + r) * J->nchunks + ch];
+      const int32_t *bz = J->bzero + (size_t)ch * J->Np + j0;
+      v8i z0 = ld8i(bz) | az, z1 = ld8i(bz + 8) | az;
+      v8i emax[2] = {sel8i(z0, max8i(e0, (v8i){0} + zexp), e0), sel8i(z1, max8i(e1, (v8i){0} + zexp), e1)};
+      v8d sc8[2] = {pow2v(F - emax[0]), pow2v(F - emax[1])}, cs[2] = {c[0] * sc8[0], c[1] * sc8[1]};
+      v4d sc[4], s[4];
+      for (unsigned q = 0; q < 4; q++) {
+        v8d x = sc8[q / 2], y = cs[q / 2];
+        sc[q] = q % 2 ? __builtin_shufflevector(x, x, 4, 5, 6, 7) : __builtin_shufflevector(x, x, 0, 1, 2, 3);
+        s[q] = trunc4_small(q % 2 ? __builtin_shufflevector(y, y, 4, 5, 6, 7) : __builtin_shufflevector(y, y, 0, 1, 2, 3));
+      }
+      /* pass 2: the terms truncated at 2^(E - F), summed exactly */
+      const double *bvp = J->bv + BIDX(k0, j0, K);
+      for (unsigned k = k0; k < k0 + n; k++, bvp += TW) {
+        double a = ar[k];
+        for (unsigned q = 0; q < 4; q++) {
+          v4d b;
+          memcpy(&b, bvp + 4 * q, sizeof b);
+          s[q] += trunc4_small(b * (a * sc[q]));
+        }
+      }
+      /* round v = sum * 2^(E - F) to the output format */
+      for (unsigned h = 0; h < 2; h++) {
+        v8d sum = __builtin_shufflevector(s[2 * h], s[2 * h + 1], 0, 1, 2, 3, 4, 5, 6, 7);
+        v8d v = (sum + 0.0) * pow2v(emax[h] - F); /* + 0.0: an exact 0 is +0 */
+        if (!of->rz_mask || !round_sum_rz_normal(of, v, &c[h], &cexp[h]))
+          round_sum(of, v, &c[h], &cexp[h], &badv[h]);
+      }
+    }
+    for (unsigned h = 0; h < 2; h++) {
+      memcpy(&cv[r][8 * h], &c[h], sizeof(v8d));
+      memcpy(&ce[r][8 * h], &cexp[h], sizeof(v8i));
+      for (unsigned w = 0; w < 8; w++) bad[r][8 * h + w] |= badv[h][w] != 0;
+    }
+  }
+}
+
 /* One tile: rows i0..i0+nr-1, columns j0..j0+TW-1, all of K. cv/ce hold the
  * running C (exact double, nominal exponent) of each output. */
 TC5_CLONES
@@ -129,6 +199,10 @@ static void tile_float(const gemm_job *J, unsigned i0, unsigned nr, unsigned j0,
   const int F = (int)m->frac_bits, zexp = m->zero_exp;
   const unsigned L = J->L, G = J->G, K = J->K;
   const outfmt *of = &J->of;
+  if (G == 1 && nr == TR && F <= 44 && !J->int64_sums) {
+    tile_rows(J, i0, j0, cv, ce, bad);
+    return;
+  }
   if (G == 1 && nr == TR) {
     /* products one by one (all kinds but mxf4): TR rows x TW columns share
      * each load of B; per product, pass 1 is a max and a min of int32
@@ -590,9 +664,27 @@ tc5_status tc5_gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const 
   return tc5__gemm(m, M, N, K, A, B, SA, SB, D, o, threads, NULL, NULL);
 }
 
+static tc5_status gemm_run(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
+                           const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
+                           const tc5_dot_opts *o, unsigned threads, const tc5__gemm_ctl *ctl, tc5__gemm_info *info,
+                           bool int64_sums);
+
 tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                      const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                      const tc5_dot_opts *o, unsigned threads, const tc5__gemm_ctl *ctl, tc5__gemm_info *info) {
+  return gemm_run(m, M, N, K, A, B, SA, SB, D, o, threads, ctl, info, false);
+}
+
+tc5_status tc5__gemm_int64_sums(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
+                                const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
+                                const tc5_dot_opts *o, unsigned threads, const tc5__gemm_ctl *ctl) {
+  return gemm_run(m, M, N, K, A, B, SA, SB, D, o, threads, ctl, NULL, true);
+}
+
+static tc5_status gemm_run(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
+                           const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
+                           const tc5_dot_opts *o, unsigned threads, const tc5__gemm_ctl *ctl, tc5__gemm_info *info,
+                           bool int64_sums) {
   if (info) memset(info, 0, sizeof *info);
   if (!m || !D || (K && (!A || !B))) return TC5_EINVAL;
   tc5_dot_opts def;
@@ -624,6 +716,7 @@ tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const
   J.nchunks = nchunks;
   outfmt_of(m, &J.of);
   J.f32 = !(ctl && ctl->portable) && G == 1 && K && tc5__gemm_f32_usable(m);
+  J.int64_sums = int64_sums;
   /* whole steps per block; one block (all of K) for the other kernels */
   unsigned kb = ctl && ctl->kblock ? ctl->kblock : KBLOCK;
   kb = (kb + L - 1) / L * L;

@@ -44,6 +44,7 @@ typedef struct gemm_job {
   int32_t *ae, *be;       /* their nominal exponents (ZMARK: zero)      */
   /* the AVX-512 kernel's operands (arith_gemm_f32.c), when f32 is set */
   bool f32, veca, vecb;    /* ... and whether A's / B's codes convert in vectors */
+  bool int64_sums;         /* tc5__gemm_int64_sums: the portable kernel's former pass 2 */
   float tab_a[256], tab_b[256]; /* 8-bit codes' values (NaN: NaN/Inf)    */
   unsigned long slow_steps; /* row steps the AVX-512 kernel ran the portable way */
   float *af, *bf;         /* A, B scaled by 2^-(row's / column's largest exponent in the step) */
@@ -121,6 +122,23 @@ VINL bool any8l(v8l a) {
 }
 /* truncation toward zero, exact for |v| < 2^63 */
 VINL v8d truncv(v8d v) { return __builtin_convertvector(__builtin_convertvector(v, v8l), v8d); }
+/* The same, four lanes, for |v| < 2^51 (a step's terms and C, scaled: below 2^(F + 2)),
+ * without the conversion to int64, which x86 has in vectors only with
+ * AVX-512 (AVX2 compilers convert lane by lane): round to nearest by the
+ * 1.5 * 2^52 addition, then one step toward zero where that went away from
+ * it ((t - v) v > 0: t is farther from zero than v). Four lanes, which
+ * AVX compares in one instruction (GCC lowers comparisons of 8-lane
+ * doubles lane by lane there). Exact: t and t - v are exact for
+ * |v| < 2^51. */
+typedef double v4d __attribute__((vector_size(32)));
+typedef int64_t v4l __attribute__((vector_size(32)));
+VINL v4d trunc4_small(v4d v) {
+  const v4d magic = (v4d){0} + 0x1.8p52;
+  v4d t = (v + magic) - magic;
+  v4l away = (t - v) * v > 0;
+  v4l one = ((v4l)v & INT64_MIN) | ((v4l){0} + 0x3FF0000000000000ll); /* copysign(1, v) */
+  return t - (v4d)(one & away);
+}
 
 /* ---- rounding a step's exact sum to the output format --------------------------- */
 
@@ -212,5 +230,11 @@ typedef struct tc5__gemm_ctl {
 tc5_status tc5__gemm(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
                      const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
                      const tc5_dot_opts *o, unsigned threads, const tc5__gemm_ctl *ctl, tc5__gemm_info *info);
+/* tc5__gemm with the portable kernel's pass 2 as it was before its sums in
+ * doubles (int64 sums of converted terms, lane by lane without AVX-512):
+ * bench_gemm_core's baseline, the same results */
+tc5_status tc5__gemm_int64_sums(const tc5_dot *m, unsigned M, unsigned N, unsigned K, const uint32_t *A,
+                                const uint32_t *B, const uint32_t *SA, const uint32_t *SB, uint32_t *D,
+                                const tc5_dot_opts *o, unsigned threads, const tc5__gemm_ctl *ctl);
 
 #endif

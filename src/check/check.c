@@ -17,10 +17,27 @@
 #include "tc5/kind.h"
 #include "tc5/layout.h"
 
+/* the cluster's shadow across CTAs (issue 53; the section before the
+ * smem-race across CTAs): entries of chk_cta's xmma / chk_mb's xk, one per
+ * (CTA rank, warp) of a cluster of up to 16 CTAs */
+#define XK_N (16u * 32u)
+static void xcta_reset(chk_cta *k);
+static void xk_phase_done(uint32_t *xk);
+static void xcta_acquired(chk_cta *k, unsigned wi, const uint32_t *xk, bool cluster);
+static void xcta_publish(const chk_warp *w);
+static void xcta_release(const chk_warp *w);
+
 const char *chk_rule_id(unsigned rule) {
   const tc5_check_rule *r;
   return tc5_check_rule_get(rule, &r) ? "?" : r->id;
 }
+
+/* scopes across CTAs (issue 53; at the end of this file) */
+static void xscope_phase_done(chk_mb *x);
+static void xscope_observe(chk_cta *k, unsigned wi, const struct chk_xph *ph);
+static void chk_xscope_reset(chk_cta *k);
+static void xscope_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, chk_cta *t,
+                         const chk_desc_cache *e, uint32_t off, uint32_t n, const char *what);
 
 /* ---- setup ---- */
 tc5_status chk_new(chk_cta **out, const chk_setup *S) {
@@ -58,11 +75,18 @@ tc5_status chk_new(chk_cta **out, const chk_setup *S) {
   k->rmark = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->rmark);
   k->pslot = calloc((size_t)k->n * (k->nregs ? k->nregs : 1), sizeof *k->pslot);
   k->scratch = calloc(k->nvc, 4);
+  k->xs = calloc(1, sizeof *k->xs);
+  if (k->xs) {
+    k->xs->wt = calloc(k->ngran ? k->ngran : 1, 4);
+    k->xs->nar = calloc(k->n, sizeof *k->xs->nar);
+    k->xs->fenced = calloc(k->n, sizeof *k->xs->fenced);
+  }
   if (!k->vc || !k->svc || !k->spend || !k->fence_seq || !k->mma_n || !k->ld_n || !k->st_n || !k->rel_l ||
       !k->rel_s || !k->mma_lanes || !k->last_ev || !k->last_insn || !k->rg ||
       !k->last_rev || !k->last_rinsn ||
       !k->cpa_w || !k->cpa_m || !k->cpa_w2 || !k->cpa_m2 || !k->tma_w || !k->bulk_r || !k->wg_r || !k->sm_w || !k->sm_r || !k->bar || !k->bar_s || !k->pend ||
-      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch) {
+      !k->npend || !k->pend_cap || !k->pois || !k->npois || !k->pois_cap || !k->rmark || !k->pslot || !k->scratch ||
+      !k->xs || !k->xs->wt || !k->xs->nar || !k->xs->fenced) {
     chk_free(k);
     return TC5_ENOMEM;
   }
@@ -77,8 +101,8 @@ void chk_free(chk_cta *k) {
   free(k->rg), free(k->last_rev), free(k->last_rinsn);
   free(k->cpa_w), free(k->cpa_m), free(k->cpa_w2), free(k->cpa_m2), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
   free(k->ev), free(k->op), free(k->bar), free(k->bar_s), free(k->scratch);
-  for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur);
-  free(k->mb);
+  for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur), free(k->mb[i].xk);
+  free(k->mb), free(k->xmma);
   if (k->pend)
     for (unsigned w = 0; w < k->n; w++) free(k->pend[w]);
   free(k->pend), free(k->npend), free(k->pend_cap);
@@ -90,6 +114,8 @@ void chk_free(chk_cta *k) {
     for (unsigned w = 0; w < k->n; w++) free(k->wgs[w].reg), free(k->wgs[w].grp), free(k->wgs[w].insn);
   free(k->wgs);
   chk_xrace_free(k);
+  for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].xph);
+  if (k->xs) free(k->xs->wt), free(k->xs->nar), free(k->xs->fenced), free(k->xs);
   free(k);
 }
 
@@ -124,7 +150,12 @@ void chk_reset(chk_cta *k) {
   k->seq = 1;
   k->nev = 1; /* event and op 0 mean "none" */
   k->nop = 1;
-  for (unsigned i = 0; i < k->nmb; i++) memset(k->mb[i].cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
+  for (unsigned i = 0; i < k->nmb; i++) {
+    memset(k->mb[i].cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
+    if (k->mb[i].xph) memset(k->mb[i].xph, 0, 3 * sizeof *k->mb[i].xph);
+  }
+  chk_xscope_reset(k);
+  xcta_reset(k);
 }
 
 /* room for element n of a growable array: `pp` is the address of the array
@@ -302,9 +333,13 @@ static uint32_t store_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
   return e;
 }
 
+static void xcta_overwrite(const chk_warp *w, chk_cta *k, const chk_insn *in, int lane, uint32_t g, uint32_t off,
+                           const char *by);
+static void xcta_war(const chk_warp *w, chk_cta *k, const chk_insn *in, int lane, uint32_t g, uint32_t z);
 /* granules g..z of CTA k's shared memory written (by store event e, 0 for
  * the async proxy); overwriting what a tcgen05.mma of the writer's own CTA
- * still reads is reported (own: the writer is of k's CTA) */
+ * still reads is reported (own: the writer is of k's CTA; another CTA's
+ * copy: xcta_overwrite) */
 static void smem_written(const chk_warp *w, chk_cta *k, bool own, const chk_insn *in, int lane, uint32_t off, uint32_t g,
                          uint32_t z, uint32_t e, const char *by) {
   for (; g <= z; g++) {
@@ -315,6 +350,7 @@ static void smem_written(const chk_warp *w, chk_cta *k, bool own, const chk_insn
              "thread", g * GRAN > off ? g * GRAN : off, by);
       k->sm_r[g] = 0; /* reported once */
     }
+    if (!own && r) xcta_overwrite(w, k, in, lane, g, off, by);
     k->sm_w[g] = e;
   }
 }
@@ -338,7 +374,9 @@ void chk_smem_async_write(const chk_warp *w, const chk_insn *in, int lane, chk_c
   if (!k || !n) return;
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) z = k->ngran - 1;
+  if (t != w->k) xcta_war(w, k, in, lane, g, z);
   smem_written(w, k, t == w->k, in, lane, off, g, z, 0, " by a copy");
+  if (k->xs && g <= z) memset(k->xs->wt + g, 0, (z - g + 1) * 4); /* chk_tma_load follows it when its mbarrier is here */
   for (uint32_t x = g; x <= z; x++) {
     k->rg[x].w = k->rg[x].r[0] = k->rg[x].r[1] = 0;
     if (t == w->k) inflight_sources(k, w, in, lane, x, "a copy (TMA, bulk)");
@@ -403,7 +441,12 @@ static void inflight_dests(chk_cta *k, const chk_warp *w, const chk_insn *in, in
   }
   cpa_compact(k, g);
   uint32_t o = k->tma_w[g];
-  if (o && !tma_known(k, w->id, vc, &k->tma[o]))
+  if (o && k->tma[o].remote && !tma_known(k, w->id, vc, &k->tma[o]))
+    report(w, CR_ASYNC_DST_INFLIGHT, in, lane, (who){k->tma[o].insn, k->tma[o].warp, k->tma[o].lane},
+           "%s shared memory 0x%x, which a CTA pair's copy writes that completes on another CTA's mbarrier (the "
+           "leader's): no barrier.cluster or mbarrier wait of this CTA since orders its completion before this "
+           "access", acc, g * GRAN);
+  else if (o && !tma_known(k, w->id, vc, &k->tma[o]))
     report(w, CR_ASYNC_DST_INFLIGHT, in, lane, (who){k->tma[o].insn, k->tma[o].warp, k->tma[o].lane},
            "%s shared memory 0x%x, which a TMA load / bulk copy writes whose mbarrier phase (%u) this thread has not "
            "observed", acc, g * GRAN, k->tma[o].phase);
@@ -460,6 +503,7 @@ void chk_cp_async(const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
     k->cpa_m[g] = (uint16_t)((k->cpa_w[g] ? k->cpa_m[g] : 0) | m);
     k->cpa_w[g] = id;
     k->rg[g].busy = 1;
+    if (k->xs) k->xs->wt[g] = k->xs->xtime + 1;
   }
 }
 
@@ -488,7 +532,10 @@ void chk_tma_load(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, u
   memset(x, 0, sizeof *x);
   x->insn = (uint32_t)(in - k->code), x->mb = mb->idx, x->phase = phase;
   x->warp = (uint8_t)w->id, x->lane = (uint8_t)(lane < 0 ? 0 : lane);
-  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) k->tma_w[g] = id, k->rg[g].busy = 1;
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    k->tma_w[g] = id, k->rg[g].busy = 1;
+    if (k->xs) k->xs->wt[g] = k->xs->xtime + 1; /* completes on this CTA's mbarrier (issue 53) */
+  }
 }
 
 /* a warp observed phase c of mbarrier i: the TMA loads that phase completes are known to it */
@@ -919,6 +966,11 @@ void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args
                      operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
                                       (which ? N : M) / cg, K),
                      "tcgen05.mma", which ? "B" : "A");
+  for (unsigned which = a->a_in_tmem ? 1 : 0; cg == 2 && (k->rank ^ 1u) < k->npeers && which < 2; which++)
+    xscope_reads(k, w, in, lane, k->peers[k->rank ^ 1u], /* the peer's operands (issue 53) */
+                 operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
+                                  (which ? N : M) / cg, K),
+                 0, 0, "tcgen05.mma.cta_group::2");
   /* Tensor Memory: D (read with enable-input-d, written), A when there */
   uint32_t nl, nc;
   bool al16;
@@ -963,6 +1015,10 @@ void chk_cp(const chk_warp *w, const chk_insn *in, int lane, const tc5_cp_args *
   async_smem_reads(k, w, in, lane, id, granules(k, a->sdesc, 0xC0u + (uint32_t)a->shape, TC5_KIND_F8F6F4, 2, &op,
                                                 si->rows, si->bits / 8),
                    "tcgen05.cp", "its source");
+  if (a->cta_group == 2 && (k->rank ^ 1u) < k->npeers) /* the peer's source (issue 53) */
+    xscope_reads(k, w, in, lane, k->peers[k->rank ^ 1u],
+                 granules(k, a->sdesc, 0xC0u + (uint32_t)a->shape, TC5_KIND_F8F6F4, 2, &op, si->rows, si->bits / 8), 0,
+                 0, "tcgen05.cp.cta_group::2");
   uint32_t l0 = TC5_TMEM_LANE(a->taddr), c0 = TC5_TMEM_COL(a->taddr);
   bool told = false;
   for (unsigned r = 0; r < si->rows; r++)
@@ -1522,6 +1578,8 @@ static chk_mb *mb_of(chk_cta *k, const chk_mbar *mb) {
     x->cur = v, x->cur_s = v + k->nvc, x->last = v + 2 * k->nvc, x->last_s = v + 3 * k->nvc;
     x->prev = v + 4 * k->nvc, x->prev_s = v + 5 * k->nvc;
     x->seen = v + 6 * k->nvc;
+    x->xph = NULL;
+    x->xk = NULL; /* issue 53: allocated when a commit targets the mbarrier */
   }
   return &k->mb[i];
 }
@@ -1531,6 +1589,8 @@ void chk_mbar_init(const chk_warp *w, const chk_mbar *mb) {
   if (!k) return;
   chk_mb *x = mb_of(k, mb);
   if (x) memset(x->cur, 0, ((size_t)6 * k->nvc + k->n) * 4);
+  if (x && x->xph) memset(x->xph, 0, 3 * sizeof *x->xph);
+  if (x && x->xk) memset(x->xk, 0, XK_N * 3 * 4);
 }
 
 /* a phase completed: its arrivals become what a wait on it acquires */
@@ -1541,6 +1601,8 @@ static void phase_done(chk_cta *k, chk_mb *x) {
   join(x->last_s, x->cur_s, k->nvc);
   memset(x->cur, 0, k->nvc * 4);
   memset(x->cur_s, 0, k->nvc * 4);
+  xscope_phase_done(x);
+  if (x->xk) xk_phase_done(x->xk);
 }
 
 void chk_mbar_arrive(const chk_warp *w, const chk_insn *in, int lane, const chk_mbar *mb, uint32_t phase_before, bool commit,
@@ -1588,7 +1650,10 @@ static void release_into(const chk_warp *w, bool commit, uint32_t slot) {
   k->last_ev[w->id] = 0;
 }
 
-void chk_export(const chk_warp *w, bool commit) { release_into(w, commit, CHK_EXPORT_BAR); }
+void chk_export(const chk_warp *w, bool commit) {
+  xcta_release(w);
+  release_into(w, commit, CHK_EXPORT_BAR);
+}
 
 void chk_mbar_remote(chk_cta *k, const chk_mbar *mb, uint32_t phase_before) {
   if (!k) return;
@@ -1616,6 +1681,8 @@ void chk_mbar_observe(const chk_warp *w, const chk_insn *in, const chk_mbar *mb,
   x->seen[w->id] = c + 1;
   acquire(k, w->id, last ? x->last : x->prev, last ? x->last_s : x->prev_s);
   if (k->ntma > 1) tma_observed(k, w->id, mb->idx, c);
+  if (x->xph) xscope_observe(k, w->id, &x->xph[last ? 1 : 2]);
+  xcta_acquired(k, w->id, x->xk ? x->xk + (last ? 1 : 2) * XK_N : NULL, false);
 }
 
 void chk_bar_arrive(const chk_warp *w, uint32_t id) { release_into(w, false, id); }
@@ -1633,9 +1700,14 @@ void chk_bar_done(chk_cta *k, uint32_t id, uint32_t waiting) {
  * CHK_CLUSTER_BAR + 1 keeps the completed phase for the waits (a warp
  * waits before it can arrive in the next phase, which cannot complete
  * before every warp has) */
-void chk_cluster_arrive(const chk_warp *w) { chk_bar_arrive(w, CHK_CLUSTER_BAR); }
+void chk_cluster_arrive(const chk_warp *w) {
+  xcta_publish(w);
+  chk_bar_arrive(w, CHK_CLUSTER_BAR);
+  if (w->k && w->k->xs) w->k->xs->xcl = ++w->k->xs->xtime; /* a release at cluster scope (issue 53) */
+}
 void chk_cluster_done(chk_cta *k) {
   if (!k) return;
+  if (k->xs) k->xs->xcl_done = k->xs->xcl; /* the completed phase's releases (issue 53) */
   size_t n = k->nvc, from = (size_t)CHK_CLUSTER_BAR * n, to = from + n;
   memcpy(k->bar + to, k->bar + from, n * 4);
   memcpy(k->bar_s + to, k->bar_s + from, n * 4);
@@ -1647,6 +1719,10 @@ void chk_cluster_wait(const chk_warp *w) {
   if (!k) return;
   size_t at = (size_t)(CHK_CLUSTER_BAR + 1) * k->nvc;
   acquire(k, w->id, k->bar + at, k->bar_s + at);
+  for (uint32_t r = 0; k->xs && r < k->npeers && r < CHK_XRANKS; r++) /* every CTA's arrival: at cluster scope */
+    if (k->peers[r] && k->peers[r] != k && k->peers[r]->xs && k->xs->wide[r] < k->peers[r]->xs->xcl_done)
+      k->xs->wide[r] = k->peers[r]->xs->xcl_done;
+  xcta_acquired(k, w->id, NULL, true);
 }
 
 /* ---- mbarrier.arrive.relaxed (issue 33) ---- */
@@ -1671,6 +1747,151 @@ void chk_mbar_arrive_relaxed(const chk_warp *w, const chk_insn *in, int lane, co
     phase_done(k, x);
     if (spill) *spill = mb->idx + 1;
   }
+}
+
+/* ---- the cluster's shadow across CTAs (issue 53) ----
+ * ConSan's three cross-CTA cases: what another CTA's copy writes into this
+ * CTA's shared memory, and a CTA pair's copy into this CTA that completes on
+ * the leader's mbarrier, are checked in this CTA's shadow:
+ * - xcta_war: a copy of another CTA (a multicast TMA) writes granules that
+ *   warps of this CTA read; a reading warp that released nothing since its
+ *   read (no barrier.cluster.arrive without .relaxed, mbarrier arrive,
+ *   bar.sync, commit) is not ordered before the copy: smem-race, write
+ *   after read across CTAs (test_cluster_barrier_does_not_publish_later_
+ *   read). As for chk_xrace_local, any release counts (whether the copying
+ *   CTA acquired it is not followed): a race may be missed, none invented.
+ * - xcta_overwrite: a copy of another CTA overwrites granules that a
+ *   tcgen05.mma of this CTA reads, and the copying CTA does not know that
+ *   MMA complete: no commit of it arrived on an mbarrier whose phase a warp
+ *   of the copying CTA observed (chk_commit_target, xmma), nor did a
+ *   barrier.cluster pass it on (xcta_publish): smem-overwrite-inflight
+ *   (test_tma_tcgen05_mma_missing_multicast: the commit is not multicast to
+ *   the CTAs whose multicast TMA refills the operands).
+ * - chk_tma_load_remote: a CTA pair's copy into the peer completes on the
+ *   leader's mbarrier, which the peer's warps cannot wait on; it is in
+ *   flight for them until one acquires from the cluster after it (a
+ *   barrier.cluster wait, an mbarrier wait): a load of it before that is
+ *   async-dst-inflight (test_collapsed_wait_does_not_publish_peer_cta: only
+ *   the leader waits).
+ * Not followed: a pair MMA's reads of the peer CTA's half (the leader's
+ * shadow has its own half only), knowledge passed on by an ordinary remote
+ * mbarrier arrival (only commits and barrier.cluster carry it). */
+static void xcta_reset(chk_cta *k) {
+  k->ntma_remote = 0;
+  memset(k->xscan, 0, sizeof k->xscan), memset(k->xrel, 0, sizeof k->xrel);
+  if (k->xmma) memset(k->xmma, 0, (size_t)XK_N * 2 * 4);
+  for (unsigned i = 0; i < k->nmb; i++)
+    if (k->mb[i].xk) memset(k->mb[i].xk, 0, (size_t)XK_N * 3 * 4);
+}
+static uint32_t *xmma_of(chk_cta *k) {
+  if (!k->xmma) k->xmma = calloc((size_t)XK_N * 2, 4); /* what it knows, then what it published */
+  return k->xmma;
+}
+/* an mbarrier phase completed: its commits become what a wait acquires */
+static void xk_phase_done(uint32_t *xk) {
+  memcpy(xk + 2 * XK_N, xk + XK_N, (size_t)XK_N * 4);
+  join(xk + XK_N, xk, XK_N);
+  memset(xk, 0, (size_t)XK_N * 4);
+}
+/* warp wi of k acquired from the cluster (an mbarrier wait, whose phase's
+ * commits of other CTAs' MMAs are xk (NULL: none), or a barrier.cluster
+ * wait) */
+static void xcta_acquired(chk_cta *k, unsigned wi, const uint32_t *xk, bool cluster) {
+  if (xk && xmma_of(k)) join(k->xmma, xk, XK_N);
+  if (cluster)
+    for (uint32_t r = 0; r < k->npeers; r++) {
+      const chk_cta *p = k->peers[r];
+      if (p && p->xmma && xmma_of(k)) join(k->xmma, p->xmma + XK_N, XK_N);
+    }
+  if (!k->ntma_remote || wi >= 32) return;
+  /* the copies issued since this warp's last acquire (xscan: where it stopped) */
+  for (uint32_t j = k->xscan[wi] > 1 ? k->xscan[wi] : 1; j < k->ntma; j++) {
+    struct chk_tma *x = &k->tma[j];
+    if (x->remote && !x->kclock[wi]) x->kclock[wi] = VC(k, k->vc, wi)[VT(k, wi)] + 1;
+  }
+  k->xscan[wi] = k->ntma;
+}
+/* barrier.cluster.arrive (not .relaxed) of warp w: what its CTA knows of
+ * MMAs complete (other CTAs' through commits, its own through w's clock)
+ * is released to the cluster */
+static void xcta_publish(const chk_warp *w) {
+  chk_cta *k = w->k;
+  xcta_release(w);
+  if (!k || k->rank >= 16 || !xmma_of(k)) return;
+  uint32_t *pub = k->xmma + XK_N;
+  join(pub, k->xmma, XK_N);
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  for (unsigned x = 0; x < k->n; x++)
+    if (pub[k->rank * 32 + x] < vc[VM(k, x)]) pub[k->rank * 32 + x] = vc[VM(k, x)];
+}
+/* a release of warp w that another CTA can acquire (barrier.cluster.arrive
+ * without .relaxed, an arrival on another CTA's mbarrier or a multicast
+ * commit, a fence): its reads so far, and the reads of the CTA's warps that
+ * it knows of (a bar.sync or an mbarrier of the CTA before it: the release
+ * is cumulative), are ordered for xcta_war; on its own, a bar.sync or an
+ * arrival on the CTA's own mbarrier is a release at CTA scope only */
+static void xcta_release(const chk_warp *w) {
+  chk_cta *k = w->k;
+  if (!k) return;
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  for (unsigned p = 0; p < k->n && p < 32; p++)
+    if (k->xrel[p] < vc[VT(k, p)]) k->xrel[p] = vc[VT(k, p)];
+}
+void chk_cluster_arrive_relaxed(const chk_warp *w) {
+  chk_cta *k = w->k;
+  if (!k) return;
+  /* its clock stays (it releases nothing: chk_xrace_local counts clock
+   * moves): reads after it up to the warp's next release count too */
+  xcta_release(w);
+}
+void chk_commit_target(const chk_warp *w, chk_cta *d, const chk_mbar *mb) {
+  chk_cta *k = w->k;
+  /* a commit to the CTA's own mbarrier tells its warps of their own MMAs
+   * (the clocks say it): recorded only for other CTAs */
+  if (!k || !d || d == k || !mb || k->rank >= 16 || w->id >= 32) return;
+  chk_mb *x = mb_of(d, mb);
+  if (!x || (!x->xk && !(x->xk = calloc((size_t)XK_N * 3, 4)))) return;
+  uint32_t *c = &x->xk[k->rank * 32 + w->id];
+  if (*c < k->mma_n[w->id]) *c = k->mma_n[w->id];
+}
+void chk_tma_load_remote(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n) {
+  chk_cta *k = t;
+  if (!k || !n || !ROOM(k->tma, k->ntma, k->tma_cap, 64)) return;
+  uint32_t id = k->ntma++;
+  struct chk_tma *x = &k->tma[id];
+  memset(x, 0, sizeof *x);
+  x->insn = (uint32_t)(in - k->code), x->mb = UINT32_MAX, x->remote = 1;
+  x->warp = (uint8_t)w->id, x->lane = (uint8_t)(lane < 0 ? 0 : lane);
+  k->ntma_remote++;
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) k->tma_w[g] = id, k->rg[g].busy = 1;
+}
+static void xcta_war(const chk_warp *w, chk_cta *k, const chk_insn *in, int lane, uint32_t g, uint32_t z) {
+  for (; g <= z; g++) {
+    struct chk_rg *q = &k->rg[g];
+    for (int s = 0; s < 2; s++) {
+      const chk_ev *p = q->r[s] ? &k->ev[q->r[s]] : NULL;
+      if (!p || p->warp >= 32 || k->xrel[p->warp] >= p->tclock) continue; /* released to the cluster since */
+      report(w, CR_SMEM_RACE, in, lane, of_ev(p),
+             "this copy writes shared memory 0x%x of the cluster's CTA rank %u, which warp %u of that CTA read and "
+             "released nothing to the cluster since (no barrier.cluster.arrive without .relaxed, arrival on another "
+             "CTA's mbarrier or fence; bar.sync and its own mbarriers are CTA-scoped): nothing orders the read "
+             "before the copy (a write-after-read data race across CTAs)",
+             g * GRAN + (unsigned)__builtin_ctz(q->rm[s] ? q->rm[s] : 1), k->rank, p->warp);
+      q->r[s] = 0; /* reported once */
+    }
+  }
+}
+static void xcta_overwrite(const chk_warp *w, chk_cta *k, const chk_insn *in, int lane, uint32_t g, uint32_t off,
+                           const char *by) {
+  const chk_op *o = &k->op[k->sm_r[g]];
+  const chk_cta *y = w->k;
+  if (o->kind != OK_MMA || k->rank >= 16 || o->warp >= 32 || !y) return;
+  if (y->xmma && y->xmma[k->rank * 32 + o->warp] >= o->idx) return;
+  report(w, CR_SMEM_OVERWRITE, in, lane, of_op(o),
+         "shared memory 0x%x of the cluster's CTA rank %u is overwritten%s of CTA rank %u while the tcgen05.mma of "
+         "CTA rank %u (warp %u) that reads it is not known complete to CTA rank %u: no commit of it arrived on an "
+         "mbarrier this CTA observed", g * GRAN > off ? g * GRAN : off, k->rank, by, y->rank, k->rank, o->warp, y->rank);
+  k->sm_r[g] = 0; /* reported once */
 }
 
 /* ---- smem-race across the CTAs of a cluster (issue 33) ---- */
@@ -1702,6 +1923,7 @@ void chk_fence_order(const chk_warp *w) {
   if (!k) return;
   if (!k->xfence) k->xfence = calloc(k->n, 4);
   if (k->xfence) k->xfence[w->id]++;
+  xcta_release(w);
 }
 static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n) {
   uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
@@ -1710,6 +1932,7 @@ static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n) {
 void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n, bool write) {
   chk_cta *k = t, *src = w->k;
   if (!k || !src || !n || !in || chk_iclass(in) != 1) return;
+  if (!write) xscope_reads(src, w, in, lane, k, NULL, off, n, "ld.shared::cluster"); /* issue 53 */
   struct chk_xr *xr = xr_of(k);
   if (!xr) return;
   unsigned wi = w->id;
@@ -1746,5 +1969,94 @@ void chk_xrace_local(const chk_warp *w, const chk_insn *in, int lane, uint32_t o
              write ? "write-after-read" : "read-after-write");
     r->cta1 = 0;
     if (k->nxr) k->nxr--;
+  }
+}
+
+/* ---- scopes across the CTAs of a cluster (issue 53) ----
+ * Each CTA counts its releases to other CTAs (xtime). An mbarrier's phase
+ * gathers, per arriving CTA, the time of its latest arrival at cluster
+ * scope or wider and of its latest .cta-scoped one; a warp that observes
+ * the phase acquires them: the wide ones for its whole CTA (so that no
+ * barrier of this CTA is needed for the check to see them: never a false
+ * alarm for want of one), the .cta-scoped ones for itself. A read of a
+ * peer's granule written (1 + time) by a copy completed in the peer is
+ * release-scope when this warp acquired a .cta-scoped arrival of the peer
+ * made after the write and this CTA no release at cluster scope of the
+ * peer made after it: the only arrival ordering the write before the read
+ * does not include the reading thread. Generic stores and copies that
+ * complete on another CTA's mbarrier (a multicast, a 2-CTA TMA signalling
+ * the leader: their complete_tx orders them) are not followed. */
+static void chk_xscope_reset(chk_cta *k) {
+  chk_xs *x = k->xs;
+  if (!x) return;
+  x->xtime = x->xcl = x->xcl_done = 0;
+  memset(x->wt, 0, (k->ngran ? k->ngran : 1) * 4);
+  memset(x->wide, 0, sizeof x->wide);
+  memset(x->nar, 0, k->n * sizeof *x->nar);
+  memset(x->fenced, 0, k->n * sizeof *x->fenced);
+}
+static void xscope_phase_done(chk_mb *x) {
+  if (!x->xph) return;
+  struct chk_xph *c = &x->xph[0], *l = &x->xph[1];
+  x->xph[2] = *l;
+  for (unsigned r = 0; r < CHK_XRANKS; r++) {
+    if (l->wide[r] < c->wide[r]) l->wide[r] = c->wide[r];
+    if (l->nar[r].t < c->nar[r].t) l->nar[r] = c->nar[r];
+  }
+  memset(c, 0, sizeof *c);
+}
+static void xscope_observe(chk_cta *k, unsigned wi, const struct chk_xph *ph) {
+  if (!k->xs) return;
+  for (unsigned r = 0; r < CHK_XRANKS; r++) {
+    if (k->xs->wide[r] < ph->wide[r]) k->xs->wide[r] = ph->wide[r];
+    if (k->xs->nar[wi][r].t < ph->nar[r].t) k->xs->nar[wi][r] = ph->nar[r];
+  }
+}
+void chk_xscope_arrive(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, const chk_mbar *mb) {
+  chk_cta *k = w->k;
+  if (!k || !t || t == k || !k->xs || k->rank >= CHK_XRANKS) return;
+  chk_mb *x = mb_of(t, mb);
+  if (!x) return;
+  if (!x->xph && !(x->xph = calloc(3, sizeof *x->xph))) return;
+  uint32_t now = ++k->xs->xtime, f = k->xs->fenced[w->id];
+  struct chk_xph *c = &x->xph[0];
+  if (in && in->traits.scope == ISC_CTA) {
+    c->nar[k->rank] = (chk_xn){now, (uint32_t)(in - k->code), (uint8_t)w->id, (uint8_t)(lane < 0 ? 0 : lane)};
+    if (c->wide[k->rank] < f) c->wide[k->rank] = f; /* a fence at cluster scope before it releases what preceded the fence */
+  } else {
+    c->wide[k->rank] = now;
+  }
+}
+void chk_xscope_fence(const chk_warp *w, const chk_insn *in) {
+  chk_cta *k = w->k;
+  if (!k || !k->xs || !in) return;
+  if (in->traits.scope != ISC_CTA) k->xs->fenced[w->id] = ++k->xs->xtime; /* .cluster, .gpu, .sys (membar.gl / .sys) */
+}
+static bool xscope_gran(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t g,
+                        const char *what) {
+  uint32_t r = t->rank, wt = g < t->ngran ? t->xs->wt[g] : 0;
+  if (!wt || r >= CHK_XRANKS) return false;
+  const chk_xn *nar = &k->xs->nar[w->id][r];
+  if (nar->t < wt || k->xs->wide[r] >= wt) return false;
+  report(w, CR_RELEASE_SCOPE, in, lane, (who){nar->insn, nar->warp, nar->lane},
+         "%s reads shared memory 0x%x of the cluster's CTA rank %u, which a copy completed there wrote; this warp "
+         "knows of that write only through the arrival of that CTA's warp %u on this CTA's mbarrier with scope "
+         ".cta (the instruction below), whose release does not include this CTA's threads: nothing orders the "
+         "write before this read (scope .cta, needed .cluster)",
+         what, g * GRAN, r, nar->warp);
+  return true;
+}
+static void xscope_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, chk_cta *t,
+                         const chk_desc_cache *e, uint32_t off, uint32_t n, const char *what) {
+  if (!k->xs || !t || t == k || !t->xs) return;
+  bool any = false; /* has this warp acquired any .cta-scoped arrival of t? */
+  for (unsigned r = 0; r < CHK_XRANKS && !any; r++) any = k->xs->nar[w->id][r].t != 0;
+  if (!any) return;
+  if (e) {
+    for (uint32_t i = 0; i < e->n; i++)
+      if (xscope_gran(k, w, in, lane, t, e->g[i], what)) return;
+  } else {
+    for (uint32_t g = off / GRAN; n && g <= (off + n - 1) / GRAN; g++)
+      if (xscope_gran(k, w, in, lane, t, g, what)) return;
   }
 }

@@ -70,6 +70,7 @@ enum {
   CR_PAIR_DEALLOC_EARLY,    /* issue 34: the runner reports it (exec_tcgen05.c, pair_op) */
   CR_WGMMA_REG_INFLIGHT,    /* issue 34 */
   CR_MBAR_UNINIT,           /* issue 33: the runner reports it (exec_warp.c live_mbar, exec_tcgen05.c commit) */
+  CR_RELEASE_SCOPE,         /* issue 53: a .cta-scoped release a peer CTA relies on */
   CR_COUNT
 };
 
@@ -119,7 +120,31 @@ typedef struct chk_mb { /* per mbarrier: clock vectors of its phases */
   uint32_t *last, *last_s; /* up to the last completed phase             */
   uint32_t *prev, *prev_s; /* up to the one before                       */
   uint32_t *seen;          /* per warp: 1 + the last phase it observed (0: none) */
+  struct chk_xph *xph;     /* scoped releases from other CTAs: cur, last, prev (issue 53; NULL: none yet) */
+  uint32_t *xk;            /* issue 53: commits of other CTAs' MMAs that arrived here, as chk_cta's
+                              xmma: the current phase's, up to the last completed phase, up to the one
+                              before (3 x 512; NULL until a commit targets it) */
 } chk_mb;
+/* scoped releases across the CTAs of a cluster (issue 53): times are a
+ * CTA's xtime (++ at each of its releases to other CTAs) */
+#define CHK_XRANKS 16u
+typedef struct chk_xn { uint32_t t, insn; uint8_t warp, lane; } chk_xn; /* a .cta-scoped release: its time, where */
+struct chk_xph {                /* one phase of an mbarrier: the releases of other CTAs it gathered, by rank */
+  uint32_t wide[CHK_XRANKS];    /* at .cluster scope or wider: the latest time */
+  chk_xn nar[CHK_XRANKS];       /* at .cta scope: the latest */
+};
+typedef struct chk_xs {
+  uint32_t xtime;               /* this CTA's releases to other CTAs so far */
+  uint32_t xcl;                 /* xtime at its warps' last barrier.cluster arrival (a release at cluster scope) */
+  uint32_t xcl_done;            /* xcl when the cluster barrier's phase last completed (what its waits acquire) */
+  uint32_t *wt;                 /* per granule: 1 + xtime when a copy that completes in this CTA (cp.async; TMA or
+                                   bulk copy on this CTA's mbarrier) last wrote it; 0: not followed */
+  uint32_t wide[CHK_XRANKS];    /* per rank: the latest release at cluster scope of that CTA that a warp of this
+                                   CTA acquired (the CTA as a whole: never a false alarm for want of a barrier) */
+  chk_xn (*nar)[CHK_XRANKS];    /* per warp, per rank: the latest .cta-scoped release of that CTA it acquired */
+  uint32_t *fenced;             /* per warp: xtime at its last fence at .cluster scope or wider (a release of what
+                                   preceded it, through the warp's next arrival: 0 none) */
+} chk_xs;
 typedef struct chk_pend { /* a register a tcgen05.ld writes / tcgen05.st reads, until the wait */
   uint32_t reg, insn;
   uint32_t seq;  /* the warp's load (store) number of that instruction */
@@ -228,9 +253,19 @@ struct chk_cta {
   struct chk_tma {                 /* a TMA load / bulk copy into this CTA */
     uint32_t insn, mb, phase;      /* its mbarrier (index) and the phase it completes */
     uint8_t warp, lane;
+    uint8_t remote;                /* its mbarrier is another CTA's (a CTA pair's leader): chk_tma_load_remote */
     uint32_t kclock[32];           /* per warp: 1 + its clock when it observed the phase (0: not) */
   } *tma;
   uint32_t ntma, tma_cap;
+  uint32_t ntma_remote;            /* chk_tma_load_remote's entries in tma (0: none to look at) */
+  uint32_t xscan[32];              /* per warp: tma's entries up to here it looked at when it last acquired */
+  uint32_t xrel[32];               /* per warp p: p's clock T up to which its reads are released to the
+                                      cluster (by p or a warp that knew of them: xcta_release) */
+  /* issue 53 (cross-CTA shadow): per (CTA rank r, warp x) of the cluster,
+   * r * 32 + x: how many of that warp's tcgen05.mma this CTA knows complete,
+   * because a commit of them arrived on an mbarrier whose phase a warp of
+   * this CTA observed (NULL until one does; chk_commit_target) */
+  uint32_t *xmma;
   struct chk_wgmma {               /* per warp: registers of wgmma.mma_async not yet waited */
     uint32_t *reg, *grp, *insn;    /* the register, its wgmma-group, the wgmma */
     uint32_t n, cap, commits;      /* commits: wgmma.commit_group executed */
@@ -246,6 +281,7 @@ struct chk_cta {
   } *xr;
   uint32_t nxr;
   uint32_t *xfence;
+  chk_xs *xs;                      /* scoped releases across CTAs (issue 53) */
 };
 
 
@@ -443,6 +479,38 @@ void chk_export(const chk_warp *w, bool commit);
 void chk_mbar_arrive_relaxed(const chk_warp *w, const chk_insn *in, int lane, const chk_mbar *mb, uint32_t phase_before,
                              uint32_t *spill);
 void chk_mbar_remote(chk_cta *c, const chk_mbar *mb, uint32_t phase_before);
+/* ---- scopes across the CTAs of a cluster (issue 53) ----
+ * A release reaches another CTA's thread only when its scope includes that
+ * thread (8.6: morally strong; a .cta scope includes the CTA's threads
+ * only). chk_xscope_arrive: warp w's arrival (release semantics; its
+ * traits give the scope) on mbarrier mb of CTA t (t != w's CTA), before
+ * the arrival completes a phase; a tcgen05.commit's arrival is taken at
+ * cluster scope. chk_xscope_fence: a fence (its scope, from the traits).
+ * A read of a peer CTA's shared memory (ld.shared::cluster, a
+ * .cta_group::2 tcgen05.cp or MMA) that a copy completed in the peer wrote,
+ * which the reading warp knows of only through a .cta-scoped arrival of
+ * the peer (no later release at cluster scope of the peer was acquired in
+ * this CTA, no barrier.cluster), is release-scope. */
+void chk_xscope_arrive(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, const chk_mbar *mb);
+void chk_xscope_fence(const chk_warp *w, const chk_insn *in);
+/* ---- the cluster's shadow across CTAs (issue 53) ---- */
+/* a TMA load / bulk copy into [off, off + n) of CTA t whose mbarrier is in
+ * another CTA (a CTA pair's .cta_group::2 copy signals the leader's): in
+ * flight for t's warps until one acquires from the cluster after it (a
+ * barrier.cluster wait, an mbarrier wait): the checker does not follow the
+ * other CTA's phase */
+void chk_tma_load_remote(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n);
+/* tcgen05.commit of warp w arrives on mbarrier mb of CTA d (w's own CTA or
+ * another of a .multicast::cluster mask); called before the arrival's
+ * chk_mbar_arrive / chk_mbar_remote: a warp of d that observes the phase
+ * knows w's MMAs complete, which a copy of d into another CTA's shared
+ * memory that they read needs */
+void chk_commit_target(const chk_warp *w, chk_cta *d, const chk_mbar *mb);
+/* barrier.cluster.arrive.relaxed of warp w: it releases nothing, but the
+ * copies of other CTAs issued after the barrier's wait come after w's
+ * reads (xcta_war counts it for reads only: ConSan's correct 2-CTA kernels
+ * read the Tensor Memory address slot before one and multicast into it after) */
+void chk_cluster_arrive_relaxed(const chk_warp *w);
 void chk_cluster_done(chk_cta *c);
 void chk_cluster_wait(const chk_warp *w);
 #endif

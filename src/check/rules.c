@@ -274,6 +274,18 @@ static const tc5_check_rule rules[CR_COUNT] = {
                         "does with it is undefined)",
                         "mbarrier.init by one thread, then fence.mbarrier_init (for other CTAs) and a barrier, "
                         "before any thread uses the mbarrier; mbarrier.init again after mbarrier.inval"},
+    [CR_RELEASE_SCOPE] = {"release-scope", TC5_CHECK_ERROR,
+                          "8.7 (Memory Consistency Model: morally strong operations)",
+                          "Two operations are morally strong relative to each other if they are related in program "
+                          "order, or each operation is strong and specifies a scope that includes the thread "
+                          "executing the other operation; .cta, the default scope of mbarrier.arrive, includes "
+                          "only the threads of the executing thread's CTA.",
+                          "a warp reads another CTA's shared memory (ld.shared::cluster, a .cta_group::2 tcgen05.cp "
+                          "or tcgen05.mma) that a copy completed in that CTA wrote, and knows of the write only "
+                          "through that CTA's mbarrier arrival at .cta scope on its own CTA's mbarrier: the "
+                          "release does not include the reading thread, nothing orders the write before the read",
+                          "mbarrier.arrive.release.cluster (or a fence.acq_rel.cluster before the arrival) when the "
+                          "arrival tells another CTA that data is ready"},
 };
 
 tc5_status tc5_check_rule_count(unsigned *count) {

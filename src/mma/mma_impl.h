@@ -36,7 +36,14 @@ struct tc5_mma_queue {
   unsigned n, cap, issued;
   uint8_t *arena;
   size_t used, size;
+  unsigned threads; /* host threads a K loop's arithmetic may use (tc5_gemm's; 0: 1) */
 };
+
+/* Lets the K loops of the CTA's MMAs (the even CTA's, for a pair) run
+ * their arithmetic on `threads` host threads (the runner: the threads a
+ * launch has beyond one a cluster it runs); the results are the same.
+ * TC5_ENOMEM when the queue cannot be made. */
+tc5_status tc5__mma_threads(tc5_cta *c, unsigned threads);
 
 /* words of the arena (an offset); SIZE_MAX when memory runs out */
 size_t tc5__mma_arena_take(struct tc5_mma_queue *q, size_t words);

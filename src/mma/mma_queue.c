@@ -28,6 +28,14 @@ struct tc5_mma_queue *tc5__mma_queue_of(tc5_cta *c) {
   return c->queue;
 }
 
+tc5_status tc5__mma_threads(tc5_cta *c, unsigned threads) {
+  if (threads <= 1 && !c->queue) return TC5_OK; /* the default */
+  struct tc5_mma_queue *q = tc5__mma_queue_of(c);
+  if (!q) return TC5_ENOMEM;
+  q->threads = threads;
+  return TC5_OK;
+}
+
 tc5_status tc5_cta_free(tc5_cta *cta) {
   if (!cta) return TC5_EINVAL;
   if (cta->queue) {
@@ -207,7 +215,8 @@ static tc5_status run_batch(struct tc5_mma_queue *q, mma_job *const *jobs, unsig
         if (!g) memcpy(SB + (size_t)s0 * N, ARENA(q, J->sb_off) + (size_t)c * ns * N, (size_t)ns * N * sizeof *SB);
       }
     /* .sp: the elided pairs are absent (B there never classified) */
-    st = tc5__gemm_elided(&h->dot, R, N, K, direct ? A + (size_t)c * rows * K : A, EL, B, SA, SB, D, &h->o, 1);
+    st = tc5__gemm_elided(&h->dot, R, N, K, direct ? A + (size_t)c * rows * K : A, EL, B, SA, SB, D, &h->o,
+                          q->threads > 1 ? q->threads : 1);
     if (st) goto out;
     for (unsigned g = 0; g < ng; g++) {
       const mma_job *J = jobs[g * n];

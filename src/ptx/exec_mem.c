@@ -60,6 +60,7 @@ static PTX_EXEC(x_ld1) {
   uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
   bool sgn = in->mods & 1;
   bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
+  bool part = global && w->cta->cl->sb_warps != 0; /* stores in store buffers (seeded schedules) */
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
     const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, false) : NULL;
@@ -69,6 +70,8 @@ static PTX_EXEC(x_ld1) {
       if (global) remember_region(w, addr);
     }
     if (__builtin_expect(w->sb_n != 0, 0) && global && ptx_sb_overlaps(w, p, eb)) ptx_sb_drain(w); /* its own stores */
+    uint8_t ov[8];
+    if (__builtin_expect(part, 0)) p = ptx_sb_view(w, p, eb, ov); /* other warps' stores its CTA sees (machine.c) */
     uint64_t v;
     switch (eb) {
     case 1: v = *p; break;
@@ -85,7 +88,7 @@ static PTX_EXEC(x_ld1) {
  * relaxed (.volatile is relaxed), not a release nor .mmio */
 static inline bool sb_ok(const ptx_insn *in) {
   return in->traits.sem == ISEM_NONE || in->traits.sem == ISEM_WEAK || in->traits.sem == ISEM_RELAXED ||
-         in->traits.sem == ISEM_VOLATILE;
+         in->traits.sem == ISEM_VOLATILE || (in->traits.sem == ISEM_RELEASE && in->traits.scope == ISC_CTA);
 }
 static PTX_EXEC(x_st1) {
   const uint64_t *base = PTX_R(w, in->o[0].reg), *src = PTX_R(w, in->o[1].reg);
@@ -93,7 +96,9 @@ static PTX_EXEC(x_st1) {
   unsigned eb = in->aux;
   bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
   bool buf = global && w->cta->cl->sched && sb_ok(in);
-  if (global && !buf && w->sb_n) ptx_sb_drain(w); /* a release: the warp's earlier stores first */
+  /* a release at .cluster scope or wider: the warp's earlier stores and those its CTA sees first
+   * (cumulativity); a .cta release is kept in the buffer after them (a CTA sees them in order) */
+  if (global && !buf && (w->sb_n | w->cta->cl->sb_part)) ptx_sb_release_all(w);
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
     uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, true) : NULL;
@@ -117,7 +122,7 @@ static PTX_EXEC(x_ld) {
   const tc5_ptx_module *m = w->cta->L->m;
   const uint32_t *vr = dst->kind == PO_VEC ? m->vregs + dst->vec : &dst->reg;
   bool sgn = in->mods & 1;
-  if (w->sb_n) ptx_sb_drain(w); /* the store buffer (seeded schedules): drained first */
+  if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
     const uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
@@ -138,7 +143,7 @@ static PTX_EXEC(x_st) {
   const uint64_t *base = PTX_R(w, ad->reg);
   unsigned eb = in->aux, nv = in->vec;
   const uint32_t *vr = src->kind == PO_VEC ? w->cta->L->m->vregs + src->vec : &src->reg;
-  if (w->sb_n) ptx_sb_drain(w); /* the store buffer (seeded schedules): drained first */
+  if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
     uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
@@ -156,7 +161,7 @@ static PTX_EXEC(x_ldst128) {
   bool store = in->mods & 2;
   const ptx_opnd *ad = &in->o[store ? 0 : 1];
   uint32_t reg = in->o[store ? 1 : 0].reg;
-  if (w->sb_n) ptx_sb_drain(w); /* the store buffer (seeded schedules): drained first */
+  if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
   PTX_LANES(mask, {
     uint64_t addr = PTX_R(w, ad->reg)[l] + (uint64_t)ad->imm;
     uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, 16, store);
@@ -1050,8 +1055,8 @@ static PTX_EXEC(x_fence_proxy_async) {
 /* the other fences and membar: the checker counts them as releases of the
  * warp for accesses to other CTAs' shared memory (chk_fence_order) */
 static PTX_EXEC(x_fence_order) {
-  (void)in;
   if (mask && w->cta->chk) chk_fence_order(CHK_W(w));
+  if (mask && w->cta->chk) chk_xscope_fence(CHK_W(w), CHK_IN(w, in)); /* its scope (issue 53) */
   return PX_NEXT;
 }
 PTX_DEC(dec_fence) {

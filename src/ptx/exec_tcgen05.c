@@ -343,12 +343,17 @@ static PTX_EXEC(x_commit) {
     tc5_status st = tc5_commit(g, in->aux2, mp, nm, &dg);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[%s] %s", chk_rule_id(CR_TMEM_UNINIT), dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
+    for (unsigned i = 0; c->chk && i < nm; i++) /* before the arrivals below complete their phases (issue 53) */
+      if (pc[i]->chk) chk_commit_target(CHK_W(w), pc[i]->chk, CHK_MB(pc[i], pm[i]));
     if (c->chk && own) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(c, own), before, true, &spill);
     if (c->tm) for (unsigned i = 0; i < nm; i++) tm_commit(c->tm, w->id, &pm[i]->tm, pm[i]->mb.phase);
     if (nm > (own != NULL)) { /* other CTAs' mbarriers: through the exports */
       chk_export(CHK_W(w), true);
       for (unsigned i = 0; i < nm; i++)
-        if (pc[i] != c) chk_mbar_remote(pc[i]->chk, CHK_MB(pc[i], pm[i]), pbefore[i]);
+        if (pc[i] != c) {
+          if (c->chk) chk_xscope_arrive(CHK_W(w), NULL, (int)l, pc[i]->chk, CHK_MB(pc[i], pm[i])); /* a commit: cluster scope */
+          chk_mbar_remote(pc[i]->chk, CHK_MB(pc[i], pm[i]), pbefore[i]);
+        }
     }
     c->progress = true;
   });
@@ -365,8 +370,9 @@ static void timing_mma(ptx_warp *w, const ptx_insn *in, const tc5_mma_args *a, u
                                                 TM_RATE_FP8, TM_RATE_FP4, TM_RATE_FP4};
   double flops = 2.0 * d.m * d.n * k * (d.sparse ? 0.5 : 1);
   ptx_cta *c = w->cta;
-  tm_mma(c->tm, w->id, TM_PC(w, in), flops, rate[(unsigned)a->variant.kind < TC5_KIND_COUNT ? a->variant.kind : 0],
-         cta_group == 2 ? c->cl->ctas[c->rank ^ 1u].tm : NULL, false);
+  tm_tcgen05(c->tm, w->id, TM_PC(w, in), d.m, d.n, flops,
+             rate[(unsigned)a->variant.kind < TC5_KIND_COUNT ? a->variant.kind : 0],
+             cta_group == 2 ? c->cl->ctas[c->rank ^ 1u].tm : NULL);
 }
 
 /* tcgen05.mma: the variant is parsed from the opcode text once at decode

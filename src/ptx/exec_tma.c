@@ -125,6 +125,11 @@ static PTX_EXEC(x_tensor) {
         tc5_tma_box_footprint(&p, &foot);
         chk_smem_async_write(CHK_W(w), CHK_IN(w, in), (int)l, d->chk, off, foot);
       }
+      if (!load && d == w->cta && w->cta->tm) { /* the timing model: the store's bytes through the TMA engine */
+        uint32_t bytes;
+        tc5_tma_box_tx_bytes(&p, &bytes);
+        tm_tma_store(w->cta->tm, w->id, bytes);
+      }
       if (!load && d == w->cta && d->chk) { /* a store / reduction reads the box from shared memory */
         uint32_t foot;
         tc5_tma_box_footprint(&p, &foot);
@@ -151,6 +156,10 @@ static PTX_EXEC(x_tensor) {
           uint32_t foot;
           tc5_tma_box_footprint(&p, &foot);
           if (pm && pm->mb.initialized) chk_tma_load(CHK_W(w), CHK_IN(w, in), (int)l, d->chk, off, foot, CHK_MB(d, pm), pm->mb.phase);
+        } else if (d->chk) { /* the mbarrier is another CTA's (the pair's leader's): issue 53 */
+          uint32_t foot;
+          tc5_tma_box_footprint(&p, &foot);
+          chk_tma_load_remote(CHK_W(w), CHK_IN(w, in), (int)l, d->chk, off, foot);
         }
         int r = ptx_mbar_complete_tx_lane(w, in, (int)l, PTX_CLUSTER_FORM(bt, mboff), bytes);
         if (r != PX_NEXT) return r;

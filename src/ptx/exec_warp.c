@@ -211,6 +211,7 @@ static PTX_EXEC(x_cluster_arrive) {
   w->cl_phase = cl->bar_phase;
   cl->bar_arrived += (uint32_t)__builtin_popcount(mask);
   if (w->cta->chk && !in->mods) chk_cluster_arrive(CHK_W(w));
+  else if (w->cta->chk) chk_cluster_arrive_relaxed(CHK_W(w)); /* issue 53: orders the warp's reads (xcta_war) */
   ptx_cluster_bar_check(cl);
   if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &cl->tm_bar, 0, cl->bar_phase);
   return PX_NEXT;
@@ -569,6 +570,7 @@ static PTX_EXEC(x_mbarrier) {
         done = mb->mb.phase != (uint32_t)x[l]; /* the state names the phase of the arrival */
       }
       d[l] = done;
+      if (done && w->cta->tm) tm_mbar_wait(w->cta->tm, w->id, &mb->tm); /* the timing model: the phase's time */
       if (!done) {
         all = false;
         w->wait_id = PTX_CLUSTER_OFF(off);
@@ -610,6 +612,7 @@ static PTX_EXEC(x_mbarrier) {
       if (mb->mb.initialized && !again && w->cta->chk) chk_mbar_reinit(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb));
       if (!again) inited[ninited++] = mb;
       st = tc5_mbarrier_init(&mb->mb, (uint32_t)x[l], &dg);
+      memset(&mb->tm, 0, sizeof mb->tm); /* the timing model's phase times start again */
       if (w->cta->chk) chk_mbar_init(CHK_W(w), CHK_MB(w->cta, mb));
       uint8_t *p = ptx_mem(w, in, (int)l, PS_SHARED, off, 8, true);
       if (!p) return PX_ERROR;
@@ -637,8 +640,10 @@ static PTX_EXEC(x_mbarrier) {
         bool relaxed = (in->mods & 4) != 0; /* 9.7.13.15.13: .relaxed arrives with no memory ordering */
         if (!st && t != w->cta && !relaxed) chk_export(CHK_W(w), false);
         if (!st) st = tc5_mbarrier_arrive(&mb->mb, cnt, NULL, &dg);
+        if (!st && w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &mb->tm, 0, mb->mb.phase); /* the arrival's time */
         if (!st && t == w->cta && w->cta->chk && !relaxed) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb), before, false, &spill);
         if (!st && t == w->cta && w->cta->chk && relaxed) chk_mbar_arrive_relaxed(CHK_W(w), CHK_IN(w, in), (int)l, CHK_MB(w->cta, mb), before, &spill);
+        if (!st && t != w->cta && !relaxed && w->cta->chk) chk_xscope_arrive(CHK_W(w), CHK_IN(w, in), (int)l, t->chk, CHK_MB(t, mb));
         if (!st && t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
         d[l] = before;
         break;

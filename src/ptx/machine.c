@@ -284,6 +284,7 @@ static int mbar_signal(ptx_warp *w, const ptx_insn *in, int lane, uint32_t addr,
   tc5_status st = tx ? tc5_mbarrier_complete_tx(&mb->mb, n, &dg) : tc5_mbarrier_arrive(&mb->mb, n, NULL, &dg);
   if (st) return ptx_fail(w, in, lane, st, addr, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
   if (t == w->cta && w->cta->chk && (!tx || mb->mb.phase != before)) chk_mbar_arrive(CHK_W(w), CHK_IN(w, in), lane, CHK_MB(w->cta, mb), before, false, NULL);
+  if (t != w->cta && w->cta->chk) chk_xscope_arrive(CHK_W(w), NULL, lane, t->chk, CHK_MB(t, mb)); /* the async proxy's signal */
   if (t != w->cta) chk_mbar_remote(t->chk, CHK_MB(t, mb), before);
   if (w->cta->tm) tm_mbar_signal(w->cta->tm, w->id, TM_PC(w, in), &mb->tm, tx ? n : 0, mb->mb.phase);
   if (tx) {
@@ -379,20 +380,138 @@ bool ptx_cluster_bar_check(ptx_cluster *cl) {
  * memory instructions drain it first (run.c), its own loads see it
  * (exec_mem.c), and the cluster's end drains every warp's. The entries
  * drain oldest first, so one warp's stores become visible in order. ---- */
+/* the counters of the warp's cluster after its buffer changed */
+static void sb_count(ptx_warp *w, bool had) {
+  ptx_cluster *cl = w->cta->cl;
+  bool part = false;
+  if (w->sb_n)
+    for (uint32_t r = 0; r < cl->n; r++) part |= w->sb_dlv[r] != 0;
+  if (part != w->sb_part) cl->sb_part += part ? 1 : (uint32_t)-1, w->sb_part = part;
+  if (had != (w->sb_n != 0)) cl->sb_warps += had ? (uint32_t)-1 : 1;
+}
 void ptx_sb_drain(ptx_warp *w) {
+  bool had = w->sb_n != 0;
   for (unsigned i = 0; i < w->sb_n; i++) memcpy(w->sb[i].p, w->sb[i].b, w->sb[i].n);
   w->sb_n = 0;
+  memset(w->sb_dlv, 0, sizeof w->sb_dlv);
+  sb_count(w, had);
+}
+/* the entries visible to every CTA of the cluster go to memory */
+void ptx_sb_settle(ptx_warp *w) {
+  ptx_cluster *cl = w->cta->cl;
+  bool had = w->sb_n != 0;
+  unsigned m = w->sb_n;
+  for (uint32_t r = 0; r < cl->n; r++)
+    if (w->sb_dlv[r] < m) m = w->sb_dlv[r];
+  if (m) {
+    for (unsigned i = 0; i < m; i++) memcpy(w->sb[i].p, w->sb[i].b, w->sb[i].n);
+    memmove(&w->sb[0], &w->sb[m], (w->sb_n - m) * sizeof w->sb[0]);
+    w->sb_n = (uint8_t)(w->sb_n - m);
+    for (uint32_t r = 0; r < cl->n; r++) w->sb_dlv[r] = (uint8_t)(w->sb_dlv[r] - m);
+  }
+  sb_count(w, had);
+}
+void ptx_sb_release_cta(ptx_warp *w) {
+  if (!w->sb_n) return;
+  w->sb_dlv[w->cta->rank] = w->sb_n;
+  ptx_sb_settle(w);
+}
+void ptx_sb_release_all(ptx_warp *w) {
+  ptx_cluster *cl = w->cta->cl;
+  uint32_t me = w->cta->rank;
+  if (w->sb_n) ptx_sb_drain(w);
+  if (!cl->sb_part) return;
+  for (uint32_t rk = 0; rk < cl->n; rk++) /* what this CTA sees of other warps' stores: to every CTA */
+    for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
+      ptx_warp *v = &cl->ctas[rk].warps[k];
+      unsigned d = v->sb_dlv[me];
+      if (!v->sb_n || !d) continue;
+      for (uint32_t r = 0; r < cl->n; r++)
+        if (v->sb_dlv[r] < d) v->sb_dlv[r] = (uint8_t)d;
+      ptx_sb_settle(v);
+    }
+}
+const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *buf) {
+  ptx_cluster *cl = w->cta->cl;
+  uint32_t me = w->cta->rank;
+  /* a store not yet visible to this CTA becomes visible now with chance
+   * 1/2 (it may at any time), with the warp's older ones: so each CTA's
+   * loads decide on their own which of the buffered stores they see */
+  if (cl->sched)
+    for (uint32_t rk = 0; rk < cl->n; rk++)
+      for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
+        ptx_warp *v = &cl->ctas[rk].warps[k];
+        if (v == w || v->sb_n <= v->sb_dlv[me]) continue;
+        unsigned j = 0;
+        for (unsigned i = v->sb_dlv[me]; i < v->sb_n; i++)
+          if (v->sb[i].p < p + n && p < v->sb[i].p + v->sb[i].n) j = i + 1;
+        if (j && ptx_splitmix(&cl->sched->sb_rng) & 1) {
+          v->sb_dlv[me] = (uint8_t)j;
+          ptx_sb_settle(v);
+        }
+      }
+  if (!cl->sb_part) return p;
+  bool copied = false;
+  for (uint32_t rk = 0; rk < cl->n; rk++)
+    for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
+      const ptx_warp *v = &cl->ctas[rk].warps[k];
+      if (v == w || !v->sb_part) continue;
+      for (unsigned i = 0; i < v->sb_dlv[me]; i++) { /* oldest first: the newest wins */
+        const struct ptx_sbuf *e = &v->sb[i];
+        if (!(e->p < p + n && p < e->p + e->n)) continue;
+        if (!copied) memcpy(buf, p, n), copied = true;
+        for (unsigned b = 0; b < e->n; b++)
+          if (e->p + b >= p && e->p + b < p + n) buf[e->p + b - p] = e->b[b];
+      }
+    }
+  return copied ? buf : p;
+}
+/* what an instruction makes visible before it runs (its traits, never its
+ * text): fences and releases by their scope, the PTX memory model's
+ * morally-strong synchronisation (8.6: a .cta scope includes only the
+ * threads of the CTA); atomics, asynchronous copies and accesses outside
+ * the scalar ld/st.global path see what their CTA sees through memory */
+void ptx_sb_order(ptx_warp *w, const ptx_insn *in) {
+  const insn_traits *t = &in->traits;
+  bool release = t->sem == ISEM_RELEASE || t->sem == ISEM_ACQ_REL || t->sem == ISEM_SC;
+  if (t->flags & (IT_ATOMIC | IT_ASYNC | IT_CP_ASYNC)) {
+    ptx_sb_release_all(w);
+  } else if (t->flags & IT_FENCE) {
+    if (t->scope == ISC_CTA) ptx_sb_release_cta(w);
+    else ptx_sb_release_all(w);
+  } else if (t->group == IG_MBARRIER) {
+    if (release) t->scope == ISC_CTA ? ptx_sb_release_cta(w) : ptx_sb_release_all(w);
+    /* an acquire (test_wait, try_wait), a relaxed arrival, init, expect_tx: none */
+  } else if (t->flags & IT_BARRIER) {
+    if (t->sem == ISEM_RELAXED) return; /* barrier.cluster.arrive.relaxed releases nothing */
+    if (t->scope == ISC_CTA || t->scope == ISC_NONE) ptx_sb_release_cta(w); /* bar.sync: the CTA */
+    else ptx_sb_release_all(w);                                             /* barrier.cluster */
+  } else {
+    ptx_sb_release_all(w); /* a generic address, another state space */
+  }
 }
 
 void ptx_sb_put(ptx_warp *w, uint8_t *p, const void *v, unsigned n) {
-  if (w->sb_n == PTX_SB_MAX) { /* full: the oldest becomes visible */
-    memcpy(w->sb[0].p, w->sb[0].b, w->sb[0].n);
-    memmove(&w->sb[0], &w->sb[1], (PTX_SB_MAX - 1) * sizeof w->sb[0]);
-    w->sb_n--;
+  ptx_cluster *cl = w->cta->cl;
+  if (w->sb_n == PTX_SB_MAX) { /* full: the oldest becomes visible to every CTA */
+    for (uint32_t r = 0; r < cl->n; r++)
+      if (!w->sb_dlv[r]) w->sb_dlv[r] = 1;
+    ptx_sb_settle(w);
   }
+  /* coherence: a byte is held by one warp's buffer at most, so that every
+   * CTA sees the stores to it in one order; another warp's older store to
+   * these bytes becomes visible first */
+  if (cl->sb_warps > (w->sb_n != 0))
+    for (uint32_t rk = 0; rk < cl->n; rk++)
+      for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
+        ptx_warp *o = &cl->ctas[rk].warps[k];
+        if (o != w && o->sb_n && ptx_sb_overlaps(o, p, n)) ptx_sb_drain(o);
+      }
+  bool had = w->sb_n != 0;
   struct ptx_sbuf *e = &w->sb[w->sb_n++];
   e->p = p, e->n = (uint8_t)n;
   memcpy(e->b, v, n);
+  sb_count(w, had);
 }
 
 bool ptx_sb_overlaps(const ptx_warp *w, const uint8_t *p, unsigned n) {

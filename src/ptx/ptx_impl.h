@@ -275,6 +275,9 @@ typedef struct ptx_launch {
   tm_insn *tmi;
   uint64_t run_n;
   const uint64_t *run_pick;
+  unsigned mma_threads;     /* host threads each CTA's MMA arithmetic may use: those
+                               the launch has beyond one a worker (fewer clusters
+                               to run than threads: a sampled launch) */
 } ptx_launch;
 /* whether the launch failed: read by every worker while one sets it (under L->lock) */
 static inline int ptx_failed(const ptx_launch *L) { return __atomic_load_n(&L->failed, __ATOMIC_RELAXED); }
@@ -337,6 +340,12 @@ typedef struct ptx_warp {
    * not yet visible to other warps, oldest first (ptx_sb_*, sched.c) */
   struct ptx_sbuf { uint8_t *p; uint8_t n; uint8_t b[8]; } sb[PTX_SB_MAX];
   uint8_t sb_n;
+  /* scoped visibility (issue 53): sb_dlv[r] of the oldest entries are
+   * visible to the warps of the cluster's CTA of rank r (a prefix: each CTA
+   * sees a warp's stores in order); an entry visible to every CTA is written
+   * to memory. sb_part: some entry is visible to some CTA, not yet to all */
+  uint8_t sb_dlv[16];
+  bool sb_part;
 } ptx_warp;
 
 typedef struct ptx_bar {
@@ -382,6 +391,8 @@ typedef struct ptx_cluster {
     uint32_t ncols, taddr, line;
   } pair[8];
   struct ptx_sched *sched;  /* an adversarial schedule (NULL: the default one) */
+  uint32_t sb_part;         /* warps with stores visible to some CTAs, not all (ptx_sb_*: loads overlay them) */
+  uint32_t sb_warps;        /* warps whose store buffer holds entries */
   tm_mb tm_bar;             /* the timing model's time of barrier.cluster's phases */
 } ptx_cluster;
 
@@ -430,6 +441,28 @@ void ptx_sb_put(struct ptx_warp *w, uint8_t *p, const void *v, unsigned n);
 void ptx_sb_drain(struct ptx_warp *w);
 bool ptx_sb_overlaps(const struct ptx_warp *w, const uint8_t *p, unsigned n);
 void ptx_sb_drain_cluster(ptx_cluster *cl, ptx_sched *s, unsigned den);
+/* scoped visibility (issue 53): the warp's stores become visible to its own
+ * CTA (a .cta fence, bar.sync, a .cta release), or to every CTA together
+ * with whatever other warps' stores its CTA sees (a release or fence at
+ * .cluster scope or wider, an atomic, an asynchronous copy, an access
+ * that does not go through the scalar ld/st path: cumulativity) */
+void ptx_sb_release_cta(struct ptx_warp *w);
+/* after sb_dlv changed: the entries visible to every CTA go to memory */
+void ptx_sb_settle(struct ptx_warp *w);
+void ptx_sb_release_all(struct ptx_warp *w);
+/* by the instruction's traits: what it makes visible before it runs */
+void ptx_sb_order(struct ptx_warp *w, const struct ptx_insn *in);
+/* a load of n bytes at p by w: the memory's bytes with the stores of other
+ * warps visible to w's CTA and not yet in memory laid over them (into buf);
+ * under a seeded schedule, a store not yet visible to w's CTA may become so */
+const uint8_t *ptx_sb_view(struct ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *buf);
+/* SplitMix64 (Steele et al., OOPSLA 2014): the schedules' generator */
+static inline uint64_t ptx_splitmix(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 /* completes the pending operations up to the last one w issued (NULL: all) */
 int ptx_late_flush(ptx_cluster *cl, const struct ptx_warp *w);
 /* wait_group N: completes the pending operations up to w's commit_group of

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "check/check_impl.h"
+#include "mma/mma_impl.h"
 #include "ptx/ptx_impl.h"
 _Static_assert(PTX_MAX_BARRIERS == CHK_MAX_BARRIERS, "the checker's barrier slots follow the runner's ids");
 
@@ -127,11 +128,11 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     int r;
     /* the store buffer (seeded schedules, issue 53): what orders or reaches
      * memory otherwise than a plain ld/st.global makes the warp's stores visible first */
-    if (__builtin_expect(w->sb_n != 0, 0) &&
+    if (__builtin_expect((w->sb_n | c->cl->sb_part) != 0, 0) &&
         ((in->traits.flags & (IT_FENCE | IT_BARRIER | IT_ATOMIC | IT_ASYNC | IT_CP_ASYNC)) ||
          ((in->traits.flags & (IT_READ | IT_WRITE)) && in->traits.space != IS_GLOBAL && in->traits.space != IS_SHARED &&
           in->traits.space != IS_LOCAL && in->traits.space != IS_PARAM && in->traits.space != IS_CONST)))
-      ptx_sb_drain(w);
+      ptx_sb_order(w, in); /* by its scope (machine.c) */
     if (c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
       if (in->flags & PF_LATE) r = ptx_late_defer(w, in, mask); /* completes later (sched.c) */
       else if (in->flags & PF_GROUP) { /* wait_group N */
@@ -278,6 +279,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   c->mma = &wk->cl.mma[rank];
   c->mma->smem = &c->smem;
   c->mma->tmem = &c->tmem;
+  if (tc5__mma_threads(c->mma, L->mma_threads)) return TC5_ENOMEM;
   memset(c->bar, 0, sizeof c->bar);
   memset(c->wg, 0, sizeof c->wg);
   for (unsigned b = 0; b < PTX_MAX_BARRIERS; b++) c->bar[b].red_and = true;
@@ -532,6 +534,7 @@ static void *worker_main(void *arg) {
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
     wk->cl.bar_phase = wk->cl.bar_arrived = 0;
+    wk->cl.sb_part = wk->cl.sb_warps = 0; /* the store buffers (issue 53): every warp starts empty */
     memset(&wk->cl.tm_bar, 0, sizeof wk->cl.tm_bar);
     memset(wk->cl.pair, 0, sizeof wk->cl.pair);
     if (st) {
@@ -730,11 +733,20 @@ static tc5_status threads_of(unsigned *n, tc5_diag *diag) {
 static tc5_status timing_setup(ptx_launch *L, const tc5_ptx_arg *args, unsigned nargs, tc5_diag *diag) {
   tc5_status st = ptx_timing_code(L->m, &L->tmi);
   if (st) return st;
-  uint64_t foot = 0; /* the global buffers' bytes: DRAM's compulsory traffic */
+  /* the global buffers' bytes: DRAM's compulsory traffic; memory passed
+   * twice (the door's tensor-map views of its global buffers) counts once */
+  tm_range *rg = malloc((nargs ? nargs : 1) * sizeof *rg);
+  if (!rg) return TC5_ENOMEM;
+  unsigned nr = 0;
+  uint64_t foot = 0; /* buffers without host memory: each its own */
   for (unsigned k = 0; k < nargs; k++)
     if (args[k].kind == TC5_PTX_ARG_BUFFER || args[k].kind == TC5_PTX_ARG_GLOBAL ||
-        (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data))
-      foot += args[k].bytes;
+        (args[k].kind == TC5_PTX_ARG_TENSORMAP && args[k].data)) {
+      if (!args[k].data) foot += args[k].bytes;
+      else if (args[k].bytes) rg[nr].lo = (uint64_t)(uintptr_t)args[k].data, rg[nr].hi = rg[nr].lo + args[k].bytes, nr++;
+    }
+  foot += tm_footprint(rg, nr);
+  free(rg);
   tm_setup s = {L->tm_gpu, L->m->target, L->tm_trace, L->tm_sample, L->threads_per_cta, L->warps_per_cta,
                 L->shared_total, L->cfg.timing_regs, L->cluster_size, L->nclusters,
                 {L->cfg.grid[0], L->cfg.grid[1], L->cfg.grid[2]}, foot, L->reg_lo, L->reg_hi, L->tmi, L->ck.insn,
@@ -1012,6 +1024,10 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   nthreads = cfg->threads ? cfg->threads : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
   if (!cfg->threads && (st = threads_of(&nthreads, diag))) goto out;
   if (nthreads < 1) nthreads = 1;
+  /* threads beyond one a cluster to run (a small launch, or a sampled one:
+   * FA4's persistent grid runs one cluster) go to the clusters' MMA
+   * arithmetic (tc5_gemm's threads; the results are the same) */
+  L.mma_threads = L.run_n && nthreads > L.run_n ? (unsigned)(nthreads / L.run_n) : 1;
   if (nthreads > L.run_n) nthreads = (unsigned)L.run_n;
   if (nthreads > 256) nthreads = 256;
   wk = calloc(nthreads, sizeof *wk);

@@ -37,12 +37,7 @@
 
 #include "ptx/ptx_impl.h"
 
-static uint64_t splitmix(uint64_t *x) {
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+#define splitmix ptx_splitmix /* ptx_impl.h */
 uint64_t ptx_sched_rand(ptx_sched *s) { return splitmix(&s->rng); }
 
 tc5_status ptx_sched_new(ptx_sched **out, unsigned nwarps) {
@@ -206,12 +201,28 @@ int ptx_late_flush_groups(ptx_cluster *cl, const ptx_warp *w, const ptx_insn *in
   return PX_NEXT;
 }
 
-/* between turns: each warp's buffer drains with chance 1/den (den 0: every
- * one, at the cluster's end) */
+/* between turns: each warp's buffer becomes visible with chance 1/den —
+ * to every CTA of the cluster, or (a cluster of several CTAs) to a CTA
+ * set drawn at random, which lets CTAs see the stores of different warps in
+ * different orders (no multi-copy atomicity across CTAs: IRIW, 8.6) — and
+ * (den 0) to every CTA at the cluster's end */
 void ptx_sb_drain_cluster(ptx_cluster *cl, ptx_sched *s, unsigned den) {
   for (uint32_t rk = 0; rk < cl->n; rk++)
     for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
       ptx_warp *w = &cl->ctas[rk].warps[k];
-      if (w->sb_n && (!den || splitmix(&s->sb_rng) % den == 0)) ptx_sb_drain(w);
+      if (!w->sb_n || (den && splitmix(&s->sb_rng) % den)) continue;
+      if (!den || cl->n == 1) {
+        ptx_sb_drain(w);
+      } else { /* to one more CTA, drawn among those that do not see them all yet */
+        uint32_t left = 0;
+        for (uint32_t r = 0; r < cl->n; r++) left += w->sb_dlv[r] < w->sb_n;
+        uint32_t pick = (uint32_t)(splitmix(&s->sb_rng) % left);
+        for (uint32_t r = 0; r < cl->n; r++)
+          if (w->sb_dlv[r] < w->sb_n && !pick--) {
+            w->sb_dlv[r] = w->sb_n;
+            break;
+          }
+        ptx_sb_settle(w);
+      }
     }
 }

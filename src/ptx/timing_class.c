@@ -11,6 +11,7 @@
  * vs wait vs fence, tcgen05.wait vs fence, cp.async.mbarrier.arrive), the
  * opcode's sub-name: the runner knows opcodes; the model never reads text. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "ptx/ptx_impl.h"
 #include "timing/timing_event.h"
@@ -59,6 +60,19 @@ static uint8_t class_of(const ptx_insn *in, const char *op) {
   }
 }
 
+/* ldmatrix / stmatrix: bytes a lane moves, from the shape: m8n8 .x1/.x2/.x4
+ * one, two, four b32 registers a lane (8x8 b16 matrices, 128 B each a
+ * warp); m16n16 (.b8) twice that (t47h: the type's 2 bytes undercounted an
+ * .x4's 512 B a warp eightfold) */
+static unsigned matrix_bytes(const char *op) {
+  char name[96];
+  size_t n = strcspn(op, " \t");
+  snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), op); /* the opcode, not its operands */
+  unsigned regs = strstr(name, ".x4") ? 4 : strstr(name, ".x2") ? 2 : 1;
+  if (strstr(name, ".m16n16")) regs *= 2;
+  return 4 * regs;
+}
+
 tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
   tm_insn *t = calloc(m->ncode ? m->ncode : 1, sizeof *t);
   if (!t) return TC5_ENOMEM;
@@ -74,6 +88,7 @@ tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
     t[pc].bytes = (uint8_t)(b > 255 ? 255 : b);
     if (t[pc].cls == TM_C_MMA) t[pc].bytes = starts(op, "tcgen05") ? 1 : 0; /* 1: tcgen05.mma, 0: wgmma */
     if (t[pc].cls == TM_C_CP_ASYNC) t[pc].bytes = 16;
+    if (starts(op, "ldmatrix") || starts(op, "stmatrix")) t[pc].bytes = (uint8_t)matrix_bytes(op);
     if (t[pc].cls == TM_C_CP_ASYNC_ARRIVE) t[pc].bytes = 0; /* cp-size: at most 16; the operand is not kept */
     if (t[pc].cls == TM_C_MMA_SYNC) { /* mma.sync.m16n8k16: 2*16*8*16 FLOPs; others by their shape text */
       unsigned M = 16, N = 8, K = 16;

@@ -23,6 +23,89 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+static int cmp_range(const void *a, const void *b) {
+  const tm_range *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+uint64_t tm_footprint(tm_range *r, size_t n) {
+  if (!n) return 0;
+  qsort(r, n, sizeof *r, cmp_range);
+  uint64_t sum = 0, lo = r[0].lo, hi = r[0].hi;
+  for (size_t k = 1; k < n; k++) {
+    if (r[k].lo <= hi) { /* overlaps or touches the run so far */
+      if (r[k].hi > hi) hi = r[k].hi;
+      continue;
+    }
+    sum += hi - lo;
+    lo = r[k].lo, hi = r[k].hi;
+  }
+  return sum + (hi - lo);
+}
+
+/* cp.async: one CTA's stream takes at most cp_async_bytes_per_clk_cta
+ * (measured: 33.6 B/clk whatever the stages in flight and the source) and
+ * its SM's L2 share split between the co-resident CTAs; its latency is
+ * cp.async's own (issue to wait_group 0), from L2 or, for a footprint
+ * beyond L2, the mean of the L2 and DRAM figures (as ld.global's). And the
+ * L2 state the launch finds (TC5_TIMING_L2: warm, the default, or cold). */
+static tc5_status cp_async_rates(tm_launch *l, tc5_diag *diag) {
+  const tm_params *p = &l->p;
+  double share_l2 = l->rates.l2_bpc / l->rates.share;
+  l->rates.cp_bpc = p->cp_async_bytes_per_clk_cta < share_l2 ? p->cp_async_bytes_per_clk_cta : share_l2;
+  l->rates.cp_latency = l->s.footprint <= p->l2_bytes ? p->cp_async_latency_l2 : 0.5 * (p->cp_async_latency_l2 + p->cp_async_latency_dram);
+  const char *e = getenv("TC5_TIMING_L2");
+  if (!e || !*e || !strcmp(e, "warm")) l->l2_cold = false;
+  else if (!strcmp(e, "cold")) l->l2_cold = true;
+  else return tc5_diag_add(diag, TC5_EINVAL, "timing", 0, "timing: TC5_TIMING_L2 '%.40s' is neither 'warm' nor 'cold'", e);
+  return TC5_OK;
+}
+
+/* DRAM bytes: the buffers' footprint F once (compulsory), less what a
+ * warm L2 still holds from the launch before (the same buffers, no flush:
+ * graph replay, do_bench_cudagraph): nothing of F <= l2_resident_bytes,
+ * all of F >= l2_bytes, linearly between (the measured re-launch sweep);
+ * plus, for F beyond L2, half of the traffic past F scaled by the share
+ * that does not fit */
+double tm_dram_bytes(const tm_launch *l, double traffic) {
+  const tm_params *p = &l->p;
+  double F = (double)l->s.footprint, dram = F;
+  if (!l->l2_cold && F < p->l2_bytes) {
+    double R = p->l2_resident_bytes < p->l2_bytes ? p->l2_resident_bytes : p->l2_bytes;
+    dram = F <= R ? 0 : F * (F - R) / (p->l2_bytes - R);
+  }
+  if (F > p->l2_bytes && traffic > F) dram += 0.5 * (traffic - F) * (1 - p->l2_bytes / F);
+  return dram;
+}
+
+/* The default sample of a persistent grid: one wave (every CTA resident
+ * at once: nclusters x cluster size <= SMs x CTAs an SM holds) of one
+ * dimension whose CTAs are a multiple of the GPU's SMs, a grid sized from
+ * the SM count as Triton's, Gluon's and FA4's persistent kernels launch
+ * (NUM_SMS or NUM_SMS x occupancy CTAs that loop over tiles; a grid of
+ * tiles that happens to fit one wave keeps the strata). Two clusters: 0, which a static
+ * round-robin tile scheduler (tile = id + k x grid) gives the largest
+ * share (ceil(tiles / grid), the launch's critical path: the grid is one
+ * wave, so the launch lasts as long as its longest cluster), and
+ * nclusters / 2, a second cluster on other data (FA4's conditional
+ * rescaling, data-dependent, runs on each one's real inputs). Each runs
+ * its whole tile loop, 1 / nclusters of the launch, so the default costs
+ * two shares instead of 16 (the strata's sample: docs/timing.md
+ * "Sampling"). Sets l->pick and l->nrun (l->pick NULL: out of memory);
+ * false when the grid is not such a grid. */
+#define TM_SAMPLE_PERSISTENT 2u
+static bool persistent_pick(tm_launch *l) {
+  const tm_setup *s = &l->s;
+  uint64_t ncta = s->nclusters * s->cluster_size;
+  uint64_t sms = (uint64_t)l->p.sm_count;
+  if (s->grid[1] != 1 || s->grid[2] != 1 || !l->occ.ctas || !sms || ncta > sms * l->occ.ctas || ncta % sms)
+    return false;
+  l->nrun = TM_SAMPLE_PERSISTENT;
+  l->pick = malloc(TM_SAMPLE_PERSISTENT * sizeof *l->pick);
+  if (l->pick) l->pick[0] = 0, l->pick[1] = s->nclusters / 2;
+  return true;
+}
+
 tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   *out = NULL;
   tm_launch *l = calloc(1, sizeof *l);
@@ -42,15 +125,24 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   /* L2 bandwidth is shared by the SMs that hold CTAs at once */
   double busy_sms = (double)ncta < p->sm_count ? (double)ncta : p->sm_count;
   l->rates.l2_bpc = p->l2_bytes_per_clk / (busy_sms < 1 ? 1 : busy_sms);
-  /* ld.global / cp.async: also one SM's input rate (measured, gld_bytes_per_clk_sm) */
-  l->rates.gld_bpc = p->gld_bytes_per_clk_sm < l->rates.l2_bpc ? p->gld_bytes_per_clk_sm : l->rates.l2_bpc;
   l->rates.tma_bpc = (p->tma_bytes_per_clk < l->rates.l2_bpc ? p->tma_bytes_per_clk : l->rates.l2_bpc) / l->rates.share;
   l->rates.gmem_latency = s->footprint <= p->l2_bytes ? p->l2_latency : 0.5 * (p->l2_latency + p->dram_latency);
+  tc5_status st = cp_async_rates(l, diag);
+  if (st) {
+    free(l);
+    return st;
+  }
   /* the sample: every cluster of a small grid; else `sample` clusters at
-   * the middles of equal strata of the linear cluster index */
+   * the middles of equal strata of the linear cluster index (a persistent
+   * grid by default: persistent_pick) */
   uint64_t want = s->sample ? s->sample : TM_SAMPLE_DEFAULT;
   if (s->sample == TC5_TIMING_SAMPLE_ALL || s->nclusters <= 2 * want) {
     l->nrun = s->nclusters;
+  } else if (!s->sample && persistent_pick(l)) {
+    if (!l->pick) {
+      free(l);
+      return TC5_ENOMEM;
+    }
   } else {
     l->nrun = want;
     l->pick = malloc(want * sizeof *l->pick);
@@ -79,7 +171,9 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
     }
   }
   l->dur = calloc(l->nrun ? l->nrun : 1, sizeof *l->dur);
-  if (!l->dur) {
+  l->dpath = calloc(l->nrun ? l->nrun : 1, sizeof *l->dpath);
+  l->dunit = calloc(l->nrun ? l->nrun : 1, sizeof *l->dunit);
+  if (!l->dur || !l->dpath || !l->dunit) {
     tm_launch_free(l);
     return TC5_ENOMEM;
   }
@@ -93,6 +187,8 @@ void tm_launch_free(tm_launch *l) {
   free(l->tc);
   free(l->pick);
   free(l->dur);
+  free(l->dpath);
+  free(l->dunit);
   free(l);
 }
 
@@ -116,25 +212,26 @@ static uint64_t run_index(const tm_launch *l, uint64_t cluster) {
 /* a CTA's duration: its critical path (the last warp's clock, the units'
  * last completions) or, when larger, the work of its units shared with the
  * co-resident CTAs (share) */
-static double cta_duration(const tm_cta *t) {
+static double cta_duration(const tm_cta *t, double *path, double *unit) {
   const tm_launch *l = t->l;
   double d = dmax(t->tc_done, t->tma_free);
   for (uint32_t k = 0; k < t->nwarps; k++) {
     d = dmax(d, t->w[k].clock);
     d = dmax(d, t->w[k].bulk.cur);
   }
-  double sh = l->rates.share;
-  d = dmax(d, sh * t->work[TC5_TU_ISSUE]);
-  for (unsigned k = 0; k < TM_C_COUNT; k++) d = dmax(d, sh * t->pipe[k]);
-  d = dmax(d, sh * t->work[TC5_TU_SFU]);
-  d = dmax(d, sh * t->work[TC5_TU_SMEM]);
-  d = dmax(d, sh * t->gmem_bytes / l->rates.l2_bpc);
-  d = dmax(d, sh * t->gld_bytes / l->rates.gld_bpc);
-  return d;
+  d = dmax(d, t->cp_bytes / l->p.cp_async_bytes_per_clk_cta);
+  double u = t->work[TC5_TU_ISSUE]; /* the units' work of this CTA alone */
+  for (unsigned k = 0; k < TM_C_COUNT; k++) u = dmax(u, t->pipe[k]);
+  u = dmax(u, t->work[TC5_TU_SFU]);
+  u = dmax(u, t->work[TC5_TU_SMEM]);
+  u = dmax(u, t->gmem_bytes / l->rates.l2_bpc);
+  *path = d;
+  *unit = u;
+  return dmax(d, l->rates.share * u);
 }
 
 void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t cluster, void *lock) {
-  double d = 0;
+  double d = 0, dp = 0, du = 0;
   for (uint32_t k = 0; k < n; k++) {
     if (l->s.trace) tm_sfu_flush(ctas[k]);
     for (uint32_t w = 0; w < ctas[k]->nwarps; w++) {
@@ -145,10 +242,14 @@ void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t clus
       }
       x->span_start = -1;
     }
-    d = dmax(d, cta_duration(ctas[k]));
+    double p1, u1;
+    d = dmax(d, cta_duration(ctas[k], &p1, &u1));
+    dp = dmax(dp, p1), du = dmax(du, u1);
   }
   pthread_mutex_lock(lock);
   l->dur[run_index(l, cluster)] = d;
+  l->dpath[run_index(l, cluster)] = dp;
+  l->dunit[run_index(l, cluster)] = du;
   l->ran++;
   for (uint32_t k = 0; k < n; k++) {
     for (unsigned u = 0; u < TC5_TU_COUNT; u++) l->work[u] += ctas[k]->work[u];
@@ -234,6 +335,31 @@ void tm_launch_durations(const tm_launch *l, double *d) {
   }
 }
 
+/* the last, partial wave (t47h): a grid of more clusters than slots ends
+ * with r = N mod slots clusters, which share their SMs with fewer others
+ * than `share` says (ceil(r x cluster size / SMs) CTAs an SM, at least 1):
+ * their durations are max(critical path, that share x the units' work of
+ * one CTA), interpolated as the others' */
+void tm_tail_durations(tm_launch *l, double *d, uint64_t slots) {
+  uint64_t N = l->s.nclusters;
+  if (N <= slots || !l->nrun) return;
+  uint64_t r = N % slots;
+  double st = ceil((double)r * l->s.cluster_size / l->p.sm_count);
+  if (!r || st >= l->rates.share) return;
+  if (st < 1) st = 1;
+  double *dt = malloc(l->nrun * sizeof *dt), *d2 = malloc(N * sizeof *d2);
+  if (dt && d2) {
+    for (uint64_t j = 0; j < l->nrun; j++) dt[j] = dmax(l->dpath[j], st * l->dunit[j]);
+    double *full = l->dur;
+    l->dur = dt;
+    tm_launch_durations(l, d2);
+    l->dur = full;
+    for (uint64_t i = N - r; i < N; i++) d[i] = d2[i];
+  }
+  free(dt);
+  free(d2);
+}
+
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts) {
   if (!n) return 0;
   if (slots < 1) slots = 1;
@@ -264,6 +390,7 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   tm_launch_durations(l, d);
   uint64_t slots = (uint64_t)(p->sm_count * l->occ.ctas / s->cluster_size);
   if (slots < 1) slots = 1;
+  tm_tail_durations(l, d, slots);
   double *starts = s->trace ? calloc(N, sizeof *starts) : NULL;
   double make = tm_list_schedule(d, N, slots, starts);
   /* whole-launch sums, scaled from the run clusters to all */
@@ -274,10 +401,10 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   for (unsigned u = 0; u < TM_C_COUNT; u++)
     if (u != TM_C_SFU && l->pipe[u] * scale > work[TC5_TU_ISSUE]) work[TC5_TU_ISSUE] = l->pipe[u] * scale;
   double gbytes = l->gmem_bytes * scale, flops = l->flops * scale;
-  /* L2/HBM: DRAM moves at least the buffers' footprint once; traffic past
-   * it is served by L2 when the footprint fits, else half of it misses */
-  double dram = (double)s->footprint;
-  if ((double)s->footprint > p->l2_bytes && gbytes > dram) dram += 0.5 * (gbytes - dram) * (1 - p->l2_bytes / (double)s->footprint);
+  /* L2/HBM: DRAM moves the buffers' footprint once (less what a warm L2
+   * holds); traffic past it is served by L2 when the footprint fits, else
+   * half of it misses */
+  double dram = tm_dram_bytes(l, gbytes);
   double clk = p->clock_ghz * 1e9;
   /* reads and writes at their own efficiencies: DRAM's bytes split as the
    * launch's global traffic is (stores' share of it) */

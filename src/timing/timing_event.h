@@ -88,6 +88,15 @@ typedef struct tm_setup {
   uint32_t ncode;
 } tm_setup;
 
+/* a byte range [lo, hi) of a global buffer (host addresses) */
+typedef struct tm_range {
+  uint64_t lo, hi;
+} tm_range;
+/* the bytes the union of n ranges covers (sorts r in place): the launch's
+ * footprint counts a buffer passed twice (a tensor map's view of a buffer
+ * that is also an argument, as the Triton door passes them) once */
+uint64_t tm_footprint(tm_range *r, size_t n);
+
 tc5_status tm_launch_new(struct tm_launch **out, const tm_setup *s, tc5_diag *diag);
 void tm_launch_free(struct tm_launch *l);
 /* the clusters to run: *n of them; (*pick)[i] the i-th (NULL: 0 .. n-1) */
@@ -109,6 +118,9 @@ void tm_step(struct tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const 
 /* an arrival (bytes 0) or a complete_tx of `bytes` on an mbarrier, by
  * instruction pc of the warp; phase: the mbarrier's phases completed after it */
 void tm_mbar_signal(struct tm_cta *t, uint32_t warp, uint32_t pc, tm_mb *mb, uint32_t bytes, uint32_t phase);
+/* a TMA store (or reduction) of `bytes` from shared memory: through the
+ * SM's TMA engine like a load; its bulk group completes after them */
+void tm_tma_store(struct tm_cta *t, uint32_t warp, uint32_t bytes);
 /* tcgen05.commit's arrival on an mbarrier (when the CTA's MMAs finish) */
 void tm_commit(struct tm_cta *t, uint32_t warp, tm_mb *mb, uint32_t phase);
 /* a wait on the mbarrier succeeded */
@@ -116,6 +128,10 @@ void tm_mbar_wait(struct tm_cta *t, uint32_t warp, const tm_mb *mb);
 /* an MMA issued to the tensor core: FLOPs, rate class, the peer CTA for
  * cta_group::2 (NULL: none); wgmma: a whole warpgroup's (warp: its last) */
 void tm_mma(struct tm_cta *t, uint32_t warp, uint32_t pc, double flops, unsigned rate, struct tm_cta *peer, bool wgmma);
+/* a tcgen05.mma of M x N (its FLOPs, rate class, the peer of a cta_group::2
+ * pair or NULL): timed by its shape too (tm_tcgen05_cycles) */
+void tm_tcgen05(struct tm_cta *t, uint32_t warp, uint32_t pc, uint32_t m, uint32_t n, double flops, unsigned rate,
+                struct tm_cta *peer);
 /* bar.sync / bar.arrive of a warp at barrier id, and the barrier's completion */
 void tm_bar_arrive(struct tm_cta *t, uint32_t warp, uint32_t id);
 void tm_bar_done(struct tm_cta *t, uint32_t id, uint32_t waiting);

@@ -20,10 +20,11 @@ typedef struct tm_param_row {
   TM_FIELD(issue_fp16x2) TM_FIELD(issue_fp64) TM_FIELD(issue_sfu) TM_FIELD(issue_conv) TM_FIELD(issue_conv_float) TM_FIELD(issue_other) TM_FIELD(issue_shfl) \
   TM_FIELD(lat_alu) TM_FIELD(lat_fp64) TM_FIELD(lat_sfu) TM_FIELD(lat_conv) TM_FIELD(lat_shfl)               \
   TM_FIELD(lat_smem) TM_FIELD(smem_bytes_per_clk) TM_FIELD(lat_atomic) TM_FIELD(lat_local) TM_FIELD(lat_bar)  \
-  TM_FIELD(lat_mbar) TM_FIELD(tma_latency) TM_FIELD(tma_bytes_per_clk) TM_FIELD(gld_bytes_per_clk_sm) TM_FIELD(tc_flops_per_clk)            \
+  TM_FIELD(lat_mbar) TM_FIELD(tma_latency) TM_FIELD(tma_bytes_per_clk) TM_FIELD(cp_async_bytes_per_clk_cta) TM_FIELD(cp_async_latency_l2) TM_FIELD(cp_async_latency_dram) TM_FIELD(tc_flops_per_clk)            \
   TM_FIELD(tc_tf32_scale) TM_FIELD(tc_fp8_scale) TM_FIELD(tc_fp4_scale) TM_FIELD(tc_int8_scale)              \
-  TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk)       \
-  TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us)
+  TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk) TM_FIELD(tc_floor_clk) TM_FIELD(tc_floor_n_per_clk)       \
+  TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
+  TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency)
 
 typedef struct tm_params {
   const char *gpu;
@@ -46,7 +47,8 @@ typedef struct tm_rates {
   double share;          /* co-resident CTAs sharing an SM's units (>= 1) */
   double tma_bpc;        /* TMA bytes per cycle for one CTA (engine and L2 share) */
   double l2_bpc;         /* one SM's share of L2 bandwidth, bytes per cycle */
-  double gld_bpc;        /* one SM's ld.global/cp.async input rate: min(l2_bpc, gld_bytes_per_clk_sm) */
+  double cp_bpc;         /* one CTA's cp.async input rate: min(cp_async_bytes_per_clk_cta, l2_bpc / share) */
+  double cp_latency;     /* cp.async's latency, issue to landing (L2 hit/miss mix as gmem_latency) */
   double gmem_latency;   /* ld.global latency (L2 hit/miss mix) */
 } tm_rates;
 
@@ -107,7 +109,7 @@ typedef struct tm_cta {
   double work[TC5_TU_COUNT]; /* TC5_TU_ISSUE: dispatch, one slot a warp-instruction */
   double pipe[TM_C_COUNT];  /* each class's pipe: issue cost / schedulers */
   double gmem_bytes, flops;
-  double gld_bytes;      /* of gmem_bytes: ld.global and cp.async (the SM's input cap) */
+  double cp_bytes;       /* of gmem_bytes: cp.async (one CTA's cp.async rate cap) */
   double gst_bytes;      /* of gmem_bytes: st.global (HBM write efficiency) */
   double end;            /* the last warp's exit */
   double sfu_s, sfu_e;   /* trace: the SFU's open span (merged while busy; sfu_e < 0: none) */
@@ -124,7 +126,9 @@ typedef struct tm_launch {
   uint64_t nrun;          /* clusters run */
   uint64_t *pick;         /* which (NULL: all) */
   uint64_t gx;            /* sampled by grid column (dimension 0) of gx columns; 0: by linear index */
+  bool l2_cold;           /* TC5_TIMING_L2=cold: the launch finds nothing in L2 (default warm) */
   double *dur;            /* per run cluster: its duration (cycles), by run index */
+  double *dpath, *dunit;  /* per run cluster: its critical path, and its units' work per CTA unshared (the tail's share) */
   double work[TC5_TU_COUNT], gmem_bytes, flops; /* sums over the run clusters */
   double gst_bytes;       /* of gmem_bytes: stores */
   double pipe[TM_C_COUNT];
@@ -144,8 +148,15 @@ typedef struct tm_launch {
 tc5_status tm_trace_write(const tm_launch *l, const double *start_of_cluster_run, tc5_diag *diag);
 /* launch_schedule.c: list scheduling of n jobs of durations d on `slots`
  * slots in order; returns the makespan, starts (may be NULL) get each start */
+/* warp_clock.c: a tcgen05.mma's cycles on each SM it uses (the shape rule,
+ * docs/timing.md "The tensor core") */
+double tm_tcgen05_cycles(const tm_params *p, uint32_t m, uint32_t n, double flops, unsigned rate, unsigned cta_group);
 /* launch_schedule.c: every cluster's duration (cta_launch included) from the run ones' */
 void tm_launch_durations(const tm_launch *l, double *d);
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts);
+/* launch_schedule.c: the last partial wave's durations at its own share (d: every cluster's) */
+void tm_tail_durations(tm_launch *l, double *d, uint64_t slots);
+/* launch_schedule.c: DRAM bytes of the launch from its footprint and global traffic (L2 state, overflow) */
+double tm_dram_bytes(const tm_launch *l, double traffic);
 
 #endif

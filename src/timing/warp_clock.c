@@ -52,7 +52,7 @@ void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
   memset(t->pipe, 0, sizeof t->pipe);
   t->tc_free = t->tc_done = t->tma_free = 0;
   t->tc_src = 0;
-  t->gmem_bytes = t->flops = t->gld_bytes = t->gst_bytes = 0;
+  t->gmem_bytes = t->flops = t->cp_bytes = t->gst_bytes = 0;
   t->end = 0;
   t->cluster = cluster;
   t->rank = rank;
@@ -181,8 +181,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   case TM_C_ST_GLOBAL:
     lat = l->rates.gmem_latency;
     t->gmem_bytes += bytes;
-    if (ti->cls == TM_C_LD_GLOBAL) t->gld_bytes += bytes;
-    else t->gst_bytes += bytes;
+    if (ti->cls == TM_C_ST_GLOBAL) t->gst_bytes += bytes;
     break;
   case TM_C_LOCAL: lat = p->lat_local; break;
   case TM_C_ATOMIC:
@@ -192,9 +191,9 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   case TM_C_CP_ASYNC: {
     double b = lanes * (ti->bytes ? ti->bytes : 16);
     t->gmem_bytes += b;
-    t->gld_bytes += b;
+    t->cp_bytes += b;
     t->work[TC5_TU_SMEM] += b / p->smem_bytes_per_clk;
-    w->cp.cur = dmax(w->cp.cur, start + l->rates.gmem_latency + b / l->rates.gld_bpc * share);
+    w->cp.cur = dmax(w->cp.cur, start + l->rates.cp_latency + b / l->rates.cp_bpc);
     break;
   }
   case TM_C_CP_COMMIT: grp_commit(&w->cp); break;
@@ -232,11 +231,11 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     break;
   }
   case TM_C_TMEM_WAIT: wait_until(t, warp, dmax(w->tmem_ld, w->tmem_st), 0, 0); start = dmax(start, w->clock); break;
-  case TM_C_MMA_SYNC: {
+  case TM_C_MMA_SYNC: { /* its own rate and latency (measured: mma.sync m16n8k16) */
     double f = (double)ti->flops * 64;
-    issue = f / (p->tc_flops_per_clk / p->schedulers);
-    lat = issue + 16;
-    t->work[TC5_TU_TENSOR] += f / p->tc_flops_per_clk;
+    issue = f / (p->mma_sync_flops_per_clk / p->schedulers);
+    lat = p->mma_sync_latency;
+    t->work[TC5_TU_TENSOR] += f / p->mma_sync_flops_per_clk;
     t->flops += f;
     break;
   }
@@ -288,6 +287,20 @@ void tm_mbar_signal(tm_cta *t, uint32_t warp, uint32_t pc, tm_mb *mb, uint32_t b
   mb_stamp(mb, at, src, phase);
 }
 
+void tm_tma_store(tm_cta *t, uint32_t warp, uint32_t bytes) {
+  tm_launch *l = t->l;
+  const tm_params *p = &l->p;
+  tm_warp *w = &t->w[warp];
+  double s = dmax(w->clock, t->tma_free), x = bytes / l->rates.tma_bpc;
+  t->tma_free = s + x;
+  w->bulk.cur = dmax(w->bulk.cur, s + x + p->tma_latency);
+  t->work[TC5_TU_TMA] += bytes / p->tma_bytes_per_clk;
+  t->work[TC5_TU_SMEM] += bytes / p->smem_bytes_per_clk;
+  t->gmem_bytes += bytes;
+  t->gst_bytes += bytes; /* a write (HBM write efficiency) */
+  if (l->s.trace) ev_span(t, TM_TID_TMA, s, x + p->tma_latency, "TMA store", 0, bytes);
+}
+
 void tm_commit(tm_cta *t, uint32_t warp, tm_mb *mb, uint32_t phase) {
   double at = dmax(t->w[warp].clock, t->tc_done);
   mb_stamp(mb, at, t->tc_src, phase);
@@ -311,23 +324,44 @@ static double rate_of(const tm_params *p, unsigned rate) {
   return p->tc_flops_per_clk * s;
 }
 
+/* a tcgen05.mma's cycles on each SM it uses: its FLOPs (half on each SM of
+ * a pair) at the kind's rate; cta_group::1 also by its shape (published
+ * per-shape throughput: an M = 64 instruction takes as long as M = 128, and
+ * an M = 128 one at least tc_floor_clk + N / tc_floor_n_per_clk) */
+double tm_tcgen05_cycles(const tm_params *p, uint32_t m, uint32_t n, double flops, unsigned rate, unsigned cta_group) {
+  double cyc = (cta_group == 2 ? flops / 2 : flops) / rate_of(p, rate);
+  if (cta_group != 2 && m && m < 128) cyc *= 128.0 / m;
+  else if (cta_group != 2 && p->tc_floor_n_per_clk > 0) cyc = dmax(cyc, p->tc_floor_clk + n / p->tc_floor_n_per_clk);
+  return cyc;
+}
+
+static void mma_run(tm_cta *t, uint32_t warp, uint32_t pc, double flops, double unshared, tm_cta *peer, bool wgmma);
+
 void tm_mma(tm_cta *t, uint32_t warp, uint32_t pc, double flops, unsigned rate, tm_cta *peer, bool wgmma) {
+  mma_run(t, warp, pc, flops, (peer ? flops / 2 : flops) / rate_of(&t->l->p, rate), peer, wgmma);
+}
+
+void tm_tcgen05(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t m, uint32_t n, double flops, unsigned rate, tm_cta *peer) {
+  mma_run(t, warp, pc, flops, tm_tcgen05_cycles(&t->l->p, m, n, flops, rate, peer ? 2 : 1), peer, false);
+}
+
+/* the tensor core in order: `unshared` cycles of it on each SM (x share) */
+static void mma_run(tm_cta *t, uint32_t warp, uint32_t pc, double flops, double unshared, tm_cta *peer, bool wgmma) {
   tm_launch *l = t->l;
   const tm_params *p = &l->p;
-  double per_sm = peer ? flops / 2 : flops;
-  double cyc = per_sm / rate_of(p, rate) * l->rates.share;
+  double cyc = unshared * l->rates.share;
   double s = dmax(t->w[warp].clock, t->tc_free);
   if (peer) s = dmax(s, peer->tc_free);
   double done = s + cyc + p->mma_latency;
   t->tc_free = s + cyc;
   t->tc_done = dmax(t->tc_done, done);
-  t->work[TC5_TU_TENSOR] += per_sm / rate_of(p, rate);
+  t->work[TC5_TU_TENSOR] += unshared;
   t->flops += flops;
   t->tc_src = ev_span(t, TM_TID_MMA, s, done - s, wgmma ? "wgmma" : "tcgen05.mma", l->s.insn[pc].line, 0);
   if (peer) { /* the pair's other tensor core works too */
     peer->tc_free = t->tc_free;
     peer->tc_done = dmax(peer->tc_done, done);
-    peer->work[TC5_TU_TENSOR] += per_sm / rate_of(p, rate);
+    peer->work[TC5_TU_TENSOR] += unshared;
   }
   if (wgmma) {
     uint32_t g = warp / 4;

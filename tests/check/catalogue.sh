@@ -40,8 +40,12 @@ triton_run() { # ptx mode
 # a hand-written kernel of tests/data/check/seeded (issue 33): FILE.ptx, entry k(out, bug, in), one CTA of
 # BLOCK threads; bug = 0 is the correct kernel (its output is the reference: it must be silent in strict mode),
 # bug = 1 the seeded bug; in: 512 bytes, out: 512 bytes
+# (BLOCK xN: a cluster of N such CTAs, issue 53)
 seeded_run() { # file block bug flags
-  "$tc5" run "$root/tests/data/check/seeded/$1.ptx" --grid 1 --block "$2" --arg out:d.bin:512 --arg "u32:$3" \
+  grid="--grid 1 --block $2"
+  case $2 in *x*) grid="--grid ${2#*x} --cluster ${2#*x} --block ${2%x*}" ;; esac
+  # shellcheck disable=SC2086
+  "$tc5" run "$root/tests/data/check/seeded/$1.ptx" $grid --arg out:d.bin:512 --arg "u32:$3" \
     --arg in:x.bin $4
 }
 seeded_inputs() { # file block

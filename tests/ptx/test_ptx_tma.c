@@ -79,6 +79,78 @@ static void test_tma_runs(void **state) {
   assert_int_equal(out[8192] | out[8193] | out[8194] | out[8195], 0);
 }
 
+/* tensormap.replace.global_stride's operand counts bytes in every PTX ISA version (issue 52). Triton
+ * 3.1-3.3 write it shifted right by 4 for PTX <= 8.5 ("workaround for a ptxas bug"; CUTLASS likewise
+ * under CUDA < 12.5): ptxas 12.4 (Triton 3.3's for sm_90a) stores the operand in the map's 16-byte-unit
+ * field as it is, ptxas 12.8 and 13.0 store it shifted right by 4 (their SASS), and the H200 (its
+ * driver's ptxas 13.0) reads a PTX 8.4 kernel's 32 as 32 bytes (tests/data/ptx/tmreplace90,
+ * ptx_silicon_tmreplace). tc5 follows the silicon. One thread builds a 64 x 64 f16 map from zeros
+ * with a row stride of `stride`, copies it to out, and the map is decoded. */
+static const char *replace_kernel =
+    ".visible .entry k(.param .u64 out, .param .u64 stride) {\n"
+    " .reg .b32 %r<4>; .reg .b64 %rd<8>;\n"
+    " .shared .align 128 .b8 map[128];\n"
+    " mov.u32 %r1, map; mov.u64 %rd1, 0;\n"
+    " st.shared.v2.u64 [%r1], {%rd1, %rd1}; st.shared.v2.u64 [%r1+16], {%rd1, %rd1};\n"
+    " st.shared.v2.u64 [%r1+32], {%rd1, %rd1}; st.shared.v2.u64 [%r1+48], {%rd1, %rd1};\n"
+    " st.shared.v2.u64 [%r1+64], {%rd1, %rd1}; st.shared.v2.u64 [%r1+80], {%rd1, %rd1};\n"
+    " st.shared.v2.u64 [%r1+96], {%rd1, %rd1}; st.shared.v2.u64 [%r1+112], {%rd1, %rd1};\n"
+    " cvt.u64.u32 %rd2, %r1; ld.param.u64 %rd3, [out]; ld.param.u64 %rd4, [stride];\n"
+    " tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%rd2], %rd3;\n"
+    " tensormap.replace.tile.rank.shared::cta.b1024.b32 [%rd2], 1;\n"
+    " tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%rd2], 0, 8;\n"
+    " tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%rd2], 1, 8;\n"
+    " tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%rd2], 0, 64;\n"
+    " tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%rd2], 1, 64;\n"
+    " tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%rd2], 0, %rd4;\n"
+    " tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%rd2], 0, 1;\n"
+    " tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%rd2], 1, 1;\n"
+    " tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%rd2], 6;\n"
+    " tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd3], [%rd2], 128;\n"
+    " ret;\n}\n";
+
+static tc5_status replace_stride(const char *version, uint64_t stride, uint64_t *bytes, tc5_diag *dg) {
+  static char text[1 << 13];
+  snprintf(text, sizeof text, ".version %s\n.target sm_90a\n.address_size 64\n%s", version, replace_kernel);
+  tc5_ptx_module *m = NULL;
+  tc5_diag_init(dg);
+  tc5_status st = tc5_ptx_load(text, strlen(text), "t.ptx", &m, dg);
+  if (st) return st;
+  static uint8_t out[65536];
+  memset(out, 0, sizeof out);
+  tc5_ptx_arg a[2];
+  memset(a, 0, sizeof a);
+  a[0].kind = TC5_PTX_ARG_BUFFER;
+  a[0].data = out;
+  a[0].bytes = sizeof out;
+  a[1].kind = TC5_PTX_ARG_VALUE;
+  a[1].size = 8;
+  a[1].bits = stride;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.threads = 1;
+  st = tc5_ptx_launch(m, &cfg, a, 2, NULL, dg);
+  tc5_ptx_free(m);
+  if (st) return st;
+  tc5_tensormap map;
+  memcpy(map.bytes, out, sizeof map.bytes);
+  tc5_tmap_params p;
+  st = tc5_tensormap_decode(&map, &p, dg);
+  *bytes = p.strides[0];
+  return st;
+}
+
+static void test_replace_stride_units(void **state) {
+  (void)state;
+  tc5_diag dg;
+  const char *versions[] = {"8.3", "8.4", "8.5", "8.6", "9.0"};
+  for (unsigned i = 0; i < 5; i++) {
+    uint64_t b = 0;
+    assert_int_equal(replace_stride(versions[i], 256 + 128 * i, &b, &dg), TC5_OK);
+    assert_int_equal(b, 256 + 128 * i);
+  }
+}
+
 static void test_tma_errors(void **state) {
   (void)state;
   static uint8_t out[16384];
@@ -558,6 +630,7 @@ int main(void) {
       cmocka_unit_test(test_tma_runs),
       cmocka_unit_test(test_tma_errors),
       cmocka_unit_test(test_tmap_params),
+      cmocka_unit_test(test_replace_stride_units),
       cmocka_unit_test(test_cluster),
       cmocka_unit_test(test_cta_pair),
       cmocka_unit_test(test_clc),

@@ -129,11 +129,20 @@ def main(argv):
     files["out"] = os.path.join(work, "d.bin")
     # the kernel's arguments
     args = []
+    # D's buffer under more than one descriptor (Gluon 07's pipelined persistent matmul from 3.8 on: c_desc
+    # and c_half_desc): one --buffer (the first, --arg number 1) that each of them names with buf=1
+    dbuf = tm[dname]["descriptor"]["base"]["buffer"]
+    d_shared = sum(1 for q in tm.values() if q["descriptor"]["base"]["buffer"] == dbuf) > 1
+    if d_shared:
+        args += ["--buffer", f"out:{files['out']}:{dbytes}"]
     for p in meta["params"]:
         if p["kind"] == "tensormap":
             name = p["name"].split(".")[0][:-len("_desc")]
             e = p["cuTensorMapEncodeTiled"]
-            buf = f"out={files['out']}:{dbytes}" if name == dname else f"in={files[name]}"
+            if d_shared and p["descriptor"]["base"]["buffer"] == dbuf:
+                buf = "buf=1"
+            else:
+                buf = f"out={files['out']}:{dbytes}" if name == dname else f"in={files[name]}"
             spec = (f"tmap:{buf},type={TMAP_TYPES[e['tensorDataType']]},dims={'x'.join(map(str, e['globalDim']))},"
                     f"box={'x'.join(map(str, e['boxDim']))},swizzle={SWIZZLES[e['swizzle']]}")
             if e["globalStrides_bytes"]:
@@ -166,6 +175,8 @@ def main(argv):
     bt, bcodes = elem["b"]
     kind = {"f16": "f16", "bf16": "f16", "f32": "tf32", "e4m3": "f8f6f4", "e5m2": "f8f6f4", "e2m1": "f8f6f4"}[at]
     g = [tc5, "gemm", "--atype", at, "--btype", bt, "--m", str(M), "--n", str(N), "--k", str(K)]
+    if str(meta.get("ptx_target", "")).startswith("sm_90"):  # wgmma's arithmetic (issue 52: sm_90a releases)
+        g += ["--model", "hopper"]
     ga, gb = os.path.join(work, "ga.bin"), os.path.join(work, "gb.bin")
     esz = {"f16": 2, "bf16": 2, "f32": 4}.get(at, 1)
     open(ga, "wb").write(b"".join(c.to_bytes(esz, "little") for c in acodes))
@@ -215,8 +226,10 @@ def main(argv):
     return 1
 
 
-def run(argv):
-    """main, with its scratch directory removed afterwards"""
+def run_in_scratch(main, argv):
+    """main(argv), with a scratch directory of its own (tempfile's) removed
+    afterwards; the runners beside this one (triton_grouped.py,
+    triton_ptr_matmul.py) use it too"""
     old = tempfile.tempdir
     tempfile.tempdir = tempfile.mkdtemp(prefix="tc5-triton-")
     try:
@@ -224,6 +237,11 @@ def run(argv):
     finally:
         shutil.rmtree(tempfile.tempdir, ignore_errors=True)
         tempfile.tempdir = old
+
+
+def run(argv):
+    """main, with its scratch directory removed afterwards"""
+    return run_in_scratch(main, argv)
 
 
 if __name__ == "__main__":

@@ -101,3 +101,100 @@ def test_triton_kernel_on_cuda_tensors():
         print("triton ok")
     """)
     assert "triton ok" in out
+
+
+def test_autocast_cuda():
+    """torch.autocast("cuda") casts the shim's tensors as CUDA's autocast does (PyTorch's AMP op
+    reference, "CUDA Ops that can autocast to float16 / to float32 / promote"), above autograd
+    (the leaves' gradients stay float32), nested and disabled regions included; autocast("cpu")
+    alone casts nothing (no tensor answers "cpu"); torch.cuda.amp.autocast is the same"""
+    out = run("""
+        import torch.nn.functional as F
+        a = torch.randn(8, 16, device="cuda", requires_grad=True)
+        w = torch.randn(4, 16, device="cuda", requires_grad=True)
+        tgt = torch.tensor([0, 1, 2, 3, 0, 1, 2, 3], device="cuda")
+        got = {}
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            assert torch.is_autocast_enabled() and torch.get_autocast_dtype("cuda") == torch.bfloat16
+            y = F.linear(a, w)
+            got["linear"] = y.dtype
+            got["matmul"] = (a @ w.t()).dtype
+            got["einsum"] = torch.einsum("ij,kj->ik", a, w).dtype
+            got["softmax"] = torch.softmax(y, -1).dtype
+            got["softmax dtype given"] = torch.softmax(y, -1, dtype=torch.bfloat16).dtype
+            got["cross_entropy"] = F.cross_entropy(y, tgt).dtype
+            got["exp"] = torch.exp(y).dtype
+            got["layer_norm"] = F.layer_norm(y, (4,)).dtype
+            got["norm"] = torch.norm(y).dtype
+            got["sum"] = y.sum().dtype
+            got["addcmul"] = torch.addcmul(a, a.bfloat16(), a).dtype
+            got["gelu (no policy)"] = F.gelu(y).dtype
+            got["float64 mm"] = (a.double() @ a.double().t()).dtype
+            with torch.autocast("cuda", enabled=False):
+                got["disabled region"] = (a @ w.t()).dtype
+            got["after the disabled region"] = (a @ w.t()).dtype
+            loss = F.cross_entropy(y, tgt)
+            try:
+                F.binary_cross_entropy(torch.sigmoid(y).float(), torch.rand(8, 4, device="cuda"))
+                got["bce"] = "ran"
+            except RuntimeError as e:
+                got["bce"] = "refused" if "unsafe to autocast" in str(e) else str(e)
+        loss.backward()
+        got["grads"] = (a.grad.dtype, w.grad.dtype)
+        got["outside"] = (a @ w.t()).dtype
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            got["autocast cpu alone"] = F.linear(a, w).dtype
+        with torch.cuda.amp.autocast():
+            got["torch.cuda.amp"] = (a @ w.t()).dtype
+        for k, v in got.items():
+            print(k, v)
+    """)
+    got = dict(line.rsplit(" ", 1) for line in out.splitlines() if line and not line.startswith("grads"))
+    want = {"linear": "torch.bfloat16", "matmul": "torch.bfloat16", "einsum": "torch.bfloat16",
+            "softmax": "torch.float32", "softmax dtype given": "torch.bfloat16", "cross_entropy": "torch.float32",
+            "exp": "torch.float32", "layer_norm": "torch.float32", "norm": "torch.float32", "sum": "torch.float32",
+            "addcmul": "torch.float32", "gelu (no policy)": "torch.bfloat16", "float64 mm": "torch.float64",
+            "disabled region": "torch.float32", "after the disabled region": "torch.bfloat16", "bce": "refused",
+            "outside": "torch.float32", "autocast cpu alone": "torch.float32", "torch.cuda.amp": "torch.float16"}
+    assert got == want, out
+    assert "grads (torch.float32, torch.float32)" in out, out
+
+
+def test_autocast_policy_is_the_installed_pytorchs():
+    """the policy is read from the installed PyTorch's ATen/autocast_mode.h, not a copy; a header
+    without the lists is refused by name"""
+    from tc5 import device
+    p = device.autocast_policy()
+    assert p["mm"] == p["linear"] == p["scaled_dot_product_attention"] == "lower_precision_fp"
+    assert p["softmax.int"] == p["sum.dim_IntList"] == "fp32_set_opt_dtype"
+    assert p["layer_norm"] == p["pow.Tensor_Scalar"] == "fp32" and p["index_put"] == "promote"
+    assert p["norm.Scalar"] == "fp32_append_dtype" and p["binary_cross_entropy"] == "banned"
+    with pytest.raises(RuntimeError, match="AT_FORALL_LOWER_PRECISION_FP not found"):
+        device.autocast_policy("#define AT_FORALL_FP32(_) _(exp)\n")
+
+
+def test_cuda_only_out_dtype_products():
+    """torch.mm/addmm/bmm/baddbmm(..., out_dtype=torch.float32), which PyTorch implements for CUDA
+    only (Liger's fused linear losses call them), run on the shim's tensors: float32 products of
+    the bfloat16 operands, beta/alpha applied, out= written; CUDA's out_dtype rule refused by name"""
+    out = run("""
+        a = torch.randn(4, 8, dtype=torch.bfloat16, device="cuda")
+        b = torch.randn(8, 3, dtype=torch.bfloat16, device="cuda")
+        c = torch.randn(4, 3, device="cuda")
+        ref = a.double() @ b.double()
+        r = torch.mm(a, b, out_dtype=torch.float32)
+        assert r.dtype == torch.float32 and torch.allclose(r.double(), ref, atol=1e-5)
+        r = torch.addmm(c, a, b, out_dtype=torch.float32, beta=0.5, alpha=2.0)
+        assert torch.allclose(r.double(), 0.5 * c.double() + 2 * ref, atol=1e-4)
+        o = torch.empty(1, device="cuda")
+        torch.addmm(c, a, b, out_dtype=torch.float32, out=o)
+        assert o.shape == (4, 3) and torch.allclose(o.double(), c.double() + ref, atol=1e-4)
+        r = torch.baddbmm(c[None], a[None], b[None], out_dtype=torch.float32)
+        assert r.shape == (1, 4, 3) and torch.allclose(r[0].double(), c.double() + ref, atol=1e-4)
+        try:
+            torch.mm(a, b, out_dtype=torch.float16)
+        except RuntimeError as e:
+            assert "out_dtype torch.float16 must be" in str(e), e
+            print("products ok")
+    """)
+    assert "products ok" in out

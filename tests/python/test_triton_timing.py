@@ -59,12 +59,28 @@ def test_predict_collects_each_launch():
 
 def test_do_bench_is_the_prediction(monkeypatch):
     monkeypatch.setenv("TC5_TIMING", "b200")
-    ms = triton.testing.do_bench(lambda: _launch(1024, 4))
-    with tc5.triton.predict() as p:
+    with tc5.triton.predict() as bench:  # collects do_bench's launch too
+        ms = triton.testing.do_bench(lambda: _launch(1024, 4))
+    with tc5.triton.predict() as warm:  # predict() and tc5 run: a warm L2 by default
         _launch(1024, 4)
-    assert ms == pytest.approx(p.ms) and 0 < ms < 1  # a 256 KiB add on a B200: microseconds
-    q = triton.testing.do_bench_cudagraph(lambda: _launch(1024, 4), quantiles=[0.5, 0.2, 0.8])
-    assert q == pytest.approx([p.ms] * 3)
+    monkeypatch.setenv("TC5_TIMING_L2", "cold")
+    with tc5.triton.predict() as cold:
+        _launch(1024, 4)
+    monkeypatch.delenv("TC5_TIMING_L2")
+    # do_bench flushes the L2 (cold): its 768 KiB come from DRAM; graph
+    # replay finds them in a warm L2 (none from DRAM)
+    assert ms == pytest.approx(cold.ms) and 0 < ms < 1
+    assert cold.launches[0]["dram_bytes"] == 3 * N * 4 and warm.launches[0]["dram_bytes"] == 0
+    assert bench.launches[0]["dram_bytes"] == 3 * N * 4
+    with tc5.triton.predict() as graph:
+        q = triton.testing.do_bench_cudagraph(lambda: _launch(1024, 4), quantiles=[0.5, 0.2, 0.8])
+    assert graph.launches[0]["dram_bytes"] == 0 and q == pytest.approx([warm.ms] * 3)
+    monkeypatch.setenv("TC5_TIMING_L2", "warm")  # the user's choice wins
+    with tc5.triton.predict() as user:
+        triton.testing.do_bench(lambda: _launch(1024, 4))
+    assert user.launches[0]["dram_bytes"] == 0
+    monkeypatch.delenv("TC5_TIMING_L2")
+    assert "TC5_TIMING_L2" not in __import__("os").environ
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         tc5.triton._no_prediction_warned = False
@@ -75,10 +91,12 @@ def test_do_bench_is_the_prediction(monkeypatch):
 def test_autotune_picks_by_the_model(monkeypatch):
     monkeypatch.setenv("TC5_TIMING", "b200")
     predicted = {}
+    monkeypatch.setenv("TC5_TIMING_L2", "cold")  # the autotuner's benchmarker is do_bench: L2 flushed
     for c in CONFIGS:
         with tc5.triton.predict() as p:
             _launch(c.kwargs["BLOCK"], c.num_warps)
         predicted[(c.kwargs["BLOCK"], c.num_warps)] = p.seconds
+    monkeypatch.delenv("TC5_TIMING_L2")
     assert len(set(predicted.values())) == 3  # the configs do not tie
 
     @triton.autotune(configs=CONFIGS, key=["n"])

@@ -30,7 +30,10 @@ static void test_tables(void **state) {
     tm_params p;
     assert_int_equal(tm_params_load(gpus[g], &p), TC5_OK);
     /* every field the model reads has a row (no zero but the documented ones) */
-#define TM_FIELD(f) if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk")) assert_true(p.f > 0);
+#define TM_FIELD(f)                                                                                  \
+  if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
+      strcmp(#f, "tc_floor_n_per_clk"))                                                                  \
+    assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
     unsigned n = 0;
@@ -347,6 +350,164 @@ static void test_launch_sampling(void **state) {
   assert_false(r.valid);
 }
 
+/* the footprint (DRAM's compulsory bytes) is the union of the buffers'
+ * host ranges: a buffer passed twice (the Triton door passes each tensor
+ * as a global buffer and again as its tensor map's view) counts once.
+ * Hand-worked: [0,100) u [50,150) u [150,160) u [300,310) = 160 + 10;
+ * nested [0,1000) u [10,20) = 1000; none = 0 */
+static void test_footprint(void **state) {
+  (void)state;
+  tm_range a[] = {{300, 310}, {50, 150}, {0, 100}, {150, 160}};
+  assert_int_equal(tm_footprint(a, 4), 170);
+  tm_range b[] = {{10, 20}, {0, 1000}};
+  assert_int_equal(tm_footprint(b, 2), 1000);
+  assert_int_equal(tm_footprint(NULL, 0), 0);
+  /* through the C API: kernel90 on 1000 CTAs writes 4000 bytes; the same
+   * memory again as a GLOBAL buffer adds nothing, a disjoint 1000-byte
+   * one adds 1000 (dram_bytes = footprint under a cold L2: a warm one,
+   * the default, would hold these few bytes from the launch before) */
+  enum { N = 1000 };
+  setenv("TC5_TIMING_L2", "cold", 1);
+  static uint32_t out[N + 250];
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(kernel90, strlen(kernel90), "k.ptx", &m, &dg), TC5_OK);
+  double dram[3];
+  for (int c = 0; c < 3; c++) {
+    tc5_ptx_arg arg[2] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = N * 4u},
+                          {.kind = TC5_PTX_ARG_GLOBAL, .data = c == 2 ? out + N : out, .bytes = c == 2 ? 1000u : N * 4u}};
+    tc5_ptx_launch_cfg cfg;
+    tc5_ptx_launch_init(&cfg);
+    cfg.grid[0] = N;
+    cfg.block[0] = 32;
+    cfg.threads = 2;
+    cfg.timing = "h200";
+    cfg.timing_sample = 10;
+    tc5_timing_result r;
+    cfg.timing_result = &r;
+    tc5_ptx_stats stats;
+    assert_int_equal(tc5_ptx_launch(m, &cfg, arg, c ? 2 : 1, &stats, &dg), TC5_OK);
+    dram[c] = r.dram_bytes;
+  }
+  tc5_ptx_free(m);
+  unsetenv("TC5_TIMING_L2");
+  assert_true(dram[0] == 4000 && dram[1] == 4000 && dram[2] == 5000);
+}
+
+/* an mbarrier wait carries time: warp 0 runs a chain of 64 dependent adds
+ * (lat_alu each) and arrives; warp 1 waits on the mbarrier, then runs its
+ * own chain of 64. Warp 1 cannot start before warp 0's arrival plus
+ * lat_mbar, so the CTA lasts at least 2 x 64 x lat_alu + lat_mbar (h200:
+ * 2 x 64 x 4 + 51 = 563 cycles); if waits carried no time the two chains
+ * would overlap (about 64 x 4 = 256). A regression test: the hook was once
+ * lost in a merge */
+static void test_mbar_wait_time(void **state) {
+  (void)state;
+  static char ptx[8192];
+  char chain[64 * 32] = "";
+  for (int k = 0; k < 64; k++) strcat(chain, " add.u32 %r3, %r3, 1;\n");
+  snprintf(ptx, sizeof ptx,
+           ".version 8.0\n.target sm_90a\n.address_size 64\n"
+           ".visible .entry k(.param .u64 out) {\n"
+           " .reg .pred %%p<4>; .reg .b32 %%r<8>; .reg .b64 %%rd<4>;\n"
+           " .shared .align 8 .b64 bar;\n"
+           " ld.param.u64 %%rd1, [out];\n"
+           " mov.u32 %%r1, %%tid.x;\n mov.u32 %%r3, %%r1;\n"
+           " setp.ne.u32 %%p1, %%r1, 0;\n"
+           " @%%p1 bra SKIP;\n mbarrier.init.shared.b64 [bar], 1;\nSKIP:\n"
+           " bar.sync 0;\n"
+           " setp.lt.u32 %%p2, %%r1, 32;\n @%%p2 bra PROD;\n"
+           " mov.u32 %%r4, 0;\nWAIT:\n mbarrier.try_wait.parity.shared.b64 %%p3, [bar], %%r4;\n @!%%p3 bra WAIT;\n"
+           "%s st.global.u32 [%%rd1], %%r3;\n ret;\n"
+           "PROD:\n%s"
+           " setp.ne.u32 %%p1, %%r1, 0;\n @!%%p1 mbarrier.arrive.shared.b64 %%rd2, [bar];\n ret;\n}\n",
+           chain, chain);
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(ptx, strlen(ptx), "k.ptx", &m, &dg), TC5_OK);
+  uint32_t out = 0;
+  tc5_ptx_arg arg = {.kind = TC5_PTX_ARG_BUFFER, .data = &out, .bytes = 4};
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = 1;
+  cfg.block[0] = 64;
+  cfg.threads = 1;
+  cfg.timing = "h200";
+  tc5_timing_result r;
+  cfg.timing_result = &r;
+  tc5_ptx_stats stats;
+  assert_int_equal(tc5_ptx_launch(m, &cfg, &arg, 1, &stats, &dg), TC5_OK);
+  tc5_ptx_free(m);
+  assert_true(out >= 32 + 64 && out <= 63 + 64); /* a consumer lane's tid + 64 */
+  assert_true(r.cta_cycles_max >= 2 * 64 * 4 + 51);
+  assert_true(r.cta_cycles_max < 2 * 64 * 4 + 51 + 200); /* the bar.sync, the init, the issue of the rest */
+}
+
+/* tcgen05.mma by shape (b200: rate 8153 FLOP/clk, floor 32 + N/4 for
+ * cta_group::1 M = 128; M = 64 as long as M = 128), hand-worked:
+ * 128x256x16: 2*128*256*16 / 8153 = 128.61 (above the floor 96);
+ * 128x64x16: 32.15 below the floor 32 + 64/4 = 48 -> 48 (published 48.6);
+ * 64x256x16: 64.31 x 2 = 128.61 (published 128.5);
+ * 128x64x32 e4m3 (rate 2.005 x): 524288 / 16346.8 = 32.07 -> 48 (published 48.3);
+ * cta_group::2 256x64x16: half each, 2*256*64*16 / 2 / 8153 = 32.15 (no floor: not modelled for pairs) */
+static void test_tcgen05_shape(void **state) {
+  (void)state;
+  tm_params p;
+  assert_int_equal(tm_params_load("b200", &p), TC5_OK);
+  assert_true(fabs(tm_tcgen05_cycles(&p, 128, 256, 2.0 * 128 * 256 * 16, TM_RATE_BF16, 1) - 128.612) < 0.001);
+  assert_true(tm_tcgen05_cycles(&p, 128, 64, 2.0 * 128 * 64 * 16, TM_RATE_BF16, 1) == 48);
+  assert_true(fabs(tm_tcgen05_cycles(&p, 64, 256, 2.0 * 64 * 256 * 16, TM_RATE_BF16, 1) - 128.612) < 0.001);
+  assert_true(tm_tcgen05_cycles(&p, 128, 64, 2.0 * 128 * 64 * 32, TM_RATE_FP8, 1) == 48);
+  assert_true(fabs(tm_tcgen05_cycles(&p, 256, 64, 2.0 * 256 * 64 * 16, TM_RATE_BF16, 2) - 32.153) < 0.001);
+}
+
+/* a TMA store of 65536 bytes (one CTA on the b200: the engine at min(256,
+ * 10240) = 256 B/clk): the engine is busy 256 cycles, the bulk group
+ * completes 256 + tma_latency (933) = 1189 cycles after; a load behind it
+ * waits for the engine; the bytes count as global writes */
+static void test_tma_store(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_TMA, -1, -1);
+  fake_launch(&f, "b200", 1, 1);
+  const tm_params *p = &f.l->p;
+  assert_true(p->tma_latency == 933 && f.l->rates.tma_bpc == 256);
+  tm_tma_store(f.t, 0, 65536);
+  assert_true(f.t->tma_free == 256);
+  assert_true(f.t->w[0].bulk.cur == 256 + 933);
+  assert_true(f.t->gmem_bytes == 65536 && f.t->gst_bytes == 65536);
+  tm_mb mb;
+  memset(&mb, 0, sizeof mb);
+  tm_mbar_signal(f.t, 1, 0, &mb, 16384, 1); /* a load behind the store: 256 + 64 + 933 */
+  assert_true(mb.done == 256 + 64 + 933);
+  fake_free(&f);
+}
+
+/* H200 TMA load (t47x): completion = start + bytes / bw_tma + tma_latency, where tma_latency is the
+ * zero-byte intercept of one loaded 2-D box (h200_tma_loaded.tsv: 329.5 clk + B / 68.0 from L2,
+ * 132 CTAs) -> 329, not a whole 16 KiB box's 584 (which already holds the transfer).
+ * 132 CTAs, one an SM: bw_tma = min(40.1, 4988 / 132) = 37.79 B/clk; 16 KiB -> 433.6 + 329 = 762.6
+ * (was 584 + 433.6 = 1017.6; silicon 560.1 for this box). */
+static void test_tma_load_h200(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_TMA, -1, -1);
+  fake_launch(&f, "h200", 1, 132);
+  const tm_params *p = &f.l->p;
+  assert_true(p->tma_latency == 329);
+  assert_true(fabs(f.l->rates.tma_bpc - 4988.0 / 132) < 1e-9);
+  tm_mb mb;
+  memset(&mb, 0, sizeof mb);
+  tm_mbar_signal(f.t, 0, 0, &mb, 16384, 1);
+  assert_true(fabs(mb.done - (16384.0 * 132 / 4988 + 329)) < 1e-9);
+  assert_true(mb.done > 762 && mb.done < 763);
+  fake_free(&f);
+}
+
 static void test_launch_bad(void **state) {
   (void)state;
   static uint32_t out[8];
@@ -422,30 +583,173 @@ static void test_cvt_class(void **state) {
   tc5_ptx_free(m);
 }
 
-/* ld.global / cp.async: one SM takes at most 28.7 B/clk (h200_micro.tsv
- * tma_bytes_per_clk_1sm_l2) even when the chip's L2 share is larger */
-static void test_gld_cap(void **state) {
+/* ldmatrix / stmatrix: the bytes a lane moves from the shape (m8n8 .x1/.x2/.x4:
+ * 4, 8, 16 B; an .x4 is four 8x8 b16 matrices, 512 B a warp), not the .b16 type's 2 */
+static void test_matrix_bytes(void **state) {
+  (void)state;
+  static const char *text =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".visible .entry k() {\n"
+      " .reg .b32 %r<8>; .shared .align 16 .b8 s[512];\n"
+      " mov.u32 %r0, s;\n"
+      " ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%r0];\n"
+      " ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r5, %r6}, [%r0];\n"
+      " ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r7}, [%r0];\n"
+      " stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r0], {%r1, %r2, %r3, %r4};\n"
+      " ret;\n}\n";
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
+  tm_insn *t;
+  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  const uint8_t want[] = {16, 8, 4, 16};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode; pc++)
+    if (strstr(t[pc].text, "matrix")) {
+      assert_true(seen < 4);
+      assert_int_equal(t[pc].bytes, want[seen]);
+      assert_int_equal(t[pc].cls, seen == 3 ? TM_C_ST_SHARED : TM_C_LD_SHARED);
+      seen++;
+    }
+  assert_int_equal(seen, 4);
+  free(t);
+  tc5_ptx_free(m);
+}
+
+/* cp.async: one CTA's stream takes at most 33.6 B/clk (h200_micro_run4.tsv
+ * cpasync_1sm_s4_l2) and its SM's L2 share split between co-resident CTAs;
+ * it lands after cp.async's own latency (676 clk from L2, cpasync_lat_512_l2) */
+static void test_cp_async_cap(void **state) {
   (void)state;
   fake f;
   memset(&f, 0, sizeof f);
   fake_insn(&f, 0, TM_C_CP_ASYNC, -1, -1);
   f.insn[0].bytes = 16;
-  fake_launch(&f, "h200", 1, 64); /* 64 CTAs on 64 SMs: L2 share 4988 / 64 = 77.94 B/clk */
+  fake_launch(&f, "h200", 1, 64); /* 64 CTAs on 64 SMs, one each: L2 share 4988 / 64 = 77.94 B/clk */
   const tm_params *p = &f.l->p;
-  assert_true(p->gld_bytes_per_clk_sm == 28.7);
+  assert_true(p->cp_async_bytes_per_clk_cta == 33.6 && p->cp_async_latency_l2 == 676);
   assert_true(f.l->rates.l2_bpc == 4988.0 / 64);
-  assert_true(f.l->rates.gld_bpc == 28.7);
+  assert_true(f.l->rates.cp_bpc == 33.6);
+  assert_true(f.l->rates.cp_latency == 676); /* footprint 0: within L2 */
   uint64_t regs[16 * 32] = {0};
   tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE); /* 32 lanes x 16 B */
-  assert_true(f.t->gld_bytes == 512);
-  assert_true(f.t->w[0].cp.cur == p->l2_latency + 512 / 28.7);
+  assert_true(f.t->cp_bytes == 512);
+  assert_true(f.t->w[0].cp.cur == 676 + 512 / 33.6);
+  /* the CTA's duration: its cp.async bytes at 33.6 B/clk = 15.24 clk (above its clock, 1, and
+   * its L2 share, 512 / 77.94 = 6.57) */
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  tm_cluster_end(f.l, &f.t, 1, 0, &lock);
+  assert_true(f.l->dur[0] == 512 / 33.6);
   fake_free(&f);
-  /* 132 SMs busy: L2 share 4988 / 132 = 37.8 still above the cap */
+  /* two CTAs an SM (100,000 B of shared memory each), 264 CTAs: share 2 of 4988 / 132 = 37.79:
+   * 18.89 B/clk each, below the cap; footprint beyond L2: latency (676 + 1047) / 2 */
   memset(&f, 0, sizeof f);
-  fake_insn(&f, 0, TM_C_LD_GLOBAL, 1, -1);
-  fake_launch(&f, "h200", 1, 132);
-  assert_true(f.l->rates.gld_bpc == 28.7);
+  fake_insn(&f, 0, TM_C_CP_ASYNC, -1, -1);
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 100000;
+  s.cluster_size = 1, s.nclusters = 264, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 1;
+  s.footprint = 1u << 30;
+  assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+  assert_true(f.l->occ.ctas == 2 && f.l->rates.share == 2);
+  assert_true(f.l->rates.cp_bpc == 4988.0 / 132 / 2);
+  assert_true(f.l->rates.cp_latency == 0.5 * (676 + 1047));
+  tm_launch_free(f.l);
+}
+
+/* mma.sync: its own rate (2704 FLOP/clk/SM, mma_sync_f16_w32) and latency
+ * (25 clk, mma_sync_f16_lat): an m16n8k16 (4096 FLOPs) issues for
+ * 4096 / (2704 / 4) = 6.06 clk and its result is ready 25 clk after issue */
+static void test_mma_sync_rate(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_MMA_SYNC, 1, -1);
+  f.insn[0].flops = 4096 / 64;
+  fake_insn(&f, 1, TM_C_FP32, 2, 1);
+  fake_launch(&f, "h200", 2, 1);
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 4096 / (2704.0 / 4));
+  assert_true(f.t->w[0].ready[1] == 25);
+  assert_true(f.t->work[TC5_TU_TENSOR] == 4096 / 2704.0);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE); /* waits for the accumulator */
+  assert_true(f.t->w[0].clock == 25 + 1);
   fake_free(&f);
+}
+
+/* the last partial wave: 300 CTAs, two an SM (100,000 B of shared memory
+ * each) on 132 SMs = 264 slots: share 2; the last 300 mod 264 = 36 CTAs
+ * have ceil(36 / 132) = 1 CTA an SM. A CTA of critical path 4 and units'
+ * work 5 (alone) lasts max(4, 2 x 5) = 10 in the full wave and max(4, 1 x 5)
+ * = 5 in the tail, plus cta_launch 157 each: the makespan is 167 + 162 */
+static void test_tail_wave(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_OTHER, -1, -1);
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 100000;
+  s.cluster_size = 1, s.nclusters = 300, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 1;
+  s.sample = TC5_TIMING_SAMPLE_ALL;
+  assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+  assert_true(f.l->occ.ctas == 2 && f.l->rates.share == 2 && f.l->nrun == 300);
+  for (unsigned j = 0; j < 300; j++) f.l->dur[j] = 10, f.l->dpath[j] = 4, f.l->dunit[j] = 5;
+  double d[300];
+  tm_launch_durations(f.l, d);
+  tm_tail_durations(f.l, d, 264);
+  assert_true(d[0] == 167 && d[263] == 167 && d[264] == 162 && d[299] == 162);
+  assert_true(tm_list_schedule(d, 300, 264, NULL) == 167 + 162);
+  /* a grid that fills its slots exactly has no partial wave */
+  f.l->s.nclusters = 264;
+  tm_launch_durations(f.l, d);
+  tm_tail_durations(f.l, d, 264);
+  assert_true(d[263] == 167);
+  tm_launch_free(f.l);
+}
+
+/* the L2 state a launch finds: DRAM bytes of a footprint F with no traffic
+ * beyond it. Warm (the default): 0 up to l2_resident_bytes R = 36 MiB
+ * (h200_micro_run4.tsv l2warm_read_us_36mib), F (F - R) / (L2 - R) up to the
+ * L2's 48 MiB, F beyond; cold (TC5_TIMING_L2=cold): F. A bad value is named. */
+static double dram_of(uint64_t footprint) {
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_OTHER, -1, -1);
+  fake_launch(&f, "h200", 1, 1);
+  f.l->s.footprint = footprint;
+  double d = tm_dram_bytes(f.l, (double)footprint);
+  fake_free(&f);
+  return d;
+}
+static void test_l2_state(void **state) {
+  (void)state;
+  const uint64_t MiB = 1u << 20;
+  unsetenv("TC5_TIMING_L2");
+  assert_true(dram_of(12 * MiB) == 0);
+  assert_true(dram_of(36 * MiB) == 0);
+  assert_true(dram_of(42 * MiB) == 42.0 * MiB * (6.0 / 12.0)); /* (42 - 36) / (48 - 36) of it */
+  assert_true(dram_of(64 * MiB) == 64.0 * MiB);
+  setenv("TC5_TIMING_L2", "warm", 1);
+  assert_true(dram_of(12 * MiB) == 0);
+  setenv("TC5_TIMING_L2", "cold", 1);
+  assert_true(dram_of(12 * MiB) == 12.0 * MiB);
+  assert_true(dram_of(42 * MiB) == 42.0 * MiB);
+  setenv("TC5_TIMING_L2", "tepid", 1);
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_OTHER, -1, -1);
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.cluster_size = 1;
+  s.nclusters = 1, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 1;
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tm_launch_new(&f.l, &s, &dg), TC5_EINVAL);
+  assert_true(has(&dg, "TC5_TIMING_L2 'tepid' is neither 'warm' nor 'cold'"));
+  unsetenv("TC5_TIMING_L2");
 }
 
 /* HBM: a launch of one CTA over a 1 GiB footprint is HBM-bound; its
@@ -542,8 +846,11 @@ int main(void) {
       cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync),
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
       cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
-      cmocka_unit_test(test_gld_cap),         cmocka_unit_test(test_hbm_read_write),
+      cmocka_unit_test(test_cp_async_cap), cmocka_unit_test(test_mma_sync_rate),
+      cmocka_unit_test(test_l2_state),        cmocka_unit_test(test_tail_wave),
+      cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
+      cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

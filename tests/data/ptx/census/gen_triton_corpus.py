@@ -670,6 +670,9 @@ def _innermost_jit(fn):
 
 
 def install_launch_hooks():
+    import triton
+    if not hasattr(triton, "set_allocator"):  # before 3.4: tutorials 08/09 call it at import (device TMA's scratch)
+        triton.set_allocator = lambda alloc: None
     from triton.runtime.jit import JITFunction
     from triton.runtime.autotuner import Autotuner
 
@@ -717,11 +720,16 @@ def _release_renames():
     them async_copy_global_to_shared / async_copy_shared_to_global, same arguments): applied after RENAMES."""
     try:
         from triton.experimental.gluon.language.nvidia.hopper import tma
+        from triton.experimental.gluon.language import shared_memory_descriptor as smem
     except ImportError:
         return []
+    out = []
+    if not hasattr(smem, "reinterpret") and hasattr(smem, "_reinterpret"):  # 3.5-3.8
+        out.append((r"gluon/", ".reinterpret(", "._reinterpret(",
+                    "this release's Gluon (before 3.9) names the memory descriptor's reinterpret _reinterpret"))
     if hasattr(tma, "async_load") or not hasattr(tma, "async_copy_global_to_shared"):
-        return []
-    return [(r"gluon/", "async_load(", "async_copy_global_to_shared(",
+        return out
+    return out + [(r"gluon/", "async_load(", "async_copy_global_to_shared(",
              "this release's Gluon (before 3.8) names tma.async_load async_copy_global_to_shared; same args"),
             (r"gluon/", "async_store(", "async_copy_shared_to_global(",
              "this release's Gluon (before 3.8) names tma.async_store async_copy_shared_to_global; same args")]
@@ -990,6 +998,35 @@ def _pack_args_before_3_5(fn, backend, kwargs, bound_args, specialization):
     return options, signature, constexprs, attrs
 
 
+def _specialise_before_3_3(fn, backend, args, kwargs):
+    """JITFunction.run's specialisation in Triton 3.0-3.2 (issue 52's sm_90a corpus from 3.0): the
+    binder returns five values, the signature names only the non-constexpr parameters and the
+    constants (constexprs, arguments equal to 1 and None) leave the kernel's parameters; 3.0/3.1
+    take the divisibility attributes from JITFunction._get_config, 3.2 from the backend.
+    Returns (options, signature, constants, attrs descriptor, bound_args, the JSON's signature, its
+    constexprs by parameter index)"""
+    from triton.runtime.jit import create_function_from_signature
+    try:
+        binder = create_function_from_signature(fn.signature, fn.params, backend)  # 3.2
+    except TypeError:
+        binder = create_function_from_signature(fn.signature, fn.params)  # 3.0, 3.1
+    bound_args, sig_and_spec, _, _, _ = binder(*args, **kwargs)
+    options = backend.parse_options(kwargs)
+    bound_vals = tuple(bound_args.values())
+    sigkeys = [p.name for p in fn.params if not p.is_constexpr]
+    signature = {k: ("*i8" if v == "none" else v) for k, v in zip(sigkeys, sig_and_spec[:len(sigkeys)])}
+    if hasattr(backend, "get_attrs_descriptor"):
+        attrs = backend.get_attrs_descriptor(fn.params, bound_vals)
+        folded = attrs.get_constants()
+    else:
+        attrs = fn._get_config(*bound_vals)
+        folded = attrs.equal_to_1
+    constants = {p.name: v for v, p in zip(bound_vals, fn.params) if p.is_constexpr or p.num in folded or v is None}
+    json_sig = {p.name: ("constexpr" if p.name in constants else signature[p.name]) for p in fn.params}
+    json_const = {(p.num, ): constants[p.name] for p in fn.params if p.name in constants}
+    return options, signature, constants, attrs, bound_args, json_sig, json_const
+
+
 def compile_launch(launch, config=None, extra_options=None):
     """Specialise like JITFunction.run does, then triton.compile(ASTSource)."""
     import triton
@@ -1014,13 +1051,21 @@ def compile_launch(launch, config=None, extra_options=None):
             config.pre_hook({**nargs, **kwargs, **config.all_kwargs()})
         kwargs.update(config.all_kwargs())
     kwargs.update(extra_options or {})
-    kwargs["debug"] = kwargs.get("debug", fn.debug) or knobs.runtime.debug
+    kwargs["debug"] = kwargs.get("debug", getattr(fn, "debug", None)) or knobs.runtime.debug  # 3.2: no fn.debug
     # the knobs a release has (issue 52: every release from 3.3 compiles the corpus)
     for knob in ("instrumentation_mode", "fpsan_homomorphic_casts"):
         if hasattr(knobs.compilation, knob):
             kwargs[knob] = getattr(knobs.compilation, knob)
     target = GPUTarget("cuda", ARCH, 32)
     backend = make_backend(target)
+    if tuple(int(x) for x in triton.__version__.split(".")[:2]) < (3, 3):
+        options, signature, constants, attrs, bound_args, json_sig, json_const = \
+            _specialise_before_3_3(fn, backend, launch.args, kwargs)
+        grid = launch.grid(bound_args) if callable(launch.grid) else launch.grid
+        grid = tuple(int(g) for g in grid) + (1, ) * (3 - len(grid))
+        kernel = triton.compile(ASTSource(fn, signature, constants, attrs), target=target, options=options.__dict__)
+        return kernel, dict(signature=json_sig, constexprs=json_const, attrs={}, bound=bound_args, grid=grid,
+                            options=options)
     binder = create_function_from_signature(fn.signature, fn.params, backend)
     bound_args, specialization, options = binder(*launch.args, **kwargs)
     if hasattr(fn, "_pack_args"):
@@ -1058,8 +1103,8 @@ def write_variant(out, name, launch, kernel, info, note, tmpdir):
     ptx = kernel.asm["ptx"]
     entry, ptx_params = ptx_entry_params(ptx)
     params = describe_params(info["signature"], info["bound"], getattr(md, "tensordesc_meta", None) or [])
-    if len(params) == len(ptx_params) + 1 and params[-1]["name"] == "profile_scratch":
-        params.pop()  # releases before 3.5 pass no profile scratch
+    while len(params) > len(ptx_params) and params[-1]["kind"] == "scratch":
+        params.pop()  # releases before 3.5 pass no profile scratch, before 3.3 no global scratch
     mismatch = len(params) != len(ptx_params)
     for p, pn in zip(params, ptx_params):
         p["ptx_param"] = pn
@@ -1102,13 +1147,13 @@ def write_variant(out, name, launch, kernel, info, note, tmpdir):
         "num_warps": md.num_warps,
         "num_ctas": num_ctas,
         "num_stages": opts.num_stages,
-        "maxnreg": md.maxnreg,
+        "maxnreg": getattr(md, "maxnreg", None),
         "enable_fp_fusion": md.enable_fp_fusion,
         "cluster_dims": [num_ctas, 1, 1],
         "shared": md.shared,
         "tmem_size": getattr(md, "tmem_size", None),
-        "global_scratch_size": md.global_scratch_size,
-        "global_scratch_align": md.global_scratch_align,
+        "global_scratch_size": getattr(md, "global_scratch_size", 0),
+        "global_scratch_align": getattr(md, "global_scratch_align", None),
         "profile_scratch_size": getattr(md, "profile_scratch_size", None),
         "profile_scratch_align": getattr(md, "profile_scratch_align", None),
         "launch_pdl": getattr(md, "launch_pdl", False),
@@ -1309,8 +1354,8 @@ def t06_fused_attention(L):
                              "the first config its pruning keeps (Triton 3.3's tutorial has no 128/64/2/4 one)")
                     cfg = cfg or pruned[:1]
                     yield V(name, l, cfg[0], note=f"Z={ATTN_Z} H={ATTN_H} N_CTX={ATTN_N}; autotune config = {which}")
-                    if not fp8 and not ws and ARCH == 100:
-                        # backward (fp16 only in the tutorial)
+                    if not fp8 and not ws and (ARCH == 100 or BWD_90):
+                        # backward (fp16 only in the tutorial); sm_90a only with --bwd-90 (issue 52's releases)
                         ctx = _LAST_CTX["_attention"]
                         do = T(q.shape, q.dtype, label="do")
                         with capture() as c2:
@@ -1387,6 +1432,9 @@ def t09_persistent_matmul(L):
             m.matmul_persistent(a, b.T)
         l = _one(c)
         yield V(f"t09_matmul_kernel_persistent_{short}_{cfg_s}", l, pick(l.autotuner, **want))
+        if not hasattr(m, "matmul_tma"):  # the text before 3.4's: host descriptors of experimental_descriptor
+            raise AttributeError("09-persistent-matmul has no matmul_tma (an older text): its TMA variants "
+                                 "use triton.tools.experimental_descriptor, which the generator does not fake")
         for ws in (False, True):
             wss = "_ws" if ws else ""
             with capture() as c:
@@ -1493,6 +1541,11 @@ def g06_tcgen05(L):
 
 
 GEMM_M, GEMM_N, GEMM_K = 512, 512, 512
+BWD_90 = False  # tutorial 06's backward for sm_90a too (--bwd-90)
+
+
+def _gemm_note():
+    return f"M=N=K={GEMM_M}" if GEMM_M == GEMM_N == GEMM_K else f"M={GEMM_M} N={GEMM_N} K={GEMM_K}"
 
 
 @scenario
@@ -1503,18 +1556,18 @@ def g07_persistence(L):
     # Blackwell settings from the tutorial's __main__: 128x256x64, 4 buffers, 4 warps, GroupedPersistentTileScheduler(8)
     with capture() as c:
         m.matmul_pipelined(A, B, C, 128, 256, 64, 4, 4)
-    yield V("g07_matmul_pipelined_kernel_mmav5_128x256x64_b4_w4", _one(c), note=f"M=N=K={M_}")
+    yield V("g07_matmul_pipelined_kernel_mmav5_128x256x64_b4_w4", _one(c), note=_gemm_note())
     with capture() as c:
         m.persistent_matmul(A, B, C, 128, 256, 64, 4, 4, m.PersistentTileScheduler)
-    yield V("g07_persistent_matmul_kernel_rowmajor_128x256x64_b4_w4", _one(c), note=f"M=N=K={M_}")
+    yield V("g07_persistent_matmul_kernel_rowmajor_128x256x64_b4_w4", _one(c), note=_gemm_note())
     with capture() as c:
         m.persistent_matmul(A, B, C, 128, 256, 64, 4, 4, m.GroupedPersistentTileScheduler(8))
-    yield V("g07_persistent_matmul_kernel_grouped8_128x256x64_b4_w4", _one(c), note=f"M=N=K={M_}")
+    yield V("g07_persistent_matmul_kernel_grouped8_128x256x64_b4_w4", _one(c), note=_gemm_note())
     for nb in (3, 4):
         with capture() as c:
             m.persistent_matmul_pipelined(A, B, C, 128, 256, 64, nb, 4, m.GroupedPersistentTileScheduler(8))
         yield V(f"g07_persistent_matmul_pipelined_kernel_grouped8_128x256x64_b{nb}_w4", _one(c),
-                note=f"M=N=K={M_}; STEALB={nb == 4}")
+                note=f"{_gemm_note()}; STEALB={nb == 4}")
 
 
 @scenario
@@ -1530,7 +1583,7 @@ def g08_warp_specialization(L):
     t7 = L.load(GLUON + "07-persistence.py")
     with capture() as c:
         m.matmul_warp_specialized(A, B, C, 128, 256, 64, 4, 4, 4, t7.GroupedPersistentTileScheduler(8))
-    yield V("g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4", _one(c), note=f"M=N=K={M_}")
+    yield V("g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4", _one(c), note=_gemm_note())
 
 
 def _quant(MN, K, fmt):
@@ -1644,7 +1697,7 @@ def gex01_attention(L):
         yield V(f"gex01_attention_kernel_{short}_d{d}_{'causal' if causal else 'full'}_{2**len(cta)}cta", _one(c),
                 note=f"Z={Z} H={H} N_CTX={N_CTX}; select_kernel_config defaults; cta_layout={cta}")
 
-for _f in (t02_fused_softmax, t03_matmul, t05_layer_norm, t06_fused_attention):
+for _f in (t02_fused_softmax, t03_matmul, t05_layer_norm, t06_fused_attention, t08_grouped_gemm, t09_persistent_matmul):
     _f.sm90 = True  # also built for sm_90a (--arch 90)
 
 # ----------------------------------------------------------------------------
@@ -1653,7 +1706,7 @@ for _f in (t02_fused_softmax, t03_matmul, t05_layer_norm, t06_fused_attention):
 
 
 def main():
-    global ARCH, ARCH_CAP, ATTN_Z, ATTN_H, ATTN_N
+    global ARCH, ARCH_CAP, ATTN_Z, ATTN_H, ATTN_N, GEMM_M, GEMM_N, GEMM_K, BWD_90
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True, help="checkout containing python/tutorials and python/examples")
     ap.add_argument("--out", required=True)
@@ -1669,9 +1722,17 @@ def main():
     ap.add_argument("--attn-shape", default=None, metavar="Z,H,N_CTX",
                     help="tutorial 06's batch, heads and sequence length (default %d,%d,%d; "
                          "tests/data/ptx/attn90 and attn100 use smaller ones)" % (ATTN_Z, ATTN_H, ATTN_N))
+    ap.add_argument("--gemm-size", default=None, metavar="M,N,K",
+                    help="Gluon tutorials 07 and 08's matmul sizes (default %d,%d,%d; "
+                         "tests/data/ptx/rel100/gluon uses smaller ones)" % (GEMM_M, GEMM_N, GEMM_K))
+    ap.add_argument("--bwd-90", action="store_true", help="tutorial 06's backward for sm_90a as well (the census compiles "
+                    "it for sm_100a only)")
     args = ap.parse_args()
+    BWD_90 = args.bwd_90
     if args.attn_shape:
         ATTN_Z, ATTN_H, ATTN_N = (int(x) for x in args.attn_shape.split(","))
+    if args.gemm_size:
+        GEMM_M, GEMM_N, GEMM_K = (int(x) for x in args.gemm_size.split(","))
     ARCH = args.arch
     ARCH_CAP = (ARCH // 10, ARCH % 10)
     out = os.path.abspath(args.out)
@@ -1699,12 +1760,13 @@ def main():
             continue
         if ARCH == 90 and not getattr(scn, "sm90", False):
             continue
+        variants = []
         try:
-            variants = list(scn(loader))
+            for v in scn(loader):  # the variants yielded before a failure still compile
+                variants.append(v)
         except Exception as e:
             failures.append((scn.__name__, "<scenario>", f"{type(e).__name__}: {e}", traceback.format_exc()))
             print(f"[FAIL] scenario {scn.__name__}: {type(e).__name__}: {e}", flush=True)
-            continue
         for v in variants:
             if args.variants and not re.search(args.variants, v["name"]):
                 continue

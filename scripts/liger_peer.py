@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Liger-Kernel's own tests as a peer suite of tc5 (issue 50): the release's
+test/transformers/ files, unmodified, run with pytest through the Triton door
+(TC5_TRITON=1: Triton compiles for a B200, tc5 runs the PTX) and the
+torch.cuda shim (TC5_TRITON_TORCH_CUDA=1: "cuda" tensors are host memory that
+answers as CUDA, tc5.device), on the one peer harness
+(scripts/peer_harness.py): each case's outcome, cause and kernels launched.
+
+usage: liger_peer.py [--sdist liger_kernel-0.8.5.tar.gz] [--files test_a.py,...] [--every K]
+                     [--only REGEX] [--ids FILE] [--engine ray|xdist|local] [--jobs N]
+                     [--chunk N] [--work DIR] [--out results.tsv] [--list]
+       liger_peer.py --triage-only results.tsv | --from-work DIR --out results.tsv
+
+The tests are not committed here (Liger-Kernel's, BSD-2-Clause): they are read
+from the release's sdist (--sdist; without it, downloaded from PyPI's files
+host into ~/.cache/tc5), whose SHA-256 must be SDIST_SHA256 below, so every
+run runs the same tests. From it the suite carries src/ (the package, put on
+sys.path by the root conftest as Liger's pyproject's `pythonpath` does),
+test/__init__.py, test/conftest.py, test/utils.py and test/transformers/*.py;
+not the 27 MB of test/resources (no test/transformers file reads them).
+
+The selection: pytest collects test/transformers/ (2,608 cases with
+transformers 5.24.0 installed; 315 test functions); of each test function's cases, in pytest's
+collection order, every K-th is kept, starting with the first (--every K;
+K = 1 is the whole files). Nothing is chosen by outcome. K = 32 is the
+documented selection (342 cases, every function at least once;
+docs/fidelity.md). A case that passes without tc5 launching a kernel is
+counted `not run` (the test fell back to PyTorch, or checks Python only).
+Each case stops after TC5_LIGER_CPU_LIMIT CPU seconds of its process (120:
+pytest-timeout's limit as one free core takes it; CPU time, which the load of
+a shared machine does not stretch), with TC5_THREADS=1 (one host thread a
+launch: --jobs processes share the cores), and at TC5_PEER_TIMEOUT wall
+seconds (1800, against hangs). Each case's CPU seconds, wall seconds and
+peak RSS go to liger_cases.tsv in the work directory.
+
+Output: the harness's results file, one line a case,
+`nodeid<TAB>outcome<TAB>cause<TAB>message<TAB>launches`, then counts by outcome
+and cause. docs/fidelity.md has a run's table and each cause's reading.
+"""
+import argparse
+import hashlib
+import io
+import os
+import sys
+import tarfile
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peer_harness as H  # noqa: E402
+
+VERSION = "0.8.5"
+SDIST = f"liger_kernel-{VERSION}.tar.gz"
+SDIST_SHA256 = "4e8f8f611a8ad735c37c989410d09820bb08881f131851a3967c34baa7889d66"
+SDIST_URL = f"https://files.pythonhosted.org/packages/source/l/liger_kernel/{SDIST}"
+
+# the root conftest: Liger's pyproject puts src/ and the root on sys.path (pytest's `pythonpath`);
+# the harness appends its hooks (selection, per-case limit, launches)
+CONFTEST = b'''"""root conftest of tc5's Liger-Kernel peer suite (scripts/liger_peer.py): Liger's
+pyproject's pythonpath = ["src", "."]; the door and the shim come from the environment
+(TC5_TRITON=1, TC5_TRITON_TORCH_CUDA=1)"""
+import os
+import sys
+
+_here = os.path.dirname(os.path.abspath(__file__))
+for _p in (_here, os.path.join(_here, "src")):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+# each case's cost, load-independent: the process's CPU seconds (every thread), its wall seconds and its
+# peak RSS so far, one line a case in liger_cases.tsv beside this file (pytest-xdist's workers append);
+# a case past TC5_LIGER_CPU_LIMIT CPU seconds (120: pytest-timeout's limit, as one free core would take it)
+# is stopped by ITIMER_PROF, which the machine's load does not advance
+import resource as _resource
+import signal as _signal
+import time as _time
+
+import pytest as _pytest
+
+
+class _CpuLimit(Exception):
+    pass
+
+
+def _cpu():
+    r = _resource.getrusage(_resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+@_pytest.fixture(autouse=True)
+def _tc5_liger_cost(request):
+    limit = float(os.environ.get("TC5_LIGER_CPU_LIMIT", "120"))
+
+    def stop(*_):
+        raise _CpuLimit(f"tc5 peer: the case used more than TC5_LIGER_CPU_LIMIT={limit:g} CPU seconds")
+    old = _signal.signal(_signal.SIGPROF, stop)
+    _signal.setitimer(_signal.ITIMER_PROF, limit)
+    c0, t0 = _cpu(), _time.time()
+    yield
+    _signal.setitimer(_signal.ITIMER_PROF, 0)
+    _signal.signal(_signal.SIGPROF, old)
+    rss = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * 1024
+    with open(os.path.join(_here, "liger_cases.tsv"), "a") as fh:
+        fh.write(f"{request.node.nodeid}\\t{_cpu() - c0:.1f}\\t{_time.time() - t0:.1f}\\t{rss}\\n")
+'''
+PYTEST_INI = b"[pytest]\npython_files = test_*.py\n"
+
+# The triage: (cause, regex on the failure's or skip's message), first match wins. A cause names whose the
+# failure is: tc5's (a defect: fixed, or listed in docs/fidelity.md), the test's need of a GPU runtime, or the
+# test's own condition.
+CAUSES = [
+    ("skip: the test skips itself (its own condition)", r"^SKIP"),
+    ("not run: passed with no kernel launched through tc5 (the test checks Python: module patching, "
+     "argument checks, a PyTorch path)", r"passed without launching a kernel"),
+    ("tc5.cute: Liger's CuTe DSL kernels are compiled for CuTe DSL's TVM-FFI calling path (cute.compile with "
+     "--enable-tvm-ffi), which tc5's CuTe DSL runtime does not provide",
+     r"Unknown function cutlass___call__|CUTE_DSL runtime library could not be resolved|CuteDSLRT_TVMFFI"),
+    ("tc5.cute not active: a CuTe DSL kernel called on host tensors (TC5_CUTE unset)",
+     r"Mismatched Tensor on argument .*expected device_type=cuda"),
+    ("tc5: instruction not supported", r"UnsupportedError|TC5_EUNSUPPORTED|not supported by tc5"),
+    ("tc5: checker finding", r"HazardError"),
+    ("tc5: memory never written read", r"UninitializedError|TC5_EUNINIT"),
+    ("tc5: out of bounds", r"BoundsError|TC5_EBOUNDS"),
+    ("too slow for a CPU model: past the per-case CPU limit (TC5_LIGER_CPU_LIMIT, 120 s)", r"_CpuLimit"),
+    ("too slow: past the per-case wall limit (TC5_PEER_TIMEOUT)", r"_PeerTimeout|ran past TC5_PEER_TIMEOUT"),
+    ("tc5: deadlock", r"DeadlockError"),
+    ("tc5: other error", r"tc5\.\w*Error|TC5_E[A-Z]+"),
+    ("GPU runtime: CUDA-only PyTorch operation on a CPU tensor",
+     r"not implemented for 'CPU'|NotImplementedError: Could not run .* 'CPU'|Could not run .*CUDA"),
+    ("GPU runtime: torch.cuda API", r"torch\.cuda|CUDA driver|cuda runtime|cudaError|Torch not compiled with CUDA"),
+    ("Triton: compile error", r"CompilationError|PassManager::run failed|ptxas"),
+    ("test: result differs", r"AssertionError|Mismatch|Not equal|not close|assert_close"),
+    ("other", r""),
+]
+
+# failures whose cause the message alone does not tell, found by reading the case (docs/fidelity.md)
+KNOWN = [
+]
+
+
+def sdist_bytes(path=None):
+    """the pinned sdist's bytes: from path, else the cache, else PyPI's files host"""
+    if not path:
+        cache = os.path.join(os.path.expanduser("~"), ".cache", "tc5")
+        path = os.path.join(cache, SDIST)
+        if not os.path.exists(path):
+            os.makedirs(cache, exist_ok=True)
+            with urllib.request.urlopen(SDIST_URL, timeout=120) as r:
+                data = r.read()
+            with open(path + ".part", "wb") as fh:
+                fh.write(data)
+            os.replace(path + ".part", path)
+    data = open(path, "rb").read()
+    got = hashlib.sha256(data).hexdigest()
+    if got != SDIST_SHA256:
+        sys.exit(f"liger_peer: {path}: SHA-256 {got}, the pin is {SDIST_SHA256} (Liger-Kernel {VERSION}'s sdist)")
+    return data
+
+
+def carried(name):
+    """whether the sdist's member (its path under the top directory) travels with the suite"""
+    if name.startswith("src/"):
+        return True
+    if name in ("test/__init__.py", "test/conftest.py", "test/utils.py"):
+        return True
+    return name.startswith("test/transformers/") and name.endswith(".py")
+
+
+def files_of(data):
+    """the suite's files (name -> bytes) from the sdist's bytes"""
+    out = {}
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        for m in tar.getmembers():
+            if not m.isfile():
+                continue
+            top, _, name = m.name.partition("/")
+            if top == f"liger_kernel-{VERSION}" and carried(name):
+                out[name] = tar.extractfile(m).read()
+    out["conftest.py"] = CONFTEST
+    out["pytest.ini"] = PYTEST_INI
+    return out
+
+
+def tests_of(files):
+    return sorted(n for n in files if n.startswith("test/transformers/test_") and n.endswith(".py"))
+
+
+def suite(files=None):
+    """Liger-Kernel's peer suite for the harness (files: files_of's; None: none, for triage alone)"""
+    files = files or {}
+    return H.Suite(
+        name="liger",
+        title=f"tc5 peer suite: Liger-Kernel {VERSION}'s test/transformers on tc5 (sdist SHA-256 {SDIST_SHA256})",
+        files=files, tests=tests_of(files),
+        # TC5_CUTE=1: Liger's CuTe DSL kernels (its backend on a B200 where nvidia-cutlass-dsl is installed) on
+        # tc5 too, through the CuTe DSL door
+        env={"TC5_TRITON": "1", "TC5_TRITON_TORCH_CUDA": "1", "TC5_CUTE": "1", "TRITON_DEFAULT_BACKEND": None,
+             "TRITON_INTERPRET": None, "TC5_PEER_TIMEOUT": os.environ.get("TC5_PEER_TIMEOUT", "1800"),
+             "TC5_LIGER_CPU_LIMIT": os.environ.get("TC5_LIGER_CPU_LIMIT", "120"),
+             "TC5_THREADS": os.environ.get("TC5_THREADS", "1"),
+             "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+             "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1"),
+             "TRITON_DEFAULT_FP_FUSION": os.environ.get("TRITON_DEFAULT_FP_FUSION", "1")},
+        causes=CAUSES, known=KNOWN, zero_launches="not run")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sdist", default="", help=f"{SDIST} (default: ~/.cache/tc5, else downloaded from PyPI)")
+    ap.add_argument("--files", default="", help="test files of test/transformers, comma-separated (default: all)")
+    H.arguments(ap)
+    args = ap.parse_args(argv)
+
+    def suite_of(a, work):
+        if work is None:  # --from-work: the triage alone
+            return suite()
+        s = suite(files_of(sdist_bytes(a.sdist)))
+        if a.files:
+            want = ["test/transformers/" + os.path.basename(f) for f in a.files.split(",") if f]
+            bad = [f for f in want if f not in s.tests]
+            if bad:
+                sys.exit(f"liger_peer: --files: {bad[0]} is not a test file of the sdist's test/transformers")
+            s.tests = want
+        return s
+
+    return H.main_with(suite_of, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
