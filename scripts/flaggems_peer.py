@@ -80,8 +80,8 @@ CAUSES = [
     ("tc5: other error", r"tc5\.\w*Error|TC5_E[A-Z]+"),
     # FlagGems' random operators read torch.cuda.default_generators[device] and its Philox state (seed, offset:
     # get_state/set_state); under the shim the tuple is empty: a device identity gap of tc5's, not done
-    ("tc5 (device identity, not done): torch.cuda.default_generators is empty under the shim (no Philox CUDA "
-     "generator)", r"default_generators\["),
+    ("tc5 (device identity, fixed since the committed run): torch.cuda.default_generators was empty under the "
+     "shim (no Philox CUDA generator)", r"default_generators\["),
     ("GPU runtime: CUDA-only PyTorch operation on a CPU tensor",
      r"not implemented for 'CPU'|NotImplementedError: Could not run .* 'CPU'|Could not run .*CUDA"),
     ("GPU runtime: torch.cuda API", r"torch\.cuda|CUDA driver|cuda runtime|cudaError|Torch not compiled with CUDA"),

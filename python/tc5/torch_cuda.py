@@ -8,7 +8,8 @@ kernels (Liger-Kernel 0.8.5's src/ and test/: is_available 96 times,
 current_stream 74, get_device_capability 47, synchronize 18,
 get_device_properties 18 (.multi_processor_count, .total_memory, .name),
 torch.cuda.device 12, current_device 12, device_count 9, set_device 9,
-Stream/stream 14, manual_seed(_all) 7, mem_get_info 3 (collection-time
+Stream/stream 14, manual_seed(_all) 7, mem_get_info 3; FlagGems 5.0.2's random
+operators: default_generators[0].get_state/set_state (collection-time
 skipif), is_bf16_supported 4, the memory statistics of its benchmarks), and
 Triton's tutorials' and Gluon's tests. Queries not in the table (CUDA
 graphs, torch.cuda._sleep, ...) are PyTorch's own and reach the CUDA
@@ -97,6 +98,71 @@ def _mem_get_info(device=None):
     return (total if avail is None else min(total, avail), total)
 
 
+class PhiloxGenerator:
+    """torch.cuda.default_generators[0] under tc5: the state CUDA's Philox generator keeps
+    (CUDAGeneratorImpl: a seed and an offset; get_state() is their 16 bytes, two int64), which
+    libraries that draw random numbers in their own kernels read and advance (issue 50: FlagGems'
+    philox_backend_seed_offset views get_state() as (seed, offset), adds its increment and calls
+    set_state). The tensors PyTorch itself makes stay the CPU generator's."""
+
+    DEFAULT_SEED = 67280421310721  # c10::default_rng_seed_val, CUDA's too
+
+    def __init__(self):
+        self._seed, self._offset = self.DEFAULT_SEED, 0
+
+    @property
+    def device(self):
+        import torch
+        return torch.device("cuda", 0)
+
+    def get_state(self):
+        import torch
+        return torch.tensor([_signed64(self._seed), _signed64(self._offset)], dtype=torch.int64).view(torch.uint8)
+
+    def set_state(self, state):
+        import torch
+        if not isinstance(state, torch.Tensor) or state.dtype != torch.uint8 or state.numel() != 16:
+            raise RuntimeError(f"tc5: default_generators[0].set_state: state {getattr(state, 'dtype', type(state))} of "
+                               f"{getattr(state, 'numel', lambda: '?')()} elements: CUDA's Philox state is 16 bytes "
+                               f"(torch.uint8): the seed and the offset")
+        seed, offset = (int(v) for v in state.contiguous().view(torch.int64))
+        self._seed, self._offset = seed % 2**64, offset
+
+    def manual_seed(self, seed):
+        self._seed, self._offset = int(seed) % 2**64, 0
+        return self
+
+    def seed(self):
+        import random
+        self.manual_seed(random.SystemRandom().getrandbits(63))
+        return self._seed
+
+    def initial_seed(self):
+        return self._seed
+
+    def get_offset(self):
+        return self._offset
+
+    def set_offset(self, offset):
+        self._offset = int(offset)
+
+
+def _signed64(v: int) -> int:
+    v %= 2**64
+    return v - 2**64 if v >= 2**63 else v
+
+
+_philox = PhiloxGenerator()
+
+
+def _manual_seed(seed):
+    _philox.manual_seed(seed)
+
+
+def _seed():
+    _philox.seed()
+
+
 def _stream_class():
     from .triton import _Stream
     return _Stream
@@ -128,8 +194,12 @@ ANSWERS = (
      lambda: _zero),
     ("reset_peak_memory_stats(d), empty_cache()", "nothing", lambda: _none),
     ("synchronize(d)", "nothing (launches are synchronous)", lambda: _none),
-    ("manual_seed(s), manual_seed_all(s), seed(), seed_all()", "nothing (tensors are made by the CPU's generator)",
-     lambda: _none),
+    ("default_generators", "(one generator with CUDA's Philox state: get_state() is 16 bytes, the seed and "
+     "the offset, for libraries that draw random numbers in their own kernels)", lambda: (_philox,)),
+    ("manual_seed(s), manual_seed_all(s)", "that generator's seed s, offset 0 (tensors PyTorch makes are the CPU "
+     "generator's)", lambda: _manual_seed),
+    ("seed(), seed_all()", "that generator's seed, a random one", lambda: _seed),
+    ("initial_seed()", "that generator's seed", lambda: lambda: _philox.initial_seed()),
     ("Stream(...), ExternalStream(...), current_stream(d), default_stream(d)", "a stream whose methods do nothing",
      lambda: _stream_class()),
     ("stream(s), set_stream(s)", "a context that switches nothing; nothing", lambda: _Context),

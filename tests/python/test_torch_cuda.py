@@ -85,7 +85,32 @@ def test_every_answer_of_the_table_is_installed(tmp_path):
         import torch, tc5.torch_cuda as tcu
         for query, answer, make in tcu.ANSWERS:
             for name in tcu._names(query):
-                assert getattr(torch.cuda, name).__module__.startswith("tc5"), name
+                obj = getattr(torch.cuda, name)
+                obj = type(obj[0]) if isinstance(obj, tuple) else obj  # default_generators: its generator's
+                assert obj.__module__.startswith("tc5"), name
         print("ok", len(tcu.ANSWERS))
+    """, tmp_path, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+def test_philox_state_of_default_generators(tmp_path):
+    """torch.cuda.default_generators[0] keeps CUDA's Philox state as FlagGems reads and advances it
+    (flag_gems.utils.random_utils.philox_backend_seed_offset: get_state() viewed as two int64,
+    the offset advanced, set_state); manual_seed (torch's too) resets it; a wrong state is refused"""
+    r = _run("""\
+        import torch
+        g = torch.cuda.default_generators[0]
+        assert g.device == torch.device("cuda", 0) and g.initial_seed() == 67280421310721
+        st = g.get_state(); assert st.dtype == torch.uint8 and st.numel() == 16
+        c0, c1 = st.view(torch.int64); c1 += 8; g.set_state(st)      # FlagGems' advance
+        assert g.get_offset() == 8 and g.initial_seed() == 67280421310721
+        torch.manual_seed(1234)                                      # reaches torch.cuda.manual_seed_all
+        assert g.initial_seed() == 1234 and g.get_offset() == 0 and torch.cuda.initial_seed() == 1234
+        torch.cuda.manual_seed(2**64 - 1); assert tuple(g.get_state().view(torch.int64).tolist()) == (-1, 0)
+        try:
+            g.set_state(torch.zeros(8, dtype=torch.uint8)); raise SystemExit("accepted 8 bytes")
+        except RuntimeError as e:
+            assert "16 bytes" in str(e), e
+        print("ok")
     """, tmp_path, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
