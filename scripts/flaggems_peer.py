@@ -79,7 +79,7 @@ CAUSES = [
     ("tc5: deadlock", r"DeadlockError"),
     ("tc5: other error", r"tc5\.\w*Error|TC5_E[A-Z]+"),
     # FlagGems' random operators read torch.cuda.default_generators[device] and its Philox state (seed, offset:
-    # get_state/set_state); under the shim the tuple is empty: a device identity gap of tc5's, not done
+    # get_state/set_state); the committed run predates tc5.torch_cuda.PhiloxGenerator (the tuple was empty)
     ("tc5 (device identity, fixed since the committed run): torch.cuda.default_generators was empty under the "
      "shim (no Philox CUDA generator)", r"default_generators\["),
     ("GPU runtime: CUDA-only PyTorch operation on a CPU tensor",
