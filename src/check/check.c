@@ -2020,7 +2020,10 @@ void chk_xscope_arrive(const chk_warp *w, const chk_insn *in, int lane, chk_cta 
   if (!x->xph && !(x->xph = calloc(3, sizeof *x->xph))) return;
   uint32_t now = ++k->xs->xtime, f = k->xs->fenced[w->id];
   struct chk_xph *c = &x->xph[0];
-  if (in && in->traits.scope == ISC_CTA) {
+  /* only a written .cta scope: the default one of a remote arrival is taken at cluster scope, as
+   * CUTLASS's ClusterBarrier::arrive(cta_id) and CuTe DSL's 2-CTA kernels (FA4's backward relay)
+   * emit it for cross-CTA relays that run on B200s (docs/spec-departures.md) */
+  if (in && in->traits.scope == ISC_CTA && (in->traits.set & ITS_SCOPE)) {
     c->nar[k->rank] = (chk_xn){now, (uint32_t)(in - k->code), (uint8_t)w->id, (uint8_t)(lane < 0 ? 0 : lane)};
     if (c->wide[k->rank] < f) c->wide[k->rank] = f; /* a fence at cluster scope before it releases what preceded the fence */
   } else {
