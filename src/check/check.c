@@ -101,7 +101,7 @@ void chk_free(chk_cta *k) {
   free(k->rg), free(k->last_rev), free(k->last_rinsn);
   free(k->cpa_w), free(k->cpa_m), free(k->cpa_w2), free(k->cpa_m2), free(k->tma_w), free(k->bulk_r), free(k->wg_r), free(k->tma);
   free(k->ev), free(k->op), free(k->bar), free(k->bar_s), free(k->scratch);
-  for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur), free(k->mb[i].xk);
+  for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].cur), free(k->mb[i].xk), free(k->mb[i].xph);
   free(k->mb), free(k->xmma);
   if (k->pend)
     for (unsigned w = 0; w < k->n; w++) free(k->pend[w]);
@@ -114,7 +114,6 @@ void chk_free(chk_cta *k) {
     for (unsigned w = 0; w < k->n; w++) free(k->wgs[w].reg), free(k->wgs[w].grp), free(k->wgs[w].insn);
   free(k->wgs);
   chk_xrace_free(k);
-  for (unsigned i = 0; i < k->nmb; i++) free(k->mb[i].xph);
   if (k->xs) free(k->xs->wt), free(k->xs->nar), free(k->xs->fenced), free(k->xs);
   free(k);
 }
