@@ -23,16 +23,11 @@ ELEM = {"float16": ("f16", 2), "bfloat16": ("bf16", 2), "float32": ("f32", 4), "
 
 
 def rand_code(rng, t):
-    """a random finite code of type t, of moderate magnitude (triton_json.py's)"""
-    if t == "f16":
-        return rng.getrandbits(1) << 15 | rng.randint(11, 18) << 10 | rng.getrandbits(10)
-    if t == "bf16":
-        return rng.getrandbits(1) << 15 | rng.randint(123, 130) << 7 | rng.getrandbits(7)
-    if t == "e4m3":
-        return rng.getrandbits(1) << 7 | rng.randint(4, 8) << 3 | rng.getrandbits(3)
-    if t == "e5m2":
-        return rng.getrandbits(1) << 7 | rng.randint(12, 18) << 2 | rng.getrandbits(2)
-    return rng.getrandbits(32) & 0x3f7fffff  # f32: |x| < 2
+    """a random finite code of type t, of moderate magnitude: triton_json.py's, and f32 with |x| < 2"""
+    if t == "f32":
+        return rng.getrandbits(32) & 0x3f7fffff
+    from triton_json import rand_code as json_rand_code  # tests/ptx, this file's folder
+    return json_rand_code(rng, t)
 
 
 def main(argv):
