@@ -737,9 +737,20 @@ void chk_fence_proxy_async(const chk_warp *w) {
  * descriptor cover (cached under (desc, idesc, kind, which)) */
 static const chk_desc_cache *granules(chk_cta *k, uint64_t desc, uint32_t idesc, tc5_kind kind, unsigned which,
                                       const tc5_operand *opp, unsigned rows, unsigned K) {
-  unsigned h = (unsigned)((desc * 0x9E3779B97F4A7C15ull ^ idesc * 31u ^ which) >> 58) % DESC_CACHE;
-  chk_desc_cache *e = &k->cache[h];
-  if (e->g && e->desc == desc && e->idesc == idesc && e->kind == (uint32_t)kind && e->which == which) return e;
+  /* set-associative: DESC_WAYS entries a set, the set from every field of
+   * the key (an attention kernel's ~32 operand descriptors thrashed a
+   * direct-mapped table hashed on the descriptor alone: 795 misses in
+   * 5,120 look-ups on Triton 06, each a layout walk of rows x K) */
+  uint64_t key = (desc ^ ((uint64_t)idesc << 17) ^ ((uint64_t)which << 61) ^ ((uint64_t)kind << 55)) *
+                 0x9E3779B97F4A7C15ull;
+  unsigned set = (unsigned)(key >> 40) % (DESC_CACHE / DESC_WAYS) * DESC_WAYS;
+  chk_desc_cache *e = NULL;
+  for (unsigned i = set; i < set + DESC_WAYS; i++) {
+    chk_desc_cache *c = &k->cache[i];
+    if (c->g && c->desc == desc && c->idesc == idesc && c->kind == (uint32_t)kind && c->which == which) return c;
+    if (!e && !c->g) e = c;
+  }
+  if (!e) e = &k->cache[set + k->cache_victim++ % DESC_WAYS]; /* round robin */
   tc5_smem_desc sd;
   tc5_operand op = *opp;
   if (tc5_smem_desc_decode_mma(desc, &sd, NULL)) return NULL;
@@ -826,6 +837,18 @@ static bool fence_warning(chk_cta *k, const chk_warp *w, const chk_insn *in, int
   return true;
 }
 
+/* whether Tensor Memory cell g holds the operations the last cell checked
+ * in this loop held (lr, lw: its reader and writer; updated when not):
+ * tmem_read_check's verdict depends on the cell's writer only,
+ * tmem_write_check's (write) on its reader and writer only, and a check that
+ * found something ends the loop's checks, so a cell like the last one checked
+ * needs no check (the columns of one instruction mostly hold one operation:
+ * a tcgen05.ld/st of 64 columns or an MMA's N columns checked once) */
+#define TM_SAME(k, g, lr, lw, write)                                                                 \
+  ((k)->tm_w[g] == (lw) && (!(write) || (k)->tm_r[g] == (lr))                                       \
+       ? true                                                                                        \
+       : ((lw) = (k)->tm_w[g], (lr) = (k)->tm_r[g], false))
+
 /* reader: -1 a tcgen05.ld, 0 a tcgen05.mma, 2 a tcgen05.shift; the
  * pipelined pairs of 9.7.16.6.2 from the same thread need no wait:
  * cp -> mma, shift -> mma, mma -> shift */
@@ -908,10 +931,11 @@ static uint32_t pipe_op(chk_cta *k, const chk_warp *w, const chk_insn *in, int l
  * [c0, c0 + ncols); *told: one finding an instruction */
 static void tmem_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t id, unsigned halves,
                        uint32_t c0, uint32_t ncols, const char *what, int reader, bool *told) {
+  uint32_t lr = UINT32_MAX, lw = UINT32_MAX;
   for (uint32_t h = 0; h < 8; h++)
     for (uint32_t c = c0; (halves >> h & 1) && c < c0 + ncols && c < 512; c++) {
       uint32_t g = h * 512 + c;
-      if (!*told) *told = tmem_read_check(k, w, in, lane, g, h * 16, c, what, reader);
+      if (!*told && !TM_SAME(k, g, lr, lw, false)) *told = tmem_read_check(k, w, in, lane, g, h * 16, c, what, reader);
       k->tm_r[g] = id;
     }
 }
@@ -977,10 +1001,11 @@ void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args
   uint32_t dl = TC5_TMEM_LANE(a->d_tmem), dc = TC5_TMEM_COL(a->d_tmem);
   unsigned dh = d_halves(dl, nl, al16);
   bool told = false; /* one finding per instruction */
+  uint32_t lr = UINT32_MAX, lw = UINT32_MAX;
   for (uint32_t h = 0; h < 8; h++)
     for (uint32_t c = dc; (dh >> h & 1) && c < dc + nc && c < 512; c++) {
       uint32_t g = h * 512 + c;
-      if (!told) told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.mma", true);
+      if (!told && !TM_SAME(k, g, lr, lw, true)) told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.mma", true);
       k->tm_w[g] = id;
     }
   /* A: the columns the engine reads, K elements packed by their width (K
@@ -1123,14 +1148,15 @@ void chk_tmem_ldst(const chk_warp *w, const chk_insn *in, bool store, uint32_t t
   uint32_t q = (wi % 4), c0 = TC5_TMEM_COL(taddr);
   uint32_t h0 = 2 * q + (nl < 32 && TC5_TMEM_LANE(taddr) % 32 >= 16), h1 = nl < 32 ? h0 + 1 : 2 * q + 2;
   bool told = false; /* one finding per instruction */
+  uint32_t lr = UINT32_MAX, lw = UINT32_MAX; /* the last cell checked (its operations): see TM_SAME */
   for (uint32_t h = h0; h < h1; h++)
     for (uint32_t c = c0; c < c0 + nc && c < 512; c++) {
       uint32_t g = h * 512 + c;
       if (store) {
-        if (!told) told = tmem_write_check(k, w, in, -1, g, h * 16, c, "tcgen05.st", false);
+        if (!told && !TM_SAME(k, g, lr, lw, true)) told = tmem_write_check(k, w, in, -1, g, h * 16, c, "tcgen05.st", false);
         k->tm_w[g] = id;
       } else {
-        if (!told) told = tmem_read_check(k, w, in, -1, g, h * 16, c, "tcgen05.ld", -1);
+        if (!told && !TM_SAME(k, g, lr, lw, false)) told = tmem_read_check(k, w, in, -1, g, h * 16, c, "tcgen05.ld", -1);
         k->tm_r[g] = id;
       }
     }

@@ -158,7 +158,8 @@ typedef struct chk_desc_cache { /* granules an operand descriptor covers */
   uint32_t idesc, kind, which, n;
   uint32_t *g;
 } chk_desc_cache;
-#define DESC_CACHE 64u
+#define DESC_CACHE 128u
+#define DESC_WAYS 4u
 
 struct chk_cta {
   const tc5_smem *smem;            /* the CTA's shared memory (its written bits) */
@@ -223,6 +224,7 @@ struct chk_cta {
   struct chk_pl { uint32_t seq, left; } pl[32][8];
   uint8_t npl[32];
   chk_desc_cache cache[DESC_CACHE];
+  uint32_t cache_victim;            /* the next way a full set of the cache replaces */
   uint32_t *scratch;               /* nvc */
   /* smem-race: ordinary (weak) ld/st.shared of different warps, per
    * granule: the last store event and up to two read events, each with
