@@ -36,6 +36,7 @@ const char *chk_rule_id(unsigned rule) {
 static void xscope_phase_done(chk_mb *x);
 static void xscope_observe(chk_cta *k, unsigned wi, const struct chk_xph *ph);
 static void chk_xscope_reset(chk_cta *k);
+static void xpair_reads(chk_cta *k, chk_cta *p, const chk_desc_cache *e, uint32_t id);
 static void xscope_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, chk_cta *t,
                          const chk_desc_cache *e, uint32_t off, uint32_t n, const char *what);
 
@@ -115,6 +116,7 @@ void chk_free(chk_cta *k) {
   free(k->wgs);
   chk_xrace_free(k);
   if (k->xs) free(k->xs->wt), free(k->xs->nar), free(k->xs->fenced), free(k->xs);
+  free(k->pr_cta), free(k->pr_op);
   free(k);
 }
 
@@ -155,6 +157,7 @@ void chk_reset(chk_cta *k) {
   }
   chk_xscope_reset(k);
   xcta_reset(k);
+  if (k->pr_cta) memset(k->pr_cta, 0, k->ngran);
 }
 
 /* room for element n of a growable array: `pp` is the address of the array
@@ -335,6 +338,8 @@ static uint32_t store_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
 static void xcta_overwrite(const chk_warp *w, chk_cta *k, const chk_insn *in, int lane, uint32_t g, uint32_t off,
                            const char *by);
 static void xcta_war(const chk_warp *w, chk_cta *k, const chk_insn *in, int lane, uint32_t g, uint32_t z);
+static void xpair_overwrite(const chk_warp *w, chk_cta *k, const chk_insn *in, int lane, uint32_t g, uint32_t off,
+                            const char *by);
 /* granules g..z of CTA k's shared memory written (by store event e, 0 for
  * the async proxy); overwriting what a tcgen05.mma of the writer's own CTA
  * still reads is reported (own: the writer is of k's CTA; another CTA's
@@ -350,6 +355,7 @@ static void smem_written(const chk_warp *w, chk_cta *k, bool own, const chk_insn
       k->sm_r[g] = 0; /* reported once */
     }
     if (!own && r) xcta_overwrite(w, k, in, lane, g, off, by);
+    if (k->pr_cta && k->pr_cta[g]) xpair_overwrite(w, k, in, lane, g, off, by); /* a pair MMA of the peer reads it */
     k->sm_w[g] = e;
   }
 }
@@ -427,11 +433,17 @@ static void inflight_dests(chk_cta *k, const chk_warp *w, const chk_insn *in, in
                            const char *acc, int skip1) {
   const uint32_t *vc = VC(k, k->vc, w->id);
   /* each of the granule's two cp.async groups in flight, for the bytes it
-   * writes (skip1: the first is the accessing warp's open group, no conflict) */
-  for (int s = skip1; s < 2; s++) {
+   * writes (skip1: the first is the accessing warp's open group, no conflict;
+   * skip1 2: the access is a cp.async, which another warp's cp.async in
+   * flight does not conflict with — write after write, not followed (as for
+   * smem-race): Triton replicates a small vector's cp.async across warps,
+   * every copy the same bytes to the same place (FlagGems' varlen attention
+   * on Triton 3.5); both stay in flight for a later read) */
+  for (int s = skip1 & 1; s < 2; s++) {
     uint32_t o = s ? k->cpa_w2[g] : k->cpa_w[g];
     uint16_t *cm = s ? &k->cpa_m2[g] : &k->cpa_m[g];
     if (!o || !(*cm & m)) continue;
+    if ((skip1 & 2) && k->op[o].warp != w->id) continue;
     if (!known(k, vc, &k->op[o]))
       report(w, CR_CP_ASYNC_UNWAITED, in, lane, of_op(&k->op[o]),
              "%s shared memory 0x%x, which a cp.async writes that is not known complete (cp.async.wait_group of "
@@ -467,7 +479,8 @@ static void inflight_access(chk_cta *k, const chk_warp *w, const chk_insn *in, i
     int skip1 = cpa && o && o->warp == w->id && o->idx == k->grp_n[0][w->id] + 1;
     if (skip1 && !k->cpa_w2[g]) continue;
     if (k->cpa_w[g] | k->tma_w[g])
-      inflight_dests(k, w, in, lane, g, m, cpa ? "a cp.async into" : write ? "a store to" : "a load of", skip1);
+      inflight_dests(k, w, in, lane, g, m, cpa ? "a cp.async into" : write ? "a store to" : "a load of",
+                     skip1 | (cpa ? 2 : 0));
     if (write && (k->bulk_r[g] | k->wg_r[g])) inflight_sources(k, w, in, lane, g, "a store");
     k->rg[g].busy = (k->cpa_w[g] | k->tma_w[g] | k->bulk_r[g] | k->wg_r[g]) != 0;
   }
@@ -490,11 +503,19 @@ void chk_cp_async(const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
       /* another group in flight here: it keeps the bytes this copy does
        * not write, in the second slot (byte-precise for two groups a
        * granule); a third group merges the older two into the newer of
-       * them, as one warp's later group completes after its earlier ones */
-      k->cpa_m[g] &= (uint16_t)~m, k->cpa_m2[g] &= (uint16_t)~m;
+       * them, as one warp's later group completes after its earlier ones.
+       * Another warp's copy keeps the bytes this one writes too (both in
+       * flight: inflight_dests) */
+      if (k->op[o].warp == k->op[id].warp) k->cpa_m[g] &= (uint16_t)~m;
+      if (k->cpa_w2[g] && k->op[k->cpa_w2[g]].warp == k->op[id].warp) k->cpa_m2[g] &= (uint16_t)~m;
       cpa_compact(k, g);
       if (k->cpa_w[g]) {
-        if (k->cpa_w2[g]) k->cpa_m[g] |= k->cpa_m2[g];
+        /* the older two merge only when one warp's (its later group
+         * completes after the earlier); two warps' would give the newer one
+         * bytes it does not write (a read of them after its own wait, with
+         * the other's long complete, was a false cp-async-unwaited): the
+         * older is dropped (a race on its bytes may be missed) */
+        if (k->cpa_w2[g] && k->op[k->cpa_w2[g]].warp == k->op[k->cpa_w[g]].warp) k->cpa_m[g] |= k->cpa_m2[g];
         k->cpa_w2[g] = k->cpa_w[g], k->cpa_m2[g] = k->cpa_m[g];
         k->cpa_m[g] = 0;
       }
@@ -989,11 +1010,12 @@ void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args
                      operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
                                       (which ? N : M) / cg, K),
                      "tcgen05.mma", which ? "B" : "A");
-  for (unsigned which = a->a_in_tmem ? 1 : 0; cg == 2 && (k->rank ^ 1u) < k->npeers && which < 2; which++)
-    xscope_reads(k, w, in, lane, k->peers[k->rank ^ 1u], /* the peer's operands (issue 53) */
-                 operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
-                                  (which ? N : M) / cg, K),
-                 0, 0, "tcgen05.mma.cta_group::2");
+  for (unsigned which = a->a_in_tmem ? 1 : 0; cg == 2 && (k->rank ^ 1u) < k->npeers && which < 2; which++) {
+    const chk_desc_cache *pe = operand_granules(k, which ? a->b_desc : a->a_desc, a->idesc, a->variant.kind, which,
+                                                (which ? N : M) / cg, K);
+    xscope_reads(k, w, in, lane, k->peers[k->rank ^ 1u], pe, 0, 0, "tcgen05.mma.cta_group::2"); /* issue 53 */
+    xpair_reads(k, k->peers[k->rank ^ 1u], pe, id); /* the peer's half, in the peer's shadow */
+  }
   /* Tensor Memory: D (read with enable-input-d, written), A when there */
   uint32_t nl, nc;
   bool al16;
@@ -1798,9 +1820,11 @@ void chk_mbar_arrive_relaxed(const chk_warp *w, const chk_insn *in, int lane, co
  *   barrier.cluster wait, an mbarrier wait): a load of it before that is
  *   async-dst-inflight (test_collapsed_wait_does_not_publish_peer_cta: only
  *   the leader waits).
- * Not followed: a pair MMA's reads of the peer CTA's half (the leader's
- * shadow has its own half only), knowledge passed on by an ordinary remote
- * mbarrier arrival (only commits and barrier.cluster carry it). */
+ * - xpair_overwrite: a pair MMA's reads of the peer CTA's half are kept in
+ *   the peer's shadow (xpair_reads); a write there before the MMA is known
+ *   complete to the writer's CTA: smem-overwrite-inflight.
+ * Not followed: knowledge passed on by an ordinary remote mbarrier arrival
+ * (only commits and barrier.cluster carry it). */
 static void xcta_reset(chk_cta *k) {
   k->ntma_remote = 0;
   memset(k->xscan, 0, sizeof k->xscan), memset(k->xrel, 0, sizeof k->xrel);
@@ -1917,6 +1941,46 @@ static void xcta_overwrite(const chk_warp *w, chk_cta *k, const chk_insn *in, in
          "CTA rank %u (warp %u) that reads it is not known complete to CTA rank %u: no commit of it arrived on an "
          "mbarrier this CTA observed", g * GRAN > off ? g * GRAN : off, k->rank, by, y->rank, k->rank, o->warp, y->rank);
   k->sm_r[g] = 0; /* reported once */
+}
+
+/* a CTA pair's MMA (operation id of CTA k) reads the peer's half of its
+ * operands, at the granules of e in the peer's shared memory (the same
+ * descriptors: issue 53): recorded in the peer's shadow, so that a write
+ * there before the MMA is known complete to the writer is seen */
+static void xpair_reads(chk_cta *k, chk_cta *p, const chk_desc_cache *e, uint32_t id) {
+  if (!p || p == k || !e || !e->n || k->rank >= 255) return;
+  if (!p->pr_cta) {
+    p->pr_cta = calloc(p->ngran ? p->ngran : 1, 1);
+    p->pr_op = p->pr_cta ? calloc(p->ngran ? p->ngran : 1, 4) : NULL;
+    if (!p->pr_op) {
+      free(p->pr_cta), p->pr_cta = NULL;
+      return;
+    }
+  }
+  for (uint32_t i = 0; i < e->n; i++)
+    if (e->g[i] < p->ngran) p->pr_cta[e->g[i]] = (uint8_t)(k->rank + 1), p->pr_op[e->g[i]] = id;
+}
+/* granule g of CTA k written (by warp w of its own CTA or, a copy, of
+ * another) while the peer's pair MMA that reads it may be in flight: known
+ * complete to the writer's CTA through a commit observed (xmma: a commit
+ * arrived on an mbarrier of that CTA whose phase a warp observed, or a
+ * barrier.cluster passed it on), or to the writer itself when it is of the
+ * MMA's CTA (its clocks) */
+static void xpair_overwrite(const chk_warp *w, chk_cta *k, const chk_insn *in, int lane, uint32_t g, uint32_t off,
+                            const char *by) {
+  uint32_t r = k->pr_cta[g] - 1u;
+  const chk_cta *m = r < k->npeers ? k->peers[r] : NULL, *y = w->k;
+  if (!m || !y || m == k || k->pr_op[g] >= m->nop) return;
+  const chk_op *o = &m->op[k->pr_op[g]];
+  if (o->kind != OK_MMA || o->warp >= 32) return;
+  bool done = y == m ? known(m, VC(m, m->vc, w->id), o) : y->xmma && y->xmma[r * 32 + o->warp] >= o->idx;
+  if (!done)
+    report(w, CR_SMEM_OVERWRITE, in, lane, of_op(o),
+           "shared memory 0x%x of the cluster's CTA rank %u is overwritten%s by CTA rank %u while the "
+           "tcgen05.mma.cta_group::2 of CTA rank %u (warp %u) that reads it (the pair's half in CTA rank %u) is not "
+           "known complete to CTA rank %u: no commit of it arrived on an mbarrier this CTA observed",
+           g * GRAN > off ? g * GRAN : off, k->rank, by, y->rank, r, o->warp, k->rank, y->rank);
+  k->pr_cta[g] = 0; /* reported once, or known complete */
 }
 
 /* ---- smem-race across the CTAs of a cluster (issue 33) ---- */

@@ -284,6 +284,12 @@ struct chk_cta {
   uint32_t nxr;
   uint32_t *xfence;
   chk_xs *xs;                      /* scoped releases across CTAs (issue 53) */
+  /* issue 53: per granule of this CTA's shared memory, the last
+   * tcgen05.mma.cta_group::2 of the peer CTA that reads it (the pair's half
+   * here): the peer's rank + 1 (0: none) and the MMA's operation in the
+   * peer's table (allocated at the first pair MMA of the peer; xpair_*) */
+  uint8_t *pr_cta;
+  uint32_t *pr_op;
 };
 
 

@@ -3,7 +3,9 @@
 # - ConSan's three cross-CTA bug cases (tests/data/consan) caught by the
 #   default checker, each beside a fixed twin (tests/data/check/xcta: ConSan's
 #   own for the missing multicast, gen_twins.py's for the other two) that is
-#   silent and the same under 8 schedules;
+#   silent and the same under 8 schedules; a CTA pair's MMA whose operands in
+#   the peer are overwritten by the peer with the MMA in flight, and its fixed
+#   twin (gen_pair.py);
 # - Blackwell non-determinism reported against a Triton release and fixed by
 #   a fence in the next (tests/data/check/field53/gen.py: the same kernel as
 #   Triton 3.6.0, 3.7.0 and 3.7.1 compiled it for sm_100a): the release with
@@ -66,6 +68,7 @@ c2="--entry kernel --grid 2,1,1 --block 128,1,1 --cluster 2,1,1 --shared-bytes 4
  --buffer scratch:32768 --arg tmap:buf=1,type=f16,dims=128x256,box=64x128,swizzle=128B,strides=256 --arg u32:256
  --arg u32:128 --arg u64:128 --arg u64:1 --arg tmap:buf=2,type=f16,dims=128x128,box=64x128,swizzle=128B,strides=256
  --arg u32:128 --arg u32:128 --arg u64:128 --arg u64:1 --arg null --arg null"
+c2p=$(echo "$c2" | sed 's/--shared-bytes 49160/--shared-bytes 49168/') # gen_pair.py's second mbarrier
 c3="--entry kernel --grid 4,1,1 --block 128,1,1 --cluster 4,1,1 --shared-bytes 49176 --buffer scratch:262144
  --buffer scratch:262144 --arg tmap:buf=1,type=f16,dims=512x256,box=64x128,swizzle=128B,strides=1024 --arg u32:256
  --arg u32:512 --arg u64:512 --arg u64:1 --arg tmap:buf=2,type=f16,dims=256x512,box=64x128,swizzle=128B,strides=512
@@ -82,6 +85,9 @@ caught "consan_tma_tcgen05_mma_missing_multicast[4ctas]" smem-overwrite-inflight
   "$consan/tma_tcgen05_mma_missing_multicast_47161890.ptx" $c3 --threads 1 $uninit
 silent "consan_tma_tcgen05_mma_multicast_loop[4ctas-False]" "$consan/tma_tcgen05_mma_multicast_loop_ab78c66f.ptx" \
   $c3 --threads 1 $uninit
+# a CTA pair's MMA reading the peer's half (gen_pair.py): the peer overwrites it with the MMA in flight
+caught pair_peer_overwrite smem-overwrite-inflight "$xcta/pair_peer_overwrite.ptx" $c2p --threads 1 $uninit
+silent pair_peer_overwrite_fixed "$xcta/pair_peer_overwrite_fixed.ptx" $c2p --threads 1 $uninit
 }
 # Triton releases (gen.py): bmm, 2 batches of 128 x 192 @ 192 x 128; recur, 2 sequences, V 64 in two blocks of 32
 bmm="--grid 2,1 --block 256 --shared-bytes 98320 --arg in:x.bin --arg in:y.bin --arg out:o.bin:65536
