@@ -51,6 +51,75 @@ static inline void remember_region(ptx_warp *w, uint64_t addr) {
 
 /* scalar loads and stores of global or shared memory: one loop, no calls
  * on the way unless an access leaves the fast path */
+static PTX_EXEC(x_st1);
+/* a load's value from p (eb bytes), sign-extended (sgn) and masked (rm) */
+static inline uint64_t ld_value(const uint8_t *p, unsigned eb, bool sgn, uint64_t rm) {
+  uint64_t v;
+  switch (eb) {
+  case 1: v = *p; break;
+  case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
+  case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
+  default: memcpy(&v, p, 8); break;
+  }
+  if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
+  return v & rm;
+}
+void ptx_ldq_perform(ptx_warp *w) {
+  struct ptx_ldq *q = &w->ldq;
+  uint64_t *d = PTX_R(w, q->reg);
+  bool part = w->cta->cl->sb_warps != 0;
+  w->ldq_on = false;
+  w->ldq_fenced = false;
+  PTX_LANES(q->mask, {
+    uint8_t ov[8];
+    const uint8_t *p = q->p[l];
+    if (__builtin_expect(part, 0)) p = ptx_sb_view(w, p, q->eb, ov);
+    d[l] = ld_value(p, q->eb, q->sgn, q->rm);
+  });
+}
+static bool ldq_names(const ptx_warp *w, const ptx_insn *in, uint32_t reg) {
+  const tc5_ptx_module *m = w->cta->L->m;
+  if (in->guard == reg) return true;
+  for (unsigned i = 0; i < in->nops; i++) {
+    const ptx_opnd *o = &in->o[i];
+    if ((o->kind == PO_REG || o->kind == PO_ADDR) && (o->reg == reg || o->reg2 == reg)) return true;
+    for (unsigned k = 0; o->kind == PO_VEC && k < o->n; k++)
+      if (m->vregs[o->vec + k] == reg) return true;
+  }
+  return false;
+}
+bool ptx_ldq_due(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
+  const insn_traits *t = &in->traits;
+  if (ldq_names(w, in, w->ldq.reg)) return true;
+  if (t->group == IG_INT || t->group == IG_FLOAT || t->group == IG_MOVE)
+    return (t->flags & (IT_READ | IT_WRITE | IT_ATOMIC | IT_FENCE | IT_BARRIER | IT_ASYNC | IT_CP_ASYNC)) != 0;
+  if (t->group == IG_CONTROL) return in->nops < 1 || in->o[0].kind != PO_LABEL; /* a branch: not due */
+  /* a fence.acq_rel.cta / fence.sc.cta orders the load before the warp's
+   * later accesses for its own CTA only (8.7: morally strong within the
+   * CTA): the load may stay late while later stores are held for the CTA
+   * (sbuf.hold: the CTA sees them after the load is read) */
+  if (t->group == IG_FENCE && (t->flags & IT_FENCE) && t->scope == ISC_CTA &&
+      (t->sem == ISEM_ACQ_REL || t->sem == ISEM_SC) &&
+      !(t->flags & (IT_READ | IT_WRITE | IT_ATOMIC | IT_BARRIER | IT_ASYNC | IT_CP_ASYNC))) {
+    w->ldq_fenced = true;
+    return false;
+  }
+  /* a weak/relaxed scalar st.global to bytes the load does not read */
+  if (in->fn != x_st1 || in->space != PS_GLOBAL ||
+      !(t->sem == ISEM_NONE || t->sem == ISEM_WEAK || t->sem == ISEM_RELAXED))
+    return true;
+  const uint64_t *base = PTX_R(w, in->o[0].reg);
+  const struct ptx_ldq *q = &w->ldq;
+  bool hit = false;
+  PTX_LANES(mask, {
+    uint64_t a = base[l] + (uint64_t)in->o[0].imm;
+    for (uint32_t m = q->mask; m && !hit; m &= m - 1) {
+      uint64_t b = q->a[__builtin_ctz(m)];
+      hit = a < b + q->eb && b < a + in->aux;
+    }
+  });
+  return hit;
+}
 static PTX_EXEC(x_ld1) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *base = PTX_R(w, in->o[1].reg);
@@ -60,7 +129,17 @@ static PTX_EXEC(x_ld1) {
   uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
   bool sgn = in->mods & 1;
   bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
-  bool part = global && w->cta->cl->sb_warps != 0; /* stores in store buffers (seeded schedules) */
+  bool dsmem = in->space == PS_SHARED_CLUSTER; /* another CTA's stores to it may be buffered (x_st1) */
+  bool part = (global || dsmem) && w->cta->cl->sb_warps != 0; /* stores in store buffers (seeded schedules) */
+  /* under a seeded schedule, a weak or relaxed load of global memory is
+   * read late half the time (ptx_ldq_due says when it must be read) */
+  bool late = global && w->cta->cl->sched &&
+              (in->traits.sem == ISEM_NONE || in->traits.sem == ISEM_WEAK || in->traits.sem == ISEM_RELAXED) &&
+              (ptx_splitmix(&w->cta->cl->sched->sb_rng) & 1);
+  if (late) {
+    struct ptx_ldq *q = &w->ldq;
+    q->mask = mask, q->reg = in->o[0].reg, q->eb = (uint8_t)eb, q->sgn = sgn, q->rm = rm;
+  }
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
     const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, false) : NULL;
@@ -69,19 +148,17 @@ static PTX_EXEC(x_ld1) {
       if (!p) return PX_ERROR;
       if (global) remember_region(w, addr);
     }
-    if (__builtin_expect(w->sb_n != 0, 0) && global && ptx_sb_overlaps(w, p, eb)) ptx_sb_drain(w); /* its own stores */
+    if (__builtin_expect(w->sb_n != 0, 0) && (global || dsmem) && ptx_sb_overlaps(w, p, eb)) ptx_sb_drain(w); /* its own stores */
+    if (__builtin_expect(late, 0)) {
+      w->ldq.p[l] = p, w->ldq.a[l] = addr;
+      continue;
+    }
     uint8_t ov[8];
     if (__builtin_expect(part, 0)) p = ptx_sb_view(w, p, eb, ov); /* other warps' stores its CTA sees (machine.c) */
-    uint64_t v;
-    switch (eb) {
-    case 1: v = *p; break;
-    case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
-    case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
-    default: memcpy(&v, p, 8); break;
-    }
-    if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
-    d[l] = v & rm;
+    d[l] = ld_value(p, eb, sgn, rm);
   });
+  w->ldq_on = late;
+  w->ldq_fenced = false;
   return PX_NEXT;
 }
 /* a store the store buffer may keep (seeded schedules, issue 53): weak or
@@ -95,10 +172,15 @@ static PTX_EXEC(x_st1) {
   int64_t off = in->o[0].imm;
   unsigned eb = in->aux;
   bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
-  bool buf = global && w->cta->cl->sched && sb_ok(in);
+  /* st.shared::cluster to another CTA's shared memory too (distributed
+   * shared memory: that CTA may read the old value until a release at
+   * cluster scope, issue 53) */
+  bool dsmem = in->space == PS_SHARED_CLUSTER;
+  bool buf = (global || dsmem) && w->cta->cl->sched && sb_ok(in);
   /* a release at .cluster scope or wider: the warp's earlier stores and those its CTA sees first
    * (cumulativity); a .cta release is kept in the buffer after them (a CTA sees them in order) */
-  if (global && !buf && (w->sb_n | w->cta->cl->sb_part)) ptx_sb_release_all(w);
+  if ((global || dsmem) && !buf && (w->sb_n | w->cta->cl->sb_part)) ptx_sb_release_all(w);
+  if (buf && in->traits.sem == ISEM_RELEASE) ptx_sb_epoch(w, true); /* after the earlier ones, for its CTA */
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
     uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, true) : NULL;
@@ -108,7 +190,8 @@ static PTX_EXEC(x_st1) {
       if (global) remember_region(w, addr);
     }
     uint64_t v = src[l];
-    if (buf) ptx_sb_put(w, p, &v, eb);
+    /* the CTA's own shared memory through a cluster address: at once */
+    if (buf && !(dsmem && p >= w->cta->smem.bytes && p < w->cta->smem.bytes + w->cta->smem.size)) ptx_sb_put(w, p, &v, eb);
     else memcpy(p, &v, eb);
   });
   return PX_NEXT;

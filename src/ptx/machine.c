@@ -377,76 +377,140 @@ bool ptx_cluster_bar_check(ptx_cluster *cl) {
  * another thread only through causality order: a release and an acquire,
  * fences, barriers; 8.6), and never later than the model requires: the
  * warp's own fences, barriers, mbarrier operations, atomics and other
- * memory instructions drain it first (run.c), its own loads see it
- * (exec_mem.c), and the cluster's end drains every warp's. The entries
- * drain oldest first, so one warp's stores become visible in order. ---- */
+ * memory instructions order it first (run.c), its own loads see it
+ * (exec_mem.c), and the cluster's end drains every warp's.
+ * Each entry records the CTAs that see it (`seen`, a bit a rank) and the
+ * warp's ordering points before it (`ecta`: fences and releases at .cta
+ * scope or wider; `eall`: at .cluster scope or wider). A CTA sees an entry
+ * only with every older entry of the warp ordered before it for that CTA
+ * (sb_before): one to the same bytes (coherence), one before a fence or
+ * release whose scope includes the CTA. Otherwise a CTA may see a warp's
+ * stores out of order (message passing's and store buffering's weak
+ * outcomes with acquire-release fences, 8.7). An entry every CTA sees goes
+ * to memory. ---- */
+/* whether entry j (older) must be visible to CTA r before entry i */
+static bool sb_before(const ptx_warp *w, unsigned j, unsigned i, uint32_t r) {
+  const struct ptx_sbuf *a = &w->sb[j], *b = &w->sb[i];
+  return (a->p < b->p + b->n && b->p < a->p + a->n) || a->eall != b->eall ||
+         (r == w->cta->rank && a->ecta != b->ecta);
+}
+static uint32_t sb_all(const ptx_cluster *cl) { return cl->n >= 16 ? 0xFFFFu : (1u << cl->n) - 1u; }
 /* the counters of the warp's cluster after its buffer changed */
 static void sb_count(ptx_warp *w, bool had) {
   ptx_cluster *cl = w->cta->cl;
   bool part = false;
-  if (w->sb_n)
-    for (uint32_t r = 0; r < cl->n; r++) part |= w->sb_dlv[r] != 0;
+  for (unsigned i = 0; i < w->sb_n; i++) part |= w->sb[i].seen != 0;
   if (part != w->sb_part) cl->sb_part += part ? 1 : (uint32_t)-1, w->sb_part = part;
   if (had != (w->sb_n != 0)) cl->sb_warps += had ? (uint32_t)-1 : 1;
 }
 void ptx_sb_drain(ptx_warp *w) {
+  if (w->ldq_on && w->sb_n) ptx_ldq_perform(w); /* held stores: after the warp's late load */
   bool had = w->sb_n != 0;
   for (unsigned i = 0; i < w->sb_n; i++) memcpy(w->sb[i].p, w->sb[i].b, w->sb[i].n);
   w->sb_n = 0;
-  memset(w->sb_dlv, 0, sizeof w->sb_dlv);
+  w->sb_cum = false;
   sb_count(w, had);
 }
-/* the entries visible to every CTA of the cluster go to memory */
+/* the entries visible to every CTA of the cluster go to memory (oldest
+ * first; an older entry to the same bytes is seen by every CTA already) */
 void ptx_sb_settle(ptx_warp *w) {
-  ptx_cluster *cl = w->cta->cl;
+  uint32_t all = sb_all(w->cta->cl);
   bool had = w->sb_n != 0;
-  unsigned m = w->sb_n;
-  for (uint32_t r = 0; r < cl->n; r++)
-    if (w->sb_dlv[r] < m) m = w->sb_dlv[r];
-  if (m) {
-    for (unsigned i = 0; i < m; i++) memcpy(w->sb[i].p, w->sb[i].b, w->sb[i].n);
-    memmove(&w->sb[0], &w->sb[m], (w->sb_n - m) * sizeof w->sb[0]);
-    w->sb_n = (uint8_t)(w->sb_n - m);
-    for (uint32_t r = 0; r < cl->n; r++) w->sb_dlv[r] = (uint8_t)(w->sb_dlv[r] - m);
-  }
+  unsigned j = 0;
+  for (unsigned i = 0; i < w->sb_n; i++)
+    if ((w->sb[i].seen & all) == all) memcpy(w->sb[i].p, w->sb[i].b, w->sb[i].n);
+    else w->sb[j++] = w->sb[i];
+  w->sb_n = (uint8_t)j;
   sb_count(w, had);
 }
-void ptx_sb_release_cta(ptx_warp *w) {
-  if (!w->sb_n) return;
-  w->sb_dlv[w->cta->rank] = w->sb_n;
-  ptx_sb_settle(w);
-}
-void ptx_sb_release_all(ptx_warp *w) {
+void ptx_sb_show(ptx_warp *w, unsigned i, uint32_t r) {
   ptx_cluster *cl = w->cta->cl;
+  bool need[PTX_SB_MAX] = {false}, cum = false;
+  need[i] = true;
+  for (unsigned j = i; j-- > 0;)
+    for (unsigned m = j + 1; m <= i && !need[j]; m++) need[j] = need[m] && sb_before(w, j, m, r);
+  for (unsigned j = 0; j <= i && r == w->cta->rank && w->ldq_on; j++)
+    if (need[j] && w->sb[j].hold) ptx_ldq_perform(w); /* ordered after the late load for its CTA: read it first */
+  for (unsigned j = 0; j <= i; j++)
+    if (need[j] && !(w->sb[j].seen >> r & 1)) {
+      /* another CTA's shared memory: seen by its CTA, it is in memory */
+      w->sb[j].seen |= (uint16_t)(w->sb[j].owner == r + 1 ? sb_all(cl) : 1u << r);
+      cum |= w->sb[j].cum;
+    }
+  bool had = w->sb_n != 0;
+  sb_count(w, had);
+  if (!cum) return;
+  /* cumulativity: what the warp's CTA sees of other warps' stores, first
+   * (recursion ends: each call marks entries it had not marked) */
   uint32_t me = w->cta->rank;
-  if (w->sb_n) ptx_sb_drain(w);
-  if (!cl->sb_part) return;
-  for (uint32_t rk = 0; rk < cl->n; rk++) /* what this CTA sees of other warps' stores: to every CTA */
+  for (uint32_t rk = 0; rk < cl->n; rk++)
     for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
       ptx_warp *v = &cl->ctas[rk].warps[k];
-      unsigned d = v->sb_dlv[me];
-      if (!v->sb_n || !d) continue;
-      for (uint32_t r = 0; r < cl->n; r++)
-        if (v->sb_dlv[r] < d) v->sb_dlv[r] = (uint8_t)d;
-      ptx_sb_settle(v);
+      if (v == w || !v->sb_part) continue;
+      for (unsigned e = v->sb_n; e-- > 0;)
+        if ((v->sb[e].seen >> me & 1) && !(v->sb[e].seen >> r & 1)) ptx_sb_show(v, e, r);
     }
+}
+void ptx_sb_epoch(ptx_warp *w, bool cta) {
+  w->sb_ecta++;
+  if (!cta) w->sb_eall++;
+}
+void ptx_sb_release_cta(ptx_warp *w) {
+  ptx_sb_epoch(w, true);
+  if (!w->sb_n) return;
+  if (w->ldq_on) ptx_ldq_perform(w); /* held entries become visible to the CTA: the late load first */
+  for (unsigned i = 0; i < w->sb_n; i++) w->sb[i].seen |= (uint16_t)(1u << w->cta->rank);
+  ptx_sb_settle(w);
+}
+/* cumulativity: what w's CTA sees of other warps' stores becomes visible
+ * to every CTA */
+static void sb_cumulate(ptx_warp *w) {
+  ptx_cluster *cl = w->cta->cl;
+  uint32_t me = w->cta->rank;
+  w->sb_cum = false;
+  if (!cl->sb_part) return;
+  for (uint32_t rk = 0; rk < cl->n; rk++)
+    for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
+      ptx_warp *v = &cl->ctas[rk].warps[k];
+      if (v == w || !v->sb_part) continue;
+      for (unsigned i = v->sb_n; i-- > 0;)
+        if (v->sb[i].seen >> me & 1)
+          for (uint32_t r = 0; r < cl->n; r++) ptx_sb_show(v, i, r);
+    }
+  for (uint32_t rk = 0; rk < cl->n; rk++) /* after every show: a show may mark entries of any warp */
+    for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++)
+      if (&cl->ctas[rk].warps[k] != w && cl->ctas[rk].warps[k].sb_n) ptx_sb_settle(&cl->ctas[rk].warps[k]);
+}
+void ptx_sb_release_all(ptx_warp *w) {
+  ptx_sb_epoch(w, false);
+  if (w->sb_n) ptx_sb_drain(w);
+  sb_cumulate(w);
+}
+/* a fence.acq_rel (not .sc) orders the warp's earlier stores before its
+ * later ones (and, at .cluster scope or wider, what its CTA saw of other
+ * warps' before its later stores: each later entry has `cum`, ptx_sb_show),
+ * and makes nothing visible now: a later load may still read before the
+ * earlier stores are seen (store buffering with acquire-release fences) */
+static void sb_fence_acq_rel(ptx_warp *w, bool cta) {
+  ptx_sb_epoch(w, cta);
+  if (!cta && w->cta->cl->sb_part) w->sb_cum = true;
 }
 const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *buf) {
   ptx_cluster *cl = w->cta->cl;
   uint32_t me = w->cta->rank;
   /* a store not yet visible to this CTA becomes visible now with chance
-   * 1/2 (it may at any time), with the warp's older ones: so each CTA's
-   * loads decide on their own which of the buffered stores they see */
+   * 1/2 (it may at any time), with the warp's older ones ordered before it:
+   * so each CTA's loads decide on their own which buffered stores they see */
   if (cl->sched)
     for (uint32_t rk = 0; rk < cl->n; rk++)
       for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
         ptx_warp *v = &cl->ctas[rk].warps[k];
-        if (v == w || v->sb_n <= v->sb_dlv[me]) continue;
-        unsigned j = 0;
-        for (unsigned i = v->sb_dlv[me]; i < v->sb_n; i++)
-          if (v->sb[i].p < p + n && p < v->sb[i].p + v->sb[i].n) j = i + 1;
-        if (j && ptx_splitmix(&cl->sched->sb_rng) & 1) {
-          v->sb_dlv[me] = (uint8_t)j;
+        if (v == w || !v->sb_n) continue;
+        int j = -1;
+        for (unsigned i = 0; i < v->sb_n; i++)
+          if (!(v->sb[i].seen >> me & 1) && v->sb[i].p < p + n && p < v->sb[i].p + v->sb[i].n) j = (int)i;
+        if (j >= 0 && ptx_splitmix(&cl->sched->sb_rng) & 1) {
+          ptx_sb_show(v, (unsigned)j, me);
           ptx_sb_settle(v);
         }
       }
@@ -456,9 +520,9 @@ const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *b
     for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
       const ptx_warp *v = &cl->ctas[rk].warps[k];
       if (v == w || !v->sb_part) continue;
-      for (unsigned i = 0; i < v->sb_dlv[me]; i++) { /* oldest first: the newest wins */
+      for (unsigned i = 0; i < v->sb_n; i++) { /* oldest first: the newest wins */
         const struct ptx_sbuf *e = &v->sb[i];
-        if (!(e->p < p + n && p < e->p + e->n)) continue;
+        if (!(e->seen >> me & 1) || !(e->p < p + n && p < e->p + e->n)) continue;
         if (!copied) memcpy(buf, p, n), copied = true;
         for (unsigned b = 0; b < e->n; b++)
           if (e->p + b >= p && e->p + b < p + n) buf[e->p + b - p] = e->b[b];
@@ -477,10 +541,18 @@ void ptx_sb_order(ptx_warp *w, const ptx_insn *in) {
   if (t->flags & (IT_ATOMIC | IT_ASYNC | IT_CP_ASYNC)) {
     ptx_sb_release_all(w);
   } else if (t->flags & IT_FENCE) {
-    if (t->scope == ISC_CTA) ptx_sb_release_cta(w);
+    bool cta = t->scope == ISC_CTA;
+    /* fence.acq_rel (fence's default semantics) orders stores after stores
+     * only; fence.sc, membar, fence.proxy and the others make them visible */
+    if (t->group == IG_FENCE && t->sem == ISEM_ACQ_REL) sb_fence_acq_rel(w, cta);
+    else if (cta) ptx_sb_release_cta(w);
     else ptx_sb_release_all(w);
   } else if (t->group == IG_MBARRIER) {
-    if (release) t->scope == ISC_CTA ? ptx_sb_release_cta(w) : ptx_sb_release_all(w);
+    /* an arrival on a .shared::cluster address with no scope written is taken
+     * at cluster scope, as the checker takes it (docs/spec-departures.md:
+     * CUTLASS's ClusterBarrier::arrive(cta_id) relays run on B200s) */
+    bool cta = t->scope == ISC_CTA && ((t->set & ITS_SCOPE) || t->space != IS_SHARED_CLUSTER);
+    if (release) cta ? ptx_sb_release_cta(w) : ptx_sb_release_all(w);
     /* an acquire (test_wait, try_wait), a relaxed arrival, init, expect_tx: none */
   } else if (t->flags & IT_BARRIER) {
     if (t->sem == ISEM_RELAXED) return; /* barrier.cluster.arrive.relaxed releases nothing */
@@ -494,8 +566,7 @@ void ptx_sb_order(ptx_warp *w, const ptx_insn *in) {
 void ptx_sb_put(ptx_warp *w, uint8_t *p, const void *v, unsigned n) {
   ptx_cluster *cl = w->cta->cl;
   if (w->sb_n == PTX_SB_MAX) { /* full: the oldest becomes visible to every CTA */
-    for (uint32_t r = 0; r < cl->n; r++)
-      if (!w->sb_dlv[r]) w->sb_dlv[r] = 1;
+    for (uint32_t r = 0; r < cl->n; r++) ptx_sb_show(w, 0, r);
     ptx_sb_settle(w);
   }
   /* coherence: a byte is held by one warp's buffer at most, so that every
@@ -507,9 +578,13 @@ void ptx_sb_put(ptx_warp *w, uint8_t *p, const void *v, unsigned n) {
         ptx_warp *o = &cl->ctas[rk].warps[k];
         if (o != w && o->sb_n && ptx_sb_overlaps(o, p, n)) ptx_sb_drain(o);
       }
+  uint8_t owner = 0; /* a store to another CTA's shared memory (st.shared::cluster): its rank + 1 */
+  for (uint32_t rk = 0; rk < cl->n && !owner; rk++)
+    if (p >= cl->ctas[rk].smem.bytes && p < cl->ctas[rk].smem.bytes + cl->ctas[rk].smem.size) owner = (uint8_t)(rk + 1);
   bool had = w->sb_n != 0;
   struct ptx_sbuf *e = &w->sb[w->sb_n++];
-  e->p = p, e->n = (uint8_t)n;
+  e->owner = owner;
+  e->p = p, e->n = (uint8_t)n, e->seen = 0, e->ecta = w->sb_ecta, e->eall = w->sb_eall, e->cum = w->sb_cum, e->hold = w->ldq_on && w->ldq_fenced;
   memcpy(e->b, v, n);
   sb_count(w, had);
 }

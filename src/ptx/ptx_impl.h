@@ -338,14 +338,29 @@ typedef struct ptx_warp {
   uint8_t cf[32];       /* CC.CF of each thread: the carry out of add.cc/sub.cc/mad.cc (9.7.2; of a + ~b for sub) */
   /* under a seeded schedule (issue 53): the warp's weak/relaxed st.global
    * not yet visible to other warps, oldest first (ptx_sb_*, sched.c) */
-  struct ptx_sbuf { uint8_t *p; uint8_t n; uint8_t b[8]; } sb[PTX_SB_MAX];
+  /* scoped visibility (issue 53): seen, the CTAs of the cluster (a bit a
+   * rank) whose warps see the entry (an entry every CTA sees is written to
+   * memory); ecta, eall: the warp's fences and releases before it, at .cta
+   * scope or wider and at .cluster scope or wider (machine.c, sb_before);
+   * cum: after a fence.acq_rel at .cluster scope or wider, a CTA sees it only
+   * with the other warps' stores the warp's CTA saw (cumulativity); hold:
+   * made after a .cta fence while the warp's late load was pending: its CTA
+   * sees it only after that load is read (ptx_ldq_*); owner: a store of
+   * st.shared::cluster to another CTA's shared memory, that CTA's rank + 1
+   * (0: global memory): once that CTA sees it, it is written (every CTA sees
+   * it: shared memory's other readers read memory) */
+  struct ptx_sbuf { uint8_t *p; uint8_t n; uint8_t b[8]; uint16_t seen, ecta, eall; bool cum, hold; uint8_t owner; } sb[PTX_SB_MAX];
   uint8_t sb_n;
-  /* scoped visibility (issue 53): sb_dlv[r] of the oldest entries are
-   * visible to the warps of the cluster's CTA of rank r (a prefix: each CTA
-   * sees a warp's stores in order); an entry visible to every CTA is written
-   * to memory. sb_part: some entry is visible to some CTA, not yet to all */
-  uint8_t sb_dlv[16];
-  bool sb_part;
+  uint16_t sb_ecta, sb_eall; /* the warp's counts of those fences and releases */
+  bool sb_part;              /* some entry is visible to some CTA, not yet to all */
+  bool sb_cum;               /* a fence.acq_rel at .cluster scope or wider since its last release_all: new entries get cum */
+  /* a load performed late (issue 53, seeded schedules: ptx_ldq_*): a weak
+   * or relaxed scalar ld.global's value is read when an instruction needs
+   * it, so the warp's later stores to other addresses may be seen first
+   * (load buffering's weak outcome, 8.7) */
+  struct ptx_ldq { const uint8_t *p[32]; uint64_t a[32]; uint64_t rm; uint32_t mask, reg; uint8_t eb; bool sgn; } ldq;
+  bool ldq_on;
+  bool ldq_fenced; /* a .cta fence since the late load: later stores are held for the CTA (sbuf.hold) */
 } ptx_warp;
 
 typedef struct ptx_bar {
@@ -447,8 +462,14 @@ void ptx_sb_drain_cluster(ptx_cluster *cl, ptx_sched *s, unsigned den);
  * .cluster scope or wider, an atomic, an asynchronous copy, an access
  * that does not go through the scalar ld/st path: cumulativity) */
 void ptx_sb_release_cta(struct ptx_warp *w);
-/* after sb_dlv changed: the entries visible to every CTA go to memory */
+/* after entries' `seen` changed: the entries visible to every CTA go to memory */
 void ptx_sb_settle(struct ptx_warp *w);
+/* entry i of w becomes visible to the CTA of rank r, with the warp's older
+ * entries ordered before it for that CTA (then ptx_sb_settle) */
+void ptx_sb_show(struct ptx_warp *w, unsigned i, uint32_t r);
+/* a fence or release of w at .cta scope (cta) or wider: its later stores
+ * are ordered after its earlier ones for its CTA, or for every CTA */
+void ptx_sb_epoch(struct ptx_warp *w, bool cta);
 void ptx_sb_release_all(struct ptx_warp *w);
 /* by the instruction's traits: what it makes visible before it runs */
 void ptx_sb_order(struct ptx_warp *w, const struct ptx_insn *in);
@@ -456,6 +477,13 @@ void ptx_sb_order(struct ptx_warp *w, const struct ptx_insn *in);
  * warps visible to w's CTA and not yet in memory laid over them (into buf);
  * under a seeded schedule, a store not yet visible to w's CTA may become so */
 const uint8_t *ptx_sb_view(struct ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *buf);
+/* the warp's deferred load (w->ldq_on): read it now (exec_mem.c) */
+void ptx_ldq_perform(struct ptx_warp *w);
+/* whether `in` (lanes `mask`) needs the warp's deferred load read first:
+ * every instruction but one that names none of its registers and is
+ * arithmetic, a move, a branch, or a weak/relaxed scalar st.global to other
+ * addresses */
+bool ptx_ldq_due(struct ptx_warp *w, const struct ptx_insn *in, uint32_t mask);
 /* SplitMix64 (Steele et al., OOPSLA 2014): the schedules' generator */
 static inline uint64_t ptx_splitmix(uint64_t *x) {
   uint64_t z = (*x += 0x9e3779b97f4a7c15ull);

@@ -126,12 +126,15 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       return -1;
     }
     int r;
+    if (__builtin_expect(w->ldq_on, 0) && ptx_ldq_due(w, in, mask)) ptx_ldq_perform(w); /* a late load (issue 53) */
     /* the store buffer (seeded schedules, issue 53): what orders or reaches
      * memory otherwise than a plain ld/st.global makes the warp's stores visible first */
     if (__builtin_expect((w->sb_n | c->cl->sb_part) != 0, 0) &&
         ((in->traits.flags & (IT_FENCE | IT_BARRIER | IT_ATOMIC | IT_ASYNC | IT_CP_ASYNC)) ||
          ((in->traits.flags & (IT_READ | IT_WRITE)) && in->traits.space != IS_GLOBAL && in->traits.space != IS_SHARED &&
-          in->traits.space != IS_LOCAL && in->traits.space != IS_PARAM && in->traits.space != IS_CONST)))
+          in->traits.space != IS_LOCAL && in->traits.space != IS_PARAM && in->traits.space != IS_CONST &&
+          /* ld/st.shared::cluster: their own paths (exec_mem.c: buffered, or drained first) */
+          !(in->traits.space == IS_SHARED_CLUSTER && in->traits.group == IG_MEM))))
       ptx_sb_order(w, in); /* by its scope (machine.c) */
     if (c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
       if (in->flags & PF_LATE) r = ptx_late_defer(w, in, mask); /* completes later (sched.c) */

@@ -203,26 +203,33 @@ int ptx_late_flush_groups(ptx_cluster *cl, const ptx_warp *w, const ptx_insn *in
 
 /* between turns: each warp's buffer becomes visible with chance 1/den —
  * to every CTA of the cluster, or (a cluster of several CTAs) to a CTA
- * set drawn at random, which lets CTAs see the stores of different warps in
- * different orders (no multi-copy atomicity across CTAs: IRIW, 8.6) — and
- * (den 0) to every CTA at the cluster's end */
+ * drawn at random, which lets CTAs see the stores of different warps in
+ * different orders (no multi-copy atomicity across CTAs: IRIW, 8.6) — or,
+ * half of those times, one entry drawn at random becomes visible to one CTA
+ * with the older ones ordered before it (stores of one warp to different
+ * addresses with no fence between seen out of order: message passing's
+ * weak outcome, 8.7); (den 0) every store to every CTA at the cluster's end */
 void ptx_sb_drain_cluster(ptx_cluster *cl, ptx_sched *s, unsigned den) {
   for (uint32_t rk = 0; rk < cl->n; rk++)
     for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
       ptx_warp *w = &cl->ctas[rk].warps[k];
+      if (w->ldq_on && (!den || splitmix(&s->sb_rng) % (4 * den) == 0)) ptx_ldq_perform(w); /* a late load, now */
       if (!w->sb_n || (den && splitmix(&s->sb_rng) % den)) continue;
-      if (!den || cl->n == 1) {
+      if (!den || (cl->n == 1 && splitmix(&s->sb_rng) & 1)) {
         ptx_sb_drain(w);
-      } else { /* to one more CTA, drawn among those that do not see them all yet */
-        uint32_t left = 0;
-        for (uint32_t r = 0; r < cl->n; r++) left += w->sb_dlv[r] < w->sb_n;
-        uint32_t pick = (uint32_t)(splitmix(&s->sb_rng) % left);
-        for (uint32_t r = 0; r < cl->n; r++)
-          if (w->sb_dlv[r] < w->sb_n && !pick--) {
-            w->sb_dlv[r] = w->sb_n;
-            break;
-          }
-        ptx_sb_settle(w);
+        continue;
       }
+      bool one = splitmix(&s->sb_rng) & 1;
+      unsigned i = one ? (unsigned)(splitmix(&s->sb_rng) % w->sb_n) : w->sb_n - 1u;
+      uint32_t left = 0;
+      for (uint32_t r = 0; r < cl->n; r++) left += !(w->sb[i].seen >> r & 1);
+      if (!left) continue; /* every CTA sees it: settled already */
+      uint32_t pick = (uint32_t)(splitmix(&s->sb_rng) % left);
+      for (uint32_t r = 0; r < cl->n; r++)
+        if (!(w->sb[i].seen >> r & 1) && !pick--) {
+          for (unsigned j = one ? i : 0; j <= i; j++) ptx_sb_show(w, j, r);
+          break;
+        }
+      ptx_sb_settle(w);
     }
 }
