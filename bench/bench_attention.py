@@ -9,7 +9,9 @@ and file I/O counted on both sides (issue 32: runner at most 6x the GEMMs,
 checker at most 1.5x).
 
 usage: bench/bench_attention.py [TC5] [--rounds N] [--only REGEX]
-       (TC5: the CLI, default build/tc5; NumPy needed)
+       bench/bench_attention.py --binaries TC5_A,TC5_B,... [--rounds N] [--only REGEX]
+       (TC5: the CLI, default build/tc5; NumPy needed; --binaries: the checker's
+       share — default against --check=none — of each CLI, alternately in one run)
 
 Kernels (seqlen 1024, d 128, 2 heads, batch 1; committed PTX + launch):
   FlashAttention-4 forward, bf16, a CTA pair       tests/data/ptx/census/fa4
@@ -88,10 +90,37 @@ def gemms(tc5, x, work):
     return cmds
 
 
+def compare(bins, rounds, only):
+    """the checker's share of several CLIs (an old and a new build), in one run:
+    each round runs every binary's checker-on and --check=none in turn"""
+    print("checker on against --check=none, best of %d, the binaries alternately" % rounds)
+    print("%-26s %-40s %8s %8s %8s %9s" % ("kernel", "binary", "on s", "none s", "check x", "checker s"))
+    for label, mod, path in KERNELS:
+        if (only and not re.search(only, label)) or not os.path.exists(path):
+            continue
+        work = tempfile.mkdtemp(prefix="tc5-bench-att-")
+        on = mod.prepare(bins[0], path, "default", 1, 1, True, work)["cmd"]
+        off = mod.prepare(bins[0], path, "none", 1, 1, True, work)["cmd"]
+        best = {b: [1e30, 1e30] for b in bins}
+        for _ in range(rounds):
+            for b in bins:
+                dt, out = timed([b] + on[1:])
+                if "checker:" in out or "error [" in out:
+                    raise RuntimeError("%s: %s: the checker reported a finding" % (label, b))
+                best[b][0] = min(best[b][0], dt)
+                best[b][1] = min(best[b][1], timed([b] + off[1:])[0])
+        for b in bins:
+            print("%-26s %-40s %8.3f %8.3f %7.3fx %9.3f" % (label, b[-40:], best[b][0], best[b][1],
+                                                           best[b][0] / best[b][1], best[b][0] - best[b][1]))
+    return 0
+
+
 def main(argv):
     tc5 = argv[1] if len(argv) > 1 and not argv[1].startswith("--") else os.path.join(ROOT, "build", "tc5")
     rounds = int(argv[argv.index("--rounds") + 1]) if "--rounds" in argv else 3
     only = argv[argv.index("--only") + 1] if "--only" in argv else None
+    if "--binaries" in argv:
+        return compare(argv[argv.index("--binaries") + 1].split(","), rounds, only)
     print("attention under tc5 run --threads 1 against tc5 gemm --threads 1 of its QK^T and PV, best of %d" % rounds)
     print("%-26s %8s %10s %9s %8s %7s %8s %8s" % ("kernel", "run s", "thr-ins/s", "none s", "gemm s", "run/gemm",
                                                     "check x", "(none/gemm)"))
