@@ -52,31 +52,6 @@ static inline void remember_region(ptx_warp *w, uint64_t addr) {
 /* scalar loads and stores of global or shared memory: one loop, no calls
  * on the way unless an access leaves the fast path */
 static PTX_EXEC(x_st1);
-/* a load's value from p (eb bytes), sign-extended (sgn) and masked (rm) */
-static inline uint64_t ld_value(const uint8_t *p, unsigned eb, bool sgn, uint64_t rm) {
-  uint64_t v;
-  switch (eb) {
-  case 1: v = *p; break;
-  case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
-  case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
-  default: memcpy(&v, p, 8); break;
-  }
-  if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
-  return v & rm;
-}
-void ptx_ldq_perform(ptx_warp *w) {
-  struct ptx_ldq *q = &w->ldq;
-  uint64_t *d = PTX_R(w, q->reg);
-  bool part = w->cta->cl->sb_warps != 0;
-  w->ldq_on = false;
-  w->ldq_fenced = false;
-  PTX_LANES(q->mask, {
-    uint8_t ov[8];
-    const uint8_t *p = q->p[l];
-    if (__builtin_expect(part, 0)) p = ptx_sb_view(w, p, q->eb, ov);
-    d[l] = ld_value(p, q->eb, q->sgn, q->rm);
-  });
-}
 static bool ldq_names(const ptx_warp *w, const ptx_insn *in, uint32_t reg) {
   const tc5_ptx_module *m = w->cta->L->m;
   if (in->guard == reg) return true;
@@ -155,7 +130,7 @@ static PTX_EXEC(x_ld1) {
     }
     uint8_t ov[8];
     if (__builtin_expect(part, 0)) p = ptx_sb_view(w, p, eb, ov); /* other warps' stores its CTA sees (machine.c) */
-    d[l] = ld_value(p, eb, sgn, rm);
+    d[l] = ptx_ld_value(p, eb, sgn, rm);
   });
   w->ldq_on = late;
   w->ldq_fenced = false;

@@ -530,6 +530,20 @@ const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *b
     }
   return copied ? buf : p;
 }
+/* the warp's late load (issue 53; exec_mem.c's x_ld1 defers it, ptx_ldq_due says when) */
+void ptx_ldq_perform(ptx_warp *w) {
+  struct ptx_ldq *q = &w->ldq;
+  uint64_t *d = PTX_R(w, q->reg);
+  bool part = w->cta->cl->sb_warps != 0;
+  w->ldq_on = false;
+  w->ldq_fenced = false;
+  PTX_LANES(q->mask, {
+    uint8_t ov[8];
+    const uint8_t *p = q->p[l];
+    if (__builtin_expect(part, 0)) p = ptx_sb_view(w, p, q->eb, ov);
+    d[l] = ptx_ld_value(p, q->eb, q->sgn, q->rm);
+  });
+}
 /* what an instruction makes visible before it runs (its traits, never its
  * text): fences and releases by their scope, the PTX memory model's
  * morally-strong synchronisation (8.6: a .cta scope includes only the

@@ -477,7 +477,19 @@ void ptx_sb_order(struct ptx_warp *w, const struct ptx_insn *in);
  * warps visible to w's CTA and not yet in memory laid over them (into buf);
  * under a seeded schedule, a store not yet visible to w's CTA may become so */
 const uint8_t *ptx_sb_view(struct ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *buf);
-/* the warp's deferred load (w->ldq_on): read it now (exec_mem.c) */
+/* a load's value from p (eb bytes), sign-extended (sgn) and masked (rm) */
+static inline uint64_t ptx_ld_value(const uint8_t *p, unsigned eb, bool sgn, uint64_t rm) {
+  uint64_t v;
+  switch (eb) {
+  case 1: v = *p; break;
+  case 2: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
+  case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
+  default: memcpy(&v, p, 8); break;
+  }
+  if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
+  return v & rm;
+}
+/* the warp's deferred load (w->ldq_on): read it now (machine.c) */
 void ptx_ldq_perform(struct ptx_warp *w);
 /* whether `in` (lanes `mask`) needs the warp's deferred load read first:
  * every instruction but one that names none of its registers and is
