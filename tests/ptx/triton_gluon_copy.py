@@ -20,17 +20,15 @@ NAME.ptx + NAME.json) under `tc5 run` and check every output bit for bit against
 usage: triton_gluon_copy.py TC5 JSON [--check MODE] [--seed N]
 Exit status: 0 equal, 1 a difference or a kernel error, 2 not one of these kernels (named).
 Standard library only (CTest runs it without NumPy)."""
-import json
 import math
 import os
-import random
 import struct
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from triton_json import plain_arg, run_command, run_in_scratch, tmap_spec  # noqa: E402  (tests/ptx)
+from triton_json import command_line, plain_arg, run_command, run_in_scratch, tmap_spec  # noqa: E402  (tests/ptx)
 
 ESIZE = {"float32": 4, "float16": 2}
 
@@ -159,14 +157,10 @@ def softmax_check(meta, rng, work):
 
 
 def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
+    cl = command_line(argv, __doc__)
+    if cl is None:
         return 2
-    tc5, path = argv[1], argv[2]
-    check = argv[argv.index("--check") + 1] if "--check" in argv else "none"
-    rng = random.Random(int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1)
-    meta = json.load(open(path))
-    ptx = path[:-5] + ".ptx"
+    tc5, meta, ptx, check, rng = cl
     work = tempfile.mkdtemp()
     out = os.path.join(work, "out.bin")
     kernel = meta["kernel"]

@@ -95,15 +95,23 @@ def scale_offsets(meta, p, rows, kg):
     return None
 
 
-def main(argv):
+def command_line(argv, doc):
+    """a runner's `TC5 JSON [--check MODE] [--seed N]`: (tc5, the JSON's metadata, its .ptx, check mode, the random
+    generator), or None after printing doc (too few arguments)"""
     if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
+        print(doc, file=sys.stderr)
+        return None
     tc5, path = argv[1], argv[2]
     check = argv[argv.index("--check") + 1] if "--check" in argv else "none"
     rng = random.Random(int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1)
-    meta = json.load(open(path))
-    ptx = path[:-5] + ".ptx"
+    return tc5, json.load(open(path)), path[:-5] + ".ptx", check, rng
+
+
+def main(argv):
+    cl = command_line(argv, __doc__)
+    if cl is None:
+        return 2
+    tc5, meta, ptx, check, rng = cl
     tm = tensors(meta)
     ptrs = {_role(meta, p["name"]): p for p in meta["params"] if p["kind"] == "pointer"}
     d_ptr = ptrs.get("d")  # Gluon 10's matmul_accumulate: D through a pointer, c_desc the input C
