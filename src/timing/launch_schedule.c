@@ -173,7 +173,7 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   l->dur = calloc(l->nrun ? l->nrun : 1, sizeof *l->dur);
   l->dpath = calloc(l->nrun ? l->nrun : 1, sizeof *l->dpath);
   l->dunit = calloc(l->nrun ? l->nrun : 1, sizeof *l->dunit);
-  if (!l->dur || !l->dpath || !l->dunit) {
+  if (!l->dur || !l->dpath || !l->dunit || tm_sass_weights(l)) {
     tm_launch_free(l);
     return TC5_ENOMEM;
   }
@@ -189,6 +189,7 @@ void tm_launch_free(tm_launch *l) {
   free(l->dur);
   free(l->dpath);
   free(l->dunit);
+  free(l->issue_w);
   free(l);
 }
 
@@ -378,6 +379,17 @@ double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *sta
   return end;
 }
 
+/* L2's time for the launch's global traffic: reads at l2_bytes_per_clk,
+ * stores at l2_write_bytes_per_clk (t47h2: the H200 writes a re-launched
+ * stream at about half its read rate, run 5's l2warm_write_us_*; a copy
+ * stream's time is close to the two added: docs/timing.md) */
+double tm_l2_cycles(const tm_params *p, double traffic, double stores) {
+  if (stores > traffic) stores = traffic;
+  if (stores < 0) stores = 0;
+  double wr = p->l2_write_bytes_per_clk > 0 ? p->l2_write_bytes_per_clk : p->l2_bytes_per_clk;
+  return (traffic - stores) / p->l2_bytes_per_clk + stores / wr;
+}
+
 tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag) {
   const tm_params *p = &l->p;
   const tm_setup *s = &l->s;
@@ -410,7 +422,7 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
    * launch's global traffic is (stores' share of it) */
   double wfrac = gbytes > 0 ? l->gst_bytes * scale / gbytes : 0;
   double hbm_cyc = (dram * (1 - wfrac) / p->hbm_efficiency + dram * wfrac / p->hbm_write_efficiency) / p->hbm_bytes_per_s * clk;
-  double l2_cyc = gbytes / p->l2_bytes_per_clk;
+  double l2_cyc = tm_l2_cycles(p, gbytes, l->gst_bytes * scale);
   double T = dmax(make, dmax(hbm_cyc, l2_cyc));
   memset(res, 0, sizeof *res);
   res->valid = true;

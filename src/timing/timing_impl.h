@@ -24,7 +24,7 @@ typedef struct tm_param_row {
   TM_FIELD(tc_tf32_scale) TM_FIELD(tc_fp8_scale) TM_FIELD(tc_fp4_scale) TM_FIELD(tc_int8_scale)              \
   TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk) TM_FIELD(tc_floor_clk) TM_FIELD(tc_floor_n_per_clk)       \
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
-  TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency)
+  TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency) TM_FIELD(l2_write_bytes_per_clk) TM_FIELD(issue_from_sass)
 
 typedef struct tm_params {
   const char *gpu;
@@ -142,6 +142,7 @@ typedef struct tm_launch {
   } *tc;
   size_t ntc, tc_cap;
   bool trace_full;
+  float *issue_w;         /* per instruction: the SASS instructions ptxas made of it (sass_weights.c); NULL: 1 each */
 } tm_launch;
 
 /* trace.c: writes the JSON file; start[i]: cycle at which run cluster i starts */
@@ -158,5 +159,9 @@ double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *sta
 void tm_tail_durations(tm_launch *l, double *d, uint64_t slots);
 /* launch_schedule.c: DRAM bytes of the launch from its footprint and global traffic (L2 state, overflow) */
 double tm_dram_bytes(const tm_launch *l, double traffic);
+/* sass_weights.c: l->issue_w from l->s.sass (a PTX line's SASS count shared by the line's instructions) */
+tc5_status tm_sass_weights(tm_launch *l);
+/* launch_schedule.c: L2's cycles for `traffic` global bytes of which `stores` are stores */
+double tm_l2_cycles(const tm_params *p, double traffic, double stores);
 
 #endif
