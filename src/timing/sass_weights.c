@@ -46,7 +46,7 @@ static const char *sw_find(const char *env, const char *name, const char *beside
 }
 
 /* the text with a .loc before every instruction line (version: the .version to write, NULL: its own) */
-static bool sw_write_loc(FILE *f, const char *ptx, size_t len, const char *version) {
+bool tm_sass_write_loc(FILE *f, const char *ptx, size_t len, const char *version) {
   int depth = 0;
   bool skip = false, filed = false;
   int sdepth = 0;
@@ -113,7 +113,7 @@ static const char *sw_find_in(const char *p, size_t n, const char *k) {
 }
 
 /* nvdisasm -g's listing: SASS instructions (NOPs excluded) per "//## File ..., line N" */
-static tc5_status sw_count(const char *dis, uint16_t *cnt, uint32_t nlines) {
+void tm_sass_count(const char *dis, uint16_t *cnt, uint32_t nlines) {
   uint32_t cur = 0;
   for (const char *p = dis; p && *p;) {
     const char *nl = strchr(p, '\n');
@@ -137,7 +137,6 @@ static tc5_status sw_count(const char *dis, uint16_t *cnt, uint32_t nlines) {
     }
     p = nl ? nl + 1 : NULL;
   }
-  return TC5_OK;
 }
 
 tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, uint16_t **per_line, uint32_t *nlines,
@@ -198,7 +197,7 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
   for (int attempt = 0; attempt < 2; attempt++) {
     f = fopen(src, "w");
     if (!f) break;
-    bool ok = sw_write_loc(f, ptx, len, *ver ? ver : NULL);
+    bool ok = tm_sass_write_loc(f, ptx, len, *ver ? ver : NULL);
     fclose(f);
     if (!ok) break;
     char cmd[1600], *out = NULL;
@@ -214,7 +213,7 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
     free(out);
     snprintf(cmd, sizeof cmd, "'%s' -g -c '%s' 2>/dev/null", nvd, bin);
     rc = sw_popen(cmd, &out);
-    if (!rc && out) st = sw_count(out, cnt, nl);
+    if (!rc && out) tm_sass_count(out, cnt, nl), st = TC5_OK;
     free(out);
     break;
   }

@@ -3,6 +3,7 @@
 #define TC5_TIMING_IMPL_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "timing/timing_event.h"
 
 typedef struct tm_param_row {
@@ -161,6 +162,10 @@ void tm_tail_durations(tm_launch *l, double *d, uint64_t slots);
 double tm_dram_bytes(const tm_launch *l, double traffic);
 /* sass_weights.c: l->issue_w from l->s.sass (a PTX line's SASS count shared by the line's instructions) */
 tc5_status tm_sass_weights(tm_launch *l);
+/* sass_weights.c: the text with one `.loc 1 N 0` before each instruction line N (false: no .address_size) */
+bool tm_sass_write_loc(FILE *f, const char *ptx, size_t len, const char *version);
+/* sass_weights.c: nvdisasm -g's listing: cnt[N] += the non-NOP SASS instructions under "line N" (N <= nlines) */
+void tm_sass_count(const char *dis, uint16_t *cnt, uint32_t nlines);
 /* launch_schedule.c: L2's cycles for `traffic` global bytes of which `stores` are stores */
 double tm_l2_cycles(const tm_params *p, double traffic, double stores);
 
