@@ -77,6 +77,11 @@ bool tm_sass_write_loc(FILE *f, const char *ptx, size_t len, const char *version
     if (insn) fprintf(f, "\t.loc 1 %u 0\n", line);
     fwrite(b, 1, n, f);
     fputc('\n', f);
+    /* a label in a body: a loop header perhaps; ptxas must not unroll it,
+     * or a line's count would be k iterations' SASS for one PTX execution */
+    const char *c = s;
+    while (c < e && (*c == '$' || *c == '_' || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9'))) c++;
+    if (depth > 0 && c > s && c < e && *c == ':') fprintf(f, "\t.pragma \"nounroll\";\n");
     if (!filed && sl >= 13 && !memcmp(s, ".address_size", 13)) fprintf(f, ".file 1 \"tc5.ptx\"\n"), filed = true;
     depth += opens - closes;
   }
@@ -156,7 +161,7 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
   if (!cnt) return TC5_ENOMEM;
   uint64_t h = sw_fnv(ptx, len, 14695981039346656037ull);
   h = sw_fnv(arch, strlen(arch), h);
-  h = sw_fnv("sass-per-line-1", 15, h);
+  h = sw_fnv("sass-per-line-2", 15, h); /* the .loc text's version: a new one re-runs ptxas */
   char dir[512], file[600];
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   if (xdg && *xdg) snprintf(dir, sizeof dir, "%s/tc5/sass", xdg);

@@ -273,6 +273,11 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   t->work[TC5_TU_ISSUE] += n / p->schedulers;
   t->pipe[ti->cls < TM_C_COUNT ? ti->cls : 0] += (n < 1 ? n : 1) * issue / p->schedulers;
   w->clock = start + (n < 1 ? n * issue : n > issue ? n : issue);
+  /* an arithmetic instruction folded into another's SASS (n = 0: a shift
+   * into an LEA, and + setp into an R2P, a parameter into a constant
+   * operand) has no latency of its own: the SASS that does its work is
+   * charged on its line */
+  if (n == 0 && ti->cls <= TM_C_MOVE) lat = 0;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];
     if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = start + lat;

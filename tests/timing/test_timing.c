@@ -888,7 +888,7 @@ static void test_sass_issue(void **state) {
 static void test_sass_lines(void **state) {
   (void)state;
   static const char *ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
-                           " .reg .b32 %r<2>;\n mov.b32 %r1, 1;\n\t.loc 2 40 1\n ret;\n}\n"
+                           " .reg .b32 %r<2>;\n mov.b32 %r1, 1;\n$L__BB0_1:\n\t.loc 2 40 1\n ret;\n}\n"
                            ".section .debug_abbrev\n{\n.b8 1\n}\n";
   char *buf = NULL;
   size_t n = 0;
@@ -897,7 +897,8 @@ static void test_sass_lines(void **state) {
   assert_true(tm_sass_write_loc(f, ptx, strlen(ptx), "7.8"));
   fclose(f);
   assert_string_equal(buf, ".version 7.8\n.target sm_90a\n.address_size 64\n.file 1 \"tc5.ptx\"\n.visible .entry k()\n{\n"
-                           " .reg .b32 %r<2>;\n\t.loc 1 7 0\n mov.b32 %r1, 1;\n\t.loc 1 9 0\n ret;\n}\n");
+                           " .reg .b32 %r<2>;\n\t.loc 1 7 0\n mov.b32 %r1, 1;\n$L__BB0_1:\n\t.pragma \"nounroll\";\n"
+                           "\t.loc 1 10 0\n ret;\n}\n");
   free(buf);
   static const char *dis = "\t//## File \"tc5.ptx\", line 7\n"
                            "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
