@@ -362,13 +362,31 @@ void tm_tail_durations(tm_launch *l, double *d, uint64_t slots) {
 }
 
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts) {
+  return tm_list_schedule_staggered(d, n, slots, slots, 0, starts);
+}
+
+/* the same with the first wave's launches staggered (t47h2): an SM launches
+ * its CTAs one after another, cta_launch apart (the empty-kernel rows of
+ * gpu/run.sh timing-micro: 15 more CTAs an SM cost 15 x 79 ns), so slot k
+ * (per_rank slots to a rank: one per SM) is first free at (k / per_rank) x
+ * stagger; the heap's array, non-decreasing, is a heap */
+double tm_list_schedule_staggered(const double *d, uint64_t n, uint64_t slots, uint64_t per_rank, double stagger,
+                                  double *starts) {
   if (!n) return 0;
   if (slots < 1) slots = 1;
   if (slots > n) slots = n;
+  if (per_rank < 1) per_rank = 1;
   double *h = calloc(slots, sizeof *h);
   if (!h) return -1;
   double end = 0;
-  for (uint64_t i = 0; i < n; i++) { /* in order of the linear index, each on the slot free first */
+  for (uint64_t i = 0; i < slots; i++) { /* the first wave: cluster i on slot i, launched (i / per_rank) x stagger in */
+    double s = (double)(i / per_rank) * stagger;
+    if (starts) starts[i] = s;
+    h[i] = s + d[i];
+    end = dmax(end, h[i]);
+  }
+  for (uint64_t i = slots / 2; i-- > 0;) sift_down(h, slots, i);
+  for (uint64_t i = slots; i < n; i++) { /* then in order of the linear index, each on the slot free first */
     double s = h[0];
     if (starts) starts[i] = s;
     h[0] = s + d[i];
@@ -404,7 +422,8 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   if (slots < 1) slots = 1;
   tm_tail_durations(l, d, slots);
   double *starts = s->trace ? calloc(N, sizeof *starts) : NULL;
-  double make = tm_list_schedule(d, N, slots, starts);
+  uint64_t per_rank = (uint64_t)(p->sm_count / s->cluster_size);
+  double make = tm_list_schedule_staggered(d, N, slots, per_rank, p->cta_launch, starts);
   /* whole-launch sums, scaled from the run clusters to all */
   double scale = (double)N / (double)l->nrun;
   double work[TC5_TU_COUNT];

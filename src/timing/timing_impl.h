@@ -156,6 +156,9 @@ double tm_tcgen05_cycles(const tm_params *p, uint32_t m, uint32_t n, double flop
 /* launch_schedule.c: every cluster's duration (cta_launch included) from the run ones' */
 void tm_launch_durations(const tm_launch *l, double *d);
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts);
+/* launch_schedule.c: the same, slot k first free at (k / per_rank) x stagger (an SM's CTAs launched one after another) */
+double tm_list_schedule_staggered(const double *d, uint64_t n, uint64_t slots, uint64_t per_rank, double stagger,
+                                  double *starts);
 /* launch_schedule.c: the last partial wave's durations at its own share (d: every cluster's) */
 void tm_tail_durations(tm_launch *l, double *d, uint64_t slots);
 /* launch_schedule.c: DRAM bytes of the launch from its footprint and global traffic (L2 state, overflow) */

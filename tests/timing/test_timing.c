@@ -932,6 +932,25 @@ static void test_l2_write(void **state) {
   assert_true(fabs(tm_l2_cycles(&p, 3e6, 1e6) - 3e6 / 10240) < 1e-9);
 }
 
+/* the first wave's launches staggered per SM (t47h2): 4 clusters of 10 clk
+ * on 2 SMs x 2 slots, cta_launch 5: slots first free at 0, 0, 5, 5, so
+ * the last two start at 5 and end at 15 (unstaggered: 10). One wave of 8
+ * CTAs an SM on 132 SMs, each 1000 clk (its 157 clk launch included): the
+ * eighth on each SM starts at 7 x 157 and ends at 2099 clk. Only the first
+ * wave is staggered: a freed slot is reused at once (so empty CTAs, whose
+ * slots free after 157 clk, are not serialised: a limit, docs/timing.md) */
+static void test_launch_stagger(void **state) {
+  (void)state;
+  const double d[] = {10, 10, 10, 10};
+  double st[4];
+  assert_true(tm_list_schedule_staggered(d, 4, 4, 2, 5, st) == 15);
+  assert_true(st[0] == 0 && st[1] == 0 && st[2] == 5 && st[3] == 5);
+  assert_true(tm_list_schedule(d, 4, 4, NULL) == 10);
+  static double e[132 * 8];
+  for (unsigned i = 0; i < 132 * 8; i++) e[i] = 1000;
+  assert_true(tm_list_schedule_staggered(e, 132 * 8, 132 * 8, 132, 157, NULL) == 7 * 157 + 1000);
+}
+
 /* a cp.async with a src-size operand (operand 3): global bytes are each
  * lane's min(src-size, 16): 16 lanes x 16 + 8 lanes x 8 + 8 lanes x 0 (a
  * zero-fill) = 320; the CTA's cp.async bytes (its rate, shared memory)
@@ -957,6 +976,7 @@ int main(void) {
       cmocka_unit_test(test_tables),          cmocka_unit_test(test_pairing),
       cmocka_unit_test(test_sass_issue),      cmocka_unit_test(test_sass_lines),
       cmocka_unit_test(test_l2_write),        cmocka_unit_test(test_cp_async_zfill),
+      cmocka_unit_test(test_launch_stagger),
       cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
       cmocka_unit_test(test_dependent_chain), cmocka_unit_test(test_tma_load),
       cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync),
