@@ -1040,7 +1040,8 @@ static void test_l2_write(void **state) {
   assert_true(fabs(tm_l2_cycles(&p, 3e6, 1e6) - (2e6 / 4988 + 1e6 / 2420)) < 1e-9);
   assert_true(fabs(tm_l2_cycles(&p, 3e6, 0) - 3e6 / 4988) < 1e-9);
   assert_int_equal(tm_params_load("b200", &p), TC5_OK);
-  assert_true(fabs(tm_l2_cycles(&p, 3e6, 1e6) - 3e6 / 10240) < 1e-9);
+  assert_true(fabs(tm_l2_cycles(&p, 3e6, 1e6) - 3e6 / p.l2_bytes_per_clk) < 1e-9);
+  assert_true(p.l2_write_bytes_per_clk == p.l2_bytes_per_clk);
 }
 
 /* the first wave's launches staggered per SM (t47h2): 4 clusters of 10 clk
