@@ -18,6 +18,24 @@
 
 static bool starts(const char *op, const char *pre) { return !strncmp(op, pre, strlen(pre)); }
 
+/* a `mov` from registers to registers (a rename, or packing/unpacking a
+ * register pair or vector: mov.b64 %rd, {%r1, %r2}) is register
+ * allocation, not an instruction: ptxas 13 turns FA4's forward (sm_100a,
+ * 1,816 PTX movs) into 75 MOV (cuobjdump -sass; docs/timing.md "Which PTX
+ * becomes which SASS"). A mov from a special register (S2R), of an
+ * variable's address or of a predicate stays a move (an immediate is a
+ * rename: folded into its user or a MOV; a few a kernel) */
+static bool is_rename(const tc5_ptx_module *m, const ptx_insn *in, const char *op) {
+  if (strncmp(op, "mov", 3) || (op[3] != '.' && op[3] != ' ' && op[3] != '\t') || in->type == PT_PRED) return false;
+  const ptx_opnd *d = &in->o[0], *s = &in->o[1];
+  if (d->kind != PO_REG && d->kind != PO_VEC) return false;
+  if (s->kind == PO_VEC) return true;
+  if (s->kind != PO_REG) return false;
+  for (uint32_t k = 0; k < m->nconsts; k++) /* a special register's or a variable's value: S2R, an address */
+    if (m->consts[k].reg == s->reg) return m->consts[k].kind == PC_VALUE;
+  return true;
+}
+
 static uint8_t class_of(const ptx_insn *in, const char *op) {
   const insn_traits *t = &in->traits;
   bool rd = t->flags & IT_READ, wr = t->flags & IT_WRITE;
@@ -81,6 +99,7 @@ tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
     const char *op = ptx_insn_text(m, in);
     size_t n = strcspn(op, " \t");
     t[pc].cls = class_of(in, op);
+    if (t[pc].cls == TM_C_MOVE && is_rename(m, in, op)) t[pc].cls = TM_C_RENAME;
     t[pc].text = op;
     t[pc].line = in->line;
     unsigned bits = ptx_types[in->type < PT_COUNT ? in->type : 0].bits;

@@ -117,6 +117,7 @@ typedef struct tm_cta {
   uint32_t next_id;      /* trace ids */
   tm_evbuf ev;
 } tm_cta;
+void tm_rename(tm_cta *t, tm_warp *w, const chk_insn *ci, double ready); /* warp_clock.c: a TM_C_RENAME move */
 
 typedef struct tm_launch {
   tm_params p;

@@ -132,6 +132,16 @@ static uint32_t imm0(const chk_insn *ci, const uint64_t *r, uint32_t mask) {
   return (uint32_t)CHK_R(&(chk_warp){.r = r}, ci->regs[0].reg)[__builtin_ctz(mask)];
 }
 
+/* a register move ptxas allocates away (TM_C_RENAME): no issue slot, no
+ * pipe, no latency; each destination is ready when the sources are */
+void tm_rename(tm_cta *t, tm_warp *w, const chk_insn *ci, double ready) {
+  uint32_t lo = t->l->s.reg_lo, hi = t->l->s.reg_hi;
+  for (unsigned k = 0; k < ci->nregs; k++) {
+    const chk_reg *g = &ci->regs[k];
+    if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = ready;
+  }
+}
+
 void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_t *r, int what) {
   tm_launch *l = t->l;
   const tm_params *p = &l->p;
@@ -154,6 +164,11 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     w->span_start = start;
     w->span_line = ti->line;
     w->span_name = ti->text;
+  }
+  if (ti->cls == TM_C_RENAME) { /* no instruction: the destinations are the sources, ready when they are */
+    tm_rename(t, w, ci, start);
+    if (what == TM_LOOP) span_close(t, warp);
+    return;
   }
   unsigned lanes = (unsigned)__builtin_popcount(mask);
   double bytes = (double)lanes * ti->bytes;
