@@ -118,6 +118,7 @@ typedef struct tm_cta {
   tm_evbuf ev;
 } tm_cta;
 void tm_rename(tm_cta *t, tm_warp *w, const chk_insn *ci, double ready); /* warp_clock.c: a TM_C_RENAME move */
+double tm_fp32_lanes(const tm_insn *ti); /* warp_clock.c: 2 for an .f32x2 instruction, else 1 */
 
 typedef struct tm_launch {
   tm_params p;

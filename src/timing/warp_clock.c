@@ -142,6 +142,14 @@ void tm_rename(tm_cta *t, tm_warp *w, const chk_insn *ci, double ready) {
   }
 }
 
+/* FP32 operations a lane of an FP32-class instruction does: 2 for the
+ * packed .f32x2 forms (FFMA2, FMUL2, FADD2 on sm_100; 8 bytes an
+ * operand), else 1. The vendor's FP32 rate is one FMA a lane a clock
+ * (HGX B200 datasheet: 75 TFLOP/s FP32 = 148 SMs x 128 lanes x 2 FLOP x
+ * 1.98 GHz; docs/timing.md "FA4's forward"), so a packed instruction's
+ * 64 FMAs a warp hold one sub-partition's 32 lanes for two issue slots */
+double tm_fp32_lanes(const tm_insn *ti) { return ti->bytes > 4 ? 2 : 1; }
+
 void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_t *r, int what) {
   tm_launch *l = t->l;
   const tm_params *p = &l->p;
@@ -176,7 +184,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   const double share = l->rates.share;
   switch ((tm_class)ti->cls) {
   case TM_C_INT: issue = p->issue_int; break;
-  case TM_C_FP32: issue = p->issue_fp32; break;
+  case TM_C_FP32: issue = p->issue_fp32 * tm_fp32_lanes(ti); break;
   case TM_C_FP16X2: issue = p->issue_fp16x2; break;
   case TM_C_FP64: issue = p->issue_fp64, lat = p->lat_fp64; break;
   case TM_C_SFU:

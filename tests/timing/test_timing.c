@@ -591,6 +591,26 @@ static void test_tma_store_warp(void **state) {
   assert_true(store_bytes(32, 1) == 8192);
 }
 
+/* t47a: an .f32x2 instruction (8-byte operands) holds the FP32 pipe two issue slots (the vendor's
+ * FP32 rate, 128 FMA a clock an SM, counts one FMA a lane: HGX B200 75 TFLOP/s); an f32 one, one:
+ * clock 0 -> 1 (fma.f32) -> 3 (fma.f32x2); its pipe 3 / 4 schedulers */
+static void test_fp32x2_issue(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_FP32, 1, -1);
+  fake_insn(&f, 1, TM_C_FP32, 2, -1);
+  f.insn[1].bytes = 8;
+  fake_launch(&f, "b200", 2, 1);
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 1);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 3);
+  assert_true(f.t->pipe[TM_C_FP32] == 0.75);
+  fake_free(&f);
+}
+
 /* H200 TMA load (t47x): completion = start + bytes / bw_tma + tma_latency, where tma_latency is the
  * zero-byte intercept of one loaded 2-D box (h200_tma_loaded.tsv: 329.5 clk + B / 68.0 from L2,
  * 132 CTAs) -> 329, not a whole 16 KiB box's 584 (which already holds the transfer).
@@ -956,7 +976,7 @@ int main(void) {
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
       cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
-      cmocka_unit_test(test_rename_class), cmocka_unit_test(test_rename_time), cmocka_unit_test(test_tma_store_warp),
+      cmocka_unit_test(test_rename_class), cmocka_unit_test(test_rename_time), cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
