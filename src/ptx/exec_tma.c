@@ -76,7 +76,7 @@ enum {
  * (UTMALDG / UTMASTG, operands in uniform registers), issued once per warp
  * for lanes whose operands agree; FA4's epilogue issues its O stores from
  * a whole warp, unpredicated (one UTMASTG in the SASS, ptxas 13 /
- * cuobjdump: docs/timing.md "FA4's warp-wide TMA stores"). True when an
+ * cuobjdump: docs/timing.md "Which PTX becomes which SASS"). True when an
  * earlier active lane of this instruction has the same tensor map,
  * coordinates and shared-memory operand as lane l: the copy the hardware
  * issued already (the runner still performs each lane's, as the PTX says) */
