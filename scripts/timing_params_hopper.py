@@ -162,6 +162,10 @@ def rows(gpu):
     P("lat_atomic", r(M["lat_atomic"]), "clk", meas("lat_atomic", "dependent atomicAdd chain on global, one thread"))
     P("lat_local", 260, "clk", "estimate: local memory behind L1/L2 (not measured)")
     P("lat_bar", r(M["lat_bar_128"]), "clk", meas("lat_bar_128", f"bar.sync back to back, 4 warps; 8 warps {M['lat_bar_256']:.1f}, 32 warps {M['lat_bar_1024']:.1f}"))
+    P("lat_bar_per_warp", r((M["lat_bar_1024"] - M["lat_bar_128"]) / 28, 1), "clk/warp",
+      meas("lat_bar_1024", f"bar.sync 0 back to back: {M['lat_bar_128']:.2f}, {M['lat_bar_256']:.2f}, {M['lat_bar_1024']:.2f} clk at 4, 8, 32 warps "
+           f"(lat_bar_128, lat_bar_256, lat_bar_1024), one line: ({M['lat_bar_1024']:.2f} - {M['lat_bar_128']:.2f}) / 28 clk for every warp "
+           "the barrier releases beyond 4 (t47b2)"))
     P("lat_mbar", r(M["lat_mbar"]), "clk", meas("lat_mbar", "mbarrier.arrive then try_wait.parity of that phase, one thread"))
     a, bpc, pts = tma_intercept()
     P("tma_latency", r(a), "clk",

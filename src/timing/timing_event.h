@@ -40,7 +40,7 @@ typedef enum tm_class {
   TM_C_CP_ASYNC_ARRIVE, /* cp.async.mbarrier.arrive: arrives when the warp's copies land  */
   TM_C_MMA_SYNC,       /* mma.sync / wmma: a synchronous warp MMA                        */
   TM_C_CONV_FLOAT,     /* cvt between float widths (f16/bf16/f32): TM_C_CONV is int<->float */
-  TM_C_RENAME,         /* mov between registers (incl. packing/unpacking a|b pairs, vectors): no SASS instruction */
+  TM_C_REG_MOVE,       /* mov between registers (packs/unpacks included), unguarded: ptxas coalesces it (t47b2) */
   TM_C_COUNT
 } tm_class;
 

@@ -46,6 +46,7 @@ void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
     t->w[k].pending_wait = -1;
   }
   memset(t->bar, 0, sizeof t->bar);
+  memset(t->cal, 0, sizeof t->cal);
   memset(t->wg_done, 0, sizeof t->wg_done);
   memset(t->wg_seq, 0, sizeof t->wg_seq);
   memset(t->work, 0, sizeof t->work);
@@ -126,20 +127,40 @@ static double grp_wait(const tm_groups *g, uint32_t keep) {
   return t;
 }
 
+/* ---- dispatch: one warp-instruction a cycle a scheduler (t47b2) ----
+ * Warps sharing a scheduler (warp % schedulers) cannot dispatch in the
+ * same cycle. The runner runs a warp until it blocks, so the warps of a
+ * scheduler are simulated one after another over the same stretch of
+ * time: each dispatch takes a slot in the scheduler's calendar and a
+ * later-simulated warp takes the first free slot at or after its own
+ * start. The calendar is a sliding window of TM_CAL_BITS cycles; a start
+ * before the window (a warp simulated far behind the others) is not
+ * tracked and dispatches as it is. */
+double tm_cal_take(tm_cal *c, double start) {
+  if (start < 0) start = 0;
+  uint64_t t = (uint64_t)start;
+  if (t < c->base) return start;
+  for (unsigned tries = 0; tries < 4 * TM_CAL_BITS; tries++, t++) {
+    if (t >= c->base + TM_CAL_BITS) { /* slide: the window ends at t + half a window */
+      uint64_t nb = t + 1 + TM_CAL_BITS / 2 - TM_CAL_BITS;
+      if (nb - c->base >= TM_CAL_BITS) memset(c->bits, 0, sizeof c->bits);
+      else
+        for (uint64_t x = c->base; x < nb; x++) c->bits[(x % TM_CAL_BITS) / 64] &= ~(1ull << (x % 64));
+      c->base = nb;
+    }
+    uint64_t *wd = &c->bits[(t % TM_CAL_BITS) / 64], m = 1ull << (t % 64);
+    if (!(*wd & m)) {
+      *wd |= m;
+      return t == (uint64_t)start ? start : (double)t;
+    }
+  }
+  return start;
+}
+
 /* an instruction's operand 0 value in its first active lane (wait_group N) */
 static uint32_t imm0(const chk_insn *ci, const uint64_t *r, uint32_t mask) {
   if (!ci->nregs || !mask) return 0;
   return (uint32_t)CHK_R(&(chk_warp){.r = r}, ci->regs[0].reg)[__builtin_ctz(mask)];
-}
-
-/* a register move ptxas allocates away (TM_C_RENAME): no issue slot, no
- * pipe, no latency; each destination is ready when the sources are */
-void tm_rename(tm_cta *t, tm_warp *w, const chk_insn *ci, double ready) {
-  uint32_t lo = t->l->s.reg_lo, hi = t->l->s.reg_hi;
-  for (unsigned k = 0; k < ci->nregs; k++) {
-    const chk_reg *g = &ci->regs[k];
-    if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = ready;
-  }
 }
 
 /* FP32 operations a lane of an FP32-class instruction does: 2 for the
@@ -161,6 +182,18 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     return;
   }
   uint32_t lo = l->s.reg_lo, hi = l->s.reg_hi;
+  if (ti->cls == TM_C_REG_MOVE) { /* coalesced by ptxas: no dispatch, its destination ready when its source is */
+    double src = 0;
+    for (unsigned k = 0; k < ci->nregs; k++) {
+      const chk_reg *g = &ci->regs[k];
+      if (!(g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) src = dmax(src, w->ready[g->reg - lo]);
+    }
+    for (unsigned k = 0; k < ci->nregs; k++) {
+      const chk_reg *g = &ci->regs[k];
+      if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = src;
+    }
+    return;
+  }
   /* the scoreboard: sources (and the guard) ready */
   double start = w->clock;
   if (ci->guard >= lo && ci->guard < hi) start = dmax(start, w->ready[ci->guard - lo]);
@@ -168,15 +201,13 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     const chk_reg *g = &ci->regs[k];
     if (!(g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) start = dmax(start, w->ready[g->reg - lo]);
   }
+  /* its scheduler's dispatch slot (warps sharing a scheduler take turns) */
+  uint32_t nsch = p->schedulers >= 1 && p->schedulers <= TM_CAL_SCHED ? (uint32_t)p->schedulers : 1;
+  start = tm_cal_take(&t->cal[warp % nsch], start);
   if (w->span_start < 0) {
     w->span_start = start;
     w->span_line = ti->line;
     w->span_name = ti->text;
-  }
-  if (ti->cls == TM_C_RENAME) { /* no instruction: the destinations are the sources, ready when they are */
-    tm_rename(t, w, ci, start);
-    if (what == TM_LOOP) span_close(t, warp);
-    return;
   }
   unsigned lanes = (unsigned)__builtin_popcount(mask);
   double bytes = (double)lanes * ti->bytes;
@@ -400,9 +431,17 @@ static void mma_run(tm_cta *t, uint32_t warp, uint32_t pc, double flops, double 
 void tm_bar_arrive(tm_cta *t, uint32_t warp, uint32_t id) {
   if (id < 16) t->bar[id] = dmax(t->bar[id], t->w[warp].clock);
 }
+/* bar.sync's latency grows with the warps it releases (the lent H200:
+ * 20.7, 28.7 and 76.7 clk at 4, 8 and 32 warps, one line of 2.0 clk a
+ * warp: lat_bar at 4 warps + lat_bar_per_warp for each warp more or less) */
+double tm_bar_latency(const tm_params *p, unsigned warps) {
+  double lat = p->lat_bar + p->lat_bar_per_warp * ((double)warps - 4);
+  return lat > 1 ? lat : 1;
+}
+
 void tm_bar_done(tm_cta *t, uint32_t id, uint32_t waiting) {
   if (id >= 16) return;
-  double at = t->bar[id] + t->l->p.lat_bar;
+  double at = t->bar[id] + tm_bar_latency(&t->l->p, (unsigned)__builtin_popcount(waiting));
   for (uint32_t k = 0; k < t->nwarps && k < 32; k++)
     if (waiting >> k & 1) wait_until(t, k, at, 0, 0);
   t->bar[id] = 0;

@@ -190,6 +190,43 @@ static void test_dependent_chain(void **state) {
   fake_free(&f);
 }
 
+/* dispatch (t47b2): a scheduler dispatches one warp-instruction a cycle,
+ * and warps w and w + 4 share one (4 schedulers): the calendar's slots,
+ * then a CTA of 8 warps where warps 0 and 4 run the same three
+ * independent fp32 instructions (issue 1) from cycle 0: warp 0 (simulated
+ * first) dispatches at 0, 1, 2 and ends at 3; warp 4 finds 0-2 taken,
+ * dispatches at 3, 4, 5 and ends at 6; warp 1 (another scheduler) ends at 3 */
+static void test_dispatch_slots(void **state) {
+  (void)state;
+  tm_cal c;
+  memset(&c, 0, sizeof c);
+  assert_true(tm_cal_take(&c, 10) == 10);
+  assert_true(tm_cal_take(&c, 10) == 11);
+  assert_true(tm_cal_take(&c, 10.5) == 12); /* 10, 11 taken */
+  assert_true(tm_cal_take(&c, 9.5) == 9.5); /* slot 9 free: the start stays */
+  assert_true(tm_cal_take(&c, 9.2) == 12 + 1); /* 9 .. 12 taken */
+  /* far later: the window slides past the old slots, which are then not tracked */
+  assert_true(tm_cal_take(&c, 100000) == 100000);
+  assert_true(tm_cal_take(&c, 100000) == 100001);
+  assert_true(tm_cal_take(&c, 10) == 10);
+  fake f;
+  memset(&f, 0, sizeof f);
+  for (unsigned pc = 0; pc < 3; pc++) fake_insn(&f, pc, TM_C_FP32, -1, -1);
+  fake_launch(&f, "b200", 3, 1);
+  tm_cta *c8;
+  assert_int_equal(tm_cta_new(f.l, 8, &c8), TC5_OK);
+  tm_cta_begin(c8, 0, 0, 0);
+  uint64_t regs[16 * 32] = {0};
+  static const uint32_t order[] = {0, 4, 1};
+  for (unsigned k = 0; k < 3; k++)
+    for (unsigned pc = 0; pc < 3; pc++) tm_step(c8, order[k], pc, 0xffffffffu, regs, TM_DONE);
+  assert_true(c8->w[0].clock == 3);
+  assert_true(c8->w[4].clock == 6);
+  assert_true(c8->w[1].clock == 3);
+  tm_cta_free(c8);
+  fake_free(&f);
+}
+
 static void test_tma_load(void **state) {
   (void)state;
   fake f;
@@ -264,10 +301,33 @@ static void test_bar_sync(void **state) {
   tm_bar_arrive(f.t, 0, 3);
   tm_bar_arrive(f.t, 1, 3);
   tm_bar_done(f.t, 3, 0x3);
-  assert_true(f.t->w[0].clock == 500 + f.l->p.lat_bar);
-  assert_true(f.t->w[1].clock == 500 + f.l->p.lat_bar);
+  /* two warps released: lat_bar 21 + lat_bar_per_warp 2.0 x (2 - 4) = 17 (h200) */
+  assert_true(f.t->w[0].clock == 500 + 17);
+  assert_true(f.t->w[1].clock == 500 + 17);
   assert_true(f.t->w[2].clock == 0); /* not a waiter */
+  /* all four: 21 (the measured 4-warp 20.7) */
+  for (unsigned k = 0; k < 4; k++) tm_bar_arrive(f.t, k, 1);
+  tm_bar_done(f.t, 1, 0xF);
+  for (unsigned k = 0; k < 4; k++) assert_true(f.t->w[k].clock == 517 + 21);
   fake_free(&f);
+}
+
+/* bar.sync's latency by the warps it releases (t47b2): the lent H200's
+ * 20.69, 28.69, 76.69 clk at 4, 8, 32 warps (h200_micro.tsv lat_bar_*),
+ * one line of 2.0 clk a warp from lat_bar 21 at 4; the same rows on the
+ * B200 (carried): 8 warps pay 8 clk more a barrier than 4 */
+static void test_bar_latency_warps(void **state) {
+  (void)state;
+  static const char *const gpus[] = {"h200", "h100", "b200"};
+  for (unsigned g = 0; g < 3; g++) {
+    tm_params p;
+    assert_int_equal(tm_params_load(gpus[g], &p), TC5_OK);
+    assert_true(tm_bar_latency(&p, 4) == 21);
+    assert_true(tm_bar_latency(&p, 8) == 29);   /* measured 28.69 */
+    assert_true(tm_bar_latency(&p, 32) == 77);  /* measured 76.69 */
+    assert_true(tm_bar_latency(&p, 1) == 15);   /* the line below 4 warps (not measured) */
+    assert_true(tm_bar_latency(&p, 0) == 13);
+  }
 }
 
 /* whole launches: out[ctaid] = ctaid + 1 */
@@ -486,58 +546,6 @@ static void test_tma_store(void **state) {
   fake_free(&f);
 }
 
-/* t47a: a register move is no instruction (ptxas allocates it away: FA4's forward, 1,816 PTX movs,
- * 75 MOV in its SASS). The runner's class: mov register -> register, and packing / unpacking a
- * pair, TM_C_RENAME; a mov of a special register or of a variable's address stays TM_C_MOVE */
-static void test_rename_class(void **state) {
-  (void)state;
-  static const char *text =
-      ".version 8.8\n.target sm_100a\n.address_size 64\n"
-      ".visible .entry k() {\n"
-      " .reg .b32 %r<6>; .reg .b64 %rd<4>; .shared .align 4 .b32 v;\n"
-      " mov.u32 %r1, %tid.x;\n"          /* S2R: a move */
-      " mov.u32 %r2, v;\n"               /* an address: a move */
-      " mov.b32 %r3, %r1;\n"             /* a rename */
-      " mov.b64 %rd1, {%r1, %r3};\n"     /* packing a pair: a rename */
-      " mov.b64 {%r4, %r5}, %rd1;\n"     /* unpacking: a rename */
-      " ret;\n}\n";
-  tc5_diag dg;
-  tc5_diag_init(&dg);
-  tc5_ptx_module *m;
-  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
-  tm_insn *t;
-  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
-  const uint8_t want[] = {TM_C_MOVE, TM_C_MOVE, TM_C_RENAME, TM_C_RENAME, TM_C_RENAME};
-  unsigned seen = 0;
-  for (uint32_t pc = 0; pc < m->ncode && seen < 5; pc++)
-    if (!strncmp(t[pc].text, "mov", 3)) assert_int_equal(t[pc].cls, want[seen++]);
-  assert_int_equal(seen, 5);
-  free(t);
-  tc5_ptx_free(m);
-}
-
-/* a rename costs nothing: FFMA writes r1 at 0 (ready at lat_alu 4), r2 := r1 (no issue slot, no
- * dispatch), an FFMA reads r2: it issues at 4, the clock ends at 4 + issue_fp32 1 = 5; two
- * dispatches (2 / 4 schedulers), not three */
-static void test_rename_time(void **state) {
-  (void)state;
-  fake f;
-  memset(&f, 0, sizeof f);
-  fake_insn(&f, 0, TM_C_FP32, 1, -1);
-  fake_insn(&f, 1, TM_C_RENAME, 2, 1);
-  fake_insn(&f, 2, TM_C_FP32, 3, 2);
-  fake_launch(&f, "b200", 3, 1);
-  uint64_t regs[16 * 32] = {0};
-  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
-  assert_true(f.t->w[0].clock == 1 && f.t->w[0].ready[1] == 4);
-  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
-  assert_true(f.t->w[0].clock == 1 && f.t->w[0].ready[2] == 4);
-  tm_step(f.t, 0, 2, 0xffffffffu, regs, TM_DONE);
-  assert_true(f.t->w[0].clock == 5);
-  assert_true(f.t->work[TC5_TU_ISSUE] == 0.5 && f.t->pipe[TM_C_RENAME] == 0);
-  fake_free(&f);
-}
-
 /* t47a: a tensor store issued by every lane of a warp with the same operands is one copy (ptxas
  * compiles cp.async.bulk.tensor to UTMASTG, a uniform-datapath instruction: FA4's epilogue, an
  * unpredicated store from a whole warp, is one UTMASTG in its SASS). A 64 x 32 bf16 box (4096 B)
@@ -706,6 +714,57 @@ static void test_cvt_class(void **state) {
   assert_int_equal(seen, 5);
   free(t);
   tc5_ptx_free(m);
+}
+
+/* register moves (t47b2): an unguarded mov between declared registers
+ * (packs and unpacks of vectors included) is coalesced by ptxas (Gluon
+ * 07's sm_100a SASS keeps 3 MOV + 11 IMAD.MOV of 319 PTX movs): class
+ * TM_C_REG_MOVE, no dispatch, its destination ready when its source is.
+ * A mov of an immediate, a special register or under a guard stays a move. */
+static void test_reg_move(void **state) {
+  (void)state;
+  static const char *text =
+      ".version 8.0\n.target sm_100a\n.address_size 64\n"
+      ".visible .entry k() {\n"
+      " .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+      " mov.b64 %rd1, {%r1, %r2};\n"
+      " mov.b64 {%r3, %r4}, %rd1;\n"
+      " mov.u32 %r5, %r3;\n"
+      " mov.u32 %r6, 5;\n"
+      " mov.u32 %r7, %tid.x;\n"
+      " setp.eq.u32 %p1, %r6, 5;\n"
+      " @%p1 mov.u32 %r5, %r1;\n"
+      " ret;\n}\n";
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
+  tm_insn *t;
+  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  const uint8_t want[] = {TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_MOVE, TM_C_MOVE, TM_C_MOVE};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode && seen < 6; pc++)
+    if (!strncmp(t[pc].text, "mov.", 4)) assert_int_equal(t[pc].cls, want[seen++]);
+  assert_int_equal(seen, 6);
+  free(t);
+  tc5_ptx_free(m);
+  /* the model: r1 ready at 40, the warp at 10: the move leaves the clock
+   * at 10 and makes r2 ready at 40; an fp32 add of r2 then issues at 40 */
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_REG_MOVE, 2, 1);
+  fake_insn(&f, 1, TM_C_FP32, 3, 2);
+  fake_launch(&f, "b200", 2, 1);
+  uint64_t regs[16 * 32] = {0};
+  f.t->w[0].clock = 10;
+  f.t->w[0].ready[1] = 40;
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 10 && f.t->w[0].ready[2] == 40);
+  assert_true(f.t->work[TC5_TU_ISSUE] == 0); /* not dispatched */
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 40 + f.l->p.issue_fp32);
+  assert_true(f.t->w[0].ready[3] == 40 + f.l->p.lat_alu);
+  fake_free(&f);
 }
 
 /* ldmatrix / stmatrix: the bytes a lane moves from the shape (m8n8 .x1/.x2/.x4:
@@ -968,7 +1027,7 @@ int main(void) {
       cmocka_unit_test(test_tables),          cmocka_unit_test(test_pairing),
       cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
       cmocka_unit_test(test_dependent_chain), cmocka_unit_test(test_tma_load),
-      cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync),
+      cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync), cmocka_unit_test(test_bar_latency_warps), cmocka_unit_test(test_dispatch_slots), cmocka_unit_test(test_reg_move),
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
       cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
       cmocka_unit_test(test_cp_async_cap), cmocka_unit_test(test_mma_sync_rate),
@@ -976,7 +1035,7 @@ int main(void) {
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
       cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
-      cmocka_unit_test(test_rename_class), cmocka_unit_test(test_rename_time), cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue),
+      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
