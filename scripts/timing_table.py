@@ -486,7 +486,40 @@ def cmd_compare(a):
     return 1 if bad or n == 0 else 0
 
 
+def find_nvdisasm():
+    """nvdisasm for the model's SASS counts (src/timing/sass_weights.c): $TC5_NVDISASM, PATH, /usr/local/cuda/bin,
+    else the one Triton's wheel carries (this Python's triton, or a build's pyvenv-*): the H200 predictions were
+    made with it, and without it tc5 counts PTX instructions (docs/timing.md "Issue from ptxas's SASS")"""
+    import glob
+    if os.environ.get("TC5_NVDISASM"):
+        return os.environ["TC5_NVDISASM"]
+    found = shutil.which("nvdisasm") or (os.path.exists("/usr/local/cuda/bin/nvdisasm") and "/usr/local/cuda/bin/nvdisasm")
+    if found:
+        return found
+    cands = []
+    try:
+        import importlib.util
+        spec = importlib.util.find_spec("triton")
+        if spec and spec.origin:
+            cands.append(os.path.join(os.path.dirname(spec.origin), "backends", "nvidia", "bin", "nvdisasm"))
+    except (ImportError, ValueError):
+        pass
+    cands += sorted(glob.glob(os.path.join(ROOT, "build*", "pyvenv-*", "lib", "python*", "site-packages", "triton",
+                                           "backends", "nvidia", "bin", "nvdisasm")))
+    cands += sorted(glob.glob("/work/venv/lib/python*/site-packages/triton/backends/nvidia/bin/nvdisasm"))
+    for c in cands:
+        if os.access(c, os.X_OK):
+            return c
+    return None
+
+
 def main():
+    nvd = find_nvdisasm()
+    if nvd:
+        os.environ["TC5_NVDISASM"] = nvd
+    else:
+        print("timing_table.py: no nvdisasm found ($TC5_NVDISASM, PATH, Triton's wheel): tc5 counts PTX instructions, "
+              "not the SASS the committed Hopper predictions counted", file=sys.stderr)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("predict")

@@ -87,6 +87,8 @@ typedef struct tm_setup {
   const tm_insn *insn;          /* ncode entries */
   const chk_insn *ck;           /* the same instructions' registers */
   uint32_t ncode;
+  const uint16_t *sass;         /* SASS instructions per PTX line (NULL: one per PTX instruction) */
+  uint32_t sass_lines;
 } tm_setup;
 
 /* a byte range [lo, hi) of a global buffer (host addresses) */

@@ -3,6 +3,7 @@
 #define TC5_TIMING_IMPL_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "timing/timing_event.h"
 
 typedef struct tm_param_row {
@@ -24,7 +25,7 @@ typedef struct tm_param_row {
   TM_FIELD(tc_tf32_scale) TM_FIELD(tc_fp8_scale) TM_FIELD(tc_fp4_scale) TM_FIELD(tc_int8_scale)              \
   TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk) TM_FIELD(tc_floor_clk) TM_FIELD(tc_floor_n_per_clk)       \
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
-  TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency)
+  TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency) TM_FIELD(l2_write_bytes_per_clk) TM_FIELD(issue_from_sass)
 
 typedef struct tm_params {
   const char *gpu;
@@ -156,6 +157,7 @@ typedef struct tm_launch {
   } *tc;
   size_t ntc, tc_cap;
   bool trace_full;
+  float *issue_w;         /* per instruction: the SASS instructions ptxas made of it (sass_weights.c); NULL: 1 each */
 } tm_launch;
 
 /* trace.c: writes the JSON file; start[i]: cycle at which run cluster i starts */
@@ -170,9 +172,20 @@ double tm_bar_latency(const tm_params *p, unsigned warps);
 /* launch_schedule.c: every cluster's duration (cta_launch included) from the run ones' */
 void tm_launch_durations(const tm_launch *l, double *d);
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts);
+/* launch_schedule.c: the same, slot k first free at (k / per_rank) x stagger (an SM's CTAs launched one after another) */
+double tm_list_schedule_staggered(const double *d, uint64_t n, uint64_t slots, uint64_t per_rank, double stagger,
+                                  double *starts);
 /* launch_schedule.c: the last partial wave's durations at its own share (d: every cluster's) */
 void tm_tail_durations(tm_launch *l, double *d, uint64_t slots);
 /* launch_schedule.c: DRAM bytes of the launch from its footprint and global traffic (L2 state, overflow) */
 double tm_dram_bytes(const tm_launch *l, double traffic);
+/* sass_weights.c: l->issue_w from l->s.sass (a PTX line's SASS count shared by the line's instructions) */
+tc5_status tm_sass_weights(tm_launch *l);
+/* sass_weights.c: the text with one `.loc 1 N 0` before each instruction line N (false: no .address_size) */
+bool tm_sass_write_loc(FILE *f, const char *ptx, size_t len, const char *version);
+/* sass_weights.c: nvdisasm -g's listing: cnt[N] += the non-NOP SASS instructions under "line N" (N <= nlines) */
+void tm_sass_count(const char *dis, uint16_t *cnt, uint32_t nlines);
+/* launch_schedule.c: L2's cycles for `traffic` global bytes of which `stores` are stores */
+double tm_l2_cycles(const tm_params *p, double traffic, double stores);
 
 #endif

@@ -171,6 +171,28 @@ static uint32_t imm0(const chk_insn *ci, const uint64_t *r, uint32_t mask) {
  * 64 FMAs a warp hold one sub-partition's 32 lanes for two issue slots */
 double tm_fp32_lanes(const tm_insn *ti) { return ti->bytes > 4 ? 2 : 1; }
 
+/* a cp.async's bytes read from global memory: with a src-size operand
+ * (operand 3), each lane's min(src-size, cp-size); a zero-fill (src-size
+ * 0, Triton's pipelined prologue past a CTA's last row) reads nothing
+ * (t47h2: on the H200 it still moves through the SM's cp.async path at
+ * the same rate, run 5's cpasync_allsm_8cta256_s4_zfill, so it stays in
+ * the CTA's cp.async bytes and shared-memory work); without it, all */
+static double cp_async_src_bytes(const tm_insn *ti, const chk_insn *ci, const uint64_t *r, uint32_t mask, double all) {
+  unsigned cp = ti->bytes ? ti->bytes : 16;
+  for (unsigned k = 0; k < ci->nregs; k++) {
+    const chk_reg *g = &ci->regs[k];
+    if (g->op != 3 || (g->flags & CHK_R_DST)) continue;
+    const uint64_t *v = CHK_R(&(chk_warp){.r = r}, g->reg);
+    double b = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      uint64_t s = v[__builtin_ctz(m)];
+      b += s < cp ? (double)s : cp;
+    }
+    return b;
+  }
+  return all;
+}
+
 void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_t *r, int what) {
   tm_launch *l = t->l;
   const tm_params *p = &l->p;
@@ -244,7 +266,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     break;
   case TM_C_CP_ASYNC: {
     double b = lanes * (ti->bytes ? ti->bytes : 16);
-    t->gmem_bytes += b;
+    t->gmem_bytes += cp_async_src_bytes(ti, ci, r, mask, b);
     t->cp_bytes += b;
     t->work[TC5_TU_SMEM] += b / p->smem_bytes_per_clk;
     w->cp.cur = dmax(w->cp.cur, start + l->rates.cp_latency + b / l->rates.cp_bpc);
@@ -297,10 +319,19 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   }
   if (issue < 1) issue = 1;
   /* a scheduler dispatches one warp-instruction a cycle; the class's pipe
-   * is busy for its issue cost (the warp's own clock waits for it) */
-  t->work[TC5_TU_ISSUE] += 1.0 / p->schedulers;
-  t->pipe[ti->cls < TM_C_COUNT ? ti->cls : 0] += issue / p->schedulers;
-  w->clock = start + issue;
+   * is busy for its issue cost (the warp's own clock waits for it). With
+   * ptxas's SASS known (sass_weights.c), the instruction is the n SASS
+   * instructions ptxas made of it: n dispatches, the warp busy for at
+   * least n cycles; n = 0 (folded into another's SASS) costs nothing */
+  double n = l->issue_w ? l->issue_w[pc] : 1.0;
+  t->work[TC5_TU_ISSUE] += n / p->schedulers;
+  t->pipe[ti->cls < TM_C_COUNT ? ti->cls : 0] += (n < 1 ? n : 1) * issue / p->schedulers;
+  w->clock = start + (n < 1 ? n * issue : n > issue ? n : issue);
+  /* an arithmetic instruction folded into another's SASS (n = 0: a shift
+   * into an LEA, and + setp into an R2P, a parameter into a constant
+   * operand) has no latency of its own: the SASS that does its work is
+   * charged on its line */
+  if (n == 0 && ti->cls <= TM_C_MOVE) lat = 0;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];
     if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = start + lat;

@@ -32,7 +32,7 @@ static void test_tables(void **state) {
     /* every field the model reads has a row (no zero but the documented ones) */
 #define TM_FIELD(f)                                                                                  \
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
-      strcmp(#f, "tc_floor_n_per_clk"))                                                                  \
+      strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass"))                                \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -1022,9 +1022,146 @@ static void test_sampling_by_column(void **state) {
   tm_launch_free(l);
 }
 
+/* t47h2: issue from ptxas's SASS (sass_weights.c). Hand-worked on the H200
+ * (issue_from_sass 1): line 1 one FP32 instruction ptxas made 3 SASS of
+ * (div.full's expansion), line 2 an SFU instruction of 4 SASS (ex2.approx.f32:
+ * FSETP, FMUL, MUFU, FMUL), line 3 an INT and an FP32 instruction ptxas made
+ * one SASS of (0.5 each). Warp clock: 0 + max(1, 3) = 3; + max(8, 4) = 11;
+ * + 0.5 x 2 = 12; + 0.5 x 1 = 12.5. Dispatch: (3 + 4 + 0.5 + 0.5) / 4 = 2.
+ * Pipes: FP32 (1 + 0.5) / 4 = 0.375, SFU 8 / 4 = 2, INT 0.5 x 2 / 4 = 0.25.
+ * The B200 (issue_from_sass 0) keeps one issue each: 1 + 8 + 2 + 1 = 12, 1. */
+static void test_sass_issue(void **state) {
+  (void)state;
+  const char *gpus[] = {"h200", "b200"};
+  for (unsigned g = 0; g < 2; g++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    fake_insn(&f, 0, TM_C_FP32, -1, -1);
+    fake_insn(&f, 1, TM_C_SFU, -1, -1);
+    fake_insn(&f, 2, TM_C_INT, -1, -1);
+    fake_insn(&f, 3, TM_C_FP32, -1, -1);
+    f.insn[3].line = 3; /* the INT's line */
+    static const uint16_t sass[4] = {0, 3, 4, 1};
+    tm_setup s;
+    memset(&s, 0, sizeof s);
+    s.gpu = gpus[g], s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 200000;
+    s.cluster_size = 1, s.nclusters = 1, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 4;
+    s.sass = sass, s.sass_lines = 4;
+    assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+    assert_int_equal(tm_cta_new(f.l, 4, &f.t), TC5_OK);
+    tm_cta_begin(f.t, 0, 0, 0);
+    uint64_t regs[16 * 32] = {0};
+    for (uint32_t pc = 0; pc < 4; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+    if (g == 0) {
+      assert_non_null(f.l->issue_w);
+      assert_true(f.l->issue_w[0] == 3 && f.l->issue_w[1] == 4 && f.l->issue_w[2] == 0.5f && f.l->issue_w[3] == 0.5f);
+      assert_true(f.t->w[0].clock == 12.5);
+      assert_true(f.t->work[TC5_TU_ISSUE] == 2);
+      assert_true(f.t->pipe[TM_C_FP32] == 0.375 && f.t->pipe[TM_C_SFU] == 2 && f.t->pipe[TM_C_INT] == 0.25);
+    } else {
+      assert_null(f.l->issue_w);
+      assert_true(f.t->w[0].clock == 12);
+      assert_true(f.t->work[TC5_TU_ISSUE] == 1);
+    }
+    tm_cta_free(f.t);
+    tm_launch_free(f.l);
+  }
+}
+
+/* the .loc text handed to ptxas and nvdisasm -g's listing read back */
+static void test_sass_lines(void **state) {
+  (void)state;
+  static const char *ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
+                           " .reg .b32 %r<2>;\n mov.b32 %r1, 1;\n$L__BB0_1:\n\t.loc 2 40 1\n ret;\n}\n"
+                           ".section .debug_abbrev\n{\n.b8 1\n}\n";
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  assert_non_null(f);
+  assert_true(tm_sass_write_loc(f, ptx, strlen(ptx), "7.8"));
+  fclose(f);
+  assert_string_equal(buf, ".version 7.8\n.target sm_90a\n.address_size 64\n.file 1 \"tc5.ptx\"\n.visible .entry k()\n{\n"
+                           " .reg .b32 %r<2>;\n\t.loc 1 7 0\n mov.b32 %r1, 1;\n$L__BB0_1:\n\t.pragma \"nounroll\";\n"
+                           "\t.loc 1 10 0\n ret;\n}\n");
+  free(buf);
+  static const char *dis = "\t//## File \"tc5.ptx\", line 7\n"
+                           "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+                           "        /*0010*/                   S2R R6, SR_TID.X ;\n"
+                           "\t//## File \"tc5.ptx\", line 9\n"
+                           "        /*0020*/              @!P0 FMUL R4, R4, 0.5 ;\n"
+                           "        /*0030*/                   NOP ;\n"
+                           "        /*0040*/                   EXIT ;\n"
+                           ".L_x_0:\n"
+                           "\t//## File \"tc5.ptx\", line 99\n"
+                           "        /*0050*/                   BRA `(.L_x_0) ;\n";
+  uint16_t cnt[12] = {0};
+  tm_sass_count(dis, cnt, 11);
+  assert_true(cnt[7] == 2 && cnt[9] == 2); /* the NOP not counted; line 99 beyond the text: dropped */
+  unsigned total = 0;
+  for (unsigned k = 0; k < 12; k++) total += cnt[k];
+  assert_int_equal(total, 4);
+}
+
+/* L2's time for reads and stores (t47h2, run 5): 2 MB read at 4988 B/clk
+ * and 1 MB stored at 2420 B/clk on the H200 = 400.96 + 413.22 clk; the
+ * B200 stores at its read rate (10240): 3 MB / 10240 as before */
+static void test_l2_write(void **state) {
+  (void)state;
+  tm_params p;
+  assert_int_equal(tm_params_load("h200", &p), TC5_OK);
+  assert_true(p.l2_write_bytes_per_clk == 2420);
+  assert_true(fabs(tm_l2_cycles(&p, 3e6, 1e6) - (2e6 / 4988 + 1e6 / 2420)) < 1e-9);
+  assert_true(fabs(tm_l2_cycles(&p, 3e6, 0) - 3e6 / 4988) < 1e-9);
+  assert_int_equal(tm_params_load("b200", &p), TC5_OK);
+  assert_true(fabs(tm_l2_cycles(&p, 3e6, 1e6) - 3e6 / p.l2_bytes_per_clk) < 1e-9);
+  assert_true(p.l2_write_bytes_per_clk == p.l2_bytes_per_clk);
+}
+
+/* the first wave's launches staggered per SM (t47h2): 4 clusters of 10 clk
+ * on 2 SMs x 2 slots, cta_launch 5: slots first free at 0, 0, 5, 5, so
+ * the last two start at 5 and end at 15 (unstaggered: 10). One wave of 8
+ * CTAs an SM on 132 SMs, each 1000 clk (its 157 clk launch included): the
+ * eighth on each SM starts at 7 x 157 and ends at 2099 clk. Only the first
+ * wave is staggered: a freed slot is reused at once (so empty CTAs, whose
+ * slots free after 157 clk, are not serialised: a limit, docs/timing.md) */
+static void test_launch_stagger(void **state) {
+  (void)state;
+  const double d[] = {10, 10, 10, 10};
+  double st[4];
+  assert_true(tm_list_schedule_staggered(d, 4, 4, 2, 5, st) == 15);
+  assert_true(st[0] == 0 && st[1] == 0 && st[2] == 5 && st[3] == 5);
+  assert_true(tm_list_schedule(d, 4, 4, NULL) == 10);
+  static double e[132 * 8];
+  for (unsigned i = 0; i < 132 * 8; i++) e[i] = 1000;
+  assert_true(tm_list_schedule_staggered(e, 132 * 8, 132 * 8, 132, 157, NULL) == 7 * 157 + 1000);
+}
+
+/* a cp.async with a src-size operand (operand 3): global bytes are each
+ * lane's min(src-size, 16): 16 lanes x 16 + 8 lanes x 8 + 8 lanes x 0 (a
+ * zero-fill) = 320; the CTA's cp.async bytes (its rate, shared memory)
+ * stay 32 x 16 = 512 (run 5: a zero-fill moves at a copy's rate) */
+static void test_cp_async_zfill(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_CP_ASYNC, -1, -1);
+  f.insn[0].bytes = 16;
+  f.regs[0][f.ck[0].nregs++] = (chk_reg){5, 3, 0};
+  fake_launch(&f, "h200", 1, 1);
+  uint64_t regs[16 * 32] = {0};
+  for (unsigned l = 0; l < 32; l++) regs[5 * 32 + l] = l < 16 ? 16 : l < 24 ? 8 : 0;
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->gmem_bytes == 320);
+  assert_true(f.t->cp_bytes == 512);
+  fake_free(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables),          cmocka_unit_test(test_pairing),
+      cmocka_unit_test(test_sass_issue),      cmocka_unit_test(test_sass_lines),
+      cmocka_unit_test(test_l2_write),        cmocka_unit_test(test_cp_async_zfill),
+      cmocka_unit_test(test_launch_stagger),
       cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
       cmocka_unit_test(test_dependent_chain), cmocka_unit_test(test_tma_load),
       cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync), cmocka_unit_test(test_bar_latency_warps), cmocka_unit_test(test_dispatch_slots), cmocka_unit_test(test_reg_move),
