@@ -131,6 +131,7 @@ typedef struct tm_cta {
   uint32_t next_id;      /* trace ids */
   tm_evbuf ev;
 } tm_cta;
+double tm_fp32_lanes(const tm_insn *ti); /* warp_clock.c: 2 for an .f32x2 instruction, else 1 */
 
 typedef struct tm_launch {
   tm_params p;

@@ -163,6 +163,14 @@ static uint32_t imm0(const chk_insn *ci, const uint64_t *r, uint32_t mask) {
   return (uint32_t)CHK_R(&(chk_warp){.r = r}, ci->regs[0].reg)[__builtin_ctz(mask)];
 }
 
+/* FP32 operations a lane of an FP32-class instruction does: 2 for the
+ * packed .f32x2 forms (FFMA2, FMUL2, FADD2 on sm_100; 8 bytes an
+ * operand), else 1. The vendor's FP32 rate is one FMA a lane a clock
+ * (HGX B200 datasheet: 75 TFLOP/s FP32 = 148 SMs x 128 lanes x 2 FLOP x
+ * 1.98 GHz; docs/timing.md "FA4's forward"), so a packed instruction's
+ * 64 FMAs a warp hold one sub-partition's 32 lanes for two issue slots */
+double tm_fp32_lanes(const tm_insn *ti) { return ti->bytes > 4 ? 2 : 1; }
+
 /* a cp.async's bytes read from global memory: with a src-size operand
  * (operand 3), each lane's min(src-size, cp-size); a zero-fill (src-size
  * 0, Triton's pipelined prologue past a CTA's last row) reads nothing
@@ -229,7 +237,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   const double share = l->rates.share;
   switch ((tm_class)ti->cls) {
   case TM_C_INT: issue = p->issue_int; break;
-  case TM_C_FP32: issue = p->issue_fp32; break;
+  case TM_C_FP32: issue = p->issue_fp32 * tm_fp32_lanes(ti); break;
   case TM_C_FP16X2: issue = p->issue_fp16x2; break;
   case TM_C_FP64: issue = p->issue_fp64, lat = p->lat_fp64; break;
   case TM_C_SFU:

@@ -546,6 +546,79 @@ static void test_tma_store(void **state) {
   fake_free(&f);
 }
 
+/* t47a: a tensor store issued by every lane of a warp with the same operands is one copy (ptxas
+ * compiles cp.async.bulk.tensor to UTMASTG, a uniform-datapath instruction: FA4's epilogue, an
+ * unpredicated store from a whole warp, is one UTMASTG in its SASS). A 64 x 32 bf16 box (4096 B)
+ * stored by lane 0 alone, by all 32 lanes, and by all 32 with two different boxes (odd lanes at
+ * column 64): the model's global bytes 4096, 4096, 8192 (the runner still performs each lane's) */
+static const char *tma_store_kernel =
+    ".version 8.8\n.target sm_100a\n.address_size 64\n"
+    ".visible .entry k(.param .align 64 .b8 tm[128], .param .u32 lanes, .param .u32 two) {\n"
+    " .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n"
+    " .shared .align 1024 .b8 buf[4096];\n"
+    " mov.u32 %r1, %tid.x; ld.param.u32 %r2, [lanes]; setp.ge.u32 %p1, %r1, %r2;\n"
+    " ld.param.u32 %r3, [two]; and.b32 %r4, %r1, %r3; shl.b32 %r5, %r4, 6; mov.u32 %r7, 0;\n"
+    " mov.b64 %rd2, tm; cvta.param.u64 %rd3, %rd2; mov.u32 %r6, buf;\n"
+    " @!%p1 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd3, {%r5, %r7}], [%r6];\n"
+    " cp.async.bulk.commit_group; cp.async.bulk.wait_group 0;\n"
+    " ret;\n}\n";
+
+static double store_bytes(uint32_t lanes, uint32_t two) {
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(tma_store_kernel, strlen(tma_store_kernel), "k.ptx", &m, &dg), TC5_OK);
+  static uint8_t mem[16384];
+  tc5_ptx_arg a[4];
+  memset(a, 0, sizeof a);
+  a[0].kind = TC5_PTX_ARG_TENSORMAP;
+  assert_int_equal(tc5_tmap_params_parse("type=bf16,dims=128x32,strides=256,box=64x32", &a[0].tmap, NULL, NULL, NULL), TC5_OK);
+  a[0].data = mem;
+  a[0].bytes = sizeof mem;
+  a[1].kind = a[2].kind = TC5_PTX_ARG_VALUE;
+  a[1].size = a[2].size = 4;
+  a[1].bits = lanes;
+  a[2].bits = two;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.block[0] = 32;
+  cfg.threads = 1;
+  cfg.timing = "b200";
+  tc5_timing_result r;
+  cfg.timing_result = &r;
+  tc5_status st = tc5_ptx_launch(m, &cfg, a, 3, NULL, &dg);
+  if (st) fail_msg("%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  tc5_ptx_free(m);
+  return r.l2_bytes;
+}
+
+static void test_tma_store_warp(void **state) {
+  (void)state;
+  assert_true(store_bytes(1, 0) == 4096);
+  assert_true(store_bytes(32, 0) == 4096);
+  assert_true(store_bytes(32, 1) == 8192);
+}
+
+/* t47a: an .f32x2 instruction (8-byte operands) holds the FP32 pipe two issue slots (the vendor's
+ * FP32 rate, 128 FMA a clock an SM, counts one FMA a lane: HGX B200 75 TFLOP/s); an f32 one, one:
+ * clock 0 -> 1 (fma.f32) -> 3 (fma.f32x2); its pipe 3 / 4 schedulers */
+static void test_fp32x2_issue(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_FP32, 1, -1);
+  fake_insn(&f, 1, TM_C_FP32, 2, -1);
+  f.insn[1].bytes = 8;
+  fake_launch(&f, "b200", 2, 1);
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 1);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 3);
+  assert_true(f.t->pipe[TM_C_FP32] == 0.75);
+  fake_free(&f);
+}
+
 /* H200 TMA load (t47x): completion = start + bytes / bw_tma + tma_latency, where tma_latency is the
  * zero-byte intercept of one loaded 2-D box (h200_tma_loaded.tsv: 329.5 clk + B / 68.0 from L2,
  * 132 CTAs) -> 329, not a whole 16 KiB box's 584 (which already holds the transfer).
@@ -1099,6 +1172,7 @@ int main(void) {
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
       cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
+      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
