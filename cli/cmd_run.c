@@ -459,6 +459,10 @@ int cmd_run(int argc, char **argv) {
   if (!st && tgpu && *tgpu && strcmp(tgpu, "none")) {
     uint32_t regs = 0; /* ptxas's count, else the model's estimate */
     if (!tc5_timing_ptxas_regs((const char *)text, len, entry, tgpu, &regs, NULL)) cfg.timing_regs = regs;
+    uint16_t *sass = NULL; /* ptxas's SASS per PTX line, else one issue per PTX instruction */
+    uint32_t nsl = 0;
+    if (!tc5_timing_ptxas_sass((const char *)text, len, tgpu, &sass, &nsl, NULL))
+      cfg.timing_sass = sass, cfg.timing_sass_lines = nsl;
   }
   free(text);
   if (st) {
@@ -529,5 +533,6 @@ out:
     free(bufs[k].path);
     if (args[k].kind != TC5_PTX_ARG_VALUE) free(args[k].data);
   }
+  free((void *)cfg.timing_sass);
   return rc;
 }

@@ -491,6 +491,115 @@ __global__ void __launch_bounds__(256) stream_add_kernel(const float4 *__restric
 }
 
 
+
+/* ---- t47h2's sections: the softmax row's units (rowchain), cp.async zero-fill (zfill), re-launched
+ * write and copy streams (l2write) ---- */
+
+/* one Triton softmax row of 1024 f32 by 256 threads (tutorial 02's loop body, PTX as Triton 3.9 writes
+ * it): ld.shared.v4, a max over 4, 5 shfl.bfly, st.shared of the warp's max, bar.sync, ld.shared, 3
+ * shfl.bfly, x - max, * log2 e, 4 ex2.approx.f32, bar.sync, the same reduction for the sum, 4
+ * div.full.f32, and the row's store (OUT 0: st.shared.v4; OUT 1: st.global.v4 to the CTA's own 4 KiB,
+ * L2-resident). No global load: the row's data is in shared memory. ITERS rows back to back. */
+__device__ __forceinline__ float shfl_x(float v, int o) {
+  float r;
+  asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 31, -1;" : "=f"(r) : "f"(v), "r"(o));
+  return r;
+}
+__device__ __forceinline__ float ex2f(float x) {
+  float r;
+  asm volatile("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ float divf(float a, float b) {
+  float r;
+  asm volatile("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+template <int OUT>
+__global__ void __launch_bounds__(256) rowchain_kernel(int iters, float4 *gout, unsigned long long *cyc) {
+  __shared__ __align__(16) float row[1024];
+  __shared__ __align__(16) float out[1024];
+  __shared__ float red[8];
+  int t = threadIdx.x;
+  for (int i = t; i < 1024; i += 256) row[i] = (float)((i * 37) % 101) * 0.01f;
+  __syncthreads();
+  uint64_t c0 = clock64();
+  for (int it = 0; it < iters; it++) {
+    __syncthreads();
+    float4 v = ((float4 *)row)[t];
+    float m = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
+    for (int o = 16; o; o >>= 1) m = fmaxf(m, shfl_x(m, o));
+    red[t >> 5] = m;
+    __syncthreads();
+    float m2 = red[t & 7];
+    for (int o = 4; o; o >>= 1) m2 = fmaxf(m2, shfl_x(m2, o));
+    const float l2e = 1.44269504f;
+    float e0 = ex2f((v.x - m2) * l2e), e1 = ex2f((v.y - m2) * l2e), e2 = ex2f((v.z - m2) * l2e), e3 = ex2f((v.w - m2) * l2e);
+    __syncthreads();
+    float s = (e0 + e1) + (e2 + e3);
+    for (int o = 16; o; o >>= 1) s += shfl_x(s, o);
+    red[t >> 5] = s;
+    __syncthreads();
+    float s2 = red[t & 7];
+    for (int o = 4; o; o >>= 1) s2 += shfl_x(s2, o);
+    float4 r = make_float4(divf(e0, s2), divf(e1, s2), divf(e2, s2), divf(e3, s2));
+    if (OUT) gout[(size_t)blockIdx.x * 256 + t] = r;
+    else ((float4 *)out)[t] = r;
+  }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (t == 0) cyc[blockIdx.x] = c1 - c0;
+  if (!OUT && out[t] == 12345.f) gout[0] = make_float4(0, 0, 0, 0);
+}
+
+/* bar.sync back to back in CTAS_PER_SM co-resident CTAs of THREADS on every SM */
+__global__ void bar_occ_kernel(int iters, unsigned long long *cyc) {
+  __syncthreads();
+  uint64_t c0 = clock64();
+  for (int i = 0; i < iters; i++) asm volatile("bar.sync 0;" ::: "memory");
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+}
+
+/* cp.async.cg 16 B with a source size (16: a copy; 0: a zero-fill, Triton's prologue past a CTA's last
+ * row), STAGES in flight, as cpasync_kernel */
+template <int STAGES>
+__global__ void __launch_bounds__(1024) cpasync_zf_kernel(const char *src, size_t set_bytes, int pt, int iters, int srcsize,
+                                                          unsigned long long *cyc) {
+  extern __shared__ __align__(128) char sc[];
+  uint32_t sbase = (uint32_t)__cvta_generic_to_shared(sc);
+  size_t stage = (size_t)blockDim.x * pt * 16, nchunks = set_bytes / stage, chunk = (size_t)blockIdx.x * 7919;
+  uint64_t c0 = clock64();
+  for (int i = 0; i < iters; i++) {
+    const char *g = src + ((chunk + i) % nchunks) * stage;
+    uint32_t s = sbase + (uint32_t)((i % STAGES) * stage);
+    for (int v = 0; v < pt; v++) {
+      uint32_t off = (uint32_t)((v * blockDim.x + threadIdx.x) * 16);
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s + off), "l"(g + off), "r"(srcsize) : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory");
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+}
+
+/* re-launched streams with writes: every thread 4 independent 16-byte elements, one pass */
+__global__ void __launch_bounds__(256) stream_write_kernel(uint4 *p, size_t n16) {
+  size_t i = (size_t)blockIdx.x * 1024 + threadIdx.x;
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+    if (i + j * 256 < n16) p[i + j * 256] = make_uint4((uint32_t)i, j, 1, 2);
+}
+__global__ void __launch_bounds__(256) stream_copy_kernel(const uint4 *__restrict__ a, uint4 *__restrict__ c, size_t n16) {
+  size_t i = (size_t)blockIdx.x * 1024 + threadIdx.x;
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+    if (i + j * 256 < n16) c[i + j * 256] = a[i + j * 256];
+}
+
 /* L1 hits of ld.global (.ca): every CTA re-reads its own SET bytes (first pass untimed), 16-byte loads */
 __global__ void __launch_bounds__(1024) l1_read_kernel(const char *src, int set, int iters, unsigned long long *cyc, uint32_t *sink) {
   const char *base = src + (size_t)blockIdx.x * set;
@@ -760,6 +869,112 @@ static void sec_l2warm(char *buf) {
 }
 
 
+/* ---- t47h2's host sections ---- */
+static void sec_rowchain() {
+  float4 *gout;
+  CK(cudaMalloc(&gout, (size_t)nsm * 8 * 4096));
+  int iters = 64;
+  for (int out = 0; out < 2; out++)
+    for (int per_sm : {1, 2, 4, 8}) {
+      int grid = nsm * per_sm;
+      for (int it : {2, iters}) {
+        if (out) rowchain_kernel<1><<<grid, 256>>>(it, gout, dcyc);
+        else rowchain_kernel<0><<<grid, 256>>>(it, gout, dcyc);
+      }
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      char key[64], how[300];
+      snprintf(key, sizeof key, "rowchain_%s_%dcta_clk", out ? "stg" : "sts", per_sm);
+      snprintf(how, sizeof how,
+               "tutorial 02's softmax row (1024 f32, 256 threads: ld.shared.v4, max, 5+3 shfl.bfly, 2 st/ld.shared, 4 bar.sync, 4 ex2, sum, "
+               "4 div.full, st.%s.v4) from shared memory, %d CTA(s)/SM on every SM, clk per row per CTA (median CTA, clock64)",
+               out ? "global" : "shared", per_sm);
+      emit(key, median_cyc(grid) / iters, "clk", how);
+    }
+  /* whole launches of the same row loop under graph replay: 8 CTAs/SM x 132 SMs (1056 CTAs) of 4 rows,
+   * and an empty kernel of the same grid (the launch's own cost) */
+  {
+    int grid = nsm * 8;
+    double us = graph_us([&](cudaStream_t s) { rowchain_kernel<1><<<grid, 256, 0, s>>>(4, gout, dcyc); }, 20);
+    char how[260];
+    snprintf(how, sizeof how, "rowchain_stg (above), 4 rows a CTA, %d CTAs of 256 (8 a SM), 20 launches in a CUDA graph, median of 10 replays, per launch", grid);
+    emit("rowchain_stg_launch4_us", us, "us", how);
+    us = graph_us([&](cudaStream_t s) { rowchain_kernel<1><<<grid, 256, 0, s>>>(16, gout, dcyc); }, 20);
+    snprintf(how, sizeof how, "the same, 16 rows a CTA");
+    emit("rowchain_stg_launch16_us", us, "us", how);
+    us = graph_us([&](cudaStream_t s) { bar_occ_kernel<<<grid, 256, 0, s>>>(0, dcyc); }, 20);
+    snprintf(how, sizeof how, "an (almost) empty kernel, %d CTAs of 256 threads, 20 launches in a CUDA graph, median of 10 replays, per launch", grid);
+    emit("launch_us_grid1056_256", us, "us", how);
+  }
+  CK(cudaFree(gout));
+  for (int per_sm : {1, 8}) {
+    int grid = nsm * per_sm;
+    bar_occ_kernel<<<grid, 256>>>(16, dcyc);
+    bar_occ_kernel<<<grid, 256>>>(4096, dcyc);
+    CK(cudaDeviceSynchronize());
+    char key[64], how[200];
+    snprintf(key, sizeof key, "lat_bar_256_%dcta", per_sm);
+    snprintf(how, sizeof how, "bar.sync 0 back to back, 256 threads a CTA, %d CTA(s)/SM on every SM (clock64, median CTA)", per_sm);
+    emit(key, median_cyc(grid) / 4096, "clk", how);
+  }
+}
+
+template <int S> static double cpasync_zf_run(const char *src, size_t set, int grid, int threads, int pt, int iters, int srcsize) {
+  int smem = S * threads * pt * 16;
+  CK(cudaFuncSetAttribute(cpasync_zf_kernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  cpasync_zf_kernel<S><<<grid, threads, smem>>>(src, set, pt, iters, srcsize, dcyc);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  return median_cyc(grid);
+}
+static void sec_zfill(char *buf, size_t big) {
+  size_t l2set = (size_t)16 << 20;
+  const char *src = buf + big - l2set;
+  warm_l2(src, l2set);
+  struct {
+    const char *key;
+    int per_sm, threads, srcsize;
+  } cfg[] = {{"cpasync_allsm_8cta256_s4_l2", 8, 256, 16}, {"cpasync_allsm_8cta256_s4_zfill", 8, 256, 0},
+             {"cpasync_allsm_1cta_s4_l2", 1, 128, 16},   {"cpasync_allsm_1cta_s4_zfill", 1, 128, 0}};
+  for (auto &c : cfg) {
+    int grid = nsm * c.per_sm, pt = c.threads == 256 ? 1 : 8;
+    double cyc = cpasync_zf_run<4>(src, l2set, grid, c.threads, pt, 512, c.srcsize);
+    double stage = (double)c.threads * pt * 16;
+    char how[260];
+    snprintf(how, sizeof how,
+             "cp.async.cg 16 B, src-size %d, %d CTA(s)/SM x %d threads x %d per stage (%.0f B), 4 stages in flight (wait_group 3), every SM, "
+             "source a 16 MiB L2-resident set (clock64)",
+             c.srcsize, c.per_sm, c.threads, pt, stage);
+    emit(c.key, c.per_sm * stage * 512 / cyc, "B/clk/SM", how);
+  }
+  /* latency of one zero-fill group: one warp, 512 B, wait_group 0 */
+  {
+    cpasync_zf_run<1>(src, l2set, 1, 32, 1, 16, 0);
+    double cyc = cpasync_zf_run<1>(src, l2set, 1, 32, 1, 256, 0);
+    emit("cpasync_lat_512_zfill", cyc / 256, "clk",
+         "cp.async.cg 16 B src-size 0 x 32 threads (512 B zero-fill), commit, wait_group 0, repeated; one CTA (clock64)");
+  }
+}
+
+static void sec_l2write(char *buf) {
+  for (int m : {4, 8, 16, 24, 32, 36}) {
+    size_t bytes = (size_t)m << 20, n16 = bytes / 16;
+    unsigned grid = (unsigned)((n16 + 1023) / 1024);
+    double us = graph_us([&](cudaStream_t s) { stream_write_kernel<<<grid, 256, 0, s>>>((uint4 *)buf, n16); }, 20);
+    char key[64], how[260];
+    snprintf(key, sizeof key, "l2warm_write_us_%dmib", m);
+    snprintf(how, sizeof how, "write stream of %d MiB (st.global.v4, 4 a thread, %u CTAs of 256), 20 launches on the same buffer in a CUDA graph, median of 10 replays, per launch", m, grid);
+    emit(key, us, "us", how);
+    size_t h16 = n16 / 2; /* two arrays: read a, write c, the working set a + c */
+    unsigned g2 = (unsigned)((h16 + 1023) / 1024);
+    uint4 *a = (uint4 *)buf, *c = a + h16;
+    us = graph_us([&](cudaStream_t s) { stream_copy_kernel<<<g2, 256, 0, s>>>(a, c, h16); }, 20);
+    snprintf(key, sizeof key, "l2warm_copy_us_%dmib", m);
+    snprintf(how, sizeof how, "c = a over two arrays of %d MiB together (%u CTAs of 256), 20 launches on the same buffers in a CUDA graph, median of 10 replays, per launch", m, g2);
+    emit(key, us, "us", how);
+  }
+}
+
 static void sec_l1(char *buf) {
   for (int set : {16384, 65536}) {
     l1_read_kernel<<<nsm, 1024>>>(buf, set, 64, dcyc, dsink);
@@ -779,7 +994,7 @@ static void sec_l1(char *buf) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1; default all)\n");
+    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write; default all)\n");
     return 2;
   }
   auto want = [&](const char *sec) {
@@ -1046,7 +1261,8 @@ int main(int argc, char **argv) {
   }
   } /* base */
   if (want("mma")) sec_mma();
-  if (want("cpasync") || want("l2warm") || want("l1")) {
+  if (want("rowchain")) sec_rowchain();
+  if (want("cpasync") || want("l2warm") || want("l1") || want("zfill") || want("l2write")) {
     size_t big = (size_t)4 << 30;
     char *buf;
     CK(cudaMalloc(&buf, big));
@@ -1054,6 +1270,8 @@ int main(int argc, char **argv) {
     if (want("cpasync")) sec_cpasync(buf, big);
     if (want("l2warm")) sec_l2warm(buf);
     if (want("l1")) sec_l1(buf);
+    if (want("zfill")) sec_zfill(buf, big);
+    if (want("l2write")) sec_l2write(buf);
     CK(cudaFree(buf));
   }
   fclose(tsv);

@@ -55,9 +55,11 @@ import time
 import xml.etree.ElementTree as ET
 
 # appended to the suite's conftest.py: keep the selected cases (TC5_PEER_SELECT
-# names a file of node ids), stop a case that runs past TC5_PEER_TIMEOUT
+# names a file of node ids), stop a case that uses more than TC5_PEER_CPU_LIMIT
+# CPU seconds (where the suite sets it) or runs past TC5_PEER_TIMEOUT wall
 # seconds (a hang would otherwise stop the run), and record the kernels tc5
-# ran for each case (the junit XML's property tc5_launches)
+# ran for each case (the junit XML's property tc5_launches) and its CPU and
+# wall seconds (tc5_cpu_s, tc5_wall_s)
 CONFTEST_TAIL = '''
 
 # ---- added by tc5's peer harness (scripts/peer_harness.py) ----
@@ -82,15 +84,39 @@ class _PeerTimeout(Exception):
     pass
 
 
+def _tc5_cpu():
+    import resource
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 @_pytest.fixture(autouse=True)
-def _tc5_peer_timeout():
+def _tc5_peer_timeout(request):
+    # TC5_PEER_CPU_LIMIT: CPU seconds of the pytest process (every thread), by ITIMER_PROF, which the
+    # machine's load does not advance, so a case's outcome does not depend on what else runs;
+    # TC5_PEER_TIMEOUT: wall seconds (signal.alarm), a backstop for a case that waits without computing
+    import time
+    cpu_limit = float(_os.environ.get("TC5_PEER_CPU_LIMIT", "0") or 0)
+
     def alarm(*_):
         raise _PeerTimeout("tc5 peer: the case ran past TC5_PEER_TIMEOUT seconds")
+
+    def prof(*_):
+        raise _PeerTimeout(f"tc5 peer: the case used more than TC5_PEER_CPU_LIMIT={cpu_limit:g} CPU seconds")
     old = _signal.signal(_signal.SIGALRM, alarm)
     _signal.alarm(int(_os.environ.get("TC5_PEER_TIMEOUT", "300")))
+    if cpu_limit > 0:
+        old_prof = _signal.signal(_signal.SIGPROF, prof)
+        _signal.setitimer(_signal.ITIMER_PROF, cpu_limit)
+    c0, t0 = _tc5_cpu(), time.time()
     yield
+    if cpu_limit > 0:
+        _signal.setitimer(_signal.ITIMER_PROF, 0)
+        _signal.signal(_signal.SIGPROF, old_prof)
     _signal.alarm(0)
     _signal.signal(_signal.SIGALRM, old)
+    request.node.user_properties.append(("tc5_cpu_s", f"{_tc5_cpu() - c0:.1f}"))
+    request.node.user_properties.append(("tc5_wall_s", f"{time.time() - t0:.1f}"))
 
 
 def _tc5_launches():
@@ -200,7 +226,8 @@ def _junit_key(nodeid):
 
 
 def read_xml(xml, ids, returncode):
-    """{nodeid: (outcome, message, launches)} of a junit XML; the ids it does not report: crashed"""
+    """{nodeid: (outcome, message, launches, cost)} of a junit XML (cost: {"cpu_s", "wall_s"} as the
+    harness's fixture measured them, {} when it did not); the ids it does not report: crashed"""
     res = {}
     by_junit = {_junit_key(i): i for i in ids}  # a test in a class: junit's classname ends with the class
     if os.path.exists(xml):
@@ -211,7 +238,7 @@ def read_xml(xml, ids, returncode):
         for tc in (root.iter("testcase") if root is not None else ()):
             nodeid = by_junit.get((tc.get("classname"), tc.get("name")),
                                   tc.get("classname").replace(".", "/") + ".py::" + tc.get("name"))
-            outcome, msg, launches = "passed", "", None
+            outcome, msg, launches, cost = "passed", "", None, {}
             for child in tc:
                 if child.tag in ("failure", "error"):
                     m = (child.get("message") or "") + "\n" + (child.text or "")
@@ -225,12 +252,15 @@ def read_xml(xml, ids, returncode):
                     for p in child:
                         if p.get("name") == "tc5_launches":
                             launches = int(p.get("value"))
+                        elif p.get("name") in ("tc5_cpu_s", "tc5_wall_s"):
+                            cost[p.get("name")[4:]] = float(p.get("value"))
             if outcome == "failed" and re.search(r"worker '?gw\d+'? crashed|node down: Not properly terminated", msg):
                 outcome = "crashed"  # pytest-xdist: the worker process died
-            res[nodeid] = (outcome, msg, launches)
+            res[nodeid] = (outcome, msg, launches, cost)
     for i in ids:  # cases the process never reported: it crashed (signal) or stopped
         if i not in res:
-            res[i] = ("crashed", f"the pytest process ended with status {returncode} before the case reported", None)
+            res[i] = ("crashed", f"the pytest process ended with status {returncode} before the case reported",
+                      None, {})
     return res
 
 
@@ -314,7 +344,7 @@ def run_ray(suite: Suite, ids, *, python=None, chunk=25, address=None, max_retri
                 try:
                     res = ray.get(r)
                 except Exception as e:  # the task died for good (retries spent)
-                    res = {i: ("crashed", f"Ray: the chunk's task failed: {type(e).__name__}: {e}"[:2000], None)
+                    res = {i: ("crashed", f"Ray: the chunk's task failed: {type(e).__name__}: {e}"[:2000], None, {})
                            for i in refs[r]}
                 rows.update(res)
                 if bar:
@@ -402,7 +432,7 @@ def from_work(work):
 
 def run(suite: Suite, ids, *, engine="ray", python=None, work=None, jobs=1, chunk=None, deadline=None, address=None,
         max_retries=3, progress=True):
-    """the cases through an engine: {nodeid: (outcome, message, launches)} in the ids' order (None: the
+    """the cases through an engine: {nodeid: (outcome, message, launches, cost)} in the ids' order (None: the
     local engine's deadline stopped it)"""
     python = python or sys.executable
     if engine == "ray":
@@ -431,15 +461,23 @@ def one_line(msg):
 
 
 def report(suite: Suite, rows, out):
-    """the results file (the same for every engine) and its summary"""
+    """the results file (the same for every engine) and its summary; each case's CPU and wall seconds,
+    where the harness measured them, in OUT.cost.tsv beside it"""
+    costs = []
     with open(out, "w") as fh:
         fh.write(f"# {suite.title}\n")
         fh.write("# nodeid\toutcome\tcause\tmessage\tlaunches\n")
-        for nodeid, (outcome, msg, launches) in rows.items():
+        for nodeid, (outcome, msg, launches, *cost) in rows.items():
             if outcome == "passed" and suite.zero_launches and launches == 0:
                 outcome, msg = suite.zero_launches, "the case passed without launching a kernel through tc5"
             cause = "" if outcome == "passed" else suite.cause_of(outcome, msg, nodeid)
             fh.write(f"{nodeid}\t{outcome}\t{cause}\t{one_line(msg)}\t{'' if launches is None else launches}\n")
+            if cost and cost[0]:
+                costs.append(f"{nodeid}\t{outcome}\t{cost[0].get('cpu_s', '')}\t{cost[0].get('wall_s', '')}\n")
+    if costs:
+        with open(os.path.splitext(out)[0] + ".cost.tsv", "w") as fh:
+            fh.write("# nodeid\toutcome\tcpu_s\twall_s (the pytest process's CPU seconds, every thread)\n")
+            fh.writelines(costs)
     summarize(out)
 
 

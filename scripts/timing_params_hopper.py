@@ -26,10 +26,25 @@ def micro(name):
 
 M, M2, M1 = micro("h200_micro.tsv"), micro("h200_micro_run2.tsv"), micro("h200_micro_run1.tsv")
 M4 = micro("h200_micro_run4.tsv")  # run 4 (t47h): mma.sync, cp.async pipelines, L2 residency across re-launches, L1
+M5 = micro("h200_micro_run5.tsv")  # run 5 (t47h2): the softmax row's units, cp.async zero-fill, re-launched write and copy streams
 
 
 def meas4(key, note=""):
     return f"{SRC4} {key}{'; ' + note if note else ''})"
+
+
+def meas5(key, note=""):
+    return f"{SRC5} {key}{'; ' + note if note else ''})"
+
+
+def l2_write_rate():
+    """a re-launched (warm) write stream's rate, B/clk: the slope between its 8 and 32 MiB points (the
+    launch's own cost cancels); the read stream's slope between 8 and 24 MiB beside it"""
+    w8, w32 = M5["l2warm_write_us_8mib"], M5["l2warm_write_us_32mib"]
+    wr = 24 * 1048576 / ((w32 - w8) * 1e-6) / (CLK * 1e6)
+    r8, r24 = M4["l2warm_read_us_8mib"], M4["l2warm_read_us_24mib"]
+    rd = 16 * 1048576 / ((r24 - r8) * 1e-6) / (CLK * 1e6)
+    return wr, rd
 
 
 def l2_resident():
@@ -68,6 +83,7 @@ def tma_intercept():
 CLK = M["clock_mhz"]
 SRC = f"measured: gpu/run.sh timing-micro on the lent H200 at {CLK:.0f} MHz SM clock (tests/data/timing/h200_micro.tsv"
 SRC4 = SRC.replace("h200_micro.tsv", "h200_micro_run4.tsv")
+SRC5 = SRC.replace("h200_micro.tsv", "h200_micro_run5.tsv")
 
 
 def meas(key, note=""):
@@ -162,6 +178,10 @@ def rows(gpu):
     P("lat_atomic", r(M["lat_atomic"]), "clk", meas("lat_atomic", "dependent atomicAdd chain on global, one thread"))
     P("lat_local", 260, "clk", "estimate: local memory behind L1/L2 (not measured)")
     P("lat_bar", r(M["lat_bar_128"]), "clk", meas("lat_bar_128", f"bar.sync back to back, 4 warps; 8 warps {M['lat_bar_256']:.1f}, 32 warps {M['lat_bar_1024']:.1f}"))
+    P("lat_bar_per_warp", r((M["lat_bar_1024"] - M["lat_bar_128"]) / 28, 1), "clk/warp",
+      meas("lat_bar_1024", f"bar.sync 0 back to back: {M['lat_bar_128']:.2f}, {M['lat_bar_256']:.2f}, {M['lat_bar_1024']:.2f} clk at 4, 8, 32 warps "
+           f"(lat_bar_128, lat_bar_256, lat_bar_1024), one line: ({M['lat_bar_1024']:.2f} - {M['lat_bar_128']:.2f}) / 28 clk for every warp "
+           "the barrier releases beyond 4 (t47b2)"))
     P("lat_mbar", r(M["lat_mbar"]), "clk", meas("lat_mbar", "mbarrier.arrive then try_wait.parity of that phase, one thread"))
     a, bpc, pts = tma_intercept()
     P("tma_latency", r(a), "clk",
@@ -210,6 +230,15 @@ def rows(gpu):
       f"mma.sync.m16n8k16 f16 -> f32, 32 warps/SM x 4 independent accumulators, every SM: {M4['mma_sync_f16_w32_issue']:.2f} clk per warp-instruction "
       f"per scheduler; 4 warps x 8: {M4['mma_sync_f16_w4']:.0f} (wgmma: tc_flops_per_clk)"))
     P("mma_sync_latency", r(M4["mma_sync_f16_lat"]), "clk", meas4("mma_sync_f16_lat", "mma.sync m16n8k16 f16 -> f32, one dependent accumulator chain"))
+    wr, rd = l2_write_rate()
+    P("l2_write_bytes_per_clk", r(wr), "B/clk", meas5("l2warm_write_us_8mib, l2warm_write_us_32mib",
+      f"a write stream (st.global.v4) re-launched on the same buffer (CUDA-graph replay): "
+      f"{M5['l2warm_write_us_8mib']:.3f} and {M5['l2warm_write_us_32mib']:.3f} us a launch, the slope {wr:.0f} B/clk "
+      f"({wr * CLK * 1e6 / 1e12:.2f} TB/s; the read stream's slope {rd:.0f} B/clk); the copy stream (read a, write c) "
+      f"{M5['l2warm_copy_us_32mib']:.3f} us at 32 MiB"))
+    P("issue_from_sass", 1, "flag", "derived: each PTX instruction issues as the SASS instructions ptxas -lineinfo -arch=sm_90a makes of its line "
+      "(src/timing/sass_weights.c); validated on every row of the H200 table (docs/timing.md); unit evidence: run 5's rowchain_* "
+      "(tutorial 02's softmax row: 91 PTX, 119 SASS instructions)" + ("" if h200 else "; the H100 runs the same SASS"))
     return out
 
 

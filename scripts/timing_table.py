@@ -405,9 +405,29 @@ def table_b200_attention():
         lines.append(f"{len(errs)} of {len(pub)} rows predicted; median |error| {statistics.median(errs) * 100:.1f} % "
                      f"(target 15 %), worst {max(errs) * 100:.1f} % (target: every row within 30 %), "
                      f"{sum(e <= 0.30 for e in errs)} rows within 30 %.")
+        allb = errs + b200_gemm_errors()
+        lines.append(f"All B200 validation rows (the Gluon table above and these): {len(allb)} rows, median |error| "
+                     f"{statistics.median(allb) * 100:.1f} % (target 15 %), worst {max(allb) * 100:.1f} %, "
+                     f"{sum(e <= 0.30 for e in allb)} within 30 %.")
     else:
         lines.append(f"0 of {len(pub)} rows predicted.")
     return "\n".join(lines)
+
+
+def b200_gemm_errors():
+    """|error| of every predicted Gluon 07/08 row (the b200 table's), for the line over all B200 rows"""
+    pub = {k: r for k, r in read_tsv(os.path.join(DATA, "b200_published.tsv")).items() if k.startswith("g0")}
+    pred = read_tsv(os.path.join(DATA, "b200_predicted.tsv"))
+    out = []
+    for name, r in pub.items():
+        p = pred.get(name, {}).get("predicted_us", "")
+        m = re.search(r"_k(\d+)$", name)
+        if not p:
+            continue
+        K = int(m.group(1)) if m else 16384
+        tf = 2.0 * 8192 * 8192 * K / (float(p) * 1e-6) / 1e12
+        out.append(abs(tf / float(r["published_tflops"]) - 1))
+    return out
 
 
 def render_doc(text):
@@ -466,7 +486,40 @@ def cmd_compare(a):
     return 1 if bad or n == 0 else 0
 
 
+def find_nvdisasm():
+    """nvdisasm for the model's SASS counts (src/timing/sass_weights.c): $TC5_NVDISASM, PATH, /usr/local/cuda/bin,
+    else the one Triton's wheel carries (this Python's triton, or a build's pyvenv-*): the H200 predictions were
+    made with it, and without it tc5 counts PTX instructions (docs/timing.md "Issue from ptxas's SASS")"""
+    import glob
+    if os.environ.get("TC5_NVDISASM"):
+        return os.environ["TC5_NVDISASM"]
+    found = shutil.which("nvdisasm") or (os.path.exists("/usr/local/cuda/bin/nvdisasm") and "/usr/local/cuda/bin/nvdisasm")
+    if found:
+        return found
+    cands = []
+    try:
+        import importlib.util
+        spec = importlib.util.find_spec("triton")
+        if spec and spec.origin:
+            cands.append(os.path.join(os.path.dirname(spec.origin), "backends", "nvidia", "bin", "nvdisasm"))
+    except (ImportError, ValueError):
+        pass
+    cands += sorted(glob.glob(os.path.join(ROOT, "build*", "pyvenv-*", "lib", "python*", "site-packages", "triton",
+                                           "backends", "nvidia", "bin", "nvdisasm")))
+    cands += sorted(glob.glob("/work/venv/lib/python*/site-packages/triton/backends/nvidia/bin/nvdisasm"))
+    for c in cands:
+        if os.access(c, os.X_OK):
+            return c
+    return None
+
+
 def main():
+    nvd = find_nvdisasm()
+    if nvd:
+        os.environ["TC5_NVDISASM"] = nvd
+    else:
+        print("timing_table.py: no nvdisasm found ($TC5_NVDISASM, PATH, Triton's wheel): tc5 counts PTX instructions, "
+              "not the SASS the committed Hopper predictions counted", file=sys.stderr)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("predict")

@@ -16,6 +16,9 @@
 #       upstream texts their Gluon compiles (needs MIRROR); then 07/08's matmuls small for 3.5-3.9
 #       (tests/data/ptx/rel100/gluon, CTest triton_releases_gluon_V) and 10, 11, 14 for 3.6-3.9
 #       (GLUON_VERSIONS: those releases)
+#   scripts/triton_releases.sh gluon1014 [VERSION...]  Gluon's tutorials 10 (tcgen05.cp), 11 (block-scaled MMA) and
+#       14 (multi-CTA) for 3.6-3.9, every kernel under $top/g1014-V (the table of docs/fidelity.md), a subset copied to
+#       tests/data/ptx/rel100/gluon1014/V (CTest triton_releases_gluon1014_V; needs MIRROR)
 # VERSION defaults to 3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0 (sm90: 3.0.0 3.1.0 3.2.0 too). Each release is installed (pip
 # --target, no dependencies: a few hundred MB, one at a time) under build/triton-releases/triton-V,
 # with one virtualenv (numpy, ml_dtypes, pytest, scikit-build-core) and tc5's package built from this
@@ -25,7 +28,7 @@
 # Not in the default suite (downloads; minutes a release). Needs scripts/build.sh's build/tc5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-what=${1:?usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon [VERSION...]}
+what=${1:?usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon|gluon1014 [VERSION...]}
 shift
 versions=${*:-3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}
 top=$(pwd)/build/triton-releases
@@ -66,7 +69,49 @@ gluon_small() { # Gluon 07 and 08's matmuls at M=256 N=512 K=256 for 3.5-3.9 (CT
     echo "  10, 11, 14 (text of $c): $(ls "$out-101114"/*.ptx 2>/dev/null | wc -l) kernels ($out-101114.log)"
   done
 }
+gluon_1014() { # Gluon 10, 11, 14 for 3.6-3.9 (issue 52, r52e): 3.8 and 3.9 from their own branch (release/3.8.x,
+  # HEAD); 3.6 and 3.7 take 10 and 11 from release/3.7.x texts of the API their Gluon has (tensor_memory_descriptor.
+  # load(layout), get_tmem_reg_layout, aggregates with their own __init__): 3.6 from a7b1dbfb2 (the first, 2026-04-21,
+  # which doubles an fp4-padded operand's TMA coordinate along K, as 3.6.0's compiler needs), 3.7 from f27af4187
+  # (2026-04-24, #9082: the compiler doubles it, 3.7.0's does); 14 from release/3.7.x (its only text). Every kernel
+  # under $top/g1014-V; the CTest subset (keep, below) to tests/data/ptx/rel100/gluon1014/V
+  local mirror=$1 gen=tests/data/ptx/census/gen_triton_corpus.py v c n out part only src
+  shift
+  local keep="g10_tcgen05_copy_kernel_256x64_tmem16_swz32 g10_matmul_accumulate_kernel_128x64x64_b3
+    g11_simple_mma_scaled_kernel_nvfp4xnvfp4 g11_mma_scaled_contig_kernel_mxfp4xmxfp4 g11_mma_scaled_pipelined_kernel_nvfp4xnvfp4
+    g11_mma_scaled_warp_specialized_kernel_mxfp8xmxfp4 g14_multicta_softmax_kernel_16x65536_ctas4
+    g14_tma_multicast_copy_kernel g14_tma_tcgen05_kernel"
+  for v in "$@"; do
+    install_release "$v"
+    out=$top/g1014-$v
+    rm -rf "$out" && mkdir -p "$out"
+    for part in 1011 14; do
+      only='^(g10|g11)'; [ $part = 14 ] && only='^g14'
+      case $v-$part in 3.6.*-1011) c=a7b1dbfb2 ;; 3.7.*-1011) c=f27af4187 ;; 3.[67].*) c=release/3.7.x ;; 3.8.*) c=release/3.8.x ;; *) c=HEAD ;; esac
+      src=$top/src-${c#release/}
+      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out/$part" --arch 100 \
+        --only "$only" --work "$top/work-$v" > "$out/$part.log" 2>&1 || true
+      echo "triton $v, Gluon $part (text of $c): $(ls "$out/$part"/*.ptx 2>/dev/null | wc -l) kernels ($out/$part.log)"
+    done
+    rm -rf "tests/data/ptx/rel100/gluon1014/$v" && mkdir -p "tests/data/ptx/rel100/gluon1014/$v"
+    local more=g14_multicta_softmax_kernel_64x256_ctas1
+    # 3.6.0's tcgen05.cp of B's second block of scale factors lands on the first block's columns (docs/fidelity.md)
+    case $v in 3.6.*) more="$more g11_mma_scaled_tcgen05_copy_kernel_mxfp8xmxfp8" ;; esac
+    for n in $keep $more; do
+      # 3.7.0 compiles no 4-CTA softmax (its ReduceOpToLLVM asserts a reduction within a CTA): the 1-CTA one instead
+      if [ "$n" = g14_multicta_softmax_kernel_64x256_ctas1 ] && [ -f "$out/14/g14_multicta_softmax_kernel_16x65536_ctas4.ptx" ]; then
+        continue
+      fi
+      for f in "$out"/*/"$n".ptx; do
+        if [ -f "$f" ]; then cp "$f" "${f%.ptx}.json" "tests/data/ptx/rel100/gluon1014/$v/"; fi
+      done
+    done
+  done
+}
 case $what in
+  gluon1014)
+    gluon_1014 "${MIRROR:?MIRROR: a git directory of facebookexperimental/triton}" ${*:-3.6.0 3.7.0 3.8.0 3.9.0} ;;
   door)
     [ -d "$top/tc5/tc5" ] || "$venv/bin/pip" install -q --no-deps --no-build-isolation --target "$top/tc5" .
     for v in $versions; do
@@ -237,5 +282,5 @@ case $what in
       [ -f "$f.ptx" ] && mkdir -p "tests/data/ptx/rel100/tutorials/$v" && cp "$f.ptx" "$f.json" "tests/data/ptx/rel100/tutorials/$v/"
     done
     gluon_small "$mirror" ;;
-  *) echo "usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon [VERSION...]" >&2; exit 2 ;;
+  *) echo "usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon|gluon1014 [VERSION...]" >&2; exit 2 ;;
 esac

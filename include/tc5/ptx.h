@@ -184,6 +184,11 @@ typedef struct tc5_ptx_launch_cfg {
   /* registers per thread for occupancy (tc5_timing_ptxas_regs gives
    * ptxas's count); 0: estimated (docs/timing.md) */
   uint32_t timing_regs;
+  /* SASS instructions per PTX line of the module's text
+   * (tc5_timing_ptxas_sass), timing_sass_lines entries; NULL: every PTX
+   * instruction issues once (docs/timing.md) */
+  const uint16_t *timing_sass;
+  uint32_t timing_sass_lines;
 } tc5_ptx_launch_cfg;
 
 typedef struct tc5_ptx_stats {

@@ -101,6 +101,20 @@ tc5_status tc5_timing_param(const char *gpu, unsigned index, const char **name, 
 tc5_status tc5_timing_ptxas_regs(const char *ptx, size_t len, const char *entry, const char *gpu, uint32_t *regs,
                                  tc5_diag *diag);
 
+/* The SASS instructions ptxas makes of each line of the PTX text (issue
+ * 47): *per_line (malloc'd, *nlines entries, indexed by the text's 1-based
+ * line number; 0 where a line has no instruction or ptxas folded it into
+ * another's SASS), from `ptxas -lineinfo -arch=ARCH` on the text with one
+ * `.loc` per instruction line and `nvdisasm -g` (looked up as
+ * $TC5_NVDISASM, else on PATH, else beside ptxas, else
+ * /usr/local/cuda/bin); cached by a hash of the text in
+ * $XDG_CACHE_HOME/tc5/sass (else ~/.cache/tc5/sass). TC5_EUNSUPPORTED
+ * when either tool is missing or fails (the caller then leaves
+ * cfg.timing_sass NULL and the model counts one issue per PTX instruction:
+ * docs/timing.md "Issue from ptxas's SASS"). The caller frees *per_line. */
+tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, uint16_t **per_line, uint32_t *nlines,
+                                 tc5_diag *diag);
+
 /* The lines `tc5 run --timing` prints (the breakdown, then
  * "tc5 run: timing: predicted T us on GPU"), into buf (cap bytes, NUL
  * terminated, cut if short). */

@@ -934,8 +934,18 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
     tc5_diag_init(&rd);
     if (tc5_timing_ptxas_regs(text, (size_t)len, entry, tgpu, &r, &rd) == TC5_OK) cfg.timing_regs = r;
   }
+  if (tgpu && *tgpu && strcmp(tgpu, "none")) { /* ptxas's SASS per PTX line (cached likewise), as tc5 run */
+    uint16_t *sass = NULL;
+    uint32_t nsl = 0;
+    tc5_diag sd;
+    tc5_diag_init(&sd);
+    if (tc5_timing_ptxas_sass(text, (size_t)len, tgpu, &sass, &nsl, &sd) == TC5_OK)
+      cfg.timing_sass = sass, cfg.timing_sass_lines = nsl;
+  }
   if (nsched) st = tc5_ptx_launch_schedules(m, &cfg, a, (unsigned)na, NULL, nsched, &sr, NULL, &dg);
   else st = tc5_ptx_launch(m, &cfg, a, (unsigned)na, NULL, &dg);
+  free((void *)cfg.timing_sass);
+  cfg.timing_sass = NULL;
   Py_END_ALLOW_THREADS
   if (st && st != TC5_EHAZARD) {
     raise(st, &dg, "run_ptx");

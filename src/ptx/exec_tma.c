@@ -70,6 +70,26 @@ enum {
   TM_CP_MASK = 1u << 8                       /* cp.async.bulk .cp_mask: o[3] the byte mask */
 };
 /* in->aux: rank; in->aux2: reduction */
+
+/* the timing model's view of a tensor copy issued by several lanes: ptxas
+ * compiles cp.async.bulk.tensor to a uniform-datapath instruction
+ * (UTMALDG / UTMASTG, operands in uniform registers), issued once per warp
+ * for lanes whose operands agree; FA4's epilogue issues its O stores from
+ * a whole warp, unpredicated (one UTMASTG in the SASS, ptxas 13 /
+ * cuobjdump: docs/timing.md "Which PTX becomes which SASS"). True when an
+ * earlier active lane of this instruction has the same tensor map,
+ * coordinates and shared-memory operand as lane l: the copy the hardware
+ * issued already (the runner still performs each lane's, as the PTX says) */
+static bool tma_lane_repeats(const ptx_warp *w, uint32_t mask, unsigned l, const ptx_opnd *mo,
+                             const ptx_opnd *so, const uint32_t *cv, unsigned nc) {
+  for (uint32_t m = mask & ((1u << l) - 1u); m; m &= m - 1) {
+    unsigned k = (unsigned)__builtin_ctz(m);
+    bool same = PTX_R(w, mo->reg)[k] == PTX_R(w, mo->reg)[l] && PTX_R(w, so->reg)[k] == PTX_R(w, so->reg)[l];
+    for (unsigned i = 0; same && i < nc; i++) same = PTX_R(w, cv[i])[k] == PTX_R(w, cv[i])[l];
+    if (same) return true;
+  }
+  return false;
+}
 /* operands: load  o[0] dst, o[1] map, o[2] coords, o[3] mbar [, o[4] ctaMask] [, o[5] im2col offsets]
  *           store o[0] map, o[1] coords, o[2] src */
 static PTX_EXEC(x_tensor) {
@@ -125,7 +145,8 @@ static PTX_EXEC(x_tensor) {
         tc5_tma_box_footprint(&p, &foot);
         chk_smem_async_write(CHK_W(w), CHK_IN(w, in), (int)l, d->chk, off, foot);
       }
-      if (!load && d == w->cta && w->cta->tm) { /* the timing model: the store's bytes through the TMA engine */
+      if (!load && d == w->cta && w->cta->tm && !tma_lane_repeats(w, mask, l, mo, so, cv, in->aux)) {
+        /* the timing model: the store's bytes through the TMA engine, once per warp-uniform copy */
         uint32_t bytes;
         tc5_tma_box_tx_bytes(&p, &bytes);
         tm_tma_store(w->cta->tm, w->id, bytes);

@@ -73,14 +73,45 @@ static unsigned matrix_bytes(const char *op) {
   return 4 * regs;
 }
 
+/* a `mov` whose every operand is a declared register (a vector of them
+ * included: the packs and unpacks `mov.b64 %rd, {%r, %r}`), not an
+ * immediate or special register (constant registers), and unguarded:
+ * ptxas gives source and destination one register or folds the move
+ * into its users (t47b2: Gluon 07's 319 PTX movs leave 3 MOV and 11
+ * IMAD.MOV in its sm_100a SASS) */
+static bool reg_move(const tc5_ptx_module *m, const ptx_insn *in, const char *op, const uint8_t *isconst) {
+  if (!starts(op, "mov") || (op[3] != '.' && op[3] != ' ' && op[3] != '\t') || in->guard != PTX_NOREG || in->nops != 2)
+    return false;
+  for (unsigned k = 0; k < in->nops; k++) {
+    const ptx_opnd *o = &in->o[k];
+    if (o->kind == PO_REG) {
+      if (o->reg >= m->nregs || isconst[o->reg]) return false;
+    } else if (o->kind == PO_VEC) {
+      for (unsigned j = 0; j < o->n; j++) {
+        uint32_t r = o->vec + j < m->nvregs ? m->vregs[o->vec + j] : PTX_NOREG;
+        if (r >= m->nregs || isconst[r]) return false;
+      }
+    } else return false;
+  }
+  return true;
+}
+
 tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
   tm_insn *t = calloc(m->ncode ? m->ncode : 1, sizeof *t);
-  if (!t) return TC5_ENOMEM;
+  uint8_t *isconst = calloc(m->nregs ? m->nregs : 1, 1);
+  if (!t || !isconst) {
+    free(t);
+    free(isconst);
+    return TC5_ENOMEM;
+  }
+  for (uint32_t k = 0; k < m->nconsts; k++)
+    if (m->consts[k].reg < m->nregs) isconst[m->consts[k].reg] = 1;
   for (uint32_t pc = 0; pc < m->ncode; pc++) {
     const ptx_insn *in = &m->code[pc];
     const char *op = ptx_insn_text(m, in);
     size_t n = strcspn(op, " \t");
     t[pc].cls = class_of(in, op);
+    if (t[pc].cls == TM_C_MOVE && reg_move(m, in, op, isconst)) t[pc].cls = TM_C_REG_MOVE;
     t[pc].text = op;
     t[pc].line = in->line;
     unsigned bits = ptx_types[in->type < PT_COUNT ? in->type : 0].bits;
@@ -100,6 +131,7 @@ tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
       t[pc].flops = (uint16_t)(2u * M * N * K / 64);
     }
   }
+  free(isconst);
   *out = t;
   return TC5_OK;
 }

@@ -173,7 +173,7 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   l->dur = calloc(l->nrun ? l->nrun : 1, sizeof *l->dur);
   l->dpath = calloc(l->nrun ? l->nrun : 1, sizeof *l->dpath);
   l->dunit = calloc(l->nrun ? l->nrun : 1, sizeof *l->dunit);
-  if (!l->dur || !l->dpath || !l->dunit) {
+  if (!l->dur || !l->dpath || !l->dunit || tm_sass_weights(l)) {
     tm_launch_free(l);
     return TC5_ENOMEM;
   }
@@ -189,6 +189,7 @@ void tm_launch_free(tm_launch *l) {
   free(l->dur);
   free(l->dpath);
   free(l->dunit);
+  free(l->issue_w);
   free(l);
 }
 
@@ -361,13 +362,31 @@ void tm_tail_durations(tm_launch *l, double *d, uint64_t slots) {
 }
 
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts) {
+  return tm_list_schedule_staggered(d, n, slots, slots, 0, starts);
+}
+
+/* the same with the first wave's launches staggered (t47h2): an SM launches
+ * its CTAs one after another, cta_launch apart (the empty-kernel rows of
+ * gpu/run.sh timing-micro: 15 more CTAs an SM cost 15 x 79 ns), so slot k
+ * (per_rank slots to a rank: one per SM) is first free at (k / per_rank) x
+ * stagger; the heap's array, non-decreasing, is a heap */
+double tm_list_schedule_staggered(const double *d, uint64_t n, uint64_t slots, uint64_t per_rank, double stagger,
+                                  double *starts) {
   if (!n) return 0;
   if (slots < 1) slots = 1;
   if (slots > n) slots = n;
+  if (per_rank < 1) per_rank = 1;
   double *h = calloc(slots, sizeof *h);
   if (!h) return -1;
   double end = 0;
-  for (uint64_t i = 0; i < n; i++) { /* in order of the linear index, each on the slot free first */
+  for (uint64_t i = 0; i < slots; i++) { /* the first wave: cluster i on slot i, launched (i / per_rank) x stagger in */
+    double s = (double)(i / per_rank) * stagger;
+    if (starts) starts[i] = s;
+    h[i] = s + d[i];
+    end = dmax(end, h[i]);
+  }
+  for (uint64_t i = slots / 2; i-- > 0;) sift_down(h, slots, i);
+  for (uint64_t i = slots; i < n; i++) { /* then in order of the linear index, each on the slot free first */
     double s = h[0];
     if (starts) starts[i] = s;
     h[0] = s + d[i];
@@ -376,6 +395,17 @@ double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *sta
   }
   free(h);
   return end;
+}
+
+/* L2's time for the launch's global traffic: reads at l2_bytes_per_clk,
+ * stores at l2_write_bytes_per_clk (t47h2: the H200 writes a re-launched
+ * stream at about half its read rate, run 5's l2warm_write_us_*; a copy
+ * stream's time is close to the two added: docs/timing.md) */
+double tm_l2_cycles(const tm_params *p, double traffic, double stores) {
+  if (stores > traffic) stores = traffic;
+  if (stores < 0) stores = 0;
+  double wr = p->l2_write_bytes_per_clk > 0 ? p->l2_write_bytes_per_clk : p->l2_bytes_per_clk;
+  return (traffic - stores) / p->l2_bytes_per_clk + stores / wr;
 }
 
 tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag) {
@@ -392,7 +422,8 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   if (slots < 1) slots = 1;
   tm_tail_durations(l, d, slots);
   double *starts = s->trace ? calloc(N, sizeof *starts) : NULL;
-  double make = tm_list_schedule(d, N, slots, starts);
+  uint64_t per_rank = (uint64_t)(p->sm_count / s->cluster_size);
+  double make = tm_list_schedule_staggered(d, N, slots, per_rank, p->cta_launch, starts);
   /* whole-launch sums, scaled from the run clusters to all */
   double scale = (double)N / (double)l->nrun;
   double work[TC5_TU_COUNT];
@@ -410,7 +441,7 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
    * launch's global traffic is (stores' share of it) */
   double wfrac = gbytes > 0 ? l->gst_bytes * scale / gbytes : 0;
   double hbm_cyc = (dram * (1 - wfrac) / p->hbm_efficiency + dram * wfrac / p->hbm_write_efficiency) / p->hbm_bytes_per_s * clk;
-  double l2_cyc = gbytes / p->l2_bytes_per_clk;
+  double l2_cyc = tm_l2_cycles(p, gbytes, l->gst_bytes * scale);
   double T = dmax(make, dmax(hbm_cyc, l2_cyc));
   memset(res, 0, sizeof *res);
   res->valid = true;

@@ -40,6 +40,7 @@ typedef enum tm_class {
   TM_C_CP_ASYNC_ARRIVE, /* cp.async.mbarrier.arrive: arrives when the warp's copies land  */
   TM_C_MMA_SYNC,       /* mma.sync / wmma: a synchronous warp MMA                        */
   TM_C_CONV_FLOAT,     /* cvt between float widths (f16/bf16/f32): TM_C_CONV is int<->float */
+  TM_C_REG_MOVE,       /* mov between registers (packs/unpacks included), unguarded: ptxas coalesces it (t47b2) */
   TM_C_COUNT
 } tm_class;
 
@@ -86,6 +87,8 @@ typedef struct tm_setup {
   const tm_insn *insn;          /* ncode entries */
   const chk_insn *ck;           /* the same instructions' registers */
   uint32_t ncode;
+  const uint16_t *sass;         /* SASS instructions per PTX line (NULL: one per PTX instruction) */
+  uint32_t sass_lines;
 } tm_setup;
 
 /* a byte range [lo, hi) of a global buffer (host addresses) */

@@ -3,6 +3,7 @@
 #define TC5_TIMING_IMPL_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "timing/timing_event.h"
 
 typedef struct tm_param_row {
@@ -19,12 +20,12 @@ typedef struct tm_param_row {
   TM_FIELD(max_ctas_per_sm) TM_FIELD(schedulers) TM_FIELD(issue_int) TM_FIELD(issue_fp32)                    \
   TM_FIELD(issue_fp16x2) TM_FIELD(issue_fp64) TM_FIELD(issue_sfu) TM_FIELD(issue_conv) TM_FIELD(issue_conv_float) TM_FIELD(issue_other) TM_FIELD(issue_shfl) \
   TM_FIELD(lat_alu) TM_FIELD(lat_fp64) TM_FIELD(lat_sfu) TM_FIELD(lat_conv) TM_FIELD(lat_shfl)               \
-  TM_FIELD(lat_smem) TM_FIELD(smem_bytes_per_clk) TM_FIELD(lat_atomic) TM_FIELD(lat_local) TM_FIELD(lat_bar)  \
+  TM_FIELD(lat_smem) TM_FIELD(smem_bytes_per_clk) TM_FIELD(lat_atomic) TM_FIELD(lat_local) TM_FIELD(lat_bar) TM_FIELD(lat_bar_per_warp) \
   TM_FIELD(lat_mbar) TM_FIELD(tma_latency) TM_FIELD(tma_bytes_per_clk) TM_FIELD(cp_async_bytes_per_clk_cta) TM_FIELD(cp_async_latency_l2) TM_FIELD(cp_async_latency_dram) TM_FIELD(tc_flops_per_clk)            \
   TM_FIELD(tc_tf32_scale) TM_FIELD(tc_fp8_scale) TM_FIELD(tc_fp4_scale) TM_FIELD(tc_int8_scale)              \
   TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk) TM_FIELD(tc_floor_clk) TM_FIELD(tc_floor_n_per_clk)       \
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
-  TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency)
+  TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency) TM_FIELD(l2_write_bytes_per_clk) TM_FIELD(issue_from_sass)
 
 typedef struct tm_params {
   const char *gpu;
@@ -93,6 +94,18 @@ typedef struct tm_warp {
   uint32_t pending_flow;
 } tm_warp;
 
+/* a scheduler's dispatch calendar (t47b2): which cycles of a sliding
+ * window of TM_CAL_BITS already dispatch a warp-instruction (one a cycle) */
+#define TM_CAL_WORDS 64
+#define TM_CAL_BITS (TM_CAL_WORDS * 64)
+#define TM_CAL_SCHED 8
+typedef struct tm_cal {
+  uint64_t base;             /* the window: cycles [base, base + TM_CAL_BITS), bit t % TM_CAL_BITS */
+  uint64_t bits[TM_CAL_WORDS];
+} tm_cal;
+/* warp_clock.c: the first cycle >= start whose dispatch slot is free, taken */
+double tm_cal_take(tm_cal *c, double start);
+
 typedef struct tm_cta {
   struct tm_launch *l;
   uint32_t nwarps, rank;
@@ -102,6 +115,7 @@ typedef struct tm_cta {
   double bar[16];        /* bar.sync: the latest arrival of the phase in progress */
   double tc_free, tc_done; /* the tensor core: free from, the last MMA's completion */
   double tma_free;       /* the TMA engine: free from */
+  tm_cal cal[TM_CAL_SCHED]; /* each scheduler's dispatch slots (warp w on scheduler w % schedulers) */
   double wg_done[8][64]; /* wgmma per warpgroup: cumulative completion by sequence % 64 */
   uint32_t wg_seq[8];
   uint32_t tc_src;       /* trace: the last MMA's event id */
@@ -117,6 +131,7 @@ typedef struct tm_cta {
   uint32_t next_id;      /* trace ids */
   tm_evbuf ev;
 } tm_cta;
+double tm_fp32_lanes(const tm_insn *ti); /* warp_clock.c: 2 for an .f32x2 instruction, else 1 */
 
 typedef struct tm_launch {
   tm_params p;
@@ -142,6 +157,7 @@ typedef struct tm_launch {
   } *tc;
   size_t ntc, tc_cap;
   bool trace_full;
+  float *issue_w;         /* per instruction: the SASS instructions ptxas made of it (sass_weights.c); NULL: 1 each */
 } tm_launch;
 
 /* trace.c: writes the JSON file; start[i]: cycle at which run cluster i starts */
@@ -151,12 +167,25 @@ tc5_status tm_trace_write(const tm_launch *l, const double *start_of_cluster_run
 /* warp_clock.c: a tcgen05.mma's cycles on each SM it uses (the shape rule,
  * docs/timing.md "The tensor core") */
 double tm_tcgen05_cycles(const tm_params *p, uint32_t m, uint32_t n, double flops, unsigned rate, unsigned cta_group);
+/* warp_clock.c: bar.sync's latency releasing `warps` warps (docs/timing.md "bar.sync") */
+double tm_bar_latency(const tm_params *p, unsigned warps);
 /* launch_schedule.c: every cluster's duration (cta_launch included) from the run ones' */
 void tm_launch_durations(const tm_launch *l, double *d);
 double tm_list_schedule(const double *d, uint64_t n, uint64_t slots, double *starts);
+/* launch_schedule.c: the same, slot k first free at (k / per_rank) x stagger (an SM's CTAs launched one after another) */
+double tm_list_schedule_staggered(const double *d, uint64_t n, uint64_t slots, uint64_t per_rank, double stagger,
+                                  double *starts);
 /* launch_schedule.c: the last partial wave's durations at its own share (d: every cluster's) */
 void tm_tail_durations(tm_launch *l, double *d, uint64_t slots);
 /* launch_schedule.c: DRAM bytes of the launch from its footprint and global traffic (L2 state, overflow) */
 double tm_dram_bytes(const tm_launch *l, double traffic);
+/* sass_weights.c: l->issue_w from l->s.sass (a PTX line's SASS count shared by the line's instructions) */
+tc5_status tm_sass_weights(tm_launch *l);
+/* sass_weights.c: the text with one `.loc 1 N 0` before each instruction line N (false: no .address_size) */
+bool tm_sass_write_loc(FILE *f, const char *ptx, size_t len, const char *version);
+/* sass_weights.c: nvdisasm -g's listing: cnt[N] += the non-NOP SASS instructions under "line N" (N <= nlines) */
+void tm_sass_count(const char *dis, uint16_t *cnt, uint32_t nlines);
+/* launch_schedule.c: L2's cycles for `traffic` global bytes of which `stores` are stores */
+double tm_l2_cycles(const tm_params *p, double traffic, double stores);
 
 #endif

@@ -46,6 +46,7 @@ void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
     t->w[k].pending_wait = -1;
   }
   memset(t->bar, 0, sizeof t->bar);
+  memset(t->cal, 0, sizeof t->cal);
   memset(t->wg_done, 0, sizeof t->wg_done);
   memset(t->wg_seq, 0, sizeof t->wg_seq);
   memset(t->work, 0, sizeof t->work);
@@ -126,10 +127,70 @@ static double grp_wait(const tm_groups *g, uint32_t keep) {
   return t;
 }
 
+/* ---- dispatch: one warp-instruction a cycle a scheduler (t47b2) ----
+ * Warps sharing a scheduler (warp % schedulers) cannot dispatch in the
+ * same cycle. The runner runs a warp until it blocks, so the warps of a
+ * scheduler are simulated one after another over the same stretch of
+ * time: each dispatch takes a slot in the scheduler's calendar and a
+ * later-simulated warp takes the first free slot at or after its own
+ * start. The calendar is a sliding window of TM_CAL_BITS cycles; a start
+ * before the window (a warp simulated far behind the others) is not
+ * tracked and dispatches as it is. */
+double tm_cal_take(tm_cal *c, double start) {
+  if (start < 0) start = 0;
+  uint64_t t = (uint64_t)start;
+  if (t < c->base) return start;
+  for (unsigned tries = 0; tries < 4 * TM_CAL_BITS; tries++, t++) {
+    if (t >= c->base + TM_CAL_BITS) { /* slide: the window ends at t + half a window */
+      uint64_t nb = t + 1 + TM_CAL_BITS / 2 - TM_CAL_BITS;
+      if (nb - c->base >= TM_CAL_BITS) memset(c->bits, 0, sizeof c->bits);
+      else
+        for (uint64_t x = c->base; x < nb; x++) c->bits[(x % TM_CAL_BITS) / 64] &= ~(1ull << (x % 64));
+      c->base = nb;
+    }
+    uint64_t *wd = &c->bits[(t % TM_CAL_BITS) / 64], m = 1ull << (t % 64);
+    if (!(*wd & m)) {
+      *wd |= m;
+      return t == (uint64_t)start ? start : (double)t;
+    }
+  }
+  return start;
+}
+
 /* an instruction's operand 0 value in its first active lane (wait_group N) */
 static uint32_t imm0(const chk_insn *ci, const uint64_t *r, uint32_t mask) {
   if (!ci->nregs || !mask) return 0;
   return (uint32_t)CHK_R(&(chk_warp){.r = r}, ci->regs[0].reg)[__builtin_ctz(mask)];
+}
+
+/* FP32 operations a lane of an FP32-class instruction does: 2 for the
+ * packed .f32x2 forms (FFMA2, FMUL2, FADD2 on sm_100; 8 bytes an
+ * operand), else 1. The vendor's FP32 rate is one FMA a lane a clock
+ * (HGX B200 datasheet: 75 TFLOP/s FP32 = 148 SMs x 128 lanes x 2 FLOP x
+ * 1.98 GHz; docs/timing.md "FA4's forward"), so a packed instruction's
+ * 64 FMAs a warp hold one sub-partition's 32 lanes for two issue slots */
+double tm_fp32_lanes(const tm_insn *ti) { return ti->bytes > 4 ? 2 : 1; }
+
+/* a cp.async's bytes read from global memory: with a src-size operand
+ * (operand 3), each lane's min(src-size, cp-size); a zero-fill (src-size
+ * 0, Triton's pipelined prologue past a CTA's last row) reads nothing
+ * (t47h2: on the H200 it still moves through the SM's cp.async path at
+ * the same rate, run 5's cpasync_allsm_8cta256_s4_zfill, so it stays in
+ * the CTA's cp.async bytes and shared-memory work); without it, all */
+static double cp_async_src_bytes(const tm_insn *ti, const chk_insn *ci, const uint64_t *r, uint32_t mask, double all) {
+  unsigned cp = ti->bytes ? ti->bytes : 16;
+  for (unsigned k = 0; k < ci->nregs; k++) {
+    const chk_reg *g = &ci->regs[k];
+    if (g->op != 3 || (g->flags & CHK_R_DST)) continue;
+    const uint64_t *v = CHK_R(&(chk_warp){.r = r}, g->reg);
+    double b = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      uint64_t s = v[__builtin_ctz(m)];
+      b += s < cp ? (double)s : cp;
+    }
+    return b;
+  }
+  return all;
 }
 
 void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_t *r, int what) {
@@ -143,6 +204,18 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     return;
   }
   uint32_t lo = l->s.reg_lo, hi = l->s.reg_hi;
+  if (ti->cls == TM_C_REG_MOVE) { /* coalesced by ptxas: no dispatch, its destination ready when its source is */
+    double src = 0;
+    for (unsigned k = 0; k < ci->nregs; k++) {
+      const chk_reg *g = &ci->regs[k];
+      if (!(g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) src = dmax(src, w->ready[g->reg - lo]);
+    }
+    for (unsigned k = 0; k < ci->nregs; k++) {
+      const chk_reg *g = &ci->regs[k];
+      if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = src;
+    }
+    return;
+  }
   /* the scoreboard: sources (and the guard) ready */
   double start = w->clock;
   if (ci->guard >= lo && ci->guard < hi) start = dmax(start, w->ready[ci->guard - lo]);
@@ -150,6 +223,9 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     const chk_reg *g = &ci->regs[k];
     if (!(g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) start = dmax(start, w->ready[g->reg - lo]);
   }
+  /* its scheduler's dispatch slot (warps sharing a scheduler take turns) */
+  uint32_t nsch = p->schedulers >= 1 && p->schedulers <= TM_CAL_SCHED ? (uint32_t)p->schedulers : 1;
+  start = tm_cal_take(&t->cal[warp % nsch], start);
   if (w->span_start < 0) {
     w->span_start = start;
     w->span_line = ti->line;
@@ -161,7 +237,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   const double share = l->rates.share;
   switch ((tm_class)ti->cls) {
   case TM_C_INT: issue = p->issue_int; break;
-  case TM_C_FP32: issue = p->issue_fp32; break;
+  case TM_C_FP32: issue = p->issue_fp32 * tm_fp32_lanes(ti); break;
   case TM_C_FP16X2: issue = p->issue_fp16x2; break;
   case TM_C_FP64: issue = p->issue_fp64, lat = p->lat_fp64; break;
   case TM_C_SFU:
@@ -190,7 +266,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     break;
   case TM_C_CP_ASYNC: {
     double b = lanes * (ti->bytes ? ti->bytes : 16);
-    t->gmem_bytes += b;
+    t->gmem_bytes += cp_async_src_bytes(ti, ci, r, mask, b);
     t->cp_bytes += b;
     t->work[TC5_TU_SMEM] += b / p->smem_bytes_per_clk;
     w->cp.cur = dmax(w->cp.cur, start + l->rates.cp_latency + b / l->rates.cp_bpc);
@@ -243,10 +319,19 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   }
   if (issue < 1) issue = 1;
   /* a scheduler dispatches one warp-instruction a cycle; the class's pipe
-   * is busy for its issue cost (the warp's own clock waits for it) */
-  t->work[TC5_TU_ISSUE] += 1.0 / p->schedulers;
-  t->pipe[ti->cls < TM_C_COUNT ? ti->cls : 0] += issue / p->schedulers;
-  w->clock = start + issue;
+   * is busy for its issue cost (the warp's own clock waits for it). With
+   * ptxas's SASS known (sass_weights.c), the instruction is the n SASS
+   * instructions ptxas made of it: n dispatches, the warp busy for at
+   * least n cycles; n = 0 (folded into another's SASS) costs nothing */
+  double n = l->issue_w ? l->issue_w[pc] : 1.0;
+  t->work[TC5_TU_ISSUE] += n / p->schedulers;
+  t->pipe[ti->cls < TM_C_COUNT ? ti->cls : 0] += (n < 1 ? n : 1) * issue / p->schedulers;
+  w->clock = start + (n < 1 ? n * issue : n > issue ? n : issue);
+  /* an arithmetic instruction folded into another's SASS (n = 0: a shift
+   * into an LEA, and + setp into an R2P, a parameter into a constant
+   * operand) has no latency of its own: the SASS that does its work is
+   * charged on its line */
+  if (n == 0 && ti->cls <= TM_C_MOVE) lat = 0;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];
     if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = start + lat;
@@ -377,9 +462,17 @@ static void mma_run(tm_cta *t, uint32_t warp, uint32_t pc, double flops, double 
 void tm_bar_arrive(tm_cta *t, uint32_t warp, uint32_t id) {
   if (id < 16) t->bar[id] = dmax(t->bar[id], t->w[warp].clock);
 }
+/* bar.sync's latency grows with the warps it releases (the lent H200:
+ * 20.7, 28.7 and 76.7 clk at 4, 8 and 32 warps, one line of 2.0 clk a
+ * warp: lat_bar at 4 warps + lat_bar_per_warp for each warp more or less) */
+double tm_bar_latency(const tm_params *p, unsigned warps) {
+  double lat = p->lat_bar + p->lat_bar_per_warp * ((double)warps - 4);
+  return lat > 1 ? lat : 1;
+}
+
 void tm_bar_done(tm_cta *t, uint32_t id, uint32_t waiting) {
   if (id >= 16) return;
-  double at = t->bar[id] + t->l->p.lat_bar;
+  double at = t->bar[id] + tm_bar_latency(&t->l->p, (unsigned)__builtin_popcount(waiting));
   for (uint32_t k = 0; k < t->nwarps && k < 32; k++)
     if (waiting >> k & 1) wait_until(t, k, at, 0, 0);
   t->bar[id] = 0;

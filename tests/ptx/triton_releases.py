@@ -8,6 +8,8 @@ and its product differs from the reference's, where the kernel itself is at faul
   t10_*, g06_*, g12_*, t09's TMA matmuls: tests/ptx/triton_json.py (bit for bit against tc5 gemm; standard library)
   t09_matmul_kernel[_persistent|_descriptor_persistent]_*: tests/ptx/triton_ptr_matmul.py (operands by pointer)
   t08_*: tests/ptx/triton_grouped.py (tutorial 08's grouped GEMM, every group against tc5 gemm)
+  g10_tcgen05_copy_kernel*, g14_tma_multicast_copy_kernel, g14_multicta_softmax_kernel*:
+        tests/ptx/triton_gluon_copy.py (copies bit for bit; softmax exact on built rows, tolerance on random ones)
   t02_*, t05_*: tests/ptx/triton_t02_t05.py (float64 reference, the tutorial's tolerance; NumPy:
         without it those kernels are counted as skipped)
 usage: triton_releases.py TC5 DIR [VERSION]   prints one line a kernel and "N kernels, M as expected, S skipped"
@@ -29,10 +31,12 @@ def verdict(tc5, path):
         cmd = [sys.executable, os.path.join(HERE, "triton_grouped.py"), tc5, path, "--check", "default"]
     elif re.match(r"t0[39]_matmul_kernel(_persistent|_descriptor_persistent)?_fp16", name):
         cmd = [sys.executable, os.path.join(HERE, "triton_ptr_matmul.py"), tc5, path, "--check", "default"]
+    elif re.match(r"g10_tcgen05_copy_kernel|g14_tma_multicast_copy_kernel|g14_multicta_softmax_kernel", name):
+        cmd = [sys.executable, os.path.join(HERE, "triton_gluon_copy.py"), tc5, path, "--check", "default"]
     else:
         cmd = [sys.executable, os.path.join(HERE, "triton_json.py"), tc5, path, "--check", "default"]
-        if name.startswith("g06_small_mma"):
-            cmd += ["--b-major", "MN"]  # as the census's test: B is K x N (the tutorial's comment)
+        if name.startswith("g06_small_mma") or name.startswith("g10_matmul_accumulate"):
+            cmd += ["--b-major", "MN"]  # B is K x N (the tutorials' host code; its blocks may be square)
     r = subprocess.run(cmd, capture_output=True, text=True)
     out = (r.stdout + r.stderr).strip()
     if r.returncode == 77:

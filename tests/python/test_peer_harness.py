@@ -154,3 +154,36 @@ def test_ray_absent_names_the_extra(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
     with pytest.raises(SystemExit, match=r"pip install 'tc5\[ray\]'"):
         H.run(make_suite(), ["test_a.py::test_skip"], engine="ray")
+
+
+# the case limit in CPU seconds (TC5_PEER_CPU_LIMIT, ITIMER_PROF): a case that computes past it stops with the
+# limit's cause; a case that waits (sleep: no CPU) is not stopped by it, however loaded the machine; every case's
+# CPU and wall seconds go to OUT.cost.tsv
+BUSY = b'''
+import time
+
+
+def test_spins():
+    t = time.process_time()
+    while time.process_time() - t < 30:
+        pass
+
+
+def test_waits():
+    time.sleep(1.5)
+'''
+
+
+def test_cpu_limit(tmp_path):
+    suite = H.Suite(name="synthetic", title="a synthetic suite", files={"test_c.py": BUSY}, tests=["test_c.py"],
+                    env={"TC5_PEER_CPU_LIMIT": "1", "TC5_PEER_TIMEOUT": "120", "TC5_TRITON": None},
+                    causes=[("past the limit", r"used more than TC5_PEER_CPU_LIMIT"), ("other", r"")])
+    ids = ids_of(suite, tmp_path)
+    rows = H.run(suite, ids, engine="local", work=str(tmp_path / "w"), jobs=1, chunk=2)
+    H.report(suite, rows, str(tmp_path / "r.tsv"))
+    assert results(tmp_path / "r.tsv") == {"test_c.py::test_spins": ("failed", "past the limit", "0"),
+                                           "test_c.py::test_waits": ("passed", "", "0")}
+    cost = {f[0]: (float(f[2]), float(f[3])) for f in (l.rstrip("\n").split("\t") for l in
+                                                       open(tmp_path / "r.cost.tsv") if not l.startswith("#"))}
+    assert 0.9 <= cost["test_c.py::test_spins"][0] < 5      # stopped at about one CPU second, not 30
+    assert cost["test_c.py::test_waits"][0] < 1 <= cost["test_c.py::test_waits"][1]

@@ -32,7 +32,7 @@ static void test_tables(void **state) {
     /* every field the model reads has a row (no zero but the documented ones) */
 #define TM_FIELD(f)                                                                                  \
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
-      strcmp(#f, "tc_floor_n_per_clk"))                                                                  \
+      strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass"))                                \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -190,6 +190,43 @@ static void test_dependent_chain(void **state) {
   fake_free(&f);
 }
 
+/* dispatch (t47b2): a scheduler dispatches one warp-instruction a cycle,
+ * and warps w and w + 4 share one (4 schedulers): the calendar's slots,
+ * then a CTA of 8 warps where warps 0 and 4 run the same three
+ * independent fp32 instructions (issue 1) from cycle 0: warp 0 (simulated
+ * first) dispatches at 0, 1, 2 and ends at 3; warp 4 finds 0-2 taken,
+ * dispatches at 3, 4, 5 and ends at 6; warp 1 (another scheduler) ends at 3 */
+static void test_dispatch_slots(void **state) {
+  (void)state;
+  tm_cal c;
+  memset(&c, 0, sizeof c);
+  assert_true(tm_cal_take(&c, 10) == 10);
+  assert_true(tm_cal_take(&c, 10) == 11);
+  assert_true(tm_cal_take(&c, 10.5) == 12); /* 10, 11 taken */
+  assert_true(tm_cal_take(&c, 9.5) == 9.5); /* slot 9 free: the start stays */
+  assert_true(tm_cal_take(&c, 9.2) == 12 + 1); /* 9 .. 12 taken */
+  /* far later: the window slides past the old slots, which are then not tracked */
+  assert_true(tm_cal_take(&c, 100000) == 100000);
+  assert_true(tm_cal_take(&c, 100000) == 100001);
+  assert_true(tm_cal_take(&c, 10) == 10);
+  fake f;
+  memset(&f, 0, sizeof f);
+  for (unsigned pc = 0; pc < 3; pc++) fake_insn(&f, pc, TM_C_FP32, -1, -1);
+  fake_launch(&f, "b200", 3, 1);
+  tm_cta *c8;
+  assert_int_equal(tm_cta_new(f.l, 8, &c8), TC5_OK);
+  tm_cta_begin(c8, 0, 0, 0);
+  uint64_t regs[16 * 32] = {0};
+  static const uint32_t order[] = {0, 4, 1};
+  for (unsigned k = 0; k < 3; k++)
+    for (unsigned pc = 0; pc < 3; pc++) tm_step(c8, order[k], pc, 0xffffffffu, regs, TM_DONE);
+  assert_true(c8->w[0].clock == 3);
+  assert_true(c8->w[4].clock == 6);
+  assert_true(c8->w[1].clock == 3);
+  tm_cta_free(c8);
+  fake_free(&f);
+}
+
 static void test_tma_load(void **state) {
   (void)state;
   fake f;
@@ -264,10 +301,33 @@ static void test_bar_sync(void **state) {
   tm_bar_arrive(f.t, 0, 3);
   tm_bar_arrive(f.t, 1, 3);
   tm_bar_done(f.t, 3, 0x3);
-  assert_true(f.t->w[0].clock == 500 + f.l->p.lat_bar);
-  assert_true(f.t->w[1].clock == 500 + f.l->p.lat_bar);
+  /* two warps released: lat_bar 21 + lat_bar_per_warp 2.0 x (2 - 4) = 17 (h200) */
+  assert_true(f.t->w[0].clock == 500 + 17);
+  assert_true(f.t->w[1].clock == 500 + 17);
   assert_true(f.t->w[2].clock == 0); /* not a waiter */
+  /* all four: 21 (the measured 4-warp 20.7) */
+  for (unsigned k = 0; k < 4; k++) tm_bar_arrive(f.t, k, 1);
+  tm_bar_done(f.t, 1, 0xF);
+  for (unsigned k = 0; k < 4; k++) assert_true(f.t->w[k].clock == 517 + 21);
   fake_free(&f);
+}
+
+/* bar.sync's latency by the warps it releases (t47b2): the lent H200's
+ * 20.69, 28.69, 76.69 clk at 4, 8, 32 warps (h200_micro.tsv lat_bar_*),
+ * one line of 2.0 clk a warp from lat_bar 21 at 4; the same rows on the
+ * B200 (carried): 8 warps pay 8 clk more a barrier than 4 */
+static void test_bar_latency_warps(void **state) {
+  (void)state;
+  static const char *const gpus[] = {"h200", "h100", "b200"};
+  for (unsigned g = 0; g < 3; g++) {
+    tm_params p;
+    assert_int_equal(tm_params_load(gpus[g], &p), TC5_OK);
+    assert_true(tm_bar_latency(&p, 4) == 21);
+    assert_true(tm_bar_latency(&p, 8) == 29);   /* measured 28.69 */
+    assert_true(tm_bar_latency(&p, 32) == 77);  /* measured 76.69 */
+    assert_true(tm_bar_latency(&p, 1) == 15);   /* the line below 4 warps (not measured) */
+    assert_true(tm_bar_latency(&p, 0) == 13);
+  }
 }
 
 /* whole launches: out[ctaid] = ctaid + 1 */
@@ -486,6 +546,79 @@ static void test_tma_store(void **state) {
   fake_free(&f);
 }
 
+/* t47a: a tensor store issued by every lane of a warp with the same operands is one copy (ptxas
+ * compiles cp.async.bulk.tensor to UTMASTG, a uniform-datapath instruction: FA4's epilogue, an
+ * unpredicated store from a whole warp, is one UTMASTG in its SASS). A 64 x 32 bf16 box (4096 B)
+ * stored by lane 0 alone, by all 32 lanes, and by all 32 with two different boxes (odd lanes at
+ * column 64): the model's global bytes 4096, 4096, 8192 (the runner still performs each lane's) */
+static const char *tma_store_kernel =
+    ".version 8.8\n.target sm_100a\n.address_size 64\n"
+    ".visible .entry k(.param .align 64 .b8 tm[128], .param .u32 lanes, .param .u32 two) {\n"
+    " .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n"
+    " .shared .align 1024 .b8 buf[4096];\n"
+    " mov.u32 %r1, %tid.x; ld.param.u32 %r2, [lanes]; setp.ge.u32 %p1, %r1, %r2;\n"
+    " ld.param.u32 %r3, [two]; and.b32 %r4, %r1, %r3; shl.b32 %r5, %r4, 6; mov.u32 %r7, 0;\n"
+    " mov.b64 %rd2, tm; cvta.param.u64 %rd3, %rd2; mov.u32 %r6, buf;\n"
+    " @!%p1 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd3, {%r5, %r7}], [%r6];\n"
+    " cp.async.bulk.commit_group; cp.async.bulk.wait_group 0;\n"
+    " ret;\n}\n";
+
+static double store_bytes(uint32_t lanes, uint32_t two) {
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(tma_store_kernel, strlen(tma_store_kernel), "k.ptx", &m, &dg), TC5_OK);
+  static uint8_t mem[16384];
+  tc5_ptx_arg a[4];
+  memset(a, 0, sizeof a);
+  a[0].kind = TC5_PTX_ARG_TENSORMAP;
+  assert_int_equal(tc5_tmap_params_parse("type=bf16,dims=128x32,strides=256,box=64x32", &a[0].tmap, NULL, NULL, NULL), TC5_OK);
+  a[0].data = mem;
+  a[0].bytes = sizeof mem;
+  a[1].kind = a[2].kind = TC5_PTX_ARG_VALUE;
+  a[1].size = a[2].size = 4;
+  a[1].bits = lanes;
+  a[2].bits = two;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.block[0] = 32;
+  cfg.threads = 1;
+  cfg.timing = "b200";
+  tc5_timing_result r;
+  cfg.timing_result = &r;
+  tc5_status st = tc5_ptx_launch(m, &cfg, a, 3, NULL, &dg);
+  if (st) fail_msg("%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  tc5_ptx_free(m);
+  return r.l2_bytes;
+}
+
+static void test_tma_store_warp(void **state) {
+  (void)state;
+  assert_true(store_bytes(1, 0) == 4096);
+  assert_true(store_bytes(32, 0) == 4096);
+  assert_true(store_bytes(32, 1) == 8192);
+}
+
+/* t47a: an .f32x2 instruction (8-byte operands) holds the FP32 pipe two issue slots (the vendor's
+ * FP32 rate, 128 FMA a clock an SM, counts one FMA a lane: HGX B200 75 TFLOP/s); an f32 one, one:
+ * clock 0 -> 1 (fma.f32) -> 3 (fma.f32x2); its pipe 3 / 4 schedulers */
+static void test_fp32x2_issue(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_FP32, 1, -1);
+  fake_insn(&f, 1, TM_C_FP32, 2, -1);
+  f.insn[1].bytes = 8;
+  fake_launch(&f, "b200", 2, 1);
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 1);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 3);
+  assert_true(f.t->pipe[TM_C_FP32] == 0.75);
+  fake_free(&f);
+}
+
 /* H200 TMA load (t47x): completion = start + bytes / bw_tma + tma_latency, where tma_latency is the
  * zero-byte intercept of one loaded 2-D box (h200_tma_loaded.tsv: 329.5 clk + B / 68.0 from L2,
  * 132 CTAs) -> 329, not a whole 16 KiB box's 584 (which already holds the transfer).
@@ -581,6 +714,57 @@ static void test_cvt_class(void **state) {
   assert_int_equal(seen, 5);
   free(t);
   tc5_ptx_free(m);
+}
+
+/* register moves (t47b2): an unguarded mov between declared registers
+ * (packs and unpacks of vectors included) is coalesced by ptxas (Gluon
+ * 07's sm_100a SASS keeps 3 MOV + 11 IMAD.MOV of 319 PTX movs): class
+ * TM_C_REG_MOVE, no dispatch, its destination ready when its source is.
+ * A mov of an immediate, a special register or under a guard stays a move. */
+static void test_reg_move(void **state) {
+  (void)state;
+  static const char *text =
+      ".version 8.0\n.target sm_100a\n.address_size 64\n"
+      ".visible .entry k() {\n"
+      " .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+      " mov.b64 %rd1, {%r1, %r2};\n"
+      " mov.b64 {%r3, %r4}, %rd1;\n"
+      " mov.u32 %r5, %r3;\n"
+      " mov.u32 %r6, 5;\n"
+      " mov.u32 %r7, %tid.x;\n"
+      " setp.eq.u32 %p1, %r6, 5;\n"
+      " @%p1 mov.u32 %r5, %r1;\n"
+      " ret;\n}\n";
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
+  tm_insn *t;
+  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  const uint8_t want[] = {TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_MOVE, TM_C_MOVE, TM_C_MOVE};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode && seen < 6; pc++)
+    if (!strncmp(t[pc].text, "mov.", 4)) assert_int_equal(t[pc].cls, want[seen++]);
+  assert_int_equal(seen, 6);
+  free(t);
+  tc5_ptx_free(m);
+  /* the model: r1 ready at 40, the warp at 10: the move leaves the clock
+   * at 10 and makes r2 ready at 40; an fp32 add of r2 then issues at 40 */
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_REG_MOVE, 2, 1);
+  fake_insn(&f, 1, TM_C_FP32, 3, 2);
+  fake_launch(&f, "b200", 2, 1);
+  uint64_t regs[16 * 32] = {0};
+  f.t->w[0].clock = 10;
+  f.t->w[0].ready[1] = 40;
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 10 && f.t->w[0].ready[2] == 40);
+  assert_true(f.t->work[TC5_TU_ISSUE] == 0); /* not dispatched */
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 40 + f.l->p.issue_fp32);
+  assert_true(f.t->w[0].ready[3] == 40 + f.l->p.lat_alu);
+  fake_free(&f);
 }
 
 /* ldmatrix / stmatrix: the bytes a lane moves from the shape (m8n8 .x1/.x2/.x4:
@@ -838,12 +1022,149 @@ static void test_sampling_by_column(void **state) {
   tm_launch_free(l);
 }
 
+/* t47h2: issue from ptxas's SASS (sass_weights.c). Hand-worked on the H200
+ * (issue_from_sass 1): line 1 one FP32 instruction ptxas made 3 SASS of
+ * (div.full's expansion), line 2 an SFU instruction of 4 SASS (ex2.approx.f32:
+ * FSETP, FMUL, MUFU, FMUL), line 3 an INT and an FP32 instruction ptxas made
+ * one SASS of (0.5 each). Warp clock: 0 + max(1, 3) = 3; + max(8, 4) = 11;
+ * + 0.5 x 2 = 12; + 0.5 x 1 = 12.5. Dispatch: (3 + 4 + 0.5 + 0.5) / 4 = 2.
+ * Pipes: FP32 (1 + 0.5) / 4 = 0.375, SFU 8 / 4 = 2, INT 0.5 x 2 / 4 = 0.25.
+ * The B200 (issue_from_sass 0) keeps one issue each: 1 + 8 + 2 + 1 = 12, 1. */
+static void test_sass_issue(void **state) {
+  (void)state;
+  const char *gpus[] = {"h200", "b200"};
+  for (unsigned g = 0; g < 2; g++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    fake_insn(&f, 0, TM_C_FP32, -1, -1);
+    fake_insn(&f, 1, TM_C_SFU, -1, -1);
+    fake_insn(&f, 2, TM_C_INT, -1, -1);
+    fake_insn(&f, 3, TM_C_FP32, -1, -1);
+    f.insn[3].line = 3; /* the INT's line */
+    static const uint16_t sass[4] = {0, 3, 4, 1};
+    tm_setup s;
+    memset(&s, 0, sizeof s);
+    s.gpu = gpus[g], s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 200000;
+    s.cluster_size = 1, s.nclusters = 1, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 4;
+    s.sass = sass, s.sass_lines = 4;
+    assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+    assert_int_equal(tm_cta_new(f.l, 4, &f.t), TC5_OK);
+    tm_cta_begin(f.t, 0, 0, 0);
+    uint64_t regs[16 * 32] = {0};
+    for (uint32_t pc = 0; pc < 4; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+    if (g == 0) {
+      assert_non_null(f.l->issue_w);
+      assert_true(f.l->issue_w[0] == 3 && f.l->issue_w[1] == 4 && f.l->issue_w[2] == 0.5f && f.l->issue_w[3] == 0.5f);
+      assert_true(f.t->w[0].clock == 12.5);
+      assert_true(f.t->work[TC5_TU_ISSUE] == 2);
+      assert_true(f.t->pipe[TM_C_FP32] == 0.375 && f.t->pipe[TM_C_SFU] == 2 && f.t->pipe[TM_C_INT] == 0.25);
+    } else {
+      assert_null(f.l->issue_w);
+      assert_true(f.t->w[0].clock == 12);
+      assert_true(f.t->work[TC5_TU_ISSUE] == 1);
+    }
+    tm_cta_free(f.t);
+    tm_launch_free(f.l);
+  }
+}
+
+/* the .loc text handed to ptxas and nvdisasm -g's listing read back */
+static void test_sass_lines(void **state) {
+  (void)state;
+  static const char *ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
+                           " .reg .b32 %r<2>;\n mov.b32 %r1, 1;\n$L__BB0_1:\n\t.loc 2 40 1\n ret;\n}\n"
+                           ".section .debug_abbrev\n{\n.b8 1\n}\n";
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  assert_non_null(f);
+  assert_true(tm_sass_write_loc(f, ptx, strlen(ptx), "7.8"));
+  fclose(f);
+  assert_string_equal(buf, ".version 7.8\n.target sm_90a\n.address_size 64\n.file 1 \"tc5.ptx\"\n.visible .entry k()\n{\n"
+                           " .reg .b32 %r<2>;\n\t.loc 1 7 0\n mov.b32 %r1, 1;\n$L__BB0_1:\n\t.pragma \"nounroll\";\n"
+                           "\t.loc 1 10 0\n ret;\n}\n");
+  free(buf);
+  static const char *dis = "\t//## File \"tc5.ptx\", line 7\n"
+                           "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+                           "        /*0010*/                   S2R R6, SR_TID.X ;\n"
+                           "\t//## File \"tc5.ptx\", line 9\n"
+                           "        /*0020*/              @!P0 FMUL R4, R4, 0.5 ;\n"
+                           "        /*0030*/                   NOP ;\n"
+                           "        /*0040*/                   EXIT ;\n"
+                           ".L_x_0:\n"
+                           "\t//## File \"tc5.ptx\", line 99\n"
+                           "        /*0050*/                   BRA `(.L_x_0) ;\n";
+  uint16_t cnt[12] = {0};
+  tm_sass_count(dis, cnt, 11);
+  assert_true(cnt[7] == 2 && cnt[9] == 2); /* the NOP not counted; line 99 beyond the text: dropped */
+  unsigned total = 0;
+  for (unsigned k = 0; k < 12; k++) total += cnt[k];
+  assert_int_equal(total, 4);
+}
+
+/* L2's time for reads and stores (t47h2, run 5): 2 MB read at 4988 B/clk
+ * and 1 MB stored at 2420 B/clk on the H200 = 400.96 + 413.22 clk; the
+ * B200 stores at its read rate (10240): 3 MB / 10240 as before */
+static void test_l2_write(void **state) {
+  (void)state;
+  tm_params p;
+  assert_int_equal(tm_params_load("h200", &p), TC5_OK);
+  assert_true(p.l2_write_bytes_per_clk == 2420);
+  assert_true(fabs(tm_l2_cycles(&p, 3e6, 1e6) - (2e6 / 4988 + 1e6 / 2420)) < 1e-9);
+  assert_true(fabs(tm_l2_cycles(&p, 3e6, 0) - 3e6 / 4988) < 1e-9);
+  assert_int_equal(tm_params_load("b200", &p), TC5_OK);
+  assert_true(fabs(tm_l2_cycles(&p, 3e6, 1e6) - 3e6 / p.l2_bytes_per_clk) < 1e-9);
+  assert_true(p.l2_write_bytes_per_clk == p.l2_bytes_per_clk);
+}
+
+/* the first wave's launches staggered per SM (t47h2): 4 clusters of 10 clk
+ * on 2 SMs x 2 slots, cta_launch 5: slots first free at 0, 0, 5, 5, so
+ * the last two start at 5 and end at 15 (unstaggered: 10). One wave of 8
+ * CTAs an SM on 132 SMs, each 1000 clk (its 157 clk launch included): the
+ * eighth on each SM starts at 7 x 157 and ends at 2099 clk. Only the first
+ * wave is staggered: a freed slot is reused at once (so empty CTAs, whose
+ * slots free after 157 clk, are not serialised: a limit, docs/timing.md) */
+static void test_launch_stagger(void **state) {
+  (void)state;
+  const double d[] = {10, 10, 10, 10};
+  double st[4];
+  assert_true(tm_list_schedule_staggered(d, 4, 4, 2, 5, st) == 15);
+  assert_true(st[0] == 0 && st[1] == 0 && st[2] == 5 && st[3] == 5);
+  assert_true(tm_list_schedule(d, 4, 4, NULL) == 10);
+  static double e[132 * 8];
+  for (unsigned i = 0; i < 132 * 8; i++) e[i] = 1000;
+  assert_true(tm_list_schedule_staggered(e, 132 * 8, 132 * 8, 132, 157, NULL) == 7 * 157 + 1000);
+}
+
+/* a cp.async with a src-size operand (operand 3): global bytes are each
+ * lane's min(src-size, 16): 16 lanes x 16 + 8 lanes x 8 + 8 lanes x 0 (a
+ * zero-fill) = 320; the CTA's cp.async bytes (its rate, shared memory)
+ * stay 32 x 16 = 512 (run 5: a zero-fill moves at a copy's rate) */
+static void test_cp_async_zfill(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_CP_ASYNC, -1, -1);
+  f.insn[0].bytes = 16;
+  f.regs[0][f.ck[0].nregs++] = (chk_reg){5, 3, 0};
+  fake_launch(&f, "h200", 1, 1);
+  uint64_t regs[16 * 32] = {0};
+  for (unsigned l = 0; l < 32; l++) regs[5 * 32 + l] = l < 16 ? 16 : l < 24 ? 8 : 0;
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->gmem_bytes == 320);
+  assert_true(f.t->cp_bytes == 512);
+  fake_free(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables),          cmocka_unit_test(test_pairing),
+      cmocka_unit_test(test_sass_issue),      cmocka_unit_test(test_sass_lines),
+      cmocka_unit_test(test_l2_write),        cmocka_unit_test(test_cp_async_zfill),
+      cmocka_unit_test(test_launch_stagger),
       cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
       cmocka_unit_test(test_dependent_chain), cmocka_unit_test(test_tma_load),
-      cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync),
+      cmocka_unit_test(test_mma_pipeline),    cmocka_unit_test(test_bar_sync), cmocka_unit_test(test_bar_latency_warps), cmocka_unit_test(test_dispatch_slots), cmocka_unit_test(test_reg_move),
       cmocka_unit_test(test_launch_sampling), cmocka_unit_test(test_launch_bad),
       cmocka_unit_test(test_issue_classes),   cmocka_unit_test(test_cvt_class),
       cmocka_unit_test(test_cp_async_cap), cmocka_unit_test(test_mma_sync_rate),
@@ -851,6 +1172,7 @@ int main(void) {
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
       cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
+      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1586,6 +1586,32 @@ def g08_warp_specialization(L):
     yield V("g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4", _one(c), note=_gemm_note())
 
 
+@scenario
+def g10_tcgen05_copy(L):
+    """Gluon tutorial 10 (issue 52, r52e): tcgen05_copy_kernel (an f32 M x N tile global -> shared ->
+    tcgen05.cp -> Tensor Memory -> global) in three of test_tcgen05_copy_nvmma_shared's configurations,
+    and matmul_accumulate_kernel (D = A @ B + C, C copied into the accumulator by tcgen05.cp) at a small size
+    with test_matmul_accumulate's blocks"""
+    m = L.load(GLUON + "10-tcgen05-copy.py")
+    gl = m.gl
+    for M_, N_, tbn, swz in [(128, 128, 128, 128), (128, 32, 32, 128), (256, 64, 16, 32)]:
+        x, y = T((M_, N_), D("float32"), label="input"), T((M_, N_), D("float32"), label="output")
+        smem_layout = gl.NVMMASharedLayout(swizzle_byte_width=swz, element_bitwidth=32, rank=2)
+        tmem_layout = m.TensorMemoryLayout(block=(128, tbn), col_stride=1)
+        with capture() as c:
+            m.tcgen05_copy_kernel[(1, )](x, *x.stride(), y, *y.stride(), M_, N_, smem_layout, tmem_layout)
+        yield V(f"g10_tcgen05_copy_kernel_{M_}x{N_}_tmem{tbn}_swz{swz}", _one(c),
+                note=f"M={M_} N={N_} TMEM_BLOCK_N={tbn} swizzle={swz} (test_tcgen05_copy_nvmma_shared)")
+    M_, N_, K_ = 256, 256, 256
+    for bm, bn in [(128, 128), (128, 64)]:
+        A, B = _f16(M_, K_, label="A"), _f16(K_, N_, label="B")
+        C = T((M_, N_), D("float32"), label="C")
+        with capture() as c:
+            m.matmul_accumulate(A, B, C, bm, bn, 64, num_buffers=3)
+        yield V(f"g10_matmul_accumulate_kernel_{bm}x{bn}x64_b3", _one(c),
+                note=f"M={M_} N={N_} K={K_}; GroupedPersistentTileScheduler(8), 3 buffers (test_matmul_accumulate's blocks)")
+
+
 def _quant(MN, K, fmt):
     """Shapes/dtypes of random_quantized_tensor(MN, K, fmt): (value, scale)."""
     VEC = 16 if fmt == "nvfp4" else 32

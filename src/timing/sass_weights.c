@@ -1,0 +1,276 @@
+/* tc5 timing model — the SASS instructions ptxas makes of each PTX line
+ * (issue 47: "which SASS a PTX instruction becomes is knowable offline").
+ *
+ * The PTX text is rewritten with one `.loc 1 N 0` before each instruction
+ * line N of the original (its own `.loc`/`.file` lines and DWARF sections
+ * dropped), assembled by `ptxas -lineinfo -arch=ARCH` and disassembled by
+ * `nvdisasm -g`, which names before each SASS instruction the `.loc` line
+ * it came from: the count of (non-NOP) SASS instructions per PTX line. The
+ * model charges a PTX instruction's dispatch by that count (warp_clock.c,
+ * docs/timing.md "Issue from ptxas's SASS"). Cached by a hash of the text
+ * like ptxas -v's registers (occupancy.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "timing/timing_impl.h"
+
+static uint64_t sw_fnv(const char *s, size_t n, uint64_t h) {
+  for (size_t k = 0; k < n; k++) h = (h ^ (uint8_t)s[k]) * 1099511628211ull;
+  return h;
+}
+
+/* an executable named `name`: $ENV, PATH, beside `beside` (a path), then /usr/local/cuda/bin */
+static const char *sw_find(const char *env, const char *name, const char *beside, char *buf, size_t cap) {
+  const char *e = getenv(env);
+  if (e && *e) return access(e, X_OK) ? NULL : e;
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    const char *c = strchr(path, ':');
+    size_t n = c ? (size_t)(c - path) : strlen(path);
+    snprintf(buf, cap, "%.*s/%s", (int)n, path, name);
+    if (n && !access(buf, X_OK)) return buf;
+    path = c ? c + 1 : NULL;
+  }
+  if (beside) {
+    const char *sl = strrchr(beside, '/');
+    if (sl) {
+      snprintf(buf, cap, "%.*s/%s", (int)(sl - beside), beside, name);
+      if (!access(buf, X_OK)) return buf;
+    }
+  }
+  snprintf(buf, cap, "/usr/local/cuda/bin/%s", name);
+  return access(buf, X_OK) ? NULL : buf;
+}
+
+/* the text with a .loc before every instruction line (version: the .version to write, NULL: its own) */
+bool tm_sass_write_loc(FILE *f, const char *ptx, size_t len, const char *version) {
+  int depth = 0;
+  bool skip = false, filed = false;
+  int sdepth = 0;
+  size_t i = 0;
+  uint32_t line = 0;
+  while (i < len) {
+    const char *b = ptx + i, *nl = memchr(b, '\n', len - i);
+    size_t n = nl ? (size_t)(nl - b) : len - i;
+    i += n + (nl ? 1 : 0);
+    line++;
+    const char *s = b, *e = b + n;
+    while (s < e && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+    size_t sl = (size_t)(e - s);
+    int opens = 0, closes = 0;
+    for (const char *q = s; q < e; q++) opens += *q == '{', closes += *q == '}';
+    if (!skip && sl >= 8 && !memcmp(s, ".section", 8)) skip = true, sdepth = 0;
+    if (skip) { /* a DWARF section: dropped whole */
+      sdepth += opens - closes;
+      if (closes && sdepth <= 0) skip = false;
+      continue;
+    }
+    if ((sl >= 4 && !memcmp(s, ".loc", 4)) || (sl >= 5 && !memcmp(s, ".file", 5))) continue;
+    if (version && sl >= 9 && !memcmp(s, ".version ", 9)) {
+      fprintf(f, ".version %s\n", version);
+      continue;
+    }
+    bool insn = depth > 0 && sl && *s != '.' && *s != '/' && memchr(s, ';', sl);
+    if (insn) fprintf(f, "\t.loc 1 %u 0\n", line);
+    fwrite(b, 1, n, f);
+    fputc('\n', f);
+    /* a label in a body: a loop header perhaps; ptxas must not unroll it,
+     * or a line's count would be k iterations' SASS for one PTX execution */
+    const char *c = s;
+    while (c < e && (*c == '$' || *c == '_' || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9'))) c++;
+    if (depth > 0 && c > s && c < e && *c == ':') fprintf(f, "\t.pragma \"nounroll\";\n");
+    if (!filed && sl >= 13 && !memcmp(s, ".address_size", 13)) fprintf(f, ".file 1 \"tc5.ptx\"\n"), filed = true;
+    depth += opens - closes;
+  }
+  return filed;
+}
+
+/* runs cmd, its output (malloc'd) in *out; the exit status */
+static int sw_popen(const char *cmd, char **out) {
+  FILE *pp = popen(cmd, "r");
+  size_t cap = 1 << 16, n = 0;
+  char *o = malloc(cap);
+  if (pp && o) {
+    size_t r;
+    while ((r = fread(o + n, 1, cap - 1 - n, pp)) > 0) {
+      n += r;
+      if (n + 1 >= cap) {
+        char *o2 = realloc(o, cap * 2);
+        if (!o2) break;
+        o = o2, cap *= 2;
+      }
+    }
+  }
+  int rc = pp ? pclose(pp) : -1;
+  if (o) o[n] = 0;
+  *out = o;
+  return rc;
+}
+
+static const char *sw_find_in(const char *p, size_t n, const char *k) {
+  size_t kl = strlen(k);
+  for (size_t i = 0; i + kl <= n; i++)
+    if (!memcmp(p + i, k, kl)) return p + i;
+  return NULL;
+}
+
+/* nvdisasm -g's listing: SASS instructions (NOPs excluded) per "//## File ..., line N" */
+void tm_sass_count(const char *dis, uint16_t *cnt, uint32_t nlines) {
+  uint32_t cur = 0;
+  for (const char *p = dis; p && *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    const char *m = sw_find_in(p, n, ", line ");
+    if (m) m += 7;
+    if (m && sw_find_in(p, n, "//##")) {
+      cur = (uint32_t)strtoul(m, NULL, 10);
+    } else {
+      const char *c = sw_find_in(p, n, "*/");
+      const char *o = sw_find_in(p, n, "/*");
+      if (o && c && c > o && o[2] >= '0' && o[2] <= 'f' && cur && cur <= nlines) {
+        const char *q = c + 2;
+        while (q < p + n && (*q == ' ' || *q == '\t')) q++;
+        if (*q == '@') { /* a guard */
+          while (q < p + n && *q != ' ') q++;
+          while (q < p + n && *q == ' ') q++;
+        }
+        if (q < p + n && *q != ';' && strncmp(q, "NOP", 3) && cnt[cur] < UINT16_MAX) cnt[cur]++;
+      }
+    }
+    p = nl ? nl + 1 : NULL;
+  }
+}
+
+tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, uint16_t **per_line, uint32_t *nlines,
+                                 tc5_diag *diag) {
+  if (!ptx || !per_line || !nlines) return TC5_EINVAL;
+  *per_line = NULL;
+  *nlines = 0;
+  const char *arch = gpu && !strcmp(gpu, "b200") ? "sm_100a" : gpu && (!strcmp(gpu, "h100") || !strcmp(gpu, "h200")) ? "sm_90a" : NULL;
+  tm_params prm;
+  if (!arch || tm_params_load(gpu, &prm))
+    return tc5_diag_add(diag, TC5_EINVAL, "timing", 0, "timing: no parameter table for GPU '%.40s'", gpu ? gpu : "(null)");
+  if (!prm.issue_from_sass) /* the GPU's table does not use them (params_GPU.def issue_from_sass): no ptxas run */
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "issue_from_sass", 0, "timing: %s's parameter table counts PTX instructions", gpu);
+  uint32_t nl = 1;
+  for (size_t k = 0; k < len; k++) nl += ptx[k] == '\n';
+  uint16_t *cnt = calloc((size_t)nl + 1, sizeof *cnt);
+  if (!cnt) return TC5_ENOMEM;
+  uint64_t h = sw_fnv(ptx, len, 14695981039346656037ull);
+  h = sw_fnv(arch, strlen(arch), h);
+  h = sw_fnv("sass-per-line-2", 15, h); /* the .loc text's version: a new one re-runs ptxas */
+  char dir[512], file[600];
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (xdg && *xdg) snprintf(dir, sizeof dir, "%s/tc5/sass", xdg);
+  else snprintf(dir, sizeof dir, "%s/.cache/tc5/sass", home && *home ? home : "/tmp");
+  snprintf(file, sizeof file, "%s/%016llx", dir, (unsigned long long)h);
+  FILE *f = fopen(file, "r");
+  if (f) { /* "LINE COUNT" rows */
+    unsigned a, b;
+    bool any = false;
+    while (fscanf(f, "%u %u", &a, &b) == 2)
+      if (a <= nl) cnt[a] = (uint16_t)b, any = true;
+    fclose(f);
+    if (any) {
+      *per_line = cnt, *nlines = nl + 1;
+      return TC5_OK;
+    }
+  }
+  char pb[512], db[512];
+  const char *ptxas = sw_find("TC5_PTXAS", "ptxas", NULL, pb, sizeof pb);
+  const char *nvd = sw_find("TC5_NVDISASM", "nvdisasm", ptxas, db, sizeof db);
+  if (!ptxas || !nvd) {
+    free(cnt);
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, ptxas ? "nvdisasm" : "ptxas", 0,
+                        "timing: no %s found ($TC5_%s, PATH): issue counted per PTX instruction", ptxas ? "nvdisasm" : "ptxas",
+                        ptxas ? "NVDISASM" : "PTXAS");
+  }
+  char src[] = "/tmp/tc5-sass-XXXXXX";
+  int fd = mkstemp(src);
+  if (fd < 0) {
+    free(cnt);
+    return TC5_EIO;
+  }
+  close(fd);
+  char bin[64];
+  snprintf(bin, sizeof bin, "%s.cubin", src);
+  char ver[16] = "";
+  tc5_status st = TC5_EUNSUPPORTED;
+  for (int attempt = 0; attempt < 2; attempt++) {
+    f = fopen(src, "w");
+    if (!f) break;
+    bool ok = tm_sass_write_loc(f, ptx, len, *ver ? ver : NULL);
+    fclose(f);
+    if (!ok) break;
+    char cmd[1600], *out = NULL;
+    snprintf(cmd, sizeof cmd, "'%s' -lineinfo -arch=%s -o '%s' '%s' 2>&1", ptxas, arch, bin, src);
+    int rc = sw_popen(cmd, &out);
+    if (rc) { /* a PTX newer than this ptxas: once more with the .version it names (as occupancy.c) */
+      const char *cv = out ? strstr(out, "current version is '") : NULL;
+      if (!attempt && cv && strstr(out, "Unsupported .version")) sscanf(cv + 20, "%15[0-9.]", ver);
+      free(out);
+      if (*ver && !attempt) continue;
+      break;
+    }
+    free(out);
+    snprintf(cmd, sizeof cmd, "'%s' -g -c '%s' 2>/dev/null", nvd, bin);
+    rc = sw_popen(cmd, &out);
+    if (!rc && out) tm_sass_count(out, cnt, nl), st = TC5_OK;
+    free(out);
+    break;
+  }
+  unlink(src);
+  unlink(bin);
+  bool any = false;
+  for (uint32_t k = 0; k <= nl && !any; k++) any = cnt[k] != 0;
+  if (st || !any) {
+    free(cnt);
+    return tc5_diag_add(diag, TC5_EUNSUPPORTED, "ptxas", 0, "timing: ptxas -lineinfo / nvdisasm -g -arch=%s gave no SASS lines", arch);
+  }
+  /* cache it (best effort) */
+  char mk[600];
+  snprintf(mk, sizeof mk, "%s", dir);
+  for (char *s = mk + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      mkdir(mk, 0777);
+      *s = '/';
+    }
+  mkdir(mk, 0777);
+  f = fopen(file, "w");
+  if (f) {
+    for (uint32_t k = 0; k <= nl; k++)
+      if (cnt[k]) fprintf(f, "%u %u\n", k, cnt[k]);
+    fclose(f);
+  }
+  *per_line = cnt, *nlines = nl + 1;
+  return TC5_OK;
+}
+
+/* each instruction's share of its line's SASS: a line's count over the
+ * instructions the runner decoded from it (Triton's inline-asm blocks put
+ * several on one line); a line beyond the table: one */
+tc5_status tm_sass_weights(tm_launch *l) {
+  const tm_setup *s = &l->s;
+  l->issue_w = NULL;
+  if (!s->sass || !s->sass_lines || !s->ncode || !l->p.issue_from_sass) return TC5_OK;
+  float *w = malloc((size_t)s->ncode * sizeof *w);
+  uint16_t *on = calloc(s->sass_lines, sizeof *on);
+  if (!w || !on) {
+    free(w);
+    free(on);
+    return TC5_ENOMEM;
+  }
+  for (uint32_t pc = 0; pc < s->ncode; pc++)
+    if (s->insn[pc].line < s->sass_lines && on[s->insn[pc].line] < UINT16_MAX) on[s->insn[pc].line]++;
+  for (uint32_t pc = 0; pc < s->ncode; pc++) {
+    uint32_t ln = s->insn[pc].line;
+    w[pc] = ln < s->sass_lines && on[ln] ? (float)s->sass[ln] / on[ln] : 1.0f;
+  }
+  free(on);
+  l->issue_w = w;
+  return TC5_OK;
+}
