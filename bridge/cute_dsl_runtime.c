@@ -700,6 +700,93 @@ const char *cuda_dialect_get_error_name(int code) {
 }
 void cuda_dialect_print_on_error(int code) { (void)code; }
 
+/* ---- CuTe DSL's TVM-FFI calling path (cute.compile(..., options="--enable-tvm-ffi")) ----
+ * The host wrapper that CuTe DSL generates for a TVM-FFI function
+ * (cutlass_dsl/tvm_ffi_provider.py, nvidia-cutlass-dsl 4.8.1: declare_extern_funcs,
+ * insert_lazy_init_cuda, append_unload_to_global_dtors) loads its kernels' library lazily with
+ *   cuda_dialect_init_library_once(&state, cuda_init, cuda_load_to_device, TVMFFIErrorSetRaisedFromCStr)
+ * (a non-zero return: the error is already raised, the wrapper returns -1), unloads it from a global
+ * destructor with cuda_dialect_unload_library_once(&state), and turns a CUDA error code into a
+ * TVM-FFI error with CuteDSLRT_TVMFFISetRaisedCudaError(TVMFFIErrorSetRaisedFromCStrParts, code).
+ * The header (nvidia_cutlass_dsl/cu12/include/CuteDSLRuntime.h) declares only the last; what the
+ * three do is that of CuTe DSL's own libcute_dsl_runtime.so, read from its machine code:
+ *   - init: nothing if *state is set; else, under a lock, load(&lib); then, if each is given,
+ *     each(&lib, d) for every device d of cudaGetDeviceCount, failing only if every device failed;
+ *     *state = lib. A failure raises kind "RuntimeError" with "Got Cuda Runtime Error: <name> <text>"
+ *     and returns -1 (the state stays unset);
+ *   - unload: *state swapped with NULL atomically, the library unloaded if there was one;
+ *   - the error: set_error("CUDADialectError", {"CUDA Error Code: ", "<code>"}, 2), the message
+ *     CuTe DSL's CUDADialectError parses ("CUDA Error Code: <code><detail>"); tc5 appends its
+ *     last failure's text as the detail (a newline, then the text). */
+typedef int (*cd_load_fn)(void **lib);
+typedef int (*cd_device_fn)(void **lib, int device);
+typedef void (*cd_raise_fn)(const char *kind, const char *message);
+typedef void (*cd_raise_parts_fn)(const char *kind, const char **parts, int32_t num_parts);
+EXPORT int cuda_dialect_init_library_once(void **state, cd_load_fn load, cd_device_fn each, cd_raise_fn raise);
+EXPORT void cuda_dialect_unload_library_once(void **state);
+EXPORT void CuteDSLRT_TVMFFISetRaisedCudaError(cd_raise_parts_fn set_error, int32_t code);
+
+static pthread_mutex_t once_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int raise_cuda_error(cd_raise_fn raise, int code) {
+  if (raise) {
+    char msg[sizeof last_error + 128];
+    snprintf(msg, sizeof msg, "Got Cuda Runtime Error: %s %s", cuda_dialect_get_error_name(code),
+             last_error[0] ? last_error : "(tc5: no further detail)");
+    raise("RuntimeError", msg);
+  }
+  return -1;
+}
+
+int cuda_dialect_init_library_once(void **state, cd_load_fn load, cd_device_fn each, cd_raise_fn raise) {
+  if (!state || !load) return raise_cuda_error(raise, E_INVALID_VALUE);
+  if (__atomic_load_n(state, __ATOMIC_ACQUIRE)) return 0;
+  pthread_mutex_lock(&once_lock);
+  if (__atomic_load_n(state, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_unlock(&once_lock);
+    return 0;
+  }
+  void *lib = NULL;
+  int rc = load(&lib);
+  if (rc) {
+    pthread_mutex_unlock(&once_lock);
+    return raise_cuda_error(raise, rc);
+  }
+  if (each) {
+    int n = 0, failed = 0, last = 0;
+    rc = _cudaGetDeviceCount(&n);
+    if (rc) {
+      pthread_mutex_unlock(&once_lock);
+      return raise_cuda_error(raise, rc);
+    }
+    for (int d = 0; d < n; d++) {
+      int r = each(&lib, d);
+      if (r) failed++, last = r;
+    }
+    if (n > 0 && failed == n) {
+      pthread_mutex_unlock(&once_lock);
+      return raise_cuda_error(raise, last);
+    }
+  }
+  __atomic_store_n(state, lib, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&once_lock);
+  return 0;
+}
+
+void cuda_dialect_unload_library_once(void **state) {
+  if (!state) return;
+  void *lib = __atomic_exchange_n(state, NULL, __ATOMIC_ACQ_REL);
+  if (lib) _cudaLibraryUnload(lib);
+}
+
+void CuteDSLRT_TVMFFISetRaisedCudaError(cd_raise_parts_fn set_error, int32_t code) {
+  if (!set_error) return;
+  char num[16];
+  snprintf(num, sizeof num, "%d", (int)code);
+  const char *parts[4] = {"CUDA Error Code: ", num, "\n", last_error};
+  set_error("CUDADialectError", parts, last_error[0] ? 4 : 2);
+}
+
 /* the rest of CuTe DSL's runtime: graphs, im2col maps, managed symbols,
  * host callbacks... not modelled: an error naming the entry point */
 #define UNMODELLED(name)                                                                                          \

@@ -134,6 +134,13 @@ CAUSES = [
 
 # failures whose cause the message alone does not tell, found by reading the case (docs/fidelity.md)
 KNOWN = [
+    # bf16 cross-entropy at 8192 x 32,000, the input gradient's allclose: measured against the exact (float64)
+    # gradient of the same bf16 logits by tests/python/peer/probe_liger_ce.py (tests/data/liger/probe_ce_*.txt):
+    # the reference (PyTorch's CPU bf16 kernels under the shim) has elements outside the test's tolerance of
+    # the exact gradient, Liger's kernel on tc5 none; the test passes on the H200 (tests/data/liger/h200_verdicts.txt)
+    (r"test_cross_entropy\.py::test_correctness(_with_ignore_index)?\[1\.0-dtype0-1e-08-0\.05-sum-2-4096-32000",
+     "reference: PyTorch's CPU bf16 cross-entropy gradient is off the exact one by more than the test's tolerance "
+     "(Liger's kernel on tc5 is within it; docs/fidelity.md)", r"tensor\(|allclose|assert"),
 ]
 
 

@@ -229,6 +229,8 @@ def _patch():
         if not getattr(k.run_compiled_program, "tc5", False):
             k.run_compiled_program = wrap(k.run_compiled_program)
 
+    _patch_tvm_ffi()
+
     # what each tensor and pointer argument was compiled for, compared at every call
     ea = je.ExecutionArgs
     if not hasattr(ea, "record_arg_specs_from_compile_args"):
@@ -255,6 +257,117 @@ def _patch():
         generate_execution_args.tc5 = True
         ea.record_arg_specs_from_compile_args = record_arg_specs_from_compile_args
         ea.generate_execution_args = generate_execution_args
+
+
+# ---------------------------------------------------------------------------
+# CuTe DSL's TVM-FFI calling path (cute.compile(..., options="--enable-tvm-ffi"))
+# ---------------------------------------------------------------------------
+
+_KDL_CPU, _KDL_CUDA = 1, 2
+
+
+class _HostAsCuda:
+    """a host array or CPU tensor handed to a TVM-FFI function as the CUDA
+    tensor the function was compiled for: the same DLPack tensor (address,
+    shape, strides, type; the owner kept alive by the capsule's deleter) with
+    device (kDLCUDA, 0) — the host memory tc5 runs the kernel on"""
+    __slots__ = ("x",)
+
+    def __init__(self, x):
+        self.x = x
+
+    def __dlpack_device__(self):
+        return (_KDL_CUDA, 0)
+
+    def __dlpack__(self, *args, **kwargs):
+        import sys
+        x = self.x
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(x, torch.Tensor):
+            cap = torch._C._to_dlpack(x.detach())  # C-level: no device or stream logic of the shim's
+        else:
+            cap = x.__dlpack__()
+        get = ctypes.pythonapi.PyCapsule_GetPointer
+        get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+        p = get(cap, b"dltensor")  # DLManagedTensor: DLTensor {void *data; DLDevice {int32 type, id}; ...}
+        dev = (ctypes.c_int32 * 2).from_address(p + ctypes.sizeof(ctypes.c_void_p))
+        if dev[0] != _KDL_CPU:
+            raise ValueError(f"tc5.cute: a tensor on DLPack device {dev[0]} given for a CUDA tensor (host memory "
+                             "is what tc5 runs on)")
+        dev[0], dev[1] = _KDL_CUDA, 0
+        return cap
+
+
+def _tvm_ffi_arg(x):
+    """x as the TVM-FFI function gets it: a host array or CPU tensor (a PyTorch
+    tensor, the torch.cuda shim's "cuda" tensors among them; a NumPy array) as
+    a CUDA tensor at the same address; anything else as it is"""
+    import sys
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        with torch._C.DisableTorchFunction():
+            host = x.device.type == "cpu"
+        if not host:
+            return x
+    elif not isinstance(x, np.ndarray):
+        return x
+    import tvm_ffi
+    return tvm_ffi.from_dlpack(_HostAsCuda(x))
+
+
+def _patch_tvm_ffi():
+    """CuTe DSL's TVM-FFI functions (cutlass_dsl/tvm_ffi_provider.py): the
+    host wrapper loads its kernels itself (cuda_dialect_init_library_once,
+    bridge/cute_dsl_runtime.c), so the PTX is registered when the function is
+    made; its tensor arguments must be CUDA tensors (the wrapper compares each
+    DLTensor's device with kDLCUDA), so host ones are handed over as CUDA
+    tensors at the same address; a failed launch raises tc5's error"""
+    try:
+        from cutlass.cutlass_dsl import tvm_ffi_provider as tp
+    except Exception:  # noqa: BLE001 — a CuTe DSL without TVM-FFI (or without apache-tvm-ffi)
+        return
+    base = getattr(tp, "TVMFFIJitCompiledFunctionBase", None)
+    if base is None or getattr(base._create_tvm_ffi_function, "tc5", False):
+        return
+    create = base._create_tvm_ffi_function
+
+    def _create_tvm_ffi_function(self):
+        if getattr(self, "engine", None) is not None and getattr(self, "has_gpu_module", True):
+            ptx = _ptx_text(self)
+            if ptx is None:
+                from . import UnsupportedError
+                raise UnsupportedError("tc5.cute: the compiled function has no PTX (compiled before "
+                                       "tc5.cute.activate(), or with CUTE_DSL_KEEP without ptx)")
+            lib = _load()
+            lib.tc5cute_clear_error()
+            if lib.tc5cute_register_ptx(ptx.encode(),
+                                        (getattr(self, "function_name", None) or "cute").encode() + b".ptx"):
+                _raise_pending()
+        return create(self)
+
+    _create_tvm_ffi_function.tc5 = True
+    base._create_tvm_ffi_function = _create_tvm_ffi_function
+
+    def wrap(call):
+        def __call__(self, *args, **kwargs):
+            lib = _load()
+            lib.tc5cute_clear_error()
+            args = tuple(_tvm_ffi_arg(a) for a in args)
+            kwargs = {k: _tvm_ffi_arg(v) for k, v in kwargs.items()}
+            try:
+                r = call(self, *args, **kwargs)
+            except Exception as e:  # noqa: BLE001
+                _raise_pending(e)
+                raise
+            _raise_pending()
+            return r
+        __call__.tc5 = True
+        return __call__
+
+    for name in ("TVMFFIJitCompiledFunction", "TVMFFIJitCompiledFunctionWithKwargs"):
+        cls = getattr(tp, name, None)
+        if cls is not None and not getattr(cls.__call__, "tc5", False):
+            cls.__call__ = wrap(cls.__call__)
 
 
 # ---------------------------------------------------------------------------

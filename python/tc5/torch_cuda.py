@@ -11,8 +11,8 @@ torch.cuda.device 12, current_device 12, device_count 9, set_device 9,
 Stream/stream 14, manual_seed(_all) 7, mem_get_info 3; FlagGems 5.0.2's random
 operators: default_generators[0].get_state/set_state (collection-time
 skipif), is_bf16_supported 4, the memory statistics of its benchmarks), and
-Triton's tutorials' and Gluon's tests. Queries not in the table (CUDA
-graphs, torch.cuda._sleep, ...) are PyTorch's own and reach the CUDA
+Triton's tutorials' and Gluon's tests. Queries not in the table
+(make_graphed_callables, torch.cuda._sleep, ...) are PyTorch's own and reach the CUDA
 runtime as they would on a machine without a GPU.
 
 install(torch) puts the answers on torch.cuda; `python -m tc5.torch_cuda`
@@ -63,6 +63,139 @@ class _Context:
 
     def __exit__(self, *exc):
         return False
+
+
+# ---- CUDA graphs: torch.cuda.CUDAGraph, torch.cuda.graph ----
+# What capture and replay do on tc5 (issue 50). On a GPU, work issued to a capturing stream is recorded,
+# not run, and replay runs the recording again on the same memory (the kernels' arguments fixed at
+# capture). Under the shim:
+#   - a Triton kernel the door would launch is recorded with its arguments and not run (as on a GPU);
+#   - a PyTorch operator runs on the host as it is called (its outputs, the graph's memory, must exist)
+#     and is recorded, except allocations and views, which only make memory or name it; at replay it
+#     runs again and its result is written into the tensors the capture returned;
+#   - replay runs the recording in its order; launches counted as any launch (tc5.triton.launches()).
+# What differs from a GPU: a PyTorch operator's effect happens once more, at capture (a GPU runs none
+# of the captured work until replay); CuTe DSL launches are not captured (they run at once).
+# A synchronising read (Tensor.item(): aten._local_scalar_dense) during capture is refused, as CUDA
+# refuses it ("operation not permitted when stream is capturing").
+_capturing = None  # the CUDAGraph being captured, None outside capture
+
+_NOT_RECORDED = frozenset(("empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "detach",
+                           "alias", "lift_fresh", "_local_scalar_dense"))
+
+
+def capturing():
+    """the CUDAGraph whose capture is under way, or None (tc5.triton's door records its launches there)"""
+    return _capturing
+
+
+def _capture_mode_class():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class _CaptureMode(TorchDispatchMode):
+        """records the PyTorch operators called during a capture"""
+
+        def __init__(self, graph):
+            super().__init__()
+            self.graph = graph
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            name = func.overloadpacket.__name__
+            if name == "_local_scalar_dense":
+                raise RuntimeError("tc5: CUDA error: operation not permitted when stream is capturing (a "
+                                   "host read of a tensor's value, Tensor.item(), inside CUDA graph capture; "
+                                   "torch.cuda.graph)")
+            out = func(*args, **kwargs)
+            if not (func.is_view or name in _NOT_RECORDED):
+                self.graph._work.append(("op", func, args, kwargs, out))
+            return out
+
+    return _CaptureMode
+
+
+class CUDAGraph:
+    """torch.cuda.CUDAGraph under tc5: capture records the door's launches and the PyTorch operators
+    called between capture_begin and capture_end; replay runs them again, in order, on the same memory"""
+
+    def __init__(self, keep_graph=False):
+        self._work = []
+        self._mode = None
+        self._captured = False
+
+    def capture_begin(self, pool=None, capture_error_mode="global"):
+        global _capturing
+        if _capturing is not None:
+            raise RuntimeError("tc5: a CUDA graph capture is already under way (one at a time)")
+        self._work = []
+        self._mode = _capture_mode_class()(self)
+        self._mode.__enter__()
+        _capturing = self
+
+    def capture_end(self):
+        global _capturing
+        if _capturing is not self:
+            raise RuntimeError("tc5: capture_end() without this graph's capture_begin()")
+        _capturing = None
+        mode, self._mode = self._mode, None
+        mode.__exit__(None, None, None)
+        self._captured = True
+
+    def _record_launch(self, run):
+        self._work.append(("launch", run))
+
+    def replay(self):
+        if not self._captured:
+            raise RuntimeError("tc5: CUDAGraph.replay() before a capture ended")
+        import torch
+        from torch.utils._pytree import tree_leaves
+        with torch.no_grad():
+            for w in self._work:
+                if w[0] == "launch":
+                    w[1]()
+                    continue
+                _, func, args, kwargs, out = w
+                res = func(*args, **kwargs)
+                for o, r in zip(tree_leaves(out), tree_leaves(res)):
+                    if isinstance(o, torch.Tensor) and isinstance(r, torch.Tensor) and o is not r:
+                        o.copy_(r)
+
+    def instantiate(self):
+        pass
+
+    def reset(self):
+        self._work, self._captured = [], False
+
+    def pool(self):
+        return (0, id(self))
+
+    def enable_debug_mode(self):
+        pass
+
+    def debug_dump(self, path):
+        with open(path, "w") as f:
+            for w in self._work:
+                f.write(("launch" if w[0] == "launch" else str(w[1])) + "\n")
+
+
+class _GraphContext:
+    """torch.cuda.graph(g, pool=None, stream=None, capture_error_mode="global"): g's capture"""
+
+    def __init__(self, cuda_graph, pool=None, stream=None, capture_error_mode="global"):
+        self.graph, self.pool = cuda_graph, pool
+        self.capture_error_mode = capture_error_mode
+
+    def __enter__(self):
+        self.graph.capture_begin(self.pool, capture_error_mode=self.capture_error_mode)
+        return self
+
+    def __exit__(self, *exc):
+        self.graph.capture_end()
+        return False
+
+
+def _graph_pool_handle():
+    return (0, 0)
 
 
 def _none(*args, **kwargs):
@@ -205,6 +338,12 @@ ANSWERS = (
     ("stream(s), set_stream(s)", "a context that switches nothing; nothing", lambda: _Context),
     ("Event(...)", "an event on the host clock (elapsed_time: milliseconds between two records)",
      lambda: _event_class()),
+    ("CUDAGraph()", "capture records the Triton door's launches (not run, as on a GPU) and the PyTorch "
+     "operators (run as called, the graph's memory made); replay() runs them again in order on the same memory",
+     lambda: CUDAGraph),
+    ("graph(g, pool, stream)", "g's capture, as a context", lambda: _GraphContext),
+    ("graph_pool_handle()", "an opaque handle", lambda: _graph_pool_handle),
+    ("is_current_stream_capturing()", "whether a capture is under way", lambda: lambda: _capturing is not None),
 )
 
 # a row's query names -> the attribute of torch.cuda (calls and classes)

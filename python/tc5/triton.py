@@ -808,7 +808,11 @@ class Launcher:
         flat = [(t, x, what) for t, (_, x, what) in zip(types, flat)]
         if ngrid > 0 and not _compile_only.get():
             self.function = function  # its cubin: ptxas's register count for the timing model
-            self._launch(gridX, gridY, gridZ, flat)
+            graph = _graph_capturing()
+            if graph is not None:  # torch.cuda.graph: recorded, run at replay (tc5.torch_cuda.CUDAGraph)
+                graph._record_launch(lambda: self._launch(gridX, gridY, gridZ, flat))
+            else:
+                self._launch(gridX, gridY, gridZ, flat)
         if launch_exit_hook is not None:
             launch_exit_hook(launch_metadata)
 
@@ -863,6 +867,12 @@ class Launcher:
             sys.stdout.write(printed)
         if findings:
             _report(findings, self.name)
+
+
+def _graph_capturing():
+    """the torch.cuda shim's CUDA graph under capture, or None"""
+    tc = sys.modules.get("tc5.torch_cuda")
+    return tc.capturing() if tc is not None else None
 
 
 def _ptx_source(ptx: str, line: int) -> str:

@@ -11,6 +11,7 @@ cluster size (utils.HardwareInfo asks a GPU), the stream is CUstream(0), and
 the shapes are small. Needs nvidia-cutlass-dsl (skipped without it;
 scripts/pyenv.sh installs it for scripts/test.sh) and tc5's runtime
 library (built with the package)."""
+import ctypes
 import importlib
 import inspect
 import os
@@ -503,3 +504,106 @@ def test_benchmark_under_timing(monkeypatch):
         warnings.simplefilter("always")
         assert np.isnan(ct.benchmark(lambda: None))
     assert any("launched no kernel through tc5" in str(x.message) for x in w)
+
+
+# ---------------------------------------------------------------------------
+# CuTe DSL's TVM-FFI calling path (cute.compile(..., options="--enable-tvm-ffi"): Liger-Kernel's kernels)
+# ---------------------------------------------------------------------------
+
+def test_tvm_ffi_runtime_entry_points():
+    """the three entry points the TVM-FFI host wrapper links against
+    (bridge/cute_dsl_runtime.c, as CuTe DSL's own runtime does them): the
+    library loaded once however often init is called, every device's
+    callback run, a failed load raising a RuntimeError naming the CUDA error
+    and leaving the state unset, unload clearing it; a CUDA error code as the
+    CUDADialectError message CuTe DSL parses"""
+    lib = ctypes.CDLL(tc5.cute.runtime_path())
+    LOAD = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p))
+    EACH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int)
+    RAISE = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_char_p)
+    PARTS = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int32)
+    calls, raised = [], []
+
+    def load(out, rc=0):
+        calls.append("load")
+        out[0] = 0x1234 if rc == 0 else None
+        return rc
+
+    def each(p, d):
+        calls.append(("device", d, p[0]))
+        return 0
+
+    init = lib.cuda_dialect_init_library_once
+    init.argtypes = [ctypes.POINTER(ctypes.c_void_p), LOAD, EACH, RAISE]
+    init.restype = ctypes.c_int
+    raise_fn = RAISE(lambda kind, msg: raised.append((kind, msg)))
+    state = ctypes.c_void_p(0)
+    ok_load, ok_each = LOAD(load), EACH(each)
+    assert init(ctypes.byref(state), ok_load, ok_each, raise_fn) == 0
+    assert init(ctypes.byref(state), ok_load, ok_each, raise_fn) == 0
+    assert state.value == 0x1234 and calls == ["load", ("device", 0, 0x1234)] and raised == []
+    lib.cuda_dialect_unload_library_once.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    state2 = ctypes.c_void_p(0)  # unloading an unset state does nothing
+    lib.cuda_dialect_unload_library_once(ctypes.byref(state2))
+    calls.clear()
+    bad = LOAD(lambda out: load(out, 98))
+    assert init(ctypes.byref(state2), bad, ok_each, raise_fn) == -1
+    assert state2.value is None and calls == ["load"]
+    assert raised[0][0] == b"RuntimeError" and raised[0][1].startswith(b"Got Cuda Runtime Error: "
+                                                                         b"cudaErrorInvalidDeviceFunction")
+    got = []
+    parts_fn = PARTS(lambda kind, parts, n: got.append((kind, b"".join(parts[i] for i in range(n)))))
+    lib.CuteDSLRT_TVMFFISetRaisedCudaError.argtypes = [PARTS, ctypes.c_int32]
+    tc5.cute._load().tc5cute_clear_error()
+    lib.CuteDSLRT_TVMFFISetRaisedCudaError(parts_fn, 719)
+    assert got == [(b"CUDADialectError", b"CUDA Error Code: 719")]
+
+
+@cute.kernel
+def _axpy_kernel(gX: cute.Tensor, gY: cute.Tensor, gO: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    bidx, _, _ = cute.arch.block_idx()
+    i = bidx * 128 + tidx
+    gO[i] = gX[i] * 2.0 + gY[i]
+
+
+@cute.jit
+def _axpy(mX: cute.Tensor, mY: cute.Tensor, mO: cute.Tensor, stream: cuda.CUstream):
+    _axpy_kernel(mX, mY, mO).launch(grid=(cute.size(mX, mode=[0]) // 128, 1, 1), block=(128, 1, 1), stream=stream)
+
+
+def _tvm_ffi_axpy():
+    pytest.importorskip("tvm_ffi")
+    n = cute.sym_int(divisibility=128)
+    fake = [cute.runtime.make_fake_compact_tensor(cutlass.Float32, (n,), assumed_align=16) for _ in range(3)]
+    return cute.compile(_axpy, *fake, cute.runtime.make_fake_stream(use_tvm_ffi_env_stream=True),
+                        options="--enable-tvm-ffi")
+
+
+def test_tvm_ffi_function_on_host_arrays():
+    """a function compiled for TVM-FFI (as Liger-Kernel compiles its CuTe DSL
+    kernels) called with NumPy arrays: its wrapper takes them as CUDA tensors
+    (before: "Mismatched Tensor ... expected device_type=cuda"), loads its
+    library through cuda_dialect_init_library_once (before: "Symbols not
+    found"), and its kernel runs on tc5, exactly"""
+    f = _tvm_ffi_axpy()
+    rng = np.random.default_rng(5)
+    x, y = (tc5.cute.asarray(rng.standard_normal(256).astype(np.float32)) for _ in range(2))
+    out = tc5.cute.empty((256,), np.float32)
+    n0 = tc5.cute.launches()
+    f(x, y, out)
+    f(x, y, out)
+    assert tc5.cute.launches() - n0 == 2
+    np.testing.assert_array_equal(out, x * np.float32(2) + y)
+
+
+def test_tvm_ffi_function_on_torch_tensors():
+    """the same with PyTorch CPU tensors (the torch.cuda shim's "cuda" tensors are these)"""
+    torch = pytest.importorskip("torch")
+    f = _tvm_ffi_axpy()
+    x, y = torch.randn(384), torch.randn(384)
+    out = torch.empty(384)
+    n0 = tc5.cute.launches()
+    f(x, y, out)
+    assert tc5.cute.launches() - n0 == 1
+    assert torch.equal(out, x * 2 + y)

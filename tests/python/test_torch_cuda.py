@@ -114,3 +114,46 @@ def test_philox_state_of_default_generators(tmp_path):
         print("ok")
     """, tmp_path, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+def test_cuda_graph_capture_and_replay(tmp_path):
+    """torch.cuda.CUDAGraph / torch.cuda.graph (Liger-Kernel's test_triton_silumul_cuda_graph's use):
+    capture records the Triton launch without running it (as on a GPU: the output is untouched) and the
+    PyTorch operators with it; replay runs both again, in order, on the same memory, on new input data,
+    the launch counted; a host read inside capture is refused as CUDA refuses it"""
+    r = _run("""\
+        import torch, triton, triton.language as tl, tc5.triton
+
+        @triton.jit
+        def twice(x, y, n, B: tl.constexpr):
+            o = tl.program_id(0) * B + tl.arange(0, B)
+            tl.store(y + o, tl.load(x + o, mask=o < n) * 2, mask=o < n)
+
+        def run(a):
+            y = torch.empty_like(a)
+            twice[(4,)](a, y, 1000, B=256)
+            return y + 1                               # a PyTorch operator on the kernel's output
+
+        a = torch.randn(1000, device="cuda")
+        run(a)                                         # warm-up (compile)
+        g = torch.cuda.CUDAGraph()
+        n0 = tc5.triton.launches()
+        with torch.cuda.graph(g):
+            assert torch.cuda.is_current_stream_capturing()
+            out = run(a)
+        assert not torch.cuda.is_current_stream_capturing() and tc5.triton.launches() == n0  # recorded, not run
+        for k in range(2):
+            a.copy_(torch.randn(1000))
+            g.replay()
+            assert torch.equal(out, a * 2 + 1), k
+        assert tc5.triton.launches() == n0 + 2
+        g2 = torch.cuda.CUDAGraph()
+        try:
+            with torch.cuda.graph(g2):
+                a.sum().item()
+            raise SystemExit("item() accepted in capture")
+        except RuntimeError as e:
+            assert "operation not permitted when stream is capturing" in str(e), e
+        print("ok")
+    """, tmp_path, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
