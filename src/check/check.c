@@ -130,7 +130,7 @@ void chk_reset(chk_cta *k) {
   memset(k->last_rev, 0, k->n * 4);
   memset(k->cpa_w, 0, k->ngran * 4), memset(k->tma_w, 0, k->ngran * 4), memset(k->cpa_w2, 0, k->ngran * 4);
   memset(k->bulk_r, 0, k->ngran * 4), memset(k->wg_r, 0, k->ngran * 4);
-  if (k->sp_m) memset(k->sp_m, 0, k->ngran * sizeof *k->sp_m);
+  free(k->sp_m), free(k->sp_org), k->sp_m = NULL, k->sp_org = NULL; /* stores take chk_smem_store's fast path again */
   memset(k->sp_insn, 0, sizeof k->sp_insn), memset(k->sp_lanes, 0, sizeof k->sp_lanes);
   memset(k->grp_n, 0, sizeof k->grp_n), memset(k->fence_hseq, 0, sizeof k->fence_hseq), memset(k->fence_htc, 0, sizeof k->fence_htc),
       memset(k->fence_hn, 0, sizeof k->fence_hn);
