@@ -24,7 +24,6 @@ static inline double splitmix_unif() { return (double)(splitmix() >> 11) * 0x1p-
 
 #include "wgmma_regs.cuh" /* WG_D32, WG_O32(d): an m64n64 wgmma's f32 accumulators */
 
-__device__ __forceinline__ int frag_row(int t, int i) { return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2); }
-__device__ __forceinline__ int frag_col(int t, int i) { return 8 * (i / 4) + 2 * (t % 4) + i % 2; }
+#include "kernels/frag.cuh" /* frag_row, frag_col */
 
 #endif

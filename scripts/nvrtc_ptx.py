@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stand-in for `nvcc -arch=sm_XXa -ptx [-I DIR]... [-diag-suppress N] SRC -o OUT` that compiles
+"""A stand-in for `nvcc -arch=sm_XXa -ptx [-I DIR]... [-D NAME=V]... [-fmad=false] [-diag-suppress N] SRC -o OUT` that compiles
 SRC's device code to PTX with NVRTC (libnvrtc.so through ctypes) instead of nvcc (issue 52: PyPI's
 nvidia-cuda-nvcc-cu12 ships ptxas, libnvvm and headers but no nvcc driver and no cicc front end;
 nvidia-cuda-nvrtc-cu12 ships the same front end as a library). NVRTC takes device code only: a file
@@ -26,6 +26,19 @@ namespace std { using namespace cuda::std; }
              ("int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
               "intptr_t", "uintptr_t"))
 
+# device printf is NVRTC's builtin (vprintf underneath): <cstdio> declares only it
+CSTDIO = """#pragma once
+extern "C" __device__ int printf(const char *, ...);
+"""
+# <cstdlib>, <cstring>: empty (host headers a file with guarded host code includes)
+# <cuda.h> (the driver API, a host header) for what device code takes from it: the tensor map's type
+CUDA_H = """#pragma once
+typedef struct alignas(64) CUtensorMap_st { unsigned long long opaque[16]; } CUtensorMap;
+"""
+# the CUDA 12 headers NVRTC lacks (cuda_fp16.h, cuda_bf16.h, cuda_fp8.h, cuda_runtime_api.h, crt/mma.h...):
+# NVRTC_INCLUDE, directories separated by ':' searched after the shims, such as nvidia-cuda-runtime-cu12's
+# include/ and nvidia-cuda-nvcc-cu12's (scripts/nvrtc12.sh)
+
 
 def main(argv):
     arch, src, out, incs, extra = None, None, None, [], []
@@ -42,11 +55,15 @@ def main(argv):
         elif a.startswith("-I"):
             incs.append(a[2:] or argv[i + 1])
             i += 0 if a[2:] else 1
+        elif a.startswith("-D"):
+            extra.append(a)
+        elif a in ("-fmad=false", "-fmad=true"):
+            extra.append("--" + a[1:])
         elif a == "-diag-suppress":
             i += 1
             extra.append("--diag-suppress=" + argv[i])
         elif a.startswith("-"):
-            print(f"nvrtc_ptx.py: option {a}: not supported (only -arch, -ptx, -I, -diag-suppress, -o)", file=sys.stderr)
+            print(f"nvrtc_ptx.py: option {a}: not supported (only -arch, -ptx, -I, -D, -fmad=, -diag-suppress, -o)", file=sys.stderr)
             return 2
         else:
             src = a
@@ -60,9 +77,12 @@ def main(argv):
     print(f"nvrtc_ptx.py: NVRTC {major.value}.{minor.value}", file=sys.stderr)
     cccl = os.environ.get("NVRTC_CCCL", "/usr/local/cuda/include/cccl")
     shim = tempfile.mkdtemp()
-    open(os.path.join(shim, "cstdint"), "w").write(CSTDINT)
+    for name, text in (("cstdint", CSTDINT), ("cstdio", CSTDIO), ("cuda.h", CUDA_H), ("cstdlib", "#pragma once\n"),
+                       ("cstring", "#pragma once\n")):
+        open(os.path.join(shim, name), "w").write(text)
+    rt = [f"-I{d}" for d in os.environ.get("NVRTC_INCLUDE", "").split(":") if d]
     opts = [f"--gpu-architecture={arch.replace('sm_', 'compute_')}", "-std=c++17", "-default-device",
-            f"-I{os.path.dirname(os.path.abspath(src))}", f"-I{cccl}"] + [f"-I{d}" for d in incs] + [f"-I{shim}"] + extra
+            f"-I{os.path.dirname(os.path.abspath(src))}", f"-I{cccl}"] + [f"-I{d}" for d in incs] + [f"-I{shim}"] + rt + extra
     prog = ctypes.c_void_p()
     text = open(src, "rb").read()
     rc = lib.nvrtcCreateProgram(ctypes.byref(prog), text, os.path.basename(src).encode(), 0, None, None)

@@ -19,6 +19,8 @@
 #   scripts/triton_releases.sh gluon1014 [VERSION...]  Gluon's tutorials 10 (tcgen05.cp), 11 (block-scaled MMA) and
 #       14 (multi-CTA) for 3.6-3.9, every kernel under $top/g1014-V (the table of docs/fidelity.md), a subset copied to
 #       tests/data/ptx/rel100/gluon1014/V (CTest triton_releases_gluon1014_V; needs MIRROR)
+#   scripts/triton_releases.sh t06fwd [VERSION...]  tutorial 06's 17 forward variants for sm_100a (3.4-3.9; needs
+#       MIRROR), five a release in tests/data/ptx/rel100/attn_fwd/V (CTest triton_releases_t06_fwd_V)
 # VERSION defaults to 3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0 (sm90: 3.0.0 3.1.0 3.2.0 too). Each release is installed (pip
 # --target, no dependencies: a few hundred MB, one at a time) under build/triton-releases/triton-V,
 # with one virtualenv (numpy, ml_dtypes, pytest, scikit-build-core) and tc5's package built from this
@@ -28,7 +30,7 @@
 # Not in the default suite (downloads; minutes a release). Needs scripts/build.sh's build/tc5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-what=${1:?usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon|gluon1014 [VERSION...]}
+what=${1:?usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon|gluon1014|t06fwd [VERSION...]}
 shift
 versions=${*:-3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}
 top=$(pwd)/build/triton-releases
@@ -282,5 +284,36 @@ case $what in
       [ -f "$f.ptx" ] && mkdir -p "tests/data/ptx/rel100/tutorials/$v" && cp "$f.ptx" "$f.json" "tests/data/ptx/rel100/tutorials/$v/"
     done
     gluon_small "$mirror" ;;
-  *) echo "usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon|gluon1014 [VERSION...]" >&2; exit 2 ;;
+  t06fwd)
+    # tutorial 06's 17 forward variants (fp16 and fp8 e5m2, d 64 and 128, full and causal, with and without
+    # warp specialisation, d 128's 128/128/3/8 config) for sm_100a, each release's branch text (as tutorials),
+    # Z,H,N_CTX = 1,2,256 under $top/t06fwd-V (the table of docs/fidelity.md; tests/ptx/triton_attention.py
+    # DIR runs them); the fp8 ones again with one head (1,1,256: the tutorial's fp8 V descriptor names V's
+    # elements only for Z H = 1) under $top/t06fwd1-V; five a release copied to tests/data/ptx/rel100/attn_fwd/V
+    # (CTest triton_releases_t06_fwd_V). 3.3.1 compiles none (its text fills the descriptors on the host).
+    mirror=${MIRROR:?MIRROR: a git directory of facebookexperimental/triton}
+    gen=tests/data/ptx/census/gen_triton_corpus.py
+    for v in ${*:-3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}; do
+      install_release "$v"
+      case $v in 3.3.*) b=release/3.3.x ;; 3.4.*|3.5.*) b=release/3.5.x ;; 3.6.*|3.7.*) b=release/3.7.x ;;
+                 3.8.*) b=release/3.8.x ;; *) b=HEAD ;; esac
+      src=$top/src-${b#release/}
+      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$b" python/tutorials | tar -x -C "$src"; }
+      out=$top/t06fwd-$v
+      rm -rf "$out" "$out-1"
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 \
+        --only '^t06' --variants fwd --attn-shape 1,2,256 --work "$top/work-$v" > "$out.log" 2>&1 || true
+      PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-1" --arch 100 \
+        --only '^t06' --variants 'fwd_fp8' --attn-shape 1,1,256 --work "$top/work-$v" > "$out-1.log" 2>&1 || true
+      echo "triton $v ($b): $(ls "$out"/*.ptx 2>/dev/null | wc -l) + $(ls "$out-1"/*.ptx 2>/dev/null | wc -l) kernels ($out.log)"
+      dst=tests/data/ptx/rel100/attn_fwd/$v
+      rm -rf "$dst" && mkdir -p "$dst"
+      for n in fp16_d64_causal fp16_d64_causal_ws fp16_d128_full; do
+        [ -f "$out/t06_attn_fwd_$n.ptx" ] && cp "$out/t06_attn_fwd_$n".{ptx,json} "$dst/"
+      done
+      for n in fp8e5_d64_causal fp8e5_d128_full_ws; do
+        [ -f "$out-1/t06_attn_fwd_$n.ptx" ] && cp "$out-1/t06_attn_fwd_$n".{ptx,json} "$dst/"
+      done
+    done ;;
+  *) echo "usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon|gluon1014|t06fwd [VERSION...]" >&2; exit 2 ;;
 esac

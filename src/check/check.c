@@ -110,6 +110,7 @@ void chk_free(chk_cta *k) {
   if (k->pois)
     for (unsigned w = 0; w < k->n; w++) free(k->pois[w]);
   free(k->pois), free(k->npois), free(k->pois_cap), free(k->rmark), free(k->pslot);
+  free(k->sp_m), free(k->sp_org);
   for (unsigned i = 0; i < DESC_CACHE; i++) free(k->cache[i].g);
   if (k->wgs)
     for (unsigned w = 0; w < k->n; w++) free(k->wgs[w].reg), free(k->wgs[w].grp), free(k->wgs[w].insn);
@@ -131,6 +132,8 @@ void chk_reset(chk_cta *k) {
   memset(k->last_rev, 0, k->n * 4);
   memset(k->cpa_w, 0, k->ngran * 4), memset(k->tma_w, 0, k->ngran * 4), memset(k->cpa_w2, 0, k->ngran * 4);
   memset(k->bulk_r, 0, k->ngran * 4), memset(k->wg_r, 0, k->ngran * 4);
+  free(k->sp_m), free(k->sp_org), k->sp_m = NULL, k->sp_org = NULL; /* stores take chk_smem_store's fast path again */
+  memset(k->sp_insn, 0, sizeof k->sp_insn), memset(k->sp_lanes, 0, sizeof k->sp_lanes);
   memset(k->grp_n, 0, sizeof k->grp_n), memset(k->fence_hseq, 0, sizeof k->fence_hseq), memset(k->fence_htc, 0, sizeof k->fence_htc),
       memset(k->fence_hn, 0, sizeof k->fence_hn);
   k->ntma = 1; /* 0: none */
@@ -360,6 +363,57 @@ static void smem_written(const chk_warp *w, chk_cta *k, bool own, const chk_insn
   }
 }
 
+/* ---- shared memory holding values computed from never-written memory (issue 52) ----
+ * Default mode. Triton 3.5-3.7's fp8 attention (tutorial 06, causal, not
+ * warp-specialised) keeps P in shared memory: the pipeliner's peeled
+ * zero-trip iteration loads S from never-written Tensor Memory, stores the
+ * probabilities computed from it with an unpredicated st.shared, and then
+ * skips the MMA that would read them; the next store of P overwrites them.
+ * As with values discarded in the registers (poison_uses), such a store is
+ * not the finding: its bytes are marked, and what reads them is (an MMA,
+ * tcgen05.cp, wgmma or bulk-copy operand, an ld's value used, another
+ * CTA's read); a store of other values unmarks them. */
+static struct chk_poison *pois_find(chk_cta *k, unsigned wi, uint32_t reg);
+static unsigned pois_rule(const struct chk_poison *p);
+static const char *pois_from(const struct chk_poison *p, char *buf, size_t n);
+static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n);
+
+/* bytes [off, off + n) no longer hold such values */
+static void spois_clear(chk_cta *k, uint32_t off, uint32_t n) {
+  if (!k || !k->sp_m || !n) return;
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++)
+    if (k->sp_m[g]) k->sp_m[g] &= (uint16_t)~gran_mask(g, off, n);
+}
+
+/* the first marked byte of [off, off + n) (its load in *org), UINT32_MAX: none */
+static uint32_t spois_find(const chk_cta *k, uint32_t off, uint32_t n, struct chk_poison *org) {
+  if (!k || !k->sp_m || !n) return UINT32_MAX;
+  for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
+    uint16_t m = k->sp_m[g] & gran_mask(g, off, n);
+    if (m) {
+      if (org) *org = k->sp_org[g];
+      return g * GRAN + (uint32_t)__builtin_ctz(m);
+    }
+  }
+  return UINT32_MAX;
+}
+
+static void spois_store(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
+
+/* an access that reads bytes [off, off + n) of CTA k reads a marked byte: the finding */
+static bool spois_read(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n,
+                       const char *what) {
+  struct chk_poison org;
+  uint32_t b = spois_find(k, off, n, &org);
+  if (b == UINT32_MAX) return false;
+  char name[48], from[160];
+  snprintf(name, sizeof name, "%.*s", (int)strcspn(in->text, " \t"), in->text);
+  report(w, pois_rule(&org), in, lane, (who){org.insn, (int)org.reg, -1},
+         "%s reads %sshared memory 0x%x, which a st.shared filled with a value computed from %s", name, what, b,
+         pois_from(&org, from, sizeof from));
+  return true;
+}
+
 void chk_smem_write(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
   chk_cta *k = w->k;
   if (!k || !n) return;
@@ -371,6 +425,7 @@ void chk_smem_write(const chk_warp *w, const chk_insn *in, int lane, uint32_t of
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) return;
   smem_written(w, k, true, in, lane, off, g, z, e, "");
+  if (k->sp_m || k->npois[wi]) spois_store(k, w, in, lane, off, n);
 }
 
 static void inflight_sources(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t g, const char *by);
@@ -381,6 +436,7 @@ void chk_smem_async_write(const chk_warp *w, const chk_insn *in, int lane, chk_c
   if (z >= k->ngran) z = k->ngran - 1;
   if (t != w->k) xcta_war(w, k, in, lane, g, z);
   smem_written(w, k, t == w->k, in, lane, off, g, z, 0, " by a copy");
+  spois_clear(k, off, n);
   if (k->xs && g <= z) memset(k->xs->wt + g, 0, (z - g + 1) * 4); /* chk_tma_load follows it when its mbarrier is here */
   for (uint32_t x = g; x <= z; x++) {
     k->rg[x].w = k->rg[x].r[0] = k->rg[x].r[1] = 0;
@@ -495,6 +551,7 @@ void chk_cp_async(const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
   chk_cta *k = w->k;
   if (!k || !n) return;
   uint32_t id = group_op(k, w, in, lane, OK_CPA, 0, w->id);
+  spois_clear(k, off, n);
   for (uint32_t g = off / GRAN; id && g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
     uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
@@ -587,6 +644,7 @@ void chk_bulk_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off
   uint32_t checked = 0;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "a TMA store / bulk copy reads", 0);
+    if (k->sp_m && k->sp_m[g]) spois_read(k, w, in, lane, g * GRAN > off ? g * GRAN : off, GRAN, "");
     if (id) k->bulk_r[g] = id, k->rg[g].busy = 1;
     uint32_t ev = k->sm_w[g];
     if (!ev || ev == checked) continue;
@@ -626,6 +684,7 @@ void chk_wgmma(const chk_warp *w, const chk_insn *in, unsigned wg0, const tc5_sm
         uint32_t g = loc.addr / GRAN;
         if (g >= k->ngran) continue;
         if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, -1, g, 0xFFFF, "a wgmma.mma_async reads", 0);
+        if (k->sp_m && k->sp_m[g]) spois_read(k, w, in, -1, g * GRAN, GRAN, "");
         k->wg_r[g] = id, k->rg[g].busy = 1;
       }
   }
@@ -724,6 +783,7 @@ void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off
              b, n, off);
       return;
     }
+  spois_read(k, w, in, lane, off, n, "");
 }
 
 void chk_uninit_flush(const chk_warp *w, const chk_insn *in, tc5_uninit_log *g) {
@@ -822,6 +882,7 @@ static void async_smem_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, 
     uint32_t g = e->g[i];
     if (g >= k->ngran) continue;
     if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "tcgen05.mma / cp reads", 0);
+    if (k->sp_m && k->sp_m[g]) spois_read(k, w, in, lane, g * GRAN, GRAN, "");
     uint32_t ev = k->sm_w[g];
     k->sm_r[g] = id;
     if (!ev || ev == checked) continue;
@@ -1426,8 +1487,12 @@ static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int la
       uint32_t bad = UINT32_MAX;
       for (uint32_t b = off + i * per; b < off + (i + 1) * per && b < s->size && bad == UINT32_MAX; b++)
         if (!(s->written[b >> 3] >> (b & 7) & 1)) bad = b;
-      struct chk_poison *p = pois_find(k, wi, reg);
-      if (bad != UINT32_MAX) {
+      struct chk_poison *p = pois_find(k, wi, reg), stored;
+      uint32_t sb = bad == UINT32_MAX ? spois_find(k, off + i * per, per, &stored) : UINT32_MAX;
+      if (sb != UINT32_MAX) { /* bytes a st.shared filled with a followed value: followed on from its load */
+        pois_set(k, wi, reg, (p ? p->lanes : 0) | bit, &stored);
+        any = true;
+      } else if (bad != UINT32_MAX) {
         struct chk_poison org = {reg, (uint32_t)(in - k->code), 0, bad, true};
         pois_set(k, wi, reg, (p ? p->lanes : 0) | bit, &org);
         any = true;
@@ -1462,6 +1527,53 @@ static const char *pois_from(const struct chk_poison *p, char *buf, size_t n) {
   return buf;
 }
 
+/* a plain st.shared (lane's bytes [off, off + n)) of the own CTA: the bytes of
+ * its data registers that hold (in this lane) a followed value are marked, the
+ * others unmarked; the lane is remembered for chk_after, which then does not
+ * report the store. Data register i holds bytes [off + i n / nsrc, ...). */
+static void spois_store(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
+  unsigned wi = w->id;
+  const unsigned mem = IT_READ | IT_WRITE | IT_ATOMIC | IT_ASYNC | IT_CP_ASYNC | IT_COLLECTIVE;
+  bool plain = !k->strict && (in->traits.flags & mem) == IT_WRITE && lane >= 0 && lane < 32;
+  if (!plain || !k->npois[wi]) {
+    spois_clear(k, off, n);
+    return;
+  }
+  unsigned nsrc = 0, i = 0;
+  EACH_REG(k, in, { (void)reg; nsrc += !dst && o_ >= 1; });
+  if (!nsrc || n % nsrc) {
+    spois_clear(k, off, n);
+    return;
+  }
+  uint32_t per = n / nsrc, bit = 1u << lane, self = (uint32_t)(in - k->code);
+  bool any = false;
+  EACH_REG(k, in, {
+    if (!dst && o_ >= 1) {
+      struct chk_poison *p = pois_find(k, wi, reg);
+      uint32_t a = off + i * per;
+      if (p && (p->lanes & bit)) {
+        if (!k->sp_m) {
+          k->sp_m = calloc(k->ngran ? k->ngran : 1, sizeof *k->sp_m);
+          k->sp_org = calloc(k->ngran ? k->ngran : 1, sizeof *k->sp_org);
+          if (!k->sp_m || !k->sp_org) {
+            free(k->sp_m), free(k->sp_org), k->sp_m = NULL, k->sp_org = NULL;
+            return; /* not followed: chk_after reports the store */
+          }
+        }
+        for (uint32_t g = a / GRAN; g <= (a + per - 1) / GRAN && g < k->ngran; g++)
+          k->sp_m[g] |= gran_mask(g, a, per), k->sp_org[g] = *p, k->sp_org[g].reg = wi; /* reg: the warp */
+        any = true;
+      } else {
+        spois_clear(k, a, per);
+      }
+      i++;
+    }
+  });
+  if (!any) return;
+  if (k->sp_insn[wi] != self + 1) k->sp_insn[wi] = self + 1, k->sp_lanes[wi] = 0;
+  k->sp_lanes[wi] |= bit;
+}
+
 /* An instruction naming a register that holds (in some lanes) a value a
  * tcgen05.ld read from Tensor Memory nothing wrote (0xFFFFFFFF). Triton's
  * pipeliner loads S in a loop that may run zero times, computes on it and
@@ -1489,6 +1601,7 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
     for (unsigned l = 0; l < 32; l++) pm |= (uint32_t)(pr[l] != 0) << l;
   }
   uint32_t T = 0; /* the lanes whose result depends on such a value */
+  uint32_t Ta = 0; /* those through operand 0 (a store's address) */
   EACH_REG(k, in, {
     struct chk_poison *p;
     if (!dst && (p = pois_find(k, wi, reg))) {
@@ -1497,8 +1610,14 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
       else if (selp && o_ == 2) t &= ~pm;
       if (t && !T) org = *p;
       T |= t;
+      if (o_ == 0) Ta |= t;
     }
   });
+  uint32_t self = (uint32_t)(in - k->code);
+  if (k->sp_insn[wi] == self + 1) { /* a st.shared whose marked data spois_store followed into memory */
+    if (!Ta && !(T & ~k->sp_lanes[wi])) T = 0;
+    k->sp_insn[wi] = 0, k->sp_lanes[wi] = 0;
+  }
   if (T && !pure_op(in)) {
     int lane = __builtin_ctz(T);
     char from[160];
@@ -2022,6 +2141,8 @@ void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta 
   chk_cta *k = t, *src = w->k;
   if (!k || !src || !n || !in || chk_iclass(in) != 1) return;
   if (!write) xscope_reads(src, w, in, lane, k, NULL, off, n, "ld.shared::cluster"); /* issue 53 */
+  if (write) spois_clear(k, off, n);
+  else spois_read(k, w, in, lane, off, n, "another CTA's ");
   struct chk_xr *xr = xr_of(k);
   if (!xr) return;
   unsigned wi = w->id;

@@ -205,6 +205,15 @@ struct chk_cta {
   struct chk_poison { uint32_t reg, insn, lanes, taddr; bool smem; } **pois;
   uint32_t *npois, *pois_cap;
   uint32_t pois_new;               /* warps whose last tcgen05.ld or ld marked registers */
+  /* default mode: a plain st.shared of such a value (issue 52) marks the
+   * bytes it wrote instead of reporting (sp_m: per granule, the bytes; sp_org:
+   * the load the value came from; NULL until the first such store); whatever
+   * reads them later is reported, a later store of other values unmarks
+   * them. sp_insn/sp_lanes: the store instruction and lanes of the warp just
+   * so handled, for chk_after (docs/check.md) */
+  uint16_t *sp_m;
+  struct chk_poison *sp_org;
+  uint32_t sp_insn[32], sp_lanes[32];
   /* default mode: a tcgen05.dealloc of columns a tcgen05.mma / cp / shift
    * may still access is reported when the CTA uses Tensor Memory after it
    * (chk_dealloc_used), not when nothing follows (docs/check.md) */
@@ -370,8 +379,9 @@ static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lan
   chk_cta *k = w->k;
   unsigned wi = w->id;
   uint32_t e = k->last_ev[wi], g = off / GRAN, r;
+  /* not when the warp holds followed values or shared memory does (sp_m): chk_smem_write marks the bytes */
   if (e && k->last_insn[wi] == (uint32_t)(in - k->code) && g == (off + n - 1) / GRAN && g < k->ngran &&
-      (!(r = k->sm_r[g]) || chk_known(k, VC(k, k->vc, wi), &k->op[r]))) {
+      !k->npois[wi] && !k->sp_m && (!(r = k->sm_r[g]) || chk_known(k, VC(k, k->vc, wi), &k->op[r]))) {
     k->sm_w[g] = e;
     /* smem-race, the common case: no load of another warp recorded,
      * nothing asynchronous in flight, a weak store: the granule's last

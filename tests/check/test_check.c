@@ -286,6 +286,53 @@ static void test_tmem_uninit_ld_unused(void **s) {
   assert_int_equal(got[0].line, 13);
 }
 
+/* issue 52: a value computed from never-written Tensor Memory stored by a
+ * plain st.shared (Triton 3.5-3.7's fp8 attention keeps P in shared memory
+ * and skips the MMA that reads it in the peeled zero-trip iteration): the
+ * store is silent in default mode, the bytes are followed; p & 2 overwrites
+ * them with 2.0 first (silent), p & 1 loads them and stores the value to
+ * global memory (found at the st.global, naming the tcgen05.ld) */
+static const char *uninit_st_shared = HDR
+    " .shared .align 4 .b32 taddr;\n .shared .align 16 .b32 buf[32];\n mov.u32 %r3, taddr;\n"
+    " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r3], 32;\n"
+    " ld.shared.b32 %r4, [%r3];\n"
+    " tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r5}, [%r4];\n tcgen05.wait::ld.sync.aligned;\n"
+    " mov.u32 %r10, buf; shl.b32 %r11, %r2, 2; add.u32 %r10, %r10, %r11;\n"
+    " add.f32 %r6, %r5, 0f3F800000;\n"
+    " st.shared.b32 [%r10], %r6;\n"
+    " and.b32 %r8, %r1, 2; setp.ne.u32 %p2, %r8, 0;\n"
+    " @%p2 st.shared.b32 [%r10], 0f40000000;\n"
+    " and.b32 %r8, %r1, 1; setp.ne.u32 %p3, %r8, 0;\n"
+    " @%p3 ld.shared.b32 %r7, [%r10];\n"
+    " @%p3 st.global.b32 [%rd3], %r7;\n"
+    " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;\n"
+    " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n ret;\n}\n";
+
+static void test_tmem_uninit_st_shared(void **s) {
+  (void)s;
+  uint32_t out[128];
+  tc5_diag dg;
+  tc5_ptx_stats st;
+  /* stored, never read: silent */
+  assert_int_equal(run_src(uninit_st_shared, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  /* stored, loaded and stored to global memory: found there, naming the tcgen05.ld */
+  assert_int_equal(run_src(uninit_st_shared, 32, 1, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+  assert_int_equal(got[0].line, 23); /* st.global */
+  assert_int_equal(got[0].line2, 14); /* the tcgen05.ld */
+  /* overwritten by another store before the load: silent, the later value read */
+  memset(out, 0, sizeof out);
+  assert_int_equal(run_src(uninit_st_shared, 32, 3, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
+  assert_int_equal(ngot, 0);
+  assert_int_equal(out[5], 0x40000000u);
+  /* strict: the load itself */
+  assert_int_equal(run_src(uninit_st_shared, 32, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].line, 14);
+}
+
 /* issue 51: the seven register-pure instructions the checker's hand-kept
  * list lacked (lop3 shf bfind sad addc subc madc): a never-written Tensor
  * Memory value flows through each one unreported; p & 1 selects the
@@ -734,6 +781,7 @@ int main(void) {
       cmocka_unit_test(test_uninit_goes_on),
       cmocka_unit_test(test_tmem_uninit_ld_used),
       cmocka_unit_test(test_tmem_uninit_ld_unused),
+      cmocka_unit_test(test_tmem_uninit_st_shared),
       cmocka_unit_test(test_tmem_uninit_pure_ops),
       cmocka_unit_test(test_smem_uninit_ld_flow),
       cmocka_unit_test(test_cp_unused_dealloc),
