@@ -7,6 +7,31 @@
 #include <unistd.h>
 #include "timing/timing_impl.h"
 
+/* runs cmd (a shell command line), its output (malloc'd, NUL-terminated; NULL when out of memory) in *out;
+ * the exit status (pclose's; -1 when it could not start). Used for ptxas -v here and for ptxas/nvdisasm in
+ * sass_weights.c */
+int tm_popen(const char *cmd, char **out) {
+  FILE *pp = popen(cmd, "r");
+  size_t cap = 1 << 16, n = 0;
+  char *o = malloc(cap);
+  if (pp && o) {
+    size_t r;
+    while ((r = fread(o + n, 1, cap - 1 - n, pp)) > 0) {
+      n += r;
+      if (n + 1 >= cap) {
+        char *o2 = realloc(o, cap * 2);
+        if (!o2) break;
+        o = o2, cap *= 2;
+      }
+    }
+  }
+  int rc = pp ? pclose(pp) : -1;
+  if (o) o[n] = 0;
+  *out = o;
+  return rc;
+}
+
+
 /* CTAs per SM: the least of the CTA slots, the threads (whole warps), the
  * shared memory (the CTA's bytes, its 1 KiB reserved included) and the
  * registers (per warp, rounded up to the allocation unit), as CUDA's
@@ -106,24 +131,8 @@ static int run_ptxas(const char *ptxas, const char *arch, const char *ptx, size_
   close(fd);
   char cmd[1400];
   snprintf(cmd, sizeof cmd, "'%s' -v -arch=%s -o /dev/null '%s' 2>&1", ptxas, arch, tmpl);
-  FILE *pp = popen(cmd, "r");
-  size_t cap = 1 << 16, n = 0;
-  char *o = malloc(cap);
-  if (pp && o) {
-    size_t r;
-    while ((r = fread(o + n, 1, cap - 1 - n, pp)) > 0) {
-      n += r;
-      if (n + 1 >= cap) {
-        char *o2 = realloc(o, cap * 2);
-        if (!o2) break;
-        o = o2, cap *= 2;
-      }
-    }
-  }
-  int rc = pp ? pclose(pp) : -1;
+  int rc = tm_popen(cmd, out);
   unlink(tmpl);
-  if (o) o[n] = 0;
-  *out = o;
   return rc;
 }
 

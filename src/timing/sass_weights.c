@@ -88,27 +88,6 @@ bool tm_sass_write_loc(FILE *f, const char *ptx, size_t len, const char *version
   return filed;
 }
 
-/* runs cmd, its output (malloc'd) in *out; the exit status */
-static int sw_popen(const char *cmd, char **out) {
-  FILE *pp = popen(cmd, "r");
-  size_t cap = 1 << 16, n = 0;
-  char *o = malloc(cap);
-  if (pp && o) {
-    size_t r;
-    while ((r = fread(o + n, 1, cap - 1 - n, pp)) > 0) {
-      n += r;
-      if (n + 1 >= cap) {
-        char *o2 = realloc(o, cap * 2);
-        if (!o2) break;
-        o = o2, cap *= 2;
-      }
-    }
-  }
-  int rc = pp ? pclose(pp) : -1;
-  if (o) o[n] = 0;
-  *out = o;
-  return rc;
-}
 
 static const char *sw_find_in(const char *p, size_t n, const char *k) {
   size_t kl = strlen(k);
@@ -207,7 +186,7 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
     if (!ok) break;
     char cmd[1600], *out = NULL;
     snprintf(cmd, sizeof cmd, "'%s' -lineinfo -arch=%s -o '%s' '%s' 2>&1", ptxas, arch, bin, src);
-    int rc = sw_popen(cmd, &out);
+    int rc = tm_popen(cmd, &out);
     if (rc) { /* a PTX newer than this ptxas: once more with the .version it names (as occupancy.c) */
       const char *cv = out ? strstr(out, "current version is '") : NULL;
       if (!attempt && cv && strstr(out, "Unsupported .version")) sscanf(cv + 20, "%15[0-9.]", ver);
@@ -217,7 +196,7 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
     }
     free(out);
     snprintf(cmd, sizeof cmd, "'%s' -g -c '%s' 2>/dev/null", nvd, bin);
-    rc = sw_popen(cmd, &out);
+    rc = tm_popen(cmd, &out);
     if (!rc && out) tm_sass_count(out, cnt, nl), st = TC5_OK;
     free(out);
     break;

@@ -35,7 +35,8 @@ typedef struct tm_params {
 } tm_params;
 tc5_status tm_params_load(const char *gpu, tm_params *p);
 
-/* occupancy (occupancy.c) */
+/* occupancy (occupancy.c); tm_popen: a command's output (ptxas, nvdisasm) */
+int tm_popen(const char *cmd, char **out);
 typedef struct tm_occupancy {
   uint32_t ctas;        /* CTAs per SM */
   const char *limit;    /* what limits it */
