@@ -57,6 +57,9 @@ typedef struct tc5_timing_result {
                                   "registers", "CTA slots" (a static string)          */
   uint32_t regs_per_thread;  /* used for occupancy                                    */
   bool regs_from_ptxas;      /* from ptxas -v (cfg.timing_regs), else an estimate      */
+  bool issue_sass_missing;   /* the GPU's table counts issue from ptxas's SASS, but no
+                                counts were given (cfg.timing_sass: ptxas or nvdisasm
+                                not found): one issue per PTX instruction instead     */
   uint32_t smem_per_cta;     /* bytes, the 1 KiB reserved included                    */
   double waves;              /* CTAs / (SMs x ctas_per_sm)                            */
   uint32_t sms;              /* SMs of the GPU                                        */

@@ -420,7 +420,9 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     PTX carries .loc, else "") and what the kernel printed; its .timing is
     the prediction when the model ran (a dict: gpu, seconds, cycles,
     clock_ghz, sampled, ctas_simulated, ctas_total, ctas_per_sm,
-    occupancy_limit, regs_per_thread, regs_from_ptxas, smem_per_cta, waves,
+    occupancy_limit, regs_per_thread, regs_from_ptxas, issue_sass_missing (True: the
+    GPU's table counts issue from ptxas's SASS but ptxas/nvdisasm were not
+    found), smem_per_cta, waves,
     sms, busy (unit name -> fraction), limit (a unit's name or "latency"),
     cta_cycles_min/max, dram_bytes, l2_bytes, flops, text: the lines `tc5
     run --timing` prints), else None. Kernel errors (out of bounds,

@@ -453,6 +453,7 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   res->occupancy_limit = l->occ.limit;
   res->regs_per_thread = s->regs_per_thread ? s->regs_per_thread : 64;
   res->regs_from_ptxas = s->regs_per_thread != 0;
+  res->issue_sass_missing = p->issue_from_sass && !(s->sass && s->sass_lines);
   res->smem_per_cta = s->smem_per_cta;
   res->sms = (uint32_t)p->sm_count;
   res->ctas_total = N * s->cluster_size;
@@ -492,6 +493,9 @@ tc5_status tc5_timing_format(const tc5_timing_result *r, char *buf, size_t cap) 
   OUT("tc5 run: timing: %llu CTAs, %.2f waves of %u SMs x %u CTAs/SM (limited by %s; %u registers/thread%s, %u B shared/CTA)\n",
       (unsigned long long)r->ctas_total, r->waves, r->sms, r->ctas_per_sm, r->occupancy_limit ? r->occupancy_limit : "?",
       r->regs_per_thread, r->regs_from_ptxas ? " from ptxas" : " estimated", r->smem_per_cta);
+  if (r->issue_sass_missing)
+    OUT("tc5 run: timing: issue counted per PTX instruction: ptxas's SASS counts not found (ptxas and nvdisasm: "
+        "TC5_PTXAS, TC5_NVDISASM, PATH); %s's parameter table assumes them\n", r->gpu);
   OUT("tc5 run: timing: busy:");
   for (unsigned u = 0; u < TC5_TU_COUNT; u++) OUT(" %s %.0f%%%s", tc5_timing_unit_name((tc5_timing_unit)u), 100 * r->busy[u], u + 1 < TC5_TU_COUNT ? "," : "\n");
   OUT("tc5 run: timing: limited by %s\n", r->latency_bound ? "latency (no unit above 60% busy)" : tc5_timing_unit_name(r->limit));
