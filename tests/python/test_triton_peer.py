@@ -88,7 +88,7 @@ def test_peer_guard(tmp_path):
     env = peer.environment()
     res = peer.run_chunk(sys.executable, str(tmp_path), env, GUARD, 0)
     bad = {k: v for k, v in res.items() if v[0] != "passed"}
-    assert not bad, "\n".join(f"{k}: {o}: {peer.one_line(m)}" for k, (o, m, _) in bad.items())
+    assert not bad, "\n".join(f"{k}: {o}: {peer.one_line(m)}" for k, (o, m, *_) in bad.items())
 
 
 def test_peer_selection(tmp_path):

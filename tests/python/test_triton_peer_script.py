@@ -51,5 +51,5 @@ def test_deadline_drops_the_chunk(tmp_path):
     assert peer.run_chunk(sys.executable, str(tmp_path), env, ids, 0, time.time() + 6) is None
     assert (tmp_path / "chunk0.dropped").exists() and not (tmp_path / "chunk0.xml").exists()
     res = peer.run_chunk(sys.executable, str(tmp_path), dict(env, NAP="0"), ids, 0)
-    assert res == {"test_core.py::test_a": ("passed", "", None)}  # no harness conftest here: no launch count
+    assert res == {"test_core.py::test_a": ("passed", "", None, {})}  # no harness conftest here: no launch count, no cost
     assert not (tmp_path / "chunk0.dropped").exists()
