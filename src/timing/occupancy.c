@@ -31,6 +31,58 @@ int tm_popen(const char *cmd, char **out) {
   return rc;
 }
 
+/* FNV-1a over n bytes, continuing from h: the cache keys of ptxas's answers (here and sass_weights.c) */
+uint64_t tm_fnv(const char *s, size_t n, uint64_t h) {
+  for (size_t k = 0; k < n; k++) h = (h ^ (uint8_t)s[k]) * 1099511628211ull;
+  return h;
+}
+
+/* an executable named `name`: $ENV, PATH, beside `beside` (a path; NULL: not looked for), then
+ * /usr/local/cuda/bin; NULL when none (buf: cap bytes, the found path's storage) */
+const char *tm_find_exe(const char *env, const char *name, const char *beside, char *buf, size_t cap) {
+  const char *e = getenv(env);
+  if (e && *e) return access(e, X_OK) ? NULL : e;
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    const char *c = strchr(path, ':');
+    size_t n = c ? (size_t)(c - path) : strlen(path);
+    snprintf(buf, cap, "%.*s/%s", (int)n, path, name);
+    if (n && !access(buf, X_OK)) return buf;
+    path = c ? c + 1 : NULL;
+  }
+  if (beside) {
+    const char *sl = strrchr(beside, '/');
+    if (sl) {
+      snprintf(buf, cap, "%.*s/%s", (int)(sl - beside), beside, name);
+      if (!access(buf, X_OK)) return buf;
+    }
+  }
+  snprintf(buf, cap, "/usr/local/cuda/bin/%s", name);
+  return access(buf, X_OK) ? NULL : buf;
+}
+
+/* the cache directory $XDG_CACHE_HOME/tc5/SUB (else ~/.cache/tc5/SUB, else /tmp/.cache/tc5/SUB) in dir, and the
+ * file of key h in it in file */
+void tm_cache_path(const char *sub, uint64_t h, char *dir, size_t dcap, char *file, size_t fcap) {
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (xdg && *xdg) snprintf(dir, dcap, "%s/tc5/%s", xdg, sub);
+  else snprintf(dir, dcap, "%s/.cache/tc5/%s", home && *home ? home : "/tmp", sub);
+  snprintf(file, fcap, "%s/%016llx", dir, (unsigned long long)h);
+}
+
+/* mkdir -p dir (best effort: the caches are) */
+void tm_mkdirs(const char *dir) {
+  char mk[600];
+  snprintf(mk, sizeof mk, "%s", dir);
+  for (char *s = mk + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      mkdir(mk, 0777);
+      *s = '/';
+    }
+  mkdir(mk, 0777);
+}
+
 
 /* CTAs per SM: the least of the CTA slots, the threads (whole warps), the
  * shared memory (the CTA's bytes, its 1 KiB reserved included) and the
@@ -59,24 +111,6 @@ void tm_occupancy_of(const tm_params *p, uint32_t threads, uint32_t smem, uint32
   o->ctas = n;
 }
 
-static uint64_t fnv(const char *s, size_t n, uint64_t h) {
-  for (size_t k = 0; k < n; k++) h = (h ^ (uint8_t)s[k]) * 1099511628211ull;
-  return h;
-}
-
-static const char *find_ptxas(char *buf, size_t cap) {
-  const char *e = getenv("TC5_PTXAS");
-  if (e && *e) return access(e, X_OK) ? NULL : e;
-  const char *path = getenv("PATH");
-  while (path && *path) {
-    const char *c = strchr(path, ':');
-    size_t n = c ? (size_t)(c - path) : strlen(path);
-    snprintf(buf, cap, "%.*s/ptxas", (int)n, path);
-    if (n && !access(buf, X_OK)) return buf;
-    path = c ? c + 1 : NULL;
-  }
-  return access("/usr/local/cuda/bin/ptxas", X_OK) ? NULL : "/usr/local/cuda/bin/ptxas";
-}
 
 /* "Used N registers" of the entry's "Function properties for NAME" /
  * "Compiling entry function 'NAME'" block of ptxas -v's output */
@@ -141,14 +175,11 @@ tc5_status tc5_timing_ptxas_regs(const char *ptx, size_t len, const char *entry,
   if (!ptx || !regs) return TC5_EINVAL;
   const char *arch = gpu && !strcmp(gpu, "b200") ? "sm_100a" : gpu && (!strcmp(gpu, "h100") || !strcmp(gpu, "h200")) ? "sm_90a" : NULL;
   if (!arch) return tc5_diag_add(diag, TC5_EINVAL, "timing", 0, "timing: no parameter table for GPU '%.40s'", gpu ? gpu : "(null)");
-  uint64_t h = fnv(ptx, len, 14695981039346656037ull);
-  h = fnv(arch, strlen(arch), h);
-  if (entry) h = fnv(entry, strlen(entry), h);
+  uint64_t h = tm_fnv(ptx, len, 14695981039346656037ull);
+  h = tm_fnv(arch, strlen(arch), h);
+  if (entry) h = tm_fnv(entry, strlen(entry), h);
   char dir[512], file[600];
-  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  if (xdg && *xdg) snprintf(dir, sizeof dir, "%s/tc5/ptxas", xdg);
-  else snprintf(dir, sizeof dir, "%s/.cache/tc5/ptxas", home && *home ? home : "/tmp");
-  snprintf(file, sizeof file, "%s/%016llx", dir, (unsigned long long)h);
+  tm_cache_path("ptxas", h, dir, sizeof dir, file, sizeof file);
   FILE *f = fopen(file, "r");
   if (f) {
     unsigned v;
@@ -160,7 +191,7 @@ tc5_status tc5_timing_ptxas_regs(const char *ptx, size_t len, const char *entry,
     }
   }
   char pb[512];
-  const char *ptxas = find_ptxas(pb, sizeof pb);
+  const char *ptxas = tm_find_exe("TC5_PTXAS", "ptxas", NULL, pb, sizeof pb);
   if (!ptxas) return tc5_diag_add(diag, TC5_EUNSUPPORTED, "ptxas", 0, "timing: no ptxas found ($TC5_PTXAS, PATH)");
   /* a PTX newer than this ptxas (Triton 3.9 writes .version 9.4; ptxas 13.0
    * reads 9.0): once more with the .version it names, which changes no
@@ -182,15 +213,7 @@ tc5_status tc5_timing_ptxas_regs(const char *ptx, size_t len, const char *entry,
   if (!ok) return tc5_diag_add(diag, TC5_EUNSUPPORTED, "ptxas", (uint64_t)rc, "timing: ptxas -v -arch=%s gave no register count", arch);
   *regs = v;
   /* cache it (best effort) */
-  char mk[600];
-  snprintf(mk, sizeof mk, "%s", dir);
-  for (char *s = mk + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      mkdir(mk, 0777);
-      *s = '/';
-    }
-  mkdir(mk, 0777);
+  tm_mkdirs(dir);
   f = fopen(file, "w");
   if (f) {
     fprintf(f, "%u\n", v);

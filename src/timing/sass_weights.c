@@ -17,34 +17,6 @@
 #include <unistd.h>
 #include "timing/timing_impl.h"
 
-static uint64_t sw_fnv(const char *s, size_t n, uint64_t h) {
-  for (size_t k = 0; k < n; k++) h = (h ^ (uint8_t)s[k]) * 1099511628211ull;
-  return h;
-}
-
-/* an executable named `name`: $ENV, PATH, beside `beside` (a path), then /usr/local/cuda/bin */
-static const char *sw_find(const char *env, const char *name, const char *beside, char *buf, size_t cap) {
-  const char *e = getenv(env);
-  if (e && *e) return access(e, X_OK) ? NULL : e;
-  const char *path = getenv("PATH");
-  while (path && *path) {
-    const char *c = strchr(path, ':');
-    size_t n = c ? (size_t)(c - path) : strlen(path);
-    snprintf(buf, cap, "%.*s/%s", (int)n, path, name);
-    if (n && !access(buf, X_OK)) return buf;
-    path = c ? c + 1 : NULL;
-  }
-  if (beside) {
-    const char *sl = strrchr(beside, '/');
-    if (sl) {
-      snprintf(buf, cap, "%.*s/%s", (int)(sl - beside), beside, name);
-      if (!access(buf, X_OK)) return buf;
-    }
-  }
-  snprintf(buf, cap, "/usr/local/cuda/bin/%s", name);
-  return access(buf, X_OK) ? NULL : buf;
-}
-
 /* the text with a .loc before every instruction line (version: the .version to write, NULL: its own) */
 bool tm_sass_write_loc(FILE *f, const char *ptx, size_t len, const char *version) {
   int depth = 0;
@@ -138,14 +110,11 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
   for (size_t k = 0; k < len; k++) nl += ptx[k] == '\n';
   uint16_t *cnt = calloc((size_t)nl + 1, sizeof *cnt);
   if (!cnt) return TC5_ENOMEM;
-  uint64_t h = sw_fnv(ptx, len, 14695981039346656037ull);
-  h = sw_fnv(arch, strlen(arch), h);
-  h = sw_fnv("sass-per-line-2", 15, h); /* the .loc text's version: a new one re-runs ptxas */
+  uint64_t h = tm_fnv(ptx, len, 14695981039346656037ull);
+  h = tm_fnv(arch, strlen(arch), h);
+  h = tm_fnv("sass-per-line-2", 15, h); /* the .loc text's version: a new one re-runs ptxas */
   char dir[512], file[600];
-  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  if (xdg && *xdg) snprintf(dir, sizeof dir, "%s/tc5/sass", xdg);
-  else snprintf(dir, sizeof dir, "%s/.cache/tc5/sass", home && *home ? home : "/tmp");
-  snprintf(file, sizeof file, "%s/%016llx", dir, (unsigned long long)h);
+  tm_cache_path("sass", h, dir, sizeof dir, file, sizeof file);
   FILE *f = fopen(file, "r");
   if (f) { /* "LINE COUNT" rows */
     unsigned a, b;
@@ -159,8 +128,8 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
     }
   }
   char pb[512], db[512];
-  const char *ptxas = sw_find("TC5_PTXAS", "ptxas", NULL, pb, sizeof pb);
-  const char *nvd = sw_find("TC5_NVDISASM", "nvdisasm", ptxas, db, sizeof db);
+  const char *ptxas = tm_find_exe("TC5_PTXAS", "ptxas", NULL, pb, sizeof pb);
+  const char *nvd = tm_find_exe("TC5_NVDISASM", "nvdisasm", ptxas, db, sizeof db);
   if (!ptxas || !nvd) {
     free(cnt);
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, ptxas ? "nvdisasm" : "ptxas", 0,
@@ -210,15 +179,7 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "ptxas", 0, "timing: ptxas -lineinfo / nvdisasm -g -arch=%s gave no SASS lines", arch);
   }
   /* cache it (best effort) */
-  char mk[600];
-  snprintf(mk, sizeof mk, "%s", dir);
-  for (char *s = mk + 1; *s; s++)
-    if (*s == '/') {
-      *s = 0;
-      mkdir(mk, 0777);
-      *s = '/';
-    }
-  mkdir(mk, 0777);
+  tm_mkdirs(dir);
   f = fopen(file, "w");
   if (f) {
     for (uint32_t k = 0; k <= nl; k++)

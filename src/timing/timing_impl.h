@@ -35,8 +35,13 @@ typedef struct tm_params {
 } tm_params;
 tc5_status tm_params_load(const char *gpu, tm_params *p);
 
-/* occupancy (occupancy.c); tm_popen: a command's output (ptxas, nvdisasm) */
+/* occupancy (occupancy.c); with the tools ptxas's answers need (occupancy.c, sass_weights.c): a command's
+ * output, a hash key, an executable on the path, a cache file */
 int tm_popen(const char *cmd, char **out);
+uint64_t tm_fnv(const char *s, size_t n, uint64_t h);
+const char *tm_find_exe(const char *env, const char *name, const char *beside, char *buf, size_t cap);
+void tm_cache_path(const char *sub, uint64_t h, char *dir, size_t dcap, char *file, size_t fcap);
+void tm_mkdirs(const char *dir);
 typedef struct tm_occupancy {
   uint32_t ctas;        /* CTAs per SM */
   const char *limit;    /* what limits it */
