@@ -75,6 +75,7 @@ CAUSES = [
     ("tc5: checker finding", r"HazardError"),
     ("tc5: memory never written read", r"UninitializedError|TC5_EUNINIT"),
     ("tc5: out of bounds", r"BoundsError|TC5_EBOUNDS"),
+    ("too slow for a CPU model: past the per-case CPU limit (TC5_PEER_CPU_LIMIT)", r"more than TC5_PEER_CPU_LIMIT"),
     ("too slow for a CPU model: past the per-case limit (TC5_PEER_TIMEOUT)", r"_PeerTimeout|ran past TC5_PEER_TIMEOUT"),
     ("tc5: deadlock", r"DeadlockError"),
     ("tc5: other error", r"tc5\.\w*Error|TC5_E[A-Z]+"),
