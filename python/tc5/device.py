@@ -158,11 +158,43 @@ def _watch_library_impls():
         r = impl(self, op_name, fn, *args, **kwargs)
         for k in set(L._impls) - before:
             _library_kernels[k] = (fn, bool(kwargs.get("with_keyset", False)))
+            _composite_on_cpu_as_on_cuda(impl, self, k)
         return r
 
     watched.tc5 = True
     watched.__wrapped__ = impl
     L.Library.impl = watched
+
+
+def _composite_on_cpu_as_on_cuda(impl, lib, key):
+    """a library's CUDA kernel for an ATen operator PyTorch defines as CompositeImplicitAutograd
+    (torch.arcsinh, an alias of asinh): on a GPU the direct CUDA registration wins, and the dispatcher's
+    AutogradCUDA entry no longer takes the composite (c10's OperatorEntry: the composite serves an
+    autograd key only where its backend has no kernel of its own), so the operator reaches the
+    library's kernel whole. The shim's tensors are CPU tensors, whose AutogradCPU entry still runs
+    the composite: the operator was taken apart (arcsinh into asinh) above the dispatch mode, and the
+    library's kernel never ran. A CPU kernel registered beside it, through the same Library (so it
+    goes when the library's registrations go, as FlagGems' use_gems() exit takes them), makes the CPU's
+    table CUDA's: the operator comes to the mode whole; the kernel itself, reached only with no mode
+    on, computes what the composite does"""
+    ns, _, rest = key.partition("/")
+    op, _, dk = rest.rpartition("/")
+    if ns != "aten" or dk != "CUDA":
+        return
+    import torch
+    name, _, overload = op.partition(".")
+    qual = f"aten::{op}"
+    has = torch._C._dispatch_has_kernel_for_dispatch_key
+    if not has(qual, "CompositeImplicitAutograd") or has(qual, "CPU") or f"aten/{op}/CPU" in _impls_now():
+        return
+    packet = getattr(torch.ops.aten, name)
+    ov = getattr(packet, overload or "default")
+    impl(lib, op, lambda *a, **kw: ov.decompose(*a, **kw), "CPU")
+
+
+def _impls_now():
+    import torch.library
+    return getattr(torch.library, "_impls", ())
 
 
 def _call_cuda_kernel(func, key, cuda_key, args, kwargs):

@@ -81,6 +81,32 @@ def test_library_cuda_kernel_reached():
     assert "dispatch ok" in out
 
 
+def test_library_kernel_for_a_composite_operator():
+    # torch.arcsinh is CompositeImplicitAutograd (asinh underneath): on a GPU a library's CUDA kernel for it
+    # takes the operator whole; under the shim it must too, not asinh's CPU kernel after the composite ran;
+    # when the library's registrations go (FlagGems' use_gems() exit), the composite and its gradient are back
+    out = run("""
+        calls = []
+        lib = torch.library.Library("aten", "IMPL")
+
+        def arcsinh(t):
+            calls.append(t.shape)
+            return torch.ops.aten.asinh.default(t)
+
+        lib.impl("arcsinh", arcsinh, "CUDA")
+        x = torch.tensor([0.5, -2.0], device="cuda")
+        assert torch.equal(torch.arcsinh(x), torch.ops.aten.asinh.default(x)) and calls == [torch.Size([2])]
+        assert torch.equal(torch.ops.aten.arcsinh.default(x), torch.arcsinh(x)) and len(calls) == 3
+        lib._destroy()
+        assert not torch._C._dispatch_has_kernel_for_dispatch_key("aten::arcsinh", "CPU")
+        y = torch.tensor([0.5, -2.0], device="cuda", requires_grad=True)
+        torch.arcsinh(y).sum().backward()
+        assert len(calls) == 3 and torch.allclose(y.grad, 1 / torch.sqrt(y.detach() ** 2 + 1))
+        print("composite ok")
+    """)
+    assert "composite ok" in out
+
+
 def test_triton_kernel_on_cuda_tensors():
     out = run("""
         import triton
