@@ -235,12 +235,41 @@ def enter_dispatch(now: bool = False):
             _watch_library_impls()
             from torch.overrides import _get_current_function_mode
             _function_mode = _get_current_function_mode()
+            _follow_threads()
         if not now:
             return None
         CudaDispatch = _make_mode()
         _mode = CudaDispatch()
         _mode.__enter__()
         return _mode
+
+
+def _follow_threads():
+    """PyTorch's mode stacks are per thread: a thread the program starts (FlagGems' test_libentry
+    makes tensors in two) began with neither the shim's TorchFunctionMode (its device="cuda" went to
+    CUDA's runtime) nor the dispatch mode. Each new threading.Thread now starts with them, as every
+    thread of a process on a GPU sees the one device. (Autocast's state stays per thread, as CUDA's.)"""
+    import threading
+    boot = threading.Thread._bootstrap_inner  # CPython's: every Thread (subclasses override run, not this)
+    if getattr(boot, "tc5", False):
+        return
+
+    def bootstrap_inner(self):
+        _enter_in_this_thread()
+        return boot(self)
+
+    bootstrap_inner.tc5 = True
+    bootstrap_inner.__wrapped__ = boot
+    threading.Thread._bootstrap_inner = bootstrap_inner
+
+
+def _enter_in_this_thread():
+    import torch
+    from torch.utils._python_dispatch import _push_mode
+    if _function_mode is not None:
+        torch._C._push_on_torch_function_stack(_function_mode)
+    if _mode is not None:
+        _push_mode(_mode)
 
 
 _gen = None

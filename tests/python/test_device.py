@@ -18,6 +18,7 @@ PRELUDE = """
 import os
 os.environ["TC5_TRITON_TORCH_CUDA"] = "1"
 import torch
+import tc5.device
 import tc5.triton
 tc5.triton.activate()
 """
@@ -105,6 +106,37 @@ def test_library_kernel_for_a_composite_operator():
         print("composite ok")
     """)
     assert "composite ok" in out
+
+
+def test_threads_see_the_device():
+    # a thread the program starts sees the one device as the main thread does (PyTorch's mode stacks are
+    # per thread): its "cuda" tensors (device="cuda" or an index) are host memory answering CUDA, and a
+    # library's CUDA kernel is reached from it (FlagGems' test_libentry::test_threadsafety's shape)
+    out = run("""
+        import threading
+        calls, seen = [], []
+        lib = torch.library.Library("aten", "IMPL")
+
+        def neg(t):
+            calls.append(threading.current_thread().name)
+            return torch.zeros_like(t) - t
+
+        lib.impl("neg", neg, "CUDA")
+        tc5.device.enter_dispatch(now=True)
+
+        def work(dev):
+            x = torch.arange(4.0, device=dev)
+            seen.append((x.is_cuda, x.device.type, torch.equal(-x, torch.tensor([0.0, -1.0, -2.0, -3.0]))))
+
+        ts = [threading.Thread(target=work, args=(d,), name=f"t{d}") for d in (0, "cuda")]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        assert seen == [(True, "cuda", True)] * 2 and sorted(calls) == ["t0", "tcuda"], (seen, calls)
+        print("threads ok")
+    """)
+    assert "threads ok" in out
 
 
 def test_triton_kernel_on_cuda_tensors():
