@@ -133,11 +133,25 @@ def _make_mode():
                     routed_n[0] = len(impls)
                 key = f"aten/{_op_name(func)}/CUDA"
                 mine = routed[func] = key if key in impls and key not in _torch_own else ""
-            if mine:
+            if mine and ("device" in kwargs or _has_tensor(args) or _has_tensor(kwargs)):
                 return _call_cuda_kernel(func, mine, cuda_key, args, kwargs)
-            return func(*args, **kwargs)
+            return func(*args, **kwargs)  # no tensor (only Python numbers: the CPU's kernel on a GPU too)
 
     return CudaDispatch
+
+
+def _has_tensor(x) -> bool:
+    """whether x (an operator's arguments) holds a tensor: the dispatcher picks the kernel from the
+    tensors' keys, and an operator of Python numbers alone (torch.div(1.5, 0.7): wrapped numbers,
+    CPU scalars, which __torch_dispatch__ sees as numbers) runs the CPU's kernel on a GPU too"""
+    import torch
+    if isinstance(x, torch.Tensor):
+        return True
+    if isinstance(x, (list, tuple)):
+        return any(_has_tensor(v) for v in x)
+    if isinstance(x, dict):
+        return any(_has_tensor(v) for v in x.values())
+    return False
 
 
 _library_kernels: dict = {}  # torch.library._impls's key ("aten/add.Tensor/CUDA") -> (fn, with_keyset)
@@ -255,7 +269,16 @@ def _follow_threads():
         return
 
     def bootstrap_inner(self):
-        _enter_in_this_thread()
+        run = self.run
+
+        def run_on_the_device():  # the modes on for the thread's own work, off before it ends
+            pushed = _enter_in_this_thread()
+            try:
+                return run()
+            finally:
+                _leave_in_this_thread(pushed)
+
+        self.run = run_on_the_device
         return boot(self)
 
     bootstrap_inner.tc5 = True
@@ -266,10 +289,21 @@ def _follow_threads():
 def _enter_in_this_thread():
     import torch
     from torch.utils._python_dispatch import _push_mode
-    if _function_mode is not None:
-        torch._C._push_on_torch_function_stack(_function_mode)
-    if _mode is not None:
-        _push_mode(_mode)
+    pushed = (_function_mode, _mode)
+    if pushed[0] is not None:
+        torch._C._push_on_torch_function_stack(pushed[0])
+    if pushed[1] is not None:
+        _push_mode(pushed[1])
+    return pushed
+
+
+def _leave_in_this_thread(pushed):
+    import torch
+    from torch.utils._python_dispatch import _pop_mode
+    if pushed[1] is not None:
+        _pop_mode()
+    if pushed[0] is not None:
+        torch._C._pop_torch_function_stack()
 
 
 _gen = None

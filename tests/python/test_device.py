@@ -77,6 +77,15 @@ def test_library_cuda_kernel_reached():
         x = torch.arange(4.0, device="cuda")
         assert torch.equal(-x, torch.tensor([0.0, -1.0, -2.0, -3.0])) and calls == [torch.Size([4])]
         assert torch.equal(x.abs(), x) and len(calls) == 1  # no kernel registered: the CPU's
+
+        def div_mode(a, b, rounding_mode=None):
+            calls.append("div")
+            return torch.zeros_like(a)
+
+        lib.impl("div.Tensor_mode", div_mode, "CUDA")
+        # Python numbers alone are CPU scalars to the dispatcher: the CPU's kernel, on a GPU too
+        assert torch.equal(torch.div(7.5, 2.0, rounding_mode="trunc"), torch.tensor(3.0)) and len(calls) == 1
+        assert torch.equal(torch.div(x, 2.0, rounding_mode="trunc"), torch.zeros(4)) and calls[-1] == "div"
         print("dispatch ok")
     """)
     assert "dispatch ok" in out
