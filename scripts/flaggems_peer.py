@@ -122,6 +122,10 @@ KNOWN = [
     # argument, a TypeError: the same on a B200
     (r"test_flash_mla\.py::test_flash_mla\[", "FlagGems: flash_mla has no branch for capability 10 (a B200) and "
      "its error call lacks an argument (TypeError on a B200 too)", r"backend_not_support\(\) missing"),
+    # the test's reference, torch.trace of a float16 "cuda" tensor, runs PyTorch's CPU kernel under the shim,
+    # which has no float16 trace (CUDA's has): the reference fails before FlagGems' kernel is called
+    (r"test_trace\.py::test_trace\[", "tc5 (device identity): the test's reference runs PyTorch's CPU kernels, "
+     "which lack float16 trace (CUDA's has it); not fixed", r"\"trace\" not implemented for 'Half'"),
     # the test draws its parameters at random when its module is imported: the ids differ per collection,
     # and the selected id is not collected again in the chunk's process
     (r"test_diagonal_backward\.py::", "test: its parameters are drawn at random at import (the case's id is not "
