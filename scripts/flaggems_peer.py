@@ -141,6 +141,11 @@ KNOWN = [
     # FlagGems registers "addcmul" but not "addcmul.out": torch.addcmul(..., out=) runs PyTorch's kernel on a GPU too
     (r"test_addcmul\.py::test_addcmul_out", "FlagGems: registers addcmul, not addcmul.out (PyTorch's kernel on any "
      "device)", NO_LAUNCH),
+    # arange in bfloat16 to 1024: the reference runs PyTorch's CPU arange under the shim, which gives 512 for 515
+    # (bf16 arithmetic), where CUDA's (aten/src/ATen/native/cuda/RangeFactories.cu: start + step * i in float,
+    # rounded once) and FlagGems' kernel on tc5 (cvt.rn.bf16.u32 of the integer) give 516, the nearest
+    (r"test_arange_start\.py::test_arange\[[^\]]*-dtype2-", "reference: PyTorch's CPU bfloat16 arange is not "
+     "rounded once from the exact value (CUDA's and FlagGems' kernel on tc5 are)", r"not equal"),
     # the test draws its parameters at random when its module is imported: the ids differ per collection,
     # and the selected id is not collected again in the chunk's process
     (r"test_diagonal_backward\.py::", "test: its parameters are drawn at random at import (the case's id is not "
