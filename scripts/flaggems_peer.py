@@ -146,6 +146,14 @@ KNOWN = [
     # rounded once) and FlagGems' kernel on tc5 (cvt.rn.bf16.u32 of the integer) give 516, the nearest
     (r"test_arange_start\.py::test_arange\[[^\]]*-dtype2-", "reference: PyTorch's CPU bfloat16 arange is not "
      "rounded once from the exact value (CUDA's and FlagGems' kernel on tc5 are)", r"not equal"),
+    # FlagGems' nvidia ARCH_MAP knows capabilities 9 and 8 only: on a B200 (10) BackendArchEvent.has_arch is False
+    # ("Unsupported GPU arch"), and config.py's default enable list then reads arch_name before assigning it
+    (r"test_enable_api\.py::", "FlagGems: no arch for capability 10 (ARCH_MAP: 8, 9), and its config code reads "
+     "arch_name unassigned then (an UnboundLocalError on a B200 too)", r"arch_name"),
+    # the test's reference calls PyTorch's CUDA-only flash attention (aten::_flash_attention_forward: CUDA, Meta)
+    (r"test_flash_attention\.py::", "tc5 (device identity): the test's reference calls PyTorch's CUDA-only "
+     "_flash_attention_forward (FlashAttention-2, C++/CUDA), which the shim cannot serve; not fixed",
+     r"_flash_attention_forward"),
     # the test draws its parameters at random when its module is imported: the ids differ per collection,
     # and the selected id is not collected again in the chunk's process
     (r"test_diagonal_backward\.py::", "test: its parameters are drawn at random at import (the case's id is not "
