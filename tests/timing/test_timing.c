@@ -619,6 +619,28 @@ static void test_fp32x2_issue(void **state) {
   fake_free(&f);
 }
 
+/* B200 MUFU (t47c): 16 results a clock an SM (the H100's count, unchanged on the B200 by FA4's authors;
+ * the lent H200 measures 8.0 clk a warp-instruction) over 4 sub-partitions = 4 lanes a clock a scheduler:
+ * a warp's ex2 holds its scheduler 32 / 4 = 8 clk; two back to back from one warp issue at 0 and 8, and
+ * the SFU's busy work of one warp-instruction is 8 / 4 schedulers = 2 clk of the SM. */
+static void test_b200_sfu_rate(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_SFU, 1, -1);
+  fake_insn(&f, 1, TM_C_SFU, 2, -1);
+  fake_launch(&f, "b200", 2, 1);
+  const tm_params *p = &f.l->p;
+  assert_true(p->issue_sfu == 32.0 / (16.0 / 4.0));
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 8);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 16);
+  assert_true(f.t->work[TC5_TU_SFU] == 2 * 8.0 / 4);
+  fake_free(&f);
+}
+
 /* H200 TMA load (t47x): completion = start + bytes / bw_tma + tma_latency, where tma_latency is the
  * zero-byte intercept of one loaded 2-D box (h200_tma_loaded.tsv: 329.5 clk + B / 68.0 from L2,
  * 132 CTAs) -> 329, not a whole 16 KiB box's 584 (which already holds the transfer).
@@ -1172,7 +1194,7 @@ int main(void) {
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
       cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
-      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue),
+      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue), cmocka_unit_test(test_b200_sfu_rate),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
