@@ -619,6 +619,50 @@ static void test_fp32x2_issue(void **state) {
   fake_free(&f);
 }
 
+/* tcgen05.wait::ld holds the warp until its loads are done (t47c): a load of one register a lane
+ * (128 B a warp) issued at clock 0 completes at tmem_ld_latency + 128 / tmem_bytes_per_clk (x share 1)
+ * = 40 + 0.25; the wait then sets the warp's clock there. */
+static void test_tmem_wait_ld(void **state) {
+  (void)state;
+  /* the class: Triton's and Gluon's tcgen05.wait::ld / ::st (the decoder's sub-name is "wait::ld", which
+   * its table of whole sub-names did not match: TM_C_TCGEN05 before t47c) */
+  static const char *text = ".version 8.7\n.target sm_100a\n.address_size 64\n"
+                            ".visible .entry k() {\n .reg .b32 %r<4>;\n"
+                            " tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2];\n"
+                            " tcgen05.wait::ld.sync.aligned;\n"
+                            " tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1};\n"
+                            " tcgen05.wait::st.sync.aligned;\n"
+                            " tcgen05.fence::before_thread_sync;\n ret;\n}\n";
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
+  tm_insn *ti;
+  assert_int_equal(ptx_timing_code(m, &ti), TC5_OK);
+  const uint8_t want[] = {TM_C_TMEM_LD, TM_C_TMEM_WAIT, TM_C_TMEM_ST, TM_C_TMEM_WAIT, TM_C_TCGEN05};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode && seen < 5; pc++)
+    if (!strncmp(ti[pc].text, "tcgen05.", 8)) assert_int_equal(ti[pc].cls, want[seen++]);
+  assert_int_equal(seen, 5);
+  free(ti);
+  tc5_ptx_free(m);
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_TMEM_LD, 1, -1);
+  fake_insn(&f, 1, TM_C_TMEM_WAIT, -1, -1);
+  fake_insn(&f, 2, TM_C_FP32, 3, -1);
+  fake_launch(&f, "b200", 3, 1);
+  const tm_params *p = &f.l->p;
+  double done = p->tmem_ld_latency + 128.0 / p->tmem_bytes_per_clk;
+  assert_true(done == 40.25);
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].tmem_ld == done);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock >= done);
+  fake_free(&f);
+}
+
 /* B200 MUFU (t47c): 16 results a clock an SM (the H100's count, unchanged on the B200 by FA4's authors;
  * the lent H200 measures 8.0 clk a warp-instruction) over 4 sub-partitions = 4 lanes a clock a scheduler:
  * a warp's ex2 holds its scheduler 32 / 4 = 8 clk; two back to back from one warp issue at 0 and 8, and
@@ -1194,7 +1238,7 @@ int main(void) {
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
       cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
-      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue), cmocka_unit_test(test_b200_sfu_rate),
+      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue), cmocka_unit_test(test_b200_sfu_rate), cmocka_unit_test(test_tmem_wait_ld),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
