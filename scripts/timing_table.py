@@ -448,14 +448,19 @@ def cast_us(z, h, n, d=128):
         * 1e6 + 3 * p["launch_overhead_us"]
 
 
+T06_CONFIGS = 36  # the tutorial's autotune list on sm_100, not causal (scripts/timing_corpus.py t06_sweep)
+
+
 def t06_sweeps():
     """release -> {row name: predicted us} of every tests/data/timing/b200t06_sweep_<release>.tsv"""
     out = {}
     for f in sorted(os.listdir(DATA)):
         m = re.match(r"b200t06_sweep_(.+)\.tsv$", f)
         if m:
-            out[m.group(1)] = (os.path.join(DATA, f), {k: float(r["predicted_us"]) for k, r in
-                                                        read_tsv(os.path.join(DATA, f)).items() if r.get("predicted_us")})
+            rows = read_tsv(os.path.join(DATA, f))
+            out[m.group(1)] = (os.path.join(DATA, f), {k: float(r["predicted_us"]) for k, r in rows.items()
+                                                        if r.get("predicted_us")},
+                               {k for k, r in rows.items() if not r.get("predicted_us") and "shared memory" in r.get("note", "")})
     return out
 
 
@@ -476,10 +481,13 @@ def table_b200_t06sweep():
         suffix = f"_z{z}h{h}n{n}"
         pre = f"t06s_{'ws' if ws else 'nows'}_"
         any_rel = False
-        for rel, (_, rows) in sweeps.items():
+        for rel, (_, rows, refused) in sweeps.items():
             cand = {k[len(pre):-len(suffix)]: v for k, v in rows.items() if k.startswith(pre) and k.endswith(suffix)}
+            nref = sum(1 for k in refused if k.startswith(pre) and k.endswith(suffix))
             if not cand:
                 continue
+            ncfg = f"{len(cand)}" + (f" + {nref} over smem" if nref else "") + \
+                ("" if len(cand) + nref == T06_CONFIGS else f" (of {T06_CONFIGS}: partial)")
             any_rel = True
             pick = min(cand, key=cand.get)
             tf = flops / (cand[pick] * 1e-6) / 1e12
@@ -496,15 +504,16 @@ def table_b200_t06sweep():
             else:
                 errs_c.append(abs(e))
                 cc = "- (none timed) | -"
-            lines.append(f"| {src} | {z} x {h} | {n} | {'yes' if ws else 'no'} | {pt:.1f} | {rel} | {len(cand)} | "
+            lines.append(f"| {src} | {z} x {h} | {n} | {'yes' if ws else 'no'} | {pt:.1f} | {rel} | {ncfg} | "
                          f"{f'{testing:.1f}' if testing else '-'} | `{pick}` {cand[pick]:.1f} | {max(cand.values()):.1f} | "
                          f"{tf:.1f} | {es} | {cc} |")
         if not any_rel:
             lines.append(f"| {src} | {z} x {h} | {n} | {'yes' if ws else 'no'} | {pt:.1f} | - | 0 | - | not predicted | - | "
                          f"- | - | - | - |")
     lines.append("")
-    for rel, (path, rows) in sweeps.items():
-        lines.append(f"Triton {rel}: {len(rows)} configs x sizes predicted; " +
+    for rel, (path, rows, refused) in sweeps.items():
+        lines.append(f"Triton {rel}: {len(rows)} configs x sizes predicted, {len(refused)} refused (over sm_100's "
+                     f"shared memory, as the autotuner's launch on silicon); " +
                      open(path).readline().lstrip("# ").strip().replace("|", "/") + ".")
         lines.append("")
     if errs:
