@@ -239,6 +239,11 @@ def rows(gpu):
     P("issue_from_sass", 1, "flag", "derived: each PTX instruction issues as the SASS instructions ptxas -lineinfo -arch=sm_90a makes of its line "
       "(src/timing/sass_weights.c); validated on every row of the H200 table (docs/timing.md); unit evidence: run 5's rowchain_* "
       "(tutorial 02's softmax row: 91 PTX, 119 SASS instructions)" + ("" if h200 else "; the H100 runs the same SASS"))
+    P("issue_queue", 0, "fraction", "not calibrated (t47r): the share of the co-resident CTAs' queue a warp's issue waits behind "
+      "(src/timing/launch_schedule.c tm_issue_queue; 0 = D = max(path, share x issue), the model before t47r); to be fitted on "
+      "gpu/run.sh timing-micro OUT intf (gpu/timing_micro.cu), which the device refused to run in session 4 (the checkout over "
+      "64 MiB); run 5's rowchain_* rows are not a fit for it (4 bar.sync a row: their fit over-predicts the R2P local rows "
+      "by 23-26 %, docs/timing.md)" + ("" if h200 else "; the H100 would carry the H200's value (the same SM)"))
     return out
 
 

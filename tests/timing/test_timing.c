@@ -32,7 +32,7 @@ static void test_tables(void **state) {
     /* every field the model reads has a row (no zero but the documented ones) */
 #define TM_FIELD(f)                                                                                  \
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
-      strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass"))                                \
+      strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass") && strcmp(#f, "issue_queue")) \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -1117,6 +1117,32 @@ static void test_l2_write(void **state) {
   assert_true(p.l2_write_bytes_per_clk == p.l2_bytes_per_clk);
 }
 
+/* the issue slot's queue (t47r), hand-computed: P = 100, S = 20 (Z = 80),
+ * n = 3, beta = 1: R(1) = 20, Q(1) = 20/100 = 0.2; R(2) = 20 x 1.2 = 24,
+ * Q(2) = 2 x 24/104 = 6/13; R(3) = 20 x 19/13 = 380/13 = 29.2308, so D =
+ * 80 + 380/13 = 109.2308 (> 3 x 20 = 60). beta = 0.5, n = 2: R(2) = 20 x 1.1
+ * = 22, D = 102. n = 2.5, beta = 1: R + Z from 104 towards 109.2308 half-way:
+ * 106.6154. beta = 0 is max(P, n S): 100 at n = 3, 120 at n = 6. S >= P
+ * (Z = 0): P = 10, S = 20, n = 2, beta = 1: R(1) = 20, Q = 1, R(2) = 40 = 2 S.
+ * No issue work: P. Every table's issue_queue is 0 (not calibrated). */
+static void test_issue_queue(void **state) {
+  (void)state;
+  assert_true(fabs(tm_issue_queue(100, 20, 3, 1) - (80 + 380.0 / 13)) < 1e-9);
+  assert_true(fabs(tm_issue_queue(100, 20, 2, 0.5) - 102) < 1e-9);
+  assert_true(fabs(tm_issue_queue(100, 20, 2.5, 1) - (104 + 0.5 * (380.0 / 13 - 24))) < 1e-9);
+  assert_true(tm_issue_queue(100, 20, 3, 0) == 100);
+  assert_true(tm_issue_queue(100, 20, 6, 0) == 120);
+  assert_true(tm_issue_queue(10, 20, 2, 1) == 40);
+  assert_true(tm_issue_queue(100, 0, 8, 1) == 100);
+  assert_true(tm_issue_queue(100, 20, 1, 1) == 100);
+  const char *gpus[] = {"h200", "h100", "b200"};
+  for (unsigned g = 0; g < 3; g++) {
+    tm_params p;
+    assert_true(tm_params_load(gpus[g], &p) == TC5_OK);
+    assert_true(p.issue_queue == 0);
+  }
+}
+
 /* the first wave's launches staggered per SM (t47h2): 4 clusters of 10 clk
  * on 2 SMs x 2 slots, cta_launch 5: slots first free at 0, 0, 5, 5, so
  * the last two start at 5 and end at 15 (unstaggered: 10). One wave of 8
@@ -1172,7 +1198,7 @@ int main(void) {
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
       cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
-      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue),
+      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue), cmocka_unit_test(test_issue_queue),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
