@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Fits the timing model's issue_queue (src/timing/launch_schedule.c tm_issue_queue) on the lent H200's
+issue/latency interference microbenchmarks (gpu/run.sh timing-micro OUT intf; gpu/timing_micro.cu's
+intf_kernel): unit-level rows only, never a kernel time (issue 47).
+
+usage: timing_intf_fit.py MICRO.tsv      prints every row (measured, the two bounds, the law) and the fit
+       timing_intf_fit.py --selftest     fits rows made by the law itself at a known beta (the fitter's test)
+
+Each row intf_CH_MIX_jJ_cC is clk per iteration per CTA with C CTAs of one warp a scheduler on every SM.
+The law's inputs are what the model gives it: P = the row at C = 1 (one CTA alone: the warp's path),
+S = the loop's issue work per warp as the model counts it (SASS below x the table's issue costs:
+dispatch 1 a SASS instruction, FP32 pipe 1, INT/ALU pipe 2, SFU 8; the larger), n = C. beta minimises the
+squared log error over every row with C > 1. kappa (S scaled, beta 1) is printed as a diagnostic: how far
+the model's issue count is from what saturation shows. Standard library only."""
+import math
+import sys
+
+# the loops' SASS per iteration (nvdisasm of gpu/timing_micro.cu built by gpu/run.sh, NOPs excluded):
+# (all, FFMA, ALU/INT: ISETP + SEL + IMAD, MUFU)
+SASS = {
+    ("ffma", "ffma", 0): (19, 16, 1, 0), ("ffma", "ffma", 1): (36, 33, 1, 0), ("ffma", "ffma", 2): (52, 49, 1, 0),
+    ("ffma", "ffma", 3): (68, 65, 1, 0), ("ffma", "ffma", 4): (84, 81, 1, 0), ("ffma", "ffma", 6): (116, 113, 1, 0),
+    ("ffma", "ffma", 8): (148, 145, 1, 0), ("ffma", "ffma", 12): (212, 209, 1, 0),
+    ("ffma", "isetp_sel", 1): (52, 16, 34, 0), ("ffma", "isetp_sel", 2): (84, 16, 66, 0),
+    ("ffma", "isetp_sel", 3): (116, 16, 98, 0), ("ffma", "isetp_sel", 4): (148, 16, 130, 0),
+    ("ffma", "isetp_sel", 6): (212, 16, 194, 0),
+    ("ffma", "imad", 1): (36, 17, 17, 0), ("ffma", "imad", 2): (52, 17, 33, 0), ("ffma", "imad", 4): (84, 17, 65, 0),
+    ("ex2", "ffma", 2): (52, 33, 1, 16), ("ex2", "ffma", 4): (84, 65, 1, 16), ("ex2", "ffma", 8): (148, 129, 1, 16),
+    ("ex2", "ffma", 12): (212, 193, 1, 16),
+    ("ex2", "isetp_sel", 2): (83, 0, 65, 16), ("ex2", "isetp_sel", 4): (147, 0, 129, 16),
+    ("ex2", "isetp_sel", 8): (275, 0, 257, 16),
+    ("lds", "ffma", 0): (19, 0, 1, 0), ("lds", "ffma", 2): (52, 33, 1, 0), ("lds", "ffma", 4): (84, 65, 1, 0),
+    ("lds", "ffma", 8): (148, 129, 1, 0), ("lds", "ffma", 16): (276, 257, 1, 0),
+    ("lds", "isetp_sel", 2): (83, 0, 65, 0), ("lds", "isetp_sel", 4): (147, 0, 129, 0),
+    ("lds", "isetp_sel", 8): (275, 0, 257, 0),
+}
+COST = dict(dispatch=1, fp32=1, alu=2, sfu=8)  # params_h200.def: issue_fp32, issue_int, issue_sfu
+
+
+def issue_work(key):
+    n, f, a, m = SASS[key]
+    return max(n * COST["dispatch"], f * COST["fp32"], a * COST["alu"], m * COST["sfu"])
+
+
+def law(P, S, n, beta):
+    """tm_issue_queue, line for line"""
+    n = max(n, 1)
+    if not S > 0:
+        return P
+    Z, Q, R, nf = (P - S if P > S else 0.0), 0.0, S, math.floor(n)
+    for k in range(1, nf + 1):
+        R = S * (1 + beta * Q)
+        Q = k * R / (R + Z)
+    w = R + Z
+    if n > nf:
+        w += (n - nf) * (S * (1 + beta * Q) - R)
+    return max(w, n * S, P)
+
+
+def rows_of(path):
+    out = {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if not f[0].startswith("intf_"):
+            continue
+        _, ch, rest = f[0].split("_", 2)
+        mix, j, c = rest.rsplit("_", 2)
+        out[(ch, mix, int(j[1:]), int(c[1:]))] = float(f[1])
+    return out
+
+
+def fit(rows, kappa=1.0):
+    def err(beta):
+        e = 0.0
+        for (ch, mix, j, c), t in rows.items():
+            if c > 1 and (ch, mix, j, 1) in rows:
+                e += math.log(law(rows[(ch, mix, j, 1)], kappa * issue_work((ch, mix, j)), c, beta) / t) ** 2
+        return e
+    best = min((err(b / 100), b / 100) for b in range(0, 301))
+    return best[1], best[0]
+
+
+def report(rows):
+    beta, e = fit(rows)
+    kap = min((sum(math.log(law(rows[(a, b, j, 1)], k / 100 * issue_work((a, b, j)), c, 1.0) / t) ** 2
+                   for (a, b, j, c), t in rows.items() if c > 1 and (a, b, j, 1) in rows), k / 100) for k in range(50, 301))[1]
+    print("row\tmeasured_clk\tP\tS\tmax(P,nS)\tP+nS\tlaw\tlaw_err_%")
+    errs = []
+    for (ch, mix, j, c), t in sorted(rows.items()):
+        P = rows.get((ch, mix, j, 1))
+        if P is None:
+            continue
+        S = issue_work((ch, mix, j))
+        d = law(P, S, c, beta)
+        errs.append(abs(d / t - 1))
+        print(f"intf_{ch}_{mix}_j{j}_c{c}\t{t:.1f}\t{P:.1f}\t{S}\t{max(P, c * S):.1f}\t{P + c * S:.1f}\t{d:.1f}\t{100 * (d / t - 1):+.1f}")
+    errs.sort()
+    print(f"# beta {beta:.2f} (squared log error {e:.4f}); median |error| {100 * errs[len(errs) // 2]:.1f} %, "
+          f"worst {100 * errs[-1]:.1f} %; diagnostic: kappa {kap:.2f} (the model's issue count scaled, beta 1)")
+    return beta
+
+
+def selftest():
+    rows = {}
+    for key in SASS:
+        P = 16 * (30 if key[0] == "lds" else 17 if key[0] == "ex2" else 4.2) + 3
+        for c in (1, 2, 3, 4, 6, 8, 12, 16):
+            rows[key + (c,)] = law(P, issue_work(key), c, 0.37)
+    beta, e = fit(rows)
+    ok = abs(beta - 0.37) < 1e-9 and e < 1e-12
+    print(f"selftest: beta {beta:.2f} from rows made at 0.37: {'ok' if ok else 'FAILED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    if sys.argv[1] == "--selftest":
+        sys.exit(selftest())
+    report(rows_of(sys.argv[1]))
