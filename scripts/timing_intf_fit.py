@@ -10,8 +10,8 @@ Each row intf_CH_MIX_jJ_cC is clk per iteration per CTA with C CTAs of one warp 
 The law's inputs are what the model gives it: P = the row at C = 1 (one CTA alone: the warp's path),
 S = the loop's issue work per warp as the model counts it (SASS below x the table's issue costs:
 dispatch 1 a SASS instruction, FP32 pipe 1, INT/ALU pipe 2, SFU 8; the larger), n = C. beta minimises the
-squared log error over every row with C > 1. kappa (S scaled, beta 1) is printed as a diagnostic: how far
-the model's issue count is from what saturation shows. Standard library only."""
+squared log error over every row with C > 1. A joint fit of kappa (S scaled) and beta is printed as a
+diagnostic: how far the model's issue count is from what saturation shows (docs/timing.md, R2P masking). Standard library only."""
 import math
 import sys
 
@@ -76,14 +76,14 @@ def fit(rows, kappa=1.0):
             if c > 1 and (ch, mix, j, 1) in rows:
                 e += math.log(law(rows[(ch, mix, j, 1)], kappa * issue_work((ch, mix, j)), c, beta) / t) ** 2
         return e
-    best = min((err(b / 100), b / 100) for b in range(0, 301))
+    b0 = min((err(b / 10), b / 10) for b in range(0, 31))[1]  # 0 ... 3 by 0.1, then by 0.01 around the best
+    best = min((err(b / 100), b / 100) for b in range(max(0, round(b0 * 100) - 10), round(b0 * 100) + 11))
     return best[1], best[0]
 
 
 def report(rows):
     beta, e = fit(rows)
-    kap = min((sum(math.log(law(rows[(a, b, j, 1)], k / 100 * issue_work((a, b, j)), c, 1.0) / t) ** 2
-                   for (a, b, j, c), t in rows.items() if c > 1 and (a, b, j, 1) in rows), k / 100) for k in range(50, 301))[1]
+    joint = min((fit(rows, k / 20)[1], k / 20, fit(rows, k / 20)[0]) for k in range(10, 61))  # kappa 0.5 ... 3 by 0.05
     print("row\tmeasured_clk\tP\tS\tmax(P,nS)\tP+nS\tlaw\tlaw_err_%")
     errs = []
     for (ch, mix, j, c), t in sorted(rows.items()):
@@ -96,7 +96,8 @@ def report(rows):
         print(f"intf_{ch}_{mix}_j{j}_c{c}\t{t:.1f}\t{P:.1f}\t{S}\t{max(P, c * S):.1f}\t{P + c * S:.1f}\t{d:.1f}\t{100 * (d / t - 1):+.1f}")
     errs.sort()
     print(f"# beta {beta:.2f} (squared log error {e:.4f}); median |error| {100 * errs[len(errs) // 2]:.1f} %, "
-          f"worst {100 * errs[-1]:.1f} %; diagnostic: kappa {kap:.2f} (the model's issue count scaled, beta 1)")
+          f"worst {100 * errs[-1]:.1f} %; diagnostic, the model's issue count scaled too: kappa {joint[1]:.2f}, beta "
+          f"{joint[2]:.2f} (squared log error {joint[0]:.4f})")
     return beta
 
 
