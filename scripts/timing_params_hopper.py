@@ -27,6 +27,7 @@ def micro(name):
 M, M2, M1 = micro("h200_micro.tsv"), micro("h200_micro_run2.tsv"), micro("h200_micro_run1.tsv")
 M4 = micro("h200_micro_run4.tsv")  # run 4 (t47h): mma.sync, cp.async pipelines, L2 residency across re-launches, L1
 M5 = micro("h200_micro_run5.tsv")  # run 5 (t47h2): the softmax row's units, cp.async zero-fill, re-launched write and copy streams
+M6 = micro("h200_micro_run6.tsv")  # run 6 (t47r): issue/latency interference (intf) and the compare/select/min/max issue rates (alu)
 
 
 def meas4(key, note=""):
@@ -84,6 +85,7 @@ CLK = M["clock_mhz"]
 SRC = f"measured: gpu/run.sh timing-micro on the lent H200 at {CLK:.0f} MHz SM clock (tests/data/timing/h200_micro.tsv"
 SRC4 = SRC.replace("h200_micro.tsv", "h200_micro_run4.tsv")
 SRC5 = SRC.replace("h200_micro.tsv", "h200_micro_run5.tsv")
+SRC6 = SRC.replace("h200_micro.tsv", "h200_micro_run6.tsv")
 
 
 def meas(key, note=""):
@@ -159,7 +161,7 @@ def rows(gpu):
         ("schedulers", 4, "per SM", "datasheet: 4 warp schedulers (SM sub-partitions) per SM"),
     ]:
         P(name, val, unit, prov)
-    P("issue_int", r(M["issue_int_lop3"]), "clk/warp-insn", meas("issue_int_lop3", f"LOP3 {M['issue_int_lop3']:.2f}, IMAD {M['issue_int_mad']:.2f}; add.u32 chains became IADD3+IMAD.IADD on two pipes: {M['issue_int_add']:.2f}"))
+    P("issue_int", r(M["issue_int_lop3"]), "clk/warp-insn", meas("issue_int_lop3", f"LOP3 {M['issue_int_lop3']:.2f}, IMAD {M['issue_int_mad']:.2f}; add.u32 chains became IADD3+IMAD.IADD on two pipes: {M['issue_int_add']:.2f}") + "; run 6 (" + SRC6.split("(", 1)[1] + " issue_*: " + ", ".join(f"{n} {M6['issue_' + k]:.2f}" for n, k in (("SEL", "sel"), ("IMNMX", "imnmx"), ("ISETP+SEL", "isetp_sel"), ("SHF", "shf"), ("PRMT", "prmt"))) + ")")
     P("issue_fp32", r(M["issue_fp32_fma"]), "clk/warp-insn", meas("issue_fp32_fma", f"FFMA {M['issue_fp32_fma']:.3f}"))
     P("issue_fp16x2", r(M["issue_fp16x2_fma"]), "clk/warp-insn", meas("issue_fp16x2_fma", f"HFMA2 {M['issue_fp16x2_fma']:.3f}"))
     P("issue_fp64", r(M["issue_fp64_fma"]), "clk/warp-insn", meas("issue_fp64_fma", f"DFMA {M['issue_fp64_fma']:.3f}"))
@@ -244,6 +246,13 @@ def rows(gpu):
       "gpu/run.sh timing-micro OUT intf (gpu/timing_micro.cu), which the device refused to run in session 4 (the checkout over "
       "64 MiB); run 5's rowchain_* rows are not a fit for it (4 bar.sync a row: their fit over-predicts the R2P local rows "
       "by 23-26 %, docs/timing.md)" + ("" if h200 else "; the H100 would carry the H200's value (the same SM)"))
+    P("issue_fsel", r(M6["issue_fsel"]), "clk/warp-insn", f"{SRC6} issue_fsel, issue_fmnmx, issue_fsetp_fsel; f32 setp/selp/min/max: "
+      f"FSEL {M6['issue_fsel']:.2f}, FMNMX {M6['issue_fmnmx']:.2f}, FSETP+FSEL {M6['issue_fsetp_fsel']:.2f} a SASS instruction, "
+      f"half the FFMA rate (FADD/FMUL's 0.26 in the same run is an artefact, docs/timing.md run 6)")
+    P("fsel_alu_pipe", 1, "flag", f"{SRC6} issue_fsetp_fsel, issue_isetp_sel: FSETP+FSEL pairs issue at {M6['issue_fsetp_fsel']:.2f} clk a SASS "
+      f"instruction together (one half-rate pipe), as ISETP+SEL ({M6['issue_isetp_sel']:.2f}), SEL, IMNMX, SHF, PRMT; that it is the "
+      f"integer ALU's pipe (issue_int's: the SM sub-partition's 16-lane ALU), not a second one, is the SM's design: a stream mixing "
+      f"FSEL with ISETP was not measured")
     return out
 
 
