@@ -1180,7 +1180,9 @@ static void test_l2_write(void **state) {
  * = 22, D = 102. n = 2.5, beta = 1: R + Z from 104 towards 109.2308 half-way:
  * 106.6154. beta = 0 is max(P, n S): 100 at n = 3, 120 at n = 6. S >= P
  * (Z = 0): P = 10, S = 20, n = 2, beta = 1: R(1) = 20, Q = 1, R(2) = 40 = 2 S.
- * No issue work: P. Every table's issue_queue is 0 (not calibrated). */
+ * No issue work: P. Saturated (t47r2): P = S = 20, n = 16, beta = 1: Z = 0, Q(k) = k, R(16) = 16 S = 320: the
+ * throughput bound n S, which beta > 1 would pass (1.13: 20 x (1 + 1.13 x 15) = 359). The Hopper tables' issue_queue
+ * is 1 (run 6's 2-CTA rows, bounded by 1), the B200's 0 (not carried). */
 static void test_issue_queue(void **state) {
   (void)state;
   assert_true(fabs(tm_issue_queue(100, 20, 3, 1) - (80 + 380.0 / 13)) < 1e-9);
@@ -1191,11 +1193,13 @@ static void test_issue_queue(void **state) {
   assert_true(tm_issue_queue(10, 20, 2, 1) == 40);
   assert_true(tm_issue_queue(100, 0, 8, 1) == 100);
   assert_true(tm_issue_queue(100, 20, 1, 1) == 100);
+  assert_true(fabs(tm_issue_queue(20, 20, 16, 1) - 320) < 1e-9);
+  assert_true(fabs(tm_issue_queue(20, 20, 16, 1.13) - 20 * (1 + 1.13 * 15)) < 1e-9);
   const char *gpus[] = {"h200", "h100", "b200"};
   for (unsigned g = 0; g < 3; g++) {
     tm_params p;
     assert_true(tm_params_load(gpus[g], &p) == TC5_OK);
-    assert_true(p.issue_queue == 0);
+    assert_true(p.issue_queue == (g < 2 ? 1 : 0));
   }
 }
 
