@@ -96,6 +96,20 @@ def fit(rows, kappa=1.0, bmax=1.0):
     return best[1], best[0]
 
 
+def summary(rows):
+    """the fit and its errors on the C in FIT_C rows: beta (bounded by 1), its median and worst |error|, the same
+    at beta 0 (max(P, nS)), the unbounded beta and its errors, and the joint (kappa, beta); timing_params_hopper.py
+    writes params_h200.def's issue_queue row from it"""
+    def errs(beta, kappa=1.0):
+        x = sorted(abs(law(rows[k[:3] + (1,)], kappa * issue_work(k[:3]), k[3], beta) / t - 1)
+                   for k, t in rows.items() if k[3] in FIT_C and k[:3] + (1,) in rows)
+        return x[len(x) // 2], x[-1], len(x)
+    beta = fit(rows)[0]
+    bfree = fit(rows, bmax=3.0)[0]
+    joint = min((fit(rows, k / 20, 3.0)[1], k / 20, fit(rows, k / 20, 3.0)[0]) for k in range(10, 61))
+    return dict(beta=beta, err=errs(beta), err0=errs(0.0), bfree=bfree, errfree=errs(bfree), kappa=joint[1], kbeta=joint[2])
+
+
 def report(rows):
     beta, e = fit(rows)
     bfree, efree = fit(rows, bmax=3.0)

@@ -241,12 +241,15 @@ def rows(gpu):
     P("issue_from_sass", 1, "flag", "derived: each PTX instruction issues as the SASS instructions ptxas -lineinfo -arch=sm_90a makes of its line "
       "(src/timing/sass_weights.c); validated on every row of the H200 table (docs/timing.md); unit evidence: run 5's rowchain_* "
       "(tutorial 02's softmax row: 91 PTX, 119 SASS instructions)" + ("" if h200 else "; the H100 runs the same SASS"))
-    P("issue_queue", 1, "fraction", f"{SRC6} intf_*_c1 and _c2, 31 pairs; scripts/timing_intf_fit.py): a CTA's latency path P stretched by "
-      "its wait for the issue slot shared with the co-resident CTAs (src/timing/launch_schedule.c tm_issue_queue, exact mean-value "
-      "analysis at beta = this); fitted on the rows whose median CTA is the SM's last (2 CTAs an SM) within 0...1: 1.00, median "
-      "|error| 5.4 %, worst 18.5 % (max(P, nS) without it: 7.0 %, 30.3 %; unbounded 1.13: 4.3 %, 15.1 %); bounded by 1 because "
-      "the ALU-bound rows at 3-16 CTAs finish one CTA every S (throughput n CTAs an n S, which beta > 1 breaks); the issue count "
-      "needs no scale (joint fit kappa 1.05, beta 1.02)")
+    F = fit_intf()
+    bq = round(F["beta"], 2)
+    P("issue_queue", int(bq) if bq == int(bq) else bq, "fraction", f"{SRC6} intf_*_c1 and _c2, {F['err'][2]} pairs; scripts/timing_intf_fit.py): a CTA's latency path P "
+      "stretched by its wait for the issue slot shared with the co-resident CTAs (src/timing/launch_schedule.c tm_issue_queue, exact "
+      f"mean-value analysis at beta = this); fitted on the rows whose median CTA is the SM's last (2 CTAs an SM) within 0...1: "
+      f"{F['beta']:.2f}, median |error| {100 * F['err'][0]:.1f} %, worst {100 * F['err'][1]:.1f} % (max(P, nS) without it: "
+      f"{100 * F['err0'][0]:.1f} %, {100 * F['err0'][1]:.1f} %; unbounded {F['bfree']:.2f}: {100 * F['errfree'][0]:.1f} %, "
+      f"{100 * F['errfree'][1]:.1f} %); bounded by 1 because the ALU-bound rows at 3-16 CTAs finish one CTA every S (throughput "
+      f"n CTAs an n S, which beta > 1 breaks); the issue count needs no scale (joint fit kappa {F['kappa']:.2f}, beta {F['kbeta']:.2f})")
     P("issue_fsel", r(M6["issue_fsel"]), "clk/warp-insn", f"{SRC6} issue_fsel, issue_fmnmx, issue_fsetp_fsel; f32 setp/selp/min/max: "
       f"FSEL {M6['issue_fsel']:.2f}, FMNMX {M6['issue_fmnmx']:.2f}, FSETP+FSEL {M6['issue_fsetp_fsel']:.2f} a SASS instruction, "
       f"half the FFMA rate (FADD/FMUL's 0.26 in the same run is an artefact, docs/timing.md run 6)")
@@ -255,6 +258,13 @@ def rows(gpu):
       f"integer ALU's pipe (issue_int's: the SM sub-partition's 16-lane ALU), not a second one, is the SM's design: a stream mixing "
       f"FSEL with ISETP was not measured")
     return out
+
+
+def fit_intf():
+    """issue_queue from run 6's intf rows (scripts/timing_intf_fit.py: the one fit, here and on the command line)"""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import timing_intf_fit
+    return timing_intf_fit.summary(timing_intf_fit.rows_of(os.path.join(DATA, "h200_micro_run6.tsv")))
 
 
 def render(gpu):
