@@ -2,7 +2,8 @@
 """Writes src/timing/params_h200.def and params_h100.def (issue 47) from the
 lent H200's unit-level microbenchmarks (tests/data/timing/h200_micro.tsv, run 3,
 written by gpu/run.sh timing-micro; runs 1 and 2 in h200_micro_run1.tsv, _run2.tsv; run 4's
-sections mma, cpasync, l2warm and l1 in h200_micro_run4.tsv) and the
+sections mma, cpasync, l2warm and l1 in h200_micro_run4.tsv; run 5's in _run5.tsv; run 6's intf and alu in
+_run6.tsv: issue_fsel, fsel_alu_pipe, and issue_queue through scripts/timing_intf_fit.py's fit) and the
 vendor's datasheets. Every row says where its number comes from; no row is
 fitted to a kernel-level time. The H100 carries the SM-level numbers of the
 same GH100 SM measured on the H200 and its own memory (3.35 TB/s HBM3).
