@@ -16,7 +16,7 @@ Which rows measure the law's quantity (t47r2, run 6): a row is the MEDIAN CTA's 
 middle of all SMs' CTAs), and an SM's CTAs do not finish together: the rows bound by the ALU pipe read
 exactly (floor(C/2) + 1) x S at C = 2 ... 16 (ffma_isetp_sel_j2..6: 2.02-2.07, 3.03-3.06, 4.02-4.05, 5.02-5.04,
 7.01-7.04, 8.99-9.04 x S), the finishing time of the SM's (floor(C/2) + 1)-th CTA when its scheduler serves
-the CTAs one after another (oldest first). The law is the time of a CTA that shares the issue slot with
+the CTAs one after another in a fixed priority (oldest first or by warp slot). The law is the time of a CTA that shares the issue slot with
 n - 1 others from start to end (throughput: n CTAs a D). At C = 2 the median CTA is the SM's last: that
 row is the pair's makespan; at C >= 3 it is a middle one, which the law does not model. So beta is fitted
 on the C = 2 rows (and P from C = 1), within 0 ... 1: the pipe-bound rows at C >= 3 finish one CTA every S
