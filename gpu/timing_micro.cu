@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#include <map>
 
 #include "cuda_check.h" /* CK(call) */
 
@@ -642,6 +643,11 @@ __global__ void l1_chase_kernel(uint64_t *start, int steps, unsigned long long *
  * link (CH 2: ld.shared.u32 pointer chase, ~29 clk, one LSU op), on 8 rotating registers: MIX 0 FFMA; MIX 1 setp.lt.s32 + selp.b32 (compare masking as ptxas
  * emits it: ISETP + SEL on the ALU pipe); MIX 2 mad.lo.u32 (IMAD). One CTA alone measures the warp's
  * path P; C CTAs share each scheduler's issue slot. clk per iteration per CTA (median CTA, clock64). */
+/* t47r2: each CTA's start and end (clock64, the SM's own counter) and its SM, for the SM's span and mean
+ * CTA (a row's median CTA is one rank of the SM's finishing order, docs/timing.md run 6) */
+#define INTF_MAX_CTA 4096
+__device__ unsigned long long intf_t[2 * INTF_MAX_CTA];
+__device__ unsigned intf_sm[INTF_MAX_CTA];
 template <int CH, int MIX, int J>
 __global__ void __launch_bounds__(128) intf_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
   extern __shared__ uint32_t intf_pad[];
@@ -673,7 +679,14 @@ __global__ void __launch_bounds__(128) intf_kernel(int iters, unsigned long long
   }
   __syncthreads();
   uint64_t c1 = clock64();
-  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+  if (threadIdx.x == 0) {
+    cyc[blockIdx.x] = c1 - c0;
+    if (blockIdx.x < INTF_MAX_CTA) {
+      unsigned sm;
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
+    }
+  }
   uint32_t s = x;
   for (int i = 0; i < 8; i++) s ^= y[i];
   if (s == 0x12345678u) sink[0] = s + intf_pad[0];
@@ -1109,6 +1122,37 @@ static void sec_alu() {
 }
 
 /* ---- t47r's host section: issue/latency interference ---- */
+/* t47r2: per SM, the span (last end - first start of its CTAs) and the mean CTA, per iteration; the median
+ * over the SMs holding exactly C CTAs. Rows KEY_span and KEY_mean beside KEY (the median CTA) */
+static void intf_sm_rows(const char *key, int grid, int iters, int c) {
+  int n = std::min(grid, INTF_MAX_CTA);
+  std::vector<unsigned long long> t(2 * n);
+  std::vector<unsigned> sm(n);
+  CK(cudaMemcpyFromSymbol(t.data(), intf_t, sizeof(unsigned long long) * 2 * n));
+  CK(cudaMemcpyFromSymbol(sm.data(), intf_sm, sizeof(unsigned) * n));
+  std::map<unsigned, std::vector<int>> by;
+  for (int b = 0; b < n; b++) by[sm[b]].push_back(b);
+  std::vector<double> span, mean;
+  for (auto &e : by) {
+    if ((int)e.second.size() != c) continue;
+    unsigned long long lo = ~0ull, hi = 0;
+    double sum = 0;
+    for (int b : e.second) lo = std::min(lo, t[2 * b]), hi = std::max(hi, t[2 * b + 1]), sum += (double)(t[2 * b + 1] - t[2 * b]);
+    span.push_back((double)(hi - lo) / iters);
+    mean.push_back(sum / c / iters);
+  }
+  if (span.empty()) return;
+  std::sort(span.begin(), span.end());
+  std::sort(mean.begin(), mean.end());
+  char k2[96], how[200];
+  snprintf(k2, sizeof k2, "%s_span", key);
+  snprintf(how, sizeof how, "the same launch: per SM holding %d CTAs (%zu SMs), last CTA end - first CTA start (clock64) per iteration, median SM", c, span.size());
+  emit(k2, span[span.size() / 2], "clk", how);
+  snprintf(k2, sizeof k2, "%s_mean", key);
+  snprintf(how, sizeof how, "the same launch: per SM holding %d CTAs (%zu SMs), the mean CTA (clock64) per iteration, median SM", c, mean.size());
+  emit(k2, mean[mean.size() / 2], "clk", how);
+}
+
 template <int CH, int MIX, int J> static void intf_one() {
   auto kf = intf_kernel<CH, MIX, J>;
   static const char *chn[] = {"ffma", "ex2", "lds"}, *mixn[] = {"ffma", "isetp_sel", "imad"};
@@ -1135,6 +1179,7 @@ template <int CH, int MIX, int J> static void intf_one() {
              "CTAs/SM (occupancy %d by %d B shared), every SM; clk per iteration per CTA (median CTA, clock64), %d iterations",
              CH == 2 ? "ld.shared" : CH ? "MUFU.EX2" : "FFMA", J, MIX == 1 ? "setp+selp pairs" : (MIX ? "IMAD" : "FFMA"), c, occ, smem, iters);
     emit(key, median_cyc(grid) / iters, "clk", how);
+    intf_sm_rows(key, grid, iters, c);
   }
 }
 static void sec_intf() {

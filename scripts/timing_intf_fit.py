@@ -4,6 +4,7 @@ issue/latency interference microbenchmarks (gpu/run.sh timing-micro OUT intf; gp
 intf_kernel): unit-level rows only, never a kernel time (issue 47).
 
 usage: timing_intf_fit.py MICRO.tsv      prints every row (measured, the two bounds, the law) and the fit
+       timing_intf_fit.py MICRO.tsv --mean   the same on the SM's mean-CTA rows at every C (runs since t47r2)
        timing_intf_fit.py --selftest     fits rows made by the law itself at a known beta (the fitter's test)
 
 Each row intf_CH_MIX_jJ_cC is clk per iteration per CTA with C CTAs of one warp a scheduler on every SM.
@@ -69,19 +70,29 @@ def law(P, S, n, beta):
     return max(w, n * S, P)
 
 
-def rows_of(path):
+def rows_of(path, what=""):
+    """the intf rows: the median CTA's (what ""), or, where the run wrote them (gpu/timing_micro.cu since t47r2),
+    the SM's mean CTA ("mean") or span ("span") rows, KEY_mean / KEY_span"""
     out = {}
     for line in open(path):
         f = line.rstrip("\n").split("\t")
         if not f[0].startswith("intf_"):
             continue
-        _, ch, rest = f[0].split("_", 2)
+        name = f[0]
+        if what:
+            if not name.endswith("_" + what):
+                continue
+            name = name[: -len(what) - 1]
+        elif name.endswith("_mean") or name.endswith("_span"):
+            continue
+        _, ch, rest = name.split("_", 2)
         mix, j, c = rest.rsplit("_", 2)
         out[(ch, mix, int(j[1:]), int(c[1:]))] = float(f[1])
     return out
 
 
 FIT_C = (2,)  # the occupancies whose median CTA is the SM's last (above)
+FIT_WHY = "the median CTA is the SM's last"
 
 
 def fit(rows, kappa=1.0, bmax=1.0):
@@ -134,7 +145,7 @@ def report(rows):
     def stat(x):
         x = sorted(x)
         return f"median |error| {100 * x[len(x) // 2]:.1f} %, worst {100 * x[-1]:.1f} %"
-    print(f"# fitted on the {len(errs)} rows at C = {', '.join(map(str, FIT_C))} (the median CTA is the SM's last): beta {beta:.2f} "
+    print(f"# fitted on the {len(errs)} rows at C = {', '.join(map(str, FIT_C))} ({FIT_WHY}): beta {beta:.2f} "
           f"(squared log error {e:.4f}; beta <= 1: the saturated throughput), {stat(errs)}; unbounded: beta {bfree:.2f} "
           f"(squared log error {efree:.4f}); at beta 1 (exact MVA) {stat(errs1)}; without the law (max(P, nS), "
           f"beta 0) {stat(errs0)}; diagnostic, the model's issue count scaled too: kappa {joint[1]:.2f}, beta {joint[2]:.2f} "
@@ -155,8 +166,12 @@ def selftest():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    if sys.argv[1] == "--selftest":
+    if len(sys.argv) == 2 and sys.argv[1] == "--selftest":
         sys.exit(selftest())
-    report(rows_of(sys.argv[1]))
+    if len(sys.argv) == 3 and sys.argv[2] == "--mean":  # the SM's mean CTA at every C: Little's law's duration
+        FIT_C, FIT_WHY = (2, 3, 4, 6, 8, 12, 16), "the SM's mean CTA"
+        report(rows_of(sys.argv[1], "mean"))
+    elif len(sys.argv) == 2:
+        report(rows_of(sys.argv[1]))
+    else:
+        sys.exit(__doc__)
