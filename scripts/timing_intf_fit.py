@@ -4,7 +4,10 @@ issue/latency interference microbenchmarks (gpu/run.sh timing-micro OUT intf; gp
 intf_kernel): unit-level rows only, never a kernel time (issue 47).
 
 usage: timing_intf_fit.py MICRO.tsv      prints every row (measured, the two bounds, the law) and the fit
-       timing_intf_fit.py MICRO.tsv --mean   the same on the SM's mean-CTA rows at every C (runs since t47r2)
+       timing_intf_fit.py MICRO.tsv --span   fits the law at every C on the SM's span rows (runs since run 7): the
+                                         law's quantity (an SM's C CTAs start together: the span is their makespan)
+       timing_intf_fit.py MICRO.tsv --mean   prints the SM's mean-CTA rows beside the law and the ordered mean (no fit:
+                                         not the law's quantity, see below)
        timing_intf_fit.py --selftest     fits rows made by the law itself at a known beta (the fitter's test)
 
 Each row intf_CH_MIX_jJ_cC is clk per iteration per CTA with C CTAs of one warp a scheduler on every SM.
@@ -24,7 +27,17 @@ on the C = 2 rows (and P from C = 1), within 0 ... 1: the pipe-bound rows at C >
 (the ratios above), so an SM's throughput at saturation is n CTAs an n S, which the law keeps only for beta <= 1
 (at beta > 1 a saturated D grows as S (1 + beta (n - 1)) > n S); the fit without that bound is printed too. The
 C >= 3 rows are printed beside the law (fair sharing, n = C) and the ordered bound max(P, k S), k = floor(C/2) + 1. A joint fit of kappa (S scaled) and beta
-on the same rows is printed as a diagnostic. Standard library only."""
+on the same rows is printed as a diagnostic.
+
+Runs since run 7 (t47r3) also write each SM's span (last CTA end - first CTA start) and mean CTA per iteration.
+The span is the law's quantity at every C: an SM's C CTAs start together and do the same work, so the span is
+their makespan, C CTAs an n/throughput, whatever the order of service; --span fits beta on it at C = 2 ... 16.
+The mean CTA is not: in one batch (no CTA replaces a finished one) it depends on the order of service (fair
+sharing: every CTA D; a fixed priority: the mean of max(P, kS), k = 1 ... C), and Little's law ties it to the
+throughput only in a steady state with replacement. run 7's --mean fit (t47r2's first version) compared the law
+with it at every C: 31.7 % / 171.6 % at any beta, because at C >= 6 the law is n S exactly (saturated) and the
+median and worst rows are saturated ones, about half of n S. --mean now prints the rows without a fit.
+Standard library only."""
 import math
 import sys
 
@@ -121,7 +134,30 @@ def summary(rows):
     return dict(beta=beta, err=errs(beta), err0=errs(0.0), bfree=bfree, errfree=errs(bfree), kappa=joint[1], kbeta=joint[2])
 
 
-def report(rows):
+def ordered_mean(P, S, c):
+    """the mean CTA of one batch of c served one after another in a fixed priority"""
+    return sum(max(P, k * S) for k in range(1, c + 1)) / c
+
+
+def report(rows, mean=False):
+    """mean: the mean-CTA rows, printed beside the law at beta 1 and the ordered mean; no fit (not the law's quantity)"""
+    if mean:
+        print("row\tmeasured_clk\tP\tS\tmax(P,nS)\tlaw_beta1\tlaw_err_%\tordered_mean\tordered_mean_err_%")
+        for c in sorted({k[3] for k in rows}):
+            el, eo = [], []
+            for (ch, mix, j, cc), t in sorted(rows.items()):
+                P = rows.get((ch, mix, j, 1))
+                if cc != c or P is None:
+                    continue
+                S = issue_work((ch, mix, j))
+                d, o = law(P, S, c, 1.0), ordered_mean(P, S, c)
+                el.append(abs(d / t - 1)), eo.append(abs(o / t - 1))
+                print(f"intf_{ch}_{mix}_j{j}_c{c}_mean\t{t:.1f}\t{P:.1f}\t{S}\t{max(P, c * S):.1f}\t{d:.1f}\t{100 * (d / t - 1):+.1f}"
+                      f"\t{o:.1f}\t{100 * (o / t - 1):+.1f}")
+            el.sort(), eo.sort()
+            print(f"# C = {c}, {len(el)} rows: the law (beta 1) median |error| {100 * el[len(el) // 2]:.1f} %, worst {100 * el[-1]:.1f} %;"
+                  f" the ordered mean {100 * eo[len(eo) // 2]:.1f} %, {100 * eo[-1]:.1f} % (the mean CTA is not the law's quantity: no fit)")
+        return None
     beta, e = fit(rows)
     bfree, efree = fit(rows, bmax=3.0)
     joint = min((fit(rows, k / 20, 3.0)[1], k / 20, fit(rows, k / 20, 3.0)[0]) for k in range(10, 61))  # kappa 0.5 ... 3 by 0.05
@@ -168,9 +204,11 @@ def selftest():
 if __name__ == "__main__":
     if len(sys.argv) == 2 and sys.argv[1] == "--selftest":
         sys.exit(selftest())
-    if len(sys.argv) == 3 and sys.argv[2] == "--mean":  # the SM's mean CTA at every C: Little's law's duration
-        FIT_C, FIT_WHY = (2, 3, 4, 6, 8, 12, 16), "the SM's mean CTA"
-        report(rows_of(sys.argv[1], "mean"))
+    if len(sys.argv) == 3 and sys.argv[2] == "--span":  # the SM's span at every C: the C CTAs' makespan
+        FIT_C, FIT_WHY = (2, 3, 4, 6, 8, 12, 16), "the SM's span: its CTAs' makespan"
+        report(rows_of(sys.argv[1], "span"))
+    elif len(sys.argv) == 3 and sys.argv[2] == "--mean":  # the SM's mean CTA: printed, not fitted
+        report(rows_of(sys.argv[1], "mean"), mean=True)
     elif len(sys.argv) == 2:
         report(rows_of(sys.argv[1]))
     else:
