@@ -77,6 +77,7 @@ bool ptx_ldq_due(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
       (t->sem == ISEM_ACQ_REL || t->sem == ISEM_SC) &&
       !(t->flags & (IT_READ | IT_WRITE | IT_ATOMIC | IT_BARRIER | IT_ASYNC | IT_CP_ASYNC))) {
     w->ldq_fenced = true;
+    w->ldq_sc |= t->sem == ISEM_SC;
     return false;
   }
   /* a weak/relaxed scalar st.global to bytes the load does not read */
@@ -133,7 +134,7 @@ static PTX_EXEC(x_ld1) {
     d[l] = ptx_ld_value(p, eb, sgn, rm);
   });
   w->ldq_on = late;
-  w->ldq_fenced = false;
+  w->ldq_fenced = w->ldq_sc = false;
   return PX_NEXT;
 }
 /* a store the store buffer may keep (seeded schedules, issue 53): weak or

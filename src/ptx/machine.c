@@ -399,7 +399,7 @@ static uint32_t sb_all(const ptx_cluster *cl) { return cl->n >= 16 ? 0xFFFFu : (
 static void sb_count(ptx_warp *w, bool had) {
   ptx_cluster *cl = w->cta->cl;
   bool part = false;
-  for (unsigned i = 0; i < w->sb_n; i++) part |= w->sb[i].seen != 0;
+  for (unsigned i = 0; i < w->sb_n; i++) part |= (w->sb[i].seen | w->sb[i].wseen) != 0;
   if (part != w->sb_part) cl->sb_part += part ? 1 : (uint32_t)-1, w->sb_part = part;
   if (had != (w->sb_n != 0)) cl->sb_warps += had ? (uint32_t)-1 : 1;
 }
@@ -407,8 +407,7 @@ void ptx_sb_drain(ptx_warp *w) {
   if (w->ldq_on && w->sb_n) ptx_ldq_perform(w); /* held stores: after the warp's late load */
   bool had = w->sb_n != 0;
   for (unsigned i = 0; i < w->sb_n; i++) memcpy(w->sb[i].p, w->sb[i].b, w->sb[i].n);
-  w->sb_n = 0;
-  w->sb_cum = false;
+  w->sb_n = 0; /* sb_cum, sb_cumc stay: what the warp saw is still ordered before its later stores */
   sb_count(w, had);
 }
 /* the entries visible to every CTA of the cluster go to memory (oldest
@@ -423,40 +422,100 @@ void ptx_sb_settle(ptx_warp *w) {
   w->sb_n = (uint8_t)j;
   sb_count(w, had);
 }
+/* entries held for the warp's late load (sbuf.hold; ptx_ldq_*): its CTA
+ * sees them after the load is read, so read it first; false when the load
+ * is being read already (a load of another warp it reveals needs these
+ * entries: load buffering's cycle, which a .cta fence forbids within the
+ * CTA, 8.7): they cannot be shown now */
+static bool sb_hold(ptx_warp *w, const bool *need, unsigned i) {
+  for (unsigned j = 0; j <= i; j++)
+    if (need[j] && w->sb[j].hold) {
+      if (w->ldq_busy) return false;
+      if (w->ldq_on) ptx_ldq_perform(w); /* ordered after the late load for its CTA: read it first */
+      return true;
+    }
+  return true;
+}
 void ptx_sb_show(ptx_warp *w, unsigned i, uint32_t r) {
   ptx_cluster *cl = w->cta->cl;
   bool need[PTX_SB_MAX] = {false}, cum = false;
   need[i] = true;
   for (unsigned j = i; j-- > 0;)
     for (unsigned m = j + 1; m <= i && !need[j]; m++) need[j] = need[m] && sb_before(w, j, m, r);
-  for (unsigned j = 0; j <= i && r == w->cta->rank && w->ldq_on; j++)
-    if (need[j] && w->sb[j].hold) ptx_ldq_perform(w); /* ordered after the late load for its CTA: read it first */
+  if (r == w->cta->rank && !sb_hold(w, need, i)) return;
   for (unsigned j = 0; j <= i; j++)
     if (need[j] && !(w->sb[j].seen >> r & 1)) {
       /* another CTA's shared memory: seen by its CTA, it is in memory */
       w->sb[j].seen |= (uint16_t)(w->sb[j].owner == r + 1 ? sb_all(cl) : 1u << r);
-      cum |= w->sb[j].cum;
+      cum |= w->sb[j].cum || (w->sb[j].cumc && r == w->cta->rank);
     }
   bool had = w->sb_n != 0;
   sb_count(w, had);
   if (!cum) return;
-  /* cumulativity: what the warp's CTA sees of other warps' stores, first
-   * (recursion ends: each call marks entries it had not marked) */
-  uint32_t me = w->cta->rank;
+  /* cumulativity: what the warp sees of other warps' stores (its CTA's, or
+   * its own view within its CTA), first (recursion ends: each call marks
+   * entries it had not marked) */
   for (uint32_t rk = 0; rk < cl->n; rk++)
     for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
       ptx_warp *v = &cl->ctas[rk].warps[k];
       if (v == w || !v->sb_part) continue;
       for (unsigned e = v->sb_n; e-- > 0;)
-        if ((v->sb[e].seen >> me & 1) && !(v->sb[e].seen >> r & 1)) ptx_sb_show(v, e, r);
+        if (ptx_sb_sees(v, e, w) && !(v->sb[e].seen >> r & 1)) ptx_sb_show(v, e, r);
     }
+}
+/* per-warp visibility within the writer's CTA (issue 53): the PTX memory
+ * model has no notion of a CTA seeing a store at once — two warps of one CTA
+ * may read two other warps' independent stores in opposite orders unless a
+ * fence.sc orders their reads (IRIW, 8.7: Fence-SC; acquire-release fences
+ * do not make stores multi-copy atomic). A warp of the writer's CTA sees the
+ * entry with the entries ordered before it for the CTA (a .cta fence or
+ * release is one for every warp of it), and, after a fence.acq_rel of the
+ * writer (cum, cumc), with the other warps' stores the writer saw. */
+void ptx_sb_show_warp(ptx_warp *w, unsigned i, const ptx_warp *u) {
+  ptx_cta *c = w->cta;
+  uint32_t me = c->rank;
+  bool need[PTX_SB_MAX] = {false}, cum = false;
+  need[i] = true;
+  for (unsigned j = i; j-- > 0;)
+    for (unsigned m = j + 1; m <= i && !need[j]; m++) need[j] = need[m] && sb_before(w, j, m, me);
+  if (!sb_hold(w, need, i)) return;
+  for (unsigned j = 0; j <= i; j++)
+    if (need[j] && !ptx_sb_sees(w, j, u)) {
+      w->sb[j].wseen |= 1u << u->id;
+      cum |= w->sb[j].cum || w->sb[j].cumc;
+    }
+  sb_count(w, w->sb_n != 0);
+  if (!cum) return;
+  /* what the writer sees of its CTA's other warps' stores, first (another
+   * CTA's stores it sees, its CTA sees, and so u) */
+  for (uint32_t k = 0; k < c->nwarps; k++) {
+    ptx_warp *v = &c->warps[k];
+    if (v == w || v == u || !v->sb_part) continue;
+    for (unsigned e = v->sb_n; e-- > 0;)
+      if (ptx_sb_sees(v, e, w) && !ptx_sb_sees(v, e, u)) ptx_sb_show_warp(v, e, u);
+  }
 }
 void ptx_sb_epoch(ptx_warp *w, bool cta) {
   w->sb_ecta++;
   if (!cta) w->sb_eall++;
 }
+/* cumulativity at .cta scope: the stores of its CTA's other warps that w
+ * alone (not its whole CTA) sees become visible to the CTA */
+static void sb_cumulate_cta(ptx_warp *w) {
+  ptx_cta *c = w->cta;
+  w->sb_cumc = false;
+  if (!c->cl->sb_part) return;
+  for (uint32_t k = 0; k < c->nwarps; k++) {
+    ptx_warp *v = &c->warps[k];
+    if (v == w || !v->sb_part) continue;
+    for (unsigned e = v->sb_n; e-- > 0;)
+      if ((v->sb[e].wseen >> w->id & 1) && !(v->sb[e].seen >> c->rank & 1)) ptx_sb_show(v, e, c->rank);
+    ptx_sb_settle(v);
+  }
+}
 void ptx_sb_release_cta(ptx_warp *w) {
   ptx_sb_epoch(w, true);
+  sb_cumulate_cta(w);
   if (!w->sb_n) return;
   if (w->ldq_on) ptx_ldq_perform(w); /* held entries become visible to the CTA: the late load first */
   for (unsigned i = 0; i < w->sb_n; i++) w->sb[i].seen |= (uint16_t)(1u << w->cta->rank);
@@ -466,15 +525,14 @@ void ptx_sb_release_cta(ptx_warp *w) {
  * to every CTA */
 static void sb_cumulate(ptx_warp *w) {
   ptx_cluster *cl = w->cta->cl;
-  uint32_t me = w->cta->rank;
-  w->sb_cum = false;
+  w->sb_cum = w->sb_cumc = false;
   if (!cl->sb_part) return;
   for (uint32_t rk = 0; rk < cl->n; rk++)
     for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
       ptx_warp *v = &cl->ctas[rk].warps[k];
       if (v == w || !v->sb_part) continue;
       for (unsigned i = v->sb_n; i-- > 0;)
-        if (v->sb[i].seen >> me & 1)
+        if (ptx_sb_sees(v, i, w))
           for (uint32_t r = 0; r < cl->n; r++) ptx_sb_show(v, i, r);
     }
   for (uint32_t rk = 0; rk < cl->n; rk++) /* after every show: a show may mark entries of any warp */
@@ -493,7 +551,9 @@ void ptx_sb_release_all(ptx_warp *w) {
  * earlier stores are seen (store buffering with acquire-release fences) */
 static void sb_fence_acq_rel(ptx_warp *w, bool cta) {
   ptx_sb_epoch(w, cta);
-  if (!cta && w->cta->cl->sb_part) w->sb_cum = true;
+  /* unconditionally: a late load before the fence may still see stores
+   * (ptx_ldq_perform), which the warp's later stores are ordered after */
+  w->sb_cumc = true, w->sb_cum |= !cta;
 }
 const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *buf) {
   ptx_cluster *cl = w->cta->cl;
@@ -508,9 +568,10 @@ const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *b
         if (v == w || !v->sb_n) continue;
         int j = -1;
         for (unsigned i = 0; i < v->sb_n; i++)
-          if (!(v->sb[i].seen >> me & 1) && v->sb[i].p < p + n && p < v->sb[i].p + v->sb[i].n) j = (int)i;
+          if (!ptx_sb_sees(v, i, w) && v->sb[i].p < p + n && p < v->sb[i].p + v->sb[i].n) j = (int)i;
         if (j >= 0 && ptx_splitmix(&cl->sched->sb_rng) & 1) {
-          ptx_sb_show(v, (unsigned)j, me);
+          if (v->cta == w->cta) ptx_sb_show_warp(v, (unsigned)j, w); /* to this warp alone */
+          else ptx_sb_show(v, (unsigned)j, me);
           ptx_sb_settle(v);
         }
       }
@@ -522,7 +583,7 @@ const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *b
       if (v == w || !v->sb_part) continue;
       for (unsigned i = 0; i < v->sb_n; i++) { /* oldest first: the newest wins */
         const struct ptx_sbuf *e = &v->sb[i];
-        if (!(e->seen >> me & 1) || !(e->p < p + n && p < e->p + e->n)) continue;
+        if (!ptx_sb_sees(v, i, w) || !(e->p < p + n && p < e->p + e->n)) continue;
         if (!copied) memcpy(buf, p, n), copied = true;
         for (unsigned b = 0; b < e->n; b++)
           if (e->p + b >= p && e->p + b < p + n) buf[e->p + b - p] = e->b[b];
@@ -534,15 +595,23 @@ const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *b
 void ptx_ldq_perform(ptx_warp *w) {
   struct ptx_ldq *q = &w->ldq;
   uint64_t *d = PTX_R(w, q->reg);
-  bool part = w->cta->cl->sb_warps != 0;
+  bool part = w->cta->cl->sb_warps != 0, sc = w->ldq_sc;
   w->ldq_on = false;
-  w->ldq_fenced = false;
+  w->ldq_fenced = w->ldq_sc = false;
+  w->ldq_busy = true;
   PTX_LANES(q->mask, {
     uint8_t ov[8];
     const uint8_t *p = q->p[l];
     if (__builtin_expect(part, 0)) p = ptx_sb_view(w, p, q->eb, ov);
     d[l] = ptx_ld_value(p, q->eb, q->sgn, q->rm);
   });
+  w->ldq_busy = false;
+  for (unsigned i = 0; i < w->sb_n; i++) w->sb[i].hold = false; /* read: nothing is held any more */
+  /* a fence.sc.cta since the load: the fence is, for the CTA, where the
+   * load is read (its later stores were held: sbuf.hold), so what the load
+   * saw of other warps' stores becomes visible to the CTA now (IRIW within
+   * one CTA with fence.sc.cta stays forbidden: Fence-SC, 8.7) */
+  if (sc) sb_cumulate_cta(w);
 }
 /* what an instruction makes visible before it runs (its traits, never its
  * text): fences and releases by their scope, the PTX memory model's
@@ -598,7 +667,8 @@ void ptx_sb_put(ptx_warp *w, uint8_t *p, const void *v, unsigned n) {
   bool had = w->sb_n != 0;
   struct ptx_sbuf *e = &w->sb[w->sb_n++];
   e->owner = owner;
-  e->p = p, e->n = (uint8_t)n, e->seen = 0, e->ecta = w->sb_ecta, e->eall = w->sb_eall, e->cum = w->sb_cum, e->hold = w->ldq_on && w->ldq_fenced;
+  e->p = p, e->n = (uint8_t)n, e->seen = 0, e->wseen = 0, e->ecta = w->sb_ecta, e->eall = w->sb_eall, e->cum = w->sb_cum,
+  e->cumc = w->sb_cumc, e->hold = w->ldq_on && w->ldq_fenced;
   memcpy(e->b, v, n);
   sb_count(w, had);
 }

@@ -445,7 +445,7 @@ static void cluster_run_sched(worker *wk) {
       s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
     }
     new_epochs(cl);
-    ptx_sb_drain_cluster(cl, s, 2); /* stores become visible at random, half the time a turn */
+    ptx_sb_drain_cluster(cl, s, s->sb_den); /* stores become visible at random (1/2, 1/8 or 1/32 a turn, by cluster) */
     while (s->head < s->n && ((s->late_den && ptx_sched_rand(s) % s->late_den == 0) ||
                               s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
       if (ptx_late_complete_one(cl) == PX_ERROR) return;
