@@ -41,6 +41,7 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
     if (chk_has_remote(w->cta->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n, write);
   }
   if (write) ptx_mark_written(s, (uint32_t)addr, n);
+  if (write && __builtin_expect(w->cta->cl->sched != NULL, 0)) ptx_px_write(w, (uint32_t)addr, n); /* seeded schedules: the proxies */
   return s->bytes + addr;
 }
 static inline void remember_region(ptx_warp *w, uint64_t addr) {
@@ -1104,11 +1105,14 @@ PTX_DEC(dec_nop) {
   d->in->fn = x_nop;
   return TC5_OK;
 }
-/* fence.proxy.async (any state space): orders nothing in this model, but
- * the checker follows it (the cross-proxy fence of 9.7.16.6.5) */
+/* fence.proxy.async (any state space): the checker follows it (the
+ * cross-proxy fence of 9.7.16.6.5); under a seeded schedule it makes the
+ * warp's generic writes of shared memory visible to the async proxy
+ * (machine.c, ptx_px_fence) */
 static PTX_EXEC(x_fence_proxy_async) {
   (void)in;
   if (mask) chk_fence_proxy_async(CHK_W(w));
+  if (mask && __builtin_expect(w->cta->px != NULL, 0)) ptx_px_fence(w);
   return PX_NEXT;
 }
 /* the other fences and membar: the checker counts them as releases of the

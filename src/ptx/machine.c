@@ -200,6 +200,10 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
       chk_remote_access(CHK_W(w), CHK_IN(w, in), lane, t->chk, off, n, write); /* smem-race across CTAs */
     }
     if (write) ptx_mark_written(&t->smem, off, n);
+    if (write && __builtin_expect(c->cl->sched != NULL, 0)) { /* the proxies (seeded schedules, issue 53) */
+      if (t == c && in && !(in->flags & (PF_MBAR | PF_ASYNC))) ptx_px_write(w, off, n);
+      else ptx_px_clear(t, off, n); /* the async proxy's write, another CTA's */
+    }
     return t->smem.bytes + off;
   }
   case PS_LOCAL:
@@ -314,7 +318,7 @@ bool ptx_bar_check(ptx_cta *c, uint32_t id) {
   uint32_t need = b->expected ? b->expected : live_threads(c);
   if (b->arrived < need) return false;
   for (uint32_t k = 0; k < c->nwarps; k++)
-    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
+    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN, ptx_px_sync(&c->warps[k]);
   if (c->chk) chk_bar_done(c->chk, id, b->waiting);
   if (c->tm) tm_bar_done(c->tm, id, b->waiting);
   b->phase++;
@@ -677,4 +681,139 @@ bool ptx_sb_overlaps(const ptx_warp *w, const uint8_t *p, unsigned n) {
   for (unsigned i = 0; i < w->sb_n; i++)
     if (w->sb[i].p < p + n && p < w->sb[i].p + w->sb[i].n) return true;
   return false;
+}
+
+/* ---- the generic and the async proxy (issue 53, seeded schedules) ----
+ * The PTX memory model orders a generic-proxy write before an async-proxy
+ * access only through a proxy fence (fence.proxy.async, 9.7.13.4; "Proxies",
+ * 8.4: accesses through different proxies to one location need a
+ * cross-proxy fence), then the usual synchronisation to the thread that
+ * issues the asynchronous operation. Under a seeded schedule the CTA keeps,
+ * by 16-byte granule of its shared memory, the generic writes no such
+ * fence has ordered yet, with the bytes the async proxy saw before them;
+ * an async-proxy read of one reads, seeded, the old bytes or the new ones
+ * (the new ones from then on: the async proxy does not go back). */
+#define PX_G 16u
+static void px_free(struct ptx_px *p) {
+  if (!p) return;
+  free(p->old), free(p->save), free(p->t), free(p->pos), free(p->warp), free(p->dirty), free(p->swapped);
+  free(p);
+}
+void ptx_px_free(ptx_cta *c) {
+  px_free(c->px);
+  c->px = NULL;
+}
+/* the CTA's record, made at its first tracked write (NULL without memory:
+ * then nothing is read stale, never anything wrong) */
+static struct ptx_px *px_get(ptx_cta *c) {
+  if (c->px) return c->px;
+  uint32_t ng = (c->smem.size + PX_G - 1) / PX_G;
+  struct ptx_px *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->old = malloc((size_t)ng * PX_G), p->save = malloc((size_t)ng * PX_G);
+  p->t = calloc(ng, sizeof *p->t), p->pos = malloc(ng * sizeof *p->pos), p->warp = malloc(ng);
+  p->dirty = malloc(ng * sizeof *p->dirty), p->swapped = malloc(ng * sizeof *p->swapped);
+  if (!p->old || !p->save || !p->t || !p->pos || !p->warp || !p->dirty || !p->swapped) {
+    px_free(p);
+    return NULL;
+  }
+  c->px = p;
+  return p;
+}
+void ptx_px_reset(ptx_cta *c) {
+  struct ptx_px *p = c->px;
+  if (!p) return;
+  for (uint32_t i = 0; i < p->ndirty; i++) p->t[p->dirty[i]] = 0;
+  p->ndirty = p->nswapped = p->clock = 0;
+}
+static uint32_t px_len(const ptx_cta *c, uint32_t g) {
+  return c->smem.size - g * PX_G < PX_G ? c->smem.size - g * PX_G : PX_G;
+}
+/* granule g is clean: the async proxy sees its bytes */
+static void px_drop(struct ptx_px *p, uint32_t g) {
+  uint32_t i = p->pos[g], last = p->dirty[--p->ndirty];
+  p->dirty[i] = last, p->pos[last] = i;
+  p->t[g] = 0;
+}
+/* a generic write of [off, off + n) of w's own CTA's shared memory, before
+ * its bytes change */
+void ptx_px_write(ptx_warp *w, uint32_t off, uint32_t n) {
+  ptx_cta *c = w->cta;
+  struct ptx_px *p = px_get(c);
+  if (!p || !n || off >= c->smem.size) return;
+  for (uint32_t g = off / PX_G, z = (off + n - 1) / PX_G; g <= z && g * PX_G < c->smem.size; g++) {
+    if (!p->t[g]) {
+      memcpy(p->old + (size_t)g * PX_G, c->smem.bytes + (size_t)g * PX_G, px_len(c, g));
+      p->pos[g] = p->ndirty, p->dirty[p->ndirty++] = g;
+    }
+    if (!++p->clock) p->clock = 1;
+    p->t[g] = p->clock;
+    p->warp[g] = (uint8_t)w->id;
+  }
+}
+/* an async-proxy write (or another CTA's) of [off, off + n): the async
+ * proxy sees the granules it touches */
+void ptx_px_clear(ptx_cta *c, uint32_t off, uint32_t n) {
+  struct ptx_px *p = c->px;
+  if (!p || !p->ndirty || !n) return;
+  for (uint32_t g = off / PX_G, z = (off + n - 1) / PX_G; g <= z && g * PX_G < c->smem.size; g++)
+    if (p->t[g]) px_drop(p, g);
+}
+/* fence.proxy.async by w: its own generic writes, and those made before a
+ * barrier or mbarrier wait it completed since, become visible to the async
+ * proxy (the checker's proxy-fence rule takes the fence of the writer, or of
+ * the reader after the write; a wait completed is a generous stand-in for
+ * "ordered after the write": never a stale read the checker would not
+ * explain) */
+void ptx_px_fence(ptx_warp *w) {
+  struct ptx_px *p = w->cta->px;
+  if (!p) return;
+  for (uint32_t i = 0; i < p->ndirty;) {
+    uint32_t g = p->dirty[i];
+    if (p->warp[g] == w->id || p->t[g] <= w->px_sync) px_drop(p, g);
+    else i++;
+  }
+}
+/* whether a dirty granule g is read stale now (else: as written, and
+ * clean from then on) */
+static bool px_stale(ptx_cta *c, struct ptx_px *p, uint32_t g) {
+  if (ptx_splitmix(&c->cl->sched->px_rng) & 1) return true;
+  px_drop(p, g);
+  return false;
+}
+void ptx_px_stale_begin(ptx_cta *c, uint32_t off, uint32_t n) {
+  struct ptx_px *p = c->px;
+  if (!p || !p->ndirty || !c->cl->sched) return;
+  uint64_t hi = n ? (uint64_t)off + n : UINT64_MAX;
+  for (uint32_t i = 0; i < p->ndirty;) {
+    uint32_t g = p->dirty[i];
+    if ((uint64_t)g * PX_G + PX_G <= off || (uint64_t)g * PX_G >= hi) {
+      i++;
+      continue;
+    }
+    if (!px_stale(c, p, g)) continue; /* dropped: dirty[i] is another granule now */
+    size_t b = (size_t)g * PX_G;
+    memcpy(p->save + b, c->smem.bytes + b, px_len(c, g));
+    memcpy(c->smem.bytes + b, p->old + b, px_len(c, g));
+    p->swapped[p->nswapped++] = g;
+    i++;
+  }
+}
+void ptx_px_stale_end(ptx_cta *c) {
+  struct ptx_px *p = c->px;
+  if (!p) return;
+  for (uint32_t i = 0; i < p->nswapped; i++) {
+    size_t b = (size_t)p->swapped[i] * PX_G;
+    memcpy(c->smem.bytes + b, p->save + b, px_len(c, p->swapped[i]));
+  }
+  p->nswapped = 0;
+}
+void ptx_px_read(ptx_cta *c, uint32_t off, uint8_t *buf, uint32_t n) {
+  struct ptx_px *p = c->px;
+  if (!p || !p->ndirty || !n || !c->cl->sched) return;
+  for (uint32_t g = off / PX_G, z = (off + n - 1) / PX_G; g <= z && g * PX_G < c->smem.size; g++) {
+    if (!p->t[g] || !px_stale(c, p, g)) continue;
+    uint32_t lo = g * PX_G > off ? g * PX_G : off, e = g * PX_G + px_len(c, g) < off + n ? g * PX_G + px_len(c, g) : off + n;
+    memcpy(buf + (lo - off), p->old + lo, e - lo);
+  }
 }

@@ -368,6 +368,7 @@ typedef struct ptx_warp {
   bool ldq_fenced; /* a .cta fence since the late load: later stores are held for the CTA (sbuf.hold) */
   bool ldq_sc;     /* a fence.sc.cta since the late load: what it reads is made visible to the CTA (cumulativity) */
   bool ldq_busy;   /* the late load is being read (ptx_ldq_perform): its held stores cannot be shown in the meantime */
+  uint32_t px_sync; /* the CTA's proxy clock when the warp last completed a barrier or mbarrier wait (ptx_px_*) */
 } ptx_warp;
 
 typedef struct ptx_bar {
@@ -436,6 +437,7 @@ typedef struct ptx_late_op {
 typedef struct ptx_sched {
   uint64_t rng;
   uint64_t sb_rng;          /* the store buffers' own stream (issue 53): rng's draws stay those of before */
+  uint64_t px_rng;          /* the proxy boundary's own stream (ptx_px_*) */
   uint32_t sb_den;          /* a store buffer becomes visible further after a turn with chance 1/sb_den (by cluster) */
   uint32_t late_den;        /* a pending operation completes after a turn with chance 1/late_den (0: never) */
   uint32_t span;            /* change points: a turn runs 1..span warp-instructions */
@@ -545,7 +547,45 @@ typedef struct ptx_cta {
   uint64_t epoch;             /* counts the changes: a retrying warp waits for a new one */
   struct chk_cta *chk;        /* the checker's state, NULL with --check=none */
   struct tm_cta *tm;          /* the timing model's, NULL with timing off */
+  struct ptx_px *px;          /* generic writes the async proxy may not see yet (seeded schedules; ptx_px_*) */
 } ptx_cta;
+
+/* the generic / async proxy boundary under a seeded schedule (issue 53,
+ * machine.c): a generic-proxy write to the CTA's own shared memory
+ * (st.shared, stmatrix, atom, cp.async: what the checker counts as a
+ * generic store) stays invisible to the async proxy until a
+ * fence.proxy.async of its warp (or of a warp that completed a barrier or
+ * an mbarrier wait after it); an async-proxy read (TMA store/reduction,
+ * bulk copy from shared memory, tcgen05.mma/cp operands) reads each such
+ * 16-byte granule stale or, with chance 1/2, as written (from then on
+ * visible). An async-proxy write makes its bytes visible. Never with the
+ * default schedule (c->px stays NULL). */
+void ptx_px_write(ptx_warp *w, uint32_t off, uint32_t n);
+void ptx_px_clear(ptx_cta *c, uint32_t off, uint32_t n);
+void ptx_px_fence(ptx_warp *w);
+/* an async-proxy read of [off, off + n) of c's shared memory (n 0: all of
+ * it, for operands read through descriptors): stale granules' old bytes are
+ * in shared memory until ptx_px_stale_end (nothing else may write it then) */
+void ptx_px_stale_begin(ptx_cta *c, uint32_t off, uint32_t n);
+void ptx_px_stale_end(ptx_cta *c);
+/* the same for n bytes the async proxy copies from off into buf (the
+ * current bytes there): stale granules' bytes laid over them */
+void ptx_px_read(ptx_cta *c, uint32_t off, uint8_t *buf, uint32_t n);
+void ptx_px_reset(ptx_cta *c);
+void ptx_px_free(ptx_cta *c);
+struct ptx_px {
+  uint32_t clock;    /* counts the tracked generic writes */
+  uint32_t ndirty, nswapped;
+  uint8_t *old;      /* a dirty granule's bytes as the async proxy sees them */
+  uint8_t *save;     /* a swapped granule's current bytes (ptx_px_stale_begin) */
+  uint32_t *t;       /* by granule: the clock of its last generic write, 0: clean */
+  uint32_t *pos;     /* by granule: its place in dirty */
+  uint8_t *warp;     /* by granule: the warp of its last generic write */
+  uint32_t *dirty, *swapped;
+};
+static inline void ptx_px_sync(ptx_warp *w) {
+  if (__builtin_expect(w->cta->px != NULL, 0)) w->px_sync = w->cta->px->clock;
+}
 
 /* whether reader u sees entry i of w's buffer (u == w: its own) */
 static inline bool ptx_sb_sees(const ptx_warp *w, unsigned i, const ptx_warp *u) {

@@ -274,6 +274,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
    * type, as ConSan's fill); a read of it is a finding, not the run's end */
   memset(c->smem.bytes, 0xFF, c->smem.size);
   memset(c->smem.written, 0, (c->smem.size + 7) / 8);
+  ptx_px_reset(c); /* the proxies' record (seeded schedules, issue 53) */
   tc5_status st = tc5_tmem_init(&c->tmem, rank);
   if (st) return st;
   memset(c->tmem.cells, 0xFF, (size_t)TC5_TMEM_LANES * TC5_TMEM_COLS * sizeof *c->tmem.cells);
@@ -583,6 +584,7 @@ static void worker_free(worker *wk) {
     tm_cta_free(c->tm);
     free(c->smem.bytes);
     free(c->smem.written);
+    ptx_px_free(c);
     free(c->warps);
     free(c->mbars);
     chk_free(c->chk);

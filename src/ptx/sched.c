@@ -92,6 +92,7 @@ void ptx_sched_reset(ptx_sched *s, uint64_t seed, uint64_t cluster, unsigned nwa
   for (unsigned k = 0; k < nwarps; k++) s->prio[k] = (int64_t)(ptx_sched_rand(s) >> 2);
   s->low = 0;
   s->sb_rng = seed * 0xd1342543de82ef95ull ^ (cluster + 1) * 0xbf58476d1ce4e5b9ull;
+  s->px_rng = seed * 0x94d049bb133111ebull ^ (cluster + 1) * 0xd6e8feb86659fd93ull; /* the proxies' (machine.c) */
   static const uint32_t sb_dens[3] = {2, 8, 32}; /* how long stores stay in the buffers */
   s->sb_den = sb_dens[splitmix(&s->sb_rng) % 3];
 }
