@@ -173,8 +173,10 @@ case "$what" in
     if [ "$what" = tma ]; then
       build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
     elif [ "$what" = rel90 ]; then
+      sh scripts/data_archive.sh unpack rel90
       data=tests/data/ptx/rel90
     elif [ "$what" = rel38 ]; then
+      sh scripts/data_archive.sh unpack rel90
       data=tests/data/ptx/rel90/t38
     elif [ "$what" = tmreplace ]; then
       data=tests/data/ptx/tmreplace90

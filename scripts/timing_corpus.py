@@ -267,12 +267,41 @@ def manifest_line(meta, name):
                      str(L["dynamicSharedMemBytes"])] + args)
 
 
+def share_ptx(out, names):
+    """one file for identical PTX: launches that differ only in their arguments (Gluon 07's K
+    sweep, tutorial 03 at several sizes) compile to the same text; the first name's file is kept,
+    the copies are deleted and their rows name the kept file (the FILE column). Returns
+    {name: file}. A name whose .ptx is absent keeps its own (the kept file of an earlier run)"""
+    import hashlib
+    kept, files = {}, {}
+    for n in names:
+        p = os.path.join(out, n + ".ptx")
+        if not os.path.exists(p):
+            continue
+        h = hashlib.sha256(open(p, "rb").read()).hexdigest()
+        if h in kept:
+            os.remove(p)
+        else:
+            kept[h] = n + ".ptx"
+        files[n] = kept[h]
+    old = {}
+    man = os.path.join(out, "launches.txt")
+    if os.path.exists(man):
+        for line in open(man):
+            w = line.split()
+            if w and not line.startswith("#"):
+                old[w[0]] = w[1]
+    return {n: files.get(n) or old.get(n, n + ".ptx") for n in names}
+
+
 def write_manifest(out):
     names = sorted(f[:-5] for f in os.listdir(out) if f.endswith(".json") and f != "index.json")
+    files = share_ptx(out, names)
     with open(os.path.join(out, "launches.txt"), "w") as f:
         f.write("# NAME FILE ENTRY GRID BLOCK SHARED ARG... (scripts/timing_corpus.py; gpu/ptx_timing.cu)\n")
         for n in names:
-            f.write(manifest_line(json.load(open(os.path.join(out, n + ".json"))), n) + "\n")
+            w = manifest_line(json.load(open(os.path.join(out, n + ".json"))), n).split(" ", 2)
+            f.write(" ".join([w[0], files[n], w[2]]) + "\n")
     print(f"{len(names)} launches in {out}/launches.txt")
 
 
