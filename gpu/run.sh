@@ -78,7 +78,9 @@
 #                               above), mma (mma.sync, ldmatrix), cpasync (cp.async pipelines), l1 (ld.global L1 hits), l2warm
 #                               (L2 residency across re-launches), rowchain (tutorial 02's softmax row at 1-8
 #                               CTAs/SM, bar.sync at 8 CTAs/SM), zfill (cp.async src-size 0), l2write
-#                               (re-launched write and copy streams); default all
+#                               (re-launched write and copy streams), intf (issue/latency interference:
+#                               a dependent chain with independent work, 1-16 CTAs of one warp a
+#                               scheduler on every SM); default all
 #   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
 #                               in flight per SM and the SMs loading (gpu/timing_tma_loaded.cu):
 #                               OUTDIR/tma_loaded.tsv (issue 47, the loaded-latency mechanism)
@@ -173,8 +175,10 @@ case "$what" in
     if [ "$what" = tma ]; then
       build-gpu/ptx_silicon --rules tests/data/ptx/tma90/tmap_rules.txt "$out/h100_tmap_rules.txt"
     elif [ "$what" = rel90 ]; then
+      sh scripts/data_archive.sh unpack rel90
       data=tests/data/ptx/rel90
     elif [ "$what" = rel38 ]; then
+      sh scripts/data_archive.sh unpack rel90
       data=tests/data/ptx/rel90/t38
     elif [ "$what" = tmreplace ]; then
       data=tests/data/ptx/tmreplace90

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#include <map>
 
 #include "cuda_check.h" /* CK(call) */
 
@@ -633,6 +634,105 @@ __global__ void l1_chase_kernel(uint64_t *start, int steps, unsigned long long *
   if (p == 1) sink[0] = p;
 }
 
+
+/* ---- t47r's section: issue/latency interference (intf) ----
+ * One warp per SM sub-partition per CTA (128 threads: warp w on scheduler w mod 4, as the R2P mask
+ * kernels' CTAs), C CTAs an SM (the dynamic shared memory caps occupancy at exactly C; grid = SMs x C,
+ * all co-resident). Each thread runs ITERS iterations of 16 links of a dependent chain (CH 0: FFMA,
+ * latency ~4 clk; CH 1: MUFU.EX2, ~17 clk, on the SFU pipe) with J independent operations after each
+ * link (CH 2: ld.shared.u32 pointer chase, ~29 clk, one LSU op), on 8 rotating registers: MIX 0 FFMA; MIX 1 setp.lt.s32 + selp.b32 (compare masking as ptxas
+ * emits it: ISETP + SEL on the ALU pipe); MIX 2 mad.lo.u32 (IMAD). One CTA alone measures the warp's
+ * path P; C CTAs share each scheduler's issue slot. clk per iteration per CTA (median CTA, clock64). */
+/* t47r2: each CTA's start and end (clock64, the SM's own counter) and its SM, for the SM's span and mean
+ * CTA (a row's median CTA is one rank of the SM's finishing order, docs/timing.md run 6) */
+#define INTF_MAX_CTA 4096
+__device__ unsigned long long intf_t[2 * INTF_MAX_CTA];
+__device__ unsigned intf_sm[INTF_MAX_CTA];
+template <int CH, int MIX, int J>
+__global__ void __launch_bounds__(128) intf_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  extern __shared__ uint32_t intf_pad[];
+  uint32_t x = 0x3f000000u + threadIdx.x, a = 0x3f7fbe77u /* 0.999 */, b = 0x3f000000u, hi = 1000 + threadIdx.x,
+           k = 7u * threadIdx.x;
+  uint32_t y[8];
+  for (int i = 0; i < 8; i++) y[i] = 0x3f000000u + threadIdx.x * 8 + i;
+  if (CH == 2) {
+    x = (uint32_t)__cvta_generic_to_shared(&intf_pad[threadIdx.x]);
+    intf_pad[threadIdx.x] = x; /* each lane chases its own word */
+  }
+  __syncthreads();
+  uint64_t c0 = clock64();
+#pragma unroll 1
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int l = 0; l < 16; l++) {
+      if (CH == 0) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+r"(x) : "r"(a), "r"(b));
+      else if (CH == 1) asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+r"(x));
+      else asm volatile("ld.volatile.shared.u32 %0, [%0];" : "+r"(x) :: "memory");
+#pragma unroll
+      for (int j = 0; j < J; j++) {
+        const int r = (l * J + j) % 8;
+        if (MIX == 0) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+r"(y[r]) : "r"(a), "r"(b));
+        if (MIX == 1) asm volatile("{.reg .pred p; setp.lt.s32 p, %0, %1; selp.b32 %0, %0, %2, p;}" : "+r"(y[r]) : "r"(hi), "r"(k));
+        if (MIX == 2) asm volatile("mad.lo.u32 %0, %0, %1, %0;" : "+r"(y[r]) : "r"(a));
+      }
+    }
+  }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) {
+    cyc[blockIdx.x] = c1 - c0;
+    if (blockIdx.x < INTF_MAX_CTA) {
+      unsigned sm;
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
+    }
+  }
+  uint32_t s = x;
+  for (int i = 0; i < 8; i++) s ^= y[i];
+  if (s == 0x12345678u) sink[0] = s + intf_pad[0];
+}
+
+
+/* ---- t47r's section: issue rates of the compare/select/min/max SASS (alu): 8 coupled chains a
+ * thread as issue_kernel, 32 warps an SM; one PTX statement a link: FSEL (selp.f32 on a fixed
+ * predicate), FMNMX (max.f32), SEL (selp.b32), IMNMX (max.s32), FSETP+FSEL and ISETP+SEL pairs
+ * (setp then selp on its predicate: compare masking), SHF (shf.l.wrap), PRMT, FADD, FMUL ---- */
+enum { A_FSEL, A_FMNMX, A_SEL, A_IMNMX, A_FSETP_FSEL, A_ISETP_SEL, A_SHF, A_PRMT, A_FADD, A_FMUL, A_N };
+static const char *alu_name[A_N] = {"fsel", "fmnmx", "sel", "imnmx", "fsetp_fsel", "isetp_sel", "shf", "prmt", "fadd", "fmul"};
+static const int alu_insns[A_N] = {1, 1, 1, 1, 2, 2, 1, 1, 1, 1};
+template <int OP> __global__ void __launch_bounds__(1024) alu_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  uint32_t r[8];
+  for (int i = 0; i < 8; i++) r[i] = 0x3f000000u + threadIdx.x * 8 + i;
+  uint32_t pv = threadIdx.x & 1;
+  __syncthreads();
+  uint64_t c0 = clock64();
+#pragma unroll 1
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int u = 0; u < 16; u++) {
+#define S(a, b)                                                                                                            \
+  if (OP == A_FSEL) asm volatile("{.reg .pred p; setp.ne.u32 p, %2, 0; selp.f32 %0, %0, %1, p;}" : "+r"(r[a]) : "r"(r[b]), "r"(pv)); \
+  if (OP == A_FMNMX) asm volatile("max.f32 %0, %0, %1;" : "+r"(r[a]) : "r"(r[b]));                                       \
+  if (OP == A_SEL) asm volatile("{.reg .pred p; setp.ne.u32 p, %2, 0; selp.b32 %0, %0, %1, p;}" : "+r"(r[a]) : "r"(r[b]), "r"(pv)); \
+  if (OP == A_IMNMX) asm volatile("max.s32 %0, %0, %1;" : "+r"(r[a]) : "r"(r[b]));                                       \
+  if (OP == A_FSETP_FSEL) asm volatile("{.reg .pred p; setp.lt.f32 p, %0, %1; selp.f32 %0, %0, %1, p;}" : "+r"(r[a]) : "r"(r[b])); \
+  if (OP == A_ISETP_SEL) asm volatile("{.reg .pred p; setp.lt.s32 p, %0, %1; selp.b32 %0, %2, %0, p;}" : "+r"(r[a]) : "r"(r[b]), "r"(pv)); \
+  if (OP == A_SHF) asm volatile("shf.l.wrap.b32 %0, %0, %1, %1;" : "+r"(r[a]) : "r"(r[b]));                                \
+  if (OP == A_PRMT) asm volatile("prmt.b32 %0, %0, %1, 0x5140;" : "+r"(r[a]) : "r"(r[b]));                                 \
+  if (OP == A_FADD) asm volatile("add.f32 %0, %0, %1;" : "+r"(r[a]) : "r"(r[b]));                                         \
+  if (OP == A_FMUL) asm volatile("mul.f32 %0, %0, %1;" : "+r"(r[a]) : "r"(r[b]));
+      CH8(S)
+#undef S
+    }
+  }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+  uint32_t s = 0;
+  for (int i = 0; i < 8; i++) s ^= r[i];
+  if (s == 0x12345678u) sink[0] = s;
+}
+
 /* ---------------- host ---------------- */
 static unsigned long long *dcyc;
 static uint32_t *dsink;
@@ -992,9 +1092,133 @@ static void sec_l1(char *buf) {
   emit("l1_latency", median_cyc(1) / 4096, "clk", "ld.global.ca.u64 pointer chase, one thread, 128 slots 128 B apart (16 KiB), walked once first (L1 hits)");
 }
 
+
+
+template <int OP> static void alu_one(int iters) {
+  alu_kernel<OP><<<nsm, 1024>>>(2, dcyc, dsink);
+  alu_kernel<OP><<<nsm, 1024>>>(iters, dcyc, dsink);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  double c = median_cyc(nsm), winsn = 32.0 * iters * 16 * 8 * alu_insns[OP];
+  char key[64], how[300];
+  snprintf(key, sizeof key, "issue_%s", alu_name[OP]);
+  snprintf(how, sizeof how,
+           "%d SMs x 1024 threads, 8 coupled chains a thread, %d SASS a statement (the loop's SASS checked with nvdisasm); clk "
+           "per warp-insn per scheduler (4 schedulers/SM), clock64 median over SMs",
+           nsm, alu_insns[OP]);
+  emit(key, c * 4 / winsn, "clk/warp-insn", how);
+}
+static void sec_alu() {
+  alu_one<A_FSEL>(64);
+  alu_one<A_FMNMX>(64);
+  alu_one<A_SEL>(64);
+  alu_one<A_IMNMX>(64);
+  alu_one<A_FSETP_FSEL>(64);
+  alu_one<A_ISETP_SEL>(64);
+  alu_one<A_SHF>(64);
+  alu_one<A_PRMT>(64);
+  alu_one<A_FADD>(64);
+  alu_one<A_FMUL>(64);
+}
+
+/* ---- t47r's host section: issue/latency interference ---- */
+/* t47r2: per SM, the span (last end - first start of its CTAs) and the mean CTA, per iteration; the median
+ * over the SMs holding exactly C CTAs. Rows KEY_span and KEY_mean beside KEY (the median CTA) */
+static void intf_sm_rows(const char *key, int grid, int iters, int c) {
+  int n = std::min(grid, INTF_MAX_CTA);
+  std::vector<unsigned long long> t(2 * n);
+  std::vector<unsigned> sm(n);
+  CK(cudaMemcpyFromSymbol(t.data(), intf_t, sizeof(unsigned long long) * 2 * n));
+  CK(cudaMemcpyFromSymbol(sm.data(), intf_sm, sizeof(unsigned) * n));
+  std::map<unsigned, std::vector<int>> by;
+  for (int b = 0; b < n; b++) by[sm[b]].push_back(b);
+  std::vector<double> span, mean;
+  for (auto &e : by) {
+    if ((int)e.second.size() != c) continue;
+    unsigned long long lo = ~0ull, hi = 0;
+    double sum = 0;
+    for (int b : e.second) lo = std::min(lo, t[2 * b]), hi = std::max(hi, t[2 * b + 1]), sum += (double)(t[2 * b + 1] - t[2 * b]);
+    span.push_back((double)(hi - lo) / iters);
+    mean.push_back(sum / c / iters);
+  }
+  if (span.empty()) return;
+  std::sort(span.begin(), span.end());
+  std::sort(mean.begin(), mean.end());
+  char k2[96], how[200];
+  snprintf(k2, sizeof k2, "%s_span", key);
+  snprintf(how, sizeof how, "the same launch: per SM holding %d CTAs (%zu SMs), last CTA end - first CTA start (clock64) per iteration, median SM", c, span.size());
+  emit(k2, span[span.size() / 2], "clk", how);
+  snprintf(k2, sizeof k2, "%s_mean", key);
+  snprintf(how, sizeof how, "the same launch: per SM holding %d CTAs (%zu SMs), the mean CTA (clock64) per iteration, median SM", c, mean.size());
+  emit(k2, mean[mean.size() / 2], "clk", how);
+}
+
+template <int CH, int MIX, int J> static void intf_one() {
+  auto kf = intf_kernel<CH, MIX, J>;
+  static const char *chn[] = {"ffma", "ex2", "lds"}, *mixn[] = {"ffma", "isetp_sel", "imad"};
+  /* about 300k clk a CTA at 16 CTAs an SM */
+  int per_it = 16 * (1 + J * (MIX == 1 ? 2 : 1)) * (MIX == 2 ? 2 : 1) + (CH == 1 ? 128 : 0);
+  int iters = std::max(48, 300000 / (16 * std::max(per_it, 16 * (CH == 2 ? 30 : CH ? 18 : 5))));
+  int smem_sm = 233472 - 1024;
+  for (int c : {1, 2, 3, 4, 6, 8, 12, 16}) {
+    int smem = smem_sm / c - 1024; /* at least 13 KiB: CH 2 chases in its first 512 B */
+    if (smem > 232448) smem = 232448;
+    smem &= ~127;
+    CK(cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int occ = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kf, 128, smem));
+    int grid = nsm * c;
+    kf<<<grid, 128, smem>>>(2, dcyc, dsink);
+    kf<<<grid, 128, smem>>>(iters, dcyc, dsink);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    char key[64], how[320];
+    snprintf(key, sizeof key, "intf_%s_%s_j%d_c%d", chn[CH], mixn[MIX], J, c);
+    snprintf(how, sizeof how,
+             "16 links of a dependent %s chain, %d independent %s after each link, 1 warp a scheduler a CTA (128 threads), %d "
+             "CTAs/SM (occupancy %d by %d B shared), every SM; clk per iteration per CTA (median CTA, clock64), %d iterations",
+             CH == 2 ? "ld.shared" : CH ? "MUFU.EX2" : "FFMA", J, MIX == 1 ? "setp+selp pairs" : (MIX ? "IMAD" : "FFMA"), c, occ, smem, iters);
+    emit(key, median_cyc(grid) / iters, "clk", how);
+    intf_sm_rows(key, grid, iters, c);
+  }
+}
+static void sec_intf() {
+  intf_one<0, 0, 0>();
+  intf_one<0, 0, 1>();
+  intf_one<0, 0, 2>();
+  intf_one<0, 0, 3>();
+  intf_one<0, 0, 4>();
+  intf_one<0, 0, 6>();
+  intf_one<0, 0, 8>();
+  intf_one<0, 0, 12>();
+  intf_one<0, 1, 1>();
+  intf_one<0, 1, 2>();
+  intf_one<0, 1, 3>();
+  intf_one<0, 1, 4>();
+  intf_one<0, 1, 6>();
+  intf_one<0, 2, 1>();
+  intf_one<0, 2, 2>();
+  intf_one<0, 2, 4>();
+  intf_one<1, 0, 2>();
+  intf_one<1, 0, 4>();
+  intf_one<1, 0, 8>();
+  intf_one<1, 0, 12>();
+  intf_one<1, 1, 2>();
+  intf_one<1, 1, 4>();
+  intf_one<1, 1, 8>();
+  intf_one<2, 0, 0>();
+  intf_one<2, 0, 2>();
+  intf_one<2, 0, 4>();
+  intf_one<2, 0, 8>();
+  intf_one<2, 0, 16>();
+  intf_one<2, 1, 2>();
+  intf_one<2, 1, 4>();
+  intf_one<2, 1, 8>();
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write; default all)\n");
+    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write intf alu; default all)\n");
     return 2;
   }
   auto want = [&](const char *sec) {
@@ -1262,6 +1486,8 @@ int main(int argc, char **argv) {
   } /* base */
   if (want("mma")) sec_mma();
   if (want("rowchain")) sec_rowchain();
+  if (want("intf")) sec_intf();
+  if (want("alu")) sec_alu();
   if (want("cpasync") || want("l2warm") || want("l1") || want("zfill") || want("l2write")) {
     size_t big = (size_t)4 << 30;
     char *buf;

@@ -216,6 +216,35 @@ def t06b(L):
                        "num_warps=4")
 
 
+# Tutorial 06's autotune space on sm_100a (--t06-sweep; t47c): every config the tutorial's
+# @triton.autotune would try for a shape (its own `configs` list, filtered by its `keep` and
+# `prune_invalid_configs`: on sm_100 and not causal all 36 of BLOCK_M {64, 128} x BLOCK_N
+# {32, 64, 128} x stages {2, 3, 4} x warps {4, 8}), compiled by whichever Triton runs this
+# script (PYTHONPATH=<a release>), for the published B200 figures' shapes: tritonbench PR #1014
+# (4 x 48, d 128, fp16, warp_specialize at its default True) and facebookexperimental/triton PR
+# #205 (the tutorial's own benchmark, 4 x 32, d 128, fp16, warp_specialize=False). A config the
+# compiler refuses is reported and skipped (the autotuner on silicon skips it too).
+T06_SWEEP = dict(Z=4, H=48, ws=True, sizes=(1024, 2048, 4096, 8192, 16384))
+
+
+def t06_sweep(L):
+    g = _g()
+    m = L.load(g.TUT + "06-fused-attention.py")
+    Z, H, ws = T06_SWEEP["Z"], T06_SWEEP["H"], T06_SWEEP["ws"]
+    for N in T06_SWEEP["sizes"]:
+        q, k, v = g._attn_inputs(Z, H, N, 128, False)
+        with g.capture() as c:
+            m.attention(q, k, v, False, 0.5, ws)
+        l = g._one(c)
+        at = l.autotuner
+        at.nargs = dict(zip(at.arg_names, l.args))
+        for cfg in at.prune_configs(l.kwargs):
+            bm, bn = cfg.kwargs["BLOCK_M"], cfg.kwargs["BLOCK_N"]
+            yield g.V(f"t06s_{'ws' if ws else 'nows'}_{bm}x{bn}_s{cfg.num_stages}_w{cfg.num_warps}_z{Z}h{H}n{N}",
+                      l, cfg, note=f"Z={Z} H={H} N_CTX={N}; warp_specialize={ws}; config BLOCK_M={bm} "
+                                   f"BLOCK_N={bn} num_stages={cfg.num_stages} num_warps={cfg.num_warps}")
+
+
 # ---------------------------------------------------------------------------
 # the manifest of gpu/ptx_timing: one launch a line
 #   NAME FILE ENTRY GRID BLOCK SHARED ARG...
@@ -267,12 +296,41 @@ def manifest_line(meta, name):
                      str(L["dynamicSharedMemBytes"])] + args)
 
 
+def share_ptx(out, names):
+    """one file for identical PTX: launches that differ only in their arguments (Gluon 07's K
+    sweep, tutorial 03 at several sizes) compile to the same text; the first name's file is kept,
+    the copies are deleted and their rows name the kept file (the FILE column). Returns
+    {name: file}. A name whose .ptx is absent keeps its own (the kept file of an earlier run)"""
+    import hashlib
+    kept, files = {}, {}
+    for n in names:
+        p = os.path.join(out, n + ".ptx")
+        if not os.path.exists(p):
+            continue
+        h = hashlib.sha256(open(p, "rb").read()).hexdigest()
+        if h in kept:
+            os.remove(p)
+        else:
+            kept[h] = n + ".ptx"
+        files[n] = kept[h]
+    old = {}
+    man = os.path.join(out, "launches.txt")
+    if os.path.exists(man):
+        for line in open(man):
+            w = line.split()
+            if w and not line.startswith("#"):
+                old[w[0]] = w[1]
+    return {n: files.get(n) or old.get(n, n + ".ptx") for n in names}
+
+
 def write_manifest(out):
     names = sorted(f[:-5] for f in os.listdir(out) if f.endswith(".json") and f != "index.json")
+    files = share_ptx(out, names)
     with open(os.path.join(out, "launches.txt"), "w") as f:
         f.write("# NAME FILE ENTRY GRID BLOCK SHARED ARG... (scripts/timing_corpus.py; gpu/ptx_timing.cu)\n")
         for n in names:
-            f.write(manifest_line(json.load(open(os.path.join(out, n + ".json"))), n) + "\n")
+            w = manifest_line(json.load(open(os.path.join(out, n + ".json"))), n).split(" ", 2)
+            f.write(" ".join([w[0], files[n], w[2]]) + "\n")
     print(f"{len(names)} launches in {out}/launches.txt")
 
 
@@ -283,7 +341,16 @@ def main():
     ap.add_argument("--only")
     ap.add_argument("--manifest", metavar="DIR")
     ap.add_argument("--arch", type=int, default=90, choices=[90, 100])
+    ap.add_argument("--t06-sweep", metavar="Z,H,WS[,N...]",
+                    help="tutorial 06's whole autotune space at batch Z, H heads, warp_specialize WS (0/1), "
+                         "sizes N (default 1024 ... 16384), sm_100a (t06_sweep); needs --out")
     a = ap.parse_args()
+    if a.t06_sweep:
+        f = [int(x) for x in a.t06_sweep.split(",")]
+        T06_SWEEP.update(Z=f[0], H=f[1], ws=bool(f[2]), **({"sizes": tuple(f[3:])} if f[3:] else {}))
+        a.arch = 100
+        if a.out == ap.get_default("out"):
+            ap.error("--t06-sweep needs --out (the sweep is not a committed corpus)")
     if a.manifest:
         return write_manifest(a.manifest)
     g = _g()
@@ -303,7 +370,7 @@ def main():
     import tempfile
     tmp = tempfile.mkdtemp()
     bad = 0
-    for scn in (SCN if a.arch == 90 else SCN_B200):
+    for scn in ([t06_sweep] if a.t06_sweep else SCN if a.arch == 90 else SCN_B200):
         for v in scn(loader):
             if a.only and not re.search(a.only, v["name"]):
                 continue

@@ -2,7 +2,8 @@
 """Writes src/timing/params_h200.def and params_h100.def (issue 47) from the
 lent H200's unit-level microbenchmarks (tests/data/timing/h200_micro.tsv, run 3,
 written by gpu/run.sh timing-micro; runs 1 and 2 in h200_micro_run1.tsv, _run2.tsv; run 4's
-sections mma, cpasync, l2warm and l1 in h200_micro_run4.tsv) and the
+sections mma, cpasync, l2warm and l1 in h200_micro_run4.tsv; run 5's in _run5.tsv; run 6's intf and alu in
+_run6.tsv: issue_fsel, fsel_alu_pipe, and issue_queue through scripts/timing_intf_fit.py's fit) and the
 vendor's datasheets. Every row says where its number comes from; no row is
 fitted to a kernel-level time. The H100 carries the SM-level numbers of the
 same GH100 SM measured on the H200 and its own memory (3.35 TB/s HBM3).
@@ -27,6 +28,7 @@ def micro(name):
 M, M2, M1 = micro("h200_micro.tsv"), micro("h200_micro_run2.tsv"), micro("h200_micro_run1.tsv")
 M4 = micro("h200_micro_run4.tsv")  # run 4 (t47h): mma.sync, cp.async pipelines, L2 residency across re-launches, L1
 M5 = micro("h200_micro_run5.tsv")  # run 5 (t47h2): the softmax row's units, cp.async zero-fill, re-launched write and copy streams
+M6 = micro("h200_micro_run6.tsv")  # run 6 (t47r): issue/latency interference (intf) and the compare/select/min/max issue rates (alu)
 
 
 def meas4(key, note=""):
@@ -84,6 +86,7 @@ CLK = M["clock_mhz"]
 SRC = f"measured: gpu/run.sh timing-micro on the lent H200 at {CLK:.0f} MHz SM clock (tests/data/timing/h200_micro.tsv"
 SRC4 = SRC.replace("h200_micro.tsv", "h200_micro_run4.tsv")
 SRC5 = SRC.replace("h200_micro.tsv", "h200_micro_run5.tsv")
+SRC6 = SRC.replace("h200_micro.tsv", "h200_micro_run6.tsv")
 
 
 def meas(key, note=""):
@@ -159,7 +162,7 @@ def rows(gpu):
         ("schedulers", 4, "per SM", "datasheet: 4 warp schedulers (SM sub-partitions) per SM"),
     ]:
         P(name, val, unit, prov)
-    P("issue_int", r(M["issue_int_lop3"]), "clk/warp-insn", meas("issue_int_lop3", f"LOP3 {M['issue_int_lop3']:.2f}, IMAD {M['issue_int_mad']:.2f}; add.u32 chains became IADD3+IMAD.IADD on two pipes: {M['issue_int_add']:.2f}"))
+    P("issue_int", r(M["issue_int_lop3"]), "clk/warp-insn", meas("issue_int_lop3", f"LOP3 {M['issue_int_lop3']:.2f}, IMAD {M['issue_int_mad']:.2f}; add.u32 chains became IADD3+IMAD.IADD on two pipes: {M['issue_int_add']:.2f}") + "; run 6 (" + SRC6.split("(", 1)[1] + " issue_*: " + ", ".join(f"{n} {M6['issue_' + k]:.2f}" for n, k in (("SEL", "sel"), ("IMNMX", "imnmx"), ("ISETP+SEL", "isetp_sel"), ("SHF", "shf"), ("PRMT", "prmt"))) + ")")
     P("issue_fp32", r(M["issue_fp32_fma"]), "clk/warp-insn", meas("issue_fp32_fma", f"FFMA {M['issue_fp32_fma']:.3f}"))
     P("issue_fp16x2", r(M["issue_fp16x2_fma"]), "clk/warp-insn", meas("issue_fp16x2_fma", f"HFMA2 {M['issue_fp16x2_fma']:.3f}"))
     P("issue_fp64", r(M["issue_fp64_fma"]), "clk/warp-insn", meas("issue_fp64_fma", f"DFMA {M['issue_fp64_fma']:.3f}"))
@@ -239,7 +242,30 @@ def rows(gpu):
     P("issue_from_sass", 1, "flag", "derived: each PTX instruction issues as the SASS instructions ptxas -lineinfo -arch=sm_90a makes of its line "
       "(src/timing/sass_weights.c); validated on every row of the H200 table (docs/timing.md); unit evidence: run 5's rowchain_* "
       "(tutorial 02's softmax row: 91 PTX, 119 SASS instructions)" + ("" if h200 else "; the H100 runs the same SASS"))
+    F = fit_intf()
+    bq = round(F["beta"], 2)
+    P("issue_queue", int(bq) if bq == int(bq) else bq, "fraction", f"{SRC6} intf_*_c1 and _c2, {F['err'][2]} pairs; scripts/timing_intf_fit.py): a CTA's latency path P "
+      "stretched by its wait for the issue slot shared with the co-resident CTAs (src/timing/launch_schedule.c tm_issue_queue, exact "
+      f"mean-value analysis at beta = this); fitted on the rows whose median CTA is the SM's last (2 CTAs an SM) within 0...1: "
+      f"{F['beta']:.2f}, median |error| {100 * F['err'][0]:.1f} %, worst {100 * F['err'][1]:.1f} % (max(P, nS) without it: "
+      f"{100 * F['err0'][0]:.1f} %, {100 * F['err0'][1]:.1f} %; unbounded {F['bfree']:.2f}: {100 * F['errfree'][0]:.1f} %, "
+      f"{100 * F['errfree'][1]:.1f} %); bounded by 1 because the ALU-bound rows at 3-16 CTAs finish one CTA every S (throughput "
+      f"n CTAs an n S, which beta > 1 breaks); the issue count needs no scale (joint fit kappa {F['kappa']:.2f}, beta {F['kbeta']:.2f})")
+    P("issue_fsel", r(M6["issue_fsel"]), "clk/warp-insn", f"{SRC6} issue_fsel, issue_fmnmx, issue_fsetp_fsel; f32 setp/selp/min/max: "
+      f"FSEL {M6['issue_fsel']:.2f}, FMNMX {M6['issue_fmnmx']:.2f}, FSETP+FSEL {M6['issue_fsetp_fsel']:.2f} a SASS instruction, "
+      f"half the FFMA rate (FADD/FMUL's 0.26 in the same run is an artefact, docs/timing.md run 6)")
+    P("fsel_alu_pipe", 1, "flag", f"{SRC6} issue_fsetp_fsel, issue_isetp_sel: FSETP+FSEL pairs issue at {M6['issue_fsetp_fsel']:.2f} clk a SASS "
+      f"instruction together (one half-rate pipe), as ISETP+SEL ({M6['issue_isetp_sel']:.2f}), SEL, IMNMX, SHF, PRMT; that it is the "
+      f"integer ALU's pipe (issue_int's: the SM sub-partition's 16-lane ALU), not a second one, is the SM's design: a stream mixing "
+      f"FSEL with ISETP was not measured")
     return out
+
+
+def fit_intf():
+    """issue_queue from run 6's intf rows (scripts/timing_intf_fit.py: the one fit, here and on the command line)"""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import timing_intf_fit
+    return timing_intf_fit.summary(timing_intf_fit.rows_of(os.path.join(DATA, "h200_micro_run6.tsv")))
 
 
 def render(gpu):

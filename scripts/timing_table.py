@@ -212,8 +212,19 @@ def model_id():
         return "?"
 
 
+def launches_manifest(d):
+    """the lines of DIR/launches.txt (--launches: a tutorial 06 sweep, scripts/timing_corpus.py --t06-sweep)"""
+    return os.path.abspath(d), [line.split() for line in open(os.path.join(d, "launches.txt"))
+                                if line.strip() and not line.startswith("#")]
+
+
 def cmd_predict(a):
-    d, lines = attn_manifest() if a.set == "b200attn" else manifest(a.set)
+    if a.launches:
+        if a.set != "b200attn" or not a.out:
+            raise SystemExit("timing_table.py: --launches takes --set b200attn and --out")
+        d, lines = launches_manifest(a.launches)
+    else:
+        d, lines = attn_manifest() if a.set == "b200attn" else manifest(a.set)
     out = a.out or os.path.join(DATA, f"{a.set}_predicted.tsv")
     old = read_tsv(out)
     first = open(out).readline() if os.path.exists(out) else ""
@@ -235,8 +246,11 @@ def cmd_predict(a):
            f" --timing-sample={B200_SAMPLE} (persistent grids: {B200_SAMPLE_PERSISTENT})" if a.set == "b200" else
            f" --timing-sample={B200_SAMPLE} (tutorial 06; FA4's persistent grid: the model's default)"
            if a.set == "b200attn" else "")
+    what = (f"{a.launches}/launches.txt (scripts/timing_corpus.py --t06-sweep)" if a.launches else
+            'tests/data/timing/b200/launches.txt t06_ rows and b200/fa4/' if a.set == 'b200attn' else
+            f'tests/data/timing/{a.set}/launches.txt')
     head = (f"# tc5 run --timing={gpu}{smp} on "
-            f"{'tests/data/timing/b200/launches.txt t06_ rows and b200/fa4/' if a.set == 'b200attn' else f'tests/data/timing/{a.set}/launches.txt'} (scripts/timing_table.py predict --set {a.set}); "
+            f"{what} (scripts/timing_table.py predict --set {a.set}{' --launches' if a.launches else ''}); "
             f"model: git tree src/timing {model_id()}; "
             f"cpu_s: the run's CPU seconds (user + system, /usr/bin/time; wall where it is missing), "
             f"{a.jobs} at a time on the 2 shared cores\n")
@@ -414,6 +428,105 @@ def table_b200_attention():
     return "\n".join(lines)
 
 
+def b200_params():
+    """name -> value of src/timing/params_b200.def (the cast term below uses its HBM rows)"""
+    out = {}
+    for m in re.finditer(r"TM_PARAM\((\w+),\s*([0-9.eE+-]+),", open(os.path.join(ROOT, "src", "timing", "params_b200.def")).read()):
+        out[m.group(1)] = float(m.group(2))
+    return out
+
+
+def cast_us(z, h, n, d=128):
+    """tritonbench's timed region converts q, k, v from bf16 to fp16: three elementwise copies of Z H N D
+    elements (2 B read, 2 B written each), charged at the model's own HBM rates (params_b200.def:
+    hbm_bytes_per_s x hbm_efficiency to read, x hbm_write_efficiency to write) plus a launch each
+    (launch_overhead_us); no L2 reuse (each tensor is 12.6 MB ... 805 MB, read once). Arithmetic on unit
+    parameters, not a prediction of PyTorch's copy kernel and not fitted."""
+    p = b200_params()
+    b = z * h * n * d * 2.0
+    return 3 * (b / (p["hbm_bytes_per_s"] * p["hbm_efficiency"]) + b / (p["hbm_bytes_per_s"] * p["hbm_write_efficiency"])) \
+        * 1e6 + 3 * p["launch_overhead_us"]
+
+
+T06_CONFIGS = 36  # the tutorial's autotune list on sm_100, not causal (scripts/timing_corpus.py t06_sweep)
+
+
+def t06_sweeps():
+    """release -> {row name: predicted us} of every tests/data/timing/b200t06_sweep_<release>.tsv"""
+    out = {}
+    for f in sorted(os.listdir(DATA)):
+        m = re.match(r"b200t06_sweep_(.+)\.tsv$", f)
+        if m:
+            rows = read_tsv(os.path.join(DATA, f))
+            out[m.group(1)] = (os.path.join(DATA, f), {k: float(r["predicted_us"]) for k, r in rows.items()
+                                                        if r.get("predicted_us")},
+                               {k for k, r in rows.items() if not r.get("predicted_us") and "shared memory" in r.get("note", "")})
+    return out
+
+
+def table_b200_t06sweep():
+    """each published tutorial 06 figure against the model's prediction of every autotune config the
+    tutorial's autotuner tries on sm_100 (scripts/timing_corpus.py --t06-sweep), per compiler release"""
+    pub = read_tsv(os.path.join(DATA, "b200t06_published.tsv"))
+    sweeps = t06_sweeps()
+    lines = ["| source | Z x H | seqlen | WS | published (TFLOP/s) | Triton | configs | testing config 128x64 s2 w4 (us) | "
+             "model's pick (config, us) | slowest (us) | pick (TFLOP/s) | error | with the casts (us) | error |",
+             "|---|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|"]
+    errs, errs_c = [], []
+    for key, r in pub.items():
+        z, h, n, ws = int(r["z"]), int(r["h"]), int(r["n"]), r["ws"] == "1"
+        flops = 4.0 * z * h * n * n * 128
+        pt = float(r["published_tflops"])
+        src = "tritonbench #1014" if key.startswith("tb") else "fb/triton #205"
+        suffix = f"_z{z}h{h}n{n}"
+        pre = f"t06s_{'ws' if ws else 'nows'}_"
+        any_rel = False
+        for rel, (_, rows, refused) in sweeps.items():
+            cand = {k[len(pre):-len(suffix)]: v for k, v in rows.items() if k.startswith(pre) and k.endswith(suffix)}
+            nref = sum(1 for k in refused if k.startswith(pre) and k.endswith(suffix))
+            if not cand:
+                continue
+            ncfg = f"{len(cand)}" + (f" + {nref} over smem" if nref else "") + \
+                ("" if len(cand) + nref == T06_CONFIGS else f" (of {T06_CONFIGS}: partial)")
+            any_rel = True
+            pick = min(cand, key=cand.get)
+            tf = flops / (cand[pick] * 1e-6) / 1e12
+            e = tf / pt - 1
+            errs.append(abs(e))
+            es = f"{e * 100:+.1f} %" + ("" if abs(e) <= 0.30 else "")
+            es = f"**{es}**" if abs(e) > 0.30 else es
+            testing = cand.get("128x64_s2_w4")
+            if r["casts"] == "1":
+                wc = cand[pick] + cast_us(z, h, n)
+                ec = flops / (wc * 1e-6) / 1e12 / pt - 1
+                errs_c.append(abs(ec))
+                cc = f"{wc:.1f} | " + (f"**{ec * 100:+.1f} %**" if abs(ec) > 0.30 else f"{ec * 100:+.1f} %")
+            else:
+                errs_c.append(abs(e))
+                cc = "- (none timed) | -"
+            lines.append(f"| {src} | {z} x {h} | {n} | {'yes' if ws else 'no'} | {pt:.1f} | {rel} | {ncfg} | "
+                         f"{f'{testing:.1f}' if testing else '-'} | `{pick}` {cand[pick]:.1f} | {max(cand.values()):.1f} | "
+                         f"{tf:.1f} | {es} | {cc} |")
+        if not any_rel:
+            lines.append(f"| {src} | {z} x {h} | {n} | {'yes' if ws else 'no'} | {pt:.1f} | - | 0 | - | not predicted | - | "
+                         f"- | - | - | - |")
+    lines.append("")
+    for rel, (path, rows, refused) in sweeps.items():
+        lines.append(f"Triton {rel}: {len(rows)} configs x sizes predicted, {len(refused)} refused (over sm_100's "
+                     f"shared memory, as the autotuner's launch on silicon); " +
+                     open(path).readline().lstrip("# ").strip().replace("|", "/") + ".")
+        lines.append("")
+    if errs:
+        lines.append(f"{len(errs)} rows (a published figure against one release's sweep); the model's pick: median "
+                     f"|error| {statistics.median(errs) * 100:.1f} %, worst {max(errs) * 100:.1f} %, "
+                     f"{sum(e <= 0.30 for e in errs)} within 30 %; with tritonbench's casts added where its timed region "
+                     f"has them: median {statistics.median(errs_c) * 100:.1f} %, worst {max(errs_c) * 100:.1f} %, "
+                     f"{sum(e <= 0.30 for e in errs_c)} within 30 %.")
+    else:
+        lines.append("No sweep predicted.")
+    return "\n".join(lines)
+
+
 def b200_gemm_errors():
     """|error| of every predicted Gluon 07/08 row (the b200 table's), for the line over all B200 rows"""
     pub = {k: r for k, r in read_tsv(os.path.join(DATA, "b200_published.tsv")).items() if k.startswith("g0")}
@@ -432,7 +545,7 @@ def b200_gemm_errors():
 
 def render_doc(text):
     for key, fn in (("h200", table_h200), ("mask", table_mask), ("b200", table_b200),
-                    ("b200attn", table_b200_attention)):
+                    ("b200attn", table_b200_attention), ("b200t06sweep", table_b200_t06sweep)):
         start, end = f"<!-- timing-table:{key} -->", "<!-- /timing-table -->"
         i = text.find(start)
         if i < 0:
@@ -531,6 +644,8 @@ def main():
     p.add_argument("--jobs", type=int, default=1, help="predictions at a time (2 at most on this machine)")
     p.add_argument("--sample", type=int, help="--timing-sample=N (default: the model's; 4 for --set b200)")
     p.add_argument("--subset", help="regex of rows (--set b200 default: B200_SUBSET; 'all': every row)")
+    p.add_argument("--launches", metavar="DIR", help="--set b200attn on DIR/launches.txt instead (a tutorial 06 "
+                   "sweep: scripts/timing_corpus.py --t06-sweep; needs --out)")
     r = sub.add_parser("render")
     r.add_argument("--check", action="store_true")
     c = sub.add_parser("compare")

@@ -35,6 +35,10 @@ shift
 versions=${*:-3.3.1 3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}
 top=$(pwd)/build/triton-releases
 mkdir -p "$top"
+# tests/data/ptx/rel100 and rel90 are committed as archives (scripts/data_archive.sh): unpack them
+# first, and pack what this run wrote into them when it ends
+sh scripts/data_archive.sh unpack
+trap 'case $what in door) ;; *) sh scripts/data_archive.sh pack ;; esac' EXIT
 venv=$top/venv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"

@@ -107,6 +107,7 @@ void chk_free(chk_cta *k) {
   if (k->pend)
     for (unsigned w = 0; w < k->n; w++) free(k->pend[w]);
   free(k->pend), free(k->npend), free(k->pend_cap);
+  for (unsigned w = 0; w < 32; w++) free(k->snp[w]), free(k->sfree[w]);
   if (k->pois)
     for (unsigned w = 0; w < k->n; w++) free(k->pois[w]);
   free(k->pois), free(k->npois), free(k->pois_cap), free(k->rmark), free(k->pslot);
@@ -142,6 +143,7 @@ void chk_reset(chk_cta *k) {
   memset(k->bar, 0, (size_t)CHK_BARS * k->nvc * 4), memset(k->bar_s, 0, (size_t)CHK_BARS * k->nvc * 4);
   for (unsigned w = 0; w < k->n; w++) {
     k->npend[w] = k->npois[w] = 0;
+    k->snp_top[w] = k->nsfree[w] = 0;
     VC(k, k->vc, w)[VT(k, w)] = 1; /* stores before a warp's first release carry clock 1: unknown to others */
   }
   if (k->wgs)
@@ -180,9 +182,9 @@ static bool room(void *pp, uint32_t *cap, uint32_t n, size_t size, uint32_t firs
 }
 #define ROOM(arr, n, cap, first) room(&(arr), &(cap), (n), sizeof *(arr), (first))
 
+/* d = max(d, s), element-wise (an unconditional store: the compiler vectorises it) */
 static void join(uint32_t *d, const uint32_t *s, unsigned n) {
-  for (unsigned i = 0; i < n; i++)
-    if (s[i] > d[i]) d[i] = s[i];
+  for (unsigned i = 0; i < n; i++) d[i] = s[i] > d[i] ? s[i] : d[i];
 }
 
 /* ---- findings ---- */
@@ -440,7 +442,7 @@ void chk_smem_async_write(const chk_warp *w, const chk_insn *in, int lane, chk_c
   if (k->xs && g <= z) memset(k->xs->wt + g, 0, (z - g + 1) * 4); /* chk_tma_load follows it when its mbarrier is here */
   for (uint32_t x = g; x <= z; x++) {
     k->rg[x].w = k->rg[x].r[0] = k->rg[x].r[1] = 0;
-    if (t == w->k) inflight_sources(k, w, in, lane, x, "a copy (TMA, bulk)");
+    if (t == w->k && k->any_src && (k->bulk_r[x] | k->wg_r[x])) inflight_sources(k, w, in, lane, x, "a copy (TMA, bulk)");
   }
 }
 
@@ -578,7 +580,7 @@ void chk_cp_async(const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
       }
     }
     k->cpa_m[g] = (uint16_t)((k->cpa_w[g] ? k->cpa_m[g] : 0) | m);
-    k->cpa_w[g] = id;
+    k->cpa_w[g] = id, k->any_cpa = true;
     k->rg[g].busy = 1;
     if (k->xs) k->xs->wt[g] = k->xs->xtime + 1;
   }
@@ -645,7 +647,7 @@ void chk_bulk_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "a TMA store / bulk copy reads", 0);
     if (k->sp_m && k->sp_m[g]) spois_read(k, w, in, lane, g * GRAN > off ? g * GRAN : off, GRAN, "");
-    if (id) k->bulk_r[g] = id, k->rg[g].busy = 1;
+    if (id) k->bulk_r[g] = id, k->rg[g].busy = 1, k->any_src = true;
     uint32_t ev = k->sm_w[g];
     if (!ev || ev == checked) continue;
     checked = ev;
@@ -685,7 +687,7 @@ void chk_wgmma(const chk_warp *w, const chk_insn *in, unsigned wg0, const tc5_sm
         if (g >= k->ngran) continue;
         if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, -1, g, 0xFFFF, "a wgmma.mma_async reads", 0);
         if (k->sp_m && k->sp_m[g]) spois_read(k, w, in, -1, g * GRAN, GRAN, "");
-        k->wg_r[g] = id, k->rg[g].busy = 1;
+        k->wg_r[g] = id, k->rg[g].busy = 1, k->any_src = true;
       }
   }
 }
@@ -878,10 +880,19 @@ static void async_smem_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, 
                              const chk_desc_cache *e, const char *op, const char *what) {
   const uint32_t *vc = VC(k, k->vc, w->id);
   uint32_t checked = 0;
+  /* tok: a TMA load this warp knows complete (its vector does not change in
+   * this loop): a granule only it writes (no cp.async there: cpa_w2 is 0
+   * when cpa_w is) needs no inflight_dests, which would only clear it */
+  uint32_t tok = 0;
   for (uint32_t i = 0; e && i < e->n; i++) {
     uint32_t g = e->g[i];
     if (g >= k->ngran) continue;
-    if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, lane, g, 0xFFFF, "tcgen05.mma / cp reads", 0);
+    uint32_t cw = k->any_cpa ? k->cpa_w[g] : 0, tw = k->tma_w[g];
+    if (!cw && tw && tw == tok) k->tma_w[g] = 0;
+    else if (cw | tw) {
+      inflight_dests(k, w, in, lane, g, 0xFFFF, "tcgen05.mma / cp reads", 0);
+      if (!cw && tma_known(k, w->id, vc, &k->tma[tw])) tok = tw;
+    }
     if (k->sp_m && k->sp_m[g]) spois_read(k, w, in, lane, g * GRAN, GRAN, "");
     uint32_t ev = k->sm_w[g];
     k->sm_r[g] = id;
@@ -918,6 +929,39 @@ static bool fence_warning(chk_cta *k, const chk_warp *w, const chk_insn *in, int
          "synchronisation without tcgen05.fence::%s_thread_sync", what, via_after ? "after" : "before");
   return true;
 }
+
+/* n cells of tm_w or tm_r set to the operation id (a plain fill: vectorised) */
+static void tm_fill(uint32_t *t, uint32_t n, uint32_t id) {
+  for (uint32_t i = 0; i < n; i++) t[i] = id;
+}
+
+/* whether the n cells from g all hold writer lw (and reader lr when write):
+ * TM_SAME would skip each of them (a loop without an exit: vectorised) */
+static bool tm_all_same(const chk_cta *k, uint32_t g, uint32_t n, uint32_t lr, uint32_t lw, bool write) {
+  uint32_t d = 0;
+  for (uint32_t i = 0; i < n; i++) d |= k->tm_w[g + i] ^ lw;
+  for (uint32_t i = 0; write && i < n; i++) d |= k->tm_r[g + i] ^ lr;
+  return !d;
+}
+/* the checks of cells [c0, c1) of 16-lane half h, `check` the call that
+ * checks cell g (column c) and sets told: a cell like the last one checked
+ * is skipped (TM_SAME), 16 cells at a time when all are (the same cells
+ * skipped, in one vectorised pass) */
+#define TM_CHECKS(k, h, c0, c1, lr, lw, write, told, check)                                          \
+  do {                                                                                               \
+  for (uint32_t c = (c0); c < (c1) && !(told);) {                                                    \
+    uint32_t e_ = c + 16 < (c1) ? c + 16 : (c1);                                                     \
+    if (tm_all_same(k, (h) * 512 + c, e_ - c, lr, lw, write)) {                                      \
+      c = e_;                                                                                        \
+      continue;                                                                                      \
+    }                                                                                                \
+    for (; c < e_ && !(told); c++) {                                                                 \
+      uint32_t g = (h) * 512 + c;                                                                    \
+      if (TM_SAME(k, g, lr, lw, write)) continue;                                                    \
+      check;                                                                                         \
+    }                                                                                                \
+  }                                                                                                  \
+  } while (0)
 
 /* whether Tensor Memory cell g holds the operations the last cell checked
  * in this loop held (lr, lw: its reader and writer; updated when not):
@@ -1014,12 +1058,12 @@ static uint32_t pipe_op(chk_cta *k, const chk_warp *w, const chk_insn *in, int l
 static void tmem_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t id, unsigned halves,
                        uint32_t c0, uint32_t ncols, const char *what, int reader, bool *told) {
   uint32_t lr = UINT32_MAX, lw = UINT32_MAX;
-  for (uint32_t h = 0; h < 8; h++)
-    for (uint32_t c = c0; (halves >> h & 1) && c < c0 + ncols && c < 512; c++) {
-      uint32_t g = h * 512 + c;
-      if (!*told && !TM_SAME(k, g, lr, lw, false)) *told = tmem_read_check(k, w, in, lane, g, h * 16, c, what, reader);
-      k->tm_r[g] = id;
-    }
+  for (uint32_t h = 0; h < 8; h++) {
+    uint32_t c1 = c0 + ncols < 512 ? c0 + ncols : 512;
+    if (!(halves >> h & 1) || c0 >= c1) continue;
+    TM_CHECKS(k, h, c0, c1, lr, lw, false, *told, *told = tmem_read_check(k, w, in, lane, g, h * 16, c, what, reader));
+    tm_fill(k->tm_r + h * 512 + c0, c1 - c0, id);
+  }
 }
 
 /* the 16-lane halves an MMA's D (or A in Tensor Memory) occupies from lane
@@ -1085,12 +1129,13 @@ void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args
   unsigned dh = d_halves(dl, nl, al16);
   bool told = false; /* one finding per instruction */
   uint32_t lr = UINT32_MAX, lw = UINT32_MAX;
-  for (uint32_t h = 0; h < 8; h++)
-    for (uint32_t c = dc; (dh >> h & 1) && c < dc + nc && c < 512; c++) {
-      uint32_t g = h * 512 + c;
-      if (!told && !TM_SAME(k, g, lr, lw, true)) told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.mma", true);
-      k->tm_w[g] = id;
-    }
+  for (uint32_t h = 0; h < 8; h++) {
+    uint32_t c1 = dc + nc < 512 ? dc + nc : 512;
+    if (!(dh >> h & 1) || dc >= c1) continue;
+    /* each cell's check reads only that cell: all checked, then all written */
+    TM_CHECKS(k, h, dc, c1, lr, lw, true, told, told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.mma", true));
+    tm_fill(k->tm_w + h * 512 + dc, c1 - dc, id);
+  }
   /* A: the columns the engine reads, K elements packed by their width (K
    * columns, an upper bound, when the idesc names no A type: the engine
    * refuses that MMA) */
@@ -1189,6 +1234,7 @@ static void pl_count(chk_cta *k, unsigned wi, uint32_t seq, int d) {
 static void pend_remove(chk_cta *k, unsigned wi, unsigned i) {
   chk_pend *e = k->pend[wi];
   uint32_t last = --k->npend[wi];
+  k->sfree[wi][k->nsfree[wi]++] = e[i].slot; /* room: the stack holds at most the slots made */
   unmark(k, wi, e[i].reg);
   if (!e[i].store) pl_count(k, wi, e[i].seq, -1);
   if (e[i].reg < k->nregs && *pslot_of(k, wi, e[i].reg) == i + 1) *pslot_of(k, wi, e[i].reg) = 0;
@@ -1202,10 +1248,24 @@ static void pend_remove(chk_cta *k, unsigned wi, unsigned i) {
 static void pend_add(chk_cta *k, const chk_warp *w, uint32_t reg, uint32_t insn, bool store) {
   unsigned wi = w->id;
   if (!ROOM(k->pend[wi], k->npend[wi], k->pend_cap[wi], 64)) return;
+  uint32_t slot;
+  if (k->nsfree[wi]) slot = k->sfree[wi][--k->nsfree[wi]];
+  else {
+    if (k->snp_top[wi] == k->snp_cap[wi]) {
+      uint32_t nc = k->snp_cap[wi] ? 2 * k->snp_cap[wi] : 64;
+      uint64_t *sn = realloc(k->snp[wi], (size_t)nc * 32 * sizeof *sn);
+      if (sn) k->snp[wi] = sn;
+      uint32_t *fr = sn ? realloc(k->sfree[wi], (size_t)nc * sizeof *fr) : NULL;
+      if (fr) k->sfree[wi] = fr;
+      if (!fr) return; /* out of memory: not followed */
+      k->snp_cap[wi] = nc;
+    }
+    slot = k->snp_top[wi]++;
+  }
   chk_pend *p = &k->pend[wi][k->npend[wi]++];
-  p->reg = reg, p->insn = insn, p->store = store;
+  p->reg = reg, p->insn = insn, p->store = store, p->slot = slot;
   p->seq = store ? k->st_n[wi] : k->ld_n[wi];
-  memcpy(p->snap, CHK_R(w, reg), sizeof p->snap);
+  memcpy(k->snp[wi] + (size_t)slot * 32, CHK_R(w, reg), 32 * sizeof(uint64_t));
   p->lanes = w->live;
   if (reg < k->nregs) {
     k->rmark[(size_t)wi * k->nregs + reg]++;
@@ -1232,17 +1292,14 @@ void chk_tmem_ldst(const chk_warp *w, const chk_insn *in, bool store, uint32_t t
   uint32_t h0 = 2 * q + (nl < 32 && TC5_TMEM_LANE(taddr) % 32 >= 16), h1 = nl < 32 ? h0 + 1 : 2 * q + 2;
   bool told = false; /* one finding per instruction */
   uint32_t lr = UINT32_MAX, lw = UINT32_MAX; /* the last cell checked (its operations): see TM_SAME */
-  for (uint32_t h = h0; h < h1; h++)
-    for (uint32_t c = c0; c < c0 + nc && c < 512; c++) {
-      uint32_t g = h * 512 + c;
-      if (store) {
-        if (!told && !TM_SAME(k, g, lr, lw, true)) told = tmem_write_check(k, w, in, -1, g, h * 16, c, "tcgen05.st", false);
-        k->tm_w[g] = id;
-      } else {
-        if (!told && !TM_SAME(k, g, lr, lw, false)) told = tmem_read_check(k, w, in, -1, g, h * 16, c, "tcgen05.ld", -1);
-        k->tm_r[g] = id;
-      }
-    }
+  uint32_t c1 = c0 + nc < 512 ? c0 + nc : 512;
+  for (uint32_t h = h0; h < h1 && c0 < c1; h++) {
+    if (store)
+      TM_CHECKS(k, h, c0, c1, lr, lw, true, told, told = tmem_write_check(k, w, in, -1, g, h * 16, c, "tcgen05.st", false));
+    else
+      TM_CHECKS(k, h, c0, c1, lr, lw, false, told, told = tmem_read_check(k, w, in, -1, g, h * 16, c, "tcgen05.ld", -1));
+    tm_fill((store ? k->tm_w : k->tm_r) + h * 512 + c0, c1 - c0, id);
+  }
   const uint32_t *vr = regs;
   uint32_t insn = (uint32_t)(in - k->code);
   for (unsigned i = 0; i < nr; i++) pend_add(k, w, vr[i], insn, store);
@@ -1639,13 +1696,14 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
 
 static void overwrite_check(const chk_warp *w, const chk_insn *in, chk_pend *p) {
   const uint64_t *r = CHK_R(w, p->reg);
-  if (!memcmp(r, p->snap, sizeof p->snap)) return;
+  uint64_t *snap = w->k->snp[w->id] + (size_t)p->slot * 32;
+  if (!memcmp(r, snap, 32 * sizeof *snap)) return;
   int lane = 0;
-  while (lane < 31 && r[lane] == p->snap[lane]) lane++;
+  while (lane < 31 && r[lane] == snap[lane]) lane++;
   report(w, p->store ? CR_ST_REG_OVERWRITE : CR_LD_REG_OVERWRITE, in, lane, (who){p->insn, (int)w->id, -1},
          "a %s register of the %s is overwritten before tcgen05.wait::%s", p->store ? "source" : "destination",
          p->store ? "tcgen05.st" : "tcgen05.ld", p->store ? "st" : "ld");
-  memcpy(p->snap, r, sizeof p->snap);
+  memcpy(snap, r, 32 * sizeof *snap);
 }
 
 void chk_after(const chk_warp *w, const chk_insn *in) {
@@ -1661,9 +1719,22 @@ void chk_after(const chk_warp *w, const chk_insn *in) {
    * flag those with entries (bit 15 of their mark), look no further if none */
   uint16_t *mk = k->rmark + (size_t)wi * k->nregs;
   bool hit = false;
-  EACH_REG(k, in, {
-    if (reg < k->nregs && mk[reg]) mk[reg] |= 0x8000u, hit = true;
-  });
+  /* dup: a register of the warp in two pend entries; the flags are needed
+   * then only (without, a register's pslot entry, valid after ld_reads,
+   * says as much: ld_reads only removes entries) */
+  bool dup = k->pdup >> wi & 1;
+  if (dup) {
+    EACH_REG(k, in, {
+      if (reg < k->nregs && mk[reg]) mk[reg] |= 0x8000u, hit = true;
+    });
+  } else {
+    EACH_REG(k, in, {
+      if (reg < k->nregs && mk[reg]) {
+        hit = true;
+        break;
+      }
+    });
+  }
   if (in->guard != CHK_NOREG && in->guard < k->nregs && mk[in->guard]) hit = true;
   if (!hit) return;
   uint32_t lanes = executed(w, in);
@@ -1676,14 +1747,15 @@ void chk_after(const chk_warp *w, const chk_insn *in) {
         overwrite_check(w, in, &k->pend[wi][i]);
   } else {
     EACH_REG(k, in, {
-      uint16_t sl = reg < k->nregs && (mk[reg] & 0x8000u) ? *pslot_of(k, wi, reg) : 0;
+      uint16_t sl = reg < k->nregs && (!dup || (mk[reg] & 0x8000u)) ? *pslot_of(k, wi, reg) : 0;
       if (sl && sl <= k->npend[wi] && k->pend[wi][sl - 1].reg == reg && k->pend[wi][sl - 1].insn != self)
         overwrite_check(w, in, &k->pend[wi][sl - 1]);
     });
   }
-  EACH_REG(k, in, {
-    if (reg < k->nregs) mk[reg] &= 0x7FFFu;
-  });
+  if (dup)
+    EACH_REG(k, in, {
+      if (reg < k->nregs) mk[reg] &= 0x7FFFu;
+    });
   *w->pending = follows(k, wi);
 }
 

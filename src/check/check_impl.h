@@ -151,7 +151,7 @@ typedef struct chk_pend { /* a register a tcgen05.ld writes / tcgen05.st reads, 
   uint32_t lanes; /* a load's: the lanes that have not read the register yet (9.7.16.6.4.5:
                      a true register dependency orders the load in its own thread only) */
   bool store;
-  uint64_t snap[32];
+  uint32_t slot; /* its register's 32 lanes when issued: chk_cta's snp[warp] + 32 * slot */
 } chk_pend;
 typedef struct chk_desc_cache { /* granules an operand descriptor covers */
   uint64_t desc;
@@ -197,6 +197,13 @@ struct chk_cta {
   uint32_t nmb, mb_cap;
   chk_pend **pend;                 /* per warp: pending registers            */
   uint32_t *npend, *pend_cap;
+  /* per warp: the pending registers' snapshots (32 lanes a slot, apart from
+   * the entries: an entry that moves moves 24 bytes, not 280) and the free
+   * slots, reused last-freed first (the pool stays in cache) */
+  uint64_t *snp[32];
+  uint32_t snp_top[32], snp_cap[32];
+  uint32_t *sfree[32];
+  uint32_t nsfree[32];
   /* per warp: registers a tcgen05.ld filled (in some lanes) from Tensor
    * Memory never written, or an ld from shared memory never written:
    * tmem-/smem-uninit-read when an instruction uses them (default mode;
@@ -254,6 +261,10 @@ struct chk_cta {
    * groups, Triton's pipelined scalar; 0 when cpa_w is 0) */
   uint32_t *cpa_w2;
   uint16_t *cpa_m2;
+  /* whether cpa_w (any_cpa) or bulk_r / wg_r (any_src) was ever set in this
+   * CTA's checker: while not, they are all 0 and the loops over an MMA's
+   * operand granules or a copy's destination need not read them */
+  bool any_cpa, any_src;
   uint32_t grp_n[3][32];
   /* per warp: its last FENCE_HIST fence.proxy.async (seq, clock), a ring:
    * a store is fenced for a reader by the writer's FIRST fence after it,

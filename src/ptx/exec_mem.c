@@ -41,6 +41,7 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
     if (chk_has_remote(w->cta->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n, write);
   }
   if (write) ptx_mark_written(s, (uint32_t)addr, n);
+  if (write && __builtin_expect(w->cta->cl->sched != NULL, 0)) ptx_px_write(w, (uint32_t)addr, n); /* seeded schedules: the proxies */
   return s->bytes + addr;
 }
 static inline void remember_region(ptx_warp *w, uint64_t addr) {
@@ -77,6 +78,7 @@ bool ptx_ldq_due(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
       (t->sem == ISEM_ACQ_REL || t->sem == ISEM_SC) &&
       !(t->flags & (IT_READ | IT_WRITE | IT_ATOMIC | IT_BARRIER | IT_ASYNC | IT_CP_ASYNC))) {
     w->ldq_fenced = true;
+    w->ldq_sc |= t->sem == ISEM_SC;
     return false;
   }
   /* a weak/relaxed scalar st.global to bytes the load does not read */
@@ -133,7 +135,7 @@ static PTX_EXEC(x_ld1) {
     d[l] = ptx_ld_value(p, eb, sgn, rm);
   });
   w->ldq_on = late;
-  w->ldq_fenced = false;
+  w->ldq_fenced = w->ldq_sc = false;
   return PX_NEXT;
 }
 /* a store the store buffer may keep (seeded schedules, issue 53): weak or
@@ -1103,11 +1105,14 @@ PTX_DEC(dec_nop) {
   d->in->fn = x_nop;
   return TC5_OK;
 }
-/* fence.proxy.async (any state space): orders nothing in this model, but
- * the checker follows it (the cross-proxy fence of 9.7.16.6.5) */
+/* fence.proxy.async (any state space): the checker follows it (the
+ * cross-proxy fence of 9.7.16.6.5); under a seeded schedule it makes the
+ * warp's generic writes of shared memory visible to the async proxy
+ * (machine.c, ptx_px_fence) */
 static PTX_EXEC(x_fence_proxy_async) {
   (void)in;
   if (mask) chk_fence_proxy_async(CHK_W(w));
+  if (mask && __builtin_expect(w->cta->px != NULL, 0)) ptx_px_fence(w);
   return PX_NEXT;
 }
 /* the other fences and membar: the checker counts them as releases of the

@@ -375,6 +375,22 @@ static void timing_mma(ptx_warp *w, const ptx_insn *in, const tc5_mma_args *a, u
              cta_group == 2 ? c->cl->ctas[c->rank ^ 1u].tm : NULL);
 }
 
+/* the async proxy reads shared memory through descriptors (an MMA's
+ * operands, tcgen05.cp's source) of the CTA and, with .cta_group::2, its
+ * peer: under a seeded schedule, generic writes no fence.proxy.async
+ * ordered may be read stale (machine.c, ptx_px_*; every such granule of
+ * the CTA is a candidate: the descriptors' footprint is the library's) */
+static void px_operands(ptx_warp *w, unsigned cta_group, bool begin) {
+  ptx_cta *c = w->cta;
+  if (__builtin_expect(c->cl->sched == NULL, 1)) return;
+  for (unsigned h = 0; h < (cta_group == 2 ? 2u : 1u); h++) {
+    uint32_t r = c->rank ^ h;
+    if (r >= c->cl->n) continue;
+    ptx_cta *t = &c->cl->ctas[r];
+    if (begin) ptx_px_stale_begin(t, 0, 0);
+    else ptx_px_stale_end(t);
+  }
+}
 /* tcgen05.mma: the variant is parsed from the opcode text once at decode
  * time (checked) and again here (cheap next to an MMA) */
 static PTX_EXEC(x_mma) {
@@ -423,7 +439,9 @@ static PTX_EXEC(x_mma) {
     if (!g) return PX_ERROR;
     tc5_diag dg;
     tc5_diag_init(&dg);
+    px_operands(w, var.cta_group, true); /* the async proxy reads the operands (seeded schedules: maybe stale) */
     tc5_status st = tc5_mma_issue(g, var.cta_group, &args, &dg);
+    px_operands(w, var.cta_group, false);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[%s] %s", chk_rule_id(CR_SMEM_UNINIT), dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (c->chk) chk_mma(CHK_W(w), CHK_IN(w, in), (int)l, &args);
@@ -473,7 +491,9 @@ static PTX_EXEC(x_cp) {
     tc5_diag_init(&dg);
     tc5_uninit_log *ul = w->cta->smem.uninit;
     uint64_t before = ul ? ul->smem : 0;
+    px_operands(w, a.cta_group, true); /* the async proxy reads the source (seeded schedules: maybe stale) */
     tc5_status st = tc5_cp(g, a.cta_group, &a, &dg);
+    px_operands(w, a.cta_group, false);
     if (st == TC5_EUNINIT) return ptx_fail(w, in, (int)l, st, 0, "[%s] %s", chk_rule_id(CR_SMEM_UNINIT), dg.count ? dg.issue[0].message : "");
     if (st) return fail_diag(w, in, (int)l, st, &dg);
     if (ul && ul->smem != before && w->cta->chk && chk_defers_uninit(w->cta->chk)) cp_unwritten(g, &a, ul, before);

@@ -92,6 +92,16 @@ static bool tma_lane_repeats(const ptx_warp *w, uint32_t mask, unsigned l, const
 }
 /* operands: load  o[0] dst, o[1] map, o[2] coords, o[3] mbar [, o[4] ctaMask] [, o[5] im2col offsets]
  *           store o[0] map, o[1] coords, o[2] src */
+/* the proxies under a seeded schedule (issue 53, machine.c ptx_px_*): a
+ * TMA store's box is read by the async proxy (stale granules swapped in
+ * until ptx_px_stale_end), a TMA load's is written by it */
+static void px_box(ptx_cta *d, const tc5_tmap_params *p, uint32_t off, bool read) {
+  if (__builtin_expect(d->px == NULL, 1)) return;
+  uint32_t foot;
+  if (tc5_tma_box_footprint(p, &foot)) return;
+  if (read) ptx_px_stale_begin(d, off, foot ? foot : 1);
+  else ptx_px_clear(d, off, foot);
+}
 static PTX_EXEC(x_tensor) {
   ptx_launch *L = w->cta->L;
   unsigned dir = in->mods & 3;
@@ -135,11 +145,14 @@ static PTX_EXEC(x_tensor) {
         st = tc5_tma_im2col(&p, c, offs, &d->smem, off, &g, &dg);
       } else {
         if (dir == TM_REDUCE) pthread_mutex_lock(L->lock); /* as a bulk reduction's (bulk_one) */
+        if (!load) px_box(d, &p, off, true); /* the async proxy reads the box (seeded schedules: maybe stale) */
         st = tc5_tma_tile(&p, c, dir == TM_LOAD ? TC5_TMA_LOAD : dir == TM_STORE ? TC5_TMA_STORE : TC5_TMA_REDUCE,
                           (tc5_tma_redop)in->aux2, &d->smem, off, &g, &dg);
+        if (!load) ptx_px_stale_end(d);
         if (dir == TM_REDUCE) pthread_mutex_unlock(L->lock);
       }
       if (st) return ptx_fail(w, in, (int)l, st, off, "%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+      if (load) px_box(d, &p, off, false); /* the async proxy wrote it: it sees these bytes */
       if (load && d->chk) {
         uint32_t foot;
         tc5_tma_box_footprint(&p, &foot);
@@ -227,6 +240,12 @@ static PTX_EXEC(x_bulk) {
 }
 /* one copy (or reduction) of `size` bytes from s to d, and its
  * complete_tx on the mbarrier the instruction names (without multicast) */
+/* the async proxy reads 16 bytes of the CTA's own shared memory at s
+ * (into tmp): a seeded schedule may give it stale bytes (machine.c) */
+static void px_piece(ptx_warp *w, const ptx_insn *in, uint64_t s, uint8_t *tmp) {
+  uint32_t off;
+  if (ptx_cluster_addr(w, in->type, s, &off) == w->cta) ptx_px_read(w->cta, off, tmp, 16);
+}
 static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uint64_t s, uint32_t size) {
   if (size % 16 || d % 16 || s % 16)
     return ptx_fail(w, in, (int)l, TC5_EALIGN, size % 16 ? size : d % 16 ? d : s,
@@ -241,6 +260,7 @@ static int bulk_one(ptx_warp *w, const ptx_insn *in, unsigned l, uint64_t d, uin
       if (!sp) return PX_ERROR;
       uint8_t tmp[16];
       memcpy(tmp, sp, 16);
+      if (__builtin_expect(w->cta->px != NULL, 0) && in->type != PS_GLOBAL) px_piece(w, in, s + k, tmp);
       uint8_t *dp = ptx_mem(w, in, (int)l, in->space, d + k, 16, true);
       if (!dp) return PX_ERROR;
       if (in->mods & TM_REDUCE_BULK) {

@@ -222,6 +222,7 @@ static PTX_EXEC(x_cluster_wait) {
     return ptx_fail(w, in, -1, TC5_EILLEGAL, 0, "barrier.cluster.wait without a barrier.cluster.arrive before it");
   if (w->cta->cl->bar_phase == w->cl_phase) return PX_BLOCK; /* runs again when the phase completes */
   w->cl_arrived = false;
+  ptx_px_sync(w); /* the proxies (seeded schedules, issue 53) */
   if (w->cta->chk) chk_cluster_wait(CHK_W(w));
   if (w->cta->tm) tm_mbar_wait(w->cta->tm, w->id, &w->cta->cl->tm_bar);
   return PX_NEXT;
@@ -579,7 +580,10 @@ static PTX_EXEC(x_mbarrier) {
         observed = mb;
       }
     });
-    if (all) return PX_NEXT;
+    if (all) {
+      ptx_px_sync(w); /* the proxies (seeded schedules, issue 53) */
+      return PX_NEXT;
+    }
     /* false is a legal answer, and the program sees it once; a wait polled
      * again with nothing changed in the CTA meanwhile would spin: the warp
      * then sleeps until something changes (as try_wait, with or without a

@@ -200,6 +200,10 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
       chk_remote_access(CHK_W(w), CHK_IN(w, in), lane, t->chk, off, n, write); /* smem-race across CTAs */
     }
     if (write) ptx_mark_written(&t->smem, off, n);
+    if (write && __builtin_expect(c->cl->sched != NULL, 0)) { /* the proxies (seeded schedules, issue 53) */
+      if (t == c && in && !(in->flags & (PF_MBAR | PF_ASYNC))) ptx_px_write(w, off, n);
+      else ptx_px_clear(t, off, n); /* the async proxy's write, another CTA's */
+    }
     return t->smem.bytes + off;
   }
   case PS_LOCAL:
@@ -314,7 +318,7 @@ bool ptx_bar_check(ptx_cta *c, uint32_t id) {
   uint32_t need = b->expected ? b->expected : live_threads(c);
   if (b->arrived < need) return false;
   for (uint32_t k = 0; k < c->nwarps; k++)
-    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN;
+    if (b->waiting >> k & 1) c->warps[k].wait = W_RUN, ptx_px_sync(&c->warps[k]);
   if (c->chk) chk_bar_done(c->chk, id, b->waiting);
   if (c->tm) tm_bar_done(c->tm, id, b->waiting);
   b->phase++;
@@ -399,7 +403,7 @@ static uint32_t sb_all(const ptx_cluster *cl) { return cl->n >= 16 ? 0xFFFFu : (
 static void sb_count(ptx_warp *w, bool had) {
   ptx_cluster *cl = w->cta->cl;
   bool part = false;
-  for (unsigned i = 0; i < w->sb_n; i++) part |= w->sb[i].seen != 0;
+  for (unsigned i = 0; i < w->sb_n; i++) part |= (w->sb[i].seen | w->sb[i].wseen) != 0;
   if (part != w->sb_part) cl->sb_part += part ? 1 : (uint32_t)-1, w->sb_part = part;
   if (had != (w->sb_n != 0)) cl->sb_warps += had ? (uint32_t)-1 : 1;
 }
@@ -407,8 +411,7 @@ void ptx_sb_drain(ptx_warp *w) {
   if (w->ldq_on && w->sb_n) ptx_ldq_perform(w); /* held stores: after the warp's late load */
   bool had = w->sb_n != 0;
   for (unsigned i = 0; i < w->sb_n; i++) memcpy(w->sb[i].p, w->sb[i].b, w->sb[i].n);
-  w->sb_n = 0;
-  w->sb_cum = false;
+  w->sb_n = 0; /* sb_cum, sb_cumc stay: what the warp saw is still ordered before its later stores */
   sb_count(w, had);
 }
 /* the entries visible to every CTA of the cluster go to memory (oldest
@@ -423,40 +426,100 @@ void ptx_sb_settle(ptx_warp *w) {
   w->sb_n = (uint8_t)j;
   sb_count(w, had);
 }
+/* entries held for the warp's late load (sbuf.hold; ptx_ldq_*): its CTA
+ * sees them after the load is read, so read it first; false when the load
+ * is being read already (a load of another warp it reveals needs these
+ * entries: load buffering's cycle, which a .cta fence forbids within the
+ * CTA, 8.7): they cannot be shown now */
+static bool sb_hold(ptx_warp *w, const bool *need, unsigned i) {
+  for (unsigned j = 0; j <= i; j++)
+    if (need[j] && w->sb[j].hold) {
+      if (w->ldq_busy) return false;
+      if (w->ldq_on) ptx_ldq_perform(w); /* ordered after the late load for its CTA: read it first */
+      return true;
+    }
+  return true;
+}
 void ptx_sb_show(ptx_warp *w, unsigned i, uint32_t r) {
   ptx_cluster *cl = w->cta->cl;
   bool need[PTX_SB_MAX] = {false}, cum = false;
   need[i] = true;
   for (unsigned j = i; j-- > 0;)
     for (unsigned m = j + 1; m <= i && !need[j]; m++) need[j] = need[m] && sb_before(w, j, m, r);
-  for (unsigned j = 0; j <= i && r == w->cta->rank && w->ldq_on; j++)
-    if (need[j] && w->sb[j].hold) ptx_ldq_perform(w); /* ordered after the late load for its CTA: read it first */
+  if (r == w->cta->rank && !sb_hold(w, need, i)) return;
   for (unsigned j = 0; j <= i; j++)
     if (need[j] && !(w->sb[j].seen >> r & 1)) {
       /* another CTA's shared memory: seen by its CTA, it is in memory */
       w->sb[j].seen |= (uint16_t)(w->sb[j].owner == r + 1 ? sb_all(cl) : 1u << r);
-      cum |= w->sb[j].cum;
+      cum |= w->sb[j].cum || (w->sb[j].cumc && r == w->cta->rank);
     }
   bool had = w->sb_n != 0;
   sb_count(w, had);
   if (!cum) return;
-  /* cumulativity: what the warp's CTA sees of other warps' stores, first
-   * (recursion ends: each call marks entries it had not marked) */
-  uint32_t me = w->cta->rank;
+  /* cumulativity: what the warp sees of other warps' stores (its CTA's, or
+   * its own view within its CTA), first (recursion ends: each call marks
+   * entries it had not marked) */
   for (uint32_t rk = 0; rk < cl->n; rk++)
     for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
       ptx_warp *v = &cl->ctas[rk].warps[k];
       if (v == w || !v->sb_part) continue;
       for (unsigned e = v->sb_n; e-- > 0;)
-        if ((v->sb[e].seen >> me & 1) && !(v->sb[e].seen >> r & 1)) ptx_sb_show(v, e, r);
+        if (ptx_sb_sees(v, e, w) && !(v->sb[e].seen >> r & 1)) ptx_sb_show(v, e, r);
     }
+}
+/* per-warp visibility within the writer's CTA (issue 53): the PTX memory
+ * model has no notion of a CTA seeing a store at once — two warps of one CTA
+ * may read two other warps' independent stores in opposite orders unless a
+ * fence.sc orders their reads (IRIW, 8.7: Fence-SC; acquire-release fences
+ * do not make stores multi-copy atomic). A warp of the writer's CTA sees the
+ * entry with the entries ordered before it for the CTA (a .cta fence or
+ * release is one for every warp of it), and, after a fence.acq_rel of the
+ * writer (cum, cumc), with the other warps' stores the writer saw. */
+void ptx_sb_show_warp(ptx_warp *w, unsigned i, const ptx_warp *u) {
+  ptx_cta *c = w->cta;
+  uint32_t me = c->rank;
+  bool need[PTX_SB_MAX] = {false}, cum = false;
+  need[i] = true;
+  for (unsigned j = i; j-- > 0;)
+    for (unsigned m = j + 1; m <= i && !need[j]; m++) need[j] = need[m] && sb_before(w, j, m, me);
+  if (!sb_hold(w, need, i)) return;
+  for (unsigned j = 0; j <= i; j++)
+    if (need[j] && !ptx_sb_sees(w, j, u)) {
+      w->sb[j].wseen |= 1u << u->id;
+      cum |= w->sb[j].cum || w->sb[j].cumc;
+    }
+  sb_count(w, w->sb_n != 0);
+  if (!cum) return;
+  /* what the writer sees of its CTA's other warps' stores, first (another
+   * CTA's stores it sees, its CTA sees, and so u) */
+  for (uint32_t k = 0; k < c->nwarps; k++) {
+    ptx_warp *v = &c->warps[k];
+    if (v == w || v == u || !v->sb_part) continue;
+    for (unsigned e = v->sb_n; e-- > 0;)
+      if (ptx_sb_sees(v, e, w) && !ptx_sb_sees(v, e, u)) ptx_sb_show_warp(v, e, u);
+  }
 }
 void ptx_sb_epoch(ptx_warp *w, bool cta) {
   w->sb_ecta++;
   if (!cta) w->sb_eall++;
 }
+/* cumulativity at .cta scope: the stores of its CTA's other warps that w
+ * alone (not its whole CTA) sees become visible to the CTA */
+static void sb_cumulate_cta(ptx_warp *w) {
+  ptx_cta *c = w->cta;
+  w->sb_cumc = false;
+  if (!c->cl->sb_part) return;
+  for (uint32_t k = 0; k < c->nwarps; k++) {
+    ptx_warp *v = &c->warps[k];
+    if (v == w || !v->sb_part) continue;
+    for (unsigned e = v->sb_n; e-- > 0;)
+      if ((v->sb[e].wseen >> w->id & 1) && !(v->sb[e].seen >> c->rank & 1)) ptx_sb_show(v, e, c->rank);
+    ptx_sb_settle(v);
+  }
+}
 void ptx_sb_release_cta(ptx_warp *w) {
   ptx_sb_epoch(w, true);
+  sb_cumulate_cta(w);
   if (!w->sb_n) return;
   if (w->ldq_on) ptx_ldq_perform(w); /* held entries become visible to the CTA: the late load first */
   for (unsigned i = 0; i < w->sb_n; i++) w->sb[i].seen |= (uint16_t)(1u << w->cta->rank);
@@ -466,15 +529,14 @@ void ptx_sb_release_cta(ptx_warp *w) {
  * to every CTA */
 static void sb_cumulate(ptx_warp *w) {
   ptx_cluster *cl = w->cta->cl;
-  uint32_t me = w->cta->rank;
-  w->sb_cum = false;
+  w->sb_cum = w->sb_cumc = false;
   if (!cl->sb_part) return;
   for (uint32_t rk = 0; rk < cl->n; rk++)
     for (uint32_t k = 0; k < cl->ctas[rk].nwarps; k++) {
       ptx_warp *v = &cl->ctas[rk].warps[k];
       if (v == w || !v->sb_part) continue;
       for (unsigned i = v->sb_n; i-- > 0;)
-        if (v->sb[i].seen >> me & 1)
+        if (ptx_sb_sees(v, i, w))
           for (uint32_t r = 0; r < cl->n; r++) ptx_sb_show(v, i, r);
     }
   for (uint32_t rk = 0; rk < cl->n; rk++) /* after every show: a show may mark entries of any warp */
@@ -493,7 +555,9 @@ void ptx_sb_release_all(ptx_warp *w) {
  * earlier stores are seen (store buffering with acquire-release fences) */
 static void sb_fence_acq_rel(ptx_warp *w, bool cta) {
   ptx_sb_epoch(w, cta);
-  if (!cta && w->cta->cl->sb_part) w->sb_cum = true;
+  /* unconditionally: a late load before the fence may still see stores
+   * (ptx_ldq_perform), which the warp's later stores are ordered after */
+  w->sb_cumc = true, w->sb_cum |= !cta;
 }
 const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *buf) {
   ptx_cluster *cl = w->cta->cl;
@@ -508,9 +572,10 @@ const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *b
         if (v == w || !v->sb_n) continue;
         int j = -1;
         for (unsigned i = 0; i < v->sb_n; i++)
-          if (!(v->sb[i].seen >> me & 1) && v->sb[i].p < p + n && p < v->sb[i].p + v->sb[i].n) j = (int)i;
+          if (!ptx_sb_sees(v, i, w) && v->sb[i].p < p + n && p < v->sb[i].p + v->sb[i].n) j = (int)i;
         if (j >= 0 && ptx_splitmix(&cl->sched->sb_rng) & 1) {
-          ptx_sb_show(v, (unsigned)j, me);
+          if (v->cta == w->cta) ptx_sb_show_warp(v, (unsigned)j, w); /* to this warp alone */
+          else ptx_sb_show(v, (unsigned)j, me);
           ptx_sb_settle(v);
         }
       }
@@ -522,7 +587,7 @@ const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *b
       if (v == w || !v->sb_part) continue;
       for (unsigned i = 0; i < v->sb_n; i++) { /* oldest first: the newest wins */
         const struct ptx_sbuf *e = &v->sb[i];
-        if (!(e->seen >> me & 1) || !(e->p < p + n && p < e->p + e->n)) continue;
+        if (!ptx_sb_sees(v, i, w) || !(e->p < p + n && p < e->p + e->n)) continue;
         if (!copied) memcpy(buf, p, n), copied = true;
         for (unsigned b = 0; b < e->n; b++)
           if (e->p + b >= p && e->p + b < p + n) buf[e->p + b - p] = e->b[b];
@@ -534,15 +599,23 @@ const uint8_t *ptx_sb_view(ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *b
 void ptx_ldq_perform(ptx_warp *w) {
   struct ptx_ldq *q = &w->ldq;
   uint64_t *d = PTX_R(w, q->reg);
-  bool part = w->cta->cl->sb_warps != 0;
+  bool part = w->cta->cl->sb_warps != 0, sc = w->ldq_sc;
   w->ldq_on = false;
-  w->ldq_fenced = false;
+  w->ldq_fenced = w->ldq_sc = false;
+  w->ldq_busy = true;
   PTX_LANES(q->mask, {
     uint8_t ov[8];
     const uint8_t *p = q->p[l];
     if (__builtin_expect(part, 0)) p = ptx_sb_view(w, p, q->eb, ov);
     d[l] = ptx_ld_value(p, q->eb, q->sgn, q->rm);
   });
+  w->ldq_busy = false;
+  for (unsigned i = 0; i < w->sb_n; i++) w->sb[i].hold = false; /* read: nothing is held any more */
+  /* a fence.sc.cta since the load: the fence is, for the CTA, where the
+   * load is read (its later stores were held: sbuf.hold), so what the load
+   * saw of other warps' stores becomes visible to the CTA now (IRIW within
+   * one CTA with fence.sc.cta stays forbidden: Fence-SC, 8.7) */
+  if (sc) sb_cumulate_cta(w);
 }
 /* what an instruction makes visible before it runs (its traits, never its
  * text): fences and releases by their scope, the PTX memory model's
@@ -598,7 +671,8 @@ void ptx_sb_put(ptx_warp *w, uint8_t *p, const void *v, unsigned n) {
   bool had = w->sb_n != 0;
   struct ptx_sbuf *e = &w->sb[w->sb_n++];
   e->owner = owner;
-  e->p = p, e->n = (uint8_t)n, e->seen = 0, e->ecta = w->sb_ecta, e->eall = w->sb_eall, e->cum = w->sb_cum, e->hold = w->ldq_on && w->ldq_fenced;
+  e->p = p, e->n = (uint8_t)n, e->seen = 0, e->wseen = 0, e->ecta = w->sb_ecta, e->eall = w->sb_eall, e->cum = w->sb_cum,
+  e->cumc = w->sb_cumc, e->hold = w->ldq_on && w->ldq_fenced;
   memcpy(e->b, v, n);
   sb_count(w, had);
 }
@@ -607,4 +681,139 @@ bool ptx_sb_overlaps(const ptx_warp *w, const uint8_t *p, unsigned n) {
   for (unsigned i = 0; i < w->sb_n; i++)
     if (w->sb[i].p < p + n && p < w->sb[i].p + w->sb[i].n) return true;
   return false;
+}
+
+/* ---- the generic and the async proxy (issue 53, seeded schedules) ----
+ * The PTX memory model orders a generic-proxy write before an async-proxy
+ * access only through a proxy fence (fence.proxy.async, 9.7.13.4; "Proxies",
+ * 8.4: accesses through different proxies to one location need a
+ * cross-proxy fence), then the usual synchronisation to the thread that
+ * issues the asynchronous operation. Under a seeded schedule the CTA keeps,
+ * by 16-byte granule of its shared memory, the generic writes no such
+ * fence has ordered yet, with the bytes the async proxy saw before them;
+ * an async-proxy read of one reads, seeded, the old bytes or the new ones
+ * (the new ones from then on: the async proxy does not go back). */
+#define PX_G 16u
+static void px_free(struct ptx_px *p) {
+  if (!p) return;
+  free(p->old), free(p->save), free(p->t), free(p->pos), free(p->warp), free(p->dirty), free(p->swapped);
+  free(p);
+}
+void ptx_px_free(ptx_cta *c) {
+  px_free(c->px);
+  c->px = NULL;
+}
+/* the CTA's record, made at its first tracked write (NULL without memory:
+ * then nothing is read stale, never anything wrong) */
+static struct ptx_px *px_get(ptx_cta *c) {
+  if (c->px) return c->px;
+  uint32_t ng = (c->smem.size + PX_G - 1) / PX_G;
+  struct ptx_px *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->old = malloc((size_t)ng * PX_G), p->save = malloc((size_t)ng * PX_G);
+  p->t = calloc(ng, sizeof *p->t), p->pos = malloc(ng * sizeof *p->pos), p->warp = malloc(ng);
+  p->dirty = malloc(ng * sizeof *p->dirty), p->swapped = malloc(ng * sizeof *p->swapped);
+  if (!p->old || !p->save || !p->t || !p->pos || !p->warp || !p->dirty || !p->swapped) {
+    px_free(p);
+    return NULL;
+  }
+  c->px = p;
+  return p;
+}
+void ptx_px_reset(ptx_cta *c) {
+  struct ptx_px *p = c->px;
+  if (!p) return;
+  for (uint32_t i = 0; i < p->ndirty; i++) p->t[p->dirty[i]] = 0;
+  p->ndirty = p->nswapped = p->clock = 0;
+}
+static uint32_t px_len(const ptx_cta *c, uint32_t g) {
+  return c->smem.size - g * PX_G < PX_G ? c->smem.size - g * PX_G : PX_G;
+}
+/* granule g is clean: the async proxy sees its bytes */
+static void px_drop(struct ptx_px *p, uint32_t g) {
+  uint32_t i = p->pos[g], last = p->dirty[--p->ndirty];
+  p->dirty[i] = last, p->pos[last] = i;
+  p->t[g] = 0;
+}
+/* a generic write of [off, off + n) of w's own CTA's shared memory, before
+ * its bytes change */
+void ptx_px_write(ptx_warp *w, uint32_t off, uint32_t n) {
+  ptx_cta *c = w->cta;
+  struct ptx_px *p = px_get(c);
+  if (!p || !n || off >= c->smem.size) return;
+  for (uint32_t g = off / PX_G, z = (off + n - 1) / PX_G; g <= z && g * PX_G < c->smem.size; g++) {
+    if (!p->t[g]) {
+      memcpy(p->old + (size_t)g * PX_G, c->smem.bytes + (size_t)g * PX_G, px_len(c, g));
+      p->pos[g] = p->ndirty, p->dirty[p->ndirty++] = g;
+    }
+    if (!++p->clock) p->clock = 1;
+    p->t[g] = p->clock;
+    p->warp[g] = (uint8_t)w->id;
+  }
+}
+/* an async-proxy write (or another CTA's) of [off, off + n): the async
+ * proxy sees the granules it touches */
+void ptx_px_clear(ptx_cta *c, uint32_t off, uint32_t n) {
+  struct ptx_px *p = c->px;
+  if (!p || !p->ndirty || !n) return;
+  for (uint32_t g = off / PX_G, z = (off + n - 1) / PX_G; g <= z && g * PX_G < c->smem.size; g++)
+    if (p->t[g]) px_drop(p, g);
+}
+/* fence.proxy.async by w: its own generic writes, and those made before a
+ * barrier or mbarrier wait it completed since, become visible to the async
+ * proxy (the checker's proxy-fence rule takes the fence of the writer, or of
+ * the reader after the write; a wait completed is a generous stand-in for
+ * "ordered after the write": never a stale read the checker would not
+ * explain) */
+void ptx_px_fence(ptx_warp *w) {
+  struct ptx_px *p = w->cta->px;
+  if (!p) return;
+  for (uint32_t i = 0; i < p->ndirty;) {
+    uint32_t g = p->dirty[i];
+    if (p->warp[g] == w->id || p->t[g] <= w->px_sync) px_drop(p, g);
+    else i++;
+  }
+}
+/* whether a dirty granule g is read stale now (else: as written, and
+ * clean from then on) */
+static bool px_stale(ptx_cta *c, struct ptx_px *p, uint32_t g) {
+  if (ptx_splitmix(&c->cl->sched->px_rng) & 1) return true;
+  px_drop(p, g);
+  return false;
+}
+void ptx_px_stale_begin(ptx_cta *c, uint32_t off, uint32_t n) {
+  struct ptx_px *p = c->px;
+  if (!p || !p->ndirty || !c->cl->sched) return;
+  uint64_t hi = n ? (uint64_t)off + n : UINT64_MAX;
+  for (uint32_t i = 0; i < p->ndirty;) {
+    uint32_t g = p->dirty[i];
+    if ((uint64_t)g * PX_G + PX_G <= off || (uint64_t)g * PX_G >= hi) {
+      i++;
+      continue;
+    }
+    if (!px_stale(c, p, g)) continue; /* dropped: dirty[i] is another granule now */
+    size_t b = (size_t)g * PX_G;
+    memcpy(p->save + b, c->smem.bytes + b, px_len(c, g));
+    memcpy(c->smem.bytes + b, p->old + b, px_len(c, g));
+    p->swapped[p->nswapped++] = g;
+    i++;
+  }
+}
+void ptx_px_stale_end(ptx_cta *c) {
+  struct ptx_px *p = c->px;
+  if (!p) return;
+  for (uint32_t i = 0; i < p->nswapped; i++) {
+    size_t b = (size_t)p->swapped[i] * PX_G;
+    memcpy(c->smem.bytes + b, p->save + b, px_len(c, p->swapped[i]));
+  }
+  p->nswapped = 0;
+}
+void ptx_px_read(ptx_cta *c, uint32_t off, uint8_t *buf, uint32_t n) {
+  struct ptx_px *p = c->px;
+  if (!p || !p->ndirty || !n || !c->cl->sched) return;
+  for (uint32_t g = off / PX_G, z = (off + n - 1) / PX_G; g <= z && g * PX_G < c->smem.size; g++) {
+    if (!p->t[g] || !px_stale(c, p, g)) continue;
+    uint32_t lo = g * PX_G > off ? g * PX_G : off, e = g * PX_G + px_len(c, g) < off + n ? g * PX_G + px_len(c, g) : off + n;
+    memcpy(buf + (lo - off), p->old + lo, e - lo);
+  }
 }

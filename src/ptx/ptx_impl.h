@@ -348,12 +348,17 @@ typedef struct ptx_warp {
    * sees it only after that load is read (ptx_ldq_*); owner: a store of
    * st.shared::cluster to another CTA's shared memory, that CTA's rank + 1
    * (0: global memory): once that CTA sees it, it is written (every CTA sees
-   * it: shared memory's other readers read memory) */
-  struct ptx_sbuf { uint8_t *p; uint8_t n; uint8_t b[8]; uint16_t seen, ecta, eall; bool cum, hold; uint8_t owner; } sb[PTX_SB_MAX];
+   * it: shared memory's other readers read memory); wseen: the warps of the
+   * writer's own CTA (a bit a warp id) that see it before the CTA does (a
+   * CTA's warps may disagree on the order of two other warps' stores: IRIW
+   * within one CTA, 8.7); cumc: after a fence.acq_rel at any scope, a warp
+   * of its CTA sees it only with the other warps' stores the writer saw */
+  struct ptx_sbuf { uint8_t *p; uint8_t n; uint8_t b[8]; uint16_t seen, ecta, eall; bool cum, cumc, hold; uint8_t owner; uint32_t wseen; } sb[PTX_SB_MAX];
   uint8_t sb_n;
   uint16_t sb_ecta, sb_eall; /* the warp's counts of those fences and releases */
   bool sb_part;              /* some entry is visible to some CTA, not yet to all */
   bool sb_cum;               /* a fence.acq_rel at .cluster scope or wider since its last release_all: new entries get cum */
+  bool sb_cumc;              /* a fence.acq_rel at any scope since its last release to its CTA: new entries get cumc */
   /* a load performed late (issue 53, seeded schedules: ptx_ldq_*): a weak
    * or relaxed scalar ld.global's value is read when an instruction needs
    * it, so the warp's later stores to other addresses may be seen first
@@ -361,6 +366,9 @@ typedef struct ptx_warp {
   struct ptx_ldq { const uint8_t *p[32]; uint64_t a[32]; uint64_t rm; uint32_t mask, reg; uint8_t eb; bool sgn; } ldq;
   bool ldq_on;
   bool ldq_fenced; /* a .cta fence since the late load: later stores are held for the CTA (sbuf.hold) */
+  bool ldq_sc;     /* a fence.sc.cta since the late load: what it reads is made visible to the CTA (cumulativity) */
+  bool ldq_busy;   /* the late load is being read (ptx_ldq_perform): its held stores cannot be shown in the meantime */
+  uint32_t px_sync; /* the CTA's proxy clock when the warp last completed a barrier or mbarrier wait (ptx_px_*) */
 } ptx_warp;
 
 typedef struct ptx_bar {
@@ -429,6 +437,8 @@ typedef struct ptx_late_op {
 typedef struct ptx_sched {
   uint64_t rng;
   uint64_t sb_rng;          /* the store buffers' own stream (issue 53): rng's draws stay those of before */
+  uint64_t px_rng;          /* the proxy boundary's own stream (ptx_px_*) */
+  uint32_t sb_den;          /* a store buffer becomes visible further after a turn with chance 1/sb_den (by cluster) */
   uint32_t late_den;        /* a pending operation completes after a turn with chance 1/late_den (0: never) */
   uint32_t span;            /* change points: a turn runs 1..span warp-instructions */
   uint64_t clock;           /* warp-instructions the cluster has run */
@@ -467,6 +477,9 @@ void ptx_sb_settle(struct ptx_warp *w);
 /* entry i of w becomes visible to the CTA of rank r, with the warp's older
  * entries ordered before it for that CTA (then ptx_sb_settle) */
 void ptx_sb_show(struct ptx_warp *w, unsigned i, uint32_t r);
+/* entry i of w becomes visible to warp u of w's own CTA alone (not yet to
+ * the CTA's other warps), with the entries ordered before it for the CTA */
+void ptx_sb_show_warp(struct ptx_warp *w, unsigned i, const struct ptx_warp *u);
 /* a fence or release of w at .cta scope (cta) or wider: its later stores
  * are ordered after its earlier ones for its CTA, or for every CTA */
 void ptx_sb_epoch(struct ptx_warp *w, bool cta);
@@ -474,8 +487,9 @@ void ptx_sb_release_all(struct ptx_warp *w);
 /* by the instruction's traits: what it makes visible before it runs */
 void ptx_sb_order(struct ptx_warp *w, const struct ptx_insn *in);
 /* a load of n bytes at p by w: the memory's bytes with the stores of other
- * warps visible to w's CTA and not yet in memory laid over them (into buf);
- * under a seeded schedule, a store not yet visible to w's CTA may become so */
+ * warps visible to w (its CTA or w alone) and not yet in memory laid over
+ * them (into buf); under a seeded schedule, a store not yet visible to w
+ * may become so (to w alone when the writer is of w's CTA) */
 const uint8_t *ptx_sb_view(struct ptx_warp *w, const uint8_t *p, unsigned n, uint8_t *buf);
 /* a load's value from p (eb bytes), sign-extended (sgn) and masked (rm) */
 static inline uint64_t ptx_ld_value(const uint8_t *p, unsigned eb, bool sgn, uint64_t rm) {
@@ -533,7 +547,50 @@ typedef struct ptx_cta {
   uint64_t epoch;             /* counts the changes: a retrying warp waits for a new one */
   struct chk_cta *chk;        /* the checker's state, NULL with --check=none */
   struct tm_cta *tm;          /* the timing model's, NULL with timing off */
+  struct ptx_px *px;          /* generic writes the async proxy may not see yet (seeded schedules; ptx_px_*) */
 } ptx_cta;
+
+/* the generic / async proxy boundary under a seeded schedule (issue 53,
+ * machine.c): a generic-proxy write to the CTA's own shared memory
+ * (st.shared, stmatrix, atom, cp.async: what the checker counts as a
+ * generic store) stays invisible to the async proxy until a
+ * fence.proxy.async of its warp (or of a warp that completed a barrier or
+ * an mbarrier wait after it); an async-proxy read (TMA store/reduction,
+ * bulk copy from shared memory, tcgen05.mma/cp operands) reads each such
+ * 16-byte granule stale or, with chance 1/2, as written (from then on
+ * visible). An async-proxy write makes its bytes visible. Never with the
+ * default schedule (c->px stays NULL). */
+void ptx_px_write(ptx_warp *w, uint32_t off, uint32_t n);
+void ptx_px_clear(ptx_cta *c, uint32_t off, uint32_t n);
+void ptx_px_fence(ptx_warp *w);
+/* an async-proxy read of [off, off + n) of c's shared memory (n 0: all of
+ * it, for operands read through descriptors): stale granules' old bytes are
+ * in shared memory until ptx_px_stale_end (nothing else may write it then) */
+void ptx_px_stale_begin(ptx_cta *c, uint32_t off, uint32_t n);
+void ptx_px_stale_end(ptx_cta *c);
+/* the same for n bytes the async proxy copies from off into buf (the
+ * current bytes there): stale granules' bytes laid over them */
+void ptx_px_read(ptx_cta *c, uint32_t off, uint8_t *buf, uint32_t n);
+void ptx_px_reset(ptx_cta *c);
+void ptx_px_free(ptx_cta *c);
+struct ptx_px {
+  uint32_t clock;    /* counts the tracked generic writes */
+  uint32_t ndirty, nswapped;
+  uint8_t *old;      /* a dirty granule's bytes as the async proxy sees them */
+  uint8_t *save;     /* a swapped granule's current bytes (ptx_px_stale_begin) */
+  uint32_t *t;       /* by granule: the clock of its last generic write, 0: clean */
+  uint32_t *pos;     /* by granule: its place in dirty */
+  uint8_t *warp;     /* by granule: the warp of its last generic write */
+  uint32_t *dirty, *swapped;
+};
+static inline void ptx_px_sync(ptx_warp *w) {
+  if (__builtin_expect(w->cta->px != NULL, 0)) w->px_sync = w->cta->px->clock;
+}
+
+/* whether reader u sees entry i of w's buffer (u == w: its own) */
+static inline bool ptx_sb_sees(const ptx_warp *w, unsigned i, const ptx_warp *u) {
+  return u == w || (w->sb[i].seen >> u->cta->rank & 1) || (u->cta == w->cta && (w->sb[i].wseen >> u->id & 1));
+}
 
 /* ---- helpers for semantics functions ---- */
 #define PTX_R(w, reg) ((w)->r + (size_t)(reg) * 32u)

@@ -274,6 +274,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
    * type, as ConSan's fill); a read of it is a finding, not the run's end */
   memset(c->smem.bytes, 0xFF, c->smem.size);
   memset(c->smem.written, 0, (c->smem.size + 7) / 8);
+  ptx_px_reset(c); /* the proxies' record (seeded schedules, issue 53) */
   tc5_status st = tc5_tmem_init(&c->tmem, rank);
   if (st) return st;
   memset(c->tmem.cells, 0xFF, (size_t)TC5_TMEM_LANES * TC5_TMEM_COLS * sizeof *c->tmem.cells);
@@ -445,7 +446,7 @@ static void cluster_run_sched(worker *wk) {
       s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
     }
     new_epochs(cl);
-    ptx_sb_drain_cluster(cl, s, 2); /* stores become visible at random, half the time a turn */
+    ptx_sb_drain_cluster(cl, s, s->sb_den); /* stores become visible at random (1/2, 1/8 or 1/32 a turn, by cluster) */
     while (s->head < s->n && ((s->late_den && ptx_sched_rand(s) % s->late_den == 0) ||
                               s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
       if (ptx_late_complete_one(cl) == PX_ERROR) return;
@@ -583,6 +584,7 @@ static void worker_free(worker *wk) {
     tm_cta_free(c->tm);
     free(c->smem.bytes);
     free(c->smem.written);
+    ptx_px_free(c);
     free(c->warps);
     free(c->mbars);
     chk_free(c->chk);

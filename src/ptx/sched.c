@@ -92,6 +92,9 @@ void ptx_sched_reset(ptx_sched *s, uint64_t seed, uint64_t cluster, unsigned nwa
   for (unsigned k = 0; k < nwarps; k++) s->prio[k] = (int64_t)(ptx_sched_rand(s) >> 2);
   s->low = 0;
   s->sb_rng = seed * 0xd1342543de82ef95ull ^ (cluster + 1) * 0xbf58476d1ce4e5b9ull;
+  s->px_rng = seed * 0x94d049bb133111ebull ^ (cluster + 1) * 0xd6e8feb86659fd93ull; /* the proxies' (machine.c) */
+  static const uint32_t sb_dens[3] = {2, 8, 32}; /* how long stores stay in the buffers */
+  s->sb_den = sb_dens[splitmix(&s->sb_rng) % 3];
 }
 
 /* the registers an instruction reads: its guard and operands */
@@ -204,7 +207,8 @@ int ptx_late_flush_groups(ptx_cluster *cl, const ptx_warp *w, const ptx_insn *in
 /* between turns: each warp's buffer becomes visible with chance 1/den —
  * to every CTA of the cluster, or (a cluster of several CTAs) to a CTA
  * drawn at random, which lets CTAs see the stores of different warps in
- * different orders (no multi-copy atomicity across CTAs: IRIW, 8.6) — or,
+ * different orders (no multi-copy atomicity across CTAs: IRIW, 8.6), or to
+ * one warp of the writer's CTA (the same within a CTA) — or,
  * half of those times, one entry drawn at random becomes visible to one CTA
  * with the older ones ordered before it (stores of one warp to different
  * addresses with no fence between seen out of order: message passing's
@@ -215,12 +219,22 @@ void ptx_sb_drain_cluster(ptx_cluster *cl, ptx_sched *s, unsigned den) {
       ptx_warp *w = &cl->ctas[rk].warps[k];
       if (w->ldq_on && (!den || splitmix(&s->sb_rng) % (4 * den) == 0)) ptx_ldq_perform(w); /* a late load, now */
       if (!w->sb_n || (den && splitmix(&s->sb_rng) % den)) continue;
+      bool one = den && splitmix(&s->sb_rng) & 1;
+      unsigned i = one ? (unsigned)(splitmix(&s->sb_rng) % w->sb_n) : w->sb_n - 1u;
+      /* half the times its own CTA does not see it yet: to one other warp of
+       * that CTA alone (per-warp visibility: IRIW within one CTA, 8.7) */
+      ptx_cta *c = &cl->ctas[rk];
+      if (den && !(w->sb[i].seen >> rk & 1) && c->nwarps > 1 && splitmix(&s->sb_rng) & 1) {
+        uint32_t u = (uint32_t)(splitmix(&s->sb_rng) % (c->nwarps - 1));
+        const ptx_warp *uw = &c->warps[u >= k ? u + 1 : u];
+        for (unsigned j = one ? i : 0; j <= i; j++) ptx_sb_show_warp(w, j, uw);
+        ptx_sb_settle(w);
+        continue;
+      }
       if (!den || (cl->n == 1 && splitmix(&s->sb_rng) & 1)) {
         ptx_sb_drain(w);
         continue;
       }
-      bool one = splitmix(&s->sb_rng) & 1;
-      unsigned i = one ? (unsigned)(splitmix(&s->sb_rng) % w->sb_n) : w->sb_n - 1u;
       uint32_t left = 0;
       for (uint32_t r = 0; r < cl->n; r++) left += !(w->sb[i].seen >> r & 1);
       if (!left) continue; /* every CTA sees it: settled already */

@@ -173,7 +173,8 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   l->dur = calloc(l->nrun ? l->nrun : 1, sizeof *l->dur);
   l->dpath = calloc(l->nrun ? l->nrun : 1, sizeof *l->dpath);
   l->dunit = calloc(l->nrun ? l->nrun : 1, sizeof *l->dunit);
-  if (!l->dur || !l->dpath || !l->dunit || tm_sass_weights(l)) {
+  l->dissue = calloc(l->nrun ? l->nrun : 1, sizeof *l->dissue);
+  if (!l->dur || !l->dpath || !l->dunit || !l->dissue || tm_sass_weights(l)) {
     tm_launch_free(l);
     return TC5_ENOMEM;
   }
@@ -189,6 +190,7 @@ void tm_launch_free(tm_launch *l) {
   free(l->dur);
   free(l->dpath);
   free(l->dunit);
+  free(l->dissue);
   free(l->issue_w);
   free(l);
 }
@@ -210,10 +212,45 @@ static uint64_t run_index(const tm_launch *l, uint64_t cluster) {
   return lo;
 }
 
+/* the issue slot shared by co-resident CTAs (t47r): a CTA's duration when
+ * n CTAs of path P (its warps' latency path, its own issue included) and
+ * issue work S (cycles of one SM sub-partition's issue slot) share the SM,
+ * by exact mean-value analysis of a closed queueing network (Reiser and
+ * Lavenberg 1980): n customers, each alternating a think time Z = P - S
+ * and S of service at one station; a request finds beta x the Q(n - 1)
+ * others queued ahead of it (beta 1: exponential service, MVA proper;
+ * beta 0: it never waits, D = max(P, n x S), the model before t47r):
+ *   R(k) = S (1 + beta Q(k - 1)),  X(k) = k / (R(k) + Z),  Q(k) = X(k) R(k)
+ *   D = max(R(n) + Z, n x S, P)
+ * (Z = 0 when S >= P). At a fractional n the stretched path R + Z is
+ * interpolated between n's floor and ceiling. beta is the table's issue_queue; every table sets 0 until
+ * gpu/run.sh timing-micro's intf section calibrates it (docs/timing.md). */
+double tm_issue_queue(double P, double S, double n, double beta) {
+  if (n < 1) n = 1;
+  if (!(S > 0)) return P;
+  double Z = P > S ? P - S : 0, Q = 0, R = S, nf = floor(n);
+  for (double k = 1; k <= nf; k++) {
+    R = S * (1 + beta * Q);
+    Q = k * R / (R + Z);
+  }
+  double w = R + Z; /* the path stretched at nf customers; at a fractional n, towards nf + 1's */
+  if (n > nf) w += (n - nf) * (S * (1 + beta * Q) - R);
+  return dmax(dmax(w, n * S), P);
+}
+
+/* the work of a CTA's issue slot (its dispatch, pipes and SFU): the
+ * station tm_issue_queue queues on */
+static double issue_work(const tm_cta *t) {
+  double u = dmax(t->work[TC5_TU_ISSUE], t->work[TC5_TU_SFU]);
+  for (unsigned k = 0; k < TM_C_COUNT; k++) u = dmax(u, t->pipe[k]);
+  return u;
+}
+
 /* a CTA's duration: its critical path (the last warp's clock, the units'
- * last completions) or, when larger, the work of its units shared with the
- * co-resident CTAs (share) */
-static double cta_duration(const tm_cta *t, double *path, double *unit) {
+ * last completions), stretched by its wait for the issue slot shared with
+ * the co-resident CTAs (share; tm_issue_queue), or, when larger, the work
+ * of its units shared with them */
+static double cta_duration(const tm_cta *t, double *path, double *unit, double *issue) {
   const tm_launch *l = t->l;
   double d = dmax(t->tc_done, t->tma_free);
   for (uint32_t k = 0; k < t->nwarps; k++) {
@@ -228,11 +265,12 @@ static double cta_duration(const tm_cta *t, double *path, double *unit) {
   u = dmax(u, t->gmem_bytes / l->rates.l2_bpc);
   *path = d;
   *unit = u;
-  return dmax(d, l->rates.share * u);
+  *issue = issue_work(t);
+  return dmax(tm_issue_queue(d, *issue, l->rates.share, l->p.issue_queue), l->rates.share * u);
 }
 
 void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t cluster, void *lock) {
-  double d = 0, dp = 0, du = 0;
+  double d = 0, dp = 0, du = 0, di = 0;
   for (uint32_t k = 0; k < n; k++) {
     if (l->s.trace) tm_sfu_flush(ctas[k]);
     for (uint32_t w = 0; w < ctas[k]->nwarps; w++) {
@@ -243,14 +281,15 @@ void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t clus
       }
       x->span_start = -1;
     }
-    double p1, u1;
-    d = dmax(d, cta_duration(ctas[k], &p1, &u1));
-    dp = dmax(dp, p1), du = dmax(du, u1);
+    double p1, u1, i1;
+    d = dmax(d, cta_duration(ctas[k], &p1, &u1, &i1));
+    dp = dmax(dp, p1), du = dmax(du, u1), di = dmax(di, i1);
   }
   pthread_mutex_lock(lock);
   l->dur[run_index(l, cluster)] = d;
   l->dpath[run_index(l, cluster)] = dp;
   l->dunit[run_index(l, cluster)] = du;
+  l->dissue[run_index(l, cluster)] = di;
   l->ran++;
   for (uint32_t k = 0; k < n; k++) {
     for (unsigned u = 0; u < TC5_TU_COUNT; u++) l->work[u] += ctas[k]->work[u];
@@ -340,7 +379,8 @@ void tm_launch_durations(const tm_launch *l, double *d) {
  * with r = N mod slots clusters, which share their SMs with fewer others
  * than `share` says (ceil(r x cluster size / SMs) CTAs an SM, at least 1):
  * their durations are max(critical path, that share x the units' work of
- * one CTA), interpolated as the others' */
+ * one CTA), interpolated as the others' (the path stretched by the issue
+ * slot's queue at that share: tm_issue_queue) */
 void tm_tail_durations(tm_launch *l, double *d, uint64_t slots) {
   uint64_t N = l->s.nclusters;
   if (N <= slots || !l->nrun) return;
@@ -350,7 +390,7 @@ void tm_tail_durations(tm_launch *l, double *d, uint64_t slots) {
   if (st < 1) st = 1;
   double *dt = malloc(l->nrun * sizeof *dt), *d2 = malloc(N * sizeof *d2);
   if (dt && d2) {
-    for (uint64_t j = 0; j < l->nrun; j++) dt[j] = dmax(l->dpath[j], st * l->dunit[j]);
+    for (uint64_t j = 0; j < l->nrun; j++) dt[j] = dmax(tm_issue_queue(l->dpath[j], l->dissue[j], st, l->p.issue_queue), st * l->dunit[j]);
     double *full = l->dur;
     l->dur = dt;
     tm_launch_durations(l, d2);

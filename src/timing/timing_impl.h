@@ -25,7 +25,8 @@ typedef struct tm_param_row {
   TM_FIELD(tc_tf32_scale) TM_FIELD(tc_fp8_scale) TM_FIELD(tc_fp4_scale) TM_FIELD(tc_int8_scale)              \
   TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk) TM_FIELD(tc_floor_clk) TM_FIELD(tc_floor_n_per_clk)       \
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
-  TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency) TM_FIELD(l2_write_bytes_per_clk) TM_FIELD(issue_from_sass)
+  TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency) TM_FIELD(l2_write_bytes_per_clk) TM_FIELD(issue_from_sass) \
+  TM_FIELD(issue_queue) TM_FIELD(issue_fsel) TM_FIELD(fsel_alu_pipe)
 
 typedef struct tm_params {
   const char *gpu;
@@ -138,6 +139,7 @@ typedef struct tm_cta {
   tm_evbuf ev;
 } tm_cta;
 double tm_fp32_lanes(const tm_insn *ti); /* warp_clock.c: 2 for an .f32x2 instruction, else 1 */
+unsigned tm_pipe_of(const tm_params *p, unsigned cls); /* warp_clock.c: the pipe a class's issue occupies (TM_C_FSEL: TM_C_INT's where fsel_alu_pipe) */
 
 typedef struct tm_launch {
   tm_params p;
@@ -150,6 +152,7 @@ typedef struct tm_launch {
   bool l2_cold;           /* TC5_TIMING_L2=cold: the launch finds nothing in L2 (default warm) */
   double *dur;            /* per run cluster: its duration (cycles), by run index */
   double *dpath, *dunit;  /* per run cluster: its critical path, and its units' work per CTA unshared (the tail's share) */
+  double *dissue;         /* per run cluster: its issue slot's work per CTA (tm_issue_queue's station; t47r) */
   double work[TC5_TU_COUNT], gmem_bytes, flops; /* sums over the run clusters */
   double gst_bytes;       /* of gmem_bytes: stores */
   double pipe[TM_C_COUNT];
@@ -183,6 +186,8 @@ double tm_list_schedule_staggered(const double *d, uint64_t n, uint64_t slots, u
                                   double *starts);
 /* launch_schedule.c: the last partial wave's durations at its own share (d: every cluster's) */
 void tm_tail_durations(tm_launch *l, double *d, uint64_t slots);
+/* a CTA of path P and issue work S with n co-resident CTAs on one issue slot (t47r; launch_schedule.c) */
+double tm_issue_queue(double P, double S, double n, double beta);
 /* launch_schedule.c: DRAM bytes of the launch from its footprint and global traffic (L2 state, overflow) */
 double tm_dram_bytes(const tm_launch *l, double traffic);
 /* sass_weights.c: l->issue_w from l->s.sass (a PTX line's SASS count shared by the line's instructions) */

@@ -171,6 +171,17 @@ static uint32_t imm0(const chk_insn *ci, const uint64_t *r, uint32_t mask) {
  * 64 FMAs a warp hold one sub-partition's 32 lanes for two issue slots */
 double tm_fp32_lanes(const tm_insn *ti) { return ti->bytes > 4 ? 2 : 1; }
 
+/* the pipe a class's issue cost occupies: its own, but the f32 compares,
+ * selects, min and max (TM_C_FSEL) share the integer ALU's (TM_C_INT's)
+ * where the table says so (fsel_alu_pipe: on the H200 FSETP + FSEL issue
+ * at 2.01 clk a warp-instruction together, as ISETP + SEL, run 6), else
+ * the FP32 pipe's */
+unsigned tm_pipe_of(const tm_params *p, unsigned cls) {
+  if (cls >= TM_C_COUNT) return 0;
+  if (cls == TM_C_FSEL) return p->fsel_alu_pipe ? TM_C_INT : TM_C_FP32;
+  return cls;
+}
+
 /* a cp.async's bytes read from global memory: with a src-size operand
  * (operand 3), each lane's min(src-size, cp-size); a zero-fill (src-size
  * 0, Triton's pipelined prologue past a CTA's last row) reads nothing
@@ -238,6 +249,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   switch ((tm_class)ti->cls) {
   case TM_C_INT: issue = p->issue_int; break;
   case TM_C_FP32: issue = p->issue_fp32 * tm_fp32_lanes(ti); break;
+  case TM_C_FSEL: issue = p->issue_fsel; break; /* its pipe: tm_pipe_of */
   case TM_C_FP16X2: issue = p->issue_fp16x2; break;
   case TM_C_FP64: issue = p->issue_fp64, lat = p->lat_fp64; break;
   case TM_C_SFU:
@@ -325,13 +337,13 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
    * least n cycles; n = 0 (folded into another's SASS) costs nothing */
   double n = l->issue_w ? l->issue_w[pc] : 1.0;
   t->work[TC5_TU_ISSUE] += n / p->schedulers;
-  t->pipe[ti->cls < TM_C_COUNT ? ti->cls : 0] += (n < 1 ? n : 1) * issue / p->schedulers;
+  t->pipe[tm_pipe_of(p, ti->cls)] += (n < 1 ? n : 1) * issue / p->schedulers;
   w->clock = start + (n < 1 ? n * issue : n > issue ? n : issue);
   /* an arithmetic instruction folded into another's SASS (n = 0: a shift
    * into an LEA, and + setp into an R2P, a parameter into a constant
    * operand) has no latency of its own: the SASS that does its work is
    * charged on its line */
-  if (n == 0 && ti->cls <= TM_C_MOVE) lat = 0;
+  if (n == 0 && (ti->cls <= TM_C_MOVE || ti->cls == TM_C_FSEL)) lat = 0;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];
     if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = start + lat;

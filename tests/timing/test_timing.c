@@ -32,7 +32,8 @@ static void test_tables(void **state) {
     /* every field the model reads has a row (no zero but the documented ones) */
 #define TM_FIELD(f)                                                                                  \
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
-      strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass"))                                \
+      strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass") && strcmp(#f, "issue_queue") && \
+      strcmp(#f, "fsel_alu_pipe")) \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -619,6 +620,72 @@ static void test_fp32x2_issue(void **state) {
   fake_free(&f);
 }
 
+/* tcgen05.wait::ld holds the warp until its loads are done (t47c): a load of one register a lane
+ * (128 B a warp) issued at clock 0 completes at tmem_ld_latency + 128 / tmem_bytes_per_clk (x share 1)
+ * = 40 + 0.25; the wait then sets the warp's clock there. */
+static void test_tmem_wait_ld(void **state) {
+  (void)state;
+  /* the class: Triton's and Gluon's tcgen05.wait::ld / ::st (the decoder's sub-name is "wait::ld", which
+   * its table of whole sub-names did not match: TM_C_TCGEN05 before t47c) */
+  static const char *text = ".version 8.7\n.target sm_100a\n.address_size 64\n"
+                            ".visible .entry k() {\n .reg .b32 %r<4>;\n"
+                            " tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r1}, [%r2];\n"
+                            " tcgen05.wait::ld.sync.aligned;\n"
+                            " tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1};\n"
+                            " tcgen05.wait::st.sync.aligned;\n"
+                            " tcgen05.fence::before_thread_sync;\n ret;\n}\n";
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
+  tm_insn *ti;
+  assert_int_equal(ptx_timing_code(m, &ti), TC5_OK);
+  const uint8_t want[] = {TM_C_TMEM_LD, TM_C_TMEM_WAIT, TM_C_TMEM_ST, TM_C_TMEM_WAIT, TM_C_TCGEN05};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode && seen < 5; pc++)
+    if (!strncmp(ti[pc].text, "tcgen05.", 8)) assert_int_equal(ti[pc].cls, want[seen++]);
+  assert_int_equal(seen, 5);
+  free(ti);
+  tc5_ptx_free(m);
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_TMEM_LD, 1, -1);
+  fake_insn(&f, 1, TM_C_TMEM_WAIT, -1, -1);
+  fake_insn(&f, 2, TM_C_FP32, 3, -1);
+  fake_launch(&f, "b200", 3, 1);
+  const tm_params *p = &f.l->p;
+  double done = p->tmem_ld_latency + 128.0 / p->tmem_bytes_per_clk;
+  assert_true(done == 40.25);
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].tmem_ld == done);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock >= done);
+  fake_free(&f);
+}
+
+/* B200 MUFU (t47c): 16 results a clock an SM (the H100's count, unchanged on the B200 by FA4's authors;
+ * the lent H200 measures 8.0 clk a warp-instruction) over 4 sub-partitions = 4 lanes a clock a scheduler:
+ * a warp's ex2 holds its scheduler 32 / 4 = 8 clk; two back to back from one warp issue at 0 and 8, and
+ * the SFU's busy work of one warp-instruction is 8 / 4 schedulers = 2 clk of the SM. */
+static void test_b200_sfu_rate(void **state) {
+  (void)state;
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_SFU, 1, -1);
+  fake_insn(&f, 1, TM_C_SFU, 2, -1);
+  fake_launch(&f, "b200", 2, 1);
+  const tm_params *p = &f.l->p;
+  assert_true(p->issue_sfu == 32.0 / (16.0 / 4.0));
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 8);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].clock == 16);
+  assert_true(f.t->work[TC5_TU_SFU] == 2 * 8.0 / 4);
+  fake_free(&f);
+}
+
 /* H200 TMA load (t47x): completion = start + bytes / bw_tma + tma_latency, where tma_latency is the
  * zero-byte intercept of one loaded 2-D box (h200_tma_loaded.tsv: 329.5 clk + B / 68.0 from L2,
  * 132 CTAs) -> 329, not a whole 16 KiB box's 584 (which already holds the transfer).
@@ -685,6 +752,61 @@ static void test_issue_classes(void **state) {
   /* each class its own pipe: issue / 4 schedulers */
   assert_true(f.t->pipe[TM_C_CONV_FLOAT] == 0.5 && f.t->pipe[TM_C_CONV] == 1 && f.t->pipe[TM_C_SHFL] == 1);
   fake_free(&f);
+}
+
+/* f32 compare/select/min/max (t47r2, run 6: FSEL 2.03, FMNMX 2.01, FSETP+FSEL 2.01 clk a warp-instruction
+ * on the H200): the runner's class of setp/selp/min/max.f32 is TM_C_FSEL (add/mul.f32 stay TM_C_FP32, the
+ * int forms TM_C_INT); on the H200 an FSEL holds its warp issue_fsel = 2 clk and puts 2 / 4 schedulers =
+ * 0.5 on the integer ALU's pipe (fsel_alu_pipe), beside a setp.s32's 0.5 there: 1.0; an FFMA's 0.25 on
+ * the FP32 pipe. On the B200 (issue_fsel 1, fsel_alu_pipe 0: not carried) the FSEL costs as before:
+ * 1 clk, 0.25 on the FP32 pipe. */
+static void test_fsel_class(void **state) {
+  (void)state;
+  static const char *text =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".visible .entry k() {\n"
+      " .reg .b32 %r<4>; .reg .f32 %f<6>; .reg .pred %p<3>;\n"
+      " setp.lt.f32 %p1, %f1, %f2;\n"
+      " selp.f32 %f3, %f1, %f2, %p1;\n"
+      " max.f32 %f4, %f1, %f2;\n"
+      " min.NaN.f32 %f5, %f1, %f2;\n"
+      " add.f32 %f3, %f1, %f2;\n"
+      " mul.f32 %f3, %f1, %f2;\n"
+      " setp.lt.s32 %p2, %r1, %r2;\n"
+      " selp.b32 %r3, %r1, %r2, %p2;\n"
+      " ret;\n}\n";
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
+  tm_insn *t;
+  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  const uint8_t want[] = {TM_C_FSEL, TM_C_FSEL, TM_C_FSEL, TM_C_FSEL, TM_C_FP32, TM_C_FP32, TM_C_INT, TM_C_INT};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode && seen < 8; pc++)
+    if (strncmp(t[pc].text, "ret", 3)) assert_int_equal(t[pc].cls, want[seen++]);
+  assert_int_equal(seen, 8);
+  free(t);
+  tc5_ptx_free(m);
+
+  const char *gpus[] = {"h200", "b200"};
+  for (unsigned g = 0; g < 2; g++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    fake_insn(&f, 0, TM_C_FSEL, 1, -1);
+    fake_insn(&f, 1, TM_C_INT, 2, -1);
+    fake_insn(&f, 2, TM_C_FP32, 3, -1);
+    fake_launch(&f, gpus[g], 4, 1);
+    uint64_t regs[16 * 32] = {0};
+    tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->w[0].clock == (g ? 1 : 2));
+    tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+    tm_step(f.t, 0, 2, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->w[0].clock == (g ? 1 : 2) + 2 + 1);
+    if (!g) assert_true(f.t->pipe[TM_C_INT] == 1.0 && f.t->pipe[TM_C_FP32] == 0.25 && f.t->pipe[TM_C_FSEL] == 0);
+    else assert_true(f.t->pipe[TM_C_INT] == 0.5 && f.t->pipe[TM_C_FP32] == 0.5 && f.t->pipe[TM_C_FSEL] == 0);
+    fake_free(&f);
+  }
 }
 
 /* the runner's class of a cvt: from its two types */
@@ -1117,6 +1239,36 @@ static void test_l2_write(void **state) {
   assert_true(p.l2_write_bytes_per_clk == p.l2_bytes_per_clk);
 }
 
+/* the issue slot's queue (t47r), hand-computed: P = 100, S = 20 (Z = 80),
+ * n = 3, beta = 1: R(1) = 20, Q(1) = 20/100 = 0.2; R(2) = 20 x 1.2 = 24,
+ * Q(2) = 2 x 24/104 = 6/13; R(3) = 20 x 19/13 = 380/13 = 29.2308, so D =
+ * 80 + 380/13 = 109.2308 (> 3 x 20 = 60). beta = 0.5, n = 2: R(2) = 20 x 1.1
+ * = 22, D = 102. n = 2.5, beta = 1: R + Z from 104 towards 109.2308 half-way:
+ * 106.6154. beta = 0 is max(P, n S): 100 at n = 3, 120 at n = 6. S >= P
+ * (Z = 0): P = 10, S = 20, n = 2, beta = 1: R(1) = 20, Q = 1, R(2) = 40 = 2 S.
+ * No issue work: P. Saturated (t47r2): P = S = 20, n = 16, beta = 1: Z = 0, Q(k) = k, R(16) = 16 S = 320: the
+ * throughput bound n S, which beta > 1 would pass (1.13: 20 x (1 + 1.13 x 15) = 359). The Hopper tables' issue_queue
+ * is 1 (run 6's 2-CTA rows, bounded by 1), the B200's 0 (not carried). */
+static void test_issue_queue(void **state) {
+  (void)state;
+  assert_true(fabs(tm_issue_queue(100, 20, 3, 1) - (80 + 380.0 / 13)) < 1e-9);
+  assert_true(fabs(tm_issue_queue(100, 20, 2, 0.5) - 102) < 1e-9);
+  assert_true(fabs(tm_issue_queue(100, 20, 2.5, 1) - (104 + 0.5 * (380.0 / 13 - 24))) < 1e-9);
+  assert_true(tm_issue_queue(100, 20, 3, 0) == 100);
+  assert_true(tm_issue_queue(100, 20, 6, 0) == 120);
+  assert_true(tm_issue_queue(10, 20, 2, 1) == 40);
+  assert_true(tm_issue_queue(100, 0, 8, 1) == 100);
+  assert_true(tm_issue_queue(100, 20, 1, 1) == 100);
+  assert_true(fabs(tm_issue_queue(20, 20, 16, 1) - 320) < 1e-9);
+  assert_true(fabs(tm_issue_queue(20, 20, 16, 1.13) - 20 * (1 + 1.13 * 15)) < 1e-9);
+  const char *gpus[] = {"h200", "h100", "b200"};
+  for (unsigned g = 0; g < 3; g++) {
+    tm_params p;
+    assert_true(tm_params_load(gpus[g], &p) == TC5_OK);
+    assert_true(p.issue_queue == (g < 2 ? 1 : 0));
+  }
+}
+
 /* the first wave's launches staggered per SM (t47h2): 4 clusters of 10 clk
  * on 2 SMs x 2 slots, cta_launch 5: slots first free at 0, 0, 5, 5, so
  * the last two start at 5 and end at 15 (unstaggered: 10). One wave of 8
@@ -1172,7 +1324,8 @@ int main(void) {
       cmocka_unit_test(test_matrix_bytes),         cmocka_unit_test(test_hbm_read_write),
       cmocka_unit_test(test_sampling_by_column),
       cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
-      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue),
+      cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue), cmocka_unit_test(test_b200_sfu_rate), cmocka_unit_test(test_tmem_wait_ld),
+      cmocka_unit_test(test_issue_queue), cmocka_unit_test(test_fsel_class),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
