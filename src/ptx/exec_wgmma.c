@@ -132,9 +132,10 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
   uint32_t *Bt = B + N * K, *A = Bt + K * N, *D = A + 64 * K;
   /* the async proxy reads A and B (PTX 9.7.15.4): under a seeded schedule,
    * generic writes no fence.proxy.async ordered may be read stale (machine.c,
-   * ptx_px_*; every such granule of the CTA is a candidate, as for tcgen05.mma) */
+   * ptx_px_*; every such granule of the CTA is a candidate, as for tcgen05.mma,
+   * those cp.async wrote excepted: see the checker's wgmma_proxy) */
   bool px = c->cl->sched != NULL;
-  if (px) ptx_px_stale_begin(c, 0, 0);
+  if (px) ptx_px_stale_begin_wgmma(c);
   st = tc5_layout_gather(&c->smem, &db, &opb, N, K, B, &dg);
   if (!st && !a_regs) {
     st = tc5_operand_for(kind_of(ab), fmt(ab), trans_a ? TC5_MAJOR_MN : TC5_MAJOR_K, &opa);
