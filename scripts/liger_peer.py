@@ -26,12 +26,13 @@ K = 1 is the whole files). Nothing is chosen by outcome. K = 32 is the
 documented selection (342 cases, every function at least once;
 docs/fidelity.md). A case that passes without tc5 launching a kernel is
 counted `not run` (the test fell back to PyTorch, or checks Python only).
-Each case stops after TC5_LIGER_CPU_LIMIT CPU seconds of its process (120:
+Each case stops after TC5_PEER_CPU_LIMIT CPU seconds of its process (120:
 pytest-timeout's limit as one free core takes it; CPU time, which the load of
-a shared machine does not stretch), with TC5_THREADS=1 (one host thread a
-launch: --jobs processes share the cores), and at TC5_PEER_TIMEOUT wall
-seconds (1800, against hangs). Each case's CPU seconds, wall seconds and
-peak RSS go to liger_cases.tsv in the work directory.
+a shared machine does not stretch; the harness's fixture, ITIMER_PROF), with
+TC5_THREADS=1 (one host thread a launch: --jobs processes share the cores),
+and at TC5_PEER_TIMEOUT wall seconds (1800, against hangs). Each case's CPU
+seconds, wall seconds and the process's peak RSS after it go to the results'
+OUT.cost.tsv (the harness's).
 
 Output: the harness's results file, one line a case,
 `nodeid<TAB>outcome<TAB>cause<TAB>message<TAB>launches`, then counts by outcome
@@ -66,41 +67,6 @@ for _p in (_here, os.path.join(_here, "src")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-# each case's cost, load-independent: the process's CPU seconds (every thread), its wall seconds and its
-# peak RSS so far, one line a case in liger_cases.tsv beside this file (pytest-xdist's workers append);
-# a case past TC5_LIGER_CPU_LIMIT CPU seconds (120: pytest-timeout's limit, as one free core would take it)
-# is stopped by ITIMER_PROF, which the machine's load does not advance
-import resource as _resource
-import signal as _signal
-import time as _time
-
-import pytest as _pytest
-
-
-class _CpuLimit(Exception):
-    pass
-
-
-def _cpu():
-    r = _resource.getrusage(_resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
-
-
-@_pytest.fixture(autouse=True)
-def _tc5_liger_cost(request):
-    limit = float(os.environ.get("TC5_LIGER_CPU_LIMIT", "120"))
-
-    def stop(*_):
-        raise _CpuLimit(f"tc5 peer: the case used more than TC5_LIGER_CPU_LIMIT={limit:g} CPU seconds")
-    old = _signal.signal(_signal.SIGPROF, stop)
-    _signal.setitimer(_signal.ITIMER_PROF, limit)
-    c0, t0 = _cpu(), _time.time()
-    yield
-    _signal.setitimer(_signal.ITIMER_PROF, 0)
-    _signal.signal(_signal.SIGPROF, old)
-    rss = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss * 1024
-    with open(os.path.join(_here, "liger_cases.tsv"), "a") as fh:
-        fh.write(f"{request.node.nodeid}\\t{_cpu() - c0:.1f}\\t{_time.time() - t0:.1f}\\t{rss}\\n")
 '''
 PYTEST_INI = b"[pytest]\npython_files = test_*.py\n"
 
@@ -120,8 +86,9 @@ CAUSES = [
     ("tc5: checker finding", r"HazardError"),
     ("tc5: memory never written read", r"UninitializedError|TC5_EUNINIT"),
     ("tc5: out of bounds", r"BoundsError|TC5_EBOUNDS"),
-    ("too slow for a CPU model: past the per-case CPU limit (TC5_LIGER_CPU_LIMIT, 120 s)", r"_CpuLimit"),
-    ("too slow: past the per-case wall limit (TC5_PEER_TIMEOUT)", r"_PeerTimeout|ran past TC5_PEER_TIMEOUT"),
+    ("too slow for a CPU model: past the per-case CPU limit (TC5_PEER_CPU_LIMIT, 120 s)",
+     r"_CpuLimit|more than TC5_PEER_CPU_LIMIT"),
+    ("too slow: past the per-case wall limit (TC5_PEER_TIMEOUT)", r"ran past TC5_PEER_TIMEOUT"),
     ("tc5: deadlock", r"DeadlockError"),
     ("tc5: other error", r"tc5\.\w*Error|TC5_E[A-Z]+"),
     ("GPU runtime: CUDA-only PyTorch operation on a CPU tensor",
@@ -141,6 +108,23 @@ KNOWN = [
     (r"test_cross_entropy\.py::test_correctness(_with_ignore_index)?\[1\.0-dtype0-1e-08-0\.05-sum-2-4096-32000",
      "reference: PyTorch's CPU bf16 cross-entropy gradient is off the exact one by more than the test's tolerance "
      "(Liger's kernel on tc5 is within it; docs/fidelity.md)", r"tensor\(|allclose|assert"),
+    # bf16 cross-entropy at 8192 x 32,000 with a class weight, or not as the last layer: the same input-gradient
+    # allclose as test_correctness above; both pass on the H200 (tests/data/liger/h200_verdicts.txt); not probed
+    (r"test_cross_entropy\.py::test_correctness_(with_weight_once|not_last_layer)\[1\.0-dtype0-1e-08-0\.05-sum-2-4096",
+     "undecided: the bf16 input gradient's allclose (passes on the H200); probably the CPU reference, as decided for "
+     "test_correctness, not probed", r"tensor\(|allclose|assert"),
+    # Liger asserts on the host that every target is in range, before any launch: the error the test expects
+    (r"test_cross_entropy\.py::test_correctness_with_out_of_bounds_target_once\[", "test: expects the host-side "
+     "assertion Liger raises before any launch (no kernel on any device)"),
+    # flex attention is torch.compile (Dynamo + Inductor): tc5 answers what Dynamo asks first (torch.cuda's
+    # get_rng_state, torch.accelerator's current_stream), but Inductor compiles for the device its fake
+    # tensors carry, the shim's tensors' real one, the CPU: C++ kernels, and for flex attention its CPU
+    # lowering (a C++ template), never the Triton template a GPU gets; its CUDA path allocates, streams and
+    # launches in C++ below torch.cuda (empty_strided_cuda, the raw stream, the static CUDA launcher), and the
+    # compiled frame still starts CUDA's runtime from C++ (docs/fidelity.md, "torch.compile under the shim")
+    (r"test_flex_attention\.py::", "tc5 (device identity): torch.compile/Inductor compiles for the shim's tensors' "
+     "real device (the CPU) and starts CUDA's runtime from C++; Inductor's Triton path is not served (docs/fidelity.md)",
+     r"NVIDIA driver|Inductor|_dynamo"),
 ]
 
 
@@ -202,7 +186,7 @@ def suite(files=None):
         # tc5 too, through the CuTe DSL door
         env={"TC5_TRITON": "1", "TC5_TRITON_TORCH_CUDA": "1", "TC5_CUTE": "1", "TRITON_DEFAULT_BACKEND": None,
              "TRITON_INTERPRET": None, "TC5_PEER_TIMEOUT": os.environ.get("TC5_PEER_TIMEOUT", "1800"),
-             "TC5_LIGER_CPU_LIMIT": os.environ.get("TC5_LIGER_CPU_LIMIT", "120"),
+             "TC5_PEER_CPU_LIMIT": os.environ.get("TC5_PEER_CPU_LIMIT", "120"),
              "TC5_THREADS": os.environ.get("TC5_THREADS", "1"),
              "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
              "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1"),

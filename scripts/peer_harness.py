@@ -58,8 +58,8 @@ import xml.etree.ElementTree as ET
 # names a file of node ids), stop a case that uses more than TC5_PEER_CPU_LIMIT
 # CPU seconds (where the suite sets it) or runs past TC5_PEER_TIMEOUT wall
 # seconds (a hang would otherwise stop the run), and record the kernels tc5
-# ran for each case (the junit XML's property tc5_launches) and its CPU and
-# wall seconds (tc5_cpu_s, tc5_wall_s)
+# ran for each case (the junit XML's property tc5_launches), its CPU and
+# wall seconds and the process's peak RSS after it (tc5_cpu_s, tc5_wall_s, tc5_rss)
 CONFTEST_TAIL = '''
 
 # ---- added by tc5's peer harness (scripts/peer_harness.py) ----
@@ -115,8 +115,11 @@ def _tc5_peer_timeout(request):
         _signal.signal(_signal.SIGPROF, old_prof)
     _signal.alarm(0)
     _signal.signal(_signal.SIGALRM, old)
+    import resource
     request.node.user_properties.append(("tc5_cpu_s", f"{_tc5_cpu() - c0:.1f}"))
     request.node.user_properties.append(("tc5_wall_s", f"{time.time() - t0:.1f}"))
+    # the process's peak RSS so far (bytes; Linux's ru_maxrss is KiB): a case's memory, or an earlier case's
+    request.node.user_properties.append(("tc5_rss", str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)))
 
 
 def _tc5_launches():
@@ -226,7 +229,7 @@ def _junit_key(nodeid):
 
 
 def read_xml(xml, ids, returncode):
-    """{nodeid: (outcome, message, launches, cost)} of a junit XML (cost: {"cpu_s", "wall_s"} as the
+    """{nodeid: (outcome, message, launches, cost)} of a junit XML (cost: {"cpu_s", "wall_s", "rss"} as the
     harness's fixture measured them, {} when it did not); the ids it does not report: crashed"""
     res = {}
     by_junit = {_junit_key(i): i for i in ids}  # a test in a class: junit's classname ends with the class
@@ -252,7 +255,7 @@ def read_xml(xml, ids, returncode):
                     for p in child:
                         if p.get("name") == "tc5_launches":
                             launches = int(p.get("value"))
-                        elif p.get("name") in ("tc5_cpu_s", "tc5_wall_s"):
+                        elif p.get("name") in ("tc5_cpu_s", "tc5_wall_s", "tc5_rss"):
                             cost[p.get("name")[4:]] = float(p.get("value"))
             if outcome == "failed" and re.search(r"worker '?gw\d+'? crashed|node down: Not properly terminated", msg):
                 outcome = "crashed"  # pytest-xdist: the worker process died
@@ -473,10 +476,13 @@ def report(suite: Suite, rows, out):
             cause = "" if outcome == "passed" else suite.cause_of(outcome, msg, nodeid)
             fh.write(f"{nodeid}\t{outcome}\t{cause}\t{one_line(msg)}\t{'' if launches is None else launches}\n")
             if cost and cost[0]:
-                costs.append(f"{nodeid}\t{outcome}\t{cost[0].get('cpu_s', '')}\t{cost[0].get('wall_s', '')}\n")
+                rss = cost[0].get("rss")
+                costs.append(f"{nodeid}\t{outcome}\t{cost[0].get('cpu_s', '')}\t{cost[0].get('wall_s', '')}\t"
+                             f"{'' if rss is None else round(rss / 2**20)}\n")
     if costs:
         with open(os.path.splitext(out)[0] + ".cost.tsv", "w") as fh:
-            fh.write("# nodeid\toutcome\tcpu_s\twall_s (the pytest process's CPU seconds, every thread)\n")
+            fh.write("# nodeid\toutcome\tcpu_s\twall_s\trss_mib (the pytest process's CPU seconds, every thread; "
+                     "its peak RSS after the case)\n")
             fh.writelines(costs)
     summarize(out)
 

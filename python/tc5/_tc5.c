@@ -278,7 +278,7 @@ static PyObject *py_gemm(PyObject *self, PyObject *args) {
   if (!gemm_opts(&m, K, neg_a, neg_b, enable_d, scale_d, &o)) return NULL;
   tc5_diag dg;
   tc5_diag_init(&dg);
-  tc5_status st;
+  tc5_status st = TC5_OK; /* set when ok; GCC 13.3 (the device machine's) cannot tell: -Wmaybe-uninitialized */
   Py_buffer ba = {0}, bb = {0}, bsa = {0}, bsb = {0}, bd = {0};
   bool have_s = osa != Py_None;
   size_t nblk = have_s && block ? K / block : 0;
@@ -333,7 +333,7 @@ static PyObject *py_gemm_sparse(PyObject *self, PyObject *args) {
   o.negate_a = neg_a, o.negate_b = neg_b, o.enable_input_d = enable_d, o.scale_input_d = scale_d;
   tc5_diag dg;
   tc5_diag_init(&dg);
-  tc5_status st;
+  tc5_status st = TC5_OK; /* set when ok; GCC 13.3 (the device machine's) cannot tell: -Wmaybe-uninitialized */
   Py_buffer ba = {0}, bm = {0}, bb = {0}, bsa = {0}, bsb = {0}, bd = {0};
   bool have_s = osa != Py_None;
   size_t nblk = have_s && block ? K / 2 / block : 0;

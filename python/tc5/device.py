@@ -133,11 +133,25 @@ def _make_mode():
                     routed_n[0] = len(impls)
                 key = f"aten/{_op_name(func)}/CUDA"
                 mine = routed[func] = key if key in impls and key not in _torch_own else ""
-            if mine:
+            if mine and ("device" in kwargs or _has_tensor(args) or _has_tensor(kwargs)):
                 return _call_cuda_kernel(func, mine, cuda_key, args, kwargs)
-            return func(*args, **kwargs)
+            return func(*args, **kwargs)  # no tensor (only Python numbers: the CPU's kernel on a GPU too)
 
     return CudaDispatch
+
+
+def _has_tensor(x) -> bool:
+    """whether x (an operator's arguments) holds a tensor: the dispatcher picks the kernel from the
+    tensors' keys, and an operator of Python numbers alone (torch.div(1.5, 0.7): wrapped numbers,
+    CPU scalars, which __torch_dispatch__ sees as numbers) runs the CPU's kernel on a GPU too"""
+    import torch
+    if isinstance(x, torch.Tensor):
+        return True
+    if isinstance(x, (list, tuple)):
+        return any(_has_tensor(v) for v in x)
+    if isinstance(x, dict):
+        return any(_has_tensor(v) for v in x.values())
+    return False
 
 
 _library_kernels: dict = {}  # torch.library._impls's key ("aten/add.Tensor/CUDA") -> (fn, with_keyset)
@@ -158,11 +172,43 @@ def _watch_library_impls():
         r = impl(self, op_name, fn, *args, **kwargs)
         for k in set(L._impls) - before:
             _library_kernels[k] = (fn, bool(kwargs.get("with_keyset", False)))
+            _composite_on_cpu_as_on_cuda(impl, self, k)
         return r
 
     watched.tc5 = True
     watched.__wrapped__ = impl
     L.Library.impl = watched
+
+
+def _composite_on_cpu_as_on_cuda(impl, lib, key):
+    """a library's CUDA kernel for an ATen operator PyTorch defines as CompositeImplicitAutograd
+    (torch.arcsinh, an alias of asinh): on a GPU the direct CUDA registration wins, and the dispatcher's
+    AutogradCUDA entry no longer takes the composite (c10's OperatorEntry: the composite serves an
+    autograd key only where its backend has no kernel of its own), so the operator reaches the
+    library's kernel whole. The shim's tensors are CPU tensors, whose AutogradCPU entry still runs
+    the composite: the operator was taken apart (arcsinh into asinh) above the dispatch mode, and the
+    library's kernel never ran. A CPU kernel registered beside it, through the same Library (so it
+    goes when the library's registrations go, as FlagGems' use_gems() exit takes them), makes the CPU's
+    table CUDA's: the operator comes to the mode whole; the kernel itself, reached only with no mode
+    on, computes what the composite does"""
+    ns, _, rest = key.partition("/")
+    op, _, dk = rest.rpartition("/")
+    if ns != "aten" or dk != "CUDA":
+        return
+    import torch
+    name, _, overload = op.partition(".")
+    qual = f"aten::{op}"
+    has = torch._C._dispatch_has_kernel_for_dispatch_key
+    if not has(qual, "CompositeImplicitAutograd") or has(qual, "CPU") or f"aten/{op}/CPU" in _impls_now():
+        return
+    packet = getattr(torch.ops.aten, name)
+    ov = getattr(packet, overload or "default")
+    impl(lib, op, lambda *a, **kw: ov.decompose(*a, **kw), "CPU")
+
+
+def _impls_now():
+    import torch.library
+    return getattr(torch.library, "_impls", ())
 
 
 def _call_cuda_kernel(func, key, cuda_key, args, kwargs):
@@ -203,12 +249,61 @@ def enter_dispatch(now: bool = False):
             _watch_library_impls()
             from torch.overrides import _get_current_function_mode
             _function_mode = _get_current_function_mode()
+            _follow_threads()
         if not now:
             return None
         CudaDispatch = _make_mode()
         _mode = CudaDispatch()
         _mode.__enter__()
         return _mode
+
+
+def _follow_threads():
+    """PyTorch's mode stacks are per thread: a thread the program starts (FlagGems' test_libentry
+    makes tensors in two) began with neither the shim's TorchFunctionMode (its device="cuda" went to
+    CUDA's runtime) nor the dispatch mode. Each new threading.Thread now starts with them, as every
+    thread of a process on a GPU sees the one device. (Autocast's state stays per thread, as CUDA's.)"""
+    import threading
+    boot = threading.Thread._bootstrap_inner  # CPython's: every Thread (subclasses override run, not this)
+    if getattr(boot, "tc5", False):
+        return
+
+    def bootstrap_inner(self):
+        run = self.run
+
+        def run_on_the_device():  # the modes on for the thread's own work, off before it ends
+            pushed = _enter_in_this_thread()
+            try:
+                return run()
+            finally:
+                _leave_in_this_thread(pushed)
+
+        self.run = run_on_the_device
+        return boot(self)
+
+    bootstrap_inner.tc5 = True
+    bootstrap_inner.__wrapped__ = boot
+    threading.Thread._bootstrap_inner = bootstrap_inner
+
+
+def _enter_in_this_thread():
+    import torch
+    from torch.utils._python_dispatch import _push_mode
+    pushed = (_function_mode, _mode)
+    if pushed[0] is not None:
+        torch._C._push_on_torch_function_stack(pushed[0])
+    if pushed[1] is not None:
+        _push_mode(pushed[1])
+    return pushed
+
+
+def _leave_in_this_thread(pushed):
+    import torch
+    from torch.utils._python_dispatch import _pop_mode
+    if pushed[1] is not None:
+        _pop_mode()
+    if pushed[0] is not None:
+        torch._C._pop_torch_function_stack()
 
 
 _gen = None

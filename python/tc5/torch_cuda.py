@@ -179,9 +179,10 @@ class CUDAGraph:
 
 
 class _GraphContext:
-    """torch.cuda.graph(g, pool=None, stream=None, capture_error_mode="global"): g's capture"""
+    """torch.cuda.graph(g, pool=None, stream=None, capture_error_mode="global", enable_annotations=False):
+    g's capture (annotations name kernels for a profiler: nothing to record here)"""
 
-    def __init__(self, cuda_graph, pool=None, stream=None, capture_error_mode="global"):
+    def __init__(self, cuda_graph, pool=None, stream=None, capture_error_mode="global", enable_annotations=False):
         self.graph, self.pool = cuda_graph, pool
         self.capture_error_mode = capture_error_mode
 
@@ -296,6 +297,23 @@ def _seed():
     _philox.seed()
 
 
+def _get_rng_state(device="cuda"):
+    return _philox.get_state()
+
+
+def _get_rng_state_all():
+    return [_philox.get_state()]
+
+
+def _set_rng_state(new_state, device="cuda"):
+    _philox.set_state(new_state)
+
+
+def _set_rng_state_all(new_states):
+    for s in new_states:
+        _philox.set_state(s)
+
+
 def _stream_class():
     from .triton import _Stream
     return _Stream
@@ -333,6 +351,11 @@ ANSWERS = (
      "generator's)", lambda: _manual_seed),
     ("seed(), seed_all()", "that generator's seed, a random one", lambda: _seed),
     ("initial_seed()", "that generator's seed", lambda: lambda: _philox.initial_seed()),
+    ("get_rng_state(d)", "that generator's state (16 bytes): torch.compile saves and restores it around "
+     "every compilation", lambda: _get_rng_state),
+    ("get_rng_state_all()", "[that generator's state]", lambda: _get_rng_state_all),
+    ("set_rng_state(s, d)", "that generator's state set to s", lambda: _set_rng_state),
+    ("set_rng_state_all(ss)", "that generator's state set to each of ss", lambda: _set_rng_state_all),
     ("Stream(...), ExternalStream(...), current_stream(d), default_stream(d)", "a stream whose methods do nothing",
      lambda: _stream_class()),
     ("stream(s), set_stream(s)", "a context that switches nothing; nothing", lambda: _Context),
@@ -380,6 +403,37 @@ def install(torch=None) -> None:
                 setattr(c, name, _own(_none, name))
             else:
                 setattr(c, name, _own(obj, name))
+    install_accelerator(torch)
+
+
+# torch.accelerator's calls that PyTorch answers in C++ (torch._C._accelerator_*, which start CUDA's runtime),
+# not through torch.cuda's Python functions: torch.compile's tracing asks current_stream() of every frame
+ACCELERATOR = (
+    ("current_device_index()", "0", lambda: lambda: 0),
+    ("set_device_index(d)", "nothing (one device)", lambda: lambda device: None),
+    ("current_stream(d)", "CUDA's default stream as a torch.Stream (cuda:0, id 0)",
+     lambda: lambda device=None: _default_stream()),
+    ("set_stream(s)", "nothing (launches are synchronous)", lambda: lambda stream: None),
+    ("synchronize(d)", "nothing (launches are synchronous)", lambda: lambda device=None: None),
+)
+
+
+def _default_stream():
+    import torch
+    return torch.Stream(stream_id=0, device_index=0, device_type=1)  # DeviceType::CUDA; no runtime call
+
+
+def install_accelerator(torch=None) -> None:
+    """puts ACCELERATOR on torch.accelerator (idempotent; a PyTorch without it: nothing)"""
+    if torch is None:
+        import torch
+    acc = getattr(torch, "accelerator", None)
+    if acc is None:
+        return
+    for query, _, make in ACCELERATOR:
+        obj = make()
+        for name in _names(query):
+            setattr(acc, name, _own(obj, name))
 
 
 def table() -> str:

@@ -156,6 +156,25 @@ static PTX_EXEC(x_max) {
   else PTX_LANES(mask, d[l] = a[l] > b[l] ? a[l] : b[l]);
   return PX_NEXT;
 }
+/* min.relu.s32 / max.relu.s32 (FlagGems' bicubic upsampling clamps an index so): the
+ * signed result, and 0 where it is negative (the PTX ISA's integer min/max: min{.relu}.btype, .btype
+ * .s16x2 or .s32) */
+static PTX_EXEC(x_min_relu_s32) {
+  OPS3;
+  PTX_LANES(mask, {
+    int64_t r = sx(a[l], 32) < sx(b[l], 32) ? sx(a[l], 32) : sx(b[l], 32);
+    d[l] = r < 0 ? 0 : (uint64_t)r;
+  });
+  return PX_NEXT;
+}
+static PTX_EXEC(x_max_relu_s32) {
+  OPS3;
+  PTX_LANES(mask, {
+    int64_t r = sx(a[l], 32) > sx(b[l], 32) ? sx(a[l], 32) : sx(b[l], 32);
+    d[l] = r < 0 ? 0 : (uint64_t)r;
+  });
+  return PX_NEXT;
+}
 
 /* add / min / max .u16x2 .s16x2 (PTX ISA 8.0, sm_90): the two half words of
  * a .b32 each on its own, add wrapping; min/max{.relu}.s16x2 (.relu: a
@@ -282,7 +301,9 @@ PTX_DEC(dec_intbin) {
   if ((u16x2 || s16x2) && !(lo || hi || wide || sat || (u16x2 && s16x2))) return dec_int16x2(d, s16x2, relu);
   ptx_type t = d_take_type(d);
   if (t == PT_NONE) return d_fail(d, TC5_EPARSE, "needs a type");
-  if (relu) return d_fail(d, TC5_EUNSUPPORTED, ".relu is modelled for min/max .s16x2 only");
+  if (relu && (t != PT_S32 || (strcmp(op, "min") && strcmp(op, "max"))))
+    return d_fail(d, TC5_EILLEGAL, ".relu belongs to min/max .s16x2 and .s32 (min{.relu}.btype), not %s.%s", op,
+                  ptx_types[t].name);
   bool allow_b = !strcmp(op, "add") || !strcmp(op, "sub");
   if (!int_type(d, t, allow_b)) return d->st;
   unsigned nops = is_mad ? 4 : 3;
@@ -315,6 +336,10 @@ PTX_DEC(dec_intbin) {
     if (t != PT_S32 || (strcmp(op, "add") && strcmp(op, "sub")))
       return d_fail(d, TC5_EILLEGAL, ".sat applies to add.s32 and sub.s32 only");
     in->fn = !strcmp(op, "add") ? x_add_sat_s32 : x_sub_sat_s32;
+    return TC5_OK;
+  }
+  if (relu) {
+    in->fn = !strcmp(op, "min") ? x_min_relu_s32 : x_max_relu_s32;
     return TC5_OK;
   }
   in->fn = !strcmp(op, "add")   ? x_add

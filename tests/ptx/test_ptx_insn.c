@@ -444,16 +444,18 @@ static void test_atom16(void **state) {
 
 /* add / min / max .u16x2 .s16x2 and max/min.relu.s16x2 (sm_90; Triton's
  * tl.dot_scaled upcasts emit max.u16x2 and add.s16x2): each half word on its
- * own, as the ISA's semantics state */
+ * own, as the ISA's semantics state; and min/max.relu.s32 (FlagGems' bicubic
+ * upsampling): the signed result, 0 where negative */
 static void test_int16x2(void **state) {
   (void)state;
   static const char *const form[] = {"add.u16x2", "add.s16x2", "min.u16x2", "min.s16x2",
-                                     "max.u16x2", "max.s16x2", "min.relu.s16x2", "max.relu.s16x2"};
+                                     "max.u16x2", "max.s16x2", "min.relu.s16x2", "max.relu.s16x2",
+                                     "min.relu.s32", "max.relu.s32"};
   enum { T = 32 * 4 };
   static uint32_t in[T * 8], out[T * 8];
   rng r;
   rng_seed(&r, 372);
-  for (unsigned f = 0; f < 8; f++) {
+  for (unsigned f = 0; f < 10; f++) {
     char code[512];
     snprintf(code, sizeof code,
              "ld.global.b32 %%r10, [%%rd5]; ld.global.b32 %%r11, [%%rd5+4]; %s %%r12, %%r10, %%r11;"
@@ -469,6 +471,16 @@ static void test_int16x2(void **state) {
     tc5_status st = run2(k2("", code), 4, 1, out, sizeof out, in, sizeof in, &dg);
     if (st) fail_msg("%s: %s", form[f], dg.count ? dg.issue[0].message : tc5_strerror(st));
     bool sgn = strstr(form[f], ".s16x2") != NULL, relu = strstr(form[f], "relu") != NULL;
+    if (strstr(form[f], ".s32")) {
+      for (unsigned t = 0; t < T; t++) {
+        int32_t a = (int32_t)in[t * 8], b = (int32_t)in[t * 8 + 1];
+        int32_t R = form[f][1] == 'i' ? (a < b ? a : b) : (a > b ? a : b);
+        uint32_t want = R < 0 ? 0 : (uint32_t)R;
+        if (out[t * 8] != want) fail_msg("%s 0x%08x, 0x%08x: 0x%08x, the ISA 0x%08x", form[f], (uint32_t)a,
+                                         (uint32_t)b, out[t * 8], want);
+      }
+      continue;
+    }
     for (unsigned t = 0; t < T; t++) {
       uint32_t a = in[t * 8], b = in[t * 8 + 1], want = 0;
       for (unsigned h = 0; h < 2; h++) {
@@ -937,6 +949,8 @@ static void test_bad_forms(void **state) {
       {"atom.global.add.b128 %q1, [%rd1], %q2;", 0, ".b128 takes atom.exch and atom.cas only"},
       {"max.relu.u16x2 %r1, %r2, %r3;", 0, ".relu belongs to min/max .s16x2"},
       {"add.relu.s16x2 %r1, %r2, %r3;", 0, ".relu belongs to min/max .s16x2"},
+      {"min.relu.u32 %r1, %r2, %r3;", 0, ".relu belongs to min/max .s16x2 and .s32"},
+      {"add.relu.s32 %r1, %r2, %r3;", 0, ".relu belongs to min/max .s16x2 and .s32"},
       {"mul.lo.u16x2 %r1, %r2, %r3;", 0, "needs a type"},
       {"atom.global.add.f16 %h1, [%rd1], %h2;", 0, ".noftz is required with f16/bf16 types"},
       {"atom.global.add.noftz.f32 %f1, [%rd1], %f2;", 0, ".noftz belongs to .add of .f16/.f16x2/.bf16/.bf16x2"},

@@ -18,6 +18,7 @@ PRELUDE = """
 import os
 os.environ["TC5_TRITON_TORCH_CUDA"] = "1"
 import torch
+import tc5.device
 import tc5.triton
 tc5.triton.activate()
 """
@@ -76,9 +77,75 @@ def test_library_cuda_kernel_reached():
         x = torch.arange(4.0, device="cuda")
         assert torch.equal(-x, torch.tensor([0.0, -1.0, -2.0, -3.0])) and calls == [torch.Size([4])]
         assert torch.equal(x.abs(), x) and len(calls) == 1  # no kernel registered: the CPU's
+
+        def div_mode(a, b, rounding_mode=None):
+            calls.append("div")
+            return torch.zeros_like(a)
+
+        lib.impl("div.Tensor_mode", div_mode, "CUDA")
+        # Python numbers alone are CPU scalars to the dispatcher: the CPU's kernel, on a GPU too
+        assert torch.equal(torch.div(7.5, 2.0, rounding_mode="trunc"), torch.tensor(3.0)) and len(calls) == 1
+        assert torch.equal(torch.div(x, 2.0, rounding_mode="trunc"), torch.zeros(4)) and calls[-1] == "div"
         print("dispatch ok")
     """)
     assert "dispatch ok" in out
+
+
+def test_library_kernel_for_a_composite_operator():
+    # torch.arcsinh is CompositeImplicitAutograd (asinh underneath): on a GPU a library's CUDA kernel for it
+    # takes the operator whole; under the shim it must too, not asinh's CPU kernel after the composite ran;
+    # when the library's registrations go (FlagGems' use_gems() exit), the composite and its gradient are back
+    out = run("""
+        calls = []
+        lib = torch.library.Library("aten", "IMPL")
+
+        def arcsinh(t):
+            calls.append(t.shape)
+            return torch.ops.aten.asinh.default(t)
+
+        lib.impl("arcsinh", arcsinh, "CUDA")
+        x = torch.tensor([0.5, -2.0], device="cuda")
+        assert torch.equal(torch.arcsinh(x), torch.ops.aten.asinh.default(x)) and calls == [torch.Size([2])]
+        assert torch.equal(torch.ops.aten.arcsinh.default(x), torch.arcsinh(x)) and len(calls) == 3
+        lib._destroy()
+        assert not torch._C._dispatch_has_kernel_for_dispatch_key("aten::arcsinh", "CPU")
+        y = torch.tensor([0.5, -2.0], device="cuda", requires_grad=True)
+        torch.arcsinh(y).sum().backward()
+        assert len(calls) == 3 and torch.allclose(y.grad, 1 / torch.sqrt(y.detach() ** 2 + 1))
+        print("composite ok")
+    """)
+    assert "composite ok" in out
+
+
+def test_threads_see_the_device():
+    # a thread the program starts sees the one device as the main thread does (PyTorch's mode stacks are
+    # per thread): its "cuda" tensors (device="cuda" or an index) are host memory answering CUDA, and a
+    # library's CUDA kernel is reached from it (FlagGems' test_libentry::test_threadsafety's shape)
+    out = run("""
+        import threading
+        calls, seen = [], []
+        lib = torch.library.Library("aten", "IMPL")
+
+        def neg(t):
+            calls.append(threading.current_thread().name)
+            return torch.zeros_like(t) - t
+
+        lib.impl("neg", neg, "CUDA")
+        tc5.device.enter_dispatch(now=True)
+
+        def work(dev):
+            x = torch.arange(4.0, device=dev)
+            seen.append((x.is_cuda, x.device.type, torch.equal(-x, torch.tensor([0.0, -1.0, -2.0, -3.0]))))
+
+        ts = [threading.Thread(target=work, args=(d,), name=f"t{d}") for d in (0, "cuda")]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        assert seen == [(True, "cuda", True)] * 2 and sorted(calls) == ["t0", "tcuda"], (seen, calls)
+        print("threads ok")
+    """)
+    assert "threads ok" in out
 
 
 def test_triton_kernel_on_cuda_tensors():

@@ -158,7 +158,7 @@ def test_ray_absent_names_the_extra(tmp_path, monkeypatch):
 
 # the case limit in CPU seconds (TC5_PEER_CPU_LIMIT, ITIMER_PROF): a case that computes past it stops with the
 # limit's cause; a case that waits (sleep: no CPU) is not stopped by it, however loaded the machine; every case's
-# CPU and wall seconds go to OUT.cost.tsv
+# CPU and wall seconds, and the process's peak RSS after it, go to OUT.cost.tsv
 BUSY = b'''
 import time
 
@@ -171,6 +171,11 @@ def test_spins():
 
 def test_waits():
     time.sleep(1.5)
+
+
+def test_holds():
+    b = bytearray(300 << 20)  # 300 MiB, touched
+    b[::4096] = b"x" * len(b[::4096])
 '''
 
 
@@ -182,8 +187,10 @@ def test_cpu_limit(tmp_path):
     rows = H.run(suite, ids, engine="local", work=str(tmp_path / "w"), jobs=1, chunk=2)
     H.report(suite, rows, str(tmp_path / "r.tsv"))
     assert results(tmp_path / "r.tsv") == {"test_c.py::test_spins": ("failed", "past the limit", "0"),
-                                           "test_c.py::test_waits": ("passed", "", "0")}
-    cost = {f[0]: (float(f[2]), float(f[3])) for f in (l.rstrip("\n").split("\t") for l in
-                                                       open(tmp_path / "r.cost.tsv") if not l.startswith("#"))}
+                                           "test_c.py::test_waits": ("passed", "", "0"),
+                                           "test_c.py::test_holds": ("passed", "", "0")}
+    cost = {f[0]: (float(f[2]), float(f[3]), int(f[4])) for f in (l.rstrip("\n").split("\t") for l in
+                                                                  open(tmp_path / "r.cost.tsv") if not l.startswith("#"))}
     assert 0.9 <= cost["test_c.py::test_spins"][0] < 5      # stopped at about one CPU second, not 30
     assert cost["test_c.py::test_waits"][0] < 1 <= cost["test_c.py::test_waits"][1]
+    assert cost["test_c.py::test_waits"][2] < 300 <= cost["test_c.py::test_holds"][2]  # MiB, peak so far

@@ -157,3 +157,80 @@ def test_cuda_graph_capture_and_replay(tmp_path):
         print("ok")
     """, tmp_path, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+def test_make_graphed_callables(tmp_path):
+    """torch.cuda.make_graphed_callables, PyTorch's own, on the shim's graphs: a function whose forward and
+    backward are Triton launches, and a module, are captured (forward and backward graphs, warm-up on a
+    side stream) and then replayed on new inputs, with the right outputs and gradients, one launch for
+    each replayed pass"""
+    r = _run("""\
+        import torch, triton, triton.language as tl, tc5.triton
+
+        @triton.jit
+        def twice(x, y, n, B: tl.constexpr):
+            o = tl.program_id(0) * B + tl.arange(0, B)
+            tl.store(y + o, tl.load(x + o, mask=o < n) * 2, mask=o < n)
+
+        class Twice(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                y = torch.empty_like(a)
+                twice[(4,)](a, y, a.numel(), B=256)
+                return y
+
+            @staticmethod
+            def backward(ctx, g):
+                y = torch.empty_like(g)
+                twice[(4,)](g, y, g.numel(), B=256)
+                return y
+
+        def fn(a):
+            return Twice.apply(a) + 1
+
+        gfn = torch.cuda.make_graphed_callables(fn, (torch.randn(1000, device="cuda", requires_grad=True),))
+        for k in range(2):
+            n0 = tc5.triton.launches()
+            x = torch.randn(1000, device="cuda", requires_grad=True)
+            out = gfn(x)
+            assert torch.equal(out, x.detach() * 2 + 1), k
+            (out * 3).sum().backward()
+            assert torch.equal(x.grad, torch.full_like(x, 6.0)), k
+            assert tc5.triton.launches() == n0 + 2, (k, tc5.triton.launches() - n0)
+        m = torch.nn.Linear(8, 4, device="cuda")
+        gm = torch.cuda.make_graphed_callables(m, (torch.randn(3, 8, device="cuda", requires_grad=True),))
+        xi = torch.randn(3, 8, device="cuda", requires_grad=True)
+        gm(xi).pow(2).sum().backward()
+        xr, w, b = (t.detach().clone().requires_grad_() for t in (xi, m.weight, m.bias))
+        torch.nn.functional.linear(xr, w, b).pow(2).sum().backward()
+        for got, want in ((xi.grad, xr.grad), (m.weight.grad, w.grad), (m.bias.grad, b.grad)):
+            torch.testing.assert_close(got, want)
+        print("ok")
+    """, tmp_path, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
+
+
+def test_rng_state_and_accelerator(tmp_path):
+    """torch.cuda.get/set_rng_state(_all) are the Philox generator's state; torch.accelerator's calls that
+    PyTorch answers in C++ (current_device_index, current_stream...) answer for the one CUDA device without
+    the CUDA runtime (torch.compile's tracing asks both)"""
+    r = _run("""\
+        import torch, tc5.torch_cuda as tcu
+        torch.cuda.manual_seed(5)
+        st = torch.cuda.get_rng_state(); assert st.dtype == torch.uint8 and st.numel() == 16
+        assert tuple(st.view(torch.int64).tolist()) == (5, 0)
+        torch.cuda.manual_seed(6); torch.cuda.set_rng_state(st); assert torch.cuda.initial_seed() == 5
+        assert [tuple(s.view(torch.int64).tolist()) for s in torch.cuda.get_rng_state_all()] == [(5, 0)]
+        torch.cuda.set_rng_state_all([torch.tensor([7, 3]).view(torch.uint8)])
+        assert torch.cuda.default_generators[0].get_offset() == 3
+        if hasattr(torch, "accelerator"):
+            for query, answer, make in tcu.ACCELERATOR:
+                for name in tcu._names(query):
+                    assert getattr(torch.accelerator, name).__module__.startswith("tc5"), name
+            assert torch.accelerator.is_available() and torch.accelerator.current_device_index() == 0
+            s = torch.accelerator.current_stream()
+            assert isinstance(s, torch.Stream) and s.device == torch.device("cuda", 0) and s.stream_id == 0
+            torch.accelerator.synchronize(); torch.accelerator.set_stream(s); torch.accelerator.set_device_index(0)
+        print("ok")
+    """, tmp_path, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1")
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-3000:]
