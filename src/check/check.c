@@ -668,6 +668,33 @@ void chk_bulk_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off
   }
 }
 
+/* a wgmma.mma_async of the warpgroup from warp wg0 (w its last warp to
+ * arrive, which executes it) reads granule g, last stored by event ev: the
+ * async proxy reads A and B (9.7.15.4, 9.7.15.7.1: a generic write must be fenced by
+ * fence.proxy.async), so as for a TMA store's source the store's warp must
+ * have fenced after it and that fence be ordered before w, or a warp of the
+ * warpgroup fenced after the store */
+static void wgmma_proxy(chk_cta *k, const chk_warp *w, const chk_insn *in, unsigned wg0, uint32_t ev, uint32_t g) {
+  const chk_ev *x = &k->ev[ev];
+  /* cp.async's bytes are not judged: Triton 3.0-3.7's Hopper matmuls
+   * (cp.async, cp.async.wait_group, bar.sync, wgmma, no proxy fence) match
+   * H100 silicon byte for byte, while Triton 3.8 fences there; open
+   * (docs/spec-departures.md) */
+  if (k->code[x->insn].traits.flags & IT_CP_ASYNC) return;
+  const uint32_t *vc = VC(k, k->vc, w->id);
+  bool own = x->warp >= wg0 && x->warp < wg0 + 4;
+  bool fenced = k->fence_seq[x->warp] > x->seq && (own || vc[VT(k, x->warp)] >= first_fence_tc(k, x));
+  for (unsigned q = wg0; q < wg0 + 4 && q < k->n && !fenced; q++) fenced = k->fence_seq[q] > x->seq;
+  if (!fenced)
+    report(w, CR_PROXY_FENCE, in, -1, of_ev(x),
+           "a wgmma.mma_async reads shared memory 0x%x (its A or B), written by the generic proxy with no "
+           "fence.proxy.async since", g * GRAN);
+  else if (!own && vc[VT(k, x->warp)] < x->tclock)
+    report(w, CR_SMEM_UNORDERED, in, -1, of_ev(x),
+           "a wgmma.mma_async reads shared memory 0x%x (its A or B), written by warp %u with no barrier or "
+           "mbarrier ordering the store before it", g * GRAN, x->warp);
+}
+
 void chk_wgmma(const chk_warp *w, const chk_insn *in, unsigned wg0, const tc5_smem_desc *da, const tc5_operand *opa,
                const tc5_smem_desc *db, const tc5_operand *opb, unsigned N, unsigned K) {
   chk_cta *k = w->k;
@@ -675,6 +702,7 @@ void chk_wgmma(const chk_warp *w, const chk_insn *in, unsigned wg0, const tc5_sm
   uint32_t id = group_op(k, w, in, -1, OK_WG, 2, wg0);
   if (!id) return;
   k->op[id].warp = (uint8_t)wg0;
+  uint32_t checked = 0;
   for (int which = 0; which < 2; which++) {
     const tc5_smem_desc *d = which ? db : da;
     const tc5_operand *op = which ? opb : opa;
@@ -688,6 +716,8 @@ void chk_wgmma(const chk_warp *w, const chk_insn *in, unsigned wg0, const tc5_sm
         if (k->cpa_w[g] | k->tma_w[g]) inflight_dests(k, w, in, -1, g, 0xFFFF, "a wgmma.mma_async reads", 0);
         if (k->sp_m && k->sp_m[g]) spois_read(k, w, in, -1, g * GRAN, GRAN, "");
         k->wg_r[g] = id, k->rg[g].busy = 1, k->any_src = true;
+        uint32_t ev = k->sm_w[g];
+        if (ev && ev != checked) checked = ev, wgmma_proxy(k, w, in, wg0, ev, g);
       }
   }
 }

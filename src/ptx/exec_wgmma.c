@@ -130,13 +130,21 @@ static int wg_compute(ptx_warp *w, const ptx_insn *in, ptx_warp *const *wg) {
   uint32_t *B = malloc(sizeof(uint32_t) * (N * K + K * N + 64 * K + 64 * N));
   if (!B) return ptx_fail(w, in, -1, TC5_ENOMEM, 0, "out of memory");
   uint32_t *Bt = B + N * K, *A = Bt + K * N, *D = A + 64 * K;
+  /* the async proxy reads A and B (PTX 9.7.15.4): under a seeded schedule,
+   * generic writes no fence.proxy.async ordered may be read stale (machine.c,
+   * ptx_px_*; every such granule of the CTA is a candidate, as for tcgen05.mma,
+   * those cp.async wrote excepted: see the checker's wgmma_proxy) */
+  bool px = c->cl->sched != NULL;
+  if (px) ptx_px_stale_begin_wgmma(c);
   st = tc5_layout_gather(&c->smem, &db, &opb, N, K, B, &dg);
   if (!st && !a_regs) {
     st = tc5_operand_for(kind_of(ab), fmt(ab), trans_a ? TC5_MAJOR_MN : TC5_MAJOR_K, &opa);
     if (!st) st = tc5_smem_desc_from_wgmma(adesc, &da, &dg);
     if (!st) st = tc5_layout_check_read(&da, &opa, 64, K, c->smem.size, &dg);
     if (!st) st = tc5_layout_gather(&c->smem, &da, &opa, 64, K, A, &dg);
-  } else if (!st) {
+  }
+  if (px) ptx_px_stale_end(c);
+  if (!st && a_regs) {
     const uint32_t *vr = m->vregs + oa->vec;
     for (unsigned mm = 0; mm < 64; mm++)
       for (unsigned k = 0; k < K; k++) A[mm * K + k] = a_reg_code(wg, vr, abits, mm, k);

@@ -201,7 +201,10 @@ uint8_t *ptx_mem(ptx_warp *w, const ptx_insn *in, int lane, uint8_t space, uint6
     }
     if (write) ptx_mark_written(&t->smem, off, n);
     if (write && __builtin_expect(c->cl->sched != NULL, 0)) { /* the proxies (seeded schedules, issue 53) */
-      if (t == c && in && !(in->flags & (PF_MBAR | PF_ASYNC))) ptx_px_write(w, off, n);
+      if (t == c && in && !(in->flags & (PF_MBAR | PF_ASYNC))) {
+        ptx_px_write(w, off, n);
+        if (in->traits.flags & IT_CP_ASYNC) ptx_px_mark_cpa(c, off, n);
+      }
       else ptx_px_clear(t, off, n); /* the async proxy's write, another CTA's */
     }
     return t->smem.bytes + off;
@@ -748,8 +751,16 @@ void ptx_px_write(ptx_warp *w, uint32_t off, uint32_t n) {
     }
     if (!++p->clock) p->clock = 1;
     p->t[g] = p->clock;
-    p->warp[g] = (uint8_t)w->id;
+    p->warp[g] = (uint8_t)w->id; /* bit 7 clear: not cp.async's (ptx_px_mark_cpa) */
   }
+}
+/* the generic write just recorded at [off, off + n) is cp.async's: a
+ * wgmma.mma_async's read does not take it stale (ptx_px_stale_begin_wgmma) */
+void ptx_px_mark_cpa(ptx_cta *c, uint32_t off, uint32_t n) {
+  struct ptx_px *p = c->px;
+  if (!p || !n || off >= c->smem.size) return;
+  for (uint32_t g = off / PX_G, z = (off + n - 1) / PX_G; g <= z && g * PX_G < c->smem.size; g++)
+    if (p->t[g]) p->warp[g] |= 0x80;
 }
 /* an async-proxy write (or another CTA's) of [off, off + n): the async
  * proxy sees the granules it touches */
@@ -770,7 +781,7 @@ void ptx_px_fence(ptx_warp *w) {
   if (!p) return;
   for (uint32_t i = 0; i < p->ndirty;) {
     uint32_t g = p->dirty[i];
-    if (p->warp[g] == w->id || p->t[g] <= w->px_sync) px_drop(p, g);
+    if ((p->warp[g] & 0x7f) == w->id || p->t[g] <= w->px_sync) px_drop(p, g);
     else i++;
   }
 }
@@ -781,13 +792,13 @@ static bool px_stale(ptx_cta *c, struct ptx_px *p, uint32_t g) {
   px_drop(p, g);
   return false;
 }
-void ptx_px_stale_begin(ptx_cta *c, uint32_t off, uint32_t n) {
+static void px_stale_begin(ptx_cta *c, uint32_t off, uint32_t n, bool skip_cpa) {
   struct ptx_px *p = c->px;
   if (!p || !p->ndirty || !c->cl->sched) return;
   uint64_t hi = n ? (uint64_t)off + n : UINT64_MAX;
   for (uint32_t i = 0; i < p->ndirty;) {
     uint32_t g = p->dirty[i];
-    if ((uint64_t)g * PX_G + PX_G <= off || (uint64_t)g * PX_G >= hi) {
+    if ((uint64_t)g * PX_G + PX_G <= off || (uint64_t)g * PX_G >= hi || (skip_cpa && (p->warp[g] & 0x80))) {
       i++;
       continue;
     }
@@ -799,6 +810,8 @@ void ptx_px_stale_begin(ptx_cta *c, uint32_t off, uint32_t n) {
     i++;
   }
 }
+void ptx_px_stale_begin(ptx_cta *c, uint32_t off, uint32_t n) { px_stale_begin(c, off, n, false); }
+void ptx_px_stale_begin_wgmma(ptx_cta *c) { px_stale_begin(c, 0, 0, true); }
 void ptx_px_stale_end(ptx_cta *c) {
   struct ptx_px *p = c->px;
   if (!p) return;

@@ -568,6 +568,11 @@ void ptx_px_fence(ptx_warp *w);
  * in shared memory until ptx_px_stale_end (nothing else may write it then) */
 void ptx_px_stale_begin(ptx_cta *c, uint32_t off, uint32_t n);
 void ptx_px_stale_end(ptx_cta *c);
+/* the same for a wgmma.mma_async's operands (all of c's shared memory),
+ * granules last written by cp.async excepted (ptx_px_mark_cpa: whether
+ * cp.async -> wgmma needs the proxy fence is open, docs/spec-departures.md) */
+void ptx_px_stale_begin_wgmma(ptx_cta *c);
+void ptx_px_mark_cpa(ptx_cta *c, uint32_t off, uint32_t n);
 /* the same for n bytes the async proxy copies from off into buf (the
  * current bytes there): stale granules' bytes laid over them */
 void ptx_px_read(ptx_cta *c, uint32_t off, uint8_t *buf, uint32_t n);
