@@ -22,7 +22,9 @@ Kernels (seqlen 1024, d 128, 2 heads, batch 1; committed PTX + launch):
   Gluon's attention example, fp16                  tests/data/attention/gluon
 The GEMM baseline is the full QK^T (S x S x d) and PV (S x d x S) per head,
 causal or not: what a causal kernel skips is part of its advantage."""
+import atexit
 import os
+import shutil
 import re
 import resource
 import subprocess
@@ -99,6 +101,7 @@ def compare(bins, rounds, only):
         if (only and not re.search(only, label)) or not os.path.exists(path):
             continue
         work = tempfile.mkdtemp(prefix="tc5-bench-att-")
+        atexit.register(shutil.rmtree, work, True)  # the inputs go with the process
         on = mod.prepare(bins[0], path, "default", 1, 1, True, work)["cmd"]
         off = mod.prepare(bins[0], path, "none", 1, 1, True, work)["cmd"]
         best = {b: [1e30, 1e30] for b in bins}
@@ -132,6 +135,7 @@ def main(argv):
             print("%-26s (not generated: %s)" % (label, os.path.relpath(path, ROOT)))
             continue
         work = tempfile.mkdtemp(prefix="tc5-bench-att-")
+        atexit.register(shutil.rmtree, work, True)  # the inputs go with the process
         on = mod.prepare(tc5, path, "default", 1, 1, True, work)
         off = mod.prepare(tc5, path, "none", 1, 1, True, work)
         g = gemms(tc5, on, work)

@@ -264,6 +264,16 @@ def cmd_predict(a):
                 f.write(f"{name}\t{r['predicted_us']}\t{r['cpu_s']}\t{r['note']}\n")
         os.replace(out + ".tmp", out)
 
+    try:
+        predict_all(a, todo, rows, d, gpu, work, sample, write)
+    finally:  # every launch's inputs (up to GBs a set) live in `work` only while the set runs
+        shutil.rmtree(work, ignore_errors=True)
+    write()
+    return 0
+
+
+def predict_all(a, todo, rows, d, gpu, work, sample, write):
+    """predicts the rows `todo`, a.jobs at a time, writing the table after each"""
     from concurrent.futures import ThreadPoolExecutor, as_completed
     with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futs = [ex.submit(predict_one, a.tc5, d, w, gpu, work,
@@ -276,8 +286,6 @@ def cmd_predict(a):
                           "note": note}
             print(f"{name:52s} {'FAILED' if us is None else f'{us:10.3f} us'}  ({secs:.1f} s) {note}", flush=True)
             write()  # after every row: an interrupted run keeps what it predicted
-    write()
-    return 0
 
 
 def kernel_of(name):
@@ -580,23 +588,32 @@ def cmd_compare(a):
         meas = measured(setname)
         pred = read_tsv(os.path.join(DATA, f"{setname}_predicted.tsv"))
         work = tempfile.mkdtemp(prefix="timing_cmp_")
-        for w in lines:
-            name = w[0]
-            if a.only and not re.search(a.only, name):
-                continue
-            if not full and float(pred.get(name, {}).get("cpu_s") or 1e9) > a.max_cpu_s:
-                continue
-            want = pred.get(name, {}).get("predicted_us", "")
-            _, us, note, secs = predict_one(a.tc5, d, w, "h200", work)
-            got = "" if us is None else f"{us:.3f}"
-            n += 1
-            err = "" if us is None else f"{(us / meas[name][0] - 1) * 100:+.1f} % vs measured {meas[name][0]:.2f} us"
-            ok = got == want
-            bad += not ok
-            print(f"{'ok  ' if ok else 'DIFF'} {name}: predicted {got or 'FAILED ' + note} us, committed {want or '-'}; "
-                  f"{err} ({secs:.1f} s)", flush=True)
+        try:
+            n, bad = compare_set(a, d, lines, meas, pred, full, work, n, bad)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     print(f"{n} rows re-predicted, {bad} differ from the committed predictions")
     return 1 if bad or n == 0 else 0
+
+
+def compare_set(a, d, lines, meas, pred, full, work, n, bad):
+    """re-predicts a set's rows (the cheap ones unless `full`) against the committed predictions"""
+    for w in lines:
+        name = w[0]
+        if a.only and not re.search(a.only, name):
+            continue
+        if not full and float(pred.get(name, {}).get("cpu_s") or 1e9) > a.max_cpu_s:
+            continue
+        want = pred.get(name, {}).get("predicted_us", "")
+        _, us, note, secs = predict_one(a.tc5, d, w, "h200", work)
+        got = "" if us is None else f"{us:.3f}"
+        n += 1
+        err = "" if us is None else f"{(us / meas[name][0] - 1) * 100:+.1f} % vs measured {meas[name][0]:.2f} us"
+        ok = got == want
+        bad += not ok
+        print(f"{'ok  ' if ok else 'DIFF'} {name}: predicted {got or 'FAILED ' + note} us, committed {want or '-'}; "
+              f"{err} ({secs:.1f} s)", flush=True)
+    return n, bad
 
 
 def find_nvdisasm():

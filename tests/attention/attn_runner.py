@@ -9,6 +9,7 @@ outputs against its reference rule); this module does the rest.
 status: 0 within the rule, 1 outside it, a kernel error or a checker finding,
 2 bad usage or a launch the runner refuses (Refused)."""
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -37,6 +38,14 @@ def main(argv, prepare, check, doc):
     except Refused as e:
         print(e, file=sys.stderr)
         return 2
+    try:
+        return _run(x, check)
+    finally:  # prepare made the inputs in a temporary folder of its own (work=None): gone with the run
+        if x.get("work"):
+            shutil.rmtree(x["work"], ignore_errors=True)
+
+
+def _run(x, check):
     t0 = time.time()
     r = subprocess.run(x["cmd"], capture_output=True, text=True)
     dt = time.time() - t0
