@@ -258,6 +258,11 @@ def rows(gpu):
       f"instruction together (one half-rate pipe), as ISETP+SEL ({M6['issue_isetp_sel']:.2f}), SEL, IMNMX, SHF, PRMT; that it is the "
       f"integer ALU's pipe (issue_int's: the SM sub-partition's 16-lane ALU), not a second one, is the SM's design: a stream mixing "
       f"FSEL with ISETP was not measured")
+    P("pipe_dispatch", 1, "flag", f"{SRC6} issue_isetp_sel, intf_ffma_isetp_sel_*; h200_micro_run7.tsv intf_*; h200_micro.tsv issue_fp32_fma): a scheduler "
+      f"dispatches one warp-instruction a clock and a class's pipe is then busy its issue cost, so only the next instruction of the same "
+      f"pipe waits for it, not the warp (src/timing/warp_clock.c tm_dispatch_take): ISETP+SEL pairs {M6['issue_isetp_sel']:.2f} clk a "
+      f"SASS instruction on one half-rate pipe beside FFMA's 1.02, and intf's ffma_isetp_sel loops at one dispatch a SASS instruction "
+      f"and 2 clk an ALU instruction with no extra cost for mixing them (t47r2)")
     return out
 
 

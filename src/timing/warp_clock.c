@@ -3,6 +3,7 @@
  * TMA, Tensor Memory, group FIFOs). Every function here runs on the worker
  * thread of the CTA's cluster: no locks. docs/timing.md gives the
  * equations. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "timing/timing_impl.h"
@@ -47,6 +48,7 @@ void tm_cta_begin(tm_cta *t, uint64_t cluster, uint32_t rank, uint64_t linear) {
   }
   memset(t->bar, 0, sizeof t->bar);
   memset(t->cal, 0, sizeof t->cal);
+  memset(t->pcal, 0, sizeof t->pcal);
   memset(t->wg_done, 0, sizeof t->wg_done);
   memset(t->wg_seq, 0, sizeof t->wg_seq);
   memset(t->work, 0, sizeof t->work);
@@ -157,6 +159,66 @@ double tm_cal_take(tm_cal *c, double start) {
   return start;
 }
 
+/* a calendar's window moved on so that it holds cycle t */
+static void cal_slide(tm_cal *c, uint64_t t) {
+  if (t < c->base + TM_CAL_BITS) return;
+  uint64_t nb = t + 1 + TM_CAL_BITS / 2 - TM_CAL_BITS;
+  if (nb - c->base >= TM_CAL_BITS) memset(c->bits, 0, sizeof c->bits);
+  else
+    for (uint64_t x = c->base; x < nb; x++) c->bits[(x % TM_CAL_BITS) / 64] &= ~(1ull << (x % 64));
+  c->base = nb;
+}
+/* cycle t taken (a cycle before the window counts as free, as in tm_cal_take) */
+static bool cal_busy(tm_cal *c, uint64_t t) {
+  if (t < c->base) return false;
+  cal_slide(c, t);
+  return (c->bits[(t % TM_CAL_BITS) / 64] >> (t % 64)) & 1;
+}
+static void cal_mark(tm_cal *c, uint64_t t) {
+  if (t < c->base) return;
+  cal_slide(c, t);
+  c->bits[(t % TM_CAL_BITS) / 64] |= 1ull << (t % 64);
+}
+
+/* the pipe calendar a pipe (tm_pipe_of) keeps, or -1 */
+int tm_pipe_slot(unsigned pipe) {
+  switch (pipe) {
+  case TM_C_INT: return TM_PS_INT;
+  case TM_C_FP32: return TM_PS_FP32;
+  case TM_C_FP64: return TM_PS_FP64;
+  case TM_C_SFU: return TM_PS_SFU;
+  case TM_C_CONV: return TM_PS_CONV;
+  case TM_C_SHFL: return TM_PS_SHFL;
+  case TM_C_MMA_SYNC: return TM_PS_MMA_SYNC;
+  default: return -1;
+  }
+}
+
+/* dispatch and pipe (t47p): a scheduler dispatches one warp-instruction a
+ * clock (its slot), and an instruction's pipe is then busy `busy` clocks
+ * (its class's issue cost): the next instruction of that pipe from any
+ * warp of the scheduler waits for it, an instruction of another pipe does
+ * not (run 6/7's unit rows, tests/data/timing/h200_micro_run6.tsv and
+ * _run7.tsv: alu ISETP+SEL 2.01 a SASS instruction, FFMA 1.0; intf's
+ * ffma_isetp_sel loops at one dispatch a SASS instruction and 2 clk an
+ * ALU instruction, no extra cost for mixing them). The first cycle >=
+ * start with the dispatch slot free and the pipe free for busy cycles
+ * from it; both taken */
+double tm_dispatch_take(tm_cal *dispatch, tm_cal *pipe, double start, unsigned busy) {
+  if (start < 0) start = 0;
+  uint64_t t = (uint64_t)start;
+  for (unsigned tries = 0; tries < 4 * TM_CAL_BITS; tries++, t++) {
+    if (cal_busy(dispatch, t)) continue;
+    unsigned k = 0;
+    while (k < busy && !cal_busy(pipe, t + k)) k++;
+    if (k < busy) continue;
+    cal_mark(dispatch, t);
+    for (k = 0; k < busy; k++) cal_mark(pipe, t + k);
+    return t == (uint64_t)start ? start : (double)t;
+  }
+  return start;
+}
+
 /* an instruction's operand 0 value in its first active lane (wait_group N) */
 static uint32_t imm0(const chk_insn *ci, const uint64_t *r, uint32_t mask) {
   if (!ci->nregs || !mask) return 0;
@@ -204,6 +266,25 @@ static double cp_async_src_bytes(const tm_insn *ti, const chk_insn *ci, const ui
   return all;
 }
 
+/* a class's issue cost: cycles its pipe is busy a warp-instruction (>= 1) */
+static double issue_of(const tm_params *p, const tm_insn *ti) {
+  double issue = p->issue_other;
+  switch ((tm_class)ti->cls) {
+  case TM_C_INT: issue = p->issue_int; break;
+  case TM_C_FP32: issue = p->issue_fp32 * tm_fp32_lanes(ti); break;
+  case TM_C_FSEL: issue = p->issue_fsel; break; /* its pipe: tm_pipe_of */
+  case TM_C_FP16X2: issue = p->issue_fp16x2; break;
+  case TM_C_FP64: issue = p->issue_fp64; break;
+  case TM_C_SFU: issue = p->issue_sfu; break;
+  case TM_C_CONV: issue = p->issue_conv; break;
+  case TM_C_CONV_FLOAT: issue = p->issue_conv_float; break;
+  case TM_C_SHFL: issue = p->issue_shfl; break;
+  case TM_C_MMA_SYNC: issue = (double)ti->flops * 64 / (p->mma_sync_flops_per_clk / p->schedulers); break;
+  default: break;
+  }
+  return issue < 1 ? 1 : issue;
+}
+
 void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_t *r, int what) {
   tm_launch *l = t->l;
   const tm_params *p = &l->p;
@@ -234,9 +315,18 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     const chk_reg *g = &ci->regs[k];
     if (!(g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) start = dmax(start, w->ready[g->reg - lo]);
   }
-  /* its scheduler's dispatch slot (warps sharing a scheduler take turns) */
   uint32_t nsch = p->schedulers >= 1 && p->schedulers <= TM_CAL_SCHED ? (uint32_t)p->schedulers : 1;
-  start = tm_cal_take(&t->cal[warp % nsch], start);
+  double issue = issue_of(p, ti);
+  /* ptxas's SASS known (sass_weights.c): the instruction is the n SASS
+   * instructions ptxas made of it; n = 0 (folded into another's SASS) costs nothing */
+  double n = l->issue_w ? l->issue_w[pc] : 1.0;
+  /* its scheduler's dispatch slot (warps sharing a scheduler take turns),
+   * and its pipe's (t47p: tm_dispatch_take) */
+  unsigned pipe = tm_pipe_of(p, ti->cls);
+  int ps = p->pipe_dispatch ? tm_pipe_slot(pipe) : -1; /* off: the warp holds the pipe's issue cost (B200) */
+  double busy = (n < 1 ? n : 1) * issue;
+  if (ps >= 0 && busy >= 1.5) start = tm_dispatch_take(&t->cal[warp % nsch], &t->pcal[warp % nsch][ps], start, (unsigned)lround(busy));
+  else start = tm_cal_take(&t->cal[warp % nsch], start);
   if (w->span_start < 0) {
     w->span_start = start;
     w->span_line = ti->line;
@@ -244,22 +334,17 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   }
   unsigned lanes = (unsigned)__builtin_popcount(mask);
   double bytes = (double)lanes * ti->bytes;
-  double issue = p->issue_other, lat = p->lat_alu;
+  double lat = p->lat_alu;
   const double share = l->rates.share;
   switch ((tm_class)ti->cls) {
-  case TM_C_INT: issue = p->issue_int; break;
-  case TM_C_FP32: issue = p->issue_fp32 * tm_fp32_lanes(ti); break;
-  case TM_C_FSEL: issue = p->issue_fsel; break; /* its pipe: tm_pipe_of */
-  case TM_C_FP16X2: issue = p->issue_fp16x2; break;
-  case TM_C_FP64: issue = p->issue_fp64, lat = p->lat_fp64; break;
+  case TM_C_FP64: lat = p->lat_fp64; break;
   case TM_C_SFU:
-    issue = p->issue_sfu, lat = p->lat_sfu;
+    lat = p->lat_sfu;
     t->work[TC5_TU_SFU] += p->issue_sfu / p->schedulers;
     if (l->s.trace) sfu_span(t, start, start + lat, ti->line);
     break;
-  case TM_C_CONV: issue = p->issue_conv, lat = p->lat_conv; break;
-  case TM_C_CONV_FLOAT: issue = p->issue_conv_float; break; /* latency: the ALU's (not measured apart) */
-  case TM_C_SHFL: issue = p->issue_shfl, lat = p->lat_shfl; break;
+  case TM_C_CONV: lat = p->lat_conv; break;
+  case TM_C_SHFL: lat = p->lat_shfl; break;
   case TM_C_LD_SHARED:
   case TM_C_ST_SHARED:
     lat = p->lat_smem + bytes / p->smem_bytes_per_clk;
@@ -321,7 +406,6 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   case TM_C_TMEM_WAIT: wait_until(t, warp, dmax(w->tmem_ld, w->tmem_st), 0, 0); start = dmax(start, w->clock); break;
   case TM_C_MMA_SYNC: { /* its own rate and latency (measured: mma.sync m16n8k16) */
     double f = (double)ti->flops * 64;
-    issue = f / (p->mma_sync_flops_per_clk / p->schedulers);
     lat = p->mma_sync_latency;
     t->work[TC5_TU_TENSOR] += f / p->mma_sync_flops_per_clk;
     t->flops += f;
@@ -329,16 +413,13 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   }
   default: break;
   }
-  if (issue < 1) issue = 1;
-  /* a scheduler dispatches one warp-instruction a cycle; the class's pipe
-   * is busy for its issue cost (the warp's own clock waits for it). With
-   * ptxas's SASS known (sass_weights.c), the instruction is the n SASS
-   * instructions ptxas made of it: n dispatches, the warp busy for at
-   * least n cycles; n = 0 (folded into another's SASS) costs nothing */
-  double n = l->issue_w ? l->issue_w[pc] : 1.0;
+  /* a scheduler dispatches one warp-instruction a cycle: the warp's n
+   * SASS instructions hold it n cycles; the class's pipe is busy for its
+   * issue cost (taken above on the pipe's calendar: the warp does not
+   * wait for it, the pipe's next instruction does) */
   t->work[TC5_TU_ISSUE] += n / p->schedulers;
-  t->pipe[tm_pipe_of(p, ti->cls)] += (n < 1 ? n : 1) * issue / p->schedulers;
-  w->clock = start + (n < 1 ? n * issue : n > issue ? n : issue);
+  t->pipe[pipe] += busy / p->schedulers;
+  w->clock = start + (ps >= 0 || issue <= 1 ? n : n < 1 ? n * issue : n > issue ? n : issue);
   /* an arithmetic instruction folded into another's SASS (n = 0: a shift
    * into an LEA, and + setp into an R2P, a parameter into a constant
    * operand) has no latency of its own: the SASS that does its work is

@@ -33,7 +33,7 @@ static void test_tables(void **state) {
 #define TM_FIELD(f)                                                                                  \
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
       strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass") && strcmp(#f, "issue_queue") && \
-      strcmp(#f, "fsel_alu_pipe")) \
+      strcmp(#f, "fsel_alu_pipe") && strcmp(#f, "pipe_dispatch")) \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -175,19 +175,19 @@ static void test_dependent_chain(void **state) {
   const tm_params *p = &f.l->p;
   uint64_t regs[16 * 32] = {0};
   for (unsigned pc = 0; pc < 3; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
-  /* each waits for the one before: 2 x latency, then its own issue */
-  double want = 2 * p->lat_alu + p->issue_int;
+  /* each waits for the one before: 2 x latency, then its dispatch (t47p: the ALU pipe's 2 clk do not hold the warp) */
+  double want = 2 * p->lat_alu + 1;
   assert_true(f.t->w[0].clock == want);
   assert_true(f.t->w[0].ready[3] == 2 * p->lat_alu + p->lat_alu);
-  /* an independent instruction issues at once */
+  /* an independent instruction issues as soon as its pipe is free */
   tm_step(f.t, 0, 3, 0xffffffffu, regs, TM_DONE);
-  assert_true(f.t->w[0].clock == want + p->issue_int);
-  /* another warp's clock is its own */
+  assert_true(f.t->w[0].clock == want + 1 + 1); /* dispatched at 2 x latency + 2: the ALU pipe busy till then */
+  /* another warp's clock is its own (another scheduler: its own pipe) */
   tm_step(f.t, 1, 0, 0xffffffffu, regs, TM_DONE);
-  assert_true(f.t->w[1].clock == p->issue_int);
+  assert_true(f.t->w[1].clock == 1);
   /* a retried instruction costs nothing */
   tm_step(f.t, 1, 0, 0xffffffffu, regs, TM_BLOCKED);
-  assert_true(f.t->w[1].clock == p->issue_int);
+  assert_true(f.t->w[1].clock == 1);
   fake_free(&f);
 }
 
@@ -729,7 +729,8 @@ static void test_launch_bad(void **state) {
 
 
 /* issue rates (h200's measured rows, tests/data/timing/h200_micro.tsv):
- * a cvt between float widths 1.01 -> 1 clk, int<->float 4.01 -> 4, shfl 4.01 -> 4 */
+ * a cvt between float widths 1.01 -> 1 clk, int<->float 4.01 -> 4, shfl 4.01 -> 4: each its pipe's busy
+ * time; the warp dispatches one a clock (t47p): clock 0 -> 1 -> 2 -> 3, the shuffle issued at 2 */
 static void test_issue_classes(void **state) {
   (void)state;
   fake f;
@@ -743,12 +744,12 @@ static void test_issue_classes(void **state) {
   tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
   assert_true(f.t->w[0].clock == 1);
   tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
-  assert_true(f.t->w[0].clock == 1 + 4);
+  assert_true(f.t->w[0].clock == 2);
   tm_step(f.t, 0, 2, 0xffffffffu, regs, TM_DONE);
-  assert_true(f.t->w[0].clock == 1 + 4 + 4);
-  assert_true(f.t->w[0].ready[3] == 5 + 24); /* issued at 5, lat_shfl 24.3 -> 24 */
+  assert_true(f.t->w[0].clock == 3);
+  assert_true(f.t->w[0].ready[3] == 2 + 24); /* issued at 2, lat_shfl 24.3 -> 24 */
   tm_step(f.t, 0, 3, 0xffffffffu, regs, TM_DONE);
-  assert_true(f.t->w[0].clock == 29 + 1);
+  assert_true(f.t->w[0].clock == 26 + 1);
   /* each class its own pipe: issue / 4 schedulers */
   assert_true(f.t->pipe[TM_C_CONV_FLOAT] == 0.5 && f.t->pipe[TM_C_CONV] == 1 && f.t->pipe[TM_C_SHFL] == 1);
   fake_free(&f);
@@ -756,7 +757,8 @@ static void test_issue_classes(void **state) {
 
 /* f32 compare/select/min/max (t47r2, run 6: FSEL 2.03, FMNMX 2.01, FSETP+FSEL 2.01 clk a warp-instruction
  * on the H200): the runner's class of setp/selp/min/max.f32 is TM_C_FSEL (add/mul.f32 stay TM_C_FP32, the
- * int forms TM_C_INT); on the H200 an FSEL holds its warp issue_fsel = 2 clk and puts 2 / 4 schedulers =
+ * int forms TM_C_INT); on the H200 an FSEL holds the integer ALU's pipe issue_fsel = 2 clk (its warp 1,
+ * t47p: the setp.s32 after it waits for the pipe: issued at 2, the FFMA at 3, clock 4) and puts 2 / 4 schedulers =
  * 0.5 on the integer ALU's pipe (fsel_alu_pipe), beside a setp.s32's 0.5 there: 1.0; an FFMA's 0.25 on
  * the FP32 pipe. On the B200 (issue_fsel 1, fsel_alu_pipe 0: not carried) the FSEL costs as before:
  * 1 clk, 0.25 on the FP32 pipe. */
@@ -799,10 +801,11 @@ static void test_fsel_class(void **state) {
     fake_launch(&f, gpus[g], 4, 1);
     uint64_t regs[16 * 32] = {0};
     tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
-    assert_true(f.t->w[0].clock == (g ? 1 : 2));
+    assert_true(f.t->w[0].clock == 1);
     tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->w[0].clock == (g ? 3 : 3)); /* H200: dispatched at 2 (the pipe); B200: held 2 from 1 */
     tm_step(f.t, 0, 2, 0xffffffffu, regs, TM_DONE);
-    assert_true(f.t->w[0].clock == (g ? 1 : 2) + 2 + 1);
+    assert_true(f.t->w[0].clock == 4);
     if (!g) assert_true(f.t->pipe[TM_C_INT] == 1.0 && f.t->pipe[TM_C_FP32] == 0.25 && f.t->pipe[TM_C_FSEL] == 0);
     else assert_true(f.t->pipe[TM_C_INT] == 0.5 && f.t->pipe[TM_C_FP32] == 0.5 && f.t->pipe[TM_C_FSEL] == 0);
     fake_free(&f);
@@ -966,7 +969,8 @@ static void test_cp_async_cap(void **state) {
 
 /* mma.sync: its own rate (2704 FLOP/clk/SM, mma_sync_f16_w32) and latency
  * (25 clk, mma_sync_f16_lat): an m16n8k16 (4096 FLOPs) issues for
- * 4096 / (2704 / 4) = 6.06 clk and its result is ready 25 clk after issue */
+ * 4096 / (2704 / 4) = 6.06 clk (its pipe's, t47p: the warp is held its one dispatch clock)
+ * and its result is ready 25 clk after issue */
 static void test_mma_sync_rate(void **state) {
   (void)state;
   fake f;
@@ -977,7 +981,7 @@ static void test_mma_sync_rate(void **state) {
   fake_launch(&f, "h200", 2, 1);
   uint64_t regs[16 * 32] = {0};
   tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
-  assert_true(f.t->w[0].clock == 4096 / (2704.0 / 4));
+  assert_true(f.t->w[0].clock == 1);
   assert_true(f.t->w[0].ready[1] == 25);
   assert_true(f.t->work[TC5_TU_TENSOR] == 4096 / 2704.0);
   tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE); /* waits for the accumulator */
@@ -1148,8 +1152,9 @@ static void test_sampling_by_column(void **state) {
  * (issue_from_sass 1): line 1 one FP32 instruction ptxas made 3 SASS of
  * (div.full's expansion), line 2 an SFU instruction of 4 SASS (ex2.approx.f32:
  * FSETP, FMUL, MUFU, FMUL), line 3 an INT and an FP32 instruction ptxas made
- * one SASS of (0.5 each). Warp clock: 0 + max(1, 3) = 3; + max(8, 4) = 11;
- * + 0.5 x 2 = 12; + 0.5 x 1 = 12.5. Dispatch: (3 + 4 + 0.5 + 0.5) / 4 = 2.
+ * one SASS of (0.5 each). Warp clock (t47p: a warp is held its dispatches, the pipes their
+ * issue costs): 0 + 3 = 3; + 4 = 7 (the SFU busy 8 from 3); + 0.5 = 7.5 (its pipe 0.5 x 2 = 1 clk:
+ * the dispatch's); the FP32's slot: cycle 7 is the INT's, so 8, + 0.5 = 8.5. Dispatch: (3 + 4 + 0.5 + 0.5) / 4 = 2.
  * Pipes: FP32 (1 + 0.5) / 4 = 0.375, SFU 8 / 4 = 2, INT 0.5 x 2 / 4 = 0.25.
  * The B200 (issue_from_sass 0) keeps one issue each: 1 + 8 + 2 + 1 = 12, 1. */
 static void test_sass_issue(void **state) {
@@ -1177,7 +1182,7 @@ static void test_sass_issue(void **state) {
     if (g == 0) {
       assert_non_null(f.l->issue_w);
       assert_true(f.l->issue_w[0] == 3 && f.l->issue_w[1] == 4 && f.l->issue_w[2] == 0.5f && f.l->issue_w[3] == 0.5f);
-      assert_true(f.t->w[0].clock == 12.5);
+      assert_true(f.t->w[0].clock == 8.5);
       assert_true(f.t->work[TC5_TU_ISSUE] == 2);
       assert_true(f.t->pipe[TM_C_FP32] == 0.375 && f.t->pipe[TM_C_SFU] == 2 && f.t->pipe[TM_C_INT] == 0.25);
     } else {
@@ -1187,6 +1192,43 @@ static void test_sass_issue(void **state) {
     }
     tm_cta_free(f.t);
     tm_launch_free(f.l);
+  }
+}
+
+/* dispatch and pipe (t47p; run 6's alu rows: FSEL 2.03, ISETP+SEL 2.01 a SASS instruction, FFMA 1.02
+ * (h200_micro.tsv); intf: one dispatch a SASS instruction, 2 clk an ALU one, no extra cost for mixing).
+ * On the H200 one warp's independent stream FSEL, FFMA, FSEL, FFMA, ... (4 pairs) dispatches at 0,1,2,...,7:
+ * the ALU pipe is busy 0-1, 2-3, 4-5, 6-7, so each FSEL finds it free: 2 clk a pair (the model before
+ * t47p held the warp 2 clk an FSEL: 3 a pair, 12 in all). Four FSELs back to back: 2 clk each (the pipe),
+ * issued at 0, 2, 4, 6, clock 7. Another warp of the same scheduler (warp 4 of 4 schedulers) waits for
+ * the pipe too: its FSEL at 8 while warp 0's last holds it 6-7; a warp of another scheduler (warp 1) does
+ * not: 0. On the B200 (pipe_dispatch 0) the warp is held, FSEL there 1 clk (issue_fsel 1): 8 a stream. */
+static void test_pipe_dispatch(void **state) {
+  (void)state;
+  const char *gpus[] = {"h200", "b200"};
+  for (unsigned g = 0; g < 2; g++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    for (unsigned k = 0; k < 8; k++) fake_insn(&f, k, k % 2 ? TM_C_FP32 : TM_C_FSEL, 1 + k, -1);
+    fake_launch(&f, gpus[g], 8, 8);
+    uint64_t regs[16 * 32] = {0};
+    for (uint32_t pc = 0; pc < 8; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->w[0].clock == 8); /* H200: 4 pairs x 2 clk (was 12); B200: 8 x 1 */
+    if (!g) assert_true(f.t->pipe[TM_C_INT] == 4 * 2 / 4.0);
+    tm_step(f.t, 1, 0, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->w[1].clock == 1);
+    /* 8 warps: warp 0's four FSELs, then warp 4's (the same scheduler) and warp 5's (the next) */
+    tm_cta *c8;
+    assert_int_equal(tm_cta_new(f.l, 8, &c8), TC5_OK);
+    tm_cta_begin(c8, 0, 2, 2);
+    for (uint32_t pc = 0; pc < 8; pc += 2) tm_step(c8, 0, pc, 0xffffffffu, regs, TM_DONE);
+    assert_true(c8->w[0].clock == (g ? 4 : 7));
+    tm_step(c8, 4, 0, 0xffffffffu, regs, TM_DONE);
+    assert_true(c8->w[4].clock == (g ? 5 : 9)); /* B200: the dispatch slot only (slots 0-3 taken) */
+    tm_step(c8, 5, 0, 0xffffffffu, regs, TM_DONE);
+    assert_true(c8->w[5].clock == 1);
+    tm_cta_free(c8);
+    fake_free(&f);
   }
 }
 
@@ -1312,6 +1354,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables),          cmocka_unit_test(test_pairing),
       cmocka_unit_test(test_sass_issue),      cmocka_unit_test(test_sass_lines),
+    cmocka_unit_test(test_pipe_dispatch),
       cmocka_unit_test(test_l2_write),        cmocka_unit_test(test_cp_async_zfill),
       cmocka_unit_test(test_launch_stagger),
       cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
