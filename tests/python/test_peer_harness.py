@@ -193,4 +193,7 @@ def test_cpu_limit(tmp_path):
                                                                   open(tmp_path / "r.cost.tsv") if not l.startswith("#"))}
     assert 0.9 <= cost["test_c.py::test_spins"][0] < 5      # stopped at about one CPU second, not 30
     assert cost["test_c.py::test_waits"][0] < 1 <= cost["test_c.py::test_waits"][1]
-    assert cost["test_c.py::test_waits"][2] < 300 <= cost["test_c.py::test_holds"][2]  # MiB, peak so far
+    # MiB, the process's peak so far: each chunk is a process of its own, whose baseline (pytest, the
+    # harness's conftest and what it imports) depends on the environment; the 300 MiB test_holds
+    # touches shows above it
+    assert cost["test_c.py::test_holds"][2] - cost["test_c.py::test_waits"][2] >= 250
