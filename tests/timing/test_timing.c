@@ -620,6 +620,16 @@ static void test_fp32x2_issue(void **state) {
   fake_free(&f);
 }
 
+/* the module of PTX `text` and its timing code (each instruction's class, bytes, SASS count) */
+static tm_insn *timing_code_of(const char *text, tc5_ptx_module **m) {
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", m, &dg), TC5_OK);
+  tm_insn *t;
+  assert_int_equal(ptx_timing_code(*m, &t), TC5_OK);
+  return t;
+}
+
 /* tcgen05.wait::ld holds the warp until its loads are done (t47c): a load of one register a lane
  * (128 B a warp) issued at clock 0 completes at tmem_ld_latency + 128 / tmem_bytes_per_clk (x share 1)
  * = 40 + 0.25; the wait then sets the warp's clock there. */
@@ -634,12 +644,8 @@ static void test_tmem_wait_ld(void **state) {
                             " tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1};\n"
                             " tcgen05.wait::st.sync.aligned;\n"
                             " tcgen05.fence::before_thread_sync;\n ret;\n}\n";
-  tc5_diag dg;
-  tc5_diag_init(&dg);
   tc5_ptx_module *m;
-  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
-  tm_insn *ti;
-  assert_int_equal(ptx_timing_code(m, &ti), TC5_OK);
+  tm_insn *ti = timing_code_of(text, &m);
   const uint8_t want[] = {TM_C_TMEM_LD, TM_C_TMEM_WAIT, TM_C_TMEM_ST, TM_C_TMEM_WAIT, TM_C_TCGEN05};
   unsigned seen = 0;
   for (uint32_t pc = 0; pc < m->ncode && seen < 5; pc++)
@@ -777,12 +783,8 @@ static void test_fsel_class(void **state) {
       " setp.lt.s32 %p2, %r1, %r2;\n"
       " selp.b32 %r3, %r1, %r2, %p2;\n"
       " ret;\n}\n";
-  tc5_diag dg;
-  tc5_diag_init(&dg);
   tc5_ptx_module *m;
-  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
-  tm_insn *t;
-  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  tm_insn *t = timing_code_of(text, &m);
   const uint8_t want[] = {TM_C_FSEL, TM_C_FSEL, TM_C_FSEL, TM_C_FSEL, TM_C_FP32, TM_C_FP32, TM_C_INT, TM_C_INT};
   unsigned seen = 0;
   for (uint32_t pc = 0; pc < m->ncode && seen < 8; pc++)
@@ -826,12 +828,8 @@ static void test_cvt_class(void **state) {
       " cvt.f64.f32 %d1, %f1;\n"
       " cvt.u32.u16 %r3, %h3;\n"
       " ret;\n}\n";
-  tc5_diag dg;
-  tc5_diag_init(&dg);
   tc5_ptx_module *m;
-  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
-  tm_insn *t;
-  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  tm_insn *t = timing_code_of(text, &m);
   const uint8_t want[] = {TM_C_CONV_FLOAT, TM_C_CONV_FLOAT, TM_C_CONV, TM_C_CONV, TM_C_CONV};
   unsigned seen = 0;
   for (uint32_t pc = 0; pc < m->ncode && seen < 5; pc++)
@@ -860,12 +858,8 @@ static void test_reg_move(void **state) {
       " setp.eq.u32 %p1, %r6, 5;\n"
       " @%p1 mov.u32 %r5, %r1;\n"
       " ret;\n}\n";
-  tc5_diag dg;
-  tc5_diag_init(&dg);
   tc5_ptx_module *m;
-  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
-  tm_insn *t;
-  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  tm_insn *t = timing_code_of(text, &m);
   const uint8_t want[] = {TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_MOVE, TM_C_MOVE, TM_C_MOVE};
   unsigned seen = 0;
   for (uint32_t pc = 0; pc < m->ncode && seen < 6; pc++)
@@ -906,12 +900,8 @@ static void test_matrix_bytes(void **state) {
       " ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r7}, [%r0];\n"
       " stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r0], {%r1, %r2, %r3, %r4};\n"
       " ret;\n}\n";
-  tc5_diag dg;
-  tc5_diag_init(&dg);
   tc5_ptx_module *m;
-  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
-  tm_insn *t;
-  assert_int_equal(ptx_timing_code(m, &t), TC5_OK);
+  tm_insn *t = timing_code_of(text, &m);
   const uint8_t want[] = {16, 8, 4, 16};
   unsigned seen = 0;
   for (uint32_t pc = 0; pc < m->ncode; pc++)
