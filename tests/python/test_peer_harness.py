@@ -174,7 +174,7 @@ def test_waits():
 
 
 def test_holds():
-    b = bytearray(300 << 20)  # 300 MiB, touched
+    b = bytearray(1 << 30)  # 1 GiB, touched: above any start-up peak of the process
     b[::4096] = b"x" * len(b[::4096])
 '''
 
@@ -193,7 +193,7 @@ def test_cpu_limit(tmp_path):
                                                                   open(tmp_path / "r.cost.tsv") if not l.startswith("#"))}
     assert 0.9 <= cost["test_c.py::test_spins"][0] < 5      # stopped at about one CPU second, not 30
     assert cost["test_c.py::test_waits"][0] < 1 <= cost["test_c.py::test_waits"][1]
-    # MiB, the process's peak so far: each chunk is a process of its own, whose baseline (pytest, the
-    # harness's conftest and what it imports) depends on the environment; the 300 MiB test_holds
-    # touches shows above it
-    assert cost["test_c.py::test_holds"][2] - cost["test_c.py::test_waits"][2] >= 250
+    # MiB, the process's peak so far (ru_maxrss): a chunk's start-up peak (pytest, the harness's conftest
+    # and what it imports) depends on the environment (about 600 MiB in CI's, freed before the cases run);
+    # the 1 GiB test_holds touches shows above it
+    assert cost["test_c.py::test_waits"][2] < 1024 <= cost["test_c.py::test_holds"][2]
