@@ -7,7 +7,7 @@ the outcomes each reaches tallied like the GPU's (tests/data/litmus/
 h200_litmus.txt). Cross-CTA placement is a cluster (tc5 interleaves the warps
 of one cluster; CTAs of different clusters do not run interleaved).
 
-usage: litmus.py TC5 [--seeds N] [--table H200_FILE] [--all-allowed] [--tests MP,SB,LB,IRIW]
+usage: litmus.py TC5 [--seeds N] [--instances N] [--table H200_FILE] [--all-allowed] [--tests MP,SB,LB,IRIW]
 Prints one line a variant: test ordering placement runs weak, and the
 (a, b) counts 00 01 10 11, as gpu/litmus.cu does; with --table, the
 docs/check.md table (allowed/forbidden by the model, seen in tc5, seen on
@@ -144,6 +144,8 @@ def main():
     seeds = int(sys.argv[sys.argv.index("--seeds") + 1]) if "--seeds" in sys.argv else 32
     table = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
     only = sys.argv[sys.argv.index("--tests") + 1].split(",") if "--tests" in sys.argv else TESTS
+    global INST  # --instances: a launch's instances (the default 1,024 makes docs/check.md's table)
+    INST = int(sys.argv[sys.argv.index("--instances") + 1]) if "--instances" in sys.argv else INST
     h200 = {}
     if table:
         for line in open(table):
