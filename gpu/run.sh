@@ -87,7 +87,8 @@
 #   gpu/run.sh tmem [OUTDIR]    NEEDS A B200 (sm_100a; skipped elsewhere): issue 47's Tensor Memory
 #                               microbenchmarks (gpu/tmem_micro.cu: tcgen05.ld/st latency against size,
 #                               rate per SM against warps, tutorial 06's load-scale-store step; MUFU ex2,
-#                               FFMA and FFMA2 rates; mbarrier signal latency): OUTDIR/tmem.tsv, the
+#                               FFMA and FFMA2 rates; mbarrier signal latency; 2-D TMA latency from L2
+#                               and HBM): OUTDIR/tmem.tsv, the
 #                               figures docs/timing.md "What decides tutorial 06's rows" asks for
 #   gpu/run.sh tmem-build       gpu/tmem_micro.cu compiled for sm_100a only (no GPU needed)
 #   gpu/run.sh timing [OUTDIR]  issue 47's Hopper validation: the Triton tutorial launches of
@@ -107,7 +108,7 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ ! -x "$NVCC" ]; then echo "gpu/run.sh: nvcc not found: skipped"; exit 77; fi
 tmem_build() { # the B200 microbenchmark (gpu/tmem_micro.cu), sm_100a
   mkdir -p build-gpu
-  "$NVCC" -O2 -std=c++17 -gencode=arch=compute_100a,code=sm_100a -Igpu gpu/tmem_micro.cu -o build-gpu/tmem_micro
+  "$NVCC" -O2 -std=c++17 -gencode=arch=compute_100a,code=sm_100a -Igpu gpu/tmem_micro.cu -o build-gpu/tmem_micro -lcuda
 }
 if [ "$what" = tmem-build ]; then tmem_build; echo "gpu/run.sh: build-gpu/tmem_micro built for sm_100a"; exit 0; fi
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exit 77; fi

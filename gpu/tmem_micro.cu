@@ -37,6 +37,14 @@
 //            the f32x2 line checks tm_fp32_lanes (2 x issue_fp32 a packed instruction).
 //   mbar     two warps of one CTA ping-pong through two mbarriers (arrive / try_wait.parity):
 //            cycles one way. Rule: lat_mbar (carried from the H200 today).
+//   tma      cp.async.bulk.tensor.2d of one box of 64 f16 x R rows (R = 16 ... 128: 2 ... 16 KiB,
+//            128-byte swizzle, tutorial 06's K/V box at R = 64, 128) at a time, issue to mbarrier
+//            completion, from an L2-resident 16 MiB tensor and from a 4 GiB one, on one SM and on
+//            every SM. Rule: tma_latency = the zero-byte intercept of the every-SM L2 line
+//            (tutorial 06's K/V are L2 hits: its query blocks share them), as t47x derived the
+//            H200's; today the B200 row is microbench-blackwell's HBM intercept (933 clk), which
+//            no published figure splits into L2 hit and miss.
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdint>
@@ -283,6 +291,33 @@ __global__ void mbar_kernel(unsigned long long *out, int iters) {
   if (threadIdx.x == 0) out[0] = t1 - t0;
 }
 
+/* ---- tma: one 2-D box at a time, issue to mbarrier completion ---- */
+__global__ void tma_lat_kernel(const __grid_constant__ CUtensorMap tm, unsigned boxes, unsigned rows, int iters,
+                               unsigned long long *cyc) {
+  extern __shared__ __align__(1024) char dyn[];
+  __shared__ uint64_t bar;
+  if (threadIdx.x != 0) return;
+  uint32_t dst = ((uint32_t)__cvta_generic_to_shared(dyn) + 1023) & ~1023u;
+  uint32_t b = (uint32_t)__cvta_generic_to_shared(&bar);
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  unsigned box = (blockIdx.x * 7919u) % boxes;
+  uint64_t total = 0;
+  for (int i = 0; i < iters; i++) {
+    int row = (int)((box = (box + 1) % boxes) * rows);
+    uint64_t c0 = clock64();
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(rows * 128) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+                 "l"(&tm), "r"(0), "r"(row), "r"(b)
+                 : "memory");
+    asm volatile("{\n .reg .pred p;\n W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n @!p bra W;\n}" ::"r"(b),
+                 "r"(i & 1)
+                 : "memory");
+    total += clock64() - c0;
+  }
+  cyc[blockIdx.x] = total;
+}
+
 /* ---- the SM clock: clock64 over globaltimer ---- */
 __global__ void clock_kernel(unsigned long long *out, uint64_t ns) {
   uint64_t g0 = gtime(), c0 = clock64(), g1;
@@ -401,7 +436,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   fprintf(tsv, "# tmem_micro on %s, %d SMs\n", prop.name, nsm);
-  CK(cudaMalloc(&dout, 2 * 1024 * sizeof(unsigned long long)));
+  CK(cudaMalloc(&dout, 2 * 1024 * sizeof(unsigned long long))); /* >= 2 x SMs */
 
   unsigned long long hc[2];
   clock_kernel<<<1, 32>>>(dout, 200000000ull);
@@ -443,6 +478,39 @@ int main(int argc, char **argv) {
       s.push_back((double)h / iters / 2);
     }
     emit("mbar_pingpong", median(s), "clk", "two warps, two mbarriers (arrive / try_wait.parity): one way");
+  }
+  {
+    /* tma (the driver API: -lcuda) */
+    const size_t l2set = 16ull << 20, big = 4ull << 30;
+    void *buf;
+    CK(cudaMalloc(&buf, big));
+    CK(cudaMemset(buf, 0, big));
+    CK(cudaFuncSetAttribute(tma_lat_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 16384 + 1024));
+    std::vector<unsigned long long> h(nsm);
+    for (int l2 = 1; l2 >= 0; l2--)
+      for (unsigned rows : {16u, 32u, 64u, 128u}) {
+        CUtensorMap tm;
+        cuuint64_t all = (l2 ? l2set : big) / 128;
+        cuuint64_t dims[2] = {64, all}, strides[1] = {128};
+        cuuint32_t boxd[2] = {64, rows}, es[2] = {1, 1};
+        CK(cuTensorMapEncodeTiled(&tm, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, buf, dims, strides, boxd, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                  CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+        for (int one = 1; one >= 0; one--) {
+          int g = one ? 1 : nsm, iters = 256;
+          if (l2) tma_lat_kernel<<<g, 32, 16384 + 1024>>>(tm, (unsigned)(all / rows), rows, iters, dout); /* warm L2 */
+          tma_lat_kernel<<<g, 32, 16384 + 1024>>>(tm, (unsigned)(all / rows), rows, iters, dout);
+          CK(cudaGetLastError());
+          CK(cudaMemcpy(h.data(), dout, g * sizeof h[0], cudaMemcpyDeviceToHost));
+          std::vector<double> s;
+          for (int b = 0; b < g; b++) s.push_back((double)h[b] / iters);
+          char key[64], how[200];
+          snprintf(key, sizeof key, "tma2d_latency_%u_%s_%s", rows * 128, l2 ? "l2" : "hbm", one ? "1sm" : "allsm");
+          snprintf(how, sizeof how, "cp.async.bulk.tensor.2d 64x%u f16 box (128B swizzle), one at a time, issue to mbarrier; %s; %s",
+                   rows, l2 ? "16 MiB L2-resident" : "4 GiB", one ? "one SM" : "every SM (median)");
+          emit(key, median(s), "clk", how);
+        }
+      }
+    CK(cudaFree(buf));
   }
   CK(cudaDeviceSynchronize());
   fclose(tsv);
