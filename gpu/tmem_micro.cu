@@ -35,6 +35,8 @@
 //            at saturation. Rule: issue_sfu = the ex2 line at W = 16 (params_b200.def's 8 is derived
 //            from the FA4 authors' statement, not measured), issue_fp32 = the fma line;
 //            the f32x2 line checks tm_fp32_lanes (2 x issue_fp32 a packed instruction).
+//   lat      one dependent fma.rn.f32 chain (lat_fp32_fma: rule lat_alu) and bar.sync of 4 warps in a
+//            loop (lat_bar_128: rule lat_bar), both carried from the H200 today.
 //   mbar     two warps of one CTA ping-pong through two mbarriers (arrive / try_wait.parity):
 //            cycles one way. Rule: lat_mbar (carried from the H200 today).
 //   tma      cp.async.bulk.tensor.2d of one box of 64 f16 x R rows (R = 16 ... 128: 2 ... 16 KiB,
@@ -181,6 +183,8 @@ __global__ void tput_kernel(unsigned long long *out, uint32_t zero, int iters) {
   uint32_t v[128];
 #pragma unroll
   for (int i = 0; i < 128; i++) v[i] = threadIdx.x + i;
+  st<128>(a, v); /* the loads read what was written (tc5's checker: tmem-uninit-read otherwise) */
+  wait_st();
   uint32_t acc = 0;
   __syncthreads();
   uint64_t t0 = clock64();
@@ -256,6 +260,24 @@ __global__ void rate_kernel(unsigned long long *out, int iters) {
 #pragma unroll
   for (int i = 0; i < 8; i++) x ^= r[i] ^ (uint32_t)q[i];
   if (threadIdx.x == 0) out[2 * blockIdx.x] = t1 - t0, out[2 * blockIdx.x + 1] = x;
+}
+
+/* ---- lat: one warp, one dependent chain: fma.rn.f32 (OP 0) or bar.sync of 4 warps (OP 1) ---- */
+template <int OP>
+__global__ void lat_kernel(unsigned long long *out, int iters) {
+  uint32_t r = __float_as_uint(1.0f + threadIdx.x);
+  __syncthreads();
+  uint64_t t0 = clock64();
+  for (int it = 0; it < iters; it++) {
+    if (OP == 0) {
+#pragma unroll
+      for (int k = 0; k < 16; k++) asm volatile("fma.rn.f32 %0, %0, %0, 0f3F000000;" : "+r"(r));
+    } else {
+      asm volatile("bar.sync 1, 128;" ::: "memory");
+    }
+  }
+  uint64_t t1 = clock64();
+  if (threadIdx.x == 0) out[0] = t1 - t0, out[1] = r;
 }
 
 /* ---- mbar: two warps ping-pong through two mbarriers (count 1) ---- */
@@ -467,6 +489,20 @@ int main(int argc, char **argv) {
   for (int w : {4, 8, 16, 32}) rate<OP_FMA>(w);
   for (int w : {4, 8, 16, 32}) rate<OP_FMA2>(w);
 
+  for (int op = 0; op < 2; op++) {
+    const int iters = 4096;
+    std::vector<double> s;
+    for (int r = 0; r < REPS; r++) {
+      if (op == 0) lat_kernel<0><<<1, 32>>>(dout, iters);
+      else lat_kernel<1><<<1, 128>>>(dout, iters);
+      CK(cudaGetLastError());
+      unsigned long long h;
+      CK(cudaMemcpy(&h, dout, sizeof h, cudaMemcpyDeviceToHost));
+      s.push_back((double)h / iters / (op == 0 ? 16 : 1));
+    }
+    if (op == 0) emit("lat_fp32_fma", median(s), "clk", "one warp, one dependent fma.rn.f32 chain: cycles an FFMA (rule: lat_alu)");
+    else emit("lat_bar_128", median(s), "clk", "4 warps, bar.sync 1, 128 in a loop: cycles a barrier (rule: lat_bar)");
+  }
   {
     const int iters = 4096;
     std::vector<double> s;

@@ -86,6 +86,8 @@ def main():
         for w in (4, 8, 16, 32):
             c = per_iter(entry(rf"_Z11rate_kernelILi{op}EEvPyi"), 32 * w, zero=False)
             rows.append((f"{key}_w{w}", c / (w * 8 / 4), "clk/warp-insn"))
+    rows.append(("lat_fp32_fma", per_iter(entry(r"_Z10lat_kernelILi0EEvPyi"), 32, zero=False) / 16, "clk"))
+    rows.append(("lat_bar_128", per_iter(entry(r"_Z10lat_kernelILi1EEvPyi"), 128, zero=False), "clk"))
     rows.append(("mbar_pingpong", per_iter(entry(r"_Z11mbar_kernelPyi"), 64, zero=False) / 2, "clk"))
 
     head = (f"# tc5 run --timing=b200 on gpu/tmem_micro.cu's own kernels (nvcc -arch=sm_100a -ptx; "
