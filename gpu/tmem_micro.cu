@@ -18,9 +18,13 @@
 //            cannot overlap whatever ptxas makes of wait::ld, plus the address's LOP3, IADD and
 //            R2UR); the loop's own cost (key tmem_base_loop) subtracted.
 //            Rule: least squares of the constant-address cycles against b = 128 N bytes:
-//            tmem_ld_latency = the intercept (tmem_ld_fit_latency), tmem_bytes_per_clk = 1 / the
-//            slope (tmem_ld_fit_bytes_per_clk); the store lines the same (tmem_st_fit_*): if they
-//            differ from the loads', the model needs separate store rows.
+//            the same fit of the model's own prediction of these lines
+//            (tests/data/timing/b200_tmem_micro_predicted.tsv: the loop around a load overlaps part
+//            of it in both) gives 27.8 clk and 485.8 B/clk at today's 40 clk / 512 B/clk, so
+//            tmem_ld_latency = 40 + (tmem_ld_fit_latency - 27.8) and tmem_bytes_per_clk =
+//            512 x tmem_ld_fit_bytes_per_clk / 485.8 (re-predict after changing them: the fit must
+//            then match); the store lines the same (tmem_st_fit_*; the model's 30.9 clk, 188 B/clk):
+//            if they differ from the loads', the model needs separate store rows.
 //   tput     W = 1, 2, 4, 8, 16 warps a CTA, one CTA on every SM, each warp tcgen05.ld (st)
 //            32x32b.x128 (16 KiB) + wait in a loop, on its own lanes (warp % 4) and columns:
 //            bytes a clock an SM. Rule: if W = 4 delivers 4x W = 1 (the four lane quarters

@@ -567,7 +567,7 @@ T06_SETTLES = {
     "mbar_latency": "tmem_micro `mbar_pingpong`; the H200's carried",
     "bar_latency": "tmem_micro `lat_bar_128`; the H200's carried",
     "tma_latency": "tmem_micro `tma2d_latency_*_l2_allsm` (K/V are L2 hits); published only from HBM (933)",
-    "memory_rate": "published: microbench-blackwell `tma2d*_throughput` (in params_b200.def)",
+    "memory_rate": "published: microbench-blackwell `tma2d*_throughput` (L2, HBM; in params_b200.def); `tma_bytes_per_clk` an estimate",
     "smem_rate": "datasheet (128 B/clk)",
     "tmem_latency_200": "what-if (a worklog's kernel-level ~200 clk), not a source",
     "tmem_latency_420": "what-if (arXiv 2512.02189's disputed 420 clk), not a source",
