@@ -20,6 +20,7 @@ import argparse
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -110,6 +111,7 @@ def main():
     finally:
         with open(defpath, "w") as f:
             f.write(orig)
+        shutil.rmtree(work, ignore_errors=True)
     base = res[0][2]
     lines = ["# e = ln(T'/T) / ln(f) when the quantity is made f times slower (f = 2 unless the change says; "
              "scripts/timing_sensitivity.py; "

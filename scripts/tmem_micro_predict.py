@@ -41,6 +41,13 @@ def main():
         print("tmem_micro_predict: nvcc not found: skipped", file=sys.stderr)
         return 77
     work = tempfile.mkdtemp(prefix="tmem_micro_")
+    try:
+        return predict_all(a, nvcc, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def predict_all(a, nvcc, work):
     ptx = os.path.join(work, "tmem_micro.ptx")
     subprocess.run([nvcc, "-O2", "-std=c++17", "-arch=sm_100a", "-ptx", "-I" + os.path.join(ROOT, "gpu"),
                     os.path.join(ROOT, "gpu", "tmem_micro.cu"), "-o", ptx], check=True)
