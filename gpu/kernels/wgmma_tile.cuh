@@ -66,15 +66,18 @@ __device__ __forceinline__ void wg_tile(const uint32_t *C, uint32_t *D, int tile
   __syncthreads();
   const uint32_t *gc = C + (size_t)tile * 4096;
   uint32_t *gd = D + (size_t)tile * 4096;
+  auto issue = [&](auto &d) { /* the wgmmas on the accumulators d, completed */
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    mma(d);
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  };
   if constexpr (F16D) {
     uint32_t d[16];
     for (int j = 0; j < 16; j++)
       d[j] = (gc[frag_row(t, 2 * j) * 64 + frag_col(t, 2 * j)] & 0xFFFF) |
              gc[frag_row(t, 2 * j + 1) * 64 + frag_col(t, 2 * j + 1)] << 16;
-    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-    mma(d);
-    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    issue(d);
     for (int j = 0; j < 16; j++) {
       gd[frag_row(t, 2 * j) * 64 + frag_col(t, 2 * j)] = d[j] & 0xFFFF;
       gd[frag_row(t, 2 * j + 1) * 64 + frag_col(t, 2 * j + 1)] = d[j] >> 16;
@@ -82,10 +85,7 @@ __device__ __forceinline__ void wg_tile(const uint32_t *C, uint32_t *D, int tile
   } else {
     float d[32];
     for (int i = 0; i < 32; i++) d[i] = __uint_as_float(gc[frag_row(t, i) * 64 + frag_col(t, i)]);
-    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-    mma(d);
-    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    issue(d);
     for (int i = 0; i < 32; i++) gd[frag_row(t, i) * 64 + frag_col(t, i)] = __float_as_uint(d[i]);
   }
   __syncthreads();
