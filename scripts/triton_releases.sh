@@ -28,6 +28,7 @@
 # checkout of facebookexperimental/triton holding python/tutorials (gen_triton_corpus.py's --src);
 # TUTORIALS_3_3 one of its release/3.3.x branch (3.3's tutorial 03 uses an API its later text does not).
 # Not in the default suite (downloads; minutes a release). Needs scripts/build.sh's build/tc5.
+# tests/ptx/triton_releases_dry.sh (CTest triton_releases_dry) runs it with stubs for git, pip and the generators.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:?usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon|gluon1014|t06fwd [VERSION...]}
