@@ -263,6 +263,13 @@ def rows(gpu):
       f"pipe waits for it, not the warp (src/timing/warp_clock.c tm_dispatch_take): ISETP+SEL pairs {M6['issue_isetp_sel']:.2f} clk a "
       f"SASS instruction on one half-rate pipe beside FFMA's 1.02, and intf's ffma_isetp_sel loops at one dispatch a SASS instruction "
       f"and 2 clk an ALU instruction with no extra cost for mixing them (t47r2)")
+    P("ptxas_order", 1, "flag", f"{SRC6} intf_*_c1, one CTA an SM; the loops' SASS, ptxas 13.0 -arch=sm_90a): ptxas list-schedules "
+      f"straight-line code, so an arithmetic instruction waiting for an operand holds back only what depends on it (src/timing/"
+      f"warp_clock.c tm_order_of; where ptxas's SASS is known): the ffma_isetp_sel loops' SASS reads ISETP, ISETP, FFMA, SEL, ISETP, "
+      f"FFMA, ... and run 6 measures them at the ALU pipe's 4 clk a pair ({M6['intf_ffma_isetp_sel_j6_c1']:.0f} clk an iteration at "
+      f"J = 6: 16 x 6 pairs x 4 = 384 plus the loop), where issue in PTX order reads 6 (589); memory operations, shuffles and mma.sync "
+      f"keep their order among themselves, branches, barriers, waits and the asynchronous units wait for everything before them "
+      f"(t47s; the model's 31 loops against run 6: tests/data/timing/h200_intf_c1_model.tsv, scripts/timing_intf_model.py)")
     return out
 
 
