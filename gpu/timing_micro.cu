@@ -757,21 +757,40 @@ static double median_cyc(int n) {
   return (double)h[n / 2];
 }
 
-template <int OP> static void issue(int iters) {
-  issue_kernel<OP><<<nsm, 1024>>>(2, dcyc, dsink);
-  issue_kernel<OP><<<nsm, 1024>>>(iters, dcyc, dsink);
+/* an issue rate (run 3's issue_* and run 6's alu sections, one logic since t47s): KERNEL(iters, cyc,
+ * sink) on every SM, 1024 threads, 16 x 8 statements of INSNS instructions a trip; clk per
+ * warp-instruction per scheduler from clock64 (median SM), and with EVENTS also from CUDA events */
+typedef void (*rate_kernel)(int, unsigned long long *, uint32_t *);
+static void issue_rate(rate_kernel k, const char *name, int insns, const char *unit_of_stmt, int iters, bool events) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  k<<<nsm, 1024>>>(2, dcyc, dsink);
+  CK(cudaEventRecord(e0));
+  k<<<nsm, 1024>>>(iters, dcyc, dsink);
+  CK(cudaEventRecord(e1));
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
-  double c = median_cyc(nsm);
-  double winsn = 32.0 * iters * 16 * 8 * op_insns[OP]; /* warp-instructions per SM */
-  char key[64], how[256];
-  snprintf(key, sizeof key, "issue_%s", op_name[OP]);
+  float ms = 0;
+  CK(cudaEventElapsedTime(&ms, e0, e1));
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  double c = median_cyc(nsm), winsn = 32.0 * iters * 16 * 8 * insns; /* warp-instructions per SM */
+  char key[64], how[300];
+  if (events) { /* t47s: the launch's wall time (CUDA events) at the measured clock, beside clock64 */
+    snprintf(key, sizeof key, "issue_%s_events", name);
+    emit(key, ms * 1e-3 * clock_ghz * 1e9 * 4 / winsn, "clk/warp-insn",
+         "the same launch timed by CUDA events (launch included) at clock_mhz: an upper bound on clock64's figure");
+  }
+  snprintf(key, sizeof key, "issue_%s", name);
   snprintf(how, sizeof how,
-           "%d SMs x 1024 threads, 8 coupled chains a thread, %d PTX insns/stmt; clk per warp-insn per scheduler "
+           "%d SMs x 1024 threads, 8 coupled chains a thread, %d %s; clk per warp-insn per scheduler "
            "(4 schedulers/SM), clock64 median over SMs",
-           nsm, op_insns[OP]);
+           nsm, insns, unit_of_stmt);
   emit(key, c * 4 / winsn, "clk/warp-insn", how);
 }
+
+template <int OP> static void issue(int iters) { issue_rate(issue_kernel<OP>, op_name[OP], op_insns[OP], "PTX insns/stmt", iters, false); }
 
 template <int OP> static void latency(int iters, int insns) {
   lat_kernel<OP><<<1, 32>>>(2, dcyc, dsink);
@@ -1108,33 +1127,8 @@ static void sec_l1(char *buf) {
 
 
 template <int OP> static void alu_one(int iters) {
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  alu_kernel<OP><<<nsm, 1024>>>(2, dcyc, dsink);
-  CK(cudaEventRecord(e0));
-  alu_kernel<OP><<<nsm, 1024>>>(iters, dcyc, dsink);
-  CK(cudaEventRecord(e1));
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, e0, e1));
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
-  double c = median_cyc(nsm), winsn = 32.0 * iters * 16 * 8 * alu_insns[OP];
-  if (OP >= A_FADD) { /* t47s: the launch's wall time (CUDA events) at the measured clock, beside clock64 */
-    char k2[64];
-    snprintf(k2, sizeof k2, "issue_%s_events", alu_name[OP]);
-    emit(k2, ms * 1e-3 * clock_ghz * 1e9 * 4 / winsn, "clk/warp-insn",
-         "the same launch timed by CUDA events (launch included) at clock_mhz: an upper bound on clock64's figure");
-  }
-  char key[64], how[300];
-  snprintf(key, sizeof key, "issue_%s", alu_name[OP]);
-  snprintf(how, sizeof how,
-           "%d SMs x 1024 threads, 8 coupled chains a thread, %d SASS a statement (the loop's SASS checked with nvdisasm); clk "
-           "per warp-insn per scheduler (4 schedulers/SM), clock64 median over SMs",
-           nsm, alu_insns[OP]);
-  emit(key, c * 4 / winsn, "clk/warp-insn", how);
+  issue_rate(alu_kernel<OP>, alu_name[OP], alu_insns[OP], "SASS a statement (the loop's SASS checked with nvdisasm)", iters,
+             OP >= A_FADD);
 }
 static void sec_alu() {
   alu_one<A_FSEL>(64);
