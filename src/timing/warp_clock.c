@@ -191,6 +191,7 @@ int tm_pipe_slot(unsigned pipe) {
   case TM_C_CONV: return TM_PS_CONV;
   case TM_C_SHFL: return TM_PS_SHFL;
   case TM_C_MMA_SYNC: return TM_PS_MMA_SYNC;
+  case TM_C_IMAD: return TM_PS_IMAD;
   default: return -1;
   }
 }
@@ -242,6 +243,7 @@ double tm_fp32_lanes(const tm_insn *ti) { return ti->bytes > 4 ? 2 : 1; }
 unsigned tm_pipe_of(const tm_params *p, unsigned cls) {
   if (cls >= TM_C_COUNT) return 0;
   if (cls == TM_C_FSEL) return p->fsel_alu_pipe ? TM_C_INT : TM_C_FP32;
+  if (cls == TM_C_IMAD) return p->imad_pipe ? TM_C_IMAD : TM_C_INT; /* t47s: IMAD's own pipe (run 8), else the ALU's */
   return cls;
 }
 
@@ -296,7 +298,8 @@ int tm_order_of(unsigned cls) {
   case TM_C_CONV:
   case TM_C_CONV_FLOAT:
   case TM_C_MOVE:
-  case TM_C_FSEL: return TM_ORD_FLOAT;
+  case TM_C_FSEL:
+  case TM_C_IMAD: return TM_ORD_FLOAT;
   case TM_C_LD_SHARED:
   case TM_C_ST_SHARED:
   case TM_C_LD_GLOBAL:
@@ -312,7 +315,8 @@ int tm_order_of(unsigned cls) {
 static double issue_of(const tm_params *p, const tm_insn *ti) {
   double issue = p->issue_other;
   switch ((tm_class)ti->cls) {
-  case TM_C_INT: issue = p->issue_int; break;
+  case TM_C_INT:
+  case TM_C_IMAD: issue = p->issue_int; break; /* IMAD: its pipe, tm_pipe_of */
   case TM_C_FP32: issue = p->issue_fp32 * tm_fp32_lanes(ti); break;
   case TM_C_FSEL: issue = p->issue_fsel; break; /* its pipe: tm_pipe_of */
   case TM_C_FP16X2: issue = p->issue_fp16x2; break;
@@ -472,7 +476,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
    * into an LEA, and + setp into an R2P, a parameter into a constant
    * operand) has no latency of its own: the SASS that does its work is
    * charged on its line */
-  if (n == 0 && (ti->cls <= TM_C_MOVE || ti->cls == TM_C_FSEL)) lat = 0;
+  if (n == 0 && (ti->cls <= TM_C_MOVE || ti->cls == TM_C_FSEL || ti->cls == TM_C_IMAD)) lat = 0;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];
     if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = start + lat;

@@ -33,7 +33,7 @@ static void test_tables(void **state) {
 #define TM_FIELD(f)                                                                                  \
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
       strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass") && strcmp(#f, "issue_queue") && \
-      strcmp(#f, "fsel_alu_pipe") && strcmp(#f, "pipe_dispatch") && strcmp(#f, "ptxas_order")) \
+      strcmp(#f, "fsel_alu_pipe") && strcmp(#f, "pipe_dispatch") && strcmp(#f, "ptxas_order") && strcmp(#f, "imad_pipe")) \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -1307,6 +1307,50 @@ static void test_ptxas_order(void **state) {
   assert_true(pb.ptxas_order == 0);
 }
 
+/* IMAD's own pipe (t47s, run 8: IMAD and LOP3 alternating at 1.036 clk a warp-instruction, each 2.0 alone).
+ * The runner's class of integer mul/mad is TM_C_IMAD (add, and, setp stay TM_C_INT; mul.f32 TM_C_FP32).
+ * On the H200 (imad_pipe 1) one warp's independent IMAD, LOP3, IMAD, LOP3 dispatch at 0, 1, 2, 3 (each on
+ * its own pipe, 2 clk): clock 4, 2 x 2 / 4 = 1 on each pipe; with one pipe they would be 0, 2, 4, 6 (7). On
+ * the B200 (imad_pipe 0, pipe_dispatch 0: as before) both on the integer ALU's pipe, the warp held
+ * issue_int 2 each: clock 8, 4 x 2 / 4 = 2 there. */
+static void test_imad_pipe(void **state) {
+  (void)state;
+  static const char *text = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                            ".visible .entry k() {\n"
+                            " .reg .b32 %r<6>; .reg .b64 %rd<2>; .reg .f32 %f<3>; .reg .pred %p<2>;\n"
+                            " mul.lo.s32 %r1, %r2, %r3;\n"
+                            " mad.lo.s32 %r1, %r2, %r3, %r4;\n"
+                            " mul.wide.s32 %rd1, %r2, %r3;\n"
+                            " add.s32 %r1, %r2, %r3;\n"
+                            " and.b32 %r1, %r2, %r3;\n"
+                            " setp.lt.s32 %p1, %r1, %r2;\n"
+                            " mul.f32 %f1, %f2, %f2;\n"
+                            " ret;\n}\n";
+  tc5_ptx_module *m;
+  tm_insn *t = timing_code_of(text, &m);
+  const uint8_t want[] = {TM_C_IMAD, TM_C_IMAD, TM_C_IMAD, TM_C_INT, TM_C_INT, TM_C_INT, TM_C_FP32};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode && seen < 7; pc++)
+    if (strncmp(t[pc].text, "ret", 3)) assert_int_equal(t[pc].cls, want[seen++]);
+  assert_int_equal(seen, 7);
+  free(t);
+  tc5_ptx_free(m);
+  const char *gpus[] = {"h200", "b200"};
+  for (unsigned g = 0; g < 2; g++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    for (unsigned k = 0; k < 4; k++) fake_insn(&f, k, k % 2 ? TM_C_INT : TM_C_IMAD, 1 + k, 8 + k);
+    fake_launch(&f, gpus[g], 4, 1);
+    assert_true(f.l->p.imad_pipe == (g ? 0 : 1));
+    uint64_t regs[16 * 32] = {0};
+    for (uint32_t pc = 0; pc < 4; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->w[0].clock == (g ? 8 : 4));
+    assert_true(f.t->pipe[TM_C_IMAD] == (g ? 0 : 1) && f.t->pipe[TM_C_INT] == (g ? 2 : 1));
+    assert_true(f.t->w[0].ready[1] == 0 + 4 && f.t->w[0].ready[3] == (g ? 4 : 2) + 4); /* lat_alu 4 (B200: the H200's) */
+    fake_free(&f);
+  }
+}
+
 /* the .loc text handed to ptxas and nvdisasm -g's listing read back */
 static void test_sass_lines(void **state) {
   (void)state;
@@ -1431,6 +1475,7 @@ int main(void) {
       cmocka_unit_test(test_sass_issue),      cmocka_unit_test(test_sass_lines),
     cmocka_unit_test(test_pipe_dispatch),
     cmocka_unit_test(test_ptxas_order),
+    cmocka_unit_test(test_imad_pipe),
       cmocka_unit_test(test_l2_write),        cmocka_unit_test(test_cp_async_zfill),
       cmocka_unit_test(test_launch_stagger),
       cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
