@@ -80,7 +80,9 @@
 #                               CTAs/SM, bar.sync at 8 CTAs/SM), zfill (cp.async src-size 0), l2write
 #                               (re-launched write and copy streams), intf (issue/latency interference:
 #                               a dependent chain with independent work, 1-16 CTAs of one warp a
-#                               scheduler on every SM); default all
+#                               scheduler on every SM), alu (issue rates of compare/select/min/max,
+#                               FADD/FMUL, IMAD mixes; CUDA events beside clock64), loop (a loop
+#                               trip's cost against a chain's latency); default all
 #   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
 #                               in flight per SM and the SMs loading (gpu/timing_tma_loaded.cu):
 #                               OUTDIR/tma_loaded.tsv (issue 47, the loaded-latency mechanism)

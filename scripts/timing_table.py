@@ -52,9 +52,11 @@ def tc5_argv(tc5, d, w, work, gpu, sample=None):
 
     def zero_file(nbytes):
         p = os.path.join(work, f"zero_{nbytes}.bin")
-        if not os.path.exists(p):
-            with open(p, "wb") as f:
+        if not os.path.exists(p):  # written aside, then renamed: a concurrent job never sees it short (t47s)
+            fd, tmp = tempfile.mkstemp(dir=work, suffix=".part")
+            with os.fdopen(fd, "wb") as f:
                 f.truncate(int(nbytes))
+            os.replace(tmp, p)
         return p
 
     for a in w[6:]:
