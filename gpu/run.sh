@@ -82,7 +82,10 @@
 #                               a dependent chain with independent work, 1-16 CTAs of one warp a
 #                               scheduler on every SM), alu (issue rates of compare/select/min/max,
 #                               FADD/FMUL, IMAD mixes; CUDA events beside clock64), loop (a loop
-#                               trip's cost against a chain's latency); default all
+#                               trip's cost against a chain's latency), mufu (the MUFU.EX2 share of a
+#                               fixed 64-instruction trip, with FFMA or SEL, 1-16 CTAs an SM); default all
+#   gpu/run.sh timing-mufu [OUTDIR] timing-micro's mufu section alone (OUTDIR/mufu.tsv), the clocks
+#                               before and after (smi_mufu.csv), the binary's mufu SASS (sass_mufu.txt)
 #   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
 #                               in flight per SM and the SMs loading (gpu/timing_tma_loaded.cu):
 #                               OUTDIR/tma_loaded.tsv (issue 47, the loaded-latency mechanism)
@@ -118,7 +121,7 @@ mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 # (timing-micro needs none of it)
 rm -f build-gpu/obj/*.o build-gpu/libtc5.a
-case $what in timing-micro | tmem) nolib=1 ;; *) nolib= ;; esac
+case $what in timing-micro | timing-mufu | tmem) nolib=1 ;; *) nolib= ;; esac
 [ -n "$nolib" ] || for f in src/*/*.c; do
   # the CMake build's per-file options (CMakeLists.txt)
   case $f in src/ptx/exec_float.c) x=-frounding-math ;; src/sfu/sfu.c) x=-ffp-contract=off ;; *) x= ;; esac
@@ -295,6 +298,21 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_tma_loaded.cu \
       -o build-gpu/timing_tma_loaded -lcuda
     exec build-gpu/timing_tma_loaded "$out/tma_loaded.tsv" ;;
+  timing-mufu)
+    # issue 47's MUFU share at a fixed dispatch count (t47v, run 10): timing_micro's mufu section, the
+    # clocks before and after, and the device binary's SASS of the mufu kernels
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_micro.cu \
+      -o build-gpu/timing_micro -lcuda
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv > "$out/smi_mufu.csv"
+    rc=0
+    build-gpu/timing_micro "$out/mufu.tsv" mufu || rc=$?
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv,noheader >> "$out/smi_mufu.csv"
+    OBJ=$(dirname "$NVCC")/cuobjdump
+    [ -x "$OBJ" ] && "$OBJ" -sass build-gpu/timing_micro | awk '/Function : .*mufu_kernel/{f=1} /Function : /&&!/mufu_kernel/{f=0} f' \
+      > "$out/sass_mufu.txt" || true
+    exit $rc ;;
   timing)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/ptx_timing.cu \
       build-gpu/libtc5.a -o build-gpu/ptx_timing -lcuda
