@@ -4,7 +4,9 @@ conftest.py in place of liger_conftest.py. Under tc5's torch.cuda shim a "cuda" 
 memory, so `torch.randn(..., device="cuda")` draws from PyTorch's CPU generator; natively it would
 draw from CUDA's Philox generator, other numbers. Here the random draws the probes and the tests'
 helpers make for "cuda" are drawn by the CPU generator, as under the shim, and moved to the GPU,
-so both machines compute on the same inputs and their results can be compared byte for byte."""
+so both machines compute on the same inputs, given the same PyTorch: its CPU generator's bf16 draws
+changed between 2.11 (the H200's, equal to 2.9's) and 2.15 (here); each probe prints its inputs'
+SHA-256, and probe_liger_mrms.py takes another machine's draws (TC5_PROBE_INPUTS, mrms_inputs.py)."""
 import torch
 
 _randn, _rand, _randint, _randperm = torch.randn, torch.rand, torch.randint, torch.randperm
