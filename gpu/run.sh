@@ -102,6 +102,11 @@
 #                               OUTDIR/h200_measured.tsv; gpu/r2p_mask.cu's timed kernels from
 #                               their nvcc PTX (tests/data/timing/mask): OUTDIR/mask_measured.tsv;
 #                               the clocks seen (OUTDIR/smi.csv)
+#   gpu/run.sh liger [OUTDIR]   Liger-Kernel 0.8.5's tests that fail on tc5 (tests/data/liger/h200_ids.txt),
+#                               natively with the installed PyTorch and Triton, from the release's sdist
+#                               (TC5_LIGER_SDIST, SHA-256 checked; gpu/liger_h200.sh): OUTDIR/h200_verdicts.tsv,
+#                               pytest.txt, env.txt (versions, the implementations Liger picked), which
+#                               tests/data/liger/h200_failures.tsv keeps (no libtc5 built)
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
 # Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
 # a GPU (what CTest reads as "skipped").
@@ -117,6 +122,8 @@ tmem_build() { # the B200 microbenchmark (gpu/tmem_micro.cu), sm_100a
 }
 if [ "$what" = tmem-build ]; then tmem_build; echo "gpu/run.sh: build-gpu/tmem_micro built for sm_100a"; exit 0; fi
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exit 77; fi
+# Liger's tests natively: Python only, no tc5 built
+if [ "$what" = liger ]; then exec sh gpu/liger_h200.sh "$out"; fi
 mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 # (timing-micro needs none of it)
@@ -336,5 +343,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|tmem|tmem-build|timing [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|tmem|tmem-build|timing|liger [OUTDIR]" >&2; exit 2 ;;
 esac
