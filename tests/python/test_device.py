@@ -117,6 +117,37 @@ def test_library_kernel_for_a_composite_operator():
     assert "composite ok" in out
 
 
+def test_library_kernel_calls_reach_library_kernels():
+    # a library's kernel written in Python makes ATen calls of its own (FlagGems' kron of a 0-d tensor is
+    # `A.unsqueeze(0) * B`): on a GPU they dispatch again and reach the library's CUDA kernels (its mul);
+    # a kernel that calls its own operator gets PyTorch's kernel for that inner call, not itself again
+    out = run("""
+        calls = []
+        lib = torch.library.Library("aten", "IMPL")
+
+        def mul(a, b):
+            calls.append("mul")
+            return a * b  # its own operator: PyTorch's (the CPU's) kernel, no recursion
+
+        def kron(a, b):
+            calls.append("kron")
+            assert a.is_cuda and a.device.type == "cuda"  # the kernel's own questions: CUDA's answers
+            return a.unsqueeze(0) * b
+
+        lib.impl("mul.Tensor", mul, "CUDA")
+        lib.impl("kron", kron, "CUDA")
+        a, b = torch.tensor(3.0, device="cuda"), torch.arange(6.0, device="cuda").reshape(2, 3)
+        want = torch.tensor([[0.0, 3.0, 6.0], [9.0, 12.0, 15.0]])
+        assert torch.equal(torch.kron(a, b), want)
+        assert calls == ["kron", "mul"], calls
+        nested = {k[:2]: n for k, n in tc5.device.nested_dispatches().items()}  # k[2]: the pytest case
+        assert nested == {("kron", "mul.Tensor"): 1}, nested
+        assert torch.equal(a * b, want) and calls[2:] == ["mul"], calls
+        print("nested ok")
+    """)
+    assert "nested ok" in out
+
+
 def test_threads_see_the_device():
     # a thread the program starts sees the one device as the main thread does (PyTorch's mode stacks are
     # per thread): its "cuda" tensors (device="cuda" or an index) are host memory answering CUDA, and a
