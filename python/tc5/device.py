@@ -230,6 +230,7 @@ def _call_cuda_kernel(func, key, cuda_key, args, kwargs):
     fn, with_keyset = k
     active = _active_kernels()
     if key in active:  # the library's kernel calls its own operator: PyTorch's kernel (the CPU's)
+        _count_nested(active[-1], key, " (re-entered: PyTorch's kernel)")
         return func(*args, **kwargs)
     if active:
         _count_nested(active[-1], key)
@@ -264,7 +265,7 @@ _nested: dict = {}  # (outer key, inner key, the pytest case or "") -> count, un
 _nested_file = None
 
 
-def _count_nested(outer, inner):
+def _count_nested(outer, inner, how=""):
     """TC5_DEVICE_NESTED=FILE (a debugging aid): each library kernel reached from inside another is
     counted, by the pytest case it happened in (PYTEST_CURRENT_TEST), and the counts are appended to
     FILE at exit, one `case<TAB>outer<TAB>inner<TAB>count` line each (outer and inner: "kron",
@@ -277,7 +278,7 @@ def _count_nested(outer, inner):
             import atexit
             atexit.register(_dump_nested)
     case = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
-    k = (outer.split("/")[1], inner.split("/")[1], case)
+    k = (outer.split("/")[1], inner.split("/")[1] + how, case)
     _nested[k] = _nested.get(k, 0) + 1
 
 
