@@ -319,12 +319,42 @@ def enter_dispatch(now: bool = False):
             from torch.overrides import _get_current_function_mode
             _function_mode = _get_current_function_mode()
             _follow_threads()
+            _follow_backward()
         if not now:
             return None
         CudaDispatch = _make_mode()
         _mode = CudaDispatch()
         _mode.__enter__()
         return _mode
+
+
+def _follow_backward():
+    """the backward pass on the device: torch.autograd.backward/grad (Tensor.backward too) are torch functions,
+    so the shim's TorchFunctionMode handles them, with itself popped (a mode's rule), and the autograd engine
+    runs the graph with the mode stack it finds: a Python backward (a torch.autograd.Function's: FlagGems'
+    conv2d, Liger's losses) ran with no device identity, its tensors answering "cpu" and a device it saved in
+    the forward (cuda:0) reaching CUDA's runtime (torch.zeros(..., device=ctx.device): "Found no NVIDIA
+    driver"). The engine's entry, wrapped, puts the mode back for the graph's run when it is not on"""
+    import torch.autograd as A
+    run = getattr(A, "_engine_run_backward", None)
+    if run is None or getattr(run, "tc5", False):
+        return
+
+    def engine_run_backward(*args, **kwargs):
+        import torch
+        from torch.overrides import _get_current_function_mode_stack
+        mode = _function_mode
+        if mode is None or any(m is mode for m in _get_current_function_mode_stack()):
+            return run(*args, **kwargs)
+        torch._C._push_on_torch_function_stack(mode)
+        try:
+            return run(*args, **kwargs)
+        finally:
+            torch._C._pop_torch_function_stack()
+
+    engine_run_backward.tc5 = True
+    engine_run_backward.__wrapped__ = run
+    A._engine_run_backward = engine_run_backward
 
 
 def _follow_threads():

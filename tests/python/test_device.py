@@ -50,6 +50,35 @@ def test_identity_and_autograd():
     assert "identity ok" in out
 
 
+def test_backward_sees_the_device():
+    # a torch.autograd.Function's backward runs on the device as its forward does (backward() and grad() are
+    # torch functions the shim's mode handles with itself popped; the engine must run the graph with it on):
+    # its tensors answer "cuda", and a device saved in the forward is served (FlagGems' conv2d backward makes
+    # torch.zeros(..., device=ctx.device); it reached CUDA's runtime: "Found no NVIDIA driver")
+    out = run("""
+        seen = []
+
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.device = x.device
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                seen.append((g.is_cuda, g.device.type, ctx.device.type))
+                return torch.full(g.shape, 2.0, device=ctx.device) * g
+
+        x = torch.randn(3, device="cuda", requires_grad=True)
+        F.apply(x).sum().backward()
+        (gx,) = torch.autograd.grad(F.apply(x).sum(), (x,))
+        assert torch.equal(x.grad, torch.full((3,), 2.0)) and torch.equal(gx, x.grad)
+        assert seen == [(True, "cuda", "cuda")] * 2, seen
+        print("backward ok")
+    """)
+    assert "backward ok" in out
+
+
 def test_generator():
     out = run("""
         g = torch.Generator(device="cuda")
