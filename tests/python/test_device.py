@@ -174,6 +174,16 @@ def test_library_kernel_calls_reach_library_kernels():
         assert nested == {("kron", "mul.Tensor"): 1, ("mul.Tensor", "mul.Tensor (re-entered: PyTorch's kernel)"): 1}, \
             nested
         assert torch.equal(a * b, want) and calls[2:] == ["mul"], calls
+
+        def copy_(dst, src, non_blocking=False):
+            calls.append("copy_")
+            return torch.ops.aten.copy_.default.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CPU), dst,
+                                                             src, non_blocking)
+
+        lib.impl("copy_", copy_, "CUDA")
+        assert torch.randn(3, device="cuda").is_cuda and calls[3:] == []  # the shim's own 512-byte aligned copy
+        torch.empty(3, device="cuda").copy_(torch.ones(3))
+        assert calls[3:] == ["copy_"], calls
         print("nested ok")
     """)
     assert "nested ok" in out
