@@ -189,6 +189,16 @@ KNOWN = [
     # imag, empty_like, complex)
     (r"test_resolve_conj\.py::test_resolve_conj\[dtype\d-shape0\]", "FlagGems: resolve_conj of a 0-d tensor is "
      "computed with PyTorch's operators, no Triton kernel (on any device)", NO_LAUNCH),
+    # masked_fill(_) of a 0-d input with the test's random 0-d mask: FlagGems' 0-d branch calls no kernel of its own;
+    # masked_fill with the mask true builds torch.tensor(value) (a host-to-device copy on a GPU: its copy_ falls back
+    # to PyTorch for two devices), masked_fill_ with the mask false returns the input (the other branches reach
+    # FlagGems' copy_ through the nested dispatch: 1 launch); which branch runs is the random mask's
+    (r"test_masked_fill\.py::test_masked_fill_?\[value0-[\d.]+-dtype\d-shape0\]", "test: a 0-d input with a random "
+     "mask whose branch launches no kernel (FlagGems' 0-d path: no kernel on any device)", NO_LAUNCH),
+    # roll of a 0-d tensor flattens it to one element, a shift modulo 1 is 0: FlagGems returns inp.clone(); topk with
+    # k = 0 returns two empty tensors before any kernel (flag_gems/ops/roll.py, topk.py)
+    (r"test_roll\.py::test_roll_flatten\[\d+-dtype\d-shape0\]|test_topk\.py::test_topk\[dtype\d-\w+-0-",
+     "FlagGems: a shift of 0 or k = 0 returns before any launch (no kernel on any device)", NO_LAUNCH),
     # the test draws its parameters at random when its module is imported: the ids differ per collection,
     # and the selected id is not collected again in the chunk's process
     (r"test_diagonal_backward\.py::", "test: its parameters are drawn at random at import (the case's id is not "
