@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "gpu_util.cuh"
+#include "kernels/mask_rows.cuh" /* MASK_*, wgmma128, Lim, row_limits, frag_below, bits_below */
 #include "tc5/layout.h"
 #include "tc5/mask.h"
 
-enum { MASK_LEN = 0, MASK_CAUSAL = 1, MASK_LOCAL = 2 };
 static const char *mask_name[] = {"no mask", "causal", "local"};
 
 struct Spec {
@@ -43,37 +43,9 @@ struct Spec {
 
 /* ---- device ------------------------------------------------------------------ */
 
-__device__ __forceinline__ void wgmma128(float (&d)[64], uint64_t da, uint64_t db, int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " WG_D64 ", %64, %65, p, 1, 1, 0, 0;\n}\n"
-      : WG_O64(d)
-      : "l"(da), "l"(db), "r"(accumulate)
-      : "memory");
-}
-
-/* the allowed columns [lo, hi) of row i (tc5_mask_row_range's definition) */
-template <int MK>
-__device__ __forceinline__ void row_limits(const Spec &s, int i, int &lo, int &hi) {
-  lo = 0;
-  hi = i < s.seqlen_q ? s.seqlen_k : 0;
-  if (MK == MASK_CAUSAL) hi = min(hi, i + s.offset + 1);
-  if (MK == MASK_LOCAL) {
-    if (s.wl >= 0) lo = max(lo, i + s.offset - s.wl);
-    if (s.wr >= 0) hi = min(hi, i + s.offset + s.wr + 1);
-  }
-  hi = max(hi, lo);
-}
-
-/* elements of lane group q whose column (relative to the tile) is below L */
-__device__ __forceinline__ int frag_below(int L, int q) {
-  int l = L - 2 * q;
-  if (l <= 0) return 0;
-  int c = 2 * (l >> 3) + min(l & 7, 2);
-  return min(c, 32);
-}
-
-__device__ __forceinline__ uint32_t bits_below(int c) { return c >= 32 ? 0xFFFFFFFFu : (1u << c) - 1u; }
+/* the mask kinds, wgmma128, row_limits, frag_below, bits_below: gpu/kernels/mask_rows.cuh (shared with
+ * attn_mask.cuh); its Lim is this Spec under other field names */
+__device__ __forceinline__ Lim lim_of(const Spec &s) { return Lim{s.seqlen_q, s.seqlen_k, s.offset, s.wl, s.wr}; }
 
 template <int MK, bool R2P, bool STORE>
 __global__ void __launch_bounds__(128) attn_scores(const uint8_t *qk, Spec s, uint64_t qdesc0, uint64_t kdesc0,
@@ -89,8 +61,8 @@ __global__ void __launch_bounds__(128) attn_scores(const uint8_t *qk, Spec s, ui
   /* the limits grow with the row: the first and the last valid row give
    * the key blocks to visit */
   int lo_first, hi_first, lo_last, hi_last;
-  row_limits<MK>(s, m0, lo_first, hi_first);
-  row_limits<MK>(s, min(m0 + 63, s.seqlen_q - 1), lo_last, hi_last);
+  row_limits<MK>(lim_of(s), m0, lo_first, hi_first);
+  row_limits<MK>(lim_of(s), min(m0 + 63, s.seqlen_q - 1), lo_last, hi_last);
   int nb_lo = lo_first / 128, nb_hi = (hi_last + 127) / 128;
   if (m0 >= s.seqlen_q) nb_hi = nb_lo;
   float rmax[2] = {-INFINITY, -INFINITY}, rsum[2] = {0.f, 0.f};
@@ -108,7 +80,7 @@ __global__ void __launch_bounds__(128) attn_scores(const uint8_t *qk, Spec s, ui
 #pragma unroll
       for (int h = 0; h < 2; h++) {
         int lo, hi;
-        row_limits<MK>(s, r0 + 8 * h, lo, hi);
+        row_limits<MK>(lim_of(s), r0 + 8 * h, lo, hi);
         if (R2P) {
           /* the limits transformed into fragment indices: one word a row */
           uint32_t keep = bits_below(frag_below(hi - n0, q));

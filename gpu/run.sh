@@ -80,10 +80,19 @@
 #                               CTAs/SM, bar.sync at 8 CTAs/SM), zfill (cp.async src-size 0), l2write
 #                               (re-launched write and copy streams), intf (issue/latency interference:
 #                               a dependent chain with independent work, 1-16 CTAs of one warp a
-#                               scheduler on every SM); default all
+#                               scheduler on every SM), alu (issue rates of compare/select/min/max,
+#                               FADD/FMUL, IMAD mixes; CUDA events beside clock64), loop (a loop
+#                               trip's cost against a chain's latency); default all
 #   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
 #                               in flight per SM and the SMs loading (gpu/timing_tma_loaded.cu):
 #                               OUTDIR/tma_loaded.tsv (issue 47, the loaded-latency mechanism)
+#   gpu/run.sh tmem [OUTDIR]    NEEDS A B200 (sm_100a; skipped elsewhere): issue 47's Tensor Memory
+#                               microbenchmarks (gpu/tmem_micro.cu: tcgen05.ld/st latency against size,
+#                               rate per SM against warps, tutorial 06's load-scale-store step; MUFU ex2,
+#                               FFMA and FFMA2 rates; mbarrier signal latency; 2-D TMA latency from L2
+#                               and HBM): OUTDIR/tmem.tsv, the
+#                               figures docs/timing.md "What decides tutorial 06's rows" asks for
+#   gpu/run.sh tmem-build       gpu/tmem_micro.cu compiled for sm_100a only (no GPU needed)
 #   gpu/run.sh timing [OUTDIR]  issue 47's Hopper validation: the Triton tutorial launches of
 #                               tests/data/timing/h200 (scripts/timing_corpus.py) from their PTX
 #                               (gpu/ptx_timing.cu), timed by CUDA-graph replay (median):
@@ -99,19 +108,25 @@ what=${1:-arith}
 out=${2:-build-gpu/out}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ ! -x "$NVCC" ]; then echo "gpu/run.sh: nvcc not found: skipped"; exit 77; fi
+tmem_build() { # the B200 microbenchmark (gpu/tmem_micro.cu), sm_100a
+  mkdir -p build-gpu
+  "$NVCC" -O2 -std=c++17 -gencode=arch=compute_100a,code=sm_100a -Igpu gpu/tmem_micro.cu -o build-gpu/tmem_micro -lcuda
+}
+if [ "$what" = tmem-build ]; then tmem_build; echo "gpu/run.sh: build-gpu/tmem_micro built for sm_100a"; exit 0; fi
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exit 77; fi
 mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 # (timing-micro needs none of it)
 rm -f build-gpu/obj/*.o build-gpu/libtc5.a
-[ "$what" = timing-micro ] || for f in src/*/*.c; do
+case $what in timing-micro | tmem) nolib=1 ;; *) nolib= ;; esac
+[ -n "$nolib" ] || for f in src/*/*.c; do
   # the CMake build's per-file options (CMakeLists.txt)
   case $f in src/ptx/exec_float.c) x=-frounding-math ;; src/sfu/sfu.c) x=-ffp-contract=off ;; *) x= ;; esac
   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L $x -Iinclude -Isrc -c "$f" \
     -o "build-gpu/obj/$(basename "$f" .c).o" &
 done
 wait
-[ "$what" = timing-micro ] || ar rcs build-gpu/libtc5.a build-gpu/obj/*.o
+[ -n "$nolib" ] || ar rcs build-gpu/libtc5.a build-gpu/obj/*.o
 # the GPU GEMM's objects (the CMake build's tc5_cuda), in parallel
 gemm_objs() {
   GEMM_OBJS=
@@ -262,6 +277,18 @@ case "$what" in
     nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
       --format=csv,noheader >> "$out/smi_micro.csv"
     exit $rc ;;
+  tmem)
+    # a B200 only: the H100/H200 have no Tensor Memory (CTest-style skip elsewhere)
+    cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1)
+    if [ "$cc" != 10.0 ]; then echo "gpu/run.sh tmem: needs a B200/GB200 (compute capability 10.0), found $cc: skipped"; exit 77; fi
+    tmem_build
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv > "$out/smi_tmem.csv"
+    rc=0
+    build-gpu/tmem_micro "$out/tmem.tsv" || rc=$?
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv,noheader >> "$out/smi_tmem.csv"
+    exit $rc ;;
   timing-tma-loaded)
     # loaded TMA latency against concurrency (gpu/timing_tma_loaded.cu): OUTDIR/tma_loaded.tsv,
     # committed as tests/data/timing/h200_tma_loaded.tsv (docs/timing.md "Loaded TMA latency")
@@ -291,5 +318,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|tmem|tmem-build|timing [OUTDIR]" >&2; exit 2 ;;
 esac

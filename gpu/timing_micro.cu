@@ -697,13 +697,20 @@ __global__ void __launch_bounds__(128) intf_kernel(int iters, unsigned long long
  * thread as issue_kernel, 32 warps an SM; one PTX statement a link: FSEL (selp.f32 on a fixed
  * predicate), FMNMX (max.f32), SEL (selp.b32), IMNMX (max.s32), FSETP+FSEL and ISETP+SEL pairs
  * (setp then selp on its predicate: compare masking), SHF (shf.l.wrap), PRMT, FADD, FMUL ---- */
-enum { A_FSEL, A_FMNMX, A_SEL, A_IMNMX, A_FSETP_FSEL, A_ISETP_SEL, A_SHF, A_PRMT, A_FADD, A_FMUL, A_N };
-static const char *alu_name[A_N] = {"fsel", "fmnmx", "sel", "imnmx", "fsetp_fsel", "isetp_sel", "shf", "prmt", "fadd", "fmul"};
-static const int alu_insns[A_N] = {1, 1, 1, 1, 2, 2, 1, 1, 1, 1};
+/* t47s (run 8): FADD/FMUL on values that stay finite (8 independent chains adding a runtime 0.0 or
+ * multiplying by a runtime 1.0: run 6/7's coupled chains overflow to Inf or underflow to 0 within a
+ * trip), and two pipe-sharing mixes, alternate chains: IMAD with LOP3 (IMAD on the ALU pipe with LOP3:
+ * 2 clk an instruction; on another pipe: 1) and IMAD with FFMA */
+enum { A_FSEL, A_FMNMX, A_SEL, A_IMNMX, A_FSETP_FSEL, A_ISETP_SEL, A_SHF, A_PRMT, A_FADD, A_FMUL,
+       A_FADD_FIN, A_FMUL_FIN, A_IMAD_LOP3, A_IMAD_FFMA, A_N };
+static const char *alu_name[A_N] = {"fsel", "fmnmx", "sel", "imnmx", "fsetp_fsel", "isetp_sel", "shf", "prmt", "fadd", "fmul",
+                                    "fadd_finite", "fmul_finite", "imad_lop3", "imad_ffma"};
+static const int alu_insns[A_N] = {1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1};
 template <int OP> __global__ void __launch_bounds__(1024) alu_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
   uint32_t r[8];
   for (int i = 0; i < 8; i++) r[i] = 0x3f000000u + threadIdx.x * 8 + i;
   uint32_t pv = threadIdx.x & 1;
+  const uint32_t zero = iters < 0 ? 1u : 0u, f0 = zero ? 0x3f800000u : 0u /* 0.0f */, f1 = zero ? 0u : 0x3f800000u /* 1.0f */;
   __syncthreads();
   uint64_t c0 = clock64();
 #pragma unroll 1
@@ -720,7 +727,13 @@ template <int OP> __global__ void __launch_bounds__(1024) alu_kernel(int iters, 
   if (OP == A_SHF) asm volatile("shf.l.wrap.b32 %0, %0, %1, %1;" : "+r"(r[a]) : "r"(r[b]));                                \
   if (OP == A_PRMT) asm volatile("prmt.b32 %0, %0, %1, 0x5140;" : "+r"(r[a]) : "r"(r[b]));                                 \
   if (OP == A_FADD) asm volatile("add.f32 %0, %0, %1;" : "+r"(r[a]) : "r"(r[b]));                                         \
-  if (OP == A_FMUL) asm volatile("mul.f32 %0, %0, %1;" : "+r"(r[a]) : "r"(r[b]));
+  if (OP == A_FMUL) asm volatile("mul.f32 %0, %0, %1;" : "+r"(r[a]) : "r"(r[b]));                                         \
+  if (OP == A_FADD_FIN) asm volatile("add.f32 %0, %0, %1;" : "+r"(r[a]) : "r"(f0));                                        \
+  if (OP == A_FMUL_FIN) asm volatile("mul.f32 %0, %0, %1;" : "+r"(r[a]) : "r"(f1));                                        \
+  if (OP == A_IMAD_LOP3 && (a & 1)) asm volatile("mad.lo.u32 %0, %0, %1, %0;" : "+r"(r[a]) : "r"(r[b]));                 \
+  if (OP == A_IMAD_LOP3 && !(a & 1)) asm volatile("lop3.b32 %0, %0, %1, 0x5bd1e995, 0x96;" : "+r"(r[a]) : "r"(r[b]));    \
+  if (OP == A_IMAD_FFMA && (a & 1)) asm volatile("mad.lo.u32 %0, %0, %1, %0;" : "+r"(r[a]) : "r"(r[b]));                 \
+  if (OP == A_IMAD_FFMA && !(a & 1)) asm volatile("fma.rn.f32 %0, %0, %1, 0f3F000000;" : "+r"(r[a]) : "r"(r[b]));
       CH8(S)
 #undef S
     }
@@ -744,21 +757,40 @@ static double median_cyc(int n) {
   return (double)h[n / 2];
 }
 
-template <int OP> static void issue(int iters) {
-  issue_kernel<OP><<<nsm, 1024>>>(2, dcyc, dsink);
-  issue_kernel<OP><<<nsm, 1024>>>(iters, dcyc, dsink);
+/* an issue rate (run 3's issue_* and run 6's alu sections, one logic since t47s): KERNEL(iters, cyc,
+ * sink) on every SM, 1024 threads, 16 x 8 statements of INSNS instructions a trip; clk per
+ * warp-instruction per scheduler from clock64 (median SM), and with EVENTS also from CUDA events */
+typedef void (*rate_kernel)(int, unsigned long long *, uint32_t *);
+static void issue_rate(rate_kernel k, const char *name, int insns, const char *unit_of_stmt, int iters, bool events) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  k<<<nsm, 1024>>>(2, dcyc, dsink);
+  CK(cudaEventRecord(e0));
+  k<<<nsm, 1024>>>(iters, dcyc, dsink);
+  CK(cudaEventRecord(e1));
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
-  double c = median_cyc(nsm);
-  double winsn = 32.0 * iters * 16 * 8 * op_insns[OP]; /* warp-instructions per SM */
-  char key[64], how[256];
-  snprintf(key, sizeof key, "issue_%s", op_name[OP]);
+  float ms = 0;
+  CK(cudaEventElapsedTime(&ms, e0, e1));
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  double c = median_cyc(nsm), winsn = 32.0 * iters * 16 * 8 * insns; /* warp-instructions per SM */
+  char key[64], how[300];
+  if (events) { /* t47s: the launch's wall time (CUDA events) at the measured clock, beside clock64 */
+    snprintf(key, sizeof key, "issue_%s_events", name);
+    emit(key, ms * 1e-3 * clock_ghz * 1e9 * 4 / winsn, "clk/warp-insn",
+         "the same launch timed by CUDA events (launch included) at clock_mhz: an upper bound on clock64's figure");
+  }
+  snprintf(key, sizeof key, "issue_%s", name);
   snprintf(how, sizeof how,
-           "%d SMs x 1024 threads, 8 coupled chains a thread, %d PTX insns/stmt; clk per warp-insn per scheduler "
+           "%d SMs x 1024 threads, 8 coupled chains a thread, %d %s; clk per warp-insn per scheduler "
            "(4 schedulers/SM), clock64 median over SMs",
-           nsm, op_insns[OP]);
+           nsm, insns, unit_of_stmt);
   emit(key, c * 4 / winsn, "clk/warp-insn", how);
 }
+
+template <int OP> static void issue(int iters) { issue_rate(issue_kernel<OP>, op_name[OP], op_insns[OP], "PTX insns/stmt", iters, false); }
 
 template <int OP> static void latency(int iters, int insns) {
   lat_kernel<OP><<<1, 32>>>(2, dcyc, dsink);
@@ -1095,18 +1127,8 @@ static void sec_l1(char *buf) {
 
 
 template <int OP> static void alu_one(int iters) {
-  alu_kernel<OP><<<nsm, 1024>>>(2, dcyc, dsink);
-  alu_kernel<OP><<<nsm, 1024>>>(iters, dcyc, dsink);
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
-  double c = median_cyc(nsm), winsn = 32.0 * iters * 16 * 8 * alu_insns[OP];
-  char key[64], how[300];
-  snprintf(key, sizeof key, "issue_%s", alu_name[OP]);
-  snprintf(how, sizeof how,
-           "%d SMs x 1024 threads, 8 coupled chains a thread, %d SASS a statement (the loop's SASS checked with nvdisasm); clk "
-           "per warp-insn per scheduler (4 schedulers/SM), clock64 median over SMs",
-           nsm, alu_insns[OP]);
-  emit(key, c * 4 / winsn, "clk/warp-insn", how);
+  issue_rate(alu_kernel<OP>, alu_name[OP], alu_insns[OP], "SASS a statement (the loop's SASS checked with nvdisasm)", iters,
+             OP >= A_FADD);
 }
 static void sec_alu() {
   alu_one<A_FSEL>(64);
@@ -1119,6 +1141,44 @@ static void sec_alu() {
   alu_one<A_PRMT>(64);
   alu_one<A_FADD>(64);
   alu_one<A_FMUL>(64);
+  alu_one<A_FADD_FIN>(64);
+  alu_one<A_FMUL_FIN>(64);
+  alu_one<A_IMAD_LOP3>(64);
+  alu_one<A_IMAD_FFMA>(64);
+}
+
+/* ---- t47s's section (run 8): a taken branch's cost against a chain's latency (loop). One warp on
+ * every SM, one dependent FFMA chain of U links a loop trip (#pragma unroll 1 outside): a trip takes
+ * U x L + b clk, so trips of U = 8, 16, 32, 64 separate FFMA's latency L from b (the loop's back
+ * edge; ptxas puts the counter's UIADD3/ISETP beside the chain). Per trip, median SM (clock64). ---- */
+template <int U> __global__ void loop_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  uint32_t x = 0x3f000000u + threadIdx.x, a = 0x3f7fbe77u, b = 0x3f000000u;
+  uint64_t c0 = clock64();
+#pragma unroll 1
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int l = 0; l < U; l++) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+r"(x) : "r"(a), "r"(b));
+  }
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0;
+  if (x == 0x12345678u) sink[0] = x;
+}
+template <int U> static void loop_one() {
+  int iters = 16384 / U;
+  loop_kernel<U><<<nsm, 32>>>(2, dcyc, dsink);
+  loop_kernel<U><<<nsm, 32>>>(iters, dcyc, dsink);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  char key[64], how[200];
+  snprintf(key, sizeof key, "loop_ffma_u%d", U);
+  snprintf(how, sizeof how, "one warp an SM, every SM, a dependent FFMA chain of %d links a loop trip, %d trips; clk a trip (clock64, median SM)", U, iters);
+  emit(key, median_cyc(nsm) / iters, "clk", how);
+}
+static void sec_loop() {
+  loop_one<8>();
+  loop_one<16>();
+  loop_one<32>();
+  loop_one<64>();
 }
 
 /* ---- t47r's host section: issue/latency interference ---- */
@@ -1488,6 +1548,7 @@ int main(int argc, char **argv) {
   if (want("rowchain")) sec_rowchain();
   if (want("intf")) sec_intf();
   if (want("alu")) sec_alu();
+  if (want("loop")) sec_loop();
   if (want("cpasync") || want("l2warm") || want("l1") || want("zfill") || want("l2write")) {
     size_t big = (size_t)4 << 30;
     char *buf;

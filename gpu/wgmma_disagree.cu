@@ -47,59 +47,27 @@
 #include "tc5/arith.h"
 #include "tc5/formats.h"
 
-#define WG_D16 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}"
-#define WG_O16(d)                                                                                  \
-  "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),  \
-      "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]),     \
-      "+r"(d[15])
-/* f32 D: 32 registers, operands %32 a-desc, %33 b-desc, %34 metadata, %35 scale-d;
- * f16 D: 16 registers, %16, %17, %18, %19 */
-#define H32 "{\n.reg .pred p;\nsetp.ne.b32 p, %35, 0;\n"
-#define H16 "{\n.reg .pred p;\nsetp.ne.b32 p, %19, 0;\n"
+#include "kernels/wgmma_tile.cuh" /* WG_MMA32_META, WG_MMA16_META, wg_stage, make_desc, wg_tile */
 
 enum Kind { SP_F16, SP_BF16, SP_TF32, SP_E4M3, SP_E5M2, SP_F16_F16, F16_F16, E5M2_F16, F16_F32, E5M2_F32, NKINDS };
 
-template <int K> __device__ __forceinline__ void mma32(float (&d)[32], uint64_t da, uint64_t db, uint32_t meta) {
-  if constexpr (K == SP_F16)
-    asm volatile(H32 "wgmma.mma_async.sp.sync.aligned.m64n64k32.f32.f16.f16 " WG_D32 ", %32, %33, %34, 0, p, 1, 1, 0, 0;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
-  else if constexpr (K == SP_BF16)
-    asm volatile(H32 "wgmma.mma_async.sp.sync.aligned.m64n64k32.f32.bf16.bf16 " WG_D32 ", %32, %33, %34, 0, p, 1, 1, 0, 0;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
-  else if constexpr (K == SP_TF32)
-    asm volatile(H32 "wgmma.mma_async.sp.sync.aligned.m64n64k16.f32.tf32.tf32 " WG_D32 ", %32, %33, %34, 0, p, 1, 1;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
-  else if constexpr (K == SP_E4M3)
-    asm volatile(H32 "wgmma.mma_async.sp.sync.aligned.m64n64k64.f32.e4m3.e4m3 " WG_D32 ", %32, %33, %34, 0, p, 1, 1;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
-  else if constexpr (K == SP_E5M2)
-    asm volatile(H32 "wgmma.mma_async.sp.sync.aligned.m64n64k64.f32.e5m2.e5m2 " WG_D32 ", %32, %33, %34, 0, p, 1, 1;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
-  else if constexpr (K == F16_F32)
-    asm volatile(H32 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 " WG_D32 ", %32, %33, p, 1, 1, 0, 0;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
-  else if constexpr (K == E5M2_F32)
-    asm volatile(H32 "wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2 " WG_D32 ", %32, %33, p, 1, 1;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
+/* one instruction, scale-d 1 (sparse: the metadata %34, selector 0) */
+#define SP ", %34, 0, p, 1, 1"
+#define SP16 ", %18, 0, p, 1, 1"
+template <int K> __device__ __forceinline__ void mma(float (&d)[32], uint64_t da, uint64_t db, uint32_t meta) {
+  if constexpr (K == SP_F16) WG_MMA32_META("sp.sync.aligned.m64n64k32.f32.f16.f16", SP ", 0, 0", 1);
+  else if constexpr (K == SP_BF16) WG_MMA32_META("sp.sync.aligned.m64n64k32.f32.bf16.bf16", SP ", 0, 0", 1);
+  else if constexpr (K == SP_TF32) WG_MMA32_META("sp.sync.aligned.m64n64k16.f32.tf32.tf32", SP, 1);
+  else if constexpr (K == SP_E4M3) WG_MMA32_META("sp.sync.aligned.m64n64k64.f32.e4m3.e4m3", SP, 1);
+  else if constexpr (K == SP_E5M2) WG_MMA32_META("sp.sync.aligned.m64n64k64.f32.e5m2.e5m2", SP, 1);
+  else if constexpr (K == F16_F32) WG_MMA32_META("sync.aligned.m64n64k16.f32.f16.f16", ", p, 1, 1, 0, 0", 1);
+  else if constexpr (K == E5M2_F32) WG_MMA32_META("sync.aligned.m64n64k32.f32.e5m2.e5m2", ", p, 1, 1", 1);
 }
 
-template <int K> __device__ __forceinline__ void mma16(uint32_t (&d)[16], uint64_t da, uint64_t db, uint32_t meta) {
-  if constexpr (K == SP_F16_F16)
-    asm volatile(H16 "wgmma.mma_async.sp.sync.aligned.m64n64k32.f16.f16.f16 " WG_D16 ", %16, %17, %18, 0, p, 1, 1, 0, 0;\n}\n"
-                 : WG_O16(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
-  else if constexpr (K == F16_F16)
-    asm volatile(H16 "wgmma.mma_async.sync.aligned.m64n64k16.f16.f16.f16 " WG_D16 ", %16, %17, p, 1, 1, 0, 0;\n}\n"
-                 : WG_O16(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
-  else if constexpr (K == E5M2_F16)
-    asm volatile(H16 "wgmma.mma_async.sync.aligned.m64n64k32.f16.e5m2.e5m2 " WG_D16 ", %16, %17, p, 1, 1;\n}\n"
-                 : WG_O16(d) : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory");
-}
-
-/* K-major, no swizzle: 16-byte chunks, the 8 rows of a core matrix 16 bytes
- * apart, LBO 128 to the next chunk along K, SBO = 128 x chunks a row */
-__device__ __forceinline__ uint64_t make_desc(const void *p, int chunks) {
-  uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
-  return (uint64_t)((a >> 4) & 0x3FFF) | (uint64_t)(128 >> 4) << 16 | (uint64_t)(128 * chunks >> 4) << 32;
+template <int K> __device__ __forceinline__ void mma(uint32_t (&d)[16], uint64_t da, uint64_t db, uint32_t meta) {
+  if constexpr (K == SP_F16_F16) WG_MMA16_META("sp.sync.aligned.m64n64k32.f16.f16.f16", SP16 ", 0, 0", 1);
+  else if constexpr (K == F16_F16) WG_MMA16_META("sync.aligned.m64n64k16.f16.f16.f16", ", p, 1, 1, 0, 0", 1);
+  else if constexpr (K == E5M2_F16) WG_MMA16_META("sync.aligned.m64n64k32.f16.e5m2.e5m2", ", p, 1, 1", 1);
 }
 
 /* one instruction a tile: A rows of abytes (compressed for .sp), B columns
@@ -111,43 +79,10 @@ __global__ void __launch_bounds__(128) tiles_kernel(const uint8_t *A, const uint
   __shared__ __align__(1024) uint8_t sa[64 * 64], sb[64 * 64];
   const int t = threadIdx.x;
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const uint8_t *ga = A + (size_t)tile * 64 * abytes, *gb = B + (size_t)tile * 64 * bbytes;
-    for (int c = t; c < 64 * abytes / 16; c += 128) {
-      int r = c / (abytes / 16), kc = c % (abytes / 16);
-      *(uint4 *)(sa + (r / 8) * 8 * abytes + kc * 128 + (r % 8) * 16) = *(const uint4 *)(ga + (size_t)c * 16);
-    }
-    for (int c = t; c < 64 * bbytes / 16; c += 128) {
-      int r = c / (bbytes / 16), kc = c % (bbytes / 16);
-      *(uint4 *)(sb + (r / 8) * 8 * bbytes + kc * 128 + (r % 8) * 16) = *(const uint4 *)(gb + (size_t)c * 16);
-    }
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    __syncthreads();
-    const uint32_t *gc = C + (size_t)tile * 4096;
-    uint32_t *gd = D + (size_t)tile * 4096;
+    wg_stage(sa, A + (size_t)tile * 64 * abytes, abytes, t);
+    wg_stage(sb, B + (size_t)tile * 64 * bbytes, bbytes, t);
     uint64_t da = make_desc(sa, abytes / 16), db = make_desc(sb, bbytes / 16);
-    if constexpr (F16D) {
-      uint32_t d[16];
-      for (int j = 0; j < 16; j++)
-        d[j] = (gc[frag_row(t, 2 * j) * 64 + frag_col(t, 2 * j)] & 0xFFFF) |
-               gc[frag_row(t, 2 * j + 1) * 64 + frag_col(t, 2 * j + 1)] << 16;
-      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-      mma16<K>(d, da, db, meta[tile]);
-      asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-      for (int j = 0; j < 16; j++) {
-        gd[frag_row(t, 2 * j) * 64 + frag_col(t, 2 * j)] = d[j] & 0xFFFF;
-        gd[frag_row(t, 2 * j + 1) * 64 + frag_col(t, 2 * j + 1)] = d[j] >> 16;
-      }
-    } else {
-      float d[32];
-      for (int i = 0; i < 32; i++) d[i] = __uint_as_float(gc[frag_row(t, i) * 64 + frag_col(t, i)]);
-      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-      mma32<K>(d, da, db, meta[tile]);
-      asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-      for (int i = 0; i < 32; i++) gd[frag_row(t, i) * 64 + frag_col(t, i)] = __float_as_uint(d[i]);
-    }
-    __syncthreads();
+    wg_tile<F16D>(C, D, tile, [&](auto &d) { mma<K>(d, da, db, meta[tile]); });
   }
 }
 

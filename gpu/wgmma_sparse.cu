@@ -43,7 +43,7 @@
 #include "tc5/arith.h"
 #include "tc5/formats.h"
 
-#define WG_HEAD "{\n.reg .pred p;\nsetp.ne.b32 p, %35, 0;\n"
+#include "kernels/wgmma_tile.cuh" /* WG_MMA32_META, make_desc */
 
 enum Kind { F16_SP, BF16_SP, E4M3_SP, BF16_DENSE, NKINDS };
 
@@ -51,29 +51,13 @@ enum Kind { F16_SP, BF16_SP, E4M3_SP, BF16_DENSE, NKINDS };
 template <int K>
 __device__ __forceinline__ void mma(float (&d)[32], uint64_t da, uint64_t db, uint32_t meta, uint32_t scale_d) {
   if constexpr (K == F16_SP)
-    asm volatile(WG_HEAD "wgmma.mma_async.sp.sync.aligned.m64n64k32.f32.f16.f16 " WG_D32
-                 ", %32, %33, %34, 0, p, 1, 1, 0, 0;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(scale_d) : "memory");
+    WG_MMA32_META("sp.sync.aligned.m64n64k32.f32.f16.f16", ", %34, 0, p, 1, 1, 0, 0", scale_d);
   else if constexpr (K == BF16_SP)
-    asm volatile(WG_HEAD "wgmma.mma_async.sp.sync.aligned.m64n64k32.f32.bf16.bf16 " WG_D32
-                 ", %32, %33, %34, 0, p, 1, 1, 0, 0;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(scale_d) : "memory");
+    WG_MMA32_META("sp.sync.aligned.m64n64k32.f32.bf16.bf16", ", %34, 0, p, 1, 1, 0, 0", scale_d);
   else if constexpr (K == E4M3_SP)
-    asm volatile(WG_HEAD "wgmma.mma_async.sp.sync.aligned.m64n64k64.f32.e4m3.e4m3 " WG_D32
-                 ", %32, %33, %34, 0, p, 1, 1;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(scale_d) : "memory");
+    WG_MMA32_META("sp.sync.aligned.m64n64k64.f32.e4m3.e4m3", ", %34, 0, p, 1, 1", scale_d);
   else /* the dense control: meta unused */
-    asm volatile(WG_HEAD "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " WG_D32
-                 ", %32, %33, p, 1, 1, 0, 0;\n}\n"
-                 : WG_O32(d) : "l"(da), "l"(db), "r"(meta), "r"(scale_d) : "memory");
-}
-
-/* K-major, no swizzle: 16-byte chunks, the 8 rows of a core matrix 16 bytes
- * apart, LBO 128 to the next chunk along K, SBO = 128 x chunks a row to the
- * next 8 rows */
-__device__ __forceinline__ uint64_t make_desc(const void *p, int chunks) {
-  uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
-  return (uint64_t)((a >> 4) & 0x3FFF) | (uint64_t)(128 >> 4) << 16 | (uint64_t)(128 * chunks >> 4) << 32;
+    WG_MMA32_META("sync.aligned.m64n64k16.f32.bf16.bf16", ", p, 1, 1, 0, 0", scale_d);
 }
 
 /* abytes / bbytes: bytes a row of A (compressed) / a column of B */

@@ -29,6 +29,7 @@ M, M2, M1 = micro("h200_micro.tsv"), micro("h200_micro_run2.tsv"), micro("h200_m
 M4 = micro("h200_micro_run4.tsv")  # run 4 (t47h): mma.sync, cp.async pipelines, L2 residency across re-launches, L1
 M5 = micro("h200_micro_run5.tsv")  # run 5 (t47h2): the softmax row's units, cp.async zero-fill, re-launched write and copy streams
 M6 = micro("h200_micro_run6.tsv")  # run 6 (t47r): issue/latency interference (intf) and the compare/select/min/max issue rates (alu)
+M8 = micro("h200_micro_run8.tsv")  # run 8 (t47s): FADD/FMUL finite, IMAD mixes, a loop trip
 
 
 def meas4(key, note=""):
@@ -87,6 +88,7 @@ SRC = f"measured: gpu/run.sh timing-micro on the lent H200 at {CLK:.0f} MHz SM c
 SRC4 = SRC.replace("h200_micro.tsv", "h200_micro_run4.tsv")
 SRC5 = SRC.replace("h200_micro.tsv", "h200_micro_run5.tsv")
 SRC6 = SRC.replace("h200_micro.tsv", "h200_micro_run6.tsv")
+SRC8 = SRC.replace("h200_micro.tsv", "h200_micro_run8.tsv")
 
 
 def meas(key, note=""):
@@ -263,6 +265,17 @@ def rows(gpu):
       f"pipe waits for it, not the warp (src/timing/warp_clock.c tm_dispatch_take): ISETP+SEL pairs {M6['issue_isetp_sel']:.2f} clk a "
       f"SASS instruction on one half-rate pipe beside FFMA's 1.02, and intf's ffma_isetp_sel loops at one dispatch a SASS instruction "
       f"and 2 clk an ALU instruction with no extra cost for mixing them (t47r2)")
+    P("ptxas_order", 1, "flag", f"{SRC6} intf_*_c1, one CTA an SM; the loops' SASS, ptxas 13.0 -arch=sm_90a): ptxas list-schedules "
+      f"straight-line code, so an arithmetic instruction waiting for an operand holds back only what depends on it (src/timing/"
+      f"warp_clock.c tm_order_of; where ptxas's SASS is known): the ffma_isetp_sel loops' SASS reads ISETP, ISETP, FFMA, SEL, ISETP, "
+      f"FFMA, ... and run 6 measures them at the ALU pipe's 4 clk a pair ({M6['intf_ffma_isetp_sel_j6_c1']:.0f} clk an iteration at "
+      f"J = 6: 16 x 6 pairs x 4 = 384 plus the loop), where issue in PTX order reads 6 (589); memory operations, shuffles and mma.sync "
+      f"keep their order among themselves, branches, barriers, waits and the asynchronous units wait for everything before them "
+      f"(t47s; the model's 31 loops against run 6: tests/data/timing/h200_intf_c1_model.tsv, scripts/timing_intf_model.py)")
+    P("imad_pipe", 1, "flag", f"{SRC8} issue_imad_lop3, issue_imad_ffma; h200_micro.tsv issue_int_mad, issue_int_lop3): integer "
+      f"mul/mad (IMAD) issue on a pipe of their own, not the integer ALU's: IMAD and LOP3 alternating read "
+      f"{M8['issue_imad_lop3']:.3f} clk a warp-instruction and IMAD with FFMA {M8['issue_imad_ffma']:.3f} (dispatch-bound), "
+      f"each {M['issue_int_mad']:.2f} / {M['issue_int_lop3']:.2f} alone (src/timing/warp_clock.c tm_pipe_of, TM_C_IMAD at issue_int; t47s)")
     return out
 
 

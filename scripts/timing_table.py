@@ -52,9 +52,11 @@ def tc5_argv(tc5, d, w, work, gpu, sample=None):
 
     def zero_file(nbytes):
         p = os.path.join(work, f"zero_{nbytes}.bin")
-        if not os.path.exists(p):
-            with open(p, "wb") as f:
+        if not os.path.exists(p):  # written aside, then renamed: a concurrent job never sees it short (t47s)
+            fd, tmp = tempfile.mkstemp(dir=work, suffix=".part")
+            with os.fdopen(fd, "wb") as f:
                 f.truncate(int(nbytes))
+            os.replace(tmp, p)
         return p
 
     for a in w[6:]:
@@ -551,9 +553,49 @@ def b200_gemm_errors():
     return out
 
 
+# which unit-level source settles each perturbation of scripts/timing_sensitivity.py (t47t): a line of
+# gpu/tmem_micro.cu's output (gpu/run.sh tmem, a B200), or the published figure the row already has
+T06_SETTLES = {
+    "tmem_latency": "tmem_micro `tmem_ld_x*_chain` (fit: intercept); unpublished",
+    "tmem_rate": "tmem_micro `tmem_ld_x*_chain` (fit: slope), `tmem_*_x128_tput_w*`; unpublished",
+    "sfu_issue": "tmem_micro `sfu_ex2_w16`; derived today (FA4's authors: 16 MUFU/clk/SM, as the H100)",
+    "sfu_latency": "(no effect)",
+    "fp32_issue": "tmem_micro `fp32_fma_w16`, `fp32x2_fma_w16`; datasheet (128 lanes)",
+    "alu_latency": "tmem_micro `lat_fp32_fma`; the H200's carried",
+    "int_issue": "(the H200's carried; small)",
+    "other_issue": "(one a clock; small)",
+    "mma_rate": "published: microbench-blackwell `umma_throughput` (in params_b200.def)",
+    "mma_latency": "published: microbench-blackwell `umma_latency` (in params_b200.def)",
+    "mbar_latency": "tmem_micro `mbar_pingpong`; the H200's carried",
+    "bar_latency": "tmem_micro `lat_bar_128`; the H200's carried",
+    "tma_latency": "tmem_micro `tma2d_latency_*_l2_allsm` (K/V are L2 hits); published only from HBM (933)",
+    "memory_rate": "published: microbench-blackwell `tma2d*_throughput` (L2, HBM; in params_b200.def); `tma_bytes_per_clk` an estimate",
+    "smem_rate": "datasheet (128 B/clk)",
+    "tmem_latency_200": "what-if (a worklog's kernel-level ~200 clk), not a source",
+    "tmem_latency_420": "what-if (arXiv 2512.02189's disputed 420 clk), not a source",
+}
+
+
+def table_b200_t06_sensitivity():
+    """tests/data/timing/b200t06_sensitivity.tsv (scripts/timing_sensitivity.py): each unit-level quantity made
+    slower, the rows re-predicted, the elasticity, and the unit-level measurement that would settle it"""
+    path = os.path.join(DATA, "b200t06_sensitivity.tsv")
+    lines = [x.rstrip("\n").split("\t") for x in open(path) if x.strip() and not x.startswith("#")]
+    head, rows = lines[0], lines[1:]
+    names = [h[:-3] for h in head[2:] if h.endswith("_us")]
+    short = [re.sub(r"^t06_attn_fwd_fp16_d128_full_", "", n) for n in names]
+    out = ["| quantity | made slower | " + " | ".join(f"{n}: us, e" for n in short) + " | settled by |",
+           "|---|---|" + "---:|" * len(names) + "---|"]
+    for r in rows:
+        cells = [f"{float(r[2 + 2 * i]):.1f}, {float(r[3 + 2 * i]):.2f}" for i in range(len(names))]
+        out.append(f"| `{r[0]}` | {r[1]} | " + " | ".join(cells) + f" | {T06_SETTLES.get(r[0], '')} |")
+    return "\n".join(out)
+
+
 def render_doc(text):
     for key, fn in (("h200", table_h200), ("mask", table_mask), ("b200", table_b200),
-                    ("b200attn", table_b200_attention), ("b200t06sweep", table_b200_t06sweep)):
+                    ("b200attn", table_b200_attention), ("b200t06sweep", table_b200_t06sweep),
+                    ("b200t06sens", table_b200_t06_sensitivity)):
         start, end = f"<!-- timing-table:{key} -->", "<!-- /timing-table -->"
         i = text.find(start)
         if i < 0:

@@ -28,6 +28,7 @@
 # checkout of facebookexperimental/triton holding python/tutorials (gen_triton_corpus.py's --src);
 # TUTORIALS_3_3 one of its release/3.3.x branch (3.3's tutorial 03 uses an API its later text does not).
 # Not in the default suite (downloads; minutes a release). Needs scripts/build.sh's build/tc5.
+# tests/ptx/triton_releases_dry.sh (CTest triton_releases_dry) runs it with stubs for git, pip and the generators.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:?usage: scripts/triton_releases.sh door|corpus|tutorials|t08t09|sm90|gluon|gluon1014|t06fwd [VERSION...]}
@@ -47,14 +48,27 @@ fi
 install_release() { # the release's wheel, alone, under $top/triton-V
   [ -d "$top/triton-$1/triton" ] || "$venv/bin/pip" install -q --no-deps --target "$top/triton-$1" "triton==$1"
 }
+release_branch() { # the branch of facebookexperimental/triton whose tutorial texts release $1 compiles: its own
+  # release branch (3.4 and 3.5: 3.5.x, 3.6 and 3.7: 3.7.x), HEAD for 3.9; 3.0-3.2 have none there: 3.3.x's, the oldest
+  case $1 in 3.[0-3].*) echo release/3.3.x ;; 3.4.*|3.5.*) echo release/3.5.x ;; 3.6.*|3.7.*) echo release/3.7.x ;;
+             3.8.*) echo release/3.8.x ;; *) echo HEAD ;; esac
+}
+tutorials_src() { # MIRROR REV: $top/src-REV (a branch without its release/) holding MIRROR's python/tutorials at REV,
+  # extracted once; prints its path
+  local src=$top/src-${2#release/}
+  if [ ! -d "$src/python/tutorials" ]; then
+    mkdir -p "$src/python/examples"
+    git --git-dir="$1" archive "$2" python/tutorials | tar -x -C "$src" || return
+  fi
+  echo "$src"
+}
 gluon_small() { # Gluon 07 and 08's matmuls at M=256 N=512 K=256 for 3.5-3.9 (CTest triton_releases_gluon_V:
   # tests/data/ptx/rel100/gluon/V), and 10, 11, 14 for 3.6-3.9 from their release branch's texts (3.5.x has none)
   local mirror=$1 gen=tests/data/ptx/census/gen_triton_corpus.py v c src out n
   for v in ${GLUON_VERSIONS:-3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}; do
     install_release "$v"
     case $v in 3.5.*) c=4b9250533 ;; 3.6.*|3.7.*) c=f489981e2 ;; 3.8.*) c=release/3.8.x ;; *) c=HEAD ;; esac
-    src=$top/src-${c#release/}
-    [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+    src=$(tutorials_src "$mirror" "$c")
     out=$top/gluon-small-$v
     rm -rf "$out"
     PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 --only '^(g07|g08)' \
@@ -68,8 +82,7 @@ gluon_small() { # Gluon 07 and 08's matmuls at M=256 N=512 K=256 for 3.5-3.9 (CT
     n=g07_matmul_pipelined_kernel_mmav5_128x256x64_b4_w4
     [ -f "$out/g08_matmul_warp_specialized_kernel_grouped8_128x256x64_b4_sub4.ptx" ] || cp "$out/$n.ptx" "$out/$n.json" "tests/data/ptx/rel100/gluon/$v/"
     case $v in 3.5.*) continue ;; 3.6.*|3.7.*) c=release/3.7.x ;; esac
-    src=$top/src-${c#release/}
-    [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+    src=$(tutorials_src "$mirror" "$c")
     PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out-101114" --arch 100 \
       --only '^(g10|g11|g14)' --work "$top/work-$v" > "$out-101114.log" 2>&1 || true
     echo "  10, 11, 14 (text of $c): $(ls "$out-101114"/*.ptx 2>/dev/null | wc -l) kernels ($out-101114.log)"
@@ -94,8 +107,7 @@ gluon_1014() { # Gluon 10, 11, 14 for 3.6-3.9 (issue 52, r52e): 3.8 and 3.9 from
     for part in 1011 14; do
       only='^(g10|g11)'; [ $part = 14 ] && only='^g14'
       case $v-$part in 3.6.*-1011) c=a7b1dbfb2 ;; 3.7.*-1011) c=f27af4187 ;; 3.[67].*) c=release/3.7.x ;; 3.8.*) c=release/3.8.x ;; *) c=HEAD ;; esac
-      src=$top/src-${c#release/}
-      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+      src=$(tutorials_src "$mirror" "$c")
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out/$part" --arch 100 \
         --only "$only" --work "$top/work-$v" > "$out/$part.log" 2>&1 || true
       echo "triton $v, Gluon $part (text of $c): $(ls "$out/$part"/*.ptx 2>/dev/null | wc -l) kernels ($out/$part.log)"
@@ -163,10 +175,8 @@ case $what in
     keep='^(t02_softmax_kernel_fp32_256x1024|t05_layer_norm_fwd_fused_fp16_256x1024|t10_block_scaled_matmul_mxfp8|g06_small_mma_kernel_lhssmem_commit_m64|g12_persistent_matmul_kernel_clc)$'
     for v in $versions; do
       install_release "$v"
-      case $v in 3.3.*) b=release/3.3.x ;; 3.4.*|3.5.*) b=release/3.5.x ;; 3.6.*|3.7.*) b=release/3.7.x ;;
-                 3.8.*) b=release/3.8.x ;; *) b=HEAD ;; esac
-      src=$top/src-${b#release/}
-      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$b" python/tutorials | tar -x -C "$src"; }
+      b=$(release_branch "$v")
+      src=$(tutorials_src "$mirror" "$b")
       out=$top/tut-$v
       rm -rf "$out"
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 \
@@ -212,10 +222,8 @@ case $what in
     [ "$what" = sm90 ] && versions=${*:-3.0.0 3.1.0 3.2.0 $versions}
     for v in $versions; do
       install_release "$v"
-      case $v in 3.[0-3].*) b=release/3.3.x ;; 3.4.*|3.5.*) b=release/3.5.x ;; 3.6.*|3.7.*) b=release/3.7.x ;;
-                 3.8.*) b=release/3.8.x ;; *) b=HEAD ;; esac
-      src=$top/src-${b#release/}
-      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$b" python/tutorials | tar -x -C "$src"; }
+      b=$(release_branch "$v")
+      src=$(tutorials_src "$mirror" "$b")
       if [ "$what" = t08t09 ]; then
         out=$top/t0809-$v arch=100 only='^(t08|t09)' vars='fp16'; opt=
       else
@@ -269,8 +277,7 @@ case $what in
     for v in ${*:-3.5.1 3.6.0 3.7.0}; do
       install_release "$v"
       case $v in 3.5.*) c=4b9250533 ;; *) c=b6201360e ;; esac
-      src=$top/src-$c
-      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$c" python/tutorials | tar -x -C "$src"; }
+      src=$(tutorials_src "$mirror" "$c")
       out=$top/gluon-$v
       rm -rf "$out"
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 \
@@ -279,8 +286,7 @@ case $what in
       # 07 (persistence) and 08 (warp specialisation): 3.6 and 3.7 need f489981e2's text (its aggregates'
       # __init__ as their frontend takes them; #7657's fails there: "Unsupported function referenced")
       case $v in 3.5.*) c78=4b9250533 ;; *) c78=f489981e2 ;; esac
-      src78=$top/src-$c78
-      [ -d "$src78/python/tutorials" ] || { mkdir -p "$src78/python/examples"; git --git-dir="$mirror" archive "$c78" python/tutorials | tar -x -C "$src78"; }
+      src78=$(tutorials_src "$mirror" "$c78")
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src78" --out "$out-78" --arch 100 \
         --only '^(g07|g08)' --work "$top/work-$v" > "$out-78.log" 2>&1 || true
       echo "  07, 08 (text of $c78): $(ls "$out-78"/*.ptx 2>/dev/null | wc -l) kernels ($out-78.log)"
@@ -299,10 +305,8 @@ case $what in
     gen=tests/data/ptx/census/gen_triton_corpus.py
     for v in ${*:-3.4.0 3.5.1 3.6.0 3.7.0 3.8.0 3.9.0}; do
       install_release "$v"
-      case $v in 3.3.*) b=release/3.3.x ;; 3.4.*|3.5.*) b=release/3.5.x ;; 3.6.*|3.7.*) b=release/3.7.x ;;
-                 3.8.*) b=release/3.8.x ;; *) b=HEAD ;; esac
-      src=$top/src-${b#release/}
-      [ -d "$src/python/tutorials" ] || { mkdir -p "$src/python/examples"; git --git-dir="$mirror" archive "$b" python/tutorials | tar -x -C "$src"; }
+      b=$(release_branch "$v")
+      src=$(tutorials_src "$mirror" "$b")
       out=$top/t06fwd-$v
       rm -rf "$out" "$out-1"
       PYTHONPATH="$top/triton-$v" nice "$venv/bin/python" $gen --src "$src" --out "$out" --arch 100 \

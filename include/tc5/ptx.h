@@ -189,6 +189,14 @@ typedef struct tc5_ptx_launch_cfg {
    * instruction issues once (docs/timing.md) */
   const uint16_t *timing_sass;
   uint32_t timing_sass_lines;
+  /* polled by the thread that called tc5_ptx_launch (which runs clusters
+   * too) between clusters and about every 65,536 warp-instructions it
+   * runs; nonzero stops the launch: every worker stops, the launch returns
+   * TC5_ECANCELED and the outputs hold what ran. NULL: never polled. The
+   * Python package polls Python's signal handlers, so a KeyboardInterrupt
+   * or a test's time limit stops a long launch. */
+  int (*interrupt)(void *ctx);
+  void *interrupt_ctx;
 } tc5_ptx_launch_cfg;
 
 typedef struct tc5_ptx_stats {

@@ -36,7 +36,8 @@ typedef enum tc5_status {
   TC5_EUNINIT,     /* read of memory that was never written                   */
   TC5_EBOUNDS,     /* address outside the modelled memory                     */
   TC5_EUNSUPPORTED, /* well-formed, but not modelled by tc5                   */
-  TC5_EHAZARD      /* the checker found a broken tcgen05 ordering rule       */
+  TC5_EHAZARD,     /* the checker found a broken tcgen05 ordering rule       */
+  TC5_ECANCELED    /* the caller stopped it (tc5_ptx_launch_cfg.interrupt)    */
 } tc5_status;
 
 /* "TC5_ERANGE" etc. Never NULL. */

@@ -39,6 +39,18 @@ static const char *const error_names[TC5_EHAZARD + 1] = {
 
 /* raises the Error subclass of st: message = the diagnostics, one a line;
  * .status = "TC5_E...", .messages = [...] */
+/* tc5_ptx_launch_cfg.interrupt for run_ptx: the launch runs in the calling
+ * thread with the GIL released; Python's signal handlers (SIGINT's
+ * KeyboardInterrupt, a test's SIGALRM/SIGPROF time limit) run here, in the
+ * main thread, and one that raises stops the launch, its exception pending */
+static int py_interrupt(void *ctx) {
+  (void)ctx;
+  PyGILState_STATE g = PyGILState_Ensure();
+  int r = PyErr_CheckSignals();
+  PyGILState_Release(g);
+  return r != 0;
+}
+
 static PyObject *raise(tc5_status st, const tc5_diag *dg, const char *what) {
   PyObject *cls = (unsigned)st <= TC5_EHAZARD && error_of[st] ? error_of[st] : error_base;
   PyObject *msgs = PyList_New(0);
@@ -924,6 +936,7 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   cfg.timing_trace = trace;
   cfg.timing_sample = tsample;
   cfg.timing_regs = tregs;
+  cfg.interrupt = py_interrupt;
   /* the GPU the model predicts for, for ptxas's register count */
   const char *tgpu = timing ? timing : getenv("TC5_TIMING");
   bool want_regs = !tregs && tgpu && *tgpu && strcmp(tgpu, "none");
@@ -948,6 +961,7 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
   free((void *)cfg.timing_sass);
   cfg.timing_sass = NULL;
   Py_END_ALLOW_THREADS
+  if (st == TC5_ECANCELED && PyErr_Occurred()) goto out; /* a signal handler's exception */
   if (st && st != TC5_EHAZARD) {
     raise(st, &dg, "run_ptx");
     goto out;

@@ -181,6 +181,41 @@ def _ptx_text(fn) -> str | None:
     return p
 
 
+def _register_ptx(fn):
+    """hands the compiled function fn's PTX to tc5's runtime (before its
+    kernels are loaded, on either calling path); tc5's error if it has none
+    or the runtime refuses it"""
+    ptx = _ptx_text(fn)
+    if ptx is None:
+        from . import UnsupportedError
+        raise UnsupportedError("tc5.cute: the compiled function has no PTX (compiled before "
+                               "tc5.cute.activate(), or with CUTE_DSL_KEEP without ptx)")
+    lib = _load()
+    lib.tc5cute_clear_error()
+    if lib.tc5cute_register_ptx(ptx.encode(), (getattr(fn, "function_name", None) or "cute").encode() + b".ptx"):
+        _raise_pending()
+
+
+def _raising(call, arg=None):
+    """call (a compiled function's launch, either calling path) wrapped so
+    that a failed launch raises tc5's error; arg, when given, maps each
+    positional and keyword argument first"""
+    def wrapped(self, *args, **kwargs):
+        _load().tc5cute_clear_error()
+        if arg is not None:
+            args = tuple(arg(a) for a in args)
+            kwargs = {k: arg(v) for k, v in kwargs.items()}
+        try:
+            r = call(self, *args, **kwargs)
+        except Exception as e:  # noqa: BLE001
+            _raise_pending(e)
+            raise
+        _raise_pending()
+        return r
+    wrapped.tc5 = True
+    return wrapped
+
+
 def _patch():
     """what tc5.cute changes in CuTe DSL's Python runtime (once): each
     compiled function registers its PTX with tc5's runtime before its
@@ -197,37 +232,15 @@ def _patch():
     load = cls._load_cuda_library
 
     def _load_cuda_library(self):
-        ptx = _ptx_text(self)
-        if ptx is None:
-            from . import UnsupportedError
-            raise UnsupportedError("tc5.cute: the compiled function has no PTX (compiled before "
-                                   "tc5.cute.activate(), or with CUTE_DSL_KEEP without ptx)")
-        lib = _load()
-        lib.tc5cute_clear_error()
-        if lib.tc5cute_register_ptx(ptx.encode(), (getattr(self, "function_name", None) or "cute").encode() + b".ptx"):
-            _raise_pending()
+        _register_ptx(self)
         return load(self)
 
     cls._load_cuda_library = _load_cuda_library
     cls.num_devices = property(lambda self: 1)
 
-    def wrap(run):
-        def run_compiled_program(self, exe_args):
-            lib = _load()
-            lib.tc5cute_clear_error()
-            try:
-                r = run(self, exe_args)
-            except Exception as e:  # noqa: BLE001
-                _raise_pending(e)
-                raise
-            _raise_pending()
-            return r
-        run_compiled_program.tc5 = True
-        return run_compiled_program
-
     for k in (je.JitExecutor, je.JitCompiledFunction):
         if not getattr(k.run_compiled_program, "tc5", False):
-            k.run_compiled_program = wrap(k.run_compiled_program)
+            k.run_compiled_program = _raising(k.run_compiled_program)
 
     _patch_tvm_ffi()
 
@@ -333,41 +346,16 @@ def _patch_tvm_ffi():
 
     def _create_tvm_ffi_function(self):
         if getattr(self, "engine", None) is not None and getattr(self, "has_gpu_module", True):
-            ptx = _ptx_text(self)
-            if ptx is None:
-                from . import UnsupportedError
-                raise UnsupportedError("tc5.cute: the compiled function has no PTX (compiled before "
-                                       "tc5.cute.activate(), or with CUTE_DSL_KEEP without ptx)")
-            lib = _load()
-            lib.tc5cute_clear_error()
-            if lib.tc5cute_register_ptx(ptx.encode(),
-                                        (getattr(self, "function_name", None) or "cute").encode() + b".ptx"):
-                _raise_pending()
+            _register_ptx(self)
         return create(self)
 
     _create_tvm_ffi_function.tc5 = True
     base._create_tvm_ffi_function = _create_tvm_ffi_function
 
-    def wrap(call):
-        def __call__(self, *args, **kwargs):
-            lib = _load()
-            lib.tc5cute_clear_error()
-            args = tuple(_tvm_ffi_arg(a) for a in args)
-            kwargs = {k: _tvm_ffi_arg(v) for k, v in kwargs.items()}
-            try:
-                r = call(self, *args, **kwargs)
-            except Exception as e:  # noqa: BLE001
-                _raise_pending(e)
-                raise
-            _raise_pending()
-            return r
-        __call__.tc5 = True
-        return __call__
-
     for name in ("TVMFFIJitCompiledFunction", "TVMFFIJitCompiledFunctionWithKwargs"):
         cls = getattr(tp, name, None)
         if cls is not None and not getattr(cls.__call__, "tc5", False):
-            cls.__call__ = wrap(cls.__call__)
+            cls.__call__ = _raising(cls.__call__, _tvm_ffi_arg)
 
 
 # ---------------------------------------------------------------------------

@@ -249,7 +249,23 @@ typedef struct worker {
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
   struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
   struct tm_cta **tms;   /* the CTAs' timing states, by rank (timing on) */
+  bool caller;           /* the thread that called tc5_ptx_launch: it polls cfg.interrupt */
+  uint64_t polled;       /* its warp-instructions at the last poll */
 } worker;
+
+/* The caller's interrupt (tc5_ptx_launch_cfg.interrupt), polled by the
+ * calling thread about every 2^16 warp-instructions it runs (`steps`, its
+ * running count; UINT64_MAX: poll now): true when the launch is to stop,
+ * the launch failed with TC5_ECANCELED. */
+static bool interrupted(worker *wk, ptx_warp *w, uint64_t steps) {
+  ptx_launch *L = wk->L;
+  if (!wk->caller || !L->cfg.interrupt) return false;
+  if (steps != UINT64_MAX && steps - wk->polled < (1u << 16)) return false;
+  if (steps != UINT64_MAX) wk->polled = steps;
+  if (!L->cfg.interrupt(L->cfg.interrupt_ctx)) return false;
+  ptx_fail(w, NULL, -1, TC5_ECANCELED, 0, "stopped by the caller's interrupt");
+  return true;
+}
 
 /* CTA `rank` of cluster `cluster` */
 static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
@@ -438,7 +454,7 @@ static void cluster_run_sched(worker *wk) {
     total += best->steps - before;
     s->clock += best->steps - before;
     new_epochs(cl);
-    if (r < 0) return;
+    if (r < 0 || interrupted(wk, best, total)) return;
     if (r == 1) {
       for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
       ptx_cluster_bar_check(cl);
@@ -485,7 +501,7 @@ static void cluster_run(worker *wk) {
         total += w->steps - before;
         ran = true;
         new_epochs(cl);
-        if (r < 0) return;
+        if (r < 0 || interrupted(wk, w, total)) return;
         if (r == 1) { /* a warp left: barriers may now be complete */
           for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
           ptx_cluster_bar_check(cl);
@@ -551,6 +567,8 @@ static void *worker_main(void *arg) {
       pthread_mutex_unlock(L->lock);
       break;
     }
+    wk->polled = 0;
+    if (interrupted(wk, &wk->c[0].warps[0], UINT64_MAX)) break;
     if (wk->cl.sched) {
       ptx_sched_reset(wk->cl.sched, L->schedule, i, wk->cl.n * L->warps_per_cta);
       cluster_run_sched(wk);
@@ -1049,6 +1067,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
     }
     started++;
   }
+  if (started) wk[0].caller = true; /* worker 0 runs in this thread: it polls cfg.interrupt */
   if (!st) {
     bool running[256] = {false};
     for (unsigned k = 1; k < started && k < 256; k++)

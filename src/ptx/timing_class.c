@@ -31,11 +31,17 @@ static bool fsel_op(const char *op) {
   return starts(op, "setp.") || starts(op, "selp.") || starts(op, "min.") || starts(op, "max.");
 }
 
+/* integer multiplies and multiply-adds: ptxas makes IMAD (IMAD.WIDE, IMAD.HI)
+ * of them, which the H200 issues on a pipe of its own, not the integer
+ * ALU's (t47s, run 8's issue_imad_lop3: IMAD and LOP3 alternating at 1.04
+ * clk a warp-instruction, each 2.0 alone) */
+static bool imad_op(const char *op) { return starts(op, "mul.") || starts(op, "mad."); }
+
 static uint8_t class_of(const ptx_insn *in, const char *op) {
   const insn_traits *t = &in->traits;
   bool rd = t->flags & IT_READ, wr = t->flags & IT_WRITE;
   switch ((insn_tclass)t->tclass) {
-  case TC_INT: return TM_C_INT;
+  case TC_INT: return imad_op(op) ? TM_C_IMAD : TM_C_INT;
   case TC_FP32: return fsel_op(op) ? TM_C_FSEL : TM_C_FP32;
   case TC_FP16X2: return TM_C_FP16X2;
   case TC_FP64: return TM_C_FP64;

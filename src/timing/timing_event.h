@@ -42,6 +42,7 @@ typedef enum tm_class {
   TM_C_CONV_FLOAT,     /* cvt between float widths (f16/bf16/f32): TM_C_CONV is int<->float */
   TM_C_REG_MOVE,       /* mov between registers (packs/unpacks included), unguarded: ptxas coalesces it (t47b2) */
   TM_C_FSEL,           /* f32 setp/selp/min/max (FSETP, FSEL, FMNMX): issue_fsel, on the ALU pipe where fsel_alu_pipe (t47r2) */
+  TM_C_IMAD,           /* integer mul/mad (IMAD): issue_int, on a pipe of its own where imad_pipe, else the ALU's (t47s, run 8) */
   TM_C_COUNT
 } tm_class;
 

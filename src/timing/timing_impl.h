@@ -26,7 +26,7 @@ typedef struct tm_param_row {
   TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk) TM_FIELD(tc_floor_clk) TM_FIELD(tc_floor_n_per_clk)       \
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
   TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency) TM_FIELD(l2_write_bytes_per_clk) TM_FIELD(issue_from_sass) \
-  TM_FIELD(issue_queue) TM_FIELD(issue_fsel) TM_FIELD(fsel_alu_pipe) TM_FIELD(pipe_dispatch)
+  TM_FIELD(issue_queue) TM_FIELD(issue_fsel) TM_FIELD(fsel_alu_pipe) TM_FIELD(pipe_dispatch) TM_FIELD(ptxas_order) TM_FIELD(imad_pipe)
 
 typedef struct tm_params {
   const char *gpu;
@@ -87,7 +87,8 @@ typedef struct tm_groups {
 } tm_groups;
 
 typedef struct tm_warp {
-  double clock;          /* cycles: when its next instruction can issue */
+  double clock;          /* cycles: when its next instruction can issue (every instruction so far dispatched) */
+  double front;          /* ptxas_order (t47s): the in-order front of its register arithmetic; <= clock */
   double span_start;     /* trace: the open span's start (<0: none) */
   uint32_t span_line;
   const char *span_name;
@@ -114,7 +115,7 @@ typedef struct tm_cal {
 double tm_cal_take(tm_cal *c, double start);
 /* the pipes a scheduler keeps a busy calendar of (t47p): a class whose
  * pipe is busy more than one clock a warp-instruction (tm_pipe_slot) */
-enum { TM_PS_INT, TM_PS_FP32, TM_PS_FP64, TM_PS_SFU, TM_PS_CONV, TM_PS_SHFL, TM_PS_MMA_SYNC, TM_PS_COUNT };
+enum { TM_PS_INT, TM_PS_FP32, TM_PS_FP64, TM_PS_SFU, TM_PS_CONV, TM_PS_SHFL, TM_PS_MMA_SYNC, TM_PS_IMAD, TM_PS_COUNT };
 int tm_pipe_slot(unsigned pipe); /* warp_clock.c: a pipe's calendar (TM_PS_*), or -1: none */
 /* warp_clock.c: the first cycle >= start whose dispatch slot is free and
  * whose pipe is free for `busy` cycles from it, both taken */
@@ -147,6 +148,7 @@ typedef struct tm_cta {
   tm_evbuf ev;
 } tm_cta;
 double tm_fp32_lanes(const tm_insn *ti); /* warp_clock.c: 2 for an .f32x2 instruction, else 1 */
+int tm_order_of(unsigned cls); /* warp_clock.c: the order a class keeps under ptxas_order (TM_ORD_*: 0 flush, 1 front, 2 float) */
 unsigned tm_pipe_of(const tm_params *p, unsigned cls); /* warp_clock.c: the pipe a class's issue occupies (TM_C_FSEL: TM_C_INT's where fsel_alu_pipe) */
 
 typedef struct tm_launch {

@@ -97,6 +97,7 @@ static void wait_until(tm_cta *t, uint32_t warp, double at, uint32_t src, double
   span_close(t, warp);
   ev_flow(t, src, src_ts, warp, at);
   w->clock = at;
+  w->front = dmax(w->front, at);
 }
 
 /* the SFU track: spans merged while the unit stays busy (a gap of more
@@ -190,6 +191,7 @@ int tm_pipe_slot(unsigned pipe) {
   case TM_C_CONV: return TM_PS_CONV;
   case TM_C_SHFL: return TM_PS_SHFL;
   case TM_C_MMA_SYNC: return TM_PS_MMA_SYNC;
+  case TM_C_IMAD: return TM_PS_IMAD;
   default: return -1;
   }
 }
@@ -241,6 +243,7 @@ double tm_fp32_lanes(const tm_insn *ti) { return ti->bytes > 4 ? 2 : 1; }
 unsigned tm_pipe_of(const tm_params *p, unsigned cls) {
   if (cls >= TM_C_COUNT) return 0;
   if (cls == TM_C_FSEL) return p->fsel_alu_pipe ? TM_C_INT : TM_C_FP32;
+  if (cls == TM_C_IMAD) return p->imad_pipe ? TM_C_IMAD : TM_C_INT; /* t47s: IMAD's own pipe (run 8), else the ALU's */
   return cls;
 }
 
@@ -266,11 +269,54 @@ static double cp_async_src_bytes(const tm_insn *ti, const chk_insn *ci, const ui
   return all;
 }
 
+/* the order a class keeps among the warp's instructions where ptxas's
+ * SASS is known and the table says so (ptxas_order, t47s). ptxas lists-
+ * schedules each stretch of straight-line code: an arithmetic instruction
+ * that waits for an operand is placed after the independent instructions
+ * that follow it, so on silicon its wait holds back only what depends on
+ * it (run 6's intf loops: ISETP, ISETP, FFMA, SEL, ISETP, FFMA, ... at the
+ * ALU pipe's 4 clk a pair, not the PTX order's 6). Three kinds:
+ *   TM_ORD_FLOAT  register arithmetic: issues when its operands are ready,
+ *                 at or after the warp's in-order front; a wait for an
+ *                 operand does not move the front (later independent
+ *                 instructions go first);
+ *   TM_ORD_FRONT  shared/global/local memory, shuffles, mma.sync: in order
+ *                 with each other at the front (ptxas hoists them above
+ *                 independent arithmetic, never across each other), a
+ *                 wait for an operand moves the front;
+ *   TM_ORD_FLUSH  everything else (branches, barriers, mbarriers, waits,
+ *                 asynchronous units, fences, atomics): after every
+ *                 instruction before it, as without the rule */
+enum { TM_ORD_FLUSH, TM_ORD_FRONT, TM_ORD_FLOAT };
+int tm_order_of(unsigned cls) {
+  switch (cls) {
+  case TM_C_INT:
+  case TM_C_FP32:
+  case TM_C_FP16X2:
+  case TM_C_FP64:
+  case TM_C_SFU:
+  case TM_C_CONV:
+  case TM_C_CONV_FLOAT:
+  case TM_C_MOVE:
+  case TM_C_FSEL:
+  case TM_C_IMAD: return TM_ORD_FLOAT;
+  case TM_C_LD_SHARED:
+  case TM_C_ST_SHARED:
+  case TM_C_LD_GLOBAL:
+  case TM_C_ST_GLOBAL:
+  case TM_C_LOCAL:
+  case TM_C_SHFL:
+  case TM_C_MMA_SYNC: return TM_ORD_FRONT;
+  default: return TM_ORD_FLUSH;
+  }
+}
+
 /* a class's issue cost: cycles its pipe is busy a warp-instruction (>= 1) */
 static double issue_of(const tm_params *p, const tm_insn *ti) {
   double issue = p->issue_other;
   switch ((tm_class)ti->cls) {
-  case TM_C_INT: issue = p->issue_int; break;
+  case TM_C_INT:
+  case TM_C_IMAD: issue = p->issue_int; break; /* IMAD: its pipe, tm_pipe_of */
   case TM_C_FP32: issue = p->issue_fp32 * tm_fp32_lanes(ti); break;
   case TM_C_FSEL: issue = p->issue_fsel; break; /* its pipe: tm_pipe_of */
   case TM_C_FP16X2: issue = p->issue_fp16x2; break;
@@ -309,12 +355,16 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
     return;
   }
   /* the scoreboard: sources (and the guard) ready */
-  double start = w->clock;
-  if (ci->guard >= lo && ci->guard < hi) start = dmax(start, w->ready[ci->guard - lo]);
+  double opnd = 0;
+  if (ci->guard >= lo && ci->guard < hi) opnd = dmax(opnd, w->ready[ci->guard - lo]);
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];
-    if (!(g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) start = dmax(start, w->ready[g->reg - lo]);
+    if (!(g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) opnd = dmax(opnd, w->ready[g->reg - lo]);
   }
+  /* ptxas's order (tm_order_of): off, or the SASS unknown, every instruction flushes (PTX order) */
+  int ord = p->ptxas_order && l->issue_w ? tm_order_of(ti->cls) : TM_ORD_FLUSH;
+  double start = dmax(ord == TM_ORD_FLUSH ? w->clock : w->front, opnd);
+  bool floated = ord == TM_ORD_FLOAT && opnd > w->front;
   uint32_t nsch = p->schedulers >= 1 && p->schedulers <= TM_CAL_SCHED ? (uint32_t)p->schedulers : 1;
   double issue = issue_of(p, ti);
   /* ptxas's SASS known (sass_weights.c): the instruction is the n SASS
@@ -419,12 +469,14 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
    * wait for it, the pipe's next instruction does) */
   t->work[TC5_TU_ISSUE] += n / p->schedulers;
   t->pipe[pipe] += busy / p->schedulers;
-  w->clock = start + (ps >= 0 || issue <= 1 ? n : n < 1 ? n * issue : n > issue ? n : issue);
+  double end = start + (ps >= 0 || issue <= 1 ? n : n < 1 ? n * issue : n > issue ? n : issue);
+  w->clock = dmax(w->clock, end);
+  if (!floated) w->front = ord == TM_ORD_FLUSH ? w->clock : end; /* a floated instruction leaves the front where it was */
   /* an arithmetic instruction folded into another's SASS (n = 0: a shift
    * into an LEA, and + setp into an R2P, a parameter into a constant
    * operand) has no latency of its own: the SASS that does its work is
    * charged on its line */
-  if (n == 0 && (ti->cls <= TM_C_MOVE || ti->cls == TM_C_FSEL)) lat = 0;
+  if (n == 0 && (ti->cls <= TM_C_MOVE || ti->cls == TM_C_FSEL || ti->cls == TM_C_IMAD)) lat = 0;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];
     if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = start + lat;

@@ -28,6 +28,7 @@ static const struct {
     [TC5_EBOUNDS] = {"TC5_EBOUNDS", "address out of bounds"},
     [TC5_EUNSUPPORTED] = {"TC5_EUNSUPPORTED", "not modelled by tc5"},
     [TC5_EHAZARD] = {"TC5_EHAZARD", "tcgen05 ordering rule broken (checker finding)"},
+    [TC5_ECANCELED] = {"TC5_ECANCELED", "stopped by the caller"},
 };
 
 const char *tc5_status_name(tc5_status s) {

@@ -37,25 +37,43 @@ static void on_finding(void *ctx, const tc5_check_finding *f) {
   if (ngot < 8) got[ngot++] = *f;
 }
 
-static tc5_status run(uint32_t wait, tc5_check_mode mode, tc5_ptx_stats *stats, tc5_diag *dg) {
-  tc5_ptx_module *m;
-  tc5_diag_init(dg);
-  tc5_status st = tc5_ptx_load(kernel, strlen(kernel), "c.ptx", &m, dg);
-  if (st) return st;
-  uint32_t out[32];
-  tc5_ptx_arg args[2] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = sizeof out}, {.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = wait}};
+/* what every launch of these tests shares: the module loaded (named name),
+ * one host thread, the findings to on_finding (ngot counts them), freed */
+static tc5_ptx_launch_cfg cfg_for(unsigned block, tc5_check_mode mode) {
   tc5_ptx_launch_cfg cfg;
   tc5_ptx_launch_init(&cfg);
-  cfg.block[0] = 32;
+  cfg.block[0] = block;
   cfg.threads = 1;
   cfg.check = mode;
   cfg.on_finding = on_finding;
+  return cfg;
+}
+static tc5_status launch(const char *src, const char *name, const tc5_ptx_launch_cfg *cfg, tc5_ptx_arg *args,
+                         unsigned nargs, tc5_ptx_stats *stats, tc5_diag *dg) {
+  tc5_ptx_module *m;
+  tc5_diag_init(dg);
+  tc5_status st = tc5_ptx_load(src, strlen(src), name, &m, dg);
+  if (st) return st;
   ngot = 0;
-  st = tc5_ptx_launch(m, &cfg, args, 2, stats, dg);
+  if (stats) memset(stats, 0, sizeof *stats);
+  st = tc5_ptx_launch(m, cfg, args, nargs, stats, dg);
   tc5_ptx_free(m);
+  return st;
+}
+
+static tc5_status run(uint32_t wait, tc5_check_mode mode, tc5_ptx_stats *stats, tc5_diag *dg) {
+  uint32_t out[32];
+  tc5_ptx_arg args[2] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = sizeof out}, {.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = wait}};
+  tc5_ptx_launch_cfg cfg = cfg_for(32, mode);
+  tc5_status st = launch(kernel, "c.ptx", &cfg, args, 2, stats, dg);
   if (!st) assert_int_equal(out[5], 7);
   return st;
 }
+
+/* the tests' output words, diagnostics and statistics (of the last launch) */
+static uint32_t out[128];
+static tc5_diag dg;
+static tc5_ptx_stats st;
 
 static void test_rules_table(void **s) {
   (void)s;
@@ -91,8 +109,6 @@ static void test_rules_table(void **s) {
 
 static void test_finding(void **s) {
   (void)s;
-  tc5_diag dg;
-  tc5_ptx_stats st;
   /* correct: no finding in any mode */
   assert_int_equal(run(1, TC5_CHECK_STRICT, &st, &dg), TC5_OK);
   assert_int_equal(ngot, 0);
@@ -129,31 +145,34 @@ static void test_finding(void **s) {
 
 /* ---- issue 33: never-written reads, rule levels, the rules of ConSan's classes ---- */
 static tc5_status run_src(const char *src, unsigned block, uint32_t param, tc5_check_mode mode,
-                          const tc5_check_override *rules, unsigned nrules, uint32_t *out, tc5_ptx_stats *stats,
-                          tc5_diag *dg) {
-  tc5_ptx_module *m;
-  tc5_diag_init(dg);
-  tc5_status st = tc5_ptx_load(src, strlen(src), "i33.ptx", &m, dg);
-  if (st) return st;
+                          const tc5_check_override *rules, unsigned nrules, uint32_t *words, tc5_ptx_stats *stats,
+                          tc5_diag *diag) {
   static uint32_t scratch[64];
   memset(scratch, 0, sizeof scratch);
   for (unsigned i = 0; i < 16; i++) scratch[i] = 100 + i;
-  tc5_ptx_arg args[3] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = 4 * 128},
+  tc5_ptx_arg args[3] = {{.kind = TC5_PTX_ARG_BUFFER, .data = words, .bytes = 4 * 128},
                          {.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = param},
                          {.kind = TC5_PTX_ARG_BUFFER, .data = scratch, .bytes = sizeof scratch}};
-  tc5_ptx_launch_cfg cfg;
-  tc5_ptx_launch_init(&cfg);
-  cfg.block[0] = block;
-  cfg.threads = 1;
-  cfg.check = mode;
+  tc5_ptx_launch_cfg cfg = cfg_for(block, mode);
   cfg.rules = rules;
   cfg.nrules = nrules;
-  cfg.on_finding = on_finding;
-  ngot = 0;
-  memset(stats, 0, sizeof *stats);
-  st = tc5_ptx_launch(m, &cfg, args, 3, stats, dg);
-  tc5_ptx_free(m);
-  return st;
+  return launch(src, "i33.ptx", &cfg, args, 3, stats, diag);
+}
+/* src with parameter p on `block` threads, the rules at their levels: into out, st, dg */
+static tc5_status run_p(const char *src, unsigned block, uint32_t p, tc5_check_mode mode) {
+  return run_src(src, block, p, mode, NULL, 0, out, &st, &dg);
+}
+static unsigned rule_of(const char *id);
+/* ... and it ran through with no finding */
+static void silent(const char *src, unsigned block, uint32_t p, tc5_check_mode mode) {
+  assert_int_equal(run_p(src, block, p, mode), TC5_OK);
+  assert_int_equal(ngot, 0);
+}
+/* ... and it stopped on one finding, of rule */
+static void found_once(const char *src, unsigned block, uint32_t p, tc5_check_mode mode, const char *rule) {
+  assert_int_equal(run_p(src, block, p, mode), TC5_EHAZARD);
+  assert_int_equal(ngot, 1);
+  assert_int_equal(got[0].rule, rule_of(rule));
 }
 #define HDR ".version 8.7\n.target sm_100a\n.address_size 64\n" \
             ".visible .entry k(.param .u64 out, .param .u32 p, .param .u64 g) {\n" \
@@ -180,11 +199,8 @@ static const char *uninit_ld = HDR
 
 static void test_uninit_goes_on(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
   memset(out, 0, sizeof out);
-  assert_int_equal(run_src(uninit_ld, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(run_p(uninit_ld, 32, 0, TC5_CHECK_DEFAULT), TC5_EHAZARD);
   assert_int_equal(out[3], 0xFFFFFFFFu); /* the run went on, reading poison */
   assert_int_equal(ngot, 1);
   assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
@@ -205,8 +221,7 @@ static void test_uninit_goes_on(void **s) {
   assert_int_equal(run_src(uninit_ld, 32, 0, TC5_CHECK_STRICT, &o, 1, out, &st, &dg), TC5_OK);
   assert_int_equal(ngot, 0);
   /* --check=none: not tracked, and the run is not stopped either */
-  assert_int_equal(run_src(uninit_ld, 32, 0, TC5_CHECK_NONE, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(uninit_ld, 32, 0, TC5_CHECK_NONE);
   /* an always rule takes no level; unknown names and levels are named */
   assert_int_equal(tc5_check_override_parse("partial-warp-aligned=off", &o, &dg), TC5_EINVAL);
   assert_non_null(strstr(dg.issue[dg.count - 1].message, "takes no level"));
@@ -245,44 +260,30 @@ static const char *uninit_flow = HDR
 
 static void test_tmem_uninit_ld_used(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
   /* the value reaches memory: found at the store, naming the load */
-  assert_int_equal(run_src(uninit_flow, 32, 1, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+  found_once(uninit_flow, 32, 1, TC5_CHECK_DEFAULT, "tmem-uninit-read");
   assert_int_equal(got[0].line, 22); /* st.global */
   assert_int_equal(got[0].line2, 13); /* the tcgen05.ld */
   assert_non_null(strstr(got[0].text, "st.global.b32 uses a value"));
   assert_non_null(strstr(got[0].text, "lane 0 column 0"));
   /* a guard computed from it: found at the guarded instruction */
-  assert_int_equal(run_src(uninit_flow, 32, 2, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+  found_once(uninit_flow, 32, 2, TC5_CHECK_DEFAULT, "tmem-uninit-read");
   assert_int_equal(got[0].line, 27);
   assert_non_null(strstr(got[0].text, "is guarded by a predicate"));
 }
 
 static void test_tmem_uninit_ld_unused(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
   /* discarded by selp: silent in default mode, the kernel's result right */
   memset(out, 0, sizeof out);
-  assert_int_equal(run_src(uninit_flow, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(uninit_flow, 32, 0, TC5_CHECK_DEFAULT);
   assert_int_equal(out[7], 0x3F800000u);
   /* overwritten before any use: silent even where it is selected */
   memset(out, 0, sizeof out);
-  assert_int_equal(run_src(uninit_flow, 32, 5, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(uninit_flow, 32, 5, TC5_CHECK_DEFAULT);
   assert_int_equal(out[7], 0x40000000u);
   /* strict: the load itself */
-  assert_int_equal(run_src(uninit_flow, 32, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+  found_once(uninit_flow, 32, 0, TC5_CHECK_STRICT, "tmem-uninit-read");
   assert_int_equal(got[0].line, 13);
 }
 
@@ -310,25 +311,18 @@ static const char *uninit_st_shared = HDR
 
 static void test_tmem_uninit_st_shared(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
   /* stored, never read: silent */
-  assert_int_equal(run_src(uninit_st_shared, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(uninit_st_shared, 32, 0, TC5_CHECK_DEFAULT);
   /* stored, loaded and stored to global memory: found there, naming the tcgen05.ld */
-  assert_int_equal(run_src(uninit_st_shared, 32, 1, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+  found_once(uninit_st_shared, 32, 1, TC5_CHECK_DEFAULT, "tmem-uninit-read");
   assert_int_equal(got[0].line, 23); /* st.global */
   assert_int_equal(got[0].line2, 14); /* the tcgen05.ld */
   /* overwritten by another store before the load: silent, the later value read */
   memset(out, 0, sizeof out);
-  assert_int_equal(run_src(uninit_st_shared, 32, 3, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(uninit_st_shared, 32, 3, TC5_CHECK_DEFAULT);
   assert_int_equal(out[5], 0x40000000u);
   /* strict: the load itself */
-  assert_int_equal(run_src(uninit_st_shared, 32, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(run_p(uninit_st_shared, 32, 0, TC5_CHECK_STRICT), TC5_EHAZARD);
   assert_int_equal(ngot, 1);
   assert_int_equal(got[0].line, 14);
 }
@@ -363,19 +357,13 @@ static void test_tmem_uninit_pure_ops(void **s) {
              " st.global.b32 [%rd3], %r9;\n"
              " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;\n"
              " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n ret;\n}\n");
-    uint32_t out[128];
-    tc5_diag dg;
-    tc5_ptx_stats st;
     memset(out, 0, sizeof out);
     print_message("%s", ops[i]);
     /* discarded: followed through the instruction, silent */
-    assert_int_equal(run_src(src, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
-    assert_int_equal(ngot, 0);
+    silent(src, 32, 0, TC5_CHECK_DEFAULT);
     assert_int_equal(out[3], 7);
     /* selected: reported where it leaves the registers, naming the load */
-    assert_int_equal(run_src(src, 32, 1, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-    assert_int_equal(ngot, 1);
-    assert_int_equal(got[0].rule, rule_of("tmem-uninit-read"));
+    found_once(src, 32, 1, TC5_CHECK_DEFAULT, "tmem-uninit-read");
     assert_int_equal(got[0].line2, 13); /* the tcgen05.ld */
     assert_non_null(strstr(got[0].text, "st.global.b32 uses a value"));
   }
@@ -398,22 +386,14 @@ static const char *smem_uninit_flow = HDR
 
 static void test_smem_uninit_ld_flow(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
   memset(out, 0, sizeof out);
-  assert_int_equal(run_src(smem_uninit_flow, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(smem_uninit_flow, 32, 0, TC5_CHECK_DEFAULT);
   assert_int_equal(out[5], 7);
-  assert_int_equal(run_src(smem_uninit_flow, 32, 1, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("smem-uninit-read"));
+  found_once(smem_uninit_flow, 32, 1, TC5_CHECK_DEFAULT, "smem-uninit-read");
   assert_int_equal(got[0].line, 20); /* st.global */
   assert_int_equal(got[0].line2, 18); /* the load of the slot nothing wrote */
   assert_non_null(strstr(got[0].text, "st.global.b32 uses a value"));
-  assert_int_equal(run_src(smem_uninit_flow, 32, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("smem-uninit-read"));
+  found_once(smem_uninit_flow, 32, 0, TC5_CHECK_STRICT, "smem-uninit-read");
   assert_int_equal(got[0].line, 18);
 }
 
@@ -443,18 +423,14 @@ static bool found(const char *rule, uint32_t line) {
 
 static void test_cp_unused_dealloc(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
   /* default: the copy's values are never read, nothing uses Tensor Memory after the dealloc */
-  assert_int_equal(run_src(cp_unused, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(cp_unused, 32, 0, TC5_CHECK_DEFAULT);
   /* strict: the copy's never-written source, the dealloc with the copy in flight */
-  assert_int_equal(run_src(cp_unused, 32, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(run_p(cp_unused, 32, 0, TC5_CHECK_STRICT), TC5_EHAZARD);
   assert_true(found("smem-uninit-read", 19));
   assert_true(found("dealloc-inflight", 20));
   /* default, Tensor Memory allocated again after the dealloc: reported at the dealloc */
-  assert_int_equal(run_src(cp_unused, 32, 1, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
+  assert_int_equal(run_p(cp_unused, 32, 1, TC5_CHECK_DEFAULT), TC5_EHAZARD);
   assert_int_equal(ngot, 1);
   assert_true(found("dealloc-inflight", 20));
   assert_non_null(strstr(got[0].text, "uses Tensor Memory after it"));
@@ -472,14 +448,8 @@ static const char *race = HDR
 
 static void test_smem_race(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
-  assert_int_equal(run_src(race, 64, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
-  assert_int_equal(run_src(race, 64, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("smem-race"));
+  silent(race, 64, 1, TC5_CHECK_STRICT);
+  found_once(race, 64, 0, TC5_CHECK_DEFAULT, "smem-race");
   assert_non_null(strstr(got[0].text, "read-after-write"));
   assert_int_equal(got[0].line, 14);  /* the ld.shared */
   assert_int_equal(got[0].line2, 12); /* the st.shared */
@@ -495,15 +465,9 @@ static const char *cpa = HDR
 
 static void test_cp_async_unwaited(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
-  assert_int_equal(run_src(cpa, 32, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(cpa, 32, 1, TC5_CHECK_STRICT);
   assert_int_equal(out[0], 101);
-  assert_int_equal(run_src(cpa, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("cp-async-unwaited"));
+  found_once(cpa, 32, 0, TC5_CHECK_DEFAULT, "cp-async-unwaited");
   assert_int_equal(got[0].line2, 11);
 }
 
@@ -526,26 +490,17 @@ static const char *cpa_gran3 = CPA_GRAN(" @%p2 cp.async.ca.shared.global [%r3+8]
 
 static void test_cp_async_granule(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
   /* two groups: the first's bytes are complete, the second's are not */
-  assert_int_equal(run_src(cpa_gran2, 64, 0, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(cpa_gran2, 64, 0, TC5_CHECK_STRICT);
   assert_int_equal(out[0], 100);
-  assert_int_equal(run_src(cpa_gran2, 64, 4, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("cp-async-unwaited"));
+  found_once(cpa_gran2, 64, 4, TC5_CHECK_DEFAULT, "cp-async-unwaited");
   assert_int_equal(got[0].line2, 13); /* the second cp.async */
   /* three groups: the first two complete (the older two share a slot), the third not */
   for (uint32_t off = 0; off <= 4; off += 4) {
-    assert_int_equal(run_src(cpa_gran3, 64, off, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
-    assert_int_equal(ngot, 0);
+    silent(cpa_gran3, 64, off, TC5_CHECK_STRICT);
     assert_int_equal(out[0], 100 + off / 4);
   }
-  assert_int_equal(run_src(cpa_gran3, 64, 8, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("cp-async-unwaited"));
+  found_once(cpa_gran3, 64, 8, TC5_CHECK_DEFAULT, "cp-async-unwaited");
   assert_int_equal(got[0].line2, 15); /* the third cp.async */
 }
 
@@ -563,15 +518,9 @@ static const char *bulk_ld = HDR
 
 static void test_async_dst_inflight(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
-  assert_int_equal(run_src(bulk_ld, 32, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(bulk_ld, 32, 1, TC5_CHECK_STRICT);
   assert_int_equal(out[0], 102);
-  assert_int_equal(run_src(bulk_ld, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("async-dst-inflight"));
+  found_once(bulk_ld, 32, 0, TC5_CHECK_DEFAULT, "async-dst-inflight");
   assert_int_equal(got[0].line2, 14);
 }
 
@@ -587,14 +536,8 @@ static const char *bulk_st = HDR
 
 static void test_async_src_inflight(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
-  assert_int_equal(run_src(bulk_st, 32, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
-  assert_int_equal(run_src(bulk_st, 32, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("async-src-inflight"));
+  silent(bulk_st, 32, 1, TC5_CHECK_STRICT);
+  found_once(bulk_st, 32, 0, TC5_CHECK_DEFAULT, "async-src-inflight");
   /* without the proxy fence the bulk copy reads generic-proxy stores */
 }
 
@@ -622,11 +565,7 @@ static const char *two_fences = HDR
 
 static void test_proxy_fence_first_after_store(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
-  assert_int_equal(run_src(two_fences, 64, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(two_fences, 64, 0, TC5_CHECK_DEFAULT);
 }
 
 /* mbarrier-reinit: the second init without (p != 0: with) mbarrier.inval */
@@ -638,14 +577,8 @@ static const char *reinit = HDR
 
 static void test_mbarrier_reinit(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
-  assert_int_equal(run_src(reinit, 1, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
-  assert_int_equal(run_src(reinit, 1, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("mbarrier-reinit"));
+  silent(reinit, 1, 1, TC5_CHECK_STRICT);
+  found_once(reinit, 1, 0, TC5_CHECK_DEFAULT, "mbarrier-reinit");
   assert_int_equal(got[0].line, 13);
 }
 
@@ -669,15 +602,9 @@ static const char *relaxed_arrive = HDR
 
 static void test_mbarrier_relaxed_arrive(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
-  assert_int_equal(run_src(relaxed_arrive, 64, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(relaxed_arrive, 64, 1, TC5_CHECK_STRICT);
   assert_int_equal(out[32], 5);
-  assert_int_equal(run_src(relaxed_arrive, 64, 0, TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg), TC5_EHAZARD);
-  assert_int_equal(ngot, 1);
-  assert_int_equal(got[0].rule, rule_of("smem-race"));
+  found_once(relaxed_arrive, 64, 0, TC5_CHECK_DEFAULT, "smem-race");
   assert_non_null(strstr(got[0].text, "read-after-write"));
 }
 
@@ -698,11 +625,7 @@ static const char *uninit_mbar = HDR
 
 static void test_mbarrier_uninit(void **s) {
   (void)s;
-  uint32_t out[128];
-  tc5_diag dg;
-  tc5_ptx_stats st;
-  assert_int_equal(run_src(uninit_mbar, 1, 1, TC5_CHECK_STRICT, NULL, 0, out, &st, &dg), TC5_OK);
-  assert_int_equal(ngot, 0);
+  silent(uninit_mbar, 1, 1, TC5_CHECK_STRICT);
   unsigned k = 0;
   assert_int_equal(tc5_check_rule_find("mbarrier-uninit", &k), TC5_OK);
   const tc5_check_rule *r = NULL;
@@ -713,7 +636,7 @@ static void test_mbarrier_uninit(void **s) {
   const char *why[3] = {"never initialised by mbarrier.init", NULL, "invalidated by mbarrier.inval"};
   for (uint32_t p = 0; p <= 2; p += 2)
     for (int mode = 0; mode < 2; mode++) {
-      tc5_status rs = run_src(uninit_mbar, 1, p, mode ? TC5_CHECK_NONE : TC5_CHECK_DEFAULT, NULL, 0, out, &st, &dg);
+      tc5_status rs = run_p(uninit_mbar, 1, p, mode ? TC5_CHECK_NONE : TC5_CHECK_DEFAULT);
       assert_int_equal(rs, TC5_ESTATE);
       assert_true(dg.count > 0);
       int seen = 0;
@@ -738,33 +661,20 @@ static const char *xcta = HDR
     " st.shared.b32 [%r3], %r5;\n"
     " barrier.cluster.arrive.aligned;\n barrier.cluster.wait.aligned;\n ret;\n}\n";
 
-static tc5_status run_cluster(const char *src, uint32_t param, tc5_diag *dg) {
-  tc5_ptx_module *m;
-  tc5_diag_init(dg);
-  tc5_status st = tc5_ptx_load(src, strlen(src), "c.ptx", &m, dg);
-  if (st) return st;
-  uint32_t out[64], scratch[16] = {0};
-  tc5_ptx_arg args[3] = {{.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = sizeof out},
+static tc5_status run_cluster(const char *src, uint32_t param, tc5_diag *diag) {
+  uint32_t words[64], scratch[16] = {0};
+  tc5_ptx_arg args[3] = {{.kind = TC5_PTX_ARG_BUFFER, .data = words, .bytes = sizeof words},
                          {.kind = TC5_PTX_ARG_VALUE, .size = 4, .bits = param},
                          {.kind = TC5_PTX_ARG_BUFFER, .data = scratch, .bytes = sizeof scratch}};
-  tc5_ptx_launch_cfg cfg;
-  tc5_ptx_launch_init(&cfg);
+  tc5_ptx_launch_cfg cfg = cfg_for(32, TC5_CHECK_DEFAULT);
   cfg.grid[0] = 2;
   cfg.cluster[0] = 2, cfg.cluster[1] = 1, cfg.cluster[2] = 1;
-  cfg.block[0] = 32;
-  cfg.threads = 1;
-  cfg.check = TC5_CHECK_DEFAULT;
-  cfg.on_finding = on_finding;
-  ngot = 0;
   tc5_ptx_stats stats;
-  st = tc5_ptx_launch(m, &cfg, args, 3, &stats, dg);
-  tc5_ptx_free(m);
-  return st;
+  return launch(src, "c.ptx", &cfg, args, 3, &stats, diag);
 }
 
 static void test_smem_race_cluster(void **s) {
   (void)s;
-  tc5_diag dg;
   assert_int_equal(run_cluster(xcta, 1, &dg), TC5_OK);
   assert_int_equal(ngot, 0);
   assert_int_equal(run_cluster(xcta, 0, &dg), TC5_EHAZARD);

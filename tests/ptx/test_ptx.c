@@ -373,6 +373,50 @@ static void test_kernel_errors(void **state) {
   assert_int_equal(run1(KERNEL("", "trap;"), 1, 32, out, sizeof out, &dg), TC5_EILLEGAL);
 }
 
+/* the caller's interrupt (cfg.interrupt): polled by the calling thread,
+ * between clusters and about every 2^16 warp-instructions; nonzero stops
+ * the launch with TC5_ECANCELED, whatever the other workers run */
+static unsigned polls, stop_at;
+static int poll_count(void *ctx) {
+  (void)ctx;
+  return ++polls >= stop_at;
+}
+
+static void test_interrupt(void **state) {
+  (void)state;
+  tc5_ptx_module *m;
+  tc5_diag dg;
+  assert_int_equal(load(KERNEL("", "$L: bra $L;"), &m, &dg), TC5_OK);
+  uint32_t out[64] = {0};
+  tc5_ptx_arg arg = {.kind = TC5_PTX_ARG_BUFFER, .data = out, .bytes = sizeof out};
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.grid[0] = 8;
+  cfg.block[0] = 64;
+  cfg.max_steps = 1ull << 40; /* the hang limit would take hours: the interrupt stops it */
+  cfg.interrupt = poll_count;
+  for (unsigned threads = 1; threads <= 4; threads *= 4) {
+    cfg.threads = threads;
+    polls = 0, stop_at = 3;
+    tc5_diag_init(&dg);
+    assert_int_equal(tc5_ptx_launch(m, &cfg, &arg, 1, NULL, &dg), TC5_ECANCELED);
+    assert_int_equal(polls, 3);
+    assert_true(has(&dg, "stopped by the caller's interrupt"));
+    assert_string_equal(tc5_status_name(TC5_ECANCELED), "TC5_ECANCELED");
+  }
+  /* an interrupt that never fires: the launch runs to its end (a finishing kernel) */
+  tc5_ptx_free(m);
+  assert_int_equal(load(KERNEL("", "st.global.u32 [%rd3], %r1;"), &m, &dg), TC5_OK);
+  cfg.max_steps = 0;
+  cfg.threads = 2;
+  polls = 0, stop_at = ~0u;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_ptx_launch(m, &cfg, &arg, 1, NULL, &dg), TC5_OK);
+  assert_true(polls >= 1);
+  assert_int_equal(out[63], 63);
+  tc5_ptx_free(m);
+}
+
 static void test_launch_errors(void **state) {
   (void)state;
   tc5_ptx_module *m;
@@ -416,7 +460,7 @@ int main(void) {
       cmocka_unit_test(test_integer),       cmocka_unit_test(test_float),
       cmocka_unit_test(test_divergence),    cmocka_unit_test(test_aligned_waits_for_the_warp),    cmocka_unit_test(test_shared_and_barrier),
       cmocka_unit_test(test_printf),        cmocka_unit_test(test_matrix_b8),        cmocka_unit_test(test_kernel_errors),
-      cmocka_unit_test(test_launch_errors),
+      cmocka_unit_test(test_launch_errors), cmocka_unit_test(test_interrupt),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,3 +150,32 @@ def test_schedules():
     assert np.array_equal(out, want)  # the default schedule's result stays in the array
     with pytest.raises(ValueError):
         tc5.run_ptx(text, 1, 32, [src, out], entry="k_bug", schedule=-1)
+
+
+def test_signal_stops_a_long_launch():
+    # a launch runs in C with the GIL released; Python's signal handlers run between its
+    # clusters and about every 2^16 warp-instructions (tc5_ptx_launch_cfg.interrupt), so a
+    # KeyboardInterrupt or a test's time limit (the peer harness's SIGPROF/SIGALRM) stops it
+    import signal
+    import time
+    text = (".version 8.7\n.target sm_100a\n.address_size 64\n"
+            ".visible .entry k(.param .u64 out) { $L: bra $L; }\n")
+
+    class Stop(Exception):
+        pass
+
+    def stop(*_):
+        raise Stop()
+    old = signal.signal(signal.SIGALRM, stop)
+    t0 = time.monotonic()
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(Stop):
+            tc5.run_ptx(text, 64, 128, [np.zeros(4, dtype=np.uint32)])  # a hang: 2^34 steps a CTA
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert time.monotonic() - t0 < 30
+    # the module still works after the stop
+    out = np.zeros(32, dtype=np.uint32)
+    tc5.run_ptx(text.replace("$L: bra $L;", "ret;"), 1, 32, [out])

@@ -33,7 +33,7 @@ static void test_tables(void **state) {
 #define TM_FIELD(f)                                                                                  \
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
       strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass") && strcmp(#f, "issue_queue") && \
-      strcmp(#f, "fsel_alu_pipe") && strcmp(#f, "pipe_dispatch")) \
+      strcmp(#f, "fsel_alu_pipe") && strcmp(#f, "pipe_dispatch") && strcmp(#f, "ptxas_order") && strcmp(#f, "imad_pipe")) \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -1222,6 +1222,135 @@ static void test_pipe_dispatch(void **state) {
   }
 }
 
+/* ptxas's order (t47s; run 6's intf loops: ptxas's SASS reads ISETP, ISETP, FFMA, SEL, ... and silicon runs
+ * them at the ALU pipe's 4 clk a pair). Hand-worked on the H200 (lat_alu 4, issue_int 2 on the ALU pipe,
+ * FFMA 1, one dispatch a clock), one SASS a line: FFMA r1<-r1, setp r2<-r4, selp r5<-r2, setp r6<-r7,
+ * selp r8<-r6, FFMA r1<-r1, bra.
+ * ptxas's order: FFMA 0 (front 1); setp A 1 (ALU 1-2, front 2); selp A waits for r2 (5): floats, at 5
+ * (ALU 5-6), the front stays 2; setp B at the front: slot 2 free but the ALU busy at 2, so 3 (ALU 3-4,
+ * front 4); selp B waits for r6 (7): floats, 7; FFMA r1 ready at 4 = the front: slot 4, front 5; bra waits
+ * for everything before it: 8 (the last dispatch ended 8), clock 9.
+ * PTX order (the same table, no SASS known): 0, 1, 5, 7 (ALU 5-6 busy), 11, 12, 13: clock 14.
+ * The issue work is the same (7 dispatches: 7 / 4). A memory operation keeps its place at the front: after
+ * an INT waiting for r1 (ready 10; dispatched 10, clock 11) a ld.shared dispatches at 0 (front 1), and a
+ * barrier after them waits for the INT: 11, clock 12. */
+static void test_ptxas_order(void **state) {
+  (void)state;
+  static const uint16_t sass[8] = {0, 1, 1, 1, 1, 1, 1, 1};
+  for (unsigned known = 0; known < 2; known++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    fake_insn(&f, 0, TM_C_FP32, 1, 1);
+    fake_insn(&f, 1, TM_C_INT, 2, 4);
+    fake_insn(&f, 2, TM_C_INT, 5, 2);
+    fake_insn(&f, 3, TM_C_INT, 6, 7);
+    fake_insn(&f, 4, TM_C_INT, 8, 6);
+    fake_insn(&f, 5, TM_C_FP32, 1, 1);
+    fake_insn(&f, 6, TM_C_BRANCH, -1, -1);
+    tm_setup s;
+    memset(&s, 0, sizeof s);
+    s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 200000;
+    s.cluster_size = 1, s.nclusters = 1, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 7;
+    if (known) s.sass = sass, s.sass_lines = 8;
+    assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+    assert_true(f.l->p.ptxas_order == 1);
+    assert_int_equal(tm_cta_new(f.l, 4, &f.t), TC5_OK);
+    tm_cta_begin(f.t, 0, 0, 0);
+    uint64_t regs[16 * 32] = {0};
+    static const double front[2][7] = {{1, 2, 6, 8, 12, 13, 14}, {1, 2, 2, 4, 4, 5, 9}};
+    static const double clock[2][7] = {{1, 2, 6, 8, 12, 13, 14}, {1, 2, 6, 6, 8, 8, 9}};
+    for (uint32_t pc = 0; pc < 7; pc++) {
+      tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+      assert_true(f.t->w[0].front == front[known][pc]);
+      assert_true(f.t->w[0].clock == clock[known][pc]);
+    }
+    assert_true(f.t->work[TC5_TU_ISSUE] == 7 / 4.0);
+    assert_true(f.t->pipe[TM_C_INT] == 4 * 2 / 4.0);
+    tm_cta_free(f.t);
+    tm_launch_free(f.l);
+  }
+  /* a memory operation at the front, a barrier after everything */
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_INT, 2, 1);
+  fake_insn(&f, 1, TM_C_LD_SHARED, 3, 4);
+  fake_insn(&f, 2, TM_C_BAR, -1, -1);
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 200000;
+  s.cluster_size = 1, s.nclusters = 1, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 3;
+  s.sass = sass, s.sass_lines = 4;
+  assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+  assert_int_equal(tm_cta_new(f.l, 4, &f.t), TC5_OK);
+  tm_cta_begin(f.t, 0, 0, 0);
+  f.t->w[0].ready[1] = 10;
+  uint64_t regs[16 * 32] = {0};
+  tm_step(f.t, 0, 0, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].front == 0 && f.t->w[0].clock == 11);
+  tm_step(f.t, 0, 1, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].front == 1 && f.t->w[0].clock == 11);
+  assert_true(f.t->w[0].ready[3] > 29); /* its latency from 0 */
+  tm_step(f.t, 0, 2, 0xffffffffu, regs, TM_DONE);
+  assert_true(f.t->w[0].front == 12 && f.t->w[0].clock == 12);
+  /* the classes' kinds (tm_order_of): arithmetic floats, memory keeps the front, the rest flushes */
+  assert_int_equal(tm_order_of(TM_C_FSEL), 2);
+  assert_int_equal(tm_order_of(TM_C_SFU), 2);
+  assert_int_equal(tm_order_of(TM_C_LD_GLOBAL), 1);
+  assert_int_equal(tm_order_of(TM_C_SHFL), 1);
+  assert_int_equal(tm_order_of(TM_C_BRANCH), 0);
+  assert_int_equal(tm_order_of(TM_C_MMA), 0);
+  tm_cta_free(f.t);
+  tm_launch_free(f.l);
+  /* the B200's table: off */
+  tm_params pb;
+  assert_int_equal(tm_params_load("b200", &pb), TC5_OK);
+  assert_true(pb.ptxas_order == 0);
+}
+
+/* IMAD's own pipe (t47s, run 8: IMAD and LOP3 alternating at 1.036 clk a warp-instruction, each 2.0 alone).
+ * The runner's class of integer mul/mad is TM_C_IMAD (add, and, setp stay TM_C_INT; mul.f32 TM_C_FP32).
+ * On the H200 (imad_pipe 1) one warp's independent IMAD, LOP3, IMAD, LOP3 dispatch at 0, 1, 2, 3 (each on
+ * its own pipe, 2 clk): clock 4, 2 x 2 / 4 = 1 on each pipe; with one pipe they would be 0, 2, 4, 6 (7). On
+ * the B200 (imad_pipe 0, pipe_dispatch 0: as before) both on the integer ALU's pipe, the warp held
+ * issue_int 2 each: clock 8, 4 x 2 / 4 = 2 there. */
+static void test_imad_pipe(void **state) {
+  (void)state;
+  static const char *text = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                            ".visible .entry k() {\n"
+                            " .reg .b32 %r<6>; .reg .b64 %rd<2>; .reg .f32 %f<3>; .reg .pred %p<2>;\n"
+                            " mul.lo.s32 %r1, %r2, %r3;\n"
+                            " mad.lo.s32 %r1, %r2, %r3, %r4;\n"
+                            " mul.wide.s32 %rd1, %r2, %r3;\n"
+                            " add.s32 %r1, %r2, %r3;\n"
+                            " and.b32 %r1, %r2, %r3;\n"
+                            " setp.lt.s32 %p1, %r1, %r2;\n"
+                            " mul.f32 %f1, %f2, %f2;\n"
+                            " ret;\n}\n";
+  tc5_ptx_module *m;
+  tm_insn *t = timing_code_of(text, &m);
+  const uint8_t want[] = {TM_C_IMAD, TM_C_IMAD, TM_C_IMAD, TM_C_INT, TM_C_INT, TM_C_INT, TM_C_FP32};
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode && seen < 7; pc++)
+    if (strncmp(t[pc].text, "ret", 3)) assert_int_equal(t[pc].cls, want[seen++]);
+  assert_int_equal(seen, 7);
+  free(t);
+  tc5_ptx_free(m);
+  const char *gpus[] = {"h200", "b200"};
+  for (unsigned g = 0; g < 2; g++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    for (unsigned k = 0; k < 4; k++) fake_insn(&f, k, k % 2 ? TM_C_INT : TM_C_IMAD, 1 + k, 8 + k);
+    fake_launch(&f, gpus[g], 4, 1);
+    assert_true(f.l->p.imad_pipe == (g ? 0 : 1));
+    uint64_t regs[16 * 32] = {0};
+    for (uint32_t pc = 0; pc < 4; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->w[0].clock == (g ? 8 : 4));
+    assert_true(f.t->pipe[TM_C_IMAD] == (g ? 0 : 1) && f.t->pipe[TM_C_INT] == (g ? 2 : 1));
+    assert_true(f.t->w[0].ready[1] == 0 + 4 && f.t->w[0].ready[3] == (g ? 4 : 2) + 4); /* lat_alu 4 (B200: the H200's) */
+    fake_free(&f);
+  }
+}
+
 /* the .loc text handed to ptxas and nvdisasm -g's listing read back */
 static void test_sass_lines(void **state) {
   (void)state;
@@ -1345,6 +1474,8 @@ int main(void) {
       cmocka_unit_test(test_tables),          cmocka_unit_test(test_pairing),
       cmocka_unit_test(test_sass_issue),      cmocka_unit_test(test_sass_lines),
     cmocka_unit_test(test_pipe_dispatch),
+    cmocka_unit_test(test_ptxas_order),
+    cmocka_unit_test(test_imad_pipe),
       cmocka_unit_test(test_l2_write),        cmocka_unit_test(test_cp_async_zfill),
       cmocka_unit_test(test_launch_stagger),
       cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
