@@ -34,6 +34,12 @@
 #                               variables (tests/ptx/smem_layout.sh quotes them)
 #   gpu/run.sh mask [OUTDIR]    bitmask (R2P) vs compare masking: SASS counts,
 #                               times, and the masked scores vs tc5's masks
+#   gpu/run.sh mask-ncu [OUTDIR] issue 47: Nsight Compute (`ncu --set full`, clocks not locked) on
+#                               r2p_mask's six timed kernels (built with -lineinfo), each the first
+#                               launch of its timed loop (picked by launch index among attn_scores
+#                               launches: 35 check launches, then 51 a variant): OUTDIR/ncu_<mask>_<way>.
+#                               {ncu-rep,raw.csv (every metric),details.txt,source.csv (per SASS line)},
+#                               ncu-version.txt, smi.csv (clocks before/after), sass (cuobjdump)
 #   gpu/run.sh sparse [OUTDIR]  the arithmetic of sparse wgmma.mma_async.sp against
 #                               four hypotheses (docs/arithmetic.md, "Sparse MMA")
 #   gpu/run.sh sfu [OUTDIR]     every approximate instruction (ex2 rcp rsqrt sqrt lg2 sin
@@ -167,6 +173,34 @@ case "$what" in
     rc=0
     build-gpu/r2p_mask "$out" || rc=$?
     cat "$out/mask-summary.txt"
+    exit $rc ;;
+  mask-ncu)
+    # issue 47 (t47w): why the bitmask local mask saves 9.3 %: pipes, issue, stalls per SASS line
+    NCU=${NCU:-$(command -v ncu || echo "$(dirname "$NVCC")/ncu")}
+    "$NVCC" -O2 -std=c++17 -lineinfo -gencode=arch=compute_90a,code=sm_90a -Iinclude \
+      gpu/r2p_mask.cu build-gpu/libtc5.a -o build-gpu/r2p_mask_li -lpthread
+    CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || echo "$(dirname "$NVCC")/cuobjdump")}
+    "$CUOBJDUMP" -sass build-gpu/r2p_mask_li > "$out/r2p_mask_li.sass"
+    "$NCU" --version > "$out/ncu-version.txt"
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu \
+      --format=csv > "$out/smi.csv"
+    rc=0
+    # launch index among attn_scores launches: 35 + 51 * (2 * mask + bitmask); local first
+    for mk in 2 0 1; do
+      for r in 0 1; do
+        name=ncu_$(echo len causal local | cut -d' ' -f$((mk + 1)))_$([ $r = 1 ] && echo bitmask || echo compare)
+        mkdir -p "$out/prog_$name"
+        "$NCU" -k regex:attn_scores --launch-skip $((35 + 51 * (2 * mk + r))) --launch-count 1 \
+          --set full --import-source yes --clock-control none -f -o "$out/$name" \
+          build-gpu/r2p_mask_li "$out/prog_$name" > "$out/$name.log" 2>&1 || rc=$?
+        [ -f "$out/$name.ncu-rep" ] || { tail -5 "$out/$name.log"; continue; }
+        "$NCU" -i "$out/$name.ncu-rep" --page raw --csv > "$out/$name.raw.csv" || rc=$?
+        "$NCU" -i "$out/$name.ncu-rep" --page details > "$out/$name.details.txt" || rc=$?
+        "$NCU" -i "$out/$name.ncu-rep" --page source --csv --print-source sass > "$out/$name.source.csv" || rc=$?
+      done
+    done
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu \
+      --format=csv,noheader >> "$out/smi.csv"
     exit $rc ;;
   gemm)
     gemm_objs
@@ -343,5 +377,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|tmem|tmem-build|timing|liger [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|tmem|tmem-build|timing|liger [OUTDIR]" >&2; exit 2 ;;
 esac
