@@ -34,6 +34,12 @@
 #                               variables (tests/ptx/smem_layout.sh quotes them)
 #   gpu/run.sh mask [OUTDIR]    bitmask (R2P) vs compare masking: SASS counts,
 #                               times, and the masked scores vs tc5's masks
+#   gpu/run.sh mask-ncu [OUTDIR] issue 47: Nsight Compute (`ncu --set full`, clocks not locked) on
+#                               r2p_mask's six timed kernels (built with -lineinfo), each the first
+#                               launch of its timed loop (picked by launch index among attn_scores
+#                               launches: 35 check launches, then 51 a variant): OUTDIR/ncu_<mask>_<way>.
+#                               {ncu-rep,raw.csv (every metric),details.txt,source.csv (per SASS line)},
+#                               ncu-version.txt, smi.csv (clocks before/after), sass (cuobjdump)
 #   gpu/run.sh sparse [OUTDIR]  the arithmetic of sparse wgmma.mma_async.sp against
 #                               four hypotheses (docs/arithmetic.md, "Sparse MMA")
 #   gpu/run.sh sfu [OUTDIR]     every approximate instruction (ex2 rcp rsqrt sqrt lg2 sin
@@ -82,7 +88,10 @@
 #                               a dependent chain with independent work, 1-16 CTAs of one warp a
 #                               scheduler on every SM), alu (issue rates of compare/select/min/max,
 #                               FADD/FMUL, IMAD mixes; CUDA events beside clock64), loop (a loop
-#                               trip's cost against a chain's latency); default all
+#                               trip's cost against a chain's latency), mufu (the MUFU.EX2 share of a
+#                               fixed 64-instruction trip, with FFMA or SEL, 1-16 CTAs an SM); default all
+#   gpu/run.sh timing-mufu [OUTDIR] timing-micro's mufu section alone (OUTDIR/mufu.tsv), the clocks
+#                               before and after (smi_mufu.csv), the binary's mufu SASS (sass_mufu.txt)
 #   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
 #                               in flight per SM and the SMs loading (gpu/timing_tma_loaded.cu):
 #                               OUTDIR/tma_loaded.tsv (issue 47, the loaded-latency mechanism)
@@ -102,6 +111,11 @@
 #                               OUTDIR/h200_measured.tsv; gpu/r2p_mask.cu's timed kernels from
 #                               their nvcc PTX (tests/data/timing/mask): OUTDIR/mask_measured.tsv;
 #                               the clocks seen (OUTDIR/smi.csv)
+#   gpu/run.sh liger [OUTDIR]   Liger-Kernel 0.8.5's tests that fail on tc5 (tests/data/liger/h200_ids.txt),
+#                               natively with the installed PyTorch and Triton, from the release's sdist
+#                               (TC5_LIGER_SDIST, SHA-256 checked; gpu/liger_h200.sh): OUTDIR/h200_verdicts.tsv,
+#                               pytest.txt, env.txt (versions, the implementations Liger picked), which
+#                               tests/data/liger/h200_failures.tsv keeps (no libtc5 built)
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
 # Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
 # a GPU (what CTest reads as "skipped").
@@ -117,11 +131,13 @@ tmem_build() { # the B200 microbenchmark (gpu/tmem_micro.cu), sm_100a
 }
 if [ "$what" = tmem-build ]; then tmem_build; echo "gpu/run.sh: build-gpu/tmem_micro built for sm_100a"; exit 0; fi
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exit 77; fi
+# Liger's tests natively: Python only, no tc5 built
+if [ "$what" = liger ]; then exec sh gpu/liger_h200.sh "$out"; fi
 mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 # (timing-micro needs none of it)
 rm -f build-gpu/obj/*.o build-gpu/libtc5.a
-case $what in timing-micro | tmem | tma-lat) nolib=1 ;; *) nolib= ;; esac
+case $what in timing-micro | timing-mufu | tmem | tma-lat) nolib=1 ;; *) nolib= ;; esac
 [ -n "$nolib" ] || for f in src/*/*.c; do
   # the CMake build's per-file options (CMakeLists.txt)
   case $f in src/ptx/exec_float.c) x=-frounding-math ;; src/sfu/sfu.c) x=-ffp-contract=off ;; *) x= ;; esac
@@ -160,6 +176,34 @@ case "$what" in
     rc=0
     build-gpu/r2p_mask "$out" || rc=$?
     cat "$out/mask-summary.txt"
+    exit $rc ;;
+  mask-ncu)
+    # issue 47 (t47w): why the bitmask local mask saves 9.3 %: pipes, issue, stalls per SASS line
+    NCU=${NCU:-$(command -v ncu || echo "$(dirname "$NVCC")/ncu")}
+    "$NVCC" -O2 -std=c++17 -lineinfo -gencode=arch=compute_90a,code=sm_90a -Iinclude \
+      gpu/r2p_mask.cu build-gpu/libtc5.a -o build-gpu/r2p_mask_li -lpthread
+    CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || echo "$(dirname "$NVCC")/cuobjdump")}
+    "$CUOBJDUMP" -sass build-gpu/r2p_mask_li > "$out/r2p_mask_li.sass"
+    "$NCU" --version > "$out/ncu-version.txt"
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu \
+      --format=csv > "$out/smi.csv"
+    rc=0
+    # launch index among attn_scores launches: 35 + 51 * (2 * mask + bitmask); local first
+    for mk in 2 0 1; do
+      for r in 0 1; do
+        name=ncu_$(echo len causal local | cut -d' ' -f$((mk + 1)))_$([ $r = 1 ] && echo bitmask || echo compare)
+        mkdir -p "$out/prog_$name"
+        "$NCU" -k regex:attn_scores --launch-skip $((35 + 51 * (2 * mk + r))) --launch-count 1 \
+          --set full --import-source yes --clock-control none -f -o "$out/$name" \
+          build-gpu/r2p_mask_li "$out/prog_$name" > "$out/$name.log" 2>&1 || rc=$?
+        [ -f "$out/$name.ncu-rep" ] || { tail -5 "$out/$name.log"; continue; }
+        "$NCU" -i "$out/$name.ncu-rep" --page raw --csv > "$out/$name.raw.csv" || rc=$?
+        "$NCU" -i "$out/$name.ncu-rep" --page details > "$out/$name.details.txt" || rc=$?
+        "$NCU" -i "$out/$name.ncu-rep" --page source --csv --print-source sass > "$out/$name.source.csv" || rc=$?
+      done
+    done
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu \
+      --format=csv,noheader >> "$out/smi.csv"
     exit $rc ;;
   gemm)
     gemm_objs
@@ -304,6 +348,21 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/tma_latency.cu \
       -o build-gpu/tma_latency -lcuda
     exec build-gpu/tma_latency "$out/tma_latency.tsv" ;;
+  timing-mufu)
+    # issue 47's MUFU share at a fixed dispatch count (t47v, run 10): timing_micro's mufu section, the
+    # clocks before and after, and the device binary's SASS of the mufu kernels
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_micro.cu \
+      -o build-gpu/timing_micro -lcuda
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv > "$out/smi_mufu.csv"
+    rc=0
+    build-gpu/timing_micro "$out/mufu.tsv" mufu || rc=$?
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv,noheader >> "$out/smi_mufu.csv"
+    OBJ=$(dirname "$NVCC")/cuobjdump
+    [ -x "$OBJ" ] && "$OBJ" -sass build-gpu/timing_micro | awk '/Function : .*mufu_kernel/{f=1} /Function : /&&!/mufu_kernel/{f=0} f' \
+      > "$out/sass_mufu.txt" || true
+    exit $rc ;;
   timing)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/ptx_timing.cu \
       build-gpu/libtc5.a -o build-gpu/ptx_timing -lcuda
@@ -327,5 +386,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|tmem|tmem-build|timing [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|tmem|tmem-build|timing|liger [OUTDIR]" >&2; exit 2 ;;
 esac

@@ -1276,9 +1276,110 @@ static void sec_intf() {
   intf_one<2, 1, 8>();
 }
 
+/* ---- t47v's section (run 10): the MUFU share at a fixed dispatch count (mufu). Each loop trip is
+ * 4 groups of 16 slots; in each group K slots are MUFU.EX2 (ex2.approx.ftz.f32 on 8 rotating
+ * independent chains) and 16 - K are MIX 0 FFMA or MIX 1 SEL (selp.b32 on a loop-invariant predicate:
+ * ptxas hoists the setp), also on 8 rotating independent chains, the K MUFU spread evenly over the
+ * group. So a trip is 64 warp-instructions (plus the loop's UIADD3/ISETP/branch) whatever K: the
+ * dispatch count is fixed, the SFU work is 4K x issue_sfu. CTAs of 128 threads (one warp a scheduler),
+ * C = 1, 4, 8, 16 CTAs an SM (capped by dynamic shared memory as intf), every SM. Rows: clk a trip a
+ * CTA (median CTA, clock64), the SM's span (last end - first start) a trip (median SM, clock64), and
+ * the launch by CUDA events at the measured clock, a trip; the span and events divided by C are clk
+ * a warp-trip per scheduler. The EX2 chains overflow to +Inf within a few links (as intf's EX2 chain,
+ * run 7): the timing of MUFU.EX2 on +Inf is what was measured. ---- */
+template <int K, int MIX>
+__global__ void __launch_bounds__(128) mufu_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  extern __shared__ uint32_t mufu_pad[];
+  uint32_t a = 0x3f7fbe77u /* 0.999 */, b = 0x3f000000u, pv = threadIdx.x & 1;
+  uint32_t x[8], y[8];
+  for (int i = 0; i < 8; i++) x[i] = 0x3e000000u + threadIdx.x * 8 + i, y[i] = 0x3f000000u + threadIdx.x * 8 + i;
+  __syncthreads();
+  uint64_t c0 = clock64();
+#pragma unroll 1
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int s = 0; s < 64; s++) {
+      const int g = s % 16, q = s / 16;
+      const bool mufu = ((g + 1) * K) / 16 > (g * K) / 16;
+      const int nm = q * K + (g * K) / 16, no = q * (16 - K) + g - (g * K) / 16; /* this slot's rank in its kind */
+      if (mufu) asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+r"(x[nm % 8]));
+      else if (MIX == 0) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+r"(y[no % 8]) : "r"(a), "r"(b));
+      else asm volatile("{.reg .pred p; setp.ne.u32 p, %2, 0; selp.b32 %0, %0, %1, p;}" : "+r"(y[no % 8]) : "r"(y[(no + 1) % 8]), "r"(pv));
+    }
+  }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) {
+    cyc[blockIdx.x] = c1 - c0;
+    if (blockIdx.x < INTF_MAX_CTA) {
+      unsigned sm;
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
+    }
+  }
+  uint32_t r = 0;
+  for (int i = 0; i < 8; i++) r ^= x[i] ^ y[i];
+  if (r == 0x12345678u) sink[0] = r + mufu_pad[0];
+}
+template <int K, int MIX> static void mufu_one() {
+  auto kf = mufu_kernel<K, MIX>;
+  static const char *mixn[] = {"ffma", "sel"};
+  int smem_sm = 233472 - 1024;
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  for (int c : {1, 4, 8, 16}) {
+    /* about 400k clk a launch: a trip is at least 66 dispatch clk, or 32 K SFU clk, a warp a scheduler */
+    int per_trip = c * std::max(66, 32 * K);
+    int iters = std::max(64, 400000 / per_trip);
+    int smem = smem_sm / c - 1024;
+    if (smem > 232448) smem = 232448;
+    smem &= ~127;
+    CK(cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int occ = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kf, 128, smem));
+    int grid = nsm * c;
+    kf<<<grid, 128, smem>>>(2, dcyc, dsink);
+    CK(cudaEventRecord(e0));
+    kf<<<grid, 128, smem>>>(iters, dcyc, dsink);
+    CK(cudaEventRecord(e1));
+    CK(cudaGetLastError());
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    char key[64], how[400];
+    snprintf(key, sizeof key, "mufu_%s_k%d_c%d", mixn[MIX], K, c);
+    snprintf(how, sizeof how,
+             "a trip: 4 x (%d MUFU.EX2 + %d %s) on independent chains, 1 warp a scheduler a CTA (128 threads), %d CTAs/SM "
+             "(occupancy %d by %d B shared), every SM; clk a trip a CTA (median CTA, clock64), %d trips",
+             K, 16 - K, MIX ? "SEL" : "FFMA", c, occ, smem, iters);
+    emit(key, median_cyc(grid) / iters, "clk", how);
+    intf_sm_rows(key, grid, iters, c);
+    snprintf(key, sizeof key, "mufu_%s_k%d_c%d_events", mixn[MIX], K, c);
+    snprintf(how, sizeof how, "the same launch timed by CUDA events (launch included), ms x clock_mhz / trips: clk a trip");
+    emit(key, (double)ms * 1e3 * clock_ghz * 1e3 / iters, "clk", how);
+  }
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+}
+template <int MIX> static void mufu_mix() {
+  mufu_one<0, MIX>();
+  mufu_one<1, MIX>();
+  mufu_one<2, MIX>();
+  mufu_one<3, MIX>();
+  mufu_one<4, MIX>();
+  mufu_one<6, MIX>();
+  mufu_one<8, MIX>();
+  mufu_one<12, MIX>();
+  mufu_one<16, MIX>();
+}
+static void sec_mufu() {
+  mufu_mix<0>();
+  mufu_mix<1>();
+}
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write intf alu; default all)\n");
+    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write intf alu loop mufu; default all)\n");
     return 2;
   }
   auto want = [&](const char *sec) {
@@ -1549,6 +1650,7 @@ int main(int argc, char **argv) {
   if (want("intf")) sec_intf();
   if (want("alu")) sec_alu();
   if (want("loop")) sec_loop();
+  if (want("mufu")) sec_mufu();
   if (want("cpasync") || want("l2warm") || want("l1") || want("zfill") || want("l2write")) {
     size_t big = (size_t)4 << 30;
     char *buf;

@@ -179,10 +179,23 @@ class Suite:
         return "other"
 
     def known_cause(self, outcome, msg, nodeid):
-        # a failure, a crash, or a pass with no launch ("not run": why the case reaches no kernel)
+        # a failure, a crash, or a pass with no launch ("not run": why the case reaches no kernel); a rule's
+        # message patterns are matched on what was raised, not on the traceback's source lines (which hold the
+        # test's own name and code: test_flash_attention_forward_gqa_... contains "_flash_attention_forward")
+        said = raised(msg)
         return next((cause for pat, cause, *msg_pat in self.known if outcome in ("failed", "crashed", "not run")
                      and re.search(pat, nodeid)
-                     and all(re.search(m, msg) for m in msg_pat)), None)
+                     and all(re.search(m, said) for m in msg_pat)), None)
+
+
+def raised(msg: str) -> str:
+    """what a failure's message says was raised: its first line (junit's message attribute: the exception) and
+    the traceback's exception lines (pytest's "E   " lines), without the source lines pytest prints around
+    them; a message with no such lines (the harness's own: "passed without launching", "before the case
+    reported") whole"""
+    lines = msg.split("\n")
+    said = [ln for ln in lines[1:] if ln.startswith("E ")]
+    return "\n".join([lines[0]] + said) if said else msg
 
 
 def write_files(suite: Suite, work: str) -> None:

@@ -9,6 +9,7 @@ fitted to a kernel-level time. The H100 carries the SM-level numbers of the
 same GH100 SM measured on the H200 and its own memory (3.35 TB/s HBM3).
 usage: timing_params_hopper.py [--check]   (--check: exit 1 if the files differ)"""
 import os
+import statistics
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -30,6 +31,7 @@ M4 = micro("h200_micro_run4.tsv")  # run 4 (t47h): mma.sync, cp.async pipelines,
 M5 = micro("h200_micro_run5.tsv")  # run 5 (t47h2): the softmax row's units, cp.async zero-fill, re-launched write and copy streams
 M6 = micro("h200_micro_run6.tsv")  # run 6 (t47r): issue/latency interference (intf) and the compare/select/min/max issue rates (alu)
 M8 = micro("h200_micro_run8.tsv")  # run 8 (t47s): FADD/FMUL finite, IMAD mixes, a loop trip
+M10 = micro("h200_micro_run10.tsv")  # run 10 (t47v): the MUFU.EX2 share of a fixed 64-instruction trip (mufu)
 
 
 def meas4(key, note=""):
@@ -90,6 +92,27 @@ SRC4 = SRC.replace("h200_micro.tsv", "h200_micro_run4.tsv")
 SRC5 = SRC.replace("h200_micro.tsv", "h200_micro_run5.tsv")
 SRC6 = SRC.replace("h200_micro.tsv", "h200_micro_run6.tsv")
 SRC8 = SRC.replace("h200_micro.tsv", "h200_micro_run8.tsv")
+SRC10 = SRC.replace("h200_micro.tsv", "h200_micro_run10.tsv")
+
+
+def fit_sfu_fp32():
+    """sfu_fp32_clk from run 10's mufu span rows (t47v): a trip is 4 x (k MUFU.EX2 + 16 - k FFMA or SEL) and the loop's
+    UIADD3, ISETP, BRA (67 dispatches, the device SASS); at C = 4, 8, 16 CTAs an SM the span per CTA is the scheduler's
+    work a warp-trip, max(dispatch 67, SFU 8 M, FP32 F + c M, ALU 2 S + 2) with M = 4k MUFU, F FFMA, S SEL. The c (clk of
+    the FP32 pipe a MUFU holds) of least worst |error| over the 54 rows, 0 ... 8 by 0.5 (ties: the smaller median);
+    returns (c, median %, worst %, worst % at c = 0)"""
+    def err(c):
+        e = []
+        for mix in ("ffma", "sel"):
+            for k in (0, 1, 2, 3, 4, 6, 8, 12, 16):
+                for C in (4, 8, 16):
+                    m, o = 4 * k, 64 - 4 * k
+                    fp, alu = (o + c * m, 2) if mix == "ffma" else (c * m, 2 * o + 2)
+                    meas = M10[f"mufu_{mix}_k{k}_c{C}_span"] / C
+                    e.append(abs(max(67, 8 * m, fp, alu) - meas) / meas * 100)
+        return statistics.median(e), max(e)
+    best = min((err(c / 2)[1], err(c / 2)[0], c / 2) for c in range(17))
+    return best[2], best[1], best[0], err(0)[1]
 
 
 def meas(key, note=""):
@@ -286,6 +309,14 @@ def rows(gpu):
       f"mul/mad (IMAD) issue on a pipe of their own, not the integer ALU's: IMAD and LOP3 alternating read "
       f"{M8['issue_imad_lop3']:.3f} clk a warp-instruction and IMAD with FFMA {M8['issue_imad_ffma']:.3f} (dispatch-bound), "
       f"each {M['issue_int_mad']:.2f} / {M['issue_int_lop3']:.2f} alone (src/timing/warp_clock.c tm_pipe_of, TM_C_IMAD at issue_int; t47s)")
+    c, med, worst, worst0 = fit_sfu_fp32()
+    P("sfu_fp32_clk", c, "clk/warp-insn", f"{SRC10} mufu_*_c4/_c8/_c16_span; the SASS h200_sass_run10.txt): a MUFU holds the FP32 "
+      f"pipe {c:g} clk beside its SFU's issue_sfu: trips of k MUFU.EX2 + 16 - k FFMA saturate above max(dispatch, SFU, FFMA) where "
+      f"the two balance (k = 2: {M10['mufu_ffma_k2_c16_span'] / 16:.1f} clk a warp-trip against 67 dispatches, 64 SFU, 56 FFMA clk), "
+      f"with SEL instead of FFMA at max(ALU, SFU) within 1.5 % (k = 3: {M10['mufu_sel_k3_c16_span'] / 16:.1f} against 106, 96): the "
+      f"MUFU shares the FP32 pipe, not the ALU's or the dispatch. Fitted on those 54 span rows alone (least worst |error|, 0.5 steps): "
+      f"median {med:.1f} %, worst {worst:.1f} % (without: {worst0:.1f} %); counted in the CTA's FP32 pipe work (U), not on the warp's "
+      f"calendar (FFMA's 1 clk is not kept there either; src/timing/warp_clock.c, TM_C_SFU; t47v)")
     return out
 
 

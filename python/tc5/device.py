@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops"]
+__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops", "nested_dispatches"]
 
 NOT_MINE = object()  # answer()'s "not a device query": the caller goes on
 _lock = threading.Lock()
@@ -213,16 +213,85 @@ def _impls_now():
 
 def _call_cuda_kernel(func, key, cuda_key, args, kwargs):
     """the CUDA kernel a library registered for func (key: its torch.library key): its Python
-    function when noted, else through the dispatcher"""
+    function when noted, else through the dispatcher.
+
+    While it runs, the dispatch mode is on again (PyTorch pops a mode while its __torch_dispatch__
+    handles a call): a library's kernel written in Python makes ATen calls of its own (FlagGems'
+    kron of a 0-d tensor is `A.unsqueeze(0) * B`; multinomial calls exponential_, div, topk), and on
+    a GPU those reach the CUDA kernels, the library's among them; with the mode off they ran
+    PyTorch's CPU kernels. The shim's TorchFunctionMode is on again too, so the kernel's own
+    questions (x.is_cuda, x.device) get CUDA's answers. A kernel that calls its own operator (a
+    fallback to PyTorch's: on a GPU it would ask for a CPU tensor, or exclude its key; under the shim
+    every tensor is host memory and answers "cuda") gets PyTorch's CPU kernel for that inner call,
+    not itself again: no operator's library kernel is entered twice on one thread's stack."""
     k = _library_kernels.get(key)
     if k is None:
         return func.redispatch(cuda_key, *args, **kwargs)
     fn, with_keyset = k
-    mode = _function_mode  # the shim's TorchFunctionMode, popped while it handles the call that got here:
-    if mode is None:  # on again, so that the kernel's own questions (x.is_cuda, x.device) get CUDA's answers
-        return fn(cuda_key, *args, **kwargs) if with_keyset else fn(*args, **kwargs)
-    with mode:
-        return fn(cuda_key, *args, **kwargs) if with_keyset else fn(*args, **kwargs)
+    active = _active_kernels()
+    if key in active:  # the library's kernel calls its own operator: PyTorch's kernel (the CPU's)
+        _count_nested(active[-1], key, " (re-entered: PyTorch's kernel)")
+        return func(*args, **kwargs)
+    if active:
+        _count_nested(active[-1], key)
+    active.append(key)
+    from torch.utils._python_dispatch import _pop_mode, _push_mode
+    mode = _function_mode  # the shim's TorchFunctionMode
+    try:
+        _push_mode(_mode)
+        try:
+            if mode is None:
+                return fn(cuda_key, *args, **kwargs) if with_keyset else fn(*args, **kwargs)
+            with mode:
+                return fn(cuda_key, *args, **kwargs) if with_keyset else fn(*args, **kwargs)
+        finally:
+            _pop_mode()
+    finally:
+        active.pop()
+
+
+_tls = threading.local()
+
+
+def _active_kernels() -> list:
+    """this thread's stack of library kernels running (their torch.library keys), outermost first"""
+    a = getattr(_tls, "active", None)
+    if a is None:
+        a = _tls.active = []
+    return a
+
+
+_nested: dict = {}  # (outer key, inner key, the pytest case or "") -> count, under TC5_DEVICE_NESTED
+_nested_file = None
+
+
+def _count_nested(outer, inner, how=""):
+    """TC5_DEVICE_NESTED=FILE (a debugging aid): each library kernel reached from inside another is
+    counted, by the pytest case it happened in (PYTEST_CURRENT_TEST), and the counts are appended to
+    FILE at exit, one `case<TAB>outer<TAB>inner<TAB>count` line each (outer and inner: "kron",
+    "mul.Tensor"); nested_dispatches() returns them"""
+    global _nested_file
+    import os
+    if _nested_file is None:
+        _nested_file = os.environ.get("TC5_DEVICE_NESTED", "")
+        if _nested_file:
+            import atexit
+            atexit.register(_dump_nested)
+    case = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+    k = (outer.split("/")[1], inner.split("/")[1] + how, case)
+    _nested[k] = _nested.get(k, 0) + 1
+
+
+def nested_dispatches() -> dict:
+    """{(outer operator, inner operator, pytest case or ""): count}: library kernels reached from
+    inside another library kernel in this process (the nested dispatch a GPU does too)"""
+    return dict(_nested)
+
+
+def _dump_nested():
+    with open(_nested_file, "a") as f:
+        for (outer, inner, case), n in sorted(_nested.items()):
+            f.write(f"{case}\t{outer}\t{inner}\t{n}\n")
 
 
 _function_mode = None  # the shim's TorchFunctionMode (the top of the stack when enter_dispatch() first ran)
@@ -250,12 +319,42 @@ def enter_dispatch(now: bool = False):
             from torch.overrides import _get_current_function_mode
             _function_mode = _get_current_function_mode()
             _follow_threads()
+            _follow_backward()
         if not now:
             return None
         CudaDispatch = _make_mode()
         _mode = CudaDispatch()
         _mode.__enter__()
         return _mode
+
+
+def _follow_backward():
+    """the backward pass on the device: torch.autograd.backward/grad (Tensor.backward too) are torch functions,
+    so the shim's TorchFunctionMode handles them, with itself popped (a mode's rule), and the autograd engine
+    runs the graph with the mode stack it finds: a Python backward (a torch.autograd.Function's: FlagGems'
+    conv2d, Liger's losses) ran with no device identity, its tensors answering "cpu" and a device it saved in
+    the forward (cuda:0) reaching CUDA's runtime (torch.zeros(..., device=ctx.device): "Found no NVIDIA
+    driver"). The engine's entry, wrapped, puts the mode back for the graph's run when it is not on"""
+    import torch.autograd as A
+    run = getattr(A, "_engine_run_backward", None)
+    if run is None or getattr(run, "tc5", False):
+        return
+
+    def engine_run_backward(*args, **kwargs):
+        import torch
+        from torch.overrides import _get_current_function_mode_stack
+        mode = _function_mode
+        if mode is None or any(m is mode for m in _get_current_function_mode_stack()):
+            return run(*args, **kwargs)
+        torch._C._push_on_torch_function_stack(mode)
+        try:
+            return run(*args, **kwargs)
+        finally:
+            torch._C._pop_torch_function_stack()
+
+    engine_run_backward.tc5 = True
+    engine_run_backward.__wrapped__ = run
+    A._engine_run_backward = engine_run_backward
 
 
 def _follow_threads():

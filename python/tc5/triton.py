@@ -1446,10 +1446,12 @@ def torch_cuda_shim():
                 or not t.is_contiguous():
             return t
         n = t.numel() * t.element_size()
-        buf = torch.empty(n + 512, dtype=torch.uint8)
-        off = (-buf.data_ptr()) % 512
-        out = buf[off:off + n].view(t.dtype).view(t.shape)
-        out.copy_(t)
+        from torch.utils._mode_utils import no_dispatch
+        with no_dispatch():  # the shim's own copy: no library's copy_ kernel (tc5.device's mode) for it
+            buf = torch.empty(n + 512, dtype=torch.uint8)
+            off = (-buf.data_ptr()) % 512
+            out = buf[off:off + n].view(t.dtype).view(t.shape)
+            out.copy_(t)
         return out
 
     class _CudaIsCpu(TorchFunctionMode):

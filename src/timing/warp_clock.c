@@ -391,6 +391,11 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   case TM_C_SFU:
     lat = p->lat_sfu;
     t->work[TC5_TU_SFU] += p->issue_sfu / p->schedulers;
+    /* t47v (run 10): a MUFU also holds the FP32 pipe sfu_fp32_clk clocks (k MUFU.EX2 + 16 - k FFMA
+     * saturate above max(dispatch, SFU, FFMA) where they balance; with SEL, at max(ALU, SFU)). Counted
+     * in the CTA's FP32 pipe work, the saturated bound U; not on the warp's calendar, where FFMA's own
+     * 1 clk is not kept either. 0 (B200): nothing */
+    t->pipe[TM_C_FP32] += (n < 1 ? n : 1) * p->sfu_fp32_clk / p->schedulers;
     if (l->s.trace) sfu_span(t, start, start + lat, ti->line);
     break;
   case TM_C_CONV: lat = p->lat_conv; break;

@@ -50,6 +50,35 @@ def test_identity_and_autograd():
     assert "identity ok" in out
 
 
+def test_backward_sees_the_device():
+    # a torch.autograd.Function's backward runs on the device as its forward does (backward() and grad() are
+    # torch functions the shim's mode handles with itself popped; the engine must run the graph with it on):
+    # its tensors answer "cuda", and a device saved in the forward is served (FlagGems' conv2d backward makes
+    # torch.zeros(..., device=ctx.device); it reached CUDA's runtime: "Found no NVIDIA driver")
+    out = run("""
+        seen = []
+
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.device = x.device
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                seen.append((g.is_cuda, g.device.type, ctx.device.type))
+                return torch.full(g.shape, 2.0, device=ctx.device) * g
+
+        x = torch.randn(3, device="cuda", requires_grad=True)
+        F.apply(x).sum().backward()
+        (gx,) = torch.autograd.grad(F.apply(x).sum(), (x,))
+        assert torch.equal(x.grad, torch.full((3,), 2.0)) and torch.equal(gx, x.grad)
+        assert seen == [(True, "cuda", "cuda")] * 2, seen
+        print("backward ok")
+    """)
+    assert "backward ok" in out
+
+
 def test_generator():
     out = run("""
         g = torch.Generator(device="cuda")
@@ -115,6 +144,49 @@ def test_library_kernel_for_a_composite_operator():
         print("composite ok")
     """)
     assert "composite ok" in out
+
+
+def test_library_kernel_calls_reach_library_kernels():
+    # a library's kernel written in Python makes ATen calls of its own (FlagGems' kron of a 0-d tensor is
+    # `A.unsqueeze(0) * B`): on a GPU they dispatch again and reach the library's CUDA kernels (its mul);
+    # a kernel that calls its own operator gets PyTorch's kernel for that inner call, not itself again
+    out = run("""
+        calls = []
+        lib = torch.library.Library("aten", "IMPL")
+
+        def mul(a, b):
+            calls.append("mul")
+            return a * b  # its own operator: PyTorch's (the CPU's) kernel, no recursion
+
+        def kron(a, b):
+            calls.append("kron")
+            assert a.is_cuda and a.device.type == "cuda"  # the kernel's own questions: CUDA's answers
+            return a.unsqueeze(0) * b
+
+        lib.impl("mul.Tensor", mul, "CUDA")
+        lib.impl("kron", kron, "CUDA")
+        a, b = torch.tensor(3.0, device="cuda"), torch.arange(6.0, device="cuda").reshape(2, 3)
+        want = torch.tensor([[0.0, 3.0, 6.0], [9.0, 12.0, 15.0]])
+        assert torch.equal(torch.kron(a, b), want)
+        assert calls == ["kron", "mul"], calls
+        nested = {k[:2]: n for k, n in tc5.device.nested_dispatches().items()}  # k[2]: the pytest case
+        # kron's mul reached FlagGems-style; mul's own a * b is a re-entry: PyTorch's kernel, counted as such
+        assert nested == {("kron", "mul.Tensor"): 1, ("mul.Tensor", "mul.Tensor (re-entered: PyTorch's kernel)"): 1}, \
+            nested
+        assert torch.equal(a * b, want) and calls[2:] == ["mul"], calls
+
+        def copy_(dst, src, non_blocking=False):
+            calls.append("copy_")
+            return torch.ops.aten.copy_.default.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CPU), dst,
+                                                             src, non_blocking)
+
+        lib.impl("copy_", copy_, "CUDA")
+        assert torch.randn(3, device="cuda").is_cuda and calls[3:] == []  # the shim's own 512-byte aligned copy
+        torch.empty(3, device="cuda").copy_(torch.ones(3))
+        assert calls[3:] == ["copy_"], calls
+        print("nested ok")
+    """)
+    assert "nested ok" in out
 
 
 def test_threads_see_the_device():

@@ -197,3 +197,27 @@ def test_cpu_limit(tmp_path):
     # and what it imports) depends on the environment (about 600 MiB in CI's, freed before the cases run);
     # the 1 GiB test_holds touches shows above it
     assert cost["test_c.py::test_waits"][2] < 1024 <= cost["test_c.py::test_holds"][2]
+
+
+def test_known_rules_match_what_was_raised():
+    # a KNOWN rule's message pattern is matched on the exception (junit's message and pytest's "E" lines), not
+    # on the traceback's source lines, which hold the test's name: FlagGems' test_flash_attention_forward_gqa_...
+    # contains "_flash_attention_forward" and failed on the checker's proxy-fence, not on that reference
+    spec = importlib.util.spec_from_file_location("flaggems_peer", HERE.parents[2] / "scripts" / "flaggems_peer.py")
+    fg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fg)
+    suite = fg.suite()
+    node = "tests/test_flash_attention.py::test_flash_attention_forward_gqa_alibi_softcap[dtype0-True-None]"
+    hazard = ("tc5.HazardError: tc5: kernel flash_fwd_kernel breaks proxy-fence (the checker's 72 finding(s)):\n"
+              "    def test_flash_attention_forward_gqa_alibi_softcap(\n"
+              ">       out = flag_gems.ops.flash_attn_varlen_func(q, k, v)\n"
+              "E       tc5.HazardError: tc5: kernel flash_fwd_kernel breaks proxy-fence (the checker's 72 finding(s)):\n"
+              "E       error [proxy-fence] (9.7.16.6.5): tcgen05.mma reads B at shared memory 0x18400\n")
+    assert suite.cause_of("failed", hazard, node).startswith("Triton 3.5: no fence.proxy.async")
+    reference = ("NotImplementedError: Could not run 'aten::_flash_attention_forward' with arguments from the 'CPU' "
+                 "backend.\n    def test_flash_attention_foward_swa(\nE       NotImplementedError: Could not run "
+                 "'aten::_flash_attention_forward' with arguments from the 'CPU' backend.\n")
+    assert suite.cause_of("failed", reference, node).startswith("tc5 (device identity): the test's reference calls")
+    assert H.raised("the case passed without launching a kernel through tc5") == \
+        "the case passed without launching a kernel through tc5"
+    assert H.raised("A: first\n    source line\nE   A: first\nE   more") == "A: first\nE   A: first\nE   more"

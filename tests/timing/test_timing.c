@@ -34,7 +34,7 @@ static void test_tables(void **state) {
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
       strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass") && strcmp(#f, "issue_queue") && \
       strcmp(#f, "fsel_alu_pipe") && strcmp(#f, "pipe_dispatch") && strcmp(#f, "ptxas_order") && strcmp(#f, "imad_pipe") && \
-      strcmp(#f, "tmem_cols_per_sm")) \
+      strcmp(#f, "tmem_cols_per_sm") && strcmp(#f, "sfu_fp32_clk")) \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -1146,7 +1146,8 @@ static void test_sampling_by_column(void **state) {
  * one SASS of (0.5 each). Warp clock (t47p: a warp is held its dispatches, the pipes their
  * issue costs): 0 + 3 = 3; + 4 = 7 (the SFU busy 8 from 3); + 0.5 = 7.5 (its pipe 0.5 x 2 = 1 clk:
  * the dispatch's); the FP32's slot: cycle 7 is the INT's, so 8, + 0.5 = 8.5. Dispatch: (3 + 4 + 0.5 + 0.5) / 4 = 2.
- * Pipes: FP32 (1 + 0.5) / 4 = 0.375, SFU 8 / 4 = 2, INT 0.5 x 2 / 4 = 0.25.
+ * Pipes: FP32 (1 + 0.5 + 3.5) / 4 = 1.25 (t47v: the MUFU holds it sfu_fp32_clk 3.5; before, 0.375), SFU 8 / 4 = 2,
+ * INT 0.5 x 2 / 4 = 0.25.
  * The B200 (issue_from_sass 0) keeps one issue each: 1 + 8 + 2 + 1 = 12, 1. */
 static void test_sass_issue(void **state) {
   (void)state;
@@ -1175,7 +1176,7 @@ static void test_sass_issue(void **state) {
       assert_true(f.l->issue_w[0] == 3 && f.l->issue_w[1] == 4 && f.l->issue_w[2] == 0.5f && f.l->issue_w[3] == 0.5f);
       assert_true(f.t->w[0].clock == 8.5);
       assert_true(f.t->work[TC5_TU_ISSUE] == 2);
-      assert_true(f.t->pipe[TM_C_FP32] == 0.375 && f.t->pipe[TM_C_SFU] == 2 && f.t->pipe[TM_C_INT] == 0.25);
+      assert_true(f.t->pipe[TM_C_FP32] == 1.25 && f.t->pipe[TM_C_SFU] == 2 && f.t->pipe[TM_C_INT] == 0.25);
     } else {
       assert_null(f.l->issue_w);
       assert_true(f.t->w[0].clock == 12);
@@ -1639,6 +1640,30 @@ static void test_tma_latency_l2_dram(void **state) {
   assert_true(lat == 933);
   tma_load_done("b200", (uint64_t)1 << 30, &lat);
   assert_true(lat == 933);
+/* a MUFU holds the FP32 pipe too (t47v, run 10: sfu_fp32_clk 3.5 on the H200, 0 on the B200). One warp's
+ * group of run 10's k = 2 trip: 2 x (one MUFU + 7 FFMA), 16 warp-instructions on scheduler 0. Per CTA
+ * (4 schedulers): dispatch 16 / 4 = 4, SFU 2 x 8 / 4 = 4, FP32 (14 x 1 + 2 x 3.5) / 4 = 5.25 on the H200
+ * (the CTA's saturated bound U: 5.25, not max(4, 4, 3.5) = 4), 14 / 4 = 3.5 on the B200 (U: 4, as before) */
+static void test_sfu_fp32(void **state) {
+  (void)state;
+  const char *gpus[] = {"h200", "b200"};
+  for (unsigned g = 0; g < 2; g++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    fake_insn(&f, 0, TM_C_SFU, 1, -1);
+    for (unsigned k = 1; k < 8; k++) fake_insn(&f, k, TM_C_FP32, 1 + k, -1);
+    fake_launch(&f, gpus[g], 8, 1);
+    assert_true(f.l->p.sfu_fp32_clk == (g ? 0 : 3.5));
+    uint64_t regs[16 * 32] = {0};
+    for (unsigned trip = 0; trip < 2; trip++)
+      for (uint32_t pc = 0; pc < 8; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->work[TC5_TU_ISSUE] == 4 && f.t->work[TC5_TU_SFU] == 4 && f.t->pipe[TM_C_SFU] == 4);
+    assert_true(f.t->pipe[TM_C_FP32] == (g ? 3.5 : 5.25));
+    double u = f.t->work[TC5_TU_ISSUE];
+    for (unsigned k = 0; k < TM_C_COUNT; k++) u = u > f.t->pipe[k] ? u : f.t->pipe[k];
+    assert_true(u == (g ? 4 : 5.25));
+    fake_free(&f);
+  }
 }
 
 int main(void) {
@@ -1664,6 +1689,7 @@ int main(void) {
       cmocka_unit_test(test_issue_queue), cmocka_unit_test(test_fsel_class),
       cmocka_unit_test(test_tmem_occupancy), cmocka_unit_test(test_tmem_occupancy_ptx),
       cmocka_unit_test(test_tma_latency_l2_dram),
+      cmocka_unit_test(test_sfu_fp32),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,9 +6,17 @@ shim runs PyTorch's CPU bf16 kernels? Both against the exact gradient of the sam
 computed in float64 (sum reduction: softmax(x) - onehot(target), 0 on ignored rows), with the
 test's own inputs (its seeds and calls, in its order) and tolerance (allclose: atol 1e-8, rtol
 5e-2, relative to the exact value here). Run from the extracted sdist with liger_conftest.py
-copied there as conftest.py (issue 50; docs/fidelity.md quotes it):
-    PYTHONPATH=src:. TC5_CLI=build/tc5 python probe_liger_ce.py plain     (or ignore)"""
-import conftest  # noqa: F401  (the door and the shim)
+copied there as conftest.py (issue 50; docs/fidelity.md quotes it); natively on a GPU with an
+empty conftest.py there (l50g: then "Liger on the GPU", and the reference is CUDA's):
+    PYTHONPATH=src:. TC5_CLI=build/tc5 python probe_liger_ce.py plain     (or ignore)
+`weight` and `notlast` (l50g) do the same for ::test_correctness_with_weight_once[...-sum-2-4096-32000]
+(a bf16 class weight: the exact gradient is w[target] * (softmax(x) - onehot)) and
+::test_correctness_not_last_layer[...-sum-2-4096-32000] (the loss times 3, backward with a random
+upstream gradient g: the exact gradient is c * (softmax(x) - onehot), c the upstream gradient the
+loss's backward receives, bf16(3 * g), the same for both sides); each test starts from the
+suite's autouse set_seed(42) (test/conftest.py), as these do."""
+import conftest  # noqa: F401  (the door and the shim; natively, on a GPU: an empty conftest.py)
+import hashlib
 import sys
 import torch
 from torch.nn import CrossEntropyLoss
@@ -16,9 +24,36 @@ from liger_kernel.transformers.cross_entropy import LigerCrossEntropyLoss
 import test.transformers.test_cross_entropy  # noqa: F401  (its import-time set_seed(42), as in the test)
 
 which = sys.argv[1]
+ON = "tc5" if "tc5" in sys.modules else "the GPU"  # where Liger's kernel runs
+LIG = f"Liger on {ON}"
+
+
+def sha(t):
+    """the tensor's bytes, SHA-256 (its first 16 digits): Liger's result here against another machine's"""
+    return hashlib.sha256(t.detach().cpu().reshape(-1).view(torch.uint8).numpy().tobytes()).hexdigest()[:16]
+
+
 B, T, V, scalar, dtype, atol, rtol = 2, 4096, 32000, 1.0, torch.bfloat16, 1e-8, 5e-2
 if which == "plain":  # _test_correctness_once
     torch.manual_seed(0)
+    ign = -100
+    liger = LigerCrossEntropyLoss(reduction="sum")
+    torch_ce = CrossEntropyLoss(reduction="sum")
+    x = torch.randn(B * T, V, device="cuda", dtype=dtype) * scalar
+    target = torch.randint(0, V, (B * T,), device="cuda", dtype=torch.long)
+elif which == "weight":  # test_correctness_with_weight_once, then _test_correctness_with_weight_once
+    from test.utils import set_seed
+    set_seed(42)
+    ign = -100
+    weight = torch.rand(V, device="cuda", dtype=dtype)
+    liger = LigerCrossEntropyLoss(weight=weight, reduction="sum")
+    torch_ce = CrossEntropyLoss(weight=weight, reduction="sum")
+    torch.manual_seed(0)
+    x = torch.randn(B * T, V, device="cuda", dtype=dtype) * scalar
+    target = torch.randint(0, V, (B * T,), device="cuda", dtype=torch.long)
+elif which == "notlast":  # test_correctness_not_last_layer, _test_correctness_not_last_layer_once
+    from test.utils import set_seed
+    set_seed(42)
     ign = -100
     liger = LigerCrossEntropyLoss(reduction="sum")
     torch_ce = CrossEntropyLoss(reduction="sum")
@@ -33,18 +68,27 @@ else:  # _test_correctness_with_ignore_index_once (test_correctness_with_ignore_
     target = torch.randint(0, V, (B * T,), device="cuda", dtype=torch.long)
     n = torch.randint(1, B * T // 2, (1,)).item()
     target[torch.randperm(B * T)[:n]] = ign
+print(f"inputs: sha256 logits {sha(x)} target {sha(target)}" + (f" weight {sha(weight)}" if which == "weight" else ""))
 a = x.detach().clone().requires_grad_(True)
 b = x.detach().clone().requires_grad_(True)
 out_ref, out_lig = torch_ce(a, target), liger(b, target)
-out_ref.backward(gradient=torch.ones_like(out_ref))
-out_lig.backward(gradient=torch.ones_like(out_ref))
-print(f"loss: reference {out_ref.item():.6g}  Liger on tc5 {out_lig.item():.6g}  "
+scale = torch.ones((), dtype=torch.float64)  # the upstream gradient each row's softmax - onehot is scaled by
+if which == "notlast":
+    grad_output = torch.rand_like(out_ref)
+    (out_ref * 3).backward(gradient=grad_output)
+    (out_lig * 3).backward(gradient=grad_output)
+    scale = (grad_output * 3).double()  # MulBackward: bf16(3 * g), what both losses' backward receive
+else:
+    out_ref.backward(gradient=torch.ones_like(out_ref))
+    out_lig.backward(gradient=torch.ones_like(out_ref))
+print(f"loss: reference {out_ref.item():.6g}  {LIG} {out_lig.item():.6g}  "
       f"allclose {torch.allclose(out_ref, out_lig, atol=atol, rtol=rtol)}")
 print(f"gradient: reference vs Liger allclose {torch.allclose(a.grad, b.grad, atol=atol, rtol=rtol)}, "
       f"elements over the test's tolerance {((a.grad.float() - b.grad.float()).abs() > atol + rtol * b.grad.float().abs()).sum().item()}")
-bad = {"reference": 0, "Liger on tc5": 0}
-worst = {"reference": 0.0, "Liger on tc5": 0.0}
-ulp = {"reference": 0, "Liger on tc5": 0}  # elements not the bf16 rounding of the exact value
+print(f"sha256: {LIG}'s loss {sha(out_lig)} gradient {sha(b.grad)}; the reference's loss {sha(out_ref)} gradient {sha(a.grad)}")
+bad = {"reference": 0, LIG: 0}
+worst = {"reference": 0.0, LIG: 0.0}
+ulp = {"reference": 0, LIG: 0}  # elements not the bf16 rounding of the exact value
 examples = []
 loss64 = 0.0
 for r0 in range(0, B * T, 512):
@@ -53,12 +97,18 @@ for r0 in range(0, B * T, 512):
     keep = t != ign
     lse = torch.logsumexp(xs, dim=-1)
     exact = torch.softmax(xs, dim=-1)
-    exact[torch.arange(len(t))[keep], t[keep]] -= 1.0
+    exact[torch.arange(len(t), device=xs.device)[keep], t[keep]] -= 1.0
     exact[~keep] = 0.0
-    loss64 += (lse - xs.gather(1, t.clamp(min=0).unsqueeze(1)).squeeze(1))[keep].sum().item()
+    if which == "weight":
+        exact *= weight.double()[t.clamp(min=0)].unsqueeze(1)
+    exact *= scale
+    nll = lse - xs.gather(1, t.clamp(min=0).unsqueeze(1)).squeeze(1)
+    if which == "weight":
+        nll = nll * weight.double()[t.clamp(min=0)]
+    loss64 += nll[keep].sum().item()
     lim = atol + rtol * exact.abs()
     rounded = exact.to(torch.bfloat16)
-    for name, g in (("reference", a.grad[r0:r0 + 512]), ("Liger on tc5", b.grad[r0:r0 + 512])):
+    for name, g in (("reference", a.grad[r0:r0 + 512]), (LIG, b.grad[r0:r0 + 512])):
         err = (g.double() - exact).abs()
         over = err > lim
         bad[name] += over.sum().item()
@@ -72,4 +122,4 @@ for name in bad:
     print(f"{name:13s} gradient elements outside the test's tolerance of the exact gradient: {bad[name]}; "
           f"largest relative error {worst[name]:.4g}; elements not the bf16 rounding of the exact value: {ulp[name]}")
 for row, col, e, r, l in examples:
-    print(f"  [{row},{col}] exact {e:.6e}  reference {r:.6e}  Liger on tc5 {l:.6e}")
+    print(f"  [{row},{col}] exact {e:.6e}  reference {r:.6e}  {LIG} {l:.6e}")
