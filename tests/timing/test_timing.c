@@ -1640,6 +1640,8 @@ static void test_tma_latency_l2_dram(void **state) {
   assert_true(lat == 933);
   tma_load_done("b200", (uint64_t)1 << 30, &lat);
   assert_true(lat == 933);
+}
+
 /* a MUFU holds the FP32 pipe too (t47v, run 10: sfu_fp32_clk 3.5 on the H200, 0 on the B200). One warp's
  * group of run 10's k = 2 trip: 2 x (one MUFU + 7 FFMA), 16 warp-instructions on scheduler 0. Per CTA
  * (4 schedulers): dispatch 16 / 4 = 4, SFU 2 x 8 / 4 = 4, FP32 (14 x 1 + 2 x 3.5) / 4 = 5.25 on the H200
