@@ -1389,8 +1389,9 @@ static void sec_mufu() {
  * checks it in the SASS). CTAs of 128 threads (one warp a scheduler), C = 1, 2, 4, 5, 8 CTAs an SM
  * (capped by dynamic shared memory as intf); C = 5 is the shape of r2p_mask's local kernels (4 warps a
  * CTA, 19-20 warps an SM). Rows as mufu: the median CTA, the SM's span and mean (clock64, median SM),
- * and the launch by CUDA events at the measured clock, all a trip. ---- */
-template <int N>
+ * and the launch by CUDA events at the measured clock, all a trip. Run 12 (alushare_KIND_nN_cC): the same trip
+ * with one ALU kind alone (KIND 0 LOP3, 1 SHF, 2 IADD3, 3 ISETP+SEL pairs), N = 16, 32, 48, C = 4, 8. ---- */
+template <int N, int KIND>
 __global__ void __launch_bounds__(128) alushare_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
   extern __shared__ uint32_t alushare_pad[];
   uint32_t a = 0x3f7fbe77u /* 0.999 */, b = 0x3f000000u, inv = 0x9e3779b9u ^ threadIdx.x;
@@ -1404,7 +1405,7 @@ __global__ void __launch_bounds__(128) alushare_kernel(int iters, unsigned long 
     for (int s = 0; s < 64; s++) {
       const bool alu = ((s + 1) * N) / 64 > (s * N) / 64;
       const int r = (s * N) / 64, f = s - r; /* this slot's rank in its kind */
-      const int kind = (r % 5 == 3 && r == N - 1) ? 0 : r % 5;
+      const int kind = KIND == 3 ? 3 + r % 2 : KIND >= 0 ? KIND : (r % 5 == 3 && r == N - 1) ? 0 : r % 5;
       uint32_t &d = z[r % 8], &n = z[(r + 1) % 8];
       if (!alu) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+r"(y[f % 8]) : "r"(a), "r"(b));
       else if (kind == 0) asm volatile("xor.b32 %0, %0, %1;" : "+r"(d) : "r"(n));
@@ -1428,13 +1429,14 @@ __global__ void __launch_bounds__(128) alushare_kernel(int iters, unsigned long 
   for (int i = 0; i < 8; i++) res ^= z[i] ^ y[i];
   if (res == 0x12345678u) sink[0] = res + alushare_pad[0];
 }
-template <int N> static void alushare_one() {
-  auto kf = alushare_kernel<N>;
+template <int N, int KIND = -1> static void alushare_one(std::initializer_list<int> cs = {1, 2, 4, 5, 8}) {
+  auto kf = alushare_kernel<N, KIND>;
+  static const char *kn[] = {"lop3", "shf", "iadd3", "isetp_sel"};
   int smem_sm = 233472 - 1024;
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  for (int c : {1, 2, 4, 5, 8}) {
+  for (int c : cs) {
     /* about 400k clk a launch: a trip is at least 66 dispatch clk, or 2N ALU clk, a warp a scheduler */
     int per_trip = c * std::max(66, 2 * N);
     int iters = std::max(64, 400000 / per_trip);
@@ -1454,14 +1456,15 @@ template <int N> static void alushare_one() {
     float ms = 0;
     CK(cudaEventElapsedTime(&ms, e0, e1));
     char key[64], how[400];
-    snprintf(key, sizeof key, "alushare_n%d_c%d", N, c);
+    if (KIND < 0) snprintf(key, sizeof key, "alushare_n%d_c%d", N, c);
+    else snprintf(key, sizeof key, "alushare_%s_n%d_c%d", kn[KIND], N, c);
     snprintf(how, sizeof how,
-             "a trip: %d ALU-pipe (LOP3/SHF/IADD3/ISETP+SEL) + %d FFMA on independent chains, 1 warp a scheduler a CTA (128 "
+             "a trip: %d ALU-pipe (%s) + %d FFMA on independent chains, 1 warp a scheduler a CTA (128 "
              "threads), %d CTAs/SM (occupancy %d by %d B shared), every SM; clk a trip a CTA (median CTA, clock64), %d trips",
-             N, 64 - N, c, occ, smem, iters);
+             N, KIND < 0 ? "LOP3/SHF/IADD3/ISETP+SEL" : kn[KIND], 64 - N, c, occ, smem, iters);
     emit(key, median_cyc(grid) / iters, "clk", how);
     intf_sm_rows(key, grid, iters, c);
-    snprintf(key, sizeof key, "alushare_n%d_c%d_events", N, c);
+    strcat(key, "_events");
     snprintf(how, sizeof how, "the same launch timed by CUDA events (launch included), ms x clock_mhz / trips: clk a trip");
     emit(key, (double)ms * 1e3 * clock_ghz * 1e3 / iters, "clk", how);
   }
@@ -1477,6 +1480,19 @@ static void sec_alushare() {
   alushare_one<32>();
   alushare_one<40>();
   alushare_one<48>();
+  /* run 12: one ALU kind alone against FFMA (which of them the mix's excess belongs to) */
+  alushare_one<16, 0>({4, 8});
+  alushare_one<32, 0>({4, 8});
+  alushare_one<48, 0>({4, 8});
+  alushare_one<16, 1>({4, 8});
+  alushare_one<32, 1>({4, 8});
+  alushare_one<48, 1>({4, 8});
+  alushare_one<16, 2>({4, 8});
+  alushare_one<32, 2>({4, 8});
+  alushare_one<48, 2>({4, 8});
+  alushare_one<16, 3>({4, 8});
+  alushare_one<32, 3>({4, 8});
+  alushare_one<48, 3>({4, 8});
 }
 int main(int argc, char **argv) {
   if (argc < 2) {
