@@ -10,13 +10,16 @@ there to 0.1 clk) and the loops' SASS (h200_sass_run12.txt), and sets each satur
      clock, each pipe busy its issue cost: FFMA 1, LOP3/SHF/IADD3/ISETP/SEL 2, IMAD 2, HFMA2 1), in
      steady state (the third trip minus the second): what the warp alone needs when its ALU
      instructions come in a burst that ptxas's list scheduler made;
-and max(S, W). Usage: python3 scripts/timing_alu_share.py [--check] [--r2p]   (--check: exit 1 unless
+and max(S, W). Usage: python3 scripts/timing_alu_share.py [--check] [--r2p] [--model TC5]   (--check: exit 1 unless
 max(S, W) is within 15 % of every saturated row; S's errors are printed beside it. --r2p: the same two
 laws on r2p_mask's local kernels from t47w's Nsight Compute SASS pages, h200_r2p_ncu.local_*.sass.csv:
 each run of SASS lines with one executed count is a block, W summed over the blocks at their counts a
 warp (a block run more than once at its steady-state span), pipes as above plus FSEL/FMNMX/FSETP/IMNMX/
 PRMT/LEA/PLOP3/R2P/VIADDMNMX/VIMNMX on the ALU (2), FADD/FMUL/VIADD on the FP32 pipe (1), MUFU 8; the
-ALU counts this gives are ncu's within 0.3 %.)"""
+ALU counts this gives are ncu's within 0.3 %. --model TC5: the model itself, `tc5 run --timing=h200` on the
+kernels' PTX (nvcc -ptx -arch=sm_90a -O3, ptxas/nvdisasm SASS counts as scripts/timing_intf_model.py),
+grid 132 x C, block 128, the device run's dynamic shared memory, at 20 and 60 trips: (us60 - us20) / 40
+x 1980 / C clk a warp-trip, for the mixed rows at C = 4, 5, 8.)"""
 import csv, os, re, statistics, sys
 
 D = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "timing")
@@ -89,7 +92,43 @@ def main():
         r = [r2p(k) for k in ("compare", "bitmask")]
         print(f"# r2p local, compare / bitmask: S {r[0][0] / r[1][0]:.4f}, max(S, W) {max(r[0]) / max(r[1]):.4f} "
               "(silicon, ncu elapsed cycles: 366498 / 335139 = 1.0936)")
+    if "--model" in sys.argv:
+        model(sys.argv[sys.argv.index("--model") + 1], rows)
     if "--check" in sys.argv and max(errW) > 15: sys.exit(1)
+
+
+def model(tc5, rows):
+    import subprocess, tempfile
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from timing_intf_model import nvdisasm
+    env = dict(os.environ)
+    if nvdisasm(): env["TC5_NVDISASM"] = nvdisasm()
+    line = re.compile(r"timing: predicted ([0-9.]+) us")
+    with tempfile.TemporaryDirectory() as tmp:
+        ptx = os.path.join(tmp, "timing_micro.ptx")
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+        subprocess.run(["nvcc", "-ptx", "-arch=sm_90a", "-O3", "-I", os.path.join(root, "gpu"), "-o", ptx,
+                        os.path.join(root, "gpu", "timing_micro.cu")], check=True)
+        errs = []
+        print("row\tmeasured\tmodel\terror %")
+        for n in (0, 4, 8, 16, 24, 32, 40, 48):
+            for c in (4, 5, 8):
+                smem = (min(233472 - 1024, 233472 - 1024) // c - 1024)
+                smem = min(smem, 232448) & ~127
+                us = []
+                for it in (20, 60):
+                    argv = [tc5, "run", ptx, "--entry", f"_Z15alushare_kernelILi{n}ELin1EEviPyPj", "--grid", str(132 * c),
+                            "--block", "128", "--shared-bytes", str(smem), "--check=none", "--timing=h200",
+                            "--arg", f"s32:{it}", "--arg", "scratch:8192", "--arg", "scratch:256"]
+                    r = subprocess.run(argv, capture_output=True, text=True, env=env)
+                    m = line.search(r.stdout + r.stderr)
+                    if r.returncode or not m: sys.exit(f"timing_alu_share: n{n} c{c}: {(r.stdout + r.stderr)[-300:]}")
+                    us.append(float(m.group(1)))
+                clk = (us[1] - us[0]) / 40 * 1980 / c
+                meas = rows[f"alushare_n{n}_c{c}_span"] / c
+                errs.append(abs(clk / meas - 1) * 100)
+                print(f"alushare_n{n}_c{c}_span\t{meas:.1f}\t{clk:.1f}\t{100 * (clk / meas - 1):+.1f}")
+        print(f"# the model on {len(errs)} rows: median |error| {statistics.median(errs):.1f} %, worst {max(errs):.1f} %")
 
 
 R2P_ALU = ALU | {"FSEL", "FMNMX", "FSETP", "IMNMX", "PRMT", "LEA", "PLOP3", "R2P", "P2R", "VIADDMNMX", "VIMNMX", "FLO", "POPC", "BMSK", "SGXT"}
