@@ -10,7 +10,7 @@ there to 0.1 clk) and the loops' SASS (h200_sass_run12.txt), and sets each satur
      clock, each pipe busy its issue cost: FFMA 1, LOP3/SHF/IADD3/ISETP/SEL 2, IMAD 2, HFMA2 1), in
      steady state (the third trip minus the second): what the warp alone needs when its ALU
      instructions come in a burst that ptxas's list scheduler made;
-and max(S, W). Usage: python3 scripts/timing_alu_share.py [--check] [--r2p] [--model TC5]   (--check: exit 1 unless
+and max(S, W). Usage: python3 scripts/timing_alu_share.py [--check] [--r2p] [--run10] [--model TC5]   (--check: exit 1 unless
 max(S, W) is within 15 % of every saturated row; S's errors are printed beside it. --r2p: the same two
 laws on r2p_mask's local kernels from t47w's Nsight Compute SASS pages, h200_r2p_ncu.local_*.sass.csv:
 each run of SASS lines with one executed count is a block, W summed over the blocks at their counts a
@@ -19,12 +19,14 @@ PRMT/LEA/PLOP3/R2P/VIADDMNMX/VIMNMX on the ALU (2), FADD/FMUL/VIADD on the FP32 
 ALU counts this gives are ncu's within 0.3 %. --model TC5: the model itself, `tc5 run --timing=h200` on the
 kernels' PTX (nvcc -ptx -arch=sm_90a -O3, ptxas/nvdisasm SASS counts as scripts/timing_intf_model.py),
 grid 132 x C, block 128, the device run's dynamic shared memory, at 20 and 60 trips: (us60 - us20) / 40
-x 1980 / C clk a warp-trip, for the mixed rows at C = 4, 5, 8.)"""
+x 1980 / C clk a warp-trip, for the mixed rows at C = 4, 5, 8. --run10: S and max(S, W) on t47v's run 10
+(h200_micro_run10.tsv, h200_sass_run10.txt: k MUFU.EX2 + 16 - k FFMA or SEL a quarter trip; MUFU 8 on the
+SFU, no share of the FP32 pipe), its 54 span rows at C = 4, 8, 16.)"""
 import csv, os, re, statistics, sys
 
 D = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "timing")
 ALU = {"LOP3", "SHF", "IADD3", "ISETP", "SEL"}
-COST = {"FFMA": ("fp32", 1), "IMAD": ("imad", 2), "HFMA2": ("fp16", 1)}
+COST = {"FFMA": ("fp32", 1), "IMAD": ("imad", 2), "HFMA2": ("fp16", 1), "MUFU": ("sfu", 8)}
 
 
 def loops():
@@ -92,9 +94,41 @@ def main():
         r = [r2p(k) for k in ("compare", "bitmask")]
         print(f"# r2p local, compare / bitmask: S {r[0][0] / r[1][0]:.4f}, max(S, W) {max(r[0]) / max(r[1]):.4f} "
               "(silicon, ncu elapsed cycles: 366498 / 335139 = 1.0936)")
+    if "--run10" in sys.argv:
+        run10()
     if "--model" in sys.argv:
         model(sys.argv[sys.argv.index("--model") + 1], rows)
     if "--check" in sys.argv and max(errW) > 15: sys.exit(1)
+
+
+def run10():
+    rows = {r["key"]: float(r["value"]) for r in csv.DictReader(open(os.path.join(D, "h200_micro_run10.tsv")), delimiter="\t")}
+    cur, ins, bodies = None, [], {}
+    def close():
+        for a, op, l in ins:
+            m = re.search(r"BRA\s+0x([0-9a-f]+)", l)
+            if cur and op == "BRA" and m and int(m.group(1), 16) < a:
+                bodies[cur] = [o for a2, o, _ in ins if int(m.group(1), 16) <= a2 <= a]
+    for l in open(os.path.join(D, "h200_sass_run10.txt")):
+        m = re.search(r"Function : _Z11mufu_kernelILi(\d+)ELi(\d)E", l)
+        if m:
+            close()
+            cur, ins = (int(m.group(1)), int(m.group(2))), []
+            continue
+        m = re.search(r"/\*([0-9a-f]{4})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_]+)", l)
+        if m and cur: ins.append((int(m.group(1), 16), m.group(3), l))
+    close()
+    eS, eW = [], []
+    print("run 10 row\tS\tW\tmeasured\tS err %\tmax(S,W) err %")
+    for (k, mix), body in sorted(bodies.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        _, _, S, W = laws(body)
+        for c in (4, 8, 16):
+            key = f"mufu_{'sel' if mix else 'ffma'}_k{k}_c{c}_span"
+            m = rows[key] / c
+            eS.append(abs(S / m - 1) * 100); eW.append(abs(max(S, W) / m - 1) * 100)
+            print(f"{key}\t{S}\t{W:.0f}\t{m:.1f}\t{100 * (S / m - 1):+.1f}\t{100 * (max(S, W) / m - 1):+.1f}")
+    print(f"# run 10, {len(eS)} span rows: S median |err| {statistics.median(eS):.1f} %, worst {max(eS):.1f} %; "
+          f"max(S, W) median {statistics.median(eW):.1f} %, worst {max(eW):.1f} %")
 
 
 def model(tc5, rows):
