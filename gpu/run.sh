@@ -97,6 +97,9 @@
 #   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
 #                               in flight per SM and the SMs loading (gpu/timing_tma_loaded.cu):
 #                               OUTDIR/tma_loaded.tsv (issue 47, the loaded-latency mechanism)
+#   gpu/run.sh tma-lat [OUTDIR] a chain of dependent 2-D TMA loads from L2 and from HBM, one SM and
+#                               every SM (gpu/tma_latency.cu): OUTDIR/tma_latency.tsv (issue 47, t47u:
+#                               the model's TMA latency for L2 hits and misses)
 #   gpu/run.sh tmem [OUTDIR]    NEEDS A B200 (sm_100a; skipped elsewhere): issue 47's Tensor Memory
 #                               microbenchmarks (gpu/tmem_micro.cu: tcgen05.ld/st latency against size,
 #                               rate per SM against warps, tutorial 06's load-scale-store step; MUFU ex2,
@@ -136,7 +139,7 @@ mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 # (timing-micro needs none of it)
 rm -f build-gpu/obj/*.o build-gpu/libtc5.a
-case $what in timing-micro | timing-mufu | timing-alu-share | tmem) nolib=1 ;; *) nolib= ;; esac
+case $what in timing-micro | timing-mufu | timing-alu-share | tmem | tma-lat) nolib=1 ;; *) nolib= ;; esac
 [ -n "$nolib" ] || for f in src/*/*.c; do
   # the CMake build's per-file options (CMakeLists.txt)
   case $f in src/ptx/exec_float.c) x=-frounding-math ;; src/sfu/sfu.c) x=-ffp-contract=off ;; *) x= ;; esac
@@ -341,6 +344,12 @@ case "$what" in
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_tma_loaded.cu \
       -o build-gpu/timing_tma_loaded -lcuda
     exec build-gpu/timing_tma_loaded "$out/tma_loaded.tsv" ;;
+  tma-lat)
+    # TMA latency from L2 vs HBM (gpu/tma_latency.cu): OUTDIR/tma_latency.tsv, committed as
+    # tests/data/timing/h200_tma_latency.tsv (docs/timing.md "TMA latency from L2 and from HBM")
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/tma_latency.cu \
+      -o build-gpu/tma_latency -lcuda
+    exec build-gpu/tma_latency "$out/tma_latency.tsv" ;;
   timing-mufu)
     # issue 47's MUFU share at a fixed dispatch count (t47v, run 10): timing_micro's mufu section, the
     # clocks before and after, and the device binary's SASS of the mufu kernels
@@ -394,5 +403,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|timing-alu-share|tmem|tmem-build|timing|liger [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|timing-alu-share|tma-lat|tmem|tmem-build|timing|liger [OUTDIR]" >&2; exit 2 ;;
 esac

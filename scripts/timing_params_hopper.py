@@ -68,15 +68,16 @@ def l2_resident():
     return res, slope, t
 
 
-def tma_intercept():
-    """the zero-byte intercept of one TMA load's time from L2 under every SM's load: least squares over
-    h200_tma_loaded.tsv's rows source l2, 132 CTAs, 1 stage (one box in flight); (intercept, B/clk, points)"""
+def tma_intercept(source="l2"):
+    """the zero-byte intercept of one TMA load's time from L2 (source "l2") or HBM ("hbm", t47u) under every
+    SM's load: least squares over h200_tma_loaded.tsv's rows of that source, 132 CTAs, 1 stage (one box in
+    flight); (intercept, B/clk, points)"""
     pts = []
     for line in open(os.path.join(DATA, "h200_tma_loaded.tsv")):
         f = line.rstrip("\n").split("\t")
         if line.startswith("#") or f[0] == "source":
             continue
-        if f[0] == "l2" and f[1] == "132" and f[3] == "1":
+        if f[0] == source and f[1] == "132" and f[3] == "1":
             pts.append((int(f[2]), float(f[6])))
     pts.sort()
     n = len(pts)
@@ -184,6 +185,7 @@ def rows(gpu):
         ("reg_alloc_unit", 256, "regs", "datasheet: registers are allocated per warp in units of 256 (occupancy calculator, cc 9.0)"),
         ("max_threads_per_sm", 2048, "threads", "datasheet: cc 9.0"),
         ("max_ctas_per_sm", 32, "CTAs", "datasheet: cc 9.0"),
+        ("tmem_cols_per_sm", 0, "columns", "datasheet: Hopper has no Tensor Memory (tcgen05 is sm_100a's): occupancy has no Tensor Memory bound (t47u)"),
         ("schedulers", 4, "per SM", "datasheet: 4 warp schedulers (SM sub-partitions) per SM"),
     ]:
         P(name, val, unit, prov)
@@ -218,6 +220,14 @@ def rows(gpu):
       f"the least-squares line's zero-byte intercept, {a:.1f} clk + bytes / {bpc:.1f} B/clk; the model adds bytes / the SM's TMA rate "
       f"itself, so this is the latency without the transfer (was {M['tma2d_latency_16384']:.0f}, h200_micro.tsv tma2d_latency_16384: "
       "a whole 16 KiB box, transfer included, counted twice)")
+    a, bpc, pts = tma_intercept("hbm")
+    P("tma_latency_dram", r(a), "clk",
+      "measured: gpu/run.sh timing-tma-loaded on the lent H200 (tests/data/timing/h200_tma_loaded.tsv, source hbm (a 2 GiB set, "
+      f"each box once), 132 CTAs, 1 stage: {', '.join(f'{b // 1024} KiB {t:.1f}' for b, t in pts)} clk): the least-squares line's "
+      f"zero-byte intercept, {a:.1f} clk + bytes / {bpc:.1f} B/clk, the L2-miss counterpart of tma_latency (same rows, same fit); "
+      "gpu/run.sh tma-lat (tests/data/timing/h200_tma_latency.tsv, t47u: a chain of dependent loads 64 KiB apart after an L2 "
+      "eviction) gives 836 clk one SM alone and 845 every SM, from L2 330 and 310: a miss costs 2.4-2.7 times a hit; the model "
+      "takes the mean of the two for a launch whose footprint exceeds L2, as for ld.global and cp.async (docs/timing.md, t47u)")
     P("tma_bytes_per_clk", r(M["tma2d_bytes_per_clk_1sm_l2"], 1), "B/clk", meas("tma2d_bytes_per_clk_1sm_l2", f"cp.async.bulk.tensor.2d, 16 KiB boxes x 8 in flight, one SM alone from L2 (every SM at once {M['tma2d_bytes_per_clk_allsm_l2']:.1f}); 1-D cp.async.bulk {M['tma_bytes_per_clk_1sm_l2']:.1f}"))
     one = [M4[k] for k in ("cpasync_1sm_s2_l2", "cpasync_1sm_s4_l2", "cpasync_1sm_s8_l2", "cpasync_1sm_s4_hbm", "cpasync_1sm_s8_hbm",
                            "cpasync_allsm_s2_l2", "cpasync_allsm_s4_l2", "cpasync_allsm_s8_l2")]

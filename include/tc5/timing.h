@@ -54,13 +54,19 @@ typedef struct tc5_timing_result {
   /* occupancy */
   uint32_t ctas_per_sm;      /* CTAs resident on one SM at once                       */
   const char *occupancy_limit; /* what limits it: "shared memory", "threads",
-                                  "registers", "CTA slots" (a static string)          */
+                                  "registers", "CTA slots", "Tensor Memory"
+                                  (a static string)          */
   uint32_t regs_per_thread;  /* used for occupancy                                    */
   bool regs_from_ptxas;      /* from ptxas -v (cfg.timing_regs), else an estimate      */
   bool issue_sass_missing;   /* the GPU's table counts issue from ptxas's SASS, but no
                                 counts were given (cfg.timing_sass: ptxas or nvdisasm
                                 not found): one issue per PTX instruction instead     */
   uint32_t smem_per_cta;     /* bytes, the 1 KiB reserved included                    */
+  uint32_t tmem_cols_per_cta; /* Tensor Memory columns a CTA holds, counted for occupancy
+                                (the entry's tcgen05.alloc nCols summed; 0: none)      */
+  uint32_t tmem_cols_assumed_line; /* non-zero: the PTX line of a tcgen05.alloc whose nCols
+                                is not constant: tmem_cols_per_cta is then the assumed
+                                whole Tensor Memory (512 on the B200)                 */
   double waves;              /* CTAs / (SMs x ctas_per_sm)                            */
   uint32_t sms;              /* SMs of the GPU                                        */
   /* each unit's busy fraction over the launch, averaged over the SMs (0..1) */

@@ -422,7 +422,9 @@ def run_ptx(ptx_text: str, grid, block, args, *, entry: str | None = None, share
     clock_ghz, sampled, ctas_simulated, ctas_total, ctas_per_sm,
     occupancy_limit, regs_per_thread, regs_from_ptxas, issue_sass_missing (True: the
     GPU's table counts issue from ptxas's SASS but ptxas/nvdisasm were not
-    found), smem_per_cta, waves,
+    found), smem_per_cta, tmem_cols_per_cta (Tensor Memory columns a CTA holds,
+    counted for occupancy; 0: none), tmem_cols_assumed_line (non-zero: the line of a
+    tcgen05.alloc whose nCols is not constant, the whole Tensor Memory assumed), waves,
     sms, busy (unit name -> fraction), limit (a unit's name or "latency"),
     cta_cycles_min/max, dram_bytes, l2_bytes, flops, text: the lines `tc5
     run --timing` prints), else None. Kernel errors (out of bounds,

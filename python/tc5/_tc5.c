@@ -809,13 +809,14 @@ static PyObject *timing_dict(const tc5_timing_result *r) {
   }
   if (tc5_timing_format(r, text, 8192)) text[0] = 0;
   PyObject *d = Py_BuildValue(
-      "{s:s,s:d,s:d,s:d,s:O,s:K,s:K,s:I,s:z,s:I,s:O,s:O,s:I,s:d,s:I,s:N,s:z,s:d,s:d,s:d,s:d,s:d,s:s}", "gpu", r->gpu,
+      "{s:s,s:d,s:d,s:d,s:O,s:K,s:K,s:I,s:z,s:I,s:O,s:O,s:I,s:I,s:I,s:d,s:I,s:N,s:z,s:d,s:d,s:d,s:d,s:d,s:s}", "gpu", r->gpu,
       "seconds", r->seconds, "cycles", r->cycles, "clock_ghz", r->clock_ghz, "sampled",
       r->sampled ? Py_True : Py_False, "ctas_simulated", (unsigned long long)r->ctas_simulated, "ctas_total",
       (unsigned long long)r->ctas_total, "ctas_per_sm", r->ctas_per_sm, "occupancy_limit", r->occupancy_limit,
       "regs_per_thread", r->regs_per_thread, "regs_from_ptxas", r->regs_from_ptxas ? Py_True : Py_False,
       "issue_sass_missing", r->issue_sass_missing ? Py_True : Py_False,
-      "smem_per_cta", r->smem_per_cta, "waves", r->waves, "sms", r->sms, "busy", busy, "limit",
+      "smem_per_cta", r->smem_per_cta, "tmem_cols_per_cta", r->tmem_cols_per_cta, "tmem_cols_assumed_line",
+      r->tmem_cols_assumed_line, "waves", r->waves, "sms", r->sms, "busy", busy, "limit",
       r->latency_bound ? "latency" : tc5_timing_unit_name(r->limit), "cta_cycles_min", r->cta_cycles_min,
       "cta_cycles_max", r->cta_cycles_max, "dram_bytes", r->dram_bytes, "l2_bytes", r->l2_bytes, "flops", r->flops,
       "text", text);

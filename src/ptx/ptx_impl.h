@@ -636,6 +636,9 @@ void ptx_chk_code_free(chk_code *c);
 /* the timing model's view of the instructions (timing_class.c; INTERIM
  * until the opcode table's timing class) */
 tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out);
+/* timing_class.c: the Tensor Memory columns a CTA of entry f holds at most, and the line of an
+ * allocation whose nCols is not constant (0: none; t47u) */
+void ptx_timing_tmem(const tc5_ptx_module *m, const ptx_func *f, const chk_insn *ck, uint32_t *cols, uint32_t *line);
 #define TM_PC(w, in) ((uint32_t)((in) - (w)->cta->L->m->code))
 #define CHK_IN(w, in) ((w)->cta->L->ck.insn + ((in) - (w)->cta->L->m->code))
 /* the checker's view of warp w (who) and of mbarrier mb of CTA c, made at the event */

@@ -154,3 +154,60 @@ tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
   *out = t;
   return TC5_OK;
 }
+
+/* the value of register `reg` where the entry f makes it constant: a
+ * constant register (an immediate), or a register whose every write in f
+ * is a `mov` of one and the same immediate (nvcc's `mov.b32 %r23, 64;`
+ * before `tcgen05.alloc ... [%r22], %r23;`); false otherwise */
+static bool const_value(const tc5_ptx_module *m, const ptx_func *f, const chk_insn *ck, uint32_t reg, uint64_t *v) {
+  for (uint32_t k = 0; k < m->nconsts; k++)
+    if (m->consts[k].reg == reg) {
+      *v = m->consts[k].value;
+      return m->consts[k].kind == PC_VALUE;
+    }
+  bool seen = false;
+  for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
+    const chk_insn *c = &ck[pc];
+    bool writes = false;
+    for (unsigned j = 0; j < c->nregs; j++)
+      if (c->regs[j].reg == reg && (c->regs[j].flags & CHK_R_DST)) writes = true;
+    if (!writes) continue;
+    const ptx_insn *in = &m->code[pc];
+    const char *op = ptx_insn_text(m, in);
+    uint64_t x;
+    if (!starts(op, "mov") || in->nops != 2 || in->o[1].kind != PO_REG || in->o[1].reg == reg ||
+        !const_value(m, f, ck, in->o[1].reg, &x) || (seen && x != *v))
+      return false;
+    *v = x, seen = true;
+  }
+  return seen;
+}
+
+/* The Tensor Memory columns a CTA of entry f holds at most (t47u, issue
+ * 47: occupancy by Tensor Memory): the sum of nCols over f's
+ * tcgen05.alloc instructions, each taken as held for the CTA's life (an
+ * upper bound when a CTA deallocates before it allocates again); a
+ * .cta_group::2 allocation takes nCols in each CTA of the pair, and each
+ * CTA executes the instruction, so it counts like a ::1. *line: the PTX
+ * line of the first allocation whose nCols the PTX does not make constant,
+ * or that lies in a called .func (0: every one is known). */
+void ptx_timing_tmem(const tc5_ptx_module *m, const ptx_func *f, const chk_insn *ck, uint32_t *cols, uint32_t *line) {
+  uint64_t sum = 0;
+  *line = 0;
+  for (uint32_t pc = 0; pc < m->ncode; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    if (!starts(ptx_insn_text(m, in), "tcgen05.alloc")) continue;
+    const ptx_func *g = in->func < m->nfuncs ? &m->funcs[in->func] : NULL;
+    if (g == f) {
+      uint64_t v;
+      if (in->nops >= 2 && in->o[1].kind == PO_REG && const_value(m, f, ck, in->o[1].reg, &v)) {
+        sum += v;
+        continue;
+      }
+    } else if (!g || g->is_entry) {
+      continue; /* another entry's */
+    }
+    if (!*line) *line = in->line;
+  }
+  *cols = (uint32_t)(sum > 0xFFFFFFFFu ? 0xFFFFFFFFu : sum);
+}

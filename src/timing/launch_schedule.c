@@ -119,6 +119,7 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   /* registers: ptxas's count when given, else the estimate (docs/timing.md) */
   uint32_t regs = s->regs_per_thread ? s->regs_per_thread : 64;
   tm_occupancy_of(p, s->threads_per_cta, s->smem_per_cta, regs, s->cluster_size, &l->occ);
+  tm_occupancy_tmem(p, s->tmem_cols, s->tmem_cols_line != 0, &l->occ); /* t47u */
   uint64_t ncta = s->nclusters * s->cluster_size;
   double per_sm = ceil((double)ncta / p->sm_count);
   l->rates.share = per_sm < l->occ.ctas ? (per_sm < 1 ? 1 : per_sm) : l->occ.ctas;
@@ -127,6 +128,9 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   l->rates.l2_bpc = p->l2_bytes_per_clk / (busy_sms < 1 ? 1 : busy_sms);
   l->rates.tma_bpc = (p->tma_bytes_per_clk < l->rates.l2_bpc ? p->tma_bytes_per_clk : l->rates.l2_bpc) / l->rates.share;
   l->rates.gmem_latency = s->footprint <= p->l2_bytes ? p->l2_latency : 0.5 * (p->l2_latency + p->dram_latency);
+  /* a TMA load from L2 or HBM (t47u): the same mix (a table without tma_latency_dram: one value) */
+  double tma_miss = p->tma_latency_dram > 0 ? p->tma_latency_dram : p->tma_latency;
+  l->rates.tma_load_latency = s->footprint <= p->l2_bytes ? p->tma_latency : 0.5 * (p->tma_latency + tma_miss);
   tc5_status st = cp_async_rates(l, diag);
   if (st) {
     free(l);
@@ -495,6 +499,8 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   res->regs_from_ptxas = s->regs_per_thread != 0;
   res->issue_sass_missing = p->issue_from_sass && !(s->sass && s->sass_lines);
   res->smem_per_cta = s->smem_per_cta;
+  res->tmem_cols_per_cta = l->occ.tmem_cols;
+  res->tmem_cols_assumed_line = p->tmem_cols_per_sm > 0 ? s->tmem_cols_line : 0;
   res->sms = (uint32_t)p->sm_count;
   res->ctas_total = N * s->cluster_size;
   res->waves = (double)res->ctas_total / (p->sm_count * l->occ.ctas);
@@ -533,6 +539,14 @@ tc5_status tc5_timing_format(const tc5_timing_result *r, char *buf, size_t cap) 
   OUT("tc5 run: timing: %llu CTAs, %.2f waves of %u SMs x %u CTAs/SM (limited by %s; %u registers/thread%s, %u B shared/CTA)\n",
       (unsigned long long)r->ctas_total, r->waves, r->sms, r->ctas_per_sm, r->occupancy_limit ? r->occupancy_limit : "?",
       r->regs_per_thread, r->regs_from_ptxas ? " from ptxas" : " estimated", r->smem_per_cta);
+  if (r->tmem_cols_per_cta) { /* t47u: occupancy by Tensor Memory */
+    if (r->tmem_cols_assumed_line)
+      OUT("tc5 run: timing: Tensor Memory: %u columns a CTA assumed (tcgen05.alloc at line %u: nCols not constant in "
+          "the PTX; counted as the whole Tensor Memory, the most one allocation takes)\n",
+          r->tmem_cols_per_cta, r->tmem_cols_assumed_line);
+    else
+      OUT("tc5 run: timing: Tensor Memory: %u columns a CTA (its tcgen05.alloc nCols)\n", r->tmem_cols_per_cta);
+  }
   if (r->issue_sass_missing)
     OUT("tc5 run: timing: issue counted per PTX instruction: ptxas's SASS counts not found (ptxas and nvdisasm: "
         "TC5_PTXAS, TC5_NVDISASM, PATH); %s's parameter table assumes them\n", r->gpu);

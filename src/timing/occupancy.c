@@ -109,6 +109,7 @@ void tm_occupancy_of(const tm_params *p, uint32_t threads, uint32_t smem, uint32
   }
   if (n < 1) n = 1; /* the launch runs: the runner checked the limits it knows */
   o->ctas = n;
+  o->tmem_cols = 0;
 }
 
 
@@ -220,4 +221,21 @@ tc5_status tc5_timing_ptxas_regs(const char *ptx, size_t len, const char *entry,
     fclose(f);
   }
   return TC5_OK;
+}
+
+/* Tensor Memory (t47u): tcgen05.alloc blocks while the columns it asks for
+ * are held, so an SM's CTAs together hold at most tmem_cols_per_sm columns
+ * (the B200: 512 x 128 lanes; PTX ISA, "Tensor Memory allocation"): CTAs
+ * per SM <= tmem_cols_per_sm / cols. A CTA whose allocation's nCols the
+ * PTX does not make constant (unknown) is counted as holding the whole
+ * Tensor Memory, the most one allocation takes: one CTA an SM, the
+ * documented assumption the breakdown names. */
+void tm_occupancy_tmem(const tm_params *p, uint32_t cols, bool unknown, tm_occupancy *o) {
+  uint32_t per_sm = (uint32_t)p->tmem_cols_per_sm;
+  if (unknown && per_sm) cols = per_sm;
+  if (per_sm && cols > per_sm) cols = per_sm;
+  o->tmem_cols = per_sm ? cols : 0;
+  if (!per_sm || !cols) return;
+  uint32_t by_tmem = per_sm / cols;
+  if (by_tmem < o->ctas) o->ctas = by_tmem, o->limit = "Tensor Memory";
 }

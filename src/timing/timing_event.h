@@ -91,6 +91,9 @@ typedef struct tm_setup {
   uint32_t ncode;
   const uint16_t *sass;         /* SASS instructions per PTX line (NULL: one per PTX instruction) */
   uint32_t sass_lines;
+  uint32_t tmem_cols;           /* Tensor Memory columns a CTA holds at most (its tcgen05.alloc nCols, summed) */
+  uint32_t tmem_cols_line;      /* the line of a tcgen05.alloc whose nCols is not constant (0: none): the model
+                                   assumes the whole Tensor Memory (docs/timing.md "Occupancy") */
 } tm_setup;
 
 /* a byte range [lo, hi) of a global buffer (host addresses) */

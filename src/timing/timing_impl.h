@@ -21,13 +21,13 @@ typedef struct tm_param_row {
   TM_FIELD(issue_fp16x2) TM_FIELD(issue_fp64) TM_FIELD(issue_sfu) TM_FIELD(issue_conv) TM_FIELD(issue_conv_float) TM_FIELD(issue_other) TM_FIELD(issue_shfl) \
   TM_FIELD(lat_alu) TM_FIELD(lat_fp64) TM_FIELD(lat_sfu) TM_FIELD(lat_conv) TM_FIELD(lat_shfl)               \
   TM_FIELD(lat_smem) TM_FIELD(smem_bytes_per_clk) TM_FIELD(lat_atomic) TM_FIELD(lat_local) TM_FIELD(lat_bar) TM_FIELD(lat_bar_per_warp) \
-  TM_FIELD(lat_mbar) TM_FIELD(tma_latency) TM_FIELD(tma_bytes_per_clk) TM_FIELD(cp_async_bytes_per_clk_cta) TM_FIELD(cp_async_latency_l2) TM_FIELD(cp_async_latency_dram) TM_FIELD(tc_flops_per_clk)            \
+  TM_FIELD(lat_mbar) TM_FIELD(tma_latency) TM_FIELD(tma_latency_dram) TM_FIELD(tma_bytes_per_clk) TM_FIELD(cp_async_bytes_per_clk_cta) TM_FIELD(cp_async_latency_l2) TM_FIELD(cp_async_latency_dram) TM_FIELD(tc_flops_per_clk)            \
   TM_FIELD(tc_tf32_scale) TM_FIELD(tc_fp8_scale) TM_FIELD(tc_fp4_scale) TM_FIELD(tc_int8_scale)              \
   TM_FIELD(tc_fp64_scale) TM_FIELD(mma_latency) TM_FIELD(tmem_ld_latency) TM_FIELD(tmem_bytes_per_clk) TM_FIELD(tc_floor_clk) TM_FIELD(tc_floor_n_per_clk)       \
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
   TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency) TM_FIELD(l2_write_bytes_per_clk) TM_FIELD(issue_from_sass) \
   TM_FIELD(issue_queue) TM_FIELD(issue_fsel) TM_FIELD(fsel_alu_pipe) TM_FIELD(pipe_dispatch) TM_FIELD(ptxas_order) TM_FIELD(imad_pipe) \
-  TM_FIELD(sfu_fp32_clk)
+  TM_FIELD(tmem_cols_per_sm) TM_FIELD(sfu_fp32_clk)
 
 typedef struct tm_params {
   const char *gpu;
@@ -47,9 +47,13 @@ void tm_mkdirs(const char *dir);
 typedef struct tm_occupancy {
   uint32_t ctas;        /* CTAs per SM */
   const char *limit;    /* what limits it */
+  uint32_t tmem_cols;   /* Tensor Memory columns counted per CTA (tm_occupancy_tmem; 0: none) */
 } tm_occupancy;
 void tm_occupancy_of(const tm_params *p, uint32_t threads, uint32_t smem, uint32_t regs, uint32_t cluster,
                      tm_occupancy *o);
+/* occupancy.c: o bounded by the Tensor Memory a CTA holds, `cols` columns (0: none; unknown: not
+ * constant, the whole Tensor Memory assumed; a table without tmem_cols_per_sm: no bound) (t47u) */
+void tm_occupancy_tmem(const tm_params *p, uint32_t cols, bool unknown, tm_occupancy *o);
 
 /* the per-launch derived rates a CTA's simulation uses */
 typedef struct tm_rates {
@@ -59,6 +63,8 @@ typedef struct tm_rates {
   double cp_bpc;         /* one CTA's cp.async input rate: min(cp_async_bytes_per_clk_cta, l2_bpc / share) */
   double cp_latency;     /* cp.async's latency, issue to landing (L2 hit/miss mix as gmem_latency) */
   double gmem_latency;   /* ld.global latency (L2 hit/miss mix) */
+  double tma_load_latency; /* a TMA load's latency: tma_latency, or for a footprint beyond L2 the mean of it and
+                              tma_latency_dram (the L2 hit/miss mix as gmem_latency; t47u) */
 } tm_rates;
 
 /* a trace event (trace.c) */

@@ -511,7 +511,7 @@ void tm_mbar_signal(tm_cta *t, uint32_t warp, uint32_t pc, tm_mb *mb, uint32_t b
   if (bytes && ti->cls == TM_C_TMA) { /* a TMA load's bytes landed: behind the SM's earlier TMA traffic */
     double s = dmax(w->clock, t->tma_free), x = bytes / l->rates.tma_bpc;
     t->tma_free = s + x;
-    at = s + x + p->tma_latency;
+    at = s + x + l->rates.tma_load_latency; /* L2 hit/miss mix (t47u) */
     t->work[TC5_TU_TMA] += bytes / p->tma_bytes_per_clk;
     t->gmem_bytes += bytes;
     t->work[TC5_TU_SMEM] += bytes / p->smem_bytes_per_clk;

@@ -34,7 +34,7 @@ static void test_tables(void **state) {
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
       strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass") && strcmp(#f, "issue_queue") && \
       strcmp(#f, "fsel_alu_pipe") && strcmp(#f, "pipe_dispatch") && strcmp(#f, "ptxas_order") && strcmp(#f, "imad_pipe") && \
-      strcmp(#f, "sfu_fp32_clk")) \
+      strcmp(#f, "tmem_cols_per_sm") && strcmp(#f, "sfu_fp32_clk")) \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -1471,6 +1471,177 @@ static void test_cp_async_zfill(void **state) {
   fake_free(&f);
 }
 
+/* ---- t47u: occupancy by Tensor Memory (docs/timing.md "Occupancy") ---- */
+
+/* hand-computed on the B200's table: 128 threads, 32 registers: 16 CTAs by threads (2048 / 128) and by
+ * registers (65536 / (4 x 1024)); Tensor Memory 512 / cols: 512 -> 1, 128 -> 4, 64 -> 8, 32 -> 16 (a tie:
+ * the threads keep the name), 0 -> no bound; not constant -> the whole 512 assumed, 1; the H200 has no
+ * Tensor Memory (tmem_cols_per_sm 0): no bound, nothing counted */
+static void test_tmem_occupancy(void **state) {
+  (void)state;
+  tm_params p;
+  assert_int_equal(tm_params_load("b200", &p), TC5_OK);
+  assert_true(p.tmem_cols_per_sm == 512);
+  static const struct { uint32_t cols; bool unknown; uint32_t ctas, counted; const char *limit; } c[] = {
+      {512, false, 1, 512, "Tensor Memory"}, {128, false, 4, 128, "Tensor Memory"}, {64, false, 8, 64, "Tensor Memory"},
+      {32, false, 16, 32, "threads"},        {0, false, 16, 0, "threads"},          {0, true, 1, 512, "Tensor Memory"},
+      {1024, false, 1, 512, "Tensor Memory"},
+  };
+  for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++) {
+    tm_occupancy o;
+    tm_occupancy_of(&p, 128, 2048, 32, 1, &o);
+    assert_int_equal(o.ctas, 16);
+    tm_occupancy_tmem(&p, c[k].cols, c[k].unknown, &o);
+    assert_int_equal(o.ctas, c[k].ctas);
+    assert_int_equal(o.tmem_cols, c[k].counted);
+    assert_string_equal(o.limit, c[k].limit);
+  }
+  assert_int_equal(tm_params_load("h200", &p), TC5_OK);
+  assert_true(p.tmem_cols_per_sm == 0);
+  tm_occupancy o;
+  tm_occupancy_of(&p, 128, 2048, 32, 1, &o);
+  tm_occupancy_tmem(&p, 512, false, &o);
+  assert_int_equal(o.ctas, 16);
+  assert_int_equal(o.tmem_cols, 0);
+}
+
+/* a CTA of 4 warps whose warp 0 allocates (ALLOC: the instructions), reads the address, frees and
+ * relinquishes; run with --timing=b200 and 32 registers: the breakdown's CTAs per SM and its limit */
+static void tmem_launch(const char *alloc, const char *dealloc, tc5_timing_result *r) {
+  char text[2048];
+  snprintf(text, sizeof text,
+           ".version 8.7\n.target sm_100a\n.address_size 64\n"
+           ".visible .entry k(.param .u32 n) {\n .reg .b32 %%r<12>;\n .reg .pred %%p<2>;\n"
+           " .shared .align 8 .b32 slot[2];\n"
+           " mov.u32 %%r1, slot; add.u32 %%r9, %%r1, 4; mov.u32 %%r2, %%tid.x; shr.u32 %%r3, %%r2, 5;\n"
+           " setp.ne.u32 %%p1, %%r3, 0;\n @%%p1 bra DONE;\n%s"
+           " ld.shared.b32 %%r4, [%%r1];\n%s"
+           " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\nDONE:\n ret;\n}\n",
+           alloc, dealloc);
+  tc5_diag dg;
+  tc5_diag_init(&dg);
+  tc5_ptx_module *m;
+  assert_int_equal(tc5_ptx_load(text, strlen(text), "k.ptx", &m, &dg), TC5_OK);
+  tc5_ptx_arg a;
+  memset(&a, 0, sizeof a);
+  a.kind = TC5_PTX_ARG_VALUE;
+  a.size = 4;
+  a.bits = 64;
+  tc5_ptx_launch_cfg cfg;
+  tc5_ptx_launch_init(&cfg);
+  cfg.block[0] = 128;
+  cfg.threads = 1;
+  cfg.timing = "b200";
+  cfg.timing_regs = 32;
+  cfg.timing_result = r;
+  tc5_status st = tc5_ptx_launch(m, &cfg, &a, 1, NULL, &dg);
+  if (st) fail_msg("%s", dg.count ? dg.issue[0].message : tc5_strerror(st));
+  tc5_ptx_free(m);
+}
+
+static void test_tmem_occupancy_ptx(void **state) {
+  (void)state;
+  tc5_timing_result r;
+  char buf[4096];
+  /* an immediate (Triton, CUTLASS, FA4: 128, 256, 512) */
+  tmem_launch(" tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 128;\n",
+              " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 128;\n", &r);
+  assert_int_equal(r.ctas_per_sm, 4);
+  assert_string_equal(r.occupancy_limit, "Tensor Memory");
+  assert_int_equal(r.tmem_cols_per_cta, 128);
+  assert_int_equal(r.tmem_cols_assumed_line, 0);
+  assert_int_equal(tc5_timing_format(&r, buf, sizeof buf), TC5_OK);
+  assert_non_null(strstr(buf, "x 4 CTAs/SM (limited by Tensor Memory;"));
+  assert_non_null(strstr(buf, "tc5 run: timing: Tensor Memory: 128 columns a CTA (its tcgen05.alloc nCols)\n"));
+  /* a register the PTX makes constant (nvcc: mov.b32 %r23, 64) */
+  tmem_launch(" mov.b32 %r5, 64;\n tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], %r5;\n",
+              " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, %r5;\n", &r);
+  assert_int_equal(r.ctas_per_sm, 8);
+  assert_int_equal(r.tmem_cols_per_cta, 64);
+  /* two allocations held at once: 256 + 128 = 384 columns, 512 / 384 = 1 */
+  tmem_launch(" tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 256;\n"
+              " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r9], 128;\n",
+              " ld.shared.b32 %r10, [%r9];\n tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r10, 128;\n"
+              " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 256;\n", &r);
+  assert_int_equal(r.ctas_per_sm, 1);
+  assert_int_equal(r.tmem_cols_per_cta, 384);
+  /* a parameter: not constant in the PTX, the whole Tensor Memory assumed and the line named (line 12) */
+  tmem_launch(" ld.param.u32 %r5, [n];\n tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], %r5;\n",
+              " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, %r5;\n", &r);
+  assert_int_equal(r.ctas_per_sm, 1);
+  assert_string_equal(r.occupancy_limit, "Tensor Memory");
+  assert_int_equal(r.tmem_cols_per_cta, 512);
+  assert_int_equal(r.tmem_cols_assumed_line, 12);
+  assert_int_equal(tc5_timing_format(&r, buf, sizeof buf), TC5_OK);
+  assert_non_null(strstr(buf, "Tensor Memory: 512 columns a CTA assumed (tcgen05.alloc at line 12: nCols not constant"));
+  /* a register written twice with different immediates: not constant */
+  tmem_launch(" mov.b32 %r5, 64;\n mov.b32 %r5, 32;\n tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], %r5;\n",
+              " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, %r5;\n", &r);
+  assert_int_equal(r.tmem_cols_assumed_line, 13);
+  assert_int_equal(r.ctas_per_sm, 1);
+}
+
+/* ---- t47u: a TMA load's latency from L2 or HBM (docs/timing.md "TMA latency from L2 and from HBM") ---- */
+
+/* the launch's TMA load latency for a footprint of `foot` bytes (132 CTAs, one an SM) and one 16 KiB
+ * load's completion on it */
+static double tma_load_done(const char *gpu, uint64_t foot, double *latency) {
+  fake f;
+  memset(&f, 0, sizeof f);
+  fake_insn(&f, 0, TM_C_TMA, -1, -1);
+  tm_setup s;
+  memset(&s, 0, sizeof s);
+  s.gpu = gpu;
+  s.target = !strcmp(gpu, "b200") ? "sm_100a" : "sm_90a";
+  s.threads_per_cta = 128;
+  s.warps_per_cta = 4;
+  s.smem_per_cta = 200000;
+  s.cluster_size = 1;
+  s.nclusters = 132;
+  s.reg_hi = 16;
+  s.insn = f.insn;
+  s.ck = f.ck;
+  s.ncode = 1;
+  s.footprint = foot;
+  assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+  assert_int_equal(tm_cta_new(f.l, 4, &f.t), TC5_OK);
+  assert_int_equal(tm_cta_new(f.l, 4, &f.peer), TC5_OK);
+  tm_cta_begin(f.t, 0, 0, 0);
+  tm_cta_begin(f.peer, 0, 1, 1);
+  *latency = f.l->rates.tma_load_latency;
+  tm_mb mb;
+  memset(&mb, 0, sizeof mb);
+  tm_mbar_signal(f.t, 0, 0, &mb, 16384, 1);
+  double done = mb.done;
+  fake_free(&f);
+  return done;
+}
+
+/* hand-computed: the H200's hit 329 and miss 784 (h200_tma_loaded.tsv's l2 and hbm lines, 132 CTAs, one
+ * in flight); a footprint within L2 (16 MiB <= 50 MiB): 329; beyond it (256 MiB): the mean, 556.5, as
+ * ld.global's and cp.async's; a 16 KiB load then completes 16384 x 132 / 4988 + 556.5 = 990.1 clk. The
+ * B200 publishes one figure (933, from HBM): 933 either way. */
+static void test_tma_latency_l2_dram(void **state) {
+  (void)state;
+  double lat;
+  tm_params p;
+  assert_int_equal(tm_params_load("h200", &p), TC5_OK);
+  assert_true(p.tma_latency == 329 && p.tma_latency_dram == 784);
+  double d = tma_load_done("h200", 16u << 20, &lat);
+  assert_true(lat == 329);
+  assert_true(fabs(d - (16384.0 * 132 / 4988 + 329)) < 1e-9);
+  d = tma_load_done("h200", 256u << 20, &lat);
+  assert_true(lat == 556.5);
+  assert_true(fabs(d - (16384.0 * 132 / 4988 + 556.5)) < 1e-9);
+  assert_true(d > 990 && d < 990.2);
+  tma_load_done("h100", 256u << 20, &lat);
+  assert_true(lat == 556.5);
+  tma_load_done("b200", 16u << 20, &lat);
+  assert_true(lat == 933);
+  tma_load_done("b200", (uint64_t)1 << 30, &lat);
+  assert_true(lat == 933);
+}
+
 /* a MUFU holds the FP32 pipe too (t47v, run 10: sfu_fp32_clk 3.5 on the H200, 0 on the B200). One warp's
  * group of run 10's k = 2 trip: 2 x (one MUFU + 7 FFMA), 16 warp-instructions on scheduler 0. Per CTA
  * (4 schedulers): dispatch 16 / 4 = 4, SFU 2 x 8 / 4 = 4, FP32 (14 x 1 + 2 x 3.5) / 4 = 5.25 on the H200
@@ -1518,6 +1689,8 @@ int main(void) {
       cmocka_unit_test(test_footprint), cmocka_unit_test(test_mbar_wait_time), cmocka_unit_test(test_tcgen05_shape), cmocka_unit_test(test_tma_store), cmocka_unit_test(test_tma_load_h200),
       cmocka_unit_test(test_tma_store_warp), cmocka_unit_test(test_fp32x2_issue), cmocka_unit_test(test_b200_sfu_rate), cmocka_unit_test(test_tmem_wait_ld),
       cmocka_unit_test(test_issue_queue), cmocka_unit_test(test_fsel_class),
+      cmocka_unit_test(test_tmem_occupancy), cmocka_unit_test(test_tmem_occupancy_ptx),
+      cmocka_unit_test(test_tma_latency_l2_dram),
       cmocka_unit_test(test_sfu_fp32),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
