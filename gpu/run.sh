@@ -90,6 +90,8 @@
 #                               FADD/FMUL, IMAD mixes; CUDA events beside clock64), loop (a loop
 #                               trip's cost against a chain's latency), mufu (the MUFU.EX2 share of a
 #                               fixed 64-instruction trip, with FFMA or SEL, 1-16 CTAs an SM); default all
+#   gpu/run.sh timing-alu-share [OUTDIR] timing-micro's alushare section alone (OUTDIR/alushare.tsv), the clocks
+#     before and after, and the alushare kernels' SASS (t47y, run 11: tests/data/timing/h200_micro_run11.tsv)
 #   gpu/run.sh timing-mufu [OUTDIR] timing-micro's mufu section alone (OUTDIR/mufu.tsv), the clocks
 #                               before and after (smi_mufu.csv), the binary's mufu SASS (sass_mufu.txt)
 #   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
@@ -137,7 +139,7 @@ mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 # (timing-micro needs none of it)
 rm -f build-gpu/obj/*.o build-gpu/libtc5.a
-case $what in timing-micro | timing-mufu | tmem | tma-lat) nolib=1 ;; *) nolib= ;; esac
+case $what in timing-micro | timing-mufu | timing-alu-share | tmem | tma-lat) nolib=1 ;; *) nolib= ;; esac
 [ -n "$nolib" ] || for f in src/*/*.c; do
   # the CMake build's per-file options (CMakeLists.txt)
   case $f in src/ptx/exec_float.c) x=-frounding-math ;; src/sfu/sfu.c) x=-ffp-contract=off ;; *) x= ;; esac
@@ -363,6 +365,21 @@ case "$what" in
     [ -x "$OBJ" ] && "$OBJ" -sass build-gpu/timing_micro | awk '/Function : .*mufu_kernel/{f=1} /Function : /&&!/mufu_kernel/{f=0} f' \
       > "$out/sass_mufu.txt" || true
     exit $rc ;;
+  timing-alu-share)
+    # issue 47's ALU-pipe share at a fixed dispatch count (t47y, run 11): timing_micro's alushare section,
+    # the clocks before and after, and the device binary's SASS of the alushare kernels
+    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_micro.cu \
+      -o build-gpu/timing_micro -lcuda
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv > "$out/smi_alushare.csv"
+    rc=0
+    build-gpu/timing_micro "$out/alushare.tsv" alushare || rc=$?
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+      --format=csv,noheader >> "$out/smi_alushare.csv"
+    OBJ=$(dirname "$NVCC")/cuobjdump
+    [ -x "$OBJ" ] && "$OBJ" -sass build-gpu/timing_micro | awk '/Function : .*alushare_kernel/{f=1} /Function : /&&!/alushare_kernel/{f=0} f' \
+      > "$out/sass_alushare.txt" || true
+    exit $rc ;;
   timing)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/ptx_timing.cu \
       build-gpu/libtc5.a -o build-gpu/ptx_timing -lcuda
@@ -386,5 +403,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|tmem|tmem-build|timing|liger [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|timing-alu-share|tma-lat|tmem|tmem-build|timing|liger [OUTDIR]" >&2; exit 2 ;;
 esac

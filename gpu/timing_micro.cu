@@ -1377,9 +1377,126 @@ static void sec_mufu() {
   mufu_mix<0>();
   mufu_mix<1>();
 }
+
+/* ---- t47y's section (run 11): the ALU-pipe share at a fixed dispatch count (alushare). Each loop trip is
+ * 64 slots; N = 0, 4, 8, 16, 24, 32, 40, 48 of them (share a = N/64 = 0 .. 3/4) are integer-ALU-pipe
+ * instructions spread evenly over the trip, the rest FFMA (fma.rn.f32 on 8 rotating independent chains,
+ * as mufu's MIX 0). The ALU slots rotate over LOP3 (xor), SHF (shf.l.wrap), IADD3 (a three-input add.u32 pair, which IMAD cannot take: ptxas turned two-input adds into IMAD.IADD) and an
+ * ISETP + SEL pair (setp.lt.u32 on two chain values, selp.b32 against a loop-invariant register: not a
+ * min/max, so ptxas keeps the two), on 8 rotating independent integer chains, each op reading the next
+ * chain (no op folds into another: each result is read by two later ops). So a trip is 64
+ * warp-instructions (plus the loop's UIADD3/ISETP/branch) whatever N (gpu/run.sh timing-alu-share
+ * checks it in the SASS). CTAs of 128 threads (one warp a scheduler), C = 1, 2, 4, 5, 8 CTAs an SM
+ * (capped by dynamic shared memory as intf); C = 5 is the shape of r2p_mask's local kernels (4 warps a
+ * CTA, 19-20 warps an SM). Rows as mufu: the median CTA, the SM's span and mean (clock64, median SM),
+ * and the launch by CUDA events at the measured clock, all a trip. Run 12 (alushare_KIND_nN_cC): the same trip
+ * with one ALU kind alone (KIND 0 LOP3, 1 SHF, 2 IADD3, 3 ISETP+SEL pairs), N = 16, 32, 48, C = 4, 8. ---- */
+template <int N, int KIND>
+__global__ void __launch_bounds__(128) alushare_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  extern __shared__ uint32_t alushare_pad[];
+  uint32_t a = 0x3f7fbe77u /* 0.999 */, b = 0x3f000000u, inv = 0x9e3779b9u ^ threadIdx.x;
+  uint32_t z[8], y[8];
+  for (int i = 0; i < 8; i++) z[i] = 0x01234567u * (threadIdx.x * 8 + i + 1), y[i] = 0x3f000000u + threadIdx.x * 8 + i;
+  __syncthreads();
+  uint64_t c0 = clock64();
+#pragma unroll 1
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int s = 0; s < 64; s++) {
+      const bool alu = ((s + 1) * N) / 64 > (s * N) / 64;
+      const int r = (s * N) / 64, f = s - r; /* this slot's rank in its kind */
+      const int kind = KIND == 3 ? 3 + r % 2 : KIND >= 0 ? KIND : (r % 5 == 3 && r == N - 1) ? 0 : r % 5;
+      uint32_t &d = z[r % 8], &n = z[(r + 1) % 8];
+      if (!alu) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+r"(y[f % 8]) : "r"(a), "r"(b));
+      else if (kind == 0) asm volatile("xor.b32 %0, %0, %1;" : "+r"(d) : "r"(n));
+      else if (kind == 1) asm volatile("shf.l.wrap.b32 %0, %0, %1, 7;" : "+r"(d) : "r"(n));
+      else if (kind == 2) asm volatile("{.reg .u32 t; add.u32 t, %0, %1; add.u32 %0, t, %2;}" : "+r"(d) : "r"(n), "r"(inv));
+      else if (kind == 3) asm volatile("{.reg .pred p; setp.lt.u32 p, %0, %1; selp.b32 %0, %0, %2, p;}" : "+r"(d) : "r"(n), "r"(inv));
+      /* kind 4: the SEL of the pair above, already emitted */
+    }
+  }
+  __syncthreads();
+  uint64_t c1 = clock64();
+  if (threadIdx.x == 0) {
+    cyc[blockIdx.x] = c1 - c0;
+    if (blockIdx.x < INTF_MAX_CTA) {
+      unsigned sm;
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
+    }
+  }
+  uint32_t res = 0;
+  for (int i = 0; i < 8; i++) res ^= z[i] ^ y[i];
+  if (res == 0x12345678u) sink[0] = res + alushare_pad[0];
+}
+template <int N, int KIND = -1> static void alushare_one(std::initializer_list<int> cs = {1, 2, 4, 5, 8}) {
+  auto kf = alushare_kernel<N, KIND>;
+  static const char *kn[] = {"lop3", "shf", "iadd3", "isetp_sel"};
+  int smem_sm = 233472 - 1024;
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  for (int c : cs) {
+    /* about 400k clk a launch: a trip is at least 66 dispatch clk, or 2N ALU clk, a warp a scheduler */
+    int per_trip = c * std::max(66, 2 * N);
+    int iters = std::max(64, 400000 / per_trip);
+    int smem = smem_sm / c - 1024;
+    if (smem > 232448) smem = 232448;
+    smem &= ~127;
+    CK(cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int occ = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kf, 128, smem));
+    int grid = nsm * c;
+    kf<<<grid, 128, smem>>>(2, dcyc, dsink);
+    CK(cudaEventRecord(e0));
+    kf<<<grid, 128, smem>>>(iters, dcyc, dsink);
+    CK(cudaEventRecord(e1));
+    CK(cudaGetLastError());
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    char key[64], how[400];
+    if (KIND < 0) snprintf(key, sizeof key, "alushare_n%d_c%d", N, c);
+    else snprintf(key, sizeof key, "alushare_%s_n%d_c%d", kn[KIND], N, c);
+    snprintf(how, sizeof how,
+             "a trip: %d ALU-pipe (%s) + %d FFMA on independent chains, 1 warp a scheduler a CTA (128 "
+             "threads), %d CTAs/SM (occupancy %d by %d B shared), every SM; clk a trip a CTA (median CTA, clock64), %d trips",
+             N, KIND < 0 ? "LOP3/SHF/IADD3/ISETP+SEL" : kn[KIND], 64 - N, c, occ, smem, iters);
+    emit(key, median_cyc(grid) / iters, "clk", how);
+    intf_sm_rows(key, grid, iters, c);
+    strcat(key, "_events");
+    snprintf(how, sizeof how, "the same launch timed by CUDA events (launch included), ms x clock_mhz / trips: clk a trip");
+    emit(key, (double)ms * 1e3 * clock_ghz * 1e3 / iters, "clk", how);
+  }
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+}
+static void sec_alushare() {
+  alushare_one<0>();
+  alushare_one<4>();
+  alushare_one<8>();
+  alushare_one<16>();
+  alushare_one<24>();
+  alushare_one<32>();
+  alushare_one<40>();
+  alushare_one<48>();
+  /* run 12: one ALU kind alone against FFMA (which of them the mix's excess belongs to) */
+  alushare_one<16, 0>({4, 8});
+  alushare_one<32, 0>({4, 8});
+  alushare_one<48, 0>({4, 8});
+  alushare_one<16, 1>({4, 8});
+  alushare_one<32, 1>({4, 8});
+  alushare_one<48, 1>({4, 8});
+  alushare_one<16, 2>({4, 8});
+  alushare_one<32, 2>({4, 8});
+  alushare_one<48, 2>({4, 8});
+  alushare_one<16, 3>({4, 8});
+  alushare_one<32, 3>({4, 8});
+  alushare_one<48, 3>({4, 8});
+}
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write intf alu loop mufu; default all)\n");
+    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write intf alu loop mufu alushare; default all)\n");
     return 2;
   }
   auto want = [&](const char *sec) {
@@ -1651,6 +1768,7 @@ int main(int argc, char **argv) {
   if (want("alu")) sec_alu();
   if (want("loop")) sec_loop();
   if (want("mufu")) sec_mufu();
+  if (want("alushare")) sec_alushare();
   if (want("cpasync") || want("l2warm") || want("l1") || want("zfill") || want("l2write")) {
     size_t big = (size_t)4 << 30;
     char *buf;
