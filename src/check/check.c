@@ -135,6 +135,7 @@ void chk_reset(chk_cta *k) {
   memset(k->bulk_r, 0, k->ngran * 4), memset(k->wg_r, 0, k->ngran * 4);
   free(k->sp_m), free(k->sp_org), k->sp_m = NULL, k->sp_org = NULL; /* stores take chk_smem_store's fast path again */
   memset(k->sp_insn, 0, sizeof k->sp_insn), memset(k->sp_lanes, 0, sizeof k->sp_lanes);
+  memset(k->sh_insn, 0, sizeof k->sh_insn);
   memset(k->grp_n, 0, sizeof k->grp_n), memset(k->fence_hseq, 0, sizeof k->fence_hseq), memset(k->fence_htc, 0, sizeof k->fence_htc),
       memset(k->fence_hn, 0, sizeof k->fence_hn);
   k->ntma = 1; /* 0: none */
@@ -1661,6 +1662,18 @@ static void spois_store(chk_cta *k, const chk_warp *w, const chk_insn *in, int l
   k->sp_lanes[wi] |= bit;
 }
 
+/* shfl.sync (issue 50): where each lane's operand a came from, for poison_uses of the same
+ * instruction. CuTe DSL's row reductions (Liger's LayerNorm forward) load and reduce the rows a
+ * tile has beyond the tensor's last row, never written, with shfl.sync.bfly among the row's own
+ * lanes, and store nothing of those rows: the marks move with the values, lane to lane, and are
+ * reported where a value leaves the registers, as in one thread's arithmetic. */
+void chk_shfl(const chk_warp *w, const chk_insn *in, const uint8_t *src) {
+  chk_cta *k = w->k;
+  if (!k || !k->npois[w->id]) return;
+  k->sh_insn[w->id] = (uint32_t)(in - k->code) + 1;
+  memcpy(k->sh_src[w->id], src, 32);
+}
+
 /* An instruction naming a register that holds (in some lanes) a value a
  * tcgen05.ld read from Tensor Memory nothing wrote (0xFFFFFFFF). Triton's
  * pipeliner loads S in a loop that may run zero times, computes on it and
@@ -1687,20 +1700,31 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
     const uint64_t *pr = CHK_R(w, in->op3);
     for (unsigned l = 0; l < 32; l++) pm |= (uint32_t)(pr[l] != 0) << l;
   }
+  uint32_t self = (uint32_t)(in - k->code);
+  bool shfl = k->sh_insn[wi] == self + 1; /* chk_shfl: the lane each lane read operand a from */
+  if (shfl) k->sh_insn[wi] = 0;
   uint32_t T = 0; /* the lanes whose result depends on such a value */
   uint32_t Ta = 0; /* those through operand 0 (a store's address) */
+  uint32_t Ts = 0; /* a shfl.sync's: those that received a marked operand a (followed, not reported) */
   EACH_REG(k, in, {
     struct chk_poison *p;
     if (!dst && (p = pois_find(k, wi, reg))) {
       uint32_t t = p->lanes & lanes;
       if (selp && o_ == 1) t &= pm;
       else if (selp && o_ == 2) t &= ~pm;
-      if (t && !T) org = *p;
+      if (shfl && o_ == 1) { /* the marks of the lanes read, in the lanes that read them */
+        uint32_t r = 0;
+        for (unsigned l = 0; l < 32; l++)
+          if ((lanes >> l & 1) && k->sh_src[wi][l] < 32 && (p->lanes >> k->sh_src[wi][l] & 1)) r |= 1u << l;
+        if (r && !T && !Ts) org = *p;
+        Ts |= r;
+        continue;
+      }
+      if (t && !T && !Ts) org = *p;
       T |= t;
       if (o_ == 0) Ta |= t;
     }
   });
-  uint32_t self = (uint32_t)(in - k->code);
   if (k->sp_insn[wi] == self + 1) { /* a st.shared whose marked data spois_store followed into memory */
     if (!Ta && !(T & ~k->sp_lanes[wi])) T = 0;
     k->sp_insn[wi] = 0, k->sp_lanes[wi] = 0;
@@ -1716,9 +1740,11 @@ static void poison_uses(chk_cta *k, const chk_warp *w, const chk_insn *in, uint3
     if (dst) {
       struct chk_poison *p = pois_find(k, wi, reg);
       uint32_t keep = p ? p->lanes & ~lanes : 0; /* lanes the instruction does not write */
-      if (p || T) {
-        struct chk_poison from = T || !p ? org : *p;
-        pois_set(k, wi, reg, keep | T, &from);
+      /* a shfl.sync's predicate (d|p) says whether the source lane was in range: b and c, not a */
+      uint32_t t = T | (shfl && (in->regs[e_].flags & CHK_R_SECOND) ? 0 : Ts);
+      if (p || t) {
+        struct chk_poison from = t || !p ? org : *p;
+        pois_set(k, wi, reg, keep | t, &from);
       }
     }
   });

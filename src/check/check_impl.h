@@ -221,6 +221,12 @@ struct chk_cta {
   uint16_t *sp_m;
   struct chk_poison *sp_org;
   uint32_t sp_insn[32], sp_lanes[32];
+  /* default mode: a shfl.sync of such a value (issue 50) moves the marks with
+   * the values: sh_src[w][lane] is the lane whose operand a the lane read
+   * (0xFF: none), handed over by chk_shfl for the instruction sh_insn[w] - 1,
+   * which chk_after's poison_uses then follows (docs/check.md) */
+  uint8_t sh_src[32][32];
+  uint32_t sh_insn[32];
   /* default mode: a tcgen05.dealloc of columns a tcgen05.mma / cp / shift
    * may still access is reported when the CTA uses Tensor Memory after it
    * (chk_dealloc_used), not when nothing follows (docs/check.md) */
@@ -476,6 +482,9 @@ void chk_wgmma_wait(const chk_warp *w, unsigned n);
 /* strict: an instruction the module's .target does not have (targets: the ones that do) */
 void chk_target_feature(const chk_warp *w, const chk_insn *in, const char *what, const char *targets);
 void chk_after(const chk_warp *w, const chk_insn *in); /* while tcgen05.ld/st registers are pending */
+/* a shfl.sync that the warp just executed while registers are followed: src[lane] is the lane whose
+ * operand a the lane received (0xFF: the lane did not execute it); chk_after follows marks with it */
+void chk_shfl(const chk_warp *w, const chk_insn *in, const uint8_t *src);
 void chk_dealloc(const chk_warp *w, const chk_insn *in, uint32_t taddr, uint32_t ncols);
 /* the CTA uses Tensor Memory again (a tcgen05.ld / st / mma / cp / shift /
  * commit / alloc, before it executes): the deferred dealloc-inflight findings */

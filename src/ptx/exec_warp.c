@@ -408,6 +408,8 @@ static PTX_EXEC(x_shfl) {
   const uint64_t *mmr = PTX_R(w, in->o[4].reg);
   uint64_t src[32];
   memcpy(src, a, sizeof src);
+  uint8_t from[32]; /* the lane each lane read (the checker follows never-written values with it) */
+  memset(from, 0xFF, sizeof from);
   unsigned mode = in->aux;
   PTX_LANES(mask, {
     uint32_t mm = (uint32_t)mmr[l];
@@ -429,7 +431,9 @@ static PTX_EXEC(x_shfl) {
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, (uint64_t)j, "shfl.sync reads lane %d, which is not active", j);
     d[l] = src[j] & 0xffffffffu;
     if (p) p[l] = pv;
+    from[l] = (uint8_t)j;
   });
+  if (w->cta->chk && w->chk_pending) chk_shfl(CHK_W(w), CHK_IN(w, in), from);
   return PX_NEXT;
 }
 PTX_DEC(dec_shfl) {

@@ -397,6 +397,39 @@ static void test_smem_uninit_ld_flow(void **s) {
   assert_int_equal(got[0].line, 18);
 }
 
+/* issue 50: CuTe DSL's row reduction (Liger's LayerNorm forward, N = 32: 8 lanes a row, a
+ * tile of 16 rows, 4 of them in the tensor) loads the rows past the tensor's end, never
+ * written, and reduces each row with shfl.sync.bfly among its own 8 lanes; only the rows in
+ * the tensor are stored. Here lanes 0-15 write their word, every lane loads its own and the
+ * 8-lane groups sum them (xor 4, 2, 1); lanes 0-15 store. p & 1: the first shuffle is xor 16,
+ * so lanes 0-15 receive the never-written words of lanes 16-31 (reported at the st.global,
+ * naming the load); else silent (before, the shuffle itself was reported) */
+static const char *smem_uninit_shfl = HDR
+    " .shared .align 4 .b8 sm[128];\n mov.u32 %r3, sm;\n"
+    " shl.b32 %r9, %r2, 2;\n add.u32 %r10, %r3, %r9;\n"
+    " setp.lt.u32 %p2, %r2, 16;\n"
+    " @%p2 st.shared.b32 [%r10], %r2;\n bar.sync 0;\n"
+    " ld.shared.b32 %r5, [%r10];\n"
+    " selp.b32 %r11, 16, 4, %p1;\n"
+    " shfl.sync.bfly.b32 %r6, %r5, %r11, 31, -1;\n add.u32 %r7, %r5, %r6;\n"
+    " shfl.sync.bfly.b32 %r6, %r7, 2, 31, -1;\n add.u32 %r7, %r7, %r6;\n"
+    " shfl.sync.bfly.b32 %r6, %r7, 1, 31, -1;\n add.u32 %r7, %r7, %r6;\n"
+    " @%p2 st.global.b32 [%rd3], %r7;\n ret;\n}\n";
+
+static void test_smem_uninit_shfl_flow(void **s) {
+  (void)s;
+  memset(out, 0, sizeof out);
+  silent(smem_uninit_shfl, 32, 0, TC5_CHECK_DEFAULT);
+  assert_int_equal(out[0], 28); /* 0 + 1 + ... + 7 */
+  assert_int_equal(out[15], 92); /* 8 + ... + 15 */
+  found_once(smem_uninit_shfl, 32, 1, TC5_CHECK_DEFAULT, "smem-uninit-read");
+  assert_int_equal(got[0].line, 24); /* st.global */
+  assert_int_equal(got[0].line2, 16); /* the load of the words nothing wrote */
+  assert_non_null(strstr(got[0].text, "st.global.b32 uses a value"));
+  found_once(smem_uninit_shfl, 32, 0, TC5_CHECK_STRICT, "smem-uninit-read");
+  assert_int_equal(got[0].line, 16);
+}
+
 /* a tcgen05.cp (thread 0) of shared memory never written, never committed,
  * then tcgen05.dealloc; p & 1: the CTA allocates Tensor Memory again after
  * the dealloc */
@@ -694,6 +727,7 @@ int main(void) {
       cmocka_unit_test(test_tmem_uninit_st_shared),
       cmocka_unit_test(test_tmem_uninit_pure_ops),
       cmocka_unit_test(test_smem_uninit_ld_flow),
+      cmocka_unit_test(test_smem_uninit_shfl_flow),
       cmocka_unit_test(test_cp_unused_dealloc),
       cmocka_unit_test(test_smem_race),
       cmocka_unit_test(test_cp_async_unwaited),
