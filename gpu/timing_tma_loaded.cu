@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "cuda_check.h" /* CK(call) */
-#include "kernels/sm_clock.cuh" /* clock_kernel, sm_clock_mhz */
+#include "kernels/tma_bench.cuh" /* tma_bench_open (the SM clock: kernels/sm_clock.cuh) */
 
 /* out[3 b + 0]: cycles of the whole loop, [3 b + 1]: the sum of the loads'
  * latencies, [3 b + 2]: loads */
@@ -68,23 +68,10 @@ __global__ void loaded_kernel(const __grid_constant__ CUtensorMap tm, unsigned n
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: timing_tma_loaded OUT.tsv\n");
-    return 2;
-  }
-  FILE *tsv = fopen(argv[1], "w");
-  if (!tsv) return 2;
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  int nsm = prop.multiProcessorCount;
-  printf("device %s, %d SMs, L2 %d B\n", prop.name, nsm, prop.l2CacheSize);
+  int nsm;
   unsigned long long *dout;
-  CK(cudaMalloc(&dout, 3 * 4096 * 8));
-  double mhz = sm_clock_mhz(dout, nsm);
-  fprintf(tsv, "# %s, %d SMs, SM clock %.0f MHz (clock64 / globaltimer, every SM busy 50 ms, median SM)\n", prop.name,
-          nsm, mhz);
-  fprintf(tsv, "source\tctas\tbox_bytes\tstages\tcyc_per_box\tbytes_per_clk_sm\tlatency_clk\n");
-  printf("SM clock %.0f MHz\n", mhz);
+  FILE *tsv = tma_bench_open(argc, argv, "timing_tma_loaded", "source\tctas\tbox_bytes\tstages\tcyc_per_box\tbytes_per_clk_sm\tlatency_clk\n", &nsm, &dout);
+  if (!tsv) return 2;
   size_t big = (size_t)2 << 30, l2set = (size_t)16 << 20;
   char *buf;
   CK(cudaMalloc(&buf, big));

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "cuda_check.h" /* CK(call) */
-#include "kernels/sm_clock.cuh" /* clock_kernel, sm_clock_mhz */
+#include "kernels/tma_bench.cuh" /* tma_bench_open (the SM clock: kernels/sm_clock.cuh) */
 
 /* load i of CTA b reads the box at row ((i x G + b) x stride_rows) mod nrows (G: the grid);
  * warm: loads before the timed ones (the l2 source's pass over its set). out[3 b]: the sum of the
@@ -63,23 +63,10 @@ __global__ void chain_kernel(const __grid_constant__ CUtensorMap tm, unsigned nr
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: tma_latency OUT.tsv\n");
-    return 2;
-  }
-  FILE *tsv = fopen(argv[1], "w");
-  if (!tsv) return 2;
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  int nsm = prop.multiProcessorCount;
-  printf("device %s, %d SMs, L2 %d B\n", prop.name, nsm, prop.l2CacheSize);
+  int nsm;
   unsigned long long *dout;
-  CK(cudaMalloc(&dout, 3 * 4096 * 8));
-  double mhz = sm_clock_mhz(dout, nsm);
-  fprintf(tsv, "# %s, %d SMs, SM clock %.0f MHz (clock64 / globaltimer, every SM busy 50 ms, median SM)\n", prop.name,
-          nsm, mhz);
-  fprintf(tsv, "source\tctas\tbox_bytes\tloads\tlat_median_clk\tlat_min_cta_clk\tlat_max_cta_clk\tlat_least_load_clk\n");
-  printf("SM clock %.0f MHz\n", mhz);
+  FILE *tsv = tma_bench_open(argc, argv, "tma_latency", "source\tctas\tbox_bytes\tloads\tlat_median_clk\tlat_min_cta_clk\tlat_max_cta_clk\tlat_least_load_clk\n", &nsm, &dout);
+  if (!tsv) return 2;
   size_t big = (size_t)2 << 30, l2set = (size_t)4 << 20, flush = (size_t)512 << 20;
   char *buf, *fl;
   CK(cudaMalloc(&buf, big));
