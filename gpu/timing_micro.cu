@@ -624,6 +624,22 @@ __global__ void l1_chase_kernel(uint64_t *start, int steps, unsigned long long *
 #define INTF_MAX_CTA 4096
 __device__ unsigned long long intf_t[2 * INTF_MAX_CTA];
 __device__ unsigned intf_sm[INTF_MAX_CTA];
+/* the end of a timed loop (intf, mufu, alushare): the CTA's cycles (cyc) and, for intf_sm_rows, its
+ * start, end (clock64) and SM. A macro, not a function: the kernels' PTX stays as it was (an inlined
+ * __device__ function renumbers their registers) */
+#define INTF_RECORD(cyc, c0)                                                                    \
+  do {                                                                                          \
+    __syncthreads();                                                                            \
+    uint64_t c1 = clock64();                                                                    \
+    if (threadIdx.x == 0) {                                                                     \
+      cyc[blockIdx.x] = c1 - c0;                                                                \
+      if (blockIdx.x < INTF_MAX_CTA) {                                                          \
+        unsigned sm;                                                                            \
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));                                         \
+        intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm; \
+      }                                                                                         \
+    }                                                                                           \
+  } while (0)
 template <int CH, int MIX, int J>
 __global__ void __launch_bounds__(128) intf_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
   extern __shared__ uint32_t intf_pad[];
@@ -653,16 +669,7 @@ __global__ void __launch_bounds__(128) intf_kernel(int iters, unsigned long long
       }
     }
   }
-  __syncthreads();
-  uint64_t c1 = clock64();
-  if (threadIdx.x == 0) {
-    cyc[blockIdx.x] = c1 - c0;
-    if (blockIdx.x < INTF_MAX_CTA) {
-      unsigned sm;
-      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
-    }
-  }
+  INTF_RECORD(cyc, c0);
   uint32_t s = x;
   for (int i = 0; i < 8; i++) s ^= y[i];
   if (s == 0x12345678u) sink[0] = s + intf_pad[0];
@@ -1326,16 +1333,7 @@ __global__ void __launch_bounds__(128) mufu_kernel(int iters, unsigned long long
       else asm volatile("{.reg .pred p; setp.ne.u32 p, %2, 0; selp.b32 %0, %0, %1, p;}" : "+r"(y[no % 8]) : "r"(y[(no + 1) % 8]), "r"(pv));
     }
   }
-  __syncthreads();
-  uint64_t c1 = clock64();
-  if (threadIdx.x == 0) {
-    cyc[blockIdx.x] = c1 - c0;
-    if (blockIdx.x < INTF_MAX_CTA) {
-      unsigned sm;
-      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
-    }
-  }
+  INTF_RECORD(cyc, c0);
   uint32_t r = 0;
   for (int i = 0; i < 8; i++) r ^= x[i] ^ y[i];
   if (r == 0x12345678u) sink[0] = r + mufu_pad[0];
@@ -1407,16 +1405,7 @@ __global__ void __launch_bounds__(128) alushare_kernel(int iters, unsigned long 
       /* kind 4: the SEL of the pair above, already emitted */
     }
   }
-  __syncthreads();
-  uint64_t c1 = clock64();
-  if (threadIdx.x == 0) {
-    cyc[blockIdx.x] = c1 - c0;
-    if (blockIdx.x < INTF_MAX_CTA) {
-      unsigned sm;
-      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
-    }
-  }
+  INTF_RECORD(cyc, c0);
   uint32_t res = 0;
   for (int i = 0; i < 8; i++) res ^= z[i] ^ y[i];
   if (res == 0x12345678u) sink[0] = res + alushare_pad[0];
