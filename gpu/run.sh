@@ -131,6 +131,23 @@ tmem_build() { # the B200 microbenchmark (gpu/tmem_micro.cu), sm_100a
   mkdir -p build-gpu
   "$NVCC" -O2 -std=c++17 -gencode=arch=compute_100a,code=sm_100a -Igpu gpu/tmem_micro.cu -o build-gpu/tmem_micro -lcuda
 }
+micro_section() { # timing_micro's section $1 alone (timing-mufu, timing-alu-share): OUTDIR/$1.tsv, the
+  # clocks before and after (OUTDIR/smi_$1.csv) and the device binary's SASS of its $1_kernel kernels
+  # (OUTDIR/sass_$1.txt); returns the program's exit status
+  "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_micro.cu \
+    -o build-gpu/timing_micro -lcuda
+  nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+    --format=csv > "$out/smi_$1.csv"
+  local rc=0
+  build-gpu/timing_micro "$out/$1.tsv" "$1" || rc=$?
+  nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
+    --format=csv,noheader >> "$out/smi_$1.csv"
+  local OBJ
+  OBJ=$(dirname "$NVCC")/cuobjdump
+  [ -x "$OBJ" ] && "$OBJ" -sass build-gpu/timing_micro | awk "/Function : .*$1_kernel/{f=1} /Function : /&&!/$1_kernel/{f=0} f" \
+    > "$out/sass_$1.txt" || true
+  return $rc
+}
 if [ "$what" = tmem-build ]; then tmem_build; echo "gpu/run.sh: build-gpu/tmem_micro built for sm_100a"; exit 0; fi
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exit 77; fi
 # Liger's tests natively: Python only, no tc5 built
@@ -353,33 +370,11 @@ case "$what" in
   timing-mufu)
     # issue 47's MUFU share at a fixed dispatch count (t47v, run 10): timing_micro's mufu section, the
     # clocks before and after, and the device binary's SASS of the mufu kernels
-    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_micro.cu \
-      -o build-gpu/timing_micro -lcuda
-    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
-      --format=csv > "$out/smi_mufu.csv"
-    rc=0
-    build-gpu/timing_micro "$out/mufu.tsv" mufu || rc=$?
-    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
-      --format=csv,noheader >> "$out/smi_mufu.csv"
-    OBJ=$(dirname "$NVCC")/cuobjdump
-    [ -x "$OBJ" ] && "$OBJ" -sass build-gpu/timing_micro | awk '/Function : .*mufu_kernel/{f=1} /Function : /&&!/mufu_kernel/{f=0} f' \
-      > "$out/sass_mufu.txt" || true
-    exit $rc ;;
+    micro_section mufu; exit $? ;;
   timing-alu-share)
     # issue 47's ALU-pipe share at a fixed dispatch count (t47y, run 11): timing_micro's alushare section,
     # the clocks before and after, and the device binary's SASS of the alushare kernels
-    "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Igpu gpu/timing_micro.cu \
-      -o build-gpu/timing_micro -lcuda
-    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
-      --format=csv > "$out/smi_alushare.csv"
-    rc=0
-    build-gpu/timing_micro "$out/alushare.tsv" alushare || rc=$?
-    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu \
-      --format=csv,noheader >> "$out/smi_alushare.csv"
-    OBJ=$(dirname "$NVCC")/cuobjdump
-    [ -x "$OBJ" ] && "$OBJ" -sass build-gpu/timing_micro | awk '/Function : .*alushare_kernel/{f=1} /Function : /&&!/alushare_kernel/{f=0} f' \
-      > "$out/sass_alushare.txt" || true
-    exit $rc ;;
+    micro_section alushare; exit $? ;;
   timing)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Igpu gpu/ptx_timing.cu \
       build-gpu/libtc5.a -o build-gpu/ptx_timing -lcuda

@@ -19,38 +19,14 @@
 #include <map>
 
 #include "cuda_check.h" /* CK(call) */
+#include "kernels/sm_clock.cuh" /* gtime, clock_kernel, sm_clock_mhz: the SM clock */
+#include "kernels/micro_emit.h" /* tsv, micro_emit */
 
-static FILE *tsv;
 static double clock_ghz = 1.98; /* replaced by the measurement */
 static int nsm = 132;
 
 static void emit(const char *key, double v, const char *unit, const char *how) {
-  printf("%-28s %14.4f %-16s %s\n", key, v, unit, how);
-  fprintf(tsv, "%s\t%.6g\t%s\t%s\n", key, v, unit, how);
-  fflush(stdout);
-  fflush(tsv);
-}
-
-__device__ __forceinline__ uint64_t gtime() {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
-
-/* ---- the SM clock: clock64 over globaltimer while every SM spins ---- */
-__global__ void clock_kernel(unsigned long long *out, uint64_t ns) {
-  uint64_t g0 = gtime(), c0 = clock64(), g1;
-  float x = threadIdx.x;
-  do {
-    for (int i = 0; i < 64; i++) x = fmaf(x, 0.999f, 0.5f);
-    g1 = gtime();
-  } while (g1 - g0 < ns);
-  uint64_t c1 = clock64();
-  if (threadIdx.x == 0) {
-    out[2 * blockIdx.x] = c1 - c0;
-    out[2 * blockIdx.x + 1] = g1 - g0;
-  }
-  if (x == 12345.f) out[0] = 0;
+  micro_emit(28, 14, 16, key, v, unit, how);
 }
 
 /* ---- issue rates: 8 chains a thread, coupled so that nothing folds ---- */
@@ -648,6 +624,22 @@ __global__ void l1_chase_kernel(uint64_t *start, int steps, unsigned long long *
 #define INTF_MAX_CTA 4096
 __device__ unsigned long long intf_t[2 * INTF_MAX_CTA];
 __device__ unsigned intf_sm[INTF_MAX_CTA];
+/* the end of a timed loop (intf, mufu, alushare): the CTA's cycles (cyc) and, for intf_sm_rows, its
+ * start, end (clock64) and SM. A macro, not a function: the kernels' PTX stays as it was (an inlined
+ * __device__ function renumbers their registers) */
+#define INTF_RECORD(cyc, c0)                                                                    \
+  do {                                                                                          \
+    __syncthreads();                                                                            \
+    uint64_t c1 = clock64();                                                                    \
+    if (threadIdx.x == 0) {                                                                     \
+      cyc[blockIdx.x] = c1 - c0;                                                                \
+      if (blockIdx.x < INTF_MAX_CTA) {                                                          \
+        unsigned sm;                                                                            \
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));                                         \
+        intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm; \
+      }                                                                                         \
+    }                                                                                           \
+  } while (0)
 template <int CH, int MIX, int J>
 __global__ void __launch_bounds__(128) intf_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
   extern __shared__ uint32_t intf_pad[];
@@ -677,16 +669,7 @@ __global__ void __launch_bounds__(128) intf_kernel(int iters, unsigned long long
       }
     }
   }
-  __syncthreads();
-  uint64_t c1 = clock64();
-  if (threadIdx.x == 0) {
-    cyc[blockIdx.x] = c1 - c0;
-    if (blockIdx.x < INTF_MAX_CTA) {
-      unsigned sm;
-      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
-    }
-  }
+  INTF_RECORD(cyc, c0);
   uint32_t s = x;
   for (int i = 0; i < 8; i++) s ^= y[i];
   if (s == 0x12345678u) sink[0] = s + intf_pad[0];
@@ -1276,6 +1259,49 @@ static void sec_intf() {
   intf_one<2, 1, 8>();
 }
 
+/* mufu's and alushare's launch (a kernel of intf's shape): C CTAs of 128 threads on every SM, dynamic
+ * shared memory capping the SM at C CTAs (as intf), trips for about 400k clk at per_trip clk a trip a CTA
+ * (iters at least 64); a warm launch of 2 trips, then the timed one between CUDA events */
+struct share_launch {
+  int iters, smem, occ, grid;
+  float ms;
+};
+static share_launch share_run(void (*kf)(int, unsigned long long *, uint32_t *), int c, int per_trip) {
+  share_launch L;
+  int smem_sm = 233472 - 1024;
+  L.iters = std::max(64, 400000 / (c * per_trip));
+  L.smem = smem_sm / c - 1024;
+  if (L.smem > 232448) L.smem = 232448;
+  L.smem &= ~127;
+  CK(cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, L.smem));
+  L.occ = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&L.occ, kf, 128, L.smem));
+  L.grid = nsm * c;
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  kf<<<L.grid, 128, L.smem>>>(2, dcyc, dsink);
+  CK(cudaEventRecord(e0));
+  kf<<<L.grid, 128, L.smem>>>(L.iters, dcyc, dsink);
+  CK(cudaEventRecord(e1));
+  CK(cudaGetLastError());
+  CK(cudaEventSynchronize(e1));
+  L.ms = 0;
+  CK(cudaEventElapsedTime(&L.ms, e0, e1));
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  return L;
+}
+/* its rows: KEY (the median CTA, clk a trip), KEY_span and KEY_mean (intf_sm_rows), KEY_events */
+static void share_emit(const char *key, const char *how, int c, const share_launch &L) {
+  emit(key, median_cyc(L.grid) / L.iters, "clk", how);
+  intf_sm_rows(key, L.grid, L.iters, c);
+  char k2[96];
+  snprintf(k2, sizeof k2, "%s_events", key);
+  emit(k2, (double)L.ms * 1e3 * clock_ghz * 1e3 / L.iters, "clk",
+       "the same launch timed by CUDA events (launch included), ms x clock_mhz / trips: clk a trip");
+}
+
 /* ---- t47v's section (run 10): the MUFU share at a fixed dispatch count (mufu). Each loop trip is
  * 4 groups of 16 slots; in each group K slots are MUFU.EX2 (ex2.approx.ftz.f32 on 8 rotating
  * independent chains) and 16 - K are MIX 0 FFMA or MIX 1 SEL (selp.b32 on a loop-invariant predicate:
@@ -1307,60 +1333,24 @@ __global__ void __launch_bounds__(128) mufu_kernel(int iters, unsigned long long
       else asm volatile("{.reg .pred p; setp.ne.u32 p, %2, 0; selp.b32 %0, %0, %1, p;}" : "+r"(y[no % 8]) : "r"(y[(no + 1) % 8]), "r"(pv));
     }
   }
-  __syncthreads();
-  uint64_t c1 = clock64();
-  if (threadIdx.x == 0) {
-    cyc[blockIdx.x] = c1 - c0;
-    if (blockIdx.x < INTF_MAX_CTA) {
-      unsigned sm;
-      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
-    }
-  }
+  INTF_RECORD(cyc, c0);
   uint32_t r = 0;
   for (int i = 0; i < 8; i++) r ^= x[i] ^ y[i];
   if (r == 0x12345678u) sink[0] = r + mufu_pad[0];
 }
 template <int K, int MIX> static void mufu_one() {
-  auto kf = mufu_kernel<K, MIX>;
   static const char *mixn[] = {"ffma", "sel"};
-  int smem_sm = 233472 - 1024;
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
   for (int c : {1, 4, 8, 16}) {
     /* about 400k clk a launch: a trip is at least 66 dispatch clk, or 32 K SFU clk, a warp a scheduler */
-    int per_trip = c * std::max(66, 32 * K);
-    int iters = std::max(64, 400000 / per_trip);
-    int smem = smem_sm / c - 1024;
-    if (smem > 232448) smem = 232448;
-    smem &= ~127;
-    CK(cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int occ = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kf, 128, smem));
-    int grid = nsm * c;
-    kf<<<grid, 128, smem>>>(2, dcyc, dsink);
-    CK(cudaEventRecord(e0));
-    kf<<<grid, 128, smem>>>(iters, dcyc, dsink);
-    CK(cudaEventRecord(e1));
-    CK(cudaGetLastError());
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
+    share_launch L = share_run(mufu_kernel<K, MIX>, c, std::max(66, 32 * K));
     char key[64], how[400];
     snprintf(key, sizeof key, "mufu_%s_k%d_c%d", mixn[MIX], K, c);
     snprintf(how, sizeof how,
              "a trip: 4 x (%d MUFU.EX2 + %d %s) on independent chains, 1 warp a scheduler a CTA (128 threads), %d CTAs/SM "
              "(occupancy %d by %d B shared), every SM; clk a trip a CTA (median CTA, clock64), %d trips",
-             K, 16 - K, MIX ? "SEL" : "FFMA", c, occ, smem, iters);
-    emit(key, median_cyc(grid) / iters, "clk", how);
-    intf_sm_rows(key, grid, iters, c);
-    snprintf(key, sizeof key, "mufu_%s_k%d_c%d_events", mixn[MIX], K, c);
-    snprintf(how, sizeof how, "the same launch timed by CUDA events (launch included), ms x clock_mhz / trips: clk a trip");
-    emit(key, (double)ms * 1e3 * clock_ghz * 1e3 / iters, "clk", how);
+             K, 16 - K, MIX ? "SEL" : "FFMA", c, L.occ, L.smem, L.iters);
+    share_emit(key, how, c, L);
   }
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
 }
 template <int MIX> static void mufu_mix() {
   mufu_one<0, MIX>();
@@ -1415,61 +1405,25 @@ __global__ void __launch_bounds__(128) alushare_kernel(int iters, unsigned long 
       /* kind 4: the SEL of the pair above, already emitted */
     }
   }
-  __syncthreads();
-  uint64_t c1 = clock64();
-  if (threadIdx.x == 0) {
-    cyc[blockIdx.x] = c1 - c0;
-    if (blockIdx.x < INTF_MAX_CTA) {
-      unsigned sm;
-      asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-      intf_t[2 * blockIdx.x] = c0, intf_t[2 * blockIdx.x + 1] = c1, intf_sm[blockIdx.x] = sm;
-    }
-  }
+  INTF_RECORD(cyc, c0);
   uint32_t res = 0;
   for (int i = 0; i < 8; i++) res ^= z[i] ^ y[i];
   if (res == 0x12345678u) sink[0] = res + alushare_pad[0];
 }
 template <int N, int KIND = -1> static void alushare_one(std::initializer_list<int> cs = {1, 2, 4, 5, 8}) {
-  auto kf = alushare_kernel<N, KIND>;
   static const char *kn[] = {"lop3", "shf", "iadd3", "isetp_sel"};
-  int smem_sm = 233472 - 1024;
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
   for (int c : cs) {
     /* about 400k clk a launch: a trip is at least 66 dispatch clk, or 2N ALU clk, a warp a scheduler */
-    int per_trip = c * std::max(66, 2 * N);
-    int iters = std::max(64, 400000 / per_trip);
-    int smem = smem_sm / c - 1024;
-    if (smem > 232448) smem = 232448;
-    smem &= ~127;
-    CK(cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    int occ = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kf, 128, smem));
-    int grid = nsm * c;
-    kf<<<grid, 128, smem>>>(2, dcyc, dsink);
-    CK(cudaEventRecord(e0));
-    kf<<<grid, 128, smem>>>(iters, dcyc, dsink);
-    CK(cudaEventRecord(e1));
-    CK(cudaGetLastError());
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
+    share_launch L = share_run(alushare_kernel<N, KIND>, c, std::max(66, 2 * N));
     char key[64], how[400];
     if (KIND < 0) snprintf(key, sizeof key, "alushare_n%d_c%d", N, c);
     else snprintf(key, sizeof key, "alushare_%s_n%d_c%d", kn[KIND], N, c);
     snprintf(how, sizeof how,
              "a trip: %d ALU-pipe (%s) + %d FFMA on independent chains, 1 warp a scheduler a CTA (128 "
              "threads), %d CTAs/SM (occupancy %d by %d B shared), every SM; clk a trip a CTA (median CTA, clock64), %d trips",
-             N, KIND < 0 ? "LOP3/SHF/IADD3/ISETP+SEL" : kn[KIND], 64 - N, c, occ, smem, iters);
-    emit(key, median_cyc(grid) / iters, "clk", how);
-    intf_sm_rows(key, grid, iters, c);
-    strcat(key, "_events");
-    snprintf(how, sizeof how, "the same launch timed by CUDA events (launch included), ms x clock_mhz / trips: clk a trip");
-    emit(key, (double)ms * 1e3 * clock_ghz * 1e3 / iters, "clk", how);
+             N, KIND < 0 ? "LOP3/SHF/IADD3/ISETP+SEL" : kn[KIND], 64 - N, c, L.occ, L.smem, L.iters);
+    share_emit(key, how, c, L);
   }
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
 }
 static void sec_alushare() {
   alushare_one<0>();
@@ -1516,16 +1470,10 @@ int main(int argc, char **argv) {
   CK(cudaMalloc(&dsink, 4096));
 
   /* clock, under load on every SM */
-  clock_kernel<<<nsm, 256>>>((unsigned long long *)dcyc, 50000000ull);
-  CK(cudaDeviceSynchronize());
   {
-    std::vector<unsigned long long> h(2 * nsm);
-    CK(cudaMemcpy(h.data(), dcyc, h.size() * 8, cudaMemcpyDeviceToHost));
-    std::vector<double> mhz;
-    for (int i = 0; i < nsm; i++) mhz.push_back(1e3 * h[2 * i] / (double)h[2 * i + 1]);
-    std::sort(mhz.begin(), mhz.end());
-    clock_ghz = mhz[nsm / 2] / 1e3;
-    emit("clock_mhz", mhz[nsm / 2], "MHz", "clock64 ticks / %globaltimer ns, every SM busy for 50 ms (median SM)");
+    double mhz = sm_clock_mhz((unsigned long long *)dcyc, nsm);
+    clock_ghz = mhz / 1e3;
+    emit("clock_mhz", mhz, "MHz", "clock64 ticks / %globaltimer ns, every SM busy for 50 ms (median SM)");
   }
 
   if (want("base")) {

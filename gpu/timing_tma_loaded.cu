@@ -22,27 +22,7 @@
 #include <vector>
 
 #include "cuda_check.h" /* CK(call) */
-
-__device__ __forceinline__ uint64_t gtime() {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
-
-__global__ void clock_kernel(unsigned long long *out, uint64_t ns) {
-  uint64_t g0 = gtime(), c0 = clock64(), g1;
-  float x = threadIdx.x;
-  do {
-    for (int i = 0; i < 64; i++) x = fmaf(x, 0.999f, 0.5f);
-    g1 = gtime();
-  } while (g1 - g0 < ns);
-  uint64_t c1 = clock64();
-  if (threadIdx.x == 0) {
-    out[2 * blockIdx.x] = c1 - c0;
-    out[2 * blockIdx.x + 1] = g1 - g0;
-  }
-  if (x == 12345.f) out[0] = 0;
-}
+#include "kernels/tma_bench.cuh" /* tma_bench_open (the SM clock: kernels/sm_clock.cuh) */
 
 /* out[3 b + 0]: cycles of the whole loop, [3 b + 1]: the sum of the loads'
  * latencies, [3 b + 2]: loads */
@@ -88,33 +68,10 @@ __global__ void loaded_kernel(const __grid_constant__ CUtensorMap tm, unsigned n
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: timing_tma_loaded OUT.tsv\n");
-    return 2;
-  }
-  FILE *tsv = fopen(argv[1], "w");
-  if (!tsv) return 2;
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  int nsm = prop.multiProcessorCount;
-  printf("device %s, %d SMs, L2 %d B\n", prop.name, nsm, prop.l2CacheSize);
+  int nsm;
   unsigned long long *dout;
-  CK(cudaMalloc(&dout, 3 * 4096 * 8));
-  clock_kernel<<<nsm, 256>>>(dout, 50000000ull);
-  CK(cudaDeviceSynchronize());
-  double mhz;
-  {
-    std::vector<unsigned long long> h(2 * nsm);
-    CK(cudaMemcpy(h.data(), dout, h.size() * 8, cudaMemcpyDeviceToHost));
-    std::vector<double> v;
-    for (int i = 0; i < nsm; i++) v.push_back(1e3 * h[2 * i] / (double)h[2 * i + 1]);
-    std::sort(v.begin(), v.end());
-    mhz = v[nsm / 2];
-  }
-  fprintf(tsv, "# %s, %d SMs, SM clock %.0f MHz (clock64 / globaltimer, every SM busy 50 ms, median SM)\n", prop.name,
-          nsm, mhz);
-  fprintf(tsv, "source\tctas\tbox_bytes\tstages\tcyc_per_box\tbytes_per_clk_sm\tlatency_clk\n");
-  printf("SM clock %.0f MHz\n", mhz);
+  FILE *tsv = tma_bench_open(argc, argv, "timing_tma_loaded", "source\tctas\tbox_bytes\tstages\tcyc_per_box\tbytes_per_clk_sm\tlatency_clk\n", &nsm, &dout);
+  if (!tsv) return 2;
   size_t big = (size_t)2 << 30, l2set = (size_t)16 << 20;
   char *buf;
   CK(cudaMalloc(&buf, big));

@@ -61,16 +61,15 @@
 
 #include "cuda_check.h" /* CK(call) */
 #include "kernels/tmem_ops.cuh"
+#define TC5_SM_CLOCK_SPIN_ONLY /* its clock kernel is one warp's */
+#include "kernels/sm_clock.cuh" /* gtime, clock_spin */
+#include "kernels/micro_emit.h" /* tsv, micro_emit */
 
-static FILE *tsv;
 static double clock_ghz = 1.9; /* replaced by the measurement */
 static int nsm = 148;
 
 static void emit(const char *key, double v, const char *unit, const char *how) {
-  printf("%-30s %12.4f %-14s %s\n", key, v, unit, how);
-  fprintf(tsv, "%s\t%.6g\t%s\t%s\n", key, v, unit, how);
-  fflush(stdout);
-  fflush(tsv);
+  micro_emit(30, 12, 14, key, v, unit, how);
 }
 
 static double median(std::vector<double> v) {
@@ -79,11 +78,6 @@ static double median(std::vector<double> v) {
 }
 
 /* ---- device helpers ---- */
-__device__ __forceinline__ uint64_t gtime() {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
 /* one warp allocates all 512 columns (one CTA an SM: the measurement owns the SM's Tensor Memory) */
 __device__ __forceinline__ void tmem_alloc512(uint32_t *slot) {
   uint32_t s = (uint32_t)__cvta_generic_to_shared(slot);
@@ -346,13 +340,8 @@ __global__ void tma_lat_kernel(const __grid_constant__ CUtensorMap tm, unsigned 
 
 /* ---- the SM clock: clock64 over globaltimer ---- */
 __global__ void clock_kernel(unsigned long long *out, uint64_t ns) {
-  uint64_t g0 = gtime(), c0 = clock64(), g1;
-  float x = threadIdx.x;
-  do {
-    for (int i = 0; i < 64; i++) x = fmaf(x, 0.999f, 0.5f);
-    g1 = gtime();
-  } while (g1 - g0 < ns);
-  uint64_t c1 = clock64();
+  uint64_t c0, c1, g0, g1;
+  float x = clock_spin(ns, c0, c1, g0, g1);
   if (threadIdx.x == 0) out[0] = c1 - c0, out[1] = g1 - g0;
   if (x == 12345.f) out[0] = 0;
 }

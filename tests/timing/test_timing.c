@@ -631,6 +631,23 @@ static tm_insn *timing_code_of(const char *text, tc5_ptx_module **m) {
   return t;
 }
 
+/* the classes the timing code gives the instructions of PTX `text` that pick() selects (by their text),
+ * in order: exactly want[0 .. n) */
+static void assert_classes(const char *text, int (*pick)(const char *), const uint8_t *want, unsigned n) {
+  tc5_ptx_module *m;
+  tm_insn *t = timing_code_of(text, &m);
+  unsigned seen = 0;
+  for (uint32_t pc = 0; pc < m->ncode && seen < n; pc++)
+    if (pick(t[pc].text)) assert_int_equal(t[pc].cls, want[seen++]);
+  assert_int_equal(seen, n);
+  free(t);
+  tc5_ptx_free(m);
+}
+static int pick_not_ret(const char *s) { return strncmp(s, "ret", 3) != 0; }
+static int pick_tcgen05(const char *s) { return !strncmp(s, "tcgen05.", 8); }
+static int pick_cvt_not_u16(const char *s) { return !strncmp(s, "cvt.", 4) && !strstr(s, ".u16"); }
+static int pick_mov(const char *s) { return !strncmp(s, "mov.", 4); }
+
 /* tcgen05.wait::ld holds the warp until its loads are done (t47c): a load of one register a lane
  * (128 B a warp) issued at clock 0 completes at tmem_ld_latency + 128 / tmem_bytes_per_clk (x share 1)
  * = 40 + 0.25; the wait then sets the warp's clock there. */
@@ -645,15 +662,8 @@ static void test_tmem_wait_ld(void **state) {
                             " tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1};\n"
                             " tcgen05.wait::st.sync.aligned;\n"
                             " tcgen05.fence::before_thread_sync;\n ret;\n}\n";
-  tc5_ptx_module *m;
-  tm_insn *ti = timing_code_of(text, &m);
-  const uint8_t want[] = {TM_C_TMEM_LD, TM_C_TMEM_WAIT, TM_C_TMEM_ST, TM_C_TMEM_WAIT, TM_C_TCGEN05};
-  unsigned seen = 0;
-  for (uint32_t pc = 0; pc < m->ncode && seen < 5; pc++)
-    if (!strncmp(ti[pc].text, "tcgen05.", 8)) assert_int_equal(ti[pc].cls, want[seen++]);
-  assert_int_equal(seen, 5);
-  free(ti);
-  tc5_ptx_free(m);
+  static const uint8_t want[] = {TM_C_TMEM_LD, TM_C_TMEM_WAIT, TM_C_TMEM_ST, TM_C_TMEM_WAIT, TM_C_TCGEN05};
+  assert_classes(text, pick_tcgen05, want, 5);
   fake f;
   memset(&f, 0, sizeof f);
   fake_insn(&f, 0, TM_C_TMEM_LD, 1, -1);
@@ -784,15 +794,8 @@ static void test_fsel_class(void **state) {
       " setp.lt.s32 %p2, %r1, %r2;\n"
       " selp.b32 %r3, %r1, %r2, %p2;\n"
       " ret;\n}\n";
-  tc5_ptx_module *m;
-  tm_insn *t = timing_code_of(text, &m);
-  const uint8_t want[] = {TM_C_FSEL, TM_C_FSEL, TM_C_FSEL, TM_C_FSEL, TM_C_FP32, TM_C_FP32, TM_C_INT, TM_C_INT};
-  unsigned seen = 0;
-  for (uint32_t pc = 0; pc < m->ncode && seen < 8; pc++)
-    if (strncmp(t[pc].text, "ret", 3)) assert_int_equal(t[pc].cls, want[seen++]);
-  assert_int_equal(seen, 8);
-  free(t);
-  tc5_ptx_free(m);
+  static const uint8_t want[] = {TM_C_FSEL, TM_C_FSEL, TM_C_FSEL, TM_C_FSEL, TM_C_FP32, TM_C_FP32, TM_C_INT, TM_C_INT};
+  assert_classes(text, pick_not_ret, want, 8);
 
   const char *gpus[] = {"h200", "b200"};
   for (unsigned g = 0; g < 2; g++) {
@@ -829,15 +832,8 @@ static void test_cvt_class(void **state) {
       " cvt.f64.f32 %d1, %f1;\n"
       " cvt.u32.u16 %r3, %h3;\n"
       " ret;\n}\n";
-  tc5_ptx_module *m;
-  tm_insn *t = timing_code_of(text, &m);
-  const uint8_t want[] = {TM_C_CONV_FLOAT, TM_C_CONV_FLOAT, TM_C_CONV, TM_C_CONV, TM_C_CONV};
-  unsigned seen = 0;
-  for (uint32_t pc = 0; pc < m->ncode && seen < 5; pc++)
-    if (!strncmp(t[pc].text, "cvt.", 4) && !strstr(t[pc].text, ".u16")) assert_int_equal(t[pc].cls, want[seen++]);
-  assert_int_equal(seen, 5);
-  free(t);
-  tc5_ptx_free(m);
+  static const uint8_t want[] = {TM_C_CONV_FLOAT, TM_C_CONV_FLOAT, TM_C_CONV, TM_C_CONV, TM_C_CONV};
+  assert_classes(text, pick_cvt_not_u16, want, 5);
 }
 
 /* register moves (t47b2): an unguarded mov between declared registers
@@ -859,15 +855,8 @@ static void test_reg_move(void **state) {
       " setp.eq.u32 %p1, %r6, 5;\n"
       " @%p1 mov.u32 %r5, %r1;\n"
       " ret;\n}\n";
-  tc5_ptx_module *m;
-  tm_insn *t = timing_code_of(text, &m);
-  const uint8_t want[] = {TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_MOVE, TM_C_MOVE, TM_C_MOVE};
-  unsigned seen = 0;
-  for (uint32_t pc = 0; pc < m->ncode && seen < 6; pc++)
-    if (!strncmp(t[pc].text, "mov.", 4)) assert_int_equal(t[pc].cls, want[seen++]);
-  assert_int_equal(seen, 6);
-  free(t);
-  tc5_ptx_free(m);
+  static const uint8_t want[] = {TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_REG_MOVE, TM_C_MOVE, TM_C_MOVE, TM_C_MOVE};
+  assert_classes(text, pick_mov, want, 6);
   /* the model: r1 ready at 40, the warp at 10: the move leaves the clock
    * at 10 and makes r2 ready at 40; an fp32 add of r2 then issues at 40 */
   fake f;
@@ -1328,15 +1317,8 @@ static void test_imad_pipe(void **state) {
                             " setp.lt.s32 %p1, %r1, %r2;\n"
                             " mul.f32 %f1, %f2, %f2;\n"
                             " ret;\n}\n";
-  tc5_ptx_module *m;
-  tm_insn *t = timing_code_of(text, &m);
-  const uint8_t want[] = {TM_C_IMAD, TM_C_IMAD, TM_C_IMAD, TM_C_INT, TM_C_INT, TM_C_INT, TM_C_FP32};
-  unsigned seen = 0;
-  for (uint32_t pc = 0; pc < m->ncode && seen < 7; pc++)
-    if (strncmp(t[pc].text, "ret", 3)) assert_int_equal(t[pc].cls, want[seen++]);
-  assert_int_equal(seen, 7);
-  free(t);
-  tc5_ptx_free(m);
+  static const uint8_t want[] = {TM_C_IMAD, TM_C_IMAD, TM_C_IMAD, TM_C_INT, TM_C_INT, TM_C_INT, TM_C_FP32};
+  assert_classes(text, pick_not_ret, want, 7);
   const char *gpus[] = {"h200", "b200"};
   for (unsigned g = 0; g < 2; g++) {
     fake f;
