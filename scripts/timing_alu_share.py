@@ -29,8 +29,15 @@ ALU = {"LOP3", "SHF", "IADD3", "ISETP", "SEL"}
 COST = {"FFMA": ("fp32", 1), "IMAD": ("imad", 2), "HFMA2": ("fp16", 1), "MUFU": ("sfu", 8)}
 
 
-def loops():
-    """kernel (N, KIND) -> the loop body's opcodes in SASS order"""
+def rows_of(name):
+    """a microbenchmark run's TSV (tests/data/timing/NAME): key -> value"""
+    return {r["key"]: float(r["value"]) for r in csv.DictReader(open(os.path.join(D, name)), delimiter="\t")}
+
+
+def loop_bodies(sass, function, key):
+    """each kernel's loop body, its opcodes in SASS order (from a backward BRA's target to the BRA), from a
+    cuobjdump -sass file (tests/data/timing/SASS): the functions matching the regex `function`, each named
+    key(match)"""
     cur, ins, out = None, [], {}
     def close():
         if cur is None: return
@@ -39,16 +46,22 @@ def loops():
             if op == "BRA" and m and int(m.group(1), 16) < a:
                 t = int(m.group(1), 16)
                 out[cur] = [o for a2, o, _ in ins if t <= a2 <= a]
-    for l in open(os.path.join(D, "h200_sass_run12.txt")):
-        m = re.search(r"Function : _Z15alushare_kernelILi(\d+)ELi(n?\d+)E", l)
+    for l in open(os.path.join(D, sass)):
+        m = re.search(function, l)
         if m:
             close()
-            cur, ins = (int(m.group(1)), int(m.group(2).replace("n", "-"))), []
+            cur, ins = key(m), []
             continue
         m = re.search(r"/\*([0-9a-f]{4})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_]+)", l)
         if m and cur is not None: ins.append((int(m.group(1), 16), m.group(3), l))
     close()
     return out
+
+
+def loops():
+    """run 12's alushare kernels: (N, KIND) -> the loop body's opcodes in SASS order"""
+    return loop_bodies("h200_sass_run12.txt", r"Function : _Z15alushare_kernelILi(\d+)ELi(n?\d+)E",
+                       lambda m: (int(m.group(1)), int(m.group(2).replace("n", "-"))))
 
 
 def pipe_of(op):
@@ -74,7 +87,7 @@ def laws(body):
 
 
 def main():
-    rows = {r["key"]: float(r["value"]) for r in csv.DictReader(open(os.path.join(D, "h200_micro_run12.tsv")), delimiter="\t")}
+    rows = rows_of("h200_micro_run12.tsv")
     kn = {-1: "", 0: "lop3_", 1: "shf_", 2: "iadd3_", 3: "isetp_sel_"}
     print("row\tSASS order (F FFMA, A IADD3, L LOP3, S SHF, I ISETP, s SEL)\tdispatch\tALU clk\tS\tW\tmeasured\tS err %\tmax(S,W) err %")
     errS, errW = [], []
@@ -102,22 +115,9 @@ def main():
 
 
 def run10():
-    rows = {r["key"]: float(r["value"]) for r in csv.DictReader(open(os.path.join(D, "h200_micro_run10.tsv")), delimiter="\t")}
-    cur, ins, bodies = None, [], {}
-    def close():
-        for a, op, l in ins:
-            m = re.search(r"BRA\s+0x([0-9a-f]+)", l)
-            if cur and op == "BRA" and m and int(m.group(1), 16) < a:
-                bodies[cur] = [o for a2, o, _ in ins if int(m.group(1), 16) <= a2 <= a]
-    for l in open(os.path.join(D, "h200_sass_run10.txt")):
-        m = re.search(r"Function : _Z11mufu_kernelILi(\d+)ELi(\d)E", l)
-        if m:
-            close()
-            cur, ins = (int(m.group(1)), int(m.group(2))), []
-            continue
-        m = re.search(r"/\*([0-9a-f]{4})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_]+)", l)
-        if m and cur: ins.append((int(m.group(1), 16), m.group(3), l))
-    close()
+    rows = rows_of("h200_micro_run10.tsv")
+    bodies = loop_bodies("h200_sass_run10.txt", r"Function : _Z11mufu_kernelILi(\d+)ELi(\d)E",
+                         lambda m: (int(m.group(1)), int(m.group(2))))
     eS, eW = [], []
     print("run 10 row\tS\tW\tmeasured\tS err %\tmax(S,W) err %")
     for (k, mix), body in sorted(bodies.items(), key=lambda kv: (kv[0][1], kv[0][0])):
@@ -132,32 +132,20 @@ def run10():
 
 
 def model(tc5, rows):
-    import subprocess, tempfile
+    import tempfile
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from timing_intf_model import nvdisasm
-    env = dict(os.environ)
-    if nvdisasm(): env["TC5_NVDISASM"] = nvdisasm()
-    line = re.compile(r"timing: predicted ([0-9.]+) us")
+    from timing_intf_model import micro_env, micro_ptx, model_us
+    env = micro_env()
     with tempfile.TemporaryDirectory() as tmp:
-        ptx = os.path.join(tmp, "timing_micro.ptx")
-        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-        subprocess.run(["nvcc", "-ptx", "-arch=sm_90a", "-O3", "-I", os.path.join(root, "gpu"), "-o", ptx,
-                        os.path.join(root, "gpu", "timing_micro.cu")], check=True)
+        ptx = micro_ptx(os.path.join(tmp, "timing_micro.ptx"))
         errs = []
         print("row\tmeasured\tmodel\terror %")
         for n in (0, 4, 8, 16, 24, 32, 40, 48):
             for c in (4, 5, 8):
                 smem = (min(233472 - 1024, 233472 - 1024) // c - 1024)
                 smem = min(smem, 232448) & ~127
-                us = []
-                for it in (20, 60):
-                    argv = [tc5, "run", ptx, "--entry", f"_Z15alushare_kernelILi{n}ELin1EEviPyPj", "--grid", str(132 * c),
-                            "--block", "128", "--shared-bytes", str(smem), "--check=none", "--timing=h200",
-                            "--arg", f"s32:{it}", "--arg", "scratch:8192", "--arg", "scratch:256"]
-                    r = subprocess.run(argv, capture_output=True, text=True, env=env)
-                    m = line.search(r.stdout + r.stderr)
-                    if r.returncode or not m: sys.exit(f"timing_alu_share: n{n} c{c}: {(r.stdout + r.stderr)[-300:]}")
-                    us.append(float(m.group(1)))
+                entry = f"_Z15alushare_kernelILi{n}ELin1EEviPyPj"
+                us = [model_us(tc5, ptx, entry, it, env, grid=132 * c, smem=smem) for it in (20, 60)]
                 clk = (us[1] - us[0]) / 40 * 1980 / c
                 meas = rows[f"alushare_n{n}_c{c}_span"] / c
                 errs.append(abs(clk / meas - 1) * 100)

@@ -19,31 +19,36 @@ import subprocess
 import sys
 import tempfile
 
+import timing_table as tt
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CH = {"ffma": 0, "ex2": 1, "lds": 2}
 MIX = {"ffma": 0, "isetp_sel": 1, "imad": 2}
-LINE = re.compile(r"timing: predicted ([0-9.]+) us")
 
 
-def nvdisasm():
-    if os.environ.get("TC5_NVDISASM"):
-        return os.environ["TC5_NVDISASM"]
-    try:
-        import triton  # noqa: F401  (its bundled nvdisasm, as scripts/timing_table.py finds it)
-        p = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "nvdisasm")
-        return p if os.path.exists(p) else None
-    except ImportError:
-        return None
+def micro_env():
+    """the environment of the model's runs: TC5_NVDISASM set where timing_table.py finds an nvdisasm (the
+    model then counts ptxas's SASS, as for the committed H200 predictions)"""
+    env = dict(os.environ)
+    nd = tt.find_nvdisasm()
+    if nd:
+        env["TC5_NVDISASM"] = nd
+    return env
 
 
-def model_us(tc5, ptx, entry, iters, env):
-    argv = [tc5, "run", ptx, "--entry", entry, "--grid", "132", "--block", "128", "--shared-bytes", "231424",
+def micro_ptx(out):
+    """gpu/timing_micro.cu compiled to PTX at out (nvcc -ptx -arch=sm_90a -O3, as gpu/run.sh builds it)"""
+    subprocess.run(["nvcc", "-ptx", "-arch=sm_90a", "-O3", "-I", os.path.join(ROOT, "gpu"), "-o", out,
+                    os.path.join(ROOT, "gpu", "timing_micro.cu")], check=True)
+    return out
+
+
+def model_us(tc5, ptx, entry, iters, env, grid=132, smem=231424):
+    """the model's prediction (us) of one timing_micro kernel: grid CTAs of 128 threads, smem shared bytes
+    each (by default one CTA an SM), its loop run iters times"""
+    argv = [tc5, "run", ptx, "--entry", entry, "--grid", str(grid), "--block", "128", "--shared-bytes", str(smem),
             "--check=none", "--timing=h200", "--arg", f"s32:{iters}", "--arg", "scratch:8192", "--arg", "scratch:256"]
-    r = subprocess.run(argv, capture_output=True, text=True, env=env)
-    m = LINE.search(r.stdout + r.stderr)
-    if r.returncode or not m:
-        sys.exit(f"timing_intf_model: {entry} at {iters} iterations: {(r.stdout + r.stderr).strip()[-300:]}")
-    return float(m.group(1))
+    return tt.predicted_us(argv, f"{os.path.basename(sys.argv[0])}: {entry} at {iters} iterations", env=env)
 
 
 def main():
@@ -66,16 +71,9 @@ def main():
         rows = [l.rstrip("\n").split("\t") for l in open(a.before[0]) if not l.startswith("#")]
         col = rows[0].index(a.before[1])
         before = {r[0]: float(r[col]) for r in rows[1:]}
-    env = dict(os.environ)
-    nd = nvdisasm()
-    if nd:
-        env["TC5_NVDISASM"] = nd
+    env = micro_env()
     with tempfile.TemporaryDirectory() as tmp:
-        ptx = a.ptx
-        if not ptx:
-            ptx = os.path.join(tmp, "timing_micro.ptx")
-            subprocess.run(["nvcc", "-ptx", "-arch=sm_90a", "-O3", "-I", os.path.join(ROOT, "gpu"), "-o", ptx,
-                            os.path.join(ROOT, "gpu/timing_micro.cu")], check=True)
+        ptx = a.ptx or micro_ptx(os.path.join(tmp, "timing_micro.ptx"))
         out = []
         for key, (ch, mix, j, mv) in meas.items():
             entry = f"_Z11intf_kernelILi{CH[ch]}ELi{MIX[mix]}ELi{j}EEviPyPj"

@@ -82,11 +82,7 @@ def predict(scratch, rows, work):
         if w[0] not in rows:
             continue
         name, argv = tt.tc5_argv(tc5, d, w, work, "b200", tt.b200_sample(w))
-        r = subprocess.run(argv, capture_output=True, text=True)
-        m = re.search(r"predicted ([0-9.]+) us", r.stdout + r.stderr)
-        if not m:
-            raise SystemExit(f"timing_sensitivity: {name}: no prediction:\n{r.stderr[-2000:]}")
-        out[name] = float(m.group(1))
+        out[name] = tt.predicted_us(argv, f"timing_sensitivity: {name}", any_status=True)
     return out
 
 

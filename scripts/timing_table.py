@@ -114,6 +114,18 @@ def predict_one(tc5, d, w, gpu, work, sample=None):
     return name, float(m.group(1)), (m.group(3).strip() + (" " + limit if limit else "")).strip().replace("\t", " "), secs
 
 
+def predicted_us(argv, who, any_status=False, **run):
+    """the prediction (us) of one `tc5 run --timing=...` (argv), from its timing line (LINE); a run that
+    printed none, or (unless any_status) ended with a nonzero status, exits naming who, with the run's last
+    output. The microbenchmark scripts' runner (timing_intf_model.py, timing_alu_share.py,
+    tmem_micro_predict.py, timing_sensitivity.py); run: subprocess.run's env, cwd"""
+    r = subprocess.run(argv, capture_output=True, text=True, **run)
+    m = LINE.search(r.stdout + r.stderr)
+    if not m or (r.returncode and not any_status):
+        sys.exit(f"{who}: no prediction:\n{(r.stdout + r.stderr).strip()[-1500:]}")
+    return float(m.group(1))
+
+
 def read_tsv(path, col="median_us"):
     rows = {}
     if not os.path.exists(path):

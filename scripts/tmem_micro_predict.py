@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+import timing_table as tt
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LO, HI = 64, 1088  # iteration counts: the figure is (T(HI) - T(LO)) / (HI - LO)
 
@@ -63,12 +65,8 @@ def predict_all(a, nvcc, work):
     def us(ent, block, iters, zero=True):
         args = ["--arg", "out:" + os.path.join(work, "o.bin") + ":64"] + (["--arg", "s32:0"] if zero else []) + \
                ["--arg", f"s32:{iters}"]
-        r = subprocess.run([a.tc5, "run", ptx, "--entry", ent, "--grid", "1", "--block", str(block), "--timing=b200"]
-                           + args, capture_output=True, text=True, cwd=work)
-        m = re.search(r"predicted ([0-9.]+) us", r.stdout + r.stderr)
-        if not m:
-            raise SystemExit(f"tmem_micro_predict: {ent}: no prediction:\n{(r.stdout + r.stderr)[-1500:]}")
-        return float(m.group(1))
+        return tt.predicted_us([a.tc5, "run", ptx, "--entry", ent, "--grid", "1", "--block", str(block),
+                                "--timing=b200"] + args, f"tmem_micro_predict: {ent}", any_status=True, cwd=work)
 
     def per_iter(ent, block, zero=True):
         """cycles an iteration of the kernel's timed loop"""
