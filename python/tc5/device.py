@@ -235,14 +235,13 @@ def _call_cuda_kernel(func, key, cuda_key, args, kwargs):
     if active:
         _count_nested(active[-1], key)
     active.append(key)
+    import contextlib
     from torch.utils._python_dispatch import _pop_mode, _push_mode
     mode = _function_mode  # the shim's TorchFunctionMode
     try:
         _push_mode(_mode)
         try:
-            if mode is None:
-                return fn(cuda_key, *args, **kwargs) if with_keyset else fn(*args, **kwargs)
-            with mode:
+            with mode if mode is not None else contextlib.nullcontext():
                 return fn(cuda_key, *args, **kwargs) if with_keyset else fn(*args, **kwargs)
         finally:
             _pop_mode()
