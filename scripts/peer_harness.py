@@ -500,6 +500,20 @@ def report(suite: Suite, rows, out):
     summarize(out)
 
 
+def retriage(suite: Suite, path, out):
+    """a results file with its cause column recomputed by the suite's rules as they are now (its header
+    lines, outcomes, messages and launches kept): rows made before a rule was written, triaged as a new run
+    would triage them"""
+    lines = open(path).read().splitlines()
+    with open(out, "w") as fh:
+        for line in lines:
+            f = line.split("\t")
+            if not line.startswith("#") and len(f) > 3 and f[1] != "passed":
+                f[2] = suite.cause_of(f[1], f[3], f[0])
+            fh.write("\t".join(f) + "\n")
+    return summarize(out)
+
+
 def summarize(path):
     outcomes, causes = collections.Counter(), collections.Counter()
     for line in open(path):
@@ -536,6 +550,7 @@ def arguments(ap: argparse.ArgumentParser):
                     "will do) instead of a selection")
     ap.add_argument("--list", action="store_true", help="print the selection and stop")
     ap.add_argument("--triage-only", default="", help="re-summarize a results file")
+    ap.add_argument("--retriage", default="", help="a results file's causes by the rules now, written to --out")
     ap.add_argument("--from-work", default="", help="local: write --out from a work directory so far")
     ap.add_argument("--no-progress", action="store_true")
 
@@ -544,6 +559,9 @@ def main_with(suite_of, args):
     """the common command line's actions; suite_of(args, work) -> the Suite (its files fetched)"""
     if args.triage_only:
         summarize(args.triage_only)
+        return 0
+    if args.retriage:
+        retriage(suite_of(args, None), args.retriage, args.out)
         return 0
     if args.from_work:
         suite = suite_of(args, None)

@@ -221,3 +221,23 @@ def test_known_rules_match_what_was_raised():
     assert H.raised("the case passed without launching a kernel through tc5") == \
         "the case passed without launching a kernel through tc5"
     assert H.raised("A: first\n    source line\nE   A: first\nE   more") == "A: first\nE   A: first\nE   more"
+
+
+def test_retriage_recomputes_causes(tmp_path):
+    # --retriage: a results file's cause column by the rules as they are now; headers, outcomes, messages and
+    # launches kept, passes left without a cause
+    spec = importlib.util.spec_from_file_location("flaggems_peer", HERE.parents[2] / "scripts" / "flaggems_peer.py")
+    fg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fg)
+    src, out = tmp_path / "old.tsv", tmp_path / "new.tsv"
+    node = "tests/test_pointwise_dynamic.py::test_dynamic_function_with_multithread[True]"
+    src.write_text("# a title\n# nodeid\toutcome\tcause\tmessage\tlaunches\n"
+                   f"{node}\tfailed\tother\tSystemError: AST constructor recursion depth mismatch (before=48, after=44)\t28\n"
+                   "tests/test_x.py::test_y\tpassed\t\t\t3\n")
+    counts = H.retriage(fg.suite(), str(src), str(out))
+    lines = out.read_text().splitlines()
+    assert lines[:2] == src.read_text().splitlines()[:2]
+    assert lines[2].split("\t")[2].startswith("environment: CPython 3.11's ast under threads")
+    assert lines[2].split("\t")[3:] == ["SystemError: AST constructor recursion depth mismatch (before=48, after=44)", "28"]
+    assert lines[3] == "tests/test_x.py::test_y\tpassed\t\t\t3"
+    assert counts == {"failed": 1, "passed": 1}
