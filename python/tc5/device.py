@@ -364,8 +364,24 @@ def enter_dispatch(now: bool = False):
             return None
         CudaDispatch = _make_mode()
         _mode = CudaDispatch()
-        _mode.__enter__()
+        _push_at_the_bottom(_mode)
         return _mode
+
+
+def _push_at_the_bottom(mode):
+    """mode pushed under this thread's dispatch modes. The mode is entered lazily, at the first torch call after a
+    library's first CUDA registration, which may be inside a user's TorchDispatchMode (FlagGems' use_gems() and then
+    `with MyMode():`): pushed on top, it was what the user's mode's __exit__ popped (a mode's exit pops the top), the
+    user's mode stayed on the stack, the device's was gone, and the next factory call failed (python_arg_parser's
+    INTERNAL ASSERT). Under the user's modes, each exit pops its own; the device's mode is the device, below
+    every mode a program enters, as CUDA's kernels are below them on a GPU"""
+    from torch.utils._python_dispatch import _get_current_dispatch_mode_stack, _pop_mode, _push_mode
+    above = []
+    while _get_current_dispatch_mode_stack():
+        above.append(_pop_mode())
+    _push_mode(mode)
+    for m in reversed(above):
+        _push_mode(m)
 
 
 def _follow_backward():
