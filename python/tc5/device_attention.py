@@ -16,8 +16,9 @@ PyTorch (its priority order, its cuDNN), and follows CUDA's composite for that c
 - cuDNN or memory-efficient attention (closed cuDNN kernels, CUTLASS's kernels whose bits tc5 does not
   define; no library registers them), a rule not read from this PyTorch's source (a PyTorch other than
   2.9.x / 2.15.x, nested tensors, an attention mask on a path whose rule depends on its shape, a head
-  dimension whose cuDNN limit depends on the cuDNN frontend it was built with), or inputs that require a
-  gradient (CUDA's flash backward, `_flash_attention_backward`, is not served): the CPU's path, as before.
+  dimension whose cuDNN limit depends on the cuDNN frontend it was built with), inputs that require a
+  gradient (CUDA's flash backward, `_flash_attention_backward`, is not served), or flash with dropout and no
+  library's `_flash_attention_forward` (FlashAttention-2's Philox stream): the CPU's path, as before.
   `choice()` says which, and why.
 
 The CUDA-only kernels given to the CPU (install()): `_scaled_dot_product_flash_attention` (CUDA's body,
@@ -231,6 +232,9 @@ def sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, en
                                                                  scale=scale, enable_gqa=enable_gqa)[0]
     if b != FLASH:
         return NotImplemented
+    from . import device
+    if dropout_p > 0.0 and not device.library_kernel("_flash_attention_forward"):
+        return NotImplemented  # FlashAttention-2's Philox dropout is not tc5's to define: the CPU's path, as before
     og = q.size(-1)
     og_scale = scale if scale is not None else 1.0 / math.sqrt(og)  # sdp::calculate_scale of the unpadded size
     pad = (-og) % 8  # pad_last_dim<8, false>

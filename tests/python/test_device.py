@@ -441,6 +441,14 @@ def test_cuda_only_attention_and_trace():
             with pytest.raises(A.SdpaRefused, match=name.replace("[", "\\\\[")):
                 torch.ops.aten._flash_attention_forward(q, k, v, a["cum_seq_q"], a["cum_seq_k"], sq, sk,
                                                         a["dropout_p"], False, a["return_debug_mask"])
+        # scaled_dot_product_attention with no library kernel: CUDA's flash path on the stand-in (head dimension 60:
+        # flash on 2.9 and 2.15), and with dropout the CPU's path (FlashAttention-2's Philox stream is not defined)
+        q4, k4, v4 = (torch.randn(1, 2, n, 60, device="cuda", dtype=torch.float16) for n in (9, 11, 11))
+        assert A.choice(q4, k4, v4)[0] == A.FLASH
+        torch.testing.assert_close(torch.nn.functional.scaled_dot_product_attention(q4, k4, v4),
+                                   torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q4, k4, v4)[0],
+                                   atol=2e-3, rtol=0)
+        assert torch.nn.functional.scaled_dot_product_attention(q4, k4, v4, dropout_p=0.5).shape == (1, 2, 9, 60)
         for dt in (torch.float16, torch.bfloat16, torch.float32, torch.int32, torch.bool):
             x = (torch.randn(5, 7) * 4).to(dt).to("cuda")
             t = torch.trace(x)
