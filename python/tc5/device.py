@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops", "nested_dispatches"]
+__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops", "nested_dispatches", "as_cuda_kernel", "torch_function"]
 
 NOT_MINE = object()  # answer()'s "not a device query": the caller goes on
 _lock = threading.Lock()

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import os
 
-__all__ = ["choice", "sdpa", "install", "FLASH", "EFFICIENT", "MATH", "CUDNN", "CPU_PATH"]
+__all__ = ["choice", "sdpa", "install", "SdpaRefused", "FLASH", "EFFICIENT", "MATH", "CUDNN", "CPU_PATH"]
 
 MATH, FLASH, EFFICIENT, CUDNN, OVERRIDEABLE = 0, 1, 2, 3, 4  # at::SDPBackend (torch._C._SDPBackend's values)
 CPU_PATH = "cpu path"
