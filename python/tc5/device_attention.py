@@ -49,8 +49,8 @@ def _rules():
     "2.9": torch 2.9.0's (cuDNN first only when built with cuDNN >= 9.9 and TORCH_CUDNN_SDPA_PREFERRED is not
     false, on sm_90/sm_100; torch 2.9.0+cu128 is built with 9.8.0: never), "2.15": the newer one (cuDNN first when
     the runtime cuDNN is newer than 9.15.0 on major 9 or 10, unless TORCH_CUDNN_SDPA_DEPRIORITIZED; its memory-
-    efficient check adds the storage offsets' alignment). Each matched against its binary's messages
-    (docs/fidelity.md)"""
+    efficient check adds the storage offsets' alignment; pytorch/pytorch's sdp_utils.cpp at 001f694, the newest the
+    search index holds). Each matched against its binary's messages (docs/fidelity.md)"""
     import torch
     v = torch.__version__.split("+")[0]
     if v.startswith("2.9."):
@@ -126,9 +126,9 @@ def _flash_ok(q, k, v, mask, dropout, is_causal, enable_gqa, rules):
         return False
     if is_causal and q.size(-2) != k.size(-2):
         return False
+    if rules == "2.15" and any(getattr(torch._C, f"_get_fa{n}_sdp_enabled", lambda: False)() for n in (3, 4)):
+        return None  # FlashAttention-3/4 activated (torch.nn.attention): their selection was not read
     low = (torch.float16, torch.bfloat16)
-    if rules == "2.15" and torch._C._get_fa3_sdp_enabled():
-        low = (torch.float8_e4m3fn,) + low
     if not (q.dtype == k.dtype == v.dtype and q.dtype in low):
         return False
     heads = _heads_ok(q, k, v, enable_gqa)
