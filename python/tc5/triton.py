@@ -1459,6 +1459,9 @@ def torch_cuda_shim():
             ans = _device.answer(func, args)  # a tensor's device, as a CUDA tensor answers (tc5.device)
             if ans is not _device.NOT_MINE:
                 return ans
+            ans = _device.torch_function(func, args, kwargs)  # CUDA's choice inside a composite (tc5.device)
+            if ans is not NotImplemented:
+                return ans
             kwargs = dict(kwargs or {})
             dev = kwargs.get("device")
             if isinstance(dev, int) and not isinstance(dev, bool):
