@@ -9,6 +9,16 @@ CUDA-graph replay, median) and predicted by `scripts/timing_table.py predict --s
 usage: timing_heldout.py --src TRITON_CHECKOUT --liger LIGER_SDIST_SRC [--out DIR] [--only REGEX]
   TRITON_CHECKOUT: holds python/tutorials (tutorials 04, 09, 11)
   LIGER_SDIST_SRC: liger_kernel-0.8.5/src of the release's sdist (its kernels and host code)
+       timing_heldout.py table [--check]
+  the held-out table (every row: measured, both models' predictions, errors) into docs/timing.md
+  between <!-- timing-table:heldout --> and <!-- /timing-table --> (--check: exit 1 when it differs).
+  Measured: the mean of tests/data/timing/h200_heldout_measured.tsv and _run2.tsv (medians);
+  predicted: h200_heldout_predicted_main.tsv (the model at 9fbf140, before t47z's stall schedule)
+  and h200_heldout_predicted.tsv (the model after it); error = predicted / measured - 1.
+       timing_heldout.py compare --tc5 PATH [--max-cpu-s X]
+  re-predicts the committed rows of h200_heldout_predicted.tsv whose prediction took at most X CPU
+  seconds (default 0.6: the small rows) and compares them exactly (CTest timing_heldout_table, as
+  timing_table.py compare does for the table); exit 1 on any difference.
 
 The set was chosen before any prediction (see tests/data/timing/heldout/README.md, which
 says which and why); the choice is fixed here. Liger's host functions are called as its
@@ -239,7 +249,113 @@ def install_liger(src):
             mm.device_context = lambda device: contextlib.nullcontext()
 
 
+DATA = os.path.join(ROOT, "tests", "data", "timing")
+DOC = os.path.join(ROOT, "docs", "timing.md")
+COLS = (("h200_heldout_predicted_main.tsv", "before t47z"), ("h200_heldout_predicted.tsv", "after t47z"))
+
+
+def kind_of(name):
+    return {"lg": "Liger " + name.split("_fwd")[0][3:].replace("_", " "), "t04": "tutorial 04 dropout",
+            "t09": "tutorial 09 matmul", "t11": "tutorial 11 PDL add"}.get(name.split("_")[0], name)
+
+
+def table():
+    import statistics
+    import timing_table as tt
+    a = tt.read_tsv(os.path.join(DATA, "h200_heldout_measured.tsv"))
+    b = tt.read_tsv(os.path.join(DATA, "h200_heldout_measured_run2.tsv"))
+    preds = [(tt.read_tsv(os.path.join(DATA, f)), label) for f, label in COLS]
+    head = "| kernel | launch | measured (us) | two runs | " + " | ".join(
+        f"predicted {lab} (us) | error" for _, lab in preds) + " | limit (after) |"
+    lines = [head, "|---|---|---:|---|" + "---:|---:|" * len(preds) + "---|"]
+    errs = [[] for _ in preds]
+    for name in sorted(a, key=lambda n: (n.split("_")[0], float(a[n]["median_us"]))):
+        v = [float(a[name]["median_us"])] + ([float(b[name]["median_us"])] if name in b else [])
+        m = sum(v) / len(v)
+        cells = []
+        for i, (p, _) in enumerate(preds):
+            us = p.get(name, {}).get("predicted_us", "")
+            if us:
+                e = float(us) / m - 1
+                errs[i].append(abs(e))
+                es = f"{e * 100:+.1f} %"
+                cells.append(f"{float(us):.2f} | {f'**{es}**' if abs(e) > 0.25 else es}")
+            else:
+                cells.append("- | not predicted")
+        note = preds[-1][0].get(name, {}).get("note", "")
+        lim = note.split("limited by", 1)[1].strip() if "limited by" in note else "-"
+        lines.append(f"| {kind_of(name)} | `{name}` | {m:.2f} | {' / '.join(f'{x:.2f}' for x in v)} | "
+                     + " | ".join(cells) + f" | {lim.replace('|', '/')} |")
+    lines.append("")
+    for (p, lab), e in zip(preds, errs):
+        if e:
+            lines.append(f"- model {lab}: {len(e)} of {len(a)} rows predicted; median |error| "
+                         f"{statistics.median(e) * 100:.1f} %, worst {max(e) * 100:.1f} %, {sum(x <= 0.25 for x in e)} "
+                         f"within 25 %, {sum(x <= 0.10 for x in e)} within 10 %.")
+        else:
+            lines.append(f"- model {lab}: no row predicted.")
+    for f, lab in COLS:
+        path = os.path.join(DATA, f)
+        if os.path.exists(path):
+            lines.append(f"- `{f}` ({lab}): " + open(path).readline().lstrip("# ").strip().replace("|", "/") + ".")
+    return "\n".join(lines)
+
+
+def cmd_table(check):
+    text = open(DOC).read()
+    start, end = "<!-- timing-table:heldout -->", "<!-- /timing-table -->"
+    i = text.find(start)
+    if i < 0:
+        sys.exit(f"timing_heldout.py: docs/timing.md has no {start} marker")
+    j = text.find(end, i)
+    new = text[:i + len(start)] + "\n" + table() + "\n" + text[j:]
+    if check:
+        if new != text:
+            print("docs/timing.md's held-out table is not what scripts/timing_heldout.py table writes")
+            return 1
+        return 0
+    open(DOC, "w").write(new)
+    print(table())
+    return 0
+
+
+def cmd_compare(argv):
+    import shutil
+    import tempfile
+    import timing_table as tt
+    ap = argparse.ArgumentParser(prog="timing_heldout.py compare")
+    ap.add_argument("--tc5", required=True)
+    ap.add_argument("--max-cpu-s", type=float, default=0.6)
+    a = ap.parse_args(argv)
+    nvd = tt.find_nvdisasm()  # as timing_table.py's main: the committed predictions counted ptxas's SASS
+    if nvd:
+        os.environ["TC5_NVDISASM"] = nvd
+    d, lines = tt.manifest("heldout")
+    pred = tt.read_tsv(os.path.join(DATA, "h200_heldout_predicted.tsv"))
+    work = tempfile.mkdtemp(prefix="timing_heldout_cmp_")
+    n = bad = 0
+    try:
+        for w in lines:
+            r = pred.get(w[0], {})
+            if float(r.get("cpu_s") or 1e9) > a.max_cpu_s:
+                continue
+            _, us, note, secs = tt.predict_one(a.tc5, d, w, "h200", work)
+            got = "" if us is None else f"{us:.3f}"
+            n += 1
+            bad += got != r.get("predicted_us", "")
+            print(f"{'ok  ' if got == r.get('predicted_us') else 'DIFF'} {w[0]}: predicted {got or 'FAILED ' + note}, "
+                  f"committed {r.get('predicted_us') or '-'} ({secs:.1f} s)", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{n} held-out rows re-predicted, {bad} differ from the committed predictions")
+    return 1 if bad or n == 0 else 0
+
+
 def main():
+    if sys.argv[1:2] == ["table"]:
+        return cmd_table("--check" in sys.argv[2:])
+    if sys.argv[1:2] == ["compare"]:
+        return cmd_compare(sys.argv[2:])
     import timing_corpus as tc
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True)
