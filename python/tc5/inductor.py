@@ -1,0 +1,317 @@
+"""torch.compile on tc5's "cuda" device (issue 50): Dynamo and Inductor compile for CUDA, and every
+Triton kernel runs on tc5 through the door.
+
+Under the torch.cuda shim a "cuda" tensor is a CPU tensor that answers "cuda" (tc5.device). Left to
+itself, torch.compile makes its fake tensors from the tensors' real device (the CPU) and Inductor
+emits C++ for the CPU. What PyTorch offers to make it compile for CUDA instead, all Python:
+
+- **fake tensors**: Dynamo (and AOTAutograd, and every FakeTensorMode.from_tensor) describes a real
+  tensor with ``torch._subclasses.meta_utils.MetaTensorDescriber.describe_tensor``; the description's
+  device, for a tensor of host memory, is made ``cuda:0`` (what the tensor answers under the shim).
+  The graph is then traced, decomposed and lowered for CUDA: Inductor's Triton kernels for a B200,
+  its Triton templates (flex attention), user-defined Triton kernels on CUDA.
+  Dynamo's guards are built from the real tensors (their dispatch keys: CPU), so they hold.
+- **the shim's TorchFunctionMode** passes every call through while Dynamo traces
+  (``torch.compiler.is_compiling()``, a constant to Dynamo): the program is traced as a GPU would
+  run it (``device="cuda"`` stays "cuda", as the fake tensors are), and the mode's own body (its
+  answers, its aligned copies) is not inlined into the graph.
+- **the device interface** (``torch._dynamo.device_interface.register_interface_for_device("cuda")``):
+  Inductor's questions (capability, properties, streams, events, the raw stream) answered by tc5's
+  B200 (tc5/torch_cuda.py), none reaching CUDA's runtime.
+- **the wrapper code** (``register_backend_for_device("cuda", ...)`` with a PythonWrapperCodegen of
+  tc5's, ``register_device_op_overrides("cuda", ...)``): the generated module allocates its buffers
+  with ``empty_strided_cuda`` = host memory (tc5.inductor.empty_strided_cuda), takes its "raw stream"
+  from tc5 (0: launches are synchronous), and its device guard switches nothing.
+- **the launcher**: Inductor's own Python launcher (``config.use_static_cuda_launcher = False``; the
+  static one calls cuLaunchKernel from C++) calls Triton's ``CompiledKernel.run``, which is the
+  active driver's launcher: tc5's (the door), so each kernel is counted in tc5.triton.launches().
+  Kernels compile in this process (``compile_threads = 1``: a compile worker would not have the door).
+  CUDA graphs stay off (``triton.cudagraphs``; mode="reduce-overhead" is refused by name).
+
+install() does all of it once, from the shim's start-up (tc5.triton.torch_cuda_shim).
+"""
+from __future__ import annotations
+
+import threading
+
+__all__ = ["install", "installed", "faking", "empty_strided_cuda", "raw_stream"]
+
+_lock = threading.Lock()
+_installed = False
+
+
+def installed() -> bool:
+    return _installed
+
+
+def empty_strided_cuda(size, stride, dtype):
+    """the generated code's CUDA allocation: host memory, which tc5's kernels use in place (a tensor
+    that answers "cuda" under the shim)"""
+    import torch
+    return torch._C._dynamo.guards._empty_strided_cpu(size, stride, dtype)
+
+
+def raw_stream(device_index=0):
+    """the generated code's raw CUDA stream: 0 (the default stream; tc5's launches are synchronous)"""
+    return 0
+
+
+_FAKE = None
+
+
+def faking() -> bool:
+    """whether a FakeTensorMode is on (AOTAutograd's and Inductor's tracing): the shim's mode then leaves
+    device="cuda" as it is, so tensors made while tracing are CUDA's, as the fake inputs are"""
+    global _FAKE
+    import torch
+    if _FAKE is None:
+        _FAKE = torch._C._TorchDispatchModeKey.FAKE
+    return torch._C._get_dispatch_mode(_FAKE) is not None
+
+
+def _no_runtime_for_fake_tensors():
+    """torch.cuda._lazy_init, which PyTorch's C++ calls when a factory function is given a CUDA device
+    (torch::utils::maybe_initialize_device, before dispatch), does nothing while a FakeTensorMode is on:
+    a fake CUDA tensor needs no runtime (on a GPU the runtime is up by then)"""
+    import torch.cuda
+    init = torch.cuda._lazy_init
+    if getattr(init, "tc5", False):
+        return
+
+    def _lazy_init():
+        if faking():
+            return None
+        return init()
+
+    _lazy_init.tc5 = True
+    _lazy_init.__wrapped__ = init
+    torch.cuda._lazy_init = _lazy_init
+
+
+def _fake_mode_without_a_device():
+    """FakeTensorMode.avoid_device_init: True, as PyTorch has it where CUDA is not available (it asks
+    torch.cuda.is_available(), which the shim answers True): torch.tensor(..., device="cuda") under a fake
+    mode is made on the CPU and moved as a fake tensor (not a real copy to CUDA), and entering the mode
+    sets this thread's CUDA device guard to PyTorch's no-op one (torch._C._ensureCUDADeviceGuardSet), so
+    autograd's metadata of a fake CUDA tensor asks no CUDA stream"""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    prop = FakeTensorMode.__dict__.get("avoid_device_init")
+    if getattr(prop, "tc5", False):
+        return
+
+    class _NoDevice(property):
+        tc5 = True
+
+    FakeTensorMode.avoid_device_init = _NoDevice(lambda self: True)
+
+
+def _current_stream_of_dynamo():
+    """torch._dynamo.utils.get_current_stream (torch._C._dynamo.utils', C++: it starts CUDA's runtime), which
+    the bytecode Dynamo writes calls at a compiled frame's entry for a CUDA graph input's stream, and its
+    guards use: for CUDA, tc5's default stream (torch.accelerator.current_stream's answer, tc5/torch_cuda.py)"""
+    import torch._dynamo.guards as guards
+    import torch._dynamo.utils as utils
+    get = utils.get_current_stream
+    if getattr(get, "tc5", False):
+        return
+
+    def get_current_stream(device):
+        if getattr(device, "type", None) == "cuda":
+            from .torch_cuda import _default_stream
+            return _default_stream()
+        return get(device)
+
+    get_current_stream.tc5 = True
+    get_current_stream.__wrapped__ = get
+    utils.get_current_stream = get_current_stream
+    guards.get_current_stream = get_current_stream
+
+
+def _with_the_shim(compile_fx):
+    """Inductor's entry (torch._inductor.compile_fx.compile_fx) run with the shim's TorchFunctionMode on:
+    Dynamo calls its backend with the mode stack it took off the program's, and Inductor makes real
+    tensors on "cuda" while it compiles (attention patterns, autotuning inputs): host memory, as the
+    program's own"""
+    if getattr(compile_fx, "tc5", False):
+        return compile_fx
+    import functools
+
+    @functools.wraps(compile_fx)
+    def compile_on_tc5(*args, **kwargs):
+        import torch
+        from torch.overrides import _get_current_function_mode_stack
+
+        from . import device
+        torch._C._ensureCUDADeviceGuardSet()  # this thread's CUDA device guard: PyTorch's no-op one (no runtime)
+        mode = device._function_mode
+        if mode is None or any(m is mode for m in _get_current_function_mode_stack()):
+            return compile_fx(*args, **kwargs)
+        torch._C._push_on_torch_function_stack(mode)
+        try:
+            return compile_fx(*args, **kwargs)
+        finally:
+            torch._C._pop_torch_function_stack()
+
+    compile_on_tc5.tc5 = True
+    return compile_on_tc5
+
+
+class _Guard:
+    """the generated code's device guard: tc5 is the one device"""
+
+    def __init__(self, index=0):
+        self.idx = index
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _device_interface():
+    """torch._dynamo's CUDA device interface with tc5's answers (capability, properties, streams)"""
+    import torch
+    from torch._dynamo.device_interface import CudaInterface
+
+    from . import torch_cuda
+    from .triton import _Event, _Stream
+
+    class Tc5CudaInterface(CudaInterface):
+        device = torch_cuda._Context
+        Event = _Event
+        Stream = _Stream
+
+        class Worker(CudaInterface.Worker):
+            @staticmethod
+            def current_device() -> int:
+                return 0
+
+            @staticmethod
+            def get_device_properties(device=None):
+                return torch_cuda.DeviceProperties()
+
+        current_device = staticmethod(lambda: 0)
+        set_device = staticmethod(lambda device: None)
+        device_count = staticmethod(lambda: 1)
+        stream = staticmethod(lambda s: torch_cuda._Context())
+        current_stream = staticmethod(lambda device=None: _Stream())
+        set_stream = staticmethod(lambda s: None)
+        _set_stream_by_id = staticmethod(lambda *a: None)
+        synchronize = staticmethod(lambda device=None: None)
+        get_device_properties = staticmethod(lambda device=None: torch_cuda.DeviceProperties())
+        get_raw_stream = staticmethod(raw_stream)
+        exchange_device = staticmethod(lambda device: 0)
+        maybe_exchange_device = staticmethod(lambda device: 0)
+        memory_allocated = staticmethod(lambda device=None: 0)
+        is_bf16_supported = staticmethod(lambda including_emulation=False: True)
+
+        @staticmethod
+        def is_available() -> bool:
+            return True
+
+        @staticmethod
+        def get_compute_capability(device=None):
+            p = torch_cuda.DeviceProperties()
+            return p.major * 10 + p.minor
+
+        @staticmethod
+        def is_triton_capable(device=None) -> bool:
+            return True
+
+    return Tc5CudaInterface
+
+
+def _wrapper_codegen(base):
+    """Inductor's Python wrapper for CUDA with tc5's allocation (host memory)"""
+
+    class Tc5WrapperCodegen(base):
+        def write_header(self) -> None:
+            super().write_header()
+            self.header.writeline("from tc5.inductor import empty_strided_cuda  # tc5: host memory")
+
+        @staticmethod
+        def create(is_subgraph, subgraph_name, parent_wrapper, partition_signatures=None):
+            if is_subgraph:
+                return base.create(is_subgraph, subgraph_name, parent_wrapper, partition_signatures)
+            return Tc5WrapperCodegen()
+
+    return Tc5WrapperCodegen
+
+
+def _op_overrides():
+    from torch._inductor.codegen.cuda.device_op_overrides import CUDADeviceOpOverrides
+
+    class Tc5DeviceOpOverrides(CUDADeviceOpOverrides):
+        def import_get_raw_stream_as(self, name: str) -> str:
+            return f"from tc5.inductor import raw_stream as {name}"
+
+        def set_device(self, device_idx) -> str:
+            return "pass"
+
+        def synchronize(self) -> str:
+            return "pass"
+
+        def device_guard(self, device_idx) -> str:
+            return f"__import__('tc5.inductor').inductor._Guard({device_idx})"
+
+        def current_device_idx_expr(self) -> str:
+            return "0"
+
+    return Tc5DeviceOpOverrides()
+
+
+def _fake_as_cuda():
+    """a real tensor of host memory is described (for its fake tensor) as cuda:0"""
+    import dataclasses
+
+    import torch
+    from torch._subclasses import meta_utils
+    describer = meta_utils.MetaTensorDescriber
+    describe = describer.describe_tensor
+    if getattr(describe, "tc5", False):
+        return
+    cuda0 = torch.device("cuda", 0)
+
+    def describe_tensor(self, t, *args, **kwargs):
+        d = describe(self, t, *args, **kwargs)
+        if d.device.type == "cpu":
+            d = dataclasses.replace(d, device=cuda0)
+        return d
+
+    describe_tensor.tc5 = True
+    describe_tensor.__wrapped__ = describe
+    describer.describe_tensor = describe_tensor
+
+
+def install():
+    """torch.compile compiles for CUDA on tc5 (once; the shim's start-up calls it)"""
+    global _installed
+    with _lock:
+        if _installed:
+            return
+        _installed = True
+    import torch._dynamo.device_interface as di
+    import torch._inductor.codegen.common as common
+    import torch._inductor.config as config
+
+    di.get_interface_for_device("cuda")  # PyTorch's registrations first, then tc5's over CUDA's
+    di.register_interface_for_device("cuda", _device_interface())
+
+    common.init_backend_registration()
+    cg = common.device_codegens["cuda"]
+    common.register_backend_for_device("cuda", cg.scheduling, _wrapper_codegen(cg.wrapper_codegen),
+                                       cg.cpp_wrapper_codegen, cg.fx_wrapper_codegen)
+    common.get_device_op_overrides("cpu")  # PyTorch's own first
+    common.register_device_op_overrides("cuda", _op_overrides())
+
+    import torch._inductor.compile_fx as cfx
+    cfx.compile_fx = _with_the_shim(cfx.compile_fx)
+
+    config.use_static_cuda_launcher = False
+    config.compile_threads = 1
+    config.triton.cudagraphs = False
+    _fake_as_cuda()
+    _no_runtime_for_fake_tensors()
+    _fake_mode_without_a_device()
+    _current_stream_of_dynamo()
