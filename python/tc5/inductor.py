@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["install", "installed", "faking", "empty_strided_cuda", "raw_stream"]
+__all__ = ["install", "installed", "faking", "BACKWARD_BLOCKED", "empty_strided_cuda", "raw_stream"]
 
 _lock = threading.Lock()
 _installed = False
@@ -55,6 +55,14 @@ def raw_stream(device_index=0):
     """the generated code's raw CUDA stream: 0 (the default stream; tc5's launches are synchronous)"""
     return 0
 
+
+BACKWARD_BLOCKED = (
+    "tc5.inductor: torch.compile of a graph that needs gradients is not served: AOTAutograd traces the backward "
+    "with torch.autograd.grad over fake CUDA tensors, and PyTorch's autograd engine, seeing CUDA streams, asks "
+    "CUDA's runtime for a primary context (torch/csrc/autograd/engine.cpp GraphTask::stash_current_streams -> "
+    "CUDAHooks::hasPrimaryContext, which checks the device index against the driver's device count, 0 without a "
+    "driver; C++, below every Python hook; torch 2.15). Graphs without gradients (torch.no_grad(), inputs that "
+    "do not require grad) compile for CUDA and run on tc5 (docs/fidelity.md)")
 
 _FAKE = None
 
@@ -149,6 +157,10 @@ def _with_the_shim(compile_fx):
         torch._C._push_on_torch_function_stack(mode)
         try:
             return compile_fx(*args, **kwargs)
+        except RuntimeError as e:
+            if "hasPrimaryContext" in str(e):
+                raise RuntimeError(BACKWARD_BLOCKED + f" ({e})") from e
+            raise
         finally:
             torch._C._pop_torch_function_stack()
 

@@ -1,0 +1,102 @@
+"""torch.compile on tc5's "cuda" device (tc5/inductor.py, issue 50): under the torch.cuda shim, Dynamo and
+Inductor compile for CUDA (Inductor's Triton kernels for a B200, user-defined Triton kernels), every kernel
+runs on tc5 through the door (counted as launches), and the result is eager's; a graph that needs
+gradients is refused by name (PyTorch's autograd engine asks CUDA's runtime, C++). Needs PyTorch and
+Triton: skipped without them (TC5_PY_TORCH=1 scripts/test.sh installs PyTorch)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("triton")
+try:
+    import torch  # noqa: F401
+except ImportError:
+    pytest.skip("could not import 'torch' (TC5_PY_TORCH=1 scripts/test.sh installs it)", allow_module_level=True)
+
+
+def _run(code, tmp_path):
+    e = dict(os.environ, TC5_TRITON="1", TC5_TRITON_TORCH_CUDA="1", TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "ind"))
+    script = tmp_path / "script.py"  # a file: Triton's @jit reads its source
+    script.write_text(textwrap.dedent(code))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=e, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-5000:]
+    return r.stdout
+
+
+START = """\
+    import tc5.triton as T
+    T.activate(torch_cuda=True)
+    import torch
+    from torch._inductor.utils import run_and_get_code
+"""
+
+
+def test_pointwise_compiles_to_triton_on_tc5(tmp_path):
+    out = _run(START + """
+    def f(x, y):
+        return torch.sin(x) * y + 1
+    x = torch.randn(1000, device="cuda"); y = torch.randn(1000, device="cuda")
+    n = T.launches()
+    r, (code,) = run_and_get_code(torch.compile(f), x, y)
+    assert T.launches() > n, "no kernel launched on tc5"
+    assert "@triton.jit" in code and "cpp_fused" not in code, code
+    assert "empty_strided_cuda((1000, ), (1, ), torch.float32)" in code, code
+    assert r.device.type == "cuda" and r.is_cuda
+    torch.testing.assert_close(r, f(x, y))  # Triton's sin (libdevice) against the CPU's: within float32's
+    n = T.launches()
+    r2 = torch.compile(f)(x, y)  # compiled once: one launch a call
+    assert T.launches() - n == 1, T.launches() - n
+    assert torch.equal(r2, r)
+    print("ok")
+    """, tmp_path)
+    assert out.strip().endswith("ok")
+
+
+def test_user_triton_kernel_in_a_compiled_graph(tmp_path):
+    out = _run(START + """
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+    def f(x, y):
+        out = torch.empty_like(x)
+        add_kernel[(triton.cdiv(x.numel(), 256),)](x, y, out, x.numel(), BLOCK=256)
+        return out * 2
+
+    x = torch.randn(1000, device="cuda"); y = torch.randn(1000, device="cuda")
+    r, (code,) = run_and_get_code(torch.compile(f), x, y)  # the first call autotunes Inductor's kernel (launches)
+    assert "add_kernel_0.run(" in code and "triton_poi_fused_mul" in code, code
+    assert torch.equal(r, (x + y) * 2)
+    n = T.launches()
+    r = torch.compile(f)(x, y)
+    assert T.launches() - n == 2, T.launches() - n  # the user's kernel, then Inductor's multiply
+    assert torch.equal(r, (x + y) * 2)
+    print("ok")
+    """, tmp_path)
+    assert out.strip().endswith("ok")
+
+
+def test_a_graph_with_gradients_is_refused_by_name(tmp_path):
+    out = _run(START + """
+    import tc5.inductor
+    def f(x, y):
+        return (torch.sin(x) * y).sum()
+    x = torch.randn(100, device="cuda", requires_grad=True); y = torch.randn(100, device="cuda")
+    try:
+        torch.compile(f)(x, y)
+    except Exception as e:
+        assert tc5.inductor.BACKWARD_BLOCKED in str(e), str(e)
+        print("refused")
+    with torch.no_grad():  # the same function without gradients compiles and runs
+        torch.testing.assert_close(torch.compile(f)(x, y), f(x, y))
+    print("ok")
+    """, tmp_path)
+    assert out.split() == ["refused", "ok"], out
