@@ -1463,6 +1463,8 @@ def torch_cuda_shim():
             if ans is not _device.NOT_MINE:
                 return ans
             kwargs = dict(kwargs or {})
+            if kwargs.get("pin_memory"):  # page-locked memory is CUDA's runtime's; tc5's device memory is the host's
+                kwargs["pin_memory"] = False
             dev = kwargs.get("device")
             if isinstance(dev, int) and not isinstance(dev, bool):
                 dev = torch.device("cuda", dev)  # a device= index is a CUDA device's (driver.get_current_device())

@@ -100,3 +100,30 @@ def test_a_graph_with_gradients_is_refused_by_name(tmp_path):
     print("ok")
     """, tmp_path)
     assert out.split() == ["refused", "ok"], out
+
+
+def test_inductor_kernel_kinds(tmp_path):
+    """a softmax, a layer norm, reductions, a scan, a product (Inductor's extern mm) with a relu, bfloat16: each
+    compiled for CUDA, its Triton kernels on tc5, within float32's rounding of eager"""
+    out = _run(START + """
+    torch.manual_seed(0)
+    cases = {
+        "softmax": (lambda x: torch.softmax(x, -1), (torch.randn(64, 1000, device="cuda"),)),
+        "layer_norm": (lambda x, w: torch.nn.functional.layer_norm(x, (256,), w),
+                       (torch.randn(32, 256, device="cuda"), torch.randn(256, device="cuda"))),
+        "reductions": (lambda x: x.sum(0) + x.amax(1).sum(), (torch.randn(128, 300, device="cuda"),)),
+        "cumsum": (lambda x: torch.cumsum(x, 1), (torch.randn(8, 100, device="cuda"),)),
+        "mm_relu": (lambda a, b: torch.relu(a @ b), (torch.randn(64, 32, device="cuda"), torch.randn(32, 48, device="cuda"))),
+        "bf16": (lambda x: (x.float().exp() * 2).to(torch.bfloat16), (torch.randn(1000, device="cuda").bfloat16(),)),
+    }
+    for name, (f, args) in cases.items():
+        g = torch.compile(f)
+        g(*args)  # compiles and autotunes
+        n = T.launches()
+        r = g(*args)
+        assert T.launches() > n, name
+        torch.testing.assert_close(r, f(*args), rtol=1e-4, atol=1e-4, msg=name)
+        print(name, T.launches() - n)
+    print("ok")
+    """, tmp_path)
+    assert out.strip().endswith("ok"), out
