@@ -26,7 +26,7 @@ emits C++ for the CPU. What PyTorch offers to make it compile for CUDA instead, 
   static one calls cuLaunchKernel from C++) calls Triton's ``CompiledKernel.run``, which is the
   active driver's launcher: tc5's (the door), so each kernel is counted in tc5.triton.launches().
   Kernels compile in this process (``compile_threads = 1``: a compile worker would not have the door).
-  CUDA graphs stay off (``triton.cudagraphs``; mode="reduce-overhead" is refused by name).
+  CUDA graphs stay off: mode="reduce-overhead" compiles without them, with a warning (CUDAGRAPHS_SKIPPED).
 
 install() does all of it once, from the shim's start-up (tc5.triton.torch_cuda_shim).
 """
@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["install", "installed", "faking", "BACKWARD_BLOCKED", "empty_strided_cuda", "raw_stream"]
+__all__ = ["install", "installed", "faking", "BACKWARD_BLOCKED", "CUDAGRAPHS_SKIPPED", "empty_strided_cuda",
+           "raw_stream"]
 
 _lock = threading.Lock()
 _installed = False
@@ -151,6 +152,33 @@ def _bench_once():
     benchmarker.benchmark_gpu = benchmark_gpu
 
 
+CUDAGRAPHS_SKIPPED = (
+    "tc5.inductor: skipping cudagraphs (mode='reduce-overhead' / triton.cudagraphs): Inductor's CUDA graph trees "
+    "(torch/_inductor/cudagraph_trees.py) allocate from CUDA's caching allocator's private pools and capture through "
+    "CUDA's runtime (C++; with them on, the process crashed: a segmentation fault, torch 2.15); the graph runs "
+    "without them, as Inductor itself skips cudagraphs for graphs it cannot capture")
+
+
+def _without_cudagraphs(args, kwargs):
+    """compile_fx's config patches with triton.cudagraphs off, and a warning, where it was asked for"""
+    import warnings
+
+    import torch._inductor.config as config
+    patches = kwargs.get("config_patches")
+    if patches is None and len(args) > 3 and isinstance(args[3], dict):
+        patches = args[3]
+    asked = config.triton.cudagraphs or bool(patches and patches.get("triton.cudagraphs"))
+    if not asked:
+        return args, kwargs
+    warnings.warn(CUDAGRAPHS_SKIPPED, stacklevel=3)
+    patches = dict(patches or {}, **{"triton.cudagraphs": False})
+    if len(args) > 3:
+        args = args[:3] + (patches,) + args[4:]
+    else:
+        kwargs = dict(kwargs, config_patches=patches)
+    return args, kwargs
+
+
 def _with_the_shim(compile_fx):
     """Inductor's entry (torch._inductor.compile_fx.compile_fx) run with the shim's TorchFunctionMode on:
     Dynamo calls its backend with the mode stack it took off the program's, and Inductor makes real
@@ -167,6 +195,7 @@ def _with_the_shim(compile_fx):
 
         from . import device
         torch._C._ensureCUDADeviceGuardSet()  # this thread's CUDA device guard: PyTorch's no-op one (no runtime)
+        args, kwargs = _without_cudagraphs(args, kwargs)
         mode = device._function_mode
         if mode is None or any(m is mode for m in _get_current_function_mode_stack()):
             return compile_fx(*args, **kwargs)

@@ -113,7 +113,8 @@ def test_inductor_kernel_kinds(tmp_path):
                        (torch.randn(32, 256, device="cuda"), torch.randn(256, device="cuda"))),
         "reductions": (lambda x: x.sum(0) + x.amax(1).sum(), (torch.randn(128, 300, device="cuda"),)),
         "cumsum": (lambda x: torch.cumsum(x, 1), (torch.randn(8, 100, device="cuda"),)),
-        "mm_relu": (lambda a, b: torch.relu(a @ b), (torch.randn(64, 32, device="cuda"), torch.randn(32, 48, device="cuda"))),
+        "mm_relu": (lambda a, b: torch.relu(a @ b),
+                    (torch.randn(64, 32, device="cuda"), torch.randn(32, 48, device="cuda"))),
         "bf16": (lambda x: (x.float().exp() * 2).to(torch.bfloat16), (torch.randn(1000, device="cuda").bfloat16(),)),
     }
     for name, (f, args) in cases.items():
@@ -124,6 +125,27 @@ def test_inductor_kernel_kinds(tmp_path):
         assert T.launches() > n, name
         torch.testing.assert_close(r, f(*args), rtol=1e-4, atol=1e-4, msg=name)
         print(name, T.launches() - n)
+    print("ok")
+    """, tmp_path)
+    assert out.strip().endswith("ok"), out
+
+
+def test_reduce_overhead_runs_without_cuda_graphs(tmp_path):
+    """mode="reduce-overhead": Inductor's CUDA graph trees need CUDA's allocator and runtime (C++); the graph
+    compiles and runs without them, with tc5.inductor's warning (not silently)"""
+    out = _run(START + """
+    import warnings
+    import tc5.inductor
+    x = torch.randn(100, device="cuda")
+    f = torch.compile(lambda x: torch.sin(x) + 1, mode="reduce-overhead")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = f(x)
+    assert any(tc5.inductor.CUDAGRAPHS_SKIPPED in str(m.message) for m in w), [str(m.message) for m in w]
+    n = T.launches()
+    r = f(x)
+    assert T.launches() - n == 1
+    torch.testing.assert_close(r, torch.sin(x) + 1)
     print("ok")
     """, tmp_path)
     assert out.strip().endswith("ok"), out
