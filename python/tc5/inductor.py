@@ -319,7 +319,11 @@ def _op_overrides():
 
 
 def _fake_as_cuda():
-    """a real tensor of host memory is described (for its fake tensor) as cuda:0"""
+    """a real tensor of host memory is described (for its fake tensor) as cuda:0; not while a higher-order op
+    compiles itself with the eager backend (flex_attention called without torch.compile: PyTorch runs its unfused
+    implementation through Dynamo, setup_compilation_env): that generates no code for a device, and its fake
+    tensors keep the real device, so the autograd engine that traces its score_mod's backward meets no CUDA
+    stream (the BACKWARD_BLOCKED path)"""
     import dataclasses
 
     import torch
@@ -330,9 +334,14 @@ def _fake_as_cuda():
         return
     cuda0 = torch.device("cuda", 0)
 
+    try:
+        from torch._higher_order_ops.utils import _hop_compile_tls
+    except ImportError:
+        _hop_compile_tls = None
+
     def describe_tensor(self, t, *args, **kwargs):
         d = describe(self, t, *args, **kwargs)
-        if d.device.type == "cpu":
+        if d.device.type == "cpu" and not getattr(_hop_compile_tls, "in_hop_compile", False):
             d = dataclasses.replace(d, device=cuda0)
         return d
 

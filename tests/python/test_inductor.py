@@ -149,3 +149,31 @@ def test_reduce_overhead_runs_without_cuda_graphs(tmp_path):
     print("ok")
     """, tmp_path)
     assert out.strip().endswith("ok"), out
+
+
+def test_flex_attention(tmp_path):
+    """torch.compile(flex_attention): Inductor's flex attention Triton template for CUDA, one launch on tc5, SDPA's
+    result; flex_attention without torch.compile (PyTorch's unfused implementation, through Dynamo's eager
+    backend: no Triton kernel on a GPU either) with gradients, SDPA's gradients"""
+    out = _run(START + """
+    from torch.nn.attention.flex_attention import flex_attention, create_block_mask
+    torch.manual_seed(0)
+    B, H, S, D = 1, 2, 256, 32
+    q, k, v = (torch.randn(B, H, S, D, device="cuda") for _ in range(3))
+    bm = create_block_mask(lambda b, h, qi, ki: qi >= ki, B, H, S, S, device="cuda")
+    ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+    with torch.no_grad():
+        n = T.launches()
+        r, code = run_and_get_code(torch.compile(flex_attention), q, k, v, block_mask=bm)
+        assert T.launches() - n == 1, T.launches() - n
+    assert any("triton_tem_fused" in c for c in code), code
+    torch.testing.assert_close(r, ref)
+    q2, k2, v2 = (t.clone().requires_grad_(True) for t in (q, k, v))
+    q3, k3, v3 = (t.clone().requires_grad_(True) for t in (q, k, v))
+    flex_attention(q2, k2, v2, block_mask=bm).sum().backward()
+    torch.nn.functional.scaled_dot_product_attention(q3, k3, v3, is_causal=True).sum().backward()
+    for a, b in ((q2, q3), (k2, k3), (v2, v3)):
+        torch.testing.assert_close(a.grad, b.grad, rtol=1e-4, atol=1e-4)
+    print("ok")
+    """, tmp_path)
+    assert out.strip().endswith("ok"), out
