@@ -65,17 +65,21 @@ BACKWARD_BLOCKED = (
     "driver; C++, below every Python hook; torch 2.15). Graphs without gradients (torch.no_grad(), inputs that "
     "do not require grad) compile for CUDA and run on tc5 (docs/fidelity.md)")
 
-_FAKE = None
+_FAKE = None  # torch._C._TorchDispatchModeKey.FAKE, and its lookup, bound by install()
+
+
+def _no_mode(key):
+    return None
+
+
+_get_dispatch_mode = _no_mode
 
 
 def faking() -> bool:
     """whether a FakeTensorMode is on (AOTAutograd's and Inductor's tracing): the shim's mode then leaves
-    device="cuda" as it is, so tensors made while tracing are CUDA's, as the fake inputs are"""
-    global _FAKE
-    import torch
-    if _FAKE is None:
-        _FAKE = torch._C._TorchDispatchModeKey.FAKE
-    return torch._C._get_dispatch_mode(_FAKE) is not None
+    device="cuda" as it is, so tensors made while tracing are CUDA's, as the fake inputs are (the shim asks it
+    on every call: one C call)"""
+    return _get_dispatch_mode(_FAKE) is not None
 
 
 def _no_runtime_for_fake_tensors():
@@ -357,6 +361,7 @@ def install():
         if _installed:
             return
         _installed = True
+    import torch
     import torch._dynamo.device_interface as di
     import torch._inductor.codegen.common as common
     import torch._inductor.config as config
@@ -373,6 +378,10 @@ def install():
 
     import torch._inductor.compile_fx as cfx
     cfx.compile_fx = _with_the_shim(cfx.compile_fx)
+
+    global _FAKE, _get_dispatch_mode
+    _FAKE = torch._C._TorchDispatchModeKey.FAKE
+    _get_dispatch_mode = torch._C._get_dispatch_mode
 
     config.use_static_cuda_launcher = False
     config.compile_threads = 1
