@@ -12,9 +12,16 @@ emits C++ for the CPU. What PyTorch offers to make it compile for CUDA instead, 
   its Triton templates (flex attention), user-defined Triton kernels on CUDA.
   Dynamo's guards are built from the real tensors (their dispatch keys: CPU), so they hold.
 - **the shim's TorchFunctionMode** passes every call through while Dynamo traces
-  (``torch.compiler.is_compiling()``, a constant to Dynamo): the program is traced as a GPU would
-  run it (``device="cuda"`` stays "cuda", as the fake tensors are), and the mode's own body (its
-  answers, its aligned copies) is not inlined into the graph.
+  (``torch.compiler.is_dynamo_compiling()``, a constant to Dynamo) or a FakeTensorMode is on (faking()):
+  the program is traced as a GPU would run it (``device="cuda"`` stays "cuda", as the fake tensors
+  are), and the mode's own body (its answers, its aligned copies) is not inlined into the graph.
+- **the backward**: PyTorch's autograd engine, run over fake CUDA tensors (AOTAutograd's joint graph),
+  asks CUDA's runtime for a primary context in C++ (BACKWARD_BLOCKED says where). A graph that needs
+  gradients is traced by AOTAutograd on fake tensors re-described as the CPU's (the engine's CPU path),
+  and each partitioned graph (forward, backward) is re-described as CUDA's before Inductor compiles it
+  (_joint_on_the_cpu, _inner_on_cuda); flex attention's score_mod backward likewise
+  (_flex_joint_on_the_cpu). PyTorch's no-op CUDA device guard (torch._C._ensureCUDADeviceGuardSet) is
+  set at install.
 - **the device interface** (``torch._dynamo.device_interface.register_interface_for_device("cuda")``):
   Inductor's questions (capability, properties, streams, events, the raw stream) answered by tc5's
   B200 (tc5/torch_cuda.py), none reaching CUDA's runtime.
@@ -58,12 +65,13 @@ def raw_stream(device_index=0):
 
 
 BACKWARD_BLOCKED = (
-    "tc5.inductor: torch.compile of a graph that needs gradients is not served: AOTAutograd traces the backward "
-    "with torch.autograd.grad over fake CUDA tensors, and PyTorch's autograd engine, seeing CUDA streams, asks "
-    "CUDA's runtime for a primary context (torch/csrc/autograd/engine.cpp GraphTask::stash_current_streams -> "
+    "tc5.inductor: torch.compile of a graph that needs gradients is not served here: its backward would be traced "
+    "by PyTorch's autograd engine over fake CUDA tensors, and the engine, seeing CUDA streams, asks CUDA's runtime "
+    "for a primary context (torch/csrc/autograd/engine.cpp GraphTask::stash_current_streams -> "
     "CUDAHooks::hasPrimaryContext, which checks the device index against the driver's device count, 0 without a "
-    "driver; C++, below every Python hook; torch 2.15). Graphs without gradients (torch.no_grad(), inputs that "
-    "do not require grad) compile for CUDA and run on tc5 (docs/fidelity.md)")
+    "driver; C++, below every Python hook; torch 2.15). tc5 traces a graph's joint forward and backward on fake "
+    "tensors described as the CPU's and compiles the partitioned graphs for CUDA, except where graph inputs alias "
+    "one another (views of one tensor), which that path does not rebuild (docs/fidelity.md)")
 
 _FAKE = None  # torch._C._TorchDispatchModeKey.FAKE, and its lookup, bound by install()
 
@@ -183,6 +191,140 @@ def _without_cudagraphs(args, kwargs):
     return args, kwargs
 
 
+def _fake_on(t, device, mode):
+    """t, a fake tensor, as one of the same fake mode on device (shape, strides, type, requires_grad)"""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensor
+    from torch.utils._mode_utils import no_dispatch
+    with no_dispatch():
+        meta = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device="meta")
+    f = FakeTensor(mode, meta, device)
+    if t.requires_grad:
+        f.requires_grad_(True)
+    return f
+
+
+def _retarget(gm, src: str, dst):
+    """gm's device arguments of type src made dst (torch.device("cuda", 0) / "cpu")"""
+    import torch
+    from torch.fx.node import map_aggregate
+
+    def move(a):
+        if isinstance(a, torch.device) and a.type == src:
+            return dst
+        return a
+
+    for node in gm.graph.nodes:
+        node.args = map_aggregate(node.args, move)
+        node.kwargs = map_aggregate(node.kwargs, move)
+    gm.recompile()
+
+
+def _fakes_on(inputs, src: str, dst, mode):
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensor
+    return [_fake_on(t, dst, mode) if isinstance(t, FakeTensor) and t.device.type == src else t for t in inputs]
+
+
+def _inputs_alias(inputs) -> bool:
+    import torch
+    from torch.multiprocessing.reductions import StorageWeakRef
+    seen = set()
+    for t in inputs:
+        if isinstance(t, torch.Tensor):
+            r = StorageWeakRef(t.untyped_storage())
+            if r in seen:
+                return True
+            seen.add(r)
+    return False
+
+
+def _inner_on_cuda(inner):
+    """Inductor's inner compile (of AOTAutograd's forward, backward or inference graph, traced on fake tensors
+    described as the CPU's) run on the graph re-described as CUDA's: its device arguments and inputs made
+    cuda:0, its fake values propagated again, so Inductor lowers and generates code for CUDA"""
+    import torch
+
+    def inner_compile_on_cuda(gm, example_inputs, *args, **kwargs):
+        from torch._guards import detect_fake_mode
+        from torch.fx.passes.fake_tensor_prop import FakeTensorProp
+        mode = detect_fake_mode(example_inputs)
+        if mode is None:
+            return inner(gm, example_inputs, *args, **kwargs)
+        cuda0 = torch.device("cuda", 0)
+        _retarget(gm, "cpu", cuda0)
+        inputs = _fakes_on(example_inputs, "cpu", cuda0, mode)
+        with mode:
+            FakeTensorProp(gm, mode).propagate_dont_convert_inputs(*inputs)
+        return inner(gm, inputs, *args, **kwargs)
+
+    return inner_compile_on_cuda
+
+
+def _joint_on_the_cpu(args, kwargs):
+    """a graph that needs gradients: AOTAutograd traces its joint graph on fake tensors described as the CPU's
+    (PyTorch's autograd engine over CUDA ones asks CUDA's runtime, BACKWARD_BLOCKED), and Inductor compiles the
+    partitioned graphs re-described as CUDA's (_inner_on_cuda)"""
+    import torch
+    from torch._guards import detect_fake_mode
+    from torch._inductor.compile_fx import compile_fx_inner
+    gm, inputs = args[0], args[1]
+    mode = detect_fake_mode(inputs)
+    if mode is None or _inputs_alias(inputs):
+        return args, kwargs
+    from torch._subclasses.fake_tensor import FakeTensor
+    # Dynamo hands the real tensors; their fake tensors (Dynamo's, memoized in its mode) are CUDA's
+    fakes = [mode.from_tensor(t) if isinstance(t, torch.Tensor) and not isinstance(t, FakeTensor) else t
+             for t in inputs]
+    _retarget(gm, "cuda", torch.device("cpu"))
+    inputs = _fakes_on(fakes, "cuda", torch.device("cpu"), mode)
+    if len(args) > 2:
+        inner = args[2]
+        args = (gm, inputs, _inner_on_cuda(inner)) + tuple(args[3:])
+    else:
+        inner = kwargs.get("inner_compile", compile_fx_inner)
+        args = (gm, inputs) + tuple(args[2:])
+        kwargs = dict(kwargs, inner_compile=_inner_on_cuda(inner))
+    return args, kwargs
+
+
+def _flex_joint_on_the_cpu():
+    """flex attention's autograd (torch._higher_order_ops.flex_attention.create_fw_bw_graph, run when Dynamo
+    fake-runs the op with inputs that require grad) traces its score_mod's backward with the autograd engine on
+    fake scalars of the query's device: with fake CUDA tensors the engine asks CUDA's runtime (BACKWARD_BLOCKED).
+    The score_mod's graphs are scalar math, device-agnostic: they are traced on fake tensors described as the
+    CPU's (the same fake mode) and used as they are"""
+    import importlib
+    try:  # the module (torch._higher_order_ops's attribute of that name is the operator)
+        fa = importlib.import_module("torch._higher_order_ops.flex_attention")
+    except ImportError:
+        return
+    create = getattr(fa, "create_fw_bw_graph", None)
+    if create is None or getattr(create, "tc5", False):
+        return
+
+    def create_fw_bw_graph(score_mod, index_values, other_buffers):
+        import torch
+        from torch._guards import detect_fake_mode
+        mode = detect_fake_mode(index_values)
+        if mode is not None:
+            cpu = torch.device("cpu")
+            index_values = tuple(_fakes_on(index_values, "cuda", cpu, mode))
+            other_buffers = tuple(_fakes_on(other_buffers, "cuda", cpu, mode))
+        return create(score_mod, index_values, other_buffers)
+
+    create_fw_bw_graph.tc5 = True
+    create_fw_bw_graph.__wrapped__ = create
+    fa.create_fw_bw_graph = create_fw_bw_graph
+
+
+def _needs_grad(args) -> bool:
+    import torch
+    if len(args) < 2 or not torch.is_grad_enabled():
+        return False
+    return any(isinstance(t, torch.Tensor) and t.requires_grad for t in args[1])
+
+
 def _with_the_shim(compile_fx):
     """Inductor's entry (torch._inductor.compile_fx.compile_fx) run with the shim's TorchFunctionMode on:
     Dynamo calls its backend with the mode stack it took off the program's, and Inductor makes real
@@ -200,6 +342,8 @@ def _with_the_shim(compile_fx):
         from . import device
         torch._C._ensureCUDADeviceGuardSet()  # this thread's CUDA device guard: PyTorch's no-op one (no runtime)
         args, kwargs = _without_cudagraphs(args, kwargs)
+        if _needs_grad(args):
+            args, kwargs = _joint_on_the_cpu(args, kwargs)
         mode = device._function_mode
         if mode is None or any(m is mode for m in _get_current_function_mode_stack()):
             return compile_fx(*args, **kwargs)
@@ -380,6 +524,11 @@ def install():
     cfx.compile_fx = _with_the_shim(cfx.compile_fx)
 
     global _FAKE, _get_dispatch_mode
+    # the CUDA device guard: PyTorch's no-op one, as FakeTensorMode sets it where CUDA is unavailable, from now
+    # (Dynamo makes fake views of inputs that require grad before any fake mode is entered: autograd's metadata of
+    # a fake CUDA view asked the real guard for a stream, and the process aborted, "CUDA driver version is
+    # insufficient"); PyTorch keeps it owned by this thread, the shim's start-up's (the main thread's)
+    torch._C._ensureCUDADeviceGuardSet()
     _FAKE = torch._C._TorchDispatchModeKey.FAKE
     _get_dispatch_mode = torch._C._get_dispatch_mode
 
@@ -391,3 +540,4 @@ def install():
     _fake_mode_without_a_device()
     _current_stream_of_dynamo()
     _bench_once()
+    _flex_joint_on_the_cpu()

@@ -1,7 +1,7 @@
 """torch.compile on tc5's "cuda" device (tc5/inductor.py, issue 50): under the torch.cuda shim, Dynamo and
 Inductor compile for CUDA (Inductor's Triton kernels for a B200, user-defined Triton kernels), every kernel
-runs on tc5 through the door (counted as launches), and the result is eager's; a graph that needs
-gradients is refused by name (PyTorch's autograd engine asks CUDA's runtime, C++). Needs PyTorch and
+runs on tc5 through the door (counted as launches), and the result is eager's, backward passes included
+(inputs that alias one another with gradients are refused by name). Needs PyTorch and
 Triton: skipped without them (TC5_PY_TORCH=1 scripts/test.sh installs PyTorch)."""
 import os
 import subprocess
@@ -84,19 +84,48 @@ def test_user_triton_kernel_in_a_compiled_graph(tmp_path):
     assert out.strip().endswith("ok")
 
 
-def test_a_graph_with_gradients_is_refused_by_name(tmp_path):
+def test_training_step(tmp_path):
+    """a compiled module's forward and backward: AOTAutograd's joint graph traced on fake tensors described as
+    the CPU's, the partitioned graphs compiled for CUDA, each kernel on tc5; loss and gradients eager's"""
+    out = _run(START + """
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(), torch.nn.LayerNorm(128),
+                            torch.nn.Linear(128, 10)).to("cuda")
+    x = torch.randn(32, 64, device="cuda"); y = torch.randint(0, 10, (32,), device="cuda")
+
+    def step(model):
+        model.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        return loss, [p.grad.clone() for p in model.parameters()]
+
+    l0, g0 = step(m)
+    cm = torch.compile(m)
+    step(cm)  # compiles the forward and the backward
+    n = T.launches()
+    l1, g1 = step(cm)
+    assert T.launches() - n > 2, T.launches() - n
+    torch.testing.assert_close(l1, l0)
+    for a, b in zip(g1, g0):
+        torch.testing.assert_close(a, b)
+    print("ok")
+    """, tmp_path)
+    assert out.strip().endswith("ok"), out
+
+
+def test_inputs_that_alias_with_gradients_are_refused_by_name(tmp_path):
     out = _run(START + """
     import tc5.inductor
-    def f(x, y):
-        return (torch.sin(x) * y).sum()
-    x = torch.randn(100, device="cuda", requires_grad=True); y = torch.randn(100, device="cuda")
+    base = torch.randn(100, device="cuda", requires_grad=True)
+    a, b = base[:50], base[50:]
+    f = lambda a, b: (a.sin() * b).sum()
     try:
-        torch.compile(f)(x, y)
+        torch.compile(f)(a, b)
     except Exception as e:
         assert tc5.inductor.BACKWARD_BLOCKED in str(e), str(e)
         print("refused")
     with torch.no_grad():  # the same function without gradients compiles and runs
-        torch.testing.assert_close(torch.compile(f)(x, y), f(x, y))
+        torch.testing.assert_close(torch.compile(f)(a, b), f(a, b))
     print("ok")
     """, tmp_path)
     assert out.split() == ["refused", "ok"], out
@@ -152,9 +181,10 @@ def test_reduce_overhead_runs_without_cuda_graphs(tmp_path):
 
 
 def test_flex_attention(tmp_path):
-    """torch.compile(flex_attention): Inductor's flex attention Triton template for CUDA, one launch on tc5, SDPA's
-    result; flex_attention without torch.compile (PyTorch's unfused implementation, through Dynamo's eager
-    backend: no Triton kernel on a GPU either) with gradients, SDPA's gradients"""
+    """torch.compile(flex_attention): Inductor's flex attention Triton template for CUDA, one launch on tc5,
+    SDPA's result, and with its backward SDPA's gradients; flex_attention without torch.compile (PyTorch's
+    unfused implementation, through Dynamo's eager backend: no Triton kernel on a GPU either) with gradients,
+    SDPA's gradients"""
     out = _run(START + """
     from torch.nn.attention.flex_attention import flex_attention, create_block_mask
     torch.manual_seed(0)
@@ -168,6 +198,12 @@ def test_flex_attention(tmp_path):
         assert T.launches() - n == 1, T.launches() - n
     assert any("triton_tem_fused" in c for c in code), code
     torch.testing.assert_close(r, ref)
+    qc, kc, vc = (t.clone().requires_grad_(True) for t in (q, k, v))  # compiled, with its backward
+    qr, kr, vr = (t.clone().requires_grad_(True) for t in (q, k, v))
+    torch.compile(flex_attention)(qc, kc, vc, block_mask=bm).sum().backward()
+    torch.nn.functional.scaled_dot_product_attention(qr, kr, vr, is_causal=True).sum().backward()
+    for a, b in ((qc, qr), (kc, kr), (vc, vr)):
+        torch.testing.assert_close(a.grad, b.grad, rtol=1e-4, atol=1e-4)
     q2, k2, v2 = (t.clone().requires_grad_(True) for t in (q, k, v))
     q3, k3, v3 = (t.clone().requires_grad_(True) for t in (q, k, v))
     flex_attention(q2, k2, v2, block_mask=bm).sum().backward()
