@@ -35,14 +35,16 @@ emits C++ for the CPU. What PyTorch offers to make it compile for CUDA instead, 
   Kernels compile in this process (``compile_threads = 1``: a compile worker would not have the door).
   CUDA graphs stay off: mode="reduce-overhead" compiles without them, with a warning (CUDAGRAPHS_SKIPPED).
 
-install() does all of it once, from the shim's start-up (tc5.triton.torch_cuda_shim).
+install() does all of it once, at the first torch.compile call under the shim (install_lazily(), from the
+shim's start-up, tc5.triton.torch_cuda_shim: importing Inductor costs seconds a script that never compiles
+does not pay); torch._dynamo.optimize or torch.export called before any torch.compile do not install it.
 """
 from __future__ import annotations
 
 import threading
 
-__all__ = ["install", "installed", "faking", "BACKWARD_BLOCKED", "CUDAGRAPHS_SKIPPED", "empty_strided_cuda",
-           "raw_stream"]
+__all__ = ["install", "install_lazily", "installed", "faking", "BACKWARD_BLOCKED", "CUDAGRAPHS_SKIPPED",
+           "empty_strided_cuda", "raw_stream"]
 
 _lock = threading.Lock()
 _installed = False
@@ -498,8 +500,28 @@ def _fake_as_cuda():
     describer.describe_tensor = describe_tensor
 
 
+def install_lazily():
+    """the shim's start-up calls it: install() at the first torch.compile call (flex attention's own among them),
+    not before: importing Inductor and Dynamo costs seconds that a script which never compiles does not pay"""
+    import functools
+
+    import torch
+    compile = torch.compile
+    if getattr(compile, "tc5", False):
+        return
+
+    @functools.wraps(compile)
+    def compile_on_tc5(*args, **kwargs):
+        install()
+        return compile(*args, **kwargs)
+
+    compile_on_tc5.tc5 = True
+    compile_on_tc5.__wrapped__ = compile
+    torch.compile = compile_on_tc5
+
+
 def install():
-    """torch.compile compiles for CUDA on tc5 (once; the shim's start-up calls it)"""
+    """torch.compile compiles for CUDA on tc5 (once; the first torch.compile call under the shim calls it)"""
     global _installed
     with _lock:
         if _installed:

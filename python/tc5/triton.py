@@ -1507,7 +1507,7 @@ def torch_cuda_shim():
     from . import torch_cuda  # torch.cuda's queries answered as a B200's (one table: tc5/torch_cuda.py)
     torch_cuda.install(torch)
     from . import inductor  # torch.compile compiles for CUDA, its Triton kernels run on tc5 (tc5/inductor.py)
-    inductor.install()
+    inductor.install_lazily()
 
 def _np(t):
     """a CPU tensor's memory as a NumPy array (the same memory)"""
