@@ -1462,6 +1462,9 @@ def torch_cuda_shim():
             ans = _device.answer(func, args)  # a tensor's device, as a CUDA tensor answers (tc5.device)
             if ans is not _device.NOT_MINE:
                 return ans
+            ans = _device.torch_function(func, args, kwargs)  # CUDA's choice inside a composite (tc5.device)
+            if ans is not NotImplemented:
+                return ans
             kwargs = dict(kwargs or {})
             if kwargs.get("pin_memory"):  # page-locked memory is CUDA's runtime's; tc5's device memory is the host's
                 kwargs["pin_memory"] = False
