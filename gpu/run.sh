@@ -89,9 +89,13 @@
 #                               scheduler on every SM), alu (issue rates of compare/select/min/max,
 #                               FADD/FMUL, IMAD mixes; CUDA events beside clock64), loop (a loop
 #                               trip's cost against a chain's latency), mufu (the MUFU.EX2 share of a
-#                               fixed 64-instruction trip, with FFMA or SEL, 1-16 CTAs an SM); default all
+#                               fixed 64-instruction trip, with FFMA or SEL, 1-16 CTAs an SM), imadw
+#                               (IMAD.HI / IMAD.WIDE rates and latencies); default all
 #   gpu/run.sh timing-alu-share [OUTDIR] timing-micro's alushare section alone (OUTDIR/alushare.tsv), the clocks
 #     before and after, and the alushare kernels' SASS (t47y, run 11: tests/data/timing/h200_micro_run11.tsv)
+#   gpu/run.sh timing-imad [OUTDIR] timing-micro's imadw section alone (OUTDIR/imadw.tsv: the IMAD pipe's
+#     IMAD.HI / IMAD.WIDE forms' rates at 1-8 warps a scheduler and chain latencies), the clocks before and
+#     after, and the imadw kernels' SASS (t47i, run 13: tests/data/timing/h200_micro_run13.tsv)
 #   gpu/run.sh timing-mufu [OUTDIR] timing-micro's mufu section alone (OUTDIR/mufu.tsv), the clocks
 #                               before and after (smi_mufu.csv), the binary's mufu SASS (sass_mufu.txt)
 #   gpu/run.sh timing-tma-loaded [OUTDIR]  a 2-D TMA load's latency and rate against the loads
@@ -158,7 +162,7 @@ mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 # (timing-micro needs none of it)
 rm -f build-gpu/obj/*.o build-gpu/libtc5.a
-case $what in timing-micro | timing-mufu | timing-alu-share | tmem | tma-lat) nolib=1 ;; *) nolib= ;; esac
+case $what in timing-micro | timing-mufu | timing-alu-share | timing-imad | tmem | tma-lat) nolib=1 ;; *) nolib= ;; esac
 [ -n "$nolib" ] || for f in src/*/*.c; do
   # the CMake build's per-file options (CMakeLists.txt)
   case $f in src/ptx/exec_float.c) x=-frounding-math ;; src/sfu/sfu.c) x=-ffp-contract=off ;; *) x= ;; esac
@@ -373,6 +377,10 @@ case "$what" in
     # issue 47's MUFU share at a fixed dispatch count (t47v, run 10): timing_micro's mufu section, the
     # clocks before and after, and the device binary's SASS of the mufu kernels
     micro_section mufu; exit $? ;;
+  timing-imad)
+    # issue 47's IMAD.HI / IMAD.WIDE rates and latencies (t47i, run 13): timing_micro's imadw section, the
+    # clocks before and after, and the device binary's SASS of the imadw kernels
+    micro_section imadw; exit $? ;;
   timing-alu-share)
     # issue 47's ALU-pipe share at a fixed dispatch count (t47y, run 11): timing_micro's alushare section,
     # the clocks before and after, and the device binary's SASS of the alushare kernels

@@ -1448,9 +1448,102 @@ static void sec_alushare() {
   alushare_one<32, 3>({4, 8});
   alushare_one<48, 3>({4, 8});
 }
+/* ---- t47i's section (run 13): the IMAD pipe's wide and high forms (imadw). Tutorial 04's Philox is 127
+ * IMAD.HI.U32 and 111 IMAD of 520 SASS a warp; no run had measured the .HI / .WIDE forms. Each loop trip
+ * is 64 slots on 8 rotating independent chains a thread; even slots are kind KA, odd slots kind KB (KA ==
+ * KB: one kind alone; a mix puts both kinds on the same chain, one after the other: 4 links of each a chain
+ * a trip). n is a loop-invariant register. Kinds: 0 IMAD (mad.lo.u32 d, d, K, n), 1 IMAD.HI.U32 (mad.hi.u32
+ * d, d, K, n: Philox's register x immediate form; the addend keeps the values from decaying to 0; in SASS the
+ * addend of IMAD.HI is a register pair, {0, n}), 2 IMAD.HI (signed, mad.hi.s32), 3 IMAD.WIDE.U32
+ * (mul.wide.u32 w, lo(w), hi(w): both halves read, else
+ * ptxas makes the links IMAD and folds a constant multiplier's powers; ptxas splits a 64-bit addend of a
+ * loop-carried mad.wide into IMAD.WIDE ..., RZ + IADD3 + IADD3.X, so the RZ form is what a loop can time;
+ * alone, the values reach 0 within a few dozen links: its rate is at zero operands after that; with kind 7
+ * they do not),
+ * 4 IMAD.WIDE (signed, mul.wide.s32), 5 LOP3 (xor with n: Philox's x = hi(x K) ^ key), 6 FFMA (separate f32
+ * chains), 7 LOP3 on the high half of a wide chain (xor with n: keeps the IMAD.WIDE operands from 0). The SASS of
+ * every loop body is recorded (gpu/run.sh timing-imad). CTAs of 128 threads (one warp a scheduler), C = 1,
+ * 2, 4, 8 CTAs an SM on every SM (C warps a scheduler); rows as alushare (median CTA, the SM's span and
+ * mean, CUDA events), all clk a trip; a warp-instruction per scheduler is the span / (64 C). LAT 1: one
+ * warp alone, one dependent chain of KA (the addend loop-invariant), 64 links a trip: clk a link
+ * (the loop's UIADD3/ISETP/BRA and the back edge included: run 8 puts those at about 6 clk a trip). ---- */
+template <int KIND>
+__device__ __forceinline__ void imadw_op(uint32_t &d, uint32_t n, unsigned long long &w, uint32_t &y, uint32_t a, uint32_t b) {
+  if (KIND == 0) asm volatile("mad.lo.u32 %0, %0, 0xD2511F53, %1;" : "+r"(d) : "r"(n));
+  if (KIND == 1) asm volatile("mad.hi.u32 %0, %0, 0xD2511F53, %1;" : "+r"(d) : "r"(n));
+  if (KIND == 2) asm volatile("mad.hi.s32 %0, %0, 0xD2511F53, %1;" : "+r"(d) : "r"(n));
+  if (KIND == 3) asm volatile("{.reg .u32 l, h; mov.b64 {l, h}, %0; mul.wide.u32 %0, l, h;}" : "+l"(w));
+  if (KIND == 4) asm volatile("{.reg .u32 l, h; mov.b64 {l, h}, %0; mul.wide.s32 %0, l, h;}" : "+l"(w));
+  if (KIND == 5) asm volatile("xor.b32 %0, %0, %1;" : "+r"(d) : "r"(n));
+  if (KIND == 7) asm volatile("{.reg .u32 l, h; mov.b64 {l, h}, %0; xor.b32 h, h, %1; mov.b64 %0, {l, h};}" : "+l"(w) : "r"(n));
+  if (KIND == 6) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+r"(y) : "r"(a), "r"(b));
+}
+template <int KA, int KB, int LAT>
+__global__ void __launch_bounds__(128) imadw_kernel(int iters, unsigned long long *cyc, uint32_t *sink) {
+  extern __shared__ uint32_t imadw_pad[];
+  uint32_t a = 0x3f7fbe77u /* 0.999 */, b = 0x3f000000u, inv = 0x9e3779b9u ^ threadIdx.x;
+  uint32_t z[8], y[8];
+  unsigned long long w[8];
+  for (int i = 0; i < 8; i++)
+    z[i] = 0x01234567u * (threadIdx.x * 8 + i + 1), y[i] = 0x3f000000u + threadIdx.x * 8 + i,
+    w[i] = 0x0123456789abcdefull * (threadIdx.x * 8 + i + 1) | 1;
+  __syncthreads();
+  uint64_t c0 = clock64();
+#pragma unroll 1
+  for (int it = 0; it < iters; it++) {
+#pragma unroll
+    for (int s = 0; s < 64; s++) {
+      const int c = LAT ? 0 : KA == KB ? s % 8 : (s >> 1) % 8;
+      const uint32_t n = inv;
+      if (LAT || !(s & 1)) imadw_op<KA>(z[c], n, w[c], y[c], a, b);
+      else imadw_op<KB>(z[c], n, w[c], y[c], a, b);
+    }
+  }
+  INTF_RECORD(cyc, c0);
+  uint32_t res = 0;
+  for (int i = 0; i < 8; i++) res ^= z[i] ^ y[i] ^ (uint32_t)w[i] ^ (uint32_t)(w[i] >> 32);
+  if (res == 0x12345678u) sink[0] = res + imadw_pad[0];
+}
+static const char *imadw_kn[] = {"imad", "imad_hi_u32", "imad_hi_s32", "imad_wide_u32", "imad_wide_s32", "lop3", "ffma", "lop3"};
+template <int KA, int KB> static void imadw_one() {
+  char key[64], how[400];
+  if (KA == KB) snprintf(key, sizeof key, "imadw_%s", imadw_kn[KA]);
+  else snprintf(key, sizeof key, "imadw_%s_%s", imadw_kn[KA], imadw_kn[KB]);
+  for (int c : {1, 2, 4, 8}) {
+    share_launch L = share_run(imadw_kernel<KA, KB, 0>, c, 256);
+    char k2[80];
+    snprintf(k2, sizeof k2, "%s_c%d", key, c);
+    snprintf(how, sizeof how,
+             "a trip: 32 %s + 32 %s alternating on 8 independent chains, 1 warp a scheduler a CTA (128 threads), %d CTAs/SM "
+             "(occupancy %d by %d B shared), every SM; clk a trip a CTA (median CTA, clock64), %d trips",
+             imadw_kn[KA], imadw_kn[KB], c, L.occ, L.smem, L.iters);
+    share_emit(k2, how, c, L);
+  }
+  if (KA == KB && KA <= 4) {
+    imadw_kernel<KA, KA, 1><<<1, 32, 0>>>(2, dcyc, dsink);
+    imadw_kernel<KA, KA, 1><<<1, 32, 0>>>(1024, dcyc, dsink);
+    CK(cudaDeviceSynchronize());
+    char k3[80];
+    snprintf(k3, sizeof k3, "%s_lat", key);
+    emit(k3, median_cyc(1) / (1024.0 * 64), "clk",
+         "one warp alone, one dependent chain, 64 links a trip, 1024 trips (clock64): clk a link, the loop's 3 SASS and back edge included");
+  }
+}
+static void sec_imadw() {
+  imadw_one<0, 0>();
+  imadw_one<1, 1>();
+  imadw_one<2, 2>();
+  imadw_one<3, 3>();
+  imadw_one<4, 4>();
+  imadw_one<1, 5>(); /* Philox's mix: IMAD.HI.U32 with LOP3 */
+  imadw_one<1, 6>(); /* IMAD.HI.U32 with FFMA: the FMA pipe? */
+  imadw_one<1, 0>(); /* IMAD.HI.U32 with IMAD: one pipe? */
+  imadw_one<3, 7>(); /* IMAD.WIDE.U32 with LOP3 (on the product's high half) */
+  imadw_one<3, 6>(); /* IMAD.WIDE.U32 with FFMA */
+}
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write intf alu loop mufu alushare; default all)\n");
+    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write intf alu loop mufu alushare imadw; default all)\n");
     return 2;
   }
   auto want = [&](const char *sec) {
@@ -1717,6 +1810,7 @@ int main(int argc, char **argv) {
   if (want("loop")) sec_loop();
   if (want("mufu")) sec_mufu();
   if (want("alushare")) sec_alushare();
+  if (want("imadw")) sec_imadw();
   if (want("cpasync") || want("l2warm") || want("l1") || want("zfill") || want("l2write")) {
     size_t big = (size_t)4 << 30;
     char *buf;

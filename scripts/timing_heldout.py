@@ -251,7 +251,10 @@ def install_liger(src):
 
 DATA = os.path.join(ROOT, "tests", "data", "timing")
 DOC = os.path.join(ROOT, "docs", "timing.md")
-COLS = (("h200_heldout_predicted_main.tsv", "before t47z"), ("h200_heldout_predicted.tsv", "after t47z"))
+COLS = (("h200_heldout_predicted_main.tsv", "before t47z"), ("h200_heldout_predicted.tsv", "after t47z and t47i"))
+# rows no longer held out: a model change was made because of them (t47i: the IMAD.HI / IMAD.WIDE rate, run 13,
+# after the dropout's miss); they stay in the table, out of the held-out summary line
+NOT_HELD = {"t04_seeded_dropout_fp32_n1048576": "t47i", "t04_seeded_dropout_fp32_n33554432": "t47i"}
 
 
 def kind_of(name):
@@ -287,6 +290,12 @@ def table():
         lines.append(f"| {kind_of(name)} | `{name}` | {m:.2f} | {' / '.join(f'{x:.2f}' for x in v)} | "
                      + " | ".join(cells) + f" | {lim.replace('|', '/')} |")
     lines.append("")
+    held = []
+    for name in a:
+        us = preds[-1][0].get(name, {}).get("predicted_us", "")
+        if us and name not in NOT_HELD:
+            v = [float(a[name]["median_us"])] + ([float(b[name]["median_us"])] if name in b else [])
+            held.append(abs(float(us) / (sum(v) / len(v)) - 1))
     for (p, lab), e in zip(preds, errs):
         if e:
             lines.append(f"- model {lab}: {len(e)} of {len(a)} rows predicted; median |error| "
@@ -294,6 +303,11 @@ def table():
                          f"within 25 %, {sum(x <= 0.10 for x in e)} within 10 %.")
         else:
             lines.append(f"- model {lab}: no row predicted.")
+    if NOT_HELD and held:
+        lines.append(f"- model {preds[-1][1]}, the {len(held)} rows still held out (not the "
+                     f"{', '.join(sorted(NOT_HELD))}: a change was made because of them, {', '.join(sorted(set(NOT_HELD.values())))}): "
+                     f"median |error| {statistics.median(held) * 100:.1f} %, worst {max(held) * 100:.1f} %, "
+                     f"{sum(x <= 0.25 for x in held)} within 25 %, {sum(x <= 0.10 for x in held)} within 10 %.")
     for f, lab in COLS:
         path = os.path.join(DATA, f)
         if os.path.exists(path):

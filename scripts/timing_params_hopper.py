@@ -32,6 +32,7 @@ M5 = micro("h200_micro_run5.tsv")  # run 5 (t47h2): the softmax row's units, cp.
 M6 = micro("h200_micro_run6.tsv")  # run 6 (t47r): issue/latency interference (intf) and the compare/select/min/max issue rates (alu)
 M8 = micro("h200_micro_run8.tsv")  # run 8 (t47s): FADD/FMUL finite, IMAD mixes, a loop trip
 M10 = micro("h200_micro_run10.tsv")  # run 10 (t47v): the MUFU.EX2 share of a fixed 64-instruction trip (mufu)
+M13 = micro("h200_micro_run13.tsv")  # run 13 (t47i): the IMAD pipe's high-half and wide forms (imadw)
 
 
 def meas4(key, note=""):
@@ -93,6 +94,18 @@ SRC5 = SRC.replace("h200_micro.tsv", "h200_micro_run5.tsv")
 SRC6 = SRC.replace("h200_micro.tsv", "h200_micro_run6.tsv")
 SRC8 = SRC.replace("h200_micro.tsv", "h200_micro_run8.tsv")
 SRC10 = SRC.replace("h200_micro.tsv", "h200_micro_run10.tsv")
+SRC13 = SRC.replace("h200_micro.tsv", "h200_micro_run13.tsv")
+
+
+def imad_wide_rate():
+    """issue_imad_wide from run 13's imadw span rows (t47i): a trip is 64 IMAD.HI(.U32) or IMAD.WIDE(.U32) on 8
+    independent chains (the device SASS h200_sass_run13.txt; its few MOV/HFMA2.MMA and the loop's 3 are off the IMAD
+    pipe), one warp a scheduler a CTA, C = 2, 4, 8 CTAs an SM (saturated; C = 1 is latency-bound): clk a warp-instruction
+    a scheduler = span / (64 C). Returns (median over the 12 rows, min, max, plain IMAD's median over its 3 rows)"""
+    v = [M13[f"imadw_{k}_c{c}_span"] / (64 * c) for k in ("imad_hi_u32", "imad_hi_s32", "imad_wide_u32", "imad_wide_s32")
+         for c in (2, 4, 8)]
+    plain = [M13[f"imadw_imad_c{c}_span"] / (64 * c) for c in (2, 4, 8)]
+    return statistics.median(v), min(v), max(v), statistics.median(plain)
 
 
 def fit_sfu_fp32():
@@ -309,6 +322,15 @@ def rows(gpu):
       f"mul/mad (IMAD) issue on a pipe of their own, not the integer ALU's: IMAD and LOP3 alternating read "
       f"{M8['issue_imad_lop3']:.3f} clk a warp-instruction and IMAD with FFMA {M8['issue_imad_ffma']:.3f} (dispatch-bound), "
       f"each {M['issue_int_mad']:.2f} / {M['issue_int_lop3']:.2f} alone (src/timing/warp_clock.c tm_pipe_of, TM_C_IMAD at issue_int; t47s)")
+    w, wlo, whi, plain = imad_wide_rate()
+    P("issue_imad_wide", r(w), "clk/warp-insn", f"{SRC13} imadw_imad_hi_u32/_hi_s32/_wide_u32/_wide_s32_c2/_c4/_c8_span; the SASS "
+      f"h200_sass_run13.txt): IMAD.HI(.U32) and IMAD.WIDE(.U32), i.e. 32-bit mul/mad .hi and .wide, issue at half IMAD's rate on "
+      f"IMAD's pipe: 64 a trip on 8 independent chains, 2-8 warps a scheduler, read {wlo:.2f}-{whi:.2f} clk a warp-instruction a "
+      f"scheduler (median {w:.2f}), plain IMAD in the same loop {plain:.2f}; IMAD.HI.U32 alternating with IMAD "
+      f"{M13['imadw_imad_hi_u32_imad_c8_span'] / 512:.2f} (one pipe: (4 + 2) / 2 = 3), with LOP3 "
+      f"{M13['imadw_imad_hi_u32_lop3_c8_span'] / 512:.2f}; a dependent chain {M13['imadw_imad_hi_u32_lat']:.1f} clk a link "
+      f"against IMAD's {M13['imadw_imad_lat']:.1f} (ptxas's stall counts carry it: stall_sched). src/timing/warp_clock.c "
+      f"issue_of, TM_C_IMAD_WIDE (src/ptx/timing_class.c); t47i")
     c, med, worst, worst0 = fit_sfu_fp32()
     P("sfu_fp32_clk", c, "clk/warp-insn", f"{SRC10} mufu_*_c4/_c8/_c16_span; the SASS h200_sass_run10.txt): a MUFU holds the FP32 "
       f"pipe {c:g} clk beside its SFU's issue_sfu: trips of k MUFU.EX2 + 16 - k FFMA saturate above max(dispatch, SFU, FFMA) where "

@@ -36,12 +36,19 @@ static bool fsel_op(const char *op) {
  * ALU's (t47s, run 8's issue_imad_lop3: IMAD and LOP3 alternating at 1.04
  * clk a warp-instruction, each 2.0 alone) */
 static bool imad_op(const char *op) { return starts(op, "mul.") || starts(op, "mad."); }
+/* their high-half and wide forms of 32-bit operands (mul/mad .hi, .wide): ptxas makes IMAD.HI(.U32) and
+ * IMAD.WIDE(.U32) of them, which the H200 issues at half IMAD's rate (t47i, run 13: 4.07-4.18 clk a
+ * warp-instruction a scheduler against IMAD's 2.02-2.07; tutorial 04's Philox is mul.hi.u32) */
+static bool imad_wide_op(const ptx_insn *in, const char *op) {
+  return (starts(op, "mul.hi.") || starts(op, "mad.hi.") || starts(op, "mul.wide.") || starts(op, "mad.wide.")) &&
+         ptx_types[in->type < PT_COUNT ? in->type : 0].bits == 32;
+}
 
 static uint8_t class_of(const ptx_insn *in, const char *op) {
   const insn_traits *t = &in->traits;
   bool rd = t->flags & IT_READ, wr = t->flags & IT_WRITE;
   switch ((insn_tclass)t->tclass) {
-  case TC_INT: return imad_op(op) ? TM_C_IMAD : TM_C_INT;
+  case TC_INT: return imad_wide_op(in, op) ? TM_C_IMAD_WIDE : imad_op(op) ? TM_C_IMAD : TM_C_INT;
   case TC_FP32: return fsel_op(op) ? TM_C_FSEL : TM_C_FP32;
   case TC_FP16X2: return TM_C_FP16X2;
   case TC_FP64: return TM_C_FP64;

@@ -43,6 +43,7 @@ typedef enum tm_class {
   TM_C_REG_MOVE,       /* mov between registers (packs/unpacks included), unguarded: ptxas coalesces it (t47b2) */
   TM_C_FSEL,           /* f32 setp/selp/min/max (FSETP, FSEL, FMNMX): issue_fsel, on the ALU pipe where fsel_alu_pipe (t47r2) */
   TM_C_IMAD,           /* integer mul/mad (IMAD): issue_int, on a pipe of its own where imad_pipe, else the ALU's (t47s, run 8) */
+  TM_C_IMAD_WIDE,      /* 32-bit mul/mad .hi and .wide (IMAD.HI, IMAD.WIDE): issue_imad_wide on IMAD's pipe (t47i, run 13) */
   TM_C_COUNT
 } tm_class;
 

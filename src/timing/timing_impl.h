@@ -27,7 +27,8 @@ typedef struct tm_param_row {
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
   TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency) TM_FIELD(l2_write_bytes_per_clk) TM_FIELD(issue_from_sass) \
   TM_FIELD(issue_queue) TM_FIELD(issue_fsel) TM_FIELD(fsel_alu_pipe) TM_FIELD(pipe_dispatch) TM_FIELD(ptxas_order) TM_FIELD(imad_pipe) \
-  TM_FIELD(tmem_cols_per_sm) TM_FIELD(sfu_fp32_clk) TM_FIELD(stall_sched) TM_FIELD(mem_space_order) TM_FIELD(tc_queue)
+  TM_FIELD(tmem_cols_per_sm) TM_FIELD(sfu_fp32_clk) TM_FIELD(stall_sched) TM_FIELD(mem_space_order) TM_FIELD(tc_queue) \
+  TM_FIELD(issue_imad_wide)
 
 typedef struct tm_params {
   const char *gpu;

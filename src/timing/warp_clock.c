@@ -243,7 +243,7 @@ double tm_fp32_lanes(const tm_insn *ti) { return ti->bytes > 4 ? 2 : 1; }
 unsigned tm_pipe_of(const tm_params *p, unsigned cls) {
   if (cls >= TM_C_COUNT) return 0;
   if (cls == TM_C_FSEL) return p->fsel_alu_pipe ? TM_C_INT : TM_C_FP32;
-  if (cls == TM_C_IMAD) return p->imad_pipe ? TM_C_IMAD : TM_C_INT; /* t47s: IMAD's own pipe (run 8), else the ALU's */
+  if (cls == TM_C_IMAD || cls == TM_C_IMAD_WIDE) return p->imad_pipe ? TM_C_IMAD : TM_C_INT; /* t47s: IMAD's own pipe (run 8), else the ALU's; t47i: .HI/.WIDE on it too */
   return cls;
 }
 
@@ -299,7 +299,8 @@ int tm_order_of(unsigned cls) {
   case TM_C_CONV_FLOAT:
   case TM_C_MOVE:
   case TM_C_FSEL:
-  case TM_C_IMAD: return TM_ORD_FLOAT;
+  case TM_C_IMAD:
+  case TM_C_IMAD_WIDE: return TM_ORD_FLOAT;
   case TM_C_LD_SHARED:
   case TM_C_ST_SHARED:
   case TM_C_LD_GLOBAL:
@@ -315,7 +316,7 @@ int tm_order_of(unsigned cls) {
  * stall counts, no scoreboard): the integer ALU, IMAD, FP32, FP16x2, FSEL and
  * the float-width conversions (F2FP, HADD2.F32) */
 bool tm_fixed_latency(unsigned cls) {
-  return cls == TM_C_INT || cls == TM_C_IMAD || cls == TM_C_FP32 || cls == TM_C_FP16X2 || cls == TM_C_FSEL ||
+  return cls == TM_C_INT || cls == TM_C_IMAD || cls == TM_C_IMAD_WIDE || cls == TM_C_FP32 || cls == TM_C_FP16X2 || cls == TM_C_FSEL ||
          cls == TM_C_CONV_FLOAT;
 }
 
@@ -325,6 +326,7 @@ static double issue_of(const tm_params *p, const tm_insn *ti) {
   switch ((tm_class)ti->cls) {
   case TM_C_INT:
   case TM_C_IMAD: issue = p->issue_int; break; /* IMAD: its pipe, tm_pipe_of */
+  case TM_C_IMAD_WIDE: issue = p->issue_imad_wide; break; /* IMAD.HI / IMAD.WIDE (t47i, run 13): IMAD's pipe */
   case TM_C_FP32: issue = p->issue_fp32 * tm_fp32_lanes(ti); break;
   case TM_C_FSEL: issue = p->issue_fsel; break; /* its pipe: tm_pipe_of */
   case TM_C_FP16X2: issue = p->issue_fp16x2; break;
@@ -508,7 +510,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
    * into an LEA, and + setp into an R2P, a parameter into a constant
    * operand) has no latency of its own: the SASS that does its work is
    * charged on its line */
-  if (n == 0 && (ti->cls <= TM_C_MOVE || ti->cls == TM_C_FSEL || ti->cls == TM_C_IMAD)) lat = 0;
+  if (n == 0 && (ti->cls <= TM_C_MOVE || ti->cls == TM_C_FSEL || ti->cls == TM_C_IMAD || ti->cls == TM_C_IMAD_WIDE)) lat = 0;
   else if (sig >= 0 && tm_fixed_latency(ti->cls)) lat = hold;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];

@@ -1429,7 +1429,8 @@ static void test_imad_pipe(void **state) {
                             " setp.lt.s32 %p1, %r1, %r2;\n"
                             " mul.f32 %f1, %f2, %f2;\n"
                             " ret;\n}\n";
-  static const uint8_t want[] = {TM_C_IMAD, TM_C_IMAD, TM_C_IMAD, TM_C_INT, TM_C_INT, TM_C_INT, TM_C_FP32};
+  /* mul.wide.s32: TM_C_IMAD_WIDE since t47i (run 13; test_imad_wide), on the same pipe */
+  static const uint8_t want[] = {TM_C_IMAD, TM_C_IMAD, TM_C_IMAD_WIDE, TM_C_INT, TM_C_INT, TM_C_INT, TM_C_FP32};
   assert_classes(text, pick_not_ret, want, 7);
   const char *gpus[] = {"h200", "b200"};
   for (unsigned g = 0; g < 2; g++) {
@@ -1443,6 +1444,48 @@ static void test_imad_pipe(void **state) {
     assert_true(f.t->w[0].clock == (g ? 8 : 4));
     assert_true(f.t->pipe[TM_C_IMAD] == (g ? 0 : 1) && f.t->pipe[TM_C_INT] == (g ? 2 : 1));
     assert_true(f.t->w[0].ready[1] == 0 + 4 && f.t->w[0].ready[3] == (g ? 4 : 2) + 4); /* lat_alu 4 (B200: the H200's) */
+    fake_free(&f);
+  }
+}
+
+/* IMAD.HI / IMAD.WIDE (t47i, run 13: 4.07-4.18 clk a warp-instruction a scheduler, IMAD 2.04). The runner's
+ * class of 32-bit mul/mad .hi and .wide is TM_C_IMAD_WIDE (mul.lo, mad.lo, the 16-bit mul.wide and the 64-bit
+ * mul.hi stay TM_C_IMAD). On the H200 (issue_imad_wide 4, IMAD's pipe, pipe_dispatch) one warp's independent
+ * IMAD.HI, IMAD.HI, IMAD, LOP3 (PTX order: no SASS known) dispatch at 0, 4 (the pipe busy 0-3), 8 (busy 4-7),
+ * 9: clock 10; IMAD's pipe 4 + 4 + 2 = 10 clk / 4 schedulers = 2.5, the ALU's 2 / 4 = 0.5. On the B200
+ * (issue_imad_wide 2 = issue_int, imad_pipe 0, pipe_dispatch 0: as before) all four hold the warp 2 clk on
+ * the ALU's pipe: clock 8, 8 / 4 = 2 there. */
+static void test_imad_wide(void **state) {
+  (void)state;
+  static const char *text = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                            ".visible .entry k() {\n"
+                            " .reg .b32 %r<6>; .reg .b64 %rd<4>; .reg .b16 %h<3>;\n"
+                            " mul.hi.u32 %r1, %r2, %r3;\n"
+                            " mad.hi.s32 %r1, %r2, %r3, %r4;\n"
+                            " mul.wide.u32 %rd1, %r2, %r3;\n"
+                            " mad.wide.s32 %rd1, %r2, %r3, %rd2;\n"
+                            " mul.lo.u32 %r1, %r2, %r3;\n"
+                            " mul.wide.u16 %r1, %h1, %h2;\n"
+                            " mul.hi.u64 %rd1, %rd2, %rd3;\n"
+                            " ret;\n}\n";
+  static const uint8_t want[] = {TM_C_IMAD_WIDE, TM_C_IMAD_WIDE, TM_C_IMAD_WIDE, TM_C_IMAD_WIDE,
+                                 TM_C_IMAD,      TM_C_IMAD,      TM_C_IMAD};
+  assert_classes(text, pick_not_ret, want, 7);
+  const char *gpus[] = {"h200", "b200"};
+  static const uint8_t cls[] = {TM_C_IMAD_WIDE, TM_C_IMAD_WIDE, TM_C_IMAD, TM_C_INT};
+  for (unsigned g = 0; g < 2; g++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    for (unsigned k = 0; k < 4; k++) fake_insn(&f, k, cls[k], 1 + k, 8 + k);
+    fake_launch(&f, gpus[g], 4, 1);
+    assert_true(f.l->p.issue_imad_wide == (g ? 2 : 4));
+    assert_int_equal(tm_pipe_of(&f.l->p, TM_C_IMAD_WIDE), g ? TM_C_INT : TM_C_IMAD);
+    assert_true(tm_fixed_latency(TM_C_IMAD_WIDE) && tm_order_of(TM_C_IMAD_WIDE) == tm_order_of(TM_C_IMAD));
+    uint64_t regs[16 * 32] = {0};
+    for (uint32_t pc = 0; pc < 4; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->w[0].clock == (g ? 8 : 10));
+    assert_true(f.t->pipe[TM_C_IMAD] == (g ? 0 : 2.5) && f.t->pipe[TM_C_INT] == (g ? 2 : 0.5));
+    assert_true(f.t->pipe[TM_C_IMAD_WIDE] == 0); /* charged on IMAD's (or the ALU's) pipe, never its own slot */
     fake_free(&f);
   }
 }
@@ -1828,6 +1871,7 @@ int main(void) {
     cmocka_unit_test(test_pipe_dispatch),
     cmocka_unit_test(test_ptxas_order),
     cmocka_unit_test(test_imad_pipe),
+    cmocka_unit_test(test_imad_wide),
       cmocka_unit_test(test_l2_write),        cmocka_unit_test(test_cp_async_zfill),
       cmocka_unit_test(test_launch_stagger),
       cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
