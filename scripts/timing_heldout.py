@@ -251,7 +251,7 @@ def install_liger(src):
 
 DATA = os.path.join(ROOT, "tests", "data", "timing")
 DOC = os.path.join(ROOT, "docs", "timing.md")
-COLS = (("h200_heldout_predicted_main.tsv", "before t47z"), ("h200_heldout_predicted.tsv", "after t47z"))
+COLS = (("h200_heldout_predicted_main.tsv", "before t47z"), ("h200_heldout_predicted.tsv", "current"))
 
 
 def kind_of(name):
