@@ -90,7 +90,9 @@
 #                               FADD/FMUL, IMAD mixes; CUDA events beside clock64), loop (a loop
 #                               trip's cost against a chain's latency), mufu (the MUFU.EX2 share of a
 #                               fixed 64-instruction trip, with FFMA or SEL, 1-16 CTAs an SM), imadw
-#                               (IMAD.HI / IMAD.WIDE rates and latencies); default all
+#                               (IMAD.HI / IMAD.WIDE rates and latencies), hbmmix (HBM streams of reads,
+#                               writes and 2:1, 1:1, 1:2 mixes over 1 GiB arrays), l2reuse (a re-read of N
+#                               bytes after D bytes of other reads or writes: the share L2 serves); default all
 #   gpu/run.sh timing-alu-share [OUTDIR] timing-micro's alushare section alone (OUTDIR/alushare.tsv), the clocks
 #     before and after, and the alushare kernels' SASS (t47y, run 11: tests/data/timing/h200_micro_run11.tsv)
 #   gpu/run.sh timing-imad [OUTDIR] timing-micro's imadw section alone (OUTDIR/imadw.tsv: the IMAD pipe's

@@ -1544,6 +1544,181 @@ static void sec_imadw() {
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write intf alu loop mufu alushare imadw; default all)\n");
+/* ---- t47l's sections (run 14, issue 47): HBM read/write mixes (hbmmix) and L2 reuse against the
+ * bytes in between (l2reuse) ---- */
+
+/* a stream of NR read and NW write arrays, element i of each (16 B, 4 independent a thread, one pass):
+ * NR 1 NW 0 reads, NR 0 NW 1 writes, NR 1 NW 1 a copy, NR 2 NW 1 c = a ^ b, NR 1 NW 2 c = d = a */
+template <int NR, int NW>
+__global__ void __launch_bounds__(256) mix_kernel(const uint4 *__restrict__ r0, const uint4 *__restrict__ r1, uint4 *__restrict__ w0,
+                                                  uint4 *__restrict__ w1, size_t n16, uint32_t *sink) {
+  size_t i = (size_t)blockIdx.x * 1024 + threadIdx.x;
+  uint32_t acc = 0;
+  uint4 v[4];
+#pragma unroll
+  for (int j = 0; j < 4; j++) {
+    v[j] = make_uint4((uint32_t)i, j, 1, 2);
+    if (NR >= 1) v[j] = r0[i + j * 256];
+    if (NR >= 2) {
+      uint4 u = r1[i + j * 256];
+      v[j].x ^= u.x, v[j].y ^= u.y, v[j].z ^= u.z, v[j].w ^= u.w;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < 4; j++) {
+    if (NW >= 1) w0[i + j * 256] = v[j];
+    if (NW >= 2) w1[i + j * 256] = v[j];
+    if (NW == 0) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+  }
+  if (NW == 0 && acc == 0x12345678u) sink[0] = acc;
+}
+
+/* the timed re-read: a persistent grid (4 CTAs of 512 an SM, every SM) reads N bytes grid-strided, 4
+ * independent 16-byte loads a thread in flight; each CTA writes its clock64 span to cyc[b] and its
+ * %globaltimer start and end to gt[2b], gt[2b+1] */
+__global__ void __launch_bounds__(512) reread_kernel(const uint4 *p, size_t n16, unsigned long long *cyc, unsigned long long *gt,
+                                                     uint32_t *sink) {
+  __syncthreads();
+  uint64_t g0 = gtime(), c0 = clock64();
+  size_t stride = (size_t)gridDim.x * blockDim.x, i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t acc = 0;
+  for (; i + 3 * stride < n16; i += 4 * stride) {
+    uint4 v[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) v[j] = p[i + j * stride];
+#pragma unroll
+    for (int j = 0; j < 4; j++) acc ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+  }
+  for (; i < n16; i += stride) {
+    uint4 v = p[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  __syncthreads();
+  uint64_t c1 = clock64(), g1 = gtime();
+  if (threadIdx.x == 0) cyc[blockIdx.x] = c1 - c0, gt[2 * blockIdx.x] = g0, gt[2 * blockIdx.x + 1] = g1;
+  if (acc == 0x12345678u) sink[0] = acc;
+}
+
+template <int NR, int NW> static void mix_one(char *buf, size_t S, const char *name) {
+  size_t n16 = S / 16;
+  unsigned grid = (unsigned)(n16 / 1024);
+  const uint4 *r0 = (const uint4 *)buf, *r1 = (const uint4 *)(buf + S);
+  uint4 *w0 = (uint4 *)(buf + 2 * S), *w1 = (uint4 *)(buf + 3 * S);
+  double us = graph_us([&](cudaStream_t s) { mix_kernel<NR, NW><<<grid, 256, 0, s>>>(r0, r1, w0, w1, n16, dsink); }, 4);
+  double bytes = (double)(NR + NW) * S;
+  char key[64], how[300];
+  snprintf(key, sizeof key, "hbmmix_%s_bytes_per_s", name);
+  snprintf(how, sizeof how,
+           "%d read and %d write arrays of %zu MiB each (16 B elements, 4 a thread, %u CTAs of 256), 4 launches in a CUDA graph, "
+           "median of 10 replays; read + write bytes %.0f MiB a launch over its time",
+           NR, NW, S >> 20, grid, bytes / 1048576);
+  emit(key, bytes / (us * 1e-6), "B/s", how);
+  snprintf(key, sizeof key, "hbmmix_%s_us", name);
+  emit(key, us, "us", "the same, per launch");
+}
+
+static void sec_hbmmix(char *buf) {
+  size_t S = (size_t)1 << 30; /* every array 1 GiB: 21 times L2 */
+  mix_one<1, 0>(buf, S, "r");
+  mix_one<0, 1>(buf, S, "w");
+  mix_one<1, 1>(buf, S, "r1w1");
+  mix_one<2, 1>(buf, S, "r2w1");
+  mix_one<1, 2>(buf, S, "r1w2");
+  mix_one<2, 0>(buf, S, "r2");
+  mix_one<0, 2>(buf, S, "w2");
+}
+
+/* L2 reuse: after a flush (a 512 MiB read of a region of its own), X (N bytes) is read, then D bytes
+ * of other, cold traffic (a read or a write stream over Y), then X is re-read and timed (reread_kernel).
+ * Cold reference: flush, then the timed read (no first read). The share of the re-read served from L2,
+ * hit = (t_cold - t) / (t_cold - t_l2), t_l2 = N at the L2 rate of the 8 MiB D = 0 re-read. */
+static unsigned long long *dgt;
+static double reread_us(const char *x, size_t N, double *us_gt) {
+  int G = nsm * 4;
+  reread_kernel<<<G, 512>>>((const uint4 *)x, N / 16, dcyc, dgt, dsink);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  std::vector<unsigned long long> c(G), g(2 * G);
+  CK(cudaMemcpy(c.data(), dcyc, G * 8, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(g.data(), dgt, 2 * G * 8, cudaMemcpyDeviceToHost));
+  unsigned long long cmax = 0, g0 = ~0ull, g1 = 0;
+  for (int b = 0; b < G; b++) cmax = std::max(cmax, c[b]), g0 = std::min(g0, g[2 * b]), g1 = std::max(g1, g[2 * b + 1]);
+  *us_gt = (g1 - g0) * 1e-3;
+  return cmax / (clock_ghz * 1e3);
+}
+static void other_traffic(char *y, size_t D, int write) {
+  if (!D) return;
+  size_t n16 = D / 16;
+  unsigned grid = (unsigned)((n16 + 1023) / 1024);
+  if (write) stream_write_kernel<<<grid, 256>>>((uint4 *)y, n16);
+  else stream_read_kernel<<<grid, 256>>>((const uint4 *)y, n16, dsink);
+}
+static void flush_l2(const char *f) {
+  size_t n16 = ((size_t)512 << 20) / 16;
+  stream_read_kernel<<<(unsigned)(n16 / 1024), 256>>>((const uint4 *)f, n16, dsink);
+}
+/* median of 3: kind 0 read between, 1 write between, 2 cold (flush only) */
+static double reuse_point(char *buf, size_t N, size_t D, int kind, double *gt_med) {
+  char *f = buf, *x = buf + ((size_t)1 << 30), *y = buf + ((size_t)2 << 30);
+  std::vector<double> v, w;
+  for (int r = 0; r < 3; r++) {
+    flush_l2(f);
+    if (kind < 2) {
+      stream_read_kernel<<<(unsigned)((N / 16 + 1023) / 1024), 256>>>((const uint4 *)x, N / 16, dsink);
+      other_traffic(y, D, kind);
+    }
+    double g, us = reread_us(x, N, &g);
+    v.push_back(us), w.push_back(g);
+  }
+  std::sort(v.begin(), v.end()), std::sort(w.begin(), w.end());
+  *gt_med = w[1];
+  return v[1];
+}
+static void sec_l2reuse(char *buf) {
+  CK(cudaMalloc(&dgt, 2 * 4096 * 8));
+  const int Ns[] = {4, 8, 16, 24, 32, 40, 48, 64};
+  const int Ds[] = {0, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48, 64, 96, 128};
+  double g, rate_l2 = 0;
+  {
+    size_t N = (size_t)8 << 20;
+    double us = reuse_point(buf, N, 0, 0, &g);
+    rate_l2 = N / us; /* B/us */
+  }
+  for (int n : Ns) {
+    size_t N = (size_t)n << 20;
+    double t_cold = reuse_point(buf, N, 0, 2, &g), t_l2 = N / rate_l2;
+    char key[80], how[400];
+    snprintf(key, sizeof key, "l2reuse_cold_n%d_us", n);
+    snprintf(how, sizeof how,
+             "re-read of %d MiB (4 CTAs of 512 an SM, every SM, 4 loads a thread in flight) after a 512 MiB flush read, no first read: max CTA clock64 "
+             "span / clock (median of 3; %%globaltimer span %.2f us)",
+             n, g);
+    emit(key, t_cold, "us", how);
+    for (int kind = 0; kind < 2; kind++)
+      for (int d : Ds) {
+        if (kind == 1 && d == 0) continue; /* D = 0 is the same point for both kinds */
+        size_t D = (size_t)d << 20;
+        double t = reuse_point(buf, N, D, kind, &g);
+        snprintf(key, sizeof key, "l2reuse_%s_n%d_d%d_us", kind ? "w" : "r", n, d);
+        snprintf(how, sizeof how,
+                 "flush, read X (%d MiB), %s %d MiB of other cold data (one pass, 16 B a thread x 4), re-read X timed as l2reuse_cold "
+                 "(median of 3; %%globaltimer span %.2f us)",
+                 n, kind ? "write" : "read", d, g);
+        emit(key, t, "us", how);
+        snprintf(key, sizeof key, "l2reuse_%s_n%d_d%d_hit", kind ? "w" : "r", n, d);
+        snprintf(how, sizeof how,
+                 "share of the re-read served from L2: (t_cold - t) / (t_cold - t_l2), t_cold %.2f us, t_l2 %.2f us (N at the 8 MiB D 0 "
+                 "re-read's rate, %.0f B/us)",
+                 t_cold, t_l2, rate_l2);
+        emit(key, (t_cold - t) / (t_cold - t_l2), "fraction", how);
+      }
+  }
+  CK(cudaFree(dgt));
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: timing_micro OUT.tsv [SECTION...]   (sections: base mma cpasync l2warm l1 rowchain zfill l2write intf alu loop mufu alushare hbmmix l2reuse; default all)\n");
     return 2;
   }
   auto want = [&](const char *sec) {
@@ -1811,6 +1986,15 @@ int main(int argc, char **argv) {
   if (want("mufu")) sec_mufu();
   if (want("alushare")) sec_alushare();
   if (want("imadw")) sec_imadw();
+  if (want("hbmmix") || want("l2reuse")) {
+    size_t big = (size_t)4 << 30;
+    char *buf;
+    CK(cudaMalloc(&buf, big));
+    CK(cudaMemset(buf, 0x3c, big));
+    if (want("hbmmix")) sec_hbmmix(buf);
+    if (want("l2reuse")) sec_l2reuse(buf);
+    CK(cudaFree(buf));
+  }
   if (want("cpasync") || want("l2warm") || want("l1") || want("zfill") || want("l2write")) {
     size_t big = (size_t)4 << 30;
     char *buf;

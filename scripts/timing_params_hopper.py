@@ -33,6 +33,7 @@ M6 = micro("h200_micro_run6.tsv")  # run 6 (t47r): issue/latency interference (i
 M8 = micro("h200_micro_run8.tsv")  # run 8 (t47s): FADD/FMUL finite, IMAD mixes, a loop trip
 M10 = micro("h200_micro_run10.tsv")  # run 10 (t47v): the MUFU.EX2 share of a fixed 64-instruction trip (mufu)
 M13 = micro("h200_micro_run13.tsv")  # run 13 (t47i): the IMAD pipe's high-half and wide forms (imadw)
+M14 = micro("h200_micro_run14.tsv")  # run 14 (t47l): HBM read/write mixes (hbmmix), L2 reuse against the bytes in between (l2reuse)
 
 
 def meas4(key, note=""):
@@ -170,18 +171,29 @@ def rows(gpu):
     else:
         P("clock_ghz", r(CLK / 1000, 3), "GHz", meas("clock_mhz", "the H100 SXM5's max boost is also 1980 MHz (datasheet); not measured on an H100"))
         P("hbm_bytes_per_s", "3.35e12", "B/s", "datasheet: H100 SXM5 HBM3, 3.35 TB/s (not measured: no H100 lent)")
+    # HBM (t47l, run 14): streams over 1 GiB arrays, graph-replayed, reads only, writes only and three
+    # mixes; the model's cost per DRAM byte is 1 / efficiency, linear in the store share between these
+    carried = "" if h200 else "; HBM3e's share carried to HBM3, not measured"
     reads = [m["hbm_read_bytes_per_s"] for m in (M1, M2, M)]
-    eff = sum(reads) / len(reads) / 4.8e12
-    P("hbm_efficiency", r(eff, 3), "fraction",
-      f"{SRC} hbm_read_bytes_per_s: 4 GiB read stream, " + ", ".join(f"{x / 1e12:.2f}" for x in reads) +
-      f" TB/s in three runs, mean / 4.8 TB/s; a copy stream moved {M['hbm_copy_bytes_per_s'] / 1e12:.2f} TB/s (read+write, "
-      f"{M['hbm_copy_bytes_per_s'] / 4.8e12:.2f})" + ("" if h200 else "; HBM3e's share carried to HBM3, not measured") + ")")
-    cp = M["hbm_copy_bytes_per_s"] / 4.8e12
-    wr = 1 / (2 / cp - 1 / eff)
-    P("hbm_write_efficiency", r(wr, 3), "fraction",
-      f"derived: {SRC} hbm_copy_bytes_per_s: a copy stream moved {M['hbm_copy_bytes_per_s'] / 1e12:.2f} TB/s read+write ({cp:.3f} of 4.8 TB/s); "
-      f"equal read and write bytes at read efficiency {eff:.3f} leave 1 / (2 / {cp:.3f} - 1 / {eff:.3f}) = {wr:.3f} for writes"
-      + ("" if h200 else "; HBM3e's share carried to HBM3, not measured") + ")")
+    SRC14 = SRC.replace("h200_micro.tsv", "h200_micro_run14.tsv")
+    mix = {k: M14[f"hbmmix_{k}_bytes_per_s"] / 4.8e12 for k in ("r", "w", "r2w1", "r1w1", "r1w2", "r2", "w2")}
+    P("hbm_efficiency", r(mix["r"], 3), "fraction",
+      f"{SRC14} hbmmix_r_bytes_per_s: a 1 GiB read stream (16 B loads, 4 a thread), 4 launches in a CUDA graph, "
+      f"{M14['hbmmix_r_bytes_per_s'] / 1e12:.2f} TB/s / 4.8 TB/s; two 1 GiB arrays {M14['hbmmix_r2_bytes_per_s'] / 1e12:.2f}; "
+      f"until t47l the mean of runs 1-3's single 4 GiB read launch (events, one load in flight a thread), "
+      + ", ".join(f"{x / 1e12:.2f}" for x in reads) + f" TB/s, {sum(reads) / len(reads) / 4.8e12:.3f}" + carried + ")")
+    P("hbm_write_efficiency", r(mix["w"], 3), "fraction",
+      f"{SRC14} hbmmix_w_bytes_per_s: a 1 GiB write stream (st.global.v4, 4 a thread), graph-replayed, "
+      f"{M14['hbmmix_w_bytes_per_s'] / 1e12:.2f} TB/s / 4.8 TB/s (two arrays {M14['hbmmix_w2_bytes_per_s'] / 1e12:.2f}): writes alone "
+      f"stream as fast as reads; mixing them costs (hbm_mix_*). Until t47l 0.74, derived from run 3's copy stream "
+      f"({M['hbm_copy_bytes_per_s'] / 1e12:.2f} TB/s) as if a mix were the sum of a read and a write rate" + carried + ")")
+    for name, k, what in (("hbm_mix_2r1w_efficiency", "r2w1", "two read arrays and one written (c = a ^ b)"),
+                          ("hbm_mix_1r1w_efficiency", "r1w1", "one read and one written (c = a)"),
+                          ("hbm_mix_1r2w_efficiency", "r1w2", "one read and two written (c = d = a)")):
+        P(name, r(mix[k], 3), "fraction",
+          f"{SRC14} hbmmix_{k}_bytes_per_s: {what}, 1 GiB each, graph-replayed: {M14[f'hbmmix_{k}_bytes_per_s'] / 1e12:.2f} TB/s "
+          f"read + write / 4.8 TB/s; the model's cost per DRAM byte is 1 / efficiency, linear in the store share between "
+          f"the measured shares 0, 1/3, 1/2, 2/3, 1 (tm_hbm_cost)" + carried + ")")
     P("l2_bytes", 50331648, "B", f"datasheet: {'H200 SXM' if h200 else 'H100 SXM5'}, 50 MB L2")
     l2 = M["tma2d_bytes_per_clk_allsm_l2"] * 132
     P("l2_bytes_per_clk", r(l2), "B/clk",

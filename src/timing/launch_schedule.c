@@ -481,6 +481,21 @@ double tm_list_schedule_staggered(const double *d, uint64_t n, uint64_t slots, u
  * stores at l2_write_bytes_per_clk (t47h2: the H200 writes a re-launched
  * stream at about half its read rate, run 5's l2warm_write_us_*; a copy
  * stream's time is close to the two added: docs/timing.md) */
+/* the HBM's time per DRAM byte (x 1 / hbm_bytes_per_s) at a store share w: 1 / efficiency at the
+ * measured mixes (run 14's hbmmix: reads only, 2 reads : 1 write, 1 : 1, 1 : 2, writes only), linear
+ * in w between them. A .def whose mixes were not measured carries the values its two ends give
+ * (1 - w) / read + w / write at those points, which this reproduces (t47l) */
+double tm_hbm_cost(const tm_params *p, double w) {
+  if (w < 0) w = 0;
+  if (w > 1) w = 1;
+  const double x[5] = {0, 1.0 / 3, 0.5, 2.0 / 3, 1};
+  const double c[5] = {1 / p->hbm_efficiency, 1 / p->hbm_mix_2r1w_efficiency, 1 / p->hbm_mix_1r1w_efficiency,
+                       1 / p->hbm_mix_1r2w_efficiency, 1 / p->hbm_write_efficiency};
+  unsigned i = 0;
+  while (i < 3 && w > x[i + 1]) i++;
+  return c[i] + (c[i + 1] - c[i]) * (w - x[i]) / (x[i + 1] - x[i]);
+}
+
 double tm_l2_cycles(const tm_params *p, double traffic, double stores) {
   if (stores > traffic) stores = traffic;
   if (stores < 0) stores = 0;
@@ -520,7 +535,7 @@ tc5_status tm_launch_finish(tm_launch *l, tc5_timing_result *res, tc5_diag *diag
   /* reads and writes at their own efficiencies: DRAM's bytes split as the
    * launch's global traffic is (stores' share of it) */
   double wfrac = gbytes > 0 ? l->gst_bytes * scale / gbytes : 0;
-  double hbm_cyc = (dram * (1 - wfrac) / p->hbm_efficiency + dram * wfrac / p->hbm_write_efficiency) / p->hbm_bytes_per_s * clk;
+  double hbm_cyc = dram * tm_hbm_cost(p, wfrac) / p->hbm_bytes_per_s * clk;
   double l2_cyc = tm_l2_cycles(p, gbytes, l->gst_bytes * scale);
   double T = dmax(make, dmax(hbm_cyc, l2_cyc));
   memset(res, 0, sizeof *res);

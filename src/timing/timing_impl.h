@@ -14,7 +14,7 @@ typedef struct tm_param_row {
 
 /* every parameter the model reads (the .def rows' names) */
 #define TM_FIELDS                                                                                           \
-  TM_FIELD(sm_count) TM_FIELD(clock_ghz) TM_FIELD(hbm_bytes_per_s) TM_FIELD(hbm_efficiency) TM_FIELD(hbm_write_efficiency) TM_FIELD(l2_bytes) \
+  TM_FIELD(sm_count) TM_FIELD(clock_ghz) TM_FIELD(hbm_bytes_per_s) TM_FIELD(hbm_efficiency) TM_FIELD(hbm_write_efficiency) TM_FIELD(hbm_mix_2r1w_efficiency) TM_FIELD(hbm_mix_1r1w_efficiency) TM_FIELD(hbm_mix_1r2w_efficiency) TM_FIELD(l2_bytes) \
   TM_FIELD(l2_bytes_per_clk) TM_FIELD(l2_latency) TM_FIELD(dram_latency) TM_FIELD(smem_per_sm)               \
   TM_FIELD(smem_per_cta_reserved) TM_FIELD(regs_per_sm) TM_FIELD(reg_alloc_unit) TM_FIELD(max_threads_per_sm) \
   TM_FIELD(max_ctas_per_sm) TM_FIELD(schedulers) TM_FIELD(issue_int) TM_FIELD(issue_fp32)                    \
@@ -214,6 +214,10 @@ double tm_issue_queue(double P, double S, double n, double beta);
 double tm_issue_tc_queue(double P, double S, double T, double n, double beta);
 /* launch_schedule.c: DRAM bytes of the launch from its footprint and global traffic (L2 state, overflow) */
 double tm_dram_bytes(const tm_launch *l, double traffic);
+/* the HBM's cost of one DRAM byte, in units of 1 / hbm_bytes_per_s, at a store share W of
+ * the traffic (t47l): 1 / efficiency, piecewise linear in W through the measured streams'
+ * points W = 0, 1/3, 1/2, 2/3, 1 (reads only, 2:1, 1:1, 1:2, writes only) */
+double tm_hbm_cost(const tm_params *p, double w);
 /* sass_weights.c: l->issue_w from l->s.sass (a PTX line's SASS count shared by the line's instructions) */
 /* warp_clock.c: the class's SASS has a fixed latency (covered by ptxas's stall counts) */
 bool tm_fixed_latency(unsigned cls);

@@ -1044,8 +1044,10 @@ static void test_l2_state(void **state) {
 }
 
 /* HBM: a launch of one CTA over a 1 GiB footprint is HBM-bound; its
- * DRAM bytes split as its traffic: reads at 0.931, writes at 0.74 of
- * 4.8 TB/s, 1.98 GHz: cycles = 2^30 (r / 0.931 + w / 0.74) / 4.8e12 * 1.98e9 */
+ * DRAM bytes at the efficiency of its store share (run 14's streams, t47l):
+ * reads only 0.971, writes only 0.963, half each 0.848 of 4.8 TB/s, 1.98 GHz:
+ * cycles = 2^30 / efficiency / 4.8e12 * 1.98e9 (until t47l reads at 0.931 and
+ * writes at 0.74 added: 475744.90, 598538.52, 537141.71) */
 static double hbm_launch(uint8_t c0, uint8_t c1) {
   fake f;
   memset(&f, 0, sizeof f);
@@ -1069,9 +1071,9 @@ static void test_hbm_read_write(void **state) {
   (void)state;
   double rd = hbm_launch(TM_C_LD_GLOBAL, TM_C_LD_GLOBAL), wr = hbm_launch(TM_C_ST_GLOBAL, TM_C_ST_GLOBAL),
          cp = hbm_launch(TM_C_LD_GLOBAL, TM_C_ST_GLOBAL);
-  assert_true(fabs(rd - 475744.90) < 0.01);  /* 2^30 / 0.931 / 4.8e12 * 1.98e9 */
-  assert_true(fabs(wr - 598538.52) < 0.01);  /* 2^30 / 0.74 / 4.8e12 * 1.98e9 */
-  assert_true(fabs(cp - 537141.71) < 0.01);  /* half each */
+  assert_true(fabs(rd - 456146.76) < 0.01);  /* 2^30 / 0.971 / 4.8e12 * 1.98e9 */
+  assert_true(fabs(wr - 459936.14) < 0.01);  /* 2^30 / 0.963 / 4.8e12 * 1.98e9 */
+  assert_true(fabs(cp - 522309.55) < 0.01);  /* half each: 2^30 / 0.848 / 4.8e12 * 1.98e9 */
 }
 
 /* sampling by grid column: a causal-style grid of 8 query blocks (dimension
@@ -1598,6 +1600,29 @@ static void test_l2_write(void **state) {
   assert_true(p.l2_write_bytes_per_clk == p.l2_bytes_per_clk);
 }
 
+/* HBM read/write mixes (t47l, run 14), hand-computed from the H200's rows: reads only 0.971, 2:1
+ * 0.905, 1:1 0.848, 1:2 0.81, writes only 0.963; the cost of a DRAM byte (x 1 / hbm_bytes_per_s) is
+ * 1 / efficiency at those store shares (0, 1/3, 1/2, 2/3, 1), linear between: w = 1/4 is 3/4 of the
+ * way from 0 to 1/3, w = 5/12 half-way from 1/3 to 1/2, w = 5/6 half-way from 2/3 to 1; shares outside
+ * [0, 1] clamp. The B200 (mixes not measured) keeps its two-rate law: (1 - w) / 0.907 + w / 0.74 */
+static void test_hbm_mix(void **state) {
+  (void)state;
+  tm_params p;
+  assert_int_equal(tm_params_load("h200", &p), TC5_OK);
+  assert_true(p.hbm_efficiency == 0.971 && p.hbm_write_efficiency == 0.963);
+  assert_true(fabs(tm_hbm_cost(&p, 0) - 1 / 0.971) < 1e-12);
+  assert_true(fabs(tm_hbm_cost(&p, 1.0 / 3) - 1 / 0.905) < 1e-12);
+  assert_true(fabs(tm_hbm_cost(&p, 0.5) - 1 / 0.848) < 1e-12);
+  assert_true(fabs(tm_hbm_cost(&p, 2.0 / 3) - 1 / 0.81) < 1e-12);
+  assert_true(fabs(tm_hbm_cost(&p, 1) - 1 / 0.963) < 1e-12);
+  assert_true(fabs(tm_hbm_cost(&p, 0.25) - (1 / 0.971 + 0.75 * (1 / 0.905 - 1 / 0.971))) < 1e-12);
+  assert_true(fabs(tm_hbm_cost(&p, 5.0 / 12) - (1 / 0.905 + 1 / 0.848) / 2) < 1e-12);
+  assert_true(fabs(tm_hbm_cost(&p, 5.0 / 6) - (1 / 0.81 + 1 / 0.963) / 2) < 1e-12);
+  assert_true(tm_hbm_cost(&p, -1) == tm_hbm_cost(&p, 0) && tm_hbm_cost(&p, 2) == tm_hbm_cost(&p, 1));
+  assert_int_equal(tm_params_load("b200", &p), TC5_OK);
+  for (double w = 0; w <= 1; w += 0.125) assert_true(fabs(tm_hbm_cost(&p, w) - ((1 - w) / 0.907 + w / 0.74)) < 1e-9);
+}
+
 /* the issue slot's queue (t47r), hand-computed: P = 100, S = 20 (Z = 80),
  * n = 3, beta = 1: R(1) = 20, Q(1) = 20/100 = 0.2; R(2) = 20 x 1.2 = 24,
  * Q(2) = 2 x 24/104 = 6/13; R(3) = 20 x 19/13 = 380/13 = 29.2308, so D =
@@ -1872,7 +1897,7 @@ int main(void) {
     cmocka_unit_test(test_ptxas_order),
     cmocka_unit_test(test_imad_pipe),
     cmocka_unit_test(test_imad_wide),
-      cmocka_unit_test(test_l2_write),        cmocka_unit_test(test_cp_async_zfill),
+      cmocka_unit_test(test_l2_write),        cmocka_unit_test(test_hbm_mix),        cmocka_unit_test(test_cp_async_zfill),
       cmocka_unit_test(test_launch_stagger),
       cmocka_unit_test(test_occupancy),       cmocka_unit_test(test_list_schedule),
       cmocka_unit_test(test_dependent_chain), cmocka_unit_test(test_tma_load),
