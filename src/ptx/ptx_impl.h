@@ -251,6 +251,8 @@ typedef struct ptx_launch {
   uint32_t *shared_addr;    /* per variable: its shared address for this entry */
   uint32_t threads_per_cta, warps_per_cta;
   uint32_t reg_lo, reg_hi;  /* the registers the entry and the .funcs touch: a warp's window */
+  bool tmem_used;           /* an instruction of the module names Tensor Memory (tcgen05.*): else no CTA
+                               gets one (its 320 KiB set up and freed a CTA: issue 50, speed) */
   uint64_t max_steps;
   /* the first error stops every worker */
   int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */
