@@ -565,12 +565,10 @@ static PTX_EXEC(x_bfe) {
     uint64_t v = a[l];
     unsigned top = pos + len - 1 > msb ? msb : pos + len - 1;
     uint64_t sbit = (!s || len == 0) ? 0 : (v >> top) & 1;
-    uint64_t r = 0;
-    for (unsigned i = 0; i <= msb; i++) {
-      uint64_t bit = (i < len && pos + i <= msb) ? (v >> (pos + i)) & 1 : sbit;
-      r |= bit << i;
-    }
-    d[l] = r;
+    /* bits pos .. pos + n - 1 of v (n: those of the len inside the register), then sbit up to msb */
+    unsigned n = pos > msb ? 0 : len < W - pos ? len : W - pos;
+    uint64_t low = n >= 64 ? ~0ull : (1ull << n) - 1, all = W >= 64 ? ~0ull : (1ull << W) - 1;
+    d[l] = (n ? (v >> pos) & low : 0) | (sbit ? all & ~low : 0);
   });
   return PX_NEXT;
 }

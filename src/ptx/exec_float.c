@@ -129,26 +129,38 @@ static inline float f32_apply(unsigned op, uint32_t mods, float x, float y, floa
   if (mods & F_SAT) r = sat32(r);
   return r;
 }
-/* add, sub, mul and fma to nearest without modifiers, one loop each (the
- * common forms; f32_apply's result for them) */
+/* add, sub, mul, fma, min and max to nearest without modifiers, one loop
+ * each (the common forms; f32_apply's result for them) */
 #define F32_PLAIN(n, lo_of, hi_of, put)                                                      \
   do {                                                                                      \
     switch (op) {                                                                           \
-    case OP_ADD: PTX_LANES(mask, put(n, f32_of(lo_of(a)) + f32_of(lo_of(b)), f32_of(hi_of(a)) + f32_of(hi_of(b)))); break; \
-    case OP_SUB: PTX_LANES(mask, put(n, f32_of(lo_of(a)) - f32_of(lo_of(b)), f32_of(hi_of(a)) - f32_of(hi_of(b)))); break; \
-    case OP_MUL: PTX_LANES(mask, put(n, f32_of(lo_of(a)) * f32_of(lo_of(b)), f32_of(hi_of(a)) * f32_of(hi_of(b)))); break; \
+    case OP_ADD: PTX_LANES(mask, put(n, F32_IN(lo_of(a)) + F32_IN(lo_of(b)), F32_IN(hi_of(a)) + F32_IN(hi_of(b)))); break; \
+    case OP_SUB: PTX_LANES(mask, put(n, F32_IN(lo_of(a)) - F32_IN(lo_of(b)), F32_IN(hi_of(a)) - F32_IN(hi_of(b)))); break; \
+    case OP_MUL: PTX_LANES(mask, put(n, F32_IN(lo_of(a)) * F32_IN(lo_of(b)), F32_IN(hi_of(a)) * F32_IN(hi_of(b)))); break; \
+    case OP_MIN: PTX_LANES(mask, put(n, fmin_ptx(F32_IN(lo_of(a)), F32_IN(lo_of(b))), fmin_ptx(F32_IN(hi_of(a)), F32_IN(hi_of(b))))); break; \
+    case OP_MAX: PTX_LANES(mask, put(n, fmax_ptx(F32_IN(lo_of(a)), F32_IN(lo_of(b))), fmax_ptx(F32_IN(hi_of(a)), F32_IN(hi_of(b))))); break; \
     default:                                                                                \
-      PTX_LANES(mask, put(n, fmaf(f32_of(lo_of(a)), f32_of(lo_of(b)), f32_of(lo_of(c))),     \
-                          fmaf(f32_of(hi_of(a)), f32_of(hi_of(b)), f32_of(hi_of(c)))));      \
+      PTX_LANES(mask, put(n, fmaf(F32_IN(lo_of(a)), F32_IN(lo_of(b)), F32_IN(lo_of(c))),     \
+                          fmaf(F32_IN(hi_of(a)), F32_IN(hi_of(b)), F32_IN(hi_of(c)))));      \
       break;                                                                                \
     }                                                                                       \
   } while (0)
+/* the operand and result of a plain form (.ftz: subnormals to zero of their sign, in and out) */
+#define F32_IN(x) (ftz ? f32_of(ftz_bits((uint32_t)(x))) : f32_of(x))
+#define F32_OUT(f) (ftz ? bits_f32(f32_of(ftz_bits(f32_bits(f)))) : bits_f32(f))
+/* ftz32 on the bits: a zero exponent keeps the sign alone */
+static inline uint32_t ftz_bits(uint32_t u) { return (u & 0x7f800000u) ? u : u & 0x80000000u; }
+static inline uint32_t f32_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
 #define F32_LO(x) ((x)[l])
 #define F32_HI(x) ((x)[l] >> 32)
-#define F32_PUT1(n, lo, hi) (d[l] = bits_f32(lo))
-#define F32_PUT2(n, lo, hi) (d[l] = bits_f32(hi) << 32 | bits_f32(lo))
+#define F32_PUT1(n, lo, hi) (d[l] = F32_OUT(lo))
+#define F32_PUT2(n, lo, hi) (d[l] = F32_OUT(hi) << 32 | F32_OUT(lo))
 static bool f32_plain(unsigned op, uint32_t mods, unsigned rnd) {
-  return mods == 0 && rnd == FE_TONEAREST && (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_FMA);
+  return (mods & ~(uint32_t)F_FTZ) == 0 && rnd == FE_TONEAREST && op != OP_DIV;
 }
 
 static PTX_EXEC(x_f32op) {
@@ -158,7 +170,9 @@ static PTX_EXEC(x_f32op) {
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
   if (f32_plain(op, mods, in->aux)) {
-    F32_PLAIN(1, F32_LO, F32_LO, F32_PUT1);
+    bool ftz = mods & F_FTZ; /* two loops: the compiler keeps the test out of them */
+    if (ftz) F32_PLAIN(1, F32_LO, F32_LO, F32_PUT1);
+    else F32_PLAIN(1, F32_LO, F32_LO, F32_PUT1);
     return PX_NEXT;
   }
   WITH_ROUND(in->aux, PTX_LANES(mask, { d[l] = bits_f32(f32_apply(op, mods, f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); }));
@@ -189,7 +203,9 @@ static PTX_EXEC(x_f32x2op) {
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
   if (f32_plain(op, mods, in->aux)) {
-    F32_PLAIN(2, F32_LO, F32_HI, F32_PUT2);
+    bool ftz = mods & F_FTZ;
+    if (ftz) F32_PLAIN(2, F32_LO, F32_HI, F32_PUT2);
+    else F32_PLAIN(2, F32_LO, F32_HI, F32_PUT2);
     return PX_NEXT;
   }
   WITH_ROUND(in->aux, PTX_LANES(mask, {
@@ -301,6 +317,19 @@ static PTX_EXEC(x_sfu) {
   tc5__sfu_fn f = tc5__sfu_fn_of((tc5_sfu_op)in->aux);
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = in->nops > 2 ? PTX_R(w, in->o[2].reg) : a;
+  tc5__sfu_rcp_fn rcp;
+  tc5__sfu_by_fn by;
+  tc5__sfu_div_steps((tc5_sfu_op)in->aux, &rcp, &by);
+  if (rcp) { /* div.full: the divisor's reciprocal once for lanes of one divisor (a row's sum) */
+    uint32_t last = 0, r = 0;
+    bool have = false;
+    PTX_LANES(mask, {
+      uint32_t bl = (uint32_t)b[l];
+      if (!have || bl != last) r = rcp(bl), last = bl, have = true;
+      d[l] = by((uint32_t)a[l], bl, r);
+    });
+    return PX_NEXT;
+  }
   PTX_LANES(mask, d[l] = f(a[l], b[l]));
   return PX_NEXT;
 }

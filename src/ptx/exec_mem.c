@@ -181,19 +181,27 @@ static PTX_EXEC(x_ld) {
   unsigned eb = in->aux, nv = in->vec;
   const tc5_ptx_module *m = w->cta->L->m;
   const uint32_t *vr = dst->kind == PO_VEC ? m->vregs + dst->vec : &dst->reg;
-  bool sgn = in->mods & 1;
+  bool sgn = in->mods & 1, global = in->space == PS_GLOBAL;
   if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
+  uint64_t *dk[8], mk[8]; /* each element's register and its width's mask */
+  for (unsigned k = 0; k < nv && k < 8; k++) {
+    unsigned rb = m->reg_bits[vr[k]];
+    dk[k] = PTX_R(w, vr[k]);
+    mk[k] = rb < 64 ? (1ull << rb) - 1 : ~0ull;
+  }
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
-    const uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
-    if (!p) return PX_ERROR;
+    const uint8_t *p = global ? global_fast(w, addr, eb * nv) : NULL; /* the warp's last buffer */
+    if (!p) {
+      p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
+      if (!p) return PX_ERROR;
+      if (global) remember_region(w, addr);
+    }
     for (unsigned k = 0; k < nv; k++) {
       uint64_t v = 0;
       memcpy(&v, p + k * eb, eb);
-      unsigned rb = m->reg_bits[vr[k]];
       if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
-      if (rb < 64) v &= (1ull << rb) - 1;
-      PTX_R(w, vr[k])[l] = v;
+      dk[k][l] = v & mk[k];
     }
   });
   return PX_NEXT;
@@ -204,10 +212,15 @@ static PTX_EXEC(x_st) {
   unsigned eb = in->aux, nv = in->vec;
   const uint32_t *vr = src->kind == PO_VEC ? w->cta->L->m->vregs + src->vec : &src->reg;
   if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
+  bool global = in->space == PS_GLOBAL;
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
-    uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
-    if (!p) return PX_ERROR;
+    uint8_t *p = global ? global_fast(w, addr, eb * nv) : NULL; /* the warp's last buffer */
+    if (!p) {
+      p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
+      if (!p) return PX_ERROR;
+      if (global) remember_region(w, addr);
+    }
     for (unsigned k = 0; k < nv; k++) {
       uint64_t v = PTX_R(w, vr[k])[l];
       memcpy(p + k * eb, &v, eb);
