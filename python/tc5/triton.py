@@ -1452,8 +1452,8 @@ def torch_cuda_shim():
                     t.zero_()
             return t
         n = t.numel() * t.element_size()
-        with no_dispatch():  # the shim's own copy: no library's copy_ kernel (tc5.device's mode) for it
-            buf = torch.empty(n + 512, dtype=torch.uint8)
+        with no_dispatch(), unfilled():  # the shim's own copy: no library's copy_ kernel (tc5.device's mode) for it
+            buf = torch.empty(n + 512, dtype=torch.uint8)  # every byte written below (or undefined: "none")
             off = (-buf.data_ptr()) % 512
             out = buf[off:off + n].view(t.dtype).view(t.shape)
             if fill == "zero":
@@ -1461,6 +1461,21 @@ def torch_cuda_shim():
             elif fill != "none":
                 out.copy_(t)
         return out
+
+    @contextlib.contextmanager
+    def unfilled():
+        """torch.empty without deterministic mode's fill of uninitialised memory (a test's
+        torch.use_deterministic_algorithms(True)): for memory the shim writes whole itself"""
+        det = getattr(torch.utils, "deterministic", None)
+        old = getattr(det, "fill_uninitialized_memory", None)
+        if old is None or not old:
+            yield
+            return
+        det.fill_uninitialized_memory = False
+        try:
+            yield
+        finally:
+            det.fill_uninitialized_memory = old
 
     def fresh_factory(func, kwargs):
         """(the factory to call, aligned's fill) for a "cuda" tensor factory (issue 50, speed): zeros
@@ -1491,7 +1506,9 @@ def torch_cuda_shim():
             if "device" in kwargs and cpu(dev) is not kwargs["device"]:
                 kwargs["device"] = cpu(dev)
                 make, fill = fresh_factory(func, kwargs)
-                return aligned(make(*args, **kwargs), fill)
+                with unfilled() if fill == "zero" else contextlib.nullcontext():  # zeroed below
+                    t = make(*args, **kwargs)
+                return aligned(t, fill)
             name = getattr(func, "__name__", "")
             if name == "cuda":
                 return args[0]
