@@ -154,7 +154,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     if (c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
     if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
-    tins += (uint64_t)__builtin_popcount(mask);
+    tins += mask == 0xFFFFFFFFu ? 32u : (uint64_t)__builtin_popcount(mask); /* no popcnt instruction assumed */
     if (r == PX_NEXT) {
       advance(w, active, pc);
       continue;
