@@ -289,6 +289,26 @@ static PTX_EXEC(x_h16op) {
   unsigned n = in->vec, op = in->aux2;
   bool relu = in->mods & F_RELU, sat = in->mods & F_SAT, nan = in->mods & F_NAN, xs = in->mods & F_XORSIGN;
   tc5_type t = bf ? TC5_BF16 : TC5_F16;
+  if (!relu && !sat && !nan && !xs && op != OP_MIN && op != OP_MAX) {
+    /* the plain forms: one loop an operator (round_odd inlined for it), the same results */
+#define H16_LOOP(OPC, ZOF)                                                                       \
+  PTX_LANES(mask, {                                                                             \
+    uint64_t r = 0;                                                                             \
+    for (unsigned k = 0; k < n; k++) {                                                          \
+      double x = dec16(a[l] >> (16 * k), bf), y = dec16(b[l] >> (16 * k), bf), z = ZOF;         \
+      r |= (uint64_t)tc5__half_encode_rn(round_odd(OPC, x, y, z), bf) << (16 * k);              \
+    }                                                                                           \
+    d[l] = r;                                                                                   \
+  })
+    switch (op) {
+    case OP_ADD: H16_LOOP(OP_ADD, 0.0); break;
+    case OP_SUB: H16_LOOP(OP_SUB, 0.0); break;
+    case OP_MUL: H16_LOOP(OP_MUL, 0.0); break;
+    default: H16_LOOP(op, dec16(c[l] >> (16 * k), bf)); break;
+    }
+#undef H16_LOOP
+    return PX_NEXT;
+  }
   PTX_LANES(mask, {
     uint64_t r = 0;
     for (unsigned k = 0; k < n; k++) {
