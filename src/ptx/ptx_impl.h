@@ -324,7 +324,7 @@ typedef struct ptx_warp {
   /* branch results (PX_BRANCH) */
   uint32_t br_taken;
   uint32_t br_target;
-  const struct ptx_region *region; /* the global buffer of the last access */
+  const struct ptx_region *region[4]; /* the global buffers of the last accesses, newest first */
   uint8_t *local;       /* 32 x local_bytes */
   uint32_t local_bytes;
   uint8_t depth[32];    /* call depth of each thread */
