@@ -462,7 +462,7 @@ int cmd_run(int argc, char **argv) {
     uint16_t *sass = NULL; /* ptxas's SASS per PTX line, else one issue per PTX instruction */
     uint32_t nsl = 0;
     if (!tc5_timing_ptxas_sass((const char *)text, len, tgpu, &sass, &nsl, NULL))
-      cfg.timing_sass = sass, cfg.timing_sass_lines = nsl;
+      cfg.timing_sass = sass, cfg.timing_sass_lines = nsl, cfg.timing_sass_stall = sass + nsl;
   }
   free(text);
   if (st) {

@@ -113,6 +113,8 @@
 #                               OUTDIR/h200_measured.tsv; gpu/r2p_mask.cu's timed kernels from
 #                               their nvcc PTX (tests/data/timing/mask): OUTDIR/mask_measured.tsv;
 #                               the clocks seen (OUTDIR/smi.csv)
+#   gpu/run.sh timing OUTDIR SET...  those sets only (h200, mask, heldout: issue 47's held-out kernels,
+#                               tests/data/timing/heldout, scripts/timing_heldout.py: OUTDIR/h200_heldout_measured.tsv)
 #   gpu/run.sh liger [OUTDIR]   Liger-Kernel 0.8.5's tests that fail on tc5 (tests/data/liger/h200_ids.txt),
 #                               natively with the installed PyTorch and Triton, from the release's sdist
 #                               (TC5_LIGER_SDIST, SHA-256 checked; gpu/liger_h200.sh): OUTDIR/h200_verdicts.tsv,
@@ -383,9 +385,11 @@ case "$what" in
       > "$out/smi.csv" &
     smi=$!
     rc=0
-    for set in h200 mask; do
+    if [ $# -ge 2 ]; then shift 2; else shift $#; fi
+    for set in ${@:-h200 mask}; do
       data=tests/data/timing/$set
-      [ $set = h200 ] && tsv="$out/h200_measured.tsv" || tsv="$out/mask_measured.tsv"
+      case $set in h200) tsv="$out/h200_measured.tsv" ;; heldout) tsv="$out/h200_heldout_measured.tsv" ;;
+        *) tsv="$out/${set}_measured.tsv" ;; esac
       n=$(grep -vc '^#' $data/launches.txt); i=0
       : > "$tsv"
       while [ $i -lt "$n" ]; do

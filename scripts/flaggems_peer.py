@@ -126,10 +126,6 @@ KNOWN = [
     # argument, a TypeError: the same on a B200
     (r"test_flash_mla\.py::test_flash_mla\[", "FlagGems: flash_mla has no branch for capability 10 (a B200) and "
      "its error call lacks an argument (TypeError on a B200 too)", r"backend_not_support\(\) missing"),
-    # the test's reference, torch.trace of a float16 "cuda" tensor, runs PyTorch's CPU kernel under the shim,
-    # which has no float16 trace (CUDA's has): the reference fails before FlagGems' kernel is called
-    (r"test_trace\.py::test_trace\[", "tc5 (device identity): the test's reference runs PyTorch's CPU kernels, "
-     "which lack float16 trace (CUDA's has it); not fixed", r"\"trace\" not implemented for 'Half'"),
     # empty outputs: FlagGems' generated tile returns before any launch when a repeat is 0 (TILE_DIMS (0,), (2, 0),
     # (0, 2)), and slice_backward of an out-of-range start launches a zero grid, which Triton's launcher (and
     # the door, like it) does not launch: no kernel on a GPU either
@@ -153,12 +149,13 @@ KNOWN = [
     # ("Unsupported GPU arch"), and config.py's default enable list then reads arch_name before assigning it
     (r"test_enable_api\.py::", "FlagGems: no arch for capability 10 (ARCH_MAP: 8, 9), and its config code reads "
      "arch_name unassigned then (an UnboundLocalError on a B200 too)", r"arch_name"),
-    # the test's reference calls PyTorch's CUDA-only flash attention (aten::_flash_attention_forward: CUDA, Meta);
-    # matched on the error, not on the name (test_flash_attention_forward_gqa_alibi_softcap contains the name and
-    # fails on the checker's proxy-fence in FlagGems' own kernel, Triton 3.5's: CAUSES)
-    (r"test_flash_attention\.py::", "tc5 (device identity): the test's reference calls PyTorch's CUDA-only "
-     "_flash_attention_forward (FlashAttention-2, C++/CUDA), which the shim cannot serve; not fixed",
-     r"Could not run 'aten::_flash_attention_forward'"),
+    # the test's reference calls PyTorch's CUDA-only flash attention (aten::_flash_attention_forward); tc5.device gives
+    # it PyTorch's CPU flash attention under FlashAttention-2's mask (the tests compare with a tolerance), and refuses
+    # by name what it does not define (dropout's Philox stream, variable-length batches, seqused_k, ALiBi, a paged
+    # cache, the debug mask: tc5.device_attention.SdpaRefused); matched on the error, not on the name
+    (r"test_flash_attention\.py::|test_scaled_dot_product_attention\.py::", "tc5 (device identity): the test's "
+     "reference calls PyTorch's CUDA-only _flash_attention_forward in a form tc5 does not define (FlashAttention-2's "
+     "dropout, variable-length batches, ALiBi...; refused by name)", r"SdpaRefused"),
     # flip of a one-element tensor (POINTWISE_SHAPES () and (1,), made 2-d): no dimension longer than 1 to flip,
     # and FlagGems' flip returns A.clone() before any launch
     (r"test_flip\.py::test_flip\w*\[dims\d-dtype\d+-shape[01]\]", "FlagGems: a one-element flip is a clone, "
@@ -211,12 +208,7 @@ KNOWN = [
     # output FlagGems returns before any launch (no kernel on any device)
     (r"test_index_select\.py::test_index_select\[dtype\d-0-shape0\]", "FlagGems: an empty input or output, returned "
      "before any launch (no kernel on any device)", NO_LAUNCH),
-    # torch.nn.functional.scaled_dot_product_attention is CompositeImplicitAutograd; its backend choice (sdp_utils, C++)
-    # reads the tensors' real device: the shim's are CPU tensors, so it calls _scaled_dot_product_flash_attention_for_cpu
-    # (a dispatch trace under use_gems), never FlagGems' CUDA registration of _scaled_dot_product_flash_attention
-    (r"test_scaled_dot_product_attention\.py::test_scaled_dot_product_attention_(square_qk_even_mn|nonsquare_qk)\[",
-     "tc5 (device identity): scaled_dot_product_attention picks its backend by the tensors' real device (the CPU's "
-     "flash kernel), so FlagGems' CUDA _scaled_dot_product_flash_attention is not reached; not fixed", NO_LAUNCH),
+    # (the scaled_dot_product_attention cases FlagGems' kernel did not reach: tc5's, fixed by d50; no rule)
     # FlagGems' code generator parses Python (ast) in several threads at once: CPython 3.11's ast raises a spurious
     # SystemError there (python/cpython#106905, fixed by #106906 in 3.12/3.13); the environment's Python, not tc5
     (r"test_pointwise_dynamic\.py::test_dynamic_function_with_multithread", "environment: CPython 3.11's ast under "

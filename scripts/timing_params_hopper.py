@@ -317,6 +317,24 @@ def rows(gpu):
       f"MUFU shares the FP32 pipe, not the ALU's or the dispatch. Fitted on those 54 span rows alone (least worst |error|, 0.5 steps): "
       f"median {med:.1f} %, worst {worst:.1f} % (without: {worst0:.1f} %); counted in the CTA's FP32 pipe work (U), not on the warp's "
       f"calendar (FFMA's 1 clk is not kept there either; src/timing/warp_clock.c, TM_C_SFU; t47v)")
+    P("stall_sched", 1, "flag", f"{SRC6} intf_*_c1, one CTA an SM, against the model's path: tests/data/timing/h200_intf_c1_model.tsv "
+      "column t47z, scripts/timing_intf_model.py) with the compiler's own static schedule: a PTX instruction holds its warp the stall "
+      "counts ptxas 13.0 -arch=sm_90a wrote in the control bits of its SASS (bits 105-108 of the 128-bit word: Jia et al., "
+      "arXiv:1804.06826, section 2.1; CuAssembler's CuSMVersion.splitControlCodes_7x_8x; read with nvdisasm -hex per PTX line, "
+      "src/timing/sass_weights.c tm_sass_ctrl), at least its dispatches, and a fixed-latency result (INT, IMAD, FP32, FP16x2, "
+      "FSEL, F2FP) is ready when the warp may issue again; MUFU, memory, conversions and shuffles keep their latencies "
+      "(src/timing/warp_clock.c). Run 6's 31 loops: median |error| 7.1 % (t47s) to 3.9 %, the FFMA chains 9.3 % to 2.7 % (a "
+      "chain link's 4.2 clk and a trip's branch are in the stalls). No number of its own; the local R2P kernels' executed "
+      "stall sums (4,129 and 3,959 clk a warp) are ncu's selected + wait within 6 % (scripts/timing_stall_sched.py; t47z)")
+    P("mem_space_order", 1, "flag", "compiler: ptxas 13.0 -arch=sm_90a keeps memory operations in order within a state space "
+      "(shared, global), not across them: r2p_mask's local kernels' copy loop issues its 16 LDG.E.128 and then the 16 STS.128 "
+      "(tests/data/timing/mask/r2p_mask.ptx through ptxas and nvdisasm), so a store that waits for its data lets the "
+      "instructions after it (the next loads) go first; stores and loads of one space stay in order (src/timing/warp_clock.c; "
+      "t47z; ptxas_order's rule refined)")
+    P("tc_queue", 1, "flag", "derived: the issue slot's queue law (issue_queue, beta 1: run 6's intf rows) with the SM's tensor "
+      "core as its second station: a co-resident CTA's wgmma takes its own cycles on the warp's path and waits for the others' "
+      "by the exact MVA over both stations (src/timing/launch_schedule.c tm_issue_tc_queue), not share x its cycles (the "
+      "saturated bound share x U keeps a tensor-bound kernel's); no number of its own (t47z)")
     return out
 
 

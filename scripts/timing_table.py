@@ -708,7 +708,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("predict")
     p.add_argument("--tc5", default=os.path.join(ROOT, "build", "tc5"))
-    p.add_argument("--set", default="h200", choices=["h200", "mask", "b200", "b200attn"])
+    p.add_argument("--set", default="h200", choices=["h200", "mask", "b200", "b200attn", "heldout"])
     p.add_argument("--only")
     p.add_argument("--out")
     p.add_argument("--resume", action="store_true", help="skip rows this same model already predicted")

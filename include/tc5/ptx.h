@@ -189,6 +189,12 @@ typedef struct tc5_ptx_launch_cfg {
    * instruction issues once (docs/timing.md) */
   const uint16_t *timing_sass;
   uint32_t timing_sass_lines;
+  /* the stall counts ptxas wrote in the control bits of each PTX line's
+   * SASS, summed (tc5_timing_ptxas_sass's second half: timing_sass +
+   * timing_sass_lines), timing_sass_lines entries; NULL: unknown (the
+   * model then holds a warp its dispatches; docs/timing.md "ptxas's stall
+   * schedule") */
+  const uint16_t *timing_sass_stall;
   /* polled by the thread that called tc5_ptx_launch (which runs clusters
    * too) between clusters and about every 65,536 warp-instructions it
    * runs; nonzero stops the launch: every worker stops, the launch returns

@@ -120,7 +120,11 @@ tc5_status tc5_timing_ptxas_regs(const char *ptx, size_t len, const char *entry,
  * $XDG_CACHE_HOME/tc5/sass (else ~/.cache/tc5/sass). TC5_EUNSUPPORTED
  * when either tool is missing or fails (the caller then leaves
  * cfg.timing_sass NULL and the model counts one issue per PTX instruction:
- * docs/timing.md "Issue from ptxas's SASS"). The caller frees *per_line. */
+ * docs/timing.md "Issue from ptxas's SASS"). *per_line holds 2 x *nlines
+ * entries: the counts, then (from *per_line + *nlines) the sums of the
+ * stall counts ptxas wrote in the control bits of each line's SASS (read
+ * with nvdisasm -hex; cfg.timing_sass_stall; docs/timing.md "ptxas's stall
+ * schedule"). The caller frees *per_line. */
 tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, uint16_t **per_line, uint32_t *nlines,
                                  tc5_diag *diag);
 

@@ -955,12 +955,13 @@ static PyObject *py_run_ptx(PyObject *self, PyObject *args) {
     tc5_diag sd;
     tc5_diag_init(&sd);
     if (tc5_timing_ptxas_sass(text, (size_t)len, tgpu, &sass, &nsl, &sd) == TC5_OK)
-      cfg.timing_sass = sass, cfg.timing_sass_lines = nsl;
+      cfg.timing_sass = sass, cfg.timing_sass_lines = nsl, cfg.timing_sass_stall = sass + nsl;
   }
   if (nsched) st = tc5_ptx_launch_schedules(m, &cfg, a, (unsigned)na, NULL, nsched, &sr, NULL, &dg);
   else st = tc5_ptx_launch(m, &cfg, a, (unsigned)na, NULL, &dg);
   free((void *)cfg.timing_sass);
   cfg.timing_sass = NULL;
+  cfg.timing_sass_stall = NULL;
   Py_END_ALLOW_THREADS
   if (st == TC5_ECANCELED && PyErr_Occurred()) goto out; /* a signal handler's exception */
   if (st && st != TC5_EHAZARD) {

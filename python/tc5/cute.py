@@ -178,6 +178,13 @@ def _ptx_text(fn) -> str | None:
     if "\n" not in p and os.path.exists(p):
         with open(p) as f:
             return f.read()
+    if "\n" not in p and p.rstrip().endswith(".ptx"):  # a path CuTe DSL was to write its PTX to, and did not
+        from . import FileError
+        d = os.path.dirname(p) or "."
+        why = (f"the directory {d} does not exist (CUTE_DSL_DUMP_DIR={os.environ.get('CUTE_DSL_DUMP_DIR', '')!r}; "
+               "CuTe DSL writes its PTX there and does not create it)") if not os.path.isdir(d) else \
+            f"nothing was written there ({d} exists)"
+        raise FileError(f"tc5.cute: the compiled function's PTX file {p} is missing: {why}")
     return p
 
 

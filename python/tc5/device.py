@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops", "nested_dispatches"]
+__all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops", "nested_dispatches", "as_cuda_kernel", "torch_function"]
 
 NOT_MINE = object()  # answer()'s "not a device query": the caller goes on
 _lock = threading.Lock()
@@ -249,6 +249,47 @@ def _call_cuda_kernel(func, key, cuda_key, args, kwargs):
         active.pop()
 
 
+def as_cuda_kernel():
+    """a context for a CPU kernel that stands for a CUDA kernel (tc5.device_attention's): PyTorch pops the dispatch
+    mode while it handles a call, so the kernel's own ATen calls would run PyTorch's CPU kernels; a CUDA kernel's go
+    through the dispatcher, to a library's CUDA kernel where one is registered. The mode is put back for the
+    kernel's run when it is not on (nothing when no library registered a CUDA kernel)"""
+    import contextlib
+    if _mode is None:
+        return contextlib.nullcontext()
+    from torch.utils._python_dispatch import _get_current_dispatch_mode_stack
+    if any(m is _mode for m in _get_current_dispatch_mode_stack()):
+        return contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def on():
+        from torch.utils._python_dispatch import _pop_mode, _push_mode
+        _push_mode(_mode)
+        try:
+            yield
+        finally:
+            _pop_mode()
+    return on()
+
+
+def torch_function(func, args, kwargs):
+    """the shim's TorchFunctionMode asks it after answer(): a torch function whose CUDA body differs from the CPU's
+    by a choice C++ makes from the tensors' real device (scaled_dot_product_attention's backend:
+    tc5.device_attention) gets CUDA's; NotImplemented: the caller goes on"""
+    global _sdpa_funcs
+    if _sdpa_funcs is None:
+        import torch
+        _sdpa_funcs = (torch.nn.functional.scaled_dot_product_attention,
+                       getattr(torch._C._nn, "scaled_dot_product_attention", None))
+    if func is _sdpa_funcs[0] or func is _sdpa_funcs[1]:
+        from . import device_attention
+        return device_attention.from_torch_function(args, kwargs)
+    return NotImplemented
+
+
+_sdpa_funcs = None
+
+
 _tls = threading.local()
 
 
@@ -323,8 +364,24 @@ def enter_dispatch(now: bool = False):
             return None
         CudaDispatch = _make_mode()
         _mode = CudaDispatch()
-        _mode.__enter__()
+        _push_at_the_bottom(_mode)
         return _mode
+
+
+def _push_at_the_bottom(mode):
+    """mode pushed under this thread's dispatch modes. The mode is entered lazily, at the first torch call after a
+    library's first CUDA registration, which may be inside a user's TorchDispatchMode (FlagGems' use_gems() and then
+    `with MyMode():`): pushed on top, it was what the user's mode's __exit__ popped (a mode's exit pops the top), the
+    user's mode stayed on the stack, the device's was gone, and the next factory call failed (python_arg_parser's
+    INTERNAL ASSERT). Under the user's modes, each exit pops its own; the device's mode is the device, below
+    every mode a program enters, as CUDA's kernels are below them on a GPU"""
+    from torch.utils._python_dispatch import _get_current_dispatch_mode_stack, _pop_mode, _push_mode
+    above = []
+    while _get_current_dispatch_mode_stack():
+        above.append(_pop_mode())
+    _push_mode(mode)
+    for m in reversed(above):
+        _push_mode(m)
 
 
 def _follow_backward():
@@ -718,3 +775,5 @@ def install_cuda_only_ops():
             continue  # a PyTorch that has its own
         lib.impl(name, kernels[name], "CPU")
     _cuda_only_lib = lib
+    from . import device_attention
+    device_attention.install()  # _scaled_dot_product_flash_attention, _flash_attention_forward, trace

@@ -1429,6 +1429,7 @@ def torch_cuda_shim():
             return d
         return d
 
+    from .inductor import faking as _inductor_faking
     layer_norms = (torch.nn.functional.layer_norm, torch.layer_norm)
     low = (torch.float16, torch.bfloat16)
     matmuls = (torch.mm, torch.matmul, torch.Tensor.mm, torch.Tensor.matmul, torch.Tensor.__matmul__)
@@ -1496,10 +1497,17 @@ def torch_cuda_shim():
 
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
+            if torch.compiler.is_dynamo_compiling() or _inductor_faking():  # traced as on a GPU (tc5.inductor)
+                return func(*args, **(kwargs or {}))
             ans = _device.answer(func, args)  # a tensor's device, as a CUDA tensor answers (tc5.device)
             if ans is not _device.NOT_MINE:
                 return ans
+            ans = _device.torch_function(func, args, kwargs)  # CUDA's choice inside a composite (tc5.device)
+            if ans is not NotImplemented:
+                return ans
             kwargs = dict(kwargs or {})
+            if kwargs.get("pin_memory"):  # page-locked memory is CUDA's runtime's; tc5's device memory is the host's
+                kwargs["pin_memory"] = False
             dev = kwargs.get("device")
             if isinstance(dev, int) and not isinstance(dev, bool):
                 dev = torch.device("cuda", dev)  # a device= index is a CUDA device's (driver.get_current_device())
@@ -1544,6 +1552,8 @@ def torch_cuda_shim():
 
     from . import torch_cuda  # torch.cuda's queries answered as a B200's (one table: tc5/torch_cuda.py)
     torch_cuda.install(torch)
+    from . import inductor  # torch.compile compiles for CUDA, its Triton kernels run on tc5 (tc5/inductor.py)
+    inductor.install_lazily()
 
 def _np(t):
     """a CPU tensor's memory as a NumPy array (the same memory)"""

@@ -786,7 +786,7 @@ static tc5_status timing_setup(ptx_launch *L, const tc5_ptx_arg *args, unsigned 
   tm_setup s = {L->tm_gpu, L->m->target, L->tm_trace, L->tm_sample, L->threads_per_cta, L->warps_per_cta,
                 L->shared_total, L->cfg.timing_regs, L->cluster_size, L->nclusters,
                 {L->cfg.grid[0], L->cfg.grid[1], L->cfg.grid[2]}, foot, L->reg_lo, L->reg_hi, L->tmi, L->ck.insn,
-                L->m->ncode, L->cfg.timing_sass, L->cfg.timing_sass_lines, 0, 0};
+                L->m->ncode, L->cfg.timing_sass, L->cfg.timing_sass_lines, 0, 0, L->cfg.timing_sass_stall};
   ptx_timing_tmem(L->m, L->f, L->ck.insn, &s.tmem_cols, &s.tmem_cols_line); /* occupancy by Tensor Memory (t47u) */
   st = tm_launch_new(&L->tm, &s, diag);
   if (!st) tm_launch_plan(L->tm, &L->run_n, &L->run_pick);

@@ -178,7 +178,8 @@ tc5_status tm_launch_new(tm_launch **out, const tm_setup *s, tc5_diag *diag) {
   l->dpath = calloc(l->nrun ? l->nrun : 1, sizeof *l->dpath);
   l->dunit = calloc(l->nrun ? l->nrun : 1, sizeof *l->dunit);
   l->dissue = calloc(l->nrun ? l->nrun : 1, sizeof *l->dissue);
-  if (!l->dur || !l->dpath || !l->dunit || !l->dissue || tm_sass_weights(l)) {
+  l->dtensor = calloc(l->nrun ? l->nrun : 1, sizeof *l->dtensor);
+  if (!l->dur || !l->dpath || !l->dunit || !l->dissue || !l->dtensor || tm_sass_weights(l)) {
     tm_launch_free(l);
     return TC5_ENOMEM;
   }
@@ -195,7 +196,9 @@ void tm_launch_free(tm_launch *l) {
   free(l->dpath);
   free(l->dunit);
   free(l->dissue);
+  free(l->dtensor);
   free(l->issue_w);
+  free(l->issue_stall);
   free(l);
 }
 
@@ -242,6 +245,33 @@ double tm_issue_queue(double P, double S, double n, double beta) {
   return dmax(dmax(w, n * S), P);
 }
 
+/* tm_issue_queue with the SM's tensor core as a second station (tc_queue,
+ * t47z): each of the n CTAs alternates a think time Z = P - S - T, S at the
+ * issue slot and T (its tensor-core cycles, unshared) at the tensor core;
+ * exact MVA over both stations (Reiser and Lavenberg 1980), a request
+ * finding beta x the others' mean queue at its station ahead of it:
+ *   R_s(k) = S (1 + beta Q_s(k-1)),  R_t(k) = T (1 + beta Q_t(k-1)),
+ *   X(k) = k / (Z + R_s(k) + R_t(k)),  Q_x(k) = X(k) R_x(k)
+ *   D = max(Z + R_s(n) + R_t(n), n S, n T, P)
+ * (Z = 0 when S + T >= P; a fractional n interpolated as tm_issue_queue).
+ * T = 0 is tm_issue_queue exactly. */
+double tm_issue_tc_queue(double P, double S, double T, double n, double beta) {
+  if (!(T > 0)) return tm_issue_queue(P, S, n, beta);
+  if (n < 1) n = 1;
+  if (!(S > 0)) S = 0;
+  double Z = P > S + T ? P - S - T : 0, Qs = 0, Qt = 0, Rs = S, Rt = T, nf = floor(n);
+  for (double k = 1; k <= nf; k++) {
+    Rs = S * (1 + beta * Qs);
+    Rt = T * (1 + beta * Qt);
+    double X = k / (Z + Rs + Rt);
+    Qs = X * Rs;
+    Qt = X * Rt;
+  }
+  double w = Z + Rs + Rt;
+  if (n > nf) w += (n - nf) * (S * (1 + beta * Qs) + T * (1 + beta * Qt) - Rs - Rt);
+  return dmax(dmax(dmax(w, n * S), n * T), P);
+}
+
 /* the work of a CTA's issue slot (its dispatch, pipes and SFU): the
  * station tm_issue_queue queues on */
 static double issue_work(const tm_cta *t) {
@@ -270,11 +300,13 @@ static double cta_duration(const tm_cta *t, double *path, double *unit, double *
   *path = d;
   *unit = u;
   *issue = issue_work(t);
+  if (l->p.tc_queue > 0) /* the tensor core a station of the queue, not share x its time on the path (t47z) */
+    return dmax(tm_issue_tc_queue(d, *issue, t->work[TC5_TU_TENSOR], l->rates.share, l->p.issue_queue), l->rates.share * u);
   return dmax(tm_issue_queue(d, *issue, l->rates.share, l->p.issue_queue), l->rates.share * u);
 }
 
 void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t cluster, void *lock) {
-  double d = 0, dp = 0, du = 0, di = 0;
+  double d = 0, dp = 0, du = 0, di = 0, dtc = 0;
   for (uint32_t k = 0; k < n; k++) {
     if (l->s.trace) tm_sfu_flush(ctas[k]);
     for (uint32_t w = 0; w < ctas[k]->nwarps; w++) {
@@ -287,13 +319,14 @@ void tm_cluster_end(tm_launch *l, tm_cta *const *ctas, uint32_t n, uint64_t clus
     }
     double p1, u1, i1;
     d = dmax(d, cta_duration(ctas[k], &p1, &u1, &i1));
-    dp = dmax(dp, p1), du = dmax(du, u1), di = dmax(di, i1);
+    dp = dmax(dp, p1), du = dmax(du, u1), di = dmax(di, i1), dtc = dmax(dtc, ctas[k]->work[TC5_TU_TENSOR]);
   }
   pthread_mutex_lock(lock);
   l->dur[run_index(l, cluster)] = d;
   l->dpath[run_index(l, cluster)] = dp;
   l->dunit[run_index(l, cluster)] = du;
   l->dissue[run_index(l, cluster)] = di;
+  l->dtensor[run_index(l, cluster)] = dtc;
   l->ran++;
   for (uint32_t k = 0; k < n; k++) {
     for (unsigned u = 0; u < TC5_TU_COUNT; u++) l->work[u] += ctas[k]->work[u];
@@ -394,7 +427,10 @@ void tm_tail_durations(tm_launch *l, double *d, uint64_t slots) {
   if (st < 1) st = 1;
   double *dt = malloc(l->nrun * sizeof *dt), *d2 = malloc(N * sizeof *d2);
   if (dt && d2) {
-    for (uint64_t j = 0; j < l->nrun; j++) dt[j] = dmax(tm_issue_queue(l->dpath[j], l->dissue[j], st, l->p.issue_queue), st * l->dunit[j]);
+    for (uint64_t j = 0; j < l->nrun; j++)
+      dt[j] = dmax(l->p.tc_queue > 0 ? tm_issue_tc_queue(l->dpath[j], l->dissue[j], l->dtensor[j], st, l->p.issue_queue)
+                                     : tm_issue_queue(l->dpath[j], l->dissue[j], st, l->p.issue_queue),
+                   st * l->dunit[j]);
     double *full = l->dur;
     l->dur = dt;
     tm_launch_durations(l, d2);

@@ -68,9 +68,35 @@ static const char *sw_find_in(const char *p, size_t n, const char *k) {
   return NULL;
 }
 
-/* nvdisasm -g's listing: SASS instructions (NOPs excluded) per "//## File ..., line N" */
-void tm_sass_count(const char *dis, uint16_t *cnt, uint32_t nlines) {
+/* the control bits ptxas writes in the high bits of every 128-bit SASS
+ * instruction (Volta to Blackwell: sm_70 ... sm_100): bits 105-127 of the
+ * instruction, i.e. bits 41-63 of its second 64-bit word, the one nvdisasm
+ * -hex prints on the line after the instruction. From the low bit: the stall
+ * count (4 bits: cycles before the warp may issue its next instruction), the
+ * yield bit, the write scoreboard (3 bits, 7: none), the read scoreboard (3
+ * bits, 7: none), the wait mask (6 bits: the scoreboards the instruction
+ * waits for) and the operand-reuse flags (4 bits). Jia, Maggioni, Staiger,
+ * Scarpazza, "Dissecting the NVIDIA Volta GPU Architecture via
+ * Microbenchmarking" (arXiv:1804.06826, 2018), section 2.1; CuAssembler's
+ * CuSMVersion.splitControlCodes_7x_8x (the 23 bits above bit 105) and its NOP
+ * 0x7e0 = [B------:R-:W-:Y:S00]; checked on ptxas 13.0's sm_90a and sm_100a
+ * SASS (tests/timing/test_timing.c test_sass_ctrl, docs/timing.md "ptxas's
+ * stall schedule"). */
+void tm_sass_ctrl(uint64_t hi, tm_sass_ctrl_t *c) {
+  uint32_t k = (uint32_t)(hi >> 41);
+  c->stall = k & 15u;
+  c->yield = (k >> 4) & 1u;
+  c->wbar = (k >> 5) & 7u;
+  c->rbar = (k >> 8) & 7u;
+  c->wait = (k >> 11) & 63u;
+  c->reuse = (k >> 17) & 15u;
+}
+
+/* nvdisasm -g [-hex]'s listing: SASS instructions (NOPs excluded) per "//## File ..., line N";
+ * with -hex (stall not NULL) each one's stall count (tm_sass_ctrl) summed on its line too */
+void tm_sass_count(const char *dis, uint16_t *cnt, uint16_t *stall, uint32_t nlines) {
   uint32_t cur = 0;
+  bool counted = false; /* the last instruction line was counted: the next hex-only line is its high word */
   for (const char *p = dis; p && *p;) {
     const char *nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -81,14 +107,26 @@ void tm_sass_count(const char *dis, uint16_t *cnt, uint32_t nlines) {
     } else {
       const char *c = sw_find_in(p, n, "*/");
       const char *o = sw_find_in(p, n, "/*");
-      if (o && c && c > o && o[2] >= '0' && o[2] <= 'f' && cur && cur <= nlines) {
+      const char *q0 = p;
+      while (q0 < p + n && (*q0 == ' ' || *q0 == '\t')) q0++;
+      if (q0 + 21 <= p + n && !memcmp(q0, "/* 0x", 5)) { /* the high word of the instruction before */
+        if (counted && stall) {
+          tm_sass_ctrl_t k;
+          tm_sass_ctrl(strtoull(q0 + 3, NULL, 16), &k);
+          if (stall[cur] <= UINT16_MAX - k.stall) stall[cur] = (uint16_t)(stall[cur] + k.stall);
+        }
+        counted = false;
+      } else if (o && c && c > o && o[2] >= '0' && o[2] <= 'f' && cur && cur <= nlines) {
         const char *q = c + 2;
         while (q < p + n && (*q == ' ' || *q == '\t')) q++;
         if (*q == '@') { /* a guard */
           while (q < p + n && *q != ' ') q++;
           while (q < p + n && *q == ' ') q++;
         }
-        if (q < p + n && *q != ';' && strncmp(q, "NOP", 3) && cnt[cur] < UINT16_MAX) cnt[cur]++;
+        counted = q < p + n && *q != ';' && strncmp(q, "NOP", 3);
+        if (counted && cnt[cur] < UINT16_MAX) cnt[cur]++;
+      } else if (o && c && c > o && o[2] >= '0' && o[2] <= 'f') {
+        counted = false;
       }
     }
     p = nl ? nl + 1 : NULL;
@@ -108,19 +146,21 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
     return tc5_diag_add(diag, TC5_EUNSUPPORTED, "issue_from_sass", 0, "timing: %s's parameter table counts PTX instructions", gpu);
   uint32_t nl = 1;
   for (size_t k = 0; k < len; k++) nl += ptx[k] == '\n';
-  uint16_t *cnt = calloc((size_t)nl + 1, sizeof *cnt);
+  /* the counts, then the stall sums (nl + 1 each: *per_line's layout, timing.h) */
+  uint16_t *cnt = calloc(2 * ((size_t)nl + 1), sizeof *cnt);
   if (!cnt) return TC5_ENOMEM;
+  uint16_t *stl = cnt + nl + 1;
   uint64_t h = tm_fnv(ptx, len, 14695981039346656037ull);
   h = tm_fnv(arch, strlen(arch), h);
-  h = tm_fnv("sass-per-line-2", 15, h); /* the .loc text's version: a new one re-runs ptxas */
+  h = tm_fnv("sass-per-line-3", 15, h); /* the .loc text's and the rows' version: a new one re-runs ptxas */
   char dir[512], file[600];
   tm_cache_path("sass", h, dir, sizeof dir, file, sizeof file);
   FILE *f = fopen(file, "r");
-  if (f) { /* "LINE COUNT" rows */
-    unsigned a, b;
+  if (f) { /* "LINE COUNT STALL" rows */
+    unsigned a, b, c;
     bool any = false;
-    while (fscanf(f, "%u %u", &a, &b) == 2)
-      if (a <= nl) cnt[a] = (uint16_t)b, any = true;
+    while (fscanf(f, "%u %u %u", &a, &b, &c) == 3)
+      if (a <= nl) cnt[a] = (uint16_t)b, stl[a] = (uint16_t)c, any = true;
     fclose(f);
     if (any) {
       *per_line = cnt, *nlines = nl + 1;
@@ -164,9 +204,9 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
       break;
     }
     free(out);
-    snprintf(cmd, sizeof cmd, "'%s' -g -c '%s' 2>/dev/null", nvd, bin);
+    snprintf(cmd, sizeof cmd, "'%s' -g -hex -c '%s' 2>/dev/null", nvd, bin);
     rc = tm_popen(cmd, &out);
-    if (!rc && out) tm_sass_count(out, cnt, nl), st = TC5_OK;
+    if (!rc && out) tm_sass_count(out, cnt, stl, nl), st = TC5_OK;
     free(out);
     break;
   }
@@ -183,7 +223,7 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
   f = fopen(file, "w");
   if (f) {
     for (uint32_t k = 0; k <= nl; k++)
-      if (cnt[k]) fprintf(f, "%u %u\n", k, cnt[k]);
+      if (cnt[k] || stl[k]) fprintf(f, "%u %u %u\n", k, cnt[k], stl[k]);
     fclose(f);
   }
   *per_line = cnt, *nlines = nl + 1;
@@ -196,6 +236,7 @@ tc5_status tc5_timing_ptxas_sass(const char *ptx, size_t len, const char *gpu, u
 tc5_status tm_sass_weights(tm_launch *l) {
   const tm_setup *s = &l->s;
   l->issue_w = NULL;
+  l->issue_stall = NULL;
   if (!s->sass || !s->sass_lines || !s->ncode || !l->p.issue_from_sass) return TC5_OK;
   float *w = malloc((size_t)s->ncode * sizeof *w);
   uint16_t *on = calloc(s->sass_lines, sizeof *on);
@@ -209,6 +250,21 @@ tc5_status tm_sass_weights(tm_launch *l) {
   for (uint32_t pc = 0; pc < s->ncode; pc++) {
     uint32_t ln = s->insn[pc].line;
     w[pc] = ln < s->sass_lines && on[ln] ? (float)s->sass[ln] / on[ln] : 1.0f;
+  }
+  /* ptxas's stall schedule (t47z): the stall counts of a line's SASS, shared likewise;
+   * a line beyond the table: -1 (unknown: the warp holds its dispatches, as without it) */
+  if (s->sass_stall && l->p.stall_sched) {
+    float *k = malloc((size_t)s->ncode * sizeof *k);
+    if (!k) {
+      free(w);
+      free(on);
+      return TC5_ENOMEM;
+    }
+    for (uint32_t pc = 0; pc < s->ncode; pc++) {
+      uint32_t ln = s->insn[pc].line;
+      k[pc] = ln < s->sass_lines && on[ln] ? (float)s->sass_stall[ln] / on[ln] : -1.0f;
+    }
+    l->issue_stall = k;
   }
   free(on);
   l->issue_w = w;

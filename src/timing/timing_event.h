@@ -94,6 +94,7 @@ typedef struct tm_setup {
   uint32_t tmem_cols;           /* Tensor Memory columns a CTA holds at most (its tcgen05.alloc nCols, summed) */
   uint32_t tmem_cols_line;      /* the line of a tcgen05.alloc whose nCols is not constant (0: none): the model
                                    assumes the whole Tensor Memory (docs/timing.md "Occupancy") */
+  const uint16_t *sass_stall;   /* the stall counts of each line's SASS, sass_lines entries (NULL: unknown; t47z) */
 } tm_setup;
 
 /* a byte range [lo, hi) of a global buffer (host addresses) */

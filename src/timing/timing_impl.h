@@ -27,7 +27,7 @@ typedef struct tm_param_row {
   TM_FIELD(cta_launch) TM_FIELD(launch_overhead_us) TM_FIELD(l2_resident_bytes)                          \
   TM_FIELD(mma_sync_flops_per_clk) TM_FIELD(mma_sync_latency) TM_FIELD(l2_write_bytes_per_clk) TM_FIELD(issue_from_sass) \
   TM_FIELD(issue_queue) TM_FIELD(issue_fsel) TM_FIELD(fsel_alu_pipe) TM_FIELD(pipe_dispatch) TM_FIELD(ptxas_order) TM_FIELD(imad_pipe) \
-  TM_FIELD(tmem_cols_per_sm) TM_FIELD(sfu_fp32_clk)
+  TM_FIELD(tmem_cols_per_sm) TM_FIELD(sfu_fp32_clk) TM_FIELD(stall_sched) TM_FIELD(mem_space_order) TM_FIELD(tc_queue)
 
 typedef struct tm_params {
   const char *gpu;
@@ -96,6 +96,7 @@ typedef struct tm_groups {
 typedef struct tm_warp {
   double clock;          /* cycles: when its next instruction can issue (every instruction so far dispatched) */
   double front;          /* ptxas_order (t47s): the in-order front of its register arithmetic; <= clock */
+  double st_at[2];       /* mem_space_order (t47z): when its latest shared [0] / global [1] store issued */
   double span_start;     /* trace: the open span's start (<0: none) */
   uint32_t span_line;
   const char *span_name;
@@ -170,6 +171,7 @@ typedef struct tm_launch {
   double *dur;            /* per run cluster: its duration (cycles), by run index */
   double *dpath, *dunit;  /* per run cluster: its critical path, and its units' work per CTA unshared (the tail's share) */
   double *dissue;         /* per run cluster: its issue slot's work per CTA (tm_issue_queue's station; t47r) */
+  double *dtensor;        /* per run cluster: its tensor-core cycles per CTA, unshared (tc_queue's second station; t47z) */
   double work[TC5_TU_COUNT], gmem_bytes, flops; /* sums over the run clusters */
   double gst_bytes;       /* of gmem_bytes: stores */
   double pipe[TM_C_COUNT];
@@ -184,6 +186,8 @@ typedef struct tm_launch {
   size_t ntc, tc_cap;
   bool trace_full;
   float *issue_w;         /* per instruction: the SASS instructions ptxas made of it (sass_weights.c); NULL: 1 each */
+  float *issue_stall;     /* per instruction: its SASS's stall counts (ptxas's schedule, sass_weights.c; < 0: unknown);
+                             NULL: not known or the table's stall_sched off */
 } tm_launch;
 
 /* trace.c: writes the JSON file; start[i]: cycle at which run cluster i starts */
@@ -205,14 +209,24 @@ double tm_list_schedule_staggered(const double *d, uint64_t n, uint64_t slots, u
 void tm_tail_durations(tm_launch *l, double *d, uint64_t slots);
 /* a CTA of path P and issue work S with n co-resident CTAs on one issue slot (t47r; launch_schedule.c) */
 double tm_issue_queue(double P, double S, double n, double beta);
+/* launch_schedule.c: the same with the tensor core as a second station (tc_queue, t47z): demand T a CTA */
+double tm_issue_tc_queue(double P, double S, double T, double n, double beta);
 /* launch_schedule.c: DRAM bytes of the launch from its footprint and global traffic (L2 state, overflow) */
 double tm_dram_bytes(const tm_launch *l, double traffic);
 /* sass_weights.c: l->issue_w from l->s.sass (a PTX line's SASS count shared by the line's instructions) */
+/* warp_clock.c: the class's SASS has a fixed latency (covered by ptxas's stall counts) */
+bool tm_fixed_latency(unsigned cls);
 tc5_status tm_sass_weights(tm_launch *l);
 /* sass_weights.c: the text with one `.loc 1 N 0` before each instruction line N (false: no .address_size) */
 bool tm_sass_write_loc(FILE *f, const char *ptx, size_t len, const char *version);
-/* sass_weights.c: nvdisasm -g's listing: cnt[N] += the non-NOP SASS instructions under "line N" (N <= nlines) */
-void tm_sass_count(const char *dis, uint16_t *cnt, uint32_t nlines);
+/* sass_weights.c: the control bits of a 128-bit SASS instruction, from its high 64-bit word */
+typedef struct tm_sass_ctrl_t {
+  unsigned stall, yield, wbar, rbar, wait, reuse;
+} tm_sass_ctrl_t;
+void tm_sass_ctrl(uint64_t hi, tm_sass_ctrl_t *c);
+/* sass_weights.c: nvdisasm -g [-hex]'s listing: cnt[N] += the non-NOP SASS instructions under "line N" (N <= nlines),
+ * stall[N] += their stall counts (stall NULL: not summed; needs -hex) */
+void tm_sass_count(const char *dis, uint16_t *cnt, uint16_t *stall, uint32_t nlines);
 /* launch_schedule.c: L2's cycles for `traffic` global bytes of which `stores` are stores */
 double tm_l2_cycles(const tm_params *p, double traffic, double stores);
 

@@ -311,6 +311,14 @@ int tm_order_of(unsigned cls) {
   }
 }
 
+/* a class whose SASS has a fixed latency on Hopper (ptxas covers it with
+ * stall counts, no scoreboard): the integer ALU, IMAD, FP32, FP16x2, FSEL and
+ * the float-width conversions (F2FP, HADD2.F32) */
+bool tm_fixed_latency(unsigned cls) {
+  return cls == TM_C_INT || cls == TM_C_IMAD || cls == TM_C_FP32 || cls == TM_C_FP16X2 || cls == TM_C_FSEL ||
+         cls == TM_C_CONV_FLOAT;
+}
+
 /* a class's issue cost: cycles its pipe is busy a warp-instruction (>= 1) */
 static double issue_of(const tm_params *p, const tm_insn *ti) {
   double issue = p->issue_other;
@@ -363,7 +371,15 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   }
   /* ptxas's order (tm_order_of): off, or the SASS unknown, every instruction flushes (PTX order) */
   int ord = p->ptxas_order && l->issue_w ? tm_order_of(ti->cls) : TM_ORD_FLUSH;
+  /* mem_space_order (t47z): memory operations keep their order within a state space (shared, global), not
+   * across them; a store that waits for its data lets the instructions after it go first (ptxas hoists the
+   * global loads of a copy loop above its shared stores: r2p_mask's LDG x 16 then STS x 16) */
+  int space = ti->cls == TM_C_LD_SHARED || ti->cls == TM_C_ST_SHARED ? 0
+              : ti->cls == TM_C_LD_GLOBAL || ti->cls == TM_C_ST_GLOBAL ? 1 : -1;
+  bool msord = p->mem_space_order > 0 && ord == TM_ORD_FRONT && space >= 0;
+  if (msord && (ti->cls == TM_C_ST_SHARED || ti->cls == TM_C_ST_GLOBAL)) ord = TM_ORD_FLOAT;
   double start = dmax(ord == TM_ORD_FLUSH ? w->clock : w->front, opnd);
+  if (msord) start = dmax(start, w->st_at[space]);
   bool floated = ord == TM_ORD_FLOAT && opnd > w->front;
   uint32_t nsch = p->schedulers >= 1 && p->schedulers <= TM_CAL_SCHED ? (uint32_t)p->schedulers : 1;
   double issue = issue_of(p, ti);
@@ -377,6 +393,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
   double busy = (n < 1 ? n : 1) * issue;
   if (ps >= 0 && busy >= 1.5) start = tm_dispatch_take(&t->cal[warp % nsch], &t->pcal[warp % nsch][ps], start, (unsigned)lround(busy));
   else start = tm_cal_take(&t->cal[warp % nsch], start);
+  if (msord && (ti->cls == TM_C_ST_SHARED || ti->cls == TM_C_ST_GLOBAL)) w->st_at[space] = start;
   if (w->span_start < 0) {
     w->span_start = start;
     w->span_line = ti->line;
@@ -474,7 +491,17 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
    * wait for it, the pipe's next instruction does) */
   t->work[TC5_TU_ISSUE] += n / p->schedulers;
   t->pipe[pipe] += busy / p->schedulers;
-  double end = start + (ps >= 0 || issue <= 1 ? n : n < 1 ? n * issue : n > issue ? n : issue);
+  double hold = ps >= 0 || issue <= 1 ? n : n < 1 ? n * issue : n > issue ? n : issue;
+  /* ptxas's stall schedule (t47z, stall_sched): the stall counts ptxas wrote
+   * in the control bits of the line's SASS hold the warp that long (its own
+   * static issue time: fixed-latency dependencies and a warp's own pipe
+   * throughput, in ptxas's order); a fixed-latency result is then ready when
+   * the warp may issue again (the schedule already waited for it), while a
+   * variable-latency one (MUFU, memory, conversions, shuffles, FP64) keeps
+   * its class's latency on the scoreboard, as ptxas's wait masks do */
+  double sig = l->issue_stall ? l->issue_stall[pc] : -1;
+  if (sig >= 0 && sig > hold) hold = sig;
+  double end = start + hold;
   w->clock = dmax(w->clock, end);
   if (!floated) w->front = ord == TM_ORD_FLUSH ? w->clock : end; /* a floated instruction leaves the front where it was */
   /* an arithmetic instruction folded into another's SASS (n = 0: a shift
@@ -482,6 +509,7 @@ void tm_step(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t mask, const uint64_
    * operand) has no latency of its own: the SASS that does its work is
    * charged on its line */
   if (n == 0 && (ti->cls <= TM_C_MOVE || ti->cls == TM_C_FSEL || ti->cls == TM_C_IMAD)) lat = 0;
+  else if (sig >= 0 && tm_fixed_latency(ti->cls)) lat = hold;
   for (unsigned k = 0; k < ci->nregs; k++) {
     const chk_reg *g = &ci->regs[k];
     if ((g->flags & CHK_R_DST) && g->reg >= lo && g->reg < hi) w->ready[g->reg - lo] = start + lat;
@@ -584,7 +612,8 @@ void tm_tcgen05(tm_cta *t, uint32_t warp, uint32_t pc, uint32_t m, uint32_t n, d
 static void mma_run(tm_cta *t, uint32_t warp, uint32_t pc, double flops, double unshared, tm_cta *peer, bool wgmma) {
   tm_launch *l = t->l;
   const tm_params *p = &l->p;
-  double cyc = unshared * l->rates.share;
+  /* tc_queue (t47z): the tensor core's wait for the co-resident CTAs is the queue's (tm_issue_tc_queue), not share x */
+  double cyc = unshared * (p->tc_queue > 0 ? 1 : l->rates.share);
   double s = dmax(t->w[warp].clock, t->tc_free);
   if (peer) s = dmax(s, peer->tc_free);
   double done = s + cyc + p->mma_latency;

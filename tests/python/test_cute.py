@@ -607,3 +607,35 @@ def test_tvm_ffi_function_on_torch_tensors():
     f(x, y, out)
     assert tc5.cute.launches() - n0 == 1
     assert torch.equal(out, x * 2 + y)
+
+
+def test_dump_dir_missing_named(tmp_path):
+    """CUTE_DSL_DUMP_DIR naming a directory that does not exist: CuTe DSL compiles, writes no PTX and does not
+    create the directory (its compile options only join the path); the first call raises tc5.FileError naming the
+    file and the directory, not a ParseError of the path's text"""
+    import subprocess
+    import textwrap
+    missing = tmp_path / "missing" / "dir"
+    script = textwrap.dedent(f"""
+        import os, sys
+        import numpy as np
+        import tc5, tc5.cute
+        tc5.cute.activate()
+        import cutlass.cute as cute
+        from cutlass.cute.runtime import from_dlpack
+        sys.path.insert(0, {os.path.abspath(EXAMPLES)!r})
+        import fp16_gemm_0 as g
+        a, b, c = (tc5.cute.empty(s, np.float16) for s in ((128, 64), (256, 64), (128, 256)))
+        T = lambda x: from_dlpack(x, assumed_align=32).mark_layout_dynamic()
+        f = cute.compile(g.host_function, T(a), T(b), T(c))
+        assert not os.path.isdir({str(missing)!r})
+        try:
+            f(T(a), T(b), T(c))
+        except tc5.FileError as e:
+            print("named:", e)
+    """)
+    env = dict(os.environ, CUTE_DSL_DUMP_DIR=str(missing))
+    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert f"named: tc5.cute: the compiled function's PTX file {missing}/" in r.stdout
+    assert f"the directory {missing} does not exist" in r.stdout

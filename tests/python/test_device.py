@@ -337,3 +337,153 @@ def test_cuda_only_out_dtype_products():
             print("products ok")
     """)
     assert "products ok" in out
+
+
+def test_sdpa_takes_cudas_backend():
+    # scaled_dot_product_attention's backend is CUDA's choice for a B200 with this PyTorch (sdp_utils.cpp's rules,
+    # tc5.device_attention.choice): where it is flash, CUDA's composite runs and a library's _flash_attention_forward
+    # CUDA kernel (FlagGems') is reached, with the head dimension padded to a multiple of 8 and the output sliced
+    # back; torch 2.9 (cuDNN 9.8 at build) never prefers cuDNN, torch 2.15 (cuDNN 9.26, CUDA 13) does on sm_100
+    out = run("""
+        import math
+        import tc5.device_attention as A
+        seen = []
+        lib = torch.library.Library("aten", "IMPL")
+
+        def flash(q, k, v, cq, ck, mq, mk, p, causal, dbg, *, scale=None, **kw):  # a library's kernel
+            seen.append((tuple(q.shape), scale))
+            o, l = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(
+                q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), p, causal, scale=scale)
+            return o.transpose(1, 2), l, torch.empty(0, dtype=torch.int64), torch.empty(0), torch.empty(0)
+
+        lib.impl("_flash_attention_forward", flash, "CUDA")
+        torch.manual_seed(0)
+        q, k, v = (torch.randn(1, 2, n, 60, device="cuda", dtype=torch.float16) for n in (16, 24, 24))
+        # head dimension 60: cuDNN refuses it (not a multiple of 8), flash takes it
+        assert A.choice(q, k, v)[0] == A.FLASH, A.choice(q, k, v)
+        o = torch.nn.functional.scaled_dot_product_attention(q, k, v)
+        ref = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, 0.0, False)[0]
+        assert o.shape == (1, 2, 16, 60)
+        assert seen == [((1, 16, 2, 64), 1 / math.sqrt(60))], seen  # padded to 64, the scale of 60
+        torch.testing.assert_close(o, ref, atol=2e-3, rtol=0)
+        # head dimension 64: cuDNN first on sm_100 with torch 2.15 (runtime cuDNN > 9.15), never with 2.9.0+cu128
+        q, k, v = (torch.randn(1, 2, n, 64, device="cuda", dtype=torch.float16) for n in (16, 24, 24))
+        v9 = torch.__version__.startswith("2.9.")
+        b, why = A.choice(q, k, v)
+        assert b == (A.FLASH if v9 else A.CUDNN), (b, why)
+        seen.clear()
+        o = torch.nn.functional.scaled_dot_product_attention(q, k, v)
+        ref = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, 0.0, False)[0]
+        assert len(seen) == (1 if v9 else 0), seen  # cuDNN's choice: the CPU's path
+        torch.testing.assert_close(o, ref, atol=2e-3, rtol=0)
+        # float32: flash refuses the type, memory-efficient attention takes it (CUTLASS's: the CPU's path)
+        assert A.choice(q.float(), k.float(), v.float())[0] == A.EFFICIENT
+        # a gradient asked for: the CPU's path (CUDA's fused backward is not served)
+        qg = q.detach().requires_grad_()
+        assert A.choice(qg, k, v)[0] == A.CPU_PATH
+        # causal with seqlen_q != seqlen_k: flash refuses (FlashAttention-2 aligns the mask bottom-right)
+        assert A.choice(q, k, v, is_causal=True)[0] != A.FLASH
+        # the math backend chosen by the user: CUDA's composite calls _scaled_dot_product_attention_math
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        with sdpa_kernel([SDPBackend.MATH]):
+            assert A.choice(q, k, v)[0] == A.MATH
+            n = len(seen)
+            m = torch.nn.functional.scaled_dot_product_attention(q, k, v)
+            assert len(seen) == n
+            torch.testing.assert_close(m, torch.ops.aten._scaled_dot_product_attention_math(q, k, v)[0])
+        print("sdpa ok")
+    """)
+    assert "sdpa ok" in out
+
+
+def test_cuda_only_attention_and_trace():
+    # aten::_flash_attention_forward (CUDA-only) on the CPU: PyTorch's CPU flash attention under FlashAttention-2's
+    # mask (causal and windows aligned bottom-right; a row that sees no key: 0, log-sum-exp +inf), against the
+    # definition in float64; the forms tc5 does not define are refused by name. trace: CUDA's diagonal().sum()
+    out = run("""
+        import math
+        import pytest
+        import tc5.device_attention as A
+        torch.manual_seed(1)
+        B, H, sq, sk, d = 2, 3, 7, 5, 16
+        q, k, v = (torch.randn(B, s, H, d, device="cuda", dtype=torch.float16) for s in (sq, sk, sk))
+
+        def exact(causal, left=-1, right=-1):
+            if causal:
+                right = 0
+            s = torch.einsum("bqhd,bkhd->bhqk", q.double(), k.double()) / math.sqrt(d)
+            i = torch.arange(sq).unsqueeze(1) + sk - sq
+            j = torch.arange(sk).unsqueeze(0)
+            seen = torch.ones(sq, sk, dtype=torch.bool)
+            if left >= 0:
+                seen &= j >= i - left
+            if right >= 0:
+                seen &= j <= i + right
+            s = s.masked_fill(~seen, float("-inf"))
+            lse = torch.logsumexp(s, -1)
+            p = torch.softmax(s, -1).nan_to_num(0.0)
+            o = torch.einsum("bhqk,bkhd->bqhd", p, v.double())
+            return o, lse.masked_fill(~seen.any(1), float("inf"))
+
+        for causal, win in ((False, {}), (True, {}), (False, {"window_size_left": 2, "window_size_right": 1})):
+            o, lse, rng, unused, dbg = torch.ops.aten._flash_attention_forward(q, k, v, None, None, sq, sk, 0.0,
+                                                                              causal, False, **win)
+            eo, else_ = exact(causal, win.get("window_size_left", -1), win.get("window_size_right", -1))
+            assert o.dtype == torch.float16 and o.shape == (B, sq, H, d) and lse.dtype == torch.float32
+            torch.testing.assert_close(o.double(), eo, atol=2e-3, rtol=0)
+            torch.testing.assert_close(lse.double(), else_, atol=1e-5, rtol=0)
+        assert torch.isinf(torch.ops.aten._flash_attention_forward(q, k, v, None, None, sq, sk, 0.0, True,
+                                                                   False)[1][:, :, :2]).all()
+        for kw, name in (({"dropout_p": 0.1}, "dropout_p=0.1"), ({"cum_seq_q": torch.tensor([0, 7])}, "cum_seq_q"),
+                         ({"return_debug_mask": True}, "return_debug_mask=True")):
+            a = dict(cum_seq_q=None, cum_seq_k=None, dropout_p=0.0, return_debug_mask=False)
+            a.update(kw)
+            with pytest.raises(A.SdpaRefused, match=name.replace("[", "\\\\[")):
+                torch.ops.aten._flash_attention_forward(q, k, v, a["cum_seq_q"], a["cum_seq_k"], sq, sk,
+                                                        a["dropout_p"], False, a["return_debug_mask"])
+        # scaled_dot_product_attention with no library kernel: CUDA's flash path on the stand-in (head dimension 60:
+        # flash on 2.9 and 2.15), and with dropout the CPU's path (FlashAttention-2's Philox stream is not defined)
+        q4, k4, v4 = (torch.randn(1, 2, n, 60, device="cuda", dtype=torch.float16) for n in (9, 11, 11))
+        assert A.choice(q4, k4, v4)[0] == A.FLASH
+        torch.testing.assert_close(torch.nn.functional.scaled_dot_product_attention(q4, k4, v4),
+                                   torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q4, k4, v4)[0],
+                                   atol=2e-3, rtol=0)
+        assert torch.nn.functional.scaled_dot_product_attention(q4, k4, v4, dropout_p=0.5).shape == (1, 2, 9, 60)
+        for dt in (torch.float16, torch.bfloat16, torch.float32, torch.int32, torch.bool):
+            x = (torch.randn(5, 7) * 4).to(dt).to("cuda")
+            t = torch.trace(x)
+            assert torch.equal(t, x.diagonal().sum()), (dt, t)
+        with pytest.raises(RuntimeError, match="expected a matrix"):
+            torch.trace(torch.ones(2, 2, 2, device="cuda"))
+        print("cuda-only ok")
+    """)
+    assert "cuda-only ok" in out
+
+
+def test_user_dispatch_mode_inside_the_device():
+    # the device's dispatch mode is entered at the first torch call after a library's first CUDA registration; when
+    # that call is inside a user's TorchDispatchMode (use_gems() then `with MyMode():`), the device's mode goes under
+    # it: the user's exit pops its own mode, and the next factory call works (it hit python_arg_parser's assert)
+    out = run("""
+        from torch.utils._python_dispatch import TorchDispatchMode, _get_current_dispatch_mode_stack
+        x = torch.ones(3, device="cuda")
+        lib = torch.library.Library("aten", "IMPL")
+        calls = []
+        lib.impl("neg", lambda t: calls.append(1) or torch.zeros_like(t) - t, "CUDA")
+        ops = []
+
+        class Trace(TorchDispatchMode):
+            def __torch_dispatch__(self, f, types, a=(), k=None):
+                ops.append(str(f))
+                return f(*a, **(k or {}))
+
+        with Trace():
+            y = -x
+        assert ops == ["aten.neg.default"] and calls == [1] and torch.equal(y, torch.full((3,), -1.0))
+        stack = _get_current_dispatch_mode_stack()
+        assert len(stack) == 1 and type(stack[0]).__name__ == "CudaDispatch", stack
+        z = torch.zeros(2, device="cuda")
+        assert z.is_cuda and torch.equal(-z, torch.zeros(2)) and calls == [1, 1]
+        print("modes ok")
+    """)
+    assert "modes ok" in out

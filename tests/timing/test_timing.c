@@ -34,7 +34,8 @@ static void test_tables(void **state) {
   if (strcmp(#f, "tmem_ld_latency") && strcmp(#f, "tmem_bytes_per_clk") && strcmp(#f, "tc_floor_clk") && \
       strcmp(#f, "tc_floor_n_per_clk") && strcmp(#f, "issue_from_sass") && strcmp(#f, "issue_queue") && \
       strcmp(#f, "fsel_alu_pipe") && strcmp(#f, "pipe_dispatch") && strcmp(#f, "ptxas_order") && strcmp(#f, "imad_pipe") && \
-      strcmp(#f, "tmem_cols_per_sm") && strcmp(#f, "sfu_fp32_clk")) \
+      strcmp(#f, "tmem_cols_per_sm") && strcmp(#f, "sfu_fp32_clk") && strcmp(#f, "stall_sched") && \
+      strcmp(#f, "mem_space_order") && strcmp(#f, "tc_queue")) \
     assert_true(p.f > 0);
     TM_FIELDS
 #undef TM_FIELD
@@ -1298,6 +1299,117 @@ static void test_ptxas_order(void **state) {
   assert_true(pb.ptxas_order == 0);
 }
 
+/* ptxas's stall schedule (t47z, stall_sched): a line's SASS stall counts hold
+ * the warp (at least its dispatches), a fixed-latency result is ready when
+ * the warp may issue again, a MUFU's keeps lat_sfu (17) on the scoreboard.
+ * FFMA r1 (stall 4), FFMA r1 (4), MUFU r2 <- r1 (2), FFMA r3 <- r2 (1: waits
+ * for the MUFU, floats), IADD r5 <- r6 (stall 0: its one dispatch), bra (5):
+ * clocks 4, 8, 10, 26, 26 (the IADD at the front, 10 -> 11), 31; without the
+ * stalls (the counts alone, stall_sched 0) 1, 5, 9, 26, 26, 27, the second
+ * FFMA then waiting lat_alu for the first (it floats: the front stays at 1). The H200's
+ * table: on; the B200's: off */
+static void test_stall_sched(void **state) {
+  (void)state;
+  static const uint16_t sass[14] = {0, 1, 1, 1, 1, 1, 1, /* stalls: */ 0, 4, 4, 2, 1, 0, 5};
+  static const double clock[2][6] = {{1, 5, 9, 26, 26, 27}, {4, 8, 10, 26, 26, 31}};
+  static const double front[2][6] = {{1, 1, 1, 1, 2, 27}, {4, 8, 10, 10, 11, 31}};
+  for (unsigned on = 0; on < 2; on++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    fake_insn(&f, 0, TM_C_FP32, 1, 1);
+    fake_insn(&f, 1, TM_C_FP32, 1, 1);
+    fake_insn(&f, 2, TM_C_SFU, 2, 1);
+    fake_insn(&f, 3, TM_C_FP32, 3, 2);
+    fake_insn(&f, 4, TM_C_INT, 5, 6);
+    fake_insn(&f, 5, TM_C_BRANCH, -1, -1);
+    tm_setup s;
+    memset(&s, 0, sizeof s);
+    s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 200000;
+    s.cluster_size = 1, s.nclusters = 1, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 6;
+    s.sass = sass, s.sass_lines = 7, s.sass_stall = sass + 7;
+    assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+    assert_true(f.l->p.stall_sched == 1 && f.l->issue_stall != NULL); /* the H200's table: on */
+    assert_true(f.l->issue_stall[1] == 4 && f.l->issue_stall[4] == 0);
+    if (!on) { /* the rule off, as the B200's table has it */
+      free(f.l->issue_w);
+      free(f.l->issue_stall);
+      f.l->p.stall_sched = 0;
+      assert_int_equal(tm_sass_weights(f.l), TC5_OK);
+      assert_null(f.l->issue_stall);
+    }
+    assert_true(f.l->p.lat_sfu == 17);
+    assert_int_equal(tm_cta_new(f.l, 4, &f.t), TC5_OK);
+    tm_cta_begin(f.t, 0, 0, 0);
+    uint64_t regs[16 * 32] = {0};
+    for (uint32_t pc = 0; pc < 6; pc++) {
+      tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+      assert_true(f.t->w[0].clock == clock[on][pc]);
+      assert_true(f.t->w[0].front == front[on][pc]);
+    }
+    assert_true(f.t->w[0].ready[3] == (on ? 26 : 29)); /* the FFMA after the MUFU: its hold, else lat_alu */
+    assert_true(f.t->work[TC5_TU_ISSUE] == 6 / 4.0); /* the dispatch work is the counts' either way */
+    tm_cta_free(f.t);
+    tm_launch_free(f.l);
+  }
+  assert_true(tm_fixed_latency(TM_C_FSEL) && tm_fixed_latency(TM_C_IMAD) && !tm_fixed_latency(TM_C_SFU) &&
+              !tm_fixed_latency(TM_C_CONV) && !tm_fixed_latency(TM_C_LD_SHARED));
+}
+
+/* memory operations in order within a state space only (t47z, mem_space_order):
+ * ld.global r1, st.shared [] r1, ld.global r2, st.shared [] r2 (L = the
+ * global latency). On: the first store waits for r1 and floats (issues at
+ * L), the second load issues at 1, beside it, and the second store at 1 + L
+ * (not before the first: one space): the warp's clock 2 + L. Off (ptxas's
+ * order of t47s: memory in order at the front): the second load waits
+ * behind the first store, at L + 1, its store at 2L + 1: clock 2L + 2 */
+static void test_mem_space_order(void **state) {
+  (void)state;
+  static const uint16_t sass[5] = {0, 1, 1, 1, 1};
+  for (unsigned on = 0; on < 2; on++) {
+    fake f;
+    memset(&f, 0, sizeof f);
+    fake_insn(&f, 0, TM_C_LD_GLOBAL, 1, -1);
+    fake_insn(&f, 1, TM_C_ST_SHARED, -1, 1);
+    fake_insn(&f, 2, TM_C_LD_GLOBAL, 2, -1);
+    fake_insn(&f, 3, TM_C_ST_SHARED, -1, 2);
+    tm_setup s;
+    memset(&s, 0, sizeof s);
+    s.gpu = "h200", s.target = "sm_90a", s.threads_per_cta = 128, s.warps_per_cta = 4, s.smem_per_cta = 200000;
+    s.cluster_size = 1, s.nclusters = 1, s.reg_hi = 16, s.insn = f.insn, s.ck = f.ck, s.ncode = 4;
+    s.sass = sass, s.sass_lines = 5;
+    assert_int_equal(tm_launch_new(&f.l, &s, NULL), TC5_OK);
+    assert_true(f.l->p.mem_space_order == 1); /* the H200's table */
+    f.l->p.mem_space_order = on;
+    double L = f.l->rates.gmem_latency;
+    assert_true(L > 100);
+    assert_int_equal(tm_cta_new(f.l, 4, &f.t), TC5_OK);
+    tm_cta_begin(f.t, 0, 0, 0);
+    uint64_t regs[16 * 32] = {0};
+    for (uint32_t pc = 0; pc < 4; pc++) tm_step(f.t, 0, pc, 0xffffffffu, regs, TM_DONE);
+    assert_true(f.t->w[0].ready[2] == (on ? 1 + L : L + 1 + L));
+    assert_true(f.t->w[0].clock == (on ? 2 + L : 2 * L + 2));
+    if (on) assert_true(f.t->w[0].st_at[0] == 1 + L && f.t->w[0].front == 2);
+    tm_cta_free(f.t);
+    tm_launch_free(f.l);
+  }
+  tm_params pb;
+  assert_int_equal(tm_params_load("b200", &pb), TC5_OK);
+  assert_true(pb.mem_space_order == 0 && pb.tc_queue == 0);
+}
+
+/* the tensor core as the queue's second station (t47z, tc_queue): P = 100,
+ * S = 20, T = 30, two CTAs, beta 1: Z = 50; k = 1: R = 20 + 30, X = 1/100,
+ * Q = 0.2, 0.3; k = 2: R_s = 24, R_t = 39, D = 50 + 24 + 39 = 113. T = 0 is
+ * tm_issue_queue; the saturated bounds n S and n T hold (P = 10, S = 5,
+ * T = 40, three CTAs: 120) */
+static void test_issue_tc_queue(void **state) {
+  (void)state;
+  assert_true(fabs(tm_issue_tc_queue(100, 20, 30, 2, 1) - 113) < 1e-9);
+  assert_true(tm_issue_tc_queue(100, 20, 0, 3, 1) == tm_issue_queue(100, 20, 3, 1));
+  assert_true(tm_issue_tc_queue(10, 5, 40, 3, 1) >= 120);
+  assert_true(fabs(tm_issue_tc_queue(100, 20, 30, 2, 0) - 100) < 1e-9); /* beta 0: no wait, max(P, n S, n T) */
+}
+
 /* IMAD's own pipe (t47s, run 8: IMAD and LOP3 alternating at 1.036 clk a warp-instruction, each 2.0 alone).
  * The runner's class of integer mul/mad is TM_C_IMAD (add, and, setp stay TM_C_INT; mul.f32 TM_C_FP32).
  * On the H200 (imad_pipe 1) one warp's independent IMAD, LOP3, IMAD, LOP3 dispatch at 0, 1, 2, 3 (each on
@@ -1362,11 +1474,70 @@ static void test_sass_lines(void **state) {
                            "\t//## File \"tc5.ptx\", line 99\n"
                            "        /*0050*/                   BRA `(.L_x_0) ;\n";
   uint16_t cnt[12] = {0};
-  tm_sass_count(dis, cnt, 11);
+  tm_sass_count(dis, cnt, NULL, 11);
   assert_true(cnt[7] == 2 && cnt[9] == 2); /* the NOP not counted; line 99 beyond the text: dropped */
   unsigned total = 0;
   for (unsigned k = 0; k < 12; k++) total += cnt[k];
   assert_int_equal(total, 4);
+}
+
+/* ptxas's control bits (t47z): the high 64-bit words of SASS that ptxas 13.0
+ * -arch=sm_90a wrote for a kernel of one FFMA chain, an ISETP -> FSEL pair
+ * and a MUFU.EX2 (nvdisasm -hex), decoded by hand: bits 41-44 the stall,
+ * 45 the yield bit, 46-48 the write scoreboard, 49-51 the read one (7:
+ * none), 52-57 the wait mask, 58-61 the reuse flags; then nvdisasm -g
+ * -hex's listing summed per PTX line (a NOP's stall dropped with it) */
+static void test_sass_ctrl(void **state) {
+  (void)state;
+  static const struct {
+    uint64_t hi;
+    unsigned stall, yield, wbar, rbar, wait, reuse;
+  } k[] = {
+      {0x000fe20007ffe0ffull, 1, 1, 7, 7, 0, 0},  /* IADD3 R0, R0, 0x1, RZ: 0x7f1 */
+      {0x000fc80000000005ull, 4, 0, 7, 7, 0, 0},  /* FFMA R5, R5, R5, 1 (the chain: its latency, 4) */
+      {0x000e640000000800ull, 2, 1, 1, 7, 0, 0},  /* MUFU.EX2 R4, R4: sets scoreboard 1 */
+      {0x002fce0000000000ull, 7, 0, 7, 7, 2, 0},  /* FADD R5, R5, R4: waits for scoreboard 1 */
+      {0x040fe40003f06270ull, 2, 1, 7, 7, 0, 1},  /* ISETP.GE.AND P0, PT, R0.reuse, 0x7, PT: reuse of operand A */
+      {0x001172000c1e1900ull, 9, 1, 5, 0, 1, 0},  /* LDG.E R5: writes 5, reads 0, waits for 0 (its LDC.64) */
+      {0x000fc00003800000ull, 0, 0, 7, 7, 0, 0},  /* NOP: 0x7e0, CuAssembler's [B------:R-:W-:Y:S00] */
+  };
+  for (unsigned i = 0; i < sizeof k / sizeof k[0]; i++) {
+    tm_sass_ctrl_t c;
+    tm_sass_ctrl(k[i].hi, &c);
+    assert_int_equal(c.stall, k[i].stall);
+    assert_int_equal(c.yield, k[i].yield);
+    assert_int_equal(c.wbar, k[i].wbar);
+    assert_int_equal(c.rbar, k[i].rbar);
+    assert_int_equal(c.wait, k[i].wait);
+    assert_int_equal(c.reuse, k[i].reuse);
+  }
+  static const char *dis = "\t//## File \"tc5.ptx\", line 13\n"
+                           "        /*0060*/                   FFMA R5, R5, R5, 1 ;                      /* 0x3f80000005057423 */\n"
+                           "                                                                             /* 0x020fe20000000005 */\n"
+                           "\t//## File \"tc5.ptx\", line 16\n"
+                           "        /*0070*/                   ISETP.GE.AND P0, PT, R0.reuse, 0x7, PT ;  /* 0x000000070000780c */\n"
+                           "                                                                             /* 0x040fe40003f06270 */\n"
+                           "\t//## File \"tc5.ptx\", line 14\n"
+                           "        /*0090*/                   FFMA R5, R5, R5, 1 ;                      /* 0x3f80000005057423 */\n"
+                           "                                                                             /* 0x000fc80000000005 */\n"
+                           "        /*00a0*/                   NOP ;                                     /* 0x0000000000007918 */\n"
+                           "                                                                             /* 0x000fea0000000000 */\n"
+                           "        /*00b0*/              @!P0 FSEL R4, R5, RZ, !P0 ;                    /* 0x000000ff05047208 */\n"
+                           "                                                                             /* 0x000fca0004000000 */\n"
+                           "\t//## File \"tc5.ptx\", line 18\n"
+                           "        /*00d0*/                   MUFU.EX2 R4, R4 ;                         /* 0x0000000400047308 */\n"
+                           "                                                                             /* 0x000e640000000800 */\n";
+  uint16_t cnt[20] = {0}, stall[20] = {0};
+  tm_sass_count(dis, cnt, stall, 19);
+  /* line 13: FFMA (stall 1 = 0x020fe2 >> 1 & 15); 16: ISETP (2); 14: FFMA (4) and
+   * the guarded FSEL (0x000fca: 5), the NOP between them (stall 5) neither counted nor summed; 18: MUFU (2) */
+  assert_true(cnt[13] == 1 && stall[13] == 1);
+  assert_true(cnt[16] == 1 && stall[16] == 2);
+  assert_true(cnt[14] == 2 && stall[14] == 9);
+  assert_true(cnt[18] == 1 && stall[18] == 2);
+  uint16_t cnt2[20] = {0};
+  tm_sass_count(dis, cnt2, NULL, 19); /* counts alone: the same */
+  assert_memory_equal(cnt, cnt2, sizeof cnt);
 }
 
 /* L2's time for reads and stores (t47h2, run 5): 2 MB read at 4988 B/clk
@@ -1653,7 +1824,7 @@ static void test_sfu_fp32(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables),          cmocka_unit_test(test_pairing),
-      cmocka_unit_test(test_sass_issue),      cmocka_unit_test(test_sass_lines),
+      cmocka_unit_test(test_sass_issue),      cmocka_unit_test(test_sass_lines), cmocka_unit_test(test_sass_ctrl), cmocka_unit_test(test_stall_sched), cmocka_unit_test(test_mem_space_order), cmocka_unit_test(test_issue_tc_queue),
     cmocka_unit_test(test_pipe_dispatch),
     cmocka_unit_test(test_ptxas_order),
     cmocka_unit_test(test_imad_pipe),

@@ -3,7 +3,8 @@ with Dynamo's InternalTorchDynamoError "An intermediate tensor ... created insid
 subgraph aliases an input or output". The same shape in 20 lines: a torch.autograd.Function that saves
 y.contiguous() (an alias of its input) and makes torch.empty_like of it in its backward, compiled.
 Without the shim it prints "ok"; with it (TC5_TRITON=1 TC5_TRITON_TORCH_CUDA=1) Dynamo's speculation of
-the backward refuses the saved tensor: tc5's, not located (issue 50; docs/fidelity.md).
+the backward refused the saved tensor (the shim's TorchFunctionMode inlined by Dynamo); since tc5.inductor
+(the mode passes calls through while Dynamo traces) it prints "ok" there too (issue 50; docs/fidelity.md).
     python probe_compile_alias.py"""
 import torch
 
