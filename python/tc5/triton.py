@@ -1441,19 +1441,59 @@ def torch_cuda_shim():
         d = gemm(_np(a), _np(b), kind="f16")
         return torch.from_numpy(d).to(a.dtype)
 
-    def aligned(t):
-        """t in memory aligned as CUDA's caching allocator aligns (512 bytes; the CPU's: 64)"""
+    def aligned(t, fill=None):
+        """t in memory aligned as CUDA's caching allocator aligns (512 bytes; the CPU's: 64).
+        fill (fresh_factory's): "zero", t made by torch.empty for a zeros factory, zeroed where it
+        ends; "none", an empty factory's (its contents undefined: not copied)"""
+        from torch.utils._mode_utils import no_dispatch
         if not isinstance(t, torch.Tensor) or t.requires_grad or t.data_ptr() % 512 == 0 or t.numel() == 0 \
                 or not t.is_contiguous():
+            if fill == "zero":
+                with no_dispatch():
+                    t.zero_()
             return t
         n = t.numel() * t.element_size()
-        from torch.utils._mode_utils import no_dispatch
-        with no_dispatch():  # the shim's own copy: no library's copy_ kernel (tc5.device's mode) for it
-            buf = torch.empty(n + 512, dtype=torch.uint8)
+        with no_dispatch(), unfilled():  # the shim's own copy: no library's copy_ kernel (tc5.device's mode) for it
+            buf = torch.empty(n + 512, dtype=torch.uint8)  # every byte written below (or undefined: "none")
             off = (-buf.data_ptr()) % 512
             out = buf[off:off + n].view(t.dtype).view(t.shape)
-            out.copy_(t)
+            if fill == "zero":
+                out.zero_()
+            elif fill != "none":
+                out.copy_(t)
         return out
+
+    @contextlib.contextmanager
+    def unfilled():
+        """torch.empty without deterministic mode's fill of uninitialised memory (a test's
+        torch.use_deterministic_algorithms(True)): for memory the shim writes whole itself"""
+        det = getattr(torch.utils, "deterministic", None)
+        old = getattr(det, "fill_uninitialized_memory", None)
+        if old is None or not old:
+            yield
+            return
+        det.fill_uninitialized_memory = False
+        try:
+            yield
+        finally:
+            det.fill_uninitialized_memory = old
+
+    def fresh_factory(func, kwargs):
+        """(the factory to call, aligned's fill) for a "cuda" tensor factory (issue 50, speed): zeros
+        and zeros_like made as empty and zeroed once in the aligned memory (not zeroed, then copied),
+        empty's contents not copied (undefined; where deterministic algorithms fill uninitialised
+        memory, copied as before); any other factory, or one with requires_grad: itself, copied"""
+        if kwargs.get("requires_grad"):
+            return func, None
+        if func is torch.zeros and "out" not in kwargs and "names" not in kwargs:
+            return torch.empty, "zero"
+        if func is torch.zeros_like:
+            return torch.empty_like, "zero"
+        if func in (torch.empty, torch.empty_like) and not (
+                torch.are_deterministic_algorithms_enabled()
+                and getattr(getattr(torch.utils, "deterministic", None), "fill_uninitialized_memory", True)):
+            return func, "none"
+        return func, None
 
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -1473,7 +1513,10 @@ def torch_cuda_shim():
                 dev = torch.device("cuda", dev)  # a device= index is a CUDA device's (driver.get_current_device())
             if "device" in kwargs and cpu(dev) is not kwargs["device"]:
                 kwargs["device"] = cpu(dev)
-                return aligned(func(*args, **kwargs))
+                make, fill = fresh_factory(func, kwargs)
+                with unfilled() if fill == "zero" else contextlib.nullcontext():  # zeroed below
+                    t = make(*args, **kwargs)
+                return aligned(t, fill)
             name = getattr(func, "__name__", "")
             if name == "cuda":
                 return args[0]

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "formats/half_impl.h"
 #include "spec/spec_tables.h"
 #include "tc5/formats.h"
 
@@ -68,6 +69,15 @@ tc5_status tc5_fmt_fields_of(tc5_type t, uint32_t code, tc5_fmt_fields *f) {
 }
 
 tc5_status tc5_fmt_decode(tc5_type t, uint32_t code, double *value, tc5_fclass *cls) {
+  if ((t == TC5_BF16 || t == TC5_F16) && code <= 0xffffu) { /* half_impl.h: the same value and class */
+    double v = tc5__half_decode(code, t == TC5_BF16, cls);
+    if (value) *value = v;
+    return TC5_OK;
+  }
+  return tc5__fmt_decode_generic(t, code, value, cls);
+}
+
+tc5_status tc5__fmt_decode_generic(tc5_type t, uint32_t code, double *value, tc5_fclass *cls) {
   const tc5_type_info *ti = tc5_spec_type(t);
   if (!ti) return TC5_EINVAL;
   if (!code_in_range(ti, code)) return TC5_ERANGE;
@@ -319,7 +329,15 @@ static tc5_status encode(tc5_type t, double x, tc5_round r, bool sat, bool from_
   return TC5_OK;
 }
 
+/* f16 and bf16 to nearest even, unsaturated: half_impl.h's rounder (the same codes) */
+static bool half_rn(tc5_type t, double x, tc5_round r, bool sat, uint32_t *code) {
+  if ((t != TC5_BF16 && t != TC5_F16) || r != TC5_ROUND_RN || sat || !code) return false;
+  *code = tc5__half_encode_rn(x, t == TC5_BF16);
+  return true;
+}
+
 tc5_status tc5_fmt_encode(tc5_type t, double x, tc5_round r, bool sat, uint32_t *code) {
+  if (half_rn(t, x, r, sat, code)) return TC5_OK;
   return encode(t, x, r, sat, true, code);
 }
 
@@ -327,5 +345,10 @@ tc5_status tc5_fmt_encode_f32(tc5_type t, uint32_t f32_bits, tc5_round r, bool s
                               uint32_t *code) {
   float f;
   memcpy(&f, &f32_bits, sizeof f);
+  if (half_rn(t, (double)f, r, sat, code)) return TC5_OK;
   return encode(t, (double)f, r, sat, false, code);
+}
+
+tc5_status tc5__fmt_encode_generic(tc5_type t, double x, tc5_round r, bool sat, uint32_t *code) {
+  return encode(t, x, r, sat, true, code);
 }

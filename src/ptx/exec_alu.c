@@ -565,12 +565,10 @@ static PTX_EXEC(x_bfe) {
     uint64_t v = a[l];
     unsigned top = pos + len - 1 > msb ? msb : pos + len - 1;
     uint64_t sbit = (!s || len == 0) ? 0 : (v >> top) & 1;
-    uint64_t r = 0;
-    for (unsigned i = 0; i <= msb; i++) {
-      uint64_t bit = (i < len && pos + i <= msb) ? (v >> (pos + i)) & 1 : sbit;
-      r |= bit << i;
-    }
-    d[l] = r;
+    /* bits pos .. pos + n - 1 of v (n: those of the len inside the register), then sbit up to msb */
+    unsigned n = pos > msb ? 0 : len < W - pos ? len : W - pos;
+    uint64_t low = n >= 64 ? ~0ull : (1ull << n) - 1, all = W >= 64 ? ~0ull : (1ull << W) - 1;
+    d[l] = (n ? (v >> pos) & low : 0) | (sbit ? all & ~low : 0);
   });
   return PX_NEXT;
 }
@@ -769,6 +767,37 @@ static inline bool boolop(unsigned bop, bool r, bool c) {
   }
 }
 
+/* setp's common forms (no second predicate, no boolean operation; integers, or f32 without
+ * .ftz), one loop an operator: the same results as icmp and fcmp. false: another form */
+#define SETP_LOOP(T, X, Y)                                                   \
+  do {                                                                       \
+    switch (op) {                                                            \
+    case C_EQ: PTX_LANES(mask, { T x = X(a[l]), y = Y(b[l]); p[l] = x == y; }); return true; \
+    case C_NE: PTX_LANES(mask, { T x = X(a[l]), y = Y(b[l]); p[l] = x != y && x == x && y == y; }); return true; \
+    case C_LT: PTX_LANES(mask, { T x = X(a[l]), y = Y(b[l]); p[l] = x < y; }); return true; \
+    case C_LE: PTX_LANES(mask, { T x = X(a[l]), y = Y(b[l]); p[l] = x <= y; }); return true; \
+    case C_GT: PTX_LANES(mask, { T x = X(a[l]), y = Y(b[l]); p[l] = x > y; }); return true; \
+    case C_GE: PTX_LANES(mask, { T x = X(a[l]), y = Y(b[l]); p[l] = x >= y; }); return true; \
+    default: return false;                                                   \
+    }                                                                        \
+  } while (0)
+static bool setp_plain(uint64_t *p, const uint64_t *a, const uint64_t *b, unsigned op, unsigned W, bool sgn,
+                       unsigned ft, bool ftz, uint32_t mask) {
+#define SETP_S(v) sx(v, W)
+#define SETP_U(v) (v)
+#define SETP_F(v) f32_of(v)
+  if (!ft && sgn) SETP_LOOP(int64_t, SETP_S, SETP_S);
+  if (!ft && !sgn) {
+    if (op >= C_LO && op <= C_HS) op = op - C_LO + C_LT; /* lo ls hi hs: unsigned lt le gt ge */
+    SETP_LOOP(uint64_t, SETP_U, SETP_U);
+  }
+  if (ft == PT_F32 && !ftz) SETP_LOOP(float, SETP_F, SETP_F);
+#undef SETP_S
+#undef SETP_U
+#undef SETP_F
+  return false;
+}
+
 /* setp: aux = compare op, aux2 = bool op; mods: M_SIGNED, M_PAIR (p|q),
  * bit 8+ the float type (0 for integers), M_SAT = .ftz */
 static PTX_EXEC(x_setp) {
@@ -780,6 +809,7 @@ static PTX_EXEC(x_setp) {
   unsigned op = in->aux, bop = in->aux2, W = ptx_types[in->type].bits;
   unsigned ft = in->mods >> 8;
   bool sgn = in->mods & M_SIGNED, ftz = in->mods & M_SAT;
+  if (!bop && !q && setp_plain(p, a, b, op, W, sgn, ft, ftz, mask)) return PX_NEXT;
   PTX_LANES(mask, {
     bool r = ft ? fcmp(op, ptx_fval(a[l], ft, ftz), ptx_fval(b[l], ft, ftz)) : icmp(op, a[l], b[l], W, sgn);
     bool cv = c ? ((c[l] != 0) != cneg) : false;

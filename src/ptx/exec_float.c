@@ -45,6 +45,8 @@ static inline uint64_t bits_f64(double d) {
 static inline float sat32(float f) { return !(f > 0.0f) ? 0.0f : f > 1.0f ? 1.0f : f; }
 
 static uint32_t enc(tc5_type t, double x, tc5_round r, bool satf) {
+  if ((t == TC5_BF16 || t == TC5_F16) && r == TC5_ROUND_RN && !satf)
+    return tc5__half_encode_rn(x, t == TC5_BF16); /* tc5_fmt_encode's code, inlined */
   uint32_t c = 0;
   tc5_fmt_encode(t, x, r, satf, &c);
   return c;
@@ -127,12 +129,52 @@ static inline float f32_apply(unsigned op, uint32_t mods, float x, float y, floa
   if (mods & F_SAT) r = sat32(r);
   return r;
 }
+/* add, sub, mul, fma, min and max to nearest without modifiers, one loop
+ * each (the common forms; f32_apply's result for them) */
+#define F32_PLAIN(n, lo_of, hi_of, put)                                                      \
+  do {                                                                                      \
+    switch (op) {                                                                           \
+    case OP_ADD: PTX_LANES(mask, put(n, F32_IN(lo_of(a)) + F32_IN(lo_of(b)), F32_IN(hi_of(a)) + F32_IN(hi_of(b)))); break; \
+    case OP_SUB: PTX_LANES(mask, put(n, F32_IN(lo_of(a)) - F32_IN(lo_of(b)), F32_IN(hi_of(a)) - F32_IN(hi_of(b)))); break; \
+    case OP_MUL: PTX_LANES(mask, put(n, F32_IN(lo_of(a)) * F32_IN(lo_of(b)), F32_IN(hi_of(a)) * F32_IN(hi_of(b)))); break; \
+    case OP_MIN: PTX_LANES(mask, put(n, fmin_ptx(F32_IN(lo_of(a)), F32_IN(lo_of(b))), fmin_ptx(F32_IN(hi_of(a)), F32_IN(hi_of(b))))); break; \
+    case OP_MAX: PTX_LANES(mask, put(n, fmax_ptx(F32_IN(lo_of(a)), F32_IN(lo_of(b))), fmax_ptx(F32_IN(hi_of(a)), F32_IN(hi_of(b))))); break; \
+    default:                                                                                \
+      PTX_LANES(mask, put(n, fmaf(F32_IN(lo_of(a)), F32_IN(lo_of(b)), F32_IN(lo_of(c))),     \
+                          fmaf(F32_IN(hi_of(a)), F32_IN(hi_of(b)), F32_IN(hi_of(c)))));      \
+      break;                                                                                \
+    }                                                                                       \
+  } while (0)
+/* the operand and result of a plain form (.ftz: subnormals to zero of their sign, in and out) */
+#define F32_IN(x) (ftz ? f32_of(ftz_bits((uint32_t)(x))) : f32_of(x))
+#define F32_OUT(f) (ftz ? bits_f32(f32_of(ftz_bits(f32_bits(f)))) : bits_f32(f))
+/* ftz32 on the bits: a zero exponent keeps the sign alone */
+static inline uint32_t ftz_bits(uint32_t u) { return (u & 0x7f800000u) ? u : u & 0x80000000u; }
+static inline uint32_t f32_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+#define F32_LO(x) ((x)[l])
+#define F32_HI(x) ((x)[l] >> 32)
+#define F32_PUT1(n, lo, hi) (d[l] = F32_OUT(lo))
+#define F32_PUT2(n, lo, hi) (d[l] = F32_OUT(hi) << 32 | F32_OUT(lo))
+static bool f32_plain(unsigned op, uint32_t mods, unsigned rnd) {
+  return (mods & ~(uint32_t)F_FTZ) == 0 && rnd == FE_TONEAREST && op != OP_DIV;
+}
+
 static PTX_EXEC(x_f32op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
   const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
+  if (f32_plain(op, mods, in->aux)) {
+    bool ftz = mods & F_FTZ; /* two loops: the compiler keeps the test out of them */
+    if (ftz) F32_PLAIN(1, F32_LO, F32_LO, F32_PUT1);
+    else F32_PLAIN(1, F32_LO, F32_LO, F32_PUT1);
+    return PX_NEXT;
+  }
   WITH_ROUND(in->aux, PTX_LANES(mask, { d[l] = bits_f32(f32_apply(op, mods, f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); }));
   return PX_NEXT;
 }
@@ -160,6 +202,12 @@ static PTX_EXEC(x_f32x2op) {
   const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
+  if (f32_plain(op, mods, in->aux)) {
+    bool ftz = mods & F_FTZ;
+    if (ftz) F32_PLAIN(2, F32_LO, F32_HI, F32_PUT2);
+    else F32_PLAIN(2, F32_LO, F32_HI, F32_PUT2);
+    return PX_NEXT;
+  }
   WITH_ROUND(in->aux, PTX_LANES(mask, {
     uint64_t lo = bits_f32(f32_apply(op, mods, f32_of(a[l]), f32_of(b[l]), f32_of(c[l])));
     uint64_t hi = bits_f32(f32_apply(op, mods, f32_of(a[l] >> 32), f32_of(b[l] >> 32), f32_of(c[l] >> 32)));
@@ -241,6 +289,26 @@ static PTX_EXEC(x_h16op) {
   unsigned n = in->vec, op = in->aux2;
   bool relu = in->mods & F_RELU, sat = in->mods & F_SAT, nan = in->mods & F_NAN, xs = in->mods & F_XORSIGN;
   tc5_type t = bf ? TC5_BF16 : TC5_F16;
+  if (!relu && !sat && !nan && !xs && op != OP_MIN && op != OP_MAX) {
+    /* the plain forms: one loop an operator (round_odd inlined for it), the same results */
+#define H16_LOOP(OPC, ZOF)                                                                       \
+  PTX_LANES(mask, {                                                                             \
+    uint64_t r = 0;                                                                             \
+    for (unsigned k = 0; k < n; k++) {                                                          \
+      double x = dec16(a[l] >> (16 * k), bf), y = dec16(b[l] >> (16 * k), bf), z = ZOF;         \
+      r |= (uint64_t)tc5__half_encode_rn(round_odd(OPC, x, y, z), bf) << (16 * k);              \
+    }                                                                                           \
+    d[l] = r;                                                                                   \
+  })
+    switch (op) {
+    case OP_ADD: H16_LOOP(OP_ADD, 0.0); break;
+    case OP_SUB: H16_LOOP(OP_SUB, 0.0); break;
+    case OP_MUL: H16_LOOP(OP_MUL, 0.0); break;
+    default: H16_LOOP(op, dec16(c[l] >> (16 * k), bf)); break;
+    }
+#undef H16_LOOP
+    return PX_NEXT;
+  }
   PTX_LANES(mask, {
     uint64_t r = 0;
     for (unsigned k = 0; k < n; k++) {
@@ -269,6 +337,19 @@ static PTX_EXEC(x_sfu) {
   tc5__sfu_fn f = tc5__sfu_fn_of((tc5_sfu_op)in->aux);
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = in->nops > 2 ? PTX_R(w, in->o[2].reg) : a;
+  tc5__sfu_rcp_fn rcp;
+  tc5__sfu_by_fn by;
+  tc5__sfu_div_steps((tc5_sfu_op)in->aux, &rcp, &by);
+  if (rcp) { /* div.full: the divisor's reciprocal once for lanes of one divisor (a row's sum) */
+    uint32_t last = 0, r = 0;
+    bool have = false;
+    PTX_LANES(mask, {
+      uint32_t bl = (uint32_t)b[l];
+      if (!have || bl != last) r = rcp(bl), last = bl, have = true;
+      d[l] = by((uint32_t)a[l], bl, r);
+    });
+    return PX_NEXT;
+  }
   PTX_LANES(mask, d[l] = f(a[l], b[l]));
   return PX_NEXT;
 }
@@ -565,6 +646,37 @@ static double odd_double(uint64_t v) {
   return ldexp((double)m, (int)s);
 }
 
+/* the conversions of Triton's bf16/f16 kernels, each lane as x_cvt's
+ * general path computes it: a 16-bit float widened to f32 (cvt.f32.bf16:
+ * the bits; cvt.f32.f16: exact, a NaN the canonical one), and an f32
+ * narrowed to nearest even (cvt.rn.{bf16,f16}{,x2}.f32, no .ftz/.sat/.relu/
+ * .satfinite). false: not one of these (x_cvt's loop does it) */
+static bool x_cvt_half(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
+  unsigned dt = in->type, st = in->type2;
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  if (in->mods & F_RELU) return false;
+  if (st == PT_BF16 && dt == PT_F32) {
+    PTX_LANES(mask, d[l] = (a[l] & 0xffff) << 16);
+    return true;
+  }
+  if (in->mods || (in->aux & 15) != 0) return false; /* .ftz .sat .satfinite; not .rn, or .rni... */
+  if (st == PT_F16 && dt == PT_F32) {
+    PTX_LANES(mask, d[l] = bits_f32((float)tc5__half_decode((uint32_t)a[l] & 0xffff, false, NULL)));
+    return true;
+  }
+  if (st != PT_F32) return false;
+  bool bf = dt == PT_BF16 || dt == PT_BF16X2;
+  if (!bf && dt != PT_F16 && dt != PT_F16X2) return false;
+  if (in->vec == 2) { /* cvt.rn.bf16x2.f32 d, a, b: a to the upper half */
+    const uint64_t *b = PTX_R(w, in->o[2].reg);
+    PTX_LANES(mask, d[l] = (uint64_t)tc5__half_encode_rn(f32_of(a[l]), bf) << 16 | tc5__half_encode_rn(f32_of(b[l]), bf));
+  } else {
+    PTX_LANES(mask, d[l] = tc5__half_encode_rn(f32_of(a[l]), bf));
+  }
+  return true;
+}
+
 static PTX_EXEC(x_cvt) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg);
@@ -577,6 +689,7 @@ static PTX_EXEC(x_cvt) {
   uint64_t dm = DW >= 64 ? ~0ull : (1ull << DW) - 1;
   unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
   uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
+  if (x_cvt_half(w, in, mask)) return PX_NEXT;
   PTX_LANES(mask, {
     uint64_t v = a[l], r;
     if (dc != 'f' && sc != 'f') {

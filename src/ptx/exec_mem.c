@@ -22,11 +22,15 @@
  * [addr, addr + n) is inside it and aligned; NULL sends the access to
  * ptx_mem (other buffers, errors). */
 static inline uint8_t *global_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
-  const ptx_region *r = w->region;
-  /* n <= size first: the region was remembered for an access of its own
-   * width, and size - n must not wrap (a u32 load after a u8 one of a
-   * 2-byte buffer read 2 bytes past it) */
-  if (r && n <= r->size && addr - r->base <= r->size - n && !(addr & (n - 1))) return r->host + (addr - r->base);
+  if (addr & (n - 1)) return NULL;
+  for (unsigned k = 0; k < 4; k++) {
+    const ptx_region *r = w->region[k];
+    /* n <= size first: the region was remembered for an access of its own
+     * width, and size - n must not wrap (a u32 load after a u8 one of a
+     * 2-byte buffer read 2 bytes past it) */
+    if (!r) break;
+    if (n <= r->size && addr - r->base <= r->size - n) return r->host + (addr - r->base);
+  }
   return NULL;
 }
 /* shared memory, fast: in the CTA's window past the reserved KiB, aligned */
@@ -44,10 +48,20 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
   if (write && __builtin_expect(w->cta->cl->sched != NULL, 0)) ptx_px_write(w, (uint32_t)addr, n); /* seeded schedules: the proxies */
   return s->bytes + addr;
 }
+/* a kernel parameter's bytes (ld.param of the entry's parameters: ptx_mem's PS_PARAM case) */
+static inline const uint8_t *param_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
+  const ptx_launch *L = w->cta->L;
+  if ((addr & (n - 1)) || addr + n > L->f->param_bytes || addr + n < addr) return NULL;
+  return L->params + addr;
+}
 static inline void remember_region(ptx_warp *w, uint64_t addr) {
   ptx_launch *L = w->cta->L;
+  const ptx_region *hit = NULL;
   for (unsigned k = 0; k < L->nregions; k++)
-    if (addr - L->regions[k].base < L->regions[k].size) w->region = &L->regions[k];
+    if (addr - L->regions[k].base < L->regions[k].size) hit = &L->regions[k];
+  if (!hit) return;
+  /* the newest first; a kernel's loads and stores of a few tensors each find theirs */
+  w->region[3] = w->region[2], w->region[2] = w->region[1], w->region[1] = w->region[0], w->region[0] = hit;
 }
 
 /* scalar loads and stores of global or shared memory: one loop, no calls
@@ -105,7 +119,7 @@ static PTX_EXEC(x_ld1) {
   unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
   uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
   bool sgn = in->mods & 1;
-  bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED;
+  bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED, param = in->space == PS_PARAM;
   bool dsmem = in->space == PS_SHARED_CLUSTER; /* another CTA's stores to it may be buffered (x_st1) */
   bool part = (global || dsmem) && w->cta->cl->sb_warps != 0; /* stores in store buffers (seeded schedules) */
   /* under a seeded schedule, a weak or relaxed load of global memory is
@@ -119,7 +133,8 @@ static PTX_EXEC(x_ld1) {
   }
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
-    const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, false) : NULL;
+    const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, false)
+                       : param ? param_fast(w, addr, eb) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb, false);
       if (!p) return PX_ERROR;
@@ -181,19 +196,27 @@ static PTX_EXEC(x_ld) {
   unsigned eb = in->aux, nv = in->vec;
   const tc5_ptx_module *m = w->cta->L->m;
   const uint32_t *vr = dst->kind == PO_VEC ? m->vregs + dst->vec : &dst->reg;
-  bool sgn = in->mods & 1;
+  bool sgn = in->mods & 1, global = in->space == PS_GLOBAL;
   if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
+  uint64_t *dk[8], mk[8]; /* each element's register and its width's mask */
+  for (unsigned k = 0; k < nv && k < 8; k++) {
+    unsigned rb = m->reg_bits[vr[k]];
+    dk[k] = PTX_R(w, vr[k]);
+    mk[k] = rb < 64 ? (1ull << rb) - 1 : ~0ull;
+  }
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
-    const uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
-    if (!p) return PX_ERROR;
+    const uint8_t *p = global ? global_fast(w, addr, eb * nv) : NULL; /* the warp's last buffer */
+    if (!p) {
+      p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
+      if (!p) return PX_ERROR;
+      if (global) remember_region(w, addr);
+    }
     for (unsigned k = 0; k < nv; k++) {
       uint64_t v = 0;
       memcpy(&v, p + k * eb, eb);
-      unsigned rb = m->reg_bits[vr[k]];
       if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
-      if (rb < 64) v &= (1ull << rb) - 1;
-      PTX_R(w, vr[k])[l] = v;
+      dk[k][l] = v & mk[k];
     }
   });
   return PX_NEXT;
@@ -204,10 +227,15 @@ static PTX_EXEC(x_st) {
   unsigned eb = in->aux, nv = in->vec;
   const uint32_t *vr = src->kind == PO_VEC ? w->cta->L->m->vregs + src->vec : &src->reg;
   if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
+  bool global = in->space == PS_GLOBAL;
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
-    uint8_t *p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
-    if (!p) return PX_ERROR;
+    uint8_t *p = global ? global_fast(w, addr, eb * nv) : NULL; /* the warp's last buffer */
+    if (!p) {
+      p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
+      if (!p) return PX_ERROR;
+      if (global) remember_region(w, addr);
+    }
     for (unsigned k = 0; k < nv; k++) {
       uint64_t v = PTX_R(w, vr[k])[l];
       memcpy(p + k * eb, &v, eb);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "formats/half_impl.h"
 #include "ptx/ptx_impl.h"
 #include "tc5/formats.h"
 
@@ -25,9 +26,7 @@ static inline float ftz32(float f) {
   return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;
 }
 static inline double dec16(uint64_t bits, bool bf) {
-  double v = 0;
-  tc5_fmt_decode(bf ? TC5_BF16 : TC5_F16, (uint32_t)bits & 0xffff, &v, NULL);
-  return v;
+  return tc5__half_decode((uint32_t)bits & 0xffff, bf, NULL); /* tc5_fmt_decode's value, inlined */
 }
 
 /* a float operand of type t as a double */

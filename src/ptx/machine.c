@@ -59,9 +59,10 @@ uint64_t ptx_sreg_now(ptx_warp *w, unsigned which, unsigned lane) {
   ptx_cta *c = w->cta;
   ptx_launch *L = c->L;
   uint32_t t[3];
-  thread_xyz(L, w->id * 32 + lane, t);
   switch (which) {
-  case SR_TID_X: case SR_TID_Y: case SR_TID_Z: return t[which - SR_TID_X];
+  case SR_TID_X: case SR_TID_Y: case SR_TID_Z: /* the thread's place: three divisions, for these only */
+    thread_xyz(L, w->id * 32 + lane, t);
+    return t[which - SR_TID_X];
   case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: return L->cfg.block[which - SR_NTID_X];
   case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: return c->ctaid[which - SR_CTAID_X];
   case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: return L->cfg.grid[which - SR_NCTAID_X];

@@ -251,6 +251,8 @@ typedef struct ptx_launch {
   uint32_t *shared_addr;    /* per variable: its shared address for this entry */
   uint32_t threads_per_cta, warps_per_cta;
   uint32_t reg_lo, reg_hi;  /* the registers the entry and the .funcs touch: a warp's window */
+  bool tmem_used;           /* an instruction of the module names Tensor Memory (tcgen05.*): else no CTA
+                               gets one (its 320 KiB set up and freed a CTA: issue 50, speed) */
   uint64_t max_steps;
   /* the first error stops every worker */
   int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */
@@ -322,7 +324,7 @@ typedef struct ptx_warp {
   /* branch results (PX_BRANCH) */
   uint32_t br_taken;
   uint32_t br_target;
-  const struct ptx_region *region; /* the global buffer of the last access */
+  const struct ptx_region *region[4]; /* the global buffers of the last accesses, newest first */
   uint8_t *local;       /* 32 x local_bytes */
   uint32_t local_bytes;
   uint8_t depth[32];    /* call depth of each thread */

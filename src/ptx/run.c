@@ -154,7 +154,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     if (c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
     if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
-    tins += (uint64_t)__builtin_popcount(mask);
+    tins += mask == 0xFFFFFFFFu ? 32u : (uint64_t)__builtin_popcount(mask); /* no popcnt instruction assumed */
     if (r == PX_NEXT) {
       advance(w, active, pc);
       continue;
@@ -239,6 +239,14 @@ static void reg_window(const tc5_ptx_module *m, const ptx_func *f, uint32_t *lo,
   *hi = b;
 }
 
+/* does an instruction of the module (any function: conservative) name
+ * Tensor Memory: a tcgen05.* instruction, or an access whose space is it */
+static bool tmem_used(const tc5_ptx_module *m) {
+  for (uint32_t pc = 0; pc < m->ncode; pc++)
+    if (m->code[pc].traits.group == IG_TCGEN05 || m->code[pc].traits.space == IS_TMEM) return true;
+  return false;
+}
+
 /* ---- one cluster of CTAs ---- */
 typedef struct worker {
   ptx_launch *L;
@@ -291,9 +299,13 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   memset(c->smem.bytes, 0xFF, c->smem.size);
   memset(c->smem.written, 0, (c->smem.size + 7) / 8);
   ptx_px_reset(c); /* the proxies' record (seeded schedules, issue 53) */
-  tc5_status st = tc5_tmem_init(&c->tmem, rank);
-  if (st) return st;
-  memset(c->tmem.cells, 0xFF, (size_t)TC5_TMEM_LANES * TC5_TMEM_COLS * sizeof *c->tmem.cells);
+  if (L->tmem_used) {
+    tc5_status st = tc5_tmem_init(&c->tmem, rank);
+    if (st) return st;
+    memset(c->tmem.cells, 0xFF, (size_t)TC5_TMEM_LANES * TC5_TMEM_COLS * sizeof *c->tmem.cells);
+  } else {
+    memset(&c->tmem, 0, sizeof c->tmem); /* never read: no instruction names it */
+  }
   memset(&wk->cl.uninit, 0, sizeof wk->cl.uninit);
   c->smem.uninit = c->tmem.uninit = &wk->cl.uninit;
   c->mma = &wk->cl.mma[rank];
@@ -533,6 +545,7 @@ static void cluster_finish(worker *wk) {
   if (cl->sched && ptx_late_flush(cl, NULL) == PX_ERROR) return;
   for (uint32_t rk = 0; rk < cl->n; rk++) {
     ptx_cta *c = &cl->ctas[rk];
+    if (!L->tmem_used) continue; /* nothing could allocate it */
     tc5_diag dg;
     tc5_diag_init(&dg);
     tc5_status st = tc5_tmem_exit(&c->tmem, &dg);
@@ -1042,6 +1055,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   add_region(&L, next, m->global_bytes, L.globals, "module variables");
   L.max_steps = cfg->max_steps ? cfg->max_steps : (1ull << 34);
   reg_window(m, L.f, &L.reg_lo, &L.reg_hi);
+  L.tmem_used = tmem_used(m);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
   /* workers */

@@ -93,6 +93,11 @@ static const struct {
 
 tc5__sfu_fn tc5__sfu_fn_of(tc5_sfu_op op) { return (unsigned)op < TC5_SFU_COUNT ? ops[op].fn : NULL; }
 
+void tc5__sfu_div_steps(tc5_sfu_op op, tc5__sfu_rcp_fn *rcp, tc5__sfu_by_fn *by) {
+  *rcp = op == TC5_SFU_DIV_FULL_F32 ? sfu_div_full_rcp_f32 : op == TC5_SFU_DIV_FULL_FTZ_F32 ? sfu_div_full_ftz_rcp_f32 : NULL;
+  *by = op == TC5_SFU_DIV_FULL_F32 ? sfu_div_full_by_f32 : op == TC5_SFU_DIV_FULL_FTZ_F32 ? sfu_div_full_ftz_by_f32 : NULL;
+}
+
 tc5_status tc5_sfu_lookup(const char *ptx, tc5_sfu_op *op, tc5_diag *diag) {
   if (!ptx || !op) return TC5_EINVAL;
   for (unsigned k = 0; k < TC5_SFU_COUNT; k++)

@@ -11,5 +11,10 @@
 typedef uint64_t (*tc5__sfu_fn)(uint64_t a, uint64_t b);
 /* op's function (NULL for an op out of range) */
 tc5__sfu_fn tc5__sfu_fn_of(tc5_sfu_op op);
+/* a division's two steps (sfu_model.h: the divisor's reciprocal, then the dividend's product),
+ * for a runner that shares the first between lanes of one divisor: both NULL for other ops */
+typedef uint32_t (*tc5__sfu_rcp_fn)(uint32_t b);
+typedef uint32_t (*tc5__sfu_by_fn)(uint32_t a, uint32_t b, uint32_t rcp);
+void tc5__sfu_div_steps(tc5_sfu_op op, tc5__sfu_rcp_fn *rcp, tc5__sfu_by_fn *by);
 
 #endif

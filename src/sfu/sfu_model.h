@@ -307,18 +307,38 @@ TC5_SFU_FN uint32_t sfu_div_approx_f32(uint32_t a, uint32_t b) {
   if (!(fabsf(fb) >= TWO_M126)) { fb = gmul(fb, 16777216.0f); fa = gmul(fa, 16777216.0f); }
   return m_f2u(gmul(m_u2f(mufu_rcp(m_f2u(fb))), fa));
 }
-TC5_SFU_FN uint32_t sfu_div_full_f32(uint32_t a, uint32_t b) {
+/* div.full in two steps, the divisor's (its MUFU.RCP, after its scaling) and the dividend's
+ * (scaled as the divisor asks, times that reciprocal): a runner's lanes that divide by the
+ * same b share the first (sfu_div_full_f32 is the two in a row) */
+TC5_SFU_FN uint32_t sfu_div_full_rcp_f32(uint32_t b) {
+  float fb = m_u2f(b);
+  int big = fabsf(fb) > 8.50705917302346158658e+37f, small = !(fabsf(fb) >= TWO_M126);
+  if (big) fb = gmul(fb, 0.25f);
+  if (small) fb = gmul(fb, 16777216.0f);
+  return mufu_rcp(m_f2u(fb));
+}
+TC5_SFU_FN uint32_t sfu_div_full_by_f32(uint32_t a, uint32_t b, uint32_t rcp) {
   float fa = m_u2f(a), fb = m_u2f(b);
   int big = fabsf(fb) > 8.50705917302346158658e+37f, small = !(fabsf(fb) >= TWO_M126);
-  if (big) { fb = gmul(fb, 0.25f); fa = gmul(fa, 0.25f); }
-  if (small) { fb = gmul(fb, 16777216.0f); fa = gmul(fa, 16777216.0f); }
-  return m_f2u(gmul(m_u2f(mufu_rcp(m_f2u(fb))), fa));
+  if (big) fa = gmul(fa, 0.25f);
+  if (small) fa = gmul(fa, 16777216.0f);
+  return m_f2u(gmul(m_u2f(rcp), fa));
+}
+TC5_SFU_FN uint32_t sfu_div_full_f32(uint32_t a, uint32_t b) { return sfu_div_full_by_f32(a, b, sfu_div_full_rcp_f32(b)); }
+TC5_SFU_FN uint32_t sfu_div_full_ftz_rcp_f32(uint32_t b) {
+  float fb = m_u2f(b);
+  float ab = fabsf(fb) < TWO_M126 ? 0.0f : fabsf(fb);   /* FSETP.FTZ sees denormals as 0 */
+  if (ab > 8.50705917302346158658e+37f) fb = fmul_ftz(fb, 0.25f);
+  return mufu_rcp(m_f2u(fb));
+}
+TC5_SFU_FN uint32_t sfu_div_full_ftz_by_f32(uint32_t a, uint32_t b, uint32_t rcp) {
+  float fa = m_u2f(a), fb = m_u2f(b);
+  float ab = fabsf(fb) < TWO_M126 ? 0.0f : fabsf(fb);
+  if (ab > 8.50705917302346158658e+37f) fa = fmul_ftz(fa, 0.25f);
+  return m_f2u(fmul_ftz(m_u2f(rcp), fa));
 }
 TC5_SFU_FN uint32_t sfu_div_full_ftz_f32(uint32_t a, uint32_t b) {
-  float fa = m_u2f(a), fb = m_u2f(b);
-  float ab = fabsf(fb) < TWO_M126 ? 0.0f : fabsf(fb);   /* FSETP.FTZ sees denormals as 0 */
-  if (ab > 8.50705917302346158658e+37f) { fb = fmul_ftz(fb, 0.25f); fa = fmul_ftz(fa, 0.25f); }
-  return m_f2u(fmul_ftz(m_u2f(mufu_rcp(m_f2u(fb))), fa));
+  return sfu_div_full_ftz_by_f32(a, b, sfu_div_full_ftz_rcp_f32(b));
 }
 
 #endif

@@ -2,10 +2,13 @@
  * encode/decode round trips over every code, rounding (ties, subnormals,
  * overflow, satfinite, NaN), packing and tcgen05.cp decompression.
  * (Agreement with CUDA's own conversions is tests/cuda/test_formats_cuda.cu.) */
+#include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "testutil.h"
 
+#include "formats/half_impl.h"
 #include "tc5/formats.h"
 #include "tc5/packing.h"
 
@@ -399,6 +402,77 @@ static void test_cp_decompression(void **state) {
   assert_string_equal(tc5_cp_src_fmt_name(TC5_CP_B4X16_P64), "b4x16_p64");
 }
 
+/* the f16/bf16 decoder and round-to-nearest-even rounder by bits (half_impl.h, the runner's hot
+ * conversions) against formats.c's generic ones: every code decoded (value bits, NaN sign and
+ * class), and every f32 whose low 16 bits are a rounding boundary's (every high half: each
+ * binade, subnormal, Inf and NaN), f32s at a stride, and doubles just off each half-ulp
+ * boundary, encoded, both through tc5_fmt_encode and tc5_fmt_encode_f32 */
+static void half_cmp(double x) {
+  for (int bf = 0; bf < 2; bf++) {
+    tc5_type t = bf ? TC5_BF16 : TC5_F16;
+    uint32_t want = 0, got = 0;
+    assert_int_equal(tc5__fmt_encode_generic(t, x, TC5_ROUND_RN, false, &want), TC5_OK);
+    assert_int_equal(tc5_fmt_encode(t, x, TC5_ROUND_RN, false, &got), TC5_OK);
+    if (got != want || tc5__half_encode_rn(x, bf) != want)
+      fail_msg("%s of %a: 0x%04x, the generic rounder 0x%04x", bf ? "bf16" : "f16", x, got, want);
+  }
+}
+static void test_half_fast_paths(void **state) {
+  (void)state;
+  for (uint32_t c = 0; c < 0x10000u; c++)
+    for (int bf = 0; bf < 2; bf++) {
+      tc5_type t = bf ? TC5_BF16 : TC5_F16;
+      double want, got, fast;
+      tc5_fclass cw, cg, cf;
+      assert_int_equal(tc5__fmt_decode_generic(t, c, &want, &cw), TC5_OK);
+      assert_int_equal(tc5_fmt_decode(t, c, &got, &cg), TC5_OK);
+      fast = tc5__half_decode(c, bf, &cf);
+      assert_memory_equal(&got, &want, 8);
+      assert_memory_equal(&fast, &want, 8);
+      assert_int_equal(cg, cw);
+      assert_int_equal(cf, cw);
+    }
+  static const uint32_t low[] = {0, 1, 0x0fff, 0x1000, 0x1001, 0x1fff, 0x2000, 0x2001, 0x3fff, 0x4000,
+                                 0x4001, 0x7fff, 0x8000, 0x8001, 0xbfff, 0xc000, 0xffff};
+  for (uint32_t hi = 0; hi < 0x10000u; hi++)
+    for (unsigned k = 0; k < sizeof low / sizeof low[0]; k++) {
+      uint32_t b = hi << 16 | low[k];
+      float f;
+      memcpy(&f, &b, 4);
+      half_cmp(f);
+      for (int bf = 0; bf < 2; bf++) {
+        uint32_t want = 0, got = 0;
+        assert_int_equal(tc5__fmt_encode_generic(bf ? TC5_BF16 : TC5_F16, (double)f, TC5_ROUND_RN, false, &want), TC5_OK);
+        assert_int_equal(tc5_fmt_encode_f32(bf ? TC5_BF16 : TC5_F16, b, TC5_ROUND_RN, false, &got), TC5_OK);
+        assert_int_equal(got, want);
+      }
+    }
+  for (uint64_t b = 0; b < (1ull << 32); b += 65521) {
+    float f;
+    uint32_t b32 = (uint32_t)b;
+    memcpy(&f, &b32, 4);
+    half_cmp(f);
+  }
+  /* doubles: each code's value, its half-ulp midpoints, and one double ulp either side */
+  for (uint32_t c = 0; c < 0x10000u; c++)
+    for (int bf = 0; bf < 2; bf++) {
+      double v = tc5__half_decode(c, bf, NULL), nx = tc5__half_decode(c + 1, bf, NULL);
+      if (v != v || nx != nx || isinf(v) || isinf(nx) || (c & 0x7fffu) == 0x7fffu) continue;
+      double mid = (v + nx) / 2;
+      half_cmp(v);
+      half_cmp(mid);
+      half_cmp(nextafter(mid, 0));
+      half_cmp(nextafter(mid, INFINITY * mid));
+    }
+  half_cmp(0x1p-1074);
+  half_cmp(-0x1p-1074);
+  half_cmp(0x1p-200);
+  half_cmp(0x1p200);
+  half_cmp(DBL_MAX);
+  half_cmp(-INFINITY);
+  half_cmp(-NAN);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_known_values),     cmocka_unit_test(test_classes),
@@ -406,6 +480,7 @@ int main(void) {
       cmocka_unit_test(test_overflow_nan_rules), cmocka_unit_test(test_fields_and_errors),
       cmocka_unit_test(test_fp4x2),            cmocka_unit_test(test_smem_f8f6f4),
       cmocka_unit_test(test_containers_tmem),  cmocka_unit_test(test_cp_decompression),
+      cmocka_unit_test(test_half_fast_paths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

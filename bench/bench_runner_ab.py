@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""bench_runner_ab: the runner's speed on the kernels of the peer suites' slow cases (issue 50,
+"size"), this build's `tc5 run` against a baseline build's, in one run: the same PTX, the same
+inputs, the two CLIs alternated (A B A B ...) ROUNDS times a kernel, each run's CPU seconds
+(the child's user + system time, which another process's load does not stretch), the median of
+each side and their ratio; and every output file of the two compared byte for byte (a speed-up
+that changes a bit is a failure: exit 1).
+
+usage: bench/bench_runner_ab.py (--base REV | --base-cli PATH) [--cli PATH] [--rounds N]
+                                [--scale K] [--only NAME,...]
+  --base REV       builds the baseline's CLI from git revision REV of this repository
+                   (git archive into a temporary folder; cmake, the tc5_cli target only)
+  --base-cli PATH  a baseline CLI built already
+  --cli PATH       this build's CLI (default build/tc5)
+  --scale K        each kernel's grid (its rows) times K (default 1: about 0.1-1 s a run)
+  (NumPy and ml_dtypes: the tests' Python, scripts/pyenv.sh)
+
+Kernels (bench/data/liger_ptx.tar.xz): Liger-Kernel 0.8.5's, compiled by Triton 3.9 for sm_100a
+through the door at the shapes below (the debug sections dropped); one host thread (--threads 1)
+and the checker on (the default), as the peer suites run them:
+  rms_norm       _block_rms_norm_forward_kernel, bf16 8192 x 256 (the large-row-offset case's kernel)
+  softmax_fwd    _softmax_single_block_forward_kernel, bf16 64 x 32768
+  softmax_bwd    _softmax_single_block_backward_kernel, bf16 64 x 32768
+  cross_entropy  liger_cross_entropy_kernel, bf16 16 x 32000 logits, softcap 30, sum
+  rope           _llama4_rope_kernel, bf16 q 1 x 64 x 64 x 128, k 1 x 64 x 1 x 128
+  swiglu_fwd     _swiglu_forward_kernel, bf16 512 x 512
+  swiglu_bwd     _swiglu_backward_kernel, bf16 512 x 512"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pyfind  # noqa: E402
+
+pyfind.need("numpy", "ml_dtypes")
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BF16 = ml_dtypes.bfloat16
+
+
+def kernels(k):
+    """name -> (ptx, grid, block, shared, args): args are (kind, value) with kind u32/f32/null
+    or a buffer: ("in", array), ("out", nbytes), ("inout", array)"""
+    rng = np.random.default_rng(50)
+
+    def bf(*shape, scale=1.0):
+        return (rng.standard_normal(shape) * scale).astype(BF16)
+    r = 8192 * k
+    s = 64 * k
+    ce = 16 * k
+    return {
+        "rms_norm": ("_block_rms_norm_forward_kernel", r // 16, 128, 512,
+                     [("out", r * 256 * 2), ("u32", 256), ("in", bf(r, 256)), ("u32", 256), ("in", bf(256)),
+                      ("out", r * 4), ("u32", r), ("u32", 256), ("f32", "1e-6"), ("f32", "0"), ("null", 0),
+                      ("null", 0)]),
+        "softmax_fwd": ("_softmax_single_block_forward_kernel", s, 1024, 128,
+                        [("out", s * 32768 * 2), ("u32", 32768), ("in", bf(s, 32768)), ("u32", 32768),
+                         ("u32", 32768), ("null", 0), ("null", 0)]),
+        "softmax_bwd": ("_softmax_single_block_backward_kernel", s, 1024, 64,
+                        [("in", bf(s, 32768)), ("u32", 32768), ("in", (rng.random((s, 32768)) / 32768).astype(BF16)),
+                         ("u32", 32768), ("out", s * 32768 * 2), ("u32", 32768), ("u32", 32768), ("null", 0),
+                         ("null", 0)]),
+        "cross_entropy": ("liger_cross_entropy_kernel", ce, 256, 32,
+                          [("inout", bf(ce, 32000, scale=4.0)), ("u32", 32000),
+                           ("in", rng.integers(0, 32000, ce).astype(np.int64)), ("out", ce * 4), ("u32", 0),
+                           ("u32", 0), ("u32", 32000), ("u32", ce), ("u32", ce), ("u32", 0), ("u32", 4294967196),
+                           ("f32", "30"), ("null", 0), ("null", 0)]),
+        "rope": ("_llama4_rope_kernel", (64 * k, 64), 128, 512,
+                 [("inout", bf(64 * k, 64, 128)), ("inout", bf(64 * k, 1, 128)),
+                  ("in", rng.standard_normal((64 * k, 128)).astype(np.float32)), ("u32", 8192), ("u32", 128),
+                   ("u32", 128), ("u32", 128), ("u32", 128), ("u32", 64 * k), ("f32", "1"), ("null", 0),
+                   ("null", 0)]),
+        "swiglu_fwd": ("_swiglu_forward_kernel", 512 * k, 128, 0,
+                       [("in", bf(512 * k, 512)), ("in", bf(512 * k, 512)), ("out", 512 * k * 512 * 2), ("u32", 512),
+                        ("f32", "1"), ("null", 0), ("null", 0)]),
+        "swiglu_bwd": ("_swiglu_backward_kernel", 512 * k, 128, 0,
+                       [("in", bf(512 * k, 512)), ("inout", bf(512 * k, 512)), ("inout", bf(512 * k, 512)),
+                        ("u32", 512), ("f32", "1"), ("null", 0), ("null", 0)]),
+    }
+
+
+def command(cli, ptx, grid, block, shared, args, folder):
+    """the `tc5 run` line of a kernel whose input files are in folder (outputs go to folder/out)"""
+    g = ",".join(map(str, grid if isinstance(grid, tuple) else (grid,)))
+    cmd = [cli, "run", ptx, "--grid", g, "--block", str(block), "--shared-bytes", str(shared), "--threads", "1"]
+    for i, (kind, v) in enumerate(args):
+        if kind in ("u32", "f32"):
+            cmd += ["--arg", f"{kind}:{v}"]
+        elif kind == "null":
+            cmd += ["--arg", "null"]
+        elif kind == "out":
+            cmd += ["--arg", f"out:{folder}/out/{i}.bin:{v}"]
+        else:
+            cmd += ["--arg", f"{kind}:{folder}/out/{i}.bin" if kind == "inout" else f"in:{folder}/{i}.bin"]
+    return cmd
+
+
+def run_once(cmd, folder, args):
+    """one run: fresh inout copies, the child's CPU seconds, its output files' bytes"""
+    out = os.path.join(folder, "out")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    for i, (kind, _) in enumerate(args):
+        if kind == "inout":
+            shutil.copy(os.path.join(folder, f"{i}.bin"), os.path.join(out, f"{i}.bin"))
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    text = p.stdout.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.stdout.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"bench_runner_ab: {' '.join(cmd[:3])} failed:\n{text.decode(errors='replace')}")
+    files = {n: open(os.path.join(out, n), "rb").read() for n in sorted(os.listdir(out))}
+    return ru.ru_utime + ru.ru_stime, files
+
+
+def build_base(rev, tmp):
+    src = os.path.join(tmp, "base")
+    os.makedirs(src)
+    arch = subprocess.run(["git", "-C", ROOT, "archive", rev], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", src], input=arch, check=True)
+    b = os.path.join(src, "build")
+    subprocess.run(["cmake", "-S", src, "-B", b, "-DCMAKE_BUILD_TYPE=Release", "-DTC5_BUILD_TESTS=OFF",
+                    "-DTC5_BUILD_BENCH=OFF", "-DTC5_CUDA=OFF"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["cmake", "--build", b, "-j2", "--target", "tc5_cli"], check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(b, "tc5")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", default="")
+    ap.add_argument("--base-cli", default="")
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build", "tc5"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--scale", type=int, default=1)
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    if not a.base and not a.base_cli:
+        ap.error("give --base REV or --base-cli PATH")
+    with tempfile.TemporaryDirectory(prefix="tc5_bench_ab_") as tmp:
+        base = a.base_cli or build_base(a.base, tmp)
+        with tarfile.open(os.path.join(ROOT, "bench", "data", "liger_ptx.tar.xz")) as t:
+            t.extractall(os.path.join(tmp, "ptx"), filter="data")
+        only = set(a.only.split(",")) if a.only else None
+        bad = 0
+        print(f"{'kernel':<15}{'base CPU s':>11}{'this CPU s':>11}{'base/this':>10}  outputs")
+        ratios = []
+        for name, (entry, grid, block, shared, args) in kernels(a.scale).items():
+            if only and name not in only:
+                continue
+            folder = os.path.join(tmp, name)
+            os.makedirs(folder)
+            for i, (kind, v) in enumerate(args):
+                if kind in ("in", "inout"):
+                    v.tofile(os.path.join(folder, f"{i}.bin"))
+            ptx = os.path.join(tmp, "ptx", entry + ".ptx")
+            ca = command(a.cli, ptx, grid, block, shared, args, folder)
+            cb = command(base, ptx, grid, block, shared, args, folder)
+            ta, tb, same = [], [], True
+            for _ in range(a.rounds):
+                t, fa = run_once(ca, folder, args)
+                ta.append(t)
+                t, fb = run_once(cb, folder, args)
+                tb.append(t)
+                same = same and fa == fb
+            ma, mb = statistics.median(ta), statistics.median(tb)
+            ratios.append(mb / ma)
+            bad += not same
+            print(f"{name:<15}{mb:>11.3f}{ma:>11.3f}{mb / ma:>9.2f}x  {'identical' if same else 'DIFFER'}",
+                  flush=True)
+        if ratios:
+            print(f"geometric mean of base/this: {statistics.geometric_mean(ratios):.2f}x")
+        return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+/* tc5 — f16 and bf16 decode and round-to-nearest-even encode by bit
+ * manipulation: the same values, classes and codes as formats.c's one
+ * decoder and rounder (which read the formats' parameters from the spec
+ * tables), without their table look-ups, ldexp and floor/fmod. They are the
+ * runner's hottest conversions (every bf16 load a Triton kernel widens, every
+ * result it narrows); formats.c takes them for these two types, and the
+ * PTX runner's float instructions inline them (src/ptx/float_impl.h).
+ * tests/formats/test_formats.c compares them with the generic paths on every
+ * 16-bit code and on doubles at every rounding boundary; test_formats_cuda
+ * compares the encoder with CUDA's own conversions. */
+#ifndef TC5_FORMATS_HALF_IMPL_H
+#define TC5_FORMATS_HALF_IMPL_H
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tc5/formats.h"
+
+/* formats.c's generic decoder and rounder (every type; tests compare) */
+tc5_status tc5__fmt_decode_generic(tc5_type t, uint32_t code, double *value, tc5_fclass *cls);
+tc5_status tc5__fmt_encode_generic(tc5_type t, double x, tc5_round r, bool sat, uint32_t *code);
+
+/* the value of a 16-bit code (bf: bfloat16, else binary16); a NaN is
+ * NAN with the code's sign, as formats.c's decoder gives it */
+static inline double tc5__half_decode(uint32_t code, bool bf, tc5_fclass *cls) {
+  unsigned mb = bf ? 7 : 10, emax = bf ? 0xffu : 0x1fu;
+  unsigned e = (code >> mb) & emax, m = code & ((1u << mb) - 1u);
+  bool neg = (code >> 15) & 1u;
+  double v;
+  tc5_fclass c;
+  if (e == emax) {
+    c = m ? TC5_FCLASS_NAN : TC5_FCLASS_INF;
+    v = m ? NAN : INFINITY;
+  } else if (bf) { /* a bf16 is the top half of an f32: exact as a double */
+    uint32_t b = (code & 0x7fffu) << 16;
+    float f;
+    memcpy(&f, &b, 4);
+    v = f;
+    c = e ? TC5_FCLASS_NORMAL : m ? TC5_FCLASS_SUBNORMAL : TC5_FCLASS_ZERO;
+  } else if (e == 0) {
+    v = (double)m * 0x1p-24;
+    c = m ? TC5_FCLASS_SUBNORMAL : TC5_FCLASS_ZERO;
+  } else {
+    uint64_t b = (uint64_t)(e - 15u + 1023u) << 52 | (uint64_t)m << 42;
+    memcpy(&v, &b, 8);
+    c = TC5_FCLASS_NORMAL;
+  }
+  if (neg) v = -v;
+  if (cls) *cls = c;
+  return v;
+}
+
+/* x rounded once to nearest even into bf16 (bf) or f16, no saturation:
+ * a NaN gives 0x7fff, an overflow Inf (IEEE 754, as formats.c's rounder) */
+static inline uint32_t tc5__half_encode_rn(double x, bool bf) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  uint32_t sign = (uint32_t)(u >> 63) << 15;
+  u &= 0x7fffffffffffffffull;
+  uint32_t inf = bf ? 0x7f80u : 0x7c00u;
+  if (u > 0x7ff0000000000000ull) return 0x7fffu;
+  unsigned mb = bf ? 7 : 10, shift = 52 - mb;
+  int bias = bf ? 127 : 15;
+  uint64_t emin = (uint64_t)(1023 - bias + 1) << 52;       /* the least normal */
+  uint64_t over = (uint64_t)(1023 + bias + 1) << 52;       /* 2^(emax + 1) */
+  if (u >= over) return sign | inf;
+  if (u >= emin) {
+    uint64_t r = u + ((1ull << (shift - 1)) - 1u) + ((u >> shift) & 1u);
+    return sign | (uint32_t)((r >> shift) - ((uint64_t)(1023 - bias) << mb)); /* a carry to Inf is Inf's code */
+  }
+  /* subnormal (or rounding up to the least normal): the multiple of the
+   * least subnormal, rounded to nearest even; every step exact */
+  double y = fabs(x) * (bf ? 0x1p133 : 0x1p24);
+  uint64_t n = (uint64_t)y;
+  double frac = y - (double)n;
+  if (frac > 0.5 || (frac == 0.5 && (n & 1u))) n++;
+  return sign | (uint32_t)n;
+}
+
+#endif
