@@ -401,11 +401,48 @@ PTX_DEC(dec_redux) {
 }
 
 /* ---- shfl.sync ---- */
+/* The common form (issue 50, size): the whole warp active, every lane's
+ * membermask the whole warp, b and c the same in every lane (immediates,
+ * Triton's reductions): no lane can fail, and each lane's source lane and
+ * predicate follow from the mode alone, as in x_shfl's general loop. Returns
+ * false (nothing written) when the form does not apply. */
+static bool shfl_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, uint64_t *d, uint64_t *p, const uint64_t *a,
+                         const uint64_t *b, const uint64_t *c, const uint64_t *mmr) {
+  if (mask != 0xFFFFFFFFu) return false;
+  uint64_t diff = 0;
+  for (unsigned l = 0; l < 32; l++) diff |= ((uint32_t)mmr[l] ^ 0xFFFFFFFFu) | ((b[l] ^ b[0]) & 31) | ((c[l] ^ c[0]) & 0x1F1F);
+  if (diff) return false;
+  int bval = (int)(b[0] & 31), cval = (int)(c[0] & 31), seg = (int)((c[0] >> 8) & 31);
+  uint64_t src[32];
+  memcpy(src, a, sizeof src);
+  uint8_t from[32];
+  unsigned pv = 0;
+  for (int lane = 0; lane < 32; lane++) {
+    int maxl = (lane & seg) | (cval & ~seg), j;
+    bool ok;
+    switch (in->aux) {
+    case 0: j = lane - bval; ok = j >= maxl; break;
+    case 1: j = lane + bval; ok = j <= maxl; break;
+    case 2: j = lane ^ bval; ok = j <= maxl; break;
+    default: j = (lane & seg) | (bval & ~seg); ok = j <= maxl; break;
+    }
+    if (!ok) j = lane;
+    from[lane] = (uint8_t)j;
+    pv |= (unsigned)ok << lane;
+  }
+  for (unsigned l = 0; l < 32; l++) d[l] = src[from[l]] & 0xffffffffu;
+  if (p)
+    for (unsigned l = 0; l < 32; l++) p[l] = pv >> l & 1;
+  if (w->cta->chk && w->chk_pending) chk_shfl(CHK_W(w), CHK_IN(w, in), from);
+  return true;
+}
+
 static PTX_EXEC(x_shfl) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   uint64_t *p = in->o[0].reg2 != PTX_NOREG ? PTX_R(w, in->o[0].reg2) : NULL;
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg), *c = PTX_R(w, in->o[3].reg);
   const uint64_t *mmr = PTX_R(w, in->o[4].reg);
+  if (shfl_uniform(w, in, mask, d, p, a, b, c, mmr)) return PX_NEXT;
   uint64_t src[32];
   memcpy(src, a, sizeof src);
   uint8_t from[32]; /* the lane each lane read (the checker follows never-written values with it) */
