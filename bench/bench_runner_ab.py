@@ -24,7 +24,10 @@ and the checker on (the default), as the peer suites run them:
   cross_entropy  liger_cross_entropy_kernel, bf16 16 x 32000 logits, softcap 30, sum
   rope           _llama4_rope_kernel, bf16 q 1 x 64 x 64 x 128, k 1 x 64 x 1 x 128
   swiglu_fwd     _swiglu_forward_kernel, bf16 512 x 512
-  swiglu_bwd     _swiglu_backward_kernel, bf16 512 x 512"""
+  swiglu_bwd     _swiglu_backward_kernel, bf16 512 x 512
+and (bench/data/flaggems_ptx.tar.xz) FlagGems 5.0.2's, compiled by Triton 3.5 for sm_100a through
+the door (the debug sections dropped):
+  topk_stage1    topk_stage1_kernel, f16 256 rows of 256, k 256 (topk_3d_lastdim's first stage)"""
 import argparse
 import os
 import shutil
@@ -83,6 +86,10 @@ def kernels(k):
         "swiglu_bwd": ("_swiglu_backward_kernel", 512 * k, 128, 0,
                        [("in", bf(512 * k, 512)), ("inout", bf(512 * k, 512)), ("inout", bf(512 * k, 512)),
                         ("u32", 512), ("f32", "1"), ("null", 0), ("null", 0)]),
+        "topk_stage1": ("topk_stage1_kernel", 256 * k, 128, 32,
+                        [("out", 256 * k * 256 * 2), ("out", 256 * k * 256 * 8),
+                         ("in", rng.standard_normal((256 * k, 256)).astype(np.float16)), ("u32", 256), ("null", 0),
+                         ("null", 0)]),
     }
 
 
@@ -145,8 +152,9 @@ def main():
         ap.error("give --base REV or --base-cli PATH")
     with tempfile.TemporaryDirectory(prefix="tc5_bench_ab_") as tmp:
         base = a.base_cli or build_base(a.base, tmp)
-        with tarfile.open(os.path.join(ROOT, "bench", "data", "liger_ptx.tar.xz")) as t:
-            t.extractall(os.path.join(tmp, "ptx"), filter="data")
+        for tar in ("liger_ptx.tar.xz", "flaggems_ptx.tar.xz"):
+            with tarfile.open(os.path.join(ROOT, "bench", "data", tar)) as t:
+                t.extractall(os.path.join(tmp, "ptx"), filter="data")
         only = set(a.only.split(",")) if a.only else None
         bad = 0
         print(f"{'kernel':<15}{'base CPU s':>11}{'this CPU s':>11}{'base/this':>10}  outputs")

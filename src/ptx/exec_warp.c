@@ -414,8 +414,22 @@ static bool shfl_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, uint64_
   if (diff) return false;
   int bval = (int)(b[0] & 31), cval = (int)(c[0] & 31), seg = (int)((c[0] >> 8) & 31);
   uint64_t src[32];
-  memcpy(src, a, sizeof src);
+  const uint64_t *s = a;
+  if (d == a) { /* the destination is the source: read the old values */
+    memcpy(src, a, sizeof src);
+    s = src;
+  }
   uint8_t from[32];
+  if (in->aux == 2 && seg == 0 && cval == 31) { /* bfly across the whole warp: lane ^ b <= 31, every predicate true */
+    for (unsigned l = 0; l < 32; l++) d[l] = s[l ^ (unsigned)bval] & 0xffffffffu;
+    if (p)
+      for (unsigned l = 0; l < 32; l++) p[l] = 1;
+    if (w->cta->chk && w->chk_pending) {
+      for (unsigned l = 0; l < 32; l++) from[l] = (uint8_t)(l ^ (unsigned)bval);
+      chk_shfl(CHK_W(w), CHK_IN(w, in), from);
+    }
+    return true;
+  }
   unsigned pv = 0;
   for (int lane = 0; lane < 32; lane++) {
     int maxl = (lane & seg) | (cval & ~seg), j;
@@ -430,7 +444,7 @@ static bool shfl_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, uint64_
     from[lane] = (uint8_t)j;
     pv |= (unsigned)ok << lane;
   }
-  for (unsigned l = 0; l < 32; l++) d[l] = src[from[l]] & 0xffffffffu;
+  for (unsigned l = 0; l < 32; l++) d[l] = s[from[l]] & 0xffffffffu;
   if (p)
     for (unsigned l = 0; l < 32; l++) p[l] = pv >> l & 1;
   if (w->cta->chk && w->chk_pending) chk_shfl(CHK_W(w), CHK_IN(w, in), from);
