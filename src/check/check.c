@@ -1565,9 +1565,9 @@ static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int la
   if (!(in->traits.flags & IT_LOAD) || lane < 0 || lane > 31) return false;
   unsigned ndst = 0;
   EACH_REG(k, in, { (void)reg; ndst += dst; });
-  if (!ndst || n % ndst) return false;
+  if (!ndst || (ndst > 1 && n % ndst)) return false; /* (one destination, the common load: no division) */
   const tc5_smem *s = k->smem;
-  unsigned wi = w->id, i = 0, per = n / ndst;
+  unsigned wi = w->id, i = 0, per = ndst == 1 ? n : n / ndst;
   uint32_t bit = 1u << lane;
   bool any = false;
   EACH_REG(k, in, {
