@@ -275,6 +275,20 @@ static bool interrupted(worker *wk, ptx_warp *w, uint64_t steps) {
   return true;
 }
 
+/* whether special register `which` differs between the lanes of a warp (the
+ * thread's place, its lane, the lane masks; a register read when executed,
+ * as the clocks, is never a constant): the others are the warp's or the CTA's,
+ * filled from lane 0's value (ptx_sreg_now) */
+static bool sreg_per_lane(unsigned which) {
+  switch (which) {
+  case SR_TID_X: case SR_TID_Y: case SR_TID_Z: case SR_LANEID:
+  case SR_LANEMASK_EQ: case SR_LANEMASK_LE: case SR_LANEMASK_LT: case SR_LANEMASK_GE: case SR_LANEMASK_GT:
+    return true;
+  default:
+    return which >= SR_NCONST;
+  }
+}
+
 /* CTA `rank` of cluster `cluster` */
 static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   ptx_launch *L = wk->L;
@@ -345,7 +359,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     for (uint32_t j = 0; j < m->nconsts; j++) {
       if (m->consts[j].reg < L->reg_lo || m->consts[j].reg >= L->reg_hi) continue;
       uint64_t *r = PTX_R(w, m->consts[j].reg);
-      if (m->consts[j].kind == PC_SREG)
+      if (m->consts[j].kind == PC_SREG && sreg_per_lane((unsigned)m->consts[j].value))
         for (unsigned l = 0; l < 32; l++) r[l] = const_value(w, &m->consts[j], l);
       else {
         uint64_t v = const_value(w, &m->consts[j], 0);
