@@ -574,6 +574,18 @@ static void cluster_finish(worker *wk) {
 static void *worker_main(void *arg) {
   worker *wk = arg;
   ptx_launch *L = wk->L;
+  /* the calling thread polls once before it takes a cluster: the other workers may take every cluster
+   * before it does (a short launch on several threads), and the caller's interrupt is still asked once */
+  if (wk->caller && L->cfg.interrupt && L->cfg.interrupt(L->cfg.interrupt_ctx)) {
+    pthread_mutex_lock(L->lock);
+    if (!ptx_failed(L)) {
+      __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
+      L->status = TC5_ECANCELED;
+      tc5_diag_add(L->diag, TC5_ECANCELED, "launch", 0, "stopped by the caller's interrupt");
+    }
+    pthread_mutex_unlock(L->lock);
+    return NULL;
+  }
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
     if (i >= L->run_n || ptx_failed(L)) break;
