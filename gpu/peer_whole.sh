@@ -18,6 +18,10 @@
 #                       kept (the same ids file, the same chunk size) and the rest run
 #   TC5_PEER_IDS        the cases (a file of node ids; default: the suite's collection, written to
 #                       OUTDIR/ids.txt, --every 1)
+#   TC5_PEER_GROUPS     a file of lines "IDSFILE CHUNK JOBS": each a harness run of its own (work dir g0, g1...),
+#                       all at the same time, their results merged (in the order of TC5_PEER_IDS): heavy
+#                       cases in small chunks beside light ones in large (a deadline stops a chunk whole,
+#                       and each chunk is a process start); default one group (the ids, CHUNK, JOBS)
 #   TC5_PEER_FILES      the suite's --files (comma-separated test files; default all)
 #   TC5_PEER_PKG        a tc5-site.tar.xz of an earlier call (OUTDIR/tc5-site.tar.xz): tc5 installed
 #                       from it instead of built (the same checkout, the same machine image)
@@ -33,7 +37,7 @@
 #                       after another (OUTDIR/measure2/); with TC5_PEER_MEASURE1=1 also each on one
 #                       thread, no limit, CPUs 2-4 (OUTDIR/measure1/). Leave CPUs 0,1 out of TC5_PEER_CPUS.
 # Output, OUTDIR: env.txt (versions, the checks), build.log, ids.txt, whole_results.tsv and
-# whole_results.cost.tsv (the harness's, so far: --from-work), run.log, work.tar.xz (the chunks'
+# whole_results.cost.tsv (the harness's, so far: --from-work; the groups' gK.tsv), run.log, runK.log, work.tar.xz (the chunks'
 # selections and junit XML, for TC5_PEER_RESUME), logs.tar.xz (the chunks' pytest logs), tc5-site.tar.xz.
 set -u
 suite=${1:?usage: gpu/run.sh peer-liger|peer-flaggems OUTDIR}
@@ -61,6 +65,12 @@ export TC5_PEER_CPU_LIMIT=${TC5_PEER_CPU_LIMIT:-120}
 # --- tc5 into a virtual environment on the machine's packages ---
 [ -x "$venv/bin/python" ] || python3 -m venv --system-site-packages "$venv"
 py=$venv/bin/python
+# where python3 is itself a virtual environment's (the lent machine's /opt/torch/.venv), --system-site-packages
+# reaches its base interpreter's packages, not that environment's: add them (and their .pth files) by a .pth
+parent=$(python3 -c "import sys, sysconfig; print(sysconfig.get_paths()['purelib'] if sys.prefix != sys.base_prefix else '')")
+if [ -n "$parent" ]; then
+  echo "import site; site.addsitedir('$parent')" > "$("$py" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/_tc5_peer_parent.pth"
+fi
 if ! "$py" -c "import tc5._tc5" 2>/dev/null && [ -n "${TC5_PEER_PKG:-}" ]; then
   site=$("$py" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
   tar xJf "$TC5_PEER_PKG" -C "$site" && echo "tc5: installed from $TC5_PEER_PKG" | tee -a "$out/env.txt"
@@ -82,6 +92,7 @@ if ! "$py" -c "import tc5._tc5" 2>/dev/null; then
       CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "$venv/bin/pip" install -q "${bflags[@]}" "$src" >> "$out/build.log" 2>&1
       echo "tc5 built without -Werror (build.log has the warnings that stopped it)" >> "$out/env.txt"
     fi
+    if ! "$py" -c "import tc5._tc5"; then tail -40 "$out/build.log"; echo "gpu/peer_whole.sh: tc5 did not build" >&2; exit 1; fi
   fi
   site=$("$py" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
   (cd "$site" && tar cJf "$out/tc5-site.tar.xz" tc5 tc5-*.dist-info tc5_*.pth tc5_*boot*.py 2>/dev/null)
@@ -173,14 +184,45 @@ fi
 budget=${TC5_PEER_BUDGET:-0}
 dl=()
 if [ "$budget" -gt 0 ]; then dl=(--deadline $(( budget - ($(date +%s) - T0) - 25 ))); fi
-$pin "$py" scripts/${suite}_peer.py "${src_args[@]}" --ids "$ids" --engine local --jobs "$jobs" --chunk "$chunk" \
-  "${dl[@]}" --work "$work" --out "$out/whole_results.tsv" > "$out/run.log" 2>&1
-rc=$?
+# the groups: one harness run (the ids, TC5_PEER_CHUNK, TC5_PEER_JOBS), or TC5_PEER_GROUPS's, all at the same time
+groups=${TC5_PEER_GROUPS:-$out/groups.txt}
+[ -n "${TC5_PEER_GROUPS:-}" ] || echo "$ids $chunk $jobs" > "$groups"
+k=0
+pids=()
+while read -r gids gchunk gjobs; do
+  [ -n "$gids" ] || continue
+  mkdir -p "$work/g$k"
+  $pin "$py" scripts/${suite}_peer.py "${src_args[@]}" --ids "$gids" --engine local --jobs "$gjobs" \
+    --chunk "$gchunk" "${dl[@]}" --work "$work/g$k" --out "$out/g$k.tsv" > "$out/run$k.log" 2>&1 &
+  pids+=($!)
+  k=$((k + 1))
+done < "$groups"
+rc=0
+for p in "${pids[@]}"; do wait "$p" || rc=$?; done
 echo "suite rc=$rc at $(( $(date +%s) - T0 )) s" | tee -a "$out/env.txt"
-# the results so far (every finished chunk), whatever stopped the run
-"$py" scripts/${suite}_peer.py --from-work "$work" --out "$out/whole_results.tsv" >> "$out/run.log" 2>&1
-(cd "$work" && tar cJf "$out/work.tar.xz" ids.txt $(ls | grep -E '^chunk[0-9]+\.(txt|xml|dropped)$'))
-(cd "$work" && tar cJf "$out/logs.tar.xz" $(ls | grep -E '^chunk[0-9]+\.log$'))
+# the results so far (every finished chunk of every group), whatever stopped the run, merged in the ids' order
+for ((g = 0; g < k; g++)); do
+  "$py" scripts/${suite}_peer.py --from-work "$work/g$g" --out "$out/g$g.tsv" >> "$out/run$g.log" 2>&1
+done
+cat > /tmp/tc5-peer-merge.py <<'PYEOF'
+import os, sys
+order = {l.strip(): n for n, l in enumerate(open(sys.argv[1])) if l.strip()}
+for ext in (".tsv", ".cost.tsv"):
+    head, rows = [], []
+    for g in sys.argv[3:]:
+        p = g[:-4] + ext
+        if g.endswith(".cost.tsv") or not os.path.exists(p):
+            continue
+        for line in open(p):
+            (head if line.startswith("#") else rows).append(line)
+    rows.sort(key=lambda r: order.get(r.split("\t", 1)[0], len(order)))
+    with open(sys.argv[2][:-4] + ext, "w") as fh:
+        fh.writelines(list(dict.fromkeys(head)) + rows)
+PYEOF
+"$py" /tmp/tc5-peer-merge.py "$ids" "$out/whole_results.tsv" "$out"/g[0-9]*.tsv >> "$out/run.log" 2>&1
+"$py" scripts/${suite}_peer.py --triage-only "$out/whole_results.tsv" >> "$out/run.log" 2>&1
+(cd "$work" && tar cJf "$out/work.tar.xz" ids.txt $(ls -d g*/chunk* | grep -E '/chunk[0-9]+\.(txt|xml|dropped)$'))
+(cd "$work" && tar cJf "$out/logs.tar.xz" $(ls -d g*/chunk* | grep -E '/chunk[0-9]+\.log$'))
 if [ -n "${mpid:-}" ]; then
   # the measurement's cases so far (it may still be running: the command's end stops it)
   for m in 2 1; do
@@ -191,6 +233,7 @@ if [ -n "${mpid:-}" ]; then
     fi
   done
 fi
-tail -25 "$out/run.log"
+tail -n 4 "$out"/run[0-9]*.log
+tail -40 "$out/run.log"
 echo "done at $(( $(date +%s) - T0 )) s"
 exit $rc
