@@ -428,7 +428,8 @@ def cuda_reduce(x, dims, keepdim, out_dtype, mean=False, sms=148, max_threads_pe
         else:
             factor = np.float64(M) / np.float64(g.numel)
         r = (r * factor).astype(acc)
-    out = r.astype(_np_dtype(out_dtype))
+    with np.errstate(over="ignore"):  # float16 past 65504: inf, as __float2half gives
+        out = r.astype(_np_dtype(out_dtype))
     # the results into the output's places (its iterator strides, the contiguous keepdim layout)
     res = np.zeros(int(np.prod(kshape, dtype=np.int64)) if kshape else 1, dtype=out.dtype)
     if g.ndim > nr:
@@ -542,8 +543,9 @@ def from_torch_function(func, args, kwargs, own_mode=None, library_kernel=None):
     r = cuda_reduce(x.detach(), dims, keepdim, ref.dtype, mean=mean, sms=sms, max_threads_per_sm=threads, warp=warp)
     if r is None or tuple(r.shape) != tuple(ref.shape):
         return ref
-    t = torch.from_numpy(np.ascontiguousarray(r).view(np.int16)).view(ref.dtype) if r.itemsize == 2 \
-        else torch.from_numpy(np.ascontiguousarray(r))
+    flat = np.ascontiguousarray(r).reshape(-1)
+    t = (torch.from_numpy(flat.view(np.int16)).view(ref.dtype) if r.itemsize == 2 else torch.from_numpy(flat))
+    t = t.reshape(ref.shape)
     with torch.no_grad():
         ref.copy_(t)
     return ref
