@@ -539,13 +539,22 @@ def from_torch_function(func, args, kwargs, own_mode=None, library_kernel=None):
         return ref
     nd = x.dim()
     dims = tuple(range(nd)) if dims is None else tuple(sorted(d % nd for d in dims)) if nd else ()
+    return write_cuda_values(ref, x, dims, keepdim, mean)
+
+
+def write_cuda_values(ref, x, dims, keepdim, mean=False, library_kernel=None):
+    """ref (PyTorch's result of x.sum/mean over dims, normalised) with CUDA's values written into it (in place,
+    no autograd record), where cuda_reduce defines them and no library registered its own CUDA sum/mean
+    (library_kernel: tc5.device's); a CPU kernel standing for a CUDA one whose body sums (trace) calls it"""
+    import torch
+    if library_kernel is not None and any(library_kernel(op) for op in _LIBRARY_OPS):
+        return ref
     sms, threads, warp = _props()
     r = cuda_reduce(x.detach(), dims, keepdim, ref.dtype, mean=mean, sms=sms, max_threads_per_sm=threads, warp=warp)
     if r is None or tuple(r.shape) != tuple(ref.shape):
         return ref
     flat = np.ascontiguousarray(r).reshape(-1)
     t = (torch.from_numpy(flat.view(np.int16)).view(ref.dtype) if r.itemsize == 2 else torch.from_numpy(flat))
-    t = t.reshape(ref.shape)
     with torch.no_grad():
-        ref.copy_(t)
+        ref.copy_(t.reshape(ref.shape))
     return ref
