@@ -460,6 +460,22 @@ def functions() -> dict:
     return _funcs
 
 
+MODELLED_TORCH = (2, 11)  # the oldest PyTorch whose CUDA reduction this module is validated against (the H200's)
+
+
+def modelled_torch(version=None) -> bool:
+    """whether the installed PyTorch's CUDA reduction is the one modelled: 2.11 (the H200's, measured) and later
+    (2.15's Reduce.cuh and kernel names are 2.11's in every respect modelled). Earlier releases are not validated
+    (PyTorch #164790, October 2025, turned the warp shuffles' offsets from increasing to decreasing): their sums
+    stay the CPU's"""
+    import torch
+    v = (version or torch.__version__).split("+")[0].split(".")
+    try:
+        return (int(v[0]), int(v[1])) >= MODELLED_TORCH
+    except (ValueError, IndexError):
+        return False
+
+
 def _props():
     global _device_props
     if _device_props is None:
@@ -548,6 +564,8 @@ def write_cuda_values(ref, x, dims, keepdim, mean=False, library_kernel=None):
     (library_kernel: tc5.device's); a CPU kernel standing for a CUDA one whose body sums (trace) calls it"""
     import torch
     if library_kernel is not None and any(library_kernel(op) for op in _LIBRARY_OPS):
+        return ref
+    if not modelled_torch():
         return ref
     sms, threads, warp = _props()
     r = cuda_reduce(x.detach(), dims, keepdim, ref.dtype, mean=mean, sms=sms, max_threads_per_sm=threads, warp=warp)
