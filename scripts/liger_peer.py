@@ -180,8 +180,8 @@ KNOWN = [
     # the whole-suite run (w50: tests/data/liger/whole_results.tsv, Triton 3.6.0): Liger's MoE up-projection and
     # neighbourhood-attention kernels in their pipelined configs, as Triton 3.6 compiles them for sm_100a, load the
     # operands with cp.async and hand them to tcgen05.mma with no fence.proxy.async (every such PTX in Triton 3.6's
-    # cache: 0 fences; its configs that store with st.shared have them); the same cases pass on Triton 3.9 (the
-    # k = 32 selection): FlagGems' Triton 3.5 finding, docs/fidelity.md
+    # cache: 0 fences; its configs that store with st.shared have them); on Triton 3.9 the same MoE cases pass (the
+    # k = 32 selection), and so do its other neighbourhood-attention shapes: FlagGems' Triton 3.5 finding, docs/fidelity.md
     (r"test_fused_moe\.py::|test_swiglu\.py::test_correctness_mixtralexperts|test_fused_neighborhood_attention\.py::",
      "Triton 3.6 (sm_100a): no fence.proxy.async between cp.async and tcgen05.mma in the pipelined configs (the "
      "checker's proxy-fence; Triton 3.9's code passes)", r"proxy-fence"),
