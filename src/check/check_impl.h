@@ -420,6 +420,67 @@ static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lan
  * tmem-uninit-read, the run goes on (the bytes read were poison, 0xFF) */
 void chk_uninit_flush(const chk_warp *w, const chk_insn *in, tc5_uninit_log *g);
 void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
+/* the bytes [off, off + n) of granule g as a mask of its 16 (off + n inside the granule or past it) */
+static inline uint16_t chk_gran_mask(uint32_t g, uint32_t off, uint32_t n) {
+  uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+  return (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+}
+/* an earlier access x (of another warp, touching bytes xm of the granule)
+ * that the access of warp wi (bytes m) is not ordered after */
+static inline bool chk_races(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
+  if (!x || !(xm & m)) return false;
+  const chk_ev *p = &k->ev[x];
+  return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
+}
+/* whether the warp holds values the checker follows (pending tcgen05.ld or
+ * wgmma registers, or values read from never-written memory) */
+static inline bool chk_follows(const chk_cta *k, unsigned wi) {
+  return k->npend[wi] || k->npois[wi] || (k->wgs && k->wgs[wi].n);
+}
+/* chk_smem_read's common case, the same result by a shorter way (issue 50,
+ * size): the default mode, a weak load into one register of bytes inside one
+ * granule that no copy has in flight, all written; no followed value in the
+ * warp nor in shared memory; the warp's current read event already this
+ * instruction's and recorded in the granule; no race with its store. Then
+ * chk_race only adds the bytes to that read and smem_defer changes nothing
+ * but the warp's pending flag. false: nothing done, the general path's turn.
+ * Inline (as chk_smem_store's common case) for the runner's shared_fast. */
+static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
+                                        uint32_t n) {
+  unsigned wi = w->id;
+  uint32_t g = off / GRAN;
+  if (k->strict || k->sp_m || k->npois[wi] || !n || !in || g != (off + n - 1) / GRAN || g >= k->ngran ||
+      !(in->traits.flags & IT_LOAD) || lane < 0 || lane > 31 || chk_iclass(in) != 1)
+    return false;
+  struct chk_rg *q = &k->rg[g];
+  uint32_t e = k->last_rev[wi];
+  const uint32_t *vc = VC(k, k->vc, wi);
+  if (q->busy || !e || k->last_rinsn[wi] != (uint32_t)(in - k->code) || k->ev[e].tclock != vc[VT(k, wi)]) return false;
+  int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
+  if (r < 0) return false;
+  uint16_t m = chk_gran_mask(g, off, n);
+  if (q->w != e && chk_races(k, vc, wi, q->w, q->wm, m)) return false;
+  unsigned ndst = 0;
+  for (unsigned j = 0; j < in->nregs; j++) ndst += (in->regs[j].flags & CHK_R_DST) != 0;
+  const tc5_smem *s = k->smem;
+  if (ndst != 1 || off + n > s->size) return false;
+  if ((off & 7) + n <= 8) { /* the bytes' written bits in one byte of the map */
+    unsigned bm = (1u << n) - 1;
+    if ((s->written[off >> 3] >> (off & 7) & bm) != bm) return false;
+  } else {
+    for (uint32_t b = off; b < off + n; b++)
+      if (!(s->written[b >> 3] >> (b & 7) & 1)) return false;
+  }
+  q->rm[r] |= m;
+  *w->pending = chk_follows(k, wi);
+  return true;
+}
+/* a generic load of [off, off + n) of the warp's own CTA: the common case
+ * inline, anything else chk_smem_read */
+static inline void chk_smem_load(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
+  if (w->k && chk_smem_read_common(w->k, w, in, lane, off, n)) return;
+  chk_smem_read(w, in, lane, off, n);
+}
 /* shared memory [off, off + n) of CTA t written by the async proxy (a TMA
  * or bulk copy that w issued): no generic write waits for a fence there
  * any more; overwriting what an MMA of w's CTA still reads is reported */

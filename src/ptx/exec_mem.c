@@ -41,7 +41,7 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
   if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
   if (w->cta->chk) {
     if (write) chk_smem_store(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
-    else chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
+    else chk_smem_load(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
     if (chk_has_remote(w->cta->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n, write);
   }
   if (write) ptx_mark_written(s, (uint32_t)addr, n);
@@ -111,6 +111,22 @@ bool ptx_ldq_due(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   });
   return hit;
 }
+/* ld.param of the entry's parameters at one address in every lane (ld.param [name]: the
+ * address a constant): read once, the value every lane's (what x_ld1's loop gives each
+ * lane then: param_fast, ptx_ld_value). false: not so (or not inside the parameters), the
+ * loop's turn, nothing written */
+static bool param_uniform(ptx_warp *w, uint64_t *d, const uint64_t *base, int64_t off, unsigned eb, bool sgn,
+                          uint64_t rm, uint32_t mask) {
+  unsigned f = (unsigned)__builtin_ctz(mask);
+  uint64_t b0 = base[f];
+  bool uni = true;
+  PTX_LANES(mask, uni &= base[l] == b0);
+  const uint8_t *p = uni ? param_fast(w, b0 + (uint64_t)off, eb) : NULL;
+  if (!p) return false;
+  uint64_t v = ptx_ld_value(p, eb, sgn, rm);
+  PTX_LANES(mask, d[l] = v);
+  return true;
+}
 static PTX_EXEC(x_ld1) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *base = PTX_R(w, in->o[1].reg);
@@ -130,6 +146,11 @@ static PTX_EXEC(x_ld1) {
   if (late) {
     struct ptx_ldq *q = &w->ldq;
     q->mask = mask, q->reg = in->o[0].reg, q->eb = (uint8_t)eb, q->sgn = sgn, q->rm = rm;
+  }
+  if (param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) {
+    w->ldq_on = false; /* as the loop below leaves it (late is false for .param) */
+    w->ldq_fenced = w->ldq_sc = false;
+    return PX_NEXT;
   }
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
@@ -204,20 +225,19 @@ static PTX_EXEC(x_ld) {
     dk[k] = PTX_R(w, vr[k]);
     mk[k] = rb < 64 ? (1ull << rb) - 1 : ~0ull;
   }
+  /* the CTA's own shared memory (not an mbarrier's or the async proxy's access): shared_fast does what
+   * ptx_mem's shared case does for an in-bounds aligned address (the checker's read, the same bytes) */
+  bool shared = in->space == PS_SHARED && !(in->flags & (PF_MBAR | PF_ASYNC));
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
-    const uint8_t *p = global ? global_fast(w, addr, eb * nv) : NULL; /* the warp's last buffer */
+    const uint8_t *p = global ? global_fast(w, addr, eb * nv) /* the warp's last buffers */
+                       : shared ? shared_fast(w, in, l, addr, eb * nv, false) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
       if (!p) return PX_ERROR;
       if (global) remember_region(w, addr);
     }
-    for (unsigned k = 0; k < nv; k++) {
-      uint64_t v = 0;
-      memcpy(&v, p + k * eb, eb);
-      if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
-      dk[k][l] = v & mk[k];
-    }
+    for (unsigned k = 0; k < nv; k++) dk[k][l] = ptx_ld_value(p + k * eb, eb, sgn, mk[k]);
   });
   return PX_NEXT;
 }
@@ -228,18 +248,19 @@ static PTX_EXEC(x_st) {
   const uint32_t *vr = src->kind == PO_VEC ? w->cta->L->m->vregs + src->vec : &src->reg;
   if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
   bool global = in->space == PS_GLOBAL;
+  bool shared = in->space == PS_SHARED && !(in->flags & (PF_MBAR | PF_ASYNC)); /* as x_ld */
+  const uint64_t *sk[8];
+  for (unsigned k = 0; k < nv && k < 8; k++) sk[k] = PTX_R(w, vr[k]);
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
-    uint8_t *p = global ? global_fast(w, addr, eb * nv) : NULL; /* the warp's last buffer */
+    uint8_t *p = global ? global_fast(w, addr, eb * nv) /* the warp's last buffers */
+                 : shared ? shared_fast(w, in, l, addr, eb * nv, true) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
       if (!p) return PX_ERROR;
       if (global) remember_region(w, addr);
     }
-    for (unsigned k = 0; k < nv; k++) {
-      uint64_t v = PTX_R(w, vr[k])[l];
-      memcpy(p + k * eb, &v, eb);
-    }
+    for (unsigned k = 0; k < nv; k++) ptx_st_value(p + k * eb, eb, sk[k][l]);
   });
   return PX_NEXT;
 }
