@@ -441,10 +441,10 @@ static inline bool chk_follows(const chk_cta *k, unsigned wi) {
  * size): the default mode, a weak load into one register of bytes inside one
  * granule that no copy has in flight, all written; no followed value in the
  * warp nor in shared memory; the warp's current read event already this
- * instruction's and recorded in the granule; no race with its store. Then
- * chk_race only adds the bytes to that read and smem_defer changes nothing
- * but the warp's pending flag. false: nothing done, the general path's turn.
- * Inline (as chk_smem_store's common case) for the runner's shared_fast. */
+ * instruction's; no race with the granule's store. Then chk_race only adds the
+ * bytes to that read in the granule (or records the read there, in the slot
+ * it would choose) and smem_defer changes nothing but the warp's pending
+ * flag. false: nothing done, the general path's turn. Inline (as chk_smem_store's common case) for the runner's shared_fast. */
 static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
                                         uint32_t n) {
   unsigned wi = w->id;
@@ -457,7 +457,6 @@ static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk
   const uint32_t *vc = VC(k, k->vc, wi);
   if (q->busy || !e || k->last_rinsn[wi] != (uint32_t)(in - k->code) || k->ev[e].tclock != vc[VT(k, wi)]) return false;
   int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
-  if (r < 0) return false;
   uint16_t m = chk_gran_mask(g, off, n);
   if (q->w != e && chk_races(k, vc, wi, q->w, q->wm, m)) return false;
   unsigned ndst = 0;
@@ -471,7 +470,13 @@ static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk
     for (uint32_t b = off; b < off + n; b++)
       if (!(s->written[b >> 3] >> (b & 7) & 1)) return false;
   }
-  q->rm[r] |= m;
+  if (r >= 0) {
+    q->rm[r] |= m;
+  } else { /* chk_race's choice: keep the read that is not ordered before this one (or the newer) */
+    uint32_t x = q->r[0];
+    int t = !x || k->ev[x].warp == wi || vc[VT(k, k->ev[x].warp)] >= k->ev[x].tclock ? 0 : 1;
+    q->r[t] = e, q->rm[t] = m;
+  }
   *w->pending = chk_follows(k, wi);
   return true;
 }

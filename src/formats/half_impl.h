@@ -78,4 +78,14 @@ static inline uint32_t tc5__half_encode_rn(double x, bool bf) {
   return sign | (uint32_t)n;
 }
 
+/* an f32 (its bits) rounded once to nearest even into bf16: what
+ * tc5__half_encode_rn((double)f, true) gives (an f32 is exact as a double;
+ * bf16 has f32's exponent range, so the rounding is on the bits alone, a
+ * carry into the exponent included, an Inf stays Inf), NaN 0x7fff; every
+ * one of the 2^32 inputs compared (test_formats::test_half_fast_paths) */
+static inline uint32_t tc5__bf16_rn_of_f32(uint32_t b) {
+  if ((b & 0x7fffffffu) > 0x7f800000u) return 0x7fffu;
+  return (uint32_t)(((uint64_t)b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+}
+
 #endif

@@ -668,7 +668,14 @@ static bool x_cvt_half(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   if (st != PT_F32) return false;
   bool bf = dt == PT_BF16 || dt == PT_BF16X2;
   if (!bf && dt != PT_F16 && dt != PT_F16X2) return false;
-  if (in->vec == 2) { /* cvt.rn.bf16x2.f32 d, a, b: a to the upper half */
+  if (bf) { /* f32 to bf16 by its bits (tc5__bf16_rn_of_f32: the same codes as tc5__half_encode_rn) */
+    if (in->vec == 2) {
+      const uint64_t *b = PTX_R(w, in->o[2].reg);
+      PTX_LANES(mask, d[l] = (uint64_t)tc5__bf16_rn_of_f32((uint32_t)a[l]) << 16 | tc5__bf16_rn_of_f32((uint32_t)b[l]));
+    } else {
+      PTX_LANES(mask, d[l] = tc5__bf16_rn_of_f32((uint32_t)a[l]));
+    }
+  } else if (in->vec == 2) { /* cvt.rn.bf16x2.f32 d, a, b: a to the upper half */
     const uint64_t *b = PTX_R(w, in->o[2].reg);
     PTX_LANES(mask, d[l] = (uint64_t)tc5__half_encode_rn(f32_of(a[l]), bf) << 16 | tc5__half_encode_rn(f32_of(b[l]), bf));
   } else {
