@@ -41,11 +41,31 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
   if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
   if (w->cta->chk) {
     if (write) chk_smem_store(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
-    else chk_smem_load(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
+    else chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
     if (chk_has_remote(w->cta->chk)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n, write);
   }
   if (write) ptx_mark_written(s, (uint32_t)addr, n);
   if (write && __builtin_expect(w->cta->cl->sched != NULL, 0)) ptx_px_write(w, (uint32_t)addr, n); /* seeded schedules: the proxies */
+  return s->bytes + addr;
+}
+/* a load of shared memory, fast: shared_fast's read with the checker's common case asked
+ * through f (chk_rd_begin once for the instruction, again after a lane's general path
+ * chk_smem_read or a cluster's chk_xrace_local, which may change what it asks) */
+static inline const uint8_t *shared_fast_ld(ptx_warp *w, const ptx_insn *in, chk_rd *f, unsigned lane, uint64_t addr,
+                                            uint32_t n) {
+  tc5_smem *s = &w->cta->smem;
+  addr = (uint32_t)addr; /* 32-bit shared addresses (ptx_shared_addr) */
+  if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
+  chk_cta *k = w->cta->chk;
+  if (k) {
+    bool again = false;
+    if (!chk_rd_lane(f, (uint32_t)addr, n)) {
+      chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
+      again = true;
+    }
+    if (chk_has_remote(k)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n, false), again = true;
+    if (again) chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), n);
+  }
   return s->bytes + addr;
 }
 /* a kernel parameter's bytes (ld.param of the entry's parameters: ptx_mem's PS_PARAM case) */
@@ -147,6 +167,8 @@ static PTX_EXEC(x_ld1) {
     struct ptx_ldq *q = &w->ldq;
     q->mask = mask, q->reg = in->o[0].reg, q->eb = (uint8_t)eb, q->sgn = sgn, q->rm = rm;
   }
+  chk_rd f = {0};
+  if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb);
   if (param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) {
     w->ldq_on = false; /* as the loop below leaves it (late is false for .param) */
     w->ldq_fenced = w->ldq_sc = false;
@@ -154,7 +176,7 @@ static PTX_EXEC(x_ld1) {
   }
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
-    const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, false)
+    const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast_ld(w, in, &f, l, addr, eb)
                        : param ? param_fast(w, addr, eb) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb, false);
@@ -228,10 +250,12 @@ static PTX_EXEC(x_ld) {
   /* the CTA's own shared memory (not an mbarrier's or the async proxy's access): shared_fast does what
    * ptx_mem's shared case does for an in-bounds aligned address (the checker's read, the same bytes) */
   bool shared = in->space == PS_SHARED && !(in->flags & (PF_MBAR | PF_ASYNC));
+  chk_rd f = {0};
+  if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb * nv);
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
     const uint8_t *p = global ? global_fast(w, addr, eb * nv) /* the warp's last buffers */
-                       : shared ? shared_fast(w, in, l, addr, eb * nv, false) : NULL;
+                       : shared ? shared_fast_ld(w, in, &f, l, addr, eb * nv) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
       if (!p) return PX_ERROR;
