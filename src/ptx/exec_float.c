@@ -300,6 +300,22 @@ static PTX_EXEC(x_h16op) {
     }                                                                                           \
     d[l] = r;                                                                                   \
   })
+    if (bf && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
+      /* bf16 add/sub/mul: in f32 when that result is exact (tc5__bf16_arith_fast), the
+       * general way otherwise; the same codes (every operand pair compared) */
+      unsigned fop = op == OP_ADD ? 0 : op == OP_SUB ? 1 : 2;
+      PTX_LANES(mask, {
+        uint64_t r = 0;
+        for (unsigned k = 0; k < n; k++) {
+          uint32_t code, xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
+          if (!tc5__bf16_arith_fast(fop, xa, xb, &code))
+            code = tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+          r |= (uint64_t)code << (16 * k);
+        }
+        d[l] = r;
+      });
+      return PX_NEXT;
+    }
     switch (op) {
     case OP_ADD: H16_LOOP(OP_ADD, 0.0); break;
     case OP_SUB: H16_LOOP(OP_SUB, 0.0); break;
