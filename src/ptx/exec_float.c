@@ -279,6 +279,46 @@ static double round_odd(unsigned op, double x, double y, double z) {
   return s;
 }
 
+/* bf16 add/sub/mul of a whole warp, by rows (loops the compiler vectorises):
+ * tc5__bf16_arith_fast's f32 result and its test for each lane without a
+ * branch, then the general way for the lanes it does not take; the same codes
+ * lane by lane (d may be a or b: every lane's operands read before d is written) */
+static void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64_t *a, const uint64_t *b, uint64_t *d) {
+  uint64_t r[32] = {0};
+  for (unsigned k = 0; k < n; k++) {
+    uint32_t code[32], ok[32];
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t ab = (uint32_t)(a[l] >> (16 * k)) << 16, bb = (uint32_t)(b[l] >> (16 * k)) << 16, u;
+      float x, y, s;
+      memcpy(&x, &ab, 4);
+      memcpy(&y, &bb, 4);
+      bool good;
+      if (fop == 2) {
+        s = x * y;
+        good = fabsf(s) >= 0x1p-126f && fabsf(s) <= 0x1.fffffep127f;
+      } else {
+        y = fop == 1 ? -y : y;
+        s = x + y;
+        float t = s - x, err = (x - (s - t)) + (y - t);
+        good = fabsf(s) <= 0x1.fffffep127f && err == 0.0f;
+      }
+      memcpy(&u, &s, 4);
+      /* tc5__bf16_rn_of_f32 for a finite u (good) */
+      code[l] = (uint32_t)(((uint64_t)u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+      ok[l] = good;
+    }
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t c = code[l];
+      if (!ok[l]) {
+        uint32_t xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
+        c = tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+      }
+      r[l] |= (uint64_t)(c & 0xffffu) << (16 * k);
+    }
+  }
+  for (unsigned l = 0; l < 32; l++) d[l] = r[l];
+}
+
 /* f16 / bf16 (and the x2 forms: in->vec = 2): rounded once, from the
  * double rounded to odd */
 static PTX_EXEC(x_h16op) {
@@ -304,6 +344,10 @@ static PTX_EXEC(x_h16op) {
       /* bf16 add/sub/mul: in f32 when that result is exact (tc5__bf16_arith_fast), the
        * general way otherwise; the same codes (every operand pair compared) */
       unsigned fop = op == OP_ADD ? 0 : op == OP_SUB ? 1 : 2;
+      if (mask == 0xFFFFFFFFu) {
+        bf16_rows(fop, op, n, a, b, d);
+        return PX_NEXT;
+      }
       PTX_LANES(mask, {
         uint64_t r = 0;
         for (unsigned k = 0; k < n; k++) {
