@@ -284,37 +284,50 @@ static double round_odd(unsigned op, double x, double y, double z) {
  * branch, then the general way for the lanes it does not take; the same codes
  * lane by lane (d may be a or b: every lane's operands read before d is written) */
 static void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64_t *a, const uint64_t *b, uint64_t *d) {
-  uint64_t r[32] = {0};
+  uint32_t r[32];
   for (unsigned k = 0; k < n; k++) {
+    float x[32], y[32], s[32];
     uint32_t code[32], ok[32];
     for (unsigned l = 0; l < 32; l++) {
-      uint32_t ab = (uint32_t)(a[l] >> (16 * k)) << 16, bb = (uint32_t)(b[l] >> (16 * k)) << 16, u;
-      float x, y, s;
-      memcpy(&x, &ab, 4);
-      memcpy(&y, &bb, 4);
-      bool good;
-      if (fop == 2) {
-        s = x * y;
-        good = fabsf(s) >= 0x1p-126f && fabsf(s) <= 0x1.fffffep127f;
-      } else {
-        y = fop == 1 ? -y : y;
-        s = x + y;
-        float t = s - x, err = (x - (s - t)) + (y - t);
-        good = fabsf(s) <= 0x1.fffffep127f && err == 0.0f;
-      }
-      memcpy(&u, &s, 4);
-      /* tc5__bf16_rn_of_f32 for a finite u (good) */
-      code[l] = (uint32_t)(((uint64_t)u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-      ok[l] = good;
+      uint32_t ab = (uint32_t)(a[l] >> (16 * k)) << 16, bb = (uint32_t)(b[l] >> (16 * k)) << 16;
+      memcpy(&x[l], &ab, 4);
+      memcpy(&y[l], &bb, 4);
     }
-    for (unsigned l = 0; l < 32; l++) {
-      uint32_t c = code[l];
+    if (fop == 2) {
+      for (unsigned l = 0; l < 32; l++) s[l] = x[l] * y[l];
+      for (unsigned l = 0; l < 32; l++) {
+        uint32_t u;
+        memcpy(&u, &s[l], 4);
+        uint32_t m = u & 0x7fffffffu; /* |s| a normal f32: 2^-126 <= |s| <= FLT_MAX */
+        ok[l] = m >= 0x00800000u && m <= 0x7f7fffffu;
+      }
+    } else {
+      if (fop == 1)
+        for (unsigned l = 0; l < 32; l++) y[l] = -y[l];
+      for (unsigned l = 0; l < 32; l++) {
+        float t, err;
+        uint32_t u;
+        s[l] = x[l] + y[l];
+        t = s[l] - x[l];
+        err = (x[l] - (s[l] - t)) + (y[l] - t);
+        memcpy(&u, &s[l], 4);
+        ok[l] = (u & 0x7fffffffu) <= 0x7f7fffffu && err == 0.0f; /* |s| <= FLT_MAX, an exact sum */
+      }
+    }
+    for (unsigned l = 0; l < 32; l++) { /* tc5__bf16_rn_of_f32 of a finite s */
+      uint32_t u;
+      memcpy(&u, &s[l], 4);
+      code[l] = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    }
+    for (unsigned l = 0; l < 32; l++)
       if (!ok[l]) {
         uint32_t xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
-        c = tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+        code[l] = tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
       }
-      r[l] |= (uint64_t)(c & 0xffffu) << (16 * k);
-    }
+    if (k == 0)
+      for (unsigned l = 0; l < 32; l++) r[l] = code[l] & 0xffffu;
+    else
+      for (unsigned l = 0; l < 32; l++) r[l] |= (code[l] & 0xffffu) << (16 * k);
   }
   for (unsigned l = 0; l < 32; l++) d[l] = r[l];
 }
