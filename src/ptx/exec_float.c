@@ -163,12 +163,33 @@ static bool f32_plain(unsigned op, uint32_t mods, unsigned rnd) {
   return (mods & ~(uint32_t)F_FTZ) == 0 && rnd == FE_TONEAREST && op != OP_DIV;
 }
 
+/* min/max.f32 without .ftz of a whole warp, by rows (a loop the compiler
+ * vectorises): fmin_ptx / fmax_ptx's choice of operand made on the bits, the
+ * chosen operand's bits, a NaN (both operands NaN) canonical as bits_f32 makes
+ * it; d may be a or b */
+static void minmax_rows(bool max, const uint64_t *a, const uint64_t *b, uint64_t *d) {
+  uint32_t t[32];
+  for (unsigned l = 0; l < 32; l++) {
+    uint32_t ua = (uint32_t)a[l], ub = (uint32_t)b[l];
+    float x = f32_of(ua), y = f32_of(ub);
+    uint32_t r = (max ? x > y : x < y) ? ua : ub;              /* a > b ? a : b (a < b for min) */
+    r = x == y ? (((ua >> 31) != 0) == max ? ub : ua) : r;     /* equal: by a's sign (+0 / -0) */
+    r = y != y ? ua : r;                                       /* b NaN: a */
+    r = x != x ? ub : r;                                       /* a NaN: b */
+    t[l] = (r & 0x7f800000u) == 0x7f800000u && (r & 0x7fffffu) ? 0x7fffffffu : r; /* bits_f32: NaN canonical */
+  }
+  for (unsigned l = 0; l < 32; l++) d[l] = t[l];
+}
 static PTX_EXEC(x_f32op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
   const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
+  if ((op == OP_MIN || op == OP_MAX) && mods == 0 && mask == 0xFFFFFFFFu && in->nops == 3 && f32_plain(op, mods, in->aux)) {
+    minmax_rows(op == OP_MAX, a, b, d);
+    return PX_NEXT;
+  }
   if (f32_plain(op, mods, in->aux)) {
     bool ftz = mods & F_FTZ; /* two loops: the compiler keeps the test out of them */
     if (ftz) F32_PLAIN(1, F32_LO, F32_LO, F32_PUT1);
@@ -409,6 +430,10 @@ static PTX_EXEC(x_h16op) {
 static PTX_EXEC(x_sfu) {
   tc5__sfu_fn f = tc5__sfu_fn_of((tc5_sfu_op)in->aux);
   uint64_t *d = PTX_R(w, in->o[0].reg);
+  if (mask == 0xFFFFFFFFu && (in->aux == TC5_SFU_EX2_APPROX_F32 || in->aux == TC5_SFU_EX2_APPROX_FTZ_F32)) {
+    tc5__sfu_ex2_rows(PTX_R(w, in->o[1].reg), d, in->aux == TC5_SFU_EX2_APPROX_FTZ_F32); /* f of each lane */
+    return PX_NEXT;
+  }
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = in->nops > 2 ? PTX_R(w, in->o[2].reg) : a;
   tc5__sfu_rcp_fn rcp;
   tc5__sfu_by_fn by;
