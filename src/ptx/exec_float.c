@@ -163,22 +163,29 @@ static bool f32_plain(unsigned op, uint32_t mods, unsigned rnd) {
   return (mods & ~(uint32_t)F_FTZ) == 0 && rnd == FE_TONEAREST && op != OP_DIV;
 }
 
-/* min/max.f32 without .ftz of a whole warp, by rows (a loop the compiler
- * vectorises): fmin_ptx / fmax_ptx's choice of operand made on the bits, the
- * chosen operand's bits, a NaN (both operands NaN) canonical as bits_f32 makes
- * it; d may be a or b */
-static void minmax_rows(bool max, const uint64_t *a, const uint64_t *b, uint64_t *d) {
+/* fmin_ptx / fmax_ptx's choice between two operands' bits (the float it returns: one of them) */
+static inline uint32_t minmax_pick(bool max, uint32_t ua, uint32_t ub) {
+  float x = f32_of(ua), y = f32_of(ub);
+  uint32_t r = (max ? x > y : x < y) ? ua : ub;          /* a > b ? a : b (a < b for min) */
+  r = x == y ? (((ua >> 31) != 0) == max ? ub : ua) : r; /* equal: by a's sign (+0 / -0) */
+  r = y != y ? ua : r;                                   /* b NaN: a */
+  r = x != x ? ub : r;                                   /* a NaN: b */
+  return r;
+}
+/* min/max.f32 without .ftz of a whole warp, two inputs or three (c NULL: two;
+ * f32_apply's fmin_ptx/fmax_ptx of a and b, then of that and c), by rows (a loop
+ * the compiler vectorises); the result's bits as bits_f32 makes them (a NaN
+ * canonical); d may be a, b or c */
+static void minmax_rows(bool max, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t *d) {
   uint32_t t[32];
+  if (c)
+    for (unsigned l = 0; l < 32; l++) t[l] = minmax_pick(max, minmax_pick(max, (uint32_t)a[l], (uint32_t)b[l]), (uint32_t)c[l]);
+  else
+    for (unsigned l = 0; l < 32; l++) t[l] = minmax_pick(max, (uint32_t)a[l], (uint32_t)b[l]);
   for (unsigned l = 0; l < 32; l++) {
-    uint32_t ua = (uint32_t)a[l], ub = (uint32_t)b[l];
-    float x = f32_of(ua), y = f32_of(ub);
-    uint32_t r = (max ? x > y : x < y) ? ua : ub;              /* a > b ? a : b (a < b for min) */
-    r = x == y ? (((ua >> 31) != 0) == max ? ub : ua) : r;     /* equal: by a's sign (+0 / -0) */
-    r = y != y ? ua : r;                                       /* b NaN: a */
-    r = x != x ? ub : r;                                       /* a NaN: b */
-    t[l] = (r & 0x7f800000u) == 0x7f800000u && (r & 0x7fffffu) ? 0x7fffffffu : r; /* bits_f32: NaN canonical */
+    uint32_t r = t[l];
+    d[l] = (r & 0x7f800000u) == 0x7f800000u && (r & 0x7fffffu) ? 0x7fffffffu : r; /* bits_f32 */
   }
-  for (unsigned l = 0; l < 32; l++) d[l] = t[l];
 }
 static PTX_EXEC(x_f32op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
@@ -186,8 +193,8 @@ static PTX_EXEC(x_f32op) {
   const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
-  if ((op == OP_MIN || op == OP_MAX) && mods == 0 && mask == 0xFFFFFFFFu && in->nops == 3 && f32_plain(op, mods, in->aux)) {
-    minmax_rows(op == OP_MAX, a, b, d);
+  if ((op == OP_MIN || op == OP_MAX) && mask == 0xFFFFFFFFu && (mods == 0 || mods == F_THREE)) {
+    minmax_rows(op == OP_MAX, a, b, mods == F_THREE ? c : NULL, d); /* the rounding mode changes nothing of them */
     return PX_NEXT;
   }
   if (f32_plain(op, mods, in->aux)) {
