@@ -802,6 +802,11 @@ static PTX_EXEC(x_cvt) {
   unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
   uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
   if (x_cvt_half(w, in, mask)) return PX_NEXT;
+  if (dc != 'f' && sc != 'f' && dc != 's' && sc != 's' && !sat) { /* unsigned/bits to unsigned/bits: the loop's r */
+    uint64_t m = dm & rm;
+    PTX_LANES(mask, d[l] = a[l] & m);
+    return PX_NEXT;
+  }
   PTX_LANES(mask, {
     uint64_t v = a[l], r;
     if (dc != 'f' && sc != 'f') {
