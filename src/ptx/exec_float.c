@@ -445,6 +445,10 @@ static PTX_EXEC(x_sfu) {
   tc5__sfu_rcp_fn rcp;
   tc5__sfu_by_fn by;
   tc5__sfu_div_steps((tc5_sfu_op)in->aux, &rcp, &by);
+  if (mask == 0xFFFFFFFFu && in->aux == TC5_SFU_DIV_FULL_F32) {
+    tc5__sfu_div_full_rows(a, b, d); /* the same, the dividends' step vectorised */
+    return PX_NEXT;
+  }
   if (rcp) { /* div.full: the divisor's reciprocal once for lanes of one divisor (a row's sum) */
     uint32_t last = 0, r = 0;
     bool have = false;

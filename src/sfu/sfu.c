@@ -55,6 +55,18 @@ static uint64_t r_div_approx(uint64_t a, uint64_t b) { return sfu_div_approx_f32
 static uint64_t r_div_full_ftz(uint64_t a, uint64_t b) { return sfu_div_full_ftz_f32((uint32_t)a, (uint32_t)b); }
 static uint64_t r_div_full(uint64_t a, uint64_t b) { return sfu_div_full_f32((uint32_t)a, (uint32_t)b); }
 
+/* div.full.f32 of 32 lanes: sfu_div_full_f32 of each (the divisor's reciprocal once for a run of
+ * lanes of one divisor, as the runner's loop), the dividend's step in a loop the compiler
+ * vectorises; d may be a or b */
+void tc5__sfu_div_full_rows(const uint64_t *a, const uint64_t *b, uint64_t *d) {
+  uint32_t r[32], x[32], y[32], t[32];
+  for (unsigned l = 0; l < 32; l++) {
+    x[l] = (uint32_t)a[l], y[l] = (uint32_t)b[l];
+    r[l] = l && y[l] == y[l - 1] ? r[l - 1] : sfu_div_full_rcp_f32(y[l]);
+  }
+  for (unsigned l = 0; l < 32; l++) t[l] = sfu_div_full_by_f32(x[l], y[l], r[l]);
+  for (unsigned l = 0; l < 32; l++) d[l] = t[l];
+}
 /* ex2.approx{.ftz}.f32 of 32 values (a warp's lanes): sfu_ex2_approx{_ftz}_f32 of each, the
  * MUFU's squarer for all of them at once (sfu_sq17_32); d may be a */
 void tc5__sfu_ex2_rows(const uint64_t *a, uint64_t *d, bool ftz) {
