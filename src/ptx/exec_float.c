@@ -223,6 +223,30 @@ static PTX_EXEC(x_f32mixed) {
   }));
   return PX_NEXT;
 }
+/* add/sub/mul.f32x2 to nearest without modifiers, a whole warp: the 64 halves
+ * as one row of floats (a register's low half first, as in memory), the
+ * operation on each, NaN canonical (F32_PLAIN with F32_PUT2: bits_f32 of each
+ * half); a loop the compiler vectorises; d may be a or b */
+static void f32x2_rows(unsigned op, const uint64_t *a, const uint64_t *b, uint64_t *d) {
+  float x[64], y[64], r[64];
+  uint32_t u[64];
+  for (unsigned l = 0; l < 32; l++) {
+    x[2 * l] = f32_of(a[l]), x[2 * l + 1] = f32_of(a[l] >> 32);
+    y[2 * l] = f32_of(b[l]), y[2 * l + 1] = f32_of(b[l] >> 32);
+  }
+  if (op == OP_ADD)
+    for (unsigned i = 0; i < 64; i++) r[i] = x[i] + y[i];
+  else if (op == OP_SUB)
+    for (unsigned i = 0; i < 64; i++) r[i] = x[i] - y[i];
+  else
+    for (unsigned i = 0; i < 64; i++) r[i] = x[i] * y[i];
+  for (unsigned i = 0; i < 64; i++) {
+    uint32_t v;
+    memcpy(&v, &r[i], 4);
+    u[i] = (v & 0x7f800000u) == 0x7f800000u && (v & 0x7fffffu) ? 0x7fffffffu : v; /* bits_f32 */
+  }
+  for (unsigned l = 0; l < 32; l++) d[l] = (uint64_t)u[2 * l + 1] << 32 | u[2 * l];
+}
 /* .f32x2 (sm_100): the same operation on each 32-bit half of .b64 registers */
 static PTX_EXEC(x_f32x2op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
@@ -230,6 +254,10 @@ static PTX_EXEC(x_f32x2op) {
   const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
+  if (f32_plain(op, mods, in->aux) && mods == 0 && mask == 0xFFFFFFFFu && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
+    f32x2_rows(op, a, b, d);
+    return PX_NEXT;
+  }
   if (f32_plain(op, mods, in->aux)) {
     bool ftz = mods & F_FTZ;
     if (ftz) F32_PLAIN(2, F32_LO, F32_HI, F32_PUT2);
