@@ -375,7 +375,9 @@ static void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64_t *a, 
       memcpy(&u, &s[l], 4);
       code[l] = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
     }
-    for (unsigned l = 0; l < 32; l++)
+    uint32_t all = 1;
+    for (unsigned l = 0; l < 32; l++) all &= ok[l];
+    for (unsigned l = 0; !all && l < 32; l++)
       if (!ok[l]) {
         uint32_t xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
         code[l] = tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
