@@ -59,10 +59,14 @@ static uint64_t r_div_full(uint64_t a, uint64_t b) { return sfu_div_full_f32((ui
  * lanes of one divisor, as the runner's loop), the dividend's step in a loop the compiler
  * vectorises; d may be a or b */
 void tc5__sfu_div_full_rows(const uint64_t *a, const uint64_t *b, uint64_t *d) {
-  uint32_t r[32], x[32], y[32], t[32];
-  for (unsigned l = 0; l < 32; l++) {
-    x[l] = (uint32_t)a[l], y[l] = (uint32_t)b[l];
-    r[l] = l && y[l] == y[l - 1] ? r[l - 1] : sfu_div_full_rcp_f32(y[l]);
+  uint32_t r[32], x[32], y[32], t[32], same = 1;
+  for (unsigned l = 0; l < 32; l++) x[l] = (uint32_t)a[l], y[l] = (uint32_t)b[l];
+  for (unsigned l = 0; l < 32; l++) same &= y[l] == y[0];
+  if (same) { /* one divisor (a row's sum): its reciprocal once */
+    uint32_t r0 = sfu_div_full_rcp_f32(y[0]);
+    for (unsigned l = 0; l < 32; l++) r[l] = r0;
+  } else {
+    for (unsigned l = 0; l < 32; l++) r[l] = l && y[l] == y[l - 1] ? r[l - 1] : sfu_div_full_rcp_f32(y[l]);
   }
   for (unsigned l = 0; l < 32; l++) t[l] = sfu_div_full_by_f32(x[l], y[l], r[l]);
   for (unsigned l = 0; l < 32; l++) d[l] = t[l];
