@@ -121,6 +121,13 @@
 #                               the clocks seen (OUTDIR/smi.csv)
 #   gpu/run.sh timing OUTDIR SET...  those sets only (h200, mask, heldout: issue 47's held-out kernels,
 #                               tests/data/timing/heldout, scripts/timing_heldout.py: OUTDIR/h200_heldout_measured.tsv)
+#   gpu/run.sh reduce [OUTDIR]  PyTorch's eager CUDA sum and mean (gpu/reduce_probe.py's cases: seeded inputs made on
+#                               the CPU, reduced on the GPU): OUTDIR/reduce_h200.tsv, which tests/data/device_reduce/
+#                               keeps and tests/python/test_device_reduce.py compares with tc5.device_reduce (Python
+#                               and PyTorch only, no tc5 built)
+#   gpu/run.sh reduce-compile [OUTDIR]  torch.compile's Triton sum against the eager CUDA sum of the same 64 float32
+#                               values (gpu/reduce_compile_probe.py: Liger TVD's losses as tc5 computes them, 200
+#                               seeded vectors): OUTDIR/reduce_compile_h200.tsv (tests/data/device_reduce/ keeps it)
 #   gpu/run.sh liger [OUTDIR]   Liger-Kernel 0.8.5's tests that fail on tc5 (tests/data/liger/h200_ids.txt),
 #                               natively with the installed PyTorch and Triton, from the release's sdist
 #                               (TC5_LIGER_SDIST, SHA-256 checked; gpu/liger_h200.sh): OUTDIR/h200_verdicts.tsv,
@@ -160,6 +167,8 @@ if [ "$what" = tmem-build ]; then tmem_build; echo "gpu/run.sh: build-gpu/tmem_m
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exit 77; fi
 # Liger's tests natively: Python only, no tc5 built
 if [ "$what" = liger ]; then exec sh gpu/liger_h200.sh "$out"; fi
+if [ "$what" = reduce ]; then exec "${PYTHON:-python3}" gpu/reduce_probe.py "$out"; fi
+if [ "$what" = reduce-compile ]; then exec "${PYTHON:-python3}" gpu/reduce_compile_probe.py "$out"; fi
 mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
 # (timing-micro needs none of it)
@@ -412,5 +421,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|timing-alu-share|tma-lat|tmem|tmem-build|timing|liger [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|timing-alu-share|tma-lat|tmem|tmem-build|timing|liger|reduce|reduce-compile [OUTDIR]" >&2; exit 2 ;;
 esac

@@ -284,6 +284,11 @@ def torch_function(func, args, kwargs):
     if func is _sdpa_funcs[0] or func is _sdpa_funcs[1]:
         from . import device_attention
         return device_attention.from_torch_function(args, kwargs)
+    if getattr(func, "__name__", None) in ("sum", "mean"):  # torch.sum/mean, their methods: CUDA's values
+        from . import device_reduce
+        if func not in device_reduce.functions():
+            return NotImplemented
+        return device_reduce.from_torch_function(func, args, kwargs, _mode, library_kernel)
     return NotImplemented
 
 

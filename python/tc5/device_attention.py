@@ -325,9 +325,10 @@ def _trace_cuda(self):
     """trace_cuda (TriangularOps.cu): a matrix's diagonal summed, by sum's kernel"""
     if self.dim() != 2:
         raise RuntimeError("expected a matrix")
-    from . import device
+    from . import device, device_reduce
     with device.as_cuda_kernel():
-        return self.diagonal().sum()
+        d = self.diagonal()
+        return device_reduce.write_cuda_values(d.sum(), d, (0,), False, library_kernel=device.library_kernel)
 
 
 _lib = None
