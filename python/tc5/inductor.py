@@ -128,6 +128,31 @@ def _fake_mode_without_a_device():
     FakeTensorMode.avoid_device_init = _NoDevice(lambda self: True)
 
 
+def _no_gpu_context_for_fake_tensors():
+    """torch._subclasses.fake_tensor.init_gpu_context, which FakeTensor.__new__ calls for every fake CUDA tensor
+    (once a device: functools.cache), makes a real 1-element tensor on the device to start the GPU's context
+    ("Backward will error with cuda Fake Tensors if no cuda tensors have been initialized first"). PyTorch 2.11
+    asks ``torch.cuda.is_available()`` first (torch/_subclasses/fake_tensor.py:539), which the shim answers
+    True, so ``torch.empty(1, device="cuda")`` reached CUDA's runtime (torch.cuda._lazy_init ->
+    torch._C._cuda_init: "No CUDA GPUs are available", raised inside Dynamo's first fake tensor). PyTorch 2.15
+    asks ``torch.accelerator.current_accelerator(True)`` (C++: no CUDA here, so None) and makes nothing. For
+    CUDA it makes nothing on every version: tc5's "cuda" has no context to start (the backward is traced on
+    the CPU's path, the CUDA device guard is PyTorch's no-op one, set at install); other devices: PyTorch's"""
+    import torch._subclasses.fake_tensor as ft
+    init = getattr(ft, "init_gpu_context", None)
+    if init is None or getattr(init, "tc5", False):
+        return
+
+    def init_gpu_context(device):
+        if device.type == "cuda":
+            return None
+        return init(device)
+
+    init_gpu_context.tc5 = True
+    init_gpu_context.__wrapped__ = init
+    ft.init_gpu_context = init_gpu_context
+
+
 def _current_stream_of_dynamo():
     """torch._dynamo.utils.get_current_stream (torch._C._dynamo.utils', C++: it starts CUDA's runtime), which
     the bytecode Dynamo writes calls at a compiled frame's entry for a CUDA graph input's stream, and its
@@ -560,6 +585,7 @@ def install():
     _fake_as_cuda()
     _no_runtime_for_fake_tensors()
     _fake_mode_without_a_device()
+    _no_gpu_context_for_fake_tensors()
     _current_stream_of_dynamo()
     _bench_once()
     _flex_joint_on_the_cpu()
