@@ -37,13 +37,14 @@ emits C++ for the CPU. What PyTorch offers to make it compile for CUDA instead, 
 
 install() does all of it once, at the first torch.compile call under the shim (install_lazily(), from the
 shim's start-up, tc5.triton.torch_cuda_shim: importing Inductor costs seconds a script that never compiles
-does not pay); torch._dynamo.optimize or torch.export called before any torch.compile do not install it.
+does not pay); torch._dynamo.optimize or torch.export called before any torch.compile do not install it. Tested on PyTorch
+2.11 and 2.15; a PyTorch without the hooks it needs (2.9) is refused by name (TORCH_UNSERVED), nothing changed.
 """
 from __future__ import annotations
 
 import threading
 
-__all__ = ["install", "install_lazily", "installed", "faking", "BACKWARD_BLOCKED", "CUDAGRAPHS_SKIPPED",
+__all__ = ["install", "install_lazily", "installed", "faking", "BACKWARD_BLOCKED", "CUDAGRAPHS_SKIPPED", "TORCH_UNSERVED",
            "empty_strided_cuda", "raw_stream"]
 
 _lock = threading.Lock()
@@ -74,6 +75,19 @@ BACKWARD_BLOCKED = (
     "driver; C++, below every Python hook; torch 2.15). tc5 traces a graph's joint forward and backward on fake "
     "tensors described as the CPU's and compiles the partitioned graphs for CUDA, except where graph inputs alias "
     "one another (views of one tensor), which that path does not rebuild (docs/fidelity.md)")
+
+TORCH_UNSERVED = (
+    "tc5.inductor: torch.compile under the shim is not served on PyTorch {version}: it lacks {missing}, which tc5 "
+    "needs to keep Dynamo and Inductor off CUDA's runtime (tested on PyTorch 2.11 and 2.15; docs/python.md)")
+
+# what install() needs of PyTorch, checked before anything is changed (PyTorch 2.9 has neither)
+_NEEDED = (("torch._C", "_ensureCUDADeviceGuardSet"), ("torch._dynamo.utils", "get_current_stream"))
+
+
+def _missing_of_torch() -> list:
+    import importlib
+    return [f"{m}.{a}" for m, a in _NEEDED if not hasattr(importlib.import_module(m), a)]
+
 
 _FAKE = None  # torch._C._TorchDispatchModeKey.FAKE, and its lookup, bound by install()
 
@@ -551,6 +565,10 @@ def install():
     with _lock:
         if _installed:
             return
+        missing = _missing_of_torch()
+        if missing:  # refused by name before anything is changed (every torch.compile call under the shim)
+            import torch
+            raise RuntimeError(TORCH_UNSERVED.format(version=torch.__version__, missing=" and ".join(missing)))
         _installed = True
     import torch
     import torch._dynamo.device_interface as di

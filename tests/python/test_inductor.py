@@ -83,6 +83,18 @@ def test_fake_cuda_tensors_start_no_gpu_context(tmp_path):
     assert out.strip().endswith("ok")
 
 
+def test_a_pytorch_without_the_hooks_is_refused_by_name(monkeypatch):
+    # PyTorch 2.9 lacks torch._C._ensureCUDADeviceGuardSet and torch._dynamo.utils.get_current_stream: install()
+    # refuses by name, changing nothing (a later call is refused again, not half-installed)
+    import tc5.inductor as I
+    monkeypatch.setattr(I, "_NEEDED", (("torch._C", "_no_such_hook"),))
+    monkeypatch.setattr(I, "_installed", False)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match=r"not served on PyTorch .*: it lacks torch\._C\._no_such_hook"):
+            I.install()
+        assert not I.installed()
+
+
 def test_user_triton_kernel_in_a_compiled_graph(tmp_path):
     out = _run(START + """
     import triton
