@@ -38,7 +38,8 @@ emits C++ for the CPU. What PyTorch offers to make it compile for CUDA instead, 
 install() does all of it once, at the first torch.compile call under the shim (install_lazily(), from the
 shim's start-up, tc5.triton.torch_cuda_shim: importing Inductor costs seconds a script that never compiles
 does not pay); torch._dynamo.optimize or torch.export called before any torch.compile do not install it.
-Tested on PyTorch 2.11 and 2.15; a PyTorch without the hooks it needs (2.9) is refused by name (TORCH_UNSERVED), nothing changed.
+Tested on PyTorch 2.11 and 2.15; a PyTorch without the hooks it needs (2.9) is refused by name
+(TORCH_UNSERVED), nothing changed.
 """
 from __future__ import annotations
 
