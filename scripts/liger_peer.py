@@ -201,6 +201,14 @@ KNOWN = [
     (r"test_cross_entropy\.py::test_correctness_not_last_layer_with_other_params\[1\.0-dtype1-1e-08-1e-05-sum-",
      "reference: PyTorch's CPU float32 cross-entropy gradient with label smoothing is off the exact one by more than "
      "the test's rtol 1e-5 (Liger's kernel on tc5 is within it; probe_liger_ce.py params)", r"tensor\(|allclose|assert"),
+    # float16 cross-entropy, mean over 8,192 rows, forward only: probe_liger_ce.py fwd: the reference's loss is inf
+    # (PyTorch's CPU float16 nll_loss sums the rows' losses, about 89,000, in float16, past its 65,504, before the
+    # division; plain CPU PyTorch 2.11 without tc5 does the same at 8,192 x 4,000), Liger's kernel on tc5 gives
+    # 10.867188 against the exact 10.866834 (tolerance 0.119). Passes on the H200 (CUDA accumulates in float32)
+    (r"test_cross_entropy\.py::test_correctness_with_forward_only\[dtype1-1\.0-0\.01-0\.01-mean-",
+     "reference: PyTorch's CPU float16 cross-entropy mean is inf (its sum of the rows' losses overflows float16 "
+     "before the division; Liger's kernel on tc5 is within the test's tolerance of the exact mean; probe_liger_ce.py "
+     "fwd)", r"allclose"),
     # float32 GroupNorm, 16 x 48 x 8192, 12 groups: probe_liger_gn.py: the bias gradient (per channel a sum of
     # 131,072 upstream values) of PyTorch's CPU kernel has 1 element outside the test's tolerance (1e-4 + 1e-4 |x|)
     # of the float64 sum (channel 45: -0.467934 against -0.468214), Liger's kernel on tc5 none (-0.468178)
