@@ -14,7 +14,11 @@ empty conftest.py there (l50g: then "Liger on the GPU", and the reference is CUD
 ::test_correctness_not_last_layer[...-sum-2-4096-32000] (the loss times 3, backward with a random
 upstream gradient g: the exact gradient is c * (softmax(x) - onehot), c the upstream gradient the
 loss's backward receives, bf16(3 * g), the same for both sides); each test starts from the
-suite's autouse set_seed(42) (test/conftest.py), as these do."""
+suite's autouse set_seed(42) (test/conftest.py), as these do.
+`plain` and `ignore` take the case's reduction, B and T (and ignore's its ignore_index) after the mode (w50: the
+whole-suite run's other bf16 failures, e.g. `plain none 3 423`, `ignore sum 3 423 -123`; default sum 2 4096 and 2):
+the exact gradient is softmax(x) - onehot for sum and none (an upstream gradient of ones), over the kept rows'
+count for mean."""
 import conftest  # noqa: F401  (the door and the shim; natively, on a GPU: an empty conftest.py)
 import hashlib
 import sys
@@ -34,11 +38,14 @@ def sha(t):
 
 
 B, T, V, scalar, dtype, atol, rtol = 2, 4096, 32000, 1.0, torch.bfloat16, 1e-8, 5e-2
+red = sys.argv[2] if len(sys.argv) > 2 else "sum"
+if len(sys.argv) > 4:
+    B, T = int(sys.argv[3]), int(sys.argv[4])
 if which == "plain":  # _test_correctness_once
     torch.manual_seed(0)
     ign = -100
-    liger = LigerCrossEntropyLoss(reduction="sum")
-    torch_ce = CrossEntropyLoss(reduction="sum")
+    liger = LigerCrossEntropyLoss(reduction=red)
+    torch_ce = CrossEntropyLoss(reduction=red)
     x = torch.randn(B * T, V, device="cuda", dtype=dtype) * scalar
     target = torch.randint(0, V, (B * T,), device="cuda", dtype=torch.long)
 elif which == "weight":  # test_correctness_with_weight_once, then _test_correctness_with_weight_once
@@ -61,9 +68,9 @@ elif which == "notlast":  # test_correctness_not_last_layer, _test_correctness_n
     target = torch.randint(0, V, (B * T,), device="cuda", dtype=torch.long)
 else:  # _test_correctness_with_ignore_index_once (test_correctness_with_ignore_index seeds nothing itself:
     # run it as the test runs, after the module's set_seed(42))
-    ign = 2
-    liger = LigerCrossEntropyLoss(ignore_index=ign, reduction="sum")
-    torch_ce = CrossEntropyLoss(ignore_index=ign, reduction="sum")
+    ign = int(sys.argv[5]) if len(sys.argv) > 5 else 2
+    liger = LigerCrossEntropyLoss(ignore_index=ign, reduction=red)
+    torch_ce = CrossEntropyLoss(ignore_index=ign, reduction=red)
     x = torch.randn(B * T, V, device="cuda", dtype=dtype) * scalar
     target = torch.randint(0, V, (B * T,), device="cuda", dtype=torch.long)
     n = torch.randint(1, B * T // 2, (1,)).item()
@@ -81,7 +88,9 @@ if which == "notlast":
 else:
     out_ref.backward(gradient=torch.ones_like(out_ref))
     out_lig.backward(gradient=torch.ones_like(out_ref))
-print(f"loss: reference {out_ref.item():.6g}  {LIG} {out_lig.item():.6g}  "
+if red == "mean":
+    scale = scale / (target != ign).sum().double()
+print(f"loss: reference {out_ref.sum().item():.6g}  {LIG} {out_lig.sum().item():.6g}  "
       f"allclose {torch.allclose(out_ref, out_lig, atol=atol, rtol=rtol)}")
 print(f"gradient: reference vs Liger allclose {torch.allclose(a.grad, b.grad, atol=atol, rtol=rtol)}, "
       f"elements over the test's tolerance {((a.grad.float() - b.grad.float()).abs() > atol + rtol * b.grad.float().abs()).sum().item()}")

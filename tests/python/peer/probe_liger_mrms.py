@@ -6,7 +6,7 @@ test's tolerance (0.2 + 2%). Run from the extracted sdist with liger_conftest.py
 conftest.py (issue 50; docs/fidelity.md quotes it); natively on a GPU with an empty conftest.py there
 (l50g: Liger on the GPU against CUDA's bf16 reference):
     PYTHONPATH=src:. TC5_CLI=build/tc5 python probe_liger_mrms.py batch     (or row; a second
-    argument `noshift`: the has_shift=False cases, no shift)"""
+    argument `noshift`: the has_shift=False cases, no shift; `noaffine`: elementwise_affine=False, no weight, w50)"""
 import conftest  # noqa: F401  (the door and the shim; natively, on a GPU: an empty conftest.py)
 import hashlib
 import os
@@ -17,7 +17,8 @@ from test.transformers.test_modulated_rms_norm import ModulatedRMSNormReference,
 from liger_kernel.transformers.modulated_rms_norm import LigerModulatedRMSNorm
 
 scale_mode = sys.argv[1]
-has_shift = sys.argv[2:] != ["noshift"]
+has_shift = "noshift" not in sys.argv[2:]
+affine = "noaffine" not in sys.argv[2:]
 ON, REF = ("tc5", "CPU") if "tc5" in sys.modules else ("GPU", "CUDA")  # where Liger's kernel and the reference run
 set_seed(42)
 shape, hd, dtype = (5, 123, 123), 123, torch.bfloat16
@@ -41,15 +42,20 @@ def run(mod, dt):
     b = shift.to(dt).clone().requires_grad_(True) if has_shift else None
     out = mod(h, s, b)
     out.backward(grad.to(dt))
-    got = {"out": out, "x.grad": h.grad, "scale.grad": s.grad, "weight.grad": mod.weight.grad}
+    got = {"out": out, "x.grad": h.grad, "scale.grad": s.grad}
+    if affine:
+        got["weight.grad"] = mod.weight.grad
     if has_shift:
         got["shift.grad"] = b.grad
     return got
 
 
-ref = ModulatedRMSNormReference(hidden_size=hd, offset=0.0, casting_mode="none").to("cuda").to(dtype)
-lig = LigerModulatedRMSNorm(hidden_size=hd, offset=0.0, casting_mode="none", in_place=False).to("cuda").to(dtype)
-exact = ModulatedRMSNormReference(hidden_size=hd, offset=0.0, casting_mode="none").to("cuda").to(torch.float64)
+ref = ModulatedRMSNormReference(hidden_size=hd, offset=0.0, casting_mode="none",
+                                elementwise_affine=affine).to("cuda").to(dtype)
+lig = LigerModulatedRMSNorm(hidden_size=hd, offset=0.0, casting_mode="none", in_place=False,
+                            elementwise_affine=affine).to("cuda").to(dtype)
+exact = ModulatedRMSNormReference(hidden_size=hd, offset=0.0, casting_mode="none",
+                                  elementwise_affine=affine).to("cuda").to(torch.float64)
 r, l, e = run(ref, dtype), run(lig, dtype), run(exact, torch.float64)
 for k in r:
     t = e[k].double()
