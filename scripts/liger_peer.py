@@ -125,6 +125,13 @@ KNOWN = [
      "reference: PyTorch's CPU float32 cross-entropy gradient (soft cap, label smoothing, z-loss) is off the float64 "
      "one by more than the test's tolerance (Liger's kernel on tc5 is within it; docs/fidelity.md)",
      r"tensor\(|allclose|assert"),
+    # float16 cross-entropy, mean, forward only, 8192 x 32000 (the whole-suite run, w50): PyTorch's CPU kernel gives inf
+    # (its 8,192 row losses are finite and sum to 89,021, past float16's 65,504: the mean's sum overflows), Liger's loss
+    # on tc5 is within 0.0004 of the float64 loss (probe_liger_ce_fwd.py, tests/data/liger/probe_ce_whole.txt); the
+    # test passes on the H200
+    (r"test_cross_entropy\.py::test_correctness_with_forward_only\[dtype1-1\.0-0\.01-0\.01-mean-2-4096-32000",
+     "reference: PyTorch's CPU float16 cross-entropy mean overflows to inf (the row losses' sum, 89,021, is past "
+     "float16's 65,504); Liger's loss on tc5 is within 0.0004 of float64", r"allclose|assert"),
     # Liger 0.8.5's output classes subclass transformers' per-model ones, imported under try/except: transformers
     # 5.24.0 (the environment's) no longer defines Qwen2-VL's, Qwen2.5-VL's, Qwen3-VL's and GLM-4V-MoE's, so
     # Liger's own module lacks its subclasses and the monkey-patch tests' imports fail, on any device
