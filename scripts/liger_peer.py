@@ -132,6 +132,13 @@ KNOWN = [
     (r"test_cross_entropy\.py::test_correctness_with_forward_only\[dtype1-1\.0-0\.01-0\.01-mean-2-4096-32000",
      "reference: PyTorch's CPU float16 cross-entropy mean overflows to inf (the row losses' sum, 89,021, is past "
      "float16's 65,504); Liger's loss on tc5 is within 0.0004 of float64", r"allclose|assert"),
+    # float32 GroupNorm at 16 x 48 x 8192, 12 groups (the whole-suite run, w50): the bias gradient (a channel's sum of
+    # 131,072 upstream values) of torch.nn.GroupNorm, PyTorch's CPU kernel under the shim, has 1 element outside the
+    # test's tolerance of the float64 module's, Liger's on tc5 none (probe_liger_gn.py, tests/data/liger/
+    # probe_gn_whole.txt); not run on the H200
+    (r"test_group_norm\.py::test_liger_group_norm\[dtype0-0\.0001-0\.0001-16-48-12-8192\]", "reference: PyTorch's "
+     "CPU float32 GroupNorm bias gradient is off the float64 one by more than the test's tolerance (Liger's kernel on "
+     "tc5 is within it; docs/fidelity.md)", r"Bias grads different"),
     # Liger 0.8.5's output classes subclass transformers' per-model ones, imported under try/except: transformers
     # 5.24.0 (the environment's) no longer defines Qwen2-VL's, Qwen2.5-VL's, Qwen3-VL's and GLM-4V-MoE's, so
     # Liger's own module lacks its subclasses and the monkey-patch tests' imports fail, on any device
