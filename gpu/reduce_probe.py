@@ -165,7 +165,8 @@ def main(out):
         b = result_bytes(r)
         results[case[0]] = np.frombuffer(b, dtype=np.uint8)
         rows.append(f"{case[0]}\t{h}\t{x.data_ptr() % 4096}\t{str(r.dtype).split('.')[1]}\t"
-                    f"{'x'.join(map(str, r.shape))}\t{hashlib.sha256(b).hexdigest()}\t{b.hex() if len(b) <= 64 else ''}")
+                    f"{'x'.join(map(str, r.shape))}\t{hashlib.sha256(b).hexdigest()}\t"
+                    f"{b.hex() if len(b) <= 64 else ''}")
     with open(os.path.join(out, "reduce_h200.tsv"), "w") as f:
         f.write(f"# gpu/run.sh reduce: {props.name}, {props.multi_processor_count} SMs, torch {torch.__version__}\n")
         f.write("# case\tinput_sha256\taddress_mod_4096\tout_dtype\tout_shape\tresult_sha256\tresult_hex\n")

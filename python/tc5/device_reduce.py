@@ -1,9 +1,9 @@
 """PyTorch's eager CUDA sum and mean, as CUDA computes them, for tc5's "cuda" tensors (issue 50).
 
 Under the torch.cuda shim a "cuda" tensor is host memory, and ``x.sum()`` ran PyTorch's CPU kernel,
-whose summation order is not CUDA's: a program comparing an eager sum with a Triton one bit for bit
-(``torch.compile`` against eager, as Liger-Kernel's TVD test does) saw the last bits differ where a
-GPU agrees. This module is a model of the CUDA kernel PyTorch runs instead (ATen's
+whose summation order is not CUDA's: a program comparing an eager sum bit for bit with another
+computation (``torch.compile``'s Triton sum, as Liger-Kernel's TVD test does) saw results a GPU does
+not give. This module is a model of the CUDA kernel PyTorch runs instead (ATen's
 ``native/cuda/Reduce.cuh``, PyTorch 2.11 and 2.15 alike; read, not copied): the reduction's
 TensorIterator geometry (``reorder_dimensions``, ``coalesce_dimensions``), ``setReduceConfig``
 (block shape, vectorised loads along the input or the output, values per thread, the split of an
@@ -20,7 +20,8 @@ Covered: ``torch.sum``/``Tensor.sum`` and ``torch.mean``/``Tensor.mean`` of floa
 bfloat16 and float64 tensors, whole or over dimensions, keepdim, ``dtype=`` (float16/bfloat16 in
 and float32 out in one kernel, as CUDA's; other casts first, as PyTorch does), any strides
 (expanded, transposed, offset views). Left to PyTorch's CPU kernel (``cuda_reduce`` returns None):
-integer and bool inputs (exact in any order), complex, empty tensors, tensors past 32-bit
+integer and bool inputs (integer sums are exact in any order; to a float dtype= not modelled), complex,
+empty tensors, tensors past 32-bit
 indexing (CUDA splits those into sub-iterators: not modelled), ``out=``, named dimensions.
 Validated against the H200 (``gpu/run.sh reduce``; tests/python/test_device_reduce.py).
 """
@@ -28,7 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["cuda_reduce", "config", "geometry", "Geometry", "Config"]
+__all__ = ["cuda_reduce", "config", "geometry", "Geometry", "Config", "write_cuda_values", "modelled_torch",
+           "from_torch_function", "functions"]
 
 MAX_THREADS = 512  # mnt_wrapper<T>::MAX_NUM_THREADS (every type here; 256 is complex<double>'s)
 VT0 = 4  # gpu_reduce_kernel's default unroll (sum_functor and MeanOps)
