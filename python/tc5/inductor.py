@@ -38,13 +38,15 @@ emits C++ for the CPU. What PyTorch offers to make it compile for CUDA instead, 
 install() does all of it once, at the first torch.compile call under the shim (install_lazily(), from the
 shim's start-up, tc5.triton.torch_cuda_shim: importing Inductor costs seconds a script that never compiles
 does not pay); torch._dynamo.optimize or torch.export called before any torch.compile do not install it.
+Tested on PyTorch 2.11 and 2.15; a PyTorch without the hooks it needs (2.9) is refused by name
+(TORCH_UNSERVED), nothing changed.
 """
 from __future__ import annotations
 
 import threading
 
 __all__ = ["install", "install_lazily", "installed", "faking", "BACKWARD_BLOCKED", "CUDAGRAPHS_SKIPPED",
-           "empty_strided_cuda", "raw_stream"]
+           "TORCH_UNSERVED", "empty_strided_cuda", "raw_stream"]
 
 _lock = threading.Lock()
 _installed = False
@@ -74,6 +76,19 @@ BACKWARD_BLOCKED = (
     "driver; C++, below every Python hook; torch 2.15). tc5 traces a graph's joint forward and backward on fake "
     "tensors described as the CPU's and compiles the partitioned graphs for CUDA, except where graph inputs alias "
     "one another (views of one tensor), which that path does not rebuild (docs/fidelity.md)")
+
+TORCH_UNSERVED = (
+    "tc5.inductor: torch.compile under the shim is not served on PyTorch {version}: it lacks {missing}, which tc5 "
+    "needs to keep Dynamo and Inductor off CUDA's runtime (tested on PyTorch 2.11 and 2.15; docs/python.md)")
+
+# what install() needs of PyTorch, checked before anything is changed (PyTorch 2.9 has neither)
+_NEEDED = (("torch._C", "_ensureCUDADeviceGuardSet"), ("torch._dynamo.utils", "get_current_stream"))
+
+
+def _missing_of_torch() -> list:
+    import importlib
+    return [f"{m}.{a}" for m, a in _NEEDED if not hasattr(importlib.import_module(m), a)]
+
 
 _FAKE = None  # torch._C._TorchDispatchModeKey.FAKE, and its lookup, bound by install()
 
@@ -126,6 +141,31 @@ def _fake_mode_without_a_device():
         tc5 = True
 
     FakeTensorMode.avoid_device_init = _NoDevice(lambda self: True)
+
+
+def _no_gpu_context_for_fake_tensors():
+    """torch._subclasses.fake_tensor.init_gpu_context, which FakeTensor.__new__ calls for every fake CUDA tensor
+    (once a device: functools.cache), makes a real 1-element tensor on the device to start the GPU's context
+    ("Backward will error with cuda Fake Tensors if no cuda tensors have been initialized first"). PyTorch 2.11
+    asks ``torch.cuda.is_available()`` first (torch/_subclasses/fake_tensor.py:539), which the shim answers
+    True, so ``torch.empty(1, device="cuda")`` reached CUDA's runtime (torch.cuda._lazy_init ->
+    torch._C._cuda_init: "No CUDA GPUs are available", raised inside Dynamo's first fake tensor). PyTorch 2.15
+    asks ``torch.accelerator.current_accelerator(True)`` (C++: no CUDA here, so None) and makes nothing. For
+    CUDA it makes nothing on every version: tc5's "cuda" has no context to start (the backward is traced on
+    the CPU's path, the CUDA device guard is PyTorch's no-op one, set at install); other devices: PyTorch's"""
+    import torch._subclasses.fake_tensor as ft
+    init = getattr(ft, "init_gpu_context", None)
+    if init is None or getattr(init, "tc5", False):
+        return
+
+    def init_gpu_context(device):
+        if device.type == "cuda":
+            return None
+        return init(device)
+
+    init_gpu_context.tc5 = True
+    init_gpu_context.__wrapped__ = init
+    ft.init_gpu_context = init_gpu_context
 
 
 def _current_stream_of_dynamo():
@@ -526,6 +566,10 @@ def install():
     with _lock:
         if _installed:
             return
+        missing = _missing_of_torch()
+        if missing:  # refused by name before anything is changed (every torch.compile call under the shim)
+            import torch
+            raise RuntimeError(TORCH_UNSERVED.format(version=torch.__version__, missing=" and ".join(missing)))
         _installed = True
     import torch
     import torch._dynamo.device_interface as di
@@ -560,6 +604,7 @@ def install():
     _fake_as_cuda()
     _no_runtime_for_fake_tensors()
     _fake_mode_without_a_device()
+    _no_gpu_context_for_fake_tensors()
     _current_stream_of_dynamo()
     _bench_once()
     _flex_joint_on_the_cpu()

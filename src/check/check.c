@@ -745,9 +745,7 @@ static uint32_t read_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
 /* an earlier access x (of another warp, touching bytes xm of the granule)
  * that the access of warp wi (bytes m) is not ordered after */
 static bool races(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
-  if (!x || !(xm & m)) return false;
-  const chk_ev *p = &k->ev[x];
-  return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
+  return chk_races(k, vc, wi, x, xm, m);
 }
 
 void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
@@ -804,43 +802,10 @@ void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uin
 
 static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
 
-static bool follows(const chk_cta *k, unsigned wi);
-/* chk_smem_read's common case, the same result by a shorter way (issue 50,
- * size): the default mode, a weak load into one register of bytes inside one
- * granule that no copy has in flight, all written; no followed value in the
- * warp nor in shared memory; the warp's current read event already this
- * instruction's and recorded in the granule; no race with its store. Then
- * chk_race only adds the bytes to that read and smem_defer changes nothing
- * but the warp's pending flag. false: nothing done, the general path's turn. */
-static bool smem_read_common(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
-  unsigned wi = w->id;
-  uint32_t g = off / GRAN;
-  if (k->strict || k->sp_m || k->npois[wi] || !n || !in || g != (off + n - 1) / GRAN || g >= k->ngran ||
-      !(in->traits.flags & IT_LOAD) || lane < 0 || lane > 31 || chk_iclass(in) != 1)
-    return false;
-  struct chk_rg *q = &k->rg[g];
-  uint32_t e = k->last_rev[wi];
-  const uint32_t *vc = VC(k, k->vc, wi);
-  if (q->busy || !e || k->last_rinsn[wi] != (uint32_t)(in - k->code) || k->ev[e].tclock != vc[VT(k, wi)]) return false;
-  int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
-  if (r < 0) return false;
-  uint16_t m = gran_mask(g, off, n);
-  if (q->w != e && races(k, vc, wi, q->w, q->wm, m)) return false;
-  unsigned ndst = 0;
-  for (unsigned j = 0; j < in->nregs; j++) ndst += (in->regs[j].flags & CHK_R_DST) != 0;
-  const tc5_smem *s = k->smem;
-  if (ndst != 1 || off + n > s->size) return false;
-  for (uint32_t b = off; b < off + n; b++)
-    if (!(s->written[b >> 3] >> (b & 7) & 1)) return false;
-  q->rm[r] |= m;
-  *w->pending = follows(k, wi);
-  return true;
-}
-
 void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
   chk_cta *k = w->k;
   if (!k) return;
-  if (smem_read_common(k, w, in, lane, off, n)) return;
+  if (chk_smem_read_common(k, w, in, lane, off, n)) return;
   chk_race(w, in, lane, off, n, false);
   if (!k->strict && smem_defer(k, w, in, lane, off, n)) return;
   const tc5_smem *s = k->smem;
@@ -1268,9 +1233,7 @@ void chk_shift(const chk_warp *w, const chk_insn *in, int lane, uint32_t taddr) 
 }
 
 /* whether chk_after must look at the warp's instructions */
-static bool follows(const chk_cta *k, unsigned wi) {
-  return k->npend[wi] || k->npois[wi] || (k->wgs && k->wgs[wi].n);
-}
+static bool follows(const chk_cta *k, unsigned wi) { return chk_follows(k, wi); }
 static void unmark(chk_cta *k, unsigned wi, uint32_t reg) {
   if (reg < k->nregs) k->rmark[(size_t)wi * k->nregs + reg]--;
 }
@@ -2295,10 +2258,7 @@ void chk_fence_order(const chk_warp *w) {
   if (k->xfence) k->xfence[w->id]++;
   xcta_release(w);
 }
-static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n) {
-  uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
-  return (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
-}
+static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n) { return chk_gran_mask(g, off, n); }
 void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n, bool write) {
   chk_cta *k = t, *src = w->k;
   if (!k || !src || !n || !in || chk_iclass(in) != 1) return;

@@ -420,6 +420,97 @@ static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lan
  * tmem-uninit-read, the run goes on (the bytes read were poison, 0xFF) */
 void chk_uninit_flush(const chk_warp *w, const chk_insn *in, tc5_uninit_log *g);
 void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
+/* the bytes [off, off + n) of granule g as a mask of its 16 (off + n inside the granule or past it) */
+static inline uint16_t chk_gran_mask(uint32_t g, uint32_t off, uint32_t n) {
+  uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+  return (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+}
+/* an earlier access x (of another warp, touching bytes xm of the granule)
+ * that the access of warp wi (bytes m) is not ordered after */
+static inline bool chk_races(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
+  if (!x || !(xm & m)) return false;
+  const chk_ev *p = &k->ev[x];
+  return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
+}
+/* whether the warp holds values the checker follows (pending tcgen05.ld or
+ * wgmma registers, or values read from never-written memory) */
+static inline bool chk_follows(const chk_cta *k, unsigned wi) {
+  return k->npend[wi] || k->npois[wi] || (k->wgs && k->wgs[wi].n);
+}
+/* chk_smem_read's common case, the same result by a shorter way (issue 50,
+ * size): the default mode, a weak load (into one register, or registers of
+ * equal parts) of bytes inside one granule that no copy has in flight, all written; no followed value in the
+ * warp nor in shared memory; the warp's current read event already this
+ * instruction's; no race with the granule's store. Then chk_race only adds the
+ * bytes to that read in the granule (or records the read there, in the slot
+ * it would choose) and smem_defer changes nothing but the warp's pending
+ * flag. false: nothing done, the general path's turn. Inline (as chk_smem_store's
+ * common case) for the runner's loads of shared memory. */
+/* its conditions that hold for the whole instruction (chk_rd_begin) and for one lane's bytes
+ * (chk_rd_lane); a warp-instruction's lanes share the first (the runner's loads ask them once,
+ * and again after a lane took the general path, which may change them) */
+typedef struct chk_rd {
+  chk_cta *k;
+  const chk_insn *in;
+  bool *pending;
+  const uint32_t *vc;
+  uint32_t e, wi;
+  bool ok;
+} chk_rd;
+static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const chk_insn *in, uint32_t n) {
+  unsigned wi = w->id;
+  f->k = k, f->in = in, f->pending = w->pending, f->wi = wi, f->ok = false;
+  if (!k || k->strict || k->sp_m || k->npois[wi] || !n || !in || !(in->traits.flags & IT_LOAD) || chk_iclass(in) != 1)
+    return;
+  uint32_t e = k->last_rev[wi];
+  const uint32_t *vc = VC(k, k->vc, wi);
+  if (!e || k->last_rinsn[wi] != (uint32_t)(in - k->code) || k->ev[e].tclock != vc[VT(k, wi)]) return;
+  /* smem_defer's loop then finds every destination's bytes written (one destination, or
+   * n / ndst bytes each: [off, off + n) in all) and no register marked (npois 0, sp_m NULL) */
+  unsigned ndst = 0;
+  for (unsigned j = 0; j < in->nregs; j++) ndst += (in->regs[j].flags & CHK_R_DST) != 0;
+  if (!ndst || (ndst > 1 && n % ndst)) return;
+  f->e = e, f->vc = vc, f->ok = true;
+}
+static inline bool chk_rd_lane(const chk_rd *f, uint32_t off, uint32_t n) {
+  chk_cta *k = f->k;
+  unsigned wi = f->wi;
+  uint32_t g = off / GRAN, e = f->e;
+  const uint32_t *vc = f->vc;
+  if (!f->ok || g != (off + n - 1) / GRAN || g >= k->ngran) return false;
+  struct chk_rg *q = &k->rg[g];
+  if (q->busy) return false;
+  int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
+  uint16_t m = chk_gran_mask(g, off, n);
+  if (q->w != e && chk_races(k, vc, wi, q->w, q->wm, m)) return false;
+  const tc5_smem *s = k->smem;
+  if (off + n > s->size) return false;
+  for (uint32_t b = off, end = off + n; b < end;) {
+    if (!(b & 7) && end - b >= 8) { /* eight bytes' written bits: one byte of the map */
+      if (s->written[b >> 3] != 0xFFu) return false;
+      b += 8;
+    } else {
+      if (!(s->written[b >> 3] >> (b & 7) & 1)) return false;
+      b++;
+    }
+  }
+  if (r >= 0) {
+    q->rm[r] |= m;
+  } else { /* chk_race's choice: keep the read that is not ordered before this one (or the newer) */
+    uint32_t x = q->r[0];
+    int t = !x || k->ev[x].warp == wi || vc[VT(k, k->ev[x].warp)] >= k->ev[x].tclock ? 0 : 1;
+    q->r[t] = e, q->rm[t] = m;
+  }
+  *f->pending = chk_follows(k, wi);
+  return true;
+}
+static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
+                                        uint32_t n) {
+  if (lane < 0 || lane > 31) return false;
+  chk_rd f;
+  chk_rd_begin(&f, k, w, in, n);
+  return chk_rd_lane(&f, off, n);
+}
 /* shared memory [off, off + n) of CTA t written by the async proxy (a TMA
  * or bulk copy that w issued): no generic write waits for a fence there
  * any more; overwriting what an MMA of w's CTA still reads is reported */

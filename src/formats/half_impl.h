@@ -78,4 +78,44 @@ static inline uint32_t tc5__half_encode_rn(double x, bool bf) {
   return sign | (uint32_t)n;
 }
 
+/* an f32 (its bits) rounded once to nearest even into bf16: what
+ * tc5__half_encode_rn((double)f, true) gives (an f32 is exact as a double;
+ * bf16 has f32's exponent range, so the rounding is on the bits alone, a
+ * carry into the exponent included, an Inf stays Inf), NaN 0x7fff; every
+ * one of the 2^32 inputs compared (test_formats::test_half_fast_paths) */
+static inline uint32_t tc5__bf16_rn_of_f32(uint32_t b) {
+  if ((b & 0x7fffffffu) > 0x7f800000u) return 0x7fffu;
+  return (uint32_t)(((uint64_t)b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+}
+
+/* bf16 add (op 0), sub (1), mul (2) of the codes a and b, rounded once to
+ * nearest even, when the f32 result is the exact one: a product of two bf16
+ * significands (8 bits each) is exact in f32 when it is a normal f32; a sum is
+ * when f32's two-sum error is 0 (no overflow). Then rounding that f32 to bf16
+ * (tc5__bf16_rn_of_f32) gives the code the runner's general path gives (the
+ * exact value rounded to odd in double, then to bf16; every one of the 2^32
+ * operand pairs of each operation compared, issue 50 s50c). false: not so
+ * (NaN, Inf, overflow, underflow, an inexact sum), the general path's turn.
+ * The host's rounding mode must be to nearest (the runner's plain forms). */
+static inline bool tc5__bf16_arith_fast(unsigned op, uint32_t a, uint32_t b, uint32_t *code) {
+  uint32_t ab = (a & 0xffffu) << 16, bb = (b & 0xffffu) << 16;
+  float x, y, s;
+  memcpy(&x, &ab, 4);
+  memcpy(&y, &bb, 4);
+  if (op == 2) {
+    s = x * y;
+    if (!(fabsf(s) >= 0x1p-126f && fabsf(s) <= 0x1.fffffep127f)) return false;
+  } else {
+    if (op == 1) y = -y;
+    s = x + y;
+    if (!(fabsf(s) <= 0x1.fffffep127f)) return false;
+    float t = s - x, err = (x - (s - t)) + (y - t);
+    if (err != 0.0f) return false;
+  }
+  uint32_t u;
+  memcpy(&u, &s, 4);
+  *code = tc5__bf16_rn_of_f32(u);
+  return true;
+}
+
 #endif

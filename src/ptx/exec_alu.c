@@ -974,6 +974,11 @@ static PTX_EXEC(x_pack) {
   const uint32_t *v = w->cta->L->m->vregs + in->o[1].vec;
   unsigned n = in->o[1].n, pb = in->aux / n;
   uint64_t pm = wmask(pb);
+  if (n == 2 && v[0] != in->o[0].reg && v[1] != in->o[0].reg) { /* two parts, d not one of them: the same, by rows */
+    const uint64_t *a = PTX_R(w, v[0]), *b = PTX_R(w, v[1]);
+    PTX_LANES(mask, d[l] = (a[l] & pm) | (b[l] & pm) << pb);
+    return PX_NEXT;
+  }
   PTX_LANES(mask, {
     uint64_t r = 0;
     for (unsigned k = 0; k < n; k++) r |= (PTX_R(w, v[k])[l] & pm) << (k * pb);
@@ -986,6 +991,13 @@ static PTX_EXEC(x_unpack) {
   const uint64_t *a = PTX_R(w, in->o[1].reg);
   unsigned n = in->o[0].n, pb = in->aux / n;
   uint64_t pm = wmask(pb);
+  if (n == 2 && v[0] != v[1] && v[0] != in->o[1].reg && v[1] != in->o[1].reg) {
+    /* two parts into two registers other than a: the same, by rows */
+    uint64_t *lo = PTX_R(w, v[0]), *hi = PTX_R(w, v[1]);
+    PTX_LANES(mask, lo[l] = a[l] & pm);
+    PTX_LANES(mask, hi[l] = (a[l] >> pb) & pm);
+    return PX_NEXT;
+  }
   PTX_LANES(mask, {
     uint64_t x = a[l];
     for (unsigned k = 0; k < n; k++) PTX_R(w, v[k])[l] = (x >> (k * pb)) & pm;

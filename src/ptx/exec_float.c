@@ -163,12 +163,40 @@ static bool f32_plain(unsigned op, uint32_t mods, unsigned rnd) {
   return (mods & ~(uint32_t)F_FTZ) == 0 && rnd == FE_TONEAREST && op != OP_DIV;
 }
 
+/* fmin_ptx / fmax_ptx's choice between two operands' bits (the float it returns: one of them) */
+static inline uint32_t minmax_pick(bool max, uint32_t ua, uint32_t ub) {
+  float x = f32_of(ua), y = f32_of(ub);
+  uint32_t r = (max ? x > y : x < y) ? ua : ub;          /* a > b ? a : b (a < b for min) */
+  r = x == y ? (((ua >> 31) != 0) == max ? ub : ua) : r; /* equal: by a's sign (+0 / -0) */
+  r = y != y ? ua : r;                                   /* b NaN: a */
+  r = x != x ? ub : r;                                   /* a NaN: b */
+  return r;
+}
+/* min/max.f32 without .ftz of a whole warp, two inputs or three (c NULL: two;
+ * f32_apply's fmin_ptx/fmax_ptx of a and b, then of that and c), by rows (a loop
+ * the compiler vectorises); the result's bits as bits_f32 makes them (a NaN
+ * canonical); d may be a, b or c */
+static void minmax_rows(bool max, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t *d) {
+  uint32_t t[32];
+  if (c)
+    for (unsigned l = 0; l < 32; l++) t[l] = minmax_pick(max, minmax_pick(max, (uint32_t)a[l], (uint32_t)b[l]), (uint32_t)c[l]);
+  else
+    for (unsigned l = 0; l < 32; l++) t[l] = minmax_pick(max, (uint32_t)a[l], (uint32_t)b[l]);
+  for (unsigned l = 0; l < 32; l++) {
+    uint32_t r = t[l];
+    d[l] = (r & 0x7f800000u) == 0x7f800000u && (r & 0x7fffffu) ? 0x7fffffffu : r; /* bits_f32 */
+  }
+}
 static PTX_EXEC(x_f32op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
   const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
+  if ((op == OP_MIN || op == OP_MAX) && mask == 0xFFFFFFFFu && (mods == 0 || mods == F_THREE)) {
+    minmax_rows(op == OP_MAX, a, b, mods == F_THREE ? c : NULL, d); /* the rounding mode changes nothing of them */
+    return PX_NEXT;
+  }
   if (f32_plain(op, mods, in->aux)) {
     bool ftz = mods & F_FTZ; /* two loops: the compiler keeps the test out of them */
     if (ftz) F32_PLAIN(1, F32_LO, F32_LO, F32_PUT1);
@@ -195,6 +223,30 @@ static PTX_EXEC(x_f32mixed) {
   }));
   return PX_NEXT;
 }
+/* add/sub/mul.f32x2 to nearest without modifiers, a whole warp: the 64 halves
+ * as one row of floats (a register's low half first, as in memory), the
+ * operation on each, NaN canonical (F32_PLAIN with F32_PUT2: bits_f32 of each
+ * half); a loop the compiler vectorises; d may be a or b */
+static void f32x2_rows(unsigned op, const uint64_t *a, const uint64_t *b, uint64_t *d) {
+  float x[64], y[64], r[64];
+  uint32_t u[64];
+  for (unsigned l = 0; l < 32; l++) {
+    x[2 * l] = f32_of(a[l]), x[2 * l + 1] = f32_of(a[l] >> 32);
+    y[2 * l] = f32_of(b[l]), y[2 * l + 1] = f32_of(b[l] >> 32);
+  }
+  if (op == OP_ADD)
+    for (unsigned i = 0; i < 64; i++) r[i] = x[i] + y[i];
+  else if (op == OP_SUB)
+    for (unsigned i = 0; i < 64; i++) r[i] = x[i] - y[i];
+  else
+    for (unsigned i = 0; i < 64; i++) r[i] = x[i] * y[i];
+  for (unsigned i = 0; i < 64; i++) {
+    uint32_t v;
+    memcpy(&v, &r[i], 4);
+    u[i] = (v & 0x7f800000u) == 0x7f800000u && (v & 0x7fffffu) ? 0x7fffffffu : v; /* bits_f32 */
+  }
+  for (unsigned l = 0; l < 32; l++) d[l] = (uint64_t)u[2 * l + 1] << 32 | u[2 * l];
+}
 /* .f32x2 (sm_100): the same operation on each 32-bit half of .b64 registers */
 static PTX_EXEC(x_f32x2op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
@@ -202,6 +254,10 @@ static PTX_EXEC(x_f32x2op) {
   const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
+  if (f32_plain(op, mods, in->aux) && mods == 0 && mask == 0xFFFFFFFFu && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
+    f32x2_rows(op, a, b, d);
+    return PX_NEXT;
+  }
   if (f32_plain(op, mods, in->aux)) {
     bool ftz = mods & F_FTZ;
     if (ftz) F32_PLAIN(2, F32_LO, F32_HI, F32_PUT2);
@@ -279,6 +335,61 @@ static double round_odd(unsigned op, double x, double y, double z) {
   return s;
 }
 
+/* bf16 add/sub/mul of a whole warp, by rows (loops the compiler vectorises):
+ * tc5__bf16_arith_fast's f32 result and its test for each lane without a
+ * branch, then the general way for the lanes it does not take; the same codes
+ * lane by lane (d may be a or b: every lane's operands read before d is written) */
+static void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64_t *a, const uint64_t *b, uint64_t *d) {
+  uint32_t r[32];
+  for (unsigned k = 0; k < n; k++) {
+    float x[32], y[32], s[32];
+    uint32_t code[32], ok[32];
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t ab = (uint32_t)(a[l] >> (16 * k)) << 16, bb = (uint32_t)(b[l] >> (16 * k)) << 16;
+      memcpy(&x[l], &ab, 4);
+      memcpy(&y[l], &bb, 4);
+    }
+    if (fop == 2) {
+      for (unsigned l = 0; l < 32; l++) s[l] = x[l] * y[l];
+      for (unsigned l = 0; l < 32; l++) {
+        uint32_t u;
+        memcpy(&u, &s[l], 4);
+        uint32_t m = u & 0x7fffffffu; /* |s| a normal f32: 2^-126 <= |s| <= FLT_MAX */
+        ok[l] = m >= 0x00800000u && m <= 0x7f7fffffu;
+      }
+    } else {
+      if (fop == 1)
+        for (unsigned l = 0; l < 32; l++) y[l] = -y[l];
+      for (unsigned l = 0; l < 32; l++) {
+        float t, err;
+        uint32_t u;
+        s[l] = x[l] + y[l];
+        t = s[l] - x[l];
+        err = (x[l] - (s[l] - t)) + (y[l] - t);
+        memcpy(&u, &s[l], 4);
+        ok[l] = (u & 0x7fffffffu) <= 0x7f7fffffu && err == 0.0f; /* |s| <= FLT_MAX, an exact sum */
+      }
+    }
+    for (unsigned l = 0; l < 32; l++) { /* tc5__bf16_rn_of_f32 of a finite s */
+      uint32_t u;
+      memcpy(&u, &s[l], 4);
+      code[l] = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    }
+    uint32_t all = 1;
+    for (unsigned l = 0; l < 32; l++) all &= ok[l];
+    for (unsigned l = 0; !all && l < 32; l++)
+      if (!ok[l]) {
+        uint32_t xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
+        code[l] = tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+      }
+    if (k == 0)
+      for (unsigned l = 0; l < 32; l++) r[l] = code[l] & 0xffffu;
+    else
+      for (unsigned l = 0; l < 32; l++) r[l] |= (code[l] & 0xffffu) << (16 * k);
+  }
+  for (unsigned l = 0; l < 32; l++) d[l] = r[l];
+}
+
 /* f16 / bf16 (and the x2 forms: in->vec = 2): rounded once, from the
  * double rounded to odd */
 static PTX_EXEC(x_h16op) {
@@ -300,6 +411,26 @@ static PTX_EXEC(x_h16op) {
     }                                                                                           \
     d[l] = r;                                                                                   \
   })
+    if (bf && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
+      /* bf16 add/sub/mul: in f32 when that result is exact (tc5__bf16_arith_fast), the
+       * general way otherwise; the same codes (every operand pair compared) */
+      unsigned fop = op == OP_ADD ? 0 : op == OP_SUB ? 1 : 2;
+      if (mask == 0xFFFFFFFFu) {
+        bf16_rows(fop, op, n, a, b, d);
+        return PX_NEXT;
+      }
+      PTX_LANES(mask, {
+        uint64_t r = 0;
+        for (unsigned k = 0; k < n; k++) {
+          uint32_t code, xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
+          if (!tc5__bf16_arith_fast(fop, xa, xb, &code))
+            code = tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+          r |= (uint64_t)code << (16 * k);
+        }
+        d[l] = r;
+      });
+      return PX_NEXT;
+    }
     switch (op) {
     case OP_ADD: H16_LOOP(OP_ADD, 0.0); break;
     case OP_SUB: H16_LOOP(OP_SUB, 0.0); break;
@@ -336,10 +467,18 @@ static PTX_EXEC(x_h16op) {
 static PTX_EXEC(x_sfu) {
   tc5__sfu_fn f = tc5__sfu_fn_of((tc5_sfu_op)in->aux);
   uint64_t *d = PTX_R(w, in->o[0].reg);
+  if (mask == 0xFFFFFFFFu && (in->aux == TC5_SFU_EX2_APPROX_F32 || in->aux == TC5_SFU_EX2_APPROX_FTZ_F32)) {
+    tc5__sfu_ex2_rows(PTX_R(w, in->o[1].reg), d, in->aux == TC5_SFU_EX2_APPROX_FTZ_F32); /* f of each lane */
+    return PX_NEXT;
+  }
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = in->nops > 2 ? PTX_R(w, in->o[2].reg) : a;
   tc5__sfu_rcp_fn rcp;
   tc5__sfu_by_fn by;
   tc5__sfu_div_steps((tc5_sfu_op)in->aux, &rcp, &by);
+  if (mask == 0xFFFFFFFFu && in->aux == TC5_SFU_DIV_FULL_F32) {
+    tc5__sfu_div_full_rows(a, b, d); /* the same, the dividends' step vectorised */
+    return PX_NEXT;
+  }
   if (rcp) { /* div.full: the divisor's reciprocal once for lanes of one divisor (a row's sum) */
     uint32_t last = 0, r = 0;
     bool have = false;
@@ -668,7 +807,14 @@ static bool x_cvt_half(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   if (st != PT_F32) return false;
   bool bf = dt == PT_BF16 || dt == PT_BF16X2;
   if (!bf && dt != PT_F16 && dt != PT_F16X2) return false;
-  if (in->vec == 2) { /* cvt.rn.bf16x2.f32 d, a, b: a to the upper half */
+  if (bf) { /* f32 to bf16 by its bits (tc5__bf16_rn_of_f32: the same codes as tc5__half_encode_rn) */
+    if (in->vec == 2) {
+      const uint64_t *b = PTX_R(w, in->o[2].reg);
+      PTX_LANES(mask, d[l] = (uint64_t)tc5__bf16_rn_of_f32((uint32_t)a[l]) << 16 | tc5__bf16_rn_of_f32((uint32_t)b[l]));
+    } else {
+      PTX_LANES(mask, d[l] = tc5__bf16_rn_of_f32((uint32_t)a[l]));
+    }
+  } else if (in->vec == 2) { /* cvt.rn.bf16x2.f32 d, a, b: a to the upper half */
     const uint64_t *b = PTX_R(w, in->o[2].reg);
     PTX_LANES(mask, d[l] = (uint64_t)tc5__half_encode_rn(f32_of(a[l]), bf) << 16 | tc5__half_encode_rn(f32_of(b[l]), bf));
   } else {
@@ -690,6 +836,11 @@ static PTX_EXEC(x_cvt) {
   unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
   uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
   if (x_cvt_half(w, in, mask)) return PX_NEXT;
+  if (dc != 'f' && sc != 'f' && dc != 's' && sc != 's' && !sat) { /* unsigned/bits to unsigned/bits: the loop's r */
+    uint64_t m = dm & rm;
+    PTX_LANES(mask, d[l] = a[l] & m);
+    return PX_NEXT;
+  }
   PTX_LANES(mask, {
     uint64_t v = a[l], r;
     if (dc != 'f' && sc != 'f') {

@@ -48,6 +48,26 @@ static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lan
   if (write && __builtin_expect(w->cta->cl->sched != NULL, 0)) ptx_px_write(w, (uint32_t)addr, n); /* seeded schedules: the proxies */
   return s->bytes + addr;
 }
+/* a load of shared memory, fast: shared_fast's read with the checker's common case asked
+ * through f (chk_rd_begin once for the instruction, again after a lane's general path
+ * chk_smem_read or a cluster's chk_xrace_local, which may change what it asks) */
+static inline const uint8_t *shared_fast_ld(ptx_warp *w, const ptx_insn *in, chk_rd *f, unsigned lane, uint64_t addr,
+                                            uint32_t n) {
+  tc5_smem *s = &w->cta->smem;
+  addr = (uint32_t)addr; /* 32-bit shared addresses (ptx_shared_addr) */
+  if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
+  chk_cta *k = w->cta->chk;
+  if (k) {
+    bool again = false;
+    if (!chk_rd_lane(f, (uint32_t)addr, n)) {
+      chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
+      again = true;
+    }
+    if (chk_has_remote(k)) chk_xrace_local(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n, false), again = true;
+    if (again) chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), n);
+  }
+  return s->bytes + addr;
+}
 /* a kernel parameter's bytes (ld.param of the entry's parameters: ptx_mem's PS_PARAM case) */
 static inline const uint8_t *param_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
   const ptx_launch *L = w->cta->L;
@@ -111,6 +131,22 @@ bool ptx_ldq_due(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   });
   return hit;
 }
+/* ld.param of the entry's parameters at one address in every lane (ld.param [name]: the
+ * address a constant): read once, the value every lane's (what x_ld1's loop gives each
+ * lane then: param_fast, ptx_ld_value). false: not so (or not inside the parameters), the
+ * loop's turn, nothing written */
+static bool param_uniform(ptx_warp *w, uint64_t *d, const uint64_t *base, int64_t off, unsigned eb, bool sgn,
+                          uint64_t rm, uint32_t mask) {
+  unsigned f = (unsigned)__builtin_ctz(mask);
+  uint64_t b0 = base[f];
+  bool uni = true;
+  PTX_LANES(mask, uni &= base[l] == b0);
+  const uint8_t *p = uni ? param_fast(w, b0 + (uint64_t)off, eb) : NULL;
+  if (!p) return false;
+  uint64_t v = ptx_ld_value(p, eb, sgn, rm);
+  PTX_LANES(mask, d[l] = v);
+  return true;
+}
 static PTX_EXEC(x_ld1) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *base = PTX_R(w, in->o[1].reg);
@@ -131,9 +167,16 @@ static PTX_EXEC(x_ld1) {
     struct ptx_ldq *q = &w->ldq;
     q->mask = mask, q->reg = in->o[0].reg, q->eb = (uint8_t)eb, q->sgn = sgn, q->rm = rm;
   }
+  chk_rd f = {0};
+  if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb);
+  if (param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) {
+    w->ldq_on = false; /* as the loop below leaves it (late is false for .param) */
+    w->ldq_fenced = w->ldq_sc = false;
+    return PX_NEXT;
+  }
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
-    const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, false)
+    const uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast_ld(w, in, &f, l, addr, eb)
                        : param ? param_fast(w, addr, eb) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb, false);
@@ -204,20 +247,21 @@ static PTX_EXEC(x_ld) {
     dk[k] = PTX_R(w, vr[k]);
     mk[k] = rb < 64 ? (1ull << rb) - 1 : ~0ull;
   }
+  /* the CTA's own shared memory (not an mbarrier's or the async proxy's access): shared_fast does what
+   * ptx_mem's shared case does for an in-bounds aligned address (the checker's read, the same bytes) */
+  bool shared = in->space == PS_SHARED && !(in->flags & (PF_MBAR | PF_ASYNC));
+  chk_rd f = {0};
+  if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb * nv);
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
-    const uint8_t *p = global ? global_fast(w, addr, eb * nv) : NULL; /* the warp's last buffer */
+    const uint8_t *p = global ? global_fast(w, addr, eb * nv) /* the warp's last buffers */
+                       : shared ? shared_fast_ld(w, in, &f, l, addr, eb * nv) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, false);
       if (!p) return PX_ERROR;
       if (global) remember_region(w, addr);
     }
-    for (unsigned k = 0; k < nv; k++) {
-      uint64_t v = 0;
-      memcpy(&v, p + k * eb, eb);
-      if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
-      dk[k][l] = v & mk[k];
-    }
+    for (unsigned k = 0; k < nv; k++) dk[k][l] = ptx_ld_value(p + k * eb, eb, sgn, mk[k]);
   });
   return PX_NEXT;
 }
@@ -228,18 +272,19 @@ static PTX_EXEC(x_st) {
   const uint32_t *vr = src->kind == PO_VEC ? w->cta->L->m->vregs + src->vec : &src->reg;
   if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
   bool global = in->space == PS_GLOBAL;
+  bool shared = in->space == PS_SHARED && !(in->flags & (PF_MBAR | PF_ASYNC)); /* as x_ld */
+  const uint64_t *sk[8];
+  for (unsigned k = 0; k < nv && k < 8; k++) sk[k] = PTX_R(w, vr[k]);
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
-    uint8_t *p = global ? global_fast(w, addr, eb * nv) : NULL; /* the warp's last buffer */
+    uint8_t *p = global ? global_fast(w, addr, eb * nv) /* the warp's last buffers */
+                 : shared ? shared_fast(w, in, l, addr, eb * nv, true) : NULL;
     if (!p) {
       p = ptx_mem(w, in, (int)l, in->space, addr, eb * nv, true);
       if (!p) return PX_ERROR;
       if (global) remember_region(w, addr);
     }
-    for (unsigned k = 0; k < nv; k++) {
-      uint64_t v = PTX_R(w, vr[k])[l];
-      memcpy(p + k * eb, &v, eb);
-    }
+    for (unsigned k = 0; k < nv; k++) ptx_st_value(p + k * eb, eb, sk[k][l]);
   });
   return PX_NEXT;
 }

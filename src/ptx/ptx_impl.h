@@ -505,6 +505,16 @@ static inline uint64_t ptx_ld_value(const uint8_t *p, unsigned eb, bool sgn, uin
   if (sgn && eb < 8 && (v >> (8 * eb - 1)) & 1) v |= ~0ull << (8 * eb);
   return v & rm;
 }
+/* a store's eb low bytes of v at p (little-endian, as memcpy(p, &v, eb)) */
+static inline void ptx_st_value(uint8_t *p, unsigned eb, uint64_t v) {
+  switch (eb) {
+  case 1: *p = (uint8_t)v; break;
+  case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+  case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+  case 8: memcpy(p, &v, 8); break;
+  default: memcpy(p, &v, eb); break;
+  }
+}
 /* the warp's deferred load (w->ldq_on): read it now (machine.c) */
 void ptx_ldq_perform(struct ptx_warp *w);
 /* whether `in` (lanes `mask`) needs the warp's deferred load read first:

@@ -55,6 +55,47 @@ static uint64_t r_div_approx(uint64_t a, uint64_t b) { return sfu_div_approx_f32
 static uint64_t r_div_full_ftz(uint64_t a, uint64_t b) { return sfu_div_full_ftz_f32((uint32_t)a, (uint32_t)b); }
 static uint64_t r_div_full(uint64_t a, uint64_t b) { return sfu_div_full_f32((uint32_t)a, (uint32_t)b); }
 
+/* div.full.f32 of 32 lanes: sfu_div_full_f32 of each (the divisor's reciprocal once for a run of
+ * lanes of one divisor, as the runner's loop), the dividend's step in a loop the compiler
+ * vectorises; d may be a or b */
+void tc5__sfu_div_full_rows(const uint64_t *a, const uint64_t *b, uint64_t *d) {
+  uint32_t r[32], x[32], y[32], t[32], same = 1;
+  for (unsigned l = 0; l < 32; l++) x[l] = (uint32_t)a[l], y[l] = (uint32_t)b[l];
+  for (unsigned l = 0; l < 32; l++) same &= y[l] == y[0];
+  if (same) { /* one divisor (a row's sum): its reciprocal once */
+    uint32_t r0 = sfu_div_full_rcp_f32(y[0]);
+    for (unsigned l = 0; l < 32; l++) r[l] = r0;
+  } else {
+    for (unsigned l = 0; l < 32; l++) r[l] = l && y[l] == y[l - 1] ? r[l - 1] : sfu_div_full_rcp_f32(y[l]);
+  }
+  for (unsigned l = 0; l < 32; l++) t[l] = sfu_div_full_by_f32(x[l], y[l], r[l]);
+  for (unsigned l = 0; l < 32; l++) d[l] = t[l];
+}
+/* ex2.approx{.ftz}.f32 of 32 values (a warp's lanes): sfu_ex2_approx{_ftz}_f32 of each, the
+ * MUFU's squarer for all of them at once (sfu_sq17_32); d may be a */
+void tc5__sfu_ex2_rows(const uint64_t *a, uint64_t *d, bool ftz) {
+  uint32_t x[32], r[32], F[32], lo[32], sq[32], fin[32], half[32];
+  int ex[32];
+  for (unsigned l = 0; l < 32; l++) {
+    x[l] = (uint32_t)a[l];
+    /* sfu_ex2_approx_f32: below -126 (and NaN), ex2 of half the value, squared */
+    half[l] = !ftz && !(m_u2f(x[l]) >= -126.0f);
+    uint32_t in = half[l] ? m_f2u(m_u2f(x[l]) * 0.5f) : x[l];
+    ex[l] = 0, F[l] = 0, r[l] = 0;
+    fin[l] = (uint32_t)mufu_ex2_pre(in, &r[l], &ex[l], &F[l]);
+    lo[l] = F[l] & 0x1ffff;
+  }
+  sfu_sq17_32(lo, sq);
+  for (unsigned l = 0; l < 32; l++) {
+    uint32_t v = fin[l] ? r[l] : mufu_ex2_fin(ex[l], F[l], sq[l]);
+    if (half[l]) {
+      float h = m_u2f(v);
+      v = m_f2u(h * h);
+    }
+    d[l] = v;
+  }
+}
+
 static const struct {
   tc5_sfu_info info;
   tc5__sfu_fn fn;

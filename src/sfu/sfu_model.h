@@ -30,6 +30,13 @@ TC5_SFU_FN uint32_t sfu_sq17(uint32_t x) {
   for (int i = 1; i < 17; i++) r += (x >> (18 - i)) & (0u - (x >> i & 1));
   return r >> 1;
 }
+/* sfu_sq17 of 32 values (a warp's lanes): one loop over them, which the
+ * compiler vectorises (the squarer's own loop unrolled inside) */
+TC5_SFU_FN void sfu_sq17_32(const uint32_t *x, uint32_t *sq) {
+  uint32_t t[32];
+  for (unsigned l = 0; l < 32; l++) t[l] = sfu_sq17(x[l]);
+  for (unsigned l = 0; l < 32; l++) sq[l] = t[l];
+}
 TC5_SFU_FN int64_t quad(const int32_t c[3], int s0, uint32_t lo, uint32_t sq, int s2) {
   /* products, not shifts: a coefficient may be negative (a left shift of a
    * negative value is undefined in C) */
@@ -98,22 +105,36 @@ TC5_SFU_FN int64_t fix_7_23(uint32_t e, uint32_t f) {
   if (sh >= 0) return (int64_t)m << sh;
   return -sh > 31 ? 0 : (int64_t)(m >> -sh);
 }
-TC5_SFU_FN uint32_t mufu_ex2(uint32_t x) {
+/* MUFU.EX2 in two steps (the host's runner squares a warp's lo at once:
+ * sfu_sq17_32): mufu_ex2_pre gives the result (1) or the biased exponent
+ * and the fraction F to interpolate (0); mufu_ex2_fin with sq = sfu_sq17(F &
+ * 0x1ffff) the result */
+TC5_SFU_FN int mufu_ex2_pre(uint32_t x, uint32_t *r, int *exp, uint32_t *frac) {
   uint32_t s = x >> 31, e = x >> 23 & 0xff, f = x & 0x7fffff;
-  if (e == 255) return f ? QNAN : s ? 0 : PINF;
+  if (e == 255) { *r = f ? QNAN : s ? 0 : PINF; return 1; }
   int64_t v = e ? fix_7_23(e, f) : 0;
-  if (v < 0) return s ? 0 : PINF;
+  if (v < 0) { *r = s ? 0 : PINF; return 1; }
   int I = (int)(v >> 23); uint32_t F = (uint32_t)v & 0x7fffff;
   int ex;
   if (s) { ex = -I - 1; if (F) F = ~F & 0x7fffff; else ex++; } else ex = I;
-  ex += 127;
+  *exp = ex + 127;
+  *frac = F;
+  return 0;
+}
+TC5_SFU_FN uint32_t mufu_ex2_fin(int ex, uint32_t F, uint32_t sq) {
   uint32_t lo = F & 0x1ffff;
-  uint32_t m = (uint32_t)((quad(tc5__sfu_tab_ex2[F >> 17], 13, lo, sfu_sq17(lo), 0) + 0x77e2) >> 15);
+  uint32_t m = (uint32_t)((quad(tc5__sfu_tab_ex2[F >> 17], 13, lo, sq, 0) + 0x77e2) >> 15);
   m -= 1u << 23;
   if (m == 1u << 23) { m = 0; ex++; }
   if (ex <= 0) return 0;
   if (ex >= 255) return PINF;
   return (uint32_t)ex << 23 | m;
+}
+TC5_SFU_FN uint32_t mufu_ex2(uint32_t x) {
+  uint32_t r, F;
+  int ex;
+  if (mufu_ex2_pre(x, &r, &ex, &F)) return r;
+  return mufu_ex2_fin(ex, F, sfu_sq17(F & 0x1ffff));
 }
 TC5_SFU_FN uint32_t mufu_lg2(uint32_t x) {
   uint32_t s = x >> 31, e = x >> 23 & 0xff, f = x & 0x7fffff;

@@ -55,6 +55,46 @@ def test_pointwise_compiles_to_triton_on_tc5(tmp_path):
     assert out.strip().endswith("ok")
 
 
+def test_fake_cuda_tensors_start_no_gpu_context(tmp_path):
+    # PyTorch 2.11's FakeTensor.__new__ -> fake_tensor.init_gpu_context asks torch.cuda.is_available() (the shim:
+    # True) and then makes torch.empty(1, device="cuda") while Dynamo traces (no torch function mode on), which
+    # reached CUDA's runtime ("No CUDA GPUs are available"); 2.15 asks torch.accelerator (None here) and makes
+    # nothing. 2.11's test is put in place here, so that the path is exercised on any PyTorch
+    out = _run(START + """
+    import functools
+    import torch._subclasses.fake_tensor as ft
+
+    @functools.cache
+    def init_gpu_context_as_in_2_11(device):  # torch/_subclasses/fake_tensor.py:537 of PyTorch 2.11
+        if torch.cuda.is_available():
+            torch.empty(1, device=device)
+
+    ft.init_gpu_context = init_gpu_context_as_in_2_11
+    def f(x, y):
+        return torch.sin(x) * y + 1
+    x = torch.randn(1000, device="cuda"); y = torch.randn(1000, device="cuda")
+    n = T.launches()
+    r = torch.compile(f)(x, y)
+    assert T.launches() > n, "no kernel launched on tc5"
+    assert ft.init_gpu_context.tc5 and not torch.cuda.is_initialized()
+    torch.testing.assert_close(r, f(x, y))
+    print("ok")
+    """, tmp_path)
+    assert out.strip().endswith("ok")
+
+
+def test_a_pytorch_without_the_hooks_is_refused_by_name(monkeypatch):
+    # PyTorch 2.9 lacks torch._C._ensureCUDADeviceGuardSet and torch._dynamo.utils.get_current_stream: install()
+    # refuses by name, changing nothing (a later call is refused again, not half-installed)
+    import tc5.inductor as I
+    monkeypatch.setattr(I, "_NEEDED", (("torch._C", "_no_such_hook"),))
+    monkeypatch.setattr(I, "_installed", False)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match=r"not served on PyTorch .*: it lacks torch\._C\._no_such_hook"):
+            I.install()
+        assert not I.installed()
+
+
 def test_user_triton_kernel_in_a_compiled_graph(tmp_path):
     out = _run(START + """
     import triton

@@ -6,7 +6,8 @@ test's tolerance (0.2 + 2%). Run from the extracted sdist with liger_conftest.py
 conftest.py (issue 50; docs/fidelity.md quotes it); natively on a GPU with an empty conftest.py there
 (l50g: Liger on the GPU against CUDA's bf16 reference):
     PYTHONPATH=src:. TC5_CLI=build/tc5 python probe_liger_mrms.py batch     (or row; a second
-    argument `noshift`: the has_shift=False cases, no shift; `noaffine`: elementwise_affine=False, no weight, w50)"""
+    argument `noshift`: the has_shift=False cases, no shift; `noaffine` (u50): the
+    elementwise_affine=False cases, no weight)"""
 import conftest  # noqa: F401  (the door and the shim; natively, on a GPU: an empty conftest.py)
 import hashlib
 import os
