@@ -133,6 +133,11 @@
 #                               (TC5_LIGER_SDIST, SHA-256 checked; gpu/liger_h200.sh): OUTDIR/h200_verdicts.tsv,
 #                               pytest.txt, env.txt (versions, the implementations Liger picked), which
 #                               tests/data/liger/h200_failures.tsv keeps (no libtc5 built)
+#   gpu/run.sh peer-liger OUTDIR    Liger-Kernel 0.8.5's test/transformers, whole, through tc5 on the
+#   gpu/run.sh peer-flaggems OUTDIR machine's CPUs (FlagGems 5.0.2's tests/ for peer-flaggems), the GPU hidden
+#                               (gpu/peer_whole.sh: builds tc5 into a venv, runs the peer harness with
+#                               --every 1, its local engine, deadline and resume; OUTDIR/whole_results.tsv
+#                               and .cost.tsv). Needs no nvcc and no GPU.
 # Needs nvcc (CUDA 12.3+) and gcc; builds libtc5 itself (no cmake needed).
 # Exit status: the program's (0 all match, 1 mismatch, 2 error); 77 without
 # a GPU (what CTest reads as "skipped").
@@ -140,6 +145,8 @@ set -eu
 cd "$(dirname "$0")/.."
 what=${1:-arith}
 out=${2:-build-gpu/out}
+# the peer suites run on the CPUs (tc5 is the device): no nvcc, no GPU
+case $what in peer-liger|peer-flaggems) exec bash gpu/peer_whole.sh "${what#peer-}" "$out" ;; esac
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ ! -x "$NVCC" ]; then echo "gpu/run.sh: nvcc not found: skipped"; exit 77; fi
 tmem_build() { # the B200 microbenchmark (gpu/tmem_micro.cu), sm_100a
@@ -421,5 +428,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|timing-alu-share|tma-lat|tmem|tmem-build|timing|liger|reduce|reduce-compile [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|timing-alu-share|tma-lat|tmem|tmem-build|timing|liger|reduce|reduce-compile|peer-liger|peer-flaggems [OUTDIR]" >&2; exit 2 ;;
 esac

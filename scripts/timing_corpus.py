@@ -25,12 +25,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "data", "ptx", "census"))
 
-SCN = []
+def registry():
+    """A scenario list and the decorator that appends a scenario to it (this file's H200 and B200
+    lists, timing_heldout.py's held-out one)."""
+    scns = []
+
+    def add(fn):
+        scns.append(fn)
+        return fn
+    return scns, add
 
 
-def scenario(fn):
-    SCN.append(fn)
-    return fn
+SCN, scenario = registry()
 
 
 def _g():
@@ -143,12 +149,7 @@ def t06(L):
 # figures"): the K sweep at M = N = 8192 and 07's BLOCK_K/buffers/warps loop at 8192 x 8192 x 16384
 B200_K = [512, 1024, 2048, 4096, 8192, 16384]
 B200_LOOP = [(128, 2, 4), (128, 2, 8), (64, 3, 4), (64, 3, 8), (64, 4, 4), (64, 4, 8)]
-SCN_B200 = []
-
-
-def b200(fn):
-    SCN_B200.append(fn)
-    return fn
+SCN_B200, b200 = registry()
 
 
 @b200

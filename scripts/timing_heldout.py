@@ -36,21 +36,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "data", "ptx", "census"))
+from timing_corpus import _g, registry  # noqa: E402  (the corpus's scenario lists and generator)
 
 # 8B model layers (Llama 3 8B): hidden 4096, intermediate 14336, vocab 128256, 32 query heads and
 # 8 key/value heads of 128
 HID, INTER, VOCAB, NQ, NKV, HD = 4096, 14336, 128256, 32, 8, 128
-SCN = []
-
-
-def scenario(fn):
-    SCN.append(fn)
-    return fn
-
-
-def _g():
-    import gen_triton_corpus as g
-    return g
+SCN, scenario = registry()
 
 
 def liger(mod):

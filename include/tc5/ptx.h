@@ -196,8 +196,9 @@ typedef struct tc5_ptx_launch_cfg {
    * schedule") */
   const uint16_t *timing_sass_stall;
   /* polled by the thread that called tc5_ptx_launch (which runs clusters
-   * too) between clusters and about every 65,536 warp-instructions it
-   * runs; nonzero stops the launch: every worker stops, the launch returns
+   * too) between clusters, about every 65,536 warp-instructions it runs,
+   * and every 20 ms while it waits for the other workers' clusters after
+   * its own; nonzero stops the launch: every worker stops, the launch returns
    * TC5_ECANCELED and the outputs hold what ran. NULL: never polled. The
    * Python package polls Python's signal handlers, so a KeyboardInterrupt
    * or a test's time limit stops a long launch. */

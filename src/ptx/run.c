@@ -23,6 +23,7 @@
  * and reported. */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -259,7 +260,30 @@ typedef struct worker {
   struct tm_cta **tms;   /* the CTAs' timing states, by rank (timing on) */
   bool caller;           /* the thread that called tc5_ptx_launch: it polls cfg.interrupt */
   uint64_t polled;       /* its warp-instructions at the last poll */
+  struct launch_join *join; /* the other workers' end, which the caller awaits */
 } worker;
+
+/* The workers other than the caller, still running: the calling thread,
+ * done with its own clusters, waits for them here and polls cfg.interrupt
+ * meanwhile (a long cluster on another thread is still stopped by it). */
+typedef struct launch_join {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  unsigned left;
+} launch_join;
+
+/* The launch fails with `st` (the first failure wins; the others are
+ * dropped): for failures that belong to no warp, where ptx_fail does not
+ * apply. */
+static void launch_fail(ptx_launch *L, tc5_status st, const char *field, uint64_t value, const char *msg) {
+  pthread_mutex_lock(L->lock);
+  if (!ptx_failed(L)) {
+    __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
+    L->status = st;
+    tc5_diag_add(L->diag, st, field, value, "%s", msg);
+  }
+  pthread_mutex_unlock(L->lock);
+}
 
 /* The caller's interrupt (tc5_ptx_launch_cfg.interrupt), polled by the
  * calling thread about every 2^16 warp-instructions it runs (`steps`, its
@@ -571,20 +595,13 @@ static void cluster_finish(worker *wk) {
   }
 }
 
-static void *worker_main(void *arg) {
-  worker *wk = arg;
+static void worker_run(worker *wk) {
   ptx_launch *L = wk->L;
   /* the calling thread polls once before it takes a cluster: the other workers may take every cluster
    * before it does (a short launch on several threads), and the caller's interrupt is still asked once */
   if (wk->caller && L->cfg.interrupt && L->cfg.interrupt(L->cfg.interrupt_ctx)) {
-    pthread_mutex_lock(L->lock);
-    if (!ptx_failed(L)) {
-      __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
-      L->status = TC5_ECANCELED;
-      tc5_diag_add(L->diag, TC5_ECANCELED, "launch", 0, "stopped by the caller's interrupt");
-    }
-    pthread_mutex_unlock(L->lock);
-    return NULL;
+    launch_fail(L, TC5_ECANCELED, "launch", 0, "stopped by the caller's interrupt");
+    return;
   }
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
@@ -597,13 +614,9 @@ static void *worker_main(void *arg) {
     memset(&wk->cl.tm_bar, 0, sizeof wk->cl.tm_bar);
     memset(wk->cl.pair, 0, sizeof wk->cl.pair);
     if (st) {
-      pthread_mutex_lock(L->lock);
-      if (!ptx_failed(L)) {
-        __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
-        L->status = st;
-        tc5_diag_add(L->diag, st, "cta", i, "could not set up cluster %llu: %s", (unsigned long long)i, tc5_strerror(st));
-      }
-      pthread_mutex_unlock(L->lock);
+      char msg[96];
+      snprintf(msg, sizeof msg, "could not set up cluster %llu: %s", (unsigned long long)i, tc5_strerror(st));
+      launch_fail(L, st, "cta", i, msg);
       break;
     }
     wk->polled = 0;
@@ -628,7 +641,38 @@ static void *worker_main(void *arg) {
     __atomic_fetch_add(&L->thread_insns, ti, __ATOMIC_RELAXED);
     __atomic_fetch_add(&L->warp_insns, wi, __ATOMIC_RELAXED);
   }
+}
+
+/* a worker's thread (not the caller's): runs clusters, then says it is done */
+static void *worker_main(void *arg) {
+  worker *wk = arg;
+  worker_run(wk);
+  pthread_mutex_lock(&wk->join->mu);
+  wk->join->left--;
+  pthread_cond_signal(&wk->join->cv);
+  pthread_mutex_unlock(&wk->join->mu);
   return NULL;
+}
+
+/* the caller, done with its clusters: waits for the other workers, asking
+ * cfg.interrupt every 20 ms while any runs */
+static void await_workers(ptx_launch *L, launch_join *j) {
+  pthread_mutex_lock(&j->mu);
+  while (j->left) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += 20 * 1000 * 1000;
+    if (t.tv_nsec >= 1000000000L) {
+      t.tv_sec++;
+      t.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&j->cv, &j->mu, &t);
+    if (!j->left || !L->cfg.interrupt || ptx_failed(L)) continue;
+    pthread_mutex_unlock(&j->mu); /* the callback may take its time: the workers need mu to finish */
+    if (L->cfg.interrupt(L->cfg.interrupt_ctx)) launch_fail(L, TC5_ECANCELED, "launch", 0, "stopped by the caller's interrupt");
+    pthread_mutex_lock(&j->mu);
+  }
+  pthread_mutex_unlock(&j->mu);
 }
 
 static void worker_free(worker *wk) {
@@ -1110,12 +1154,23 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   }
   if (started) wk[0].caller = true; /* worker 0 runs in this thread: it polls cfg.interrupt */
   if (!st) {
+    launch_join join = {.left = 0};
+    pthread_mutex_init(&join.mu, NULL);
+    pthread_cond_init(&join.cv, NULL);
     bool running[256] = {false};
-    for (unsigned k = 1; k < started && k < 256; k++)
+    for (unsigned k = 1; k < started && k < 256; k++) {
+      wk[k].join = &join;
+      pthread_mutex_lock(&join.mu);
       running[k] = !pthread_create(&tids[k], NULL, worker_main, &wk[k]);
-    worker_main(&wk[0]);
+      join.left += running[k];
+      pthread_mutex_unlock(&join.mu);
+    }
+    worker_run(&wk[0]);
+    await_workers(&L, &join);
     for (unsigned k = 1; k < started && k < 256; k++)
       if (running[k]) pthread_join(tids[k], NULL);
+    pthread_cond_destroy(&join.cv);
+    pthread_mutex_destroy(&join.mu);
   }
   for (unsigned k = 0; k < started; k++) worker_free(&wk[k]);
   if (!st && ptx_failed(&L)) st = L.status ? L.status : TC5_ESTATE;

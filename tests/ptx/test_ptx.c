@@ -404,6 +404,21 @@ static void test_interrupt(void **state) {
     assert_true(has(&dg, "stopped by the caller's interrupt"));
     assert_string_equal(tc5_status_name(TC5_ECANCELED), "TC5_ECANCELED");
   }
+  /* the caller done with its clusters while another worker runs one that never ends: the caller,
+   * waiting for it, still polls (whichever worker took which CTA, the launch stops at poll 4: the
+   * first poll, the one before the caller's cluster, then two while it waits or runs) */
+  tc5_ptx_free(m);
+  assert_int_equal(load(KERNEL("", "mov.u32 %r2, %ctaid.x; setp.eq.u32 %p1, %r2, 0; @%p1 bra $E;\n$L: bra $L;\n$E: ret;"),
+                        &m, &dg),
+                   TC5_OK);
+  cfg.grid[0] = 2;
+  cfg.threads = 2;
+  polls = 0, stop_at = 4;
+  tc5_diag_init(&dg);
+  assert_int_equal(tc5_ptx_launch(m, &cfg, &arg, 1, NULL, &dg), TC5_ECANCELED);
+  assert_int_equal(polls, 4);
+  assert_true(has(&dg, "stopped by the caller's interrupt"));
+  cfg.grid[0] = 8;
   /* an interrupt that never fires: the launch runs to its end (a finishing kernel) */
   tc5_ptx_free(m);
   assert_int_equal(load(KERNEL("", "st.global.u32 [%rd3], %r1;"), &m, &dg), TC5_OK);
