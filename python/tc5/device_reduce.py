@@ -271,15 +271,27 @@ def _halve(a, axis):
     return a[..., 0]
 
 
+def _blk(X, a, b, acc):
+    """columns a..b of X in the accumulator's type (a block at a time: no copy of the whole input)"""
+    x = X[:, a:b]
+    return x if x.dtype == acc else x.astype(acc)
+
+
 def _threads_plain(X, S, acc):
     """thread_reduce_impl's per-thread values (M, S): thread t sums X[:, t + j*S] into accumulator j % vt0,
-    then combines the vt0 accumulators in order"""
+    in order of j (blocks of vt0*S columns added one after another, from +0), then combines the vt0
+    accumulators in order"""
     M, N = X.shape
-    J = _div_up(N, S)
-    J4 = _div_up(J, VT0) * VT0
-    P = np.zeros((M, J4 * S), dtype=acc)
-    P[:, :N] = X
-    A = _seq_sum(P.reshape(M, J4 // VT0, VT0, S), acc)  # (M, vt0, S)
+    B = VT0 * S
+    A = np.zeros((M, VT0, S), dtype=acc)
+    full = N // B
+    for k in range(full):
+        A += _blk(X, k * B, (k + 1) * B, acc).reshape(M, VT0, S)
+    rem = N - full * B
+    if rem:
+        last = np.zeros((M, B), dtype=acc)
+        last[:, :rem] = _blk(X, full * B, N, acc)
+        A += last.reshape(M, VT0, S)
     v = A[:, 0]
     for i in range(1, VT0):
         v = v + A[:, i]
@@ -292,24 +304,23 @@ def _threads_vectorized(X, S, V, shift, acc):
     the first CTA), V-element vectors (thread t: vectors t, t+S, ...; accumulator i their element i),
     the tail into accumulator 0 (threads 0..r-1), then the V accumulators combined in order"""
     M, N = X.shape
-    parts = []
+    A = np.zeros((M, S, V), dtype=acc)
     if shift > 0:
-        head = np.zeros((M, S, V), dtype=acc)
-        head[:, shift:V, 0] = X[:, :V - shift]
-        X = X[:, V - shift:]
-        parts.append(head[:, None])
+        h = V - shift
+        A[:, shift:V, 0] += _blk(X, 0, h, acc)
+        X = X[:, h:]
     n = X.shape[1]
     nv = n // V
-    K = _div_up(nv, S)
-    body = np.zeros((M, K * S * V), dtype=acc)
-    body[:, :nv * V] = X[:, :nv * V]
-    parts.append(body.reshape(M, K, S, V))
+    B = S * V
+    full = nv // S
+    for k in range(full):
+        A += _blk(X, k * B, (k + 1) * B, acc).reshape(M, S, V)
+    rv = nv - full * S
+    if rv:
+        A[:, :rv, :] += _blk(X, full * B, full * B + rv * V, acc).reshape(M, rv, V)
     r = n - nv * V
     if r:
-        tail = np.zeros((M, 1, S, V), dtype=acc)
-        tail[:, 0, :r, 0] = X[:, nv * V:]
-        parts.append(tail)
-    A = _seq_sum(np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0], acc)  # (M, S, V)
+        A[:, :r, 0] += _blk(X, nv * V, n, acc)
     v = A[..., 0]
     for i in range(1, V):
         v = v + A[..., i]
@@ -363,7 +374,10 @@ def reduce_rows(X, c: Config, acc, shifts=None, V=None):
     S = c.step_input
     if c.vectorize_input:
         out = np.empty(X.shape[0], dtype=acc)
-        for s in np.unique(shifts):
+        groups = np.unique(shifts)
+        if len(groups) == 1:  # every row alike: X as it is (no copy)
+            return _combine(_threads_vectorized(X, S, V, int(groups[0]), acc), c, acc)
+        for s in groups:
             rows = np.nonzero(shifts == s)[0]
             T = _threads_vectorized(X[rows], S, V, int(s), acc)
             out[rows] = _combine(T, c, acc)
@@ -415,7 +429,7 @@ def cuda_reduce(x, dims, keepdim, out_dtype, mean=False, sms=148, max_threads_pe
     flat_shape = tuple(reversed(g.shape)) if g.shape else ()
     flat_str = tuple(s for s in reversed(g.istr)) if g.shape else ()
     view = np.lib.stride_tricks.as_strided(mem, shape=flat_shape, strides=flat_str, writeable=False)
-    Xm = view.reshape(M, N).astype(acc)
+    Xm = view.reshape(M, N)  # a view where the strides allow; converted to acc a block at a time
     shifts = None
     if c.vectorize_input:
         offs = np.zeros(1, dtype=np.int64)
