@@ -216,6 +216,16 @@ KNOWN = [
     (r"test_group_norm\.py::test_liger_group_norm\[dtype0-0\.0001-0\.0001-16-48-12-8192\]",
      "reference: PyTorch's CPU float32 GroupNorm bias gradient is off the float64 sum by more than the test's "
      "tolerance (Liger's kernel on tc5 is within it; probe_liger_gn.py)", r"Bias grads different"),
+    # GEGLU's bf16 MLP at 2 x 2048 x 4096 (u50, the whole suite): against float64 the bf16 CPU reference and Liger's
+    # kernel on tc5 are each outside the test's 1e-2 + 1e-2|x| on about 18 % of every tensor's elements, in nearly
+    # equal numbers (gate_proj.weight.grad 1,540,988 and 1,540,994 of 8,388,608); the test's allclose rejects 10 gate
+    # and 26 input-gradient elements where both are far off the exact value (float64 -269.4, reference 1.828, Liger
+    # 1.859: a cancelling 4,096-term sum): whether it passes depends on the draws. Liger's GEGLU kernels on tc5
+    # compute what their source says (probe_liger_geglu_kernel.py); tests/data/liger/probe_geglu_u50.txt
+    (r"test_geglu\.py::test_correctness\[dtype1-0\.01-0\.01-2-2048-2048-4096\]", "test: its tolerance is below bf16's "
+     "rounding at this shape (the bf16 reference and Liger's kernel on tc5 each outside it of the float64 result on "
+     "about 1.5 M of 8.4 M elements; they differ at 10, where both are hundreds off; probe_liger_geglu.py)",
+     r"allclose|Linear"),
     # bf16 modulated RMSNorm with casting_mode none and a weight (elementwise_affine True), on torch 2.11's draws
     # (the whole-suite run): probe_liger_mrms.py global|row [noshift] (tests/data/liger/probe_mrms_torch211.txt):
     # Liger's kernels on tc5 are within the test's tolerance of the float64 result at every element of every
