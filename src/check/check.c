@@ -379,20 +379,19 @@ static void smem_written(const chk_warp *w, chk_cta *k, bool own, const chk_insn
 static struct chk_poison *pois_find(chk_cta *k, unsigned wi, uint32_t reg);
 static unsigned pois_rule(const struct chk_poison *p);
 static const char *pois_from(const struct chk_poison *p, char *buf, size_t n);
-static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n);
 
 /* bytes [off, off + n) no longer hold such values */
 static void spois_clear(chk_cta *k, uint32_t off, uint32_t n) {
   if (!k || !k->sp_m || !n) return;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++)
-    if (k->sp_m[g]) k->sp_m[g] &= (uint16_t)~gran_mask(g, off, n);
+    if (k->sp_m[g]) k->sp_m[g] &= (uint16_t)~chk_gran_mask(g, off, n);
 }
 
 /* the first marked byte of [off, off + n) (its load in *org), UINT32_MAX: none */
 static uint32_t spois_find(const chk_cta *k, uint32_t off, uint32_t n, struct chk_poison *org) {
   if (!k || !k->sp_m || !n) return UINT32_MAX;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
-    uint16_t m = k->sp_m[g] & gran_mask(g, off, n);
+    uint16_t m = k->sp_m[g] & chk_gran_mask(g, off, n);
     if (m) {
       if (org) *org = k->sp_org[g];
       return g * GRAN + (uint32_t)__builtin_ctz(m);
@@ -530,8 +529,7 @@ static void inflight_access(chk_cta *k, const chk_warp *w, const chk_insn *in, i
   bool cpa = chk_iclass(in) == 3;
   for (; g <= z; g++) {
     if (!k->rg[g].busy) continue;
-    uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
-    uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    uint16_t m = chk_gran_mask(g, off, n);
     /* a cp.async into the destination of a cp.async of the same warp's
      * open group (another lane's, another instruction's) is no conflict */
     const chk_op *o = k->cpa_w[g] ? &k->op[k->cpa_w[g]] : NULL;
@@ -556,8 +554,7 @@ void chk_cp_async(const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
   uint32_t id = group_op(k, w, in, lane, OK_CPA, 0, w->id);
   spois_clear(k, off, n);
   for (uint32_t g = off / GRAN; id && g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
-    uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
-    uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    uint16_t m = chk_gran_mask(g, off, n);
     uint32_t o = k->cpa_w[g];
     if (o && (k->op[o].warp != k->op[id].warp || k->op[o].idx != k->op[id].idx)) {
       /* another group in flight here: it keeps the bytes this copy does
@@ -742,11 +739,6 @@ static uint32_t read_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
   return e;
 }
 
-/* an earlier access x (of another warp, touching bytes xm of the granule)
- * that the access of warp wi (bytes m) is not ordered after */
-static bool races(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
-  return chk_races(k, vc, wi, x, xm, m);
-}
 
 void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n, bool write) {
   chk_cta *k = w->k;
@@ -760,15 +752,14 @@ void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uin
   if (!e) return;
   const uint32_t *vc = VC(k, k->vc, wi);
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
-    uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
-    uint16_t m = (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    uint16_t m = chk_gran_mask(g, off, n);
     struct chk_rg *q = &k->rg[g];
     uint32_t *r = q->r;
     uint16_t *rm = q->rm;
     /* write after write is not followed: Triton's warp-specialised
      * kernels store the same word from every warp at once (the partition
      * state, 0) and run on B200s */
-    if (!write && q->w != e && races(k, vc, wi, q->w, q->wm, m)) {
+    if (!write && q->w != e && chk_races(k, vc, wi, q->w, q->wm, m)) {
       const chk_ev *p = &k->ev[q->w];
       report(w, CR_SMEM_RACE, in, lane, of_ev(p),
              "this load of shared memory 0x%x and warp %u's store to it are not ordered: no bar.sync, barrier or "
@@ -778,7 +769,7 @@ void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uin
     }
     if (write) {
       for (int s = 0; s < 2; s++)
-        if (races(k, vc, wi, r[s], rm[s], m)) {
+        if (chk_races(k, vc, wi, r[s], rm[s], m)) {
           const chk_ev *p = &k->ev[r[s]];
           report(w, CR_SMEM_RACE, in, lane, of_ev(p),
                  "this store to shared memory 0x%x and warp %u's load of it are not ordered: no bar.sync, barrier or "
@@ -794,7 +785,7 @@ void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uin
       rm[1] |= m;
     } else {
       /* keep the read that is not ordered before this one (or the newer) */
-      int s = !r[0] || k->ev[r[0]].warp == wi || vc[VT(k, k->ev[r[0]].warp)] >= k->ev[r[0]].tclock ? 0 : 1;
+      int s = chk_read_slot(k, vc, wi, r[0]);
       r[s] = e, rm[s] = m;
     }
   }
@@ -1232,8 +1223,6 @@ void chk_shift(const chk_warp *w, const chk_insn *in, int lane, uint32_t taddr) 
     }
 }
 
-/* whether chk_after must look at the warp's instructions */
-static bool follows(const chk_cta *k, unsigned wi) { return chk_follows(k, wi); }
 static void unmark(chk_cta *k, unsigned wi, uint32_t reg) {
   if (reg < k->nregs) k->rmark[(size_t)wi * k->nregs + reg]--;
 }
@@ -1343,7 +1332,7 @@ void chk_tc_wait(const chk_warp *w, bool store) {
   for (unsigned i = k->npend[wi]; i-- > 0;)
     if (k->pend[wi][i].store == store) pend_remove(k, wi, i);
   if (!store && wi < 32) k->npl[wi] = 0;
-  *w->pending = follows(k, wi);
+  *w->pending = chk_follows(k, wi);
 }
 
 void chk_tc_fence(const chk_warp *w, bool after) {
@@ -1424,7 +1413,7 @@ static void ld_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, uint32_t
   uint32_t *vc = VC(k, k->vc, wi), *svc = VC(k, k->svc, wi);
   if (vc[VL(k, wi)] < oldest - 1) vc[VL(k, wi)] = oldest - 1;
   if (svc[VL(k, wi)] < oldest - 1) svc[VL(k, wi)] = oldest - 1;
-  *w->pending = follows(k, wi);
+  *w->pending = chk_follows(k, wi);
 }
 
 /* a read of a register of a wgmma.mma_async whose group no wgmma.wait_group
@@ -1472,7 +1461,7 @@ void chk_wgmma_issue(const chk_warp *w, const chk_insn *in) {
       g->n++;
     }
   }
-  *w->pending = follows(k, w->id);
+  *w->pending = chk_follows(k, w->id);
 }
 
 void chk_wgmma_commit(const chk_warp *w) {
@@ -1491,7 +1480,7 @@ void chk_wgmma_wait(const chk_warp *w, unsigned n) {
   for (unsigned i = 0; i < g->n; i++)
     if (g->grp[i] >= done) g->reg[j] = g->reg[i], g->grp[j] = g->grp[i], g->insn[j] = g->insn[i], j++;
   g->n = j;
-  *w->pending = follows(k, w->id);
+  *w->pending = chk_follows(k, w->id);
 }
 
 /* the statements for each register operand `reg` of `in` (dst: in the
@@ -1524,7 +1513,7 @@ void chk_tmem_poison(const chk_warp *w, const chk_insn *in, const uint32_t *regs
     *p = (struct chk_poison){regs[i], insn, lanes[i], taddr, false};
     k->pois_new |= 1u << wi;
   }
-  *w->pending = follows(k, wi);
+  *w->pending = chk_follows(k, wi);
 }
 
 static struct chk_poison *pois_find(chk_cta *k, unsigned wi, uint32_t reg) {
@@ -1588,7 +1577,7 @@ static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int la
     }
   });
   if (any) k->pois_new |= 1u << wi;
-  *w->pending = follows(k, wi);
+  *w->pending = chk_follows(k, wi);
   return true;
 }
 
@@ -1646,7 +1635,7 @@ static void spois_store(chk_cta *k, const chk_warp *w, const chk_insn *in, int l
           }
         }
         for (uint32_t g = a / GRAN; g <= (a + per - 1) / GRAN && g < k->ngran; g++)
-          k->sp_m[g] |= gran_mask(g, a, per), k->sp_org[g] = *p, k->sp_org[g].reg = wi; /* reg: the warp */
+          k->sp_m[g] |= chk_gran_mask(g, a, per), k->sp_org[g] = *p, k->sp_org[g].reg = wi; /* reg: the warp */
         any = true;
       } else {
         spois_clear(k, a, per);
@@ -1809,7 +1798,7 @@ void chk_after(const chk_warp *w, const chk_insn *in) {
     EACH_REG(k, in, {
       if (reg < k->nregs) mk[reg] &= 0x7FFFu;
     });
-  *w->pending = follows(k, wi);
+  *w->pending = chk_follows(k, wi);
 }
 
 void chk_dealloc(const chk_warp *w, const chk_insn *in, uint32_t taddr, uint32_t ncols) {
@@ -2258,7 +2247,6 @@ void chk_fence_order(const chk_warp *w) {
   if (k->xfence) k->xfence[w->id]++;
   xcta_release(w);
 }
-static uint16_t gran_mask(uint32_t g, uint32_t off, uint32_t n) { return chk_gran_mask(g, off, n); }
 void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta *t, uint32_t off, uint32_t n, bool write) {
   chk_cta *k = t, *src = w->k;
   if (!k || !src || !n || !in || chk_iclass(in) != 1) return;
@@ -2272,7 +2260,7 @@ void chk_remote_access(const chk_warp *w, const chk_insn *in, int lane, chk_cta 
   uint8_t cta1 = (uint8_t)(w->k->rank + 1);
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     struct chk_xr *r = &xr[g];
-    uint16_t m = gran_mask(g, off, n);
+    uint16_t m = chk_gran_mask(g, off, n);
     if (r->cta1 == cta1 && r->warp == wi && r->t == tc && r->f == f && r->write == write) {
       r->m |= m;
       continue;
@@ -2286,7 +2274,7 @@ void chk_xrace_local(const chk_warp *w, const chk_insn *in, int lane, uint32_t o
   if (!k || !k->nxr || !k->xr || !n || !in || chk_iclass(in) != 1) return;
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {
     struct chk_xr *r = &k->xr[g];
-    uint16_t m = gran_mask(g, off, n);
+    uint16_t m = chk_gran_mask(g, off, n);
     /* write after write is not followed (as within a CTA) */
     if (!r->cta1 || !(r->m & m) || write == (r->write != 0)) continue;
     chk_cta *o = r->cta1 - 1u < k->npeers ? k->peers[r->cta1 - 1] : NULL;

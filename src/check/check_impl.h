@@ -432,6 +432,11 @@ static inline bool chk_races(const chk_cta *k, const uint32_t *vc, unsigned wi, 
   const chk_ev *p = &k->ev[x];
   return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
 }
+/* which of a granule's two read slots a new read event of warp wi takes: the one whose read x (slot 0's) is
+ * not ordered before it, or the newer (chk_race's choice) */
+static inline int chk_read_slot(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x) {
+  return !x || k->ev[x].warp == wi || vc[VT(k, k->ev[x].warp)] >= k->ev[x].tclock ? 0 : 1;
+}
 /* whether the warp holds values the checker follows (pending tcgen05.ld or
  * wgmma registers, or values read from never-written memory) */
 static inline bool chk_follows(const chk_cta *k, unsigned wi) {
@@ -497,8 +502,7 @@ static inline bool chk_rd_lane(const chk_rd *f, uint32_t off, uint32_t n) {
   if (r >= 0) {
     q->rm[r] |= m;
   } else { /* chk_race's choice: keep the read that is not ordered before this one (or the newer) */
-    uint32_t x = q->r[0];
-    int t = !x || k->ev[x].warp == wi || vc[VT(k, k->ev[x].warp)] >= k->ev[x].tclock ? 0 : 1;
+    int t = chk_read_slot(k, vc, wi, q->r[0]);
     q->r[t] = e, q->rm[t] = m;
   }
   *f->pending = chk_follows(k, wi);
