@@ -28,11 +28,14 @@
 enum { F_FTZ = 1u << 0, F_SAT = 1u << 1, F_RELU = 1u << 2, F_SATFINITE = 1u << 3 };
 /* in->aux: the IEEE rounding mode (FE_*), in->aux2: operation */
 
+/* an f32's bits with any NaN the canonical one (0x7fffffff) */
+static inline uint32_t canon_f32(uint32_t x) {
+  return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu) ? 0x7fffffffu : x;
+}
 static inline uint64_t bits_f32(float f) {
   uint32_t x;
   memcpy(&x, &f, 4);
-  if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) x = 0x7fffffffu;
-  return x;
+  return canon_f32(x);
 }
 static inline uint64_t bits_f64(double d) {
   uint64_t x;
@@ -183,8 +186,7 @@ static void minmax_rows(bool max, const uint64_t *a, const uint64_t *b, const ui
   else
     for (unsigned l = 0; l < 32; l++) t[l] = minmax_pick(max, (uint32_t)a[l], (uint32_t)b[l]);
   for (unsigned l = 0; l < 32; l++) {
-    uint32_t r = t[l];
-    d[l] = (r & 0x7f800000u) == 0x7f800000u && (r & 0x7fffffu) ? 0x7fffffffu : r; /* bits_f32 */
+    d[l] = canon_f32(t[l]); /* bits_f32 */
   }
 }
 static PTX_EXEC(x_f32op) {
@@ -243,7 +245,7 @@ static void f32x2_rows(unsigned op, const uint64_t *a, const uint64_t *b, uint64
   for (unsigned i = 0; i < 64; i++) {
     uint32_t v;
     memcpy(&v, &r[i], 4);
-    u[i] = (v & 0x7f800000u) == 0x7f800000u && (v & 0x7fffffu) ? 0x7fffffffu : v; /* bits_f32 */
+    u[i] = canon_f32(v); /* bits_f32 */
   }
   for (unsigned l = 0; l < 32; l++) d[l] = (uint64_t)u[2 * l + 1] << 32 | u[2 * l];
 }
@@ -335,6 +337,10 @@ static double round_odd(unsigned op, double x, double y, double z) {
   return s;
 }
 
+/* bf16 add/sub/mul of the codes xa, xb the general way: the exact value rounded to odd in double, then to bf16 */
+static inline uint32_t bf16_general(unsigned op, uint32_t xa, uint32_t xb) {
+  return tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+}
 /* bf16 add/sub/mul of a whole warp, by rows (loops the compiler vectorises):
  * tc5__bf16_arith_fast's f32 result and its test for each lane without a
  * branch, then the general way for the lanes it does not take; the same codes
@@ -379,8 +385,7 @@ static void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64_t *a, 
     for (unsigned l = 0; l < 32; l++) all &= ok[l];
     for (unsigned l = 0; !all && l < 32; l++)
       if (!ok[l]) {
-        uint32_t xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
-        code[l] = tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+        code[l] = bf16_general(op, (uint32_t)(a[l] >> (16 * k)), (uint32_t)(b[l] >> (16 * k)));
       }
     if (k == 0)
       for (unsigned l = 0; l < 32; l++) r[l] = code[l] & 0xffffu;
@@ -423,8 +428,7 @@ static PTX_EXEC(x_h16op) {
         uint64_t r = 0;
         for (unsigned k = 0; k < n; k++) {
           uint32_t code, xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
-          if (!tc5__bf16_arith_fast(fop, xa, xb, &code))
-            code = tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+          if (!tc5__bf16_arith_fast(fop, xa, xb, &code)) code = bf16_general(op, xa, xb);
           r |= (uint64_t)code << (16 * k);
         }
         d[l] = r;

@@ -401,6 +401,18 @@ PTX_DEC(dec_redux) {
 }
 
 /* ---- shfl.sync ---- */
+/* the lane that `lane` reads in mode 0 up, 1 down, 2 bfly, 3 idx with b, c's
+ * clamp and segment mask, and the predicate (false: its own lane) */
+static inline int shfl_source(unsigned mode, int lane, int bval, int cval, int seg, bool *ok) {
+  int maxl = (lane & seg) | (cval & ~seg), j;
+  switch (mode) {
+  case 0: j = lane - bval; *ok = j >= maxl; break;                 /* up   */
+  case 1: j = lane + bval; *ok = j <= maxl; break;                 /* down */
+  case 2: j = lane ^ bval; *ok = j <= maxl; break;                 /* bfly */
+  default: j = (lane & seg) | (bval & ~seg); *ok = j <= maxl; break; /* idx  */
+  }
+  return *ok ? j : lane;
+}
 /* The common form (issue 50, size): the whole warp active, every lane's
  * membermask the whole warp, b and c the same in every lane (immediates,
  * Triton's reductions): no lane can fail, and each lane's source lane and
@@ -432,16 +444,8 @@ static bool shfl_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, uint64_
   }
   unsigned pv = 0;
   for (int lane = 0; lane < 32; lane++) {
-    int maxl = (lane & seg) | (cval & ~seg), j;
     bool ok;
-    switch (in->aux) {
-    case 0: j = lane - bval; ok = j >= maxl; break;
-    case 1: j = lane + bval; ok = j <= maxl; break;
-    case 2: j = lane ^ bval; ok = j <= maxl; break;
-    default: j = (lane & seg) | (bval & ~seg); ok = j <= maxl; break;
-    }
-    if (!ok) j = lane;
-    from[lane] = (uint8_t)j;
+    from[lane] = (uint8_t)shfl_source(in->aux, lane, bval, cval, seg, &ok);
     pv |= (unsigned)ok << lane;
   }
   for (unsigned l = 0; l < 32; l++) d[l] = s[from[l]] & 0xffffffffu;
@@ -468,16 +472,8 @@ static PTX_EXEC(x_shfl) {
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, mm,
                       "shfl.sync: membermask 0x%08x must include the thread and only threads executing it (active 0x%08x)",
                       mm, mask);
-    int bval = (int)(b[l] & 31), cval = (int)(c[l] & 31), seg = (int)((c[l] >> 8) & 31), lane = (int)l;
-    int maxl = (lane & seg) | (cval & ~seg), minl = lane & seg, j;
     bool pv;
-    switch (mode) {
-    case 0: j = lane - bval; pv = j >= maxl; break;           /* up   */
-    case 1: j = lane + bval; pv = j <= maxl; break;           /* down */
-    case 2: j = lane ^ bval; pv = j <= maxl; break;           /* bfly */
-    default: j = minl | (bval & ~seg); pv = j <= maxl; break; /* idx  */
-    }
-    if (!pv) j = lane;
+    int j = shfl_source(mode, (int)l, (int)(b[l] & 31), (int)(c[l] & 31), (int)((c[l] >> 8) & 31), &pv);
     if (!(mask >> j & 1))
       return ptx_fail(w, in, (int)l, TC5_EILLEGAL, (uint64_t)j, "shfl.sync reads lane %d, which is not active", j);
     d[l] = src[j] & 0xffffffffu;

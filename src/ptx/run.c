@@ -285,6 +285,15 @@ static void launch_fail(ptx_launch *L, tc5_status st, const char *field, uint64_
   pthread_mutex_unlock(L->lock);
 }
 
+#define INTERRUPTED "stopped by the caller's interrupt"
+/* the caller's interrupt asked where no warp is running (before the calling
+ * thread's clusters, while it waits for the others): true, the launch failed */
+static bool interrupt_asked(ptx_launch *L) {
+  if (!L->cfg.interrupt(L->cfg.interrupt_ctx)) return false;
+  launch_fail(L, TC5_ECANCELED, "launch", 0, INTERRUPTED);
+  return true;
+}
+
 /* The caller's interrupt (tc5_ptx_launch_cfg.interrupt), polled by the
  * calling thread about every 2^16 warp-instructions it runs (`steps`, its
  * running count; UINT64_MAX: poll now): true when the launch is to stop,
@@ -295,7 +304,7 @@ static bool interrupted(worker *wk, ptx_warp *w, uint64_t steps) {
   if (steps != UINT64_MAX && steps - wk->polled < (1u << 16)) return false;
   if (steps != UINT64_MAX) wk->polled = steps;
   if (!L->cfg.interrupt(L->cfg.interrupt_ctx)) return false;
-  ptx_fail(w, NULL, -1, TC5_ECANCELED, 0, "stopped by the caller's interrupt");
+  ptx_fail(w, NULL, -1, TC5_ECANCELED, 0, INTERRUPTED);
   return true;
 }
 
@@ -599,10 +608,7 @@ static void worker_run(worker *wk) {
   ptx_launch *L = wk->L;
   /* the calling thread polls once before it takes a cluster: the other workers may take every cluster
    * before it does (a short launch on several threads), and the caller's interrupt is still asked once */
-  if (wk->caller && L->cfg.interrupt && L->cfg.interrupt(L->cfg.interrupt_ctx)) {
-    launch_fail(L, TC5_ECANCELED, "launch", 0, "stopped by the caller's interrupt");
-    return;
-  }
+  if (wk->caller && L->cfg.interrupt && interrupt_asked(L)) return;
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
     if (i >= L->run_n || ptx_failed(L)) break;
@@ -669,7 +675,7 @@ static void await_workers(ptx_launch *L, launch_join *j) {
     pthread_cond_timedwait(&j->cv, &j->mu, &t);
     if (!j->left || !L->cfg.interrupt || ptx_failed(L)) continue;
     pthread_mutex_unlock(&j->mu); /* the callback may take its time: the workers need mu to finish */
-    if (L->cfg.interrupt(L->cfg.interrupt_ctx)) launch_fail(L, TC5_ECANCELED, "launch", 0, "stopped by the caller's interrupt");
+    interrupt_asked(L);
     pthread_mutex_lock(&j->mu);
   }
   pthread_mutex_unlock(&j->mu);
