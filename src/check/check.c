@@ -139,7 +139,8 @@ void chk_reset(chk_cta *k) {
   memset(k->grp_n, 0, sizeof k->grp_n), memset(k->fence_hseq, 0, sizeof k->fence_hseq), memset(k->fence_htc, 0, sizeof k->fence_htc),
       memset(k->fence_hn, 0, sizeof k->fence_hn);
   k->ntma = 1; /* 0: none */
-  memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r);
+  if (k->tm_dirty) memset(k->tm_w, 0, sizeof k->tm_w), memset(k->tm_r, 0, sizeof k->tm_r); /* 32 KiB: only when used */
+  k->tm_dirty = false;
   chk_xrace_reset(k);
   memset(k->bar, 0, (size_t)CHK_BARS * k->nvc * 4), memset(k->bar_s, 0, (size_t)CHK_BARS * k->nvc * 4);
   for (unsigned w = 0; w < k->n; w++) {
@@ -1083,7 +1084,7 @@ static void tmem_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int la
     uint32_t c1 = c0 + ncols < 512 ? c0 + ncols : 512;
     if (!(halves >> h & 1) || c0 >= c1) continue;
     TM_CHECKS(k, h, c0, c1, lr, lw, false, *told, *told = tmem_read_check(k, w, in, lane, g, h * 16, c, what, reader));
-    tm_fill(k->tm_r + h * 512 + c0, c1 - c0, id);
+    k->tm_dirty = true, tm_fill(k->tm_r + h * 512 + c0, c1 - c0, id);
   }
 }
 
@@ -1155,7 +1156,7 @@ void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args
     if (!(dh >> h & 1) || dc >= c1) continue;
     /* each cell's check reads only that cell: all checked, then all written */
     TM_CHECKS(k, h, dc, c1, lr, lw, true, told, told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.mma", true));
-    tm_fill(k->tm_w + h * 512 + dc, c1 - dc, id);
+    k->tm_dirty = true, tm_fill(k->tm_w + h * 512 + dc, c1 - dc, id);
   }
   /* A: the columns the engine reads, K elements packed by their width (K
    * columns, an upper bound, when the idesc names no A type: the engine
@@ -1202,7 +1203,7 @@ void chk_cp(const chk_warp *w, const chk_insn *in, int lane, const tc5_cp_args *
       for (uint32_t c = c0; l < 128 && c < c0 + si->bits / 32 && c < 512; c++) {
         uint32_t g = TM_G(l, c);
         if (!told) told = tmem_write_check(k, w, in, lane, g, l / 16 * 16, c, "tcgen05.cp", true);
-        k->tm_w[g] = id;
+        k->tm_w[g] = id; k->tm_dirty = true;
       }
     }
 }
@@ -1219,7 +1220,7 @@ void chk_shift(const chk_warp *w, const chk_insn *in, int lane, uint32_t taddr) 
       uint32_t g = h * 512 + c;
       if (!told) told = tmem_read_check(k, w, in, lane, g, h * 16, c, "tcgen05.shift", 2);
       if (!told) told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.shift", true);
-      k->tm_w[g] = k->tm_r[g] = id;
+      k->tm_w[g] = k->tm_r[g] = id; k->tm_dirty = true;
     }
 }
 
@@ -1315,7 +1316,7 @@ void chk_tmem_ldst(const chk_warp *w, const chk_insn *in, bool store, uint32_t t
       TM_CHECKS(k, h, c0, c1, lr, lw, true, told, told = tmem_write_check(k, w, in, -1, g, h * 16, c, "tcgen05.st", false));
     else
       TM_CHECKS(k, h, c0, c1, lr, lw, false, told, told = tmem_read_check(k, w, in, -1, g, h * 16, c, "tcgen05.ld", -1));
-    tm_fill((store ? k->tm_w : k->tm_r) + h * 512 + c0, c1 - c0, id);
+    k->tm_dirty = true, tm_fill((store ? k->tm_w : k->tm_r) + h * 512 + c0, c1 - c0, id);
   }
   const uint32_t *vr = regs;
   uint32_t insn = (uint32_t)(in - k->code);

@@ -192,6 +192,7 @@ struct chk_cta {
   chk_op *op;
   uint32_t nop, op_cap;
   uint32_t tm_w[TM_GRANULES], tm_r[TM_GRANULES];
+  bool tm_dirty;                   /* a cell of tm_w or tm_r was set since chk_reset (else all 0: not cleared again) */
   uint32_t *bar, *bar_s;           /* 16 x nvc: arrivals of the current phase */
   chk_mb *mb;
   uint32_t nmb, mb_cap;

@@ -253,6 +253,13 @@ typedef struct ptx_launch {
   uint32_t reg_lo, reg_hi;  /* the registers the entry and the .funcs touch: a warp's window */
   bool tmem_used;           /* an instruction of the module names Tensor Memory (tcgen05.*): else no CTA
                                gets one (its 320 KiB set up and freed a CTA: issue 50, speed) */
+  /* a CTA after a worker's first (issue 50, size: a grid of millions of small CTAs): the
+   * registers of the window an instruction may read before the thread wrote them (zero_regs,
+   * nzero of them; NULL: not known, the whole window is zeroed each CTA) and the constants
+   * that differ between CTAs (cta_consts, indices into m->consts); the rest keep the first
+   * CTA's values (run.c: read_first) */
+  uint32_t *zero_regs, nzero;
+  uint32_t *cta_consts, ncta_consts;
   uint64_t max_steps;
   /* the first error stops every worker */
   int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */

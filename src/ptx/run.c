@@ -240,6 +240,118 @@ static void reg_window(const tc5_ptx_module *m, const ptx_func *f, uint32_t *lo,
   *hi = b;
 }
 
+/* Which registers of the window [lo, hi) a thread of entry f may read before it wrote
+ * them (issue 50, size: a CTA's set-up zeroes only those after a worker's first CTA; the
+ * others are written before any read, so what the previous CTA left there is never seen).
+ * A must-analysis over the entry's control flow, per thread (a thread runs the instructions
+ * on its own path in order, whatever the warp's divergence): a register is written on entry
+ * to pc when every path from the entry writes it; an instruction writes operand 0's register
+ * when it is unguarded and register-pure (IT_PURE) or a plain ld, of one register; any other
+ * mention of a register (sources, guards, addresses, a store's value, a pair's or vector's
+ * parts) reads it. Only kernels of instructions whose lanes read their own registers
+ * (register-pure, selects and moves, plain ld/st, bra/ret/exit, barriers, fences, hints) and
+ * no .func, no 128-bit register: otherwise false (every register zeroed, as before).
+ * *zero (malloc'd, *nzero) lists the registers to zero; the constants are defined at entry. */
+static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, uint32_t hi, uint32_t **zero,
+                       uint32_t *nzero) {
+  *zero = NULL, *nzero = 0;
+  uint32_t W = hi - lo, n = f->count, first = f->first;
+  if (!n || first + n > m->ncode || (uint64_t)(n + 1) * W > (1u << 24)) return false;
+  for (unsigned g = 0; g < m->nfuncs; g++)
+    if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return false;
+  for (uint32_t r = lo; r < hi; r++)
+    if (m->reg_bits[r] > 64) return false;
+  for (uint32_t pc = first; pc < first + n; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    const insn_traits *t = &in->traits;
+    bool ok = (t->flags & (IT_PURE | IT_SELECT)) || t->group == IG_MOVE || t->group == IG_BARRIER ||
+              t->group == IG_FENCE || t->group == IG_MISC ||
+              (t->group == IG_MEM && !(t->flags & (IT_COLLECTIVE | IT_ASYNC | IT_ATOMIC | IT_CP_ASYNC))) ||
+              (t->group == IG_CONTROL && (in->nops == 0 || (in->nops == 1 && in->o[0].kind == PO_LABEL &&
+                                                             in->o[0].imm >= first && in->o[0].imm < first + n)));
+    if (!ok || (t->flags & IT_COLLECTIVE && t->group != IG_BARRIER)) return false;
+  }
+  size_t words = (W + 63) / 64;
+  uint64_t *def = malloc((size_t)(n + 1) * words * 8), *need = calloc(words, 8);
+  uint8_t *isk = calloc(W ? W : 1, 1);
+  bool done = def && need && isk;
+  if (done) {
+    for (uint32_t j = 0; j < m->nconsts; j++)
+      if (m->consts[j].reg >= lo && m->consts[j].reg < hi) isk[m->consts[j].reg - lo] = 1;
+    memset(def, 0xFF, (size_t)(n + 1) * words * 8); /* not reached yet: every register (the meet's identity) */
+    for (uint32_t r = 0; r < W; r++)
+      if (!isk[r]) def[r / 64] &= ~(1ull << (r % 64)); /* the entry: the constants only */
+  }
+  /* round-robin passes to the fixed point (forward code: one or two) */
+  bool changed = done;
+  for (unsigned pass = 0; changed && pass < 64; pass++) {
+    changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+      const ptx_insn *in = &m->code[first + i];
+      uint64_t out[words ? words : 1];
+      memcpy(out, def + (size_t)i * words, words * 8);
+      bool writes = in->guard == PTX_NOREG && ((in->traits.flags & IT_PURE) || (in->traits.flags & IT_LOAD)) &&
+                    in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG && in->o[0].reg >= lo && in->o[0].reg < hi;
+      if (writes) out[(in->o[0].reg - lo) / 64] |= 1ull << ((in->o[0].reg - lo) % 64);
+      uint32_t succ[2] = {i + 1, UINT32_MAX}; /* the next one always (an extra edge only defines less) */
+      if (in->traits.group == IG_CONTROL && in->nops == 1) succ[1] = (uint32_t)in->o[0].imm - first;
+      for (unsigned s = 0; s < 2; s++) {
+        if (succ[s] > n) continue;
+        uint64_t *d = def + (size_t)succ[s] * words;
+        for (size_t k = 0; k < words; k++)
+          if (d[k] & ~out[k]) d[k] &= out[k], changed = true;
+      }
+    }
+    if (pass == 63 && changed) done = false;
+  }
+  if (done) {
+    for (uint32_t i = 0; i < n; i++) {
+      const ptx_insn *in = &m->code[first + i];
+      const uint64_t *d = def + (size_t)i * words;
+      bool writes = in->guard == PTX_NOREG && ((in->traits.flags & IT_PURE) || (in->traits.flags & IT_LOAD)) &&
+                    in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG;
+#define READS(x)                                                               \
+  do {                                                                         \
+    uint32_t x__ = (x);                                                        \
+    if (x__ >= lo && x__ < hi && !(d[(x__ - lo) / 64] >> ((x__ - lo) % 64) & 1)) \
+      need[(x__ - lo) / 64] |= 1ull << ((x__ - lo) % 64);                      \
+  } while (0)
+      READS(in->guard);
+      for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
+        const ptx_opnd *o = &in->o[k];
+        if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG || (k == 0 && writes)) continue;
+        READS(o->reg);
+        READS(o->reg2);
+        if (o->kind == PO_VEC)
+          for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) READS(m->vregs[o->vec + e]);
+      }
+#undef READS
+    }
+    uint32_t c = 0;
+    for (uint32_t r = 0; r < W; r++) c += need[r / 64] >> (r % 64) & 1;
+    *zero = malloc((c ? c : 1) * sizeof **zero);
+    done = *zero != NULL;
+    for (uint32_t r = 0; done && r < W; r++)
+      if (need[r / 64] >> (r % 64) & 1) (*zero)[(*nzero)++] = lo + r;
+  }
+  free(def), free(need), free(isk);
+  return done;
+}
+
+/* the constants whose value differs between CTAs of a launch: the CTA's and its
+ * cluster's place in the grid (ptx_sreg_now); the others are the warp's, the CTA
+ * rank's or the launch's */
+static bool const_per_cta(const struct ptx_const *k) {
+  if (k->kind != PC_SREG) return false;
+  switch ((unsigned)k->value) {
+  case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z:
+  case SR_CLUSTERID_X: case SR_CLUSTERID_Y: case SR_CLUSTERID_Z:
+    return true;
+  default:
+    return k->value >= SR_NCONST; /* never a constant: as cta_setup, per CTA */
+  }
+}
+
 /* does an instruction of the module (any function: conservative) name
  * Tensor Memory: a tcgen05.* instruction, or an access whose space is it */
 static bool tmem_used(const tc5_ptx_module *m) {
@@ -259,6 +371,7 @@ typedef struct worker {
   struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
   struct tm_cta **tms;   /* the CTAs' timing states, by rank (timing on) */
   bool caller;           /* the thread that called tc5_ptx_launch: it polls cfg.interrupt */
+  bool primed;           /* a cluster was set up in full: its registers and constants hold values (cta_setup) */
   uint64_t polled;       /* its warp-instructions at the last poll */
   struct launch_join *join; /* the other workers' end, which the caller awaits */
 } worker;
@@ -319,6 +432,17 @@ static bool sreg_per_lane(unsigned which) {
     return true;
   default:
     return which >= SR_NCONST;
+  }
+}
+
+/* constant k's register in each lane of warp w */
+static void const_fill(ptx_warp *w, const struct ptx_const *k) {
+  uint64_t *r = PTX_R(w, k->reg);
+  if (k->kind == PC_SREG && sreg_per_lane((unsigned)k->value))
+    for (unsigned l = 0; l < 32; l++) r[l] = const_value(w, k, l);
+  else {
+    uint64_t v = const_value(w, k, 0);
+    for (unsigned l = 0; l < 32; l++) r[l] = v;
   }
 }
 
@@ -387,17 +511,16 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     /* the window of registers the kernel can touch: a module's registers
      * are numbered across all its functions (tma90's kernels.ptx: 48
      * entries), an entry's are a part */
-    memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
     memset(w->local, 0, (size_t)32 * lb);
+    if (wk->primed && L->zero_regs) { /* the registers read before written, the CTA's own constants */
+      for (uint32_t j = 0; j < L->nzero; j++) memset(PTX_R(w, L->zero_regs[j]), 0, 32 * sizeof(uint64_t));
+      for (uint32_t j = 0; j < L->ncta_consts; j++) const_fill(w, &m->consts[L->cta_consts[j]]);
+      continue;
+    }
+    memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
     for (uint32_t j = 0; j < m->nconsts; j++) {
       if (m->consts[j].reg < L->reg_lo || m->consts[j].reg >= L->reg_hi) continue;
-      uint64_t *r = PTX_R(w, m->consts[j].reg);
-      if (m->consts[j].kind == PC_SREG && sreg_per_lane((unsigned)m->consts[j].value))
-        for (unsigned l = 0; l < 32; l++) r[l] = const_value(w, &m->consts[j], l);
-      else {
-        uint64_t v = const_value(w, &m->consts[j], 0);
-        for (unsigned l = 0; l < 32; l++) r[l] = v;
-      }
+      const_fill(w, &m->consts[j]);
     }
   }
   return TC5_OK;
@@ -615,6 +738,7 @@ static void worker_run(worker *wk) {
     if (L->run_pick) i = L->run_pick[i]; /* the timing model's sample */
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
+    wk->primed = !st;
     wk->cl.bar_phase = wk->cl.bar_arrived = 0;
     wk->cl.sb_part = wk->cl.sb_warps = 0; /* the store buffers (issue 53): every warp starts empty */
     memset(&wk->cl.tm_bar, 0, sizeof wk->cl.tm_bar);
@@ -1131,6 +1255,13 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   add_region(&L, next, m->global_bytes, L.globals, "module variables");
   L.max_steps = cfg->max_steps ? cfg->max_steps : (1ull << 34);
   reg_window(m, L.f, &L.reg_lo, &L.reg_hi);
+  if (read_first(m, L.f, L.reg_lo, L.reg_hi, &L.zero_regs, &L.nzero)) {
+    L.cta_consts = malloc((m->nconsts ? m->nconsts : 1) * sizeof *L.cta_consts);
+    for (uint32_t j = 0; L.cta_consts && j < m->nconsts; j++)
+      if (m->consts[j].reg >= L.reg_lo && m->consts[j].reg < L.reg_hi && const_per_cta(&m->consts[j]))
+        L.cta_consts[L.ncta_consts++] = j;
+    if (!L.cta_consts) free(L.zero_regs), L.zero_regs = NULL; /* every CTA in full, as before */
+  }
   L.tmem_used = tmem_used(m);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
@@ -1217,6 +1348,8 @@ out:
   pthread_mutex_destroy(&lock);
   chk_log_free(&log);
   ptx_chk_code_free(&L.ck);
+  free(L.zero_regs);
+  free(L.cta_consts);
   tm_launch_free(L.tm);
   free(L.tmi);
   return st;
