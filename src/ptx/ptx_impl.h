@@ -260,6 +260,8 @@ typedef struct ptx_launch {
    * CTA's values (run.c: read_first) */
   uint32_t *zero_regs, nzero;
   uint32_t *cta_consts, ncta_consts;
+  /* per instruction: 1 when its result is the same in every lane (run.c: uniform_pcs; NULL none) */
+  uint8_t *uni;
   uint64_t max_steps;
   /* the first error stops every worker */
   int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */

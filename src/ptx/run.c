@@ -67,10 +67,21 @@ static void advance(ptx_warp *w, uint32_t active, uint32_t pc) {
   PTX_LANES(active, w->tpc[l] = pc + 1);
 }
 
+/* an instruction whose result is the same in every lane (L->uni: uniform_pcs): executed for
+ * the mask's first lane, its destination copied to the others */
+static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
+  unsigned f = (unsigned)__builtin_ctz(mask);
+  int r = in->fn(w, in, 1u << f);
+  uint64_t *d = PTX_R(w, in->o[0].reg), v = d[f];
+  PTX_LANES(mask, d[l] = v);
+  return r;
+}
+
 static int run_warp(ptx_warp *w, uint64_t budget) {
   ptx_cta *c = w->cta;
   ptx_launch *L = c->L;
   const ptx_insn *code = L->m->code;
+  const uint8_t *uni = L->uni;
   uint64_t steps = 0, tins = 0;
   int ret = 0;
   while (steps < budget) {
@@ -149,6 +160,8 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
           chk_group(CHK_W(w), in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
       } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
+    } else if (uni && uni[pc] && (mask & (mask - 1))) {
+      r = run_uniform(w, in, mask);
     } else
       r = in->fn(w, in, mask);
     if (w->chk_pending) chk_after(CHK_W(w), CHK_IN(w, in));
@@ -239,6 +252,8 @@ static void reg_window(const tc5_ptx_module *m, const ptx_func *f, uint32_t *lo,
   *lo = a;
   *hi = b;
 }
+
+static bool sreg_per_lane(unsigned which);
 
 /* Which registers of the window [lo, hi) a thread of entry f may read before it wrote
  * them (issue 50, size: a CTA's set-up zeroes only those after a worker's first CTA; the
@@ -336,6 +351,89 @@ static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, 
   }
   free(def), free(need), free(isk);
   return done;
+}
+
+/* in writes one register, with a value the same in every lane when the registers it reads
+ * are (u: per register of the window [lo, hi), 1 uniform) */
+static bool uniform_def(const tc5_ptx_module *m, const ptx_insn *in, const uint8_t *u, uint32_t lo, uint32_t hi) {
+#define UNI(x) ((x) >= lo && (x) < hi && u[(x) - lo])
+  const insn_traits *t = &in->traits;
+  bool load_param = (t->flags & IT_LOAD) && t->group == IG_MEM && in->space == PS_PARAM &&
+                    !(t->flags & (IT_ATOMIC | IT_ASYNC | IT_COLLECTIVE | IT_CP_ASYNC));
+  if (!(t->flags & (IT_PURE | IT_SELECT)) && !load_param) return false;
+  if (in->o[0].kind != PO_REG || in->o[0].reg2 != PTX_NOREG || (in->guard != PTX_NOREG && !UNI(in->guard))) return false;
+  for (unsigned k = 1; k < PTX_MAX_OPS; k++) {
+    const ptx_opnd *o = &in->o[k];
+    if (o->kind == PO_NONE || o->kind == PO_LABEL) continue;
+    if (o->kind == PO_SREG) return false;
+    if (o->kind == PO_VEC) {
+      for (unsigned e = 0; e < o->n; e++)
+        if (o->vec + e >= m->nvregs || !UNI(m->vregs[o->vec + e])) return false;
+    } else if (!UNI(o->reg) || (o->reg2 != PTX_NOREG && !UNI(o->reg2))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Which instructions of entry f compute one value for every lane of the warp (issue 50, size:
+ * a grid's address arithmetic from %ctaid and the parameters): run_warp executes them for the
+ * first lane of the mask and copies its result to the others (run_uniform). A register is
+ * warp-uniform when every instruction that writes it is register-pure (IT_PURE, IT_SELECT) or
+ * an ld.param, unguarded or guarded by a uniform predicate, of one destination, and reads
+ * only uniform registers (the constants but the thread's place and lane masks; no special
+ * register read when executed); its first value, 0, is the same in every lane (what a CTA
+ * after a worker's first left there is never read: read_first). That holds only while the
+ * lanes of a warp never take different paths: every branch, ret or exit unguarded or guarded
+ * by a uniform predicate, no .func; otherwise NULL (none). The rest of the module's
+ * instructions write their operand 0's registers (conservative: a source there only makes
+ * fewer registers uniform). A flow-insensitive fixed point; returns a flag per instruction
+ * (malloc'd, indexed by pc) or NULL. */
+static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, uint32_t hi) {
+  uint32_t W = hi - lo, first = f->first, n = f->count;
+  if (!n || !W || first + n > m->ncode) return NULL;
+  for (unsigned g = 0; g < m->nfuncs; g++)
+    if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return NULL;
+  uint8_t *u = malloc(W), *pcs = calloc(m->ncode, 1);
+  if (!u || !pcs) {
+    free(u), free(pcs);
+    return NULL;
+  }
+  memset(u, 1, W);
+  for (uint32_t j = 0; j < m->nconsts; j++) {
+    const struct ptx_const *k = &m->consts[j];
+    if (k->reg >= lo && k->reg < hi && k->kind == PC_SREG && sreg_per_lane((unsigned)k->value)) u[k->reg - lo] = 0;
+  }
+  bool changed = true, diverge = false;
+  while (changed && !diverge) {
+    changed = false;
+    for (uint32_t pc = first; pc < first + n; pc++) {
+      const ptx_insn *in = &m->code[pc];
+      const ptx_opnd *d = &in->o[0];
+      if (in->traits.flags & IT_BRANCH) {
+        /* bra LABEL, ret, exit (trap ends the run): one path for every lane while the guard is uniform */
+        if ((in->guard != PTX_NOREG && !UNI(in->guard)) || !(in->nops == 0 || (in->nops == 1 && d->kind == PO_LABEL)))
+          diverge = true;
+        continue;
+      }
+      if (d->kind != PO_REG && d->kind != PO_VEC) continue;           /* no register written (an address, a label) */
+      if (in->traits.group == IG_BARRIER && in->nops <= 2) continue; /* bar.sync / barrier a{, b}: sources */
+      if (uniform_def(m, in, u, lo, hi)) continue;
+      /* a value that may differ between lanes: the registers it writes are not uniform */
+      for (unsigned e = 0; e < (d->kind == PO_VEC ? d->n : 2u); e++) {
+        uint32_t x = d->kind == PO_VEC ? (d->vec + e < m->nvregs ? m->vregs[d->vec + e] : PTX_NOREG) : e ? d->reg2 : d->reg;
+        if (UNI(x)) u[x - lo] = 0, changed = true;
+      }
+    }
+  }
+  bool any = false;
+  for (uint32_t pc = first; pc < first + n && !diverge; pc++)
+    if (!(m->code[pc].traits.flags & IT_BRANCH) && uniform_def(m, &m->code[pc], u, lo, hi) && UNI(m->code[pc].o[0].reg))
+      pcs[pc] = 1, any = true;
+#undef UNI
+  free(u);
+  if (!any) free(pcs), pcs = NULL;
+  return pcs;
 }
 
 /* the constants whose value differs between CTAs of a launch: the CTA's and its
@@ -1263,6 +1361,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
     if (!L.cta_consts) free(L.zero_regs), L.zero_regs = NULL; /* every CTA in full, as before */
   }
   L.tmem_used = tmem_used(m);
+  L.uni = uniform_pcs(m, L.f, L.reg_lo, L.reg_hi);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
   /* workers */
@@ -1350,6 +1449,7 @@ out:
   ptx_chk_code_free(&L.ck);
   free(L.zero_regs);
   free(L.cta_consts);
+  free(L.uni);
   tm_launch_free(L.tm);
   free(L.tmi);
   return st;
