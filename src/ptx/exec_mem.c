@@ -147,6 +147,48 @@ static bool param_uniform(ptx_warp *w, uint64_t *d, const uint64_t *base, int64_
   PTX_LANES(mask, d[l] = v);
   return true;
 }
+/* ld.global of one register by the whole mask, fast (issue 50, size): every lane's address
+ * inside the warp's newest buffer (region[0]) and aligned, no store buffer nor late load
+ * (no seeded schedule's): what x_ld1's loop gives each lane then (global_fast finds region[0]
+ * first and nothing changes the warp's buffers), with the element size's load out of the loop.
+ * false: not so, nothing written, the loop's turn */
+static bool ld_global_rows(ptx_warp *w, uint64_t *d, const uint64_t *base, int64_t off, unsigned eb, bool sgn,
+                           uint64_t rm, uint32_t mask) {
+  const ptx_region *r = w->region[0];
+  if (!r || eb > r->size || w->sb_n) return false;
+  uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off;
+  bool ok = true;
+  PTX_LANES(mask, ok &= (base[l] - b0 <= lim) & !((base[l] + (uint64_t)off) & (eb - 1)));
+  if (!ok) return false;
+  const uint8_t *h = r->host;
+  uint64_t sx = sgn && eb < 8 ? 1ull << (8 * eb - 1) : 0; /* sign extension: (v ^ sx) - sx */
+  switch (eb) {
+  case 1: PTX_LANES(mask, d[l] = (((uint64_t)h[base[l] - b0] ^ sx) - sx) & rm); break;
+  case 2: PTX_LANES(mask, { uint16_t x; memcpy(&x, h + (base[l] - b0), 2); d[l] = (((uint64_t)x ^ sx) - sx) & rm; }); break;
+  case 4: PTX_LANES(mask, { uint32_t x; memcpy(&x, h + (base[l] - b0), 4); d[l] = (((uint64_t)x ^ sx) - sx) & rm; }); break;
+  default: PTX_LANES(mask, { uint64_t x; memcpy(&x, h + (base[l] - b0), 8); d[l] = x & rm; }); break;
+  }
+  return true;
+}
+/* st.global of one register by the whole mask, fast: as ld_global_rows, for x_st1's loop
+ * when no store is buffered (no seeded schedule's) */
+static bool st_global_rows(ptx_warp *w, const uint64_t *src, const uint64_t *base, int64_t off, unsigned eb,
+                           uint32_t mask) {
+  const ptx_region *r = w->region[0];
+  if (!r || eb > r->size) return false;
+  uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off;
+  bool ok = true;
+  PTX_LANES(mask, ok &= (base[l] - b0 <= lim) & !((base[l] + (uint64_t)off) & (eb - 1)));
+  if (!ok) return false;
+  uint8_t *h = r->host;
+  switch (eb) {
+  case 1: PTX_LANES(mask, h[base[l] - b0] = (uint8_t)src[l]); break;
+  case 2: PTX_LANES(mask, { uint16_t x = (uint16_t)src[l]; memcpy(h + (base[l] - b0), &x, 2); }); break;
+  case 4: PTX_LANES(mask, { uint32_t x = (uint32_t)src[l]; memcpy(h + (base[l] - b0), &x, 4); }); break;
+  default: PTX_LANES(mask, memcpy(h + (base[l] - b0), &src[l], 8)); break;
+  }
+  return true;
+}
 static PTX_EXEC(x_ld1) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *base = PTX_R(w, in->o[1].reg);
@@ -169,7 +211,8 @@ static PTX_EXEC(x_ld1) {
   }
   chk_rd f = {0};
   if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb);
-  if (param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) {
+  if ((param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) ||
+      (global && !late && !part && ld_global_rows(w, d, base, off, eb, sgn, rm, mask))) {
     w->ldq_on = false; /* as the loop below leaves it (late is false for .param) */
     w->ldq_fenced = w->ldq_sc = false;
     return PX_NEXT;
@@ -216,6 +259,7 @@ static PTX_EXEC(x_st1) {
    * (cumulativity); a .cta release is kept in the buffer after them (a CTA sees them in order) */
   if ((global || dsmem) && !buf && (w->sb_n | w->cta->cl->sb_part)) ptx_sb_release_all(w);
   if (buf && in->traits.sem == ISEM_RELEASE) ptx_sb_epoch(w, true); /* after the earlier ones, for its CTA */
+  if (global && !buf && st_global_rows(w, src, base, off, eb, mask)) return PX_NEXT;
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
     uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, true) : NULL;
