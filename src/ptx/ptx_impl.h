@@ -680,6 +680,10 @@ static inline const char *ptx_space_name(uint8_t s) {
 }
 /* the bytes' "ever written" bits (tc5_smem), as a store sets them */
 static inline void ptx_mark_written(tc5_smem *s, uint32_t addr, uint32_t n) {
+  if ((addr & 7) + n <= 8) { /* inside one byte of the map (every aligned access of up to 8 bytes): its bits at once */
+    s->written[addr >> 3] |= (uint8_t)(((1u << n) - 1) << (addr & 7));
+    return;
+  }
   for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
 }
 /* Translates [addr, addr + n) in `space` for lane `lane` to host memory;

@@ -67,6 +67,17 @@ static void advance(ptx_warp *w, uint32_t active, uint32_t pc) {
   PTX_LANES(active, w->tpc[l] = pc + 1);
 }
 
+/* the lanes, of all 32, whose register g is not 0 (a guard's: every lane's read, then masked) */
+static inline uint32_t lanes_true(const uint64_t *g) {
+  uint32_t m = 0;
+  for (unsigned q = 0; q < 32; q += 8) {
+    uint32_t b = 0;
+    for (unsigned l = 0; l < 8; l++) b |= (uint32_t)(g[q + l] != 0) << l;
+    m |= b << q;
+  }
+  return m;
+}
+
 /* an instruction whose result is the same in every lane (L->uni: uniform_pcs): executed for
  * the mask's first lane, its destination copied to the others */
 static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
@@ -120,9 +131,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     w->active = active;
     uint32_t mask = active;
     if (in->guard != PTX_NOREG) {
-      const uint64_t *g = PTX_R(w, in->guard);
-      uint32_t gm = 0;
-      PTX_LANES(active, gm |= (uint32_t)(g[l] != 0) << l);
+      uint32_t gm = lanes_true(PTX_R(w, in->guard)) & active;
       mask = in->guard_neg ? active & ~gm : gm;
     }
     uint32_t whole = w->live; /* the threads a .aligned instruction needs */
