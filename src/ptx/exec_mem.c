@@ -147,21 +147,44 @@ static bool param_uniform(ptx_warp *w, uint64_t *d, const uint64_t *base, int64_
   PTX_LANES(mask, d[l] = v);
   return true;
 }
-/* ld.global of one register by the whole mask, fast (issue 50, size): every lane's address
- * inside the warp's newest buffer (region[0]) and aligned, no store buffer nor late load
- * (no seeded schedule's): what x_ld1's loop gives each lane then (global_fast finds region[0]
- * first and nothing changes the warp's buffers), with the element size's load out of the loop.
- * false: not so, nothing written, the loop's turn */
-static bool ld_global_rows(ptx_warp *w, uint64_t *d, const uint64_t *base, int64_t off, unsigned eb, bool sgn,
-                           uint64_t rm, uint32_t mask) {
-  const ptx_region *r = w->region[0];
-  if (!r || eb > r->size || w->sb_n) return false;
+/* The buffer of a whole mask's global accesses (issue 50, size): the remembered one holding
+ * lane f's address (global_fast's), else the launch's only buffer holding it, *fresh set (the
+ * loop's first lane would take it through ptx_mem, then remember it); NULL: none or several */
+static const ptx_region *rows_region(ptx_warp *w, uint64_t addr, bool *fresh) {
+  *fresh = false;
+  for (unsigned k = 0; k < 4 && w->region[k]; k++)
+    if (addr - w->region[k]->base < w->region[k]->size) return w->region[k];
+  const ptx_launch *L = w->cta->L;
+  const ptx_region *hit = NULL;
+  for (unsigned k = 0; k < L->nregions; k++)
+    if (addr - L->regions[k].base < L->regions[k].size) {
+      if (hit) return NULL;
+      hit = &L->regions[k];
+    }
+  *fresh = hit != NULL;
+  return hit;
+}
+/* whether every lane of mask accesses [base + off, + eb) inside r, aligned (b0 = r's base less off) */
+static inline bool rows_inside(const ptx_region *r, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
+  if (eb > r->size) return false;
   uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off;
   bool ok = true;
   PTX_LANES(mask, ok &= (base[l] - b0 <= lim) & !((base[l] + (uint64_t)off) & (eb - 1)));
-  if (!ok) return false;
+  return ok;
+}
+/* ld.global of one register by the whole mask, fast: every lane's address inside one buffer
+ * (rows_region), aligned, no store buffer nor late load (no seeded schedule's): what x_ld1's
+ * loop gives each lane then, and the warp's buffers as it leaves them, with the element
+ * size's load out of the loop. false: not so, nothing done, the loop's turn */
+static bool ld_global_rows(ptx_warp *w, uint64_t *d, const uint64_t *base, int64_t off, unsigned eb, bool sgn,
+                           uint64_t rm, uint32_t mask) {
+  bool fresh;
+  uint64_t a0 = mask ? base[__builtin_ctz(mask)] + (uint64_t)off : 0;
+  const ptx_region *r = mask && !w->sb_n ? rows_region(w, a0, &fresh) : NULL;
+  if (!r || !rows_inside(r, base, off, eb, mask)) return false;
+  if (fresh) remember_region(w, a0);
   const uint8_t *h = r->host;
-  uint64_t sx = sgn && eb < 8 ? 1ull << (8 * eb - 1) : 0; /* sign extension: (v ^ sx) - sx */
+  uint64_t b0 = r->base - (uint64_t)off, sx = sgn && eb < 8 ? 1ull << (8 * eb - 1) : 0; /* sign: (v ^ sx) - sx */
   switch (eb) {
   case 1: PTX_LANES(mask, d[l] = (((uint64_t)h[base[l] - b0] ^ sx) - sx) & rm); break;
   case 2: PTX_LANES(mask, { uint16_t x; memcpy(&x, h + (base[l] - b0), 2); d[l] = (((uint64_t)x ^ sx) - sx) & rm; }); break;
@@ -174,13 +197,13 @@ static bool ld_global_rows(ptx_warp *w, uint64_t *d, const uint64_t *base, int64
  * when no store is buffered (no seeded schedule's) */
 static bool st_global_rows(ptx_warp *w, const uint64_t *src, const uint64_t *base, int64_t off, unsigned eb,
                            uint32_t mask) {
-  const ptx_region *r = w->region[0];
-  if (!r || eb > r->size) return false;
-  uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off;
-  bool ok = true;
-  PTX_LANES(mask, ok &= (base[l] - b0 <= lim) & !((base[l] + (uint64_t)off) & (eb - 1)));
-  if (!ok) return false;
+  bool fresh;
+  uint64_t a0 = mask ? base[__builtin_ctz(mask)] + (uint64_t)off : 0;
+  const ptx_region *r = mask ? rows_region(w, a0, &fresh) : NULL;
+  if (!r || !rows_inside(r, base, off, eb, mask)) return false;
+  if (fresh) remember_region(w, a0);
   uint8_t *h = r->host;
+  uint64_t b0 = r->base - (uint64_t)off;
   switch (eb) {
   case 1: PTX_LANES(mask, h[base[l] - b0] = (uint8_t)src[l]); break;
   case 2: PTX_LANES(mask, { uint16_t x = (uint16_t)src[l]; memcpy(h + (base[l] - b0), &x, 2); }); break;
