@@ -212,6 +212,69 @@ static bool st_global_rows(ptx_warp *w, const uint64_t *src, const uint64_t *bas
   }
   return true;
 }
+/* whether every lane of mask accesses [base + off, + eb) of the CTA's shared memory past the
+ * reserved KiB, aligned (shared_fast's test, 32-bit addresses) */
+static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
+  bool ok = true;
+  PTX_LANES(mask, {
+    uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
+    ok &= (a >= 1024) & ((uint64_t)a + eb <= s->size) & !(a & (eb - 1));
+  });
+  return ok;
+}
+/* ld.shared of one register by the whole mask, fast (issue 50, size): every lane's address as
+ * rows_shared says, no other CTA's access recorded (chk_has_remote): the checker asked lane by
+ * lane in the loop's order (shared_fast_ld's calls; it reads no byte of shared memory), then
+ * the element size's load out of the loop. false: not so, nothing done, the loop's turn */
+static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t *d, const uint64_t *base, int64_t off,
+                           unsigned eb, bool sgn, uint64_t rm, uint32_t mask) {
+  tc5_smem *s = &w->cta->smem;
+  chk_cta *k = w->cta->chk;
+  if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask)) return false;
+  if (k)
+    PTX_LANES(mask, {
+      uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
+      if (!chk_rd_lane(f, a, eb)) {
+        chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)l, a, eb);
+        chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), eb);
+      }
+    });
+  const uint8_t *h = s->bytes;
+  uint64_t sx = sgn && eb < 8 ? 1ull << (8 * eb - 1) : 0; /* sign: (v ^ sx) - sx */
+#define AT(l) (h + (uint32_t)(base[l] + (uint64_t)off))
+  switch (eb) {
+  case 1: PTX_LANES(mask, d[l] = (((uint64_t)*AT(l) ^ sx) - sx) & rm); break;
+  case 2: PTX_LANES(mask, { uint16_t x; memcpy(&x, AT(l), 2); d[l] = (((uint64_t)x ^ sx) - sx) & rm; }); break;
+  case 4: PTX_LANES(mask, { uint32_t x; memcpy(&x, AT(l), 4); d[l] = (((uint64_t)x ^ sx) - sx) & rm; }); break;
+  default: PTX_LANES(mask, { uint64_t x; memcpy(&x, AT(l), 8); d[l] = x & rm; }); break;
+  }
+#undef AT
+  return true;
+}
+/* st.shared of one register by the whole mask, fast: as ld_shared_rows, no seeded schedule
+ * (its proxies keep a granule's bytes before its first store): shared_fast's work lane by lane
+ * (the checker's store, the written bits), then the stores */
+static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *src, const uint64_t *base, int64_t off,
+                           unsigned eb, uint32_t mask) {
+  tc5_smem *s = &w->cta->smem;
+  chk_cta *k = w->cta->chk;
+  if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask)) return false;
+  PTX_LANES(mask, {
+    uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
+    if (k) chk_smem_store(CHK_W(w), CHK_IN(w, in), (int)l, a, eb);
+    ptx_mark_written(s, a, eb);
+  });
+  uint8_t *h = s->bytes;
+#define AT(l) (h + (uint32_t)(base[l] + (uint64_t)off))
+  switch (eb) {
+  case 1: PTX_LANES(mask, *AT(l) = (uint8_t)src[l]); break;
+  case 2: PTX_LANES(mask, { uint16_t x = (uint16_t)src[l]; memcpy(AT(l), &x, 2); }); break;
+  case 4: PTX_LANES(mask, { uint32_t x = (uint32_t)src[l]; memcpy(AT(l), &x, 4); }); break;
+  default: PTX_LANES(mask, memcpy(AT(l), &src[l], 8)); break;
+  }
+#undef AT
+  return true;
+}
 static PTX_EXEC(x_ld1) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *base = PTX_R(w, in->o[1].reg);
@@ -235,7 +298,8 @@ static PTX_EXEC(x_ld1) {
   chk_rd f = {0};
   if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb);
   if ((param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) ||
-      (global && !late && !part && ld_global_rows(w, d, base, off, eb, sgn, rm, mask))) {
+      (global && !late && !part && ld_global_rows(w, d, base, off, eb, sgn, rm, mask)) ||
+      (shared && ld_shared_rows(w, in, &f, d, base, off, eb, sgn, rm, mask))) {
     w->ldq_on = false; /* as the loop below leaves it (late is false for .param) */
     w->ldq_fenced = w->ldq_sc = false;
     return PX_NEXT;
@@ -282,7 +346,9 @@ static PTX_EXEC(x_st1) {
    * (cumulativity); a .cta release is kept in the buffer after them (a CTA sees them in order) */
   if ((global || dsmem) && !buf && (w->sb_n | w->cta->cl->sb_part)) ptx_sb_release_all(w);
   if (buf && in->traits.sem == ISEM_RELEASE) ptx_sb_epoch(w, true); /* after the earlier ones, for its CTA */
-  if (global && !buf && st_global_rows(w, src, base, off, eb, mask)) return PX_NEXT;
+  if ((global && !buf && st_global_rows(w, src, base, off, eb, mask)) ||
+      (shared && st_shared_rows(w, in, src, base, off, eb, mask)))
+    return PX_NEXT;
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
     uint8_t *p = global ? global_fast(w, addr, eb) : shared ? shared_fast(w, in, l, addr, eb, true) : NULL;
