@@ -462,6 +462,7 @@ typedef struct chk_rd {
   const uint32_t *vc;
   uint32_t e, wi;
   bool ok;
+  bool follows; /* chk_follows(k, wi) at chk_rd_begin: the fast lanes change none of what it reads */
 } chk_rd;
 static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const chk_insn *in, uint32_t n) {
   unsigned wi = w->id;
@@ -477,6 +478,7 @@ static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const 
   for (unsigned j = 0; j < in->nregs; j++) ndst += (in->regs[j].flags & CHK_R_DST) != 0;
   if (!ndst || (ndst > 1 && n % ndst)) return;
   f->e = e, f->vc = vc, f->ok = true;
+  f->follows = chk_follows(k, wi);
 }
 static inline bool chk_rd_lane(const chk_rd *f, uint32_t off, uint32_t n) {
   chk_cta *k = f->k;
@@ -491,13 +493,18 @@ static inline bool chk_rd_lane(const chk_rd *f, uint32_t off, uint32_t n) {
   if (q->w != e && chk_races(k, vc, wi, q->w, q->wm, m)) return false;
   const tc5_smem *s = k->smem;
   if (off + n > s->size) return false;
-  for (uint32_t b = off, end = off + n; b < end;) {
-    if (!(b & 7) && end - b >= 8) { /* eight bytes' written bits: one byte of the map */
-      if (s->written[b >> 3] != 0xFFu) return false;
-      b += 8;
-    } else {
-      if (!(s->written[b >> 3] >> (b & 7) & 1)) return false;
-      b++;
+  if ((off & 7) + n <= 8) { /* the bytes' written bits inside one byte of the map: at once */
+    uint8_t want = (uint8_t)(((1u << n) - 1) << (off & 7));
+    if ((s->written[off >> 3] & want) != want) return false;
+  } else {
+    for (uint32_t b = off, end = off + n; b < end;) {
+      if (!(b & 7) && end - b >= 8) { /* eight bytes' written bits: one byte of the map */
+        if (s->written[b >> 3] != 0xFFu) return false;
+        b += 8;
+      } else {
+        if (!(s->written[b >> 3] >> (b & 7) & 1)) return false;
+        b++;
+      }
     }
   }
   if (r >= 0) {
@@ -506,7 +513,7 @@ static inline bool chk_rd_lane(const chk_rd *f, uint32_t off, uint32_t n) {
     int t = chk_read_slot(k, vc, wi, q->r[0]);
     q->r[t] = e, q->rm[t] = m;
   }
-  *f->pending = chk_follows(k, wi);
+  *f->pending = f->follows;
   return true;
 }
 static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
