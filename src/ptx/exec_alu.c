@@ -556,10 +556,27 @@ static PTX_EXEC(x_bfind) {
   });
   return PX_NEXT;
 }
+/* bfe with one position and length for the whole mask, some bits inside the register (the
+ * compiler's constants): the loop below's result with its case analysis done once */
+static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
+                     uint32_t mask) {
+  unsigned f = (unsigned)__builtin_ctz(mask), msb = W - 1;
+  uint64_t b0 = b[f] & 0xff, c0 = c[f] & 0xff;
+  bool uni = true;
+  PTX_LANES(mask, uni &= ((b[l] & 0xff) == b0) & ((c[l] & 0xff) == c0));
+  unsigned pos = (unsigned)b0, len = (unsigned)c0;
+  if (!uni || pos > msb || len == 0) return false;
+  unsigned top = pos + len - 1 > msb ? msb : pos + len - 1, n = len < W - pos ? len : W - pos;
+  uint64_t low = n >= 64 ? ~0ull : (1ull << n) - 1, all = W >= 64 ? ~0ull : (1ull << W) - 1, hi = all & ~low;
+  uint64_t sm = s ? 1 : 0;
+  PTX_LANES(mask, d[l] = ((a[l] >> pos) & low) | ((0 - ((a[l] >> top) & sm)) & hi));
+  return true;
+}
 static PTX_EXEC(x_bfe) {
   OPS4;
   unsigned W = in->aux, msb = W - 1;
   bool s = in->mods & M_SIGNED;
+  if (mask && bfe_rows(d, a, b, c, W, s, mask)) return PX_NEXT;
   PTX_LANES(mask, {
     unsigned pos = (unsigned)(b[l] & 0xff), len = (unsigned)(c[l] & 0xff);
     uint64_t v = a[l];
