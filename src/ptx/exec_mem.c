@@ -364,6 +364,12 @@ static PTX_EXEC(x_st1) {
   });
   return PX_NEXT;
 }
+/* an access of the CTA's own shared memory, not an mbarrier's or the async proxy's (x_ld, x_st):
+ * shared_fast does what ptx_mem's shared case does for it at an in-bounds aligned address (the
+ * checker's access, the same bytes) */
+static inline bool plain_shared(const ptx_insn *in) {
+  return in->space == PS_SHARED && !(in->flags & (PF_MBAR | PF_ASYNC));
+}
 /* in->aux = element bytes, in->vec = elements, in->space; in->mods bit 0:
  * sign-extend */
 static PTX_EXEC(x_ld) {
@@ -380,9 +386,7 @@ static PTX_EXEC(x_ld) {
     dk[k] = PTX_R(w, vr[k]);
     mk[k] = rb < 64 ? (1ull << rb) - 1 : ~0ull;
   }
-  /* the CTA's own shared memory (not an mbarrier's or the async proxy's access): shared_fast does what
-   * ptx_mem's shared case does for an in-bounds aligned address (the checker's read, the same bytes) */
-  bool shared = in->space == PS_SHARED && !(in->flags & (PF_MBAR | PF_ASYNC));
+  bool shared = plain_shared(in);
   chk_rd f = {0};
   if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb * nv);
   PTX_LANES(mask, {
@@ -405,7 +409,7 @@ static PTX_EXEC(x_st) {
   const uint32_t *vr = src->kind == PO_VEC ? w->cta->L->m->vregs + src->vec : &src->reg;
   if (w->sb_n | w->cta->cl->sb_part) ptx_sb_release_all(w); /* the store buffers (seeded schedules) first */
   bool global = in->space == PS_GLOBAL;
-  bool shared = in->space == PS_SHARED && !(in->flags & (PF_MBAR | PF_ASYNC)); /* as x_ld */
+  bool shared = plain_shared(in);
   const uint64_t *sk[8];
   for (unsigned k = 0; k < nv && k < 8; k++) sk[k] = PTX_R(w, vr[k]);
   PTX_LANES(mask, {
