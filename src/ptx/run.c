@@ -131,7 +131,9 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     w->active = active;
     uint32_t mask = active;
     if (in->guard != PTX_NOREG) {
-      uint32_t gm = lanes_true(PTX_R(w, in->guard)) & active;
+      /* a uniform guard (uniform_pcs): the first lane's */
+      uint32_t gm = uni && (uni[pc] & PTX_UNI_GUARD) ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
+                                                     : lanes_true(PTX_R(w, in->guard)) & active;
       mask = in->guard_neg ? active & ~gm : gm;
     }
     uint32_t whole = w->live; /* the threads a .aligned instruction needs */
@@ -169,7 +171,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
           chk_group(CHK_W(w), in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
       } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
-    } else if (uni && uni[pc] && (mask & (mask - 1))) {
+    } else if (uni && (uni[pc] & PTX_UNI_RESULT) && (mask & (mask - 1))) {
       r = run_uniform(w, in, mask);
     } else
       r = in->fn(w, in, mask);
@@ -396,8 +398,8 @@ static bool uniform_def(const tc5_ptx_module *m, const ptx_insn *in, const uint8
  * lanes of a warp never take different paths: every branch, ret or exit unguarded or guarded
  * by a uniform predicate, no .func; otherwise NULL (none). The rest of the module's
  * instructions write their operand 0's registers (conservative: a source there only makes
- * fewer registers uniform). A flow-insensitive fixed point; returns a flag per instruction
- * (malloc'd, indexed by pc) or NULL. */
+ * fewer registers uniform). A flow-insensitive fixed point; returns flags per instruction
+ * (malloc'd, indexed by pc: PTX_UNI_RESULT, PTX_UNI_GUARD its guard is uniform) or NULL. */
 static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, uint32_t hi) {
   uint32_t W = hi - lo, first = f->first, n = f->count;
   if (!n || !W || first + n > m->ncode) return NULL;
@@ -436,9 +438,12 @@ static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t
     }
   }
   bool any = false;
-  for (uint32_t pc = first; pc < first + n && !diverge; pc++)
-    if (!(m->code[pc].traits.flags & IT_BRANCH) && uniform_def(m, &m->code[pc], u, lo, hi) && UNI(m->code[pc].o[0].reg))
-      pcs[pc] = 1, any = true;
+  for (uint32_t pc = first; pc < first + n && !diverge; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    if (!(in->traits.flags & IT_BRANCH) && uniform_def(m, in, u, lo, hi) && UNI(in->o[0].reg)) pcs[pc] |= PTX_UNI_RESULT;
+    if (in->guard != PTX_NOREG && UNI(in->guard)) pcs[pc] |= PTX_UNI_GUARD;
+    any |= pcs[pc] != 0;
+  }
 #undef UNI
   free(u);
   if (!any) free(pcs), pcs = NULL;
