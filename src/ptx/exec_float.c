@@ -189,6 +189,38 @@ static void minmax_rows(bool max, const uint64_t *a, const uint64_t *b, const ui
     d[l] = canon_f32(t[l]); /* bits_f32 */
   }
 }
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* add/sub/mul/fma.f32 to nearest without modifiers, a whole warp, by rows in AVX2 with FMA
+ * where the host has them (fma: the fused multiply-add's one rounding, as fmaf's; each
+ * operation alone: no contraction can join them); the result's bits as bits_f32 makes them
+ * (a NaN canonical); d may be a, b or c. false: not such a host, nothing done */
+__attribute__((target("avx2,fma"))) static void f32_rows_avx2(unsigned op, const uint64_t *a, const uint64_t *b,
+                                                             const uint64_t *c, uint64_t *d) {
+  float x[32], y[32], z[32], r[32];
+  for (unsigned l = 0; l < 32; l++) x[l] = f32_of(a[l]), y[l] = f32_of(b[l]), z[l] = f32_of(c[l]);
+  switch (op) {
+  case OP_ADD: for (unsigned l = 0; l < 32; l++) r[l] = x[l] + y[l]; break;
+  case OP_SUB: for (unsigned l = 0; l < 32; l++) r[l] = x[l] - y[l]; break;
+  case OP_MUL: for (unsigned l = 0; l < 32; l++) r[l] = x[l] * y[l]; break;
+  default: for (unsigned l = 0; l < 32; l++) r[l] = __builtin_fmaf(x[l], y[l], z[l]); break;
+  }
+  for (unsigned l = 0; l < 32; l++) {
+    uint32_t u;
+    memcpy(&u, &r[l], 4);
+    d[l] = canon_f32(u);
+  }
+}
+static bool f32_rows(unsigned op, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t *d) {
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return false;
+  f32_rows_avx2(op, a, b, c, d);
+  return true;
+}
+#else
+static bool f32_rows(unsigned op, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t *d) {
+  (void)op, (void)a, (void)b, (void)c, (void)d;
+  return false;
+}
+#endif
 static PTX_EXEC(x_f32op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
@@ -200,6 +232,7 @@ static PTX_EXEC(x_f32op) {
     return PX_NEXT;
   }
   if (f32_plain(op, mods, in->aux)) {
+    if (mods == 0 && mask == 0xFFFFFFFFu && op != OP_MIN && op != OP_MAX && f32_rows(op, a, b, c, d)) return PX_NEXT;
     bool ftz = mods & F_FTZ; /* two loops: the compiler keeps the test out of them */
     if (ftz) F32_PLAIN(1, F32_LO, F32_LO, F32_PUT1);
     else F32_PLAIN(1, F32_LO, F32_LO, F32_PUT1);
