@@ -93,6 +93,9 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   ptx_launch *L = c->L;
   const ptx_insn *code = L->m->code;
   const uint8_t *uni = L->uni;
+  /* no seeded schedule nor timing model (fixed for the launch): no late load nor store
+   * buffer either (only a seeded schedule makes them), their tests skipped */
+  const bool plain = !c->cl->sched && !c->tm;
   uint64_t steps = 0, tins = 0;
   int ret = 0;
   while (steps < budget) {
@@ -149,17 +152,17 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       return -1;
     }
     int r;
-    if (__builtin_expect(w->ldq_on, 0) && ptx_ldq_due(w, in, mask)) ptx_ldq_perform(w); /* a late load (issue 53) */
+    if (!plain && __builtin_expect(w->ldq_on, 0) && ptx_ldq_due(w, in, mask)) ptx_ldq_perform(w); /* a late load (issue 53) */
     /* the store buffer (seeded schedules, issue 53): what orders or reaches
      * memory otherwise than a plain ld/st.global makes the warp's stores visible first */
-    if (__builtin_expect((w->sb_n | c->cl->sb_part) != 0, 0) &&
+    if (!plain && __builtin_expect((w->sb_n | c->cl->sb_part) != 0, 0) &&
         ((in->traits.flags & (IT_FENCE | IT_BARRIER | IT_ATOMIC | IT_ASYNC | IT_CP_ASYNC)) ||
          ((in->traits.flags & (IT_READ | IT_WRITE)) && in->traits.space != IS_GLOBAL && in->traits.space != IS_SHARED &&
           in->traits.space != IS_LOCAL && in->traits.space != IS_PARAM && in->traits.space != IS_CONST &&
           /* ld/st.shared::cluster: their own paths (exec_mem.c: buffered, or drained first) */
           !(in->traits.space == IS_SHARED_CLUSTER && in->traits.group == IG_MEM))))
       ptx_sb_order(w, in); /* by its scope (machine.c) */
-    if (c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
+    if (!plain && c->cl->sched && (in->flags & (PF_LATE | PF_FLUSH_WARP | PF_FLUSH_ALL)) && mask) {
       if (in->flags & PF_LATE) r = ptx_late_defer(w, in, mask); /* completes later (sched.c) */
       else if (in->flags & PF_GROUP) { /* wait_group N */
         uint32_t keep = (uint32_t)PTX_R(w, in->o[0].reg)[__builtin_ctz(mask)], pend = 0;
@@ -176,7 +179,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     } else
       r = in->fn(w, in, mask);
     if (w->chk_pending) chk_after(CHK_W(w), CHK_IN(w, in));
-    if (c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
+    if (!plain && c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
     if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
     tins += mask == 0xFFFFFFFFu ? 32u : (uint64_t)__builtin_popcount(mask); /* no popcnt instruction assumed */
