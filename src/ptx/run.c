@@ -641,6 +641,13 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   return TC5_OK;
 }
 
+/* a warp of c left: the barriers it no longer holds back may be complete (ptx_bar_check, for
+ * those with arrivals: it returns at once for the others) */
+static void bars_check(ptx_cta *c) {
+  for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++)
+    if (c->bar[b].arrived) ptx_bar_check(c, b);
+}
+
 /* every live warp of the cluster waits and nothing can change: a
  * deadlock, reported with each waiting warp and what it waits for (the
  * rule: an mbarrier phase that never completes, an allocation never
@@ -753,7 +760,7 @@ static void cluster_run_sched(worker *wk) {
     new_epochs(cl);
     if (r < 0 || interrupted(wk, best, total)) return;
     if (r == 1) {
-      for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
+      bars_check(c);
       ptx_cluster_bar_check(cl);
     } else if (best->wait == W_RUN && best->steps - before >= budget) {
       s->prio[c->rank * nw + best->id] = --s->low; /* a change point */
@@ -800,7 +807,7 @@ static void cluster_run(worker *wk) {
         new_epochs(cl);
         if (r < 0 || interrupted(wk, w, total)) return;
         if (r == 1) { /* a warp left: barriers may now be complete */
-          for (uint32_t b = 0; b < PTX_MAX_BARRIERS; b++) ptx_bar_check(c, b);
+          bars_check(c);
           ptx_cluster_bar_check(cl);
         }
         new_epochs(cl);
