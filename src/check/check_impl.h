@@ -463,10 +463,16 @@ typedef struct chk_rd {
   uint32_t e, wi;
   bool ok;
   bool follows; /* chk_follows(k, wi) at chk_rd_begin: the fast lanes change none of what it reads */
+  /* the granule of the last lane chk_rd_lane took (UINT32_MAX: none since chk_rd_begin), the
+   * slot of e there, and whether its store is another warp's not ordered before this warp
+   * (chk_races but the bytes): a fast read changes nothing of the granule but its read slots */
+  uint32_t g;
+  int slot;
+  bool unord;
 } chk_rd;
 static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const chk_insn *in, uint32_t n) {
   unsigned wi = w->id;
-  f->k = k, f->in = in, f->pending = w->pending, f->wi = wi, f->ok = false;
+  f->k = k, f->in = in, f->pending = w->pending, f->wi = wi, f->ok = false, f->g = UINT32_MAX;
   if (!k || k->strict || k->sp_m || k->npois[wi] || !n || !in || !(in->traits.flags & IT_LOAD) || chk_iclass(in) != 1)
     return;
   uint32_t e = k->last_rev[wi];
@@ -480,17 +486,24 @@ static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const 
   f->e = e, f->vc = vc, f->ok = true;
   f->follows = chk_follows(k, wi);
 }
-static inline bool chk_rd_lane(const chk_rd *f, uint32_t off, uint32_t n) {
+static inline bool chk_rd_lane(chk_rd *f, uint32_t off, uint32_t n) {
   chk_cta *k = f->k;
   unsigned wi = f->wi;
   uint32_t g = off / GRAN, e = f->e;
   const uint32_t *vc = f->vc;
   if (!f->ok || g != (off + n - 1) / GRAN || g >= k->ngran) return false;
   struct chk_rg *q = &k->rg[g];
-  if (q->busy) return false;
-  int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
   uint16_t m = chk_gran_mask(g, off, n);
-  if (q->w != e && chk_races(k, vc, wi, q->w, q->wm, m)) return false;
+  bool same = g == f->g; /* the last fast lane's granule: its busy, w and wm as that lane found them */
+  int r;
+  if (same) {
+    if (f->unord && (q->wm & m)) return false;
+    r = f->slot;
+  } else {
+    if (q->busy) return false;
+    r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
+    if (q->w != e && chk_races(k, vc, wi, q->w, q->wm, m)) return false;
+  }
   const tc5_smem *s = k->smem;
   if (off + n > s->size) return false;
   if ((off & 7) + n <= 8) { /* the bytes' written bits inside one byte of the map: at once */
@@ -510,9 +523,10 @@ static inline bool chk_rd_lane(const chk_rd *f, uint32_t off, uint32_t n) {
   if (r >= 0) {
     q->rm[r] |= m;
   } else { /* chk_race's choice: keep the read that is not ordered before this one (or the newer) */
-    int t = chk_read_slot(k, vc, wi, q->r[0]);
-    q->r[t] = e, q->rm[t] = m;
+    r = chk_read_slot(k, vc, wi, q->r[0]);
+    q->r[r] = e, q->rm[r] = m;
   }
+  if (!same) f->g = g, f->slot = r, f->unord = q->w != e && chk_races(k, vc, wi, q->w, q->wm, 0xFFFFu);
   *f->pending = f->follows;
   return true;
 }

@@ -285,7 +285,7 @@ static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, 
                        uint32_t *nzero) {
   *zero = NULL, *nzero = 0;
   uint32_t W = hi - lo, n = f->count, first = f->first;
-  if (!n || first + n > m->ncode || (uint64_t)(n + 1) * W > (1u << 24)) return false;
+  if (!n || first + n > m->ncode || (uint64_t)(n + 2) * W > (1u << 24)) return false;
   for (unsigned g = 0; g < m->nfuncs; g++)
     if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return false;
   for (uint32_t r = lo; r < hi; r++)
@@ -301,7 +301,9 @@ static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, 
     if (!ok || (t->flags & IT_COLLECTIVE && t->group != IG_BARRIER)) return false;
   }
   size_t words = (W + 63) / 64;
-  uint64_t *def = malloc((size_t)(n + 1) * words * 8), *need = calloc(words, 8);
+  /* def: per instruction (and past the last), the registers written on entry to it; then one
+   * row for an instruction's exit */
+  uint64_t *def = malloc((size_t)(n + 2) * words * 8), *need = calloc(words, 8);
   uint8_t *isk = calloc(W ? W : 1, 1);
   bool done = def && need && isk;
   if (done) {
@@ -317,7 +319,7 @@ static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, 
     changed = false;
     for (uint32_t i = 0; i < n; i++) {
       const ptx_insn *in = &m->code[first + i];
-      uint64_t out[words ? words : 1];
+      uint64_t *out = def + (size_t)(n + 1) * words;
       memcpy(out, def + (size_t)i * words, words * 8);
       bool writes = in->guard == PTX_NOREG && ((in->traits.flags & IT_PURE) || (in->traits.flags & IT_LOAD)) &&
                     in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG && in->o[0].reg >= lo && in->o[0].reg < hi;
