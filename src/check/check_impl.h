@@ -393,10 +393,19 @@ static inline unsigned chk_iclass(const chk_insn *in) {
 
 /* the common case inline: the warp's current store event, one granule
  * that no MMA still in flight (for this warp) reads */
-static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
+/* (chk_smem_store_run: *last, the granule of the instruction's last lane that took the whole
+ * common case, UINT32_MAX none; a store inside it again only adds its bytes, nothing else of
+ * what that lane found having changed) */
+static inline void chk_smem_store_run(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n,
+                                      uint32_t *last) {
   chk_cta *k = w->k;
   unsigned wi = w->id;
   uint32_t e = k->last_ev[wi], g = off / GRAN, r;
+  if (g == *last && g == (off + n - 1) / GRAN) {
+    k->rg[g].wm |= (uint16_t)(((1u << (off % GRAN + n)) - 1) & ~((1u << (off % GRAN)) - 1));
+    return;
+  }
+  *last = UINT32_MAX;
   /* not when the warp holds followed values or shared memory does (sp_m): chk_smem_write marks the bytes */
   if (e && k->last_insn[wi] == (uint32_t)(in - k->code) && g == (off + n - 1) / GRAN && g < k->ngran &&
       !k->npois[wi] && !k->sp_m && (!(r = k->sm_r[g]) || chk_known(k, VC(k, k->vc, wi), &k->op[r]))) {
@@ -409,12 +418,17 @@ static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lan
       uint16_t m = (uint16_t)(((1u << (off % GRAN + n)) - 1) & ~((1u << (off % GRAN)) - 1));
       if (q->w == e) q->wm |= m;
       else q->w = e, q->wm = m;
+      *last = g;
       return;
     }
     chk_race(w, in, lane, off, n, true);
     return;
   }
   chk_smem_write(w, in, lane, off, n);
+}
+static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
+  uint32_t last = UINT32_MAX;
+  chk_smem_store_run(w, in, lane, off, n, &last);
 }
 /* after an instruction whose engine read never-written shared or Tensor
  * Memory (the counts in *g, reset here): smem-uninit-read /

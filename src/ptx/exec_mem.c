@@ -259,9 +259,10 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *src,
   tc5_smem *s = &w->cta->smem;
   chk_cta *k = w->cta->chk;
   if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask)) return false;
+  uint32_t last = UINT32_MAX; /* chk_smem_store_run's, through the lanes */
   PTX_LANES(mask, {
     uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
-    if (k) chk_smem_store(CHK_W(w), CHK_IN(w, in), (int)l, a, eb);
+    if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, a, eb, &last);
     ptx_mark_written(s, a, eb);
   });
   uint8_t *h = s->bytes;
