@@ -654,7 +654,13 @@ static PTX_EXEC(x_funary) {
   const uint64_t *a = PTX_R(w, in->o[1].reg);
   unsigned op = in->aux2;
   bool ftz = in->mods & F_FTZ;
-  if (in->type == PT_F32) {
+  if (in->type == PT_F32 && op <= U_NEG && !ftz) { /* the loop's abs/neg without .ftz: the bits, a NaN canonical */
+    uint32_t keep = op == U_ABS ? 0x7fffffffu : 0xffffffffu, flip = op == U_NEG ? 0x80000000u : 0;
+    PTX_LANES(mask, {
+      uint32_t u = (uint32_t)a[l];
+      d[l] = (u & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : (u & keep) ^ flip;
+    });
+  } else if (in->type == PT_F32) {
     WITH_ROUND(in->aux, PTX_LANES(mask, {
       float x = f32_of(a[l]), r;
       if (ftz) x = ftz32(x);
