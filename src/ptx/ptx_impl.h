@@ -235,7 +235,7 @@ typedef struct ptx_region {
   char name[64];
 } ptx_region;
 
-enum { PTX_UNI_RESULT = 1, PTX_UNI_GUARD = 2 };
+enum { PTX_UNI_RESULT = 1, PTX_UNI_GUARD = 2, PTX_UNI_COPY = 4 };
 typedef struct ptx_launch {
   const tc5_ptx_module *m;
   const ptx_func *f;
@@ -262,7 +262,8 @@ typedef struct ptx_launch {
   uint32_t *zero_regs, nzero;
   uint32_t *cta_consts, ncta_consts;
   /* per instruction: PTX_UNI_RESULT when its result is the same in every lane, PTX_UNI_GUARD
-   * when its guard is (run.c: uniform_pcs; NULL none) */
+   * when its guard is, PTX_UNI_COPY when its result is read in every lane (run.c: uniform_pcs;
+   * NULL none) */
   uint8_t *uni;
   uint64_t max_steps;
   /* the first error stops every worker */

@@ -79,12 +79,15 @@ static inline uint32_t lanes_true(const uint64_t *g) {
 }
 
 /* an instruction whose result is the same in every lane (L->uni: uniform_pcs): executed for
- * the mask's first lane, its destination copied to the others */
-static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
+ * the mask's first lane, its destination copied to the others when another instruction
+ * reads them (copy) */
+static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy) {
   unsigned f = (unsigned)__builtin_ctz(mask);
   int r = in->fn(w, in, 1u << f);
-  uint64_t *d = PTX_R(w, in->o[0].reg), v = d[f];
-  PTX_LANES(mask, d[l] = v);
+  if (copy) {
+    uint64_t *d = PTX_R(w, in->o[0].reg), v = d[f];
+    PTX_LANES(mask, d[l] = v);
+  }
   return r;
 }
 
@@ -175,7 +178,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
     } else if (uni && (uni[pc] & PTX_UNI_RESULT) && (mask & (mask - 1))) {
-      r = run_uniform(w, in, mask);
+      r = run_uniform(w, in, mask, !plain || (uni[pc] & PTX_UNI_COPY)); /* the timing model may read any lane */
     } else
       r = in->fn(w, in, mask);
     if (w->chk_pending) chk_after(CHK_W(w), CHK_IN(w, in));
@@ -404,7 +407,8 @@ static bool uniform_def(const tc5_ptx_module *m, const ptx_insn *in, const uint8
  * by a uniform predicate, no .func; otherwise NULL (none). The rest of the module's
  * instructions write their operand 0's registers (conservative: a source there only makes
  * fewer registers uniform). A flow-insensitive fixed point; returns flags per instruction
- * (malloc'd, indexed by pc: PTX_UNI_RESULT, PTX_UNI_GUARD its guard is uniform) or NULL. */
+ * (malloc'd, indexed by pc: PTX_UNI_RESULT, PTX_UNI_GUARD its guard is uniform, PTX_UNI_COPY its
+ * result is read in every lane) or NULL. */
 static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, uint32_t hi) {
   uint32_t W = hi - lo, first = f->first, n = f->count;
   if (!n || !W || first + n > m->ncode) return NULL;
@@ -449,6 +453,26 @@ static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t
     if (in->guard != PTX_NOREG && UNI(in->guard)) pcs[pc] |= PTX_UNI_GUARD;
     any |= pcs[pc] != 0;
   }
+  /* the lanes of a warp never part, so such an instruction reads the first live lane of its
+   * sources, a uniform guard's too: a uniform result that no other instruction reads needs no
+   * copy in the other lanes (u now: 1, read in every lane somewhere) */
+  memset(u, 0, W);
+  for (uint32_t pc = first; pc < first + n && any; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    if (pcs[pc] & PTX_UNI_RESULT) continue;
+    if (in->guard != PTX_NOREG && in->guard >= lo && in->guard < hi && !(pcs[pc] & PTX_UNI_GUARD)) u[in->guard - lo] = 1;
+    for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
+      const ptx_opnd *o = &in->o[k];
+      if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG) continue;
+      uint32_t x[2] = {o->reg, o->reg2};
+      for (unsigned e = 0; e < 2; e++)
+        if (x[e] >= lo && x[e] < hi) u[x[e] - lo] = 1;
+      for (unsigned e = 0; o->kind == PO_VEC && e < o->n && o->vec + e < m->nvregs; e++)
+        if (m->vregs[o->vec + e] >= lo && m->vregs[o->vec + e] < hi) u[m->vregs[o->vec + e] - lo] = 1;
+    }
+  }
+  for (uint32_t pc = first; pc < first + n && any; pc++)
+    if ((pcs[pc] & PTX_UNI_RESULT) && u[m->code[pc].o[0].reg - lo]) pcs[pc] |= PTX_UNI_COPY;
 #undef UNI
   free(u);
   if (!any) free(pcs), pcs = NULL;
