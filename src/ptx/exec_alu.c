@@ -281,6 +281,7 @@ static int dec_carry(dctx *d, const char *op, bool cin, bool cc) {
   if (cin) in->mods |= M_CIN;
   if (cc) in->mods |= M_COUT;
   in->fn = x_carry;
+  in->flags |= PF_LANE_STATE;
   return TC5_OK;
 }
 PTX_DEC(dec_addc) {

@@ -99,6 +99,7 @@ enum {
   PF_FLUSH_ALL = 1u << 6,  /* needs every operation of the cluster complete (tcgen05.dealloc) */
   PF_GROUP = 1u << 7,      /* with PF_LATE: a commit_group (the group's end in the FIFO); with
                               PF_FLUSH_WARP: a wait_group N (operand o[0]) for the groups of kind in->aux2 */
+  PF_LANE_STATE = 1u << 8, /* reads or writes a thread's state besides its registers (CC.CF: add.cc, addc...) */
 };
 enum { PTX_GROUP_CP_ASYNC = 1, PTX_GROUP_BULK = 2 };
 

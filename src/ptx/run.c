@@ -379,7 +379,7 @@ static bool uniform_def(const tc5_ptx_module *m, const ptx_insn *in, const uint8
   const insn_traits *t = &in->traits;
   bool load_param = (t->flags & IT_LOAD) && t->group == IG_MEM && in->space == PS_PARAM &&
                     !(t->flags & (IT_ATOMIC | IT_ASYNC | IT_COLLECTIVE | IT_CP_ASYNC));
-  if (!(t->flags & (IT_PURE | IT_SELECT)) && !load_param) return false;
+  if ((!(t->flags & (IT_PURE | IT_SELECT)) && !load_param) || (in->flags & PF_LANE_STATE)) return false;
   if (in->o[0].kind != PO_REG || in->o[0].reg2 != PTX_NOREG || (in->guard != PTX_NOREG && !UNI(in->guard))) return false;
   for (unsigned k = 1; k < PTX_MAX_OPS; k++) {
     const ptx_opnd *o = &in->o[k];
@@ -398,8 +398,8 @@ static bool uniform_def(const tc5_ptx_module *m, const ptx_insn *in, const uint8
 /* Which instructions of entry f compute one value for every lane of the warp (issue 50, size:
  * a grid's address arithmetic from %ctaid and the parameters): run_warp executes them for the
  * first lane of the mask and copies its result to the others (run_uniform). A register is
- * warp-uniform when every instruction that writes it is register-pure (IT_PURE, IT_SELECT) or
- * an ld.param, unguarded or guarded by a uniform predicate, of one destination, and reads
+ * warp-uniform when every instruction that writes it is register-pure (IT_PURE, IT_SELECT; no
+ * other state of the thread, as the carry flag, PF_LANE_STATE) or an ld.param, unguarded or guarded by a uniform predicate, of one destination, and reads
  * only uniform registers (the constants but the thread's place and lane masks; no special
  * register read when executed); its first value, 0, is the same in every lane (what a CTA
  * after a worker's first left there is never read: read_first). That holds only while the
@@ -454,13 +454,14 @@ static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t
     any |= pcs[pc] != 0;
   }
   /* the lanes of a warp never part, so such an instruction reads the first live lane of its
-   * sources, a uniform guard's too: a uniform result that no other instruction reads needs no
-   * copy in the other lanes (u now: 1, read in every lane somewhere) */
+   * sources: a uniform result that no other instruction reads needs no copy in the other lanes
+   * (u now: 1, read in every lane somewhere). The checker reads every lane of a guard and of a
+   * selp's predicate (check.c executed, chk_after): those are copied */
   memset(u, 0, W);
   for (uint32_t pc = first; pc < first + n && any; pc++) {
     const ptx_insn *in = &m->code[pc];
-    if (pcs[pc] & PTX_UNI_RESULT) continue;
-    if (in->guard != PTX_NOREG && in->guard >= lo && in->guard < hi && !(pcs[pc] & PTX_UNI_GUARD)) u[in->guard - lo] = 1;
+    if (in->guard != PTX_NOREG && in->guard >= lo && in->guard < hi) u[in->guard - lo] = 1;
+    if ((pcs[pc] & PTX_UNI_RESULT) && !(in->traits.flags & IT_SELECT)) continue;
     for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
       const ptx_opnd *o = &in->o[k];
       if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG) continue;
