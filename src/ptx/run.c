@@ -272,20 +272,31 @@ static void reg_window(const tc5_ptx_module *m, const ptx_func *f, uint32_t *lo,
 
 static bool sreg_per_lane(unsigned which);
 
+/* whether in, when it runs, writes operand 0's registers in every lane of its mask (read_first's
+ * definitions): unguarded, register-pure or a plain ld, into one register or (an ld's, a mov's
+ * parts) into each of a vector's */
+static bool first_writes(const ptx_insn *in) {
+  const insn_traits *t = &in->traits;
+  if (in->guard != PTX_NOREG || !(t->flags & (IT_PURE | IT_LOAD))) return false;
+  if (in->o[0].kind == PO_REG) return in->o[0].reg2 == PTX_NOREG;
+  return in->o[0].kind == PO_VEC && ((t->flags & IT_LOAD) || t->group == IG_MOVE);
+}
+
 /* Which registers of the window [lo, hi) a thread of entry f may read before it wrote
  * them (issue 50, size: a CTA's set-up zeroes only those after a worker's first CTA; the
  * others are written before any read, so what the previous CTA left there is never seen).
  * A must-analysis over the entry's control flow, per thread (a thread runs the instructions
  * on its own path in order, whatever the warp's divergence): a register is written on entry
- * to pc when every path from the entry writes it; an instruction writes operand 0's register
- * when it is unguarded and register-pure (IT_PURE) or a plain ld, of one register; any other
+ * to pc when every path from the entry writes it; an instruction writes operand 0's registers
+ * when it is unguarded and register-pure (IT_PURE) or a plain ld (first_writes); any other
  * mention of a register (sources, guards, addresses, a store's value, a pair's or vector's
  * parts) reads it. Only kernels of instructions whose lanes read their own registers
  * (register-pure, selects and moves, plain ld/st, bra/ret/exit, barriers, fences, hints) and
- * no .func, no 128-bit register: otherwise false (every register zeroed, as before).
+ * no .func, no 128-bit register; warp-level ones too when warp_ok): otherwise false (every
+ * register zeroed, as before).
  * *zero (malloc'd, *nzero) lists the registers to zero; the constants are defined at entry. */
-static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, uint32_t hi, uint32_t **zero,
-                       uint32_t *nzero) {
+static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, uint32_t hi, bool warp_ok,
+                       uint32_t **zero, uint32_t *nzero) {
   *zero = NULL, *nzero = 0;
   uint32_t W = hi - lo, n = f->count, first = f->first;
   if (!n || first + n > m->ncode || (uint64_t)(n + 2) * W > (1u << 24)) return false;
@@ -301,6 +312,9 @@ static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, 
               (t->group == IG_MEM && !(t->flags & (IT_COLLECTIVE | IT_ASYNC | IT_ATOMIC | IT_CP_ASYNC))) ||
               (t->group == IG_CONTROL && (in->nops == 0 || (in->nops == 1 && in->o[0].kind == PO_LABEL &&
                                                              in->o[0].imm >= first && in->o[0].imm < first + n)));
+    /* warp-level instructions (shfl, vote, redux...) read other lanes' registers: only when those
+     * lanes ran the same path (warp_ok: the lanes of a warp never part, every warp whole) */
+    if (warp_ok && t->group == IG_WARP) continue;
     if (!ok || (t->flags & IT_COLLECTIVE && t->group != IG_BARRIER)) return false;
   }
   size_t words = (W + 63) / 64;
@@ -324,9 +338,11 @@ static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, 
       const ptx_insn *in = &m->code[first + i];
       uint64_t *out = def + (size_t)(n + 1) * words;
       memcpy(out, def + (size_t)i * words, words * 8);
-      bool writes = in->guard == PTX_NOREG && ((in->traits.flags & IT_PURE) || (in->traits.flags & IT_LOAD)) &&
-                    in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG && in->o[0].reg >= lo && in->o[0].reg < hi;
-      if (writes) out[(in->o[0].reg - lo) / 64] |= 1ull << ((in->o[0].reg - lo) % 64);
+      const ptx_opnd *o0 = &in->o[0];
+      for (unsigned e = 0; first_writes(in) && e < (o0->kind == PO_VEC ? o0->n : 1u); e++) {
+        uint32_t x = o0->kind == PO_VEC ? (o0->vec + e < m->nvregs ? m->vregs[o0->vec + e] : PTX_NOREG) : o0->reg;
+        if (x >= lo && x < hi) out[(x - lo) / 64] |= 1ull << ((x - lo) % 64);
+      }
       uint32_t succ[2] = {i + 1, UINT32_MAX}; /* the next one always (an extra edge only defines less) */
       if (in->traits.group == IG_CONTROL && in->nops == 1) succ[1] = (uint32_t)in->o[0].imm - first;
       for (unsigned s = 0; s < 2; s++) {
@@ -342,8 +358,7 @@ static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, 
     for (uint32_t i = 0; i < n; i++) {
       const ptx_insn *in = &m->code[first + i];
       const uint64_t *d = def + (size_t)i * words;
-      bool writes = in->guard == PTX_NOREG && ((in->traits.flags & IT_PURE) || (in->traits.flags & IT_LOAD)) &&
-                    in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG;
+      bool writes = first_writes(in);
 #define READS(x)                                                               \
   do {                                                                         \
     uint32_t x__ = (x);                                                        \
@@ -408,9 +423,10 @@ static bool uniform_def(const tc5_ptx_module *m, const ptx_insn *in, const uint8
  * instructions write their operand 0's registers (conservative: a source there only makes
  * fewer registers uniform). A flow-insensitive fixed point; returns flags per instruction
  * (malloc'd, indexed by pc: PTX_UNI_RESULT, PTX_UNI_GUARD its guard is uniform, PTX_UNI_COPY its
- * result is read in every lane) or NULL. */
-static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, uint32_t hi) {
+ * result is read in every lane) or NULL; *one_path: the analysis found no divergence. */
+static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, uint32_t hi, bool *one_path) {
   uint32_t W = hi - lo, first = f->first, n = f->count;
+  *one_path = false;
   if (!n || !W || first + n > m->ncode) return NULL;
   for (unsigned g = 0; g < m->nfuncs; g++)
     if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return NULL;
@@ -476,6 +492,7 @@ static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t
     if ((pcs[pc] & PTX_UNI_RESULT) && u[m->code[pc].o[0].reg - lo]) pcs[pc] |= PTX_UNI_COPY;
 #undef UNI
   free(u);
+  *one_path = !diverge;
   if (!any) free(pcs), pcs = NULL;
   return pcs;
 }
@@ -1404,7 +1421,9 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   add_region(&L, next, m->global_bytes, L.globals, "module variables");
   L.max_steps = cfg->max_steps ? cfg->max_steps : (1ull << 34);
   reg_window(m, L.f, &L.reg_lo, &L.reg_hi);
-  if (read_first(m, L.f, L.reg_lo, L.reg_hi, &L.zero_regs, &L.nzero)) {
+  bool one_path;
+  L.uni = uniform_pcs(m, L.f, L.reg_lo, L.reg_hi, &one_path);
+  if (read_first(m, L.f, L.reg_lo, L.reg_hi, one_path && L.threads_per_cta % 32 == 0, &L.zero_regs, &L.nzero)) {
     L.cta_consts = malloc((m->nconsts ? m->nconsts : 1) * sizeof *L.cta_consts);
     for (uint32_t j = 0; L.cta_consts && j < m->nconsts; j++)
       if (m->consts[j].reg >= L.reg_lo && m->consts[j].reg < L.reg_hi && const_per_cta(&m->consts[j]))
@@ -1412,7 +1431,6 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
     if (!L.cta_consts) free(L.zero_regs), L.zero_regs = NULL; /* every CTA in full, as before */
   }
   L.tmem_used = tmem_used(m);
-  L.uni = uniform_pcs(m, L.f, L.reg_lo, L.reg_hi);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
   /* workers */
