@@ -53,8 +53,6 @@ out=$(cd "$out" && pwd)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 case $suite in liger|flaggems) ;; *) echo "gpu/peer_whole.sh: suite $suite: liger or flaggems" >&2; exit 2;; esac
 export CUDA_VISIBLE_DEVICES= PYTHONUNBUFFERED=1
-# one host thread a process (tc5's launches, PyTorch's CPU operators): the chunk processes share the cores
-export TC5_THREADS=${TC5_THREADS:-1} OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 venv=${TC5_PEER_VENV:-/tmp/tc5-peer-venv}
 work=${TC5_PEER_WORK:-/tmp/tc5-peer-$suite}
 cpus=${TC5_PEER_CPUS:-}
@@ -151,6 +149,9 @@ EOF
 cat "$out/env.txt"
 
 # --- the suite ---
+# one host thread a process (tc5's launches, PyTorch's CPU operators): the chunk processes share the cores (set
+# here, after the build and the checks: nproc counts OMP_NUM_THREADS)
+export TC5_THREADS=${TC5_THREADS:-1} OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 cd "$repo"
 if [ "$suite" = liger ]; then
   src_args=(--sdist "${TC5_LIGER_SDIST:?TC5_LIGER_SDIST: liger_kernel-0.8.5.tar.gz}")
