@@ -231,6 +231,30 @@ KNOWN = [
     # (9.7.16.10.5) requires the same lane alignment for A and D there; tc5 refuses; no B200 to try it on
     (r"test_sparse_mla_ops\.py::", "Triton 3.5's kernel: tcgen05.mma with A in Tensor Memory at another lane "
      "alignment than D (M = 64), which the PTX ISA forbids (9.7.16.10.5); not tried on a B200", r"same lane alignment"),
+    # the whole-suite run (w51, tests/data/flaggems/whole_results.tsv): FlagGems' kernels that access memory past
+    # their buffers, as written in the 5.0.2 wheel; tc5's bounds check names the access when the address falls
+    # outside every live buffer (so which parametrisations fail depends on where the host's allocator put the
+    # tensors); on a GPU the access lands in the caching allocator's rounding (512 bytes) or a neighbour, unnoticed.
+    # vdot (ops/vdot.py:97): vdot_kernel_complex stores 2 floats a program (out_ptr + 2 * pid, + 1) into
+    # partial_real_sums, which has grid_size elements, not 2 * grid_size
+    (r"test_vdot\.py::test_vdot\[", "FlagGems: vdot_kernel_complex stores two floats a program into a buffer of one "
+     "a program (ops/vdot.py:97: a store past the buffer's end on any device)", r"BoundsError"),
+    # kron (ops/kron.py:209): calculate_batch_indices_kernel stores 2 indices for every one of its
+    # cdiv(batch, 256) x 256 offsets, with no mask, into batch_indices of 2 * batch elements
+    (r"test_kron\.py::test_kron\[", "FlagGems: calculate_batch_indices_kernel stores with no mask past its buffer "
+     "whenever the batch is not a multiple of 256 (ops/kron.py:209: on any device)",
+     r"BoundsError"),
+    # argmin (ops/argmin.py:88): argmin_kernel_opt_k1 loads BLOCK_M x BLOCK_N tiles with mask=True (none), past
+    # the input's end when N is not a multiple of BLOCK_N
+    (r"test_argmin\.py::test_accuracy_argmin\[", "FlagGems: argmin_kernel_opt_k1 loads its tiles with mask=True, "
+     "past the input's end (ops/argmin.py:88: on any device)", r"BoundsError"),
+    # integer floor_divide and remainder: the test's reference (a // b, torch.remainder on the "cuda" tensors) runs
+    # PyTorch's CPU kernel under tc5.device (no FlagGems kernel is registered for the reference's call), which raises
+    # ZeroDivisionError on a zero divisor (random int16 at 1024 x 1024 holds some); CUDA's kernel returns a value
+    # (the test replaces zeros only for TO_CPU). tc5's device identity: open, a known limit (docs/fidelity.md)
+    (r"test_(floor_divide|remainder)\.py::test_\w+\[", "tc5 (device identity, open): the test's reference runs "
+     "PyTorch's CPU integer division, which raises ZeroDivisionError on a zero divisor where CUDA's returns a value",
+     r"ZeroDivisionError"),
 ]
 
 
