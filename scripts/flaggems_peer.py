@@ -255,6 +255,15 @@ KNOWN = [
     (r"test_(floor_divide|remainder)\.py::test_\w+\[", "tc5 (device identity, open): the test's reference runs "
      "PyTorch's CPU integer division, which raises ZeroDivisionError on a zero divisor where CUDA's returns a value",
      r"ZeroDivisionError"),
+    # addcdiv in float16 and bfloat16 at the larger shapes: the shim's torch.randn(device="cuda") is PyTorch's CPU
+    # normal, whose float16 and bfloat16 draws hold exact zeros (about 0.07 % and 0.6 %; CUDA's, drawn in float and
+    # rounded, none): where t1 and t2 are both 0, FlagGems' kernel on tc5 and the float64 reference both give NaN
+    # (0/0), which the test's assert_close(equal_nan=False) rejects; no other element is outside the tolerance
+    # (tests/python/peer/probe_flaggems_addcdiv.py, tests/data/flaggems/probe_addcdiv_whole.txt)
+    (r"test_addcdiv\.py::test_addcdiv\[dtype[02]-", "tc5 (device identity, open): the shim's randn is PyTorch's "
+     "CPU normal, whose float16/bfloat16 draws hold exact zeros; 0/0 is NaN on both sides (FlagGems on tc5 and the "
+     "float64 reference agree), which assert_close(equal_nan=False) rejects; CUDA's draws have no zeros",
+     r"not close"),
 ]
 
 
