@@ -212,7 +212,8 @@ KNOWN = [
      "FlagGems: a shift of 0 or k = 0 returns before any launch (no kernel on any device)", NO_LAUNCH),
     # the test draws its parameters at random when its module is imported: the ids differ per collection,
     # and the selected id is not collected again in the chunk's process
-    (r"test_diagonal_backward\.py::|test_diag_embed\.py::", "test: its parameters are drawn at random at import (the case's id is not "
+    (r"test_diagonal_backward\.py::|test_diag_embed\.py::|test_slice_scatter\.py::test_slice_scatter\[",
+     "test: its parameters are drawn at random at import (the case's id is not "
      "collected again)", r"before the case reported"),
     # contiguous: the test returns at once when shape[0] <= 2 (SPECIAL_SHAPES' first, (1,))
     (r"test_contiguous\.py::test_accuracy_contiguous\[dtype\d+-shape0\]", "test: returns at once for this "
