@@ -13,7 +13,8 @@
 #   TC5_PEER_CPUS       taskset CPU list for the suite (default: all)
 #   TC5_PEER_CHUNK      cases a pytest process (default 16)
 #   TC5_PEER_BUDGET     wall seconds for this whole command (default 0: no deadline); the harness's
-#                       --deadline is what is left after the build, less 25 s for writing the results
+#                       --deadline is what is left after the build, less 40 s for the chunks' stop (SIGINT:
+#                       the cases a chunk finished are kept, the rest not run) and for writing the results
 #   TC5_PEER_RESUME     a work.tar.xz of an earlier call (OUTDIR/work.tar.xz): its finished chunks are
 #                       kept (the same ids file, the same chunk size) and the rest run
 #   TC5_PEER_IDS        the cases (a file of node ids; default: the suite's collection, written to
@@ -26,6 +27,10 @@
 #   TC5_PEER_PKG        a tc5-site.tar.xz of an earlier call (OUTDIR/tc5-site.tar.xz): tc5 installed
 #                       from it instead of built (the same checkout, the same machine image)
 #   TC5_PEER_CPU_LIMIT  CPU seconds a case (default 120: the harness's per-case limit)
+#   TC5_THREADS, OMP_NUM_THREADS  host threads a chunk process (default 1 each: the processes share the cores)
+#   TC5_PEER_VENV, TC5_PEER_WORK  the virtual environment and the work directory (default /tmp/tc5-peer-venv,
+#                       /tmp/tc5-peer-SUITE): the two suites can run at the same time on one machine with two
+#                       environments (the second with TC5_PEER_PKG of the first: flag_gems stays out of Liger's)
 #   TC5_LIGER_SDIST     liger_kernel-0.8.5.tar.gz (peer-liger; its SHA-256 is checked by liger_peer.py)
 #   TC5_FLAGGEMS_TESTS  a tar of FlagGems' tests/ at the pin (peer-flaggems; git archive PIN tests,
 #                       xz or gz; its manifest is checked by flaggems_peer.py)
@@ -122,7 +127,7 @@ from importlib.metadata import entry_points
 print("triton.backends entry points:", sorted(e.name + "=" + e.value for e in entry_points(group="triton.backends")))
 EOF
   # Triton reads a kernel's source from its file
-  cat > /tmp/tc5-peer-check.py <<'EOF'
+  cat > /tmp/tc5-peer-check-$suite.py <<'EOF'
 import torch, triton, tc5, tc5.triton
 import triton.language as tl
 print("tc5", tc5.__file__)
@@ -139,11 +144,14 @@ add[(1,)](x, y, 100, B=128)
 print("a Triton kernel on tc5:", bool((y == x + 1).all()), "x.device", x.device, "is_cuda", x.is_cuda,
       "launches", tc5.triton.launches())
 EOF
-  TC5_TRITON=1 TC5_TRITON_TORCH_CUDA=1 "$py" /tmp/tc5-peer-check.py
+  TC5_TRITON=1 TC5_TRITON_TORCH_CUDA=1 "$py" /tmp/tc5-peer-check-$suite.py
 } >> "$out/env.txt" 2>&1
 cat "$out/env.txt"
 
 # --- the suite ---
+# one host thread a process (tc5's launches, PyTorch's CPU operators): the chunk processes share the cores (set
+# here, after the build and the checks: nproc counts OMP_NUM_THREADS)
+export TC5_THREADS=${TC5_THREADS:-1} OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 cd "$repo"
 if [ "$suite" = liger ]; then
   src_args=(--sdist "${TC5_LIGER_SDIST:?TC5_LIGER_SDIST: liger_kernel-0.8.5.tar.gz}")
@@ -183,7 +191,7 @@ fi
 
 budget=${TC5_PEER_BUDGET:-0}
 dl=()
-if [ "$budget" -gt 0 ]; then dl=(--deadline $(( budget - ($(date +%s) - T0) - 25 ))); fi
+if [ "$budget" -gt 0 ]; then dl=(--deadline $(( budget - ($(date +%s) - T0) - 40 ))); fi
 # the groups: one harness run (the ids, TC5_PEER_CHUNK, TC5_PEER_JOBS), or TC5_PEER_GROUPS's, all at the same time
 groups=${TC5_PEER_GROUPS:-$out/groups.txt}
 [ -n "${TC5_PEER_GROUPS:-}" ] || echo "$ids $chunk $jobs" > "$groups"
@@ -204,7 +212,7 @@ echo "suite rc=$rc at $(( $(date +%s) - T0 )) s" | tee -a "$out/env.txt"
 for ((g = 0; g < k; g++)); do
   "$py" scripts/${suite}_peer.py --from-work "$work/g$g" --out "$out/g$g.tsv" >> "$out/run$g.log" 2>&1
 done
-cat > /tmp/tc5-peer-merge.py <<'PYEOF'
+cat > /tmp/tc5-peer-merge-$suite.py <<'PYEOF'
 import os, sys
 order = {l.strip(): n for n, l in enumerate(open(sys.argv[1])) if l.strip()}
 for ext in (".tsv", ".cost.tsv"):
@@ -219,7 +227,7 @@ for ext in (".tsv", ".cost.tsv"):
     with open(sys.argv[2][:-4] + ext, "w") as fh:
         fh.writelines(list(dict.fromkeys(head)) + rows)
 PYEOF
-"$py" /tmp/tc5-peer-merge.py "$ids" "$out/whole_results.tsv" "$out"/g[0-9]*.tsv >> "$out/run.log" 2>&1
+"$py" /tmp/tc5-peer-merge-$suite.py "$ids" "$out/whole_results.tsv" "$out"/g[0-9]*.tsv >> "$out/run.log" 2>&1
 "$py" scripts/${suite}_peer.py --triage-only "$out/whole_results.tsv" >> "$out/run.log" 2>&1
 (cd "$work" && tar cJf "$out/work.tar.xz" ids.txt $(ls -d g*/chunk* | grep -E '/chunk[0-9]+\.(txt|xml|dropped)$'))
 (cd "$work" && tar cJf "$out/logs.tar.xz" $(ls -d g*/chunk* | grep -E '/chunk[0-9]+\.log$'))

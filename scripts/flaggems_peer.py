@@ -212,7 +212,8 @@ KNOWN = [
      "FlagGems: a shift of 0 or k = 0 returns before any launch (no kernel on any device)", NO_LAUNCH),
     # the test draws its parameters at random when its module is imported: the ids differ per collection,
     # and the selected id is not collected again in the chunk's process
-    (r"test_diagonal_backward\.py::|test_diag_embed\.py::", "test: its parameters are drawn at random at import (the case's id is not "
+    (r"test_diagonal_backward\.py::|test_diag_embed\.py::|test_slice_scatter\.py::test_slice_scatter\[",
+     "test: its parameters are drawn at random at import (the case's id is not "
      "collected again)", r"before the case reported"),
     # contiguous: the test returns at once when shape[0] <= 2 (SPECIAL_SHAPES' first, (1,))
     (r"test_contiguous\.py::test_accuracy_contiguous\[dtype\d+-shape0\]", "test: returns at once for this "
@@ -231,6 +232,60 @@ KNOWN = [
     # (9.7.16.10.5) requires the same lane alignment for A and D there; tc5 refuses; no B200 to try it on
     (r"test_sparse_mla_ops\.py::", "Triton 3.5's kernel: tcgen05.mma with A in Tensor Memory at another lane "
      "alignment than D (M = 64), which the PTX ISA forbids (9.7.16.10.5); not tried on a B200", r"same lane alignment"),
+    # the whole-suite run (w51, tests/data/flaggems/whole_results.tsv): FlagGems' kernels that access memory past
+    # their buffers, as written in the 5.0.2 wheel; tc5's bounds check names the access when the address falls
+    # outside every live buffer (so which parametrisations fail depends on where the host's allocator put the
+    # tensors); on a GPU the access lands in the caching allocator's rounding (512 bytes) or a neighbour, unnoticed.
+    # vdot (ops/vdot.py:97): vdot_kernel_complex stores 2 floats a program (out_ptr + 2 * pid, + 1) into
+    # partial_real_sums, which has grid_size elements, not 2 * grid_size
+    (r"test_vdot\.py::test_vdot\[", "FlagGems: vdot_kernel_complex stores two floats a program into a buffer of one "
+     "a program (ops/vdot.py:97: a store past the buffer's end on any device)", r"BoundsError"),
+    # kron (ops/kron.py:209): calculate_batch_indices_kernel stores 2 indices for every one of its
+    # cdiv(batch, 256) x 256 offsets, with no mask, into batch_indices of 2 * batch elements
+    (r"test_kron\.py::test_kron\[", "FlagGems: calculate_batch_indices_kernel stores with no mask past its buffer "
+     "whenever the batch is not a multiple of 256 (ops/kron.py:209: on any device)",
+     r"BoundsError"),
+    # argmin (ops/argmin.py:88): argmin_kernel_opt_k1 loads BLOCK_M x BLOCK_N tiles with mask=True (none), past
+    # the input's end when N is not a multiple of BLOCK_N
+    (r"test_argmin\.py::test_accuracy_argmin\[", "FlagGems: argmin_kernel_opt_k1 loads its tiles with mask=True, "
+     "past the input's end (ops/argmin.py:88: on any device)", r"BoundsError"),
+    # integer floor_divide and remainder: the test's reference (a // b, torch.remainder on the "cuda" tensors) runs
+    # PyTorch's CPU kernel under tc5.device (no FlagGems kernel is registered for the reference's call), which raises
+    # ZeroDivisionError on a zero divisor (random int16 at 1024 x 1024 holds some); CUDA's kernel returns a value
+    # (the test replaces zeros only for TO_CPU). tc5's device identity: open, a known limit (docs/fidelity.md)
+    (r"test_(floor_divide|remainder)\.py::test_\w+\[", "tc5 (device identity, open): the test's reference runs "
+     "PyTorch's CPU integer division, which raises ZeroDivisionError on a zero divisor where CUDA's returns a value",
+     r"ZeroDivisionError"),
+    # addcdiv in float16 and bfloat16 at the larger shapes: the shim's torch.randn(device="cuda") is PyTorch's CPU
+    # normal, whose float16 and bfloat16 draws hold exact zeros (about 0.07 % and 0.6 %; CUDA's, drawn in float and
+    # rounded, none): where t1 and t2 are both 0, FlagGems' kernel on tc5 and the float64 reference both give NaN
+    # (0/0), which the test's assert_close(equal_nan=False) rejects; no other element is outside the tolerance
+    # (tests/python/peer/probe_flaggems_addcdiv.py, tests/data/flaggems/probe_addcdiv_whole.txt)
+    # diag of a matrix whose requested diagonal lies outside it (UT_SHAPES_2D's one-row matrices, shapes 9-12, for
+    # diagonal -1 and -2; its one-column ones, 9, 13 and 17, for 1 and 2): FlagGems' diag_2d_to_1d returns
+    # torch.empty(0) before any launch (ops/diag.py: diag_len <= 0)
+    (r"test_diag\.py::test_diag\[\w+-(-[12]-shape(9|1[0-2])|[12]-shape(9|13|17))\]", "FlagGems: the diagonal lies "
+     "outside the matrix, an empty output returned before any launch (no kernel on any device)", NO_LAUNCH),
+    # sum over a dimension of an input with a 0 in its shape (INCLUDE_0_SHAPES, shapes 3-5): FlagGems' sum_dim
+    # returns its zeros or empty result before any launch (ops/sum.py: inp.numel() == 0)
+    (r"test_sum\.py::test_sum_dim\[\w+-[01]-(True|False)-shape[345]\]", "FlagGems: an empty input (a 0 in its "
+     "shape), its result returned before any launch (no kernel on any device)", NO_LAUNCH),
+    # x.to(dtype): float32 to float32 (dtype1) is x itself, no copy; to a complex dtype (test_to_dtype's dtype7-8,
+    # test_to_copy_dtype_cast's target_dtype4-5: complex32, complex64) FlagGems' to_copy redispatches to PyTorch's
+    # kernel (ops/to.py: "Triton does not support complex dtypes; fall back to PyTorch")
+    (r"test_to_copy\.py::test_to_dtype\[dtype[178]-|test_to_copy\.py::test_to_copy_dtype_cast\[target_dtype[45]-",
+     "FlagGems: a complex target falls back to PyTorch's kernel, and x.to(its own dtype) is x (no kernel on any "
+     "device)", NO_LAUNCH),
+    # conj_physical of a real tensor: FlagGems returns its input (ops/conj_physical.py: not input.is_complex())
+    (r"test_conj_physical\.py::test_conj_physical\[\w+-False-", "FlagGems: conj_physical of a real tensor returns "
+     "its input before any launch (no kernel on any device)", NO_LAUNCH),
+    # softmax of (1, 0, 128, 512) (SHAPES' fourth): FlagGems returns before any launch (ops/softmax.py: numel() == 0)
+    (r"test_softmax\.py::test_softmax\[(True|False)-[01]-\w+-shape3\]", "FlagGems: an empty input (a 0 in its "
+     "shape), its result returned before any launch (no kernel on any device)", NO_LAUNCH),
+    (r"test_addcdiv\.py::test_addcdiv\[dtype[02]-", "tc5 (device identity, open): the shim's randn is PyTorch's "
+     "CPU normal, whose float16/bfloat16 draws hold exact zeros; 0/0 is NaN on both sides (FlagGems on tc5 and the "
+     "float64 reference agree), which assert_close(equal_nan=False) rejects; CUDA's draws have no zeros",
+     r"not close"),
 ]
 
 

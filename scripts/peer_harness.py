@@ -48,6 +48,7 @@ import dataclasses
 import hashlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -252,6 +253,8 @@ def read_xml(xml, ids, returncode):
         except ET.ParseError:
             root = None
         for tc in (root.iter("testcase") if root is not None else ()):
+            if tc.get("classname") is None:
+                continue  # an interrupted session's entry of no case (pytest's junit XML after SIGINT)
             nodeid = by_junit.get((tc.get("classname"), tc.get("name")),
                                   tc.get("classname").replace(".", "/") + ".py::" + tc.get("name"))
             outcome, msg, launches, cost = "passed", "", None, {}
@@ -292,8 +295,14 @@ def _pytest(py, work, env, ids, xml, log, timeout=None, extra=()):
         try:
             return p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+            # the deadline: SIGINT first (pytest stops at the running case and writes the junit XML of the cases
+            # it finished: the local engine keeps them), then, after INTERRUPT_GRACE seconds, SIGKILL
+            p.send_signal(signal.SIGINT)
+            try:
+                p.wait(timeout=INTERRUPT_GRACE)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
             return None
 
 
@@ -384,10 +393,15 @@ def run_xdist(suite: Suite, ids, *, python, work, jobs):
     return read_xml(xml, ids, rc)
 
 
+INTERRUPT_GRACE = 10  # seconds a pytest process has, after the deadline's SIGINT, to write its junit XML
+SALVAGED = "# salvaged: the cases below were not reached by the deadline; chunkK.txt lists the cases kept"
+
+
 def run_chunk(py, work, env, ids, k, deadline=None):
     """the local engine's chunk k: its results; None when the deadline
     (time.time()) came first (the chunk is dropped: a later run with the
-    same --work runs it, and reuses the chunks that finished)"""
+    same --work runs it, and reuses the chunks that finished; the cases
+    it finished before the deadline are kept for --from-work)"""
     sel = os.path.join(work, f"chunk{k}.txt")
     xml = os.path.join(work, f"chunk{k}.xml")
     dropped = os.path.join(work, f"chunk{k}.dropped")  # stopped by the deadline: not run (for --from-work)
@@ -402,7 +416,17 @@ def run_chunk(py, work, env, ids, k, deadline=None):
     rc = _pytest(py, work, env, ids, part, os.path.join(work, f"chunk{k}.log"),
                  timeout=None if deadline is None else max(1.0, deadline - time.time()))
     if rc is None:
-        open(dropped, "w").close()
+        # stopped by the deadline: the cases pytest finished before the interrupt are kept (chunkK.txt and
+        # chunkK.xml become theirs; chunkK.dropped lists the rest, after the line SALVAGED), the rest are not run
+        rows = read_xml(part, ids, "interrupted") if os.path.exists(part) else {}
+        done = [i for i in ids if i in rows and rows[i][0] != "crashed" and "KeyboardInterrupt" not in rows[i][1]]
+        with open(dropped, "w") as fh:
+            if done:
+                fh.write("\n".join([SALVAGED] + [i for i in ids if i not in done]))
+        if done:
+            with open(sel, "w") as fh:
+                fh.write("\n".join(done))
+            os.replace(part, xml)
         return None
     if os.path.exists(dropped):
         os.remove(dropped)
@@ -438,9 +462,13 @@ def from_work(work):
     chunks = sorted(int(f[5:-4]) for f in os.listdir(work) if re.fullmatch(r"chunk\d+\.txt", f))
     for k in chunks:
         ids = open(os.path.join(work, f"chunk{k}.txt")).read().split("\n")
-        if os.path.exists(os.path.join(work, f"chunk{k}.dropped")):
-            dropped += len(ids)  # stopped by --deadline: not run (not a crash)
-            continue
+        dp = os.path.join(work, f"chunk{k}.dropped")
+        if os.path.exists(dp):
+            rest = open(dp).read().split("\n")
+            if rest[0] != SALVAGED:
+                dropped += len(ids)  # stopped by --deadline: not run (not a crash)
+                continue
+            dropped += len(rest) - 1  # stopped by --deadline after the cases of chunkK.txt (kept)
         order += ids
         rows.update(read_xml(os.path.join(work, f"chunk{k}.xml"), ids, "unknown"))
     return {i: rows[i] for i in order}, dropped

@@ -9,6 +9,7 @@ most of it)."""
 import importlib.util
 import pathlib
 import sys
+import time
 
 import pytest
 
@@ -242,3 +243,36 @@ def test_retriage_recomputes_causes(tmp_path):
     assert lines[2].split("\t")[3:] == ["SystemError: AST constructor recursion depth mismatch (before=48, after=44)", "28"]
     assert lines[3] == "tests/test_x.py::test_y\tpassed\t\t\t3"
     assert counts == {"failed": 1, "passed": 1}
+
+
+# the local engine's deadline (w51): pytest gets SIGINT, and the cases it finished before it are kept (chunkK.txt
+# and chunkK.xml become theirs, chunkK.dropped lists the rest): --from-work reports them, the rest are not run
+SLOW = b'''
+import time
+
+import pytest
+
+
+@pytest.mark.parametrize("i", range(4))
+def test_quick(i):
+    pass
+
+
+@pytest.mark.parametrize("i", range(2))
+def test_slow(i):
+    time.sleep(60)
+'''
+
+
+def test_deadline_keeps_finished_cases(tmp_path):
+    suite = H.Suite(name="synthetic", title="a synthetic suite", files={"test_d.py": SLOW}, tests=["test_d.py"],
+                    env={"TC5_TRITON": None}, causes=[("other", r"")])
+    ids = ids_of(suite, tmp_path)
+    work = str(tmp_path / "w")
+    t = time.time()
+    assert H.run(suite, ids, engine="local", work=work, jobs=1, chunk=len(ids), deadline=8) is None
+    assert time.time() - t < 8 + H.INTERRUPT_GRACE + 5  # stopped by SIGINT, not by the 60 s sleep
+    rows, dropped = H.from_work(work)
+    assert list(rows) == [f"test_d.py::test_quick[{i}]" for i in range(4)]
+    assert all(v[0] == "passed" for v in rows.values())
+    assert dropped == 2

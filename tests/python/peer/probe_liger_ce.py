@@ -15,6 +15,10 @@ empty conftest.py there (l50g: then "Liger on the GPU", and the reference is CUD
 upstream gradient g: the exact gradient is c * (softmax(x) - onehot), c the upstream gradient the
 loss's backward receives, bf16(3 * g), the same for both sides); each test starts from the
 suite's autouse set_seed(42) (test/conftest.py), as these do.
+w51: `weight` (B T sum|none) and `notlast` (B T sum) take the shape too, for the whole suite's other cases;
+`zloss B T IGNORE_INDEX LSE_SQUARE_SCALE LABEL_SMOOTHING RETURN_Z_LOSS` is
+::test_correctness_with_z_loss_with_other_params_once[LS-IGN-sum-RET-LSS-1.0-dtype1-1e-08-1e-06-B-T-32000] (float32,
+the test's CrossEntropyWithZLoss, backward of the loss; rtol 1e-6): the exact gradient by float64 autograd, as `params`.
 u50 (the whole suite's shapes): `plain` and `ignore` take B T REDUCTION [IGNORE_INDEX] after the mode
 (default 2 4096 sum, ignore index 2): `none` backward-s ones per row, the same gradient as `sum`;
 `params B T IGNORE_INDEX LSE_SQUARE_SCALE LABEL_SMOOTHING SOFTCAP` is ::test_correctness_not_last_layer_
@@ -43,12 +47,18 @@ def sha(t):
 
 B, T, V, scalar, dtype, atol, rtol = 2, 4096, 32000, 1.0, torch.bfloat16, 1e-8, 5e-2
 red = "sum"
-if which in ("plain", "ignore") and len(sys.argv) >= 5:  # u50: the whole suite's other shapes and reductions
+if which in ("plain", "ignore", "weight", "notlast") and len(sys.argv) >= 5:  # u50, w51: the whole suite's shapes
     B, T, red = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    if which == "notlast" and red != "sum":
+        sys.exit("probe_liger_ce.py notlast: reduction sum only (none scales each row by its own upstream gradient)")
 if which == "params":  # u50: float32, softcap, z-loss, label smoothing (sum)
     B, T = int(sys.argv[2]), int(sys.argv[3])
     ign, lss, ls, cap = int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]), float(sys.argv[7])
     dtype, rtol = torch.float32, 1e-5
+if which == "zloss":  # w51: float32, z-loss, label smoothing (sum), no soft cap
+    B, T = int(sys.argv[2]), int(sys.argv[3])
+    ign, lss, ls, ret = int(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]), sys.argv[7] == "True"
+    dtype, rtol, cap = torch.float32, 1e-6, None
 if which == "fwd":  # u50: float16 mean, forward only
     dtype, atol, rtol, red = torch.float16, 1e-2, 1e-2, "mean"
 if which in ("plain", "fwd"):  # _test_correctness_once, _test_correctness_with_forward_only
@@ -63,8 +73,8 @@ elif which == "weight":  # test_correctness_with_weight_once, then _test_correct
     set_seed(42)
     ign = -100
     weight = torch.rand(V, device="cuda", dtype=dtype)
-    liger = LigerCrossEntropyLoss(weight=weight, reduction="sum")
-    torch_ce = CrossEntropyLoss(weight=weight, reduction="sum")
+    liger = LigerCrossEntropyLoss(weight=weight, reduction=red)  # none: backward with ones, the sum's gradient
+    torch_ce = CrossEntropyLoss(weight=weight, reduction=red)
     torch.manual_seed(0)
     x = torch.randn(B * T, V, device="cuda", dtype=dtype) * scalar
     target = torch.randint(0, V, (B * T,), device="cuda", dtype=torch.long)
@@ -84,6 +94,19 @@ elif which == "params":  # _test_correctness_not_last_layer_with_other_params_on
                                   softcap=cap)
     zl = CrossEntropyWithZLoss(reduction=red, ignore_index=ign, lse_square_scale=lss, label_smoothing=ls)
     torch_ce = lambda t, y: zl(cap * torch.tanh(t.to(torch.float32) / cap), y).to(dtype)  # noqa: E731
+    x = torch.randn(B * T, V, device="cuda", dtype=dtype) * scalar
+    target = torch.randint(0, V, (B * T,), device="cuda", dtype=torch.long)
+    n = torch.randint(1, B * T // 2, (1,)).item()
+    target[torch.randperm(B * T)[:n]] = ign
+elif which == "zloss":  # _test_correctness_with_z_loss_with_other_params_once (it seeds 0 itself)
+    from test.transformers.test_cross_entropy import CrossEntropyWithZLoss
+    torch.manual_seed(0)
+    zl = CrossEntropyWithZLoss(lse_square_scale=lss, return_z_loss=ret, label_smoothing=ls, ignore_index=ign,
+                               reduction=red, dtype=dtype)
+    lce = LigerCrossEntropyLoss(lse_square_scale=lss, return_z_loss=ret, label_smoothing=ls, ignore_index=ign,
+                                reduction=red)
+    torch_ce = (lambda t, y: zl(t, y)[0]) if ret else zl  # noqa: E731  (the loss; the test's backward is its)
+    liger = (lambda t, y: lce(t, y).loss) if ret else lce  # noqa: E731
     x = torch.randn(B * T, V, device="cuda", dtype=dtype) * scalar
     target = torch.randint(0, V, (B * T,), device="cuda", dtype=torch.long)
     n = torch.randint(1, B * T // 2, (1,)).item()
@@ -136,9 +159,9 @@ for r0 in range(0, B * T, 512):
     xs = x[r0:r0 + 512].double()
     t = target[r0:r0 + 512]
     keep = t != ign
-    if which == "params":  # the reference's function in float64, differentiated by autograd (sum: rows apart)
+    if which in ("params", "zloss"):  # the reference's function in float64, differentiated by autograd (sum: rows apart)
         xg = xs.clone().requires_grad_(True)
-        z = cap * torch.tanh(xg / cap)
+        z = cap * torch.tanh(xg / cap) if cap else xg
         ce = torch.nn.functional.cross_entropy(z, t, reduction="sum", label_smoothing=ls, ignore_index=ign)
         lse = torch.logsumexp(z, dim=-1)
         rowloss = ce + torch.where(keep, lss * lse ** 2, 0.0).sum()
