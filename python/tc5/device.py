@@ -94,13 +94,15 @@ def _python_keys_back():
     never called it again (no library kernel reached for the rest of the process). The shim's TorchFunctionMode asks
     answer() first on every torch call, so the keys are back before the call dispatches"""
     global _py_keys
-    import torch
-    C = torch._C
     if _py_keys is None:
-        _py_keys = (C.DispatchKey.Python, C.DispatchKey.PythonTLSSnapshot)
-    if not C._dispatch_tls_is_dispatch_key_included(_py_keys[0]) and C._len_torch_dispatch_stack():
-        for k in _py_keys:
-            C._dispatch_tls_set_dispatch_key_included(k, True)
+        import torch
+        C = torch._C
+        _py_keys = (C.DispatchKey.Python, C.DispatchKey.PythonTLSSnapshot, C._dispatch_tls_is_dispatch_key_included,
+                    C._len_torch_dispatch_stack, C._dispatch_tls_set_dispatch_key_included)
+    python, snapshot, included, stack_len, include = _py_keys
+    if not included(python) and stack_len():
+        include(python, True)
+        include(snapshot, True)
 
 
 _torch_own: frozenset = frozenset()  # torch.library's registrations when the mode began (PyTorch's own)
