@@ -128,6 +128,11 @@
 #   gpu/run.sh reduce-compile [OUTDIR]  torch.compile's Triton sum against the eager CUDA sum of the same 64 float32
 #                               values (gpu/reduce_compile_probe.py: Liger TVD's losses as tc5 computes them, 200
 #                               seeded vectors): OUTDIR/reduce_compile_h200.tsv (tests/data/device_reduce/ keeps it)
+#   gpu/run.sh intdiv [OUTDIR]  PyTorch's CUDA integer division where the CPU's refuses (gpu/intdiv_probe.py: floor_divide,
+#                               //, remainder, %, fmod, div(rounding_mode=trunc|floor) of int8/16/32/64 and uint8 by 0,
+#                               by -1 of the minimum, by a tensor, a 0-d tensor, a Python int, in place):
+#                               OUTDIR/intdiv_cuda.tsv, env_cuda.txt (Python and PyTorch only, no tc5 built;
+#                               `python gpu/intdiv_probe.py OUTDIR --device cpu` is the CPU's answers, anywhere)
 #   gpu/run.sh liger [OUTDIR]   Liger-Kernel 0.8.5's tests that fail on tc5 (tests/data/liger/h200_ids.txt),
 #                               natively with the installed PyTorch and Triton, from the release's sdist
 #                               (TC5_LIGER_SDIST, SHA-256 checked; gpu/liger_h200.sh): OUTDIR/h200_verdicts.tsv,
@@ -175,6 +180,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exi
 # Liger's tests natively: Python only, no tc5 built
 if [ "$what" = liger ]; then exec sh gpu/liger_h200.sh "$out"; fi
 if [ "$what" = reduce ]; then exec "${PYTHON:-python3}" gpu/reduce_probe.py "$out"; fi
+if [ "$what" = intdiv ]; then exec "${PYTHON:-python3}" gpu/intdiv_probe.py "$out"; fi
 if [ "$what" = reduce-compile ]; then exec "${PYTHON:-python3}" gpu/reduce_compile_probe.py "$out"; fi
 mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel

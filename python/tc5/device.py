@@ -68,6 +68,8 @@ def answer(func, args):
             _impls_seen = n
             if cuda_kernels():
                 enter_dispatch(now=True)
+    if _mode is not None:
+        _python_keys_back()
     a = _answers.get(func)
     if a is None or not args:
         return NOT_MINE
@@ -76,6 +78,31 @@ def answer(func, args):
     if not isinstance(t, torch.Tensor) or t.is_meta:
         return NOT_MINE
     return a(t)
+
+
+_py_keys = None
+
+
+def _python_keys_back():
+    """the Python dispatch keys put back in this thread's local include set where its dispatch-mode stack holds modes
+    and the set lost them. PyTorch includes Python and PythonTLSSnapshot when a mode is pushed on an empty stack
+    (TorchDispatchModeTLS::push_non_infra_mode_onto_stack) and drops them when the last is popped: the stack and the
+    keys go together. A guard that restores the whole local set when it ends (torch.inference_mode(): c10's
+    InferenceMode keeps the set it found and puts it back) breaks that when the device's mode was first entered
+    inside it (lazily: at the first torch call after a library's first CUDA registration, which FlagGems' test_quant
+    cases make under @torch.inference_mode()): the mode stayed on the stack, the keys were gone, and the dispatcher
+    never called it again (no library kernel reached for the rest of the process). The shim's TorchFunctionMode asks
+    answer() first on every torch call, so the keys are back before the call dispatches"""
+    global _py_keys
+    if _py_keys is None:
+        import torch
+        C = torch._C
+        _py_keys = (C.DispatchKey.Python, C.DispatchKey.PythonTLSSnapshot, C._dispatch_tls_is_dispatch_key_included,
+                    C._len_torch_dispatch_stack, C._dispatch_tls_set_dispatch_key_included)
+    python, snapshot, included, stack_len, include = _py_keys
+    if not included(python) and stack_len():
+        include(python, True)
+        include(snapshot, True)
 
 
 _torch_own: frozenset = frozenset()  # torch.library's registrations when the mode began (PyTorch's own)

@@ -1483,7 +1483,7 @@ def torch_cuda_shim():
         and zeros_like made as empty and zeroed once in the aligned memory (not zeroed, then copied),
         empty's contents not copied (undefined; where deterministic algorithms fill uninitialised
         memory, copied as before); any other factory, or one with requires_grad: itself, copied"""
-        if kwargs.get("requires_grad"):
+        if kwargs.get("requires_grad") or library_factory(func):
             return func, None
         if func is torch.zeros and "out" not in kwargs and "names" not in kwargs:
             return torch.empty, "zero"
@@ -1494,6 +1494,16 @@ def torch_cuda_shim():
                 and getattr(getattr(torch.utils, "deterministic", None), "fill_uninitialized_memory", True)):
             return func, "none"
         return func, None
+
+    fast_factories = {torch.zeros: "zeros", torch.zeros_like: "zeros_like"}  # the ones fresh_factory makes otherwise
+
+    def library_factory(func):
+        """whether a library registered a CUDA kernel (torch.library, tc5.device) for the ATen factory that fresh_factory
+        would make otherwise (zeros as empty + a zeroing): the factory itself is called, and reaches that kernel
+        through the dispatch mode, as on a GPU (FlagGems registers zeros and zeros_like). empty and empty_like are
+        called as themselves, so a library's kernel for them is reached either way"""
+        op = fast_factories.get(func)
+        return op is not None and _device.library_kernel(op)
 
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):

@@ -487,3 +487,68 @@ def test_user_dispatch_mode_inside_the_device():
         print("modes ok")
     """)
     assert "modes ok" in out
+
+
+def test_library_kernels_reached_after_inference_mode():
+    # the device's dispatch mode entered for the first time inside torch.inference_mode() (FlagGems' test_quant.py
+    # cases are @torch.inference_mode() and register their kernels inside): the guard's exit restores the thread's
+    # local dispatch-key set, without the Python keys the mode's push included; the mode stayed on the stack and no
+    # library kernel was reached for the rest of the process (w51: 74 FlagGems cases ran with no kernel launched)
+    out = run("""
+        lib = torch.library.Library("aten", "IMPL")
+        calls = []
+        lib.impl("neg", lambda t: calls.append(1) or torch.zeros_like(t) - t, "CUDA")
+
+        @torch.inference_mode()
+        def first_use():
+            x = torch.ones(3, device="cuda")  # the first torch call after the registration: the mode is entered here
+            assert torch.equal(-x, torch.full((3,), -1.0)) and calls == [1], calls
+        first_use()
+        x = torch.ones(3, device="cuda")
+        assert torch.equal(-x, torch.full((3,), -1.0)) and calls == [1, 1], calls
+        with torch.inference_mode():
+            assert torch.equal(-x, torch.full((3,), -1.0)) and calls == [1, 1, 1], calls
+        K = torch._C.DispatchKey  # what any guard restoring a whole local set entered before the mode's push does
+        for k in (K.Python, K.PythonTLSSnapshot):
+            torch._C._dispatch_tls_set_dispatch_key_included(k, False)
+        assert torch.equal(-x, torch.full((3,), -1.0)) and calls == [1, 1, 1, 1], calls
+        print("inference ok")
+    """)
+    assert "inference ok" in out
+
+
+def test_library_factory_kernels_reached():
+    # torch.zeros/zeros_like for "cuda" are made by the shim as empty + one zeroing in aligned memory (fresh_factory,
+    # for speed); where a library registered the factory for CUDA (FlagGems: zeros, zeros_like, ones, full...) the
+    # factory reaches its kernel, as on a GPU (w51: FlagGems' 48 test_zeros cases launched nothing)
+    out = run("""
+        lib = torch.library.Library("aten", "IMPL")
+        calls = []
+
+        def zeros(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+            calls.append("zeros")
+            return torch.full(size, 0.0, dtype=dtype)
+
+        def zeros_like(t, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+            calls.append("zeros_like")
+            return torch.full(t.shape, 0.0, dtype=dtype or t.dtype)
+
+        def empty(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+            calls.append("empty")
+            return torch.full(size, 7.0, dtype=dtype)
+
+        lib.impl("zeros", zeros, "CUDA")
+        z = torch.zeros(1000, device="cuda")
+        assert calls == ["zeros"] and z.is_cuda and torch.equal(z, torch.full((1000,), 0.0)), calls
+        assert z.data_ptr() % 512 == 0  # the shim's alignment kept
+        lib.impl("zeros_like", zeros_like, "CUDA")
+        assert torch.equal(torch.zeros_like(z, device="cuda"), z) and calls == ["zeros", "zeros_like"], calls
+        lib.impl("empty.memory_format", empty, "CUDA")
+        e = torch.empty(5, device="cuda")
+        assert calls[-1] == "empty" and e.shape == (5,), calls
+        n = len(calls)
+        o = torch.ones(4, device="cuda")  # no library kernel: the CPU's
+        assert torch.equal(o, torch.ones(4)) and len(calls) == n
+        print("factories ok")
+    """)
+    assert "factories ok" in out
