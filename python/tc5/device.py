@@ -162,9 +162,52 @@ def _make_mode():
                 mine = routed[func] = key if key in impls and key not in _torch_own else ""
             if mine and ("device" in kwargs or _has_tensor(args) or _has_tensor(kwargs)):
                 return _call_cuda_kernel(func, mine, cuda_key, args, kwargs)
+            if _composite_explicit(func) and (_has_tensor(args) or _has_tensor(kwargs)):
+                return _composite_as_on_cuda(func, args, kwargs)
             return func(*args, **kwargs)  # no tensor (only Python numbers: the CPU's kernel on a GPU too)
 
     return CudaDispatch
+
+
+_composite_ops: dict = {}  # OpOverload -> whether it is _composite_explicit's
+
+
+def _composite_explicit(func) -> bool:
+    """whether func's kernel on a GPU is its CompositeExplicitAutograd one (no CUDA kernel of its own, and the
+    CPU's none either: the CPU runs the same composite), e.g. aten::clone (at::native::clone: empty_like, then
+    copy_ through the dispatcher); not a view or alias, which launches nothing on a GPU"""
+    r = _composite_ops.get(func)
+    if r is None:
+        import torch
+        has = torch._C._dispatch_has_kernel_for_dispatch_key
+        qual = func.name()
+        r = _composite_ops[func] = (has(qual, "CompositeExplicitAutograd") and not has(qual, "CUDA")
+                                    and not has(qual, "CPU")
+                                    # a view or alias (detach, expand...): no kernel on a GPU
+                                    and not any(a.alias_info is not None for a in func._schema.returns))
+    return r
+
+
+def _composite_as_on_cuda(func, args, kwargs):
+    """a composite operator (_composite_explicit) as a GPU runs it: its body makes ATen calls through the
+    dispatcher, and on a GPU those reach the CUDA kernels, a library's among them (FlagGems' roll and flip of one
+    element return x.clone(), whose copy_ is FlagGems' kernel: one launch on a GPU). PyTorch pops the dispatch mode
+    while __torch_dispatch__ handles a call, so func(*args) ran the composite with the mode off and its inner calls
+    took PyTorch's CPU kernels (r52x: 60 FlagGems cases launched nothing). The composite is called below the Python
+    key (redispatch to the CPU's entry, which is the composite) with the mode on again, so its inner calls come to
+    the mode as on a GPU they come to the dispatcher"""
+    import torch
+    from torch.utils._python_dispatch import _pop_mode, _push_mode
+    active = _tls.__dict__.setdefault("composites", [])  # this thread's composites running, outermost first
+    if func in active:  # the composite calls itself (other arguments): PyTorch's kernel, as the mode off ran it
+        return func(*args, **kwargs)
+    active.append(func)
+    _push_mode(_mode)
+    try:
+        return func.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CPU), *args, **kwargs)
+    finally:
+        _pop_mode()
+        active.pop()
 
 
 def _has_tensor(x) -> bool:

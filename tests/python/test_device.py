@@ -552,3 +552,33 @@ def test_library_factory_kernels_reached():
         print("factories ok")
     """)
     assert "factories ok" in out
+
+
+def test_composite_operators_reach_library_kernels():
+    # an operator whose GPU kernel is its CompositeExplicitAutograd one (aten::clone: empty_like, then copy_ through
+    # the dispatcher) reaches, inside it, the kernels a library registered for CUDA, as on a GPU: FlagGems' roll and
+    # flip of one element return x.clone(), one launch of FlagGems' copy_ on a GPU (r52x: 60 FlagGems cases ran
+    # with no kernel launched, the composite's copy_ taken by PyTorch's CPU kernel)
+    out = run("""
+        lib = torch.library.Library("aten", "IMPL")
+        calls = []
+
+        def copy_(dst, src, non_blocking=False):
+            calls.append("copy_")
+            with torch.utils._python_dispatch._disable_current_modes():
+                return torch.ops.aten.copy_.default(dst, src)
+
+        lib.impl("copy_", copy_, "CUDA")
+        x = torch.arange(6.0, device="cuda").reshape(2, 3)
+        calls.clear()
+        y = x.clone()
+        assert calls == ["copy_"] and y.is_cuda and torch.equal(y, torch.arange(6.0).reshape(2, 3)), calls
+        assert y.data_ptr() != x.data_ptr()
+        calls.clear()
+        z = x.t().contiguous()  # contiguous of a transposed tensor: clone, its copy_ the library's
+        assert calls == ["copy_"] and torch.equal(z, torch.arange(6.0).reshape(2, 3).t()), calls
+        calls.clear()
+        assert torch.equal(x.expand(2, 2, 3)[1], x) and calls == [], calls  # a composite of views only: no copy
+        print("composites ok")
+    """)
+    assert "composites ok" in out
