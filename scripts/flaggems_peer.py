@@ -169,10 +169,8 @@ KNOWN = [
     (r"test_flash_attention\.py::|test_scaled_dot_product_attention\.py::", "tc5 (device identity): the test's "
      "reference calls PyTorch's CUDA-only _flash_attention_forward in a form tc5 does not define (FlashAttention-2's "
      "dropout, variable-length batches, ALiBi...; refused by name)", r"SdpaRefused"),
-    # flip of a one-element tensor (POINTWISE_SHAPES () and (1,), made 2-d): no dimension longer than 1 to flip,
-    # and FlagGems' flip returns A.clone() before any launch
-    (r"test_flip\.py::test_flip\w*\[dims\d-dtype\d+-shape[01]\]", "FlagGems: a one-element flip is a clone, "
-     "returned before any launch (no kernel on any device)", NO_LAUNCH),
+    # (a one-element flip returns A.clone(): FlagGems' copy_, one launch, on a GPU and on tc5 since c52, session 8;
+    # the rule that called it "no kernel on any device" is gone)
     # empty inputs and outputs FlagGems returns before any launch (flag_gems/ops of the 5.0.2 wheel): _is_all_true
     # of an empty tensor (torch.tensor(True)), index of an empty input, logspace with 0 steps, pointwise_dynamic's
     # generated wrappers when num_tasks == 0 (cosh and log10 of a (0,) tensor, the zero-sized-task tests; probed:
@@ -206,10 +204,10 @@ KNOWN = [
     # FlagGems' copy_ through the nested dispatch: 1 launch); which branch runs is the random mask's
     (r"test_masked_fill\.py::test_masked_fill_?\[value0-[\d.]+-dtype\d-shape0\]", "test: a 0-d input with a random "
      "mask whose branch launches no kernel (FlagGems' 0-d path: no kernel on any device)", NO_LAUNCH),
-    # roll of a 0-d tensor flattens it to one element, a shift modulo 1 is 0: FlagGems returns inp.clone(); topk with
-    # k = 0 returns two empty tensors before any kernel (flag_gems/ops/roll.py, topk.py)
-    (r"test_roll\.py::test_roll_flatten\[\d+-dtype\d-shape0\]|test_topk\.py::test_topk\[dtype\d-\w+-0-",
-     "FlagGems: a shift of 0 or k = 0 returns before any launch (no kernel on any device)", NO_LAUNCH),
+    # topk with k = 0 returns two empty tensors before any kernel (flag_gems/ops/topk.py); (a 0-d roll returns
+    # inp.clone(): FlagGems' copy_, one launch, on tc5 since c52, session 8: the roll half of this rule is gone)
+    (r"test_topk\.py::test_topk\[dtype\d-\w+-0-",
+     "FlagGems: k = 0 returns before any launch (no kernel on any device)", NO_LAUNCH),
     # the test draws its parameters at random when its module is imported: the ids differ per collection,
     # and the selected id is not collected again in the chunk's process
     (r"test_diagonal_backward\.py::|test_diag_embed\.py::|test_slice_scatter\.py::test_slice_scatter\[",
@@ -297,20 +295,17 @@ KNOWN = [
     # for CPU is called once by clone. The shim's dispatch mode runs an operator with no library kernel (clone) as
     # PyTorch's CPU kernel with the mode popped, so the copy_ inside it never reaches FlagGems: 0 launches. The
     # existing rules for the 0-d roll_flatten with a positive shift and the one-element flip (above) are the same case
-    (r"test_roll\.py::test_roll_flatten\[-\d+-dtype\d-shape0\]|test_roll\.py::test_roll_flatten\[-?\d+-dtype\d-shape1\]|"
-     r"test_roll\.py::test_roll_(single_dim|multi_dims)\[shifts_dims\d-dtype\d-shape1\]|"
-     r"test_flip\.py::test_flip\[dims2-dtype\d-shape2\]",
-     "tc5 (device identity, open): FlagGems returns x.clone() (a one-element roll, a flip of size-1 dims); on a GPU "
-     "PyTorch's clone calls copy_ through the dispatcher, FlagGems' copy_ kernel (1 launch); the shim runs the CPU's "
-     "clone with its dispatch mode off (0 launches)", NO_LAUNCH),
+    # Fixed in c52 (session 8): tc5.device runs such a composite (CompositeExplicitAutograd, no CUDA kernel of its
+    # own) below the Python key with its mode on, so the copy_ inside reaches FlagGems (the cases pass with a launch);
+    # the rule that named it tc5's and open is gone: a case of it not run again is "other", a regression.
     # masked_fill (out of place) of a 0-d input, value a 0-d tensor or 1024 (ops/masked_fill.py:33-38): a true mask
     # returns torch.tensor(value, device=...) (a host-to-device copy on a GPU, which FlagGems' copy_ hands to PyTorch
     # for two devices, ops/copy.py:25-26, 87-90: no FlagGems kernel on any device); a false mask returns inp.clone(),
-    # FlagGems' copy_ on a GPU as above (tc5's, open). Both branches launch 0 under the shim (probed); which one a
-    # case took is the test's random mask's (torch.randn(()) < threshold), not recorded
+    # FlagGems' copy_ on a GPU as above (reached on tc5 since c52: a launch). A case not run took the true mask
+    # (the test's random mask, torch.randn(()) < threshold)
     (r"test_masked_fill\.py::test_masked_fill\[(value1|1024)-[\d.]+-dtype\d-shape0\]", "FlagGems' 0-d masked_fill: "
-     "a true mask makes torch.tensor(value) (no kernel on any device); a false mask returns inp.clone(), FlagGems' "
-     "copy_ on a GPU (tc5 (device identity, open), as for clone); the branch is the random mask's", NO_LAUNCH),
+     "the test's random mask was true: torch.tensor(value) (no kernel on any device; a false mask returns inp.clone(), "
+     "FlagGems' copy_, a launch)", NO_LAUNCH),
     # masked_fill_ of a 0-d input with a false mask returns the input (ops/masked_fill.py:59-63); with a true mask,
     # inp[()] = value reaches FlagGems' copy_ (1 launch under the shim too: those cases passed with it)
     (r"test_masked_fill\.py::test_masked_fill_\[(value1|1024)-[\d.]+-dtype\d-shape0\]", "test: a 0-d input with a "
