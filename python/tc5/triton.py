@@ -1483,7 +1483,8 @@ def torch_cuda_shim():
         """(the factory to call, aligned's fill) for a "cuda" tensor factory (issue 50, speed): zeros
         and zeros_like made as empty and zeroed once in the aligned memory (not zeroed, then copied),
         empty's contents not copied (undefined; where deterministic algorithms fill uninitialised
-        memory, copied as before); any other factory, or one with requires_grad: itself, copied"""
+        memory, copied as before); a float16/bfloat16 randn or normal(mean, std, size): tc5.device_random's maker
+        (a float32 draw rounded once, as CUDA's); any other factory, or one with requires_grad: itself, copied"""
         normal = _device_random.factory(func, kwargs, _device.library_kernel)  # float16/bfloat16: CUDA's rounding
         if normal is not None:
             return normal, None
