@@ -208,8 +208,9 @@ def _normal_tensors(args, kwargs, library_kernel):
         op, like = "normal.Tensor_float", mean
     else:
         op, like = "normal.float_Tensor", std
-    if like.dtype not in _lows() or like.is_meta or like.layout != torch.strided or (mt and st and mean.dtype != std.dtype) \
-            or _steps_aside(op, library_kernel) or (not isinstance(std, torch.Tensor) and std < 0):
+    if like.dtype not in _lows() or like.is_meta or like.layout != torch.strided or \
+            (mt and st and mean.dtype != std.dtype) or _steps_aside(op, library_kernel) or \
+            (not isinstance(std, torch.Tensor) and std < 0):
         return NotImplemented
     gen = kwargs.get("generator")
     if mt and not st:
