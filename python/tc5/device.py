@@ -359,7 +359,13 @@ def torch_function(func, args, kwargs):
         if func not in device_reduce.functions():
             return NotImplemented
         return device_reduce.from_torch_function(func, args, kwargs, _mode, library_kernel)
+    if getattr(func, "__name__", None) in _normal_names:  # float16/bfloat16 normal draws: CUDA's rounding
+        from . import device_random
+        return device_random.from_torch_function(func, args, kwargs, library_kernel)
     return NotImplemented
+
+
+_normal_names = ("normal_", "randn_like", "normal")  # tc5.device_random's (it checks the function itself)
 
 
 _sdpa_funcs = None

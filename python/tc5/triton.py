@@ -43,6 +43,7 @@ import ml_dtypes
 import numpy as np
 
 from . import device as _device
+from . import device_random as _device_random
 from . import memory, run_ptx
 
 # Triton's pointer element types of the array types
@@ -1482,7 +1483,11 @@ def torch_cuda_shim():
         """(the factory to call, aligned's fill) for a "cuda" tensor factory (issue 50, speed): zeros
         and zeros_like made as empty and zeroed once in the aligned memory (not zeroed, then copied),
         empty's contents not copied (undefined; where deterministic algorithms fill uninitialised
-        memory, copied as before); any other factory, or one with requires_grad: itself, copied"""
+        memory, copied as before); a float16/bfloat16 randn or normal(mean, std, size): tc5.device_random's maker
+        (a float32 draw rounded once, as CUDA's); any other factory, or one with requires_grad: itself, copied"""
+        normal = _device_random.factory(func, kwargs, _device.library_kernel)  # float16/bfloat16: CUDA's rounding
+        if normal is not None:
+            return normal, None
         if kwargs.get("requires_grad") or library_factory(func):
             return func, None
         if func is torch.zeros and "out" not in kwargs and "names" not in kwargs:

@@ -582,3 +582,84 @@ def test_composite_operators_reach_library_kernels():
         print("composites ok")
     """)
     assert "composites ok" in out
+
+
+def test_reduced_precision_normal_draws_as_cuda():
+    # PyTorch 2.11's CPU normal draws float16/bfloat16 uniforms in the type (11 / 8 random bits) and makes each pair
+    # by Box-Muller in it: u = 0 gives a radius of 0, so about 1.5 x 2^-11 / 2^-8 of the draws are exact zeros;
+    # CUDA's normal_kernel draws in float and rounds once (none). The shim's "cuda" draws are now rounded as CUDA's
+    # (d52: FlagGems' addcdiv cases divided 0 by 0); float32 draws, seeds and generators behave as before. A PyTorch
+    # whose CPU kernel already draws in float (2.15) is left as it is: tc5.device_random reads its header, and the
+    # measured zeros must agree with what it read
+    out = run("""
+        from tc5 import device_random
+        in_type = device_random.cpu_normal_in_type()
+        n = 1 << 20
+        cpu = {}
+        for dt in (torch.float16, torch.bfloat16):
+            torch.manual_seed(1)
+            cpu[dt] = int((torch.randn(n, dtype=dt) == 0).sum())  # no device=: the CPU's, as asked
+            assert (cpu[dt] > (300 if dt == torch.float16 else 3000)) == in_type, (dt, cpu[dt], in_type)
+            x = torch.randn(n, dtype=dt, device="cuda")
+            assert x.dtype == dt and x.shape == (n,) and x.is_cuda and x.data_ptr() % 512 == 0
+            z = [int((x == 0).sum()), int((torch.randn(n // 4, 4, dtype=dt, device="cuda") == 0).sum()),
+                 int((torch.randn_like(x) == 0).sum()), int((torch.empty(n, dtype=dt).normal_() == 0).sum()),
+                 int((torch.nn.init.normal_(torch.empty(n, dtype=dt)) == 0).sum()),
+                 int((torch.normal(0.0, 1.0, size=(n,), dtype=dt, device="cuda") == 0).sum()),
+                 int((torch.normal(torch.zeros(n, dtype=dt), 1.0) == 0).sum()),
+                 int((torch.normal(torch.zeros(n, dtype=dt), torch.ones(n, dtype=dt)) == 0).sum()),
+                 int((torch.normal(0.0, torch.ones(n, dtype=dt)) == 0).sum())]
+            # the float32 CPU draw's own zeros (24-bit uniforms: about 1.5 x 2^-24 a draw, 0.1 in 2^20) remain
+            assert max(z) <= 4, (dt, z)
+            # the same seed or generator: the same values; float32 draws rounded once (where the shim draws them)
+            def ref(shape, mean=0.0, std=1.0, generator=None):
+                if in_type:
+                    return torch.empty(shape).normal_(mean, std, generator=generator).to(dt)
+                return torch.empty(shape, dtype=dt).normal_(mean, std, generator=generator)
+            torch.manual_seed(7)
+            a = torch.randn(1000, dtype=dt, device="cuda")
+            torch.manual_seed(7)
+            assert torch.equal(a, torch.randn(1000, dtype=dt, device="cuda"))
+            torch.manual_seed(7)
+            assert torch.equal(a, ref(1000))
+            g = torch.Generator(device="cuda").manual_seed(3)
+            b = torch.randn(50, 20, dtype=dt, device="cuda", generator=g)
+            g.manual_seed(3)
+            assert torch.equal(b, ref((50, 20), generator=g)) and b.shape == (50, 20)
+            g.manual_seed(3)
+            c = torch.empty(50, 20, dtype=dt, device="cuda").normal_(2.0, 3.0, generator=g)
+            g.manual_seed(3)
+            assert torch.equal(c, ref((50, 20), 2.0, 3.0, generator=g))
+            g.manual_seed(3)
+            c = torch.nn.init.normal_(torch.empty(1000, dtype=dt), 1.0, 2.0, generator=g)
+            g.manual_seed(3)
+            assert torch.equal(c, ref(1000, 1.0, 2.0, generator=g))
+            r = torch.randn(8, dtype=dt, device="cuda", requires_grad=True)
+            assert r.requires_grad and r.is_leaf and r.dtype == dt
+            m = torch.randn_like(torch.empty(3, 5, dtype=torch.float32), dtype=dt)
+            assert m.dtype == dt and m.shape == (3, 5)
+        torch.manual_seed(5)
+        f = torch.randn(4096, device="cuda")
+        torch.manual_seed(5)
+        assert f.dtype == torch.float32 and torch.equal(f, torch.randn(4096))  # float32: unchanged
+        print("normal ok", in_type, cpu)
+    """)
+    assert "normal ok" in out
+
+
+def test_reduced_precision_normal_steps_aside_for_a_library():
+    # where a library registered CUDA's randn / normal_ (FlagGems does), the draw is its kernel's, as on a GPU
+    out = run("""
+        lib = torch.library.Library("aten", "IMPL")
+        calls = []
+
+        def normal_(t, mean=0.0, std=1.0, *, generator=None):
+            calls.append("normal_")
+            return t.fill_(5.0)
+
+        lib.impl("normal_", normal_, "CUDA")
+        x = torch.empty(64, dtype=torch.float16, device="cuda").normal_()
+        assert calls == ["normal_"] and bool((x == 5).all()), calls
+        print("aside ok")
+    """)
+    assert "aside ok" in out
