@@ -280,10 +280,8 @@ KNOWN = [
     # softmax of (1, 0, 128, 512) (SHAPES' fourth): FlagGems returns before any launch (ops/softmax.py: numel() == 0)
     (r"test_softmax\.py::test_softmax\[(True|False)-[01]-\w+-shape3\]", "FlagGems: an empty input (a 0 in its "
      "shape), its result returned before any launch (no kernel on any device)", NO_LAUNCH),
-    (r"test_addcdiv\.py::test_addcdiv\[dtype[02]-", "tc5 (device identity, open): the shim's randn is PyTorch's "
-     "CPU normal, whose float16/bfloat16 draws hold exact zeros; 0/0 is NaN on both sides (FlagGems on tc5 and the "
-     "float64 reference agree), which assert_close(equal_nan=False) rejects; CUDA's draws have no zeros",
-     r"not close"),
+    # (test_addcdiv's float16/bfloat16 failures, 0/0 where the shim's CPU normal drew exact zeros: fixed in d52,
+    # session 8, tc5.device_random rounds the draws once from float32 as CUDA's normal_kernel; the rule is gone)
     # r52x (session 8): the whole run's last "not run / other" (80), each read in FlagGems 5.0.2's wheel and its tests
     # at PIN, one case of each reproduced locally (/work/venv-w50: torch 2.11, Triton 3.6; docs/fidelity.md).
     # FlagGems returns x.clone() for a one-element roll (ops/roll.py:49-51: shift % 1 == 0; the flatten case of a
