@@ -283,6 +283,13 @@ def read_xml(xml, ids, returncode):
     return res
 
 
+def _sigint_default():
+    """the chunk's SIGINT as the deadline needs it: a program started in the background by a non-interactive shell
+    (`cmd &`: CI's runner, nohup jobs) inherits SIGINT ignored, and Python then installs no KeyboardInterrupt
+    handler, so the deadline's SIGINT did nothing and the SIGKILL after it lost the finished cases' junit XML"""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _pytest(py, work, env, ids, xml, log, timeout=None, extra=()):
     """one pytest process over the ids; its return code, or None when timeout (seconds) came first"""
     sel = xml + ".select"
@@ -291,7 +298,8 @@ def _pytest(py, work, env, ids, xml, log, timeout=None, extra=()):
     with open(log, "w") as fh:
         p = subprocess.Popen([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
                               f"--junitxml={xml}", *extra] + sorted({i.split("::", 1)[0] for i in ids}), cwd=work,
-                             env=dict(env, TC5_PEER_SELECT=sel), stdout=fh, stderr=subprocess.STDOUT)
+                             env=dict(env, TC5_PEER_SELECT=sel), stdout=fh, stderr=subprocess.STDOUT,
+                             preexec_fn=_sigint_default)
         try:
             return p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
