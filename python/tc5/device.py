@@ -197,16 +197,14 @@ def _composite_as_on_cuda(func, args, kwargs):
     key (redispatch to the CPU's entry, which is the composite) with the mode on again, so its inner calls come to
     the mode as on a GPU they come to the dispatcher"""
     import torch
-    from torch.utils._python_dispatch import _pop_mode, _push_mode
     active = _tls.__dict__.setdefault("composites", [])  # this thread's composites running, outermost first
     if func in active:  # the composite calls itself (other arguments): PyTorch's kernel, as the mode off ran it
         return func(*args, **kwargs)
     active.append(func)
-    _push_mode(_mode)
     try:
-        return func.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CPU), *args, **kwargs)
+        with as_cuda_kernel():  # the mode on again (PyTorch popped it for this call)
+            return func.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CPU), *args, **kwargs)
     finally:
-        _pop_mode()
         active.pop()
 
 
