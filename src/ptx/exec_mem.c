@@ -172,6 +172,31 @@ static inline bool rows_inside(const ptx_region *r, const uint64_t *base, int64_
   PTX_LANES(mask, ok &= (base[l] - b0 <= lim) & !((base[l] + (uint64_t)off) & (eb - 1)));
   return ok;
 }
+/* a whole mask's loads of eb bytes, lane l's at h + ((base[l] + add) & am), as ptx_ld_value
+ * gives each (its switch taken once for the mask, not per lane) */
+static inline void load_rows(uint64_t *d, const uint8_t *h, const uint64_t *base, uint64_t add, uint64_t am,
+                             unsigned eb, bool sgn, uint64_t rm, uint32_t mask) {
+#define AT(l) (h + ((base[l] + add) & am))
+  switch (eb) {
+  case 1: PTX_LANES(mask, d[l] = ptx_ld_value(AT(l), 1, sgn, rm)); break;
+  case 2: PTX_LANES(mask, d[l] = ptx_ld_value(AT(l), 2, sgn, rm)); break;
+  case 4: PTX_LANES(mask, d[l] = ptx_ld_value(AT(l), 4, sgn, rm)); break;
+  default: PTX_LANES(mask, d[l] = ptx_ld_value(AT(l), 8, sgn, rm)); break;
+  }
+#undef AT
+}
+/* a whole mask's stores of eb bytes, as load_rows's addresses, as ptx_st_value makes each */
+static inline void store_rows(uint8_t *h, const uint64_t *src, const uint64_t *base, uint64_t add, uint64_t am,
+                              unsigned eb, uint32_t mask) {
+#define AT(l) (h + ((base[l] + add) & am))
+  switch (eb) {
+  case 1: PTX_LANES(mask, ptx_st_value(AT(l), 1, src[l])); break;
+  case 2: PTX_LANES(mask, ptx_st_value(AT(l), 2, src[l])); break;
+  case 4: PTX_LANES(mask, ptx_st_value(AT(l), 4, src[l])); break;
+  default: PTX_LANES(mask, ptx_st_value(AT(l), 8, src[l])); break;
+  }
+#undef AT
+}
 /* ld.global of one register by the whole mask, fast: every lane's address inside one buffer
  * (rows_region), aligned, no store buffer nor late load (no seeded schedule's): what x_ld1's
  * loop gives each lane then, and the warp's buffers as it leaves them, with the element
@@ -183,14 +208,7 @@ static bool ld_global_rows(ptx_warp *w, uint64_t *d, const uint64_t *base, int64
   const ptx_region *r = mask && !w->sb_n ? rows_region(w, a0, &fresh) : NULL;
   if (!r || !rows_inside(r, base, off, eb, mask)) return false;
   if (fresh) remember_region(w, a0);
-  const uint8_t *h = r->host;
-  uint64_t b0 = r->base - (uint64_t)off, sx = sgn && eb < 8 ? 1ull << (8 * eb - 1) : 0; /* sign: (v ^ sx) - sx */
-  switch (eb) {
-  case 1: PTX_LANES(mask, d[l] = (((uint64_t)h[base[l] - b0] ^ sx) - sx) & rm); break;
-  case 2: PTX_LANES(mask, { uint16_t x; memcpy(&x, h + (base[l] - b0), 2); d[l] = (((uint64_t)x ^ sx) - sx) & rm; }); break;
-  case 4: PTX_LANES(mask, { uint32_t x; memcpy(&x, h + (base[l] - b0), 4); d[l] = (((uint64_t)x ^ sx) - sx) & rm; }); break;
-  default: PTX_LANES(mask, { uint64_t x; memcpy(&x, h + (base[l] - b0), 8); d[l] = x & rm; }); break;
-  }
+  load_rows(d, r->host, base, (uint64_t)off - r->base, ~0ull, eb, sgn, rm, mask);
   return true;
 }
 /* st.global of one register by the whole mask, fast: as ld_global_rows, for x_st1's loop
@@ -202,14 +220,7 @@ static bool st_global_rows(ptx_warp *w, const uint64_t *src, const uint64_t *bas
   const ptx_region *r = mask ? rows_region(w, a0, &fresh) : NULL;
   if (!r || !rows_inside(r, base, off, eb, mask)) return false;
   if (fresh) remember_region(w, a0);
-  uint8_t *h = r->host;
-  uint64_t b0 = r->base - (uint64_t)off;
-  switch (eb) {
-  case 1: PTX_LANES(mask, h[base[l] - b0] = (uint8_t)src[l]); break;
-  case 2: PTX_LANES(mask, { uint16_t x = (uint16_t)src[l]; memcpy(h + (base[l] - b0), &x, 2); }); break;
-  case 4: PTX_LANES(mask, { uint32_t x = (uint32_t)src[l]; memcpy(h + (base[l] - b0), &x, 4); }); break;
-  default: PTX_LANES(mask, memcpy(h + (base[l] - b0), &src[l], 8)); break;
-  }
+  store_rows(r->host, src, base, (uint64_t)off - r->base, ~0ull, eb, mask);
   return true;
 }
 /* whether every lane of mask accesses [base + off, + eb) of the CTA's shared memory past the
@@ -239,16 +250,7 @@ static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t 
         chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), eb);
       }
     });
-  const uint8_t *h = s->bytes;
-  uint64_t sx = sgn && eb < 8 ? 1ull << (8 * eb - 1) : 0; /* sign: (v ^ sx) - sx */
-#define AT(l) (h + (uint32_t)(base[l] + (uint64_t)off))
-  switch (eb) {
-  case 1: PTX_LANES(mask, d[l] = (((uint64_t)*AT(l) ^ sx) - sx) & rm); break;
-  case 2: PTX_LANES(mask, { uint16_t x; memcpy(&x, AT(l), 2); d[l] = (((uint64_t)x ^ sx) - sx) & rm; }); break;
-  case 4: PTX_LANES(mask, { uint32_t x; memcpy(&x, AT(l), 4); d[l] = (((uint64_t)x ^ sx) - sx) & rm; }); break;
-  default: PTX_LANES(mask, { uint64_t x; memcpy(&x, AT(l), 8); d[l] = x & rm; }); break;
-  }
-#undef AT
+  load_rows(d, s->bytes, base, (uint64_t)off, 0xffffffffu, eb, sgn, rm, mask); /* 32-bit shared addresses */
   return true;
 }
 /* st.shared of one register by the whole mask, fast: as ld_shared_rows, no seeded schedule
@@ -265,15 +267,7 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *src,
     if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, a, eb, &last);
     ptx_mark_written(s, a, eb);
   });
-  uint8_t *h = s->bytes;
-#define AT(l) (h + (uint32_t)(base[l] + (uint64_t)off))
-  switch (eb) {
-  case 1: PTX_LANES(mask, *AT(l) = (uint8_t)src[l]); break;
-  case 2: PTX_LANES(mask, { uint16_t x = (uint16_t)src[l]; memcpy(AT(l), &x, 2); }); break;
-  case 4: PTX_LANES(mask, { uint32_t x = (uint32_t)src[l]; memcpy(AT(l), &x, 4); }); break;
-  default: PTX_LANES(mask, memcpy(AT(l), &src[l], 8)); break;
-  }
-#undef AT
+  store_rows(s->bytes, src, base, (uint64_t)off, 0xffffffffu, eb, mask); /* 32-bit shared addresses */
   return true;
 }
 static PTX_EXEC(x_ld1) {
