@@ -391,6 +391,11 @@ static inline unsigned chk_iclass(const chk_insn *in) {
   return in->traits.flags & IT_STRONG ? 2 : in->traits.flags & IT_CP_ASYNC ? 3 : 1;
 }
 
+/* the bytes [off, off + n) of granule g as a mask of its 16 (off + n inside the granule or past it) */
+static inline uint16_t chk_gran_mask(uint32_t g, uint32_t off, uint32_t n) {
+  uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
+  return (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+}
 /* the common case inline: the warp's current store event, one granule
  * that no MMA still in flight (for this warp) reads */
 /* (chk_smem_store_run: *last, the granule of the instruction's last lane that took the whole
@@ -402,7 +407,7 @@ static inline void chk_smem_store_run(const chk_warp *w, const chk_insn *in, int
   unsigned wi = w->id;
   uint32_t e = k->last_ev[wi], g = off / GRAN, r;
   if (g == *last && g == (off + n - 1) / GRAN) {
-    k->rg[g].wm |= (uint16_t)(((1u << (off % GRAN + n)) - 1) & ~((1u << (off % GRAN)) - 1));
+    k->rg[g].wm |= chk_gran_mask(g, off, n);
     return;
   }
   *last = UINT32_MAX;
@@ -415,7 +420,7 @@ static inline void chk_smem_store_run(const chk_warp *w, const chk_insn *in, int
      * store (write after write is not reported) */
     struct chk_rg *q = &k->rg[g];
     if (!k->rg[g].busy && !(q->r[0] | q->r[1]) && chk_iclass(in) == 1) {
-      uint16_t m = (uint16_t)(((1u << (off % GRAN + n)) - 1) & ~((1u << (off % GRAN)) - 1));
+      uint16_t m = chk_gran_mask(g, off, n);
       if (q->w == e) q->wm |= m;
       else q->w = e, q->wm = m;
       *last = g;
@@ -435,11 +440,6 @@ static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lan
  * tmem-uninit-read, the run goes on (the bytes read were poison, 0xFF) */
 void chk_uninit_flush(const chk_warp *w, const chk_insn *in, tc5_uninit_log *g);
 void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
-/* the bytes [off, off + n) of granule g as a mask of its 16 (off + n inside the granule or past it) */
-static inline uint16_t chk_gran_mask(uint32_t g, uint32_t off, uint32_t n) {
-  uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
-  return (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
-}
 /* an earlier access x (of another warp, touching bytes xm of the granule)
  * that the access of warp wi (bytes m) is not ordered after */
 static inline bool chk_races(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
