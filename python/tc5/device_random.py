@@ -136,15 +136,11 @@ def _grad_leaf(t) -> bool:
 
 
 def _normal_(t, mean, std, generator, library_kernel):
+    import torch
     if not hasattr(t, "dtype") or t.dtype not in _lows() or _steps_aside("normal_", library_kernel) or \
-            _grad_leaf(t) or t.is_meta or t.layout is not _strided():
+            _grad_leaf(t) or t.is_meta or t.layout is not torch.strided:
         return NotImplemented
     return fill_as_cuda(t, mean, std, generator)
-
-
-def _strided():
-    import torch
-    return torch.strided
 
 
 def _arg(args, kwargs, i, name, default):
@@ -210,21 +206,17 @@ def _normal_tensors(args, kwargs, library_kernel):
         op, like = "normal.float_Tensor", std
     if like.dtype not in _lows() or like.is_meta or like.layout != torch.strided or \
             (mt and st and mean.dtype != std.dtype) or _steps_aside(op, library_kernel) or \
-            (not isinstance(std, torch.Tensor) and std < 0):
-        return NotImplemented
+            ((std < 0).any() if st else std < 0):
+        return NotImplemented  # a negative std: PyTorch's own check and message
     gen = kwargs.get("generator")
     if mt and not st:
         out = torch.empty_like(mean, memory_format=torch.contiguous_format)
         fill_as_cuda(out, 0.0, float(std), gen)
         return out.add_(mean)
     if st and not mt:
-        if (std < 0).any():
-            return NotImplemented  # PyTorch's own check and message
         out = torch.empty_like(std, memory_format=torch.contiguous_format)
         fill_as_cuda(out, 0.0, 1.0, gen)
         return out.mul_(std).add_(torch.full((), mean, dtype=out.dtype))
-    if (std < 0).any():
-        return NotImplemented
     shape = torch.broadcast_shapes(mean.shape, std.shape)
     out = torch.empty(shape, dtype=mean.dtype)
     fill_as_cuda(out, 0.0, 1.0, gen)
