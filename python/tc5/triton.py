@@ -1490,25 +1490,25 @@ def torch_cuda_shim():
             return normal, None
         if kwargs.get("requires_grad") or library_factory(func):
             return func, None
-        if func is torch.zeros and "out" not in kwargs and "names" not in kwargs:
-            return torch.empty, "zero"
-        if func is torch.zeros_like:
-            return torch.empty_like, "zero"
+        empty = zeroed_empty.get(func)
+        if empty is not None and not (func is torch.zeros and ("out" in kwargs or "names" in kwargs)):
+            return empty[0], "zero"
         if func in (torch.empty, torch.empty_like) and not (
                 torch.are_deterministic_algorithms_enabled()
                 and getattr(getattr(torch.utils, "deterministic", None), "fill_uninitialized_memory", True)):
             return func, "none"
         return func, None
 
-    fast_factories = {torch.zeros: "zeros", torch.zeros_like: "zeros_like"}  # the ones fresh_factory makes otherwise
+    # the factories fresh_factory makes as empty + one zeroing: factory -> (the empty factory, its ATen operator)
+    zeroed_empty = {torch.zeros: (torch.empty, "zeros"), torch.zeros_like: (torch.empty_like, "zeros_like")}
 
     def library_factory(func):
         """whether a library registered a CUDA kernel (torch.library, tc5.device) for the ATen factory that fresh_factory
         would make otherwise (zeros as empty + a zeroing): the factory itself is called, and reaches that kernel
         through the dispatch mode, as on a GPU (FlagGems registers zeros and zeros_like). empty and empty_like are
         called as themselves, so a library's kernel for them is reached either way"""
-        op = fast_factories.get(func)
-        return op is not None and _device.library_kernel(op)
+        empty = zeroed_empty.get(func)
+        return empty is not None and _device.library_kernel(empty[1])
 
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
