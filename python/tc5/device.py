@@ -133,6 +133,18 @@ def library_kernel(op: str) -> bool:
     return key in getattr(L, "_impls", ()) and key not in _torch_own
 
 
+def is_cuda_device(dev) -> bool:
+    """whether dev (a device= or .to() argument) names CUDA: a torch.device or string of type "cuda", or a
+    device index (an int, not a bool: PyTorch reads it as the current accelerator's, CUDA's). The shim makes
+    such tensors on the CPU"""
+    import torch
+    if isinstance(dev, torch.device):
+        return dev.type == "cuda"
+    if isinstance(dev, str):
+        return dev.split(":")[0] == "cuda"
+    return isinstance(dev, int) and not isinstance(dev, bool)
+
+
 def _op_name(func) -> str:
     name = func._schema.name.split("::", 1)[1]
     ov = func._overloadname

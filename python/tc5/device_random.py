@@ -90,15 +90,6 @@ def fill_as_cuda(t, mean=0.0, std=1.0, generator=None):
     return t
 
 
-def _cuda_device(dev) -> bool:
-    import torch
-    if isinstance(dev, torch.device):
-        return dev.type == "cuda"
-    if isinstance(dev, str):
-        return dev.split(":")[0] == "cuda"
-    return isinstance(dev, int) and not isinstance(dev, bool)
-
-
 def _has_tensor(xs) -> bool:
     import torch
     return any(isinstance(x, torch.Tensor) for x in xs)
@@ -154,6 +145,7 @@ def from_torch_function(func, args, kwargs, library_kernel=None):
     Tensor.normal_, torch.nn.init.normal_ and torch.normal of tensors, of a float16/bfloat16 result, drawn as
     CUDA draws; NotImplemented: the caller goes on"""
     import torch
+    from .device import is_cuda_device
     kwargs = kwargs or {}
     if func is torch.Tensor.normal_:
         if not args:
@@ -170,7 +162,7 @@ def from_torch_function(func, args, kwargs, library_kernel=None):
     if func is torch.randn_like:
         x = _arg(args, kwargs, 0, "input", None)
         dev = kwargs.get("device")
-        if not isinstance(x, torch.Tensor) or (dev is not None and not _cuda_device(dev)):
+        if not isinstance(x, torch.Tensor) or (dev is not None and not is_cuda_device(dev)):
             return NotImplemented
         dt = kwargs.get("dtype") or x.dtype
         if dt not in _lows() or kwargs.get("layout", torch.strided) != torch.strided or x.layout != torch.strided \

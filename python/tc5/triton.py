@@ -1422,13 +1422,11 @@ def torch_cuda_shim():
         _shim_done = True
 
     def cpu(d):
-        if isinstance(d, torch.device) and d.type == "cuda":
-            return torch.device("cpu")
-        if isinstance(d, str) and d.split(":")[0] == "cuda":
-            return "cpu"
-        if isinstance(d, int) and not isinstance(d, bool):
+        """the CPU for a device that names CUDA (tc5.device.is_cuda_device: a device index too, x.to(0)), a string
+        for a string; any other argument as it is"""
+        if not _device.is_cuda_device(d):
             return d
-        return d
+        return "cpu" if isinstance(d, str) else torch.device("cpu")
 
     from .inductor import faking as _inductor_faking
     layer_norms = (torch.nn.functional.layer_norm, torch.layer_norm)
@@ -1523,10 +1521,8 @@ def torch_cuda_shim():
             kwargs = dict(kwargs or {})
             if kwargs.get("pin_memory"):  # page-locked memory is CUDA's runtime's; tc5's device memory is the host's
                 kwargs["pin_memory"] = False
-            dev = kwargs.get("device")
-            if isinstance(dev, int) and not isinstance(dev, bool):
-                dev = torch.device("cuda", dev)  # a device= index is a CUDA device's (driver.get_current_device())
-            if "device" in kwargs and cpu(dev) is not kwargs["device"]:
+            dev = kwargs.get("device")  # an index too: a CUDA device's (driver.get_current_device())
+            if "device" in kwargs and cpu(dev) is not dev:
                 kwargs["device"] = cpu(dev)
                 make, fill = fresh_factory(func, kwargs)
                 with unfilled() if fill == "zero" else contextlib.nullcontext():  # zeroed below

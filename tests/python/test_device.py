@@ -41,6 +41,9 @@ def test_identity_and_autograd():
         x = torch.randn(4, 4, device="cuda", requires_grad=True)
         assert x.is_cuda and not x.is_cpu and x.device.type == "cuda" and x.device == torch.device("cuda", 0)
         assert x.get_device() == 0 and torch.randn(2).to("cuda").is_cuda
+        # a device index names CUDA's device (x.to(0) reached CUDA's runtime: "Found no NVIDIA driver")
+        assert torch.randn(2).to(0).is_cuda and torch.randn(2).to(0, torch.float16).dtype == torch.float16
+        assert torch.zeros(2, device=0).is_cuda and torch.randn(2).to(device=0).is_cuda
         y = (x * x).sum()
         y.backward()
         assert x.grad.is_cuda and torch.equal(x.grad, 2 * x.detach())
