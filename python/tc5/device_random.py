@@ -90,11 +90,6 @@ def fill_as_cuda(t, mean=0.0, std=1.0, generator=None):
     return t
 
 
-def _has_tensor(xs) -> bool:
-    import torch
-    return any(isinstance(x, torch.Tensor) for x in xs)
-
-
 def factory(func, kwargs, library_kernel=None):
     """for the shim's "cuda" factory path (device= given, already the CPU's in kwargs): a maker to call as
     func(*args, **kwargs) for torch.randn / torch.normal(mean, std, size) of a float16/bfloat16 dtype, or None"""
@@ -110,9 +105,7 @@ def factory(func, kwargs, library_kernel=None):
             kwargs.get("layout", torch.strided) != torch.strided or _steps_aside(op, library_kernel):
         return None
 
-    def make(*args, **kw):
-        if _has_tensor(args) or _has_tensor(kw.values()):
-            return func(*args, **kw)
+    def make(*args, **kw):  # a 0-d tensor for a size or for mean/std is a number here, on a GPU too
         rg = kw.pop("requires_grad", False)
         kw["dtype"] = torch.float32
         with torch.no_grad():

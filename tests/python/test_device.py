@@ -625,6 +625,12 @@ def test_reduced_precision_normal_draws_as_cuda():
             assert torch.equal(a, torch.randn(1000, dtype=dt, device="cuda"))
             torch.manual_seed(7)
             assert torch.equal(a, ref(1000))
+            # 0-d tensors standing for numbers (a size, mean, std): the same factory, rounded alike
+            for make in (lambda: torch.randn(torch.tensor(1000), dtype=dt, device="cuda"),
+                         lambda: torch.randn((torch.tensor(1000),), dtype=dt, device="cuda"),
+                         lambda: torch.normal(torch.tensor(0.0), torch.tensor(1.0), (1000,), dtype=dt, device="cuda")):
+                torch.manual_seed(7)
+                assert torch.equal(make(), a)
             g = torch.Generator(device="cuda").manual_seed(3)
             b = torch.randn(50, 20, dtype=dt, device="cuda", generator=g)
             g.manual_seed(3)
