@@ -187,7 +187,11 @@ _composite_ops: dict = {}  # OpOverload -> whether it is _composite_explicit's
 def _composite_explicit(func) -> bool:
     """whether func's kernel on a GPU is its CompositeExplicitAutograd one (no CUDA kernel of its own, and the
     CPU's none either: the CPU runs the same composite), e.g. aten::clone (at::native::clone: empty_like, then
-    copy_ through the dispatcher); not a view or alias, which launches nothing on a GPU"""
+    copy_ through the dispatcher); not a view or alias, which launches nothing on a GPU. Not one with a Scalar
+    argument either (remainder.Scalar, fmod.Scalar, bitwise_and.Scalar...): its body calls the Tensor overload with
+    the number as a wrapped-number tensor, which PyTorch hands to __torch_dispatch__ as a Python number, and most
+    Tensor overloads refuse a number ("Expected a value of type 'Tensor' for argument 'other'": `x % 2` failed
+    under the mode); such a composite runs as the mode off runs it, PyTorch's CPU kernels"""
     r = _composite_ops.get(func)
     if r is None:
         import torch
@@ -196,7 +200,10 @@ def _composite_explicit(func) -> bool:
         r = _composite_ops[func] = (has(qual, "CompositeExplicitAutograd") and not has(qual, "CUDA")
                                     and not has(qual, "CPU")
                                     # a view or alias (detach, expand...): no kernel on a GPU
-                                    and not any(a.alias_info is not None for a in func._schema.returns))
+                                    and not any(a.alias_info is not None for a in func._schema.returns)
+                                    and not any(isinstance(a.type, torch.NumberType) or
+                                                isinstance(getattr(a.type, "getElementType", lambda: None)(),
+                                                           torch.NumberType) for a in func._schema.arguments))
     return r
 
 

@@ -582,6 +582,11 @@ def test_composite_operators_reach_library_kernels():
         assert calls == ["copy_"] and torch.equal(z, torch.arange(6.0).reshape(2, 3).t()), calls
         calls.clear()
         assert torch.equal(x.expand(2, 2, 3)[1], x) and calls == [], calls  # a composite of views only: no copy
+        # a composite with a number (remainder.Scalar: the Tensor overload with a wrapped number, which reaches the
+        # mode as a Python number) runs as PyTorch's CPU composite: `i % 2` failed ("Expected a value of type 'Tensor'")
+        i = torch.tensor([5, -6, 7], device="cuda")
+        assert (i % 2).tolist() == [1, 0, 1] and torch.fmod(i, 2).tolist() == [1, 0, 1] and (i & 1).tolist() == [1, 0, 1]
+        assert torch.equal(x % 2.5, torch.arange(6.0).reshape(2, 3) % 2.5)
         print("composites ok")
     """)
     assert "composites ok" in out
