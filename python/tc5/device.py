@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import threading
 
+from . import device_intdiv
+
 __all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops", "nested_dispatches", "as_cuda_kernel", "torch_function"]
 
 NOT_MINE = object()  # answer()'s "not a device query": the caller goes on
@@ -362,7 +364,8 @@ def as_cuda_kernel():
 def torch_function(func, args, kwargs):
     """the shim's TorchFunctionMode asks it after answer(): a torch function whose CUDA body differs from the CPU's
     by a choice C++ makes from the tensors' real device (scaled_dot_product_attention's backend:
-    tc5.device_attention) gets CUDA's; NotImplemented: the caller goes on"""
+    tc5.device_attention) gets CUDA's, and so do sums and means (tc5.device_reduce), float16/bfloat16 normal draws
+    (tc5.device_random) and integer division by 0 (tc5.device_intdiv); NotImplemented: the caller goes on"""
     global _sdpa_funcs
     if _sdpa_funcs is None:
         import torch
@@ -379,6 +382,8 @@ def torch_function(func, args, kwargs):
     if getattr(func, "__name__", None) in _normal_names:  # float16/bfloat16 normal draws: CUDA's rounding
         from . import device_random
         return device_random.from_torch_function(func, args, kwargs, library_kernel)
+    if getattr(func, "__name__", None) in device_intdiv.names() and func in device_intdiv.functions():
+        return device_intdiv.from_torch_function(func, args, kwargs, _mode, library_kernel)  # integers by 0: CUDA's
     return NotImplemented
 
 
