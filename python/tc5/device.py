@@ -164,7 +164,9 @@ def _make_mode():
                 return _call_cuda_kernel(func, mine, cuda_key, args, kwargs)
             if _composite_explicit(func) and (_has_tensor(args) or _has_tensor(kwargs)):
                 return _composite_as_on_cuda(func, args, kwargs)
-            return func(*args, **kwargs)  # no tensor (only Python numbers: the CPU's kernel on a GPU too)
+            if _wrapped_number(func, args, kwargs):
+                return func.overloadpacket(*args, **kwargs)
+            return func(*args, **kwargs)  # the CPU's kernel (also for Python numbers alone, as on a GPU)
 
     return CudaDispatch
 
@@ -206,6 +208,27 @@ def _composite_as_on_cuda(func, args, kwargs):
             return func.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CPU), *args, **kwargs)
     finally:
         active.pop()
+
+
+_tensor_params: dict = {}  # OpOverload -> its arguments' (position, name) whose schema type is Tensor
+
+
+def _wrapped_number(func, args, kwargs) -> bool:
+    """whether a Python number sits where func's schema says Tensor: a wrapped number (a C++ caller's scalar made a
+    0-d tensor, e.g. remainder.Scalar's composite calling remainder.Tensor(self, wrapped_scalar_tensor(other)), which
+    comes to __torch_dispatch__ from a composite run with the mode on: _composite_as_on_cuda), which
+    __torch_dispatch__ is given as the number; func(*args) refuses it ("Expected a value of type 'Tensor'") except
+    for the few operators whose Python binding takes numbers for tensors. The overload packet then picks the
+    overload of the number (remainder.Scalar), whose composite wraps it again on the CPU's kernels: the same call"""
+    ps = _tensor_params.get(func)
+    if ps is None:
+        ps = _tensor_params[func] = tuple((i, a.name) for i, a in enumerate(func._schema.arguments)
+                                          if str(a.type) == "Tensor")
+    for i, name in ps:
+        v = args[i] if i < len(args) else kwargs.get(name)
+        if isinstance(v, (bool, int, float, complex)):
+            return True
+    return False
 
 
 def _has_tensor(x) -> bool:
