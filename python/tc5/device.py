@@ -178,7 +178,9 @@ def _make_mode():
                 return _call_cuda_kernel(func, mine, cuda_key, args, kwargs)
             if _composite_explicit(func) and (_has_tensor(args) or _has_tensor(kwargs)):
                 return _composite_as_on_cuda(func, args, kwargs)
-            return func(*args, **kwargs)  # no tensor (only Python numbers: the CPU's kernel on a GPU too)
+            if _wrapped_number(func, args, kwargs):
+                return func.overloadpacket(*args, **kwargs)
+            return func(*args, **kwargs)  # the CPU's kernel (also for Python numbers alone, as on a GPU)
 
     return CudaDispatch
 
@@ -189,11 +191,7 @@ _composite_ops: dict = {}  # OpOverload -> whether it is _composite_explicit's
 def _composite_explicit(func) -> bool:
     """whether func's kernel on a GPU is its CompositeExplicitAutograd one (no CUDA kernel of its own, and the
     CPU's none either: the CPU runs the same composite), e.g. aten::clone (at::native::clone: empty_like, then
-    copy_ through the dispatcher); not a view or alias, which launches nothing on a GPU. Not one with a Scalar
-    argument either (remainder.Scalar, fmod.Scalar, bitwise_and.Scalar...): its body calls the Tensor overload with
-    the number as a wrapped-number tensor, which PyTorch hands to __torch_dispatch__ as a Python number, and most
-    Tensor overloads refuse a number ("Expected a value of type 'Tensor' for argument 'other'": `x % 2` failed
-    under the mode); such a composite runs as the mode off runs it, PyTorch's CPU kernels"""
+    copy_ through the dispatcher); not a view or alias, which launches nothing on a GPU"""
     r = _composite_ops.get(func)
     if r is None:
         import torch
@@ -202,10 +200,7 @@ def _composite_explicit(func) -> bool:
         r = _composite_ops[func] = (has(qual, "CompositeExplicitAutograd") and not has(qual, "CUDA")
                                     and not has(qual, "CPU")
                                     # a view or alias (detach, expand...): no kernel on a GPU
-                                    and not any(a.alias_info is not None for a in func._schema.returns)
-                                    and not any(isinstance(a.type, torch.NumberType) or
-                                                isinstance(getattr(a.type, "getElementType", lambda: None)(),
-                                                           torch.NumberType) for a in func._schema.arguments))
+                                    and not any(a.alias_info is not None for a in func._schema.returns))
     return r
 
 
@@ -227,6 +222,27 @@ def _composite_as_on_cuda(func, args, kwargs):
             return func.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CPU), *args, **kwargs)
     finally:
         active.pop()
+
+
+_tensor_params: dict = {}  # OpOverload -> its arguments' (position, name) whose schema type is Tensor
+
+
+def _wrapped_number(func, args, kwargs) -> bool:
+    """whether a Python number sits where func's schema says Tensor: a wrapped number (a C++ caller's scalar made a
+    0-d tensor, e.g. remainder.Scalar's composite calling remainder.Tensor(self, wrapped_scalar_tensor(other)), which
+    comes to __torch_dispatch__ from a composite run with the mode on: _composite_as_on_cuda), which
+    __torch_dispatch__ is given as the number; func(*args) refuses it ("Expected a value of type 'Tensor'") except
+    for the few operators whose Python binding takes numbers for tensors. The overload packet then picks the
+    overload of the number (remainder.Scalar), whose composite wraps it again on the CPU's kernels: the same call"""
+    ps = _tensor_params.get(func)
+    if ps is None:
+        ps = _tensor_params[func] = tuple((i, a.name) for i, a in enumerate(func._schema.arguments)
+                                          if str(a.type) == "Tensor")
+    for i, name in ps:
+        v = args[i] if i < len(args) else kwargs.get(name)
+        if isinstance(v, (bool, int, float, complex)):
+            return True
+    return False
 
 
 def _has_tensor(x) -> bool:

@@ -582,11 +582,16 @@ def test_composite_operators_reach_library_kernels():
         assert calls == ["copy_"] and torch.equal(z, torch.arange(6.0).reshape(2, 3).t()), calls
         calls.clear()
         assert torch.equal(x.expand(2, 2, 3)[1], x) and calls == [], calls  # a composite of views only: no copy
-        # a composite with a number (remainder.Scalar: the Tensor overload with a wrapped number, which reaches the
-        # mode as a Python number) runs as PyTorch's CPU composite: `i % 2` failed ("Expected a value of type 'Tensor'")
-        i = torch.tensor([5, -6, 7], device="cuda")
-        assert (i % 2).tolist() == [1, 0, 1] and torch.fmod(i, 2).tolist() == [1, 0, 1] and (i & 1).tolist() == [1, 0, 1]
-        assert torch.equal(x % 2.5, torch.arange(6.0).reshape(2, 3) % 2.5)
+        # a composite that passes a number on as a wrapped number (remainder.Scalar calls remainder.Tensor with
+        # wrapped_scalar_tensor(other)), which __torch_dispatch__ is given as the Python number: the same values and
+        # types as the CPU's (FlagGems' reshape_and_cache tests: slot_mapping % block_size raised, session 9)
+        i = torch.arange(-7, 9, device="cuda")
+        for a, b in ((i, 3), (i.to(torch.int32), 2.5), (i[3], 4), (i.half(), 3), (i.to(torch.int8), -3)):
+            for f in (torch.remainder, lambda p, q: p % q, torch.fmod, lambda p, q: torch.bitwise_and(p, 6)):
+                if a.is_floating_point() and f not in (torch.remainder, torch.fmod):
+                    continue
+                r, c = f(a, b), f(a.cpu(), b)
+                assert r.is_cuda and r.dtype == c.dtype and torch.equal(r.cpu(), c), (a, b, r, c)
         print("composites ok")
     """)
     assert "composites ok" in out
