@@ -253,13 +253,9 @@ KNOWN = [
     # the input's end when N is not a multiple of BLOCK_N
     (r"test_argmin\.py::test_accuracy_argmin\[", "FlagGems: argmin_kernel_opt_k1 loads its tiles with mask=True, "
      "past the input's end (ops/argmin.py:88: on any device)", r"BoundsError"),
-    # integer floor_divide and remainder: the test's reference (a // b, torch.remainder on the "cuda" tensors) runs
-    # PyTorch's CPU kernel under tc5.device (no FlagGems kernel is registered for the reference's call), which raises
-    # ZeroDivisionError on a zero divisor (random int16 at 1024 x 1024 holds some); CUDA's kernel returns a value
-    # (the test replaces zeros only for TO_CPU). tc5's device identity: open, a known limit (docs/fidelity.md)
-    (r"test_(floor_divide|remainder)\.py::test_\w+\[", "tc5 (device identity, open): the test's reference runs "
-     "PyTorch's CPU integer division, which raises ZeroDivisionError on a zero divisor where CUDA's returns a value",
-     r"ZeroDivisionError"),
+    # (integer floor_divide and remainder by 0 in the test's reference, PyTorch's CPU kernel raising
+    # ZeroDivisionError where CUDA's returns a value: fixed by tc5.device_intdiv, d53, session 9; the rule that
+    # named them open is gone)
     # addcdiv in float16 and bfloat16 at the larger shapes: the shim's torch.randn(device="cuda") is PyTorch's CPU
     # normal, whose float16 and bfloat16 draws hold exact zeros (about 0.07 % and 0.6 %; CUDA's, drawn in float and
     # rounded, none): where t1 and t2 are both 0, FlagGems' kernel on tc5 and the float64 reference both give NaN
