@@ -513,6 +513,41 @@ static PTX_EXEC(x_shr) {
   }
   return PX_NEXT;
 }
+/* shl/shr by an immediate amount (Triton's index arithmetic: shl.b64 %rd, %rd, 2), chosen by dec_shift:
+ * x_shl's and x_shr's lanes with the amount (in->aux2, the constant register's value as the lanes' u32)
+ * fixed before the loop, which then compiles to one vector shift (p53) */
+static PTX_EXEC(x_shl_k) {
+  OPS2;
+  unsigned W = in->aux, s = in->aux2;
+  uint64_t m = wmask(W);
+  if (s >= W) PTX_LANES(mask, d[l] = 0);
+  else PTX_LANES(mask, d[l] = (a[l] << s) & m);
+  return PX_NEXT;
+}
+static PTX_EXEC(x_shr_k) {
+  OPS2;
+  unsigned W = in->aux, s = in->aux2;
+  uint64_t m = wmask(W);
+  if (in->mods & M_SIGNED) {
+    unsigned k = s >= W ? W - 1 : s;
+    PTX_LANES(mask, d[l] = (uint64_t)(sx(a[l], W) >> k) & m);
+  } else if (s >= W) {
+    PTX_LANES(mask, d[l] = 0);
+  } else {
+    PTX_LANES(mask, d[l] = a[l] >> s);
+  }
+  return PX_NEXT;
+}
+/* the value of constant register reg (an immediate operand), or false */
+static bool shift_amount(const tc5_ptx_module *m, uint32_t reg, uint32_t *v) {
+  for (uint32_t k = 0; k < m->nconsts; k++)
+    if (m->consts[k].reg == reg) {
+      if (m->consts[k].kind != PC_VALUE) return false;
+      *v = (uint32_t)m->consts[k].value;
+      return true;
+    }
+  return false;
+}
 PTX_DEC(dec_shift) {
   ptx_type t = d_take_type(d);
   if (t == PT_NONE || ptx_types[t].bits < 16 || ptx_types[t].bits > 64 || ptx_types[t].cls == 'f')
@@ -522,6 +557,11 @@ PTX_DEC(dec_shift) {
   if (!d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, PT_U32, &in->o[2]))
     return d->st;
   in->fn = !strcmp(d->tok[0], "shl") ? x_shl : x_shr;
+  uint32_t k;
+  if (d->r->ops[2].kind == RO_INT && shift_amount(d->m, in->o[2].reg, &k)) {
+    in->fn = in->fn == x_shl ? x_shl_k : x_shr_k;
+    in->aux2 = k;
+  }
   return TC5_OK;
 }
 
@@ -807,7 +847,16 @@ static bool setp_plain(uint64_t *p, const uint64_t *a, const uint64_t *b, unsign
 #define SETP_S(v) sx(v, W)
 #define SETP_U(v) (v)
 #define SETP_F(v) f32_of(v)
-  if (!ft && sgn) SETP_LOOP(int64_t, SETP_S, SETP_S);
+  if (!ft && sgn) {
+    /* sx at 32 and 64 bits written as casts, the width fixed outside the loop (p53) */
+#define SETP_S32(v) (int32_t)(uint32_t)(v)
+#define SETP_S64(v) (int64_t)(v)
+    if (W == 32) SETP_LOOP(int32_t, SETP_S32, SETP_S32);
+    if (W == 64) SETP_LOOP(int64_t, SETP_S64, SETP_S64);
+#undef SETP_S32
+#undef SETP_S64
+    SETP_LOOP(int64_t, SETP_S, SETP_S);
+  }
   if (!ft && !sgn) {
     if (op >= C_LO && op <= C_HS) op = op - C_LO + C_LT; /* lo ls hi hs: unsigned lt le gt ge */
     SETP_LOOP(uint64_t, SETP_U, SETP_U);

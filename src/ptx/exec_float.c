@@ -985,6 +985,34 @@ static PTX_EXEC(x_cvt) {
   return PX_NEXT;
 }
 
+/* cvt between integers without .sat (cvt.s64.s32, cvt.u64.u32, cvt.u32.u64: the index arithmetic of
+ * Triton's kernels), chosen by dec_cvt: x_cvt's integer branch with the instruction's types fixed before
+ * the loop (p53; x_cvt's loop tests them in every lane): the source sign- or zero-extended from its width,
+ * cut to the destination's, a signed destination narrower than 64 bits sign-extended, cut to the register */
+static inline uint64_t cvt_sext(uint64_t v, unsigned bits) {
+  return bits >= 64 ? v : (uint64_t)((int64_t)(v << (64 - bits)) >> (64 - bits));
+}
+static PTX_EXEC(x_cvt_int) {
+  uint64_t *d = PTX_R(w, in->o[0].reg);
+  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  unsigned DW = ptx_types[in->type].bits, SW = ptx_types[in->type2].bits;
+  unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
+  uint64_t dm = DW >= 64 ? ~0ull : (1ull << DW) - 1, rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
+  bool ss = ptx_types[in->type2].cls == 's', ds = ptx_types[in->type].cls == 's' && DW < 64;
+  if (!ss && !ds) {
+    uint64_t m = dm & rm;
+    PTX_LANES(mask, d[l] = a[l] & m);
+  } else if (ss && !ds && SW == 32 && DW == 64) {
+    PTX_LANES(mask, d[l] = (uint64_t)(int64_t)(int32_t)(uint32_t)a[l] & rm);
+  } else {
+    PTX_LANES(mask, {
+      uint64_t r = (ss ? cvt_sext(a[l], SW) : a[l]) & dm;
+      d[l] = (ds ? cvt_sext(r, DW) : r) & rm;
+    });
+  }
+  return PX_NEXT;
+}
+
 /* cvt.f32.f16x2-style unpacking (cvt.rn.f16x2.e4m3x2 d, a): n codes of
  * the source into n halves of the destination */
 static PTX_EXEC(x_cvt_unpack) {
@@ -1086,6 +1114,6 @@ PTX_DEC(dec_cvt) {
   } else if (!d_nops(d, 2, 2) || !d_dst(d, 0, &in->o[0]) || !d_src(d, 1, st, &in->o[1])) {
     return d->st;
   }
-  in->fn = x_cvt;
+  in->fn = dc != 'f' && sc != 'f' && !sat ? x_cvt_int : x_cvt;
   return TC5_OK;
 }
