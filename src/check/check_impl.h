@@ -544,6 +544,58 @@ static inline bool chk_rd_lane(chk_rd *f, uint32_t off, uint32_t n) {
   *f->pending = f->follows;
   return true;
 }
+/* chk_rd_lane for every lane of mask at once (issue 50, size): lane l's bytes [a[l], + n), n a
+ * power of two up to 8, each a[l] aligned to it (so inside one granule and one byte of the
+ * written map). A fast lane changes nothing that another lane's conditions read (a granule's
+ * busy, store and its bytes, the written map), only the granule's read slots: the first lane
+ * into a granule finds e's slot there or chooses one (chk_read_slot), the others add their
+ * bytes to it. So when every lane's conditions hold, the end state is that of the lanes one by
+ * one: per granule, e's slot with the union of its lanes' bytes (a race with the granule's
+ * store, a byte not written: for some lane exactly when for the union). Checked first for all
+ * the lanes (their granules at most 31 below and 32 above the first lane's), then done; false:
+ * not so, nothing changed, chk_rd_lane's turn. */
+static inline bool chk_rd_rows(chk_rd *f, const uint32_t *a, uint32_t n, uint32_t mask) {
+  chk_cta *k = f->k;
+  if (!f->ok || !mask || n > 8 || (n & (n - 1))) return false;
+  const tc5_smem *s = k->smem;
+  const uint32_t *vc = f->vc;
+  uint32_t e = f->e, wi = f->wi, nm = (1u << n) - 1, far = 0, al = 0, mx = 0;
+  uint32_t g0 = a[__builtin_ctz(mask)] / GRAN - 31; /* granule g at index g - g0 (mod 2^32) of M */
+  uint16_t M[64] = {0};
+  uint64_t touched = 0;
+  for (uint32_t left = mask; left; left &= left - 1) {
+    uint32_t x = a[__builtin_ctz(left)], i = x / GRAN - g0;
+    far |= i, al |= x, mx = x > mx ? x : mx;
+    M[i & 63] |= (uint16_t)(nm << (x % GRAN));
+    touched |= 1ull << (i & 63);
+  }
+  /* every lane's bytes inside shared memory and its granules, aligned, within 64 granules */
+  if ((far >> 6) || (al & (n - 1)) || (uint64_t)mx + n > s->size || mx / GRAN >= k->ngran) return false;
+  for (uint64_t t = touched; t; t &= t - 1) { /* a granule's bytes written: its two bytes of the map */
+    unsigned i = (unsigned)__builtin_ctzll(t);
+    uint32_t g = g0 + i, wr = s->written[2 * g] | (M[i] >> 8 ? (uint32_t)s->written[2 * g + 1] << 8 : 0);
+    if ((wr & M[i]) != M[i]) return false;
+  }
+  for (uint64_t t = touched; t; t &= t - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(t);
+    const struct chk_rg *q = &k->rg[g0 + i];
+    if (q->busy || (q->w != e && chk_races(k, vc, wi, q->w, q->wm, M[i]))) return false;
+  }
+  for (uint64_t t = touched; t; t &= t - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(t);
+    struct chk_rg *q = &k->rg[g0 + i];
+    int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
+    if (r >= 0) {
+      q->rm[r] |= M[i];
+    } else {
+      r = chk_read_slot(k, vc, wi, q->r[0]);
+      q->r[r] = e, q->rm[r] = M[i];
+    }
+  }
+  f->g = UINT32_MAX; /* no lane's granule remembered: the next chk_rd_lane looks again */
+  *f->pending = f->follows;
+  return true;
+}
 static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off,
                                         uint32_t n) {
   if (lane < 0 || lane > 31) return false;

@@ -167,10 +167,14 @@ static const ptx_region *rows_region(ptx_warp *w, uint64_t addr, bool *fresh) {
 /* whether every lane of mask accesses [base + off, + eb) inside r, aligned (b0 = r's base less off) */
 static inline bool rows_inside(const ptx_region *r, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
   if (eb > r->size) return false;
-  uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off;
-  bool ok = true;
-  PTX_LANES(mask, ok &= (base[l] - b0 <= lim) & !((base[l] + (uint64_t)off) & (eb - 1)));
-  return ok;
+  uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off, mx = 0, al = 0;
+  /* every lane's offset (mod 2^64) at most lim: their largest is; aligned: their addresses' bits or'ed */
+  PTX_LANES(mask, {
+    uint64_t x = base[l] - b0;
+    mx = x > mx ? x : mx;
+    al |= base[l] + (uint64_t)off;
+  });
+  return mx <= lim && !(al & (eb - 1));
 }
 /* a whole mask's loads of eb bytes, lane l's at h + ((base[l] + add) & am), as ptx_ld_value
  * gives each (its switch taken once for the mask, not per lane) */
@@ -224,14 +228,20 @@ static bool st_global_rows(ptx_warp *w, const uint64_t *src, const uint64_t *bas
   return true;
 }
 /* whether every lane of mask accesses [base + off, + eb) of the CTA's shared memory past the
- * reserved KiB, aligned (shared_fast's test, 32-bit addresses) */
-static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
-  bool ok = true;
+ * reserved KiB, aligned (shared_fast's test, 32-bit addresses; at[l]: lane l's address) */
+static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask,
+                               uint32_t *at) {
+  uint32_t mn = UINT32_MAX, mx = 0, al = 0;
+  /* every lane's address past the reserved KiB and its bytes inside: the smallest and the
+   * largest are; aligned: the addresses' bits or'ed */
   PTX_LANES(mask, {
     uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
-    ok &= (a >= 1024) & ((uint64_t)a + eb <= s->size) & !(a & (eb - 1));
+    at[l] = a;
+    mn = a < mn ? a : mn;
+    mx = a > mx ? a : mx;
+    al |= a;
   });
-  return ok;
+  return mn >= 1024 && (uint64_t)mx + eb <= s->size && !(al & (eb - 1));
 }
 /* ld.shared of one register by the whole mask, fast (issue 50, size): every lane's address as
  * rows_shared says, no other CTA's access recorded (chk_has_remote): the checker asked lane by
@@ -241,15 +251,20 @@ static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t 
                            unsigned eb, bool sgn, uint64_t rm, uint32_t mask) {
   tc5_smem *s = &w->cta->smem;
   chk_cta *k = w->cta->chk;
-  if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask)) return false;
-  if (k)
-    PTX_LANES(mask, {
-      uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
-      if (!chk_rd_lane(f, a, eb)) {
-        chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)l, a, eb);
-        chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), eb);
-      }
-    });
+  uint32_t at[32];
+  if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at)) return false;
+  /* the lanes in order; the lanes left at once (chk_rd_rows) where the checker's state lets all of
+   * them take chk_rd_lane's way: at first and after a lane that took the general path */
+  for (uint32_t left = mask, fresh = 1; k && left;) {
+    if (fresh && f->ok && chk_rd_rows(f, at, eb, left)) break;
+    unsigned l = (unsigned)__builtin_ctz(left);
+    left &= left - 1;
+    fresh = !chk_rd_lane(f, at[l], eb);
+    if (fresh) {
+      chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)l, at[l], eb);
+      chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), eb);
+    }
+  }
   load_rows(d, s->bytes, base, (uint64_t)off, 0xffffffffu, eb, sgn, rm, mask); /* 32-bit shared addresses */
   return true;
 }
@@ -260,12 +275,12 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *src,
                            unsigned eb, uint32_t mask) {
   tc5_smem *s = &w->cta->smem;
   chk_cta *k = w->cta->chk;
-  if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask)) return false;
+  uint32_t at[32];
+  if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at)) return false;
   uint32_t last = UINT32_MAX; /* chk_smem_store_run's, through the lanes */
   PTX_LANES(mask, {
-    uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
-    if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, a, eb, &last);
-    ptx_mark_written(s, a, eb);
+    if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, at[l], eb, &last);
+    ptx_mark_written(s, at[l], eb);
   });
   store_rows(s->bytes, src, base, (uint64_t)off, 0xffffffffu, eb, mask); /* 32-bit shared addresses */
   return true;
