@@ -254,9 +254,9 @@ static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t 
   uint32_t at[32];
   if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at)) return false;
   /* the lanes in order; the lanes left at once (chk_rd_rows) where the checker's state lets all of
-   * them take chk_rd_lane's way: at first and after a lane that took the general path */
-  for (uint32_t left = mask, fresh = 1; k && left;) {
-    if (fresh && f->ok && chk_rd_rows(f, at, eb, left)) break;
+   * them take chk_rd_lane's way: at first and after a lane that took the general path (twice at most) */
+  for (uint32_t left = mask, fresh = 1, tries = 2; k && left;) {
+    if (fresh && f->ok && tries && (tries--, chk_rd_rows(f, at, eb, left))) break;
     unsigned l = (unsigned)__builtin_ctz(left);
     left &= left - 1;
     fresh = !chk_rd_lane(f, at[l], eb);
@@ -278,10 +278,19 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *src,
   uint32_t at[32];
   if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at)) return false;
   uint32_t last = UINT32_MAX; /* chk_smem_store_run's, through the lanes */
-  PTX_LANES(mask, {
+  /* the lanes in order; the lanes left at once (chk_smem_store_rows) where the checker's state lets
+   * all of them take chk_smem_store_run's common case: at first and after a lane that did not (twice
+   * at most) */
+  for (uint32_t left = mask, tries = 2; left;) {
+    if (k && last == UINT32_MAX && tries && (tries--, chk_smem_store_rows(CHK_W(w), CHK_IN(w, in), at, eb, left))) {
+      PTX_LANES(left, ptx_mark_written(s, at[l], eb)); /* (the common case reads no written bit) */
+      break;
+    }
+    unsigned l = (unsigned)__builtin_ctz(left);
+    left &= left - 1;
     if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, at[l], eb, &last);
     ptx_mark_written(s, at[l], eb);
-  });
+  }
   store_rows(s->bytes, src, base, (uint64_t)off, 0xffffffffu, eb, mask); /* 32-bit shared addresses */
   return true;
 }
@@ -294,6 +303,11 @@ static PTX_EXEC(x_ld1) {
   uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
   bool sgn = in->mods & 1;
   bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED, param = in->space == PS_PARAM;
+  if (param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) { /* first: nothing below applies to it */
+    w->ldq_on = false; /* as the loop below leaves it (late is false for .param) */
+    w->ldq_fenced = w->ldq_sc = false;
+    return PX_NEXT;
+  }
   bool dsmem = in->space == PS_SHARED_CLUSTER; /* another CTA's stores to it may be buffered (x_st1) */
   bool part = (global || dsmem) && w->cta->cl->sb_warps != 0; /* stores in store buffers (seeded schedules) */
   /* under a seeded schedule, a weak or relaxed load of global memory is
@@ -307,10 +321,9 @@ static PTX_EXEC(x_ld1) {
   }
   chk_rd f = {0};
   if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb);
-  if ((param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) ||
-      (global && !late && !part && ld_global_rows(w, d, base, off, eb, sgn, rm, mask)) ||
+  if ((global && !late && !part && ld_global_rows(w, d, base, off, eb, sgn, rm, mask)) ||
       (shared && ld_shared_rows(w, in, &f, d, base, off, eb, sgn, rm, mask))) {
-    w->ldq_on = false; /* as the loop below leaves it (late is false for .param) */
+    w->ldq_on = false; /* as the loop below leaves it */
     w->ldq_fenced = w->ldq_sc = false;
     return PX_NEXT;
   }
