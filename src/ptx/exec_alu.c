@@ -559,8 +559,8 @@ static PTX_EXEC(x_bfind) {
 }
 /* bfe with one position and length for the whole mask, some bits inside the register (the
  * compiler's constants): the loop below's result with its case analysis done once */
-static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
-                     uint32_t mask) {
+static inline bool bfe_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
+                             uint32_t mask) {
   unsigned f = (unsigned)__builtin_ctz(mask), msb = W - 1;
   uint64_t b0 = b[f] & 0xff, c0 = c[f] & 0xff;
   bool uni = true;
@@ -573,6 +573,23 @@ static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const ui
   PTX_LANES(mask, d[l] = ((a[l] >> pos) & low) | ((0 - ((a[l] >> top) & sm)) & hi));
   return true;
 }
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* the same for a whole warp compiled for AVX2 (issue 50, size: its loops by rows), where the host has it */
+__attribute__((target("avx2"))) static bool bfe_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                           const uint64_t *c, unsigned W, bool s) {
+  return bfe_lanes(d, a, b, c, W, s, 0xFFFFFFFFu);
+}
+static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
+                     uint32_t mask) {
+  return mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2") ? bfe_lanes_avx2(d, a, b, c, W, s)
+                                                              : bfe_lanes(d, a, b, c, W, s, mask);
+}
+#else
+static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
+                     uint32_t mask) {
+  return bfe_lanes(d, a, b, c, W, s, mask);
+}
+#endif
 static PTX_EXEC(x_bfe) {
   OPS4;
   unsigned W = in->aux, msb = W - 1;

@@ -164,17 +164,53 @@ static const ptx_region *rows_region(ptx_warp *w, uint64_t addr, bool *fresh) {
   *fresh = hit != NULL;
   return hit;
 }
-/* whether every lane of mask accesses [base + off, + eb) inside r, aligned (b0 = r's base less off) */
-static inline bool rows_inside(const ptx_region *r, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
-  if (eb > r->size) return false;
-  uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off, mx = 0, al = 0;
-  /* every lane's offset (mod 2^64) at most lim: their largest is; aligned: their addresses' bits or'ed */
+/* rows_inside's lanes: whether every lane's offset base[l] - b0 (mod 2^64) is at most lim (their
+ * largest is) and the addresses base[l] + off or'ed have no bit of am (aligned) */
+static inline bool inside_lanes(const uint64_t *base, uint64_t b0, uint64_t lim, uint64_t off, uint64_t am,
+                                uint32_t mask) {
+  uint64_t mx = 0, al = 0;
   PTX_LANES(mask, {
     uint64_t x = base[l] - b0;
     mx = x > mx ? x : mx;
-    al |= base[l] + (uint64_t)off;
+    al |= base[l] + off;
   });
-  return mx <= lim && !(al & (eb - 1));
+  return mx <= lim && !(al & am);
+}
+/* rows_shared's lanes: at[l], the 32-bit address base[l] + off; r: their smallest, largest, or'ed */
+static inline void shared_lanes(const uint64_t *base, uint64_t off, uint32_t *at, uint32_t *r, uint32_t mask) {
+  uint32_t mn = UINT32_MAX, mx = 0, al = 0;
+  PTX_LANES(mask, {
+    uint32_t a = (uint32_t)(base[l] + off);
+    at[l] = a;
+    mn = a < mn ? a : mn;
+    mx = a > mx ? a : mx;
+    al |= a;
+  });
+  r[0] = mn, r[1] = mx, r[2] = al;
+}
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* the same for a whole warp compiled for AVX2 (issue 50, size: SSE2 has no 64-bit compare nor
+ * 32-bit min/max to take the loops by rows), called where the host has it (ROWS_AVX2) */
+__attribute__((target("avx2"))) static bool inside_lanes_avx2(const uint64_t *base, uint64_t b0, uint64_t lim,
+                                                              uint64_t off, uint64_t am) {
+  return inside_lanes(base, b0, lim, off, am, 0xFFFFFFFFu);
+}
+__attribute__((target("avx2"))) static void shared_lanes_avx2(const uint64_t *base, uint64_t off, uint32_t *at,
+                                                              uint32_t *r) {
+  shared_lanes(base, off, at, r, 0xFFFFFFFFu);
+}
+#define ROWS_AVX2(mask) ((mask) == 0xFFFFFFFFu && __builtin_cpu_supports("avx2"))
+#else
+#define inside_lanes_avx2(base, b0, lim, off, am) inside_lanes(base, b0, lim, off, am, 0xFFFFFFFFu)
+#define shared_lanes_avx2(base, off, at, r) shared_lanes(base, off, at, r, 0xFFFFFFFFu)
+#define ROWS_AVX2(mask) 0
+#endif
+/* whether every lane of mask accesses [base + off, + eb) inside r, aligned (b0 = r's base less off) */
+static inline bool rows_inside(const ptx_region *r, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
+  if (eb > r->size) return false;
+  uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off;
+  return ROWS_AVX2(mask) ? inside_lanes_avx2(base, b0, lim, (uint64_t)off, eb - 1)
+                         : inside_lanes(base, b0, lim, (uint64_t)off, eb - 1, mask);
 }
 /* a whole mask's loads of eb bytes, lane l's at h + ((base[l] + add) & am), as ptx_ld_value
  * gives each (its switch taken once for the mask, not per lane) */
@@ -231,16 +267,12 @@ static bool st_global_rows(ptx_warp *w, const uint64_t *src, const uint64_t *bas
  * reserved KiB, aligned (shared_fast's test, 32-bit addresses; at[l]: lane l's address) */
 static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask,
                                uint32_t *at) {
-  uint32_t mn = UINT32_MAX, mx = 0, al = 0;
   /* every lane's address past the reserved KiB and its bytes inside: the smallest and the
    * largest are; aligned: the addresses' bits or'ed */
-  PTX_LANES(mask, {
-    uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
-    at[l] = a;
-    mn = a < mn ? a : mn;
-    mx = a > mx ? a : mx;
-    al |= a;
-  });
+  uint32_t r[3];
+  if (ROWS_AVX2(mask)) shared_lanes_avx2(base, (uint64_t)off, at, r);
+  else shared_lanes(base, (uint64_t)off, at, r, mask);
+  uint32_t mn = r[0], mx = r[1], al = r[2];
   return mn >= 1024 && (uint64_t)mx + eb <= s->size && !(al & (eb - 1));
 }
 /* ld.shared of one register by the whole mask, fast (issue 50, size): every lane's address as
