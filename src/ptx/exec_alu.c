@@ -483,14 +483,40 @@ PTX_DEC(dec_logic) {
 }
 
 /* ---- shl shr: shift amounts are unsigned 32-bit, clamped at the width ---- */
+/* shl (right 0) and shr.u (right 1) of the lanes of mask */
+static inline void shift_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, unsigned W, bool right, uint32_t mask) {
+  uint64_t m = wmask(W);
+  if (right) {
+    PTX_LANES(mask, {
+      uint32_t s = (uint32_t)b[l];
+      d[l] = s >= W ? 0 : a[l] >> s;
+    });
+  } else {
+    PTX_LANES(mask, {
+      uint32_t s = (uint32_t)b[l];
+      d[l] = s >= W ? 0 : (a[l] << s) & m;
+    });
+  }
+}
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* the same for a whole warp compiled for AVX2 (issue 50, size: its shift by each lane's count;
+ * SSE2 has none), where the host has it */
+__attribute__((target("avx2"))) static void shift_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                             unsigned W, bool right) {
+  shift_lanes(d, a, b, W, right, 0xFFFFFFFFu);
+}
+static void shift_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, unsigned W, bool right, uint32_t mask) {
+  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) shift_lanes_avx2(d, a, b, W, right);
+  else shift_lanes(d, a, b, W, right, mask);
+}
+#else
+static void shift_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, unsigned W, bool right, uint32_t mask) {
+  shift_lanes(d, a, b, W, right, mask);
+}
+#endif
 static PTX_EXEC(x_shl) {
   OPS3;
-  unsigned W = in->aux;
-  uint64_t m = wmask(W);
-  PTX_LANES(mask, {
-    uint32_t s = (uint32_t)b[l];
-    d[l] = s >= W ? 0 : (a[l] << s) & m;
-  });
+  shift_rows(d, a, b, in->aux, false, mask);
   return PX_NEXT;
 }
 static PTX_EXEC(x_shr) {
@@ -503,10 +529,7 @@ static PTX_EXEC(x_shr) {
       d[l] = (uint64_t)(sx(a[l], W) >> (s >= W ? W - 1 : s)) & m;
     });
   } else {
-    PTX_LANES(mask, {
-      uint32_t s = (uint32_t)b[l];
-      d[l] = s >= W ? 0 : a[l] >> s;
-    });
+    shift_rows(d, a, b, W, true, mask);
   }
   return PX_NEXT;
 }

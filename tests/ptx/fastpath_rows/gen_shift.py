@@ -1,0 +1,57 @@
+# writes shift.ptx (tests/ptx/fastpath_rows): python3 gen_shift.py shift.ptx
+# shl, shr.u and shr.s of 16, 32 and 64 bits with each lane's own count 0-80 (past the width too), hashed values, whole
+# warps and a partial mask (s53: exec_alu.c shift_rows, the whole warp by rows in AVX2)
+import sys
+L = []
+a = L.append
+a(""".version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .pred %p<4>;
+  .reg .b16 %h<40>;
+  .reg .b32 %r<60>;
+  .reg .b64 %rd<60>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.u32 %r4, %r2, %r3, %r1;
+  and.b32 %r5, %r1, 31;
+  // the count: (7 ctaid + 3 lane + tid / 32) mod 81
+  shr.u32 %r6, %r1, 5;
+  mul.lo.u32 %r7, %r2, 7;
+  mad.lo.u32 %r7, %r5, 3, %r7;
+  add.u32 %r7, %r7, %r6;
+  rem.u32 %r8, %r7, 81;
+  // a value: a 64-bit hash of the thread
+  cvt.u64.u32 %rd2, %r4;
+  mul.lo.u64 %rd3, %rd2, -7046029254386353131;
+  xor.b64 %rd3, %rd3, 0x9e3779b97f4a7c15;
+  shr.u64 %rd4, %rd3, 29;
+  xor.b64 %rd3, %rd3, %rd4;
+  mul.lo.u64 %rd3, %rd3, 0xbf58476d1ce4e5b9;
+  cvt.u32.u64 %r9, %rd3;
+  cvt.u16.u64 %h1, %rd3;
+  mul.wide.u32 %rd5, %r4, 144;
+  add.u64 %rd6, %rd1, %rd5;
+  setp.ne.u32 %p1, %r5, 5;
+  setp.lt.u32 %p2, %r5, 29;
+  and.pred %p1, %p1, %p2;""")
+n = 0
+for part in (False, True):
+    g = "@%p1 " if part else ""
+    for op in ("shl.b", "shr.u", "shr.s"):
+        for w, src, cls in ((16, "%h1", "h"), (32, "%r9", "r"), (64, "%rd3", "rd")):
+            d = f"%{cls}{20 + n}"
+            a(f"  {g}{op}{w} {d}, {src}, %r8;")
+            if cls == "h":
+                a(f"  cvt.u32.u16 %r{40 + n % 18}, {d};")
+                a(f"  {g}st.global.b32 [%rd6+{8 * n}], %r{40 + n % 18};")
+            elif cls == "r":
+                a(f"  {g}st.global.b32 [%rd6+{8 * n}], {d};")
+            else:
+                a(f"  {g}st.global.b64 [%rd6+{8 * n}], {d};")
+            n += 1
+a("  ret;\n}")
+open(sys.argv[1], "w").write("\n".join(L) + "\n")
