@@ -586,10 +586,10 @@ static inline bool bfe_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, 
                              uint32_t mask) {
   unsigned f = (unsigned)__builtin_ctz(mask), msb = W - 1;
   uint64_t b0 = b[f] & 0xff, c0 = c[f] & 0xff;
-  bool uni = true;
-  PTX_LANES(mask, uni &= ((b[l] & 0xff) == b0) & ((c[l] & 0xff) == c0));
+  uint64_t diff = 0; /* a lane's position or length another than the first lane's: some bit */
+  PTX_LANES(mask, diff |= (b[l] ^ b0) | (c[l] ^ c0));
   unsigned pos = (unsigned)b0, len = (unsigned)c0;
-  if (!uni || pos > msb || len == 0) return false;
+  if ((diff & 0xff) || pos > msb || len == 0) return false;
   unsigned top = pos + len - 1 > msb ? msb : pos + len - 1, n = len < W - pos ? len : W - pos;
   uint64_t low = n >= 64 ? ~0ull : (1ull << n) - 1, all = W >= 64 ? ~0ull : (1ull << W) - 1, hi = all & ~low;
   uint64_t sm = s ? 1 : 0;
