@@ -7,12 +7,15 @@ kernels raise ZeroDivisionError; on a GPU PyTorch's CUDA kernels return a value.
 this script records it, for every integer type, every operator that divides, every form of the divisor, with zero
 divisors and the one overflow (the type's minimum over -1), so that tc5.device can answer as CUDA does.
 
-  python gpu/intdiv_probe.py OUTDIR [--device cuda|cpu]      (gpu/run.sh intdiv OUTDIR runs it on the GPU)
+  python gpu/intdiv_probe.py OUTDIR [--device cuda|cpu] [--edges]   (gpu/run.sh intdiv OUTDIR runs it on the GPU)
 
 OUTDIR/intdiv_<device>.tsv: one row an element, `op<TAB>form<TAB>dtype<TAB>a<TAB>b<TAB>result`; result is the
 integer, or `error: <exception type>: <first line>` when the call raised (then every element of that call has
 it). OUTDIR/env_<device>.txt: versions, the GPU. --device cpu is the CPU's answers, on any machine (the
-rehearsal; they are the errors the shim meets now).
+rehearsal; they are the errors the shim meets now). --edges: OUTDIR/intdiv_edges_<device>.tsv instead, int64
+dividends by 0 between the two paths the first run showed (4294967295 for 0..100, -1 for negative dividends and
+2^63 - 2, 2^63 - 1: where the compiler's 32-bit path ends is not measured; tc5.device_intdiv refuses them),
+every operator, the tensor and Python-int forms (gpu/run.sh intdiv-edges).
 
 The operators (PyTorch's CUDA kernels that compute them, docs/fidelity.md's FlagGems whole paragraph names the
 source lines): floor_divide, `//` (div_floor_kernel_cuda: c10's div_floor_integer), remainder, `%`
@@ -61,15 +64,19 @@ def call(op: str, form: str, x, y):
             "div_floor": lambda: torch.div(x, y, rounding_mode="floor")}[op]()
 
 
-def calls(device: str):
-    """every call: (op, form, dtype, [(a, b)...], a function returning the results or raising)"""
+EDGES = (101, 1000, 65535, 65536, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**40, 2**62, 2**63 - 3)
+
+
+def calls(device: str, edges: bool = False):
+    """every call: (op, form, dtype, [(a, b)...], a function returning the results or raising); edges: int64's
+    EDGES by 0 (tensor and int forms) instead"""
     import torch
-    for dtype in DTYPES:
+    for dtype in (("int64",) if edges else DTYPES):
         t = getattr(torch, dtype)
-        av, bv = values(dtype)
+        av, bv = (list(EDGES), [0]) if edges else values(dtype)
         pairs = [(a, b) for a in av for b in bv]
         for op in OPS:
-            for form in FORMS:
+            for form in (("tensor", "int") if edges else FORMS):
                 if form in ("tensor", "inplace"):
                     def run(pairs=pairs, op=op, form=form, t=t):
                         x = torch.tensor([p[0] for p in pairs], dtype=t, device=device)
@@ -89,11 +96,11 @@ def calls(device: str):
                         yield op, form, dtype, ps, run
 
 
-def worker(out, device, start):
+def worker(out, device, start, edges=False):
     """the calls from start on, each's rows appended; the index of the call under way in OUTDIR/.progress_<device>;
     exit status 3 after a CUDA error (the context may be unusable)"""
-    path = os.path.join(out, f"intdiv_{device}.tsv")
-    for k, (op, form, dtype, pairs, run) in enumerate(calls(device)):
+    path = os.path.join(out, f"intdiv{'_edges' if edges else ''}_{device}.tsv")
+    for k, (op, form, dtype, pairs, run) in enumerate(calls(device, edges)):
         if k < start:
             continue
         with open(os.path.join(out, f".progress_{device}"), "w") as f:
@@ -116,22 +123,23 @@ def main(argv):
     division of the minimum by -1 is SIGFPE on x86) is recorded as `error: signal N` and the next starts"""
     out = argv[1]
     device = argv[argv.index("--device") + 1] if "--device" in argv else "cuda"
+    edges = "--edges" in argv
     if "--worker" in argv:
-        return worker(out, device, int(argv[argv.index("--start") + 1]))
+        return worker(out, device, int(argv[argv.index("--start") + 1]), edges)
     os.makedirs(out, exist_ok=True)
     import torch
-    path = os.path.join(out, f"intdiv_{device}.tsv")
+    path = os.path.join(out, f"intdiv{'_edges' if edges else ''}_{device}.tsv")
     with open(os.path.join(out, f"env_{device}.txt"), "w") as f:
         f.write(f"torch {torch.__version__} cuda {torch.version.cuda}\n")
         if device == "cuda":
             f.write(f"{torch.cuda.get_device_name(0)} capability {torch.cuda.get_device_capability(0)}\n")
     with open(path, "w") as f:
         f.write("# op\tform\tdtype\ta\tb\tresult\n")
-    every = list(calls(device))
+    every = list(calls(device, edges))
     start = 0
     while start < len(every):
         rc = subprocess.call([sys.executable, os.path.abspath(argv[0]), out, "--device", device, "--worker",
-                              "--start", str(start)])
+                              "--start", str(start)] + (["--edges"] if edges else []))
         if rc == 0:
             break
         k = int(open(os.path.join(out, f".progress_{device}")).read())

@@ -132,7 +132,13 @@
 #                               //, remainder, %, fmod, div(rounding_mode=trunc|floor) of int8/16/32/64 and uint8 by 0,
 #                               by -1 of the minimum, by a tensor, a 0-d tensor, a Python int, in place):
 #                               OUTDIR/intdiv_cuda.tsv, env_cuda.txt (Python and PyTorch only, no tc5 built;
-#                               `python gpu/intdiv_probe.py OUTDIR --device cpu` is the CPU's answers, anywhere)
+#                               `python gpu/intdiv_probe.py OUTDIR --device cpu` is the CPU's answers, anywhere);
+#                               tests/data/device_intdiv/ keeps them (tests/python/test_device_intdiv.py)
+#   gpu/run.sh intdiv-edges [OUTDIR]  int64 dividends by 0 between the two paths intdiv showed (101 .. 2^63 - 3:
+#                               where the compiler's 32-bit path ends): OUTDIR/intdiv_edges_cuda.tsv, not yet run
+#   gpu/run.sh intdiv-ptx [OUTDIR]  PTX div and rem .{s,u}{16,32,64} by 0, the minimum by -1 and others
+#                               (tests/data/ptx/intdiv90, gen.py) the same way as dp4a (OUTDIR/h100_out.bin; not yet
+#                               run: tc5's runner gives all ones by 0, from intdiv's PyTorch rows)
 #   gpu/run.sh liger [OUTDIR]   Liger-Kernel 0.8.5's tests that fail on tc5 (tests/data/liger/h200_ids.txt),
 #                               natively with the installed PyTorch and Triton, from the release's sdist
 #                               (TC5_LIGER_SDIST, SHA-256 checked; gpu/liger_h200.sh): OUTDIR/h200_verdicts.tsv,
@@ -181,6 +187,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then echo "gpu/run.sh: no GPU: skipped"; exi
 if [ "$what" = liger ]; then exec sh gpu/liger_h200.sh "$out"; fi
 if [ "$what" = reduce ]; then exec "${PYTHON:-python3}" gpu/reduce_probe.py "$out"; fi
 if [ "$what" = intdiv ]; then exec "${PYTHON:-python3}" gpu/intdiv_probe.py "$out"; fi
+if [ "$what" = intdiv-edges ]; then exec "${PYTHON:-python3}" gpu/intdiv_probe.py "$out" --edges; fi
 if [ "$what" = reduce-compile ]; then exec "${PYTHON:-python3}" gpu/reduce_compile_probe.py "$out"; fi
 mkdir -p build-gpu/obj "$out"
 # the library, plainly (the same sources as the CMake build), in parallel
@@ -276,9 +283,10 @@ case "$what" in
   ptx)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
     exec build-gpu/ptx_silicon tests/data/ptx/sm90 "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
-  mma|f64nan|atomics|dp4a)
+  mma|f64nan|atomics|dp4a|intdiv-ptx)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
-    case $what in mma) data=tests/data/ptx/mma90 ;; f64nan) data=tests/data/ptx/f64nan ;; dp4a) data=tests/data/ptx/dp4a90 ;; *) data=tests/data/ptx/atom90 ;; esac
+    case $what in mma) data=tests/data/ptx/mma90 ;; f64nan) data=tests/data/ptx/f64nan ;; dp4a) data=tests/data/ptx/dp4a90 ;;
+      intdiv-ptx) data=tests/data/ptx/intdiv90 ;; *) data=tests/data/ptx/atom90 ;; esac
     exec build-gpu/ptx_silicon $data "$out/h100_out.bin" > "$out/h100_printf.txt" ;;
   tma|attention|rel90|rel38|tmreplace)
     "$NVCC" -O2 -std=c++17 -Iinclude gpu/ptx_silicon.cu build-gpu/libtc5.a -o build-gpu/ptx_silicon -lcuda
@@ -434,5 +442,5 @@ case "$what" in
   smem)
     "$NVCC" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a gpu/smem_layout.cu -o build-gpu/smem_layout
     exec build-gpu/smem_layout ;;
-  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|timing-alu-share|tma-lat|tmem|tmem-build|timing|liger|reduce|reduce-compile|peer-liger|peer-flaggems [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: gpu/run.sh arith|layout|mask|mask-ncu|smem|cluster|gemm|bench|ptx|mma|f64nan|atomics|dp4a|tma|sparse|attention|rel90|descriptors|disagree|sfu|sfu-bounds|sfu-probe|fa4-ex2|timing-micro|timing-mufu|timing-alu-share|tma-lat|tmem|tmem-build|timing|liger|reduce|reduce-compile|intdiv|intdiv-edges|intdiv-ptx|peer-liger|peer-flaggems [OUTDIR]" >&2; exit 2 ;;
 esac

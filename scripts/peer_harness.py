@@ -506,6 +506,11 @@ def one_line(msg):
     e = [l[1:].strip() for l in lines if l.startswith("E ")]
     exc = next((l for l in e if re.match(r"[\w.]*(Error|Exception|Timeout|Warning)\b", l)), None)
     s = exc or (e[-1] if e else (lines[0] if lines else ""))
+    # the harness's own limit, raised inside another exception's handling (Triton's compiler wraps what its
+    # passes raise: a CompilationError whose message ends with the limit's _PeerTimeout): the limit said too
+    own = next((l for l in lines if "_PeerTimeout(" in l), None)
+    if own and "_PeerTimeout" not in s:
+        s = f"{s} ({own})"
     insn = next((l for l in e if re.match(r"- \S+\.ptx:\d+:\d*:? ?\S", l) and " is " not in l), None)
     if insn:
         s += " " + insn

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import threading
 
+from . import device_intdiv
+
 __all__ = ["answer", "NOT_MINE", "enter_dispatch", "cuda_kernels", "generator_class", "install_autocast", "autocast_policy", "install_cuda_only_ops", "nested_dispatches", "as_cuda_kernel", "torch_function"]
 
 NOT_MINE = object()  # answer()'s "not a device query": the caller goes on
@@ -133,6 +135,18 @@ def library_kernel(op: str) -> bool:
     return key in getattr(L, "_impls", ()) and key not in _torch_own
 
 
+def is_cuda_device(dev) -> bool:
+    """whether dev (a device= or .to() argument) names CUDA: a torch.device or string of type "cuda", or a
+    device index (an int, not a bool: PyTorch reads it as the current accelerator's, CUDA's). The shim makes
+    such tensors on the CPU"""
+    import torch
+    if isinstance(dev, torch.device):
+        return dev.type == "cuda"
+    if isinstance(dev, str):
+        return dev.split(":")[0] == "cuda"
+    return isinstance(dev, int) and not isinstance(dev, bool)
+
+
 def _op_name(func) -> str:
     name = func._schema.name.split("::", 1)[1]
     ov = func._overloadname
@@ -164,7 +178,9 @@ def _make_mode():
                 return _call_cuda_kernel(func, mine, cuda_key, args, kwargs)
             if _composite_explicit(func) and (_has_tensor(args) or _has_tensor(kwargs)):
                 return _composite_as_on_cuda(func, args, kwargs)
-            return func(*args, **kwargs)  # no tensor (only Python numbers: the CPU's kernel on a GPU too)
+            if _wrapped_number(func, args, kwargs):
+                return func.overloadpacket(*args, **kwargs)
+            return func(*args, **kwargs)  # the CPU's kernel (also for Python numbers alone, as on a GPU)
 
     return CudaDispatch
 
@@ -206,6 +222,27 @@ def _composite_as_on_cuda(func, args, kwargs):
             return func.redispatch(torch._C.DispatchKeySet(torch._C.DispatchKey.CPU), *args, **kwargs)
     finally:
         active.pop()
+
+
+_tensor_params: dict = {}  # OpOverload -> its arguments' (position, name) whose schema type is Tensor
+
+
+def _wrapped_number(func, args, kwargs) -> bool:
+    """whether a Python number sits where func's schema says Tensor: a wrapped number (a C++ caller's scalar made a
+    0-d tensor, e.g. remainder.Scalar's composite calling remainder.Tensor(self, wrapped_scalar_tensor(other)), which
+    comes to __torch_dispatch__ from a composite run with the mode on: _composite_as_on_cuda), which
+    __torch_dispatch__ is given as the number; func(*args) refuses it ("Expected a value of type 'Tensor'") except
+    for the few operators whose Python binding takes numbers for tensors. The overload packet then picks the
+    overload of the number (remainder.Scalar), whose composite wraps it again on the CPU's kernels: the same call"""
+    ps = _tensor_params.get(func)
+    if ps is None:
+        ps = _tensor_params[func] = tuple((i, a.name) for i, a in enumerate(func._schema.arguments)
+                                          if str(a.type) == "Tensor")
+    for i, name in ps:
+        v = args[i] if i < len(args) else kwargs.get(name)
+        if isinstance(v, (bool, int, float, complex)):
+            return True
+    return False
 
 
 def _has_tensor(x) -> bool:
@@ -343,7 +380,8 @@ def as_cuda_kernel():
 def torch_function(func, args, kwargs):
     """the shim's TorchFunctionMode asks it after answer(): a torch function whose CUDA body differs from the CPU's
     by a choice C++ makes from the tensors' real device (scaled_dot_product_attention's backend:
-    tc5.device_attention) gets CUDA's; NotImplemented: the caller goes on"""
+    tc5.device_attention) gets CUDA's, and so do sums and means (tc5.device_reduce), float16/bfloat16 normal draws
+    (tc5.device_random) and integer division by 0 (tc5.device_intdiv); NotImplemented: the caller goes on"""
     global _sdpa_funcs
     if _sdpa_funcs is None:
         import torch
@@ -360,6 +398,8 @@ def torch_function(func, args, kwargs):
     if getattr(func, "__name__", None) in _normal_names:  # float16/bfloat16 normal draws: CUDA's rounding
         from . import device_random
         return device_random.from_torch_function(func, args, kwargs, library_kernel)
+    if getattr(func, "__name__", None) in device_intdiv.names() and func in device_intdiv.functions():
+        return device_intdiv.from_torch_function(func, args, kwargs, _mode, library_kernel)  # integers by 0: CUDA's
     return NotImplemented
 
 

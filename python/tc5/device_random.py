@@ -90,20 +90,6 @@ def fill_as_cuda(t, mean=0.0, std=1.0, generator=None):
     return t
 
 
-def _cuda_device(dev) -> bool:
-    import torch
-    if isinstance(dev, torch.device):
-        return dev.type == "cuda"
-    if isinstance(dev, str):
-        return dev.split(":")[0] == "cuda"
-    return isinstance(dev, int) and not isinstance(dev, bool)
-
-
-def _has_tensor(xs) -> bool:
-    import torch
-    return any(isinstance(x, torch.Tensor) for x in xs)
-
-
 def factory(func, kwargs, library_kernel=None):
     """for the shim's "cuda" factory path (device= given, already the CPU's in kwargs): a maker to call as
     func(*args, **kwargs) for torch.randn / torch.normal(mean, std, size) of a float16/bfloat16 dtype, or None"""
@@ -119,9 +105,7 @@ def factory(func, kwargs, library_kernel=None):
             kwargs.get("layout", torch.strided) != torch.strided or _steps_aside(op, library_kernel):
         return None
 
-    def make(*args, **kw):
-        if _has_tensor(args) or _has_tensor(kw.values()):
-            return func(*args, **kw)
+    def make(*args, **kw):  # a 0-d tensor for a size or for mean/std is a number here, on a GPU too
         rg = kw.pop("requires_grad", False)
         kw["dtype"] = torch.float32
         with torch.no_grad():
@@ -136,15 +120,11 @@ def _grad_leaf(t) -> bool:
 
 
 def _normal_(t, mean, std, generator, library_kernel):
+    import torch
     if not hasattr(t, "dtype") or t.dtype not in _lows() or _steps_aside("normal_", library_kernel) or \
-            _grad_leaf(t) or t.is_meta or t.layout is not _strided():
+            _grad_leaf(t) or t.is_meta or t.layout is not torch.strided:
         return NotImplemented
     return fill_as_cuda(t, mean, std, generator)
-
-
-def _strided():
-    import torch
-    return torch.strided
 
 
 def _arg(args, kwargs, i, name, default):
@@ -158,6 +138,7 @@ def from_torch_function(func, args, kwargs, library_kernel=None):
     Tensor.normal_, torch.nn.init.normal_ and torch.normal of tensors, of a float16/bfloat16 result, drawn as
     CUDA draws; NotImplemented: the caller goes on"""
     import torch
+    from .device import is_cuda_device
     kwargs = kwargs or {}
     if func is torch.Tensor.normal_:
         if not args:
@@ -174,7 +155,7 @@ def from_torch_function(func, args, kwargs, library_kernel=None):
     if func is torch.randn_like:
         x = _arg(args, kwargs, 0, "input", None)
         dev = kwargs.get("device")
-        if not isinstance(x, torch.Tensor) or (dev is not None and not _cuda_device(dev)):
+        if not isinstance(x, torch.Tensor) or (dev is not None and not is_cuda_device(dev)):
             return NotImplemented
         dt = kwargs.get("dtype") or x.dtype
         if dt not in _lows() or kwargs.get("layout", torch.strided) != torch.strided or x.layout != torch.strided \
@@ -210,21 +191,17 @@ def _normal_tensors(args, kwargs, library_kernel):
         op, like = "normal.float_Tensor", std
     if like.dtype not in _lows() or like.is_meta or like.layout != torch.strided or \
             (mt and st and mean.dtype != std.dtype) or _steps_aside(op, library_kernel) or \
-            (not isinstance(std, torch.Tensor) and std < 0):
-        return NotImplemented
+            ((std < 0).any() if st else std < 0):
+        return NotImplemented  # a negative std: PyTorch's own check and message
     gen = kwargs.get("generator")
     if mt and not st:
         out = torch.empty_like(mean, memory_format=torch.contiguous_format)
         fill_as_cuda(out, 0.0, float(std), gen)
         return out.add_(mean)
     if st and not mt:
-        if (std < 0).any():
-            return NotImplemented  # PyTorch's own check and message
         out = torch.empty_like(std, memory_format=torch.contiguous_format)
         fill_as_cuda(out, 0.0, 1.0, gen)
         return out.mul_(std).add_(torch.full((), mean, dtype=out.dtype))
-    if (std < 0).any():
-        return NotImplemented
     shape = torch.broadcast_shapes(mean.shape, std.shape)
     out = torch.empty(shape, dtype=mean.dtype)
     fill_as_cuda(out, 0.0, 1.0, gen)

@@ -1422,13 +1422,11 @@ def torch_cuda_shim():
         _shim_done = True
 
     def cpu(d):
-        if isinstance(d, torch.device) and d.type == "cuda":
-            return torch.device("cpu")
-        if isinstance(d, str) and d.split(":")[0] == "cuda":
-            return "cpu"
-        if isinstance(d, int) and not isinstance(d, bool):
+        """the CPU for a device that names CUDA (tc5.device.is_cuda_device: a device index too, x.to(0)), a string
+        for a string; any other argument as it is"""
+        if not _device.is_cuda_device(d):
             return d
-        return d
+        return "cpu" if isinstance(d, str) else torch.device("cpu")
 
     from .inductor import faking as _inductor_faking
     layer_norms = (torch.nn.functional.layer_norm, torch.layer_norm)
@@ -1490,25 +1488,25 @@ def torch_cuda_shim():
             return normal, None
         if kwargs.get("requires_grad") or library_factory(func):
             return func, None
-        if func is torch.zeros and "out" not in kwargs and "names" not in kwargs:
-            return torch.empty, "zero"
-        if func is torch.zeros_like:
-            return torch.empty_like, "zero"
+        empty = zeroed_empty.get(func)
+        if empty is not None and not (func is torch.zeros and ("out" in kwargs or "names" in kwargs)):
+            return empty[0], "zero"
         if func in (torch.empty, torch.empty_like) and not (
                 torch.are_deterministic_algorithms_enabled()
                 and getattr(getattr(torch.utils, "deterministic", None), "fill_uninitialized_memory", True)):
             return func, "none"
         return func, None
 
-    fast_factories = {torch.zeros: "zeros", torch.zeros_like: "zeros_like"}  # the ones fresh_factory makes otherwise
+    # the factories fresh_factory makes as empty + one zeroing: factory -> (the empty factory, its ATen operator)
+    zeroed_empty = {torch.zeros: (torch.empty, "zeros"), torch.zeros_like: (torch.empty_like, "zeros_like")}
 
     def library_factory(func):
         """whether a library registered a CUDA kernel (torch.library, tc5.device) for the ATen factory that fresh_factory
         would make otherwise (zeros as empty + a zeroing): the factory itself is called, and reaches that kernel
         through the dispatch mode, as on a GPU (FlagGems registers zeros and zeros_like). empty and empty_like are
         called as themselves, so a library's kernel for them is reached either way"""
-        op = fast_factories.get(func)
-        return op is not None and _device.library_kernel(op)
+        empty = zeroed_empty.get(func)
+        return empty is not None and _device.library_kernel(empty[1])
 
     class _CudaIsCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -1523,10 +1521,8 @@ def torch_cuda_shim():
             kwargs = dict(kwargs or {})
             if kwargs.get("pin_memory"):  # page-locked memory is CUDA's runtime's; tc5's device memory is the host's
                 kwargs["pin_memory"] = False
-            dev = kwargs.get("device")
-            if isinstance(dev, int) and not isinstance(dev, bool):
-                dev = torch.device("cuda", dev)  # a device= index is a CUDA device's (driver.get_current_device())
-            if "device" in kwargs and cpu(dev) is not kwargs["device"]:
+            dev = kwargs.get("device")  # an index too: a CUDA device's (driver.get_current_device())
+            if "device" in kwargs and cpu(dev) is not dev:
                 kwargs["device"] = cpu(dev)
                 make, fill = fresh_factory(func, kwargs)
                 with unfilled() if fill == "zero" else contextlib.nullcontext():  # zeroed below

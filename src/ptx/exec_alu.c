@@ -108,8 +108,11 @@ static PTX_EXEC(x_mad_wide) {
   PTX_LANES(mask, d[l] = ((uint64_t)prod(a[l], b[l], W, s) + c[l]) & m);
   return PX_NEXT;
 }
-/* Division by zero: the PTX ISA leaves the result unspecified; tc5 gives
- * all ones for the quotient and the dividend for the remainder. */
+/* Division by zero: the PTX ISA leaves the result unspecified; tc5 gives all ones for the quotient and
+ * for the remainder, as the H200 gave in PyTorch's CUDA kernels (tests/data/device_intdiv: `a / 0` and
+ * `a % 0` of int8/int16/int32/uint8, divided as int: rem.s32; of int64, 0xFFFFFFFF where the dividend fits
+ * 32 bits, the compiler's 32-bit path, and all 64 ones otherwise; tc5 gave the dividend for the remainder
+ * until d53, session 9, and FlagGems' remainder kernel then differed from PyTorch's CUDA answer). */
 static PTX_EXEC(x_div) {
   OPS3;
   unsigned W = in->aux;
@@ -133,12 +136,12 @@ static PTX_EXEC(x_rem) {
   if (in->mods & M_SIGNED) {
     PTX_LANES(mask, {
       int64_t x = sx(a[l], W), y = sx(b[l], W);
-      if (y == 0) d[l] = a[l];
+      if (y == 0) d[l] = m;
       else if (y == -1) d[l] = 0;
       else d[l] = (uint64_t)(x % y) & m;
     });
   } else {
-    PTX_LANES(mask, d[l] = b[l] ? a[l] % b[l] : a[l]);
+    PTX_LANES(mask, d[l] = b[l] ? a[l] % b[l] : m);
   }
   return PX_NEXT;
 }

@@ -697,6 +697,57 @@ static void test_dp4a(void **state) {
   assert_int_equal(run2(k2("", "dp4a.s16.u32 %r13, %r1, %r2, %r3;"), 1, 1, out, sizeof out, in, sizeof in, &dg), TC5_EPARSE);
 }
 
+/* div/rem .s16 .u16 .s32 .u32 .s64 .u64 (the ISA: a zero divisor's result is unspecified): by 0 both give all
+ * ones of the width, the value the H200 gave in PyTorch's CUDA kernels (tests/data/device_intdiv: `a % 0` was
+ * the dividend in tc5 before d53, session 9); the signed minimum over -1 gives the minimum and remainder 0; other
+ * divisors C's truncating division */
+static void test_int_div_by_zero(void **state) {
+  (void)state;
+  static const int64_t a_of[] = {0, 1, 7, -7, 100, -100, INT64_MAX, INT64_MIN};
+  static const int64_t b_of[] = {0, 0, 0, -1, 3, -3};
+  static const unsigned widths[] = {16, 32, 64};
+  uint64_t in[32 * 4], out[32 * 4];
+  for (unsigned wi = 0; wi < 3; wi++)
+    for (unsigned sg = 0; sg < 2; sg++) {
+      unsigned W = widths[wi];
+      uint64_t m = W == 64 ? ~0ull : (1ull << W) - 1;
+      char code[640], ty[8];
+      snprintf(ty, sizeof ty, "%s%u", sg ? "s" : "u", W);
+      const char *r = W == 16 ? "h" : W == 32 ? "r" : "rd";
+      snprintf(code, sizeof code, "ld.global.b%u %%%s10, [%%rd5]; ld.global.b%u %%%s11, [%%rd5+8];"
+               " div.%s %%%s12, %%%s10, %%%s11; rem.%s %%%s13, %%%s10, %%%s11;"
+               " st.global.b%u [%%rd4], %%%s12; st.global.b%u [%%rd4+8], %%%s13;",
+               W, r, W, r, ty, r, r, r, ty, r, r, r, W, r, W, r);
+      if (W == 16) /* %h<8>: registers 10-13 are not declared; use the b16 ones 2-5 */
+        snprintf(code, sizeof code, "ld.global.b16 %%h2, [%%rd5]; ld.global.b16 %%h3, [%%rd5+8];"
+                 " div.%s %%h4, %%h2, %%h3; rem.%s %%h5, %%h2, %%h3; st.global.b16 [%%rd4], %%h4;"
+                 " st.global.b16 [%%rd4+8], %%h5;", ty, ty);
+      for (unsigned t = 0; t < 32; t++) {
+        int64_t a = a_of[t % 8], b = b_of[(t / 8 + t) % 6];
+        if (W < 64 && a == INT64_MAX) a = sg ? (int64_t)(m >> 1) : (int64_t)m;
+        if (W < 64 && a == INT64_MIN) a = sg ? -(int64_t)(m >> 1) - 1 : 0;
+        in[t * 4] = (uint64_t)a & m;
+        in[t * 4 + 1] = (uint64_t)b & m;
+      }
+      memset(out, 0, sizeof out);
+      tc5_diag dg;
+      tc5_status st = run2(k2("", code), 1, 1, out, sizeof out, in, sizeof in, &dg);
+      if (st) fail_msg("div/rem.%s: %s", ty, dg.count ? dg.issue[0].message : tc5_strerror(st));
+      for (unsigned t = 0; t < 32; t++) {
+        uint64_t a = in[t * 4], b = in[t * 4 + 1], q, rm;
+        int64_t x = (int64_t)(a << (64 - W)) >> (64 - W), y = (int64_t)(b << (64 - W)) >> (64 - W);
+        if (b == 0) q = rm = m;
+        else if (!sg) q = a / b, rm = a % b;
+        else if (y == -1) q = (0 - a) & m, rm = 0;
+        else q = (uint64_t)(x / y) & m, rm = (uint64_t)(x % y) & m;
+        if ((out[t * 4] & m) != q || (out[t * 4 + 1] & m) != rm)
+          fail_msg("div/rem.%s 0x%llx by 0x%llx: 0x%llx, 0x%llx, want 0x%llx, 0x%llx", ty, (unsigned long long)a,
+                   (unsigned long long)b, (unsigned long long)(out[t * 4] & m), (unsigned long long)(out[t * 4 + 1] & m),
+                   (unsigned long long)q, (unsigned long long)rm);
+      }
+    }
+}
+
 /* the hints and no-op forms of the opcode table that no kernel of the
  * corpora uses (issue 51's index: every row has a test): ldu, prefetchu,
  * membar at each scope, nanosleep leave the values as they are; brkpt is
@@ -1064,7 +1115,7 @@ static void test_commit_generic(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f32x2),      cmocka_unit_test(test_mixed_precision), cmocka_unit_test(test_minmax),          cmocka_unit_test(test_redux),
-      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp), cmocka_unit_test(test_copysign), cmocka_unit_test(test_dp4a), cmocka_unit_test(test_hints), cmocka_unit_test(test_createpolicy), cmocka_unit_test(test_carry),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
+      cmocka_unit_test(test_b128),       cmocka_unit_test(test_atom16), cmocka_unit_test(test_int16x2), cmocka_unit_test(test_testp), cmocka_unit_test(test_copysign), cmocka_unit_test(test_dp4a), cmocka_unit_test(test_int_div_by_zero), cmocka_unit_test(test_hints), cmocka_unit_test(test_createpolicy), cmocka_unit_test(test_carry),       cmocka_unit_test(test_st_async),        cmocka_unit_test(test_cvt_int_to_half),
       cmocka_unit_test(test_elect_sink), cmocka_unit_test(test_bad_forms),   cmocka_unit_test(test_target_feature),
       cmocka_unit_test(test_sfu_in_runner), cmocka_unit_test(test_shared_wrap), cmocka_unit_test(test_commit_generic),
   };

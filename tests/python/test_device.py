@@ -41,6 +41,9 @@ def test_identity_and_autograd():
         x = torch.randn(4, 4, device="cuda", requires_grad=True)
         assert x.is_cuda and not x.is_cpu and x.device.type == "cuda" and x.device == torch.device("cuda", 0)
         assert x.get_device() == 0 and torch.randn(2).to("cuda").is_cuda
+        # a device index names CUDA's device (x.to(0) reached CUDA's runtime: "Found no NVIDIA driver")
+        assert torch.randn(2).to(0).is_cuda and torch.randn(2).to(0, torch.float16).dtype == torch.float16
+        assert torch.zeros(2, device=0).is_cuda and torch.randn(2).to(device=0).is_cuda
         y = (x * x).sum()
         y.backward()
         assert x.grad.is_cuda and torch.equal(x.grad, 2 * x.detach())
@@ -579,6 +582,16 @@ def test_composite_operators_reach_library_kernels():
         assert calls == ["copy_"] and torch.equal(z, torch.arange(6.0).reshape(2, 3).t()), calls
         calls.clear()
         assert torch.equal(x.expand(2, 2, 3)[1], x) and calls == [], calls  # a composite of views only: no copy
+        # a composite that passes a number on as a wrapped number (remainder.Scalar calls remainder.Tensor with
+        # wrapped_scalar_tensor(other)), which __torch_dispatch__ is given as the Python number: the same values and
+        # types as the CPU's (FlagGems' reshape_and_cache tests: slot_mapping % block_size raised, session 9)
+        i = torch.arange(-7, 9, device="cuda")
+        for a, b in ((i, 3), (i.to(torch.int32), 2.5), (i[3], 4), (i.half(), 3), (i.to(torch.int8), -3)):
+            for f in (torch.remainder, lambda p, q: p % q, torch.fmod, lambda p, q: torch.bitwise_and(p, 6)):
+                if a.is_floating_point() and f not in (torch.remainder, torch.fmod):
+                    continue
+                r, c = f(a, b), f(a.cpu(), b)
+                assert r.is_cuda and r.dtype == c.dtype and torch.equal(r.cpu(), c), (a, b, r, c)
         print("composites ok")
     """)
     assert "composites ok" in out
@@ -622,6 +635,12 @@ def test_reduced_precision_normal_draws_as_cuda():
             assert torch.equal(a, torch.randn(1000, dtype=dt, device="cuda"))
             torch.manual_seed(7)
             assert torch.equal(a, ref(1000))
+            # 0-d tensors standing for numbers (a size, mean, std): the same factory, rounded alike
+            for make in (lambda: torch.randn(torch.tensor(1000), dtype=dt, device="cuda"),
+                         lambda: torch.randn((torch.tensor(1000),), dtype=dt, device="cuda"),
+                         lambda: torch.normal(torch.tensor(0.0), torch.tensor(1.0), (1000,), dtype=dt, device="cuda")):
+                torch.manual_seed(7)
+                assert torch.equal(make(), a)
             g = torch.Generator(device="cuda").manual_seed(3)
             b = torch.randn(50, 20, dtype=dt, device="cuda", generator=g)
             g.manual_seed(3)

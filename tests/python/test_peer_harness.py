@@ -223,6 +223,16 @@ def test_known_rules_match_what_was_raised():
     assert H.raised("the case passed without launching a kernel through tc5") == \
         "the case passed without launching a kernel through tc5"
     assert H.raised("A: first\n    source line\nE   A: first\nE   more") == "A: first\nE   A: first\nE   more"
+    # the harness's CPU limit raised during Triton's compilation, which wraps it in a CompilationError: the
+    # results file's one line keeps the limit, so that --retriage names the same cause as the run did
+    wrapped = ("triton.compiler.errors.CompilationError: at 88:32:\n    out_grad_mask = (output_n_offset < in_n)\n"
+               "_PeerTimeout('tc5 peer: the case used more than TC5_PEER_CPU_LIMIT=120 CPU seconds')\n"
+               "E   triton.compiler.errors.CompilationError: at 88:32:\n")
+    line = H.one_line(wrapped)
+    assert line.startswith("triton.compiler.errors.CompilationError: at 88:32: (_PeerTimeout(")
+    assert suite.cause_of("failed", line, "tests/test_conv2d.py::test_conv2d[x]") == \
+        suite.cause_of("failed", wrapped, "tests/test_conv2d.py::test_conv2d[x]") == \
+        "too slow for a CPU model: past the per-case CPU limit (TC5_PEER_CPU_LIMIT)"
 
 
 def test_retriage_recomputes_causes(tmp_path):
