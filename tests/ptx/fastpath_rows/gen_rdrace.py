@@ -3,27 +3,12 @@
 # granules with no barrier after (an smem-race for the warps that read them later), the other warps read every
 # width, the same instructions three times (a loop), lanes far apart, bytes never written, a partial mask
 import sys
+from ptxgen import PLACE, head, store
 L = []
 a = L.append
-a(""".version 8.7
-.target sm_100a
-.address_size 64
-.extern .shared .align 16 .b8 smem[];
-.visible .entry k(.param .u64 out) {
-  .reg .pred %p<16>;
-  .reg .b16 %h<80>;
-  .reg .b32 %r<160>;
-  .reg .b64 %rd<80>;
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r1, %tid.x;
-  and.b32 %r2, %r1, 31;
-  shr.u32 %r3, %r1, 5;
-  mov.u32 %r10, smem;
-  add.u32 %r10, %r10, 1024;
-  shl.b32 %r11, %r1, 4;
-  add.u32 %r12, %r10, %r11;
-  mul.lo.u32 %r4, %r1, 2654435761;
-  st.shared.v4.b32 [%r12], {%r1, %r4, %r2, %r3};
+a(head(80, 160, 80))
+a(PLACE)
+a("""  st.shared.v4.b32 [%r12], {%r1, %r4, %r2, %r3};
   st.shared.v4.b32 [%r12+2048], {%r4, %r1, %r3, %r2};
   setp.lt.u32 %p5, %r1, 96;
   @%p5 st.shared.v4.b32 [%r12+4096], {%r4, %r4, %r1, %r1};
@@ -70,13 +55,7 @@ for i, (expr, ty, cls) in enumerate(pats):
     if i == 2:
         a("  setp.lt.u32 %p6, %r2, 20;")
     a(f"  {guard}ld.shared.{ty} {d}, [%r31+{(i % 2) * 16}];")
-    if cls == "h":
-        a(f"  cvt.u32.u16 %r{60 + i}, {d};")
-        a(f"  {guard}st.global.b32 [%rd4+{8 * n}], %r{60 + i};")
-    elif cls == "rd":
-        a(f"  {guard}st.global.b64 [%rd4+{8 * n}], {d};")
-    else:
-        a(f"  {guard}st.global.b32 [%rd4+{8 * n}], {d};")
+    store(a, guard, cls, d, f"%rd4+{8 * n}", 60 + i)
     n += 1
 a("""  ret;
 }""")

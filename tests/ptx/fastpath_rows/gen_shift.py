@@ -3,19 +3,11 @@
 # warps and a partial mask (s53: exec_alu.c shift_rows, the whole warp by rows in AVX2); bfe whose position and length
 # differ between lanes above their low byte only (one for the warp: bfe_rows) or in it for one lane
 import sys
+from ptxgen import head, store
 L = []
 a = L.append
-a(""".version 8.7
-.target sm_100a
-.address_size 64
-.visible .entry k(.param .u64 out) {
-  .reg .pred %p<4>;
-  .reg .b16 %h<40>;
-  .reg .b32 %r<60>;
-  .reg .b64 %rd<60>;
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, %ctaid.x;
+a(head(40, 60, 60, smem=False))
+a("""  mov.u32 %r2, %ctaid.x;
   mov.u32 %r3, %ntid.x;
   mad.lo.u32 %r4, %r2, %r3, %r1;
   and.b32 %r5, %r1, 31;
@@ -49,13 +41,7 @@ for part in (False, True):
         for w, src, cls in ((16, "%h1", "h"), (32, "%r9", "r"), (64, "%rd3", "rd")):
             d = f"%{cls}{20 + n}"
             a(f"  {g}{op}{w} {d}, {src}, %r8;")
-            if cls == "h":
-                a(f"  cvt.u32.u16 %r{40 + n % 18}, {d};")
-                a(f"  {g}st.global.b32 [%rd6+{8 * n}], %r{40 + n % 18};")
-            elif cls == "r":
-                a(f"  {g}st.global.b32 [%rd6+{8 * n}], {d};")
-            else:
-                a(f"  {g}st.global.b64 [%rd6+{8 * n}], {d};")
+            store(a, g, cls, d, f"%rd6+{8 * n}", 40 + n % 18)
             n += 1
 # bfe: position 5 + 256 lane and length 7 + 512 lane (the same low bytes), then lane 17's position 6
 a("""  shl.b32 %r50, %r5, 8;

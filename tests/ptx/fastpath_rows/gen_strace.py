@@ -4,27 +4,12 @@
 # same instructions three times (a loop), lanes far apart, a partial mask, then a store of a value read from bytes never
 # written (followed in shared memory) and stores after it
 import sys
+from ptxgen import PLACE, head
 L = []
 a = L.append
-a(""".version 8.7
-.target sm_100a
-.address_size 64
-.extern .shared .align 16 .b8 smem[];
-.visible .entry k(.param .u64 out) {
-  .reg .pred %p<16>;
-  .reg .b16 %h<20>;
-  .reg .b32 %r<100>;
-  .reg .b64 %rd<20>;
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r1, %tid.x;
-  and.b32 %r2, %r1, 31;
-  shr.u32 %r3, %r1, 5;
-  mov.u32 %r10, smem;
-  add.u32 %r10, %r10, 1024;
-  shl.b32 %r11, %r1, 4;
-  add.u32 %r12, %r10, %r11;
-  mul.lo.u32 %r4, %r1, 2654435761;
-  cvt.u16.u32 %h1, %r4;
+a(head(20, 100, 20))
+a(PLACE)
+a("""  cvt.u16.u32 %h1, %r4;
   cvt.u64.u32 %rd5, %r4;
   mul.lo.u64 %rd5, %rd5, 40503;
   st.shared.v4.b32 [%r12], {%r1, %r4, %r2, %r3};
