@@ -431,6 +431,64 @@ static inline void chk_smem_store_run(const chk_warp *w, const chk_insn *in, int
   }
   chk_smem_write(w, in, lane, off, n);
 }
+/* chk_rows_gran's step for one lane's bytes [x, + n) (M[i] is set by the first lane into index i) */
+static inline void chk_rows_lane(uint32_t x, uint32_t n, uint32_t g0, uint16_t *M, uint64_t *touched, uint32_t *far,
+                                 uint32_t *al, uint32_t *mx) {
+  uint32_t i = x / GRAN - g0;
+  uint64_t bit = 1ull << (i & 63);
+  *far |= i, *al |= x, *mx = x > *mx ? x : *mx;
+  M[i & 63] = (uint16_t)((*touched & bit ? M[i & 63] : 0) | (((1u << n) - 1) << (x % GRAN)));
+  *touched |= bit;
+}
+/* the granules of a whole mask's lanes (chk_rd_rows, chk_smem_store_rows): lane l's bytes
+ * [a[l], + n) (n a power of two up to 8) as bytes M[g - *g0] of granule g, *touched the indices
+ * used (M's others not set), *mx the largest a[l]; false when a lane is not aligned to n or the
+ * lanes' granules are not all within 31 below and 32 above the first lane's */
+static inline bool chk_rows_gran(const uint32_t *a, uint32_t n, uint32_t mask, uint32_t *g0, uint16_t *M,
+                                 uint64_t *touched, uint32_t *mx) {
+  uint32_t far = 0, al = 0, g = a[__builtin_ctz(mask)] / GRAN - 31; /* granule g at index g - g0 (mod 2^32) */
+  *touched = 0, *mx = 0, *g0 = g;
+  if (mask == 0xFFFFFFFFu)
+    for (unsigned l = 0; l < 32; l++) chk_rows_lane(a[l], n, g, M, touched, &far, &al, mx);
+  else
+    for (uint32_t left = mask; left; left &= left - 1) chk_rows_lane(a[__builtin_ctz(left)], n, g, M, touched, &far, &al, mx);
+  return !(far >> 6) && !(al & (n - 1));
+}
+/* chk_smem_store_run's common case for every lane of mask at once (issue 50, size): lane l's
+ * bytes [a[l], + n), n a power of two up to 8, each a[l] aligned to it (inside one granule).
+ * A lane that takes it changes only the granule's sm_w and store (w, wm), which no lane's
+ * conditions read (the warp's store event and instruction, its followed values, the granule's
+ * sm_r, busy and read slots): so when every lane's hold, the end state is that of the lanes one
+ * by one: per granule, sm_w and w the event e, wm e's bytes there before (none when w was
+ * another's) with the union of the lanes'. Checked first for all the lanes (their granules at
+ * most 31 below and 32 above the first lane's), then done; false: not so, nothing changed,
+ * chk_smem_store_run's turn. */
+static inline bool chk_smem_store_rows(const chk_warp *w, const chk_insn *in, const uint32_t *a, uint32_t n,
+                                       uint32_t mask) {
+  chk_cta *k = w->k;
+  unsigned wi = w->id;
+  uint32_t e = k->last_ev[wi];
+  if (!mask || n > 8 || (n & (n - 1)) || !e || k->last_insn[wi] != (uint32_t)(in - k->code) || k->npois[wi] ||
+      k->sp_m || chk_iclass(in) != 1)
+    return false;
+  uint32_t g0, mx;
+  uint16_t M[64];
+  uint64_t touched;
+  if (!chk_rows_gran(a, n, mask, &g0, M, &touched, &mx) || mx / GRAN >= k->ngran) return false;
+  for (uint64_t t = touched; t; t &= t - 1) {
+    uint32_t g = g0 + (uint32_t)__builtin_ctzll(t), r = k->sm_r[g];
+    const struct chk_rg *q = &k->rg[g];
+    if ((r && !chk_known(k, VC(k, k->vc, wi), &k->op[r])) || q->busy || (q->r[0] | q->r[1])) return false;
+  }
+  for (uint64_t t = touched; t; t &= t - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(t);
+    struct chk_rg *q = &k->rg[g0 + i];
+    k->sm_w[g0 + i] = e;
+    if (q->w == e) q->wm |= M[i];
+    else q->w = e, q->wm = M[i];
+  }
+  return true;
+}
 static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
   uint32_t last = UINT32_MAX;
   chk_smem_store_run(w, in, lane, off, n, &last);
@@ -541,6 +599,52 @@ static inline bool chk_rd_lane(chk_rd *f, uint32_t off, uint32_t n) {
     q->r[r] = e, q->rm[r] = m;
   }
   if (!same) f->g = g, f->slot = r, f->unord = q->w != e && chk_races(k, vc, wi, q->w, q->wm, 0xFFFFu);
+  *f->pending = f->follows;
+  return true;
+}
+/* chk_rd_lane for every lane of mask at once (issue 50, size): lane l's bytes [a[l], + n), n a
+ * power of two up to 8, each a[l] aligned to it (so inside one granule and one byte of the
+ * written map). A fast lane changes nothing that another lane's conditions read (a granule's
+ * busy, store and its bytes, the written map), only the granule's read slots: the first lane
+ * into a granule finds e's slot there or chooses one (chk_read_slot), the others add their
+ * bytes to it. So when every lane's conditions hold, the end state is that of the lanes one by
+ * one: per granule, e's slot with the union of its lanes' bytes (a race with the granule's
+ * store, a byte not written: for some lane exactly when for the union). Checked first for all
+ * the lanes (their granules at most 31 below and 32 above the first lane's), then done; false:
+ * not so, nothing changed, chk_rd_lane's turn. */
+static inline bool chk_rd_rows(chk_rd *f, const uint32_t *a, uint32_t n, uint32_t mask) {
+  chk_cta *k = f->k;
+  if (!f->ok || !mask || n > 8 || (n & (n - 1))) return false;
+  const tc5_smem *s = k->smem;
+  const uint32_t *vc = f->vc;
+  uint32_t e = f->e, wi = f->wi, g0, mx;
+  uint16_t M[64];
+  uint64_t touched;
+  /* every lane's bytes aligned, inside shared memory and its granules */
+  if (!chk_rows_gran(a, n, mask, &g0, M, &touched, &mx) || (uint64_t)mx + n > s->size || mx / GRAN >= k->ngran)
+    return false;
+  for (uint64_t t = touched; t; t &= t - 1) { /* a granule's bytes written: its two bytes of the map */
+    unsigned i = (unsigned)__builtin_ctzll(t);
+    uint32_t g = g0 + i, wr = s->written[2 * g] | (M[i] >> 8 ? (uint32_t)s->written[2 * g + 1] << 8 : 0);
+    if ((wr & M[i]) != M[i]) return false;
+  }
+  for (uint64_t t = touched; t; t &= t - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(t);
+    const struct chk_rg *q = &k->rg[g0 + i];
+    if (q->busy || (q->w != e && chk_races(k, vc, wi, q->w, q->wm, M[i]))) return false;
+  }
+  for (uint64_t t = touched; t; t &= t - 1) {
+    unsigned i = (unsigned)__builtin_ctzll(t);
+    struct chk_rg *q = &k->rg[g0 + i];
+    int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
+    if (r >= 0) {
+      q->rm[r] |= M[i];
+    } else {
+      r = chk_read_slot(k, vc, wi, q->r[0]);
+      q->r[r] = e, q->rm[r] = M[i];
+    }
+  }
+  f->g = UINT32_MAX; /* no lane's granule remembered: the next chk_rd_lane looks again */
   *f->pending = f->follows;
   return true;
 }

@@ -486,14 +486,40 @@ PTX_DEC(dec_logic) {
 }
 
 /* ---- shl shr: shift amounts are unsigned 32-bit, clamped at the width ---- */
+/* shl (right 0) and shr.u (right 1) of the lanes of mask */
+static inline void shift_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, unsigned W, bool right, uint32_t mask) {
+  uint64_t m = wmask(W);
+  if (right) {
+    PTX_LANES(mask, {
+      uint32_t s = (uint32_t)b[l];
+      d[l] = s >= W ? 0 : a[l] >> s;
+    });
+  } else {
+    PTX_LANES(mask, {
+      uint32_t s = (uint32_t)b[l];
+      d[l] = s >= W ? 0 : (a[l] << s) & m;
+    });
+  }
+}
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* the same for a whole warp compiled for AVX2 (issue 50, size: its shift by each lane's count;
+ * SSE2 has none), where the host has it */
+__attribute__((target("avx2"))) static void shift_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                             unsigned W, bool right) {
+  shift_lanes(d, a, b, W, right, 0xFFFFFFFFu);
+}
+static void shift_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, unsigned W, bool right, uint32_t mask) {
+  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) shift_lanes_avx2(d, a, b, W, right);
+  else shift_lanes(d, a, b, W, right, mask);
+}
+#else
+static void shift_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, unsigned W, bool right, uint32_t mask) {
+  shift_lanes(d, a, b, W, right, mask);
+}
+#endif
 static PTX_EXEC(x_shl) {
   OPS3;
-  unsigned W = in->aux;
-  uint64_t m = wmask(W);
-  PTX_LANES(mask, {
-    uint32_t s = (uint32_t)b[l];
-    d[l] = s >= W ? 0 : (a[l] << s) & m;
-  });
+  shift_rows(d, a, b, in->aux, false, mask);
   return PX_NEXT;
 }
 static PTX_EXEC(x_shr) {
@@ -506,10 +532,7 @@ static PTX_EXEC(x_shr) {
       d[l] = (uint64_t)(sx(a[l], W) >> (s >= W ? W - 1 : s)) & m;
     });
   } else {
-    PTX_LANES(mask, {
-      uint32_t s = (uint32_t)b[l];
-      d[l] = s >= W ? 0 : a[l] >> s;
-    });
+    shift_rows(d, a, b, W, true, mask);
   }
   return PX_NEXT;
 }
@@ -602,20 +625,37 @@ static PTX_EXEC(x_bfind) {
 }
 /* bfe with one position and length for the whole mask, some bits inside the register (the
  * compiler's constants): the loop below's result with its case analysis done once */
-static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
-                     uint32_t mask) {
+static inline bool bfe_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
+                             uint32_t mask) {
   unsigned f = (unsigned)__builtin_ctz(mask), msb = W - 1;
   uint64_t b0 = b[f] & 0xff, c0 = c[f] & 0xff;
-  bool uni = true;
-  PTX_LANES(mask, uni &= ((b[l] & 0xff) == b0) & ((c[l] & 0xff) == c0));
+  uint64_t diff = 0; /* a lane's position or length another than the first lane's: some bit */
+  PTX_LANES(mask, diff |= (b[l] ^ b0) | (c[l] ^ c0));
   unsigned pos = (unsigned)b0, len = (unsigned)c0;
-  if (!uni || pos > msb || len == 0) return false;
+  if ((diff & 0xff) || pos > msb || len == 0) return false;
   unsigned top = pos + len - 1 > msb ? msb : pos + len - 1, n = len < W - pos ? len : W - pos;
   uint64_t low = n >= 64 ? ~0ull : (1ull << n) - 1, all = W >= 64 ? ~0ull : (1ull << W) - 1, hi = all & ~low;
   uint64_t sm = s ? 1 : 0;
   PTX_LANES(mask, d[l] = ((a[l] >> pos) & low) | ((0 - ((a[l] >> top) & sm)) & hi));
   return true;
 }
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* the same for a whole warp compiled for AVX2 (issue 50, size: its loops by rows), where the host has it */
+__attribute__((target("avx2"))) static bool bfe_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                           const uint64_t *c, unsigned W, bool s) {
+  return bfe_lanes(d, a, b, c, W, s, 0xFFFFFFFFu);
+}
+static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
+                     uint32_t mask) {
+  return mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2") ? bfe_lanes_avx2(d, a, b, c, W, s)
+                                                              : bfe_lanes(d, a, b, c, W, s, mask);
+}
+#else
+static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
+                     uint32_t mask) {
+  return bfe_lanes(d, a, b, c, W, s, mask);
+}
+#endif
 static PTX_EXEC(x_bfe) {
   OPS4;
   unsigned W = in->aux, msb = W - 1;

@@ -828,6 +828,27 @@ static double odd_double(uint64_t v) {
   return ldexp((double)m, (int)s);
 }
 
+/* cvt.rn.bf16.f32 of a's lanes (b NULL) or cvt.rn.bf16x2.f32 of a's and b's, by the bits */
+static inline void bf16_rn_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, uint32_t mask) {
+  if (b)
+    PTX_LANES(mask, d[l] = (uint64_t)tc5__bf16_rn_of_f32((uint32_t)a[l]) << 16 | tc5__bf16_rn_of_f32((uint32_t)b[l]));
+  else
+    PTX_LANES(mask, d[l] = tc5__bf16_rn_of_f32((uint32_t)a[l]));
+}
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* the same for a whole warp compiled for AVX2 (issue 50, size: by rows), where the host has it */
+__attribute__((target("avx2"))) static void bf16_rn_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b) {
+  bf16_rn_lanes(d, a, b, 0xFFFFFFFFu);
+}
+static void bf16_rn_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, uint32_t mask) {
+  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) bf16_rn_lanes_avx2(d, a, b);
+  else bf16_rn_lanes(d, a, b, mask);
+}
+#else
+static void bf16_rn_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, uint32_t mask) {
+  bf16_rn_lanes(d, a, b, mask);
+}
+#endif
 /* the conversions of Triton's bf16/f16 kernels, each lane as x_cvt's
  * general path computes it: a 16-bit float widened to f32 (cvt.f32.bf16:
  * the bits; cvt.f32.f16: exact, a NaN the canonical one), and an f32
@@ -851,12 +872,7 @@ static bool x_cvt_half(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   bool bf = dt == PT_BF16 || dt == PT_BF16X2;
   if (!bf && dt != PT_F16 && dt != PT_F16X2) return false;
   if (bf) { /* f32 to bf16 by its bits (tc5__bf16_rn_of_f32: the same codes as tc5__half_encode_rn) */
-    if (in->vec == 2) {
-      const uint64_t *b = PTX_R(w, in->o[2].reg);
-      PTX_LANES(mask, d[l] = (uint64_t)tc5__bf16_rn_of_f32((uint32_t)a[l]) << 16 | tc5__bf16_rn_of_f32((uint32_t)b[l]));
-    } else {
-      PTX_LANES(mask, d[l] = tc5__bf16_rn_of_f32((uint32_t)a[l]));
-    }
+    bf16_rn_rows(d, a, in->vec == 2 ? PTX_R(w, in->o[2].reg) : NULL, mask);
   } else if (in->vec == 2) { /* cvt.rn.bf16x2.f32 d, a, b: a to the upper half */
     const uint64_t *b = PTX_R(w, in->o[2].reg);
     PTX_LANES(mask, d[l] = (uint64_t)tc5__half_encode_rn(f32_of(a[l]), bf) << 16 | tc5__half_encode_rn(f32_of(b[l]), bf));
@@ -867,6 +883,7 @@ static bool x_cvt_half(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
 }
 
 static PTX_EXEC(x_cvt) {
+  if (x_cvt_half(w, in, mask)) return PX_NEXT; /* (first: it reads nothing of the below) */
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg);
   const uint64_t *b = in->nops > 2 ? PTX_R(w, in->o[2].reg) : NULL;
@@ -878,7 +895,6 @@ static PTX_EXEC(x_cvt) {
   uint64_t dm = DW >= 64 ? ~0ull : (1ull << DW) - 1;
   unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
   uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
-  if (x_cvt_half(w, in, mask)) return PX_NEXT;
   if (dc != 'f' && sc != 'f' && dc != 's' && sc != 's' && !sat) { /* unsigned/bits to unsigned/bits: the loop's r */
     uint64_t m = dm & rm;
     PTX_LANES(mask, d[l] = a[l] & m);

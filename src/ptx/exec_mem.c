@@ -164,13 +164,53 @@ static const ptx_region *rows_region(ptx_warp *w, uint64_t addr, bool *fresh) {
   *fresh = hit != NULL;
   return hit;
 }
+/* rows_inside's lanes: whether every lane's offset base[l] - b0 (mod 2^64) is at most lim (their
+ * largest is) and the addresses base[l] + off or'ed have no bit of am (aligned) */
+static inline bool inside_lanes(const uint64_t *base, uint64_t b0, uint64_t lim, uint64_t off, uint64_t am,
+                                uint32_t mask) {
+  uint64_t mx = 0, al = 0;
+  PTX_LANES(mask, {
+    uint64_t x = base[l] - b0;
+    mx = x > mx ? x : mx;
+    al |= base[l] + off;
+  });
+  return mx <= lim && !(al & am);
+}
+/* rows_shared's lanes: at[l], the 32-bit address base[l] + off; r: their smallest, largest, or'ed */
+static inline void shared_lanes(const uint64_t *base, uint64_t off, uint32_t *at, uint32_t *r, uint32_t mask) {
+  uint32_t mn = UINT32_MAX, mx = 0, al = 0;
+  PTX_LANES(mask, {
+    uint32_t a = (uint32_t)(base[l] + off);
+    at[l] = a;
+    mn = a < mn ? a : mn;
+    mx = a > mx ? a : mx;
+    al |= a;
+  });
+  r[0] = mn, r[1] = mx, r[2] = al;
+}
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* the same for a whole warp compiled for AVX2 (issue 50, size: SSE2 has no 64-bit compare nor
+ * 32-bit min/max to take the loops by rows), called where the host has it (ROWS_AVX2) */
+__attribute__((target("avx2"))) static bool inside_lanes_avx2(const uint64_t *base, uint64_t b0, uint64_t lim,
+                                                              uint64_t off, uint64_t am) {
+  return inside_lanes(base, b0, lim, off, am, 0xFFFFFFFFu);
+}
+__attribute__((target("avx2"))) static void shared_lanes_avx2(const uint64_t *base, uint64_t off, uint32_t *at,
+                                                              uint32_t *r) {
+  shared_lanes(base, off, at, r, 0xFFFFFFFFu);
+}
+#define ROWS_AVX2(mask) ((mask) == 0xFFFFFFFFu && __builtin_cpu_supports("avx2"))
+#else
+#define inside_lanes_avx2(base, b0, lim, off, am) inside_lanes(base, b0, lim, off, am, 0xFFFFFFFFu)
+#define shared_lanes_avx2(base, off, at, r) shared_lanes(base, off, at, r, 0xFFFFFFFFu)
+#define ROWS_AVX2(mask) 0
+#endif
 /* whether every lane of mask accesses [base + off, + eb) inside r, aligned (b0 = r's base less off) */
 static inline bool rows_inside(const ptx_region *r, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
   if (eb > r->size) return false;
   uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off;
-  bool ok = true;
-  PTX_LANES(mask, ok &= (base[l] - b0 <= lim) & !((base[l] + (uint64_t)off) & (eb - 1)));
-  return ok;
+  return ROWS_AVX2(mask) ? inside_lanes_avx2(base, b0, lim, (uint64_t)off, eb - 1)
+                         : inside_lanes(base, b0, lim, (uint64_t)off, eb - 1, mask);
 }
 /* a whole mask's loads of eb bytes, lane l's at h + ((base[l] + add) & am), as ptx_ld_value
  * gives each (its switch taken once for the mask, not per lane) */
@@ -224,14 +264,16 @@ static bool st_global_rows(ptx_warp *w, const uint64_t *src, const uint64_t *bas
   return true;
 }
 /* whether every lane of mask accesses [base + off, + eb) of the CTA's shared memory past the
- * reserved KiB, aligned (shared_fast's test, 32-bit addresses) */
-static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
-  bool ok = true;
-  PTX_LANES(mask, {
-    uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
-    ok &= (a >= 1024) & ((uint64_t)a + eb <= s->size) & !(a & (eb - 1));
-  });
-  return ok;
+ * reserved KiB, aligned (shared_fast's test, 32-bit addresses; at[l]: lane l's address) */
+static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask,
+                               uint32_t *at) {
+  /* every lane's address past the reserved KiB and its bytes inside: the smallest and the
+   * largest are; aligned: the addresses' bits or'ed */
+  uint32_t r[3];
+  if (ROWS_AVX2(mask)) shared_lanes_avx2(base, (uint64_t)off, at, r);
+  else shared_lanes(base, (uint64_t)off, at, r, mask);
+  uint32_t mn = r[0], mx = r[1], al = r[2];
+  return mn >= 1024 && (uint64_t)mx + eb <= s->size && !(al & (eb - 1));
 }
 /* ld.shared of one register by the whole mask, fast (issue 50, size): every lane's address as
  * rows_shared says, no other CTA's access recorded (chk_has_remote): the checker asked lane by
@@ -241,15 +283,20 @@ static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t 
                            unsigned eb, bool sgn, uint64_t rm, uint32_t mask) {
   tc5_smem *s = &w->cta->smem;
   chk_cta *k = w->cta->chk;
-  if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask)) return false;
-  if (k)
-    PTX_LANES(mask, {
-      uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
-      if (!chk_rd_lane(f, a, eb)) {
-        chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)l, a, eb);
-        chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), eb);
-      }
-    });
+  uint32_t at[32];
+  if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at)) return false;
+  /* the lanes in order; the lanes left at once (chk_rd_rows) where the checker's state lets all of
+   * them take chk_rd_lane's way: at first and after a lane that took the general path (twice at most) */
+  for (uint32_t left = mask, fresh = 1, tries = 2; k && left;) {
+    if (fresh && f->ok && tries && (tries--, chk_rd_rows(f, at, eb, left))) break;
+    unsigned l = (unsigned)__builtin_ctz(left);
+    left &= left - 1;
+    fresh = !chk_rd_lane(f, at[l], eb);
+    if (fresh) {
+      chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)l, at[l], eb);
+      chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), eb);
+    }
+  }
   load_rows(d, s->bytes, base, (uint64_t)off, 0xffffffffu, eb, sgn, rm, mask); /* 32-bit shared addresses */
   return true;
 }
@@ -260,13 +307,22 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *src,
                            unsigned eb, uint32_t mask) {
   tc5_smem *s = &w->cta->smem;
   chk_cta *k = w->cta->chk;
-  if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask)) return false;
+  uint32_t at[32];
+  if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at)) return false;
   uint32_t last = UINT32_MAX; /* chk_smem_store_run's, through the lanes */
-  PTX_LANES(mask, {
-    uint32_t a = (uint32_t)(base[l] + (uint64_t)off);
-    if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, a, eb, &last);
-    ptx_mark_written(s, a, eb);
-  });
+  /* the lanes in order; the lanes left at once (chk_smem_store_rows) where the checker's state lets
+   * all of them take chk_smem_store_run's common case: at first and after a lane that did not (twice
+   * at most) */
+  for (uint32_t left = mask, tries = 2; left;) {
+    if (k && last == UINT32_MAX && tries && (tries--, chk_smem_store_rows(CHK_W(w), CHK_IN(w, in), at, eb, left))) {
+      PTX_LANES(left, ptx_mark_written(s, at[l], eb)); /* (the common case reads no written bit) */
+      break;
+    }
+    unsigned l = (unsigned)__builtin_ctz(left);
+    left &= left - 1;
+    if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, at[l], eb, &last);
+    ptx_mark_written(s, at[l], eb);
+  }
   store_rows(s->bytes, src, base, (uint64_t)off, 0xffffffffu, eb, mask); /* 32-bit shared addresses */
   return true;
 }
@@ -279,6 +335,11 @@ static PTX_EXEC(x_ld1) {
   uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
   bool sgn = in->mods & 1;
   bool global = in->space == PS_GLOBAL, shared = in->space == PS_SHARED, param = in->space == PS_PARAM;
+  if (param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) { /* first: nothing below applies to it */
+    w->ldq_on = false; /* as the loop below leaves it (late is false for .param) */
+    w->ldq_fenced = w->ldq_sc = false;
+    return PX_NEXT;
+  }
   bool dsmem = in->space == PS_SHARED_CLUSTER; /* another CTA's stores to it may be buffered (x_st1) */
   bool part = (global || dsmem) && w->cta->cl->sb_warps != 0; /* stores in store buffers (seeded schedules) */
   /* under a seeded schedule, a weak or relaxed load of global memory is
@@ -292,10 +353,9 @@ static PTX_EXEC(x_ld1) {
   }
   chk_rd f = {0};
   if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb);
-  if ((param && mask && param_uniform(w, d, base, off, eb, sgn, rm, mask)) ||
-      (global && !late && !part && ld_global_rows(w, d, base, off, eb, sgn, rm, mask)) ||
+  if ((global && !late && !part && ld_global_rows(w, d, base, off, eb, sgn, rm, mask)) ||
       (shared && ld_shared_rows(w, in, &f, d, base, off, eb, sgn, rm, mask))) {
-    w->ldq_on = false; /* as the loop below leaves it (late is false for .param) */
+    w->ldq_on = false; /* as the loop below leaves it */
     w->ldq_fenced = w->ldq_sc = false;
     return PX_NEXT;
   }

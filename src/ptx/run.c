@@ -99,6 +99,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   /* no seeded schedule nor timing model (fixed for the launch): no late load nor store
    * buffer either (only a seeded schedule makes them), their tests skipped */
   const bool plain = !c->cl->sched && !c->tm;
+  const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
   uint64_t steps = 0, tins = 0;
   int ret = 0;
   while (steps < budget) {
@@ -134,12 +135,13 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       }
     }
     const ptx_insn *in = &code[pc]; /* every function ends in an implicit ret / exit */
+    const uint8_t upc = uni ? uni[pc] : 0; /* uniform_pcs's flags of the instruction */
     w->active = active;
     uint32_t mask = active;
     if (in->guard != PTX_NOREG) {
       /* a uniform guard (uniform_pcs): the first lane's */
-      uint32_t gm = uni && (uni[pc] & PTX_UNI_GUARD) ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
-                                                     : lanes_true(PTX_R(w, in->guard)) & active;
+      uint32_t gm = (upc & PTX_UNI_GUARD) ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
+                                          : lanes_true(PTX_R(w, in->guard)) & active;
       mask = in->guard_neg ? active & ~gm : gm;
     }
     uint32_t whole = w->live; /* the threads a .aligned instruction needs */
@@ -177,13 +179,13 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
           chk_group(CHK_W(w), in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
       } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
-    } else if (uni && (uni[pc] & PTX_UNI_RESULT) && (mask & (mask - 1))) {
-      r = run_uniform(w, in, mask, !plain || (uni[pc] & PTX_UNI_COPY)); /* the timing model may read any lane */
+    } else if ((upc & PTX_UNI_RESULT) && (mask & (mask - 1))) {
+      r = run_uniform(w, in, mask, !plain || (upc & PTX_UNI_COPY)); /* the timing model may read any lane */
     } else
       r = in->fn(w, in, mask);
     if (w->chk_pending) chk_after(CHK_W(w), CHK_IN(w, in));
     if (!plain && c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
-    if (__builtin_expect((c->cl->uninit.smem | c->cl->uninit.tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
+    if (__builtin_expect((un->smem | un->tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
     tins += mask == 0xFFFFFFFFu ? 32u : (uint64_t)__builtin_popcount(mask); /* no popcnt instruction assumed */
     if (r == PX_NEXT) {
@@ -234,6 +236,26 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   return ret;
 }
 
+/* x each register that operands k0 on of instruction in name, then body: a register's, an
+ * address's or a pair's (reg, reg2: PTX_NOREG and registers outside a window included, each
+ * body's to skip) and a vector's; no label's nor special register's. The one walk of
+ * reg_window, read_first and uniform_pcs (the guard is each one's own); uniform_def's differs
+ * (a vector's parts only, a special register ends it) */
+#define INSN_OPND_REGS(m, in, k0, x, body)                                                       \
+  for (unsigned k__ = (k0); k__ < PTX_MAX_OPS; k__++) {                                          \
+    const ptx_opnd *o__ = &(in)->o[k__];                                                         \
+    if (o__->kind == PO_NONE || o__->kind == PO_LABEL || o__->kind == PO_SREG) continue;         \
+    uint32_t x = o__->reg;                                                                       \
+    body;                                                                                        \
+    x = o__->reg2;                                                                               \
+    body;                                                                                        \
+    for (unsigned e__ = 0; o__->kind == PO_VEC && e__ < o__->n && o__->vec + e__ < (m)->nvregs; \
+         e__++) {                                                                                \
+      x = (m)->vregs[o__->vec + e__];                                                            \
+      body;                                                                                      \
+    }                                                                                            \
+  }
+
 /* the registers entry f can touch, [*lo, *hi): those its instructions and
  * every .func's (one it may call) name, and the slot past the highest (a
  * 128-bit register's second half) */
@@ -253,14 +275,7 @@ static void reg_window(const tc5_ptx_module *m, const ptx_func *f, uint32_t *lo,
     for (uint32_t pc = fn->first; pc < fn->first + fn->count && pc < m->ncode; pc++) {
       const ptx_insn *in = &m->code[pc];
       REG_SEEN(in->guard);
-      for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
-        const ptx_opnd *o = &in->o[k];
-        if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG) continue;
-        REG_SEEN(o->reg);
-        REG_SEEN(o->reg2);
-        if (o->kind == PO_VEC)
-          for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) REG_SEEN(m->vregs[o->vec + e]);
-      }
+      INSN_OPND_REGS(m, in, 0, x, REG_SEEN(x));
     }
   }
 #undef REG_SEEN
@@ -366,14 +381,7 @@ static bool read_first(const tc5_ptx_module *m, const ptx_func *f, uint32_t lo, 
       need[(x__ - lo) / 64] |= 1ull << ((x__ - lo) % 64);                      \
   } while (0)
       READS(in->guard);
-      for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
-        const ptx_opnd *o = &in->o[k];
-        if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG || (k == 0 && writes)) continue;
-        READS(o->reg);
-        READS(o->reg2);
-        if (o->kind == PO_VEC)
-          for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) READS(m->vregs[o->vec + e]);
-      }
+      INSN_OPND_REGS(m, in, writes ? 1 : 0, x, READS(x)); /* operand 0 written, not read, when writes */
 #undef READS
     }
     uint32_t c = 0;
@@ -478,15 +486,7 @@ static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t
     const ptx_insn *in = &m->code[pc];
     if (in->guard != PTX_NOREG && in->guard >= lo && in->guard < hi) u[in->guard - lo] = 1;
     if ((pcs[pc] & PTX_UNI_RESULT) && !(in->traits.flags & IT_SELECT)) continue;
-    for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
-      const ptx_opnd *o = &in->o[k];
-      if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG) continue;
-      uint32_t x[2] = {o->reg, o->reg2};
-      for (unsigned e = 0; e < 2; e++)
-        if (x[e] >= lo && x[e] < hi) u[x[e] - lo] = 1;
-      for (unsigned e = 0; o->kind == PO_VEC && e < o->n && o->vec + e < m->nvregs; e++)
-        if (m->vregs[o->vec + e] >= lo && m->vregs[o->vec + e] < hi) u[m->vregs[o->vec + e] - lo] = 1;
-    }
+    INSN_OPND_REGS(m, in, 0, x, if (x >= lo && x < hi) u[x - lo] = 1);
   }
   for (uint32_t pc = first; pc < first + n && any; pc++)
     if ((pcs[pc] & PTX_UNI_RESULT) && u[m->code[pc].o[0].reg - lo]) pcs[pc] |= PTX_UNI_COPY;
