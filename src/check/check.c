@@ -239,16 +239,25 @@ static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lan
   if (warning && lv == TC5_RULE_DEFAULT && !k->strict) return;
   uint32_t a = in ? (uint32_t)(in - k->code) : NOINSN, b = earlier.insn;
   chk_log *log = k->log;
+  chk_cta *k0 = k->npeers && k->peers[0] ? k->peers[0] : k; /* the cluster's report count is rank 0's */
   pthread_mutex_lock(k->lock);
+  uint64_t seq = k0->nrep++;
   if (warning) log->warnings++;
   else log->errors++;
+  unsigned at = log->n;
+  uint64_t count = 1;
   for (unsigned i = 0; i < log->n; i++)
     if (log->keys[i].rule == rule && log->keys[i].a == a && log->keys[i].b == b) {
-      log->f[i].count++;
-      pthread_mutex_unlock(k->lock);
-      return;
+      count = ++log->f[i].count;
+      /* the text shows the earliest instance in the launch's order, not the first another thread reached */
+      if (log->keys[i].cluster < k->cluster || (log->keys[i].cluster == k->cluster && log->keys[i].seq < seq)) {
+        pthread_mutex_unlock(k->lock);
+        return;
+      }
+      at = i;
+      break;
     }
-  if (log->n == log->cap) {
+  if (at == log->n && log->n == log->cap) {
     unsigned nc = log->cap ? log->cap * 2 : 16;
     if (nc > MAX_FINDINGS || log->n >= MAX_FINDINGS) {
       pthread_mutex_unlock(k->lock);
@@ -264,9 +273,9 @@ static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lan
     }
     log->cap = nc;
   }
-  tc5_check_finding *f = &log->f[log->n];
-  log->keys[log->n] = (struct chk_key){rule, a, b};
-  log->n++;
+  tc5_check_finding *f = &log->f[at];
+  log->keys[at] = (struct chk_key){rule, a, b, k->cluster, seq};
+  if (at == log->n) log->n++;
   memset(f, 0, sizeof *f);
   f->rule = rule;
   f->warning = warning;
@@ -274,7 +283,7 @@ static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lan
   f->line2 = b != NOINSN ? k->code[b].line : 0;
   if (in) insn_source(in, f->src, sizeof f->src);
   if (b != NOINSN) insn_source(&k->code[b], f->src2, sizeof f->src2);
-  f->count = 1;
+  f->count = count;
   char what[400];
   va_list ap;
   va_start(ap, fmt);
@@ -299,6 +308,27 @@ static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lan
   }
   if (o < sizeof f->text) snprintf(f->text + o, sizeof f->text - o, "  fix:  %s\n", r->fix);
   pthread_mutex_unlock(k->lock);
+}
+
+void chk_cluster_order(chk_cta *k, uint64_t pos) {
+  k->cluster = pos;
+  k->nrep = 0;
+}
+
+void chk_log_order(chk_log *log) {
+  /* insertion sort: findings are few (MAX_FINDINGS), and on one thread already in order */
+  for (unsigned i = 1; i < log->n; i++) {
+    tc5_check_finding f = log->f[i];
+    struct chk_key key = log->keys[i];
+    unsigned j = i;
+    for (; j > 0 && (log->keys[j - 1].cluster > key.cluster ||
+                     (log->keys[j - 1].cluster == key.cluster && log->keys[j - 1].seq > key.seq)); j--) {
+      log->f[j] = log->f[j - 1];
+      log->keys[j] = log->keys[j - 1];
+    }
+    log->f[j] = f;
+    log->keys[j] = key;
+  }
 }
 
 void chk_log_free(chk_log *log) {

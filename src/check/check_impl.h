@@ -82,9 +82,14 @@ typedef struct chk_log {
   tc5_check_finding *f;
   unsigned n, cap;
   uint64_t errors, warnings; /* counting repeats */
-  struct chk_key { uint32_t rule, a, b; } *keys;
+  /* a finding's key, and the order of the instance its text shows: the cluster's position in the launch and the
+   * cluster's report count then (the earliest instance in that order, whichever thread saw it first) */
+  struct chk_key { uint32_t rule, a, b; uint64_t cluster, seq; } *keys;
 } chk_log;
 void chk_log_free(chk_log *log);
+/* the findings in the order of their instances (cluster, then report): a launch's report is the same on any
+ * number of threads, and on one thread, clusters in order, the order they were found in */
+void chk_log_order(chk_log *log);
 
 /* ---- per CTA ---- */
 #define GRAN 16u                 /* shared memory granule (bytes)          */
@@ -193,6 +198,8 @@ struct chk_cta {
   uint32_t nop, op_cap;
   uint32_t tm_w[TM_GRANULES], tm_r[TM_GRANULES];
   bool tm_dirty;                   /* a cell of tm_w or tm_r was set since chk_reset (else all 0: not cleared again) */
+  uint64_t cluster;                /* the cluster's position in the launch (chk_cluster_order)  */
+  uint64_t nrep;                   /* rank 0's: the reports its cluster made so far            */
   uint32_t *bar, *bar_s;           /* 16 x nvc: arrivals of the current phase */
   chk_mb *mb;
   uint32_t nmb, mb_cap;
@@ -353,6 +360,8 @@ typedef struct chk_setup {
 tc5_status chk_new(chk_cta **out, const chk_setup *s);
 
 void chk_free(chk_cta *k);
+/* the cluster this CTA belongs to now: its position in the launch's order (set after chk_reset, per cluster) */
+void chk_cluster_order(chk_cta *k, uint64_t pos);
 /* what the runner may ask of a CTA's checker (inline: asked at every shared access) */
 static inline bool chk_has_remote(const chk_cta *k) { return k->nxr != 0; }   /* chk_xrace_local has work */
 static inline bool chk_has_deferred(const chk_cta *k) { return k->ndefer != 0; } /* chk_dealloc_used has work */

@@ -901,9 +901,12 @@ static void worker_run(worker *wk) {
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
     if (i >= L->run_n || ptx_failed(L)) break;
+    uint64_t pos = i;                    /* the cluster's place in the launch's order (its findings' order) */
     if (L->run_pick) i = L->run_pick[i]; /* the timing model's sample */
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
+    for (uint32_t r = 0; r < wk->cl.n && !st; r++)
+      if (wk->c[r].chk) chk_cluster_order(wk->c[r].chk, pos);
     wk->primed = !st;
     wk->cl.bar_phase = wk->cl.bar_arrived = 0;
     wk->cl.sb_part = wk->cl.sb_warps = 0; /* the store buffers (issue 53): every warp starts empty */
@@ -1483,7 +1486,8 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
     tc5_timing_result tr;
     st = tm_launch_finish(L.tm, cfg->timing_result ? cfg->timing_result : &tr, diag);
   }
-  /* the checker's findings: each once, errors first in order of discovery */
+  /* the checker's findings: each once, errors first in order of discovery (the launch's order: chk_log_order) */
+  chk_log_order(&log);
   for (unsigned pass = 0; pass < 2; pass++)
     for (unsigned k = 0; k < log.n; k++)
       if (log.f[k].warning == (pass == 1) && cfg->on_finding) cfg->on_finding(cfg->finding_ctx, &log.f[k]);
