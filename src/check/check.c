@@ -224,6 +224,11 @@ static void insn_source(const chk_insn *in, char *out, size_t cap) {
   }
 }
 
+/* whether key x's instance comes before (cluster, seq) in the launch's order (report, chk_log_order) */
+static bool key_before(const struct chk_key *x, uint64_t cluster, uint64_t seq) {
+  return x->cluster < cluster || (x->cluster == cluster && x->seq < seq);
+}
+
 static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lane, who earlier, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
@@ -250,7 +255,7 @@ static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lan
     if (log->keys[i].rule == rule && log->keys[i].a == a && log->keys[i].b == b) {
       count = ++log->f[i].count;
       /* the text shows the earliest instance in the launch's order, not the first another thread reached */
-      if (log->keys[i].cluster < k->cluster || (log->keys[i].cluster == k->cluster && log->keys[i].seq < seq)) {
+      if (key_before(&log->keys[i], k->cluster, seq)) {
         pthread_mutex_unlock(k->lock);
         return;
       }
@@ -321,8 +326,7 @@ void chk_log_order(chk_log *log) {
     tc5_check_finding f = log->f[i];
     struct chk_key key = log->keys[i];
     unsigned j = i;
-    for (; j > 0 && (log->keys[j - 1].cluster > key.cluster ||
-                     (log->keys[j - 1].cluster == key.cluster && log->keys[j - 1].seq > key.seq)); j--) {
+    for (; j > 0 && key_before(&key, log->keys[j - 1].cluster, log->keys[j - 1].seq); j--) {
       log->f[j] = log->f[j - 1];
       log->keys[j] = log->keys[j - 1];
     }
@@ -982,8 +986,10 @@ static bool fence_warning(chk_cta *k, const chk_warp *w, const chk_insn *in, int
   return true;
 }
 
-/* n cells of tm_w or tm_r set to the operation id (a plain fill: vectorised) */
-static void tm_fill(uint32_t *t, uint32_t n, uint32_t id) {
+/* n cells of k's tm_w or tm_r set to the operation id (a plain fill: vectorised); the tables are then dirty
+ * (chk_reset clears them): every write to them comes through here */
+static void tm_fill(chk_cta *k, uint32_t *t, uint32_t n, uint32_t id) {
+  k->tm_dirty = true;
   for (uint32_t i = 0; i < n; i++) t[i] = id;
 }
 
@@ -1114,7 +1120,7 @@ static void tmem_reads(chk_cta *k, const chk_warp *w, const chk_insn *in, int la
     uint32_t c1 = c0 + ncols < 512 ? c0 + ncols : 512;
     if (!(halves >> h & 1) || c0 >= c1) continue;
     TM_CHECKS(k, h, c0, c1, lr, lw, false, *told, *told = tmem_read_check(k, w, in, lane, g, h * 16, c, what, reader));
-    k->tm_dirty = true, tm_fill(k->tm_r + h * 512 + c0, c1 - c0, id);
+    tm_fill(k, k->tm_r + h * 512 + c0, c1 - c0, id);
   }
 }
 
@@ -1186,7 +1192,7 @@ void chk_mma(const chk_warp *w, const chk_insn *in, int lane, const tc5_mma_args
     if (!(dh >> h & 1) || dc >= c1) continue;
     /* each cell's check reads only that cell: all checked, then all written */
     TM_CHECKS(k, h, dc, c1, lr, lw, true, told, told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.mma", true));
-    k->tm_dirty = true, tm_fill(k->tm_w + h * 512 + dc, c1 - dc, id);
+    tm_fill(k, k->tm_w + h * 512 + dc, c1 - dc, id);
   }
   /* A: the columns the engine reads, K elements packed by their width (K
    * columns, an upper bound, when the idesc names no A type: the engine
@@ -1233,7 +1239,7 @@ void chk_cp(const chk_warp *w, const chk_insn *in, int lane, const tc5_cp_args *
       for (uint32_t c = c0; l < 128 && c < c0 + si->bits / 32 && c < 512; c++) {
         uint32_t g = TM_G(l, c);
         if (!told) told = tmem_write_check(k, w, in, lane, g, l / 16 * 16, c, "tcgen05.cp", true);
-        k->tm_w[g] = id; k->tm_dirty = true;
+        tm_fill(k, &k->tm_w[g], 1, id);
       }
     }
 }
@@ -1250,7 +1256,7 @@ void chk_shift(const chk_warp *w, const chk_insn *in, int lane, uint32_t taddr) 
       uint32_t g = h * 512 + c;
       if (!told) told = tmem_read_check(k, w, in, lane, g, h * 16, c, "tcgen05.shift", 2);
       if (!told) told = tmem_write_check(k, w, in, lane, g, h * 16, c, "tcgen05.shift", true);
-      k->tm_w[g] = k->tm_r[g] = id; k->tm_dirty = true;
+      tm_fill(k, &k->tm_w[g], 1, id), tm_fill(k, &k->tm_r[g], 1, id);
     }
 }
 
@@ -1346,7 +1352,7 @@ void chk_tmem_ldst(const chk_warp *w, const chk_insn *in, bool store, uint32_t t
       TM_CHECKS(k, h, c0, c1, lr, lw, true, told, told = tmem_write_check(k, w, in, -1, g, h * 16, c, "tcgen05.st", false));
     else
       TM_CHECKS(k, h, c0, c1, lr, lw, false, told, told = tmem_read_check(k, w, in, -1, g, h * 16, c, "tcgen05.ld", -1));
-    k->tm_dirty = true, tm_fill((store ? k->tm_w : k->tm_r) + h * 512 + c0, c1 - c0, id);
+    tm_fill(k, (store ? k->tm_w : k->tm_r) + h * 512 + c0, c1 - c0, id);
   }
   const uint32_t *vr = regs;
   uint32_t insn = (uint32_t)(in - k->code);
