@@ -14,8 +14,8 @@ integer, or `error: <exception type>: <first line>` when the call raised (then e
 it). OUTDIR/env_<device>.txt: versions, the GPU. --device cpu is the CPU's answers, on any machine (the
 rehearsal; they are the errors the shim meets now). --edges: OUTDIR/intdiv_edges_<device>.tsv instead, int64
 dividends by 0 between the two paths the first run showed (4294967295 for 0..100, -1 for negative dividends and
-2^63 - 2, 2^63 - 1: where the compiler's 32-bit path ends is not measured; tc5.device_intdiv refuses them),
-every operator, the tensor and Python-int forms (gpu/run.sh intdiv-edges).
+2^63 - 2, 2^63 - 1), every operator, the tensor and Python-int forms (gpu/run.sh intdiv-edges; ran on the H200
+2026-11-30: tests/data/device_intdiv/intdiv_edges_cuda.tsv and env_edges_cuda.txt, the split at 2^32).
 
 The operators (PyTorch's CUDA kernels that compute them, docs/fidelity.md's FlagGems whole paragraph names the
 source lines): floor_divide, `//` (div_floor_kernel_cuda: c10's div_floor_integer), remainder, `%`

@@ -135,10 +135,11 @@
 #                               `python gpu/intdiv_probe.py OUTDIR --device cpu` is the CPU's answers, anywhere);
 #                               tests/data/device_intdiv/ keeps them (tests/python/test_device_intdiv.py)
 #   gpu/run.sh intdiv-edges [OUTDIR]  int64 dividends by 0 between the two paths intdiv showed (101 .. 2^63 - 3:
-#                               where the compiler's 32-bit path ends): OUTDIR/intdiv_edges_cuda.tsv, not yet run
+#                               where the compiler's 32-bit path ends): OUTDIR/intdiv_edges_cuda.tsv (ran 2026-11-30:
+#                               tests/data/device_intdiv/intdiv_edges_cuda.tsv, the split at 2^32)
 #   gpu/run.sh intdiv-ptx [OUTDIR]  PTX div and rem .{s,u}{16,32,64} by 0, the minimum by -1 and others
-#                               (tests/data/ptx/intdiv90, gen.py) the same way as dp4a (OUTDIR/h100_out.bin; not yet
-#                               run: tc5's runner gives all ones by 0, from intdiv's PyTorch rows)
+#                               (tests/data/ptx/intdiv90, gen.py) the same way as dp4a (OUTDIR/h100_out.bin; ran
+#                               2026-11-30, all ones by 0 for every width: CTest ptx_silicon_intdiv)
 #   gpu/run.sh liger [OUTDIR]   Liger-Kernel 0.8.5's tests that fail on tc5 (tests/data/liger/h200_ids.txt),
 #                               natively with the installed PyTorch and Triton, from the release's sdist
 #                               (TC5_LIGER_SDIST, SHA-256 checked; gpu/liger_h200.sh): OUTDIR/h200_verdicts.tsv,

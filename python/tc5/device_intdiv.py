@@ -7,8 +7,9 @@ divisor (and die of SIGFPE for the int32/int64 minimum over -1 by ``rounding_mod
 kernels return a value (FlagGems' test_floor_divide_int and test_remainder draw int16 divisors over the whole
 range; their reference runs PyTorch's own operator). The values are silicon's: ``gpu/run.sh intdiv``
 (gpu/intdiv_probe.py) measured every operator, integer type and form of the divisor on the H200, kept in
-tests/data/device_intdiv/intdiv_cuda.tsv; RULES below is what those rows say, and
-tests/python/test_device_intdiv.py checks every row against this module.
+tests/data/device_intdiv/intdiv_cuda.tsv, and ``gpu/run.sh intdiv-edges`` int64 dividends by 0 between them
+(intdiv_edges_cuda.tsv); the rules below are what those rows say, and tests/python/test_device_intdiv.py checks
+every row against this module.
 
 Taken: the torch functions of functions() (the operators, methods, in-place and reflected forms) whose common
 type is an integer type and whose divisor holds a 0 (or the minimum meets -1, for a signed type); the result is
@@ -147,25 +148,24 @@ def from_torch_function(func, args, kwargs, own_mode=None, library_kernel=None):
 # integer division is a sequence of instructions, not one; by 0 it leaves 0xFFFFFFFF): -1 for int32, and for int8
 # and int16 (C++ divides them as int, -1 cast back), 255 for uint8 (255 = -1 cast back). For int64, 4294967295
 # (0xFFFFFFFF, zero-extended) for the dividends 0 to 100 and -1 for the negative ones and for 2^63 - 2 and 2^63 - 1:
-# two paths, the boundary between is not measured (INT64_BY_ZERO; refused). PyTorch's formulas (c10/util/
-# generic_math.h's div_floor_integer, BinaryRemainderKernel.cu's remainder: the rows agree) then make floor_divide
-# the value less 1 where the dividend is negative (the signs differ, the remainder is not 0), remainder and fmod the
-# value. The minimum over -1: the minimum for floor_divide and trunc, 0 for remainder and fmod.
-INT64_BY_ZERO = ((0, 100, 4294967295), (-(1 << 63), -1, -1), ((1 << 63) - 2, (1 << 63) - 1, -1))  # (from, to, value)
+# int64 by 0: two paths, split at 2^32 (nvcc's 64-bit division takes a 32-bit path when both operands fit in 32
+# bits, whose all-ones quotient is 2^32 - 1 zero-extended; otherwise the 64-bit path's all ones). The H200's rows:
+# intdiv_cuda.tsv (0 to 100, the negative dividends, 2^63 - 2, 2^63 - 1) and intdiv_edges_cuda.tsv (gpu/run.sh
+# intdiv-edges: 101 .. 2^32 - 1 give 4294967295, 2^32 .. 2^63 - 3 give -1; 2^32 - 1 and 2^32 both measured).
+# PyTorch's formulas (c10/util/generic_math.h's div_floor_integer, BinaryRemainderKernel.cu's remainder: the rows
+# agree) then make floor_divide the value less 1 where the dividend is negative (the signs differ, the remainder is
+# not 0), remainder and fmod the value. The minimum over -1: the minimum for floor_divide and trunc, 0 for remainder
+# and fmod.
+INT64_32BIT_PATH = (0, (1 << 32) - 1, 4294967295)  # (from, to, value); every other int64 dividend: -1
 
 
 def _by_zero(X):
-    """(the H200's quotient = remainder of X by 0, where it is not measured) for X of a MEASURED type"""
+    """the H200's quotient = remainder of X by 0, for X of a MEASURED type"""
     import torch
     if X.dtype != torch.int64:
-        return torch.full_like(X, 255 if X.dtype == torch.uint8 else -1), None
-    v = torch.zeros_like(X)
-    known = torch.zeros_like(X, dtype=torch.bool)
-    for lo, hi, val in INT64_BY_ZERO:
-        m = (X >= lo) & (X <= hi)
-        v = torch.where(m, val, v)
-        known |= m
-    return v, ~known
+        return torch.full_like(X, 255 if X.dtype == torch.uint8 else -1)
+    lo, hi, val = INT64_32BIT_PATH
+    return torch.where((X >= lo) & (X <= hi), val, -1)
 
 
 def cuda_values(kernel, X, Y, zero, ovf):
@@ -178,13 +178,7 @@ def cuda_values(kernel, X, Y, zero, ovf):
         raise CudaIntdivUndefined(
             f"tc5.device: CUDA's integer {kernel} division of {name} by 0 (or of its minimum by -1) is not measured "
             f"(gpu/run.sh intdiv measured {', '.join(MEASURED)}: tests/data/device_intdiv/intdiv_cuda.tsv)")
-    v0, unknown = _by_zero(X)
-    if unknown is not None and bool((unknown & zero).any()):
-        a = int(X[unknown & zero][0])
-        raise CudaIntdivUndefined(
-            f"tc5.device: CUDA's int64 {kernel} division of {a} by 0 is not measured: the H200 gave 4294967295 for "
-            f"the dividends 0 to 100 and -1 for the negative ones and 2^63 - 2, 2^63 - 1 "
-            f"(tests/data/device_intdiv/intdiv_cuda.tsv); the boundary between its two paths is not")
+    v0 = _by_zero(X)
     special = zero if ovf is None else zero | ovf
     Xs = X if ovf is None else torch.where(ovf, 0, X)
     Ys = torch.where(special, 1, Y)

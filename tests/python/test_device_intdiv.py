@@ -20,6 +20,7 @@ torch = pytest.importorskip("torch")
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TABLE = os.path.join(ROOT, "tests", "data", "device_intdiv", "intdiv_cuda.tsv")
+EDGES = os.path.join(ROOT, "tests", "data", "device_intdiv", "intdiv_edges_cuda.tsv")  # gpu/run.sh intdiv-edges
 sys.path.insert(0, os.path.join(ROOT, "gpu"))
 import intdiv_probe as P  # noqa: E402
 
@@ -29,9 +30,9 @@ KERNEL = {"floor_divide": "floor", "floordiv_op": "floor", "div_floor": "floor",
           "remainder": "remainder", "mod_op": "remainder", "fmod": "fmod"}
 
 
-def _rows():
+def _rows(table=TABLE):
     rows = {}
-    with open(TABLE) as f:
+    with open(table) as f:
         for line in f:
             if not line.startswith("#"):
                 op, form, dt, a, b, r = line.rstrip("\n").split("\t")
@@ -40,6 +41,7 @@ def _rows():
 
 
 ROWS = _rows()
+EDGE_ROWS = _rows(EDGES)
 
 
 def test_every_probed_call_was_measured():
@@ -57,6 +59,19 @@ def test_cuda_values_give_every_row():
         ovf = (X == torch.iinfo(t).min) & (Y == -1) if t.is_signed else None
         r = D.cuda_values(KERNEL[op], X, Y, Y == 0, ovf).tolist()
         assert [str(v) for v in r] == [ROWS[(op, form, dt, a, b)] for a, b in pairs], (op, form, dt)
+
+
+def test_int64_edges_give_every_row():
+    # int64 dividends by 0 between intdiv's rows (101 .. 2^63 - 3): the two paths, split at 2^32
+    keys = [(op, form, dt, a, b) for op, form, dt, pairs, _ in P.calls("cpu", edges=True) for a, b in pairs]
+    assert sorted(keys) == sorted(EDGE_ROWS) and len(EDGE_ROWS) == 168
+    for op, form, dt, pairs, _ in P.calls("cpu", edges=True):
+        X = torch.tensor([a for a, _ in pairs], dtype=torch.int64)
+        Y = torch.tensor([b for _, b in pairs], dtype=torch.int64)
+        r = D.cuda_values(KERNEL[op], X, Y, Y == 0, (X == torch.iinfo(torch.int64).min) & (Y == -1)).tolist()
+        assert [str(v) for v in r] == [EDGE_ROWS[(op, form, dt, a, b)] for a, b in pairs], (op, form)
+    assert EDGE_ROWS[("floor_divide", "tensor", "int64", 2**32 - 1, 0)] == "4294967295"
+    assert EDGE_ROWS[("floor_divide", "tensor", "int64", 2**32, 0)] == "-1"
 
 
 def _shim(body, tmp_path):
@@ -140,14 +155,14 @@ def test_refusals_and_library_kernels_under_the_shim(tmp_path):
     # what the H200 did not answer is refused by name; a library's CUDA kernel for the operator is reached instead
     out = _shim("""
 from tc5.device_intdiv import CudaIntdivUndefined
-for bad in (lambda: torch.tensor([1000], device="cuda") // 0,  # int64 between the two measured paths
-            lambda: torch.tensor([3], dtype=torch.uint16, device="cuda") % 0):  # a type not measured
+for bad in (lambda: torch.tensor([3], dtype=torch.uint16, device="cuda") % 0,):  # a type not measured
     try:
         bad()
         raise AssertionError("not refused")
     except CudaIntdivUndefined as e:
         assert "not measured" in str(e), e
-assert (torch.tensor([-7, 100], device="cuda") // 0).tolist() == [-2, 4294967295]  # int64's two measured paths
+assert (torch.tensor([-7, 100, 2**32 - 1, 2**32], device="cuda") // 0).tolist() == [-2, 4294967295, 4294967295, -1]
+# int64's two paths (split at 2^32: intdiv_edges_cuda.tsv)
 lib = torch.library.Library("aten", "IMPL")
 calls = []
 

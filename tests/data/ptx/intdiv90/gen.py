@@ -4,8 +4,8 @@
 zero divisor's result unspecified; the H200 gave all ones for PyTorch's CUDA `a / 0` and `a % 0` compiled by nvcc
 (tests/data/device_intdiv), which tc5's runner now gives for div and rem of every width: this data measures the
 instructions themselves, 16-bit and .u64 among them, and int64 dividends on both sides of 2^32.
-`gpu/run.sh intdiv-ptx` runs kernels.txt on the GPU (h100_out.bin; not yet run); once it has, CTest can compare
-tc5 run with it byte for byte (tests/ptx/silicon.sh). Standard library only; deterministic (seed 53)."""
+`gpu/run.sh intdiv-ptx` ran kernels.txt on the H200 (h100_out.bin, 2026-11-30: every width all ones by 0); CTest
+ptx_silicon_intdiv compares tc5 run with it byte for byte (tests/ptx/silicon.sh). Standard library only; deterministic (seed 53)."""
 import os
 import random
 import struct
