@@ -15,8 +15,8 @@ PyTorch (its priority order, its cuDNN), and follows CUDA's composite for that c
 - math: `aten::_scaled_dot_product_attention_math` (CUDA's composite calls it; it has CPU kernels);
 - cuDNN or memory-efficient attention (closed cuDNN kernels, CUTLASS's kernels whose bits tc5 does not
   define; no library registers them), a rule not read from this PyTorch's source (a PyTorch other than
-  2.9.x / 2.15.x, nested tensors, an attention mask on a path whose rule depends on its shape, a head
-  dimension whose cuDNN limit depends on the cuDNN frontend it was built with), inputs that require a
+  2.9.x / 2.11.x / 2.15.x, nested tensors, an attention mask on a path whose rule depends on its shape, a head
+  dimension whose cuDNN limit depends on the cuDNN frontend it was built with: 2.15), inputs that require a
   gradient (CUDA's flash backward, `_flash_attention_backward`, is not served), or flash with dropout and no
   library's `_flash_attention_forward` (FlashAttention-2's Philox stream): the CPU's path, as before.
   `choice()` says which, and why.
@@ -50,11 +50,16 @@ def _rules():
     false, on sm_90/sm_100; torch 2.9.0+cu128 is built with 9.8.0: never), "2.15": the newer one (cuDNN first when
     the runtime cuDNN is newer than 9.15.0 on major 9 or 10, unless TORCH_CUDNN_SDPA_DEPRIORITIZED; its memory-
     efficient check adds the storage offsets' alignment; pytorch/pytorch's sdp_utils.cpp at 001f694, the newest the
-    search index holds). Each matched against its binary's messages (docs/fidelity.md)"""
+    search index holds), "2.11": between them (2.15's cuDNN preference, but with the minor-0-or-3 test on every
+    CUDA version; no storage-offset check; cuDNN's head-dimension limit 128, 256 on sm_90 with cuDNN >= 9.10, 192
+    for (192, 128) on sm_100 with cuDNN >= 9.11). Each matched against its binary's messages, and 2.11's constants
+    read in 2.11.0+cu130's machine code (docs/fidelity.md)"""
     import torch
     v = torch.__version__.split("+")[0]
     if v.startswith("2.9."):
         return "2.9"
+    if v.startswith("2.11."):
+        return "2.11"
     if v.startswith("2.15."):
         return "2.15"
     return None
@@ -87,9 +92,10 @@ def _priority_order(rules):
             major, minor, patch = torch._C._cudnn.getCompileVersion()
             prefer = _env_bool("TORCH_CUDNN_SDPA_PREFERRED") is not False and \
                 major * 10000 + minor * 100 + patch >= 90900 and B200[0] in (9, 10) and not B200[1]
-        elif rules == "2.15":
+        elif rules in ("2.11", "2.15"):
             ok = _env_bool("TORCH_CUDNN_SDPA_DEPRIORITIZED") is not True
-            cuda13 = int(torch.version.cuda.split(".")[0]) >= 13
+            # 2.15 skips the minor's test when built with CUDA 13; 2.11 tests it on every CUDA version
+            cuda13 = rules == "2.15" and int(torch.version.cuda.split(".")[0]) >= 13
             prefer = ok and _cudnn_version() > 91500 and B200[0] in (9, 10) and (cuda13 or B200[1] in (0, 3))
         if prefer:
             torch._C._set_sdp_priority_order([CUDNN, FLASH, EFFICIENT, MATH])
@@ -126,7 +132,8 @@ def _flash_ok(q, k, v, mask, dropout, is_causal, enable_gqa, rules):
         return False
     if is_causal and q.size(-2) != k.size(-2):
         return False
-    if rules == "2.15" and any(getattr(torch._C, f"_get_fa{n}_sdp_enabled", lambda: False)() for n in (3, 4)):
+    if rules in ("2.11", "2.15") and any(getattr(torch._C, f"_get_fa{n}_sdp_enabled", lambda: False)()
+                                         for n in (3, 4)):
         return None  # FlashAttention-3/4 activated (torch.nn.attention): their selection was not read
     low = (torch.float16, torch.bfloat16)
     if not (q.dtype == k.dtype == v.dtype and q.dtype in low):
@@ -159,10 +166,11 @@ def _efficient_ok(q, k, v, mask, dropout, is_causal, enable_gqa, rules):
 
 
 def _cudnn_ok(q, k, v, mask, dropout, is_causal, enable_gqa, rules):
-    """can_use_cudnn_attention for dense inputs on sm_100 (torch 2.15's source), or None where the rule depends
-    on something tc5 does not define (the cuDNN frontend's version for head dimensions over 128, a mask's shape)"""
+    """can_use_cudnn_attention for dense inputs on sm_100 (torch 2.11's and 2.15's), or None where the rule depends
+    on something tc5 does not define (2.15: the cuDNN frontend's version for head dimensions over 128; a mask's
+    shape)"""
     import torch
-    if rules != "2.15":
+    if rules not in ("2.11", "2.15"):
         return None
     ver = _cudnn_version()
     if dropout > 0.0 and 91100 < ver < 91400:
@@ -175,17 +183,25 @@ def _cudnn_ok(q, k, v, mask, dropout, is_causal, enable_gqa, rules):
         return False
     if mask is not None:
         return None
-    if dropout * 16.0 != math.floor(dropout * 16.0):
+    if rules == "2.15" and dropout * 16.0 != math.floor(dropout * 16.0):  # check_cudnn_dropout (not in 2.11)
         return False
     heads = _heads_ok(q, k, v, enable_gqa)
     if heads is not True:
         return heads
     if not (q.size(-2) > 0 and k.size(-2) > 0 and _stride1((q, k, v), True)):
         return False
-    if q.size(0) > 65535 or q.size(1) > 65535 or ver < 8903:
+    if (rules == "2.15" and (q.size(0) > 65535 or q.size(1) > 65535)) or ver < 8903:  # 2.11 has no size limit
         return False
     dqk, dv = q.size(3), v.size(3)
-    if dqk > 128 or dv > 128:
+    if rules == "2.11":  # check_cudnn_tensor_shapes' head_dim_limit (read in 2.11.0+cu130's machine code)
+        limit = 128
+        if ver >= 91000 and B200 == (9, 0):
+            limit = 256
+        if ver >= 91100 and B200[0] == 10 and dqk == 192 and dv == 128:
+            limit = 192
+        if dqk > limit or dv > limit:
+            return False
+    elif dqk > 128 or dv > 128:
         return None  # 192 or 256 allowed by cuDNN > 9.22 only with a cuDNN frontend >= 1.24 (a build-time fact)
     if dqk % 8 or dv % 8 or k.size(2) == 1 or (dropout != 0.0 and q.size(2) == 1):
         return False
@@ -198,7 +214,8 @@ def choice(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, enable_gqa=F
     import torch
     rules = _rules()
     if rules is None:
-        return CPU_PATH, f"sdp_utils.cpp's rules of torch {torch.__version__} not read (2.9.x and 2.15.x are)"
+        return CPU_PATH, (f"sdp_utils.cpp's rules of torch {torch.__version__} not read (2.9.x, 2.11.x and 2.15.x "
+                          "are)")
     ts = (q, k, v)
     if not all(isinstance(t, torch.Tensor) for t in ts) or any(t.is_nested for t in ts):
         return CPU_PATH, "nested or non-tensor inputs"

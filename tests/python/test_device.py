@@ -399,6 +399,42 @@ def test_sdpa_takes_cudas_backend():
     assert "sdpa ok" in out
 
 
+def test_sdpa_rules_by_torch_version():
+    # the rules of torch 2.11 (read in 2.11.0+cu130's machine code: cuDNN first on sm_100 when the runtime cuDNN is
+    # newer than 9.15.0, its head-dimension limit 128 there, but (192, 128) allowed from cuDNN 9.11; no storage-offset
+    # check for memory-efficient attention) beside 2.15's (192 and 256 depend on its cuDNN frontend: the CPU's path),
+    # with this PyTorch's flags and the runtime cuDNN 9.19 of torch 2.11.0+cu130's wheel (2.9's rule reads the cuDNN
+    # PyTorch was built with: test_sdpa_takes_cudas_backend, on the installed PyTorch).
+    # The FlagGems run on torch 2.11 took the CPU's path for every call ("rules not read"), so its flash kernel was
+    # not reached where a B200 reaches it (head dimensions 192, 256: test_scaled_dot_product_attention.py)
+    out = run("""
+        import tc5.device_attention as A
+        A._cudnn_version = lambda: 91900
+
+        def pick(rules, dq, dv=None, dt=torch.float16, off=0, s=(64, 64)):
+            A._rules = lambda: rules
+            A._order_init = False
+            torch._C._set_sdp_priority_order([A.FLASH, A.EFFICIENT, A.MATH, A.CUDNN, A.OVERRIDEABLE])
+            q = torch.empty(2 * 4 * s[0] * dq + off, device="cuda", dtype=dt)[off:].view(2, 4, s[0], dq)
+            k = torch.empty(2, 4, s[1], dq, device="cuda", dtype=dt)
+            v = torch.empty(2, 4, s[1], dv or dq, device="cuda", dtype=dt)
+            return A.choice(q, k, v)[0]
+        for d in (64, 128):
+            assert [pick(r, d) for r in ("2.11", "2.15")] == [A.CUDNN, A.CUDNN], d
+        for d in (192, 256):  # cuDNN's limit on sm_100: 128 (2.11); a build-time fact of 2.15 (not followed)
+            assert [pick(r, d) for r in ("2.11", "2.15")] == [A.FLASH, A.CPU_PATH], d
+        # DeepSeek's (192, 128) on sm_100: cuDNN's special case from 9.11 (2.11)
+        assert [pick(r, 192, 128) for r in ("2.11", "2.15")] == [A.CUDNN, A.CPU_PATH]
+        # float32 with a storage offset of 1 element: 2.15 refuses memory-efficient attention (its alignment)
+        assert [pick(r, 64, dt=torch.float32, off=1) for r in ("2.11", "2.15")] == [A.EFFICIENT, A.MATH]
+        assert pick("2.11", 64, s=(64, 1)) == A.FLASH  # cuDNN refuses a key/value sequence of 1
+        A._rules = lambda: None
+        assert A.choice(*(torch.empty(1, 1, 8, 64, device="cuda", dtype=torch.float16),) * 3)[0] == A.CPU_PATH
+        print("rules ok")
+    """)
+    assert "rules ok" in out
+
+
 def test_cuda_only_attention_and_trace():
     # aten::_flash_attention_forward (CUDA-only) on the CPU: PyTorch's CPU flash attention under FlashAttention-2's
     # mask (causal and windows aligned bottom-right; a row that sees no key: 0, log-sum-exp +inf), against the
