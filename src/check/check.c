@@ -841,6 +841,7 @@ void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off
              b, n, off);
       return;
     }
+  if (!k->strict && (in->traits.flags & IT_MATRIX)) return; /* ldmatrix: chk_matrix follows marked bytes */
   spois_read(k, w, in, lane, off, n, "");
 }
 
@@ -1638,6 +1639,16 @@ static const char *pois_from(const struct chk_poison *p, char *buf, size_t n) {
   return buf;
 }
 
+/* the shadow of marked bytes, allocated at the first store of a followed value (false: no memory) */
+static bool spois_alloc(chk_cta *k) {
+  if (k->sp_m) return true;
+  k->sp_m = calloc(k->ngran ? k->ngran : 1, sizeof *k->sp_m);
+  k->sp_org = calloc(k->ngran ? k->ngran : 1, sizeof *k->sp_org);
+  if (k->sp_m && k->sp_org) return true;
+  free(k->sp_m), free(k->sp_org), k->sp_m = NULL, k->sp_org = NULL;
+  return false;
+}
+
 /* a plain st.shared (lane's bytes [off, off + n)) of the own CTA: the bytes of
  * its data registers that hold (in this lane) a followed value are marked, the
  * others unmarked; the lane is remembered for chk_after, which then does not
@@ -1663,14 +1674,7 @@ static void spois_store(chk_cta *k, const chk_warp *w, const chk_insn *in, int l
       struct chk_poison *p = pois_find(k, wi, reg);
       uint32_t a = off + i * per;
       if (p && (p->lanes & bit)) {
-        if (!k->sp_m) {
-          k->sp_m = calloc(k->ngran ? k->ngran : 1, sizeof *k->sp_m);
-          k->sp_org = calloc(k->ngran ? k->ngran : 1, sizeof *k->sp_org);
-          if (!k->sp_m || !k->sp_org) {
-            free(k->sp_m), free(k->sp_org), k->sp_m = NULL, k->sp_org = NULL;
-            return; /* not followed: chk_after reports the store */
-          }
-        }
+        if (!spois_alloc(k)) return; /* not followed: chk_after reports the store */
         for (uint32_t g = a / GRAN; g <= (a + per - 1) / GRAN && g < k->ngran; g++)
           k->sp_m[g] |= chk_gran_mask(g, a, per), k->sp_org[g] = *p, k->sp_org[g].reg = wi; /* reg: the warp */
         any = true;
@@ -1683,6 +1687,55 @@ static void spois_store(chk_cta *k, const chk_warp *w, const chk_insn *in, int l
   if (!any) return;
   if (k->sp_insn[wi] != self + 1) k->sp_insn[wi] = self + 1, k->sp_lanes[wi] = 0;
   k->sp_lanes[wi] |= bit;
+}
+
+/* ldmatrix / stmatrix (issue 50): FlagGems' attention kernels (flash_fwd_kernel, _attn_fwd; Triton
+ * 3.6) move the row scale exp2(m_old - m_new) from the layout of S's tcgen05.ld to that of O's
+ * through shared memory, stmatrix then ldmatrix; in the peeled zero-trip iteration of a causal
+ * kernel S was never written, and the scaled O is stored back by a tcgen05.st predicated off.
+ * The bytes and registers follow the values lane by lane with the runner's map (chk_matrix). */
+void chk_matrix(const chk_warp *w, const chk_insn *in, bool store, unsigned nrows, const uint32_t *off,
+                const chk_mx (*src)[16]) {
+  chk_cta *k = w->k;
+  unsigned wi = w->id;
+  if (!chk_matrix_follows(k, wi, store)) return;
+  uint32_t vreg[8];
+  unsigned nv = 0;
+  for (unsigned j = 0; j < in->nregs && nv < 8; j++)
+    if (in->regs[j].flags & CHK_R_VEC) vreg[nv++] = in->regs[j].reg;
+  uint32_t lanes[8] = {0}; /* store: the lanes whose element went to memory marked; load: received marked bytes */
+  struct chk_poison org[8];
+  for (unsigned r = 0; r < nrows; r++) {
+    if (off[r] == UINT32_MAX || off[r] / GRAN >= k->ngran || (off[r] + 15) / GRAN >= k->ngran) continue;
+    for (unsigned b = 0; b < 16; b++) {
+      chk_mx x = src[r][b];
+      if (x.reg >= nv || x.lane > 31) continue;
+      uint32_t a = off[r] + b, g = a / GRAN, bit = 1u << (a % GRAN);
+      if (store) {
+        struct chk_poison *p = pois_find(k, wi, vreg[x.reg]);
+        if (!p || !(p->lanes >> x.lane & 1)) continue;
+        if (!spois_alloc(k)) return; /* not followed: chk_after reports the store */
+        k->sp_m[g] |= (uint16_t)bit, k->sp_org[g] = *p, k->sp_org[g].reg = wi; /* reg: the warp */
+        lanes[0] |= 1u << x.lane;
+      } else if (k->sp_m[g] & bit) {
+        if (!lanes[x.reg]) org[x.reg] = k->sp_org[g];
+        lanes[x.reg] |= 1u << x.lane;
+      }
+    }
+  }
+  uint32_t self = (uint32_t)(in - k->code);
+  if (store) {
+    if (lanes[0]) k->sp_insn[wi] = self + 1, k->sp_lanes[wi] = lanes[0]; /* poison_uses: not the finding */
+    return;
+  }
+  bool any = false;
+  for (unsigned i = 0; i < nv; i++) { /* every lane wrote each element: marked where it received marked bytes */
+    struct chk_poison *p = pois_find(k, wi, vreg[i]);
+    if (lanes[i] || p) pois_set(k, wi, vreg[i], lanes[i], lanes[i] ? &org[i] : p);
+    any |= lanes[i] != 0;
+  }
+  if (any) k->pois_new |= 1u << wi; /* chk_after: these registers are this load's, not used by it */
+  *w->pending = chk_follows(k, wi);
 }
 
 /* shfl.sync (issue 50): where each lane's operand a came from, for poison_uses of the same

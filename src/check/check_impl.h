@@ -729,6 +729,19 @@ void chk_after(const chk_warp *w, const chk_insn *in); /* while tcgen05.ld/st re
 /* a shfl.sync that the warp just executed while registers are followed: src[lane] is the lane whose
  * operand a the lane received (0xFF: the lane did not execute it); chk_after follows marks with it */
 void chk_shfl(const chk_warp *w, const chk_insn *in, const uint8_t *src);
+/* ldmatrix / stmatrix (default mode; issue 50): nrows rows of 16 bytes at off[r] of the CTA's own
+ * shared memory (UINT32_MAX: another CTA's, not followed); byte b of row r is held by lane
+ * src[r][b].lane's element src[r][b].reg of the instruction's vector operand. A store marks the
+ * bytes of elements that hold (in their lane) a followed value, as a plain st.shared does
+ * (spois_store), and is then not reported; a load marks the elements that receive marked bytes
+ * (and unmarks the others), as a plain ld does (smem_defer). The runner calls it after the
+ * instruction's rows went through chk_smem_write / chk_smem_read, when chk_matrix_follows. */
+typedef struct chk_mx { uint8_t lane, reg; } chk_mx;
+void chk_matrix(const chk_warp *w, const chk_insn *in, bool store, unsigned nrows, const uint32_t *off,
+                const chk_mx (*src)[16]);
+static inline bool chk_matrix_follows(const chk_cta *k, unsigned wi, bool store) {
+  return k && !k->strict && (store ? k->npois[wi] != 0 : k->sp_m != NULL);
+}
 void chk_dealloc(const chk_warp *w, const chk_insn *in, uint32_t taddr, uint32_t ncols);
 /* the CTA uses Tensor Memory again (a tcgen05.ld / st / mma / cp / shift /
  * commit / alloc, before it executes): the deferred dealloc-inflight findings */

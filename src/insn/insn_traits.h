@@ -36,6 +36,9 @@ enum {
   IT_BRANCH = 1u << 10,    /* may change the warp's control flow (bra, brx, call, ret, exit, trap) */
   IT_BARRIER = 1u << 11,   /* a barrier or an mbarrier operation (synchronises threads) */
   IT_FENCE = 1u << 12,     /* a fence (fence, membar, tcgen05.fence, cp_fenceproxy) */
+  IT_MATRIX = 1u << 13,    /* ldmatrix / stmatrix: a lane's address names a row of shared memory whose
+                              bytes other lanes' registers hold; the runner hands the checker each
+                              byte's lane and register (chk_matrix) */
 };
 
 /* the family an instruction belongs to (the row's group) */

@@ -1111,6 +1111,18 @@ PTX_DEC(dec_mapa) {
   return TC5_OK;
 }
 
+/* the checker's map of an ldmatrix / stmatrix (chk_matrix): the rows' offsets in the CTA's own
+ * shared memory (UINT32_MAX: another CTA's), each byte's lane and vector element */
+typedef struct mx_map {
+  uint32_t off[32];
+  chk_mx src[32][16];
+} mx_map;
+static void mx_rows(const ptx_warp *w, uint8_t *const *row, unsigned nrows, uint32_t *off) {
+  const tc5_smem *s = &w->cta->smem;
+  for (unsigned r = 0; r < nrows; r++)
+    off[r] = row[r] >= s->bytes && row[r] < s->bytes + s->size ? (uint32_t)(row[r] - s->bytes) : UINT32_MAX;
+}
+
 /* ---- ldmatrix / stmatrix (m8n8, b16): matrix i's row r address comes
  * from thread 8i + r; thread t holds, of each matrix, the 32 bits of row
  * t/4, columns 2(t%4) and 2(t%4)+1 (.trans: column t/4 of rows 2(t%4),
@@ -1121,7 +1133,8 @@ static int matrix_op(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool store)
   const uint64_t *base = PTX_R(w, ad->reg);
   unsigned nmat = v->n;
   bool trans = in->mods & 1;
-  (void)mask;
+  (void)mask; /* not 0: the executors return first */
+  mx_map m, *mp = w->cta->chk && chk_matrix_follows(w->cta->chk, w->id, store) ? &m : NULL;
   for (unsigned i = 0; i < nmat; i++) {
     uint8_t *row[8];
     for (unsigned r = 0; r < 8; r++) {
@@ -1133,12 +1146,14 @@ static int matrix_op(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool store)
       row[r] = ptx_mem(w, in, (int)t, in->space, addr, 16, store);
       if (!row[r]) return PX_ERROR;
     }
+    if (mp) mx_rows(w, row, 8, mp->off + 8 * i);
     uint64_t *reg = PTX_R(w, vr[i]);
     for (unsigned t = 0; t < 32; t++) {
       unsigned r0 = t / 4, c0 = 2 * (t % 4);
       uint16_t e[2];
       for (unsigned k = 0; k < 2; k++) {
         unsigned rr = trans ? c0 + k : r0, cc = trans ? r0 : c0 + k;
+        if (mp) mp->src[8 * i + rr][2 * cc] = mp->src[8 * i + rr][2 * cc + 1] = (chk_mx){(uint8_t)t, (uint8_t)i};
         if (store) {
           e[k] = (uint16_t)(reg[t] >> (16 * k));
           memcpy(row[rr] + 2 * cc, &e[k], 2);
@@ -1149,10 +1164,13 @@ static int matrix_op(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool store)
       if (!store) reg[t] = (uint64_t)e[0] | (uint64_t)e[1] << 16;
     }
   }
+  if (mp) chk_matrix(CHK_W(w), CHK_IN(w, in), store, 8 * nmat, mp->off, (const chk_mx(*)[16])mp->src);
   return PX_NEXT;
 }
-static PTX_EXEC(x_ldmatrix) { return matrix_op(w, in, mask, false); }
-static PTX_EXEC(x_stmatrix) { return matrix_op(w, in, mask, true); }
+/* a guard false in every lane (a .aligned guard is the warp's: run.c refuses one that differs):
+ * nothing is loaded or stored (before, the executors ignored the mask and moved the rows anyway) */
+static PTX_EXEC(x_ldmatrix) { return mask ? matrix_op(w, in, mask, false) : PX_NEXT; }
+static PTX_EXEC(x_stmatrix) { return mask ? matrix_op(w, in, mask, true) : PX_NEXT; }
 
 /* The 8-bit shapes of sm_100: ldmatrix.m16n16.{x1,x2}.trans.b8 and
  * stmatrix.m16n8.{x1,x2,x4}.trans.b8. The PTX ISA gives their fragments in
@@ -1187,6 +1205,8 @@ static int matrix_b8(ptx_warp *w, const ptx_insn *in, bool store) {
     row[r] = ptx_mem(w, in, (int)t, in->space, addr, 16, store);
     if (!row[r]) return PX_ERROR;
   }
+  mx_map m, *mp = w->cta->chk && chk_matrix_follows(w->cta->chk, w->id, store) ? &m : NULL;
+  if (mp) mx_rows(w, row, rows, mp->off);
   for (unsigned t = 0; t < 32; t++)
     for (unsigned k = 0; k < 4 * nreg; k++) {
       /* ldmatrix: raw byte k is byte e of CUTLASS's shuffled registers (its copy atom
@@ -1196,19 +1216,15 @@ static int matrix_b8(ptx_warp *w, const ptx_insn *in, bool store) {
       unsigned R = 2 * (t % 4) + e % 2 + 8 * (e / 4), C = t / 4 + 8 * ((e / 2) % 2);
       uint64_t *reg = PTX_R(w, vr[k / 4]);
       unsigned sh = 8 * (k % 4);
+      if (mp) mp->src[R][C] = (chk_mx){(uint8_t)t, (uint8_t)(k / 4)};
       if (store) row[R][C] = (uint8_t)(reg[t] >> sh);
       else reg[t] = (reg[t] & ~(0xffull << sh)) | (uint64_t)row[R][C] << sh;
     }
+  if (mp) chk_matrix(CHK_W(w), CHK_IN(w, in), store, rows, mp->off, (const chk_mx(*)[16])mp->src);
   return PX_NEXT;
 }
-static PTX_EXEC(x_ldmatrix_b8) {
-  (void)mask;
-  return matrix_b8(w, in, false);
-}
-static PTX_EXEC(x_stmatrix_b8) {
-  (void)mask;
-  return matrix_b8(w, in, true);
-}
+static PTX_EXEC(x_ldmatrix_b8) { return mask ? matrix_b8(w, in, false) : PX_NEXT; }
+static PTX_EXEC(x_stmatrix_b8) { return mask ? matrix_b8(w, in, true) : PX_NEXT; }
 
 static tc5_status dec_matrix(dctx *d, bool store) {
   ptx_insn *in = d->in;

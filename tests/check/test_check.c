@@ -430,6 +430,57 @@ static void test_smem_uninit_shfl_flow(void **s) {
   assert_int_equal(got[0].line, 16);
 }
 
+/* issue 50: FlagGems' attention kernels (Triton 3.6) pass the row scale computed from S through
+ * shared memory, stmatrix then ldmatrix (a layout conversion); in the peeled zero-trip iteration
+ * of a causal kernel S was never written and the results are discarded. Here lanes 0-15 hold a
+ * value computed from never-written Tensor Memory (matrix 0 of a stmatrix.x2; matrix 1 is 1.0
+ * in every lane), read back by ldmatrix.x2.trans: lane t receives column t/4 of rows 2(t%4),
+ * 2(t%4)+1, so matrix 0's element holds those values in the lanes with t%4 < 2 only. p & 1: those
+ * lanes store (found at the st.global, naming the tcgen05.ld), else the others (silent; before,
+ * the stmatrix was reported); p & 2: a second stmatrix overwrites the rows first (silent);
+ * p & 4: matrix 1's element is stored (silent in every lane) */
+static const char *uninit_matrix = HDR
+    " .shared .align 4 .b32 taddr;\n .shared .align 16 .b8 mx[256];\n mov.u32 %r3, taddr;\n"
+    " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r3], 32;\n"
+    " ld.shared.b32 %r4, [%r3];\n"
+    " tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r5}, [%r4];\n tcgen05.wait::ld.sync.aligned;\n"
+    " setp.lt.u32 %p2, %r2, 16;\n cvt.rn.f16x2.f32 %r6, %r5, %r5;\n selp.b32 %r6, %r6, 0x3c003c00, %p2;\n"
+    " mov.b32 %r13, 0x3c003c00;\n"
+    " and.b32 %r7, %r2, 15;\n shl.b32 %r7, %r7, 4;\n mov.u32 %r8, mx;\n add.u32 %r8, %r8, %r7;\n"
+    " stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r8], {%r6, %r13};\n bar.sync 0;\n"
+    " and.b32 %r9, %r1, 2;\n setp.ne.u32 %p3, %r9, 0;\n mov.b32 %r14, 0x40004000;\n"
+    " @%p3 stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r8], {%r14, %r14};\n bar.sync 0;\n"
+    " ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r10, %r12}, [%r8];\n"
+    " and.b32 %r9, %r1, 4;\n setp.ne.u32 %p3, %r9, 0;\n selp.b32 %r10, %r12, %r10, %p3;\n"
+    " and.b32 %r11, %r2, 3;\n shr.u32 %r11, %r11, 1;\n and.b32 %r9, %r1, 1;\n setp.ne.u32 %p2, %r11, %r9;\n"
+    " @%p2 st.global.b32 [%rd3], %r10;\n"
+    " tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r4, 32;\n"
+    " tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n ret;\n}\n";
+
+static void test_tmem_uninit_matrix(void **s) {
+  (void)s;
+  /* discarded: the lanes that received never-written values store nothing */
+  memset(out, 0, sizeof out);
+  silent(uninit_matrix, 32, 0, TC5_CHECK_DEFAULT);
+  assert_int_equal(out[2], 0x3c003c00u); /* rows 4-7: lanes 16-31's 1.0 */
+  assert_int_equal(out[0], 0);
+  /* stored: found at the st.global, naming the tcgen05.ld */
+  found_once(uninit_matrix, 32, 1, TC5_CHECK_DEFAULT, "tmem-uninit-read");
+  assert_int_equal(got[0].line, 39); /* st.global */
+  assert_int_equal(got[0].line2, 14); /* the tcgen05.ld */
+  assert_non_null(strstr(got[0].text, "st.global.b32 uses a value"));
+  /* overwritten by the second stmatrix, or matrix 1's element stored: silent */
+  memset(out, 0, sizeof out);
+  silent(uninit_matrix, 32, 3, TC5_CHECK_DEFAULT);
+  assert_int_equal(out[0], 0x40004000u);
+  memset(out, 0, sizeof out);
+  silent(uninit_matrix, 32, 5, TC5_CHECK_DEFAULT);
+  assert_int_equal(out[0], 0x3c003c00u);
+  /* strict: the load itself */
+  found_once(uninit_matrix, 32, 0, TC5_CHECK_STRICT, "tmem-uninit-read");
+  assert_int_equal(got[0].line, 14);
+}
+
 /* a tcgen05.cp (thread 0) of shared memory never written, never committed,
  * then tcgen05.dealloc; p & 1: the CTA allocates Tensor Memory again after
  * the dealloc */
@@ -728,6 +779,7 @@ int main(void) {
       cmocka_unit_test(test_tmem_uninit_pure_ops),
       cmocka_unit_test(test_smem_uninit_ld_flow),
       cmocka_unit_test(test_smem_uninit_shfl_flow),
+      cmocka_unit_test(test_tmem_uninit_matrix),
       cmocka_unit_test(test_cp_unused_dealloc),
       cmocka_unit_test(test_smem_race),
       cmocka_unit_test(test_cp_async_unwaited),
