@@ -77,16 +77,48 @@ def _steps_aside(op, library_kernel) -> bool:
         library_kernel is not None and (library_kernel(op) or library_kernel("normal_")))
 
 
+# elements of a float32 draw at a time for a large contiguous tensor (16 MiB; a multiple of 16). PyTorch's CPU
+# normal_ of a contiguous float32 tensor of 16 elements or more (normal_fill, normal_fill_AVX2) draws one uniform an
+# element in order, makes the normals by 16-element blocks, and for a size not a multiple of 16 draws the last 16
+# uniforms again and remakes that block: consecutive draws of consecutive slices cut at multiples of 16, the last
+# one holding the tail (16 elements or more), are the same values as one draw of the whole
+# (tests/python/test_device.py checks it against the whole draw). A DeepSeek-V3 MoE weight of 14 GiB in float16
+# took a 28 GiB float32 tensor at once (FlagGems' test_fused_experts_impl).
+CHUNK = 1 << 22
+
+
+def _chunks(n):
+    """the slices' sizes (each a multiple of 16 but the last, which is 16 or more)"""
+    sizes = [CHUNK] * (n // CHUNK)
+    r = n % CHUNK
+    if r:
+        if r >= 16 or not sizes:
+            sizes.append(r)
+        else:
+            sizes[-1] += r
+    return sizes
+
+
 def fill_as_cuda(t, mean=0.0, std=1.0, generator=None):
     """t (float16/bfloat16) filled in place with normal(mean, std) drawn in float32 on the CPU generator and
-    rounded once to t's type, as CUDA's normal_kernel rounds its float draws; returns t. The shim's own work:
-    no library kernel (tc5.device's dispatch mode) is reached for it"""
+    rounded once to t's type, as CUDA's normal_kernel rounds its float draws; returns t. A contiguous t of more
+    than CHUNK elements is drawn CHUNK elements at a time (the same values). The shim's own work: no library
+    kernel (tc5.device's dispatch mode) is reached for it"""
     import torch
     from torch.utils._mode_utils import no_dispatch
     with no_dispatch(), torch.no_grad():
-        f = torch.empty(t.shape, dtype=torch.float32)
-        f.normal_(mean, std, generator=generator)
-        t.copy_(f)
+        n = t.numel()
+        if n <= CHUNK or not t.is_contiguous():
+            f = torch.empty(t.shape, dtype=torch.float32)
+            f.normal_(mean, std, generator=generator)
+            t.copy_(f)
+            return t
+        flat, o = t.view(-1), 0
+        for size in _chunks(n):
+            f = torch.empty(size, dtype=torch.float32)
+            f.normal_(mean, std, generator=generator)
+            flat[o:o + size].copy_(f)
+            o += size
     return t
 
 
@@ -109,9 +141,29 @@ def factory(func, kwargs, library_kernel=None):
         rg = kw.pop("requires_grad", False)
         kw["dtype"] = torch.float32
         with torch.no_grad():
-            t = func(*args, **kw).to(dt)  # float32 draw * std + mean (PyTorch's float kernel), rounded once
+            t = _large(func, args, kw, dt)
+            if t is None:
+                t = func(*args, **kw).to(dt)  # float32 draw * std + mean (PyTorch's float kernel), rounded once
         return t.requires_grad_(rg) if rg else t
     return make
+
+
+def _large(func, args, kw, dt):
+    """torch.randn / torch.normal(mean, std, size) of more than CHUNK elements, made in dt and drawn by slices
+    (fill_as_cuda: the values of func's float32 draw, rounded once); None for a smaller one. The call's shape
+    and argument checks are its meta kernel's (no draw)"""
+    import torch
+    gen = kw.get("generator")
+    meta = func(*args, **{**{k: v for k, v in kw.items() if k not in ("generator", "pin_memory")},
+                          "device": "meta"})
+    if meta.numel() <= CHUNK:
+        return None
+    t = torch.empty(meta.shape, dtype=dt, pin_memory=kw.get("pin_memory", False))
+    if func is torch.randn:
+        return fill_as_cuda(t, 0.0, 1.0, gen)
+    mean = args[0] if len(args) > 0 else kw["mean"]
+    std = args[1] if len(args) > 1 else kw["std"]
+    return fill_as_cuda(t, float(mean), float(std), gen)
 
 
 def _grad_leaf(t) -> bool:

@@ -702,6 +702,45 @@ def test_reduced_precision_normal_draws_as_cuda():
     assert "normal ok" in out
 
 
+def test_reduced_precision_normal_draws_by_slices(monkeypatch):
+    # a large float16/bfloat16 draw is made CHUNK elements at a time (FlagGems' DeepSeek-V3 MoE weights, 14 GiB in
+    # float16, took a 28 GiB float32 tensor at once): the values, and the generator's state after, must be those
+    # of one float32 draw of the whole rounded once; slices cut at multiples of 16, the tail (16 or more) last
+    import torch
+    from tc5 import device_random as dr
+    for chunk in (64, 1024):
+        monkeypatch.setattr(dr, "CHUNK", chunk)
+        assert all(s % 16 == 0 for s in dr._chunks(5 * chunk + 7)[:-1]) and dr._chunks(chunk + 15)[-1] == chunk + 15
+        for n in (chunk + 1, chunk + 15, chunk + 16, chunk + 17, 2 * chunk, 3 * chunk + 5, 7 * chunk + 100):
+            for dt in (torch.float16, torch.bfloat16):
+                g1, g2 = torch.Generator().manual_seed(n), torch.Generator().manual_seed(n)
+                whole = torch.empty(n).normal_(0.5, 2.0, generator=g1).to(dt)
+                t = dr.fill_as_cuda(torch.empty(n, dtype=dt), 0.5, 2.0, g2)
+                assert torch.equal(whole.view(torch.int16), t.view(torch.int16)), (chunk, n, dt)
+                assert torch.equal(g1.get_state(), g2.get_state())
+        f32 = {"dtype": torch.float32, "device": "cpu"}
+        for shape in ((3, chunk + 7), (2 * chunk + 3,)):
+            torch.manual_seed(5)
+            a = torch.randn(*shape).to(torch.float16)
+            torch.manual_seed(5)
+            assert torch.equal(a.view(torch.int16), dr._large(torch.randn, shape, dict(f32), torch.float16).view(torch.int16))
+            torch.manual_seed(6)
+            a = torch.normal(1.5, 0.5, shape).to(torch.bfloat16)
+            torch.manual_seed(6)
+            b = dr._large(torch.normal, (1.5,), dict(f32, std=0.5, size=shape), torch.bfloat16)
+            assert torch.equal(a.view(torch.int16), b.view(torch.int16)) and b.shape == shape
+            g = torch.Generator().manual_seed(9)
+            a = torch.randn(shape, generator=g).to(torch.float16)
+            g.manual_seed(9)
+            b = dr._large(torch.randn, (shape,), dict(f32, generator=g), torch.float16)
+            assert torch.equal(a.view(torch.int16), b.view(torch.int16))
+        assert dr._large(torch.randn, (chunk,), dict(f32), torch.float16) is None  # CHUNK or fewer: one draw, as before
+        non_contiguous = torch.empty(chunk + 40, 2, dtype=torch.float16).t()  # one draw into a float32 copy
+        g1, g2 = torch.Generator().manual_seed(1), torch.Generator().manual_seed(1)
+        whole = torch.empty(non_contiguous.shape).normal_(generator=g1).to(torch.float16)
+        assert torch.equal(whole, dr.fill_as_cuda(non_contiguous, generator=g2))
+
+
 def test_reduced_precision_normal_steps_aside_for_a_library():
     # where a library registered CUDA's randn / normal_ (FlagGems does), the draw is its kernel's, as on a GPU
     out = run("""
