@@ -174,10 +174,16 @@ def _make_mode():
                     routed_n[0] = len(impls)
                 key = f"aten/{_op_name(func)}/CUDA"
                 mine = routed[func] = key if key in impls and key not in _torch_own else ""
-            if mine and ("device" in kwargs or _has_tensor(args) or _has_tensor(kwargs)):
-                return _call_cuda_kernel(func, mine, cuda_key, args, kwargs)
-            if _composite_explicit(func) and (_has_tensor(args) or _has_tensor(kwargs)):
-                return _composite_as_on_cuda(func, args, kwargs)
+            tens = None  # whether a tensor is among the arguments: asked once, where needed
+            if mine:
+                tens = _has_tensor(args) or _has_tensor(kwargs)
+                if tens or "device" in kwargs:
+                    return _call_cuda_kernel(func, mine, cuda_key, args, kwargs)
+            if _composite_explicit(func):
+                if tens is None:
+                    tens = _has_tensor(args) or _has_tensor(kwargs)
+                if tens:
+                    return _composite_as_on_cuda(func, args, kwargs)
             if _wrapped_number(func, args, kwargs):
                 return func.overloadpacket(*args, **kwargs)
             return func(*args, **kwargs)  # the CPU's kernel (also for Python numbers alone, as on a GPU)
