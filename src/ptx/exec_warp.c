@@ -425,13 +425,34 @@ static bool shfl_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, uint64_
   for (unsigned l = 0; l < 32; l++) diff |= ((uint32_t)mmr[l] ^ 0xFFFFFFFFu) | ((b[l] ^ b[0]) & 31) | ((c[l] ^ c[0]) & 0x1F1F);
   if (diff) return false;
   int bval = (int)(b[0] & 31), cval = (int)(c[0] & 31), seg = (int)((c[0] >> 8) & 31);
+  uint8_t from[32];
+  if (seg == 0 && ((in->aux == 0 && cval == 0) || (in->aux == 1 && cval == 31))) {
+    /* up with c = 0, down with c = 31 (Triton's scans): lane l reads l - b (up, when l >= b) or
+     * l + b (down, when l + b <= 31), else its own value with a false predicate (shfl_source
+     * with maxl 0 or 31); in place, in the order that reads each source before it is written */
+    unsigned bv = (unsigned)bval;
+    bool up = in->aux == 0;
+    if (up) {
+      for (unsigned l = 32; l-- > bv;) d[l] = a[l - bv] & 0xffffffffu;
+      for (unsigned l = 0; l < bv; l++) d[l] = a[l] & 0xffffffffu;
+    } else {
+      for (unsigned l = 0; l + bv < 32; l++) d[l] = a[l + bv] & 0xffffffffu;
+      for (unsigned l = 32 - bv; l < 32; l++) d[l] = a[l] & 0xffffffffu;
+    }
+    if (p)
+      for (unsigned l = 0; l < 32; l++) p[l] = up ? l >= bv : l + bv <= 31;
+    if (w->cta->chk && w->chk_pending) {
+      for (unsigned l = 0; l < 32; l++) from[l] = (uint8_t)(up ? (l >= bv ? l - bv : l) : (l + bv <= 31 ? l + bv : l));
+      chk_shfl(CHK_W(w), CHK_IN(w, in), from);
+    }
+    return true;
+  }
   uint64_t src[32];
   const uint64_t *s = a;
   if (d == a) { /* the destination is the source: read the old values */
     memcpy(src, a, sizeof src);
     s = src;
   }
-  uint8_t from[32];
   if (in->aux == 2 && seg == 0 && cval == 31) { /* bfly across the whole warp: lane ^ b <= 31, every predicate true */
     for (unsigned l = 0; l < 32; l++) d[l] = s[l ^ (unsigned)bval] & 0xffffffffu;
     if (p)
