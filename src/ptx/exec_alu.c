@@ -1041,8 +1041,28 @@ PTX_DEC(dec_setp) {
   return TC5_OK;
 }
 
+/* selp of a whole warp without a branch (issue 50, test_sort: a scan's selps of lane-dependent
+ * predicates, whose branches the host mispredicts), through a copy so that the loop vectorizes
+ * (d may be a, b or c); compiled for AVX2 (its 64-bit compares) where the host has it */
+static inline void selp_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c) {
+  uint64_t t[32];
+  for (unsigned l = 0; l < 32; l++) t[l] = b[l] ^ ((a[l] ^ b[l]) & (0 - (uint64_t)(c[l] != 0)));
+  memcpy(d, t, sizeof t);
+}
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+__attribute__((target("avx2"))) static void selp_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                            const uint64_t *c) {
+  selp_lanes(d, a, b, c);
+}
+#endif
 static PTX_EXEC(x_selp) {
   OPS4;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) {
+    selp_lanes_avx2(d, a, b, c);
+    return PX_NEXT;
+  }
+#endif
   PTX_LANES(mask, d[l] = c[l] ? a[l] : b[l]);
   return PX_NEXT;
 }
