@@ -95,12 +95,35 @@ a("""  and.b32 %r192, %r4, 7;
   selp.b64 %rd31, %rd30, -7, %p11;
   selp.f32 %r194, 0f3F800000, %r81, %p11;
   mov.u32 %r195, 77;
-  @%p6 selp.b32 %r195, %r81, %r80, %p11;""")
+  @%p6 selp.b32 %r195, %r81, %r80, %p11;
+  mov.u32 %r196, %r80;
+  selp.b32 %r196, %r196, %r81, %p11;
+  mov.u32 %r197, %r81;
+  selp.b32 %r197, %r80, %r197, %p11;
+  mov.b64 %rd32, %rd30;
+  selp.b64 %rd32, %rd32, %rd32, %p11;
+  mul.wide.u32 %rd33, %r81, %r4;
+  mad.wide.u32 %rd34, %r80, %r81, %rd33;
+  mad.wide.s32 %rd35, %r80, %r81, %rd33;
+  mad.wide.s32 %rd36, %r80, -2147483648, %rd30;
+  mad.wide.u32 %rd37, %r80, 4, %rd1;
+  mad.wide.s32 %rd38, %r81, 4, %rd1;
+  @%p6 mad.wide.s32 %rd38, %r80, %r4, %rd38;
+  cvt.u16.u32 %h33, %r4;
+  mad.wide.s16 %r198, %h30, %h31, %r81;
+  mad.wide.u16 %r199, %h30, %h33, %r80;""")
 out("r", "%r193")
 out("h", "%h32")
 out("rd", "%rd31")
 out("r", "%r194")
 out("r", "%r195")
+out("r", "%r196")
+out("r", "%r197")
+out("rd", "%rd32")
+for r in range(34, 39):
+    out("rd", f"%rd{r}")
+out("r", "%r198")
+out("r", "%r199")
 a("""  ret;
 }""")
 assert n * 8 <= 2048
