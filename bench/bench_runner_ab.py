@@ -107,7 +107,7 @@ def kernels(k):
 
 
 def sort_keys(rows):
-    """f16 rows of 4 (the sort's input) as FlagGems' sweep makes them keys: descending, floating_to_uint"""
+    """f16 rows of 4, normal values (the sort's input after sort_stable moves dim 0 last)"""
     x = np.random.default_rng(51).standard_normal((rows, 4)).astype(np.float16)
     return x
 
