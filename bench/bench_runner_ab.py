@@ -27,7 +27,11 @@ and the checker on (the default), as the peer suites run them:
   swiglu_bwd     _swiglu_backward_kernel, bf16 512 x 512
 and (bench/data/flaggems_ptx.tar.xz) FlagGems 5.0.2's, compiled by Triton 3.5 for sm_100a through
 the door (the debug sections dropped):
-  topk_stage1    topk_stage1_kernel, f16 256 rows of 256, k 256 (topk_3d_lastdim's first stage)"""
+  topk_stage1    topk_stage1_kernel, f16 256 rows of 256, k 256 (topk_3d_lastdim's first stage)
+and, compiled by Triton 3.6 (/work/venv-w's stack), the radix sort of test_sort's dim-0 cases (sort_stable moves
+dim 0 last: rows of 4), descending f16:
+  sort_hist      compute_global_hist_kernel, 256 rows of 4, 4 passes of 4 bits (TILE_N 1024, TILE_R 16)
+  sort_sweep     sweep, 256 rows of 4, grid (256, 2), the third pass (bits 8-11), ex_cumsum_bins the rows' own"""
 import argparse
 import os
 import shutil
@@ -58,6 +62,7 @@ def kernels(k):
     r = 8192 * k
     s = 64 * k
     ce = 16 * k
+    sk = sort_keys(256 * k)
     return {
         "rms_norm": ("_block_rms_norm_forward_kernel", r // 16, 128, 512,
                      [("out", r * 256 * 2), ("u32", 256), ("in", bf(r, 256)), ("u32", 256), ("in", bf(256)),
@@ -90,7 +95,36 @@ def kernels(k):
                         [("out", 256 * k * 256 * 2), ("out", 256 * k * 256 * 8),
                          ("in", rng.standard_normal((256 * k, 256)).astype(np.float16)), ("u32", 256), ("null", 0),
                          ("null", 0)]),
+        "sort_hist": ("compute_global_hist_kernel", 256 * k, 128, 512,
+                      [("in", sk), ("out", 256 * k * 4 * 16 * 4), ("u32", 4), ("u32", 256 * k), ("u32", 4),
+                       ("u32", 8), ("null", 0), ("null", 0)]),
+        "sort_sweep": ("sweep", (256 * k, 2), 128, 256,
+                       [("in", sk), ("in", np.tile(np.arange(4, dtype=np.int64), 256 * k)),
+                        ("out", 256 * k * 4 * 2), ("out", 256 * k * 4 * 8), ("in", sort_bins(sk, 256 * k)),
+                        ("out", 256 * k * 16 * 4), ("u32", 4), ("u32", 2), ("u32", 8), ("u32", 256 * k),
+                        ("u32", 4), ("null", 0), ("null", 0)]),
     }
+
+
+def sort_keys(rows):
+    """f16 rows of 4, normal values (the sort's input after sort_stable moves dim 0 last)"""
+    x = np.random.default_rng(51).standard_normal((rows, 4)).astype(np.float16)
+    return x
+
+
+def sort_bins(x, rows):
+    """ex_cumsum_bins (rows, 4 passes, 16 bins) u32: each pass's exclusive cumulative histogram of the rows' keys
+    (radix_sort's torch.cumsum(global_hist) - global_hist), so that sweep's scatter stays inside each row"""
+    ux = x.view(np.uint16).astype(np.uint32)
+    neg = (ux >> 15) != 0
+    mask = np.where(neg, 0xFFFF, 0x8000).astype(np.uint32)
+    key = (ux ^ (~mask & 0xFFFF)) & 0xFFFF
+    out = np.zeros((rows, 4, 16), dtype=np.uint32)
+    for p in range(4):
+        b = (key >> (4 * p)) & 15
+        h = np.stack([(b == i).sum(axis=1) for i in range(16)], axis=1).astype(np.uint32)
+        out[:, p, :] = np.cumsum(h, axis=1) - h
+    return out
 
 
 def command(cli, ptx, grid, block, shared, args, folder):

@@ -105,7 +105,12 @@ static PTX_EXEC(x_mad_wide) {
   unsigned W = in->aux;
   bool s = in->mods & M_SIGNED;
   uint64_t m = wmask(2 * W);
-  PTX_LANES(mask, d[l] = ((uint64_t)prod(a[l], b[l], W, s) + c[l]) & m);
+  /* (issue 50, test_sort: Triton's address arithmetic) the low 64 bits of prod's product in
+   * 64-bit arithmetic: unsigned, the registers' whole values as prod multiplies them; .s32,
+   * each factor sign-extended from 32 bits (their product fits) */
+  if (!s) PTX_LANES(mask, d[l] = (a[l] * b[l] + c[l]) & m);
+  else if (W == 32) PTX_LANES(mask, d[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int64_t)(int32_t)b[l]) + c[l]);
+  else PTX_LANES(mask, d[l] = ((uint64_t)prod(a[l], b[l], W, s) + c[l]) & m);
   return PX_NEXT;
 }
 /* Division by zero: the PTX ISA leaves the result unspecified; tc5 gives all ones for the quotient and
@@ -1041,8 +1046,33 @@ PTX_DEC(dec_setp) {
   return TC5_OK;
 }
 
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* selp of a whole warp without a branch (issue 50, test_sort: a scan's selps of lane-dependent
+ * predicates, whose branches the host mispredicts), four lanes at a time in AVX2 (its 64-bit
+ * compares) where the host has it: each lane's result depends on its own lane alone, and each
+ * group's lanes are read before they are written, so d may be a, b or c */
+typedef uint64_t selp_v4 __attribute__((vector_size(32)));
+__attribute__((target("avx2"))) static void selp_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                            const uint64_t *c) {
+  for (unsigned l = 0; l < 32; l += 4) {
+    selp_v4 va, vb, vc;
+    memcpy(&va, a + l, sizeof va);
+    memcpy(&vb, b + l, sizeof vb);
+    memcpy(&vc, c + l, sizeof vc);
+    selp_v4 m = (selp_v4)(vc != 0);
+    selp_v4 r = vb ^ ((va ^ vb) & m);
+    memcpy(d + l, &r, sizeof r);
+  }
+}
+#endif
 static PTX_EXEC(x_selp) {
   OPS4;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) {
+    selp_lanes_avx2(d, a, b, c);
+    return PX_NEXT;
+  }
+#endif
   PTX_LANES(mask, d[l] = c[l] ? a[l] : b[l]);
   return PX_NEXT;
 }

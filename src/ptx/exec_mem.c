@@ -68,6 +68,31 @@ static inline const uint8_t *shared_fast_ld(ptx_warp *w, const ptx_insn *in, chk
   }
   return s->bytes + addr;
 }
+/* whether base is the same in every lane of mask */
+static inline bool lanes_same(const uint64_t *base, uint32_t mask) {
+  uint64_t v = base[__builtin_ctz(mask)], diff = 0;
+  if (mask == 0xFFFFFFFFu) {
+    for (unsigned l = 0; l < 32; l++) diff |= base[l] ^ v;
+  } else {
+    PTX_LANES(mask, diff |= base[l] ^ v);
+  }
+  return diff == 0;
+}
+/* x_ld's lanes at one address of shared memory: whether this lane and every later one would
+ * take shared_fast_ld's fast path and change nothing (then they read the bytes the first lane
+ * read). Without the checker: the fast path's bounds. With it: a lane before took chk_rd_lane's
+ * fast path into this granule (f->g) and this lane's chk_rd_lane, the same bytes, takes it again
+ * (true): it only adds the bytes the read already holds and sets the pending flag as it was, so
+ * each later lane's would do the same (false: nothing changed, the lane's own path). */
+static inline bool ld_same_settled(ptx_warp *w, chk_rd *f, uint64_t addr, uint32_t n) {
+  const tc5_smem *s = &w->cta->smem;
+  addr = (uint32_t)addr;
+  if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return false;
+  chk_cta *k = w->cta->chk;
+  if (!k) return true;
+  if (chk_has_remote(k) || !f->ok || f->g != (uint32_t)addr / GRAN) return false;
+  return chk_rd_lane(f, (uint32_t)addr, n);
+}
 /* a kernel parameter's bytes (ld.param of the entry's parameters: ptx_mem's PS_PARAM case) */
 static inline const uint8_t *param_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
   const ptx_launch *L = w->cta->L;
@@ -444,8 +469,17 @@ static PTX_EXEC(x_ld) {
   bool shared = plain_shared(in);
   chk_rd f = {0};
   if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb * nv);
-  PTX_LANES(mask, {
-    uint64_t addr = base[l] + (uint64_t)ad->imm;
+  /* every lane of the mask at one address of shared memory (Triton's reads of a reduction's or
+   * a scan's partial results, [global_smem+K]): the lanes in order until the rest would each
+   * find what a lane before them found (ld_same_settled), which then take the first lane's values */
+  uint32_t left = mask;
+  unsigned f0 = (unsigned)__builtin_ctz(mask | 0x80000000u);
+  bool same = shared && (mask & (mask - 1)) && lanes_same(base, mask);
+  const uint64_t addr0 = same ? base[f0] + (uint64_t)ad->imm : 0; /* (before a lane's value may overwrite base) */
+  while (left) {
+    unsigned l = (unsigned)__builtin_ctz(left);
+    uint64_t addr = same ? addr0 : base[l] + (uint64_t)ad->imm;
+    if (same && l != f0 && ld_same_settled(w, &f, addr, eb * nv)) break;
     const uint8_t *p = global ? global_fast(w, addr, eb * nv) /* the warp's last buffers */
                        : shared ? shared_fast_ld(w, in, &f, l, addr, eb * nv) : NULL;
     if (!p) {
@@ -454,7 +488,9 @@ static PTX_EXEC(x_ld) {
       if (global) remember_region(w, addr);
     }
     for (unsigned k = 0; k < nv; k++) dk[k][l] = ptx_ld_value(p + k * eb, eb, sgn, mk[k]);
-  });
+    left &= left - 1;
+  }
+  for (unsigned k = 0; k < nv && left; k++) PTX_LANES(left, dk[k][l] = dk[k][f0]);
   return PX_NEXT;
 }
 static PTX_EXEC(x_st) {

@@ -422,16 +422,43 @@ static bool shfl_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, uint64_
                          const uint64_t *b, const uint64_t *c, const uint64_t *mmr) {
   if (mask != 0xFFFFFFFFu) return false;
   uint64_t diff = 0;
-  for (unsigned l = 0; l < 32; l++) diff |= ((uint32_t)mmr[l] ^ 0xFFFFFFFFu) | ((b[l] ^ b[0]) & 31) | ((c[l] ^ c[0]) & 0x1F1F);
+  if (in->aux2) /* b, c and the membermask immediates (dec_shfl): the same in every lane */
+    diff = (uint32_t)mmr[0] ^ 0xFFFFFFFFu;
+  else
+    for (unsigned l = 0; l < 32; l++) diff |= ((uint32_t)mmr[l] ^ 0xFFFFFFFFu) | ((b[l] ^ b[0]) & 31) | ((c[l] ^ c[0]) & 0x1F1F);
   if (diff) return false;
   int bval = (int)(b[0] & 31), cval = (int)(c[0] & 31), seg = (int)((c[0] >> 8) & 31);
+  uint8_t from[32];
+  if (seg == 0 && ((in->aux == 0 && cval == 0) || (in->aux == 1 && cval == 31))) {
+    /* up with c = 0, down with c = 31 (Triton's scans): lane l reads l - b (up, when l >= b) or
+     * l + b (down, when l + b <= 31), else its own value with a false predicate (shfl_source
+     * with maxl 0 or 31); in place, in the order that reads each source before it is written */
+    unsigned bv = (unsigned)bval;
+    bool up = in->aux == 0;
+    if (up && d != a) { /* (forward: the loops vectorize) */
+      for (unsigned l = 0; l < bv; l++) d[l] = a[l] & 0xffffffffu;
+      for (unsigned l = bv; l < 32; l++) d[l] = a[l - bv] & 0xffffffffu;
+    } else if (up) {
+      for (unsigned l = 32; l-- > bv;) d[l] = a[l - bv] & 0xffffffffu;
+      for (unsigned l = 0; l < bv; l++) d[l] = a[l] & 0xffffffffu;
+    } else {
+      for (unsigned l = 0; l + bv < 32; l++) d[l] = a[l + bv] & 0xffffffffu;
+      for (unsigned l = 32 - bv; l < 32; l++) d[l] = a[l] & 0xffffffffu;
+    }
+    if (p)
+      for (unsigned l = 0; l < 32; l++) p[l] = up ? l >= bv : l + bv <= 31;
+    if (w->cta->chk && w->chk_pending) {
+      for (unsigned l = 0; l < 32; l++) from[l] = (uint8_t)(up ? (l >= bv ? l - bv : l) : (l + bv <= 31 ? l + bv : l));
+      chk_shfl(CHK_W(w), CHK_IN(w, in), from);
+    }
+    return true;
+  }
   uint64_t src[32];
   const uint64_t *s = a;
   if (d == a) { /* the destination is the source: read the old values */
     memcpy(src, a, sizeof src);
     s = src;
   }
-  uint8_t from[32];
   if (in->aux == 2 && seg == 0 && cval == 31) { /* bfly across the whole warp: lane ^ b <= 31, every predicate true */
     for (unsigned l = 0; l < 32; l++) d[l] = s[l ^ (unsigned)bval] & 0xffffffffu;
     if (p)
@@ -493,6 +520,8 @@ PTX_DEC(dec_shfl) {
   if (!d_nops(d, 5, 5) || !d_dst(d, 0, &in->o[0])) return d->st;
   for (unsigned k = 1; k < 5; k++)
     if (!d_src(d, k, PT_B32, &in->o[k])) return d->st;
+  /* b, c and the membermask immediates: shfl_uniform need not compare the lanes' */
+  in->aux2 = d->r->ops[2].kind == RO_INT && d->r->ops[3].kind == RO_INT && d->r->ops[4].kind == RO_INT;
   in->fn = x_shfl;
   return TC5_OK;
 }
