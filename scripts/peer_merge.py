@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Merge a peer suite's later calls into its committed whole-suite results (issue 50).
+
+usage: scripts/peer_merge.py RESULTS NOT_REACHED CALL.tsv... [--note TEXT]...
+
+RESULTS (e.g. tests/data/flaggems/whole_results.tsv, with its .cost.tsv beside it) gains the rows of each CALL.tsv
+(a call's whole_results.tsv or a group's gK.tsv from gpu/peer_whole.sh, with its .cost.tsv where there is one): a
+case of a later file replaces an earlier one's (a call that read an earlier call's chunk files again gives the same
+result). Every new case must be listed in NOT_REACHED (whole_not_reached.txt) and none may be in RESULTS already;
+NOT_REACHED then lists what is left (its header's first line kept, the count line rewritten). Rows stay in file
+order: a file's cases where its first ones stood (RESULTS' order, then NOT_REACHED's), within a file in that order.
+Each --note is added as a header line ('# TEXT') before the column line of RESULTS; the header's other lines (the
+counts a line may say) are the caller's to edit. Standard library only."""
+import argparse
+import collections
+import os
+import sys
+
+
+def load(path):
+    head, rows = [], collections.OrderedDict()
+    for line in open(path):
+        if line.startswith("#"):
+            head.append(line)
+        elif line.strip():
+            rows[line.split("\t", 1)[0]] = line if line.endswith("\n") else line + "\n"
+    return head, rows
+
+
+def cost_path(p):
+    return p[:-4] + ".cost.tsv"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("results")
+    ap.add_argument("not_reached")
+    ap.add_argument("calls", nargs="+")
+    ap.add_argument("--note", action="append", default=[])
+    a = ap.parse_args(argv)
+    new = {".tsv": collections.OrderedDict(), ".cost.tsv": collections.OrderedDict()}
+    for c in a.calls:
+        new[".tsv"].update(load(c)[1])
+        if os.path.exists(cost_path(c)):
+            new[".cost.tsv"].update(load(cost_path(c))[1])
+    nr_lines = open(a.not_reached).readlines()
+    nr = [x.strip() for x in nr_lines if x.strip() and not x.startswith("#")]
+    stray = set(new[".tsv"]) - set(nr)
+    if stray:
+        sys.exit(f"peer_merge: {len(stray)} cases of the calls are not in {a.not_reached}, e.g. {sorted(stray)[0]}")
+    if set(new[".cost.tsv"]) - set(new[".tsv"]):
+        sys.exit("peer_merge: a cost row without its result row")
+    out = {}
+    for ext in new:  # every check before anything is written
+        path = a.results if ext == ".tsv" else cost_path(a.results)
+        head, rows = load(path)
+        twice = set(rows) & set(new[ext])
+        if twice:
+            sys.exit(f"peer_merge: {len(twice)} cases already in {path}, e.g. {sorted(twice)[0]}")
+        out[ext] = path, head, rows
+    for ext, (path, head, rows) in out.items():
+        order = list(rows) + nr
+        pos = {k: i for i, k in enumerate(order)}
+        first = {}
+        for k in order:
+            first.setdefault(k.split("::")[0], len(first))
+        allr = dict(rows)
+        allr.update(new[ext])
+        keys = sorted(allr, key=lambda k: (first[k.split("::")[0]], pos[k]))
+        if ext == ".tsv":
+            head = head[:-1] + [f"# {n}\n" for n in a.note] + head[-1:]
+        with open(path, "w") as fh:
+            fh.writelines(head + [allr[k] for k in keys])
+    left = [k for k in nr if k not in new[".tsv"]]
+    hdr = [x for x in nr_lines if x.startswith("#")]
+    with open(a.not_reached, "w") as fh:
+        fh.writelines(hdr[:1] + [f"# {len(left)} cases\n"] + [k + "\n" for k in left])
+    print(f"peer_merge: {len(new['.tsv'])} cases merged, {len(left)} not reached")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""scripts/peer_merge.py: a peer suite's later calls merged into its whole-suite results (issue 50)"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "scripts", "peer_merge.py")
+COLS = "# nodeid\toutcome\tcause\tmessage\tlaunches\n"
+
+
+def write(p, lines):
+    p.write_text("".join(lines))
+    return str(p)
+
+
+def run(*args):
+    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+
+
+def test_merge_orders_by_file_and_rewrites_not_reached(tmp_path):
+    res = write(tmp_path / "whole_results.tsv", ["# title\n", COLS, "t/a.py::x\tpassed\t\t\t1\n",
+                                                 "t/c.py::x\tpassed\t\t\t1\n"])
+    write(tmp_path / "whole_results.cost.tsv", ["# nodeid\toutcome\tcpu_s\n", "t/a.py::x\tpassed\t1.0\n"])
+    nr = write(tmp_path / "nr.txt", ["# the cases not reached\n", "# 3 cases\n", "t/a.py::y\n", "t/b.py::x\n",
+                                     "t/c.py::y\n"])
+    c1 = write(tmp_path / "g0.tsv", ["# title\n", COLS, "t/c.py::y\tfailed\tx\tm\t2\n", "t/a.py::y\tpassed\t\t\t1\n"])
+    write(tmp_path / "g0.cost.tsv", ["# h\n", "t/c.py::y\tfailed\t9.0\n"])
+    c2 = write(tmp_path / "g1.tsv", ["# title\n", COLS, "t/c.py::y\tpassed\t\t\t2\n"])  # a later call's row wins
+    r = run(res, nr, c1, c2, "--note", "call 2")
+    assert r.returncode == 0, r.stderr
+    assert "3 cases merged" not in r.stdout and "2 cases merged, 1 not reached" in r.stdout
+    rows = open(res).read().splitlines()
+    assert rows[:3] == ["# title", "# call 2", COLS.strip()]
+    assert [x.split("\t")[0] for x in rows[3:]] == ["t/a.py::x", "t/a.py::y", "t/c.py::x", "t/c.py::y"]
+    assert rows[-1].split("\t")[1] == "passed"
+    assert open(tmp_path / "whole_results.cost.tsv").read().splitlines()[1:] == ["t/a.py::x\tpassed\t1.0",
+                                                                                "t/c.py::y\tfailed\t9.0"]
+    assert open(nr).read() == "# the cases not reached\n# 1 cases\nt/b.py::x\n"
+
+
+def test_merge_refuses_strays_and_cases_merged_twice(tmp_path):
+    res = write(tmp_path / "whole_results.tsv", ["# title\n", COLS, "t/a.py::x\tpassed\t\t\t1\n"])
+    nr = write(tmp_path / "nr.txt", ["# h\n", "# 1 cases\n", "t/a.py::y\n"])
+    stray = write(tmp_path / "g0.tsv", [COLS, "t/z.py::q\tpassed\t\t\t1\n"])
+    r = run(res, nr, stray)
+    assert r.returncode != 0 and "not in" in r.stderr and "t/z.py::q" in r.stderr
+    nr2 = write(tmp_path / "nr2.txt", ["# h\n", "# 1 cases\n", "t/a.py::x\n"])
+    again = write(tmp_path / "g1.tsv", [COLS, "t/a.py::x\tpassed\t\t\t1\n"])
+    r = run(res, nr2, again)
+    assert r.returncode != 0 and "already in" in r.stderr
+    assert open(res).read().count("\n") == 3  # nothing written
