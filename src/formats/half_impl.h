@@ -90,7 +90,8 @@ static inline uint32_t tc5__bf16_rn_of_f32(uint32_t b) {
 
 /* bf16 add (op 0), sub (1), mul (2) of the codes a and b, rounded once to
  * nearest even, when the f32 result is the exact one: a product of two bf16
- * significands (8 bits each) is exact in f32 when it is a normal f32; a sum is
+ * significands (8 bits each) is exact in f32 when it is a normal f32, and its
+ * bf16 is the f32's signed zero when that is zero (issue 50 sm); a sum is
  * when f32's two-sum error is 0 (no overflow). Then rounding that f32 to bf16
  * (tc5__bf16_rn_of_f32) gives the code the runner's general path gives (the
  * exact value rounded to odd in double, then to bf16; every one of the 2^32
@@ -103,8 +104,9 @@ static inline bool tc5__bf16_arith_fast(unsigned op, uint32_t a, uint32_t b, uin
   memcpy(&x, &ab, 4);
   memcpy(&y, &bb, 4);
   if (op == 2) {
-    s = x * y;
-    if (!(fabsf(s) >= 0x1p-126f && fabsf(s) <= 0x1.fffffep127f)) return false;
+    s = x * y; /* a normal f32 is the exact product; a zero f32 one of at most 2^-150, below half of
+                * bf16's least subnormal (2^-133), so its bf16 is that signed zero too */
+    if (!((fabsf(s) >= 0x1p-126f && fabsf(s) <= 0x1.fffffep127f) || s == 0.0f)) return false;
   } else {
     if (op == 1) y = -y;
     s = x + y;

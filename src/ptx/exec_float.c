@@ -393,8 +393,8 @@ static void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64_t *a, 
       for (unsigned l = 0; l < 32; l++) {
         uint32_t u;
         memcpy(&u, &s[l], 4);
-        uint32_t m = u & 0x7fffffffu; /* |s| a normal f32: 2^-126 <= |s| <= FLT_MAX */
-        ok[l] = m >= 0x00800000u && m <= 0x7f7fffffu;
+        uint32_t m = u & 0x7fffffffu; /* |s| a normal f32 (2^-126 <= |s| <= FLT_MAX) or zero */
+        ok[l] = (m - 1u >= 0x007fffffu) & (m <= 0x7f7fffffu);
       }
     } else {
       if (fop == 1)
