@@ -61,7 +61,14 @@ static uint64_t r_div_full(uint64_t a, uint64_t b) { return sfu_div_full_f32((ui
 void tc5__sfu_div_full_rows(const uint64_t *a, const uint64_t *b, uint64_t *d) {
   uint32_t r[32], x[32], y[32], t[32], same = 1;
   for (unsigned l = 0; l < 32; l++) x[l] = (uint32_t)a[l], y[l] = (uint32_t)b[l];
+  uint32_t dx = 0;
   for (unsigned l = 0; l < 32; l++) same &= y[l] == y[0];
+  for (unsigned l = 0; l < 32; l++) dx |= x[l] ^ x[0];
+  if (same && !dx) { /* one quotient (a row of equal values, as a large-row test's zeros): once */
+    uint32_t q = sfu_div_full_by_f32(x[0], y[0], sfu_div_full_rcp_f32(y[0]));
+    for (unsigned l = 0; l < 32; l++) d[l] = q;
+    return;
+  }
   if (same) { /* one divisor (a row's sum): its reciprocal once */
     uint32_t r0 = sfu_div_full_rcp_f32(y[0]);
     for (unsigned l = 0; l < 32; l++) r[l] = r0;
@@ -76,6 +83,13 @@ void tc5__sfu_div_full_rows(const uint64_t *a, const uint64_t *b, uint64_t *d) {
 void tc5__sfu_ex2_rows(const uint64_t *a, uint64_t *d, bool ftz) {
   uint32_t x[32], r[32], F[32], lo[32], sq[32], fin[32], half[32];
   int ex[32];
+  uint32_t diff = 0;
+  for (unsigned l = 0; l < 32; l++) diff |= (uint32_t)a[l] ^ (uint32_t)a[0]; /* a loop the compiler vectorises */
+  if (!diff) { /* one value in every lane (a row of equal values, as a large-row test's zeros): once */
+    uint32_t v = ftz ? sfu_ex2_approx_ftz_f32((uint32_t)a[0]) : sfu_ex2_approx_f32((uint32_t)a[0]);
+    for (unsigned l = 0; l < 32; l++) d[l] = v;
+    return;
+  }
   for (unsigned l = 0; l < 32; l++) {
     x[l] = (uint32_t)a[l];
     /* sfu_ex2_approx_f32: below -126 (and NaN), ex2 of half the value, squared */
