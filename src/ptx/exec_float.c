@@ -30,7 +30,7 @@ enum { F_FTZ = 1u << 0, F_SAT = 1u << 1, F_RELU = 1u << 2, F_SATFINITE = 1u << 3
 
 /* an f32's bits with any NaN the canonical one (0x7fffffff) */
 static inline uint32_t canon_f32(uint32_t x) {
-  return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu) ? 0x7fffffffu : x;
+  return (x & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : x; /* a NaN: all-ones exponent, a nonzero fraction */
 }
 static inline uint64_t bits_f32(float f) {
   uint32_t x;
