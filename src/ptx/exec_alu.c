@@ -989,12 +989,28 @@ PTX_DEC(dec_copysign) {
 /* setp.CmpOp{.BoolOp}{.ftz}.{f16x2,bf16x2} p|q, a, b{, c}: the lower halves compared into p, the
  * upper into q (PTX ISA, setp; the H100: f64nan's half_pack kernel). .ftz flushes f16 subnormals */
 static inline uint64_t ftz16(uint64_t h) { return (h & 0x7c00) ? h : h & 0x8000; }
+/* setp.{eq,ne,lt,le,gt,ge}.bf16x2 without a BoolOp, one half of each lane into p (hi: the upper),
+ * in SETP_LOOP's loops: a bf16 code's bits as the upper half of an f32 are its value exactly (NaN a
+ * NaN; ptx_fval's double of every code equal, tests in the commit), so fcmp's results. false: another op */
+static bool setp_bf16x2_half(uint64_t *p, const uint64_t *a, const uint64_t *b, unsigned op, uint32_t mask, bool hi) {
+#define SETP_BLO(v) f32_of((uint32_t)(v) << 16)
+#define SETP_BHI(v) f32_of((uint32_t)(v) & 0xffff0000u)
+  if (hi) SETP_LOOP(float, SETP_BHI, SETP_BHI);
+  SETP_LOOP(float, SETP_BLO, SETP_BLO);
+#undef SETP_BLO
+#undef SETP_BHI
+  return false;
+}
 static PTX_EXEC(x_setp_x2) {
   uint64_t *p = PTX_R(w, in->o[0].reg), *q = PTX_R(w, in->o[0].reg2);
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
   const uint64_t *c = in->aux2 ? PTX_R(w, in->o[3].reg) : NULL;
   bool cneg = in->o[3].neg, ftz = in->mods & M_SAT;
   unsigned op = in->aux, bop = in->aux2, ft = in->type == PT_F16X2 ? PT_F16 : PT_BF16;
+  if (!c && ft == PT_BF16 && setp_bf16x2_half(p, a, b, op, mask, false)) {
+    setp_bf16x2_half(q, a, b, op, mask, true);
+    return PX_NEXT;
+  }
   PTX_LANES(mask, {
     bool cv = c ? ((c[l] != 0) != cneg) : false;
     for (unsigned h = 0; h < 2; h++) {
