@@ -566,16 +566,6 @@ static PTX_EXEC(x_shr_k) {
   }
   return PX_NEXT;
 }
-/* the value of constant register reg (an immediate operand), or false */
-static bool shift_amount(const tc5_ptx_module *m, uint32_t reg, uint32_t *v) {
-  for (uint32_t k = 0; k < m->nconsts; k++)
-    if (m->consts[k].reg == reg) {
-      if (m->consts[k].kind != PC_VALUE) return false;
-      *v = (uint32_t)m->consts[k].value;
-      return true;
-    }
-  return false;
-}
 PTX_DEC(dec_shift) {
   ptx_type t = d_take_type(d);
   if (t == PT_NONE || ptx_types[t].bits < 16 || ptx_types[t].bits > 64 || ptx_types[t].cls == 'f')
@@ -585,10 +575,10 @@ PTX_DEC(dec_shift) {
   if (!d_dst(d, 0, &in->o[0]) || !d_src(d, 1, t, &in->o[1]) || !d_src(d, 2, PT_U32, &in->o[2]))
     return d->st;
   in->fn = !strcmp(d->tok[0], "shl") ? x_shl : x_shr;
-  uint32_t k;
-  if (d->r->ops[2].kind == RO_INT && shift_amount(d->m, in->o[2].reg, &k)) {
+  const struct ptx_const *k = d->r->ops[2].kind == RO_INT ? ptx_const_of(d->m, in->o[2].reg) : NULL;
+  if (k && k->kind == PC_VALUE) { /* an immediate amount */
     in->fn = in->fn == x_shl ? x_shl_k : x_shr_k;
-    in->aux2 = k;
+    in->aux2 = (uint32_t)k->value;
   }
   return TC5_OK;
 }

@@ -23,6 +23,12 @@ uint32_t ptx_new_reg(tc5_ptx_module *m, unsigned bits) {
   return m->nregs++;
 }
 
+const struct ptx_const *ptx_const_of(const tc5_ptx_module *m, uint32_t reg) {
+  for (uint32_t k = 0; k < m->nconsts; k++)
+    if (m->consts[k].reg == reg) return &m->consts[k];
+  return NULL;
+}
+
 uint32_t ptx_const_reg(tc5_ptx_module *m, uint8_t kind, uint64_t value, int64_t off) {
   for (uint32_t k = 0; k < m->nconsts; k++)
     if (m->consts[k].value == value && m->consts[k].kind == kind && m->consts[k].off == off)

@@ -805,6 +805,8 @@ tc5_status ptx_decode(tc5_ptx_module *m, const ptx_raw *raw, const ptx_resolver 
 /* registers holding a constant in every lane (created once per value) */
 enum { PC_VALUE = 0, PC_SREG, PC_VAR };
 uint32_t ptx_const_reg(tc5_ptx_module *m, uint8_t kind, uint64_t value, int64_t off);
+/* the constant register reg's entry (its kind and value), or NULL: reg is not a constant register */
+const struct ptx_const *ptx_const_of(const tc5_ptx_module *m, uint32_t reg);
 uint32_t ptx_new_reg(tc5_ptx_module *m, unsigned bits);
 /* marks variable k as named by function f */
 void ptx_var_use(tc5_ptx_module *m, unsigned k, unsigned f);

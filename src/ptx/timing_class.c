@@ -167,11 +167,11 @@ tc5_status ptx_timing_code(const tc5_ptx_module *m, tm_insn **out) {
  * is a `mov` of one and the same immediate (nvcc's `mov.b32 %r23, 64;`
  * before `tcgen05.alloc ... [%r22], %r23;`); false otherwise */
 static bool const_value(const tc5_ptx_module *m, const ptx_func *f, const chk_insn *ck, uint32_t reg, uint64_t *v) {
-  for (uint32_t k = 0; k < m->nconsts; k++)
-    if (m->consts[k].reg == reg) {
-      *v = m->consts[k].value;
-      return m->consts[k].kind == PC_VALUE;
-    }
+  const struct ptx_const *k = ptx_const_of(m, reg);
+  if (k) {
+    *v = k->value;
+    return k->kind == PC_VALUE;
+  }
   bool seen = false;
   for (uint32_t pc = f->first; pc < f->first + f->count; pc++) {
     const chk_insn *c = &ck[pc];
