@@ -22,10 +22,6 @@ enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_
   OPS3;      \
   const uint64_t *c = PTX_R(w, in->o[3].reg)
 
-static inline int64_t sx(uint64_t v, unsigned bits) {
-  return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
-}
-static inline uint64_t wmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 /* ---- add sub mul mad (lo, hi, wide) div rem min max ---- */
 

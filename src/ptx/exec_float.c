@@ -892,31 +892,21 @@ static PTX_EXEC(x_cvt) {
   bool ftz = in->mods & F_FTZ, sat = in->mods & F_SAT, relu = in->mods & F_RELU, satf = in->mods & F_SATFINITE;
   char dc = ptx_types[dt].cls, sc = ptx_types[st].cls;
   unsigned DW = ptx_types[dt].bits, SW = ptx_types[st].bits;
-  uint64_t dm = DW >= 64 ? ~0ull : (1ull << DW) - 1;
-  unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
-  uint64_t rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
-  if (dc != 'f' && sc != 'f' && dc != 's' && sc != 's' && !sat) { /* unsigned/bits to unsigned/bits: the loop's r */
-    uint64_t m = dm & rm;
-    PTX_LANES(mask, d[l] = a[l] & m);
-    return PX_NEXT;
-  }
+  uint64_t dm = wmask(DW), rm = wmask(w->cta->L->m->reg_bits[in->o[0].reg]);
   PTX_LANES(mask, {
     uint64_t v = a[l], r;
     if (dc != 'f' && sc != 'f') {
-      /* integer to integer: extend or truncate the source, saturate on request */
-      int64_t sv = sc == 's' ? (SW >= 64 ? (int64_t)v : (int64_t)(v << (64 - SW)) >> (64 - SW)) : 0;
-      if (sat) {
-        if (dc == 's') {
-          int64_t lo = DW >= 64 ? INT64_MIN : -(1ll << (DW - 1)), hi = DW >= 64 ? INT64_MAX : (1ll << (DW - 1)) - 1;
-          if (sc == 's') r = (uint64_t)(sv < lo ? lo : sv > hi ? hi : sv) & dm;
-          else r = v > (uint64_t)hi ? (uint64_t)hi : v;
-        } else {
-          uint64_t hi = dm;
-          if (sc == 's') r = sv < 0 ? 0 : (uint64_t)sv > hi ? hi : (uint64_t)sv;
-          else r = v > hi ? hi : v;
-        }
+      /* integer to integer with .sat (dec_cvt gives the others to x_cvt_int): the source extended,
+       * saturated to the destination's range */
+      int64_t sv = sc == 's' ? sx(v, SW) : 0;
+      if (dc == 's') {
+        int64_t lo = DW >= 64 ? INT64_MIN : -(1ll << (DW - 1)), hi = DW >= 64 ? INT64_MAX : (1ll << (DW - 1)) - 1;
+        if (sc == 's') r = (uint64_t)(sv < lo ? lo : sv > hi ? hi : sv) & dm;
+        else r = v > (uint64_t)hi ? (uint64_t)hi : v;
       } else {
-        r = (sc == 's' ? (uint64_t)sv : v) & dm;
+        uint64_t hi = dm;
+        if (sc == 's') r = sv < 0 ? 0 : (uint64_t)sv > hi ? hi : (uint64_t)sv;
+        else r = v > hi ? hi : v;
       }
       /* a signed result narrower than its register is sign-extended to it
        * (the H100: cvt.sat.s8.s32 into a .b32 register gives 0xffffff80) */
@@ -926,7 +916,7 @@ static PTX_EXEC(x_cvt) {
       r = to_int(src_val(v, st, ftz), dt, rnd, irnd);
     } else if (sc != 'f') {
       /* integer to float under the rounding mode */
-      int64_t sv = sc == 's' ? (SW >= 64 ? (int64_t)v : (int64_t)(v << (64 - SW)) >> (64 - SW)) : 0;
+      int64_t sv = sc == 's' ? sx(v, SW) : 0;
       if (dt == PT_F32) {
         float f;
         WITH_ROUND(rnd_fe[rnd], f = sc == 's' ? (float)sv : (float)v);
@@ -1002,18 +992,14 @@ static PTX_EXEC(x_cvt) {
 }
 
 /* cvt between integers without .sat (cvt.s64.s32, cvt.u64.u32, cvt.u32.u64: the index arithmetic of
- * Triton's kernels), chosen by dec_cvt: x_cvt's integer branch with the instruction's types fixed before
- * the loop (p53; x_cvt's loop tests them in every lane): the source sign- or zero-extended from its width,
+ * Triton's kernels), chosen by dec_cvt (x_cvt takes those with .sat), the instruction's types fixed before
+ * the loop (p53): the source sign- or zero-extended from its width,
  * cut to the destination's, a signed destination narrower than 64 bits sign-extended, cut to the register */
-static inline uint64_t cvt_sext(uint64_t v, unsigned bits) {
-  return bits >= 64 ? v : (uint64_t)((int64_t)(v << (64 - bits)) >> (64 - bits));
-}
 static PTX_EXEC(x_cvt_int) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg);
   unsigned DW = ptx_types[in->type].bits, SW = ptx_types[in->type2].bits;
-  unsigned rb = w->cta->L->m->reg_bits[in->o[0].reg];
-  uint64_t dm = DW >= 64 ? ~0ull : (1ull << DW) - 1, rm = rb >= 64 ? ~0ull : (1ull << rb) - 1;
+  uint64_t dm = wmask(DW), rm = wmask(w->cta->L->m->reg_bits[in->o[0].reg]);
   bool ss = ptx_types[in->type2].cls == 's', ds = ptx_types[in->type].cls == 's' && DW < 64;
   if (!ss && !ds) {
     uint64_t m = dm & rm;
@@ -1022,8 +1008,8 @@ static PTX_EXEC(x_cvt_int) {
     PTX_LANES(mask, d[l] = (uint64_t)(int64_t)(int32_t)(uint32_t)a[l] & rm);
   } else {
     PTX_LANES(mask, {
-      uint64_t r = (ss ? cvt_sext(a[l], SW) : a[l]) & dm;
-      d[l] = (ds ? cvt_sext(r, DW) : r) & rm;
+      uint64_t r = (ss ? (uint64_t)sx(a[l], SW) : a[l]) & dm;
+      d[l] = (ds ? (uint64_t)sx(r, DW) : r) & rm;
     });
   }
   return PX_NEXT;

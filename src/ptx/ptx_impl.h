@@ -624,6 +624,11 @@ static inline bool ptx_sb_sees(const ptx_warp *w, unsigned i, const ptx_warp *u)
 
 /* ---- helpers for semantics functions ---- */
 #define PTX_R(w, reg) ((w)->r + (size_t)(reg) * 32u)
+/* v's low `bits` bits sign-extended; the mask of `bits` low bits (1 to 64) */
+static inline int64_t sx(uint64_t v, unsigned bits) {
+  return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+static inline uint64_t wmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 /* for each lane of `mask`: `body` with `l` the lane */
 #define PTX_LANES(mask, ...)                                    \
   do {                                                          \
