@@ -1648,6 +1648,10 @@ static bool spois_alloc(chk_cta *k) {
   free(k->sp_m), free(k->sp_org), k->sp_m = NULL, k->sp_org = NULL;
   return false;
 }
+/* bytes `bits` of granule g marked as holding warp wi's followed value p (spois_store, chk_matrix) */
+static void spois_mark(chk_cta *k, uint32_t g, uint16_t bits, const struct chk_poison *p, unsigned wi) {
+  k->sp_m[g] |= bits, k->sp_org[g] = *p, k->sp_org[g].reg = wi; /* reg: the warp */
+}
 
 /* a plain st.shared (lane's bytes [off, off + n)) of the own CTA: the bytes of
  * its data registers that hold (in this lane) a followed value are marked, the
@@ -1676,7 +1680,7 @@ static void spois_store(chk_cta *k, const chk_warp *w, const chk_insn *in, int l
       if (p && (p->lanes & bit)) {
         if (!spois_alloc(k)) return; /* not followed: chk_after reports the store */
         for (uint32_t g = a / GRAN; g <= (a + per - 1) / GRAN && g < k->ngran; g++)
-          k->sp_m[g] |= chk_gran_mask(g, a, per), k->sp_org[g] = *p, k->sp_org[g].reg = wi; /* reg: the warp */
+          spois_mark(k, g, chk_gran_mask(g, a, per), p, wi);
         any = true;
       } else {
         spois_clear(k, a, per);
@@ -1715,7 +1719,7 @@ void chk_matrix(const chk_warp *w, const chk_insn *in, bool store, unsigned nrow
         struct chk_poison *p = pois_find(k, wi, vreg[x.reg]);
         if (!p || !(p->lanes >> x.lane & 1)) continue;
         if (!spois_alloc(k)) return; /* not followed: chk_after reports the store */
-        k->sp_m[g] |= (uint16_t)bit, k->sp_org[g] = *p, k->sp_org[g].reg = wi; /* reg: the warp */
+        spois_mark(k, g, (uint16_t)bit, p, wi);
         lanes[0] |= 1u << x.lane;
       } else if (k->sp_m[g] & bit) {
         if (!lanes[x.reg]) org[x.reg] = k->sp_org[g];
