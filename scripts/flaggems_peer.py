@@ -353,7 +353,8 @@ KNOWN = [
      "no kernel on any device)", NO_LAUNCH),
     # fused_experts_impl at DeepSeek-V3's shapes (test_fused_experts_impl.py:139-183, FUSED_MOE_CONFIGS 20-22: 64-256
     # tokens, 256 experts, hidden 7168, intermediate 2048): w1 is 256 x 4096 x 7168 (14 GiB in float16), drawn with
-    # torch.randn through tc5.device_random's float32 draw (28 GiB at once; CUDA's kernel draws into float16 directly),
+    # torch.randn through tc5.device_random's float32 draw (28 GiB at once, in that run; by 16 MiB slices since;
+    # CUDA's kernel draws into float16 directly),
     # w2 half of it: about 42 GiB a process. On this 23 GB host the allocation is refused (RuntimeError, can't allocate
     # 30,064,771,072 bytes); on s10's device host (251 GiB, 32 such processes) the chunk's process ended during
     # config21 with no report and nothing in its log after config20's "F" (a kill for memory, no exit status kept).
