@@ -288,7 +288,7 @@ def _flash_fwd_cpu(query, key, value, cum_seq_q, cum_seq_k, max_q, max_k, dropou
                    block_table=None, num_splits=None):
     """aten::_flash_attention_forward on the CPU: PyTorch's CPU flash attention under FlashAttention-2's mask
     (key j seen by query i when i + sk - sq - left <= j <= i + sk - sq + right, right = 0 when causal: the mask
-    aligned bottom-right); a row that sees no key gives 0 and a log-sum-exp of +inf (FlashAttention-2's
+    aligned bottom-right; the window normalised as mha_fwd and set_params_fprop do); a row that sees no key gives 0 and a log-sum-exp of +inf (FlashAttention-2's
     softmax). Not CUDA's bits; the forms tc5 does not define are refused by name"""
     import torch
     if dropout_p > 0.0:
@@ -308,8 +308,21 @@ def _flash_fwd_cpu(query, key, value, cum_seq_q, cum_seq_k, max_q, max_k, dropou
     sc = scale if scale is not None else 1.0 / math.sqrt(d)
     left = -1 if window_size_left is None else int(window_size_left)
     right = -1 if window_size_right is None else int(window_size_right)
+    # flash_api.cpp's mha_fwd: a window side as wide as the keys is no limit; one query is never causal; causal is
+    # right = 0; then set_params_fprop: one side limited, the other -1, makes the other sk (which still limits
+    # where sq > sk: FlashAttention-2's local mask)
+    if left >= sk:
+        left = -1
+    if right >= sk:
+        right = -1
+    if sq == 1:
+        is_causal = False
     if is_causal:
         right = 0
+    if left < 0 and right >= 0:
+        left = sk
+    if left >= 0 and right < 0:
+        right = sk
     q, k, v = (t.transpose(1, 2) for t in (query, key, value))  # (B, H, S, D)
     if k.size(1) != q.size(1):  # MQA/GQA: FlashAttention-2 reads head h // (Hq / Hk)
         if q.size(1) % k.size(1):

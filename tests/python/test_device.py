@@ -447,9 +447,15 @@ def test_cuda_only_attention_and_trace():
         B, H, sq, sk, d = 2, 3, 7, 5, 16
         q, k, v = (torch.randn(B, s, H, d, device="cuda", dtype=torch.float16) for s in (sq, sk, sk))
 
-        def exact(causal, left=-1, right=-1):
-            if causal:
+        def exact(q, k, v, causal, left=-1, right=-1):
+            sq, sk = q.size(1), k.size(1)
+            # flash_api.cpp (mha_fwd, set_params_fprop): a side >= sk is no limit, one query is not causal, causal
+            # is right = 0, and a side left -1 beside a limited one becomes sk
+            left, right = (-1 if left >= sk else left), (-1 if right >= sk else right)
+            if causal and sq > 1:
                 right = 0
+            if (left < 0) != (right < 0):
+                left, right = (sk if left < 0 else left), (sk if right < 0 else right)
             s = torch.einsum("bqhd,bkhd->bhqk", q.double(), k.double()) / math.sqrt(d)
             i = torch.arange(sq).unsqueeze(1) + sk - sq
             j = torch.arange(sk).unsqueeze(0)
@@ -464,13 +470,29 @@ def test_cuda_only_attention_and_trace():
             o = torch.einsum("bhqk,bkhd->bqhd", p, v.double())
             return o, lse.masked_fill(~seen.any(1), float("inf"))
 
-        for causal, win in ((False, {}), (True, {}), (False, {"window_size_left": 2, "window_size_right": 1})):
-            o, lse, rng, unused, dbg = torch.ops.aten._flash_attention_forward(q, k, v, None, None, sq, sk, 0.0,
-                                                                              causal, False, **win)
-            eo, else_ = exact(causal, win.get("window_size_left", -1), win.get("window_size_right", -1))
-            assert o.dtype == torch.float16 and o.shape == (B, sq, H, d) and lse.dtype == torch.float32
+        # the windows of FlagGems' test_flash_attention_foward_swa ((128, 128) with 128 keys: no limit) and one-sided
+        # ones where sq > 2 sk (the other side sk still hides the first rows)
+        q9, k3, v3 = (torch.randn(B, s, H, d, device="cuda", dtype=torch.float16) for s in (9, 3, 3))
+        for (qq, kk, vv), causal, win in (((q, k, v), False, {}), ((q, k, v), True, {}),
+                                          ((q, k, v), False, {"window_size_left": 2, "window_size_right": 1}),
+                                          ((q, k, v), False, {"window_size_left": 5, "window_size_right": 5}),
+                                          ((q, k, v), False, {"window_size_left": 1, "window_size_right": -1}),
+                                          ((q, k, v), False, {"window_size_left": -1, "window_size_right": 0}),
+                                          ((q9, k3, v3), False, {"window_size_left": 3, "window_size_right": 3}),
+                                          ((q9, k3, v3), False, {"window_size_left": 2, "window_size_right": -1}),
+                                          ((q9, k3, v3), True, {"window_size_left": 1}),
+                                          ((q[:, :1], k, v), True, {})):
+            o, lse, rng, unused, dbg = torch.ops.aten._flash_attention_forward(qq, kk, vv, None, None, qq.size(1),
+                                                                              kk.size(1), 0.0, causal, False, **win)
+            eo, else_ = exact(qq, kk, vv, causal, win.get("window_size_left", -1), win.get("window_size_right", -1))
+            assert o.dtype == torch.float16 and o.shape == qq.shape and lse.dtype == torch.float32
             torch.testing.assert_close(o.double(), eo, atol=2e-3, rtol=0)
             torch.testing.assert_close(lse.double(), else_, atol=1e-5, rtol=0)
+        o33 = torch.ops.aten._flash_attention_forward(q9, k3, v3, None, None, 9, 3, 0.0, False, False,
+                                                      window_size_left=3, window_size_right=3)[0]
+        assert o33.abs().amin(dim=(0, 2, 3)).gt(0).all()  # (3, 3) with 3 keys: every row sees every key
+        assert torch.ops.aten._flash_attention_forward(q9, k3, v3, None, None, 9, 3, 0.0, False, False,
+                                                       window_size_left=2)[1][:, :, :3].isinf().all()
         assert torch.isinf(torch.ops.aten._flash_attention_forward(q, k, v, None, None, sq, sk, 0.0, True,
                                                                    False)[1][:, :, :2]).all()
         for kw, name in (({"dropout_p": 0.1}, "dropout_p=0.1"), ({"cum_seq_q": torch.tensor([0, 7])}, "cum_seq_q"),
