@@ -66,12 +66,12 @@ harness's hooks (the selection, the per-case time limit, the kernels launched pe
 '''
 
 # The triage: (cause, regex on the failure's or skip's message), first match wins. A cause says whose a
-# failure is: tc5's, the test's need of a GPU runtime, FlagGems' or Triton 3.5's.
+# failure is: tc5's, the test's need of a GPU runtime, FlagGems' or Triton's.
 CAUSES = [
     ("skip: the test skips itself (its own condition)", r"^SKIP"),
     ("tc5: instruction not supported", r"UnsupportedError|TC5_EUNSUPPORTED|not supported by tc5|is not modelled"),
-    ("Triton 3.5: no fence.proxy.async between cp.async and tcgen05.mma (the checker's proxy-fence; Triton 3.8 "
-     "writes it: docs/fidelity.md, Compiler releases)", r"HazardError.*proxy-fence"),
+    ("Triton before 3.8 (3.5 and 3.6 here): no fence.proxy.async between cp.async and tcgen05.mma (the checker's "
+     "proxy-fence; 3.3-3.7 omit it, 3.8 writes it: docs/fidelity.md, Compiler releases)", r"HazardError.*proxy-fence"),
     ("tc5: checker finding", r"HazardError"),
     ("tc5: memory never written read", r"UninitializedError|TC5_EUNINIT"),
     ("tc5: out of bounds", r"BoundsError|TC5_EBOUNDS"),
