@@ -940,8 +940,59 @@ static bool x_cvt_half(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   return true;
 }
 
+/* cvt.{rni,rzi,rmi,rpi}{.ftz}.s32.f32 of a warp (issue 50, bc: the index arithmetic of FlagGems'
+ * upsample_bicubic2d_aa's kernels, 8 an iteration of the general one): what to_int(src_val()) gives, in
+ * float: an f32 rounded to an integral value is the same number in float as in double (an f32 of 2^23 or
+ * more is one already); NaN 0, below -2^31 INT32_MIN, from 2^31 INT32_MAX, the result's 32 bits
+ * zero-extended as to_int's mask leaves them; branch-free so the loop vectorises. (.ftz keeps the general
+ * path: a subnormal rounds up or down to 1 or -1 where its flushed zero gives 0) */
+static inline uint64_t s32_of_rounded_f32(float t) {
+  uint32_t r = t >= 2147483648.0f ? 0x7fffffffu : t < -2147483648.0f ? 0x80000000u : (uint32_t)(int32_t)t;
+  return t != t ? 0 : r;
+}
+#define CVT_F2I_LOOP(fn, mask) PTX_LANES(mask, d[l] = s32_of_rounded_f32(fn(f32_of(a[l]))))
+__attribute__((always_inline)) static inline void cvt_s32_f32_lanes(uint64_t *d, const uint64_t *a, unsigned rnd,
+                                                                     uint32_t mask) {
+  switch (rnd) {
+  case 0: CVT_F2I_LOOP(nearbyintf, mask); break; /* to nearest even in the default mode, as to_int's nearbyint */
+  case 1: CVT_F2I_LOOP(truncf, mask); break;
+  case 2: CVT_F2I_LOOP(floorf, mask); break;
+  default: CVT_F2I_LOOP(ceilf, mask); break;
+  }
+}
+#undef CVT_F2I_LOOP
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+__attribute__((target("avx2"))) static void cvt_s32_f32_lanes_avx2(uint64_t *d, const uint64_t *a, unsigned rnd) {
+  cvt_s32_f32_lanes(d, a, rnd, 0xFFFFFFFFu);
+}
+static void cvt_s32_f32_rows(uint64_t *d, const uint64_t *a, unsigned rnd, uint32_t mask) {
+  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) cvt_s32_f32_lanes_avx2(d, a, rnd);
+  else cvt_s32_f32_lanes(d, a, rnd, mask);
+}
+#else
+static void cvt_s32_f32_rows(uint64_t *d, const uint64_t *a, unsigned rnd, uint32_t mask) {
+  cvt_s32_f32_lanes(d, a, rnd, mask);
+}
+#endif
+
 static PTX_EXEC(x_cvt) {
   if (x_cvt_half(w, in, mask)) return PX_NEXT; /* (first: it reads nothing of the below) */
+  if (in->type == PT_S32 && in->type2 == PT_F32 && (in->aux & 8) && !in->mods) { /* no .ftz nor .sat */
+    cvt_s32_f32_rows(PTX_R(w, in->o[0].reg), PTX_R(w, in->o[1].reg), in->aux & 7, mask);
+    return PX_NEXT;
+  }
+  if (in->type == PT_F32 && in->aux == 0 && !in->mods && ptx_types[in->type2].cls != 'f') {
+    /* cvt.rn.f32.{s,u}N (no .sat): the loop's integer-to-float conversion in the default mode, no
+     * WITH_ROUND, the source's width fixed (issue 50, bc: 9 an iteration of upsample_bicubic2d_aa's general
+     * kernel); never a NaN, so bits_f32's canonical test changes nothing */
+    uint64_t *d = PTX_R(w, in->o[0].reg);
+    const uint64_t *a = PTX_R(w, in->o[1].reg);
+    unsigned SW = ptx_types[in->type2].bits;
+    if (ptx_types[in->type2].cls == 's' && SW == 32) PTX_LANES(mask, d[l] = f32_bits((float)(int32_t)(uint32_t)a[l]));
+    else if (ptx_types[in->type2].cls == 's') PTX_LANES(mask, d[l] = f32_bits((float)sx(a[l], SW)));
+    else PTX_LANES(mask, d[l] = f32_bits((float)a[l]));
+    return PX_NEXT;
+  }
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg);
   const uint64_t *b = in->nops > 2 ? PTX_R(w, in->o[2].reg) : NULL;
