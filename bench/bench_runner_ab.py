@@ -31,7 +31,12 @@ the door (the debug sections dropped):
 and, compiled by Triton 3.6 (/work/venv-w's stack), the radix sort of test_sort's dim-0 cases (sort_stable moves
 dim 0 last: rows of 4), descending f16:
   sort_hist      compute_global_hist_kernel, 256 rows of 4, 4 passes of 4 bits (TILE_N 1024, TILE_R 16)
-  sort_sweep     sweep, 256 rows of 4, grid (256, 2), the third pass (bits 8-11), ex_cumsum_bins the rows' own"""
+  sort_sweep     sweep, 256 rows of 4, grid (256, 2), the third pass (bits 8-11), ex_cumsum_bins the rows' own
+and (session 11, bc) the kernel of test_upsample_bicubic2d_aa (Triton 3.6, @triton.autotune's first config, which
+tc5's benchmarker picks: BLOCK_X 64, BLOCK_Y 1, 8 warps; every output's 5 x 5 taps, a loop over N * C):
+  bicubic        upsample_bicubic2d_aa_kernel, f16 (1, 37, 64, 64) to 128 x 128 (scale 2), grid (2, 128)
+  bicubic_gen    general_interpolate_bicubic2d_aa_kernel (the scales below 1; N = 1 specialised away), f32
+                 (1, 37, 64, 64) to 19 x 44 (scale (0.3, 0.7)), grid (1, 19), 512 bytes of shared memory"""
 import argparse
 import os
 import shutil
@@ -103,6 +108,14 @@ def kernels(k):
                         ("out", 256 * k * 4 * 2), ("out", 256 * k * 4 * 8), ("in", sort_bins(sk, 256 * k)),
                         ("out", 256 * k * 16 * 4), ("u32", 4), ("u32", 2), ("u32", 8), ("u32", 256 * k),
                         ("u32", 4), ("null", 0), ("null", 0)]),
+        "bicubic": ("upsample_bicubic2d_aa_kernel", (2, 128), 256, 0,
+                    [("out", 37 * k * 128 * 128 * 2), ("in", rng.random((37 * k, 64, 64)).astype(np.float16)),
+                     ("u32", 1), ("u32", 37 * k), ("u32", 128), ("u32", 128), ("u32", 64), ("u32", 64),
+                     ("f32", "0.5"), ("f32", "0.5"), ("null", 0), ("null", 0)]),
+        "bicubic_gen": ("general_interpolate_bicubic2d_aa_kernel", (1, 19), 256, 512,
+                        [("out", 37 * k * 19 * 44 * 4), ("in", rng.random((37 * k, 64, 64)).astype(np.float32)),
+                         ("u32", 37 * k), ("u32", 19), ("u32", 44), ("u32", 64), ("u32", 64),
+                         ("f32", str(64 / 19)), ("f32", str(64 / 44)), ("null", 0), ("null", 0)]),
     }
 
 

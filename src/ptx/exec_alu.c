@@ -96,6 +96,24 @@ static PTX_EXEC(x_mad_hi) {
   PTX_LANES(mask, d[l] = ((uint64_t)(prod(a[l], b[l], W, s) >> W) + c[l]) & m);
   return PX_NEXT;
 }
+/* mad.wide.s32 of a whole warp: each factor sign-extended from 32 bits, their product (it fits) plus c;
+ * a loop the compiler vectorises (vpmuldq), in AVX2 where the host has it (issue 50, bc:
+ * upsample_bicubic2d_aa's 25 addresses an iteration); d may be a, b or c */
+static inline void mad_wide_s32_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c) {
+  uint64_t r[32];
+  for (unsigned l = 0; l < 32; l++) r[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int64_t)(int32_t)b[l]) + c[l];
+  for (unsigned l = 0; l < 32; l++) d[l] = r[l];
+}
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+__attribute__((target("avx2"))) static void mad_wide_s32_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                                    const uint64_t *c) {
+  mad_wide_s32_lanes(d, a, b, c);
+}
+#define MAD_WIDE_ROWS_AVX2() __builtin_cpu_supports("avx2")
+#else
+#define mad_wide_s32_lanes_avx2 mad_wide_s32_lanes
+#define MAD_WIDE_ROWS_AVX2() 0
+#endif
 static PTX_EXEC(x_mad_wide) {
   OPS4;
   unsigned W = in->aux;
@@ -105,6 +123,7 @@ static PTX_EXEC(x_mad_wide) {
    * 64-bit arithmetic: unsigned, the registers' whole values as prod multiplies them; .s32,
    * each factor sign-extended from 32 bits (their product fits) */
   if (!s) PTX_LANES(mask, d[l] = (a[l] * b[l] + c[l]) & m);
+  else if (W == 32 && mask == 0xFFFFFFFFu && MAD_WIDE_ROWS_AVX2()) mad_wide_s32_lanes_avx2(d, a, b, c);
   else if (W == 32) PTX_LANES(mask, d[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int64_t)(int32_t)b[l]) + c[l]);
   else PTX_LANES(mask, d[l] = ((uint64_t)prod(a[l], b[l], W, s) + c[l]) & m);
   return PX_NEXT;

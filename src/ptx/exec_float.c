@@ -258,23 +258,26 @@ static PTX_EXEC(x_f32mixed) {
   }));
   return PX_NEXT;
 }
-/* add/sub/mul.f32x2 to nearest without modifiers, a whole warp: the 64 halves
+/* add/sub/mul/fma.f32x2 to nearest without modifiers, a whole warp: the 64 halves
  * as one row of floats (a register's low half first, as in memory), the
  * operation on each, NaN canonical (F32_PLAIN with F32_PUT2: bits_f32 of each
- * half); a loop the compiler vectorises; d may be a or b */
-static void f32x2_rows(unsigned op, const uint64_t *a, const uint64_t *b, uint64_t *d) {
-  float x[64], y[64], r[64];
+ * half; fma: fmaf's one rounding); a loop the compiler vectorises; d may be a, b or c */
+__attribute__((always_inline)) static inline void f32x2_lanes(unsigned op, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t *d) {
+  float x[64], y[64], z[64], r[64];
   uint32_t u[64];
   for (unsigned l = 0; l < 32; l++) {
     x[2 * l] = f32_of(a[l]), x[2 * l + 1] = f32_of(a[l] >> 32);
     y[2 * l] = f32_of(b[l]), y[2 * l + 1] = f32_of(b[l] >> 32);
+    z[2 * l] = f32_of(c[l]), z[2 * l + 1] = f32_of(c[l] >> 32);
   }
   if (op == OP_ADD)
     for (unsigned i = 0; i < 64; i++) r[i] = x[i] + y[i];
   else if (op == OP_SUB)
     for (unsigned i = 0; i < 64; i++) r[i] = x[i] - y[i];
-  else
+  else if (op == OP_MUL)
     for (unsigned i = 0; i < 64; i++) r[i] = x[i] * y[i];
+  else
+    for (unsigned i = 0; i < 64; i++) r[i] = __builtin_fmaf(x[i], y[i], z[i]);
   for (unsigned i = 0; i < 64; i++) {
     uint32_t v;
     memcpy(&v, &r[i], 4);
@@ -282,6 +285,22 @@ static void f32x2_rows(unsigned op, const uint64_t *a, const uint64_t *b, uint64
   }
   for (unsigned l = 0; l < 32; l++) d[l] = (uint64_t)u[2 * l + 1] << 32 | u[2 * l];
 }
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* (issue 50, bc: upsample_bicubic2d_aa's 15 fma.rn.f32x2 an iteration) in AVX2 with FMA where the host has
+ * them: fmaf one vfmadd a pair of lanes instead of a call */
+__attribute__((target("avx2,fma"))) static void f32x2_lanes_avx2(unsigned op, const uint64_t *a, const uint64_t *b,
+                                                                 const uint64_t *c, uint64_t *d) {
+  f32x2_lanes(op, a, b, c, d);
+}
+static void f32x2_rows(unsigned op, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t *d) {
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) f32x2_lanes_avx2(op, a, b, c, d);
+  else f32x2_lanes(op, a, b, c, d);
+}
+#else
+static void f32x2_rows(unsigned op, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t *d) {
+  f32x2_lanes(op, a, b, c, d);
+}
+#endif
 /* .f32x2 (sm_100): the same operation on each 32-bit half of .b64 registers */
 static PTX_EXEC(x_f32x2op) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
@@ -289,8 +308,9 @@ static PTX_EXEC(x_f32x2op) {
   const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
-  if (f32_plain(op, mods, in->aux) && mods == 0 && mask == 0xFFFFFFFFu && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
-    f32x2_rows(op, a, b, d);
+  if (f32_plain(op, mods, in->aux) && mods == 0 && mask == 0xFFFFFFFFu &&
+      (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_FMA)) {
+    f32x2_rows(op, a, b, c, d);
     return PX_NEXT;
   }
   if (f32_plain(op, mods, in->aux)) {
@@ -849,6 +869,44 @@ static void bf16_rn_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, uint
   bf16_rn_lanes(d, a, b, mask);
 }
 #endif
+/* cvt.f32.f16 of one lane by the bits (issue 50, bc: FlagGems' upsample_bicubic2d_aa widens 25 f16 loads an
+ * iteration): the f32 that bits_f32((float)tc5__half_decode(h)) gives, without the double: a normal's
+ * exponent rebiased (+112) and significand moved up 13 bits, a subnormal m * 2^-24 (exact in f32), Inf,
+ * the sign kept (-0 too); a NaN of either sign canon_f32's 0x7fffffff. Branch-free, so the compiler vectorises
+ * a warp's loop; tests/ptx/fastpath_bicubic compares every code with the CLI before it */
+static inline uint32_t f32_bits_of_f16(uint32_t h) {
+  uint32_t s = (h & 0x8000u) << 16, e = h & 0x7c00u, m = h & 0x3ffu;
+  uint32_t norm = ((h & 0x7fffu) << 13) + (112u << 23);
+  float f = (float)(int32_t)m * 0x1p-24f;
+  uint32_t sub;
+  memcpy(&sub, &f, 4);
+  uint32_t z = 0u - (uint32_t)(e == 0), top = 0u - (uint32_t)(e == 0x7c00u), nan = top & (0u - (uint32_t)(m != 0));
+  uint32_t r = s | (norm & ~z & ~top) | (sub & z) | (0x7f800000u & top); /* masks: no branch */
+  return (r & ~nan) | (0x7fffffffu & nan);
+}
+static inline void f16_f32_lanes(uint64_t *d, const uint64_t *a, uint32_t mask) {
+  if (mask != 0xFFFFFFFFu) {
+    PTX_LANES(mask, d[l] = f32_bits_of_f16((uint32_t)a[l] & 0xffffu));
+    return;
+  }
+  uint32_t x[32];
+  for (unsigned l = 0; l < 32; l++) x[l] = (uint32_t)a[l] & 0xffffu;
+  for (unsigned l = 0; l < 32; l++) x[l] = f32_bits_of_f16(x[l]);
+  for (unsigned l = 0; l < 32; l++) d[l] = x[l];
+}
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+__attribute__((target("avx2"))) static void f16_f32_lanes_avx2(uint64_t *d, const uint64_t *a) {
+  f16_f32_lanes(d, a, 0xFFFFFFFFu);
+}
+static void f16_f32_rows(uint64_t *d, const uint64_t *a, uint32_t mask) {
+  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) f16_f32_lanes_avx2(d, a);
+  else f16_f32_lanes(d, a, mask);
+}
+#else
+static void f16_f32_rows(uint64_t *d, const uint64_t *a, uint32_t mask) {
+  f16_f32_lanes(d, a, mask);
+}
+#endif
 /* the conversions of Triton's bf16/f16 kernels, each lane as x_cvt's
  * general path computes it: a 16-bit float widened to f32 (cvt.f32.bf16:
  * the bits; cvt.f32.f16: exact, a NaN the canonical one), and an f32
@@ -865,7 +923,7 @@ static bool x_cvt_half(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   }
   if (in->mods || (in->aux & 15) != 0) return false; /* .ftz .sat .satfinite; not .rn, or .rni... */
   if (st == PT_F16 && dt == PT_F32) {
-    PTX_LANES(mask, d[l] = bits_f32((float)tc5__half_decode((uint32_t)a[l] & 0xffff, false, NULL)));
+    f16_f32_rows(d, a, mask); /* = bits_f32((float)tc5__half_decode(a & 0xffff, false, NULL)) */
     return true;
   }
   if (st != PT_F32) return false;
@@ -882,8 +940,59 @@ static bool x_cvt_half(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   return true;
 }
 
+/* cvt.{rni,rzi,rmi,rpi}{.ftz}.s32.f32 of a warp (issue 50, bc: the index arithmetic of FlagGems'
+ * upsample_bicubic2d_aa's kernels, 8 an iteration of the general one): what to_int(src_val()) gives, in
+ * float: an f32 rounded to an integral value is the same number in float as in double (an f32 of 2^23 or
+ * more is one already); NaN 0, below -2^31 INT32_MIN, from 2^31 INT32_MAX, the result's 32 bits
+ * zero-extended as to_int's mask leaves them; branch-free so the loop vectorises. (.ftz keeps the general
+ * path: a subnormal rounds up or down to 1 or -1 where its flushed zero gives 0) */
+static inline uint64_t s32_of_rounded_f32(float t) {
+  uint32_t r = t >= 2147483648.0f ? 0x7fffffffu : t < -2147483648.0f ? 0x80000000u : (uint32_t)(int32_t)t;
+  return t != t ? 0 : r;
+}
+#define CVT_F2I_LOOP(fn, mask) PTX_LANES(mask, d[l] = s32_of_rounded_f32(fn(f32_of(a[l]))))
+__attribute__((always_inline)) static inline void cvt_s32_f32_lanes(uint64_t *d, const uint64_t *a, unsigned rnd,
+                                                                     uint32_t mask) {
+  switch (rnd) {
+  case 0: CVT_F2I_LOOP(nearbyintf, mask); break; /* to nearest even in the default mode, as to_int's nearbyint */
+  case 1: CVT_F2I_LOOP(truncf, mask); break;
+  case 2: CVT_F2I_LOOP(floorf, mask); break;
+  default: CVT_F2I_LOOP(ceilf, mask); break;
+  }
+}
+#undef CVT_F2I_LOOP
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+__attribute__((target("avx2"))) static void cvt_s32_f32_lanes_avx2(uint64_t *d, const uint64_t *a, unsigned rnd) {
+  cvt_s32_f32_lanes(d, a, rnd, 0xFFFFFFFFu);
+}
+static void cvt_s32_f32_rows(uint64_t *d, const uint64_t *a, unsigned rnd, uint32_t mask) {
+  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) cvt_s32_f32_lanes_avx2(d, a, rnd);
+  else cvt_s32_f32_lanes(d, a, rnd, mask);
+}
+#else
+static void cvt_s32_f32_rows(uint64_t *d, const uint64_t *a, unsigned rnd, uint32_t mask) {
+  cvt_s32_f32_lanes(d, a, rnd, mask);
+}
+#endif
+
 static PTX_EXEC(x_cvt) {
   if (x_cvt_half(w, in, mask)) return PX_NEXT; /* (first: it reads nothing of the below) */
+  if (in->type == PT_S32 && in->type2 == PT_F32 && (in->aux & 8) && !in->mods) { /* no .ftz nor .sat */
+    cvt_s32_f32_rows(PTX_R(w, in->o[0].reg), PTX_R(w, in->o[1].reg), in->aux & 7, mask);
+    return PX_NEXT;
+  }
+  if (in->type == PT_F32 && in->aux == 0 && !in->mods && ptx_types[in->type2].cls != 'f') {
+    /* cvt.rn.f32.{s,u}N (no .sat): the loop's integer-to-float conversion in the default mode, no
+     * WITH_ROUND, the source's width fixed (issue 50, bc: 9 an iteration of upsample_bicubic2d_aa's general
+     * kernel); never a NaN, so bits_f32's canonical test changes nothing */
+    uint64_t *d = PTX_R(w, in->o[0].reg);
+    const uint64_t *a = PTX_R(w, in->o[1].reg);
+    unsigned SW = ptx_types[in->type2].bits;
+    if (ptx_types[in->type2].cls == 's' && SW == 32) PTX_LANES(mask, d[l] = f32_bits((float)(int32_t)(uint32_t)a[l]));
+    else if (ptx_types[in->type2].cls == 's') PTX_LANES(mask, d[l] = f32_bits((float)sx(a[l], SW)));
+    else PTX_LANES(mask, d[l] = f32_bits((float)a[l]));
+    return PX_NEXT;
+  }
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg);
   const uint64_t *b = in->nops > 2 ? PTX_R(w, in->o[2].reg) : NULL;
