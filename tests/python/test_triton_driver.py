@@ -119,6 +119,35 @@ def test_autotune_runs_the_first_config_that_fits():
     assert np.array_equal(c.view(np.uint32), tc5.gemm(a, b, kind="f16").view(np.uint32))
 
 
+# the autotuner's older interface (warmup=, rep=: FlagGems' libtuner), whose
+# benchmarker is triton.testing.do_bench: answered as the driver's benchmarker
+# (configs compiled, none run while tuning, the first that fits picked), not
+# by running each config and ranking the host's wall clock (a CPU's noise)
+def test_autotune_warmup_rep_runs_only_the_config_it_picks():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # Triton 3.2+: warmup and rep are deprecated
+        tuned = triton.autotune(
+            configs=[triton.Config({"BM": 128, "BN": 256, "BK": 256}, num_stages=4, num_warps=8),
+                     triton.Config({"BM": 128, "BN": 128, "BK": 64}, num_stages=2, num_warps=4),
+                     triton.Config({"BM": 128, "BN": 128, "BK": 32}, num_stages=2, num_warps=4)],
+            key=["M", "N", "K"], warmup=5, rep=10)(matmul_kernel)
+    rng = np.random.default_rng(4)
+    M = N = K = 128
+    a = rng.standard_normal((M, K)).astype(ml_dtypes.bfloat16)
+    b = rng.standard_normal((K, N)).astype(ml_dtypes.bfloat16)
+    c = np.zeros((M, N), dtype=np.float32)
+    n = tc5.triton.launches()
+    tuned[lambda meta: (M // meta["BM"], N // meta["BN"])](a, b, c, M, N, K)
+    assert tc5.triton.launches() - n == 1  # the picked config's launch alone
+    assert tuned.best_config.kwargs["BK"] == 64
+    assert np.array_equal(c.view(np.uint32), tc5.gemm(a, b, kind="f16").view(np.uint32))
+    # do_bench outside the autotuner still runs its function once
+    calls = []
+    triton.testing.do_bench(lambda: calls.append(1), warmup=5, rep=10)
+    assert calls == [1]
+
+
 @triton.jit
 def desc_matmul_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     pm, pn = tl.program_id(0), tl.program_id(1)
