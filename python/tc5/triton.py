@@ -1405,22 +1405,13 @@ def autotune_bench(kernel_call, quantiles=None, l2="cold", **kwargs):
 
 def _release_install_autotune():
     """Autotuner._bench (every Triton release the door supports has it)
-    benchmarks one config: inside it, do_bench is the autotuner's
-    benchmarker (_autotuning)"""
+    benchmarks one config: wrapped so that inside it do_bench is the
+    autotuner's benchmarker (_autotuning; triton_backend.driver's
+    _autotune_bench, which TC5_TRITON=1 installs as the autotuner loads)"""
     from triton.runtime.autotuner import Autotuner
-    bench = getattr(Autotuner, "_bench", None)
-    if bench is None or getattr(bench, "tc5", False):
-        return
-
-    def _bench(self, *args, **kwargs):
-        tok = _autotuning.set(True)
-        try:
-            return bench(self, *args, **kwargs)
-        finally:
-            _autotuning.reset(tok)
-
-    _bench.tc5 = True
-    Autotuner._bench = _bench
+    from .triton_backend.driver import _autotune_bench
+    if hasattr(Autotuner, "_bench"):
+        Autotuner._bench = _autotune_bench(Autotuner._bench)
 
 
 def _bench_skipped(self, *args, **kwargs):

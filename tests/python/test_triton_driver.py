@@ -352,6 +352,38 @@ def test_tc5_triton_environment_variable(tmp_path):
     assert "tc5 driver" in r.stdout and r.stdout.strip().endswith("True")
 
 
+@needs_3_4
+def test_tc5_triton_autotune_warmup_rep_before_the_driver(tmp_path):
+    """TC5_TRITON=1 makes the driver at the first launch, inside the first config's benchmark:
+    Autotuner._bench is wrapped before that (when Triton imports triton.testing), so the first
+    config is not timed by Triton's own do_bench (warmup + rep launches) either"""
+    from importlib.metadata import entry_points
+    if not any(ep.name == "tc5" for ep in entry_points(group="triton.backends")):
+        pytest.skip("tc5 is not installed with its triton.backends entry point (pip install .)")
+    script = textwrap.dedent("""
+        import warnings
+        import numpy as np, triton, triton.language as tl
+        warnings.simplefilter("ignore", DeprecationWarning)
+        @triton.autotune(configs=[triton.Config({"B": 256}), triton.Config({"B": 512})], key=["n"],
+                         warmup=5, rep=10)
+        @triton.jit
+        def k(x, y, n, B: tl.constexpr):
+            o = tl.program_id(0) * B + tl.arange(0, B)
+            tl.store(y + o, tl.load(x + o, mask=o < n) * 3, mask=o < n)
+        x = np.arange(1000, dtype=np.float32); y = np.zeros_like(x)
+        k[lambda m: (triton.cdiv(1000, m["B"]),)](x, y, 1000)
+        import tc5.triton
+        print(tc5.triton.launches(), k.best_config.kwargs["B"], bool((y == 3 * x).all()))
+        """)
+    (tmp_path / "script.py").write_text(script)
+    env = dict(os.environ, TC5_TRITON="1")
+    env.pop("TRITON_DEFAULT_BACKEND", None)
+    r = subprocess.run([sys.executable, str(tmp_path / "script.py")], capture_output=True, text=True, env=env,
+                       cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[-3:] == ["1", "256", "True"], r.stdout
+
+
 def test_live_scan_runs_no_user_code():
     """issue 50: the scan of live objects (pointers stored in memory may name any array) reads
     dicts, lists and tuples through their C methods and classes through type(): a subclass's
