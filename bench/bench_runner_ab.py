@@ -36,7 +36,11 @@ and (session 11, bc) the kernel of test_upsample_bicubic2d_aa (Triton 3.6, @trit
 tc5's benchmarker picks: BLOCK_X 64, BLOCK_Y 1, 8 warps; every output's 5 x 5 taps, a loop over N * C):
   bicubic        upsample_bicubic2d_aa_kernel, f16 (1, 37, 64, 64) to 128 x 128 (scale 2), grid (2, 128)
   bicubic_gen    general_interpolate_bicubic2d_aa_kernel (the scales below 1; N = 1 specialised away), f32
-                 (1, 37, 64, 64) to 19 x 44 (scale (0.3, 0.7)), grid (1, 19), 512 bytes of shared memory"""
+                 (1, 37, 64, 64) to 19 x 44 (scale (0.3, 0.7)), grid (1, 19), 512 bytes of shared memory
+and (session 11, mm) test_mm_self_transpose's float32 SYRK (Triton 3.6; FMA: fma.rn.f32x2):
+  syrk_f32       mm_kernel_syrk, the autotuner's first config (BLOCK_M 32, BLOCK_K 32, 2 warps, 2 stages), A of
+                 1024 x 71 read as the test's transposed view (stride_am 1), the packed lower triangle of 32 x 32
+                 tiles (528 CTAs)"""
 import argparse
 import os
 import shutil
@@ -116,6 +120,10 @@ def kernels(k):
                         [("out", 37 * k * 19 * 44 * 4), ("in", rng.random((37 * k, 64, 64)).astype(np.float32)),
                          ("u32", 37 * k), ("u32", 19), ("u32", 44), ("u32", 64), ("u32", 64),
                          ("f32", str(64 / 19)), ("f32", str(64 / 44)), ("null", 0), ("null", 0)]),
+        "syrk_f32": ("mm_kernel_syrk", (32 * k) * (32 * k + 1) // 2, 64, 8192,
+                     [("in", rng.standard_normal((71, 1024 * k)).astype(np.float32)), ("out", (1024 * k) ** 2 * 4),
+                      ("u32", 1024 * k), ("u32", 71), ("u32", 1024 * k), ("u32", 1024 * k), ("null", 0),
+                      ("null", 0)]),
     }
 
 

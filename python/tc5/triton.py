@@ -1340,14 +1340,23 @@ def _predicted_bench(fn, grad_to_none, quantiles, return_mode, l2="cold"):
 # benchmarking: do_bench runs once; autotuning compiles every config
 # ---------------------------------------------------------------------------
 
+# set while @triton.autotune benchmarks a config (Autotuner._bench): the
+# autotuner's benchmarker is autotune_bench whichever interface reaches it
+_autotuning = contextvars.ContextVar("tc5_triton_autotuning", default=False)
+
+
 def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean"):
     """triton.testing.do_bench on tc5: fn runs once; the time is the host's
     wall clock for that run (tc5's, not a B200's). Under TC5_TIMING (or in
     a predict() block): the predicted milliseconds of fn's launches on that
     GPU (NaN where fn launched none through tc5), from a cold L2 as
-    Triton's do_bench flushes it (TC5_TIMING_L2 overrides)"""
+    Triton's do_bench flushes it (TC5_TIMING_L2 overrides). Called by
+    @triton.autotune for a config (its warmup/rep interface, FlagGems'
+    libtuner): autotune_bench, as the driver's benchmarker answers"""
     from triton.testing import _summarize_statistics
     assert return_mode in ["min", "max", "mean", "median", "all"]
+    if _autotuning.get():
+        return autotune_bench(fn, quantiles=quantiles)
     if timing_gpu() is not None:  # TC5_TIMING: the model's milliseconds
         return _predicted_bench(fn, grad_to_none, quantiles, return_mode)
     if grad_to_none is not None:
@@ -1361,13 +1370,15 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
 def do_bench_cudagraph(fn, rep=20, grad_to_none=None, quantiles=None, return_mode="mean"):
     """triton.testing.do_bench_cudagraph on tc5: do_bench (runs once);
     under TC5_TIMING from a warm L2, as graph replay on the same data"""
+    if _autotuning.get():
+        return autotune_bench(fn, quantiles=quantiles, l2="warm")
     if timing_gpu() is not None:
         assert return_mode in ["min", "max", "mean", "median", "all"]
         return _predicted_bench(fn, grad_to_none, quantiles, return_mode, l2="warm")
     return do_bench(fn, grad_to_none=grad_to_none, quantiles=quantiles, return_mode=return_mode)
 
 
-def autotune_bench(kernel_call, quantiles=None, **kwargs):
+def autotune_bench(kernel_call, quantiles=None, l2="cold", **kwargs):
     """the driver's benchmarker, which @triton.autotune calls for each config:
     the config is compiled and checked against the B200's limits (shared
     memory, Tensor Memory, threads for its registers: Triton raises
@@ -1375,15 +1386,32 @@ def autotune_bench(kernel_call, quantiles=None, **kwargs):
     that fits ties, so the autotuner picks the first. Under TC5_TIMING (or
     in a predict() block) a config that fits then runs, and its predicted
     milliseconds on that GPU rank it: @triton.autotune picks by the model
-    (from a cold L2: the driver's benchmarker it stands for is do_bench)"""
+    (from a cold L2: the driver's benchmarker it stands for is do_bench;
+    warm where the autotuner's use_cuda_graph made it do_bench_cudagraph).
+    The autotuner's older interface (warmup=, rep=, use_cuda_graph=: Triton
+    calls triton.testing.do_bench or do_bench_cudagraph itself) is answered
+    here too: without the timing model a config would otherwise run once and
+    be ranked by the host's wall clock, a CPU's noise (two runs could pick
+    different configs, and a large launch ran once per config)"""
     tok = _compile_only.set(True)
     try:
         kernel_call()
     finally:
         _compile_only.reset(tok)
     if timing_gpu() is not None:  # TC5_TIMING: the config runs, its predicted milliseconds rank it
-        return _predicted_bench(kernel_call, None, quantiles, "mean")
+        return _predicted_bench(kernel_call, None, quantiles, "mean", l2=l2)
     return [1.0] * len(quantiles) if quantiles else 1.0
+
+
+def _release_install_autotune():
+    """Autotuner._bench (every Triton release the door supports has it)
+    benchmarks one config: wrapped so that inside it do_bench is the
+    autotuner's benchmarker (_autotuning; triton_backend.driver's
+    _autotune_bench, which TC5_TRITON=1 installs as the autotuner loads)"""
+    from triton.runtime.autotuner import Autotuner
+    from .triton_backend.driver import _autotune_bench
+    if hasattr(Autotuner, "_bench"):
+        Autotuner._bench = _autotune_bench(Autotuner._bench)
 
 
 def _bench_skipped(self, *args, **kwargs):
@@ -1700,6 +1728,7 @@ def _install():
     import triton.runtime.jit as jit
     import triton.testing as tt
     _release_install_specialize(jit)
+    _release_install_autotune()
     tt.do_bench = do_bench
     tt.do_bench_cudagraph = do_bench_cudagraph
     if _env("TC5_TRITON_BENCH") != "1":
