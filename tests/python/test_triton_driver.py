@@ -328,6 +328,17 @@ def test_out_of_bounds_pointer():
 
 # ---- TC5_TRITON=1: a script that never imports tc5 ----
 
+def _run_with_tc5_triton(tmp_path, script):
+    """script run by a fresh Python with TC5_TRITON=1 (no TRITON_DEFAULT_BACKEND): its stdout"""
+    (tmp_path / "script.py").write_text(script)
+    env = dict(os.environ, TC5_TRITON="1")
+    env.pop("TRITON_DEFAULT_BACKEND", None)
+    r = subprocess.run([sys.executable, str(tmp_path / "script.py")], capture_output=True, text=True, env=env,
+                       cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
 @needs_3_4
 def test_tc5_triton_environment_variable(tmp_path):
     from importlib.metadata import entry_points
@@ -343,13 +354,8 @@ def test_tc5_triton_environment_variable(tmp_path):
         k[(4,)](x, y, 1000, B=256)
         print(triton.runtime.driver.active, bool((y == 3 * x).all()))
         """)
-    (tmp_path / "script.py").write_text(script)
-    env = dict(os.environ, TC5_TRITON="1")
-    env.pop("TRITON_DEFAULT_BACKEND", None)
-    r = subprocess.run([sys.executable, str(tmp_path / "script.py")], capture_output=True, text=True, env=env,
-                       cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    assert "tc5 driver" in r.stdout and r.stdout.strip().endswith("True")
+    out = _run_with_tc5_triton(tmp_path, script)
+    assert "tc5 driver" in out and out.strip().endswith("True")
 
 
 @needs_3_4
@@ -375,13 +381,8 @@ def test_tc5_triton_autotune_warmup_rep_before_the_driver(tmp_path):
         import tc5.triton
         print(tc5.triton.launches(), k.best_config.kwargs["B"], bool((y == 3 * x).all()))
         """)
-    (tmp_path / "script.py").write_text(script)
-    env = dict(os.environ, TC5_TRITON="1")
-    env.pop("TRITON_DEFAULT_BACKEND", None)
-    r = subprocess.run([sys.executable, str(tmp_path / "script.py")], capture_output=True, text=True, env=env,
-                       cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.split()[-3:] == ["1", "256", "True"], r.stdout
+    out = _run_with_tc5_triton(tmp_path, script)
+    assert out.split()[-3:] == ["1", "256", "True"], out
 
 
 def test_live_scan_runs_no_user_code():
