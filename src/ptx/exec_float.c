@@ -268,8 +268,9 @@ __attribute__((always_inline)) static inline void f32x2_lanes(unsigned op, const
   for (unsigned l = 0; l < 32; l++) {
     x[2 * l] = f32_of(a[l]), x[2 * l + 1] = f32_of(a[l] >> 32);
     y[2 * l] = f32_of(b[l]), y[2 * l + 1] = f32_of(b[l] >> 32);
-    z[2 * l] = f32_of(c[l]), z[2 * l + 1] = f32_of(c[l] >> 32);
   }
+  if (op == OP_FMA) /* c only where it is read */
+    for (unsigned l = 0; l < 32; l++) z[2 * l] = f32_of(c[l]), z[2 * l + 1] = f32_of(c[l] >> 32);
   if (op == OP_ADD)
     for (unsigned i = 0; i < 64; i++) r[i] = x[i] + y[i];
   else if (op == OP_SUB)
