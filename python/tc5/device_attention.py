@@ -288,8 +288,9 @@ def _flash_fwd_cpu(query, key, value, cum_seq_q, cum_seq_k, max_q, max_k, dropou
                    block_table=None, num_splits=None):
     """aten::_flash_attention_forward on the CPU: PyTorch's CPU flash attention under FlashAttention-2's mask
     (key j seen by query i when i + sk - sq - left <= j <= i + sk - sq + right, right = 0 when causal: the mask
-    aligned bottom-right; the window normalised as mha_fwd and set_params_fprop do); a row that sees no key gives 0 and a log-sum-exp of +inf (FlashAttention-2's
-    softmax). Not CUDA's bits; the forms tc5 does not define are refused by name"""
+    aligned bottom-right; the window normalised as mha_fwd and set_params_fprop do); a row that sees no key gives
+    0 and a log-sum-exp of +inf (FlashAttention-2's softmax). Not CUDA's bits; the forms tc5 does not define are
+    refused by name"""
     import torch
     if dropout_p > 0.0:
         _refuse(f"dropout_p={dropout_p} (its Philox dropout stream)")
