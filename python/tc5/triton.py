@@ -1409,9 +1409,8 @@ def _release_install_autotune():
     autotuner's benchmarker (_autotuning; triton_backend.driver's
     _autotune_bench, which TC5_TRITON=1 installs as the autotuner loads)"""
     from triton.runtime.autotuner import Autotuner
-    from .triton_backend.driver import _autotune_bench
-    if hasattr(Autotuner, "_bench"):
-        Autotuner._bench = _autotune_bench(Autotuner._bench)
+    from .triton_backend.driver import _wrap_autotuner
+    _wrap_autotuner(Autotuner)
 
 
 def _bench_skipped(self, *args, **kwargs):

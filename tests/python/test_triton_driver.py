@@ -148,6 +148,31 @@ def test_autotune_warmup_rep_runs_only_the_config_it_picks():
     assert calls == [1]
 
 
+# without the timing model every config that fits ties and the first is picked:
+# once one fits, the round's later configs are not compiled (each config's
+# pre_hook runs when its benchmark compiles it, and the picked one's at launch);
+# a new key is a new round
+def test_autotune_compiles_no_config_after_the_first_that_fits():
+    seen = []
+
+    def config(bk, stages, warps, bn=128):
+        return triton.Config({"BM": 128, "BN": bn, "BK": bk}, num_stages=stages, num_warps=warps,
+                             pre_hook=lambda nargs, bk=bk: seen.append(bk))
+
+    tuned = triton.autotune(configs=[config(256, 4, 8, bn=256), config(64, 2, 4), config(32, 2, 4),
+                                     config(16, 2, 4)], key=["M", "N", "K"])(matmul_kernel)
+    rng = np.random.default_rng(5)
+    for K in (128, 64):
+        M = N = 128
+        a = rng.standard_normal((M, K)).astype(ml_dtypes.bfloat16)
+        b = rng.standard_normal((K, N)).astype(ml_dtypes.bfloat16)
+        c = np.zeros((M, N), dtype=np.float32)
+        tuned[lambda meta: (M // meta["BM"], N // meta["BN"])](a, b, c, M, N, K)
+        assert tuned.best_config.kwargs["BK"] == 64
+        assert np.array_equal(c.view(np.uint32), tc5.gemm(a, b, kind="f16").view(np.uint32))
+    assert seen == [256, 64, 64] * 2  # benchmarked: too big, the first that fits; then its launch
+
+
 @triton.jit
 def desc_matmul_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     pm, pn = tl.program_id(0), tl.program_id(1)

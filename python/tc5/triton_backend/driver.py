@@ -6,6 +6,7 @@ TC5_TRITON=1 and nothing else is named), or after tc5.triton.activate().
 
 Kept light: Triton imports this module while it imports itself; tc5.triton
 (NumPy, the launcher) loads when the driver is made."""
+import math
 import os
 
 from triton.backends import driver as _d
@@ -47,7 +48,10 @@ def _autotune_bench(bench):
     """Autotuner._bench (one config's benchmark) wrapped: with tc5's driver active, the driver is
     made first (tc5.triton._install puts tc5's do_bench in triton.testing) and the benchmark runs
     with tc5.triton._autotuning set, so do_bench (the autotuner's warmup/rep interface calls it)
-    answers as the driver's benchmarker, tc5.triton.autotune_bench"""
+    answers as the driver's benchmarker, tc5.triton.autotune_bench. Without the timing model every
+    config that fits ties and the autotuner picks the first: once one config of a round (the
+    configs prune_configs gave) fits, the rest are answered as not fitting without being compiled
+    (the same pick; FlagGems' conv2d and mm compiled 20 to 73 configs a key for nothing)"""
     if getattr(bench, "tc5", False):
         return bench
 
@@ -56,14 +60,49 @@ def _autotune_bench(bench):
         d = driver.active
         if not getattr(d, "is_tc5", False):
             return bench(self, *args, **kwargs)
+        rnd = self.__dict__.get("_tc5_round")
+        timed = d._t.timing_gpu() is not None
+        if rnd is not None and not timed and self.__dict__.get("_tc5_fitted") is rnd:
+            return [float("inf")] * 3
         tok = d._t._autotuning.set(True)
         try:
-            return bench(self, *args, **kwargs)
+            r = bench(self, *args, **kwargs)
         finally:
             d._t._autotuning.reset(tok)
+        if not timed and all(math.isfinite(x) for x in (r if isinstance(r, (list, tuple)) else [r])):
+            self._tc5_fitted = rnd
+        return r
 
     _bench.tc5 = True
     return _bench
+
+
+def _autotune_round(prune):
+    """Autotuner.prune_configs wrapped: each call starts a round of benchmarks (Triton's
+    Autotuner.run and FlagGems' LibTuner.run call it for a key not yet tuned, then benchmark the
+    configs it returns), so a config that fit in an earlier round stops no compilation in this
+    one. A subclass whose prune_configs never reaches this one has no round: every config is
+    benchmarked"""
+    if getattr(prune, "tc5", False):
+        return prune
+
+    def prune_configs(self, *args, **kwargs):
+        self._tc5_round = object()
+        return prune(self, *args, **kwargs)
+
+    prune_configs.tc5 = True
+    return prune_configs
+
+
+def _wrap_autotuner(cls):
+    """Autotuner's _bench and prune_configs wrapped for tc5 (every Triton release the door supports
+    has both); False where the class lacks _bench"""
+    if not hasattr(cls, "_bench"):
+        return False
+    cls._bench = _autotune_bench(cls._bench)
+    if hasattr(cls, "prune_configs"):
+        cls.prune_configs = _autotune_round(cls.prune_configs)
+    return True
 
 
 def _release_autotune_wrapped():
@@ -79,10 +118,7 @@ def _release_autotune_wrapped():
 
     def wrap(_=None):
         cls = getattr(sys.modules.get("triton.runtime.autotuner"), "Autotuner", None)
-        if cls is None or not hasattr(cls, "_bench"):
-            return False
-        cls._bench = _autotune_bench(cls._bench)
-        return True
+        return cls is not None and _wrap_autotuner(cls)
 
     if not wrap():
         from tc5_boot_hook import after_import
