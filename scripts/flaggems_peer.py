@@ -234,7 +234,7 @@ KNOWN = [
      r"AST constructor recursion depth mismatch"),
     # A in Tensor Memory at lane 0 and D at lane 16 for M = 64 (Layout F, half the datapath): the PTX ISA
     # (9.7.16.10.5) requires the same lane alignment for A and D there; tc5 refuses; no B200 to try it on
-    (r"test_sparse_mla_ops\.py::", "Triton 3.5's kernel: tcgen05.mma with A in Tensor Memory at another lane "
+    (r"test_sparse_mla_ops\.py::", "Triton's kernel (3.5 and 3.6 here): tcgen05.mma with A in Tensor Memory at another lane "
      "alignment than D (M = 64), which the PTX ISA forbids (9.7.16.10.5); not tried on a B200", r"same lane alignment"),
     # the whole-suite run (w51, tests/data/flaggems/whole_results.tsv): FlagGems' kernels that access memory past
     # their buffers, as written in the 5.0.2 wheel; tc5's bounds check names the access when the address falls
