@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Merge a peer suite's later calls into its committed whole-suite results (issue 50).
 
-usage: scripts/peer_merge.py RESULTS NOT_REACHED CALL.tsv... [--note TEXT]...
+usage: scripts/peer_merge.py RESULTS NOT_REACHED CALL.tsv... [--note TEXT]... [--rerun]
 
 RESULTS (e.g. tests/data/flaggems/whole_results.tsv, with its .cost.tsv beside it) gains the rows of each CALL.tsv
 (a call's whole_results.tsv or a group's gK.tsv from gpu/peer_whole.sh, with its .cost.tsv where there is one): a
 case of a later file replaces an earlier one's (a call that read an earlier call's chunk files again gives the same
 result). Every new case must be listed in NOT_REACHED (whole_not_reached.txt) and none may be in RESULTS already;
-NOT_REACHED then lists what is left (its header's first line kept, the count line rewritten). Rows stay in file
+with --rerun a case may instead be in RESULTS (a call that ran reached cases again, after a fix: its row and cost
+row replace the old ones where they stood), and a case in both files is refused. NOT_REACHED then lists what is left (its header's first line kept, the count line rewritten). Rows stay in file
 order: a file's cases where its first ones stood (RESULTS' order, then NOT_REACHED's), within a file in that order.
 Each --note is added as a header line ('# TEXT') before the column line of RESULTS; the header's other lines (the
 counts a line may say) are the caller's to edit. Standard library only."""
@@ -37,6 +38,7 @@ def main(argv=None):
     ap.add_argument("not_reached")
     ap.add_argument("calls", nargs="+")
     ap.add_argument("--note", action="append", default=[])
+    ap.add_argument("--rerun", action="store_true", help="cases of RESULTS may be run again (their rows replaced)")
     a = ap.parse_args(argv)
     new = {".tsv": collections.OrderedDict(), ".cost.tsv": collections.OrderedDict()}
     for c in a.calls:
@@ -45,7 +47,11 @@ def main(argv=None):
             new[".cost.tsv"].update(load(cost_path(c))[1])
     nr_lines = open(a.not_reached).readlines()
     nr = [x.strip() for x in nr_lines if x.strip() and not x.startswith("#")]
-    stray = set(new[".tsv"]) - set(nr)
+    had = set(load(a.results)[1])
+    if a.rerun and set(nr) & had:
+        sys.exit(f"peer_merge: {len(set(nr) & had)} cases in both {a.results} and {a.not_reached}, "
+                 f"e.g. {sorted(set(nr) & had)[0]}")
+    stray = set(new[".tsv"]) - set(nr) - (had if a.rerun else set())
     if stray:
         sys.exit(f"peer_merge: {len(stray)} cases of the calls are not in {a.not_reached}, e.g. {sorted(stray)[0]}")
     if set(new[".cost.tsv"]) - set(new[".tsv"]):
@@ -55,7 +61,7 @@ def main(argv=None):
         path = a.results if ext == ".tsv" else cost_path(a.results)
         head, rows = load(path)
         twice = set(rows) & set(new[ext])
-        if twice:
+        if twice and not a.rerun:
             sys.exit(f"peer_merge: {len(twice)} cases already in {path}, e.g. {sorted(twice)[0]}")
         out[ext] = path, head, rows
     for ext, (path, head, rows) in out.items():
@@ -75,7 +81,8 @@ def main(argv=None):
     hdr = [x for x in nr_lines if x.startswith("#")]
     with open(a.not_reached, "w") as fh:
         fh.writelines(hdr[:1] + [f"# {len(left)} cases\n"] + [k + "\n" for k in left])
-    print(f"peer_merge: {len(new['.tsv'])} cases merged, {len(left)} not reached")
+    again = len(set(new[".tsv"]) & had)
+    print(f"peer_merge: {len(new['.tsv'])} cases merged ({again} run again), {len(left)} not reached")
 
 
 if __name__ == "__main__":

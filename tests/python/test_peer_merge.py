@@ -28,7 +28,7 @@ def test_merge_orders_by_file_and_rewrites_not_reached(tmp_path):
     c2 = write(tmp_path / "g1.tsv", ["# title\n", COLS, "t/c.py::y\tpassed\t\t\t2\n"])  # a later call's row wins
     r = run(res, nr, c1, c2, "--note", "call 2")
     assert r.returncode == 0, r.stderr
-    assert "3 cases merged" not in r.stdout and "2 cases merged, 1 not reached" in r.stdout
+    assert "3 cases merged" not in r.stdout and "2 cases merged (0 run again), 1 not reached" in r.stdout
     rows = open(res).read().splitlines()
     assert rows[:3] == ["# title", "# call 2", COLS.strip()]
     assert [x.split("\t")[0] for x in rows[3:]] == ["t/a.py::x", "t/a.py::y", "t/c.py::x", "t/c.py::y"]
@@ -49,3 +49,24 @@ def test_merge_refuses_strays_and_cases_merged_twice(tmp_path):
     r = run(res, nr2, again)
     assert r.returncode != 0 and "already in" in r.stderr
     assert open(res).read().count("\n") == 3  # nothing written
+
+
+def test_rerun_replaces_rows_where_they_stood(tmp_path):
+    res = write(tmp_path / "whole_results.tsv", ["# title\n", COLS, "t/a.py::x\tfailed\tslow\t\t1\n",
+                                                 "t/b.py::x\tpassed\t\t\t1\n"])
+    write(tmp_path / "whole_results.cost.tsv", ["# h\n", "t/a.py::x\tfailed\t120.1\n", "t/b.py::x\tpassed\t1.0\n"])
+    nr = write(tmp_path / "nr.txt", ["# h\n", "# 1 cases\n", "t/a.py::y\n"])
+    call = write(tmp_path / "g0.tsv", [COLS, "t/a.py::y\tpassed\t\t\t1\n", "t/a.py::x\tpassed\t\t\t2\n"])
+    write(tmp_path / "g0.cost.tsv", ["# h\n", "t/a.py::y\tpassed\t3.0\n", "t/a.py::x\tpassed\t40.0\n"])
+    r = run(res, nr, call)  # without --rerun a case already there is refused
+    assert r.returncode != 0 and "not in" in r.stderr
+    r = run(res, nr, call, "--rerun", "--note", "re-run")
+    assert r.returncode == 0, r.stderr
+    assert "2 cases merged (1 run again), 0 not reached" in r.stdout
+    rows = open(res).read().splitlines()
+    assert rows[3:] == ["t/a.py::x\tpassed\t\t\t2", "t/a.py::y\tpassed\t\t\t1", "t/b.py::x\tpassed\t\t\t1"]
+    assert open(tmp_path / "whole_results.cost.tsv").read().splitlines()[1:] == [
+        "t/a.py::x\tpassed\t40.0", "t/a.py::y\tpassed\t3.0", "t/b.py::x\tpassed\t1.0"]
+    nr2 = write(tmp_path / "nr2.txt", ["# h\n", "# 1 cases\n", "t/b.py::x\n"])  # in both files: refused
+    r = run(res, nr2, call, "--rerun")
+    assert r.returncode != 0 and "in both" in r.stderr
