@@ -1400,7 +1400,29 @@ def autotune_bench(kernel_call, quantiles=None, l2="cold", **kwargs):
         _compile_only.reset(tok)
     if timing_gpu() is not None:  # TC5_TIMING: the config runs, its predicted milliseconds rank it
         return _predicted_bench(kernel_call, None, quantiles, "mean", l2=l2)
+    gpu = autotune_gpu()
+    if gpu is not None:  # TC5_TRITON_AUTOTUNE: the config runs under the model (sampled), the launch after it not
+        with predict(gpu):
+            return _predicted_bench(kernel_call, None, quantiles, "mean", l2=l2)
     return [1.0] * len(quantiles) if quantiles else 1.0
+
+
+def autotune_gpu() -> str | None:
+    """the GPU whose predicted times rank an autotuner's configs when the
+    timing model is off for the launches themselves: TC5_TRITON_AUTOTUNE
+    (b200, h100, h200; unset or "first": every config that fits ties and
+    the first is picked). Each config that fits then runs once under the
+    model, a large grid sampled as the model samples it (docs/timing.md),
+    and the launch that follows runs whole, without the model"""
+    v = _env("TC5_TRITON_AUTOTUNE").strip().lower()
+    return None if v in ("", "first") else v
+
+
+def ranks_configs() -> bool:
+    """whether the autotuner's configs are ranked by a model's predictions
+    (TC5_TIMING, a predict() block or TC5_TRITON_AUTOTUNE), so every config
+    that fits is benchmarked; else they tie and the first that fits wins"""
+    return timing_gpu() is not None or autotune_gpu() is not None
 
 
 def _release_install_autotune():

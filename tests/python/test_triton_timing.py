@@ -112,6 +112,42 @@ def test_autotune_picks_by_the_model(monkeypatch):
     assert np.array_equal(out, X + Y)
 
 
+def test_autotune_model_alone(monkeypatch):
+    """TC5_TRITON_AUTOTUNE=b200 without TC5_TIMING: the configs are ranked by
+    the model (each run sampled: every config's grid here is larger than the
+    sample) and the launch after tuning runs whole, without the model"""
+    n = 1 << 18  # 64 CTAs of the largest block: each config's benchmark samples 16
+    x, y = np.arange(n, dtype=np.float32), np.full(n, 2, np.float32)
+    monkeypatch.setenv("TC5_TIMING_L2", "cold")
+    predicted = {}
+    for c in CONFIGS:
+        with tc5.triton.predict("b200") as p:
+            _add[(triton.cdiv(n, c.kwargs["BLOCK"]),)](x, y, np.zeros(n, np.float32), n, BLOCK=c.kwargs["BLOCK"],
+                                                       num_warps=c.num_warps)
+        assert p.launches[0]["sampled"] is True
+        predicted[(c.kwargs["BLOCK"], c.num_warps)] = p.ms
+    monkeypatch.delenv("TC5_TIMING_L2")
+    monkeypatch.delenv("TC5_TIMING", raising=False)
+    monkeypatch.setenv("TC5_TRITON_AUTOTUNE", "b200")
+    assert tc5.triton.timing_gpu() is None and tc5.triton.autotune_gpu() == "b200"
+
+    @triton.autotune(configs=CONFIGS, key=["n"])
+    @triton.jit
+    def add_ranked(x, y, out, n, BLOCK: tl.constexpr):
+        i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out + i, tl.load(x + i, mask=i < n) + tl.load(y + i, mask=i < n), mask=i < n)
+
+    out = np.zeros(n, np.float32)
+    add_ranked[lambda m: (triton.cdiv(n, m["BLOCK"]),)](x, y, out, n)
+    timings = {(c.kwargs["BLOCK"], c.num_warps): t[0] for c, t in add_ranked.configs_timings.items()}
+    assert timings == pytest.approx(predicted)  # every config benchmarked, by the model
+    b = add_ranked.best_config
+    assert (b.kwargs["BLOCK"], b.num_warps) == min(predicted, key=predicted.get)
+    assert np.array_equal(out, x + y)  # the picked config's launch ran whole
+    monkeypatch.setenv("TC5_TRITON_AUTOTUNE", "first")
+    assert tc5.triton.autotune_gpu() is None and not tc5.triton.ranks_configs()
+
+
 def test_hopper_part_and_bad_gpu(monkeypatch):
     monkeypatch.setenv("TC5_TRITON_ARCH", "90")
     monkeypatch.setenv("TC5_TIMING", "h200")

@@ -48,10 +48,11 @@ def _autotune_bench(bench):
     """Autotuner._bench (one config's benchmark) wrapped: with tc5's driver active, the driver is
     made first (tc5.triton._install puts tc5's do_bench in triton.testing) and the benchmark runs
     with tc5.triton._autotuning set, so do_bench (the autotuner's warmup/rep interface calls it)
-    answers as the driver's benchmarker, tc5.triton.autotune_bench. Without the timing model every
-    config that fits ties and the autotuner picks the first: once one config of a round (the
-    configs prune_configs gave) fits, the rest are answered as not fitting without being compiled
-    (the same pick; FlagGems' conv2d and mm compiled 20 to 73 configs a key for nothing)"""
+    answers as the driver's benchmarker, tc5.triton.autotune_bench. Where no model ranks the
+    configs (tc5.triton.ranks_configs: TC5_TIMING, TC5_TRITON_AUTOTUNE) every config that fits
+    ties and the autotuner picks the first: once one config of a round (the configs prune_configs
+    gave) fits, the rest are answered as not fitting without being compiled (the same pick;
+    FlagGems' conv2d and mm compiled 20 to 73 configs a key for nothing)"""
     if getattr(bench, "tc5", False):
         return bench
 
@@ -61,7 +62,7 @@ def _autotune_bench(bench):
         if not getattr(d, "is_tc5", False):
             return bench(self, *args, **kwargs)
         rnd = self.__dict__.get("_tc5_round")
-        timed = d._t.timing_gpu() is not None
+        timed = d._t.ranks_configs()
         if rnd is not None and not timed and self.__dict__.get("_tc5_fitted") is rnd:
             return [float("inf")] * 3
         tok = d._t._autotuning.set(True)
