@@ -8,7 +8,8 @@ RESULTS (e.g. tests/data/flaggems/whole_results.tsv, with its .cost.tsv beside i
 case of a later file replaces an earlier one's (a call that read an earlier call's chunk files again gives the same
 result). Every new case must be listed in NOT_REACHED (whole_not_reached.txt) and none may be in RESULTS already;
 with --rerun a case may instead be in RESULTS (a call that ran reached cases again, after a fix: its row and cost
-row replace the old ones where they stood), and a case in both files is refused. NOT_REACHED then lists what is left (its header's first line kept, the count line rewritten). Rows stay in file
+row replace the old ones where they stood), and a case in both files is refused. NOT_REACHED then lists what is left
+(untouched where no case of it was merged) (its header's first line kept, the count line rewritten). Rows stay in file
 order: a file's cases where its first ones stood (RESULTS' order, then NOT_REACHED's), within a file in that order.
 Each --note is added as a header line ('# TEXT') before the column line of RESULTS; the header's other lines (the
 counts a line may say) are the caller's to edit. Standard library only."""
@@ -79,8 +80,9 @@ def main(argv=None):
             fh.writelines(head + [allr[k] for k in keys])
     left = [k for k in nr if k not in new[".tsv"]]
     hdr = [x for x in nr_lines if x.startswith("#")]
-    with open(a.not_reached, "w") as fh:
-        fh.writelines(hdr[:1] + [f"# {len(left)} cases\n"] + [k + "\n" for k in left])
+    if len(left) < len(nr):  # a re-run alone leaves NOT_REACHED (and its header's lines) as it is
+        with open(a.not_reached, "w") as fh:
+            fh.writelines(hdr[:1] + [f"# {len(left)} cases\n"] + [k + "\n" for k in left])
     again = len(set(new[".tsv"]) & had)
     print(f"peer_merge: {len(new['.tsv'])} cases merged ({again} run again), {len(left)} not reached")
 

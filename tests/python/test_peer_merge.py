@@ -67,6 +67,10 @@ def test_rerun_replaces_rows_where_they_stood(tmp_path):
     assert rows[3:] == ["t/a.py::x\tpassed\t\t\t2", "t/a.py::y\tpassed\t\t\t1", "t/b.py::x\tpassed\t\t\t1"]
     assert open(tmp_path / "whole_results.cost.tsv").read().splitlines()[1:] == [
         "t/a.py::x\tpassed\t40.0", "t/a.py::y\tpassed\t3.0", "t/b.py::x\tpassed\t1.0"]
+    nr3 = write(tmp_path / "nr3.txt", ["# none left\n", "# what ran them\n"])  # a re-run alone: untouched
+    again = write(tmp_path / "g1.tsv", [COLS, "t/b.py::x\tfailed\tz\t\t1\n"])
+    r = run(res, nr3, again, "--rerun")
+    assert r.returncode == 0 and open(nr3).read() == "# none left\n# what ran them\n"
     nr2 = write(tmp_path / "nr2.txt", ["# h\n", "# 1 cases\n", "t/b.py::x\n"])  # in both files: refused
     r = run(res, nr2, call, "--rerun")
     assert r.returncode != 0 and "in both" in r.stderr
