@@ -356,6 +356,10 @@ def _address(x, what: str) -> int:
     raise TypeError(f"{what}: a pointer argument is an array, a tensor, an int or None, not {type(x).__name__}")
 
 
+# Py_TPFLAGS_MANAGED_DICT (CPython 3.11+): the instance's attributes live in the object itself
+_MANAGED_DICT = 1 << 4
+
+
 def _live_regions():
     """(address, nbytes, owner) of every live NumPy array and PyTorch CPU
     tensor this process can reach (what a pointer stored in memory may name):
@@ -410,9 +414,16 @@ def _live_regions():
 
 def _scan_objects(visit, mro_of):
     """visit every object the garbage collector tracks, the members of its dicts, lists and
-    tuples, and the locals of the frames on the stack (no code of the objects runs)"""
+    tuples, the attributes of objects that keep them without a dict of their own (Python 3.11's
+    managed dicts: inline values, which no tracked dict holds; NumPy arrays are not tracked, so
+    an array held only as such an attribute is found there alone), and the locals of the frames
+    on the stack. No code of the objects runs: attributes are read by their C traversal
+    (gc.get_referents), a type's flags by type's own descriptor"""
+    flags_of = type.__dict__["__flags__"].__get__
+    managed = []
     for o in gc.get_objects():
-        mro = mro_of(type(o))
+        t = type(o)
+        mro = mro_of(t)
         visit(o)
         if dict in mro:
             for v in list(dict.values(o)):
@@ -423,6 +434,11 @@ def _scan_objects(visit, mro_of):
         elif tuple in mro:
             for v in tuple.__getitem__(o, slice(None)):
                 visit(v)
+        elif flags_of(t) & _MANAGED_DICT:
+            managed.append(o)
+    for v in gc.get_referents(*managed):
+        visit(v)
+    del managed
     f = sys._getframe()
     while f is not None:
         for v in list(dict.values(f.f_locals) if type(f.f_locals) is dict else f.f_locals.values()):
