@@ -356,29 +356,13 @@ def _address(x, what: str) -> int:
     raise TypeError(f"{what}: a pointer argument is an array, a tensor, an int or None, not {type(x).__name__}")
 
 
-# Py_TPFLAGS_MANAGED_DICT (CPython 3.11+): the instance's attributes live in the object itself
-_MANAGED_DICT = 1 << 4
-
-
 def _live_regions():
     """(address, nbytes, owner) of every live NumPy array and PyTorch CPU
     tensor this process can reach (what a pointer stored in memory may name):
-    tensors from the garbage collector's objects, arrays from the containers
-    and the frames on the stack that hold them"""
+    tensors from the garbage collector's objects, arrays from the containers,
+    the objects' attributes and the frames on the stack that hold them"""
     out = []
     seen = set()
-
-    def add(x):
-        if id(x) in seen:
-            return
-        seen.add(id(x))
-        try:
-            r = _storage(x, "")
-        except (TypeError, ValueError, RuntimeError, BufferError):
-            return
-        if r:
-            out.append(r)
-
     torch = sys.modules.get("torch")
     tensor_type = torch.Tensor if torch is not None else None
     # The scan runs no code of the objects it meets (issue 50): an object's class is read
@@ -386,63 +370,100 @@ def _live_regions():
     # compute), containers through the C methods of dict, list and tuple (never a
     # subclass's values() or __iter__: transformers' lazy mappings raise there), and a
     # tensor's device through the C property of torch.Tensor (never a subclass's).
-    mro_of = type.__dict__["__mro__"].__get__
     device_of = torch._C.TensorBase.device.__get__ if torch is not None else None
     is_meta_of = torch._C.TensorBase.is_meta.__get__ if torch is not None else None
+    kind_of = _ScanKinds(tensor_type)
 
-    def visit(obj):
-        mro = mro_of(type(obj))
-        if np.ndarray in mro:
-            if np.ndarray.dtype.__get__(obj) != object:
-                add(obj)
-        elif tensor_type is not None and tensor_type in mro:
-            try:
-                if device_of(obj).type == "cpu" and not is_meta_of(obj):
-                    add(obj)
-            except Exception:  # a tensor without storage: not memory tc5 can see
-                pass
-        elif Tensor in mro:
-            add(obj.array)
+    def visit(obj, k):
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        try:
+            if k == _ARRAY:
+                if np.ndarray.dtype.__get__(obj) == object:
+                    return
+                r = _storage(obj, "")
+            elif k == _TORCH:
+                if device_of(obj).type != "cpu" or is_meta_of(obj):
+                    return
+                r = _storage(obj, "")
+            else:
+                r = _storage(obj.array, "")
+        except Exception:  # a tensor without storage, a buffer that cannot be read: no memory tc5 can see
+            return
+        if r:
+            out.append(r)
 
     # a tensor subclass's __torch_function__ is user code, and the shim's mode answers "cuda"
     # (tc5.device): both off while the scan reads where tensors are
     quiet = torch._C.DisableTorchFunction() if torch is not None else contextlib.nullcontext()
     with quiet:
-        _scan_objects(visit, mro_of)
+        _scan_objects(visit, kind_of)
     return out
 
 
-def _scan_objects(visit, mro_of):
+# what the scan does with an object, by its type (_ScanKinds): the memory it is (one of the
+# first three), and where it keeps other objects (any of the rest)
+_ARRAY, _TORCH, _TC5, _VALUE = 1, 2, 3, 3
+_DICT, _LIST, _TUPLE, _ATTRS = 4, 8, 16, 32
+# Py_TPFLAGS_MANAGED_DICT (CPython 3.11+: the instance's attributes live in the object itself)
+# and Py_TPFLAGS_HEAPTYPE (a class made by Python code: its __slots__ hold values in the object)
+_MANAGED_DICT, _HEAPTYPE = 1 << 4, 1 << 9
+
+
+class _ScanKinds(dict):
+    """type -> its kind for the scan, each type's MRO and flags read once (through type's own
+    descriptors: no code of the class runs)"""
+
+    def __init__(self, tensor_type):
+        super().__init__()
+        self.tensor_type = tensor_type
+        self.mro_of = type.__dict__["__mro__"].__get__
+        self.flags_of = type.__dict__["__flags__"].__get__
+
+    def __missing__(self, t):
+        mro = self.mro_of(t)
+        k = (_ARRAY if np.ndarray in mro else
+             _TORCH if self.tensor_type is not None and self.tensor_type in mro else
+             _TC5 if Tensor in mro else 0)
+        k |= (_DICT if dict in mro else _LIST if list in mro else _TUPLE if tuple in mro else
+              _ATTRS if self.flags_of(t) & (_MANAGED_DICT | _HEAPTYPE) else 0)
+        self[t] = k
+        return k
+
+
+def _scan_objects(visit, kind_of):
     """visit every object the garbage collector tracks, the members of its dicts, lists and
-    tuples, the attributes of objects that keep them without a dict of their own (Python 3.11's
-    managed dicts: inline values, which no tracked dict holds; NumPy arrays are not tracked, so
-    an array held only as such an attribute is found there alone), and the locals of the frames
-    on the stack. No code of the objects runs: attributes are read by their C traversal
-    (gc.get_referents), a type's flags by type's own descriptor"""
-    flags_of = type.__dict__["__flags__"].__get__
-    managed = []
+    tuples, the attributes of objects that keep them in themselves (Python 3.11's managed
+    dicts: inline values, which no tracked dict holds; __slots__; NumPy arrays are not tracked,
+    so an array held only as such an attribute is found there alone), and the locals of the
+    frames on the stack. No code of the objects runs: attributes are read by their C traversal
+    (gc.get_referents)"""
+    attrs = []
+
+    def members(vs):
+        for v in vs:
+            k = kind_of[type(v)] & _VALUE
+            if k:
+                visit(v, k)
+
     for o in gc.get_objects():
-        t = type(o)
-        mro = mro_of(t)
-        visit(o)
-        if dict in mro:
-            for v in list(dict.values(o)):
-                visit(v)
-        elif list in mro:
-            for v in list.copy(o):
-                visit(v)
-        elif tuple in mro:
-            for v in tuple.__getitem__(o, slice(None)):
-                visit(v)
-        elif flags_of(t) & _MANAGED_DICT:
-            managed.append(o)
-    for v in gc.get_referents(*managed):
-        visit(v)
-    del managed
+        k = kind_of[type(o)]
+        if k & _VALUE:
+            visit(o, k & _VALUE)
+        if k & _DICT:
+            members(list(dict.values(o)))
+        elif k & _LIST:
+            members(list.copy(o))
+        elif k & _TUPLE:
+            members(tuple.__getitem__(o, slice(None)))
+        elif k & _ATTRS:
+            attrs.append(o)
+    members(gc.get_referents(*attrs))
+    del attrs
     f = sys._getframe()
     while f is not None:
-        for v in list(dict.values(f.f_locals) if type(f.f_locals) is dict else f.f_locals.values()):
-            visit(v)
+        members(list(dict.values(f.f_locals) if type(f.f_locals) is dict else f.f_locals.values()))
         f = f.f_back
 
 
