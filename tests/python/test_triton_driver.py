@@ -459,8 +459,8 @@ def test_live_scan_runs_no_user_code():
 def test_live_scan_finds_arrays_held_as_attributes():
     """an array held only as an attribute of a plain object: Python 3.11+ keeps such attributes
     in the object (inline values), in no dict the garbage collector tracks, and NumPy arrays are
-    not tracked themselves; the scan reads them through the object's C traversal (the scan
-    missed it before), still running no code of the object (a __getattribute__ or __dict__
+    not tracked themselves (nor is a __slots__ value); the scan reads them through the object's
+    C traversal (the scan missed both before), still running no code of the object (a __getattribute__ or __dict__
     property that would raise is not called)"""
     ran = []
 
@@ -472,12 +472,16 @@ def test_live_scan_finds_arrays_held_as_attributes():
     class Plain:
         pass
 
-    h, p = Holder(), Plain()
-    a, b = np.arange(13, dtype=np.float32), np.arange(17, dtype=np.int64)
+    class Slotted:
+        __slots__ = ("arr",)
+
+    h, p, q = Holder(), Plain(), Slotted()
+    a, b, c = np.arange(13, dtype=np.float32), np.arange(17, dtype=np.int64), np.arange(19, dtype=np.int8)
     object.__setattr__(h, "arr", a)
     p.arr = b
-    addrs = {a.ctypes.data, b.ctypes.data}
-    del a, b
+    q.arr = c
+    addrs = {a.ctypes.data, b.ctypes.data, c.ctypes.data}
+    del a, b, c
     found = {lo for lo, _, _ in tc5.triton._live_regions()}
     assert ran == []
     assert addrs <= found
