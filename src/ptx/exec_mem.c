@@ -1340,9 +1340,14 @@ static PTX_EXEC(x_cp_async) {
     uint8_t *dp = ptx_mem(w, in, (int)l, PS_SHARED, db[l] + (uint64_t)dst->imm, n, true);
     if (!dp) return PX_ERROR;
     if (w->cta->chk) chk_cp_async(CHK_W(w), CHK_IN(w, in), (int)l, (uint32_t)(dp - w->cta->smem.bytes), n);
-    if (valid) {
-      const uint8_t *sp = ptx_mem(w, in, (int)l, PS_GLOBAL, sb[l] + (uint64_t)src->imm, n, false);
-      if (!sp) return PX_ERROR;
+    if (valid) { /* the source: the warp's last buffers first (global_fast), as x_ld's */
+      uint64_t sa = sb[l] + (uint64_t)src->imm;
+      const uint8_t *sp = global_fast(w, sa, n);
+      if (!sp) {
+        sp = ptx_mem(w, in, (int)l, PS_GLOBAL, sa, n, false);
+        if (!sp) return PX_ERROR;
+        remember_region(w, sa);
+      }
       memcpy(dp, sp, valid);
     }
     memset(dp + valid, 0, n - valid);
