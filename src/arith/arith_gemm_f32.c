@@ -48,20 +48,31 @@ static bool vec_type(tc5_type t) {
          t == TC5_E2M3 || t == TC5_E3M2 || t == TC5_E2M1;
 }
 
+/* whether to_float reads a type's codes from a table (the 8-bit and narrower ones) */
+static bool table_type(tc5_type t) {
+  return vec_type(t) && t != TC5_BF16 && t != TC5_F16 && t != TC5_TF32;
+}
+
+/* a table of the 256 codes' values of a type (NaN/Inf: a float NaN, as the vector path sees them) */
+static void code_table(const gemm_job *J, const fdec *f, float tab[256]) {
+  for (unsigned c = 0; c < 256; c++) {
+    double v;
+    int32_t e;
+    bool sp = false;
+    tc5__gemm_decode(J, f, c, false, NULL, &v, &e, &sp);
+    tab[c] = sp ? NAN : (float)v;
+  }
+}
+
+/* the vector paths' choice, and the tables of the types that use one: bf16, f16
+ * and tf32 convert by shifts and masks, so a job of them (mma.sync's 16 x 8 x 8
+ * tiles, one tc5_gemm an instruction) decodes no 512 codes it never reads */
 void tc5__gemm_f32_init(gemm_job *J) {
   const tc5_dot *m = J->m;
   J->veca = !m->block && vec_type(m->atype);
   J->vecb = !m->block && vec_type(m->btype);
-  for (unsigned c = 0; c < 256; c++) { /* NaN/Inf: a float NaN, as the vector path sees them */
-    double v;
-    int32_t e;
-    bool sp = false;
-    tc5__gemm_decode(J, &J->fa, c, false, NULL, &v, &e, &sp);
-    J->tab_a[c] = sp ? NAN : (float)v;
-    sp = false;
-    tc5__gemm_decode(J, &J->fb, c, false, NULL, &v, &e, &sp);
-    J->tab_b[c] = sp ? NAN : (float)v;
-  }
+  if (J->veca && table_type(m->atype)) code_table(J, &J->fa, J->tab_a);
+  if (J->vecb && table_type(m->btype)) code_table(J, &J->fb, J->tab_b);
 }
 
 /* 16 codes of type t to floats, exactly (negated when neg) */

@@ -449,7 +449,7 @@ static inline void chk_rows_lane(uint32_t x, uint32_t n, uint32_t g0, uint16_t *
   M[i & 63] = (uint16_t)((*touched & bit ? M[i & 63] : 0) | (((1u << n) - 1) << (x % GRAN)));
   *touched |= bit;
 }
-/* the granules of a whole mask's lanes (chk_rd_rows, chk_smem_store_rows): lane l's bytes
+/* the granules of a whole mask's lanes (chk_smem_store_rows): lane l's bytes
  * [a[l], + n) (n a power of two up to 8) as bytes M[g - *g0] of granule g, *touched the indices
  * used (M's others not set), *mx the largest a[l]; false when a lane is not aligned to n or the
  * lanes' granules are not all within 31 below and 32 above the first lane's */
@@ -611,6 +611,25 @@ static inline bool chk_rd_lane(chk_rd *f, uint32_t off, uint32_t n) {
   *f->pending = f->follows;
   return true;
 }
+/* chk_rd_rows's granules: the lanes of mask in order as runs, lane l's bytes [a[l], + n) (n a
+ * power of two up to 8) adding to the run before when in its granule G[i] (bytes M[i]), else
+ * starting one; *cnt runs, *mx the largest a[l]; false when a lane is not aligned to n. A
+ * granule may be in two runs (lanes of a warp reading a tile's rows 2 KiB apart, mma.sync's
+ * fragments: no window of granules holds them) */
+static inline bool chk_rows_runs(const uint32_t *a, uint32_t n, uint32_t mask, uint32_t *G, uint16_t *M,
+                                 unsigned *cnt, uint32_t *mx) {
+  uint32_t al = 0, top = 0;
+  unsigned c = 0;
+  for (uint32_t left = mask; left; left &= left - 1) {
+    uint32_t x = a[__builtin_ctz(left)], g = x / GRAN;
+    uint16_t b = (uint16_t)(((1u << n) - 1) << (x % GRAN));
+    al |= x, top = x > top ? x : top;
+    if (c && G[c - 1] == g) M[c - 1] |= b;
+    else G[c] = g, M[c] = b, c++;
+  }
+  *cnt = c, *mx = top;
+  return !(al & (n - 1));
+}
 /* chk_rd_lane for every lane of mask at once (issue 50, size): lane l's bytes [a[l], + n), n a
  * power of two up to 8, each a[l] aligned to it (so inside one granule and one byte of the
  * written map). A fast lane changes nothing that another lane's conditions read (a granule's
@@ -619,32 +638,29 @@ static inline bool chk_rd_lane(chk_rd *f, uint32_t off, uint32_t n) {
  * bytes to it. So when every lane's conditions hold, the end state is that of the lanes one by
  * one: per granule, e's slot with the union of its lanes' bytes (a race with the granule's
  * store, a byte not written: for some lane exactly when for the union). Checked first for all
- * the lanes (their granules at most 31 below and 32 above the first lane's), then done; false:
- * not so, nothing changed, chk_rd_lane's turn. */
+ * the lanes (by runs, chk_rows_runs: a granule's second run finds e's slot its first took, and
+ * adds its bytes, the same union), then done; false: not so, nothing changed, chk_rd_lane's turn. */
 static inline bool chk_rd_rows(chk_rd *f, const uint32_t *a, uint32_t n, uint32_t mask) {
   chk_cta *k = f->k;
   if (!f->ok || !mask || n > 8 || (n & (n - 1))) return false;
   const tc5_smem *s = k->smem;
   const uint32_t *vc = f->vc;
-  uint32_t e = f->e, wi = f->wi, g0, mx;
-  uint16_t M[64];
-  uint64_t touched;
+  uint32_t e = f->e, wi = f->wi, mx, G[32];
+  uint16_t M[32];
+  unsigned c;
   /* every lane's bytes aligned, inside shared memory and its granules */
-  if (!chk_rows_gran(a, n, mask, &g0, M, &touched, &mx) || (uint64_t)mx + n > s->size || mx / GRAN >= k->ngran)
+  if (!chk_rows_runs(a, n, mask, G, M, &c, &mx) || (uint64_t)mx + n > s->size || mx / GRAN >= k->ngran)
     return false;
-  for (uint64_t t = touched; t; t &= t - 1) { /* a granule's bytes written: its two bytes of the map */
-    unsigned i = (unsigned)__builtin_ctzll(t);
-    uint32_t g = g0 + i, wr = s->written[2 * g] | (M[i] >> 8 ? (uint32_t)s->written[2 * g + 1] << 8 : 0);
+  for (unsigned i = 0; i < c; i++) { /* a granule's bytes written: its two bytes of the map */
+    uint32_t g = G[i], wr = s->written[2 * g] | (M[i] >> 8 ? (uint32_t)s->written[2 * g + 1] << 8 : 0);
     if ((wr & M[i]) != M[i]) return false;
   }
-  for (uint64_t t = touched; t; t &= t - 1) {
-    unsigned i = (unsigned)__builtin_ctzll(t);
-    const struct chk_rg *q = &k->rg[g0 + i];
+  for (unsigned i = 0; i < c; i++) {
+    const struct chk_rg *q = &k->rg[G[i]];
     if (q->busy || (q->w != e && chk_races(k, vc, wi, q->w, q->wm, M[i]))) return false;
   }
-  for (uint64_t t = touched; t; t &= t - 1) {
-    unsigned i = (unsigned)__builtin_ctzll(t);
-    struct chk_rg *q = &k->rg[g0 + i];
+  for (unsigned i = 0; i < c; i++) {
+    struct chk_rg *q = &k->rg[G[i]];
     int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
     if (r >= 0) {
       q->rm[r] |= M[i];

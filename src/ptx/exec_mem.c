@@ -304,25 +304,43 @@ static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t 
  * rows_shared says, no other CTA's access recorded (chk_has_remote): the checker asked lane by
  * lane in the loop's order (shared_fast_ld's calls; it reads no byte of shared memory), then
  * the element size's load out of the loop. false: not so, nothing done, the loop's turn */
-static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t *d, const uint64_t *base, int64_t off,
-                           unsigned eb, bool sgn, uint64_t rm, uint32_t mask) {
+/* ld_shared_rows's test and checker work for an access of n bytes a lane (at[l]: lane l's address) */
+static bool shared_rows_read(ptx_warp *w, const ptx_insn *in, chk_rd *f, const uint64_t *base, int64_t off,
+                             unsigned n, uint32_t mask, uint32_t *at) {
   tc5_smem *s = &w->cta->smem;
   chk_cta *k = w->cta->chk;
-  uint32_t at[32];
-  if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at)) return false;
+  if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, n, mask, at)) return false;
   /* the lanes in order; the lanes left at once (chk_rd_rows) where the checker's state lets all of
    * them take chk_rd_lane's way: at first and after a lane that took the general path (twice at most) */
   for (uint32_t left = mask, fresh = 1, tries = 2; k && left;) {
-    if (fresh && f->ok && tries && (tries--, chk_rd_rows(f, at, eb, left))) break;
+    if (fresh && f->ok && tries && (tries--, chk_rd_rows(f, at, n, left))) break;
     unsigned l = (unsigned)__builtin_ctz(left);
     left &= left - 1;
-    fresh = !chk_rd_lane(f, at[l], eb);
+    fresh = !chk_rd_lane(f, at[l], n);
     if (fresh) {
-      chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)l, at[l], eb);
-      chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), eb);
+      chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)l, at[l], n);
+      chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), n);
     }
   }
-  load_rows(d, s->bytes, base, (uint64_t)off, 0xffffffffu, eb, sgn, rm, mask); /* 32-bit shared addresses */
+  return true;
+}
+static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t *d, const uint64_t *base, int64_t off,
+                           unsigned eb, bool sgn, uint64_t rm, uint32_t mask) {
+  uint32_t at[32];
+  if (!shared_rows_read(w, in, f, base, off, eb, mask, at)) return false;
+  load_rows(d, w->cta->smem.bytes, base, (uint64_t)off, 0xffffffffu, eb, sgn, rm, mask); /* 32-bit shared addresses */
+  return true;
+}
+/* ld.shared.v2 / .v4 of the CTA's shared memory by the whole mask, fast: ld_shared_rows for the
+ * vector's n = eb * nv bytes a lane (shared_fast_ld's test and checker calls for n, lane by lane
+ * in the loop's order), then each element from the lanes' addresses taken before any is written
+ * (a destination may be the address register, as x_ld's loop reads each lane's address first) */
+static bool ldv_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t *const *dk, const uint64_t *mk,
+                            const uint64_t *base, int64_t off, unsigned eb, unsigned nv, bool sgn, uint32_t mask) {
+  uint32_t at[32];
+  if (!shared_rows_read(w, in, f, base, off, eb * nv, mask, at)) return false;
+  const uint8_t *h = w->cta->smem.bytes;
+  for (unsigned k = 0; k < nv; k++) PTX_LANES(mask, dk[k][l] = ptx_ld_value(h + at[l] + k * eb, eb, sgn, mk[k]));
   return true;
 }
 /* st.shared of one register by the whole mask, fast: as ld_shared_rows, no seeded schedule
@@ -475,6 +493,8 @@ static PTX_EXEC(x_ld) {
   uint32_t left = mask;
   unsigned f0 = (unsigned)__builtin_ctz(mask | 0x80000000u);
   bool same = shared && (mask & (mask - 1)) && lanes_same(base, mask);
+  if (shared && !same && nv * eb <= 8 && ldv_shared_rows(w, in, &f, dk, mk, base, ad->imm, eb, nv, sgn, mask))
+    return PX_NEXT;
   const uint64_t addr0 = same ? base[f0] + (uint64_t)ad->imm : 0; /* (before a lane's value may overwrite base) */
   while (left) {
     unsigned l = (unsigned)__builtin_ctz(left);
@@ -1320,9 +1340,14 @@ static PTX_EXEC(x_cp_async) {
     uint8_t *dp = ptx_mem(w, in, (int)l, PS_SHARED, db[l] + (uint64_t)dst->imm, n, true);
     if (!dp) return PX_ERROR;
     if (w->cta->chk) chk_cp_async(CHK_W(w), CHK_IN(w, in), (int)l, (uint32_t)(dp - w->cta->smem.bytes), n);
-    if (valid) {
-      const uint8_t *sp = ptx_mem(w, in, (int)l, PS_GLOBAL, sb[l] + (uint64_t)src->imm, n, false);
-      if (!sp) return PX_ERROR;
+    if (valid) { /* the source: the warp's last buffers first (global_fast), as x_ld's */
+      uint64_t sa = sb[l] + (uint64_t)src->imm;
+      const uint8_t *sp = global_fast(w, sa, n);
+      if (!sp) {
+        sp = ptx_mem(w, in, (int)l, PS_GLOBAL, sa, n, false);
+        if (!sp) return PX_ERROR;
+        remember_region(w, sa);
+      }
       memcpy(dp, sp, valid);
     }
     memset(dp + valid, 0, n - valid);

@@ -91,30 +91,47 @@ static int mma_whole_warp(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
                   mask);
 }
 
-/* A (M x K), B (K x N) and C (M x N, into D) from the warp's fragments */
-static void mma_gather(const ptx_warp *w, const ptx_insn *in, uint32_t *A, uint32_t *B, uint32_t *D) {
+/* A (M x K), B (K x N) and C (M x N, into D) from the warp's fragments; e = 32 / (bits of A's
+ * type), a constant in each of mma_gather's calls (the loops then unrolled, the shifts fixed) */
+static inline __attribute__((always_inline)) void mma_gather_e(const ptx_warp *w, const ptx_insn *in, uint32_t *A,
+                                                               uint32_t *B, uint32_t *D, unsigned e) {
   const tc5_ptx_module *m = w->cta->L->m;
-  unsigned N = MMA_N(in), K = MMA_K(in), abits = ptx_types[in->type2].bits, e = 32 / abits;
+  unsigned N = MMA_N(in), K = MMA_K(in), abits = 32 / e;
   uint32_t emask = abits == 32 ? 0xffffffffu : (1u << abits) - 1;
   const uint32_t *va = m->vregs + in->o[1].vec, *vb = m->vregs + in->o[2].vec, *vc = m->vregs + in->o[3].vec;
   bool d16 = in->type == PT_F16;
-  for (unsigned l = 0; l < 32; l++) {
-    unsigned row, col;
-    for (unsigned r = 0; r < in->o[1].n; r++)
+  unsigned row, col;
+  /* by register, then lane (each element is one register's part of one lane: the order is free) */
+  for (unsigned r = 0, na = in->o[1].n; r < na; r++) {
+    const uint64_t *x = PTX_R(w, va[r]);
+    for (unsigned l = 0; l < 32; l++)
       for (unsigned h = 0; h < e; h++) {
         frag_a(l, r, h, e, &row, &col);
-        A[row * K + col] = (uint32_t)(PTX_R(w, va[r])[l] >> (abits * h)) & emask;
+        A[row * K + col] = (uint32_t)(x[l] >> (abits * h)) & emask;
       }
-    for (unsigned r = 0; r < in->o[2].n; r++)
+  }
+  for (unsigned r = 0, nb = in->o[2].n; r < nb; r++) {
+    const uint64_t *x = PTX_R(w, vb[r]);
+    for (unsigned l = 0; l < 32; l++)
       for (unsigned h = 0; h < e; h++) {
         frag_b(l, r, h, e, &row, &col);
-        B[row * N + col] = (uint32_t)(PTX_R(w, vb[r])[l] >> (abits * h)) & emask;
+        B[row * N + col] = (uint32_t)(x[l] >> (abits * h)) & emask;
       }
-    for (unsigned i = 0; i < 4; i++) {
+  }
+  for (unsigned i = 0; i < 4; i++) {
+    const uint64_t *x = PTX_R(w, vc[d16 ? i / 2 : i]);
+    for (unsigned l = 0; l < 32; l++) {
       frag_c(l, i, &row, &col);
-      uint64_t v = PTX_R(w, vc[d16 ? i / 2 : i])[l];
-      D[row * N + col] = d16 ? (uint32_t)(v >> (16 * (i % 2))) & 0xffffu : (uint32_t)v;
+      D[row * N + col] = d16 ? (uint32_t)(x[l] >> (16 * (i % 2))) & 0xffffu : (uint32_t)x[l];
     }
+  }
+}
+static void mma_gather(const ptx_warp *w, const ptx_insn *in, uint32_t *A, uint32_t *B, uint32_t *D) {
+  switch (ptx_types[in->type2].bits) {
+  case 32: mma_gather_e(w, in, A, B, D, 1); break;
+  case 16: mma_gather_e(w, in, A, B, D, 2); break;
+  case 8: mma_gather_e(w, in, A, B, D, 4); break;
+  default: mma_gather_e(w, in, A, B, D, 32 / ptx_types[in->type2].bits); break; /* (none: dec_mma refuses them) */
   }
 }
 /* D (M x N) into the warp's D fragments */
@@ -122,14 +139,16 @@ static void mma_scatter(ptx_warp *w, const ptx_insn *in, const uint32_t *D) {
   const uint32_t *vd = w->cta->L->m->vregs + in->o[0].vec;
   unsigned N = MMA_N(in);
   bool d16 = in->type == PT_F16;
-  for (unsigned l = 0; l < 32; l++)
-    for (unsigned i = 0; i < 4; i++) {
-      unsigned row, col, sh = 16 * (i % 2);
+  for (unsigned i = 0; i < 4; i++) { /* by register, then lane (f16: each lane's half of register i / 2) */
+    uint64_t *reg = PTX_R(w, vd[d16 ? i / 2 : i]);
+    unsigned sh = 16 * (i % 2);
+    for (unsigned l = 0; l < 32; l++) {
+      unsigned row, col;
       frag_c(l, i, &row, &col);
-      uint64_t *reg = PTX_R(w, vd[d16 ? i / 2 : i]);
       if (d16) reg[l] = (reg[l] & ~(0xffffull << sh)) | (uint64_t)(D[row * N + col] & 0xffffu) << sh;
       else reg[l] = D[row * N + col];
     }
+  }
 }
 
 /* D = A * B + C, the float and integer kinds: one tc5_gemm of the

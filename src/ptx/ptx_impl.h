@@ -693,7 +693,11 @@ static inline void ptx_mark_written(tc5_smem *s, uint32_t addr, uint32_t n) {
     s->written[addr >> 3] |= (uint8_t)(((1u << n) - 1) << (addr & 7));
     return;
   }
-  for (uint32_t k = 0; k < n; k++) s->written[(addr + k) >> 3] |= (uint8_t)(1u << ((addr + k) & 7));
+  /* wider (cp.async's 16 bytes, v4 stores): the first byte's high bits, whole bytes, the last byte's low bits */
+  uint32_t end = addr + n;
+  if (addr & 7) s->written[addr >> 3] |= (uint8_t)(0xFFu << (addr & 7)), addr = (addr | 7) + 1;
+  for (; addr + 8 <= end; addr += 8) s->written[addr >> 3] = 0xFFu;
+  if (addr < end) s->written[addr >> 3] |= (uint8_t)((1u << (end - addr)) - 1);
 }
 /* Translates [addr, addr + n) in `space` for lane `lane` to host memory;
  * NULL after recording the error. For shared: *smem_off gets the offset. */
