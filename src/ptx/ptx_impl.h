@@ -237,6 +237,8 @@ typedef struct ptx_region {
 } ptx_region;
 
 enum { PTX_UNI_RESULT = 1, PTX_UNI_GUARD = 2, PTX_UNI_COPY = 4 };
+/* ptx_launch.duni's flags of an instruction (run.c: dyn_uniform_pcs) */
+enum { PTX_DUNI_RUN = 1, PTX_DUNI_SHFL = 2, PTX_DUNI_SELP = 4 };
 typedef struct ptx_launch {
   const tc5_ptx_module *m;
   const ptx_func *f;
@@ -266,6 +268,13 @@ typedef struct ptx_launch {
    * when its guard is, PTX_UNI_COPY when its result is read in every lane (run.c: uniform_pcs;
    * NULL none) */
   uint8_t *uni;
+  /* the registers whose 32 lanes hold one value, found as the warp runs (issue 50, st: run.c
+   * dyn_uniform): per instruction PTX_DUNI_RUN when it may run for one lane while every register
+   * it reads is so (NULL: none; a launch without a seeded schedule nor the timing model); a
+   * warp's bits start as ub_init (the constants the same in every lane), ub_words words */
+  uint8_t *duni;
+  uint64_t *ub_init;
+  uint32_t ub_words;
   uint64_t max_steps;
   /* the first error stops every worker */
   int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */
@@ -316,6 +325,8 @@ enum { W_RUN = 0, W_BAR, W_RETRY };
 typedef struct ptx_warp {
   struct ptx_cta *cta;
   uint64_t *r;          /* nregs x 32 */
+  uint64_t *ub;         /* a bit a register: its 32 lanes hold one value (L->duni; run.c ub_run) */
+  uint64_t *lz;         /* a bit a register: that value in lane 0 alone, the others stale */
   uint32_t id;          /* warp index in the CTA */
   uint32_t exists;      /* threads that exist (a last warp may be partial) */
   uint32_t live;        /* threads that have not exited */
@@ -825,5 +836,6 @@ void ptx_shared_layout(const tc5_ptx_module *m, unsigned f, uint32_t *addr, uint
 
 /* the semantics, by file */
 #define PTX_EXEC(name) int name(ptx_warp *w, const ptx_insn *in, uint32_t mask)
+bool ptx_is_shfl(const ptx_insn *in); /* exec_warp.c */
 
 #endif

@@ -112,6 +112,129 @@ static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy
   return r;
 }
 
+/* x each register that operands k0 on of instruction in name, then body: a register's, an
+ * address's or a pair's (reg, reg2: PTX_NOREG and registers outside a window included, each
+ * body's to skip) and a vector's; no label's nor special register's. The one walk of
+ * reg_window, read_first and uniform_pcs (the guard is each one's own); uniform_def's differs
+ * (a vector's parts only, a special register ends it) */
+#define INSN_OPND_REGS(m, in, k0, x, body)                                                       \
+  for (unsigned k__ = (k0); k__ < PTX_MAX_OPS; k__++) {                                          \
+    const ptx_opnd *o__ = &(in)->o[k__];                                                         \
+    if (o__->kind == PO_NONE || o__->kind == PO_LABEL || o__->kind == PO_SREG) continue;         \
+    uint32_t x = o__->reg;                                                                       \
+    body;                                                                                        \
+    x = o__->reg2;                                                                               \
+    body;                                                                                        \
+    for (unsigned e__ = 0; o__->kind == PO_VEC && e__ < o__->n && o__->vec + e__ < (m)->nvregs; \
+         e__++) {                                                                                \
+      x = (m)->vregs[o__->vec + e__];                                                            \
+      body;                                                                                      \
+    }                                                                                            \
+  }
+
+/* ---- registers uniform as the warp runs (issue 50, st) ----
+ * FlagGems' dim-0 sort (a sweep over rows of 4 or 8 elements in tiles of 2,048) computes most of
+ * its values in lanes whose elements are masked off, where they are the same in every lane
+ * (88% of its sweep's whole-warp instructions: their result one value); each lane's copy cost
+ * the host a 256-byte row of the register file read or written an instruction. Two bits a
+ * register: w->ub, its 32 lanes hold one value; w->lz (a subset), that value is in lane 0 alone
+ * and the other lanes are stale. A register-pure instruction of the whole warp whose sources all
+ * have their ub bit (ub_srcs) runs for lane 0 and leaves its result there (lz); so does a whole
+ * warp's shfl.sync of such a source (every lane reads a lane of it). Any other instruction first
+ * fills the lanes of every lz register it names (ub_fill: guard and operands; an instruction
+ * reads and writes only the registers it names, operand 0's written: uniform_pcs's rule), runs
+ * as before, and its operand 0's ub bits are found from their lanes (ub_after). The checker
+ * follows registers lane by lane while w->chk_pending: no instruction runs for lane 0 then, and
+ * what it reads (an instruction's guard, selp's predicate) is named, so filled. */
+static inline bool ub_has(const uint64_t *ub, uint32_t x) { return ub[x >> 6] >> (x & 63) & 1; }
+static inline void ub_put(uint64_t *ub, uint32_t x, bool one) {
+  uint64_t b = 1ull << (x & 63);
+  ub[x >> 6] = one ? ub[x >> 6] | b : ub[x >> 6] & ~b;
+}
+/* whether the 32 lanes of r hold one value */
+static inline bool lanes_one(const uint64_t *r) {
+  uint64_t d = 0;
+  for (unsigned l = 0; l < 32; l++) d |= r[l] ^ r[0];
+  return d == 0;
+}
+/* register x's lane 0 into the others when it is lz */
+static inline void ub_fill1(ptx_warp *w, uint32_t x) {
+  if (x == PTX_NOREG || !ub_has(w->lz, x)) return;
+  uint64_t *r = PTX_R(w, x), v = r[0];
+  for (unsigned l = 1; l < 32; l++) r[l] = v;
+  ub_put(w->lz, x, false);
+}
+/* (the operands from in->nops on are PO_NONE in a launch with L->duni: dyn_uniform_pcs; the
+ * loops stop there, and read no more of the instruction than its semantics do) */
+static void ub_fill(ptx_warp *w, const ptx_insn *in, const tc5_ptx_module *m) {
+  ub_fill1(w, in->guard);
+  for (unsigned k = 0; k < in->nops; k++) {
+    const ptx_opnd *o = &in->o[k];
+    if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG) continue;
+    ub_fill1(w, o->reg);
+    ub_fill1(w, o->reg2);
+    for (unsigned e = 0; o->kind == PO_VEC && e < o->n && o->vec + e < m->nvregs; e++) ub_fill1(w, m->vregs[o->vec + e]);
+  }
+}
+/* every register in reads (operands 1 on) has its ub bit; false for any other operand */
+static bool ub_srcs(const ptx_warp *w, const ptx_insn *in, const tc5_ptx_module *m) {
+  for (unsigned k = 1; k < in->nops; k++) {
+    const ptx_opnd *o = &in->o[k];
+    if (o->kind == PO_NONE || o->kind == PO_LABEL) continue;
+    if (o->kind == PO_REG) {
+      if (!ub_has(w->ub, o->reg) || (o->reg2 != PTX_NOREG && !ub_has(w->ub, o->reg2))) return false;
+    } else if (o->kind == PO_VEC) {
+      for (unsigned e = 0; e < o->n; e++)
+        if (o->vec + e >= m->nvregs || !ub_has(w->ub, m->vregs[o->vec + e])) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+/* the ub bits of the registers in's operand 0 names (filled: not lz), from their lanes now */
+static void ub_after(ptx_warp *w, const ptx_insn *in, const tc5_ptx_module *m) {
+  const ptx_opnd *o = &in->o[0];
+  if (o->kind == PO_REG) {
+    ub_put(w->ub, o->reg, lanes_one(PTX_R(w, o->reg)));
+    if (o->reg2 != PTX_NOREG) ub_put(w->ub, o->reg2, lanes_one(PTX_R(w, o->reg2)));
+  } else if (o->kind == PO_VEC) {
+    for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) {
+      uint32_t x = m->vregs[o->vec + e];
+      ub_put(w->ub, x, lanes_one(PTX_R(w, x)));
+    }
+  }
+}
+/* in for lane 0 alone, its result (operand 0's registers) left there: a register-pure
+ * instruction (PTX_DUNI_RUN), or a shfl.sync (PTX_DUNI_SHFL: immediates b and c, no predicate
+ * out) of a whole warp with membermask 0xffffffff, whose every lane reads a lane of a (d[l] =
+ * a[j] & 0xffffffff, no error): false where it does not apply, nothing done */
+static bool ub_run(ptx_warp *w, const ptx_insn *in, uint8_t f, uint32_t mask, const tc5_ptx_module *m, int *r) {
+  if (mask != 0xFFFFFFFFu || w->chk_pending) return false;
+  if (!ub_srcs(w, in, m)) {
+    /* selp d, a, b, c of one value a and the same value b: d is that value in every lane, whatever c */
+    if (!(f & PTX_DUNI_SELP) || !ub_has(w->ub, in->o[1].reg) || !ub_has(w->ub, in->o[2].reg) ||
+        PTX_R(w, in->o[1].reg)[0] != PTX_R(w, in->o[2].reg)[0])
+      return false;
+    PTX_R(w, in->o[0].reg)[0] = PTX_R(w, in->o[1].reg)[0];
+    *r = PX_NEXT;
+  } else if (f & PTX_DUNI_SHFL) {
+    if ((uint32_t)PTX_R(w, in->o[4].reg)[0] != 0xFFFFFFFFu) return false;
+    PTX_R(w, in->o[0].reg)[0] = PTX_R(w, in->o[1].reg)[0] & 0xffffffffu;
+    *r = PX_NEXT;
+  } else {
+    *r = in->fn(w, in, 1u);
+  }
+  const ptx_opnd *o = &in->o[0];
+  for (unsigned e = 0; e < (o->kind == PO_VEC ? o->n : 1u); e++) {
+    uint32_t x = o->kind == PO_VEC ? (o->vec + e < m->nvregs ? m->vregs[o->vec + e] : PTX_NOREG) : o->reg;
+    if (x == PTX_NOREG) continue;
+    ub_put(w->ub, x, true);
+    ub_put(w->lz, x, true);
+  }
+  return true;
+}
+
 static int run_warp(ptx_warp *w, uint64_t budget) {
   ptx_cta *c = w->cta;
   ptx_launch *L = c->L;
@@ -120,6 +243,8 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   /* no seeded schedule nor timing model (fixed for the launch): no late load nor store
    * buffer either (only a seeded schedule makes them), their tests skipped */
   const bool plain = !c->cl->sched && !c->tm;
+  const uint8_t *duni = plain ? L->duni : NULL; /* (dyn_uniform_pcs: NULL under a schedule or timing) */
+  const tc5_ptx_module *m = L->m;
   const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
   uint64_t steps = 0, tins = 0;
   int ret = 0;
@@ -159,6 +284,8 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     const uint8_t upc = uni ? uni[pc] : 0; /* uniform_pcs's flags of the instruction */
     w->active = active;
     uint32_t mask = active;
+    const uint8_t df = duni ? duni[pc] : 0;
+    if (duni) ub_fill1(w, in->guard); /* (its lanes read next) */
     if (in->guard != PTX_NOREG) {
       /* a uniform guard (uniform_pcs): the first lane's */
       uint32_t gm = (upc & PTX_UNI_GUARD) ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
@@ -200,6 +327,13 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
           chk_group(CHK_W(w), in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
       } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
+    } else if (df && ub_run(w, in, df, mask, m, &r)) {
+      /* lane 0 alone: its sources one value each, so is its result */
+    } else if (duni) { /* (plain) the lanes of its lz registers filled, its operand 0's ub bits found */
+      ub_fill(w, in, m);
+      r = (upc & PTX_UNI_RESULT) && (mask & (mask - 1)) ? run_uniform(w, in, mask, (upc & PTX_UNI_COPY) != 0)
+                                                         : in->fn(w, in, mask);
+      ub_after(w, in, m);
     } else if ((upc & PTX_UNI_RESULT) && (mask & (mask - 1))) {
       r = run_uniform(w, in, mask, !plain || (upc & PTX_UNI_COPY)); /* the timing model may read any lane */
     } else
@@ -257,25 +391,6 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   return ret;
 }
 
-/* x each register that operands k0 on of instruction in name, then body: a register's, an
- * address's or a pair's (reg, reg2: PTX_NOREG and registers outside a window included, each
- * body's to skip) and a vector's; no label's nor special register's. The one walk of
- * reg_window, read_first and uniform_pcs (the guard is each one's own); uniform_def's differs
- * (a vector's parts only, a special register ends it) */
-#define INSN_OPND_REGS(m, in, k0, x, body)                                                       \
-  for (unsigned k__ = (k0); k__ < PTX_MAX_OPS; k__++) {                                          \
-    const ptx_opnd *o__ = &(in)->o[k__];                                                         \
-    if (o__->kind == PO_NONE || o__->kind == PO_LABEL || o__->kind == PO_SREG) continue;         \
-    uint32_t x = o__->reg;                                                                       \
-    body;                                                                                        \
-    x = o__->reg2;                                                                               \
-    body;                                                                                        \
-    for (unsigned e__ = 0; o__->kind == PO_VEC && e__ < o__->n && o__->vec + e__ < (m)->nvregs; \
-         e__++) {                                                                                \
-      x = (m)->vregs[o__->vec + e__];                                                            \
-      body;                                                                                      \
-    }                                                                                            \
-  }
 
 /* the registers entry f can touch, [*lo, *hi): those its instructions and
  * every .func's (one it may call) name, and the slot past the highest (a
@@ -532,6 +647,77 @@ static bool const_per_cta(const struct ptx_const *k) {
   }
 }
 
+/* dyn_uniform's (run_warp) per-instruction flags for entry f, or NULL where it does not apply:
+ * a .func defined (its registers written through calls), a 128-bit register (two slots), or an
+ * instruction outside the integer, float, move, memory, warp, barrier, fence, control and hint
+ * families, or asynchronous (wgmma, tcgen05, mma, TMA, cp.async, ldmatrix write registers
+ * beyond operand 0, or later). PTX_DUNI_RUN: register-pure (as uniform_def, the registers aside),
+ * its destinations operand 0's registers, the other operands registers; not uniform_pcs's already.
+ * The warps' first bits (malloc'd, two rows of *words): [0] a CTA's whose registers the worker
+ * primed (cta_setup: the constants, refilled or kept, and the registers read before written,
+ * zeroed), the constants the same in every lane and those registers; [1] a CTA's set up in full
+ * (every register of the window [lo, hi) zeroed, the constants filled): those registers but the
+ * constants that differ between lanes */
+static uint8_t *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, const uint8_t *uni, uint32_t lo, uint32_t hi,
+                                const uint32_t *zero, uint32_t nzero, uint64_t **ub_init, uint32_t *words) {
+  uint32_t first = f->first, n = f->count;
+  *ub_init = NULL;
+  *words = (m->nregs + 63) / 64;
+  if (!n || first + n > m->ncode) return NULL;
+  for (unsigned g = 0; g < m->nfuncs; g++)
+    if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return NULL;
+  for (uint32_t x = 0; x < m->nregs; x++)
+    if (m->reg_bits[x] > 64) return NULL;
+  for (uint32_t pc = first; pc < first + n; pc++) {
+    const insn_traits *t = &m->code[pc].traits;
+    for (unsigned k = m->code[pc].nops; k < PTX_MAX_OPS; k++)
+      if (m->code[pc].o[k].kind != PO_NONE) return NULL; /* (ub_fill and ub_srcs stop at nops) */
+    switch (t->group) {
+    case IG_INT: case IG_FLOAT: case IG_MOVE: case IG_MEM: case IG_CONTROL: case IG_WARP: case IG_BARRIER:
+    case IG_FENCE: case IG_MISC:
+      break;
+    default:
+      return NULL;
+    }
+    if (t->flags & (IT_ASYNC | IT_CP_ASYNC | IT_MATRIX)) return NULL;
+  }
+  uint8_t *pcs = calloc(m->ncode, 1);
+  uint64_t *ub = calloc(2 * (size_t)*words + 1, sizeof *ub), *full = ub + *words;
+  if (!pcs || !ub) {
+    free(pcs), free(ub);
+    return NULL;
+  }
+  for (uint32_t x = lo; x < hi && x < m->nregs; x++) ub_put(full, x, true);
+  for (uint32_t j = 0; j < m->nconsts; j++) {
+    const struct ptx_const *k = &m->consts[j];
+    bool one = !(k->kind == PC_SREG && sreg_per_lane((unsigned)k->value));
+    if (k->reg < m->nregs) ub_put(ub, k->reg, one), ub_put(full, k->reg, one);
+  }
+  for (uint32_t j = 0; zero && j < nzero; j++)
+    if (zero[j] < m->nregs) ub_put(ub, zero[j], true);
+  for (uint32_t pc = first; pc < first + n; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    bool run = (in->traits.flags & (IT_PURE | IT_SELECT)) && !(in->flags & PF_LANE_STATE) &&
+               ((in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG) || in->o[0].kind == PO_VEC) &&
+               !(uni && (uni[pc] & PTX_UNI_RESULT));
+    for (unsigned k = 1; run && k < PTX_MAX_OPS; k++) {
+      unsigned kind = in->o[k].kind;
+      run = kind == PO_NONE || kind == PO_LABEL || kind == PO_REG || kind == PO_VEC;
+    }
+    if (run) pcs[pc] = PTX_DUNI_RUN;
+    /* selp (x_selp: d[l] = c[l] ? a[l] : b[l], the lanes' bits as they are) of registers a and b */
+    if (run && (in->traits.flags & IT_SELECT) && in->nops == 4 && in->o[1].kind == PO_REG && in->o[2].kind == PO_REG &&
+        in->o[1].reg2 == PTX_NOREG && in->o[2].reg2 == PTX_NOREG)
+      pcs[pc] |= PTX_DUNI_SELP;
+    /* shfl.sync d, a, b, c, membermask with immediates b, c and membermask (dec_shfl's aux2) */
+    if (in->traits.group == IG_WARP && ptx_is_shfl(in) && in->aux2 && in->o[0].kind == PO_REG &&
+        in->o[0].reg2 == PTX_NOREG && in->o[1].kind == PO_REG && in->o[4].kind == PO_REG)
+      pcs[pc] = PTX_DUNI_SHFL;
+  }
+  *ub_init = ub;
+  return pcs;
+}
+
 /* does an instruction of the module (any function: conservative) name
  * Tensor Memory: a tcgen05.* instruction, or an access whose space is it */
 static bool tmem_used(const tc5_ptx_module *m) {
@@ -546,6 +732,7 @@ typedef struct worker {
   ptx_cluster cl;
   ptx_cta *c;      /* cl.n CTAs */
   uint64_t *regs;  /* every warp's register file (all CTAs of the cluster) */
+  uint64_t *ubits; /* every warp's ub and lz bits (L->duni: run_warp's dyn-uniform registers) */
   uint8_t *local;  /* every warp's local memory */
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
   struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
@@ -679,6 +866,12 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->cta = c;
     w->id = k;
     w->r = wk->regs + g * m->nregs * 32;
+    if (L->duni) { /* the registers the set-up below leaves one value a warp: the rest found as the warp runs */
+      w->ub = wk->ubits + g * 2 * L->ub_words;
+      w->lz = w->ub + L->ub_words;
+      memcpy(w->ub, L->ub_init + (wk->primed && L->zero_regs ? 0 : L->ub_words), L->ub_words * sizeof *w->ub);
+      memset(w->lz, 0, L->ub_words * sizeof *w->lz);
+    }
     w->local = wk->local + g * 32 * lb;
     w->calls = wk->calls + g * PTX_MAX_CALL_DEPTH;
     w->local_bytes = lb;
@@ -997,6 +1190,7 @@ static void await_workers(ptx_launch *L, launch_join *j) {
 
 static void worker_free(worker *wk) {
   free(wk->regs);
+  free(wk->ubits);
   free(wk->calls);
   free(wk->local);
   free(wk->chks);
@@ -1034,10 +1228,11 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->cl.n = n;
   wk->regs = malloc(nw * m->nregs * 32 * sizeof(uint64_t) + 1);
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
+  wk->ubits = L->duni ? malloc(nw * 2 * L->ub_words * sizeof(uint64_t) + 1) : NULL;
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
   wk->chks = calloc(n ? n : 1, sizeof *wk->chks);
   wk->tms = calloc(n ? n : 1, sizeof *wk->tms);
-  bool ok = wk->regs && wk->local && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
+  bool ok = wk->regs && wk->local && (wk->ubits || !L->duni) && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
   for (uint32_t r = 0; r < n && ok; r++) {
     ptx_cta *c = &wk->c[r];
     c->nwarps = L->warps_per_cta;
@@ -1454,6 +1649,8 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
         L.cta_consts[L.ncta_consts++] = j;
     if (!L.cta_consts) free(L.zero_regs), L.zero_regs = NULL; /* every CTA in full, as before */
   }
+  if (!L.schedule && !L.tm_gpu)
+    L.duni = dyn_uniform_pcs(m, L.f, L.uni, L.reg_lo, L.reg_hi, L.zero_regs, L.nzero, &L.ub_init, &L.ub_words);
   L.tmem_used = tmem_used(m);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
@@ -1544,6 +1741,8 @@ out:
   free(L.zero_regs);
   free(L.cta_consts);
   free(L.uni);
+  free(L.duni);
+  free(L.ub_init);
   tm_launch_free(L.tm);
   free(L.tmi);
   return st;
