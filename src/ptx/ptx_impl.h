@@ -237,8 +237,15 @@ typedef struct ptx_region {
 } ptx_region;
 
 enum { PTX_UNI_RESULT = 1, PTX_UNI_GUARD = 2, PTX_UNI_COPY = 4 };
-/* ptx_launch.duni's flags of an instruction (run.c: dyn_uniform_pcs) */
-enum { PTX_DUNI_RUN = 1, PTX_DUNI_SHFL = 2, PTX_DUNI_SELP = 4 };
+/* ptx_launch.duni's record of an instruction (run.c: dyn_uniform_pcs): flags, and the registers its
+ * operands name (r[0, nd): operand 0's; r[nd, nd + ns): the others'), where they fit (PTX_DUNI_WALK:
+ * not, the instruction's operands walked instead) */
+enum { PTX_DUNI_RUN = 1, PTX_DUNI_SHFL = 2, PTX_DUNI_SELP = 4, PTX_DUNI_WALK = 8, PTX_DUNI_DST = 16, PTX_DUNI_SRCS = 32 };
+#define PTX_DUNI_REGS 7
+typedef struct ptx_duni {
+  uint8_t f, nd, ns;
+  uint32_t r[PTX_DUNI_REGS];
+} ptx_duni;
 typedef struct ptx_launch {
   const tc5_ptx_module *m;
   const ptx_func *f;
@@ -269,10 +276,10 @@ typedef struct ptx_launch {
    * NULL none) */
   uint8_t *uni;
   /* the registers whose 32 lanes hold one value, found as the warp runs (issue 50, st: run.c
-   * dyn_uniform): per instruction PTX_DUNI_RUN when it may run for one lane while every register
-   * it reads is so (NULL: none; a launch without a seeded schedule nor the timing model); a
-   * warp's bits start as ub_init (the constants the same in every lane), ub_words words */
-  uint8_t *duni;
+   * ub_run): per instruction whether it may run for one lane while every register it reads is
+   * so, and its registers (dyn_uniform_pcs; NULL: none, as under a seeded schedule or the timing
+   * model); a warp's bits start as a row of ub_init (ub_words words) */
+  ptx_duni *duni;
   uint64_t *ub_init;
   uint32_t ub_words;
   uint64_t max_steps;
@@ -837,5 +844,11 @@ void ptx_shared_layout(const tc5_ptx_module *m, unsigned f, uint32_t *addr, uint
 /* the semantics, by file */
 #define PTX_EXEC(name) int name(ptx_warp *w, const ptx_insn *in, uint32_t mask)
 bool ptx_is_shfl(const ptx_insn *in); /* exec_warp.c */
+/* a register's bit in a warp's ub or lz rows (run.c: registers uniform as the warp runs) */
+static inline bool ptx_ub_has(const uint64_t *ub, uint32_t x) { return ub[x >> 6] >> (x & 63) & 1; }
+static inline void ptx_ub_put(uint64_t *ub, uint32_t x, bool one) {
+  uint64_t b = 1ull << (x & 63);
+  ub[x >> 6] = one ? ub[x >> 6] | b : ub[x >> 6] & ~b;
+}
 
 #endif

@@ -140,17 +140,16 @@ static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy
  * register: w->ub, its 32 lanes hold one value; w->lz (a subset), that value is in lane 0 alone
  * and the other lanes are stale. A register-pure instruction of the whole warp whose sources all
  * have their ub bit (ub_srcs) runs for lane 0 and leaves its result there (lz); so does a whole
- * warp's shfl.sync of such a source (every lane reads a lane of it). Any other instruction first
- * fills the lanes of every lz register it names (ub_fill: guard and operands; an instruction
- * reads and writes only the registers it names, operand 0's written: uniform_pcs's rule), runs
- * as before, and its operand 0's ub bits are found from their lanes (ub_after). The checker
- * follows registers lane by lane while w->chk_pending: no instruction runs for lane 0 then, and
- * what it reads (an instruction's guard, selp's predicate) is named, so filled. */
-static inline bool ub_has(const uint64_t *ub, uint32_t x) { return ub[x >> 6] >> (x & 63) & 1; }
-static inline void ub_put(uint64_t *ub, uint32_t x, bool one) {
-  uint64_t b = 1ull << (x & 63);
-  ub[x >> 6] = one ? ub[x >> 6] | b : ub[x >> 6] & ~b;
-}
+ * warp's shfl.sync of such a source (every lane reads a lane of it), and a selp of two such
+ * sources of one value (whatever its predicate). Any other instruction first fills the lanes of
+ * every lz register it names (ub_fill: its operands; an instruction reads and writes only the
+ * registers it names, operand 0's written: uniform_pcs's rule), runs as before, and its operand
+ * 0's ub bits are found from their lanes (ub_after). A guard with its ub bit is read in lane 0
+ * (run_warp). The checker follows registers lane by lane while w->chk_pending: no instruction
+ * runs for lane 0 then, and what it reads is named, so filled (selp's predicate), or filled
+ * before it reads (the guard). */
+#define ub_has ptx_ub_has
+#define ub_put ptx_ub_put
 /* whether the 32 lanes of r hold one value */
 static inline bool lanes_one(const uint64_t *r) {
   uint64_t d = 0;
@@ -164,73 +163,59 @@ static inline void ub_fill1(ptx_warp *w, uint32_t x) {
   for (unsigned l = 1; l < 32; l++) r[l] = v;
   ub_put(w->lz, x, false);
 }
-/* (the operands from in->nops on are PO_NONE in a launch with L->duni: dyn_uniform_pcs; the
- * loops stop there, and read no more of the instruction than its semantics do) */
-static void ub_fill(ptx_warp *w, const ptx_insn *in, const tc5_ptx_module *m) {
-  ub_fill1(w, in->guard);
-  for (unsigned k = 0; k < in->nops; k++) {
-    const ptx_opnd *o = &in->o[k];
-    if (o->kind == PO_NONE || o->kind == PO_LABEL || o->kind == PO_SREG) continue;
-    ub_fill1(w, o->reg);
-    ub_fill1(w, o->reg2);
-    for (unsigned e = 0; o->kind == PO_VEC && e < o->n && o->vec + e < m->nvregs; e++) ub_fill1(w, m->vregs[o->vec + e]);
+/* the lanes of every lz register in's operands name (its record d: r[0, nd + ns), else walked) */
+static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
+  if (!(d->f & PTX_DUNI_WALK)) {
+    for (unsigned i = 0; i < (unsigned)d->nd + d->ns; i++) ub_fill1(w, d->r[i]);
+    return;
   }
+  INSN_OPND_REGS(m, in, 0, x, ub_fill1(w, x));
 }
-/* every register in reads (operands 1 on) has its ub bit; false for any other operand */
-static bool ub_srcs(const ptx_warp *w, const ptx_insn *in, const tc5_ptx_module *m) {
-  for (unsigned k = 1; k < in->nops; k++) {
-    const ptx_opnd *o = &in->o[k];
-    if (o->kind == PO_NONE || o->kind == PO_LABEL) continue;
-    if (o->kind == PO_REG) {
-      if (!ub_has(w->ub, o->reg) || (o->reg2 != PTX_NOREG && !ub_has(w->ub, o->reg2))) return false;
-    } else if (o->kind == PO_VEC) {
-      for (unsigned e = 0; e < o->n; e++)
-        if (o->vec + e >= m->nvregs || !ub_has(w->ub, m->vregs[o->vec + e])) return false;
-    } else {
-      return false;
-    }
+/* the ub bits of the registers in's operand 0 names, from their lanes now (filled before it ran:
+ * an lz bit now is the instruction's own, exec_mem.c x_ld's of one address, its ub bit set) */
+static inline void ub_after1(ptx_warp *w, uint32_t x) {
+  if (x != PTX_NOREG && !ub_has(w->lz, x)) ub_put(w->ub, x, lanes_one(PTX_R(w, x)));
+}
+static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
+  if (!(d->f & PTX_DUNI_WALK)) {
+    if (d->f & PTX_DUNI_DST)
+      for (unsigned i = 0; i < d->nd; i++) ub_after1(w, d->r[i]);
+    return;
   }
-  return true;
-}
-/* the ub bits of the registers in's operand 0 names (filled: not lz), from their lanes now */
-static void ub_after(ptx_warp *w, const ptx_insn *in, const tc5_ptx_module *m) {
   const ptx_opnd *o = &in->o[0];
   if (o->kind == PO_REG) {
-    ub_put(w->ub, o->reg, lanes_one(PTX_R(w, o->reg)));
-    if (o->reg2 != PTX_NOREG) ub_put(w->ub, o->reg2, lanes_one(PTX_R(w, o->reg2)));
+    ub_after1(w, o->reg);
+    ub_after1(w, o->reg2);
   } else if (o->kind == PO_VEC) {
-    for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) {
-      uint32_t x = m->vregs[o->vec + e];
-      ub_put(w->ub, x, lanes_one(PTX_R(w, x)));
-    }
+    for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) ub_after1(w, m->vregs[o->vec + e]);
   }
 }
-/* in for lane 0 alone, its result (operand 0's registers) left there: a register-pure
- * instruction (PTX_DUNI_RUN), or a shfl.sync (PTX_DUNI_SHFL: immediates b and c, no predicate
- * out) of a whole warp with membermask 0xffffffff, whose every lane reads a lane of a (d[l] =
- * a[j] & 0xffffffff, no error): false where it does not apply, nothing done */
-static bool ub_run(ptx_warp *w, const ptx_insn *in, uint8_t f, uint32_t mask, const tc5_ptx_module *m, int *r) {
-  if (mask != 0xFFFFFFFFu || w->chk_pending) return false;
-  if (!ub_srcs(w, in, m)) {
-    /* selp d, a, b, c of one value a and the same value b: d is that value in every lane, whatever c */
-    if (!(f & PTX_DUNI_SELP) || !ub_has(w->ub, in->o[1].reg) || !ub_has(w->ub, in->o[2].reg) ||
-        PTX_R(w, in->o[1].reg)[0] != PTX_R(w, in->o[2].reg)[0])
+/* in for lane 0 alone, its result (operand 0's registers, d->r[0, nd)) left there: a register-pure
+ * instruction (PTX_DUNI_RUN) whose sources (d->r[nd, nd + ns), every operand past 0 a register's:
+ * PTX_DUNI_SRCS) all have their ub bit, a shfl.sync of such a source (PTX_DUNI_SHFL: immediates b
+ * and c, no predicate out) of a whole warp with membermask 0xffffffff, whose every lane reads a
+ * lane of a (d[l] = a[j] & 0xffffffff, no error), or a selp d, a, b, c (PTX_DUNI_SELP) of a and b
+ * with their ub bits and one value (whatever c): false where it does not apply, nothing done */
+static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t mask, int *r) {
+  if (mask != 0xFFFFFFFFu || w->chk_pending || !(d->f & PTX_DUNI_SRCS)) return false;
+  const uint32_t *s = d->r + d->nd;
+  bool all = true;
+  for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w->ub, s[i]);
+  if (!all) {
+    if (!(d->f & PTX_DUNI_SELP) || !ub_has(w->ub, s[0]) || !ub_has(w->ub, s[1]) || PTX_R(w, s[0])[0] != PTX_R(w, s[1])[0])
       return false;
-    PTX_R(w, in->o[0].reg)[0] = PTX_R(w, in->o[1].reg)[0];
+    PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0];
     *r = PX_NEXT;
-  } else if (f & PTX_DUNI_SHFL) {
-    if ((uint32_t)PTX_R(w, in->o[4].reg)[0] != 0xFFFFFFFFu) return false;
-    PTX_R(w, in->o[0].reg)[0] = PTX_R(w, in->o[1].reg)[0] & 0xffffffffu;
+  } else if (d->f & PTX_DUNI_SHFL) {
+    if ((uint32_t)PTX_R(w, s[3])[0] != 0xFFFFFFFFu) return false;
+    PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0] & 0xffffffffu;
     *r = PX_NEXT;
   } else {
     *r = in->fn(w, in, 1u);
   }
-  const ptx_opnd *o = &in->o[0];
-  for (unsigned e = 0; e < (o->kind == PO_VEC ? o->n : 1u); e++) {
-    uint32_t x = o->kind == PO_VEC ? (o->vec + e < m->nvregs ? m->vregs[o->vec + e] : PTX_NOREG) : o->reg;
-    if (x == PTX_NOREG) continue;
-    ub_put(w->ub, x, true);
-    ub_put(w->lz, x, true);
+  for (unsigned i = 0; i < d->nd; i++) {
+    ub_put(w->ub, d->r[i], true);
+    ub_put(w->lz, d->r[i], true);
   }
   return true;
 }
@@ -243,7 +228,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   /* no seeded schedule nor timing model (fixed for the launch): no late load nor store
    * buffer either (only a seeded schedule makes them), their tests skipped */
   const bool plain = !c->cl->sched && !c->tm;
-  const uint8_t *duni = plain ? L->duni : NULL; /* (dyn_uniform_pcs: NULL under a schedule or timing) */
+  const ptx_duni *duni = plain ? L->duni : NULL; /* (dyn_uniform_pcs: NULL under a schedule or timing) */
   const tc5_ptx_module *m = L->m;
   const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
   uint64_t steps = 0, tins = 0;
@@ -284,12 +269,13 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     const uint8_t upc = uni ? uni[pc] : 0; /* uniform_pcs's flags of the instruction */
     w->active = active;
     uint32_t mask = active;
-    const uint8_t df = duni ? duni[pc] : 0;
-    if (duni) ub_fill1(w, in->guard); /* (its lanes read next) */
+    const ptx_duni *dr = duni ? &duni[pc] : NULL;
     if (in->guard != PTX_NOREG) {
-      /* a uniform guard (uniform_pcs): the first lane's */
-      uint32_t gm = (upc & PTX_UNI_GUARD) ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
-                                          : lanes_true(PTX_R(w, in->guard)) & active;
+      /* a guard of one value in every lane (ub: lane 0 holds it, lz or not), a uniform guard
+       * (uniform_pcs): the first lane's */
+      uint32_t gm = duni && ub_has(w->ub, in->guard) ? (PTX_R(w, in->guard)[0] != 0 ? active : 0)
+                    : (upc & PTX_UNI_GUARD)           ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
+                                                      : lanes_true(PTX_R(w, in->guard)) & active;
       mask = in->guard_neg ? active & ~gm : gm;
     }
     uint32_t whole = w->live; /* the threads a .aligned instruction needs */
@@ -327,18 +313,21 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
           chk_group(CHK_W(w), in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
       } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
-    } else if (df && ub_run(w, in, df, mask, m, &r)) {
+    } else if (dr && (dr->f & (PTX_DUNI_RUN | PTX_DUNI_SHFL)) && ub_run(w, in, dr, mask, &r)) {
       /* lane 0 alone: its sources one value each, so is its result */
-    } else if (duni) { /* (plain) the lanes of its lz registers filled, its operand 0's ub bits found */
-      ub_fill(w, in, m);
+    } else if (dr) { /* (plain) the lanes of its lz registers filled, its operand 0's ub bits found */
+      ub_fill(w, in, dr, m);
       r = (upc & PTX_UNI_RESULT) && (mask & (mask - 1)) ? run_uniform(w, in, mask, (upc & PTX_UNI_COPY) != 0)
                                                          : in->fn(w, in, mask);
-      ub_after(w, in, m);
+      ub_after(w, in, dr, m);
     } else if ((upc & PTX_UNI_RESULT) && (mask & (mask - 1))) {
       r = run_uniform(w, in, mask, !plain || (upc & PTX_UNI_COPY)); /* the timing model may read any lane */
     } else
       r = in->fn(w, in, mask);
-    if (w->chk_pending) chk_after(CHK_W(w), CHK_IN(w, in));
+    if (w->chk_pending) {
+      if (duni) ub_fill1(w, in->guard); /* (the checker reads its lanes: run_warp read lane 0 of a ub guard) */
+      chk_after(CHK_W(w), CHK_IN(w, in));
+    }
     if (!plain && c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
     if (__builtin_expect((un->smem | un->tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
@@ -658,8 +647,8 @@ static bool const_per_cta(const struct ptx_const *k) {
  * zeroed), the constants the same in every lane and those registers; [1] a CTA's set up in full
  * (every register of the window [lo, hi) zeroed, the constants filled): those registers but the
  * constants that differ between lanes */
-static uint8_t *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, const uint8_t *uni, uint32_t lo, uint32_t hi,
-                                const uint32_t *zero, uint32_t nzero, uint64_t **ub_init, uint32_t *words) {
+static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, const uint8_t *uni, uint32_t lo, uint32_t hi,
+                                 const uint32_t *zero, uint32_t nzero, uint64_t **ub_init, uint32_t *words) {
   uint32_t first = f->first, n = f->count;
   *ub_init = NULL;
   *words = (m->nregs + 63) / 64;
@@ -670,8 +659,6 @@ static uint8_t *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, cons
     if (m->reg_bits[x] > 64) return NULL;
   for (uint32_t pc = first; pc < first + n; pc++) {
     const insn_traits *t = &m->code[pc].traits;
-    for (unsigned k = m->code[pc].nops; k < PTX_MAX_OPS; k++)
-      if (m->code[pc].o[k].kind != PO_NONE) return NULL; /* (ub_fill and ub_srcs stop at nops) */
     switch (t->group) {
     case IG_INT: case IG_FLOAT: case IG_MOVE: case IG_MEM: case IG_CONTROL: case IG_WARP: case IG_BARRIER:
     case IG_FENCE: case IG_MISC:
@@ -681,7 +668,7 @@ static uint8_t *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, cons
     }
     if (t->flags & (IT_ASYNC | IT_CP_ASYNC | IT_MATRIX)) return NULL;
   }
-  uint8_t *pcs = calloc(m->ncode, 1);
+  ptx_duni *pcs = calloc(m->ncode, sizeof *pcs);
   uint64_t *ub = calloc(2 * (size_t)*words + 1, sizeof *ub), *full = ub + *words;
   if (!pcs || !ub) {
     free(pcs), free(ub);
@@ -697,22 +684,48 @@ static uint8_t *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, cons
     if (zero[j] < m->nregs) ub_put(ub, zero[j], true);
   for (uint32_t pc = first; pc < first + n; pc++) {
     const ptx_insn *in = &m->code[pc];
+    ptx_duni *d = &pcs[pc];
+    /* the registers: operand 0's, then the others' (reg, reg2, a vector's; INSN_OPND_REGS's) */
+    unsigned nr = 0;
+    bool srcs = true; /* every operand past 0 a register, a pair or a vector */
+    for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
+      const ptx_opnd *o = &in->o[k];
+      if (o->kind == PO_NONE || o->kind == PO_LABEL) continue;
+      if (k && o->kind != PO_REG && o->kind != PO_VEC) srcs = false;
+      if (o->kind == PO_SREG || o->kind == PO_SINK) continue;
+      uint32_t x[2] = {o->reg, o->reg2};
+      for (unsigned e = 0; e < 2; e++)
+        if (x[e] != PTX_NOREG && o->kind != PO_VEC) {
+          if (nr < PTX_DUNI_REGS) d->r[nr] = x[e];
+          nr++;
+        }
+      for (unsigned e = 0; o->kind == PO_VEC && e < o->n; e++) {
+        if (o->vec + e < m->nvregs && nr < PTX_DUNI_REGS) d->r[nr] = m->vregs[o->vec + e];
+        nr += o->vec + e < m->nvregs;
+      }
+      if (!k) d->nd = (uint8_t)(nr < PTX_DUNI_REGS ? nr : PTX_DUNI_REGS);
+    }
+    if (nr > PTX_DUNI_REGS) {
+      d->f = PTX_DUNI_WALK; /* operands walked; not run for lane 0 */
+      continue;
+    }
+    d->ns = (uint8_t)(nr - d->nd);
+    if (in->o[0].kind == PO_REG || in->o[0].kind == PO_VEC) d->f |= PTX_DUNI_DST;
+    if (srcs) d->f |= PTX_DUNI_SRCS;
     bool run = (in->traits.flags & (IT_PURE | IT_SELECT)) && !(in->flags & PF_LANE_STATE) &&
                ((in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG) || in->o[0].kind == PO_VEC) &&
-               !(uni && (uni[pc] & PTX_UNI_RESULT));
-    for (unsigned k = 1; run && k < PTX_MAX_OPS; k++) {
-      unsigned kind = in->o[k].kind;
-      run = kind == PO_NONE || kind == PO_LABEL || kind == PO_REG || kind == PO_VEC;
-    }
-    if (run) pcs[pc] = PTX_DUNI_RUN;
-    /* selp (x_selp: d[l] = c[l] ? a[l] : b[l], the lanes' bits as they are) of registers a and b */
-    if (run && (in->traits.flags & IT_SELECT) && in->nops == 4 && in->o[1].kind == PO_REG && in->o[2].kind == PO_REG &&
-        in->o[1].reg2 == PTX_NOREG && in->o[2].reg2 == PTX_NOREG)
-      pcs[pc] |= PTX_DUNI_SELP;
-    /* shfl.sync d, a, b, c, membermask with immediates b, c and membermask (dec_shfl's aux2) */
+               !(uni && (uni[pc] & PTX_UNI_RESULT)) && srcs;
+    if (run) d->f |= PTX_DUNI_RUN;
+    /* selp (x_selp: d[l] = c[l] ? a[l] : b[l], the lanes' bits as they are) of registers a and b: r[1], r[2] */
+    if (run && (in->traits.flags & IT_SELECT) && in->nops == 4 && d->nd == 1 && in->o[1].kind == PO_REG &&
+        in->o[2].kind == PO_REG && in->o[1].reg2 == PTX_NOREG && in->o[2].reg2 == PTX_NOREG)
+      d->f |= PTX_DUNI_SELP;
+    /* shfl.sync d, a, b, c, membermask with immediates b, c and membermask (dec_shfl's aux2): a r[1],
+     * membermask r[4] */
     if (in->traits.group == IG_WARP && ptx_is_shfl(in) && in->aux2 && in->o[0].kind == PO_REG &&
-        in->o[0].reg2 == PTX_NOREG && in->o[1].kind == PO_REG && in->o[4].kind == PO_REG)
-      pcs[pc] = PTX_DUNI_SHFL;
+        in->o[0].reg2 == PTX_NOREG && d->nd == 1 && d->ns == 4 && srcs)
+      for (unsigned k = 1; k <= 4 && in->o[k].kind == PO_REG && in->o[k].reg2 == PTX_NOREG; k++)
+        if (k == 4) d->f |= PTX_DUNI_SHFL;
   }
   *ub_init = ub;
   return pcs;
