@@ -426,6 +426,10 @@ struct ptx_cta;
 typedef struct ptx_cluster {
   struct ptx_cta *ctas;  /* by rank (%cluster_ctarank) */
   uint32_t n;
+  /* run.c's registers uniform as the warp runs (L->duni) on this worker's clusters: the warp-instructions
+   * run so and all of them while on, and off for the rest of the launch when few ran so (cta_setup) */
+  uint64_t duni_hits, duni_seen;
+  bool duni_off;
   uint32_t id[3];        /* %clusterid */
   /* barrier.cluster: phases completed, threads arrived in this one */
   uint32_t bar_phase, bar_arrived;

@@ -228,7 +228,9 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   /* no seeded schedule nor timing model (fixed for the launch): no late load nor store
    * buffer either (only a seeded schedule makes them), their tests skipped */
   const bool plain = !c->cl->sched && !c->tm;
-  const ptx_duni *duni = plain ? L->duni : NULL; /* (dyn_uniform_pcs: NULL under a schedule or timing) */
+  /* (dyn_uniform_pcs: NULL under a schedule or timing; w->ub NULL where cta_setup turned it off) */
+  const ptx_duni *duni = plain && w->ub ? L->duni : NULL;
+  uint64_t hits = 0;
   const tc5_ptx_module *m = L->m;
   const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
   uint64_t steps = 0, tins = 0;
@@ -314,7 +316,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
       } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
     } else if (dr && (dr->f & (PTX_DUNI_RUN | PTX_DUNI_SHFL)) && ub_run(w, in, dr, mask, &r)) {
-      /* lane 0 alone: its sources one value each, so is its result */
+      hits++; /* lane 0 alone: its sources one value each, so is its result */
     } else if (dr) { /* (plain) the lanes of its lz registers filled, its operand 0's ub bits found */
       ub_fill(w, in, dr, m);
       r = (upc & PTX_UNI_RESULT) && (mask & (mask - 1)) ? run_uniform(w, in, mask, (upc & PTX_UNI_COPY) != 0)
@@ -377,6 +379,7 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   }
   w->steps += steps;
   w->thread_insns += tins;
+  if (duni) c->cl->duni_hits += hits, c->cl->duni_seen += steps;
   return ret;
 }
 
@@ -871,6 +874,12 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   if (c->tm) tm_cta_begin(c->tm, cluster, rank, c->linear);
   c->progress = false;
   c->epoch = 0;
+  /* run_warp's registers uniform as the warp runs cost a kernel whose lanes differ more than they save
+   * (bench_runner_ab: bicubic 0.74x, topk_stage1 0.85x): off for this worker's later CTAs when fewer than half its
+   * warp-instructions so far (65,536 at least) ran for lane 0. Registers are not carried from one CTA to
+   * the next (read_first: those read before written are zeroed), so either way runs the same */
+  if (L->duni && !wk->cl.duni_off && wk->cl.duni_seen >= 65536 && wk->cl.duni_hits * 2 < wk->cl.duni_seen)
+    wk->cl.duni_off = true;
   uint32_t lb = L->m->local_bytes;
   for (uint32_t k = 0; k < c->nwarps; k++) {
     ptx_warp *w = &c->warps[k];
@@ -879,7 +888,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->cta = c;
     w->id = k;
     w->r = wk->regs + g * m->nregs * 32;
-    if (L->duni) { /* the registers the set-up below leaves one value a warp: the rest found as the warp runs */
+    if (L->duni && !wk->cl.duni_off) { /* the registers the set-up below leaves one value a warp: the rest found as the warp runs */
       w->ub = wk->ubits + g * 2 * L->ub_words;
       w->lz = w->ub + L->ub_words;
       memcpy(w->ub, L->ub_init + (wk->primed && L->zero_regs ? 0 : L->ub_words), L->ub_words * sizeof *w->ub);
