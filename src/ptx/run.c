@@ -220,7 +220,9 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
   return true;
 }
 
-static int run_warp(ptx_warp *w, uint64_t budget) {
+/* run_warp's loop, compiled twice (dyn: run_warp's registers uniform as the warp runs on, ub_run), so that
+ * a launch without them pays no test of theirs an instruction (bench_runner_ab: topk_stage1 0.93x else) */
+static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint64_t budget, const bool dyn) {
   ptx_cta *c = w->cta;
   ptx_launch *L = c->L;
   const ptx_insn *code = L->m->code;
@@ -228,8 +230,8 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   /* no seeded schedule nor timing model (fixed for the launch): no late load nor store
    * buffer either (only a seeded schedule makes them), their tests skipped */
   const bool plain = !c->cl->sched && !c->tm;
-  /* (dyn_uniform_pcs: NULL under a schedule or timing; w->ub NULL where cta_setup turned it off) */
-  const ptx_duni *duni = plain && w->ub ? L->duni : NULL;
+  /* (dyn: run_warp found them on for this launch and warp) */
+  const ptx_duni *duni = dyn ? L->duni : NULL;
   uint64_t hits = 0;
   const tc5_ptx_module *m = L->m;
   const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
@@ -381,6 +383,11 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   w->thread_insns += tins;
   if (duni) c->cl->duni_hits += hits, c->cl->duni_seen += steps;
   return ret;
+}
+static int run_warp(ptx_warp *w, uint64_t budget) {
+  const ptx_cta *c = w->cta;
+  /* (no seeded schedule nor timing model: dyn_uniform_pcs's record; w->ub: cta_setup left them on) */
+  return !c->cl->sched && !c->tm && w->ub && c->L->duni ? run_warp_body(w, budget, true) : run_warp_body(w, budget, false);
 }
 
 
