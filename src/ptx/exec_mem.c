@@ -78,6 +78,19 @@ static inline bool lanes_same(const uint64_t *base, uint32_t mask) {
   }
   return diff == 0;
 }
+/* v into the lanes of mask, the others kept: without a branch a lane, v read once (x_ld's lanes at
+ * one address, issue 50 st: the lane-by-lane loop stored and read again the first lane's value
+ * for each of 31 lanes, a quarter of test_sort's sweep's ld.shared.v4 time) */
+static inline void lanes_fill(uint64_t *d, uint32_t mask, uint64_t v) {
+  if (mask == 0xFFFFFFFFu) { /* stores alone: no lane of d read */
+    for (unsigned l = 0; l < 32; l++) d[l] = v;
+    return;
+  }
+  for (unsigned l = 0; l < 32; l++) {
+    uint64_t k = 0 - (uint64_t)(mask >> l & 1);
+    d[l] = (d[l] & ~k) | (v & k);
+  }
+}
 /* x_ld's lanes at one address of shared memory: whether this lane and every later one would
  * take shared_fast_ld's fast path and change nothing (then they read the bytes the first lane
  * read). Without the checker: the fast path's bounds. With it: a lane before took chk_rd_lane's
@@ -510,7 +523,14 @@ static PTX_EXEC(x_ld) {
     for (unsigned k = 0; k < nv; k++) dk[k][l] = ptx_ld_value(p + k * eb, eb, sgn, mk[k]);
     left &= left - 1;
   }
-  for (unsigned k = 0; k < nv && left; k++) PTX_LANES(left, dk[k][l] = dk[k][f0]);
+  /* a whole warp: the lanes before `left` read the same bytes as the first, so every lane takes its value,
+   * left in lane 0 alone where run_warp keeps registers of one value so (w->lz: run.c ub_run; not while the
+   * checker follows registers) */
+  if (left && mask == 0xFFFFFFFFu && w->lz && !w->chk_pending) {
+    for (unsigned k = 0; k < nv; k++) ptx_ub_put(w->ub, vr[k], true), ptx_ub_put(w->lz, vr[k], true);
+    return PX_NEXT;
+  }
+  for (unsigned k = 0; k < nv && left; k++) lanes_fill(dk[k], mask == 0xFFFFFFFFu ? mask : left, dk[k][f0]);
   return PX_NEXT;
 }
 static PTX_EXEC(x_st) {

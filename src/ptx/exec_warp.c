@@ -510,6 +510,8 @@ static PTX_EXEC(x_shfl) {
   if (w->cta->chk && w->chk_pending) chk_shfl(CHK_W(w), CHK_IN(w, in), from);
   return PX_NEXT;
 }
+/* whether in is a shfl.sync (run.c's dyn-uniform registers: dyn_uniform_pcs) */
+bool ptx_is_shfl(const ptx_insn *in) { return in->fn == x_shfl; }
 PTX_DEC(dec_shfl) {
   ptx_insn *in = d->in;
   if (!d_take(d, "sync")) return d_fail(d, TC5_EUNSUPPORTED, "shfl without .sync is not modelled (removed in PTX 6.4+ targets)");

@@ -112,7 +112,117 @@ static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy
   return r;
 }
 
-static int run_warp(ptx_warp *w, uint64_t budget) {
+/* x each register that operands k0 on of instruction in name, then body: a register's, an
+ * address's or a pair's (reg, reg2: PTX_NOREG and registers outside a window included, each
+ * body's to skip) and a vector's; no label's nor special register's. The one walk of
+ * reg_window, read_first and uniform_pcs (the guard is each one's own); uniform_def's differs
+ * (a vector's parts only, a special register ends it) */
+#define INSN_OPND_REGS(m, in, k0, x, body)                                                       \
+  for (unsigned k__ = (k0); k__ < PTX_MAX_OPS; k__++) {                                          \
+    const ptx_opnd *o__ = &(in)->o[k__];                                                         \
+    if (o__->kind == PO_NONE || o__->kind == PO_LABEL || o__->kind == PO_SREG) continue;         \
+    uint32_t x = o__->reg;                                                                       \
+    body;                                                                                        \
+    x = o__->reg2;                                                                               \
+    body;                                                                                        \
+    for (unsigned e__ = 0; o__->kind == PO_VEC && e__ < o__->n && o__->vec + e__ < (m)->nvregs; \
+         e__++) {                                                                                \
+      x = (m)->vregs[o__->vec + e__];                                                            \
+      body;                                                                                      \
+    }                                                                                            \
+  }
+
+/* ---- registers uniform as the warp runs (issue 50, st) ----
+ * FlagGems' dim-0 sort (a sweep over rows of 4 or 8 elements in tiles of 2,048) computes most of
+ * its values in lanes whose elements are masked off, where they are the same in every lane
+ * (88% of its sweep's whole-warp instructions: their result one value); each lane's copy cost
+ * the host a 256-byte row of the register file read or written an instruction. Two bits a
+ * register: w->ub, its 32 lanes hold one value; w->lz (a subset), that value is in lane 0 alone
+ * and the other lanes are stale. A register-pure instruction of the whole warp whose sources all
+ * have their ub bit (ub_srcs) runs for lane 0 and leaves its result there (lz); so does a whole
+ * warp's shfl.sync of such a source (every lane reads a lane of it), and a selp of two such
+ * sources of one value (whatever its predicate). Any other instruction first fills the lanes of
+ * every lz register it names (ub_fill: its operands; an instruction reads and writes only the
+ * registers it names, operand 0's written: uniform_pcs's rule), runs as before, and its operand
+ * 0's ub bits are found from their lanes (ub_after). A guard with its ub bit is read in lane 0
+ * (run_warp). The checker follows registers lane by lane while w->chk_pending: no instruction
+ * runs for lane 0 then, and what it reads is named, so filled (selp's predicate), or filled
+ * before it reads (the guard). */
+#define ub_has ptx_ub_has
+#define ub_put ptx_ub_put
+/* whether the 32 lanes of r hold one value */
+static inline bool lanes_one(const uint64_t *r) {
+  uint64_t d = 0;
+  for (unsigned l = 0; l < 32; l++) d |= r[l] ^ r[0];
+  return d == 0;
+}
+/* register x's lane 0 into the others when it is lz */
+static inline void ub_fill1(ptx_warp *w, uint32_t x) {
+  if (x == PTX_NOREG || !ub_has(w->lz, x)) return;
+  uint64_t *r = PTX_R(w, x), v = r[0];
+  for (unsigned l = 1; l < 32; l++) r[l] = v;
+  ub_put(w->lz, x, false);
+}
+/* the lanes of every lz register in's operands name (its record d: r[0, nd + ns), else walked) */
+static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
+  if (!(d->f & PTX_DUNI_WALK)) {
+    for (unsigned i = 0; i < (unsigned)d->nd + d->ns; i++) ub_fill1(w, d->r[i]);
+    return;
+  }
+  INSN_OPND_REGS(m, in, 0, x, ub_fill1(w, x));
+}
+/* the ub bits of the registers in's operand 0 names, from their lanes now (filled before it ran:
+ * an lz bit now is the instruction's own, exec_mem.c x_ld's of one address, its ub bit set) */
+static inline void ub_after1(ptx_warp *w, uint32_t x) {
+  if (x != PTX_NOREG && !ub_has(w->lz, x)) ub_put(w->ub, x, lanes_one(PTX_R(w, x)));
+}
+static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
+  if (!(d->f & PTX_DUNI_WALK)) {
+    if (d->f & PTX_DUNI_DST)
+      for (unsigned i = 0; i < d->nd; i++) ub_after1(w, d->r[i]);
+    return;
+  }
+  const ptx_opnd *o = &in->o[0];
+  if (o->kind == PO_REG) {
+    ub_after1(w, o->reg);
+    ub_after1(w, o->reg2);
+  } else if (o->kind == PO_VEC) {
+    for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) ub_after1(w, m->vregs[o->vec + e]);
+  }
+}
+/* in for lane 0 alone, its result (operand 0's registers, d->r[0, nd)) left there: a register-pure
+ * instruction (PTX_DUNI_RUN) whose sources (d->r[nd, nd + ns), every operand past 0 a register's:
+ * PTX_DUNI_SRCS) all have their ub bit, a shfl.sync of such a source (PTX_DUNI_SHFL: immediates b
+ * and c, no predicate out) of a whole warp with membermask 0xffffffff, whose every lane reads a
+ * lane of a (d[l] = a[j] & 0xffffffff, no error), or a selp d, a, b, c (PTX_DUNI_SELP) of a and b
+ * with their ub bits and one value (whatever c): false where it does not apply, nothing done */
+static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t mask, int *r) {
+  if (mask != 0xFFFFFFFFu || w->chk_pending || !(d->f & PTX_DUNI_SRCS)) return false;
+  const uint32_t *s = d->r + d->nd;
+  bool all = true;
+  for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w->ub, s[i]);
+  if (!all) {
+    if (!(d->f & PTX_DUNI_SELP) || !ub_has(w->ub, s[0]) || !ub_has(w->ub, s[1]) || PTX_R(w, s[0])[0] != PTX_R(w, s[1])[0])
+      return false;
+    PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0];
+    *r = PX_NEXT;
+  } else if (d->f & PTX_DUNI_SHFL) {
+    if ((uint32_t)PTX_R(w, s[3])[0] != 0xFFFFFFFFu) return false;
+    PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0] & 0xffffffffu;
+    *r = PX_NEXT;
+  } else {
+    *r = in->fn(w, in, 1u);
+  }
+  for (unsigned i = 0; i < d->nd; i++) {
+    ub_put(w->ub, d->r[i], true);
+    ub_put(w->lz, d->r[i], true);
+  }
+  return true;
+}
+
+/* run_warp's loop, compiled twice (dyn: run_warp's registers uniform as the warp runs on, ub_run), so that
+ * a launch without them pays no test of theirs an instruction (bench_runner_ab: topk_stage1 0.93x else) */
+static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint64_t budget, const bool dyn) {
   ptx_cta *c = w->cta;
   ptx_launch *L = c->L;
   const ptx_insn *code = L->m->code;
@@ -120,6 +230,10 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   /* no seeded schedule nor timing model (fixed for the launch): no late load nor store
    * buffer either (only a seeded schedule makes them), their tests skipped */
   const bool plain = !c->cl->sched && !c->tm;
+  /* (dyn: run_warp found them on for this launch and warp) */
+  const ptx_duni *duni = dyn ? L->duni : NULL;
+  uint64_t hits = 0;
+  const tc5_ptx_module *m = L->m;
   const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
   uint64_t steps = 0, tins = 0;
   int ret = 0;
@@ -159,10 +273,13 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
     const uint8_t upc = uni ? uni[pc] : 0; /* uniform_pcs's flags of the instruction */
     w->active = active;
     uint32_t mask = active;
+    const ptx_duni *dr = duni ? &duni[pc] : NULL;
     if (in->guard != PTX_NOREG) {
-      /* a uniform guard (uniform_pcs): the first lane's */
-      uint32_t gm = (upc & PTX_UNI_GUARD) ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
-                                          : lanes_true(PTX_R(w, in->guard)) & active;
+      /* a guard of one value in every lane (ub: lane 0 holds it, lz or not), a uniform guard
+       * (uniform_pcs): the first lane's */
+      uint32_t gm = duni && ub_has(w->ub, in->guard) ? (PTX_R(w, in->guard)[0] != 0 ? active : 0)
+                    : (upc & PTX_UNI_GUARD)           ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
+                                                      : lanes_true(PTX_R(w, in->guard)) & active;
       mask = in->guard_neg ? active & ~gm : gm;
     }
     uint32_t whole = w->live; /* the threads a .aligned instruction needs */
@@ -200,11 +317,21 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
           chk_group(CHK_W(w), in->aux2 == PTX_GROUP_CP_ASYNC ? 0 : 1, true, keep > pend ? keep - pend : 0);
       } else
         r = ptx_late_flush(c->cl, in->flags & PF_FLUSH_ALL ? NULL : w) == PX_ERROR ? PX_ERROR : in->fn(w, in, mask);
+    } else if (dr && (dr->f & (PTX_DUNI_RUN | PTX_DUNI_SHFL)) && ub_run(w, in, dr, mask, &r)) {
+      hits++; /* lane 0 alone: its sources one value each, so is its result */
+    } else if (dr) { /* (plain) the lanes of its lz registers filled, its operand 0's ub bits found */
+      ub_fill(w, in, dr, m);
+      r = (upc & PTX_UNI_RESULT) && (mask & (mask - 1)) ? run_uniform(w, in, mask, (upc & PTX_UNI_COPY) != 0)
+                                                         : in->fn(w, in, mask);
+      ub_after(w, in, dr, m);
     } else if ((upc & PTX_UNI_RESULT) && (mask & (mask - 1))) {
       r = run_uniform(w, in, mask, !plain || (upc & PTX_UNI_COPY)); /* the timing model may read any lane */
     } else
       r = in->fn(w, in, mask);
-    if (w->chk_pending) chk_after(CHK_W(w), CHK_IN(w, in));
+    if (w->chk_pending) {
+      if (duni) ub_fill1(w, in->guard); /* (the checker reads its lanes: run_warp read lane 0 of a ub guard) */
+      chk_after(CHK_W(w), CHK_IN(w, in));
+    }
     if (!plain && c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
     if (__builtin_expect((un->smem | un->tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
@@ -254,28 +381,15 @@ static int run_warp(ptx_warp *w, uint64_t budget) {
   }
   w->steps += steps;
   w->thread_insns += tins;
+  if (duni) c->cl->duni_hits += hits, c->cl->duni_seen += steps;
   return ret;
 }
+static int run_warp(ptx_warp *w, uint64_t budget) {
+  const ptx_cta *c = w->cta;
+  /* (no seeded schedule nor timing model: dyn_uniform_pcs's record; w->ub: cta_setup left them on) */
+  return !c->cl->sched && !c->tm && w->ub && c->L->duni ? run_warp_body(w, budget, true) : run_warp_body(w, budget, false);
+}
 
-/* x each register that operands k0 on of instruction in name, then body: a register's, an
- * address's or a pair's (reg, reg2: PTX_NOREG and registers outside a window included, each
- * body's to skip) and a vector's; no label's nor special register's. The one walk of
- * reg_window, read_first and uniform_pcs (the guard is each one's own); uniform_def's differs
- * (a vector's parts only, a special register ends it) */
-#define INSN_OPND_REGS(m, in, k0, x, body)                                                       \
-  for (unsigned k__ = (k0); k__ < PTX_MAX_OPS; k__++) {                                          \
-    const ptx_opnd *o__ = &(in)->o[k__];                                                         \
-    if (o__->kind == PO_NONE || o__->kind == PO_LABEL || o__->kind == PO_SREG) continue;         \
-    uint32_t x = o__->reg;                                                                       \
-    body;                                                                                        \
-    x = o__->reg2;                                                                               \
-    body;                                                                                        \
-    for (unsigned e__ = 0; o__->kind == PO_VEC && e__ < o__->n && o__->vec + e__ < (m)->nvregs; \
-         e__++) {                                                                                \
-      x = (m)->vregs[o__->vec + e__];                                                            \
-      body;                                                                                      \
-    }                                                                                            \
-  }
 
 /* the registers entry f can touch, [*lo, *hi): those its instructions and
  * every .func's (one it may call) name, and the slot past the highest (a
@@ -532,6 +646,101 @@ static bool const_per_cta(const struct ptx_const *k) {
   }
 }
 
+/* dyn_uniform's (run_warp) per-instruction flags for entry f, or NULL where it does not apply:
+ * a .func defined (its registers written through calls), a 128-bit register (two slots), or an
+ * instruction outside the integer, float, move, memory, warp, barrier, fence, control and hint
+ * families, or asynchronous (wgmma, tcgen05, mma, TMA, cp.async, ldmatrix write registers
+ * beyond operand 0, or later). PTX_DUNI_RUN: register-pure (as uniform_def, the registers aside),
+ * its destinations operand 0's registers, the other operands registers; not uniform_pcs's already.
+ * The warps' first bits (malloc'd, two rows of *words): [0] a CTA's whose registers the worker
+ * primed (cta_setup: the constants, refilled or kept, and the registers read before written,
+ * zeroed), the constants the same in every lane and those registers; [1] a CTA's set up in full
+ * (every register of the window [lo, hi) zeroed, the constants filled): those registers but the
+ * constants that differ between lanes */
+static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, const uint8_t *uni, uint32_t lo, uint32_t hi,
+                                 const uint32_t *zero, uint32_t nzero, uint64_t **ub_init, uint32_t *words) {
+  uint32_t first = f->first, n = f->count;
+  *ub_init = NULL;
+  *words = (m->nregs + 63) / 64;
+  if (!n || first + n > m->ncode) return NULL;
+  for (unsigned g = 0; g < m->nfuncs; g++)
+    if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return NULL;
+  for (uint32_t x = 0; x < m->nregs; x++)
+    if (m->reg_bits[x] > 64) return NULL;
+  for (uint32_t pc = first; pc < first + n; pc++) {
+    const insn_traits *t = &m->code[pc].traits;
+    switch (t->group) {
+    case IG_INT: case IG_FLOAT: case IG_MOVE: case IG_MEM: case IG_CONTROL: case IG_WARP: case IG_BARRIER:
+    case IG_FENCE: case IG_MISC:
+      break;
+    default:
+      return NULL;
+    }
+    if (t->flags & (IT_ASYNC | IT_CP_ASYNC | IT_MATRIX)) return NULL;
+  }
+  ptx_duni *pcs = calloc(m->ncode, sizeof *pcs);
+  uint64_t *ub = calloc(2 * (size_t)*words + 1, sizeof *ub), *full = ub + *words;
+  if (!pcs || !ub) {
+    free(pcs), free(ub);
+    return NULL;
+  }
+  for (uint32_t x = lo; x < hi && x < m->nregs; x++) ub_put(full, x, true);
+  for (uint32_t j = 0; j < m->nconsts; j++) {
+    const struct ptx_const *k = &m->consts[j];
+    bool one = !(k->kind == PC_SREG && sreg_per_lane((unsigned)k->value));
+    if (k->reg < m->nregs) ub_put(ub, k->reg, one), ub_put(full, k->reg, one);
+  }
+  for (uint32_t j = 0; zero && j < nzero; j++)
+    if (zero[j] < m->nregs) ub_put(ub, zero[j], true);
+  for (uint32_t pc = first; pc < first + n; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    ptx_duni *d = &pcs[pc];
+    /* the registers: operand 0's, then the others' (reg, reg2, a vector's; INSN_OPND_REGS's) */
+    unsigned nr = 0;
+    bool srcs = true; /* every operand past 0 a register, a pair or a vector */
+    for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
+      const ptx_opnd *o = &in->o[k];
+      if (o->kind == PO_NONE || o->kind == PO_LABEL) continue;
+      if (k && o->kind != PO_REG && o->kind != PO_VEC) srcs = false;
+      if (o->kind == PO_SREG || o->kind == PO_SINK) continue;
+      uint32_t x[2] = {o->reg, o->reg2};
+      for (unsigned e = 0; e < 2; e++)
+        if (x[e] != PTX_NOREG && o->kind != PO_VEC) {
+          if (nr < PTX_DUNI_REGS) d->r[nr] = x[e];
+          nr++;
+        }
+      for (unsigned e = 0; o->kind == PO_VEC && e < o->n; e++) {
+        if (o->vec + e < m->nvregs && nr < PTX_DUNI_REGS) d->r[nr] = m->vregs[o->vec + e];
+        nr += o->vec + e < m->nvregs;
+      }
+      if (!k) d->nd = (uint8_t)(nr < PTX_DUNI_REGS ? nr : PTX_DUNI_REGS);
+    }
+    if (nr > PTX_DUNI_REGS) {
+      d->f = PTX_DUNI_WALK; /* operands walked; not run for lane 0 */
+      continue;
+    }
+    d->ns = (uint8_t)(nr - d->nd);
+    if (in->o[0].kind == PO_REG || in->o[0].kind == PO_VEC) d->f |= PTX_DUNI_DST;
+    if (srcs) d->f |= PTX_DUNI_SRCS;
+    bool run = (in->traits.flags & (IT_PURE | IT_SELECT)) && !(in->flags & PF_LANE_STATE) &&
+               ((in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG) || in->o[0].kind == PO_VEC) &&
+               !(uni && (uni[pc] & PTX_UNI_RESULT)) && srcs;
+    if (run) d->f |= PTX_DUNI_RUN;
+    /* selp (x_selp: d[l] = c[l] ? a[l] : b[l], the lanes' bits as they are) of registers a and b: r[1], r[2] */
+    if (run && (in->traits.flags & IT_SELECT) && in->nops == 4 && d->nd == 1 && in->o[1].kind == PO_REG &&
+        in->o[2].kind == PO_REG && in->o[1].reg2 == PTX_NOREG && in->o[2].reg2 == PTX_NOREG)
+      d->f |= PTX_DUNI_SELP;
+    /* shfl.sync d, a, b, c, membermask with immediates b, c and membermask (dec_shfl's aux2): a r[1],
+     * membermask r[4] */
+    if (in->traits.group == IG_WARP && ptx_is_shfl(in) && in->aux2 && in->o[0].kind == PO_REG &&
+        in->o[0].reg2 == PTX_NOREG && d->nd == 1 && d->ns == 4 && srcs)
+      for (unsigned k = 1; k <= 4 && in->o[k].kind == PO_REG && in->o[k].reg2 == PTX_NOREG; k++)
+        if (k == 4) d->f |= PTX_DUNI_SHFL;
+  }
+  *ub_init = ub;
+  return pcs;
+}
+
 /* does an instruction of the module (any function: conservative) name
  * Tensor Memory: a tcgen05.* instruction, or an access whose space is it */
 static bool tmem_used(const tc5_ptx_module *m) {
@@ -546,6 +755,7 @@ typedef struct worker {
   ptx_cluster cl;
   ptx_cta *c;      /* cl.n CTAs */
   uint64_t *regs;  /* every warp's register file (all CTAs of the cluster) */
+  uint64_t *ubits; /* every warp's ub and lz bits (L->duni: run_warp's dyn-uniform registers) */
   uint8_t *local;  /* every warp's local memory */
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
   struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
@@ -671,6 +881,12 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
   if (c->tm) tm_cta_begin(c->tm, cluster, rank, c->linear);
   c->progress = false;
   c->epoch = 0;
+  /* run_warp's registers uniform as the warp runs cost a kernel whose lanes differ more than they save
+   * (bench_runner_ab: bicubic 0.74x, topk_stage1 0.85x): off for this worker's later CTAs when fewer than half its
+   * warp-instructions so far (65,536 at least) ran for lane 0. Registers are not carried from one CTA to
+   * the next (read_first: those read before written are zeroed), so either way runs the same */
+  if (L->duni && !wk->cl.duni_off && wk->cl.duni_seen >= 65536 && wk->cl.duni_hits * 2 < wk->cl.duni_seen)
+    wk->cl.duni_off = true;
   uint32_t lb = L->m->local_bytes;
   for (uint32_t k = 0; k < c->nwarps; k++) {
     ptx_warp *w = &c->warps[k];
@@ -679,6 +895,12 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->cta = c;
     w->id = k;
     w->r = wk->regs + g * m->nregs * 32;
+    if (L->duni && !wk->cl.duni_off) { /* the registers the set-up below leaves one value a warp: the rest found as the warp runs */
+      w->ub = wk->ubits + g * 2 * L->ub_words;
+      w->lz = w->ub + L->ub_words;
+      memcpy(w->ub, L->ub_init + (wk->primed && L->zero_regs ? 0 : L->ub_words), L->ub_words * sizeof *w->ub);
+      memset(w->lz, 0, L->ub_words * sizeof *w->lz);
+    }
     w->local = wk->local + g * 32 * lb;
     w->calls = wk->calls + g * PTX_MAX_CALL_DEPTH;
     w->local_bytes = lb;
@@ -997,6 +1219,7 @@ static void await_workers(ptx_launch *L, launch_join *j) {
 
 static void worker_free(worker *wk) {
   free(wk->regs);
+  free(wk->ubits);
   free(wk->calls);
   free(wk->local);
   free(wk->chks);
@@ -1034,10 +1257,11 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->cl.n = n;
   wk->regs = malloc(nw * m->nregs * 32 * sizeof(uint64_t) + 1);
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
+  wk->ubits = L->duni ? malloc(nw * 2 * L->ub_words * sizeof(uint64_t) + 1) : NULL;
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
   wk->chks = calloc(n ? n : 1, sizeof *wk->chks);
   wk->tms = calloc(n ? n : 1, sizeof *wk->tms);
-  bool ok = wk->regs && wk->local && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
+  bool ok = wk->regs && wk->local && (wk->ubits || !L->duni) && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
   for (uint32_t r = 0; r < n && ok; r++) {
     ptx_cta *c = &wk->c[r];
     c->nwarps = L->warps_per_cta;
@@ -1454,6 +1678,8 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
         L.cta_consts[L.ncta_consts++] = j;
     if (!L.cta_consts) free(L.zero_regs), L.zero_regs = NULL; /* every CTA in full, as before */
   }
+  if (!L.schedule && !L.tm_gpu)
+    L.duni = dyn_uniform_pcs(m, L.f, L.uni, L.reg_lo, L.reg_hi, L.zero_regs, L.nzero, &L.ub_init, &L.ub_words);
   L.tmem_used = tmem_used(m);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
@@ -1544,6 +1770,8 @@ out:
   free(L.zero_regs);
   free(L.cta_consts);
   free(L.uni);
+  free(L.duni);
+  free(L.ub_init);
   tm_launch_free(L.tm);
   free(L.tmi);
   return st;
