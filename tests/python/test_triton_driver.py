@@ -107,13 +107,16 @@ tuned_matmul = triton.autotune(
     key=["M", "N", "K"])(matmul_kernel)
 
 
-def test_autotune_runs_the_first_config_that_fits():
-    rng = np.random.default_rng(2)
-    M = N = 128
-    K = 128
+def _mm_operands(rng, M, N, K):
+    """bfloat16 A (M x K) and B (K x N) drawn from rng, and a zero float32 C"""
     a = rng.standard_normal((M, K)).astype(ml_dtypes.bfloat16)
     b = rng.standard_normal((K, N)).astype(ml_dtypes.bfloat16)
-    c = np.zeros((M, N), dtype=np.float32)
+    return a, b, np.zeros((M, N), dtype=np.float32)
+
+
+def test_autotune_runs_the_first_config_that_fits():
+    M = N = K = 128
+    a, b, c = _mm_operands(np.random.default_rng(2), M, N, K)
     tuned_matmul[lambda meta: (M // meta["BM"], N // meta["BN"])](a, b, c, M, N, K)
     assert tuned_matmul.best_config.kwargs["BK"] == 64
     assert np.array_equal(c.view(np.uint32), tc5.gemm(a, b, kind="f16").view(np.uint32))
@@ -132,11 +135,8 @@ def test_autotune_warmup_rep_runs_only_the_config_it_picks():
                      triton.Config({"BM": 128, "BN": 128, "BK": 64}, num_stages=2, num_warps=4),
                      triton.Config({"BM": 128, "BN": 128, "BK": 32}, num_stages=2, num_warps=4)],
             key=["M", "N", "K"], warmup=5, rep=10)(matmul_kernel)
-    rng = np.random.default_rng(4)
     M = N = K = 128
-    a = rng.standard_normal((M, K)).astype(ml_dtypes.bfloat16)
-    b = rng.standard_normal((K, N)).astype(ml_dtypes.bfloat16)
-    c = np.zeros((M, N), dtype=np.float32)
+    a, b, c = _mm_operands(np.random.default_rng(4), M, N, K)
     n = tc5.triton.launches()
     tuned[lambda meta: (M // meta["BM"], N // meta["BN"])](a, b, c, M, N, K)
     assert tc5.triton.launches() - n == 1  # the picked config's launch alone
@@ -164,9 +164,7 @@ def test_autotune_compiles_no_config_after_the_first_that_fits():
     rng = np.random.default_rng(5)
     for K in (128, 64):
         M = N = 128
-        a = rng.standard_normal((M, K)).astype(ml_dtypes.bfloat16)
-        b = rng.standard_normal((K, N)).astype(ml_dtypes.bfloat16)
-        c = np.zeros((M, N), dtype=np.float32)
+        a, b, c = _mm_operands(rng, M, N, K)
         tuned[lambda meta: (M // meta["BM"], N // meta["BN"])](a, b, c, M, N, K)
         assert tuned.best_config.kwargs["BK"] == 64
         assert np.array_equal(c.view(np.uint32), tc5.gemm(a, b, kind="f16").view(np.uint32))

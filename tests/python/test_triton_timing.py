@@ -35,6 +35,11 @@ CONFIGS = [triton.Config({"BLOCK": 128}, num_warps=1), triton.Config({"BLOCK": 1
            triton.Config({"BLOCK": 4096}, num_warps=8)]
 
 
+def _add_autotuned():
+    """_add under @triton.autotune over CONFIGS: a new autotuner (its own cache of picks) each call"""
+    return triton.autotune(configs=CONFIGS, key=["n"])(_add)
+
+
 def _launch(block, warps, out=None):
     out = np.zeros(N, np.float32) if out is None else out
     _add[(triton.cdiv(N, block),)](X, Y, out, N, BLOCK=block, num_warps=warps)
@@ -98,13 +103,7 @@ def test_autotune_picks_by_the_model(monkeypatch):
         predicted[(c.kwargs["BLOCK"], c.num_warps)] = p.seconds
     monkeypatch.delenv("TC5_TIMING_L2")
     assert len(set(predicted.values())) == 3  # the configs do not tie
-
-    @triton.autotune(configs=CONFIGS, key=["n"])
-    @triton.jit
-    def add_tuned(x, y, out, n, BLOCK: tl.constexpr):
-        i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-        tl.store(out + i, tl.load(x + i, mask=i < n) + tl.load(y + i, mask=i < n), mask=i < n)
-
+    add_tuned = _add_autotuned()
     out = np.zeros(N, np.float32)
     add_tuned[lambda m: (triton.cdiv(N, m["BLOCK"]),)](X, Y, out, N)
     b = add_tuned.best_config
@@ -130,13 +129,7 @@ def test_autotune_model_alone(monkeypatch):
     monkeypatch.delenv("TC5_TIMING", raising=False)
     monkeypatch.setenv("TC5_TRITON_AUTOTUNE", "b200")
     assert tc5.triton.timing_gpu() is None and tc5.triton.autotune_gpu() == "b200"
-
-    @triton.autotune(configs=CONFIGS, key=["n"])
-    @triton.jit
-    def add_ranked(x, y, out, n, BLOCK: tl.constexpr):
-        i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-        tl.store(out + i, tl.load(x + i, mask=i < n) + tl.load(y + i, mask=i < n), mask=i < n)
-
+    add_ranked = _add_autotuned()
     out = np.zeros(n, np.float32)
     add_ranked[lambda m: (triton.cdiv(n, m["BLOCK"]),)](x, y, out, n)
     timings = {(c.kwargs["BLOCK"], c.num_warps): t[0] for c, t in add_ranked.configs_timings.items()}
