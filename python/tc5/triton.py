@@ -1374,7 +1374,7 @@ def _predicted_bench(fn, grad_to_none, quantiles, return_mode, l2="cold"):
 
 
 # ---------------------------------------------------------------------------
-# benchmarking: do_bench runs once; autotuning compiles every config
+# benchmarking: do_bench runs once; autotuning compiles configs up to the first that fits
 # ---------------------------------------------------------------------------
 
 # set while @triton.autotune benchmarks a config (Autotuner._bench): the
@@ -1435,10 +1435,8 @@ def autotune_bench(kernel_call, quantiles=None, l2="cold", **kwargs):
         kernel_call()
     finally:
         _compile_only.reset(tok)
-    if timing_gpu() is not None:  # TC5_TIMING: the config runs, its predicted milliseconds rank it
-        return _predicted_bench(kernel_call, None, quantiles, "mean", l2=l2)
-    gpu = autotune_gpu()
-    if gpu is not None:  # TC5_TRITON_AUTOTUNE: the config runs under the model (sampled), the launch after it not
+    gpu = timing_gpu() or autotune_gpu()
+    if gpu is not None:  # the config runs under the model (TC5_TRITON_AUTOTUNE alone: the launch after it not)
         with predict(gpu):
             return _predicted_bench(kernel_call, None, quantiles, "mean", l2=l2)
     return [1.0] * len(quantiles) if quantiles else 1.0
@@ -1465,8 +1463,9 @@ def ranks_configs() -> bool:
 def _release_install_autotune():
     """Autotuner._bench (every Triton release the door supports has it)
     benchmarks one config: wrapped so that inside it do_bench is the
-    autotuner's benchmarker (_autotuning; triton_backend.driver's
-    _autotune_bench, which TC5_TRITON=1 installs as the autotuner loads)"""
+    autotuner's benchmarker (_autotuning), and with prune_configs so that no
+    config after the first that fits is compiled (triton_backend.driver's
+    _wrap_autotuner, which TC5_TRITON=1 applies as the autotuner loads)"""
     from triton.runtime.autotuner import Autotuner
     from .triton_backend.driver import _wrap_autotuner
     _wrap_autotuner(Autotuner)
