@@ -48,7 +48,8 @@ def main(argv=None):
             new[".cost.tsv"].update(load(cost_path(c))[1])
     nr_lines = open(a.not_reached).readlines()
     nr = [x.strip() for x in nr_lines if x.strip() and not x.startswith("#")]
-    had = set(load(a.results)[1])
+    results = load(a.results)
+    had = set(results[1])
     if a.rerun and set(nr) & had:
         sys.exit(f"peer_merge: {len(set(nr) & had)} cases in both {a.results} and {a.not_reached}, "
                  f"e.g. {sorted(set(nr) & had)[0]}")
@@ -58,9 +59,9 @@ def main(argv=None):
     if set(new[".cost.tsv"]) - set(new[".tsv"]):
         sys.exit("peer_merge: a cost row without its result row")
     out = {}
-    for ext in new:  # every check before anything is written
+    for ext in new:  # every check before anything is written (RESULTS read once, above)
         path = a.results if ext == ".tsv" else cost_path(a.results)
-        head, rows = load(path)
+        head, rows = results if ext == ".tsv" else load(path)
         twice = set(rows) & set(new[ext])
         if twice and not a.rerun:
             sys.exit(f"peer_merge: {len(twice)} cases already in {path}, e.g. {sorted(twice)[0]}")
