@@ -88,6 +88,55 @@ static inline uint32_t tc5__bf16_rn_of_f32(uint32_t b) {
   return (uint32_t)(((uint64_t)b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
 }
 
+/* an f32 (its bits) rounded once to nearest even into f16: what
+ * tc5__half_encode_rn((double)f, false) gives (an f32 is exact as a double),
+ * NaN 0x7fff. Normal f16 results by the bits (a carry into the exponent
+ * included, 65520 and up to Inf); subnormal and zero ones by one f32 addition
+ * of 0.5, whose rounding to nearest even (the host's mode must be so) leaves
+ * the f16 code in the low bits (F. Giesen's float_to_half_fast3_rtne). Every
+ * one of the 2^32 inputs compared (issue 50, session 13, a one-off program;
+ * test_formats::test_half_fast_paths: every rounding boundary's neighbourhood) */
+static inline uint32_t tc5__f16_rn_of_f32(uint32_t b) {
+  uint32_t sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+  if (a > 0x7f800000u) return 0x7fffu;
+  if (a >= 0x47800000u) return sign | 0x7c00u; /* 2^16 and up (Inf too) */
+  if (a < 0x38800000u) {                      /* below 2^-14: an f16 subnormal or zero */
+    float f;
+    memcpy(&f, &a, 4);
+    f += 0.5f; /* 0.5 + |x|, rounded to a multiple of 2^-24 (f32's ulp at 0.5) */
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return sign | (u - 0x3f000000u);
+  }
+  return sign | ((a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13); /* rebiased by 112 */
+}
+
+/* f16 add (op 0), sub (1), mul (2) of the codes a and b, rounded once to
+ * nearest even, when the f32 result is the exact one: a product of two f16
+ * values (11-bit significands, exponents 2^-24..2^15) is always exact in f32;
+ * a sum is when f32's two-sum error is 0. Then rounding that f32 to f16
+ * (tc5__f16_rn_of_f32) gives the code the runner's general path gives (the
+ * exact value rounded to odd in double, then to f16; every one of the 2^32
+ * operand pairs of each operation compared, issue 50 session 13, a one-off
+ * program). false: not so (a NaN or Inf operand, an inexact sum), the general
+ * path's turn. The host's rounding mode must be to nearest. */
+static inline bool tc5__f16_arith_fast(unsigned op, uint32_t a, uint32_t b, uint32_t *code) {
+  if ((a & 0x7c00u) == 0x7c00u || (b & 0x7c00u) == 0x7c00u) return false;
+  float x = (float)tc5__half_decode(a & 0xffffu, false, NULL), y = (float)tc5__half_decode(b & 0xffffu, false, NULL), s;
+  if (op == 2) {
+    s = x * y;
+  } else {
+    if (op == 1) y = -y;
+    s = x + y;
+    float t = s - x, err = (x - (s - t)) + (y - t);
+    if (err != 0.0f) return false;
+  }
+  uint32_t u;
+  memcpy(&u, &s, 4);
+  *code = tc5__f16_rn_of_f32(u);
+  return true;
+}
+
 /* bf16 add (op 0), sub (1), mul (2) of the codes a and b, rounded once to
  * nearest even, when the f32 result is the exact one: a product of two bf16
  * significands (8 bits each) is exact in f32 when it is a normal f32, and its

@@ -66,7 +66,7 @@ static uint32_t enc_from(tc5_type t, double x, unsigned st, tc5_round r, bool sa
 }
 
 /* ---- f32 / f64 binary and ternary operations ---- */
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MIN, OP_MAX, OP_FMA };
+#include "ptx/half_rows_impl.h" /* OP_ADD.., round_odd, {bf16,f16}_rows */
 
 #define WITH_ROUND(mode, body)                  \
   do {                                          \
@@ -360,95 +360,21 @@ static PTX_EXEC(x_f64op) {
   }));
   return PX_NEXT;
 }
-/* x op y (op + - * or fma) in double rounded to odd: toward zero, and the
- * last bit set when inexact. Rounding that to 8 or 11 significant bits to
- * nearest is the correctly rounded result (53 >= 2p + 2); a plain double
- * rounding is not: the H100's fma.rn.bf16 of 0x2094 * 0x6bd0 + 0x2094 rounds
- * up from just above a tie that double rounding would see as the tie.
- * x, y, z are f16 or bf16 values, so x * y is exact in double (16 or 22
- * significant bits, exponents far inside double's range) and a sum's error
- * is exact too (TwoSum): no floating-point environment to set and test
- * (feclearexcept and fesetround took a sixth of the launch fuzzer's time;
- * the same bits as the fenv version on 1.6e8 random f16/bf16 operand
- * triples, every op, NaN and infinities included). */
-static double round_odd(unsigned op, double x, double y, double z) {
-  double a, b;
-  switch (op) {
-  case OP_ADD: a = x, b = y; break;
-  case OP_SUB: a = x, b = -y; break;
-  case OP_MUL: return x * y; /* exact */
-  default: a = x * y, b = z; break; /* x * y exact: fma's one rounding is the sum's */
-  }
-  double s = a + b;
-  if (!isfinite(s)) return s;
-  double bb = s - a, err = (a - (s - bb)) + (b - bb); /* a + b = s + err exactly */
-  if (err == 0) return s;
-  if ((err > 0) != (s > 0)) s = nextafter(s, 0.0); /* s was rounded away from zero */
-  uint64_t u;
-  memcpy(&u, &s, 8);
-  u |= 1;
-  memcpy(&s, &u, 8);
-  return s;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* f16_rows in AVX2 where the host has it (the same loops, vectorised 8 lanes a step) */
+__attribute__((target("avx2"))) static void f16_rows_avx2(unsigned fop, unsigned op, unsigned n, const uint64_t *a,
+                                                        const uint64_t *b, uint64_t *d) {
+  f16_rows(fop, op, n, a, b, d);
 }
-
-/* bf16 add/sub/mul of the codes xa, xb the general way: the exact value rounded to odd in double, then to bf16 */
-static inline uint32_t bf16_general(unsigned op, uint32_t xa, uint32_t xb) {
-  return tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+static void f16_rows_host(unsigned fop, unsigned op, unsigned n, const uint64_t *a, const uint64_t *b, uint64_t *d) {
+  if (__builtin_cpu_supports("avx2")) f16_rows_avx2(fop, op, n, a, b, d);
+  else f16_rows(fop, op, n, a, b, d);
 }
-/* bf16 add/sub/mul of a whole warp, by rows (loops the compiler vectorises):
- * tc5__bf16_arith_fast's f32 result and its test for each lane without a
- * branch, then the general way for the lanes it does not take; the same codes
- * lane by lane (d may be a or b: every lane's operands read before d is written) */
-static void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64_t *a, const uint64_t *b, uint64_t *d) {
-  uint32_t r[32];
-  for (unsigned k = 0; k < n; k++) {
-    float x[32], y[32], s[32];
-    uint32_t code[32], ok[32];
-    for (unsigned l = 0; l < 32; l++) {
-      uint32_t ab = (uint32_t)(a[l] >> (16 * k)) << 16, bb = (uint32_t)(b[l] >> (16 * k)) << 16;
-      memcpy(&x[l], &ab, 4);
-      memcpy(&y[l], &bb, 4);
-    }
-    if (fop == 2) {
-      for (unsigned l = 0; l < 32; l++) s[l] = x[l] * y[l];
-      for (unsigned l = 0; l < 32; l++) {
-        uint32_t u;
-        memcpy(&u, &s[l], 4);
-        uint32_t m = u & 0x7fffffffu; /* |s| a normal f32 (2^-126 <= |s| <= FLT_MAX) or zero */
-        ok[l] = (m - 1u >= 0x007fffffu) & (m <= 0x7f7fffffu);
-      }
-    } else {
-      if (fop == 1)
-        for (unsigned l = 0; l < 32; l++) y[l] = -y[l];
-      for (unsigned l = 0; l < 32; l++) {
-        float t, err;
-        uint32_t u;
-        s[l] = x[l] + y[l];
-        t = s[l] - x[l];
-        err = (x[l] - (s[l] - t)) + (y[l] - t);
-        memcpy(&u, &s[l], 4);
-        ok[l] = (u & 0x7fffffffu) <= 0x7f7fffffu && err == 0.0f; /* |s| <= FLT_MAX, an exact sum */
-      }
-    }
-    for (unsigned l = 0; l < 32; l++) { /* tc5__bf16_rn_of_f32 of a finite s */
-      uint32_t u;
-      memcpy(&u, &s[l], 4);
-      code[l] = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-    }
-    uint32_t all = 1;
-    for (unsigned l = 0; l < 32; l++) all &= ok[l];
-    for (unsigned l = 0; !all && l < 32; l++)
-      if (!ok[l]) {
-        code[l] = bf16_general(op, (uint32_t)(a[l] >> (16 * k)), (uint32_t)(b[l] >> (16 * k)));
-      }
-    if (k == 0)
-      for (unsigned l = 0; l < 32; l++) r[l] = code[l] & 0xffffu;
-    else
-      for (unsigned l = 0; l < 32; l++) r[l] |= (code[l] & 0xffffu) << (16 * k);
-  }
-  for (unsigned l = 0; l < 32; l++) d[l] = r[l];
+#else
+static void f16_rows_host(unsigned fop, unsigned op, unsigned n, const uint64_t *a, const uint64_t *b, uint64_t *d) {
+  f16_rows(fop, op, n, a, b, d);
 }
-
+#endif
 /* f16 / bf16 (and the x2 forms: in->vec = 2): rounded once, from the
  * double rounded to odd */
 static PTX_EXEC(x_h16op) {
@@ -470,6 +396,25 @@ static PTX_EXEC(x_h16op) {
     }                                                                                           \
     d[l] = r;                                                                                   \
   })
+    if (!bf && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
+      /* f16 add/sub/mul: in f32 when that result is exact (tc5__f16_arith_fast), the
+       * general way otherwise; the same codes (every operand pair compared) */
+      unsigned fop = op == OP_ADD ? 0 : op == OP_SUB ? 1 : 2;
+      if (mask == 0xFFFFFFFFu) {
+        f16_rows_host(fop, op, n, a, b, d);
+        return PX_NEXT;
+      }
+      PTX_LANES(mask, {
+        uint64_t r = 0;
+        for (unsigned k = 0; k < n; k++) {
+          uint32_t code, xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
+          if (!tc5__f16_arith_fast(fop, xa, xb, &code)) code = f16_general(op, xa, xb);
+          r |= (uint64_t)code << (16 * k);
+        }
+        d[l] = r;
+      });
+      return PX_NEXT;
+    }
     if (bf && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
       /* bf16 add/sub/mul: in f32 when that result is exact (tc5__bf16_arith_fast), the
        * general way otherwise; the same codes (every operand pair compared) */
@@ -932,11 +877,12 @@ static bool x_cvt_half(ptx_warp *w, const ptx_insn *in, uint32_t mask) {
   if (!bf && dt != PT_F16 && dt != PT_F16X2) return false;
   if (bf) { /* f32 to bf16 by its bits (tc5__bf16_rn_of_f32: the same codes as tc5__half_encode_rn) */
     bf16_rn_rows(d, a, in->vec == 2 ? PTX_R(w, in->o[2].reg) : NULL, mask);
-  } else if (in->vec == 2) { /* cvt.rn.bf16x2.f32 d, a, b: a to the upper half */
+  } else if (in->vec == 2) { /* cvt.rn.f16x2.f32 d, a, b: a to the upper half (tc5__f16_rn_of_f32: the
+                               * same codes as tc5__half_encode_rn of the f32) */
     const uint64_t *b = PTX_R(w, in->o[2].reg);
-    PTX_LANES(mask, d[l] = (uint64_t)tc5__half_encode_rn(f32_of(a[l]), bf) << 16 | tc5__half_encode_rn(f32_of(b[l]), bf));
+    PTX_LANES(mask, d[l] = (uint64_t)tc5__f16_rn_of_f32((uint32_t)a[l]) << 16 | tc5__f16_rn_of_f32((uint32_t)b[l]));
   } else {
-    PTX_LANES(mask, d[l] = tc5__half_encode_rn(f32_of(a[l]), bf));
+    PTX_LANES(mask, d[l] = tc5__f16_rn_of_f32((uint32_t)a[l]));
   }
   return true;
 }
