@@ -193,10 +193,6 @@ static void minmax_rows(bool max, const uint64_t *a, const uint64_t *b, const ui
   }
 }
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-/* add/sub/mul/fma.f32 to nearest without modifiers, a whole warp, by rows in AVX2 with FMA
- * where the host has them (fma: the fused multiply-add's one rounding, as fmaf's; each
- * operation alone: no contraction can join them); the result's bits as bits_f32 makes them
- * (a NaN canonical); d may be a, b or c. false: not such a host, nothing done */
 /* (session 13, bc) written out by eight lanes a row: the compiler's loops over float arrays took a fifth
  * of upsample_bicubic2d_aa's time. f32_lo8: lanes l..l+7's low halves (their f32 bits) in lane order;
  * f32_canon8: canon_f32 of each; f32_put8: each zero-extended into its lane */
@@ -215,6 +211,10 @@ __attribute__((target("avx2"))) static inline void f32_put8(uint64_t *p, __m256i
   _mm256_storeu_si256((__m256i *)(void *)p, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(u)));
   _mm256_storeu_si256((__m256i *)(void *)(p + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(u, 1)));
 }
+/* add/sub/mul/fma.f32 to nearest without modifiers, a whole warp, by rows in AVX2 with FMA
+ * where the host has them (fma: the fused multiply-add's one rounding, as fmaf's; each
+ * operation alone: no contraction can join them); the result's bits as bits_f32 makes them
+ * (a NaN canonical); d may be a, b or c. false: not such a host, nothing done */
 __attribute__((target("avx2,fma"))) static void f32_rows_avx2(unsigned op, const uint64_t *a, const uint64_t *b,
                                                              const uint64_t *c, uint64_t *d) {
   for (unsigned l = 0; l < 32; l += 8) { /* a row's lanes read before they are written: d may be a, b or c */

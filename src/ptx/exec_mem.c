@@ -241,7 +241,13 @@ __attribute__((target("avx2"))) static bool inside_lanes_avx2(const uint64_t *ba
   const __m256i vb = _mm256_set1_epi64x((long long)b0), vo = _mm256_set1_epi64x((long long)off);
   const __m256i vl = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sg);
   __m256i bad = _mm256_setzero_si256(), al = _mm256_setzero_si256();
-  for (unsigned q = 0; q < 32; q += 4) {
+  if (mask == 0xFFFFFFFFu) /* every lane: no lane's bits to test */
+    for (unsigned q = 0; q < 32; q += 4) {
+      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(base + q));
+      bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(_mm256_xor_si256(_mm256_sub_epi64(x, vb), sg), vl));
+      al = _mm256_or_si256(al, _mm256_add_epi64(x, vo));
+    }
+  for (unsigned q = 0; q < 32 && mask != 0xFFFFFFFFu; q += 4) {
     __m256i on = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x((long long)(mask >> q)), bit), bit);
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(base + q));
     __m256i over = _mm256_cmpgt_epi64(_mm256_xor_si256(_mm256_sub_epi64(x, vb), sg), vl); /* x - b0 > lim */
