@@ -35,6 +35,8 @@ dim 0 last: rows of 4), descending f16:
 and (session 11, bc) the kernel of test_upsample_bicubic2d_aa (Triton 3.6, @triton.autotune's first config, which
 tc5's benchmarker picks: BLOCK_X 64, BLOCK_Y 1, 8 warps; every output's 5 x 5 taps, a loop over N * C):
   bicubic        upsample_bicubic2d_aa_kernel, f16 (1, 37, 64, 64) to 128 x 128 (scale 2), grid (2, 128)
+  bicubic32      (session 13, bc) the same kernel for float32 (tests/ptx/fastpath_bicubic32/bicubic32.ptx), (1, 32, 42,
+                 51) to 84 x 102 (scale 2: test_upsample_bicubic2d_aa's (128, 192, 42, 51) case's planes), grid (2, 84)
   bicubic_gen    general_interpolate_bicubic2d_aa_kernel (the scales below 1; N = 1 specialised away), f32
                  (1, 37, 64, 64) to 19 x 44 (scale (0.3, 0.7)), grid (1, 19), 512 bytes of shared memory
 and (session 11, mm) test_mm_self_transpose's float32 SYRK (Triton 3.6; FMA: fma.rn.f32x2):
@@ -116,6 +118,10 @@ def kernels(k):
                     [("out", 37 * k * 128 * 128 * 2), ("in", rng.random((37 * k, 64, 64)).astype(np.float16)),
                      ("u32", 1), ("u32", 37 * k), ("u32", 128), ("u32", 128), ("u32", 64), ("u32", 64),
                      ("f32", "0.5"), ("f32", "0.5"), ("null", 0), ("null", 0)]),
+        "bicubic32": ("tests/ptx/fastpath_bicubic32/bicubic32.ptx", (2, 84), 256, 0,
+                      [("out", 32 * k * 84 * 102 * 4), ("in", rng.random((32 * k, 42, 51)).astype(np.float32)),
+                       ("u32", 1), ("u32", 32 * k), ("u32", 84), ("u32", 102), ("u32", 42), ("u32", 51),
+                       ("f32", "0.5"), ("f32", "0.5"), ("null", 0), ("null", 0)]),
         "bicubic_gen": ("general_interpolate_bicubic2d_aa_kernel", (1, 19), 256, 512,
                         [("out", 37 * k * 19 * 44 * 4), ("in", rng.random((37 * k, 64, 64)).astype(np.float32)),
                          ("u32", 37 * k), ("u32", 19), ("u32", 44), ("u32", 64), ("u32", 64),
@@ -222,7 +228,7 @@ def main():
             for i, (kind, v) in enumerate(args):
                 if kind in ("in", "inout"):
                     v.tofile(os.path.join(folder, f"{i}.bin"))
-            ptx = os.path.join(tmp, "ptx", entry + ".ptx")
+            ptx = os.path.join(ROOT, entry) if entry.endswith(".ptx") else os.path.join(tmp, "ptx", entry + ".ptx")
             ca = command(a.cli, ptx, grid, block, shared, args, folder)
             cb = command(base, ptx, grid, block, shared, args, folder)
             ta, tb, same = [], [], True

@@ -11,6 +11,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "check/check_impl.h"
 #include "tc5/formats.h"
@@ -229,17 +232,39 @@ static inline void shared_lanes(const uint64_t *base, uint64_t off, uint32_t *at
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 /* the same for a whole warp compiled for AVX2 (issue 50, size: SSE2 has no 64-bit compare nor
  * 32-bit min/max to take the loops by rows), called where the host has it (ROWS_AVX2) */
+/* inside_lanes of any mask written out by four lanes a row (session 13, bc: the compiler's loop took
+ * a third of upsample_bicubic2d_aa's ld.global time, its part-warp loop lane by lane): a lane's offset
+ * above lim by the signed compare of both with the sign bit flipped, the lanes outside mask none */
 __attribute__((target("avx2"))) static bool inside_lanes_avx2(const uint64_t *base, uint64_t b0, uint64_t lim,
-                                                              uint64_t off, uint64_t am) {
-  return inside_lanes(base, b0, lim, off, am, 0xFFFFFFFFu);
+                                                              uint64_t off, uint64_t am, uint32_t mask) {
+  const __m256i sg = _mm256_set1_epi64x((long long)0x8000000000000000ull), bit = _mm256_setr_epi64x(1, 2, 4, 8);
+  const __m256i vb = _mm256_set1_epi64x((long long)b0), vo = _mm256_set1_epi64x((long long)off);
+  const __m256i vl = _mm256_xor_si256(_mm256_set1_epi64x((long long)lim), sg);
+  __m256i bad = _mm256_setzero_si256(), al = _mm256_setzero_si256();
+  if (mask == 0xFFFFFFFFu) /* every lane: no lane's bits to test */
+    for (unsigned q = 0; q < 32; q += 4) {
+      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(base + q));
+      bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(_mm256_xor_si256(_mm256_sub_epi64(x, vb), sg), vl));
+      al = _mm256_or_si256(al, _mm256_add_epi64(x, vo));
+    }
+  for (unsigned q = 0; q < 32 && mask != 0xFFFFFFFFu; q += 4) {
+    __m256i on = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x((long long)(mask >> q)), bit), bit);
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(base + q));
+    __m256i over = _mm256_cmpgt_epi64(_mm256_xor_si256(_mm256_sub_epi64(x, vb), sg), vl); /* x - b0 > lim */
+    bad = _mm256_or_si256(bad, _mm256_and_si256(over, on));
+    al = _mm256_or_si256(al, _mm256_and_si256(_mm256_add_epi64(x, vo), on));
+  }
+  return _mm256_testz_si256(bad, bad) && _mm256_testz_si256(al, _mm256_set1_epi64x((long long)am));
 }
 __attribute__((target("avx2"))) static void shared_lanes_avx2(const uint64_t *base, uint64_t off, uint32_t *at,
                                                               uint32_t *r) {
   shared_lanes(base, off, at, r, 0xFFFFFFFFu);
 }
 #define ROWS_AVX2(mask) ((mask) == 0xFFFFFFFFu && __builtin_cpu_supports("avx2"))
+#define INSIDE_AVX2() __builtin_cpu_supports("avx2")
 #else
-#define inside_lanes_avx2(base, b0, lim, off, am) inside_lanes(base, b0, lim, off, am, 0xFFFFFFFFu)
+#define inside_lanes_avx2(base, b0, lim, off, am, mask) inside_lanes(base, b0, lim, off, am, mask)
+#define INSIDE_AVX2() 0
 #define shared_lanes_avx2(base, off, at, r) shared_lanes(base, off, at, r, 0xFFFFFFFFu)
 #define ROWS_AVX2(mask) 0
 #endif
@@ -247,8 +272,8 @@ __attribute__((target("avx2"))) static void shared_lanes_avx2(const uint64_t *ba
 static inline bool rows_inside(const ptx_region *r, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
   if (eb > r->size) return false;
   uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off;
-  return ROWS_AVX2(mask) ? inside_lanes_avx2(base, b0, lim, (uint64_t)off, eb - 1)
-                         : inside_lanes(base, b0, lim, (uint64_t)off, eb - 1, mask);
+  return INSIDE_AVX2() ? inside_lanes_avx2(base, b0, lim, (uint64_t)off, eb - 1, mask)
+                       : inside_lanes(base, b0, lim, (uint64_t)off, eb - 1, mask);
 }
 /* a whole mask's loads of eb bytes, lane l's at h + ((base[l] + add) & am), as ptx_ld_value
  * gives each (its switch taken once for the mask, not per lane) */

@@ -1106,8 +1106,10 @@ static tc5_status decode_body(parser *p) {
   if (m->ncode + p->nraws + 1 > m->code_cap) {
     uint32_t nc = m->code_cap ? m->code_cap : 64;
     while (nc < m->ncode + p->nraws + 1) nc *= 2;
-    ptx_insn *np = realloc(m->code, nc * sizeof *np);
+    ptx_insn *np = aligned_alloc(64, nc * sizeof *np); /* (on a cache line's start: ptx_insn's pad_to_line) */
     if (!np) return perr(p, TC5_ENOMEM, "out of memory");
+    if (m->ncode) memcpy(np, m->code, m->ncode * sizeof *np);
+    free(m->code);
     m->code = np;
     m->code_cap = nc;
   }

@@ -129,7 +129,12 @@ typedef struct ptx_insn {
   uint32_t func;    /* index of the function it belongs to */
   ptx_loc loc;      /* the source position of the .loc before it (line 0: none) */
   insn_traits traits; /* what it is (ptx/opcodes.def's row and its modifiers; decode.c) */
+  /* to a whole number of cache lines, the array on a line's start (parse.c decode_body): the fields a
+   * step reads (fn to o[3], 128 bytes) on two lines, not three (session 13, bc: the records of a long
+   * loop share the host's L1 with its registers; upsample_bicubic2d_aa 1.05x) */
+  uint8_t pad_to_line[40];
 } ptx_insn;
+_Static_assert(sizeof(ptx_insn) % 64 == 0, "ptx_insn: a whole number of cache lines (pad_to_line)");
 
 /* ---- module-level variables and functions ---- */
 typedef struct ptx_var {

@@ -1255,7 +1255,10 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   }
   wk->cl.ctas = wk->c;
   wk->cl.n = n;
-  wk->regs = malloc(nw * m->nregs * 32 * sizeof(uint64_t) + 1);
+  /* each register's 32 lanes (256 bytes) on whole cache lines (session 13, bc: malloc's 16-byte alignment split
+   * every other 32-byte row that an instruction's AVX2 rows load or store across two lines; upsample_bicubic2d_aa
+   * 1.08x) */
+  wk->regs = aligned_alloc(64, (nw * m->nregs * 32 * sizeof(uint64_t) + 64) / 64 * 64);
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
   wk->ubits = L->duni ? malloc(nw * 2 * L->ub_words * sizeof(uint64_t) + 1) : NULL;
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
