@@ -524,10 +524,10 @@ static PTX_EXEC(x_ld) {
     left &= left - 1;
   }
   /* a whole warp: the lanes before `left` read the same bytes as the first, so every lane takes its value,
-   * left in lane 0 alone where run_warp keeps registers of one value so (w->lz: run.c ub_run; not while the
+   * left in lane 0 alone where run_warp keeps registers of one value so (w->ub's PTX_LZ: run.c ub_run; not while the
    * checker follows registers) */
-  if (left && mask == 0xFFFFFFFFu && w->lz && !w->chk_pending) {
-    for (unsigned k = 0; k < nv; k++) ptx_ub_put(w->ub, vr[k], true), ptx_ub_put(w->lz, vr[k], true);
+  if (left && mask == 0xFFFFFFFFu && w->ub && !w->chk_pending) {
+    for (unsigned k = 0; k < nv; k++) w->ub[vr[k]] = PTX_UB | PTX_LZ;
     return PX_NEXT;
   }
   for (unsigned k = 0; k < nv && left; k++) lanes_fill(dk[k], mask == 0xFFFFFFFFu ? mask : left, dk[k][f0]);
