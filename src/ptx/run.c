@@ -203,9 +203,14 @@ static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const t
  * with their ub bits and one value (whatever c): false where it does not apply, nothing done */
 static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t mask, int *r) {
   if (mask != 0xFFFFFFFFu || w->chk_pending || !(d->f & PTX_DUNI_SRCS)) return false;
-  const uint32_t *s = d->r + d->nd;
+  const uint8_t *u = w->ub;
+  const unsigned nd = d->nd;
+  const uint32_t *s = d->r + nd;
   bool all = true;
-  for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w, s[i]);
+  if (d->f & PTX_DUNI_PAD4) /* four sources, padded with the row's last byte (PTX_UB): no branch a source */
+    all = (u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB) != 0;
+  else
+    for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w, s[i]);
   if (!all) {
     if (!(d->f & PTX_DUNI_SELP) || !ub_has(w, s[0]) || !ub_has(w, s[1]) || PTX_R(w, s[0])[0] != PTX_R(w, s[1])[0])
       return false;
@@ -218,7 +223,7 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
   } else {
     *r = in->fn(w, in, 1u);
   }
-  for (unsigned i = 0; i < d->nd; i++) w->ub[d->r[i]] = PTX_UB | PTX_LZ;
+  for (unsigned i = 0; i < nd; i++) w->ub[d->r[i]] = PTX_UB | PTX_LZ;
   return true;
 }
 
@@ -231,7 +236,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   const uint8_t *uni = L->uni;
   /* no seeded schedule nor timing model (fixed for the launch): no late load nor store
    * buffer either (only a seeded schedule makes them), their tests skipped */
-  const bool plain = !c->cl->sched && !c->tm;
+  const bool plain = dyn || (!c->cl->sched && !c->tm);
   /* (dyn: run_warp found them on for this launch and warp) */
   const ptx_duni *duni = dyn ? L->duni : NULL;
   uint64_t hits = 0;
@@ -663,7 +668,7 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
                                  const uint32_t *zero, uint32_t nzero, uint8_t **ub_init, uint32_t *bytes) {
   uint32_t first = f->first, n = f->count;
   *ub_init = NULL;
-  *bytes = m->nregs;
+  *bytes = m->nregs + 1; /* and PTX_DUNI_PAD4's register, past the last: PTX_UB always */
   if (!n || first + n > m->ncode) return NULL;
   for (unsigned g = 0; g < m->nfuncs; g++)
     if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return NULL;
@@ -686,14 +691,15 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
     free(pcs), free(ub);
     return NULL;
   }
-  for (uint32_t x = lo; x < hi && x < m->nregs; x++) full[x] = PTX_UB;
+  for (uint32_t x = lo; x < hi && x < m->nregs; x++) full[x] = PTX_UB | PTX_LZ;
+  ub[m->nregs] = full[m->nregs] = PTX_UB;
   for (uint32_t j = 0; j < m->nconsts; j++) {
     const struct ptx_const *k = &m->consts[j];
     bool one = !(k->kind == PC_SREG && sreg_per_lane((unsigned)k->value));
     if (k->reg < m->nregs) ub[k->reg] = full[k->reg] = one ? PTX_UB : 0;
   }
   for (uint32_t j = 0; zero && j < nzero; j++)
-    if (zero[j] < m->nregs) ub[zero[j]] = PTX_UB;
+    if (zero[j] < m->nregs) ub[zero[j]] = PTX_UB | PTX_LZ;
   for (uint32_t pc = first; pc < first + n; pc++) {
     const ptx_insn *in = &m->code[pc];
     ptx_duni *d = &pcs[pc];
@@ -741,6 +747,11 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
         in->o[0].reg2 == PTX_NOREG && d->nd == 1 && d->ns == 4 && srcs)
       for (unsigned k = 1; k <= 4 && in->o[k].kind == PO_REG && in->o[k].reg2 == PTX_NOREG; k++)
         if (k == 4) d->f |= PTX_DUNI_SHFL;
+    /* ub_run's sources, four, the rest padded with register nregs (its ub byte PTX_UB always) */
+    if ((d->f & (PTX_DUNI_RUN | PTX_DUNI_SHFL)) && srcs && d->ns <= 4 && d->nd + 4u <= PTX_DUNI_REGS) {
+      for (unsigned i = d->nd + d->ns; i < d->nd + 4u; i++) d->r[i] = m->nregs;
+      d->f |= PTX_DUNI_PAD4;
+    }
   }
   *ub_init = ub;
   return pcs;
@@ -917,12 +928,19 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
      * are numbered across all its functions (tma90's kernels.ptx: 48
      * entries), an entry's are a part */
     memset(w->local, 0, (size_t)32 * lb);
+    /* (w->ub: the registers zeroed below are lz, their lane 0 alone zeroed: a warp's window of 1,030 registers
+     * (FlagGems' radix sort) was 264 KB of memset a warp, 1 MB a CTA, which pushed the code out of the cache) */
     if (wk->primed && L->zero_regs) { /* the registers read before written, the CTA's own constants */
-      for (uint32_t j = 0; j < L->nzero; j++) memset(PTX_R(w, L->zero_regs[j]), 0, 32 * sizeof(uint64_t));
+      for (uint32_t j = 0; j < L->nzero; j++)
+        if (w->ub) PTX_R(w, L->zero_regs[j])[0] = 0;
+        else memset(PTX_R(w, L->zero_regs[j]), 0, 32 * sizeof(uint64_t));
       for (uint32_t j = 0; j < L->ncta_consts; j++) const_fill(w, &m->consts[L->cta_consts[j]]);
       continue;
     }
-    memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
+    if (w->ub)
+      for (uint32_t x = L->reg_lo; x < L->reg_hi; x++) PTX_R(w, x)[0] = 0;
+    else
+      memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
     for (uint32_t j = 0; j < m->nconsts; j++) {
       if (m->consts[j].reg < L->reg_lo || m->consts[j].reg >= L->reg_hi) continue;
       const_fill(w, &m->consts[j]);
