@@ -245,6 +245,42 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   uint64_t steps = 0, tins = 0;
   int ret = 0;
   while (steps < budget) {
+    /* (dyn) a run of instructions ub_run would take (PTX_DUNI_HIT: unguarded, not .aligned, a whole warp
+     * converged), their sources' ub bits set (PTX_DUNI_PAD4's four), with none of the tests below: such an
+     * instruction reads and writes registers alone (no store buffer, checker nor uninitialised read to
+     * flush); its function returns PX_NEXT or PX_ERROR (exec_alu.c, exec_float.c) */
+    if (dyn && w->converged && w->live == 0xFFFFFFFFu && !w->chk_pending && !(un->smem | un->tmem)) {
+      uint32_t pc = w->pc;
+      uint8_t *u = w->ub;
+      const uint64_t s0 = steps;
+      int r = PX_NEXT;
+      w->active = 0xFFFFFFFFu;
+      while (steps < budget) {
+        const ptx_duni *d = &duni[pc];
+        if (!(d->f & PTX_DUNI_HIT)) break;
+        const unsigned nd = d->nd;
+        const uint32_t *s = d->r + nd;
+        if (!(u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB)) break;
+        if (d->f & PTX_DUNI_SHFL) {
+          if ((uint32_t)PTX_R(w, s[3])[0] != 0xFFFFFFFFu) break;
+          PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0] & 0xffffffffu;
+        } else {
+          r = code[pc].fn(w, &code[pc], 1u);
+        }
+        for (unsigned i = 0; i < nd; i++) u[d->r[i]] = PTX_UB | PTX_LZ;
+        steps++;
+        if (r != PX_NEXT) break;
+        pc++;
+      }
+      hits += steps - s0;
+      tins += 32 * (steps - s0);
+      w->pc = pc;
+      if (r != PX_NEXT) {
+        ret = -1;
+        break;
+      }
+      if (steps >= budget) break;
+    }
     uint32_t pc, active;
     if (w->converged) {
       pc = w->pc;
@@ -751,6 +787,8 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
     if ((d->f & (PTX_DUNI_RUN | PTX_DUNI_SHFL)) && srcs && d->ns <= 4 && d->nd + 4u <= PTX_DUNI_REGS) {
       for (unsigned i = d->nd + d->ns; i < d->nd + 4u; i++) d->r[i] = m->nregs;
       d->f |= PTX_DUNI_PAD4;
+      /* run_warp_body's run of hits: unguarded, not .aligned */
+      if (in->guard == PTX_NOREG && !(in->flags & PF_ALIGNED)) d->f |= PTX_DUNI_HIT;
     }
   }
   *ub_init = ub;
