@@ -164,11 +164,24 @@ static inline void ub_fill1(ptx_warp *w, uint32_t x) {
   for (unsigned l = 1; l < 32; l++) r[l] = v;
   w->ub[x] = PTX_UB;
 }
+/* register x's lane 0 into the lanes of mask when it is lz, its lz bit kept (its other lanes stale still) */
+static inline void ub_fill_lanes(ptx_warp *w, uint32_t x, uint32_t mask) {
+  if (x == PTX_NOREG || !lz_has(w, x)) return;
+  uint64_t *r = PTX_R(w, x), v = r[0];
+  PTX_LANES(mask & ~1u, r[l] = v);
+}
 /* the lanes of every lz register in's operands name (its record d: r[0, nd + ns), else walked); operand
  * 0's that in writes in every lane of a whole warp's mask (PTX_DUNI_FRESH) lose their lz bit unfilled, the
- * sources filled first (one may be a destination too) */
+ * sources filled first (one may be a destination too). An instruction that reads and writes its registers
+ * in the lanes of its mask alone (PTX_DUNI_LANES), of part of the warp: its sources' lanes of the mask
+ * filled (their lz bits kept), its destinations' all (none when the mask is empty: nothing written) */
 static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m, uint32_t mask) {
   if (!(d->f & PTX_DUNI_WALK)) {
+    if ((d->f & PTX_DUNI_LANES) && mask != 0xFFFFFFFFu && !w->chk_pending) {
+      for (unsigned i = d->nd; i < (unsigned)d->nd + d->ns; i++) ub_fill_lanes(w, d->r[i], mask);
+      for (unsigned i = 0; mask && i < d->nd; i++) ub_fill1(w, d->r[i]);
+      return;
+    }
     unsigned nd = (d->f & PTX_DUNI_FRESH) && mask == 0xFFFFFFFFu && !w->chk_pending ? d->nd : 0;
     for (unsigned i = nd; i < (unsigned)d->nd + d->ns; i++) ub_fill1(w, d->r[i]);
     for (unsigned i = 0; i < nd; i++) w->ub[d->r[i]] &= (uint8_t)~PTX_LZ;
@@ -773,6 +786,15 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
     /* operand 0's registers written in every lane of the mask (first_writes: unguarded, register-pure or
      * a plain ld), by in->fn itself (not run_uniform's first lane alone) */
     if (first_writes(in) && !(uni && (uni[pc] & PTX_UNI_RESULT))) d->f |= PTX_DUNI_FRESH;
+    /* each lane's registers read and written in that lane alone, and only in the lanes of the mask: register-pure
+     * instructions of the integer, float and move families (PTX_LANES over the mask, run_uniform's first lane of
+     * it), plain ld and st (exec_mem.c: the lanes of the mask's addresses and values) */
+    const uint32_t tf = in->traits.flags;
+    if (!(tf & (IT_ATOMIC | IT_COLLECTIVE | IT_ASYNC | IT_CP_ASYNC | IT_MATRIX)) && !(in->flags & PF_LANE_STATE) &&
+        (((tf & (IT_PURE | IT_SELECT)) &&
+          (in->traits.group == IG_INT || in->traits.group == IG_FLOAT || in->traits.group == IG_MOVE)) ||
+         (in->traits.group == IG_MEM && (tf & (IT_LOAD | IT_WRITE)))))
+      d->f |= PTX_DUNI_LANES;
     /* selp (x_selp: d[l] = c[l] ? a[l] : b[l], the lanes' bits as they are) of registers a and b: r[1], r[2] */
     if (run && (in->traits.flags & IT_SELECT) && in->nops == 4 && d->nd == 1 && in->o[1].kind == PO_REG &&
         in->o[2].kind == PO_REG && in->o[1].reg2 == PTX_NOREG && in->o[2].reg2 == PTX_NOREG)
