@@ -241,7 +241,8 @@ enum { PTX_UNI_RESULT = 1, PTX_UNI_GUARD = 2, PTX_UNI_COPY = 4 };
  * operands name (r[0, nd): operand 0's; r[nd, nd + ns): the others'), where they fit (PTX_DUNI_WALK:
  * not, the instruction's operands walked instead) */
 enum { PTX_DUNI_RUN = 1, PTX_DUNI_SHFL = 2, PTX_DUNI_SELP = 4, PTX_DUNI_WALK = 8, PTX_DUNI_DST = 16, PTX_DUNI_SRCS = 32,
-       PTX_DUNI_FRESH = 64, PTX_DUNI_PAD4 = 128, PTX_DUNI_HIT = 256, PTX_DUNI_LANES = 512 };
+       PTX_DUNI_FRESH = 64, PTX_DUNI_PAD4 = 128, PTX_DUNI_HIT = 256, PTX_DUNI_LANES = 512,
+       PTX_DUNI_SKIP0 = 1024 };
 #define PTX_DUNI_REGS 7
 typedef struct ptx_duni {
   uint16_t f;

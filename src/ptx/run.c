@@ -266,10 +266,17 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
       uint32_t pc = w->pc;
       uint8_t *u = w->ub;
       const uint64_t s0 = steps;
+      uint64_t skips = 0;
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
       while (steps < budget) {
         const ptx_duni *d = &duni[pc];
+        if (d->f & PTX_DUNI_SKIP0) {
+          const ptx_insn *in = &code[pc];
+          if (!(u[in->guard] & PTX_UB) || (PTX_R(w, in->guard)[0] != 0) != in->guard_neg) break;
+          steps++, pc++, skips++; /* its mask empty: nothing done */
+          continue;
+        }
         if (!(d->f & PTX_DUNI_HIT)) break;
         const unsigned nd = d->nd;
         const uint32_t *s = d->r + nd;
@@ -285,8 +292,8 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
         if (r != PX_NEXT) break;
         pc++;
       }
-      hits += steps - s0;
-      tins += 32 * (steps - s0);
+      hits += steps - s0 - skips; /* (skips: not ub_run's, as before: cta_setup's duni_off test) */
+      tins += 32 * (steps - s0 - skips);
       w->pc = pc;
       if (r != PX_NEXT) {
         ret = -1;
@@ -795,6 +802,11 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
           (in->traits.group == IG_INT || in->traits.group == IG_FLOAT || in->traits.group == IG_MOVE)) ||
          (in->traits.group == IG_MEM && (tf & (IT_LOAD | IT_WRITE)))))
       d->f |= PTX_DUNI_LANES;
+    /* run_warp_body's run of hits passes a guarded plain ld or st whose guard is false in every lane (one value,
+     * lane 0's): exec_mem.c's x_ld, x_ld1, x_st and x_st1 do nothing for an empty mask without a seeded schedule
+     * (their store buffers and late loads) */
+    if ((d->f & PTX_DUNI_LANES) && in->traits.group == IG_MEM && in->guard != PTX_NOREG && !(in->flags & PF_ALIGNED))
+      d->f |= PTX_DUNI_SKIP0;
     /* selp (x_selp: d[l] = c[l] ? a[l] : b[l], the lanes' bits as they are) of registers a and b: r[1], r[2] */
     if (run && (in->traits.flags & IT_SELECT) && in->nops == 4 && d->nd == 1 && in->o[1].kind == PO_REG &&
         in->o[2].kind == PO_REG && in->o[1].reg2 == PTX_NOREG && in->o[2].reg2 == PTX_NOREG)
