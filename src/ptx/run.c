@@ -137,17 +137,21 @@ static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy
  * its values in lanes whose elements are masked off, where they are the same in every lane
  * (88% of its sweep's whole-warp instructions: their result one value); each lane's copy cost
  * the host a 256-byte row of the register file read or written an instruction. Two bits a
- * register (w->ub, a byte a register): PTX_UB, its 32 lanes hold one value; PTX_LZ (with PTX_UB),
- * that value is in lane 0 alone and the other lanes are stale. A register-pure instruction of
- * the whole warp whose sources all have their ub bit (ub_srcs) runs for lane 0 and leaves its result there (lz); so does a whole
- * warp's shfl.sync of such a source (every lane reads a lane of it), and a selp of two such
- * sources of one value (whatever its predicate). Any other instruction first fills the lanes of
- * every lz register it names (ub_fill: its operands; an instruction reads and writes only the
- * registers it names, operand 0's written: uniform_pcs's rule), runs as before, and its operand
- * 0's ub bits are found from their lanes (ub_after). A guard with its ub bit is read in lane 0
- * (run_warp). The checker follows registers lane by lane while w->chk_pending: no instruction
- * runs for lane 0 then, and what it reads is named, so filled (selp's predicate), or filled
- * before it reads (the guard). */
+ * register (w->ub, a byte a register, so that setting one is a store): PTX_UB, its 32 lanes hold
+ * one value; PTX_LZ (with PTX_UB), that value is in lane 0 alone and the other lanes are stale.
+ * A register-pure instruction of the whole warp whose sources all have their ub bit runs for
+ * lane 0 and leaves its result there (lz); so does a whole warp's shfl.sync of such a source
+ * (every lane reads a lane of it), and a selp of two such sources of one value (whatever its
+ * predicate): ub_run, and run_warp_body's run of them (PTX_DUNI_HIT) in a loop of its own. Any
+ * other instruction first fills the lanes of every lz register it names (ub_fill: its operands;
+ * an instruction reads and writes only the registers it names, operand 0's written: uniform_pcs's
+ * rule), runs as before, and its operand 0's ub bits are found from their lanes (ub_after); but
+ * not a destination it writes in every lane (PTX_DUNI_FRESH), and, of one that keeps to the lanes
+ * of its mask (PTX_DUNI_LANES), a source's lanes outside the mask. A guard with its ub bit is read
+ * in lane 0 (run_warp; a plain ld or st whose such guard is false does nothing: PTX_DUNI_SKIP0).
+ * The registers a CTA zeroes are lz (cta_setup: lane 0 zeroed). The checker follows registers
+ * lane by lane while w->chk_pending: no instruction runs for lane 0 then, and what it reads is
+ * named, so filled (selp's predicate), or filled before it reads (the guard). */
 /* register x's ub (one value) and lz (in lane 0 alone) bits */
 #define ub_has(w, x) (((w)->ub[x] & PTX_UB) != 0)
 #define lz_has(w, x) (((w)->ub[x] & PTX_LZ) != 0)
