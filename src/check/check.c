@@ -1585,6 +1585,17 @@ static void pois_set(chk_cta *k, unsigned wi, uint32_t reg, uint32_t lanes, cons
  * destination register holds the bytes [off + i n / ndst, ...) of the load. False when the
  * instruction is not a plain ld (ldmatrix: a lane's address feeds other lanes' registers; an
  * atomic writes what it read): reported at the access. */
+/* whether every byte of [off, off + n) below the size of s was written (eight a byte of the written bits at once) */
+static bool smem_all_written(const tc5_smem *s, uint32_t off, uint32_t n) {
+  uint32_t end = off + n < s->size ? off + n : s->size, b = off;
+  for (; b < end && (b & 7); b++)
+    if (!(s->written[b >> 3] >> (b & 7) & 1)) return false;
+  for (; b + 8 <= end; b += 8)
+    if (s->written[b >> 3] != 0xFF) return false;
+  for (; b < end; b++)
+    if (!(s->written[b >> 3] >> (b & 7) & 1)) return false;
+  return true;
+}
 static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n) {
   if (!(in->traits.flags & IT_LOAD) || lane < 0 || lane > 31) return false;
   unsigned ndst = 0;
@@ -1592,6 +1603,12 @@ static bool smem_defer(chk_cta *k, const chk_warp *w, const chk_insn *in, int la
   if (!ndst || (ndst > 1 && n % ndst)) return false; /* (one destination, the common load: no division) */
   const tc5_smem *s = k->smem;
   unsigned wi = w->id, i = 0, per = ndst == 1 ? n : n / ndst;
+  /* every byte written, no register of the warp marked (npois) and no followed value stored (sp_m): the loop
+   * below finds nothing to mark or unmark (each destination's bad and sb none, pois_find none) */
+  if (!k->npois[wi] && !k->sp_m && smem_all_written(s, off, n)) {
+    *w->pending = chk_follows(k, wi);
+    return true;
+  }
   uint32_t bit = 1u << lane;
   bool any = false;
   EACH_REG(k, in, {

@@ -450,7 +450,7 @@ static inline void chk_rows_lane(uint32_t x, uint32_t n, uint32_t g0, uint16_t *
   *touched |= bit;
 }
 /* the granules of a whole mask's lanes (chk_smem_store_rows): lane l's bytes
- * [a[l], + n) (n a power of two up to 8) as bytes M[g - *g0] of granule g, *touched the indices
+ * [a[l], + n) (n a power of two up to GRAN) as bytes M[g - *g0] of granule g, *touched the indices
  * used (M's others not set), *mx the largest a[l]; false when a lane is not aligned to n or the
  * lanes' granules are not all within 31 below and 32 above the first lane's */
 static inline bool chk_rows_gran(const uint32_t *a, uint32_t n, uint32_t mask, uint32_t *g0, uint16_t *M,
@@ -464,7 +464,8 @@ static inline bool chk_rows_gran(const uint32_t *a, uint32_t n, uint32_t mask, u
   return !(far >> 6) && !(al & (n - 1));
 }
 /* chk_smem_store_run's common case for every lane of mask at once (issue 50, size): lane l's
- * bytes [a[l], + n), n a power of two up to 8, each a[l] aligned to it (inside one granule).
+ * bytes [a[l], + n), n a power of two up to a granule's 16 (exec_mem.c's st.shared.v2.b64, .v4.b32: the whole
+ * granule), each a[l] aligned to it (inside one granule).
  * A lane that takes it changes only the granule's sm_w and store (w, wm), which no lane's
  * conditions read (the warp's store event and instruction, its followed values, the granule's
  * sm_r, busy and read slots): so when every lane's hold, the end state is that of the lanes one
@@ -477,7 +478,7 @@ static inline bool chk_smem_store_rows(const chk_warp *w, const chk_insn *in, co
   chk_cta *k = w->k;
   unsigned wi = w->id;
   uint32_t e = k->last_ev[wi];
-  if (!mask || n > 8 || (n & (n - 1)) || !e || k->last_insn[wi] != (uint32_t)(in - k->code) || k->npois[wi] ||
+  if (!mask || n > GRAN || (n & (n - 1)) || !e || k->last_insn[wi] != (uint32_t)(in - k->code) || k->npois[wi] ||
       k->sp_m || chk_iclass(in) != 1)
     return false;
   uint32_t g0, mx;

@@ -381,14 +381,18 @@ static bool ldv_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t
   for (unsigned k = 0; k < nv; k++) PTX_LANES(mask, dk[k][l] = ptx_ld_value(h + at[l] + k * eb, eb, sgn, mk[k]));
   return true;
 }
-/* st.shared of one register by the whole mask, fast: as ld_shared_rows, no seeded schedule
- * (its proxies keep a granule's bytes before its first store): shared_fast's work lane by lane
- * (the checker's store, the written bits), then the stores */
-static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *src, const uint64_t *base, int64_t off,
-                           unsigned eb, uint32_t mask) {
+/* st.shared of one register (nv 1, src[0]) or of a vector's nv (.v2, .v4: src[k], eb bytes each, n = eb * nv
+ * a lane) by the whole mask, fast: as ld_shared_rows, no seeded schedule (its proxies keep a granule's bytes
+ * before its first store): shared_fast's work for n bytes lane by lane (the checker's store, the written bits),
+ * then each element's stores (the lanes' n bytes aligned to n: two lanes' the same or apart, the last lane's
+ * last either way, as x_st's loop) */
+static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *const *src, unsigned nv, const uint64_t *base,
+                           int64_t off, unsigned eb, uint32_t mask) {
   tc5_smem *s = &w->cta->smem;
   chk_cta *k = w->cta->chk;
   uint32_t at[32];
+  const unsigned n = eb * nv;
+  eb = n; /* (the checker's and the written bits' bytes a lane below) */
   if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at)) return false;
   uint32_t last = UINT32_MAX; /* chk_smem_store_run's, through the lanes */
   /* the lanes in order; the lanes left at once (chk_smem_store_rows) where the checker's state lets
@@ -404,7 +408,8 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *src,
     if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, at[l], eb, &last);
     ptx_mark_written(s, at[l], eb);
   }
-  store_rows(s->bytes, src, base, (uint64_t)off, 0xffffffffu, eb, mask); /* 32-bit shared addresses */
+  for (unsigned e = 0; e < nv; e++) /* 32-bit shared addresses */
+    store_rows(s->bytes, src[e], base, (uint64_t)off + (uint64_t)e * (n / nv), 0xffffffffu, n / nv, mask);
   return true;
 }
 static PTX_EXEC(x_ld1) {
@@ -483,7 +488,7 @@ static PTX_EXEC(x_st1) {
   if ((global || dsmem) && !buf && (w->sb_n | w->cta->cl->sb_part)) ptx_sb_release_all(w);
   if (buf && in->traits.sem == ISEM_RELEASE) ptx_sb_epoch(w, true); /* after the earlier ones, for its CTA */
   if ((global && !buf && st_global_rows(w, src, base, off, eb, mask)) ||
-      (shared && st_shared_rows(w, in, src, base, off, eb, mask)))
+      (shared && st_shared_rows(w, in, &src, 1, base, off, eb, mask)))
     return PX_NEXT;
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)off;
@@ -549,10 +554,10 @@ static PTX_EXEC(x_ld) {
     left &= left - 1;
   }
   /* a whole warp: the lanes before `left` read the same bytes as the first, so every lane takes its value,
-   * left in lane 0 alone where run_warp keeps registers of one value so (w->lz: run.c ub_run; not while the
+   * left in lane 0 alone where run_warp keeps registers of one value so (w->ub's PTX_LZ: run.c ub_run; not while the
    * checker follows registers) */
-  if (left && mask == 0xFFFFFFFFu && w->lz && !w->chk_pending) {
-    for (unsigned k = 0; k < nv; k++) ptx_ub_put(w->ub, vr[k], true), ptx_ub_put(w->lz, vr[k], true);
+  if (left && mask == 0xFFFFFFFFu && w->ub && !w->chk_pending) {
+    for (unsigned k = 0; k < nv; k++) w->ub[vr[k]] = PTX_UB | PTX_LZ;
     return PX_NEXT;
   }
   for (unsigned k = 0; k < nv && left; k++) lanes_fill(dk[k], mask == 0xFFFFFFFFu ? mask : left, dk[k][f0]);
@@ -568,6 +573,7 @@ static PTX_EXEC(x_st) {
   bool shared = plain_shared(in);
   const uint64_t *sk[8];
   for (unsigned k = 0; k < nv && k < 8; k++) sk[k] = PTX_R(w, vr[k]);
+  if (shared && nv <= 8 && st_shared_rows(w, in, sk, nv, base, ad->imm, eb, mask)) return PX_NEXT;
   PTX_LANES(mask, {
     uint64_t addr = base[l] + (uint64_t)ad->imm;
     uint8_t *p = global ? global_fast(w, addr, eb * nv) /* the warp's last buffers */

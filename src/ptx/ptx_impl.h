@@ -245,10 +245,13 @@ enum { PTX_UNI_RESULT = 1, PTX_UNI_GUARD = 2, PTX_UNI_COPY = 4 };
 /* ptx_launch.duni's record of an instruction (run.c: dyn_uniform_pcs): flags, and the registers its
  * operands name (r[0, nd): operand 0's; r[nd, nd + ns): the others'), where they fit (PTX_DUNI_WALK:
  * not, the instruction's operands walked instead) */
-enum { PTX_DUNI_RUN = 1, PTX_DUNI_SHFL = 2, PTX_DUNI_SELP = 4, PTX_DUNI_WALK = 8, PTX_DUNI_DST = 16, PTX_DUNI_SRCS = 32 };
+enum { PTX_DUNI_RUN = 1, PTX_DUNI_SHFL = 2, PTX_DUNI_SELP = 4, PTX_DUNI_WALK = 8, PTX_DUNI_DST = 16, PTX_DUNI_SRCS = 32,
+       PTX_DUNI_FRESH = 64, PTX_DUNI_PAD4 = 128, PTX_DUNI_HIT = 256, PTX_DUNI_LANES = 512,
+       PTX_DUNI_SKIP0 = 1024 };
 #define PTX_DUNI_REGS 7
 typedef struct ptx_duni {
-  uint8_t f, nd, ns;
+  uint16_t f;
+  uint8_t nd, ns;
   uint32_t r[PTX_DUNI_REGS];
 } ptx_duni;
 typedef struct ptx_launch {
@@ -283,10 +286,10 @@ typedef struct ptx_launch {
   /* the registers whose 32 lanes hold one value, found as the warp runs (issue 50, st: run.c
    * ub_run): per instruction whether it may run for one lane while every register it reads is
    * so, and its registers (dyn_uniform_pcs; NULL: none, as under a seeded schedule or the timing
-   * model); a warp's bits start as a row of ub_init (ub_words words) */
+   * model); a warp's bytes (ptx_warp.ub) start as a row of ub_init (ub_bytes bytes) */
   ptx_duni *duni;
-  uint64_t *ub_init;
-  uint32_t ub_words;
+  uint8_t *ub_init;
+  uint32_t ub_bytes;
   uint64_t max_steps;
   /* the first error stops every worker */
   int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */
@@ -337,8 +340,8 @@ enum { W_RUN = 0, W_BAR, W_RETRY };
 typedef struct ptx_warp {
   struct ptx_cta *cta;
   uint64_t *r;          /* nregs x 32 */
-  uint64_t *ub;         /* a bit a register: its 32 lanes hold one value (L->duni; run.c ub_run) */
-  uint64_t *lz;         /* a bit a register: that value in lane 0 alone, the others stale */
+  uint8_t *ub;          /* a byte a register (L->duni; run.c ub_run): PTX_UB, its 32 lanes hold one value;
+                           PTX_LZ (with PTX_UB), that value in lane 0 alone, the others stale */
   uint32_t id;          /* warp index in the CTA */
   uint32_t exists;      /* threads that exist (a last warp may be partial) */
   uint32_t live;        /* threads that have not exited */
@@ -857,11 +860,8 @@ void ptx_shared_layout(const tc5_ptx_module *m, unsigned f, uint32_t *addr, uint
 /* the semantics, by file */
 #define PTX_EXEC(name) int name(ptx_warp *w, const ptx_insn *in, uint32_t mask)
 bool ptx_is_shfl(const ptx_insn *in); /* exec_warp.c */
-/* a register's bit in a warp's ub or lz rows (run.c: registers uniform as the warp runs) */
-static inline bool ptx_ub_has(const uint64_t *ub, uint32_t x) { return ub[x >> 6] >> (x & 63) & 1; }
-static inline void ptx_ub_put(uint64_t *ub, uint32_t x, bool one) {
-  uint64_t b = 1ull << (x & 63);
-  ub[x >> 6] = one ? ub[x >> 6] | b : ub[x >> 6] & ~b;
-}
+/* a register's byte in a warp's row (ptx_warp.ub; run.c: registers uniform as the warp runs): a byte, not a
+ * bit, so that setting one register's is a store, not a read-modify-write of a word its neighbours share */
+enum { PTX_UB = 1, PTX_LZ = 2 };
 
 #endif

@@ -137,19 +137,24 @@ static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy
  * its values in lanes whose elements are masked off, where they are the same in every lane
  * (88% of its sweep's whole-warp instructions: their result one value); each lane's copy cost
  * the host a 256-byte row of the register file read or written an instruction. Two bits a
- * register: w->ub, its 32 lanes hold one value; w->lz (a subset), that value is in lane 0 alone
- * and the other lanes are stale. A register-pure instruction of the whole warp whose sources all
- * have their ub bit (ub_srcs) runs for lane 0 and leaves its result there (lz); so does a whole
- * warp's shfl.sync of such a source (every lane reads a lane of it), and a selp of two such
- * sources of one value (whatever its predicate). Any other instruction first fills the lanes of
- * every lz register it names (ub_fill: its operands; an instruction reads and writes only the
- * registers it names, operand 0's written: uniform_pcs's rule), runs as before, and its operand
- * 0's ub bits are found from their lanes (ub_after). A guard with its ub bit is read in lane 0
- * (run_warp). The checker follows registers lane by lane while w->chk_pending: no instruction
- * runs for lane 0 then, and what it reads is named, so filled (selp's predicate), or filled
- * before it reads (the guard). */
-#define ub_has ptx_ub_has
-#define ub_put ptx_ub_put
+ * register (w->ub, a byte a register, so that setting one is a store): PTX_UB, its 32 lanes hold
+ * one value; PTX_LZ (with PTX_UB), that value is in lane 0 alone and the other lanes are stale.
+ * A register-pure instruction of the whole warp whose sources all have their ub bit runs for
+ * lane 0 and leaves its result there (lz); so does a whole warp's shfl.sync of such a source
+ * (every lane reads a lane of it), and a selp of two such sources of one value (whatever its
+ * predicate): ub_run, and run_warp_body's run of them (PTX_DUNI_HIT) in a loop of its own. Any
+ * other instruction first fills the lanes of every lz register it names (ub_fill: its operands;
+ * an instruction reads and writes only the registers it names, operand 0's written: uniform_pcs's
+ * rule), runs as before, and its operand 0's ub bits are found from their lanes (ub_after); but
+ * not a destination it writes in every lane (PTX_DUNI_FRESH), and, of one that keeps to the lanes
+ * of its mask (PTX_DUNI_LANES), a source's lanes outside the mask. A guard with its ub bit is read
+ * in lane 0 (run_warp; a plain ld or st whose such guard is false does nothing: PTX_DUNI_SKIP0).
+ * The registers a CTA zeroes are lz (cta_setup: lane 0 zeroed). The checker follows registers
+ * lane by lane while w->chk_pending: no instruction runs for lane 0 then, and what it reads is
+ * named, so filled (selp's predicate), or filled before it reads (the guard). */
+/* register x's ub (one value) and lz (in lane 0 alone) bits */
+#define ub_has(w, x) (((w)->ub[x] & PTX_UB) != 0)
+#define lz_has(w, x) (((w)->ub[x] & PTX_LZ) != 0)
 /* whether the 32 lanes of r hold one value */
 static inline bool lanes_one(const uint64_t *r) {
   uint64_t d = 0;
@@ -158,15 +163,32 @@ static inline bool lanes_one(const uint64_t *r) {
 }
 /* register x's lane 0 into the others when it is lz */
 static inline void ub_fill1(ptx_warp *w, uint32_t x) {
-  if (x == PTX_NOREG || !ub_has(w->lz, x)) return;
+  if (x == PTX_NOREG || !lz_has(w, x)) return;
   uint64_t *r = PTX_R(w, x), v = r[0];
   for (unsigned l = 1; l < 32; l++) r[l] = v;
-  ub_put(w->lz, x, false);
+  w->ub[x] = PTX_UB;
 }
-/* the lanes of every lz register in's operands name (its record d: r[0, nd + ns), else walked) */
-static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
+/* register x's lane 0 into the lanes of mask when it is lz, its lz bit kept (its other lanes stale still) */
+static inline void ub_fill_lanes(ptx_warp *w, uint32_t x, uint32_t mask) {
+  if (x == PTX_NOREG || !lz_has(w, x)) return;
+  uint64_t *r = PTX_R(w, x), v = r[0];
+  PTX_LANES(mask & ~1u, r[l] = v);
+}
+/* the lanes of every lz register in's operands name (its record d: r[0, nd + ns), else walked); operand
+ * 0's that in writes in every lane of a whole warp's mask (PTX_DUNI_FRESH) lose their lz bit unfilled, the
+ * sources filled first (one may be a destination too). An instruction that reads and writes its registers
+ * in the lanes of its mask alone (PTX_DUNI_LANES), of part of the warp: its sources' lanes of the mask
+ * filled (their lz bits kept), its destinations' all (none when the mask is empty: nothing written) */
+static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m, uint32_t mask) {
   if (!(d->f & PTX_DUNI_WALK)) {
-    for (unsigned i = 0; i < (unsigned)d->nd + d->ns; i++) ub_fill1(w, d->r[i]);
+    if ((d->f & PTX_DUNI_LANES) && mask != 0xFFFFFFFFu && !w->chk_pending) {
+      for (unsigned i = d->nd; i < (unsigned)d->nd + d->ns; i++) ub_fill_lanes(w, d->r[i], mask);
+      for (unsigned i = 0; mask && i < d->nd; i++) ub_fill1(w, d->r[i]);
+      return;
+    }
+    unsigned nd = (d->f & PTX_DUNI_FRESH) && mask == 0xFFFFFFFFu && !w->chk_pending ? d->nd : 0;
+    for (unsigned i = nd; i < (unsigned)d->nd + d->ns; i++) ub_fill1(w, d->r[i]);
+    for (unsigned i = 0; i < nd; i++) w->ub[d->r[i]] &= (uint8_t)~PTX_LZ;
     return;
   }
   INSN_OPND_REGS(m, in, 0, x, ub_fill1(w, x));
@@ -174,7 +196,7 @@ static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc
 /* the ub bits of the registers in's operand 0 names, from their lanes now (filled before it ran:
  * an lz bit now is the instruction's own, exec_mem.c x_ld's of one address, its ub bit set) */
 static inline void ub_after1(ptx_warp *w, uint32_t x) {
-  if (x != PTX_NOREG && !ub_has(w->lz, x)) ub_put(w->ub, x, lanes_one(PTX_R(w, x)));
+  if (x != PTX_NOREG && !lz_has(w, x)) w->ub[x] = lanes_one(PTX_R(w, x)) ? PTX_UB : 0;
 }
 static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
   if (!(d->f & PTX_DUNI_WALK)) {
@@ -198,11 +220,16 @@ static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const t
  * with their ub bits and one value (whatever c): false where it does not apply, nothing done */
 static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t mask, int *r) {
   if (mask != 0xFFFFFFFFu || w->chk_pending || !(d->f & PTX_DUNI_SRCS)) return false;
-  const uint32_t *s = d->r + d->nd;
+  const uint8_t *u = w->ub;
+  const unsigned nd = d->nd;
+  const uint32_t *s = d->r + nd;
   bool all = true;
-  for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w->ub, s[i]);
+  if (d->f & PTX_DUNI_PAD4) /* four sources, padded with the row's last byte (PTX_UB): no branch a source */
+    all = (u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB) != 0;
+  else
+    for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w, s[i]);
   if (!all) {
-    if (!(d->f & PTX_DUNI_SELP) || !ub_has(w->ub, s[0]) || !ub_has(w->ub, s[1]) || PTX_R(w, s[0])[0] != PTX_R(w, s[1])[0])
+    if (!(d->f & PTX_DUNI_SELP) || !ub_has(w, s[0]) || !ub_has(w, s[1]) || PTX_R(w, s[0])[0] != PTX_R(w, s[1])[0])
       return false;
     PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0];
     *r = PX_NEXT;
@@ -213,10 +240,7 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
   } else {
     *r = in->fn(w, in, 1u);
   }
-  for (unsigned i = 0; i < d->nd; i++) {
-    ub_put(w->ub, d->r[i], true);
-    ub_put(w->lz, d->r[i], true);
-  }
+  for (unsigned i = 0; i < nd; i++) w->ub[d->r[i]] = PTX_UB | PTX_LZ;
   return true;
 }
 
@@ -229,7 +253,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   const uint8_t *uni = L->uni;
   /* no seeded schedule nor timing model (fixed for the launch): no late load nor store
    * buffer either (only a seeded schedule makes them), their tests skipped */
-  const bool plain = !c->cl->sched && !c->tm;
+  const bool plain = dyn || (!c->cl->sched && !c->tm);
   /* (dyn: run_warp found them on for this launch and warp) */
   const ptx_duni *duni = dyn ? L->duni : NULL;
   uint64_t hits = 0;
@@ -238,6 +262,49 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   uint64_t steps = 0, tins = 0;
   int ret = 0;
   while (steps < budget) {
+    /* (dyn) a run of instructions ub_run would take (PTX_DUNI_HIT: unguarded, not .aligned, a whole warp
+     * converged), their sources' ub bits set (PTX_DUNI_PAD4's four), with none of the tests below: such an
+     * instruction reads and writes registers alone (no store buffer, checker nor uninitialised read to
+     * flush); its function returns PX_NEXT or PX_ERROR (exec_alu.c, exec_float.c) */
+    if (dyn && w->converged && w->live == 0xFFFFFFFFu && !w->chk_pending && !(un->smem | un->tmem)) {
+      uint32_t pc = w->pc;
+      uint8_t *u = w->ub;
+      const uint64_t s0 = steps;
+      uint64_t skips = 0;
+      int r = PX_NEXT;
+      w->active = 0xFFFFFFFFu;
+      while (steps < budget) {
+        const ptx_duni *d = &duni[pc];
+        if (d->f & PTX_DUNI_SKIP0) {
+          const ptx_insn *in = &code[pc];
+          if (!(u[in->guard] & PTX_UB) || (PTX_R(w, in->guard)[0] != 0) != in->guard_neg) break;
+          steps++, pc++, skips++; /* its mask empty: nothing done */
+          continue;
+        }
+        if (!(d->f & PTX_DUNI_HIT)) break;
+        const unsigned nd = d->nd;
+        const uint32_t *s = d->r + nd;
+        if (!(u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB)) break;
+        if (d->f & PTX_DUNI_SHFL) {
+          if ((uint32_t)PTX_R(w, s[3])[0] != 0xFFFFFFFFu) break;
+          PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0] & 0xffffffffu;
+        } else {
+          r = code[pc].fn(w, &code[pc], 1u);
+        }
+        for (unsigned i = 0; i < nd; i++) u[d->r[i]] = PTX_UB | PTX_LZ;
+        steps++;
+        if (r != PX_NEXT) break;
+        pc++;
+      }
+      hits += steps - s0 - skips; /* (skips: not ub_run's, as before: cta_setup's duni_off test) */
+      tins += 32 * (steps - s0 - skips);
+      w->pc = pc;
+      if (r != PX_NEXT) {
+        ret = -1;
+        break;
+      }
+      if (steps >= budget) break;
+    }
     uint32_t pc, active;
     if (w->converged) {
       pc = w->pc;
@@ -277,7 +344,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     if (in->guard != PTX_NOREG) {
       /* a guard of one value in every lane (ub: lane 0 holds it, lz or not), a uniform guard
        * (uniform_pcs): the first lane's */
-      uint32_t gm = duni && ub_has(w->ub, in->guard) ? (PTX_R(w, in->guard)[0] != 0 ? active : 0)
+      uint32_t gm = duni && ub_has(w, in->guard) ? (PTX_R(w, in->guard)[0] != 0 ? active : 0)
                     : (upc & PTX_UNI_GUARD)           ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
                                                       : lanes_true(PTX_R(w, in->guard)) & active;
       mask = in->guard_neg ? active & ~gm : gm;
@@ -320,7 +387,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     } else if (dr && (dr->f & (PTX_DUNI_RUN | PTX_DUNI_SHFL)) && ub_run(w, in, dr, mask, &r)) {
       hits++; /* lane 0 alone: its sources one value each, so is its result */
     } else if (dr) { /* (plain) the lanes of its lz registers filled, its operand 0's ub bits found */
-      ub_fill(w, in, dr, m);
+      ub_fill(w, in, dr, m, mask);
       r = (upc & PTX_UNI_RESULT) && (mask & (mask - 1)) ? run_uniform(w, in, mask, (upc & PTX_UNI_COPY) != 0)
                                                          : in->fn(w, in, mask);
       ub_after(w, in, dr, m);
@@ -652,16 +719,16 @@ static bool const_per_cta(const struct ptx_const *k) {
  * families, or asynchronous (wgmma, tcgen05, mma, TMA, cp.async, ldmatrix write registers
  * beyond operand 0, or later). PTX_DUNI_RUN: register-pure (as uniform_def, the registers aside),
  * its destinations operand 0's registers, the other operands registers; not uniform_pcs's already.
- * The warps' first bits (malloc'd, two rows of *words): [0] a CTA's whose registers the worker
+ * The warps' first bits (malloc'd, two rows of *bytes, a byte a register: PTX_UB): [0] a CTA's whose registers the worker
  * primed (cta_setup: the constants, refilled or kept, and the registers read before written,
  * zeroed), the constants the same in every lane and those registers; [1] a CTA's set up in full
  * (every register of the window [lo, hi) zeroed, the constants filled): those registers but the
  * constants that differ between lanes */
 static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, const uint8_t *uni, uint32_t lo, uint32_t hi,
-                                 const uint32_t *zero, uint32_t nzero, uint64_t **ub_init, uint32_t *words) {
+                                 const uint32_t *zero, uint32_t nzero, uint8_t **ub_init, uint32_t *bytes) {
   uint32_t first = f->first, n = f->count;
   *ub_init = NULL;
-  *words = (m->nregs + 63) / 64;
+  *bytes = m->nregs + 1; /* and PTX_DUNI_PAD4's register, past the last: PTX_UB always */
   if (!n || first + n > m->ncode) return NULL;
   for (unsigned g = 0; g < m->nfuncs; g++)
     if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return NULL;
@@ -679,19 +746,20 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
     if (t->flags & (IT_ASYNC | IT_CP_ASYNC | IT_MATRIX)) return NULL;
   }
   ptx_duni *pcs = calloc(m->ncode, sizeof *pcs);
-  uint64_t *ub = calloc(2 * (size_t)*words + 1, sizeof *ub), *full = ub + *words;
+  uint8_t *ub = calloc(2 * (size_t)*bytes + 1, 1), *full = ub + *bytes;
   if (!pcs || !ub) {
     free(pcs), free(ub);
     return NULL;
   }
-  for (uint32_t x = lo; x < hi && x < m->nregs; x++) ub_put(full, x, true);
+  for (uint32_t x = lo; x < hi && x < m->nregs; x++) full[x] = PTX_UB | PTX_LZ;
+  ub[m->nregs] = full[m->nregs] = PTX_UB;
   for (uint32_t j = 0; j < m->nconsts; j++) {
     const struct ptx_const *k = &m->consts[j];
     bool one = !(k->kind == PC_SREG && sreg_per_lane((unsigned)k->value));
-    if (k->reg < m->nregs) ub_put(ub, k->reg, one), ub_put(full, k->reg, one);
+    if (k->reg < m->nregs) ub[k->reg] = full[k->reg] = one ? PTX_UB : 0;
   }
   for (uint32_t j = 0; zero && j < nzero; j++)
-    if (zero[j] < m->nregs) ub_put(ub, zero[j], true);
+    if (zero[j] < m->nregs) ub[zero[j]] = PTX_UB | PTX_LZ;
   for (uint32_t pc = first; pc < first + n; pc++) {
     const ptx_insn *in = &m->code[pc];
     ptx_duni *d = &pcs[pc];
@@ -726,6 +794,23 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
                ((in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG) || in->o[0].kind == PO_VEC) &&
                !(uni && (uni[pc] & PTX_UNI_RESULT)) && srcs;
     if (run) d->f |= PTX_DUNI_RUN;
+    /* operand 0's registers written in every lane of the mask (first_writes: unguarded, register-pure or
+     * a plain ld), by in->fn itself (not run_uniform's first lane alone) */
+    if (first_writes(in) && !(uni && (uni[pc] & PTX_UNI_RESULT))) d->f |= PTX_DUNI_FRESH;
+    /* each lane's registers read and written in that lane alone, and only in the lanes of the mask: register-pure
+     * instructions of the integer, float and move families (PTX_LANES over the mask, run_uniform's first lane of
+     * it), plain ld and st (exec_mem.c: the lanes of the mask's addresses and values) */
+    const uint32_t tf = in->traits.flags;
+    if (!(tf & (IT_ATOMIC | IT_COLLECTIVE | IT_ASYNC | IT_CP_ASYNC | IT_MATRIX)) && !(in->flags & PF_LANE_STATE) &&
+        (((tf & (IT_PURE | IT_SELECT)) &&
+          (in->traits.group == IG_INT || in->traits.group == IG_FLOAT || in->traits.group == IG_MOVE)) ||
+         (in->traits.group == IG_MEM && (tf & (IT_LOAD | IT_WRITE)))))
+      d->f |= PTX_DUNI_LANES;
+    /* run_warp_body's run of hits passes a guarded plain ld or st whose guard is false in every lane (one value,
+     * lane 0's): exec_mem.c's x_ld, x_ld1, x_st and x_st1 do nothing for an empty mask without a seeded schedule
+     * (their store buffers and late loads) */
+    if ((d->f & PTX_DUNI_LANES) && in->traits.group == IG_MEM && in->guard != PTX_NOREG && !(in->flags & PF_ALIGNED))
+      d->f |= PTX_DUNI_SKIP0;
     /* selp (x_selp: d[l] = c[l] ? a[l] : b[l], the lanes' bits as they are) of registers a and b: r[1], r[2] */
     if (run && (in->traits.flags & IT_SELECT) && in->nops == 4 && d->nd == 1 && in->o[1].kind == PO_REG &&
         in->o[2].kind == PO_REG && in->o[1].reg2 == PTX_NOREG && in->o[2].reg2 == PTX_NOREG)
@@ -736,6 +821,13 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
         in->o[0].reg2 == PTX_NOREG && d->nd == 1 && d->ns == 4 && srcs)
       for (unsigned k = 1; k <= 4 && in->o[k].kind == PO_REG && in->o[k].reg2 == PTX_NOREG; k++)
         if (k == 4) d->f |= PTX_DUNI_SHFL;
+    /* ub_run's sources, four, the rest padded with register nregs (its ub byte PTX_UB always) */
+    if ((d->f & (PTX_DUNI_RUN | PTX_DUNI_SHFL)) && srcs && d->ns <= 4 && d->nd + 4u <= PTX_DUNI_REGS) {
+      for (unsigned i = d->nd + d->ns; i < d->nd + 4u; i++) d->r[i] = m->nregs;
+      d->f |= PTX_DUNI_PAD4;
+      /* run_warp_body's run of hits: unguarded, not .aligned */
+      if (in->guard == PTX_NOREG && !(in->flags & PF_ALIGNED)) d->f |= PTX_DUNI_HIT;
+    }
   }
   *ub_init = ub;
   return pcs;
@@ -755,7 +847,7 @@ typedef struct worker {
   ptx_cluster cl;
   ptx_cta *c;      /* cl.n CTAs */
   uint64_t *regs;  /* every warp's register file (all CTAs of the cluster) */
-  uint64_t *ubits; /* every warp's ub and lz bits (L->duni: run_warp's dyn-uniform registers) */
+  uint8_t *ubits;  /* every warp's ub and lz bits (L->duni: run_warp's dyn-uniform registers) */
   uint8_t *local;  /* every warp's local memory */
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
   struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
@@ -896,10 +988,8 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->id = k;
     w->r = wk->regs + g * m->nregs * 32;
     if (L->duni && !wk->cl.duni_off) { /* the registers the set-up below leaves one value a warp: the rest found as the warp runs */
-      w->ub = wk->ubits + g * 2 * L->ub_words;
-      w->lz = w->ub + L->ub_words;
-      memcpy(w->ub, L->ub_init + (wk->primed && L->zero_regs ? 0 : L->ub_words), L->ub_words * sizeof *w->ub);
-      memset(w->lz, 0, L->ub_words * sizeof *w->lz);
+      w->ub = wk->ubits + g * L->ub_bytes;
+      memcpy(w->ub, L->ub_init + (wk->primed && L->zero_regs ? 0 : L->ub_bytes), L->ub_bytes);
     }
     w->local = wk->local + g * 32 * lb;
     w->calls = wk->calls + g * PTX_MAX_CALL_DEPTH;
@@ -914,12 +1004,19 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
      * are numbered across all its functions (tma90's kernels.ptx: 48
      * entries), an entry's are a part */
     memset(w->local, 0, (size_t)32 * lb);
+    /* (w->ub: the registers zeroed below are lz, their lane 0 alone zeroed: a warp's window of 1,030 registers
+     * (FlagGems' radix sort) was 264 KB of memset a warp, 1 MB a CTA, which pushed the code out of the cache) */
     if (wk->primed && L->zero_regs) { /* the registers read before written, the CTA's own constants */
-      for (uint32_t j = 0; j < L->nzero; j++) memset(PTX_R(w, L->zero_regs[j]), 0, 32 * sizeof(uint64_t));
+      for (uint32_t j = 0; j < L->nzero; j++)
+        if (w->ub) PTX_R(w, L->zero_regs[j])[0] = 0;
+        else memset(PTX_R(w, L->zero_regs[j]), 0, 32 * sizeof(uint64_t));
       for (uint32_t j = 0; j < L->ncta_consts; j++) const_fill(w, &m->consts[L->cta_consts[j]]);
       continue;
     }
-    memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
+    if (w->ub)
+      for (uint32_t x = L->reg_lo; x < L->reg_hi; x++) PTX_R(w, x)[0] = 0;
+    else
+      memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
     for (uint32_t j = 0; j < m->nconsts; j++) {
       if (m->consts[j].reg < L->reg_lo || m->consts[j].reg >= L->reg_hi) continue;
       const_fill(w, &m->consts[j]);
@@ -1260,7 +1357,7 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
    * 1.08x) */
   wk->regs = aligned_alloc(64, (nw * m->nregs * 32 * sizeof(uint64_t) + 64) / 64 * 64);
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
-  wk->ubits = L->duni ? malloc(nw * 2 * L->ub_words * sizeof(uint64_t) + 1) : NULL;
+  wk->ubits = L->duni ? malloc(nw * L->ub_bytes + 1) : NULL;
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
   wk->chks = calloc(n ? n : 1, sizeof *wk->chks);
   wk->tms = calloc(n ? n : 1, sizeof *wk->tms);
@@ -1682,7 +1779,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
     if (!L.cta_consts) free(L.zero_regs), L.zero_regs = NULL; /* every CTA in full, as before */
   }
   if (!L.schedule && !L.tm_gpu)
-    L.duni = dyn_uniform_pcs(m, L.f, L.uni, L.reg_lo, L.reg_hi, L.zero_regs, L.nzero, &L.ub_init, &L.ub_words);
+    L.duni = dyn_uniform_pcs(m, L.f, L.uni, L.reg_lo, L.reg_hi, L.zero_regs, L.nzero, &L.ub_init, &L.ub_bytes);
   L.tmem_used = tmem_used(m);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
