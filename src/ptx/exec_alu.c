@@ -67,19 +67,18 @@ __attribute__((target("avx2"))) static void unpack2_lanes_avx2(uint64_t *lo, uin
     _mm256_storeu_si256((__m256i *)(void *)(hi + l), _mm256_and_si256(_mm256_srl_epi64(x, s), k));
   }
 }
-#define ALU_ROWS_AVX2(mask) ((mask) == 0xFFFFFFFFu && __builtin_cpu_supports("avx2"))
 #else
 #define pack2_lanes_avx2(d, a, b, pm, pb) PTX_LANES(0xFFFFFFFFu, (d)[l] = ((a)[l] & (pm)) | ((b)[l] & (pm)) << (pb))
 #define unpack2_lanes_avx2(lo, hi, a, pm, pb) \
   do { PTX_LANES(0xFFFFFFFFu, (lo)[l] = (a)[l] & (pm)); PTX_LANES(0xFFFFFFFFu, (hi)[l] = ((a)[l] >> (pb)) & (pm)); } while (0)
 #define add_lanes_avx2(d, a, b, m) PTX_LANES(0xFFFFFFFFu, (d)[l] = ((a)[l] + (b)[l]) & (m))
 #define and_lanes_avx2(d, a, m) PTX_LANES(0xFFFFFFFFu, (d)[l] = (a)[l] & (m))
-#define ALU_ROWS_AVX2(mask) 0
+#define PTX_ROWS_AVX2(mask) 0
 #endif
 static PTX_EXEC(x_add) {
   OPS3;
   uint64_t m = wmask(in->aux);
-  if (ALU_ROWS_AVX2(mask)) add_lanes_avx2(d, a, b, m);
+  if (PTX_ROWS_AVX2(mask)) add_lanes_avx2(d, a, b, m);
   else PTX_LANES(mask, d[l] = (a[l] + b[l]) & m);
   return PX_NEXT;
 }
@@ -169,10 +168,8 @@ __attribute__((target("avx2"))) static void mad_wide_s32_lanes_avx2(uint64_t *d,
     _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_add_epi64(_mm256_mul_epi32(x, y), z));
   }
 }
-#define MAD_WIDE_ROWS_AVX2() __builtin_cpu_supports("avx2")
 #else
 #define mad_wide_s32_lanes_avx2 mad_wide_s32_lanes
-#define MAD_WIDE_ROWS_AVX2() 0
 #endif
 static PTX_EXEC(x_mad_wide) {
   OPS4;
@@ -183,7 +180,7 @@ static PTX_EXEC(x_mad_wide) {
    * 64-bit arithmetic: unsigned, the registers' whole values as prod multiplies them; .s32,
    * each factor sign-extended from 32 bits (their product fits) */
   if (!s) PTX_LANES(mask, d[l] = (a[l] * b[l] + c[l]) & m);
-  else if (W == 32 && mask == 0xFFFFFFFFu && MAD_WIDE_ROWS_AVX2()) mad_wide_s32_lanes_avx2(d, a, b, c);
+  else if (W == 32 && mask == 0xFFFFFFFFu && PTX_HAS_AVX2()) mad_wide_s32_lanes_avx2(d, a, b, c);
   else if (W == 32) PTX_LANES(mask, d[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int64_t)(int32_t)b[l]) + c[l]);
   else PTX_LANES(mask, d[l] = ((uint64_t)prod(a[l], b[l], W, s) + c[l]) & m);
   return PX_NEXT;
@@ -589,7 +586,7 @@ __attribute__((target("avx2"))) static void shift_lanes_avx2(uint64_t *d, const 
   shift_lanes(d, a, b, W, right, 0xFFFFFFFFu);
 }
 static void shift_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, unsigned W, bool right, uint32_t mask) {
-  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) shift_lanes_avx2(d, a, b, W, right);
+  if (PTX_ROWS_AVX2(mask)) shift_lanes_avx2(d, a, b, W, right);
   else shift_lanes(d, a, b, W, right, mask);
 }
 #else
@@ -717,7 +714,7 @@ __attribute__((target("avx2"))) static bool bfe_lanes_avx2(uint64_t *d, const ui
 }
 static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, unsigned W, bool s,
                      uint32_t mask) {
-  return mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2") ? bfe_lanes_avx2(d, a, b, c, W, s)
+  return PTX_ROWS_AVX2(mask) ? bfe_lanes_avx2(d, a, b, c, W, s)
                                                               : bfe_lanes(d, a, b, c, W, s, mask);
 }
 #else
@@ -1149,7 +1146,7 @@ __attribute__((target("avx2"))) static void selp_lanes_avx2(uint64_t *d, const u
 static PTX_EXEC(x_selp) {
   OPS4;
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) {
+  if (PTX_ROWS_AVX2(mask)) {
     selp_lanes_avx2(d, a, b, c);
     return PX_NEXT;
   }
@@ -1175,7 +1172,7 @@ PTX_DEC(dec_selp) {
 static PTX_EXEC(x_mov) {
   OPS2;
   uint64_t m = in->aux2 ? in->aux2 : ~0ull;
-  if (ALU_ROWS_AVX2(mask)) and_lanes_avx2(d, a, m);
+  if (PTX_ROWS_AVX2(mask)) and_lanes_avx2(d, a, m);
   else PTX_LANES(mask, d[l] = a[l] & m);
   return PX_NEXT;
 }
@@ -1198,7 +1195,7 @@ static PTX_EXEC(x_pack) {
   uint64_t pm = wmask(pb);
   if (n == 2 && v[0] != in->o[0].reg && v[1] != in->o[0].reg) { /* two parts, d not one of them: the same, by rows */
     const uint64_t *a = PTX_R(w, v[0]), *b = PTX_R(w, v[1]);
-    if (ALU_ROWS_AVX2(mask)) pack2_lanes_avx2(d, a, b, pm, pb);
+    if (PTX_ROWS_AVX2(mask)) pack2_lanes_avx2(d, a, b, pm, pb);
     else PTX_LANES(mask, d[l] = (a[l] & pm) | (b[l] & pm) << pb);
     return PX_NEXT;
   }
@@ -1217,7 +1214,7 @@ static PTX_EXEC(x_unpack) {
   if (n == 2 && v[0] != v[1] && v[0] != in->o[1].reg && v[1] != in->o[1].reg) {
     /* two parts into two registers other than a: the same, by rows */
     uint64_t *lo = PTX_R(w, v[0]), *hi = PTX_R(w, v[1]);
-    if (ALU_ROWS_AVX2(mask)) {
+    if (PTX_ROWS_AVX2(mask)) {
       unpack2_lanes_avx2(lo, hi, a, pm, pb);
       return PX_NEXT;
     }

@@ -395,7 +395,7 @@ __attribute__((target("avx2"))) static void f16_rows_avx2(unsigned fop, unsigned
   f16_rows(fop, op, n, a, b, d);
 }
 static void f16_rows_host(unsigned fop, unsigned op, unsigned n, const uint64_t *a, const uint64_t *b, uint64_t *d) {
-  if (__builtin_cpu_supports("avx2")) f16_rows_avx2(fop, op, n, a, b, d);
+  if (PTX_HAS_AVX2()) f16_rows_avx2(fop, op, n, a, b, d);
   else f16_rows(fop, op, n, a, b, d);
 }
 #else
@@ -835,7 +835,7 @@ __attribute__((target("avx2"))) static void bf16_rn_lanes_avx2(uint64_t *d, cons
   bf16_rn_lanes(d, a, b, 0xFFFFFFFFu);
 }
 static void bf16_rn_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, uint32_t mask) {
-  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) bf16_rn_lanes_avx2(d, a, b);
+  if (PTX_ROWS_AVX2(mask)) bf16_rn_lanes_avx2(d, a, b);
   else bf16_rn_lanes(d, a, b, mask);
 }
 #else
@@ -880,7 +880,7 @@ __attribute__((target("avx2,f16c"))) static void f16_f32_lanes_avx2(uint64_t *d,
   }
 }
 static void f16_f32_rows(uint64_t *d, const uint64_t *a, uint32_t mask) {
-  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) f16_f32_lanes_avx2(d, a);
+  if (PTX_ROWS_AVX2(mask) && __builtin_cpu_supports("f16c")) f16_f32_lanes_avx2(d, a);
   else f16_f32_lanes(d, a, mask);
 }
 #else
@@ -948,7 +948,7 @@ __attribute__((target("avx2"))) static void cvt_s32_f32_lanes_avx2(uint64_t *d, 
   cvt_s32_f32_lanes(d, a, rnd, 0xFFFFFFFFu);
 }
 static void cvt_s32_f32_rows(uint64_t *d, const uint64_t *a, unsigned rnd, uint32_t mask) {
-  if (mask == 0xFFFFFFFFu && __builtin_cpu_supports("avx2")) cvt_s32_f32_lanes_avx2(d, a, rnd);
+  if (PTX_ROWS_AVX2(mask)) cvt_s32_f32_lanes_avx2(d, a, rnd);
   else cvt_s32_f32_lanes(d, a, rnd, mask);
 }
 #else

@@ -231,7 +231,7 @@ static inline void shared_lanes(const uint64_t *base, uint64_t off, uint32_t *at
 }
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 /* the same for a whole warp compiled for AVX2 (issue 50, size: SSE2 has no 64-bit compare nor
- * 32-bit min/max to take the loops by rows), called where the host has it (ROWS_AVX2) */
+ * 32-bit min/max to take the loops by rows), called where the host has it (PTX_ROWS_AVX2) */
 /* inside_lanes of any mask written out by four lanes a row (session 13, bc: the compiler's loop took
  * a third of upsample_bicubic2d_aa's ld.global time, its part-warp loop lane by lane): a lane's offset
  * above lim by the signed compare of both with the sign bit flipped, the lanes outside mask none */
@@ -260,19 +260,15 @@ __attribute__((target("avx2"))) static void shared_lanes_avx2(const uint64_t *ba
                                                               uint32_t *r) {
   shared_lanes(base, off, at, r, 0xFFFFFFFFu);
 }
-#define ROWS_AVX2(mask) ((mask) == 0xFFFFFFFFu && __builtin_cpu_supports("avx2"))
-#define INSIDE_AVX2() __builtin_cpu_supports("avx2")
 #else
 #define inside_lanes_avx2(base, b0, lim, off, am, mask) inside_lanes(base, b0, lim, off, am, mask)
-#define INSIDE_AVX2() 0
 #define shared_lanes_avx2(base, off, at, r) shared_lanes(base, off, at, r, 0xFFFFFFFFu)
-#define ROWS_AVX2(mask) 0
 #endif
 /* whether every lane of mask accesses [base + off, + eb) inside r, aligned (b0 = r's base less off) */
 static inline bool rows_inside(const ptx_region *r, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask) {
   if (eb > r->size) return false;
   uint64_t lim = r->size - eb, b0 = r->base - (uint64_t)off;
-  return INSIDE_AVX2() ? inside_lanes_avx2(base, b0, lim, (uint64_t)off, eb - 1, mask)
+  return PTX_HAS_AVX2() ? inside_lanes_avx2(base, b0, lim, (uint64_t)off, eb - 1, mask)
                        : inside_lanes(base, b0, lim, (uint64_t)off, eb - 1, mask);
 }
 /* a whole mask's loads of eb bytes, lane l's at h + ((base[l] + add) & am), as ptx_ld_value
@@ -333,7 +329,7 @@ static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t 
   /* every lane's address past the reserved KiB and its bytes inside: the smallest and the
    * largest are; aligned: the addresses' bits or'ed */
   uint32_t r[3];
-  if (ROWS_AVX2(mask)) shared_lanes_avx2(base, (uint64_t)off, at, r);
+  if (PTX_ROWS_AVX2(mask)) shared_lanes_avx2(base, (uint64_t)off, at, r);
   else shared_lanes(base, (uint64_t)off, at, r, mask);
   uint32_t mn = r[0], mx = r[1], al = r[2];
   return mn >= 1024 && (uint64_t)mx + eb <= s->size && !(al & (eb - 1));

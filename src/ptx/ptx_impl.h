@@ -659,6 +659,15 @@ static inline int64_t sx(uint64_t v, unsigned bits) {
   return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
 }
 static inline uint64_t wmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+/* the host's AVX2, asked at run time (x86-64 under GCC or Clang; 0 elsewhere): the semantics functions' whole-warp
+ * row loops take their AVX2 builds where it is there. PTX_ROWS_AVX2(mask): a whole warp's mask and AVX2 (one
+ * definition for every family: exec_alu.c, exec_float.c, exec_mem.c, run.c) */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define PTX_HAS_AVX2() __builtin_cpu_supports("avx2")
+#else
+#define PTX_HAS_AVX2() 0
+#endif
+#define PTX_ROWS_AVX2(mask) ((mask) == 0xFFFFFFFFu && PTX_HAS_AVX2())
 /* for each lane of `mask`: `body` with `l` the lane */
 #define PTX_LANES(mask, ...)                                    \
   do {                                                          \

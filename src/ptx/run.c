@@ -93,7 +93,7 @@ __attribute__((target("avx2"))) static uint32_t lanes_true_avx2(const uint64_t *
   return m;
 }
 static inline uint32_t lanes_true(const uint64_t *g) {
-  return __builtin_cpu_supports("avx2") ? lanes_true_avx2(g) : lanes_true_c(g);
+  return PTX_HAS_AVX2() ? lanes_true_avx2(g) : lanes_true_c(g);
 }
 #else
 #define lanes_true lanes_true_c
