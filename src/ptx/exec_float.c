@@ -424,38 +424,22 @@ static PTX_EXEC(x_h16op) {
     }                                                                                           \
     d[l] = r;                                                                                   \
   })
-    if (!bf && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
-      /* f16 add/sub/mul: in f32 when that result is exact (tc5__f16_arith_fast), the
-       * general way otherwise; the same codes (every operand pair compared) */
+    if (op == OP_ADD || op == OP_SUB || op == OP_MUL) {
+      /* f16 and bf16 add/sub/mul: in f32 when that result is exact (tc5__f16_arith_fast,
+       * tc5__bf16_arith_fast), the general way otherwise; the same codes (every operand pair
+       * compared: test_half_rows) */
       unsigned fop = op == OP_ADD ? 0 : op == OP_SUB ? 1 : 2;
       if (mask == 0xFFFFFFFFu) {
-        f16_rows_host(fop, op, n, a, b, d);
+        if (bf) bf16_rows(fop, op, n, a, b, d);
+        else f16_rows_host(fop, op, n, a, b, d);
         return PX_NEXT;
       }
       PTX_LANES(mask, {
         uint64_t r = 0;
         for (unsigned k = 0; k < n; k++) {
           uint32_t code, xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
-          if (!tc5__f16_arith_fast(fop, xa, xb, &code)) code = f16_general(op, xa, xb);
-          r |= (uint64_t)code << (16 * k);
-        }
-        d[l] = r;
-      });
-      return PX_NEXT;
-    }
-    if (bf && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
-      /* bf16 add/sub/mul: in f32 when that result is exact (tc5__bf16_arith_fast), the
-       * general way otherwise; the same codes (every operand pair compared) */
-      unsigned fop = op == OP_ADD ? 0 : op == OP_SUB ? 1 : 2;
-      if (mask == 0xFFFFFFFFu) {
-        bf16_rows(fop, op, n, a, b, d);
-        return PX_NEXT;
-      }
-      PTX_LANES(mask, {
-        uint64_t r = 0;
-        for (unsigned k = 0; k < n; k++) {
-          uint32_t code, xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
-          if (!tc5__bf16_arith_fast(fop, xa, xb, &code)) code = bf16_general(op, xa, xb);
+          if (!(bf ? tc5__bf16_arith_fast(fop, xa, xb, &code) : tc5__f16_arith_fast(fop, xa, xb, &code)))
+            code = bf ? bf16_general(op, xa, xb) : f16_general(op, xa, xb);
           r |= (uint64_t)code << (16 * k);
         }
         d[l] = r;
