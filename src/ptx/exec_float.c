@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -863,8 +864,19 @@ __attribute__((target("avx2,f16c"))) static void f16_f32_lanes_avx2(uint64_t *d,
     f32_put8(d + l, f32_canon8(_mm256_cvtph_ps(h)));
   }
 }
+/* F16C on the host, asked once (cpuid leaf 1, ECX bit 29): Clang 14's __builtin_cpu_supports knows no "f16c" */
+static bool has_f16c(void) {
+  static int known; /* 0: not asked yet, 1: no, 2: yes (relaxed atomics: every thread finds the same) */
+  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (!k) {
+    unsigned eax, ebx, ecx, edx;
+    k = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 29)) ? 2 : 1;
+    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+  }
+  return k == 2;
+}
 static void f16_f32_rows(uint64_t *d, const uint64_t *a, uint32_t mask) {
-  if (PTX_ROWS_AVX2(mask) && __builtin_cpu_supports("f16c")) f16_f32_lanes_avx2(d, a);
+  if (PTX_ROWS_AVX2(mask) && has_f16c()) f16_f32_lanes_avx2(d, a);
   else f16_f32_lanes(d, a, mask);
 }
 #else
