@@ -93,22 +93,24 @@ static inline uint32_t tc5__bf16_rn_of_f32(uint32_t b) {
  * NaN 0x7fff. Normal f16 results by the bits (a carry into the exponent
  * included, 65520 and up to Inf); subnormal and zero ones by one f32 addition
  * of 0.5, whose rounding to nearest even (the host's mode must be so) leaves
- * the f16 code in the low bits (F. Giesen's float_to_half_fast3_rtne). Every
- * one of the 2^32 inputs compared (issue 50, session 13, a one-off program;
- * test_formats::test_half_fast_paths: every rounding boundary's neighbourhood) */
+ * the f16 code in the low bits (F. Giesen's float_to_half_fast3_rtne). The
+ * cases picked by masks, no branch, so that a warp's loop of it vectorises
+ * (the runner's f16_rows). Every one of the 2^32 inputs compared
+ * (tests/formats/test_half_rows.c: TC5_HALF_EXHAUSTIVE=1; by default every
+ * rounding boundary's neighbourhood) */
 static inline uint32_t tc5__f16_rn_of_f32(uint32_t b) {
   uint32_t sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
-  if (a > 0x7f800000u) return 0x7fffu;
-  if (a >= 0x47800000u) return sign | 0x7c00u; /* 2^16 and up (Inf too) */
-  if (a < 0x38800000u) {                      /* below 2^-14: an f16 subnormal or zero */
-    float f;
-    memcpy(&f, &a, 4);
-    f += 0.5f; /* 0.5 + |x|, rounded to a multiple of 2^-24 (f32's ulp at 0.5) */
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return sign | (u - 0x3f000000u);
-  }
-  return sign | ((a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13); /* rebiased by 112 */
+  float f;
+  memcpy(&f, &a, 4);
+  f += 0.5f; /* below 2^-14 (an f16 subnormal or zero): 0.5 + |x| rounded to a multiple of 2^-24, f32's ulp at 0.5 */
+  uint32_t q;
+  memcpy(&q, &f, 4);
+  uint32_t nrm = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13; /* rebiased by 112 */
+  uint32_t big = 0u - (uint32_t)(a >= 0x47800000u), sub = 0u - (uint32_t)(a < 0x38800000u);
+  uint32_t nan = 0u - (uint32_t)(a > 0x7f800000u);
+  nrm = (0x7c00u & big) | (nrm & ~big); /* 2^16 and up (Inf too) */
+  uint32_t r = sign | ((q - 0x3f000000u) & sub) | (nrm & ~sub);
+  return (r & ~nan) | (0x7fffu & nan);
 }
 
 /* f16 add (op 0), sub (1), mul (2) of the codes a and b, rounded once to
@@ -117,8 +119,8 @@ static inline uint32_t tc5__f16_rn_of_f32(uint32_t b) {
  * a sum is when f32's two-sum error is 0. Then rounding that f32 to f16
  * (tc5__f16_rn_of_f32) gives the code the runner's general path gives (the
  * exact value rounded to odd in double, then to f16; every one of the 2^32
- * operand pairs of each operation compared, issue 50 session 13, a one-off
- * program). false: not so (a NaN or Inf operand, an inexact sum), the general
+ * operand pairs of each operation compared: tests/formats/test_half_rows.c,
+ * TC5_HALF_EXHAUSTIVE=1). false: not so (a NaN or Inf operand, an inexact sum), the general
  * path's turn. The host's rounding mode must be to nearest. */
 static inline bool tc5__f16_arith_fast(unsigned op, uint32_t a, uint32_t b, uint32_t *code) {
   if ((a & 0x7c00u) == 0x7c00u || (b & 0x7c00u) == 0x7c00u) return false;

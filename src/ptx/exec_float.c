@@ -440,7 +440,7 @@ static PTX_EXEC(x_h16op) {
         for (unsigned k = 0; k < n; k++) {
           uint32_t code, xa = (uint32_t)(a[l] >> (16 * k)), xb = (uint32_t)(b[l] >> (16 * k));
           if (!(bf ? tc5__bf16_arith_fast(fop, xa, xb, &code) : tc5__f16_arith_fast(fop, xa, xb, &code)))
-            code = bf ? bf16_general(op, xa, xb) : f16_general(op, xa, xb);
+            code = h16_general(op, xa, xb, bf);
           r |= (uint64_t)code << (16 * k);
         }
         d[l] = r;
@@ -828,21 +828,6 @@ static void bf16_rn_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, uint
   bf16_rn_lanes(d, a, b, mask);
 }
 #endif
-/* cvt.f32.f16 of one lane by the bits (issue 50, bc: FlagGems' upsample_bicubic2d_aa widens 25 f16 loads an
- * iteration): the f32 that bits_f32((float)tc5__half_decode(h)) gives, without the double: a normal's
- * exponent rebiased (+112) and significand moved up 13 bits, a subnormal m * 2^-24 (exact in f32), Inf,
- * the sign kept (-0 too); a NaN of either sign canon_f32's 0x7fffffff. Branch-free, so the compiler vectorises
- * a warp's loop; tests/ptx/fastpath_bicubic compares every code with the CLI before it */
-static inline uint32_t f32_bits_of_f16(uint32_t h) {
-  uint32_t s = (h & 0x8000u) << 16, e = h & 0x7c00u, m = h & 0x3ffu;
-  uint32_t norm = ((h & 0x7fffu) << 13) + (112u << 23);
-  float f = (float)(int32_t)m * 0x1p-24f;
-  uint32_t sub;
-  memcpy(&sub, &f, 4);
-  uint32_t z = 0u - (uint32_t)(e == 0), top = 0u - (uint32_t)(e == 0x7c00u), nan = top & (0u - (uint32_t)(m != 0));
-  uint32_t r = s | (norm & ~z & ~top) | (sub & z) | (0x7f800000u & top); /* masks: no branch */
-  return (r & ~nan) | (0x7fffffffu & nan);
-}
 static inline void f16_f32_lanes(uint64_t *d, const uint64_t *a, uint32_t mask) {
   if (mask != 0xFFFFFFFFu) {
     PTX_LANES(mask, d[l] = f32_bits_of_f16((uint32_t)a[l] & 0xffffu));

@@ -47,9 +47,10 @@ static inline double round_odd(unsigned op, double x, double y, double z) {
   return s;
 }
 
-/* bf16 add/sub/mul of the codes xa, xb the general way: the exact value rounded to odd in double, then to bf16 */
-static inline uint32_t bf16_general(unsigned op, uint32_t xa, uint32_t xb) {
-  return tc5__half_encode_rn(round_odd(op, dec16(xa, true), dec16(xb, true), 0.0), true);
+/* bf16 (bf) or f16 add/sub/mul of the codes xa, xb the general way: the exact value rounded to odd in double,
+ * then to the format */
+static inline uint32_t h16_general(unsigned op, uint32_t xa, uint32_t xb, bool bf) {
+  return tc5__half_encode_rn(round_odd(op, dec16(xa, bf), dec16(xb, bf), 0.0), bf);
 }
 /* bf16 add/sub/mul of a whole warp, by rows (loops the compiler vectorises):
  * tc5__bf16_arith_fast's f32 result and its test for each lane without a
@@ -95,7 +96,7 @@ static inline void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64
     for (unsigned l = 0; l < 32; l++) all &= ok[l];
     for (unsigned l = 0; !all && l < 32; l++)
       if (!ok[l]) {
-        code[l] = bf16_general(op, (uint32_t)(a[l] >> (16 * k)), (uint32_t)(b[l] >> (16 * k)));
+        code[l] = h16_general(op, (uint32_t)(a[l] >> (16 * k)), (uint32_t)(b[l] >> (16 * k)), true);
       }
     if (k == 0)
       for (unsigned l = 0; l < 32; l++) r[l] = code[l] & 0xffffu;
@@ -105,13 +106,9 @@ static inline void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64
   for (unsigned l = 0; l < 32; l++) d[l] = r[l];
 }
 
-/* f16 add/sub/mul of the codes xa, xb the general way (as bf16_general) */
-static inline uint32_t f16_general(unsigned op, uint32_t xa, uint32_t xb) {
-  return tc5__half_encode_rn(round_odd(op, dec16(xa, false), dec16(xb, false), 0.0), false);
-}
 /* f16 add/sub/mul of a whole warp, by rows (loops the compiler vectorises, as bf16_rows):
  * tc5__f16_arith_fast's f32 result, its test and tc5__f16_rn_of_f32 for each lane without a
- * branch (an f16 widened by its bits, a subnormal renormalised by one f32 subtraction), then
+ * branch (an f16 widened by its bits: f32_bits_of_f16), then
  * the general way for the lanes it does not take (a NaN or Inf operand, an inexact sum); the
  * same codes lane by lane (d may be a or b) */
 static inline __attribute__((always_inline)) void f16_rows(unsigned fop, unsigned op, unsigned n, const uint64_t *a,
@@ -125,24 +122,10 @@ static inline __attribute__((always_inline)) void f16_rows(unsigned fop, unsigne
       hb[l] = (uint32_t)(b[l] >> (16 * k)) & 0xffffu;
     }
     for (unsigned l = 0; l < 32; l++) {
-      ok[l] = ((ha[l] & 0x7c00u) != 0x7c00u) & ((hb[l] & 0x7c00u) != 0x7c00u);
-      /* |h| << 13 rebiased; a subnormal (exponent 0) one exponent step up, then 2^-14 off */
-      uint32_t da = (ha[l] & 0x7c00u) == 0, db = (hb[l] & 0x7c00u) == 0;
-      uint32_t oa = ((ha[l] & 0x7fffu) << 13) + (112u << 23) + (da << 23);
-      uint32_t ob = ((hb[l] & 0x7fffu) << 13) + (112u << 23) + (db << 23);
-      float fa, fb;
-      memcpy(&fa, &oa, 4);
-      memcpy(&fb, &ob, 4);
-      float ga = fa - 0x1p-14f, gb = fb - 0x1p-14f;
-      uint32_t qa, qb; /* selected by masks: a branch-free loop */
-      memcpy(&qa, &ga, 4);
-      memcpy(&qb, &gb, 4);
-      oa = (qa & -da) | (oa & (da - 1u));
-      ob = (qb & -db) | (ob & (db - 1u));
-      oa |= (ha[l] & 0x8000u) << 16;
-      ob |= (hb[l] & 0x8000u) << 16;
-      memcpy(&x[l], &oa, 4);
-      memcpy(&y[l], &ob, 4);
+      ok[l] = ((ha[l] & 0x7c00u) != 0x7c00u) & ((hb[l] & 0x7c00u) != 0x7c00u); /* no Inf nor NaN */
+      uint32_t ua = f32_bits_of_f16(ha[l]), ub = f32_bits_of_f16(hb[l]);
+      memcpy(&x[l], &ua, 4);
+      memcpy(&y[l], &ub, 4);
     }
     if (fop == 2) {
       for (unsigned l = 0; l < 32; l++) s[l] = x[l] * y[l]; /* exact */
@@ -157,24 +140,15 @@ static inline __attribute__((always_inline)) void f16_rows(unsigned fop, unsigne
         ok[l] &= err == 0.0f;
       }
     }
-    for (unsigned l = 0; l < 32; l++) { /* tc5__f16_rn_of_f32 of a finite s */
-      uint32_t u, q, sg;
+    for (unsigned l = 0; l < 32; l++) {
+      uint32_t u;
       memcpy(&u, &s[l], 4);
-      sg = (u >> 16) & 0x8000u;
-      u &= 0x7fffffffu;
-      float h;
-      memcpy(&h, &u, 4);
-      h += 0.5f;
-      memcpy(&q, &h, 4);
-      uint32_t nrm = (u - 0x38000000u + 0xfffu + ((u >> 13) & 1u)) >> 13;
-      uint32_t big = -(uint32_t)(u >= 0x47800000u), sub = -(uint32_t)(u < 0x38800000u);
-      nrm = (0x7c00u & big) | (nrm & ~big);
-      code[l] = sg | ((q - 0x3f000000u) & sub) | (nrm & ~sub);
+      code[l] = tc5__f16_rn_of_f32(u);
     }
     uint32_t all = 1;
     for (unsigned l = 0; l < 32; l++) all &= ok[l];
     for (unsigned l = 0; !all && l < 32; l++)
-      if (!ok[l]) code[l] = f16_general(op, ha[l], hb[l]);
+      if (!ok[l]) code[l] = h16_general(op, ha[l], hb[l], false);
     if (k == 0)
       for (unsigned l = 0; l < 32; l++) r[l] = code[l];
     else

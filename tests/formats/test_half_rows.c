@@ -48,7 +48,7 @@ static void row(bool bf, uint32_t a, uint32_t b0, uint64_t *mism) {
     if (!bf && have_avx2()) f16_rows_avx2(fop, ops[fop], 1, A, B, V);
     else memcpy(V, D, sizeof V);
     for (unsigned l = 0; l < 32; l++) {
-      uint32_t b = (uint32_t)B[l], want = bf ? bf16_general(ops[fop], a, b) : f16_general(ops[fop], a, b), c = 0;
+      uint32_t b = (uint32_t)B[l], want = h16_general(ops[fop], a, b, bf), c = 0;
       bool fast = bf ? tc5__bf16_arith_fast(fop, a, b, &c) : tc5__f16_arith_fast(fop, a, b, &c);
       if (D[l] != want || V[l] != want || (fast && c != want)) {
         if ((*mism)++ < 8)
