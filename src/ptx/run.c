@@ -218,29 +218,36 @@ static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const t
  * and c, no predicate out) of a whole warp with membermask 0xffffffff, whose every lane reads a
  * lane of a (d[l] = a[j] & 0xffffffff, no error), or a selp d, a, b, c (PTX_DUNI_SELP) of a and b
  * with their ub bits and one value (whatever c): false where it does not apply, nothing done */
-static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t mask, int *r) {
-  if (mask != 0xFFFFFFFFu || w->chk_pending || !(d->f & PTX_DUNI_SRCS)) return false;
-  const uint8_t *u = w->ub;
-  const unsigned nd = d->nd;
-  const uint32_t *s = d->r + nd;
-  bool all = true;
-  if (d->f & PTX_DUNI_PAD4) /* four sources, padded with the row's last byte (PTX_UB): no branch a source */
-    all = (u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB) != 0;
-  else
-    for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w, s[i]);
-  if (!all) {
-    if (!(d->f & PTX_DUNI_SELP) || !ub_has(w, s[0]) || !ub_has(w, s[1]) || PTX_R(w, s[0])[0] != PTX_R(w, s[1])[0])
-      return false;
-    PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0];
-    *r = PX_NEXT;
-  } else if (d->f & PTX_DUNI_SHFL) {
+/* in for lane 0 alone, its sources one value each (ub_run's and run_warp_body's run of hits): a
+ * shfl.sync (PTX_DUNI_SHFL) reads lane 0 of a when its membermask (r[4]) is the whole warp's (else
+ * false, nothing done), any other its function for lane 0; operand 0's registers then lz */
+static inline bool ub_lane0(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, int *r) {
+  const uint32_t *s = d->r + d->nd;
+  if (d->f & PTX_DUNI_SHFL) {
     if ((uint32_t)PTX_R(w, s[3])[0] != 0xFFFFFFFFu) return false;
     PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0] & 0xffffffffu;
     *r = PX_NEXT;
   } else {
     *r = in->fn(w, in, 1u);
   }
-  for (unsigned i = 0; i < nd; i++) w->ub[d->r[i]] = PTX_UB | PTX_LZ;
+  for (unsigned i = 0; i < d->nd; i++) w->ub[d->r[i]] = PTX_UB | PTX_LZ;
+  return true;
+}
+static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t mask, int *r) {
+  if (mask != 0xFFFFFFFFu || w->chk_pending || !(d->f & PTX_DUNI_SRCS)) return false;
+  const uint8_t *u = w->ub;
+  const uint32_t *s = d->r + d->nd;
+  bool all = true;
+  if (d->f & PTX_DUNI_PAD4) /* four sources, padded with the row's last byte (PTX_UB): no branch a source */
+    all = (u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB) != 0;
+  else
+    for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w, s[i]);
+  if (all) return ub_lane0(w, in, d, r);
+  if (!(d->f & PTX_DUNI_SELP) || !ub_has(w, s[0]) || !ub_has(w, s[1]) || PTX_R(w, s[0])[0] != PTX_R(w, s[1])[0])
+    return false;
+  PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0]; /* selp of two sources of one value, whatever its predicate */
+  *r = PX_NEXT;
+  w->ub[d->r[0]] = PTX_UB | PTX_LZ; /* (d->nd is 1: PTX_DUNI_SELP) */
   return true;
 }
 
@@ -282,16 +289,8 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
           continue;
         }
         if (!(d->f & PTX_DUNI_HIT)) break;
-        const unsigned nd = d->nd;
-        const uint32_t *s = d->r + nd;
-        if (!(u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB)) break;
-        if (d->f & PTX_DUNI_SHFL) {
-          if ((uint32_t)PTX_R(w, s[3])[0] != 0xFFFFFFFFu) break;
-          PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0] & 0xffffffffu;
-        } else {
-          r = code[pc].fn(w, &code[pc], 1u);
-        }
-        for (unsigned i = 0; i < nd; i++) u[d->r[i]] = PTX_UB | PTX_LZ;
+        const uint32_t *s = d->r + d->nd;
+        if (!(u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB) || !ub_lane0(w, &code[pc], d, &r)) break;
         steps++;
         if (r != PX_NEXT) break;
         pc++;
