@@ -229,6 +229,24 @@ static bool key_before(const struct chk_key *x, uint64_t cluster, uint64_t seq) 
   return x->cluster < cluster || (x->cluster == cluster && x->seq < seq);
 }
 
+/* cluster `cluster` reported finding `entry` once more (under the launch's lock): its record (chk_log.contrib) */
+static void contrib_add(chk_log *log, unsigned entry, uint64_t cluster) {
+  uint32_t c = log->keys[entry].last;
+  if (c != UINT32_MAX && log->contrib[c].cluster == cluster) {
+    log->contrib[c].count++;
+    return;
+  }
+  if (log->ncontrib == log->ccap) {
+    uint32_t nc = log->ccap ? log->ccap * 2 : 64;
+    struct chk_contrib *n = log->ccap < MAX_CONTRIB ? realloc(log->contrib, nc * sizeof *n) : NULL;
+    if (!n) return;
+    log->contrib = n;
+    log->ccap = nc;
+  }
+  log->keys[entry].last = log->ncontrib;
+  log->contrib[log->ncontrib++] = (struct chk_contrib){cluster, entry, 1};
+}
+
 static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lane, who earlier, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
@@ -254,6 +272,7 @@ static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lan
   for (unsigned i = 0; i < log->n; i++)
     if (log->keys[i].rule == rule && log->keys[i].a == a && log->keys[i].b == b) {
       count = ++log->f[i].count;
+      contrib_add(log, i, k->cluster);
       /* the text shows the earliest instance in the launch's order, not the first another thread reached */
       if (key_before(&log->keys[i], k->cluster, seq)) {
         pthread_mutex_unlock(k->lock);
@@ -279,8 +298,14 @@ static void report(const chk_warp *w, unsigned rule, const chk_insn *in, int lan
     log->cap = nc;
   }
   tc5_check_finding *f = &log->f[at];
-  log->keys[at] = (struct chk_key){rule, a, b, k->cluster, seq};
-  if (at == log->n) log->n++;
+  if (at == log->n) {
+    log->keys[at] = (struct chk_key){rule, a, b, k->cluster, seq, UINT32_MAX};
+    log->n++;
+    contrib_add(log, at, k->cluster);
+  } else { /* an earlier instance of a finding already counted */
+    log->keys[at].cluster = k->cluster;
+    log->keys[at].seq = seq;
+  }
   memset(f, 0, sizeof *f);
   f->rule = rule;
   f->warning = warning;
@@ -335,9 +360,28 @@ void chk_log_order(chk_log *log) {
   }
 }
 
+void chk_log_trim(chk_log *log, uint64_t pos) {
+  for (uint32_t c = 0; c < log->ncontrib; c++) {
+    const struct chk_contrib *x = &log->contrib[c];
+    if (x->cluster <= pos) continue;
+    log->f[x->entry].count -= x->count;
+    if (log->f[x->entry].warning) log->warnings -= x->count;
+    else log->errors -= x->count;
+  }
+  unsigned n = 0;
+  for (unsigned i = 0; i < log->n; i++)
+    if (log->keys[i].cluster <= pos) { /* its earliest instance: in a cluster up to the failed one */
+      log->f[n] = log->f[i];
+      log->keys[n++] = log->keys[i];
+    }
+  log->n = n;
+  log->ncontrib = 0; /* the records name entries by their old places */
+}
+
 void chk_log_free(chk_log *log) {
   free(log->f);
   free(log->keys);
+  free(log->contrib);
   memset(log, 0, sizeof *log);
 }
 

@@ -84,9 +84,19 @@ typedef struct chk_log {
   uint64_t errors, warnings; /* counting repeats */
   /* a finding's key, and the order of the instance its text shows: the cluster's position in the launch and the
    * cluster's report count then (the earliest instance in that order, whichever thread saw it first) */
-  struct chk_key { uint32_t rule, a, b; uint64_t cluster, seq; } *keys;
+  struct chk_key { uint32_t rule, a, b; uint64_t cluster, seq; uint32_t last; } *keys;
+  /* the instances each cluster added to each finding (a finding's `last`: its latest such record,
+   * added to while the same cluster reports it again), so that a failed launch's report holds what
+   * the clusters up to the failed one found, as on one thread (chk_log_trim); at most
+   * MAX_CONTRIB records (`lost`: more were dropped) */
+  struct chk_contrib { uint64_t cluster; uint32_t entry, count; } *contrib;
+  uint32_t ncontrib, ccap;
+  bool lost;
 } chk_log;
 void chk_log_free(chk_log *log);
+/* a launch that failed at the cluster at `pos` in its order: the findings and counts of the
+ * clusters after it go (on one thread they never ran); before chk_log_order */
+void chk_log_trim(chk_log *log, uint64_t pos);
 /* the findings in the order of their instances (cluster, then report): a launch's report is the same on any
  * number of threads, and on one thread, clusters in order, the order they were found in */
 void chk_log_order(chk_log *log);
@@ -98,6 +108,7 @@ void chk_log_order(chk_log *log);
                                     of each quarter: two share columns) */
 #define TM_G(lane, col) ((lane) / 16u * 512u + (col))
 #define MAX_FINDINGS 256u
+#define MAX_CONTRIB (1u << 20) /* chk_log.contrib: 16 MiB */
 #define NOINSN 0xFFFFFFFFu
 /* barrier slots: bar.sync's ids, then barrier.cluster's phase and its last completed one */
 #define CHK_MAX_BARRIERS 16u /* bar.sync's ids (the runner's barrier count) */

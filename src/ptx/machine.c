@@ -21,6 +21,23 @@ static void thread_xyz(const ptx_launch *L, uint32_t linear, uint32_t t[3]) {
   t[2] = linear / L->cfg.block[0] / L->cfg.block[1];
 }
 
+bool ptx_fail_claim(ptx_launch *L, uint64_t pos, tc5_status st) {
+  if (ptx_failed(L)) {
+    if (L->fail_pos <= pos) return false; /* an earlier cluster's (or this one's first) error stands */
+    if (L->diag) { /* the later cluster's diagnostics go */
+      L->diag->count = L->diag_mark[0];
+      L->diag->total = L->diag_mark[1];
+    }
+  } else if (L->diag) {
+    L->diag_mark[0] = L->diag->count;
+    L->diag_mark[1] = L->diag->total;
+  }
+  __atomic_store_n(&L->fail_pos, pos, __ATOMIC_RELAXED);
+  __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
+  L->status = st;
+  return true;
+}
+
 int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t value, const char *fmt, ...) {
   ptx_cta *c = w->cta;
   ptx_launch *L = c->L;
@@ -30,9 +47,8 @@ int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t 
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   pthread_mutex_lock(L->lock);
-  if (!ptx_failed(L)) {
-    __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
-    L->status = st;
+  /* the caller's interrupt (TC5_ECANCELED) stops every cluster: as if the first had failed */
+  if (ptx_fail_claim(L, st == TC5_ECANCELED ? 0 : c->cl->pos, st)) {
     char who[96];
     if (lane >= 0) {
       uint32_t t[3];

@@ -291,8 +291,13 @@ typedef struct ptx_launch {
   uint8_t *ub_init;
   uint32_t ub_bytes;
   uint64_t max_steps;
-  /* the first error stops every worker */
+  /* The launch's error is that of the earliest failing cluster in the launch's order, as on one
+   * thread (machine.c ptx_fail): an error stops its cluster and every later one (ptx_stop), an
+   * earlier cluster still runs to its end and, failing, replaces it (the diagnostics from
+   * diag_mark on); the caller's interrupt stops them all (fail_pos 0) */
   int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */
+  uint64_t fail_pos; /* the failed cluster's place in the launch's order (set under lock, read: ptx_stop) */
+  unsigned diag_mark[2]; /* L->diag's count and total before the first failure */
   tc5_status status;
   tc5_diag *diag;
   void *lock;               /* pthread_mutex_t*: errors, atomics, printf */
@@ -320,6 +325,11 @@ typedef struct ptx_launch {
 } ptx_launch;
 /* whether the launch failed: read by every worker while one sets it (under L->lock) */
 static inline int ptx_failed(const ptx_launch *L) { return __atomic_load_n(&L->failed, __ATOMIC_RELAXED); }
+/* whether the cluster at `pos` in the launch's order is to stop: it or an earlier one failed (a later
+ * one's failure lets it run on: its own error, if any, is the launch's) */
+static inline bool ptx_stop(const ptx_launch *L, uint64_t pos) {
+  return ptx_failed(L) && __atomic_load_n(&L->fail_pos, __ATOMIC_RELAXED) <= pos;
+}
 
 typedef struct ptx_mbar {
   uint32_t addr;
@@ -439,6 +449,7 @@ typedef struct ptx_cluster {
   uint64_t duni_hits, duni_seen;
   bool duni_off;
   uint32_t id[3];        /* %clusterid */
+  uint64_t pos;          /* its place in the launch's order (worker_run; ptx_stop) */
   /* barrier.cluster: phases completed, threads arrived in this one */
   uint32_t bar_phase, bar_arrived;
   /* reads of never-written shared / Tensor Memory by the engine (MMA and
@@ -694,6 +705,10 @@ int ptx_fail(ptx_warp *w, const ptx_insn *in, int lane, tc5_status st, uint64_t 
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+/* Under L->lock: whether a failure of the cluster at `pos` (in the launch's order) becomes the
+ * launch's error: none yet, or the recorded one is a later cluster's (its diagnostics are then
+ * dropped). If so, the launch now fails with `st` at `pos`; the caller adds the diagnostics. */
+bool ptx_fail_claim(ptx_launch *L, uint64_t pos, tc5_status st);
 /* whether the module's .target is one of `targets` (space-separated; a
  * name ending in "f" stands for its family's f and a targets, "sm_100f"
  * for sm_100a/sm_100f) */

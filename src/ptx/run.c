@@ -866,16 +866,12 @@ typedef struct launch_join {
   unsigned left;
 } launch_join;
 
-/* The launch fails with `st` (the first failure wins; the others are
- * dropped): for failures that belong to no warp, where ptx_fail does not
- * apply. */
-static void launch_fail(ptx_launch *L, tc5_status st, const char *field, uint64_t value, const char *msg) {
+/* The cluster at `pos` in the launch's order fails with `st` (the earliest
+ * cluster's failure is the launch's: ptx_fail_claim): for failures that
+ * belong to no warp, where ptx_fail does not apply. */
+static void launch_fail(ptx_launch *L, uint64_t pos, tc5_status st, const char *field, uint64_t value, const char *msg) {
   pthread_mutex_lock(L->lock);
-  if (!ptx_failed(L)) {
-    __atomic_store_n(&L->failed, 1, __ATOMIC_RELAXED);
-    L->status = st;
-    tc5_diag_add(L->diag, st, field, value, "%s", msg);
-  }
+  if (ptx_fail_claim(L, pos, st)) tc5_diag_add(L->diag, st, field, value, "%s", msg);
   pthread_mutex_unlock(L->lock);
 }
 
@@ -884,7 +880,7 @@ static void launch_fail(ptx_launch *L, tc5_status st, const char *field, uint64_
  * thread's clusters, while it waits for the others): true, the launch failed */
 static bool interrupt_asked(ptx_launch *L) {
   if (!L->cfg.interrupt(L->cfg.interrupt_ctx)) return false;
-  launch_fail(L, TC5_ECANCELED, "launch", 0, INTERRUPTED);
+  launch_fail(L, 0, TC5_ECANCELED, "launch", 0, INTERRUPTED); /* every cluster stops */
   return true;
 }
 
@@ -1081,7 +1077,7 @@ static void deadlock(ptx_cluster *cl) {
   ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, 0, "%s%s%sdeadlock: every live warp waits and nothing can wake it",
            tag ? "[" : "", tag ? tag : "", tag ? "] " : "");
   pthread_mutex_lock(L->lock);
-  if (L->status == TC5_ESTATE)
+  if (L->status == TC5_ESTATE && L->fail_pos == cl->pos) /* this cluster's deadlock is the launch's error */
     for (unsigned i = 0; i < nl; i++) tc5_diag_add(L->diag, TC5_ESTATE, "deadlock", i, "  %s", line[i]);
   pthread_mutex_unlock(L->lock);
 }
@@ -1123,7 +1119,7 @@ static void cluster_run_sched(worker *wk) {
         if (!best || p > bp) best = w, bp = p;
       }
     }
-    if (ptx_failed(L) || all_done) break;
+    if (ptx_stop(L, cl->pos) || all_done) break;
     if (!best) {
       if (s->head < s->n) { /* nothing can run: an operation completes, as late as it can */
         if (ptx_late_complete_one(cl) == PX_ERROR) return;
@@ -1154,7 +1150,7 @@ static void cluster_run_sched(worker *wk) {
                               s->clock - s->q[s->head].born > s->max_age)) /* at random, or overdue */
       if (ptx_late_complete_one(cl) == PX_ERROR) return;
     new_epochs(cl);
-    if (ptx_failed(L)) return;
+    if (ptx_stop(L, cl->pos)) return;
     if (total > L->max_steps * cl->n) {
       ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
                "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
@@ -1174,9 +1170,9 @@ static void cluster_run(worker *wk) {
   uint64_t total = 0;
   for (;;) {
     bool ran = false, all_done = true;
-    for (uint32_t rk = 0; rk < cl->n && !ptx_failed(L); rk++) {
+    for (uint32_t rk = 0; rk < cl->n && !ptx_stop(L, cl->pos); rk++) {
       ptx_cta *c = &cl->ctas[rk];
-      for (uint32_t k = 0; k < c->nwarps && !ptx_failed(L); k++) {
+      for (uint32_t k = 0; k < c->nwarps && !ptx_stop(L, cl->pos); k++) {
         ptx_warp *w = &c->warps[k];
         if (w->done) continue;
         all_done = false;
@@ -1196,7 +1192,7 @@ static void cluster_run(worker *wk) {
         new_epochs(cl);
       }
     }
-    if (ptx_failed(L) || all_done) break;
+    if (ptx_stop(L, cl->pos) || all_done) break;
     if (total > L->max_steps * cl->n) {
       ptx_fail(&cl->ctas[0].warps[0], NULL, -1, TC5_ESTATE, total,
                "still running after %llu warp-instructions: stopped as a hang (raise the limit if it is not one)",
@@ -1216,7 +1212,7 @@ static void cluster_finish(worker *wk) {
   ptx_cluster *cl = &wk->cl;
   ptx_launch *L = wk->L;
   if (cl->sched) ptx_sb_drain_cluster(cl, cl->sched, 0); /* the kernel's end: every store visible */
-  if (ptx_failed(L)) return;
+  if (ptx_stop(L, cl->pos)) return;
   if (cl->sched && ptx_late_flush(cl, NULL) == PX_ERROR) return;
   for (uint32_t rk = 0; rk < cl->n; rk++) {
     ptx_cta *c = &cl->ctas[rk];
@@ -1239,8 +1235,10 @@ static void worker_run(worker *wk) {
   if (wk->caller && L->cfg.interrupt && interrupt_asked(L)) return;
   for (;;) {
     uint64_t i = __atomic_fetch_add(&L->next_cta, 1, __ATOMIC_RELAXED);
-    if (i >= L->run_n || ptx_failed(L)) break;
-    uint64_t pos = i;                    /* the cluster's place in the launch's order (its findings' order) */
+    /* the clusters after a failed one do not run (as on one thread); those before it run to their end */
+    if (i >= L->run_n || ptx_stop(L, i)) break;
+    uint64_t pos = i;                    /* the cluster's place in the launch's order (its findings' and errors' order) */
+    wk->cl.pos = pos;
     if (L->run_pick) i = L->run_pick[i]; /* the timing model's sample */
     tc5_status st = TC5_OK;
     for (uint32_t r = 0; r < wk->cl.n && !st; r++) st = cta_setup(wk, i, r);
@@ -1254,7 +1252,7 @@ static void worker_run(worker *wk) {
     if (st) {
       char msg[96];
       snprintf(msg, sizeof msg, "could not set up cluster %llu: %s", (unsigned long long)i, tc5_strerror(st));
-      launch_fail(L, st, "cta", i, msg);
+      launch_fail(L, pos, st, "cta", i, msg);
       break;
     }
     wk->polled = 0;
@@ -1833,6 +1831,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
     st = tm_launch_finish(L.tm, cfg->timing_result ? cfg->timing_result : &tr, diag);
   }
   /* the checker's findings: each once, errors first in order of discovery (the launch's order: chk_log_order) */
+  if (ptx_failed(&L) && L.status != TC5_ECANCELED) chk_log_trim(&log, L.fail_pos); /* as on one thread */
   chk_log_order(&log);
   for (unsigned pass = 0; pass < 2; pass++)
     for (unsigned k = 0; k < log.n; k++)

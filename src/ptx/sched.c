@@ -161,7 +161,7 @@ int ptx_late_complete_one(ptx_cluster *cl) {
   int r = o.in->fn(&o.ghost, o.in, o.mask);
   release_regs(s, o.regs);
   for (uint32_t k = 0; k < cl->n; k++) cl->ctas[k].progress = true;
-  return r == PX_ERROR || ptx_failed(o.ghost.cta->L) ? PX_ERROR : PX_NEXT;
+  return r == PX_ERROR || ptx_stop(o.ghost.cta->L, cl->pos) ? PX_ERROR : PX_NEXT;
 }
 
 int ptx_late_flush(ptx_cluster *cl, const ptx_warp *w) {
