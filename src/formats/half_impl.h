@@ -84,8 +84,10 @@ static inline uint32_t tc5__half_encode_rn(double x, bool bf) {
  * carry into the exponent included, an Inf stays Inf), NaN 0x7fff; every
  * one of the 2^32 inputs compared (test_formats::test_half_fast_paths) */
 static inline uint32_t tc5__bf16_rn_of_f32(uint32_t b) {
-  if ((b & 0x7fffffffu) > 0x7f800000u) return 0x7fffu;
-  return (uint32_t)(((uint64_t)b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+  /* by masks, no branch (a warp's loop of it vectorises: the runner's bf16_rows); a non-NaN's sum
+   * stays below 2^32 (0xff800000 + 0x8000 at most), a NaN's is replaced */
+  uint32_t nan = 0u - (uint32_t)((b & 0x7fffffffu) > 0x7f800000u);
+  return (((b + 0x7fffu + ((b >> 16) & 1u)) >> 16) & ~nan) | (0x7fffu & nan);
 }
 
 /* an f32 (its bits) rounded once to nearest even into f16: what

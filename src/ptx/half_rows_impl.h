@@ -87,10 +87,10 @@ static inline void bf16_rows(unsigned fop, unsigned op, unsigned n, const uint64
         ok[l] = (u & 0x7fffffffu) <= 0x7f7fffffu && err == 0.0f; /* |s| <= FLT_MAX, an exact sum */
       }
     }
-    for (unsigned l = 0; l < 32; l++) { /* tc5__bf16_rn_of_f32 of a finite s */
+    for (unsigned l = 0; l < 32; l++) {
       uint32_t u;
       memcpy(&u, &s[l], 4);
-      code[l] = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+      code[l] = tc5__bf16_rn_of_f32(u);
     }
     uint32_t all = 1;
     for (unsigned l = 0; l < 32; l++) all &= ok[l];
