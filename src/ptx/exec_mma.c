@@ -151,12 +151,39 @@ static void mma_scatter(ptx_warp *w, const ptx_insn *in, const uint32_t *D) {
   }
 }
 
+/* D = A * B + C of the integer kinds (s8/u8 A and B, s32 C and D): the exact sum, wrapped to 32
+ * bits or, .satfinite, clamped, once (what tc5_gemm's integer tile gives in one step of K, without
+ * a GEMM job for 4,096 products: FlagGems' int8 fused_moe runs millions of these) */
+static void mma_int(const ptx_insn *in, const uint32_t *A, const uint32_t *B, uint32_t *D) {
+  unsigned M = MMA_M(in), N = MMA_N(in), K = MMA_K(in);
+  bool as = in->type2 == PT_S8, bs = in->space == PT_S8, satf = (in->mods & MMA_SATF) != 0;
+  int32_t a[16 * 32], b[8 * 32]; /* A by rows, B by columns */
+  for (unsigned i = 0; i < M * K; i++) a[i] = as ? (int8_t)A[i] : (uint8_t)A[i];
+  for (unsigned k = 0; k < K; k++)
+    for (unsigned j = 0; j < N; j++) b[j * K + k] = bs ? (int8_t)B[k * N + j] : (uint8_t)B[k * N + j];
+  for (unsigned i = 0; i < M; i++)
+    for (unsigned j = 0; j < N; j++) {
+      int32_t s = 0; /* at most 32 products of 255 * 255: no overflow */
+      for (unsigned k = 0; k < K; k++) s += a[i * K + k] * b[j * K + k];
+      int64_t acc = (int64_t)(int32_t)D[i * N + j] + s;
+      if (satf) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+      D[i * N + j] = (uint32_t)acc;
+    }
+}
+
 /* D = A * B + C, the float and integer kinds: one tc5_gemm of the
- * instruction's K in one step */
+ * instruction's K in one step (the integer kinds: mma_int) */
 static PTX_EXEC(x_mma) {
   if (!mask) return PX_NEXT;
   if (mma_whole_warp(w, in, mask) != PX_NEXT) return PX_ERROR;
   unsigned abits = ptx_types[in->type2].bits;
+  if (in->type == PT_S32) {
+    uint32_t A[16 * 32], B[32 * 8], D[16 * 8];
+    mma_gather(w, in, A, B, D);
+    mma_int(in, A, B, D);
+    mma_scatter(w, in, D);
+    return PX_NEXT;
+  }
   tc5_dot dot;
   tc5_diag dg;
   tc5_diag_init(&dg);
