@@ -157,14 +157,14 @@ static void mma_scatter(ptx_warp *w, const ptx_insn *in, const uint32_t *D) {
 static void mma_int(const ptx_insn *in, const uint32_t *A, const uint32_t *B, uint32_t *D) {
   unsigned M = MMA_M(in), N = MMA_N(in), K = MMA_K(in);
   bool as = in->type2 == PT_S8, bs = in->space == PT_S8, satf = (in->mods & MMA_SATF) != 0;
-  int32_t a[16 * 32], b[8 * 32]; /* A by rows, B by columns */
+  int16_t a[16 * 32], b[8 * 32]; /* A by rows, B by columns (16 bits: products of pairs summed as pmaddwd does) */
   for (unsigned i = 0; i < M * K; i++) a[i] = as ? (int8_t)A[i] : (uint8_t)A[i];
   for (unsigned k = 0; k < K; k++)
     for (unsigned j = 0; j < N; j++) b[j * K + k] = bs ? (int8_t)B[k * N + j] : (uint8_t)B[k * N + j];
   for (unsigned i = 0; i < M; i++)
     for (unsigned j = 0; j < N; j++) {
       int32_t s = 0; /* at most 32 products of 255 * 255: no overflow */
-      for (unsigned k = 0; k < K; k++) s += a[i * K + k] * b[j * K + k];
+      for (unsigned k = 0; k < K; k++) s += (int32_t)a[i * K + k] * (int32_t)b[j * K + k];
       int64_t acc = (int64_t)(int32_t)D[i * N + j] + s;
       if (satf) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
       D[i * N + j] = (uint32_t)acc;
