@@ -151,24 +151,53 @@ static void mma_scatter(ptx_warp *w, const ptx_insn *in, const uint32_t *D) {
   }
 }
 
-/* D = A * B + C of the integer kinds (s8/u8 A and B, s32 C and D): the exact sum, wrapped to 32
- * bits or, .satfinite, clamped, once (what tc5_gemm's integer tile gives in one step of K, without
- * a GEMM job for 4,096 products: FlagGems' int8 fused_moe runs millions of these) */
-static void mma_int(const ptx_insn *in, const uint32_t *A, const uint32_t *B, uint32_t *D) {
-  unsigned M = MMA_M(in), N = MMA_N(in), K = MMA_K(in);
+/* D = A * B + C of the integer kinds (m16n8k32 and m16n8k16; s8/u8 A and B, s32 C and D): the exact
+ * sum, wrapped to 32 bits or, .satfinite, clamped, once (what tc5_gemm's integer tile gives in one
+ * step of K, without a GEMM job for 4,096 products: FlagGems' int8 fused_moe runs millions of
+ * these). The fragments read as the header's formulas give them for 8-bit elements (e = 4: a
+ * register holds 4 consecutive k of one row of A, of one column of B); K a constant in each call */
+static inline __attribute__((always_inline)) void mma_int_k(ptx_warp *w, const ptx_insn *in, unsigned K) {
+  const tc5_ptx_module *m = w->cta->L->m;
+  const uint32_t *va = m->vregs + in->o[1].vec, *vb = m->vregs + in->o[2].vec, *vc = m->vregs + in->o[3].vec,
+                 *vd = m->vregs + in->o[0].vec;
   bool as = in->type2 == PT_S8, bs = in->space == PT_S8, satf = (in->mods & MMA_SATF) != 0;
-  int16_t a[16 * 32], b[8 * 32]; /* A by rows, B by columns (16 bits: products of pairs summed as pmaddwd does) */
-  for (unsigned i = 0; i < M * K; i++) a[i] = as ? (int8_t)A[i] : (uint8_t)A[i];
-  for (unsigned k = 0; k < K; k++)
-    for (unsigned j = 0; j < N; j++) b[j * K + k] = bs ? (int8_t)B[k * N + j] : (uint8_t)B[k * N + j];
-  for (unsigned i = 0; i < M; i++)
-    for (unsigned j = 0; j < N; j++) {
-      int32_t s = 0; /* at most 32 products of 255 * 255: no overflow */
-      for (unsigned k = 0; k < K; k++) s += (int32_t)a[i * K + k] * (int32_t)b[j * K + k];
-      int64_t acc = (int64_t)(int32_t)D[i * N + j] + s;
+  int16_t a[16][32], b[8][32]; /* A by rows, B by columns; 16 bits: products' pairs summed as pmaddwd does */
+  for (unsigned r = 0; r < K / 8; r++) { /* A: row g + 8 (r % 2), k = 4 t + h + 16 (r / 2) */
+    const uint64_t *x = PTX_R(w, va[r]);
+    for (unsigned l = 0; l < 32; l++)
+      for (unsigned h = 0; h < 4; h++) {
+        uint8_t v = (uint8_t)(x[l] >> (8 * h));
+        a[l / 4 + 8 * (r % 2)][4 * (l % 4) + h + 16 * (r / 2)] = as ? (int8_t)v : v;
+      }
+  }
+  for (unsigned r = 0; r < K / 16; r++) { /* B: k = 4 t + h + 16 r, column g */
+    const uint64_t *x = PTX_R(w, vb[r]);
+    for (unsigned l = 0; l < 32; l++)
+      for (unsigned h = 0; h < 4; h++) {
+        uint8_t v = (uint8_t)(x[l] >> (8 * h));
+        b[l / 4][4 * (l % 4) + h + 16 * r] = bs ? (int8_t)v : v;
+      }
+  }
+  uint32_t out[4][32]; /* (D may be C's registers: all read before any is written) */
+  for (unsigned i = 0; i < 4; i++) { /* C and D: register i, row g + 8 (i / 2), column 2 t + i % 2 */
+    const uint64_t *c = PTX_R(w, vc[i]);
+    for (unsigned l = 0; l < 32; l++) {
+      const int16_t *ar = a[l / 4 + 8 * (i / 2)], *bc = b[2 * (l % 4) + i % 2];
+      int32_t s = 0; /* at most 32 products of 255 x 255: no overflow */
+      for (unsigned k = 0; k < K; k++) s += (int32_t)ar[k] * (int32_t)bc[k];
+      int64_t acc = (int64_t)(int32_t)(uint32_t)c[l] + s;
       if (satf) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
-      D[i * N + j] = (uint32_t)acc;
+      out[i][l] = (uint32_t)acc;
     }
+  }
+  for (unsigned i = 0; i < 4; i++) {
+    uint64_t *d = PTX_R(w, vd[i]);
+    for (unsigned l = 0; l < 32; l++) d[l] = out[i][l];
+  }
+}
+static void mma_int(ptx_warp *w, const ptx_insn *in) {
+  if (MMA_K(in) == 32) mma_int_k(w, in, 32);
+  else mma_int_k(w, in, 16); /* (dec_mma: k32 or k16) */
 }
 
 /* D = A * B + C, the float and integer kinds: one tc5_gemm of the
@@ -178,10 +207,7 @@ static PTX_EXEC(x_mma) {
   if (mma_whole_warp(w, in, mask) != PX_NEXT) return PX_ERROR;
   unsigned abits = ptx_types[in->type2].bits;
   if (in->type == PT_S32) {
-    uint32_t A[16 * 32], B[32 * 8], D[16 * 8];
-    mma_gather(w, in, A, B, D);
-    mma_int(in, A, B, D);
-    mma_scatter(w, in, D);
+    mma_int(w, in);
     return PX_NEXT;
   }
   tc5_dot dot;
