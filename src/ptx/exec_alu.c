@@ -75,7 +75,7 @@ __attribute__((target("avx2"))) static void unpack2_lanes_avx2(uint64_t *lo, uin
 #define and_lanes_avx2(d, a, m) PTX_LANES(0xFFFFFFFFu, (d)[l] = (a)[l] & (m))
 #define PTX_ROWS_AVX2(mask) 0
 #endif
-static PTX_EXEC(x_add) {
+PTX_EXEC_L0(x_add) {
   OPS3;
   uint64_t m = wmask(in->aux);
   if (PTX_ROWS_AVX2(mask)) add_lanes_avx2(d, a, b, m);
@@ -91,7 +91,7 @@ static PTX_EXEC(x_add_sat_s32) {
   });
   return PX_NEXT;
 }
-static PTX_EXEC(x_sub) {
+PTX_EXEC_L0(x_sub) {
   OPS3;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (a[l] - b[l]) & m);
@@ -106,7 +106,7 @@ static PTX_EXEC(x_sub_sat_s32) {
   });
   return PX_NEXT;
 }
-static PTX_EXEC(x_mul_lo) {
+PTX_EXEC_L0(x_mul_lo) {
   OPS3;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (a[l] * b[l]) & m);
@@ -125,7 +125,7 @@ static PTX_EXEC(x_mul_hi) {
   PTX_LANES(mask, d[l] = (uint64_t)(prod(a[l], b[l], W, s) >> W) & m);
   return PX_NEXT;
 }
-static PTX_EXEC(x_mul_wide) {
+PTX_EXEC_L0(x_mul_wide) {
   OPS3;
   unsigned W = in->aux;
   bool s = in->mods & M_SIGNED;
@@ -133,7 +133,7 @@ static PTX_EXEC(x_mul_wide) {
   PTX_LANES(mask, d[l] = (uint64_t)prod(a[l], b[l], W, s) & m);
   return PX_NEXT;
 }
-static PTX_EXEC(x_mad_lo) {
+PTX_EXEC_L0(x_mad_lo) {
   OPS4;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (a[l] * b[l] + c[l]) & m);
@@ -171,7 +171,7 @@ __attribute__((target("avx2"))) static void mad_wide_s32_lanes_avx2(uint64_t *d,
 #else
 #define mad_wide_s32_lanes_avx2 mad_wide_s32_lanes
 #endif
-static PTX_EXEC(x_mad_wide) {
+PTX_EXEC_L0(x_mad_wide) {
   OPS4;
   unsigned W = in->aux;
   bool s = in->mods & M_SIGNED;
@@ -222,14 +222,14 @@ static PTX_EXEC(x_rem) {
   }
   return PX_NEXT;
 }
-static PTX_EXEC(x_min) {
+PTX_EXEC_L0(x_min) {
   OPS3;
   unsigned W = in->aux;
   if (in->mods & M_SIGNED) PTX_LANES(mask, d[l] = sx(a[l], W) < sx(b[l], W) ? a[l] : b[l]);
   else PTX_LANES(mask, d[l] = a[l] < b[l] ? a[l] : b[l]);
   return PX_NEXT;
 }
-static PTX_EXEC(x_max) {
+PTX_EXEC_L0(x_max) {
   OPS3;
   unsigned W = in->aux;
   if (in->mods & M_SIGNED) PTX_LANES(mask, d[l] = sx(a[l], W) > sx(b[l], W) ? a[l] : b[l]);
@@ -486,7 +486,7 @@ PTX_DEC(dec_dp4a) {
 }
 
 /* ---- abs neg (integers; floats in exec_float.c) ---- */
-static PTX_EXEC(x_ineg) {
+PTX_EXEC_L0(x_ineg) {
   OPS2;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (0 - a[l]) & m);
@@ -509,22 +509,22 @@ PTX_DEC(dec_abs_neg) {
 }
 
 /* ---- and or xor not cnot ---- */
-static PTX_EXEC(x_and) {
+PTX_EXEC_L0(x_and) {
   OPS3;
   PTX_LANES(mask, d[l] = a[l] & b[l]);
   return PX_NEXT;
 }
-static PTX_EXEC(x_or) {
+PTX_EXEC_L0(x_or) {
   OPS3;
   PTX_LANES(mask, d[l] = a[l] | b[l]);
   return PX_NEXT;
 }
-static PTX_EXEC(x_xor) {
+PTX_EXEC_L0(x_xor) {
   OPS3;
   PTX_LANES(mask, d[l] = a[l] ^ b[l]);
   return PX_NEXT;
 }
-static PTX_EXEC(x_not) {
+PTX_EXEC_L0(x_not) {
   OPS2;
   uint64_t m = in->aux2 ? in->aux2 : ~0ull;
   if (in->aux == 64) m = ~0ull;
@@ -594,12 +594,12 @@ static void shift_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, unsign
   shift_lanes(d, a, b, W, right, mask);
 }
 #endif
-static PTX_EXEC(x_shl) {
+PTX_EXEC_L0(x_shl) {
   OPS3;
   shift_rows(d, a, b, in->aux, false, mask);
   return PX_NEXT;
 }
-static PTX_EXEC(x_shr) {
+PTX_EXEC_L0(x_shr) {
   OPS3;
   unsigned W = in->aux;
   uint64_t m = wmask(W);
@@ -616,7 +616,7 @@ static PTX_EXEC(x_shr) {
 /* shl/shr by an immediate amount (Triton's index arithmetic: shl.b64 %rd, %rd, 2), chosen by dec_shift:
  * x_shl's and x_shr's lanes with the amount (in->aux2, the constant register's value as the lanes' u32)
  * fixed before the loop, which then compiles to one vector shift (p53) */
-static PTX_EXEC(x_shl_k) {
+PTX_EXEC_L0(x_shl_k) {
   OPS2;
   unsigned W = in->aux, s = in->aux2;
   uint64_t m = wmask(W);
@@ -624,7 +624,7 @@ static PTX_EXEC(x_shl_k) {
   else PTX_LANES(mask, d[l] = (a[l] << s) & m);
   return PX_NEXT;
 }
-static PTX_EXEC(x_shr_k) {
+PTX_EXEC_L0(x_shr_k) {
   OPS2;
   unsigned W = in->aux, s = in->aux2;
   uint64_t m = wmask(W);
@@ -656,7 +656,7 @@ PTX_DEC(dec_shift) {
 }
 
 /* ---- popc clz brev bfind bfe bfi prmt lop3 shf ---- */
-static PTX_EXEC(x_popc) {
+PTX_EXEC_L0(x_popc) {
   OPS2;
   PTX_LANES(mask, d[l] = (uint64_t)__builtin_popcountll(a[l]));
   return PX_NEXT;
@@ -723,7 +723,7 @@ static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const ui
   return bfe_lanes(d, a, b, c, W, s, mask);
 }
 #endif
-static PTX_EXEC(x_bfe) {
+PTX_EXEC_L0(x_bfe) {
   OPS4;
   unsigned W = in->aux, msb = W - 1;
   bool s = in->mods & M_SIGNED;
@@ -755,7 +755,7 @@ static PTX_EXEC(x_bfi) {
   return PX_NEXT;
 }
 /* prmt: in->aux = mode (0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16) */
-static PTX_EXEC(x_prmt) {
+PTX_EXEC_L0(x_prmt) {
   OPS4;
   unsigned mode = in->aux;
   PTX_LANES(mask, {
@@ -781,7 +781,7 @@ static PTX_EXEC(x_prmt) {
   });
   return PX_NEXT;
 }
-static PTX_EXEC(x_lop3) {
+PTX_EXEC_L0(x_lop3) {
   OPS4;
   uint32_t lut = in->aux;
   PTX_LANES(mask, {
@@ -977,7 +977,7 @@ static bool setp_plain(uint64_t *p, const uint64_t *a, const uint64_t *b, unsign
 
 /* setp: aux = compare op, aux2 = bool op; mods: M_SIGNED, M_PAIR (p|q),
  * bit 8+ the float type (0 for integers), M_SAT = .ftz */
-static PTX_EXEC(x_setp) {
+PTX_EXEC_L0(x_setp) {
   uint64_t *p = PTX_R(w, in->o[0].reg);
   uint64_t *q = (in->mods & M_PAIR) ? PTX_R(w, in->o[0].reg2) : NULL;
   const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
@@ -1143,7 +1143,7 @@ __attribute__((target("avx2"))) static void selp_lanes_avx2(uint64_t *d, const u
   }
 }
 #endif
-static PTX_EXEC(x_selp) {
+PTX_EXEC_L0(x_selp) {
   OPS4;
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
   if (PTX_ROWS_AVX2(mask)) {
@@ -1169,14 +1169,14 @@ PTX_DEC(dec_selp) {
 }
 
 /* ---- mov ---- */
-static PTX_EXEC(x_mov) {
+PTX_EXEC_L0(x_mov) {
   OPS2;
   uint64_t m = in->aux2 ? in->aux2 : ~0ull;
   if (PTX_ROWS_AVX2(mask)) and_lanes_avx2(d, a, m);
   else PTX_LANES(mask, d[l] = a[l] & m);
   return PX_NEXT;
 }
-static PTX_EXEC(x_mov64) {
+PTX_EXEC_L0(x_mov64) {
   OPS2;
   PTX_LANES(mask, d[l] = a[l]);
   return PX_NEXT;
@@ -1188,7 +1188,7 @@ static PTX_EXEC(x_mov_sreg) {
   return PX_NEXT;
 }
 /* mov.bN d, {a, b, ...}: packs n parts of N/n bits, a in the low bits */
-static PTX_EXEC(x_pack) {
+PTX_EXEC_L0(x_pack) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint32_t *v = w->cta->L->m->vregs + in->o[1].vec;
   unsigned n = in->o[1].n, pb = in->aux / n;
@@ -1206,7 +1206,7 @@ static PTX_EXEC(x_pack) {
   });
   return PX_NEXT;
 }
-static PTX_EXEC(x_unpack) {
+PTX_EXEC_L0(x_unpack) {
   const uint32_t *v = w->cta->L->m->vregs + in->o[0].vec;
   const uint64_t *a = PTX_R(w, in->o[1].reg);
   unsigned n = in->o[0].n, pb = in->aux / n;
@@ -1297,4 +1297,42 @@ PTX_DEC(dec_mov) {
   else in->fn = W == 64 ? x_mov64 : x_mov;
   if (t == PT_PRED) in->aux2 = 1;
   return TC5_OK;
+}
+
+/* the functions built for lane 0 too (PTX_EXEC_L0) and those builds: run.c's run of hits */
+ptx_exec_fn ptx_alu_lane0(ptx_exec_fn fn) {
+  static const struct {
+    ptx_exec_fn fn, l0;
+  } t[] = {
+    {x_add, x_add_l0},
+    {x_sub, x_sub_l0},
+    {x_mul_lo, x_mul_lo_l0},
+    {x_mul_wide, x_mul_wide_l0},
+    {x_mad_lo, x_mad_lo_l0},
+    {x_mad_wide, x_mad_wide_l0},
+    {x_min, x_min_l0},
+    {x_max, x_max_l0},
+    {x_ineg, x_ineg_l0},
+    {x_and, x_and_l0},
+    {x_or, x_or_l0},
+    {x_xor, x_xor_l0},
+    {x_not, x_not_l0},
+    {x_shl, x_shl_l0},
+    {x_shr, x_shr_l0},
+    {x_shl_k, x_shl_k_l0},
+    {x_shr_k, x_shr_k_l0},
+    {x_popc, x_popc_l0},
+    {x_bfe, x_bfe_l0},
+    {x_setp, x_setp_l0},
+    {x_selp, x_selp_l0},
+    {x_mov, x_mov_l0},
+    {x_mov64, x_mov64_l0},
+    {x_pack, x_pack_l0},
+    {x_unpack, x_unpack_l0},
+    {x_prmt, x_prmt_l0},
+    {x_lop3, x_lop3_l0},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (t[i].fn == fn) return t[i].l0;
+  return fn;
 }

@@ -1067,7 +1067,7 @@ static PTX_EXEC(x_cvt) {
  * Triton's kernels), chosen by dec_cvt (x_cvt takes those with .sat), the instruction's types fixed before
  * the loop (p53): the source sign- or zero-extended from its width,
  * cut to the destination's, a signed destination narrower than 64 bits sign-extended, cut to the register */
-static PTX_EXEC(x_cvt_int) {
+PTX_EXEC_L0(x_cvt_int) {
   uint64_t *d = PTX_R(w, in->o[0].reg);
   const uint64_t *a = PTX_R(w, in->o[1].reg);
   unsigned DW = ptx_types[in->type].bits, SW = ptx_types[in->type2].bits;
@@ -1190,4 +1190,16 @@ PTX_DEC(dec_cvt) {
   }
   in->fn = dc != 'f' && sc != 'f' && !sat ? x_cvt_int : x_cvt;
   return TC5_OK;
+}
+
+/* the functions built for lane 0 too (PTX_EXEC_L0) and those builds: run.c's run of hits */
+ptx_exec_fn ptx_float_lane0(ptx_exec_fn fn) {
+  static const struct {
+    ptx_exec_fn fn, l0;
+  } t[] = {
+    {x_cvt_int, x_cvt_int_l0},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (t[i].fn == fn) return t[i].l0;
+  return fn;
 }

@@ -221,14 +221,28 @@ static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const t
 /* in for lane 0 alone, its sources one value each (ub_run's and run_warp_body's run of hits): a
  * shfl.sync (PTX_DUNI_SHFL) reads lane 0 of a when its membermask (r[4]) is the whole warp's (else
  * false, nothing done), any other its function for lane 0; operand 0's registers then lz */
+/* a whole warp's shfl.sync d, a, b, c, membermask of a with one value: false when membermask (lane 0's) is not
+ * the whole warp's, else every lane reads a lane of a: d = a, in lane 0 */
+static inline bool shfl_lane0(ptx_warp *w, uint32_t d, uint32_t a, uint32_t membermask) {
+  if ((uint32_t)PTX_R(w, membermask)[0] != 0xFFFFFFFFu) return false;
+  PTX_R(w, d)[0] = PTX_R(w, a)[0] & 0xffffffffu;
+  return true;
+}
+/* selp d, a, b, c of a and b with their ub bits and one value (whatever c): false when not, else d = a in lane 0,
+ * d lz */
+static inline bool selp_lane0(ptx_warp *w, uint32_t d, uint32_t a, uint32_t b) {
+  if (!(w->ub[a] & w->ub[b] & PTX_UB) || PTX_R(w, a)[0] != PTX_R(w, b)[0]) return false;
+  PTX_R(w, d)[0] = PTX_R(w, a)[0];
+  w->ub[d] = PTX_UB | PTX_LZ;
+  return true;
+}
 static inline bool ub_lane0(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, int *r) {
   const uint32_t *s = d->r + d->nd;
   if (d->f & PTX_DUNI_SHFL) {
-    if ((uint32_t)PTX_R(w, s[3])[0] != 0xFFFFFFFFu) return false;
-    PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0] & 0xffffffffu;
+    if (!shfl_lane0(w, d->r[0], s[0], s[3])) return false;
     *r = PX_NEXT;
   } else {
-    *r = in->fn(w, in, 1u);
+    *r = d->l0(w, in, 1u);
   }
   for (unsigned i = 0; i < d->nd; i++) w->ub[d->r[i]] = PTX_UB | PTX_LZ;
   return true;
@@ -243,12 +257,69 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
   else
     for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w, s[i]);
   if (all) return ub_lane0(w, in, d, r);
-  if (!(d->f & PTX_DUNI_SELP) || !ub_has(w, s[0]) || !ub_has(w, s[1]) || PTX_R(w, s[0])[0] != PTX_R(w, s[1])[0])
-    return false;
-  PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0]; /* selp of two sources of one value, whatever its predicate */
+  if (!(d->f & PTX_DUNI_SELP) || !selp_lane0(w, d->r[0], s[0], s[1])) return false;
   *r = PX_NEXT;
-  w->ub[d->r[0]] = PTX_UB | PTX_LZ; /* (d->nd is 1: PTX_DUNI_SELP) */
   return true;
+}
+
+/* run_warp_body's run of instructions ub_run would take (PTX_DUNI_HIT: unguarded, not .aligned, a whole warp
+ * converged), their sources' ub bits set (PTX_DUNI_PAD4's four), with none of run_warp_body's tests: such an
+ * instruction reads and writes registers alone (no store buffer, checker nor uninitialised read to flush); its
+ * function (d->l0: its build for lane 0) returns PX_NEXT or PX_ERROR (exec_alu.c, exec_float.c). A guarded plain
+ * ld or st whose guard has its ub bit and is false (PTX_DUNI_SKIP0) is passed (*skips), and a selp of two sources
+ * of one value whatever its predicate runs (ub_run's PTX_DUNI_SELP, a hit). At most max instructions
+ * from w->pc, which it leaves at the first not run; the instructions run or passed. A function of its own, out
+ * of line, so that its few values stay in registers across the calls */
+static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, const ptx_insn *code, const ptx_hrec *hr,
+                                                  const ptx_duni *duni, uint32_t ncode, uint64_t max, uint64_t *skips, int *rp) {
+  uint8_t *const u = w->ub;
+  const uint32_t pc = w->pc;
+  const ptx_hrec *h = hr + pc, *const h0 = h, *const end = h + (max < ncode - pc ? max : ncode - pc);
+  const ptx_insn *in = code + pc;
+  int r = PX_NEXT;
+  for (; h < end; h++, in++) {
+    const unsigned f = h->f;
+    if (!(f & PTX_DUNI_HIT)) {
+      if (!(f & PTX_DUNI_SKIP0) || !(u[h->s[0]] & PTX_UB) || (PTX_R(w, h->s[0])[0] != 0) != h->neg) break;
+      ++*skips; /* its mask empty: nothing done */
+      continue;
+    }
+    if (!(u[h->s[0]] & u[h->s[1]] & u[h->s[2]] & u[h->s[3]] & PTX_UB)) {
+      if ((f & PTX_DUNI_SELP) && selp_lane0(w, h->d0, h->s[0], h->s[1])) continue; /* (ub_run's, a hit too) */
+      break;
+    }
+    if (!(f & PTX_DUNI_SHFL)) r = h->l0(w, in, 1u);
+    else if (!shfl_lane0(w, h->d0, h->s[0], h->s[3])) break;
+    u[h->d0] = PTX_UB | PTX_LZ; /* its result in lane 0 alone (ub_lane0's) */
+    if (__builtin_expect(h->nd > 1, 0))
+      for (unsigned i = 1; i < h->nd; i++) u[duni[h - hr].r[i]] = PTX_UB | PTX_LZ;
+    if (r != PX_NEXT) {
+      h++; /* (run: its error stops the warp) */
+      break;
+    }
+  }
+  w->pc = pc + (uint32_t)(h - h0) - (r != PX_NEXT);
+  *rp = r;
+  return (uint64_t)(h - h0);
+}
+/* hit_run's records of the instructions (ptx_launch.hrec), from their duni records: NULL when out of memory */
+static ptx_hrec *hit_records(const tc5_ptx_module *m, const ptx_duni *duni) {
+  ptx_hrec *hr = calloc(m->ncode ? m->ncode : 1, sizeof *hr);
+  for (uint32_t pc = 0; hr && pc < m->ncode; pc++) {
+    const ptx_duni *d = &duni[pc];
+    ptx_hrec *h = &hr[pc];
+    h->f = d->f;
+    if (d->f & PTX_DUNI_HIT) {
+      h->l0 = d->l0;
+      memcpy(h->s, d->r + d->nd, sizeof h->s);
+      h->d0 = d->r[0];
+      h->nd = d->nd;
+    } else if (d->f & PTX_DUNI_SKIP0) {
+      h->s[0] = m->code[pc].guard;
+      h->neg = m->code[pc].guard_neg;
+    }
+  }
+  return hr;
 }
 
 /* run_warp's loop, compiled twice (dyn: run_warp's registers uniform as the warp runs on, ub_run), so that
@@ -269,35 +340,15 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   uint64_t steps = 0, tins = 0;
   int ret = 0;
   while (steps < budget) {
-    /* (dyn) a run of instructions ub_run would take (PTX_DUNI_HIT: unguarded, not .aligned, a whole warp
-     * converged), their sources' ub bits set (PTX_DUNI_PAD4's four), with none of the tests below: such an
-     * instruction reads and writes registers alone (no store buffer, checker nor uninitialised read to
-     * flush); its function returns PX_NEXT or PX_ERROR (exec_alu.c, exec_float.c) */
+    /* (dyn) a run of instructions ub_run would take, with none of the tests below (hit_run) */
     if (dyn && w->converged && w->live == 0xFFFFFFFFu && !w->chk_pending && !(un->smem | un->tmem)) {
-      uint32_t pc = w->pc;
-      uint8_t *u = w->ub;
-      const uint64_t s0 = steps;
-      uint64_t skips = 0;
+      uint64_t skips = 0, n;
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
-      while (steps < budget) {
-        const ptx_duni *d = &duni[pc];
-        if (d->f & PTX_DUNI_SKIP0) {
-          const ptx_insn *in = &code[pc];
-          if (!(u[in->guard] & PTX_UB) || (PTX_R(w, in->guard)[0] != 0) != in->guard_neg) break;
-          steps++, pc++, skips++; /* its mask empty: nothing done */
-          continue;
-        }
-        if (!(d->f & PTX_DUNI_HIT)) break;
-        const uint32_t *s = d->r + d->nd;
-        if (!(u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB) || !ub_lane0(w, &code[pc], d, &r)) break;
-        steps++;
-        if (r != PX_NEXT) break;
-        pc++;
-      }
-      hits += steps - s0 - skips; /* (skips: not ub_run's, as before: cta_setup's duni_off test) */
-      tins += 32 * (steps - s0 - skips);
-      w->pc = pc;
+      n = hit_run(w, code, L->hrec, duni, m->ncode, budget - steps, &skips, &r);
+      steps += n;
+      hits += n - skips; /* (skips: not ub_run's, as before: cta_setup's duni_off test) */
+      tins += 32 * (n - skips);
       if (r != PX_NEXT) {
         ret = -1;
         break;
@@ -827,6 +878,7 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
       /* run_warp_body's run of hits: unguarded, not .aligned */
       if (in->guard == PTX_NOREG && !(in->flags & PF_ALIGNED)) d->f |= PTX_DUNI_HIT;
     }
+    d->l0 = ptx_float_lane0(ptx_alu_lane0(in->fn));
   }
   *ub_init = ub;
   return pcs;
@@ -1779,6 +1831,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   }
   if (!L.schedule && !L.tm_gpu)
     L.duni = dyn_uniform_pcs(m, L.f, L.uni, L.reg_lo, L.reg_hi, L.zero_regs, L.nzero, &L.ub_init, &L.ub_bytes);
+  if (L.duni && !(L.hrec = hit_records(m, L.duni))) free(L.duni), free(L.ub_init), L.duni = NULL, L.ub_init = NULL;
   L.tmem_used = tmem_used(m);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
@@ -1870,6 +1923,7 @@ out:
   free(L.cta_consts);
   free(L.uni);
   free(L.duni);
+  free(L.hrec);
   free(L.ub_init);
   tm_launch_free(L.tm);
   free(L.tmi);
