@@ -24,6 +24,16 @@ enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_
 #define OPS4 \
   OPS3;      \
   const uint64_t *c = PTX_R(w, in->o[3].reg)
+/* the same in a PTX_EXEC_L0 body (PTX_RL) */
+#define OPSL2                                      \
+  uint64_t *d = PTX_RL(w, in->o[0].reg);           \
+  const uint64_t *a = PTX_RL(w, in->o[1].reg)
+#define OPSL3 \
+  OPSL2;      \
+  const uint64_t *b = PTX_RL(w, in->o[2].reg)
+#define OPSL4 \
+  OPSL3;      \
+  const uint64_t *c = PTX_RL(w, in->o[3].reg)
 
 
 /* ---- add sub mul mad (lo, hi, wide) div rem min max ---- */
@@ -76,7 +86,7 @@ __attribute__((target("avx2"))) static void unpack2_lanes_avx2(uint64_t *lo, uin
 #define PTX_ROWS_AVX2(mask) 0
 #endif
 PTX_EXEC_L0(x_add) {
-  OPS3;
+  OPSL3;
   uint64_t m = wmask(in->aux);
   if (PTX_ROWS_AVX2(mask)) add_lanes_avx2(d, a, b, m);
   else PTX_LANES(mask, d[l] = (a[l] + b[l]) & m);
@@ -92,7 +102,7 @@ static PTX_EXEC(x_add_sat_s32) {
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_sub) {
-  OPS3;
+  OPSL3;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (a[l] - b[l]) & m);
   return PX_NEXT;
@@ -107,7 +117,7 @@ static PTX_EXEC(x_sub_sat_s32) {
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_mul_lo) {
-  OPS3;
+  OPSL3;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (a[l] * b[l]) & m);
   return PX_NEXT;
@@ -126,7 +136,7 @@ static PTX_EXEC(x_mul_hi) {
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_mul_wide) {
-  OPS3;
+  OPSL3;
   unsigned W = in->aux;
   bool s = in->mods & M_SIGNED;
   uint64_t m = wmask(2 * W);
@@ -134,7 +144,7 @@ PTX_EXEC_L0(x_mul_wide) {
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_mad_lo) {
-  OPS4;
+  OPSL4;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (a[l] * b[l] + c[l]) & m);
   return PX_NEXT;
@@ -172,7 +182,7 @@ __attribute__((target("avx2"))) static void mad_wide_s32_lanes_avx2(uint64_t *d,
 #define mad_wide_s32_lanes_avx2 mad_wide_s32_lanes
 #endif
 PTX_EXEC_L0(x_mad_wide) {
-  OPS4;
+  OPSL4;
   unsigned W = in->aux;
   bool s = in->mods & M_SIGNED;
   uint64_t m = wmask(2 * W);
@@ -223,14 +233,14 @@ static PTX_EXEC(x_rem) {
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_min) {
-  OPS3;
+  OPSL3;
   unsigned W = in->aux;
   if (in->mods & M_SIGNED) PTX_LANES(mask, d[l] = sx(a[l], W) < sx(b[l], W) ? a[l] : b[l]);
   else PTX_LANES(mask, d[l] = a[l] < b[l] ? a[l] : b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_max) {
-  OPS3;
+  OPSL3;
   unsigned W = in->aux;
   if (in->mods & M_SIGNED) PTX_LANES(mask, d[l] = sx(a[l], W) > sx(b[l], W) ? a[l] : b[l]);
   else PTX_LANES(mask, d[l] = a[l] > b[l] ? a[l] : b[l]);
@@ -487,7 +497,7 @@ PTX_DEC(dec_dp4a) {
 
 /* ---- abs neg (integers; floats in exec_float.c) ---- */
 PTX_EXEC_L0(x_ineg) {
-  OPS2;
+  OPSL2;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (0 - a[l]) & m);
   return PX_NEXT;
@@ -510,22 +520,22 @@ PTX_DEC(dec_abs_neg) {
 
 /* ---- and or xor not cnot ---- */
 PTX_EXEC_L0(x_and) {
-  OPS3;
+  OPSL3;
   PTX_LANES(mask, d[l] = a[l] & b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_or) {
-  OPS3;
+  OPSL3;
   PTX_LANES(mask, d[l] = a[l] | b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_xor) {
-  OPS3;
+  OPSL3;
   PTX_LANES(mask, d[l] = a[l] ^ b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_not) {
-  OPS2;
+  OPSL2;
   uint64_t m = in->aux2 ? in->aux2 : ~0ull;
   if (in->aux == 64) m = ~0ull;
   PTX_LANES(mask, d[l] = ~a[l] & m);
@@ -595,12 +605,12 @@ static void shift_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, unsign
 }
 #endif
 PTX_EXEC_L0(x_shl) {
-  OPS3;
+  OPSL3;
   shift_rows(d, a, b, in->aux, false, mask);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_shr) {
-  OPS3;
+  OPSL3;
   unsigned W = in->aux;
   uint64_t m = wmask(W);
   if (in->mods & M_SIGNED) {
@@ -617,7 +627,7 @@ PTX_EXEC_L0(x_shr) {
  * x_shl's and x_shr's lanes with the amount (in->aux2, the constant register's value as the lanes' u32)
  * fixed before the loop, which then compiles to one vector shift (p53) */
 PTX_EXEC_L0(x_shl_k) {
-  OPS2;
+  OPSL2;
   unsigned W = in->aux, s = in->aux2;
   uint64_t m = wmask(W);
   if (s >= W) PTX_LANES(mask, d[l] = 0);
@@ -625,7 +635,7 @@ PTX_EXEC_L0(x_shl_k) {
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_shr_k) {
-  OPS2;
+  OPSL2;
   unsigned W = in->aux, s = in->aux2;
   uint64_t m = wmask(W);
   if (in->mods & M_SIGNED) {
@@ -657,7 +667,7 @@ PTX_DEC(dec_shift) {
 
 /* ---- popc clz brev bfind bfe bfi prmt lop3 shf ---- */
 PTX_EXEC_L0(x_popc) {
-  OPS2;
+  OPSL2;
   PTX_LANES(mask, d[l] = (uint64_t)__builtin_popcountll(a[l]));
   return PX_NEXT;
 }
@@ -724,7 +734,7 @@ static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const ui
 }
 #endif
 PTX_EXEC_L0(x_bfe) {
-  OPS4;
+  OPSL4;
   unsigned W = in->aux, msb = W - 1;
   bool s = in->mods & M_SIGNED;
   if (mask && bfe_rows(d, a, b, c, W, s, mask)) return PX_NEXT;
@@ -756,7 +766,7 @@ static PTX_EXEC(x_bfi) {
 }
 /* prmt: in->aux = mode (0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16) */
 PTX_EXEC_L0(x_prmt) {
-  OPS4;
+  OPSL4;
   unsigned mode = in->aux;
   PTX_LANES(mask, {
     uint64_t x = (a[l] & 0xffffffffu) | (b[l] & 0xffffffffu) << 32;
@@ -782,7 +792,7 @@ PTX_EXEC_L0(x_prmt) {
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_lop3) {
-  OPS4;
+  OPSL4;
   uint32_t lut = in->aux;
   PTX_LANES(mask, {
     uint32_t r = 0, x = (uint32_t)a[l], y = (uint32_t)b[l], z = (uint32_t)c[l];
@@ -978,10 +988,10 @@ static bool setp_plain(uint64_t *p, const uint64_t *a, const uint64_t *b, unsign
 /* setp: aux = compare op, aux2 = bool op; mods: M_SIGNED, M_PAIR (p|q),
  * bit 8+ the float type (0 for integers), M_SAT = .ftz */
 PTX_EXEC_L0(x_setp) {
-  uint64_t *p = PTX_R(w, in->o[0].reg);
-  uint64_t *q = (in->mods & M_PAIR) ? PTX_R(w, in->o[0].reg2) : NULL;
-  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
-  const uint64_t *c = in->aux2 ? PTX_R(w, in->o[3].reg) : NULL;
+  uint64_t *p = PTX_RL(w, in->o[0].reg);
+  uint64_t *q = (in->mods & M_PAIR) ? PTX_RL(w, in->o[0].reg2) : NULL;
+  const uint64_t *a = PTX_RL(w, in->o[1].reg), *b = PTX_RL(w, in->o[2].reg);
+  const uint64_t *c = in->aux2 ? PTX_RL(w, in->o[3].reg) : NULL;
   bool cneg = in->o[3].neg;
   unsigned op = in->aux, bop = in->aux2, W = ptx_types[in->type].bits;
   unsigned ft = in->mods >> 8;
@@ -1144,7 +1154,7 @@ __attribute__((target("avx2"))) static void selp_lanes_avx2(uint64_t *d, const u
 }
 #endif
 PTX_EXEC_L0(x_selp) {
-  OPS4;
+  OPSL4;
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
   if (PTX_ROWS_AVX2(mask)) {
     selp_lanes_avx2(d, a, b, c);
@@ -1170,14 +1180,14 @@ PTX_DEC(dec_selp) {
 
 /* ---- mov ---- */
 PTX_EXEC_L0(x_mov) {
-  OPS2;
+  OPSL2;
   uint64_t m = in->aux2 ? in->aux2 : ~0ull;
   if (PTX_ROWS_AVX2(mask)) and_lanes_avx2(d, a, m);
   else PTX_LANES(mask, d[l] = a[l] & m);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_mov64) {
-  OPS2;
+  OPSL2;
   PTX_LANES(mask, d[l] = a[l]);
   return PX_NEXT;
 }
@@ -1189,31 +1199,31 @@ static PTX_EXEC(x_mov_sreg) {
 }
 /* mov.bN d, {a, b, ...}: packs n parts of N/n bits, a in the low bits */
 PTX_EXEC_L0(x_pack) {
-  uint64_t *d = PTX_R(w, in->o[0].reg);
+  uint64_t *d = PTX_RL(w, in->o[0].reg);
   const uint32_t *v = w->cta->L->m->vregs + in->o[1].vec;
   unsigned n = in->o[1].n, pb = in->aux / n;
   uint64_t pm = wmask(pb);
   if (n == 2 && v[0] != in->o[0].reg && v[1] != in->o[0].reg) { /* two parts, d not one of them: the same, by rows */
-    const uint64_t *a = PTX_R(w, v[0]), *b = PTX_R(w, v[1]);
+    const uint64_t *a = PTX_RL(w, v[0]), *b = PTX_RL(w, v[1]);
     if (PTX_ROWS_AVX2(mask)) pack2_lanes_avx2(d, a, b, pm, pb);
     else PTX_LANES(mask, d[l] = (a[l] & pm) | (b[l] & pm) << pb);
     return PX_NEXT;
   }
   PTX_LANES(mask, {
     uint64_t r = 0;
-    for (unsigned k = 0; k < n; k++) r |= (PTX_R(w, v[k])[l] & pm) << (k * pb);
+    for (unsigned k = 0; k < n; k++) r |= (PTX_RL(w, v[k])[l] & pm) << (k * pb);
     d[l] = r;
   });
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_unpack) {
   const uint32_t *v = w->cta->L->m->vregs + in->o[0].vec;
-  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  const uint64_t *a = PTX_RL(w, in->o[1].reg);
   unsigned n = in->o[0].n, pb = in->aux / n;
   uint64_t pm = wmask(pb);
   if (n == 2 && v[0] != v[1] && v[0] != in->o[1].reg && v[1] != in->o[1].reg) {
     /* two parts into two registers other than a: the same, by rows */
-    uint64_t *lo = PTX_R(w, v[0]), *hi = PTX_R(w, v[1]);
+    uint64_t *lo = PTX_RL(w, v[0]), *hi = PTX_RL(w, v[1]);
     if (PTX_ROWS_AVX2(mask)) {
       unpack2_lanes_avx2(lo, hi, a, pm, pb);
       return PX_NEXT;
@@ -1224,7 +1234,7 @@ PTX_EXEC_L0(x_unpack) {
   }
   PTX_LANES(mask, {
     uint64_t x = a[l];
-    for (unsigned k = 0; k < n; k++) PTX_R(w, v[k])[l] = (x >> (k * pb)) & pm;
+    for (unsigned k = 0; k < n; k++) PTX_RL(w, v[k])[l] = (x >> (k * pb)) & pm;
   });
   return PX_NEXT;
 }

@@ -161,18 +161,18 @@ static inline bool lanes_one(const uint64_t *r) {
   for (unsigned l = 0; l < 32; l++) d |= r[l] ^ r[0];
   return d == 0;
 }
-/* register x's lane 0 into the others when it is lz */
+/* register x's value (w->u0) into its 32 lanes when it is lz */
 static inline void ub_fill1(ptx_warp *w, uint32_t x) {
   if (x == PTX_NOREG || !lz_has(w, x)) return;
-  uint64_t *r = PTX_R(w, x), v = r[0];
-  for (unsigned l = 1; l < 32; l++) r[l] = v;
+  uint64_t *r = PTX_R(w, x), v = w->u0[x];
+  for (unsigned l = 0; l < 32; l++) r[l] = v;
   w->ub[x] = PTX_UB;
 }
-/* register x's lane 0 into the lanes of mask when it is lz, its lz bit kept (its other lanes stale still) */
+/* register x's value into the lanes of mask when it is lz, its lz bit kept (its other lanes stale still) */
 static inline void ub_fill_lanes(ptx_warp *w, uint32_t x, uint32_t mask) {
   if (x == PTX_NOREG || !lz_has(w, x)) return;
-  uint64_t *r = PTX_R(w, x), v = r[0];
-  PTX_LANES(mask & ~1u, r[l] = v);
+  uint64_t *r = PTX_R(w, x), v = w->u0[x];
+  PTX_LANES(mask, r[l] = v);
 }
 /* the lanes of every lz register in's operands name (its record d: r[0, nd + ns), else walked); operand
  * 0's that in writes in every lane of a whole warp's mask (PTX_DUNI_FRESH) lose their lz bit unfilled, the
@@ -196,7 +196,10 @@ static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc
 /* the ub bits of the registers in's operand 0 names, from their lanes now (filled before it ran:
  * an lz bit now is the instruction's own, exec_mem.c x_ld's of one address, its ub bit set) */
 static inline void ub_after1(ptx_warp *w, uint32_t x) {
-  if (x != PTX_NOREG && !lz_has(w, x)) w->ub[x] = lanes_one(PTX_R(w, x)) ? PTX_UB : 0;
+  if (x == PTX_NOREG || lz_has(w, x)) return;
+  const uint64_t *r = PTX_R(w, x);
+  w->ub[x] = lanes_one(r) ? PTX_UB : 0;
+  w->u0[x] = r[0]; /* (its value when it has its ub bit) */
 }
 static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
   if (!(d->f & PTX_DUNI_WALK)) {
@@ -224,15 +227,15 @@ static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const t
 /* a whole warp's shfl.sync d, a, b, c, membermask of a with one value: false when membermask (lane 0's) is not
  * the whole warp's, else every lane reads a lane of a: d = a, in lane 0 */
 static inline bool shfl_lane0(ptx_warp *w, uint32_t d, uint32_t a, uint32_t membermask) {
-  if ((uint32_t)PTX_R(w, membermask)[0] != 0xFFFFFFFFu) return false;
-  PTX_R(w, d)[0] = PTX_R(w, a)[0] & 0xffffffffu;
+  if ((uint32_t)w->u0[membermask] != 0xFFFFFFFFu) return false;
+  w->u0[d] = w->u0[a] & 0xffffffffu;
   return true;
 }
 /* selp d, a, b, c of a and b with their ub bits and one value (whatever c): false when not, else d = a in lane 0,
  * d lz */
 static inline bool selp_lane0(ptx_warp *w, uint32_t d, uint32_t a, uint32_t b) {
-  if (!(w->ub[a] & w->ub[b] & PTX_UB) || PTX_R(w, a)[0] != PTX_R(w, b)[0]) return false;
-  PTX_R(w, d)[0] = PTX_R(w, a)[0];
+  if (!(w->ub[a] & w->ub[b] & PTX_UB) || w->u0[a] != w->u0[b]) return false;
+  w->u0[d] = w->u0[a];
   w->ub[d] = PTX_UB | PTX_LZ;
   return true;
 }
@@ -280,7 +283,7 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, const ptx_insn *c
   for (; h < end; h++, in++) {
     const unsigned f = h->f;
     if (!(f & PTX_DUNI_HIT)) {
-      if (!(f & PTX_DUNI_SKIP0) || !(u[h->s[0]] & PTX_UB) || (PTX_R(w, h->s[0])[0] != 0) != h->neg) break;
+      if (!(f & PTX_DUNI_SKIP0) || !(u[h->s[0]] & PTX_UB) || (w->u0[h->s[0]] != 0) != h->neg) break;
       ++*skips; /* its mask empty: nothing done */
       continue;
     }
@@ -394,7 +397,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     if (in->guard != PTX_NOREG) {
       /* a guard of one value in every lane (ub: lane 0 holds it, lz or not), a uniform guard
        * (uniform_pcs): the first lane's */
-      uint32_t gm = duni && ub_has(w, in->guard) ? (PTX_R(w, in->guard)[0] != 0 ? active : 0)
+      uint32_t gm = duni && ub_has(w, in->guard) ? (w->u0[in->guard] != 0 ? active : 0)
                     : (upc & PTX_UNI_GUARD)           ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
                                                       : lanes_true(PTX_R(w, in->guard)) & active;
       mask = in->guard_neg ? active & ~gm : gm;
@@ -843,6 +846,9 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
     bool run = (in->traits.flags & (IT_PURE | IT_SELECT)) && !(in->flags & PF_LANE_STATE) &&
                ((in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG) || in->o[0].kind == PO_VEC) &&
                !(uni && (uni[pc] & PTX_UNI_RESULT)) && srcs;
+    /* (run for lane 0: by its build for it, PTX_EXEC_L0, whose registers are their words in w->u0) */
+    d->l0 = ptx_float_lane0(ptx_alu_lane0(in->fn));
+    if (run && d->l0 == in->fn) run = false;
     if (run) d->f |= PTX_DUNI_RUN;
     /* operand 0's registers written in every lane of the mask (first_writes: unguarded, register-pure or
      * a plain ld), by in->fn itself (not run_uniform's first lane alone) */
@@ -878,7 +884,6 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
       /* run_warp_body's run of hits: unguarded, not .aligned */
       if (in->guard == PTX_NOREG && !(in->flags & PF_ALIGNED)) d->f |= PTX_DUNI_HIT;
     }
-    d->l0 = ptx_float_lane0(ptx_alu_lane0(in->fn));
   }
   *ub_init = ub;
   return pcs;
@@ -899,6 +904,7 @@ typedef struct worker {
   ptx_cta *c;      /* cl.n CTAs */
   uint64_t *regs;  /* every warp's register file (all CTAs of the cluster) */
   uint8_t *ubits;  /* every warp's ub and lz bits (L->duni: run_warp's dyn-uniform registers) */
+  uint64_t *u0s;   /* (with ubits) every warp's values of its registers with their ub bit (ptx_warp.u0) */
   uint8_t *local;  /* every warp's local memory */
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
   struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
@@ -976,6 +982,7 @@ static void const_fill(ptx_warp *w, const struct ptx_const *k) {
   else {
     uint64_t v = const_value(w, k, 0);
     for (unsigned l = 0; l < 32; l++) r[l] = v;
+    if (w->u0 && k->reg < w->cta->L->m->nregs) w->u0[k->reg] = v; /* (its ub bit set: dyn_uniform_pcs) */
   }
 }
 
@@ -1040,6 +1047,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->r = wk->regs + g * m->nregs * 32;
     if (L->duni && !wk->cl.duni_off) { /* the registers the set-up below leaves one value a warp: the rest found as the warp runs */
       w->ub = wk->ubits + g * L->ub_bytes;
+      w->u0 = wk->u0s + g * L->ub_bytes;
       memcpy(w->ub, L->ub_init + (wk->primed && L->zero_regs ? 0 : L->ub_bytes), L->ub_bytes);
     }
     w->local = wk->local + g * 32 * lb;
@@ -1055,17 +1063,18 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
      * are numbered across all its functions (tma90's kernels.ptx: 48
      * entries), an entry's are a part */
     memset(w->local, 0, (size_t)32 * lb);
-    /* (w->ub: the registers zeroed below are lz, their lane 0 alone zeroed: a warp's window of 1,030 registers
-     * (FlagGems' radix sort) was 264 KB of memset a warp, 1 MB a CTA, which pushed the code out of the cache) */
+    /* (w->ub: the registers zeroed below are lz, their value (w->u0) alone zeroed: a warp's window of 1,030
+     * registers (FlagGems' radix sort) was 264 KB of memset a warp, 1 MB a CTA, which pushed the code out of the
+     * cache; a constant with its ub bit has its value in w->u0 too) */
     if (wk->primed && L->zero_regs) { /* the registers read before written, the CTA's own constants */
       for (uint32_t j = 0; j < L->nzero; j++)
-        if (w->ub) PTX_R(w, L->zero_regs[j])[0] = 0;
+        if (w->ub) w->u0[L->zero_regs[j]] = 0;
         else memset(PTX_R(w, L->zero_regs[j]), 0, 32 * sizeof(uint64_t));
       for (uint32_t j = 0; j < L->ncta_consts; j++) const_fill(w, &m->consts[L->cta_consts[j]]);
       continue;
     }
     if (w->ub)
-      for (uint32_t x = L->reg_lo; x < L->reg_hi; x++) PTX_R(w, x)[0] = 0;
+      for (uint32_t x = L->reg_lo; x < L->reg_hi; x++) w->u0[x] = 0;
     else
       memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
     for (uint32_t j = 0; j < m->nconsts; j++) {
@@ -1368,6 +1377,7 @@ static void await_workers(ptx_launch *L, launch_join *j) {
 static void worker_free(worker *wk) {
   free(wk->regs);
   free(wk->ubits);
+  free(wk->u0s);
   free(wk->calls);
   free(wk->local);
   free(wk->chks);
@@ -1409,10 +1419,11 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->regs = aligned_alloc(64, (nw * m->nregs * 32 * sizeof(uint64_t) + 64) / 64 * 64);
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
   wk->ubits = L->duni ? malloc(nw * L->ub_bytes + 1) : NULL;
+  wk->u0s = L->duni ? calloc(nw * L->ub_bytes, sizeof *wk->u0s) : NULL;
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
   wk->chks = calloc(n ? n : 1, sizeof *wk->chks);
   wk->tms = calloc(n ? n : 1, sizeof *wk->tms);
-  bool ok = wk->regs && wk->local && (wk->ubits || !L->duni) && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
+  bool ok = wk->regs && wk->local && ((wk->ubits && wk->u0s) || !L->duni) && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
   for (uint32_t r = 0; r < n && ok; r++) {
     ptx_cta *c = &wk->c[r];
     c->nwarps = L->warps_per_cta;
