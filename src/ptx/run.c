@@ -269,12 +269,16 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
  * converged), their sources' ub bits set (PTX_DUNI_PAD4's four), with none of run_warp_body's tests: such an
  * instruction reads and writes registers alone (no store buffer, checker nor uninitialised read to flush); its
  * function (d->l0: its build for lane 0) returns PX_NEXT or PX_ERROR (exec_alu.c, exec_float.c). A guarded plain
- * ld or st whose guard has its ub bit and is false (PTX_DUNI_SKIP0) is passed (*skips), and a selp of two sources
- * of one value whatever its predicate runs (ub_run's PTX_DUNI_SELP, a hit). At most max instructions
+ * ld or st whose guard has its ub bit and is false (PTX_DUNI_SKIP0) is passed (*skips), a selp of two sources
+ * of one value whatever its predicate runs (ub_run's PTX_DUNI_SELP, a hit), and such an instruction whose sources
+ * do not all hold one value runs for the whole warp as run_warp_body would run it (*fulls). At most max instructions
  * from w->pc, which it leaves at the first not run; the instructions run or passed. A function of its own, out
  * of line, so that its few values stay in registers across the calls */
-static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, const ptx_insn *code, const ptx_hrec *hr,
-                                                  const ptx_duni *duni, uint32_t ncode, uint64_t max, uint64_t *skips, int *rp) {
+static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, const tc5_ptx_module *m, const ptx_hrec *hr,
+                                                  const ptx_duni *duni, uint64_t max, uint64_t *skips, uint64_t *fulls,
+                                                  int *rp) {
+  const ptx_insn *const code = m->code;
+  const uint32_t ncode = m->ncode;
   uint8_t *const u = w->ub;
   const uint32_t pc = w->pc;
   const ptx_hrec *h = hr + pc, *const h0 = h, *const end = h + (max < ncode - pc ? max : ncode - pc);
@@ -289,7 +293,20 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, const ptx_insn *c
     }
     if (!(u[h->s[0]] & u[h->s[1]] & u[h->s[2]] & u[h->s[3]] & PTX_UB)) {
       if ((f & PTX_DUNI_SELP) && selp_lane0(w, h->d0, h->s[0], h->s[1])) continue; /* (ub_run's, a hit too) */
-      break;
+      if (f & PTX_DUNI_SHFL) break;
+      /* run_warp_body's general way for a register-pure instruction of a whole warp (no guard, checker, store
+       * buffer nor uninitialised read of its), not a hit: its lz registers filled, its function, its operand 0's
+       * ub bits found */
+      const ptx_duni *d = &duni[h - hr];
+      ub_fill(w, in, d, m, 0xFFFFFFFFu);
+      r = in->fn(w, in, 0xFFFFFFFFu);
+      ub_after(w, in, d, m);
+      ++*fulls;
+      if (r != PX_NEXT) {
+        h++;
+        break;
+      }
+      continue;
     }
     if (!(f & PTX_DUNI_SHFL)) r = h->l0(w, in, 1u);
     else if (!shfl_lane0(w, h->d0, h->s[0], h->s[3])) break;
@@ -345,12 +362,12 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   while (steps < budget) {
     /* (dyn) a run of instructions ub_run would take, with none of the tests below (hit_run) */
     if (dyn && w->converged && w->live == 0xFFFFFFFFu && !w->chk_pending && !(un->smem | un->tmem)) {
-      uint64_t skips = 0, n;
+      uint64_t skips = 0, fulls = 0, n;
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
-      n = hit_run(w, code, L->hrec, duni, m->ncode, budget - steps, &skips, &r);
+      n = hit_run(w, m, L->hrec, duni, budget - steps, &skips, &fulls, &r);
       steps += n;
-      hits += n - skips; /* (skips: not ub_run's, as before: cta_setup's duni_off test) */
+      hits += n - skips - fulls; /* (skips and fulls: not ub_run's, as before: cta_setup's duni_off test) */
       tins += 32 * (n - skips);
       if (r != PX_NEXT) {
         ret = -1;
