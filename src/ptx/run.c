@@ -354,6 +354,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   const bool plain = dyn || (!c->cl->sched && !c->tm);
   /* (dyn: run_warp found them on for this launch and warp) */
   const ptx_duni *duni = dyn ? L->duni : NULL;
+  const ptx_hrec *hrec = dyn ? L->hrec : NULL;
   uint64_t hits = 0;
   const tc5_ptx_module *m = L->m;
   const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
@@ -361,11 +362,12 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   int ret = 0;
   while (steps < budget) {
     /* (dyn) a run of instructions ub_run would take, with none of the tests below (hit_run) */
-    if (dyn && w->converged && w->live == 0xFFFFFFFFu && !w->chk_pending && !(un->smem | un->tmem)) {
+    if (dyn && w->converged && (hrec[w->pc].f & (PTX_DUNI_HIT | PTX_DUNI_SKIP0)) && w->live == 0xFFFFFFFFu &&
+        !w->chk_pending && !(un->smem | un->tmem)) {
       uint64_t skips = 0, fulls = 0, n;
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
-      n = hit_run(w, m, L->hrec, duni, budget - steps, &skips, &fulls, &r);
+      n = hit_run(w, m, hrec, duni, budget - steps, &skips, &fulls, &r);
       steps += n;
       hits += n - skips - fulls; /* (skips and fulls: not ub_run's, as before: cta_setup's duni_off test) */
       tins += 32 * (n - skips);
