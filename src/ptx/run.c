@@ -269,58 +269,62 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
  * converged), their sources' ub bits set (PTX_DUNI_PAD4's four), with none of run_warp_body's tests: such an
  * instruction reads and writes registers alone (no store buffer, checker nor uninitialised read to flush); its
  * function (d->l0: its build for lane 0) returns PX_NEXT or PX_ERROR (exec_alu.c, exec_float.c). A guarded plain
- * ld or st whose guard has its ub bit and is false (PTX_DUNI_SKIP0) is passed (*skips), a selp of two sources
+ * ld or st whose guard has its ub bit and is false (PTX_DUNI_SKIP0) is passed (x->skips), a selp of two sources
  * of one value whatever its predicate runs (ub_run's PTX_DUNI_SELP, a hit), and such an instruction whose sources
- * do not all hold one value runs for the whole warp as run_warp_body would run it (*fulls). At most max instructions
+ * do not all hold one value runs for the whole warp as run_warp_body would run it (hit_full). At most max instructions
  * from w->pc, which it leaves at the first not run; the instructions run or passed. A function of its own, out
  * of line, so that its few values stay in registers across the calls */
-static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, const tc5_ptx_module *m, const ptx_hrec *hr,
-                                                  const ptx_duni *duni, uint64_t max, uint64_t *skips, uint64_t *fulls,
-                                                  int *rp) {
-  const ptx_insn *const code = m->code;
-  const uint32_t ncode = m->ncode;
+typedef struct hit_ctx {
+  const ptx_hrec *hr;
+  const ptx_duni *duni;
+  const tc5_ptx_module *m;
+  uint64_t skips, fulls; /* the instructions passed, and those run for the whole warp */
+} hit_ctx;
+/* (hit_run) record h's instruction in, whose sources do not all hold one value: run_warp_body's general way for a
+ * register-pure instruction of a whole warp (no guard, checker, store buffer nor uninitialised read of its), not
+ * a hit: its lz registers filled, its function, its operand 0's ub bits found */
+static __attribute__((noinline)) int hit_full(ptx_warp *w, hit_ctx *x, const ptx_hrec *h, const ptx_insn *in) {
+  const ptx_duni *d = &x->duni[h - x->hr];
+  ub_fill(w, in, d, x->m, 0xFFFFFFFFu);
+  int r = in->fn(w, in, 0xFFFFFFFFu);
+  ub_after(w, in, d, x->m);
+  x->fulls++;
+  return r;
+}
+static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint64_t max, int *rp) {
+  const uint32_t ncode = x->m->ncode;
   uint8_t *const u = w->ub;
   const uint32_t pc = w->pc;
-  const ptx_hrec *h = hr + pc, *const h0 = h, *const end = h + (max < ncode - pc ? max : ncode - pc);
-  const ptx_insn *in = code + pc;
+  const ptx_hrec *h = x->hr + pc, *const end = h + (max < ncode - pc ? max : ncode - pc);
+  const ptx_insn *in = x->m->code + pc;
   int r = PX_NEXT;
   for (; h < end; h++, in++) {
     const unsigned f = h->f;
     if (!(f & PTX_DUNI_HIT)) {
       if (!(f & PTX_DUNI_SKIP0) || !(u[h->s[0]] & PTX_UB) || (w->u0[h->s[0]] != 0) != h->neg) break;
-      ++*skips; /* its mask empty: nothing done */
+      x->skips++; /* its mask empty: nothing done */
       continue;
     }
     if (!(u[h->s[0]] & u[h->s[1]] & u[h->s[2]] & u[h->s[3]] & PTX_UB)) {
       if ((f & PTX_DUNI_SELP) && selp_lane0(w, h->d0, h->s[0], h->s[1])) continue; /* (ub_run's, a hit too) */
       if (f & PTX_DUNI_SHFL) break;
-      /* run_warp_body's general way for a register-pure instruction of a whole warp (no guard, checker, store
-       * buffer nor uninitialised read of its), not a hit: its lz registers filled, its function, its operand 0's
-       * ub bits found */
-      const ptx_duni *d = &duni[h - hr];
-      ub_fill(w, in, d, m, 0xFFFFFFFFu);
-      r = in->fn(w, in, 0xFFFFFFFFu);
-      ub_after(w, in, d, m);
-      ++*fulls;
-      if (r != PX_NEXT) {
-        h++;
-        break;
-      }
-      continue;
+      r = hit_full(w, x, h, in);
+    } else {
+      if (!(f & PTX_DUNI_SHFL)) r = h->l0(w, in, 1u);
+      else if (!shfl_lane0(w, h->d0, h->s[0], h->s[3])) break;
+      u[h->d0] = PTX_UB | PTX_LZ; /* its result in lane 0 alone (ub_lane0's) */
+      if (__builtin_expect(h->nd > 1, 0))
+        for (unsigned i = 1; i < h->nd; i++) u[x->duni[h - x->hr].r[i]] = PTX_UB | PTX_LZ;
     }
-    if (!(f & PTX_DUNI_SHFL)) r = h->l0(w, in, 1u);
-    else if (!shfl_lane0(w, h->d0, h->s[0], h->s[3])) break;
-    u[h->d0] = PTX_UB | PTX_LZ; /* its result in lane 0 alone (ub_lane0's) */
-    if (__builtin_expect(h->nd > 1, 0))
-      for (unsigned i = 1; i < h->nd; i++) u[duni[h - hr].r[i]] = PTX_UB | PTX_LZ;
     if (r != PX_NEXT) {
       h++; /* (run: its error stops the warp) */
       break;
     }
   }
-  w->pc = pc + (uint32_t)(h - h0) - (r != PX_NEXT);
+  const uint64_t n = (uint64_t)(h - (x->hr + pc));
+  w->pc = pc + (uint32_t)n - (r != PX_NEXT);
   *rp = r;
-  return (uint64_t)(h - h0);
+  return n;
 }
 /* hit_run's records of the instructions (ptx_launch.hrec), from their duni records: NULL when out of memory */
 static ptx_hrec *hit_records(const tc5_ptx_module *m, const ptx_duni *duni) {
@@ -364,13 +368,13 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     /* (dyn) a run of instructions ub_run would take, with none of the tests below (hit_run) */
     if (dyn && w->converged && (hrec[w->pc].f & (PTX_DUNI_HIT | PTX_DUNI_SKIP0)) && w->live == 0xFFFFFFFFu &&
         !w->chk_pending && !(un->smem | un->tmem)) {
-      uint64_t skips = 0, fulls = 0, n;
+      hit_ctx x = {hrec, duni, m, 0, 0};
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
-      n = hit_run(w, m, hrec, duni, budget - steps, &skips, &fulls, &r);
+      uint64_t n = hit_run(w, &x, budget - steps, &r);
       steps += n;
-      hits += n - skips - fulls; /* (skips and fulls: not ub_run's, as before: cta_setup's duni_off test) */
-      tins += 32 * (n - skips);
+      hits += n - x.skips - x.fulls; /* (skips and fulls: not ub_run's, as before: cta_setup's duni_off test) */
+      tins += 32 * (n - x.skips);
       if (r != PX_NEXT) {
         ret = -1;
         break;
