@@ -138,21 +138,23 @@ static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy
  * (88% of its sweep's whole-warp instructions: their result one value); each lane's copy cost
  * the host a 256-byte row of the register file read or written an instruction. Two bits a
  * register (w->ub, a byte a register, so that setting one is a store): PTX_UB, its 32 lanes hold
- * one value; PTX_LZ (with PTX_UB), that value is in lane 0 alone and the other lanes are stale.
- * A register-pure instruction of the whole warp whose sources all have their ub bit runs for
- * lane 0 and leaves its result there (lz); so does a whole warp's shfl.sync of such a source
- * (every lane reads a lane of it), and a selp of two such sources of one value (whatever its
- * predicate): ub_run, and run_warp_body's run of them (PTX_DUNI_HIT) in a loop of its own. Any
+ * one value, which is also its word in w->u0 (a compact row, a word a register: the lane-0 lines of
+ * a CTA's ~2,800 registers did not stay in the host's L1); PTX_LZ (with PTX_UB), that value is in
+ * w->u0 alone and its 32 lanes are stale. A register-pure instruction of the whole warp whose sources
+ * all have their ub bit runs for lane 0 on their words (its function's lane-0 build, PTX_EXEC_L0)
+ * and leaves its result there (lz); so does a whole warp's shfl.sync of such a source (every lane
+ * reads a lane of it), and a selp of two such sources of one value (whatever its predicate):
+ * ub_run, and run_warp_body's run of them (PTX_DUNI_HIT) in a loop of its own (hit_run). Any
  * other instruction first fills the lanes of every lz register it names (ub_fill: its operands;
  * an instruction reads and writes only the registers it names, operand 0's written: uniform_pcs's
  * rule), runs as before, and its operand 0's ub bits are found from their lanes (ub_after); but
  * not a destination it writes in every lane (PTX_DUNI_FRESH), and, of one that keeps to the lanes
  * of its mask (PTX_DUNI_LANES), a source's lanes outside the mask. A guard with its ub bit is read
- * in lane 0 (run_warp; a plain ld or st whose such guard is false does nothing: PTX_DUNI_SKIP0).
- * The registers a CTA zeroes are lz (cta_setup: lane 0 zeroed). The checker follows registers
+ * in w->u0 (run_warp; a plain ld or st whose such guard is false does nothing: PTX_DUNI_SKIP0).
+ * The registers a CTA zeroes are lz (cta_setup: their words zeroed). The checker follows registers
  * lane by lane while w->chk_pending: no instruction runs for lane 0 then, and what it reads is
  * named, so filled (selp's predicate), or filled before it reads (the guard). */
-/* register x's ub (one value) and lz (in lane 0 alone) bits */
+/* register x's ub (one value) and lz (in w->u0 alone) bits */
 #define ub_has(w, x) (((w)->ub[x] & PTX_UB) != 0)
 #define lz_has(w, x) (((w)->ub[x] & PTX_LZ) != 0)
 /* whether the 32 lanes of r hold one value */
@@ -215,30 +217,24 @@ static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const t
     for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) ub_after1(w, m->vregs[o->vec + e]);
   }
 }
-/* in for lane 0 alone, its result (operand 0's registers, d->r[0, nd)) left there: a register-pure
- * instruction (PTX_DUNI_RUN) whose sources (d->r[nd, nd + ns), every operand past 0 a register's:
- * PTX_DUNI_SRCS) all have their ub bit, a shfl.sync of such a source (PTX_DUNI_SHFL: immediates b
- * and c, no predicate out) of a whole warp with membermask 0xffffffff, whose every lane reads a
- * lane of a (d[l] = a[j] & 0xffffffff, no error), or a selp d, a, b, c (PTX_DUNI_SELP) of a and b
- * with their ub bits and one value (whatever c): false where it does not apply, nothing done */
-/* in for lane 0 alone, its sources one value each (ub_run's and run_warp_body's run of hits): a
- * shfl.sync (PTX_DUNI_SHFL) reads lane 0 of a when its membermask (r[4]) is the whole warp's (else
- * false, nothing done), any other its function for lane 0; operand 0's registers then lz */
-/* a whole warp's shfl.sync d, a, b, c, membermask of a with one value: false when membermask (lane 0's) is not
- * the whole warp's, else every lane reads a lane of a: d = a, in lane 0 */
+/* a whole warp's shfl.sync d, a, b, c, membermask of a with one value: false when membermask (its word) is not
+ * the whole warp's, else every lane reads a lane of a: d = a, its word (w->u0) */
 static inline bool shfl_lane0(ptx_warp *w, uint32_t d, uint32_t a, uint32_t membermask) {
   if ((uint32_t)w->u0[membermask] != 0xFFFFFFFFu) return false;
   w->u0[d] = w->u0[a] & 0xffffffffu;
   return true;
 }
-/* selp d, a, b, c of a and b with their ub bits and one value (whatever c): false when not, else d = a in lane 0,
- * d lz */
+/* selp d, a, b, c of a and b with their ub bits and one value (whatever c): false when not, else d = a in its
+ * word, d lz */
 static inline bool selp_lane0(ptx_warp *w, uint32_t d, uint32_t a, uint32_t b) {
   if (!(w->ub[a] & w->ub[b] & PTX_UB) || w->u0[a] != w->u0[b]) return false;
   w->u0[d] = w->u0[a];
   w->ub[d] = PTX_UB | PTX_LZ;
   return true;
 }
+/* in for lane 0 alone, its sources one value each (ub_run's): a shfl.sync (PTX_DUNI_SHFL) reads the word of a
+ * when its membermask (r[4]) is the whole warp's (else false, nothing done), any other its lane-0 build (d->l0);
+ * operand 0's registers then lz */
 static inline bool ub_lane0(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, int *r) {
   const uint32_t *s = d->r + d->nd;
   if (d->f & PTX_DUNI_SHFL) {
@@ -250,6 +246,12 @@ static inline bool ub_lane0(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, 
   for (unsigned i = 0; i < d->nd; i++) w->ub[d->r[i]] = PTX_UB | PTX_LZ;
   return true;
 }
+/* in for lane 0 alone, its result (operand 0's registers, d->r[0, nd)) left in their words: a register-pure
+ * instruction (PTX_DUNI_RUN) whose sources (d->r[nd, nd + ns), every operand past 0 a register's:
+ * PTX_DUNI_SRCS) all have their ub bit, a shfl.sync of such a source (PTX_DUNI_SHFL: immediates b
+ * and c, no predicate out) of a whole warp with membermask 0xffffffff, whose every lane reads a
+ * lane of a (d[l] = a[j] & 0xffffffff, no error), or a selp d, a, b, c (PTX_DUNI_SELP) of a and b
+ * with their ub bits and one value (whatever c): false where it does not apply, nothing done */
 static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t mask, int *r) {
   if (mask != 0xFFFFFFFFu || w->chk_pending || !(d->f & PTX_DUNI_SRCS)) return false;
   const uint8_t *u = w->ub;
@@ -312,7 +314,7 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
     } else {
       if (!(f & PTX_DUNI_SHFL)) r = h->l0(w, in, 1u);
       else if (!shfl_lane0(w, h->d0, h->s[0], h->s[3])) break;
-      u[h->d0] = PTX_UB | PTX_LZ; /* its result in lane 0 alone (ub_lane0's) */
+      u[h->d0] = PTX_UB | PTX_LZ; /* its result in its word alone (ub_lane0's) */
       if (__builtin_expect(h->nd > 1, 0))
         for (unsigned i = 1; i < h->nd; i++) u[x->duni[h - x->hr].r[i]] = PTX_UB | PTX_LZ;
     }
@@ -418,7 +420,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     uint32_t mask = active;
     const ptx_duni *dr = duni ? &duni[pc] : NULL;
     if (in->guard != PTX_NOREG) {
-      /* a guard of one value in every lane (ub: lane 0 holds it, lz or not), a uniform guard
+      /* a guard of one value in every lane (ub: its word in w->u0 holds it, lz or not), a uniform guard
        * (uniform_pcs): the first lane's */
       uint32_t gm = duni && ub_has(w, in->guard) ? (w->u0[in->guard] != 0 ? active : 0)
                     : (upc & PTX_UNI_GUARD)           ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
@@ -472,7 +474,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     } else
       r = in->fn(w, in, mask);
     if (w->chk_pending) {
-      if (duni) ub_fill1(w, in->guard); /* (the checker reads its lanes: run_warp read lane 0 of a ub guard) */
+      if (duni) ub_fill1(w, in->guard); /* (the checker reads its lanes: run_warp read the word of a ub guard) */
       chk_after(CHK_W(w), CHK_IN(w, in));
     }
     if (!plain && c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
