@@ -301,6 +301,9 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
   const ptx_insn *in = x->m->code + pc;
   int r = PX_NEXT;
   for (; h < end; h++, in++) {
+    /* the records ahead (the sweep 1.02x, the histogram 1.00-1.02x: two alternated runs of five) */
+    __builtin_prefetch(h + 8);
+    __builtin_prefetch(in + 4);
     const unsigned f = h->f;
     if (!(f & PTX_DUNI_HIT)) {
       if (!(f & PTX_DUNI_SKIP0) || !(u[h->s[0]] & PTX_UB) || (w->u0[h->s[0]] != 0) != h->neg) break;
