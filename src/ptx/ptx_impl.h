@@ -253,10 +253,10 @@ typedef struct ptx_duni {
   uint16_t f;
   uint8_t nd, ns;
   uint32_t r[PTX_DUNI_REGS];
-  ptx_exec_fn l0; /* PTX_DUNI_HIT: the instruction's function for lane 0 (ptx_alu_lane0's build, else in->fn) */
+  ptx_exec_fn l0; /* its function's lane-0 build (ptx_alu_lane0, ptx_float_lane0), else in->fn (then no PTX_DUNI_RUN) */
 } ptx_duni;
 /* run.c hit_run's record of an instruction (ptx_launch.hrec, from its ptx_duni), half a cache line: the
- * run reads this and its registers' bytes alone (and the instruction, for its function) */
+ * run reads this and its registers' bytes and words (ptx_warp.ub, u0), and the instruction for its function */
 typedef struct ptx_hrec {
   ptx_exec_fn l0; /* PTX_DUNI_HIT: ptx_duni's l0 */
   uint32_t s[4];  /* PTX_DUNI_HIT: its four sources (PTX_DUNI_PAD4's); PTX_DUNI_SKIP0: s[0] its guard */
