@@ -24,6 +24,16 @@ enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_
 #define OPS4 \
   OPS3;      \
   const uint64_t *c = PTX_R(w, in->o[3].reg)
+/* the same in a PTX_EXEC_L0 body (PTX_RL) */
+#define OPSL2                                      \
+  uint64_t *d = PTX_RL(w, in->o[0].reg);           \
+  const uint64_t *a = PTX_RL(w, in->o[1].reg)
+#define OPSL3 \
+  OPSL2;      \
+  const uint64_t *b = PTX_RL(w, in->o[2].reg)
+#define OPSL4 \
+  OPSL3;      \
+  const uint64_t *c = PTX_RL(w, in->o[3].reg)
 
 
 /* ---- add sub mul mad (lo, hi, wide) div rem min max ---- */
@@ -75,8 +85,8 @@ __attribute__((target("avx2"))) static void unpack2_lanes_avx2(uint64_t *lo, uin
 #define and_lanes_avx2(d, a, m) PTX_LANES(0xFFFFFFFFu, (d)[l] = (a)[l] & (m))
 #define PTX_ROWS_AVX2(mask) 0
 #endif
-static PTX_EXEC(x_add) {
-  OPS3;
+PTX_EXEC_L0(x_add) {
+  OPSL3;
   uint64_t m = wmask(in->aux);
   if (PTX_ROWS_AVX2(mask)) add_lanes_avx2(d, a, b, m);
   else PTX_LANES(mask, d[l] = (a[l] + b[l]) & m);
@@ -91,8 +101,8 @@ static PTX_EXEC(x_add_sat_s32) {
   });
   return PX_NEXT;
 }
-static PTX_EXEC(x_sub) {
-  OPS3;
+PTX_EXEC_L0(x_sub) {
+  OPSL3;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (a[l] - b[l]) & m);
   return PX_NEXT;
@@ -106,8 +116,8 @@ static PTX_EXEC(x_sub_sat_s32) {
   });
   return PX_NEXT;
 }
-static PTX_EXEC(x_mul_lo) {
-  OPS3;
+PTX_EXEC_L0(x_mul_lo) {
+  OPSL3;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (a[l] * b[l]) & m);
   return PX_NEXT;
@@ -125,16 +135,16 @@ static PTX_EXEC(x_mul_hi) {
   PTX_LANES(mask, d[l] = (uint64_t)(prod(a[l], b[l], W, s) >> W) & m);
   return PX_NEXT;
 }
-static PTX_EXEC(x_mul_wide) {
-  OPS3;
+PTX_EXEC_L0(x_mul_wide) {
+  OPSL3;
   unsigned W = in->aux;
   bool s = in->mods & M_SIGNED;
   uint64_t m = wmask(2 * W);
   PTX_LANES(mask, d[l] = (uint64_t)prod(a[l], b[l], W, s) & m);
   return PX_NEXT;
 }
-static PTX_EXEC(x_mad_lo) {
-  OPS4;
+PTX_EXEC_L0(x_mad_lo) {
+  OPSL4;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (a[l] * b[l] + c[l]) & m);
   return PX_NEXT;
@@ -171,8 +181,8 @@ __attribute__((target("avx2"))) static void mad_wide_s32_lanes_avx2(uint64_t *d,
 #else
 #define mad_wide_s32_lanes_avx2 mad_wide_s32_lanes
 #endif
-static PTX_EXEC(x_mad_wide) {
-  OPS4;
+PTX_EXEC_L0(x_mad_wide) {
+  OPSL4;
   unsigned W = in->aux;
   bool s = in->mods & M_SIGNED;
   uint64_t m = wmask(2 * W);
@@ -222,15 +232,15 @@ static PTX_EXEC(x_rem) {
   }
   return PX_NEXT;
 }
-static PTX_EXEC(x_min) {
-  OPS3;
+PTX_EXEC_L0(x_min) {
+  OPSL3;
   unsigned W = in->aux;
   if (in->mods & M_SIGNED) PTX_LANES(mask, d[l] = sx(a[l], W) < sx(b[l], W) ? a[l] : b[l]);
   else PTX_LANES(mask, d[l] = a[l] < b[l] ? a[l] : b[l]);
   return PX_NEXT;
 }
-static PTX_EXEC(x_max) {
-  OPS3;
+PTX_EXEC_L0(x_max) {
+  OPSL3;
   unsigned W = in->aux;
   if (in->mods & M_SIGNED) PTX_LANES(mask, d[l] = sx(a[l], W) > sx(b[l], W) ? a[l] : b[l]);
   else PTX_LANES(mask, d[l] = a[l] > b[l] ? a[l] : b[l]);
@@ -486,8 +496,8 @@ PTX_DEC(dec_dp4a) {
 }
 
 /* ---- abs neg (integers; floats in exec_float.c) ---- */
-static PTX_EXEC(x_ineg) {
-  OPS2;
+PTX_EXEC_L0(x_ineg) {
+  OPSL2;
   uint64_t m = wmask(in->aux);
   PTX_LANES(mask, d[l] = (0 - a[l]) & m);
   return PX_NEXT;
@@ -509,23 +519,23 @@ PTX_DEC(dec_abs_neg) {
 }
 
 /* ---- and or xor not cnot ---- */
-static PTX_EXEC(x_and) {
-  OPS3;
+PTX_EXEC_L0(x_and) {
+  OPSL3;
   PTX_LANES(mask, d[l] = a[l] & b[l]);
   return PX_NEXT;
 }
-static PTX_EXEC(x_or) {
-  OPS3;
+PTX_EXEC_L0(x_or) {
+  OPSL3;
   PTX_LANES(mask, d[l] = a[l] | b[l]);
   return PX_NEXT;
 }
-static PTX_EXEC(x_xor) {
-  OPS3;
+PTX_EXEC_L0(x_xor) {
+  OPSL3;
   PTX_LANES(mask, d[l] = a[l] ^ b[l]);
   return PX_NEXT;
 }
-static PTX_EXEC(x_not) {
-  OPS2;
+PTX_EXEC_L0(x_not) {
+  OPSL2;
   uint64_t m = in->aux2 ? in->aux2 : ~0ull;
   if (in->aux == 64) m = ~0ull;
   PTX_LANES(mask, d[l] = ~a[l] & m);
@@ -594,13 +604,13 @@ static void shift_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, unsign
   shift_lanes(d, a, b, W, right, mask);
 }
 #endif
-static PTX_EXEC(x_shl) {
-  OPS3;
+PTX_EXEC_L0(x_shl) {
+  OPSL3;
   shift_rows(d, a, b, in->aux, false, mask);
   return PX_NEXT;
 }
-static PTX_EXEC(x_shr) {
-  OPS3;
+PTX_EXEC_L0(x_shr) {
+  OPSL3;
   unsigned W = in->aux;
   uint64_t m = wmask(W);
   if (in->mods & M_SIGNED) {
@@ -616,16 +626,16 @@ static PTX_EXEC(x_shr) {
 /* shl/shr by an immediate amount (Triton's index arithmetic: shl.b64 %rd, %rd, 2), chosen by dec_shift:
  * x_shl's and x_shr's lanes with the amount (in->aux2, the constant register's value as the lanes' u32)
  * fixed before the loop, which then compiles to one vector shift (p53) */
-static PTX_EXEC(x_shl_k) {
-  OPS2;
+PTX_EXEC_L0(x_shl_k) {
+  OPSL2;
   unsigned W = in->aux, s = in->aux2;
   uint64_t m = wmask(W);
   if (s >= W) PTX_LANES(mask, d[l] = 0);
   else PTX_LANES(mask, d[l] = (a[l] << s) & m);
   return PX_NEXT;
 }
-static PTX_EXEC(x_shr_k) {
-  OPS2;
+PTX_EXEC_L0(x_shr_k) {
+  OPSL2;
   unsigned W = in->aux, s = in->aux2;
   uint64_t m = wmask(W);
   if (in->mods & M_SIGNED) {
@@ -656,8 +666,8 @@ PTX_DEC(dec_shift) {
 }
 
 /* ---- popc clz brev bfind bfe bfi prmt lop3 shf ---- */
-static PTX_EXEC(x_popc) {
-  OPS2;
+PTX_EXEC_L0(x_popc) {
+  OPSL2;
   PTX_LANES(mask, d[l] = (uint64_t)__builtin_popcountll(a[l]));
   return PX_NEXT;
 }
@@ -723,8 +733,8 @@ static bool bfe_rows(uint64_t *d, const uint64_t *a, const uint64_t *b, const ui
   return bfe_lanes(d, a, b, c, W, s, mask);
 }
 #endif
-static PTX_EXEC(x_bfe) {
-  OPS4;
+PTX_EXEC_L0(x_bfe) {
+  OPSL4;
   unsigned W = in->aux, msb = W - 1;
   bool s = in->mods & M_SIGNED;
   if (mask && bfe_rows(d, a, b, c, W, s, mask)) return PX_NEXT;
@@ -755,8 +765,8 @@ static PTX_EXEC(x_bfi) {
   return PX_NEXT;
 }
 /* prmt: in->aux = mode (0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16) */
-static PTX_EXEC(x_prmt) {
-  OPS4;
+PTX_EXEC_L0(x_prmt) {
+  OPSL4;
   unsigned mode = in->aux;
   PTX_LANES(mask, {
     uint64_t x = (a[l] & 0xffffffffu) | (b[l] & 0xffffffffu) << 32;
@@ -781,8 +791,8 @@ static PTX_EXEC(x_prmt) {
   });
   return PX_NEXT;
 }
-static PTX_EXEC(x_lop3) {
-  OPS4;
+PTX_EXEC_L0(x_lop3) {
+  OPSL4;
   uint32_t lut = in->aux;
   PTX_LANES(mask, {
     uint32_t r = 0, x = (uint32_t)a[l], y = (uint32_t)b[l], z = (uint32_t)c[l];
@@ -977,11 +987,11 @@ static bool setp_plain(uint64_t *p, const uint64_t *a, const uint64_t *b, unsign
 
 /* setp: aux = compare op, aux2 = bool op; mods: M_SIGNED, M_PAIR (p|q),
  * bit 8+ the float type (0 for integers), M_SAT = .ftz */
-static PTX_EXEC(x_setp) {
-  uint64_t *p = PTX_R(w, in->o[0].reg);
-  uint64_t *q = (in->mods & M_PAIR) ? PTX_R(w, in->o[0].reg2) : NULL;
-  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
-  const uint64_t *c = in->aux2 ? PTX_R(w, in->o[3].reg) : NULL;
+PTX_EXEC_L0(x_setp) {
+  uint64_t *p = PTX_RL(w, in->o[0].reg);
+  uint64_t *q = (in->mods & M_PAIR) ? PTX_RL(w, in->o[0].reg2) : NULL;
+  const uint64_t *a = PTX_RL(w, in->o[1].reg), *b = PTX_RL(w, in->o[2].reg);
+  const uint64_t *c = in->aux2 ? PTX_RL(w, in->o[3].reg) : NULL;
   bool cneg = in->o[3].neg;
   unsigned op = in->aux, bop = in->aux2, W = ptx_types[in->type].bits;
   unsigned ft = in->mods >> 8;
@@ -1143,8 +1153,8 @@ __attribute__((target("avx2"))) static void selp_lanes_avx2(uint64_t *d, const u
   }
 }
 #endif
-static PTX_EXEC(x_selp) {
-  OPS4;
+PTX_EXEC_L0(x_selp) {
+  OPSL4;
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
   if (PTX_ROWS_AVX2(mask)) {
     selp_lanes_avx2(d, a, b, c);
@@ -1169,15 +1179,15 @@ PTX_DEC(dec_selp) {
 }
 
 /* ---- mov ---- */
-static PTX_EXEC(x_mov) {
-  OPS2;
+PTX_EXEC_L0(x_mov) {
+  OPSL2;
   uint64_t m = in->aux2 ? in->aux2 : ~0ull;
   if (PTX_ROWS_AVX2(mask)) and_lanes_avx2(d, a, m);
   else PTX_LANES(mask, d[l] = a[l] & m);
   return PX_NEXT;
 }
-static PTX_EXEC(x_mov64) {
-  OPS2;
+PTX_EXEC_L0(x_mov64) {
+  OPSL2;
   PTX_LANES(mask, d[l] = a[l]);
   return PX_NEXT;
 }
@@ -1188,32 +1198,32 @@ static PTX_EXEC(x_mov_sreg) {
   return PX_NEXT;
 }
 /* mov.bN d, {a, b, ...}: packs n parts of N/n bits, a in the low bits */
-static PTX_EXEC(x_pack) {
-  uint64_t *d = PTX_R(w, in->o[0].reg);
+PTX_EXEC_L0(x_pack) {
+  uint64_t *d = PTX_RL(w, in->o[0].reg);
   const uint32_t *v = w->cta->L->m->vregs + in->o[1].vec;
   unsigned n = in->o[1].n, pb = in->aux / n;
   uint64_t pm = wmask(pb);
   if (n == 2 && v[0] != in->o[0].reg && v[1] != in->o[0].reg) { /* two parts, d not one of them: the same, by rows */
-    const uint64_t *a = PTX_R(w, v[0]), *b = PTX_R(w, v[1]);
+    const uint64_t *a = PTX_RL(w, v[0]), *b = PTX_RL(w, v[1]);
     if (PTX_ROWS_AVX2(mask)) pack2_lanes_avx2(d, a, b, pm, pb);
     else PTX_LANES(mask, d[l] = (a[l] & pm) | (b[l] & pm) << pb);
     return PX_NEXT;
   }
   PTX_LANES(mask, {
     uint64_t r = 0;
-    for (unsigned k = 0; k < n; k++) r |= (PTX_R(w, v[k])[l] & pm) << (k * pb);
+    for (unsigned k = 0; k < n; k++) r |= (PTX_RL(w, v[k])[l] & pm) << (k * pb);
     d[l] = r;
   });
   return PX_NEXT;
 }
-static PTX_EXEC(x_unpack) {
+PTX_EXEC_L0(x_unpack) {
   const uint32_t *v = w->cta->L->m->vregs + in->o[0].vec;
-  const uint64_t *a = PTX_R(w, in->o[1].reg);
+  const uint64_t *a = PTX_RL(w, in->o[1].reg);
   unsigned n = in->o[0].n, pb = in->aux / n;
   uint64_t pm = wmask(pb);
   if (n == 2 && v[0] != v[1] && v[0] != in->o[1].reg && v[1] != in->o[1].reg) {
     /* two parts into two registers other than a: the same, by rows */
-    uint64_t *lo = PTX_R(w, v[0]), *hi = PTX_R(w, v[1]);
+    uint64_t *lo = PTX_RL(w, v[0]), *hi = PTX_RL(w, v[1]);
     if (PTX_ROWS_AVX2(mask)) {
       unpack2_lanes_avx2(lo, hi, a, pm, pb);
       return PX_NEXT;
@@ -1224,7 +1234,7 @@ static PTX_EXEC(x_unpack) {
   }
   PTX_LANES(mask, {
     uint64_t x = a[l];
-    for (unsigned k = 0; k < n; k++) PTX_R(w, v[k])[l] = (x >> (k * pb)) & pm;
+    for (unsigned k = 0; k < n; k++) PTX_RL(w, v[k])[l] = (x >> (k * pb)) & pm;
   });
   return PX_NEXT;
 }
@@ -1297,4 +1307,42 @@ PTX_DEC(dec_mov) {
   else in->fn = W == 64 ? x_mov64 : x_mov;
   if (t == PT_PRED) in->aux2 = 1;
   return TC5_OK;
+}
+
+/* the functions built for lane 0 too (PTX_EXEC_L0) and those builds: run.c's run of hits */
+ptx_exec_fn ptx_alu_lane0(ptx_exec_fn fn) {
+  static const struct {
+    ptx_exec_fn fn, l0;
+  } t[] = {
+    {x_add, x_add_l0},
+    {x_sub, x_sub_l0},
+    {x_mul_lo, x_mul_lo_l0},
+    {x_mul_wide, x_mul_wide_l0},
+    {x_mad_lo, x_mad_lo_l0},
+    {x_mad_wide, x_mad_wide_l0},
+    {x_min, x_min_l0},
+    {x_max, x_max_l0},
+    {x_ineg, x_ineg_l0},
+    {x_and, x_and_l0},
+    {x_or, x_or_l0},
+    {x_xor, x_xor_l0},
+    {x_not, x_not_l0},
+    {x_shl, x_shl_l0},
+    {x_shr, x_shr_l0},
+    {x_shl_k, x_shl_k_l0},
+    {x_shr_k, x_shr_k_l0},
+    {x_popc, x_popc_l0},
+    {x_bfe, x_bfe_l0},
+    {x_setp, x_setp_l0},
+    {x_selp, x_selp_l0},
+    {x_mov, x_mov_l0},
+    {x_mov64, x_mov64_l0},
+    {x_pack, x_pack_l0},
+    {x_unpack, x_unpack_l0},
+    {x_prmt, x_prmt_l0},
+    {x_lop3, x_lop3_l0},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (t[i].fn == fn) return t[i].l0;
+  return fn;
 }

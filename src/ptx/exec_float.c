@@ -240,10 +240,10 @@ static bool f32_rows(unsigned op, const uint64_t *a, const uint64_t *b, const ui
   return false;
 }
 #endif
-static PTX_EXEC(x_f32op) {
-  uint64_t *d = PTX_R(w, in->o[0].reg);
-  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
-  const uint64_t *c = in->nops > 3 ? PTX_R(w, in->o[3].reg) : b;
+PTX_EXEC_L0(x_f32op) {
+  uint64_t *d = PTX_RL(w, in->o[0].reg);
+  const uint64_t *a = PTX_RL(w, in->o[1].reg), *b = PTX_RL(w, in->o[2].reg);
+  const uint64_t *c = in->nops > 3 ? PTX_RL(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
   if ((op == OP_MIN || op == OP_MAX) && mask == 0xFFFFFFFFu && (mods == 0 || mods == F_THREE)) {
@@ -264,11 +264,11 @@ static PTX_EXEC(x_f32op) {
  * d, a, c and fma.rnd{.sat}.f32.{f16,bf16} d, a, b, c: the 16-bit a (and b)
  * taken exactly as f32 (a product of two of them is exact in f32 too), one
  * IEEE rounding; in->type2 the 16-bit type */
-static PTX_EXEC(x_f32mixed) {
-  uint64_t *d = PTX_R(w, in->o[0].reg);
+PTX_EXEC_L0(x_f32mixed) {
+  uint64_t *d = PTX_RL(w, in->o[0].reg);
   bool bf = in->type2 == PT_BF16, fma = in->aux2 == OP_FMA;
-  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
-  const uint64_t *c = PTX_R(w, in->o[fma ? 3 : 2].reg);
+  const uint64_t *a = PTX_RL(w, in->o[1].reg), *b = PTX_RL(w, in->o[2].reg);
+  const uint64_t *c = PTX_RL(w, in->o[fma ? 3 : 2].reg);
   unsigned op = in->aux2;
   uint32_t mods = in->mods;
   WITH_ROUND(in->aux, PTX_LANES(mask, {
@@ -356,10 +356,10 @@ static PTX_EXEC(x_f32x2op) {
   }));
   return PX_NEXT;
 }
-static PTX_EXEC(x_f64op) {
-  uint64_t *d = PTX_R(w, in->o[0].reg);
-  const uint64_t *a = PTX_R(w, in->o[1].reg), *b = PTX_R(w, in->o[2].reg);
-  const uint64_t *c = in->aux2 == OP_FMA ? PTX_R(w, in->o[3].reg) : b;
+PTX_EXEC_L0(x_f64op) {
+  uint64_t *d = PTX_RL(w, in->o[0].reg);
+  const uint64_t *a = PTX_RL(w, in->o[1].reg), *b = PTX_RL(w, in->o[2].reg);
+  const uint64_t *c = in->aux2 == OP_FMA ? PTX_RL(w, in->o[3].reg) : b;
   unsigned op = in->aux2;
   WITH_ROUND(in->aux, PTX_LANES(mask, {
     double x = f64_of(a[l]), y = f64_of(b[l]), r;
@@ -628,9 +628,9 @@ PTX_DEC(dec_fbin) {
 
 /* ---- unary: abs neg (exact), rcp sqrt (IEEE-rounded) ---- */
 enum { U_ABS, U_NEG, U_RCP, U_SQRT };
-static PTX_EXEC(x_funary) {
-  uint64_t *d = PTX_R(w, in->o[0].reg);
-  const uint64_t *a = PTX_R(w, in->o[1].reg);
+PTX_EXEC_L0(x_funary) {
+  uint64_t *d = PTX_RL(w, in->o[0].reg);
+  const uint64_t *a = PTX_RL(w, in->o[1].reg);
   unsigned op = in->aux2;
   bool ftz = in->mods & F_FTZ;
   if (in->type == PT_F32 && op <= U_NEG && !ftz) { /* the loop's abs/neg without .ftz: the bits, a NaN canonical */
@@ -1067,9 +1067,9 @@ static PTX_EXEC(x_cvt) {
  * Triton's kernels), chosen by dec_cvt (x_cvt takes those with .sat), the instruction's types fixed before
  * the loop (p53): the source sign- or zero-extended from its width,
  * cut to the destination's, a signed destination narrower than 64 bits sign-extended, cut to the register */
-static PTX_EXEC(x_cvt_int) {
-  uint64_t *d = PTX_R(w, in->o[0].reg);
-  const uint64_t *a = PTX_R(w, in->o[1].reg);
+PTX_EXEC_L0(x_cvt_int) {
+  uint64_t *d = PTX_RL(w, in->o[0].reg);
+  const uint64_t *a = PTX_RL(w, in->o[1].reg);
   unsigned DW = ptx_types[in->type].bits, SW = ptx_types[in->type2].bits;
   uint64_t dm = wmask(DW), rm = wmask(w->cta->L->m->reg_bits[in->o[0].reg]);
   bool ss = ptx_types[in->type2].cls == 's', ds = ptx_types[in->type].cls == 's' && DW < 64;
@@ -1190,4 +1190,20 @@ PTX_DEC(dec_cvt) {
   }
   in->fn = dc != 'f' && sc != 'f' && !sat ? x_cvt_int : x_cvt;
   return TC5_OK;
+}
+
+/* the functions built for lane 0 too (PTX_EXEC_L0) and those builds: run.c's run of hits */
+ptx_exec_fn ptx_float_lane0(ptx_exec_fn fn) {
+  static const struct {
+    ptx_exec_fn fn, l0;
+  } t[] = {
+    {x_cvt_int, x_cvt_int_l0},
+    {x_f32op, x_f32op_l0},
+    {x_f32mixed, x_f32mixed_l0},
+    {x_f64op, x_f64op_l0},
+    {x_funary, x_funary_l0},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (t[i].fn == fn) return t[i].l0;
+  return fn;
 }

@@ -553,7 +553,7 @@ static PTX_EXEC(x_ld) {
    * left in lane 0 alone where run_warp keeps registers of one value so (w->ub's PTX_LZ: run.c ub_run; not while the
    * checker follows registers) */
   if (left && mask == 0xFFFFFFFFu && w->ub && !w->chk_pending) {
-    for (unsigned k = 0; k < nv; k++) w->ub[vr[k]] = PTX_UB | PTX_LZ;
+    for (unsigned k = 0; k < nv; k++) w->ub[vr[k]] = PTX_UB | PTX_LZ, w->u0[vr[k]] = dk[k][f0]; /* (its value) */
     return PX_NEXT;
   }
   for (unsigned k = 0; k < nv && left; k++) lanes_fill(dk[k], mask == 0xFFFFFFFFu ? mask : left, dk[k][f0]);

@@ -253,7 +253,19 @@ typedef struct ptx_duni {
   uint16_t f;
   uint8_t nd, ns;
   uint32_t r[PTX_DUNI_REGS];
+  ptx_exec_fn l0; /* its function's lane-0 build (ptx_alu_lane0, ptx_float_lane0), else in->fn (then no PTX_DUNI_RUN) */
 } ptx_duni;
+/* run.c hit_run's record of an instruction (ptx_launch.hrec, from its ptx_duni), half a cache line: the
+ * run reads this and its registers' bytes and words (ptx_warp.ub, u0), and the instruction for its function */
+typedef struct ptx_hrec {
+  ptx_exec_fn l0; /* PTX_DUNI_HIT: ptx_duni's l0 */
+  uint32_t s[4];  /* PTX_DUNI_HIT: its four sources (PTX_DUNI_PAD4's); PTX_DUNI_SKIP0: s[0] its guard */
+  uint32_t d0;    /* PTX_DUNI_HIT: operand 0's first register (the others: ptx_duni's r[1, nd)) */
+  uint16_t f;     /* ptx_duni's flags */
+  uint8_t nd;     /* PTX_DUNI_HIT: ptx_duni's nd */
+  uint8_t neg;    /* PTX_DUNI_SKIP0: the guard's negation */
+} ptx_hrec;
+_Static_assert(sizeof(ptx_hrec) == 32, "ptx_hrec: half a cache line");
 typedef struct ptx_launch {
   const tc5_ptx_module *m;
   const ptx_func *f;
@@ -288,6 +300,7 @@ typedef struct ptx_launch {
    * so, and its registers (dyn_uniform_pcs; NULL: none, as under a seeded schedule or the timing
    * model); a warp's bytes (ptx_warp.ub) start as a row of ub_init (ub_bytes bytes) */
   ptx_duni *duni;
+  ptx_hrec *hrec; /* (with duni) hit_run's records */
   uint8_t *ub_init;
   uint32_t ub_bytes;
   uint64_t max_steps;
@@ -351,7 +364,8 @@ typedef struct ptx_warp {
   struct ptx_cta *cta;
   uint64_t *r;          /* nregs x 32 */
   uint8_t *ub;          /* a byte a register (L->duni; run.c ub_run): PTX_UB, its 32 lanes hold one value;
-                           PTX_LZ (with PTX_UB), that value in lane 0 alone, the others stale */
+                           PTX_LZ (with PTX_UB), that value in u0 alone, its 32 lanes stale */
+  uint64_t *u0;         /* (with ub) a register with its PTX_UB byte: its one value, a word a register (run.c) */
   uint32_t id;          /* warp index in the CTA */
   uint32_t exists;      /* threads that exist (a last warp may be partial) */
   uint32_t live;        /* threads that have not exited */
@@ -883,6 +897,26 @@ void ptx_shared_layout(const tc5_ptx_module *m, unsigned f, uint32_t *addr, uint
 
 /* the semantics, by file */
 #define PTX_EXEC(name) int name(ptx_warp *w, const ptx_insn *in, uint32_t mask)
+/* an instruction's function and its build for lane 0 alone (name##_l0: the same body, mask 1, so that its lane
+ * loop and a whole warp's row paths fold away, its registers read and written through PTX_RL: their words in
+ * w->u0): run.c's run of hits calls the latter (ptx_duni.l0), for a register-pure instruction whose sources hold
+ * one value each. Written PTX_EXEC_L0(x_add) { body }, the body's registers PTX_RL's (exec_alu.c OPSL2..4) */
+#define PTX_EXEC_L0(name)                                                                                 \
+  static inline __attribute__((always_inline)) int name##_body(ptx_warp *w, const ptx_insn *in, uint32_t mask, \
+                                                               bool l0__);                                \
+  static PTX_EXEC(name) { return name##_body(w, in, mask, false); }                                       \
+  static __attribute__((flatten)) PTX_EXEC(name##_l0) {                                                   \
+    (void)mask;                                                                                           \
+    return name##_body(w, in, 1u, true);                                                                  \
+  }                                                                                                       \
+  static inline __attribute__((always_inline)) int name##_body(ptx_warp *w, const ptx_insn *in, uint32_t mask, \
+                                                               bool l0__)
+/* a register's lanes in a PTX_EXEC_L0 body: in its lane-0 build, the register's word in w->u0 (run.c: the value of
+ * a register whose 32 lanes hold one), its lane 0; else its row (PTX_R) */
+#define PTX_RL(w, reg) (l0__ ? (w)->u0 + (reg) : PTX_R(w, reg))
+/* the lane-0 build of an instruction's function (PTX_EXEC_L0), else fn itself: exec_alu.c, exec_float.c */
+ptx_exec_fn ptx_alu_lane0(ptx_exec_fn fn);
+ptx_exec_fn ptx_float_lane0(ptx_exec_fn fn);
 bool ptx_is_shfl(const ptx_insn *in); /* exec_warp.c */
 /* a register's byte in a warp's row (ptx_warp.ub; run.c: registers uniform as the warp runs): a byte, not a
  * bit, so that setting one register's is a store, not a read-modify-write of a word its neighbours share */

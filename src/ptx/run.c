@@ -138,21 +138,23 @@ static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy
  * (88% of its sweep's whole-warp instructions: their result one value); each lane's copy cost
  * the host a 256-byte row of the register file read or written an instruction. Two bits a
  * register (w->ub, a byte a register, so that setting one is a store): PTX_UB, its 32 lanes hold
- * one value; PTX_LZ (with PTX_UB), that value is in lane 0 alone and the other lanes are stale.
- * A register-pure instruction of the whole warp whose sources all have their ub bit runs for
- * lane 0 and leaves its result there (lz); so does a whole warp's shfl.sync of such a source
- * (every lane reads a lane of it), and a selp of two such sources of one value (whatever its
- * predicate): ub_run, and run_warp_body's run of them (PTX_DUNI_HIT) in a loop of its own. Any
+ * one value, which is also its word in w->u0 (a compact row, a word a register: the lane-0 lines of
+ * a CTA's ~2,800 registers did not stay in the host's L1); PTX_LZ (with PTX_UB), that value is in
+ * w->u0 alone and its 32 lanes are stale. A register-pure instruction of the whole warp whose sources
+ * all have their ub bit runs for lane 0 on their words (its function's lane-0 build, PTX_EXEC_L0)
+ * and leaves its result there (lz); so does a whole warp's shfl.sync of such a source (every lane
+ * reads a lane of it), and a selp of two such sources of one value (whatever its predicate):
+ * ub_run, and run_warp_body's run of them (PTX_DUNI_HIT) in a loop of its own (hit_run). Any
  * other instruction first fills the lanes of every lz register it names (ub_fill: its operands;
  * an instruction reads and writes only the registers it names, operand 0's written: uniform_pcs's
  * rule), runs as before, and its operand 0's ub bits are found from their lanes (ub_after); but
  * not a destination it writes in every lane (PTX_DUNI_FRESH), and, of one that keeps to the lanes
  * of its mask (PTX_DUNI_LANES), a source's lanes outside the mask. A guard with its ub bit is read
- * in lane 0 (run_warp; a plain ld or st whose such guard is false does nothing: PTX_DUNI_SKIP0).
- * The registers a CTA zeroes are lz (cta_setup: lane 0 zeroed). The checker follows registers
+ * in w->u0 (run_warp; a plain ld or st whose such guard is false does nothing: PTX_DUNI_SKIP0).
+ * The registers a CTA zeroes are lz (cta_setup: their words zeroed). The checker follows registers
  * lane by lane while w->chk_pending: no instruction runs for lane 0 then, and what it reads is
  * named, so filled (selp's predicate), or filled before it reads (the guard). */
-/* register x's ub (one value) and lz (in lane 0 alone) bits */
+/* register x's ub (one value) and lz (in w->u0 alone) bits */
 #define ub_has(w, x) (((w)->ub[x] & PTX_UB) != 0)
 #define lz_has(w, x) (((w)->ub[x] & PTX_LZ) != 0)
 /* whether the 32 lanes of r hold one value */
@@ -161,18 +163,18 @@ static inline bool lanes_one(const uint64_t *r) {
   for (unsigned l = 0; l < 32; l++) d |= r[l] ^ r[0];
   return d == 0;
 }
-/* register x's lane 0 into the others when it is lz */
+/* register x's value (w->u0) into its 32 lanes when it is lz */
 static inline void ub_fill1(ptx_warp *w, uint32_t x) {
   if (x == PTX_NOREG || !lz_has(w, x)) return;
-  uint64_t *r = PTX_R(w, x), v = r[0];
-  for (unsigned l = 1; l < 32; l++) r[l] = v;
+  uint64_t *r = PTX_R(w, x), v = w->u0[x];
+  for (unsigned l = 0; l < 32; l++) r[l] = v;
   w->ub[x] = PTX_UB;
 }
-/* register x's lane 0 into the lanes of mask when it is lz, its lz bit kept (its other lanes stale still) */
+/* register x's value into the lanes of mask when it is lz, its lz bit kept (its other lanes stale still) */
 static inline void ub_fill_lanes(ptx_warp *w, uint32_t x, uint32_t mask) {
   if (x == PTX_NOREG || !lz_has(w, x)) return;
-  uint64_t *r = PTX_R(w, x), v = r[0];
-  PTX_LANES(mask & ~1u, r[l] = v);
+  uint64_t *r = PTX_R(w, x), v = w->u0[x];
+  PTX_LANES(mask, r[l] = v);
 }
 /* the lanes of every lz register in's operands name (its record d: r[0, nd + ns), else walked); operand
  * 0's that in writes in every lane of a whole warp's mask (PTX_DUNI_FRESH) lose their lz bit unfilled, the
@@ -196,7 +198,10 @@ static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc
 /* the ub bits of the registers in's operand 0 names, from their lanes now (filled before it ran:
  * an lz bit now is the instruction's own, exec_mem.c x_ld's of one address, its ub bit set) */
 static inline void ub_after1(ptx_warp *w, uint32_t x) {
-  if (x != PTX_NOREG && !lz_has(w, x)) w->ub[x] = lanes_one(PTX_R(w, x)) ? PTX_UB : 0;
+  if (x == PTX_NOREG || lz_has(w, x)) return;
+  const uint64_t *r = PTX_R(w, x);
+  w->ub[x] = lanes_one(r) ? PTX_UB : 0;
+  w->u0[x] = r[0]; /* (its value when it has its ub bit) */
 }
 static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
   if (!(d->f & PTX_DUNI_WALK)) {
@@ -212,27 +217,41 @@ static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const t
     for (unsigned e = 0; e < o->n && o->vec + e < m->nvregs; e++) ub_after1(w, m->vregs[o->vec + e]);
   }
 }
-/* in for lane 0 alone, its result (operand 0's registers, d->r[0, nd)) left there: a register-pure
+/* a whole warp's shfl.sync d, a, b, c, membermask of a with one value: false when membermask (its word) is not
+ * the whole warp's, else every lane reads a lane of a: d = a, its word (w->u0) */
+static inline bool shfl_lane0(ptx_warp *w, uint32_t d, uint32_t a, uint32_t membermask) {
+  if ((uint32_t)w->u0[membermask] != 0xFFFFFFFFu) return false;
+  w->u0[d] = w->u0[a] & 0xffffffffu;
+  return true;
+}
+/* selp d, a, b, c of a and b with their ub bits and one value (whatever c): false when not, else d = a in its
+ * word, d lz */
+static inline bool selp_lane0(ptx_warp *w, uint32_t d, uint32_t a, uint32_t b) {
+  if (!(w->ub[a] & w->ub[b] & PTX_UB) || w->u0[a] != w->u0[b]) return false;
+  w->u0[d] = w->u0[a];
+  w->ub[d] = PTX_UB | PTX_LZ;
+  return true;
+}
+/* in for lane 0 alone, its sources one value each (ub_run's): a shfl.sync (PTX_DUNI_SHFL) reads the word of a
+ * when its membermask (r[4]) is the whole warp's (else false, nothing done), any other its lane-0 build (d->l0);
+ * operand 0's registers then lz */
+static inline bool ub_lane0(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, int *r) {
+  const uint32_t *s = d->r + d->nd;
+  if (d->f & PTX_DUNI_SHFL) {
+    if (!shfl_lane0(w, d->r[0], s[0], s[3])) return false;
+    *r = PX_NEXT;
+  } else {
+    *r = d->l0(w, in, 1u);
+  }
+  for (unsigned i = 0; i < d->nd; i++) w->ub[d->r[i]] = PTX_UB | PTX_LZ;
+  return true;
+}
+/* in for lane 0 alone, its result (operand 0's registers, d->r[0, nd)) left in their words: a register-pure
  * instruction (PTX_DUNI_RUN) whose sources (d->r[nd, nd + ns), every operand past 0 a register's:
  * PTX_DUNI_SRCS) all have their ub bit, a shfl.sync of such a source (PTX_DUNI_SHFL: immediates b
  * and c, no predicate out) of a whole warp with membermask 0xffffffff, whose every lane reads a
  * lane of a (d[l] = a[j] & 0xffffffff, no error), or a selp d, a, b, c (PTX_DUNI_SELP) of a and b
  * with their ub bits and one value (whatever c): false where it does not apply, nothing done */
-/* in for lane 0 alone, its sources one value each (ub_run's and run_warp_body's run of hits): a
- * shfl.sync (PTX_DUNI_SHFL) reads lane 0 of a when its membermask (r[4]) is the whole warp's (else
- * false, nothing done), any other its function for lane 0; operand 0's registers then lz */
-static inline bool ub_lane0(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, int *r) {
-  const uint32_t *s = d->r + d->nd;
-  if (d->f & PTX_DUNI_SHFL) {
-    if ((uint32_t)PTX_R(w, s[3])[0] != 0xFFFFFFFFu) return false;
-    PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0] & 0xffffffffu;
-    *r = PX_NEXT;
-  } else {
-    *r = in->fn(w, in, 1u);
-  }
-  for (unsigned i = 0; i < d->nd; i++) w->ub[d->r[i]] = PTX_UB | PTX_LZ;
-  return true;
-}
 static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t mask, int *r) {
   if (mask != 0xFFFFFFFFu || w->chk_pending || !(d->f & PTX_DUNI_SRCS)) return false;
   const uint8_t *u = w->ub;
@@ -243,12 +262,93 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
   else
     for (unsigned i = 0; i < d->ns && all; i++) all = ub_has(w, s[i]);
   if (all) return ub_lane0(w, in, d, r);
-  if (!(d->f & PTX_DUNI_SELP) || !ub_has(w, s[0]) || !ub_has(w, s[1]) || PTX_R(w, s[0])[0] != PTX_R(w, s[1])[0])
-    return false;
-  PTX_R(w, d->r[0])[0] = PTX_R(w, s[0])[0]; /* selp of two sources of one value, whatever its predicate */
+  if (!(d->f & PTX_DUNI_SELP) || !selp_lane0(w, d->r[0], s[0], s[1])) return false;
   *r = PX_NEXT;
-  w->ub[d->r[0]] = PTX_UB | PTX_LZ; /* (d->nd is 1: PTX_DUNI_SELP) */
   return true;
+}
+
+/* run_warp_body's run of instructions ub_run would take (PTX_DUNI_HIT: unguarded, not .aligned, a whole warp
+ * converged), their sources' ub bits set (PTX_DUNI_PAD4's four), with none of run_warp_body's tests: such an
+ * instruction reads and writes registers alone (no store buffer, checker nor uninitialised read to flush); its
+ * function (d->l0: its build for lane 0) returns PX_NEXT or PX_ERROR (exec_alu.c, exec_float.c). A guarded plain
+ * ld or st whose guard has its ub bit and is false (PTX_DUNI_SKIP0) is passed (x->skips), a selp of two sources
+ * of one value whatever its predicate runs (ub_run's PTX_DUNI_SELP, a hit), and such an instruction whose sources
+ * do not all hold one value runs for the whole warp as run_warp_body would run it (hit_full). At most max instructions
+ * from w->pc, which it leaves at the first not run; the instructions run or passed. A function of its own, out
+ * of line, so that its few values stay in registers across the calls */
+typedef struct hit_ctx {
+  const ptx_hrec *hr;
+  const ptx_duni *duni;
+  const tc5_ptx_module *m;
+  uint64_t skips, fulls; /* the instructions passed, and those run for the whole warp */
+} hit_ctx;
+/* (hit_run) record h's instruction in, whose sources do not all hold one value: run_warp_body's general way for a
+ * register-pure instruction of a whole warp (no guard, checker, store buffer nor uninitialised read of its), not
+ * a hit: its lz registers filled, its function, its operand 0's ub bits found */
+static __attribute__((noinline)) int hit_full(ptx_warp *w, hit_ctx *x, const ptx_hrec *h, const ptx_insn *in) {
+  const ptx_duni *d = &x->duni[h - x->hr];
+  ub_fill(w, in, d, x->m, 0xFFFFFFFFu);
+  int r = in->fn(w, in, 0xFFFFFFFFu);
+  ub_after(w, in, d, x->m);
+  x->fulls++;
+  return r;
+}
+static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint64_t max, int *rp) {
+  const uint32_t ncode = x->m->ncode;
+  uint8_t *const u = w->ub;
+  const uint32_t pc = w->pc;
+  const ptx_hrec *h = x->hr + pc, *const end = h + (max < ncode - pc ? max : ncode - pc);
+  const ptx_insn *in = x->m->code + pc;
+  int r = PX_NEXT;
+  for (; h < end; h++, in++) {
+    /* the records ahead (the sweep 1.02x, the histogram 1.00-1.02x: two alternated runs of five) */
+    __builtin_prefetch(h + 8);
+    __builtin_prefetch(in + 4);
+    const unsigned f = h->f;
+    if (!(f & PTX_DUNI_HIT)) {
+      if (!(f & PTX_DUNI_SKIP0) || !(u[h->s[0]] & PTX_UB) || (w->u0[h->s[0]] != 0) != h->neg) break;
+      x->skips++; /* its mask empty: nothing done */
+      continue;
+    }
+    if (!(u[h->s[0]] & u[h->s[1]] & u[h->s[2]] & u[h->s[3]] & PTX_UB)) {
+      if ((f & PTX_DUNI_SELP) && selp_lane0(w, h->d0, h->s[0], h->s[1])) continue; /* (ub_run's, a hit too) */
+      if (f & PTX_DUNI_SHFL) break;
+      r = hit_full(w, x, h, in);
+    } else {
+      if (!(f & PTX_DUNI_SHFL)) r = h->l0(w, in, 1u);
+      else if (!shfl_lane0(w, h->d0, h->s[0], h->s[3])) break;
+      u[h->d0] = PTX_UB | PTX_LZ; /* its result in its word alone (ub_lane0's) */
+      if (__builtin_expect(h->nd > 1, 0))
+        for (unsigned i = 1; i < h->nd; i++) u[x->duni[h - x->hr].r[i]] = PTX_UB | PTX_LZ;
+    }
+    if (r != PX_NEXT) {
+      h++; /* (run: its error stops the warp) */
+      break;
+    }
+  }
+  const uint64_t n = (uint64_t)(h - (x->hr + pc));
+  w->pc = pc + (uint32_t)n - (r != PX_NEXT);
+  *rp = r;
+  return n;
+}
+/* hit_run's records of the instructions (ptx_launch.hrec), from their duni records: NULL when out of memory */
+static ptx_hrec *hit_records(const tc5_ptx_module *m, const ptx_duni *duni) {
+  ptx_hrec *hr = calloc(m->ncode ? m->ncode : 1, sizeof *hr);
+  for (uint32_t pc = 0; hr && pc < m->ncode; pc++) {
+    const ptx_duni *d = &duni[pc];
+    ptx_hrec *h = &hr[pc];
+    h->f = d->f;
+    if (d->f & PTX_DUNI_HIT) {
+      h->l0 = d->l0;
+      memcpy(h->s, d->r + d->nd, sizeof h->s);
+      h->d0 = d->r[0];
+      h->nd = d->nd;
+    } else if (d->f & PTX_DUNI_SKIP0) {
+      h->s[0] = m->code[pc].guard;
+      h->neg = m->code[pc].guard_neg;
+    }
+  }
+  return hr;
 }
 
 /* run_warp's loop, compiled twice (dyn: run_warp's registers uniform as the warp runs on, ub_run), so that
@@ -263,41 +363,23 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   const bool plain = dyn || (!c->cl->sched && !c->tm);
   /* (dyn: run_warp found them on for this launch and warp) */
   const ptx_duni *duni = dyn ? L->duni : NULL;
+  const ptx_hrec *hrec = dyn ? L->hrec : NULL;
   uint64_t hits = 0;
   const tc5_ptx_module *m = L->m;
   const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
   uint64_t steps = 0, tins = 0;
   int ret = 0;
   while (steps < budget) {
-    /* (dyn) a run of instructions ub_run would take (PTX_DUNI_HIT: unguarded, not .aligned, a whole warp
-     * converged), their sources' ub bits set (PTX_DUNI_PAD4's four), with none of the tests below: such an
-     * instruction reads and writes registers alone (no store buffer, checker nor uninitialised read to
-     * flush); its function returns PX_NEXT or PX_ERROR (exec_alu.c, exec_float.c) */
-    if (dyn && w->converged && w->live == 0xFFFFFFFFu && !w->chk_pending && !(un->smem | un->tmem)) {
-      uint32_t pc = w->pc;
-      uint8_t *u = w->ub;
-      const uint64_t s0 = steps;
-      uint64_t skips = 0;
+    /* (dyn) a run of instructions ub_run would take, with none of the tests below (hit_run) */
+    if (dyn && w->converged && (hrec[w->pc].f & (PTX_DUNI_HIT | PTX_DUNI_SKIP0)) && w->live == 0xFFFFFFFFu &&
+        !w->chk_pending && !(un->smem | un->tmem)) {
+      hit_ctx x = {hrec, duni, m, 0, 0};
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
-      while (steps < budget) {
-        const ptx_duni *d = &duni[pc];
-        if (d->f & PTX_DUNI_SKIP0) {
-          const ptx_insn *in = &code[pc];
-          if (!(u[in->guard] & PTX_UB) || (PTX_R(w, in->guard)[0] != 0) != in->guard_neg) break;
-          steps++, pc++, skips++; /* its mask empty: nothing done */
-          continue;
-        }
-        if (!(d->f & PTX_DUNI_HIT)) break;
-        const uint32_t *s = d->r + d->nd;
-        if (!(u[s[0]] & u[s[1]] & u[s[2]] & u[s[3]] & PTX_UB) || !ub_lane0(w, &code[pc], d, &r)) break;
-        steps++;
-        if (r != PX_NEXT) break;
-        pc++;
-      }
-      hits += steps - s0 - skips; /* (skips: not ub_run's, as before: cta_setup's duni_off test) */
-      tins += 32 * (steps - s0 - skips);
-      w->pc = pc;
+      uint64_t n = hit_run(w, &x, budget - steps, &r);
+      steps += n;
+      hits += n - x.skips - x.fulls; /* (skips and fulls: not ub_run's, as before: cta_setup's duni_off test) */
+      tins += 32 * (n - x.skips);
       if (r != PX_NEXT) {
         ret = -1;
         break;
@@ -341,9 +423,9 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     uint32_t mask = active;
     const ptx_duni *dr = duni ? &duni[pc] : NULL;
     if (in->guard != PTX_NOREG) {
-      /* a guard of one value in every lane (ub: lane 0 holds it, lz or not), a uniform guard
+      /* a guard of one value in every lane (ub: its word in w->u0 holds it, lz or not), a uniform guard
        * (uniform_pcs): the first lane's */
-      uint32_t gm = duni && ub_has(w, in->guard) ? (PTX_R(w, in->guard)[0] != 0 ? active : 0)
+      uint32_t gm = duni && ub_has(w, in->guard) ? (w->u0[in->guard] != 0 ? active : 0)
                     : (upc & PTX_UNI_GUARD)           ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
                                                       : lanes_true(PTX_R(w, in->guard)) & active;
       mask = in->guard_neg ? active & ~gm : gm;
@@ -395,7 +477,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     } else
       r = in->fn(w, in, mask);
     if (w->chk_pending) {
-      if (duni) ub_fill1(w, in->guard); /* (the checker reads its lanes: run_warp read lane 0 of a ub guard) */
+      if (duni) ub_fill1(w, in->guard); /* (the checker reads its lanes: run_warp read the word of a ub guard) */
       chk_after(CHK_W(w), CHK_IN(w, in));
     }
     if (!plain && c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
@@ -792,6 +874,9 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
     bool run = (in->traits.flags & (IT_PURE | IT_SELECT)) && !(in->flags & PF_LANE_STATE) &&
                ((in->o[0].kind == PO_REG && in->o[0].reg2 == PTX_NOREG) || in->o[0].kind == PO_VEC) &&
                !(uni && (uni[pc] & PTX_UNI_RESULT)) && srcs;
+    /* (run for lane 0: by its build for it, PTX_EXEC_L0, whose registers are their words in w->u0) */
+    d->l0 = ptx_float_lane0(ptx_alu_lane0(in->fn));
+    if (run && d->l0 == in->fn) run = false;
     if (run) d->f |= PTX_DUNI_RUN;
     /* operand 0's registers written in every lane of the mask (first_writes: unguarded, register-pure or
      * a plain ld), by in->fn itself (not run_uniform's first lane alone) */
@@ -847,6 +932,7 @@ typedef struct worker {
   ptx_cta *c;      /* cl.n CTAs */
   uint64_t *regs;  /* every warp's register file (all CTAs of the cluster) */
   uint8_t *ubits;  /* every warp's ub and lz bits (L->duni: run_warp's dyn-uniform registers) */
+  uint64_t *u0s;   /* (with ubits) every warp's values of its registers with their ub bit (ptx_warp.u0) */
   uint8_t *local;  /* every warp's local memory */
   struct ptx_frame (*calls)[32]; /* every warp's call stacks */
   struct chk_cta **chks; /* the CTAs' checkers, by rank (their peers) */
@@ -920,6 +1006,7 @@ static void const_fill(ptx_warp *w, const struct ptx_const *k) {
   else {
     uint64_t v = const_value(w, k, 0);
     for (unsigned l = 0; l < 32; l++) r[l] = v;
+    if (w->u0 && k->reg < w->cta->L->m->nregs) w->u0[k->reg] = v; /* (its ub bit set: dyn_uniform_pcs) */
   }
 }
 
@@ -984,6 +1071,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->r = wk->regs + g * m->nregs * 32;
     if (L->duni && !wk->cl.duni_off) { /* the registers the set-up below leaves one value a warp: the rest found as the warp runs */
       w->ub = wk->ubits + g * L->ub_bytes;
+      w->u0 = wk->u0s + g * L->ub_bytes;
       memcpy(w->ub, L->ub_init + (wk->primed && L->zero_regs ? 0 : L->ub_bytes), L->ub_bytes);
     }
     w->local = wk->local + g * 32 * lb;
@@ -999,17 +1087,18 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
      * are numbered across all its functions (tma90's kernels.ptx: 48
      * entries), an entry's are a part */
     memset(w->local, 0, (size_t)32 * lb);
-    /* (w->ub: the registers zeroed below are lz, their lane 0 alone zeroed: a warp's window of 1,030 registers
-     * (FlagGems' radix sort) was 264 KB of memset a warp, 1 MB a CTA, which pushed the code out of the cache) */
+    /* (w->ub: the registers zeroed below are lz, their value (w->u0) alone zeroed: a warp's window of 1,030
+     * registers (FlagGems' radix sort) was 264 KB of memset a warp, 1 MB a CTA, which pushed the code out of the
+     * cache; a constant with its ub bit has its value in w->u0 too) */
     if (wk->primed && L->zero_regs) { /* the registers read before written, the CTA's own constants */
       for (uint32_t j = 0; j < L->nzero; j++)
-        if (w->ub) PTX_R(w, L->zero_regs[j])[0] = 0;
+        if (w->ub) w->u0[L->zero_regs[j]] = 0;
         else memset(PTX_R(w, L->zero_regs[j]), 0, 32 * sizeof(uint64_t));
       for (uint32_t j = 0; j < L->ncta_consts; j++) const_fill(w, &m->consts[L->cta_consts[j]]);
       continue;
     }
     if (w->ub)
-      for (uint32_t x = L->reg_lo; x < L->reg_hi; x++) PTX_R(w, x)[0] = 0;
+      for (uint32_t x = L->reg_lo; x < L->reg_hi; x++) w->u0[x] = 0;
     else
       memset(PTX_R(w, L->reg_lo), 0, (size_t)(L->reg_hi - L->reg_lo) * 32 * sizeof(uint64_t));
     for (uint32_t j = 0; j < m->nconsts; j++) {
@@ -1314,6 +1403,7 @@ static void await_workers(ptx_launch *L, launch_join *j) {
 static void worker_free(worker *wk) {
   free(wk->regs);
   free(wk->ubits);
+  free(wk->u0s);
   free(wk->calls);
   free(wk->local);
   free(wk->chks);
@@ -1355,10 +1445,11 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->regs = aligned_alloc(64, (nw * m->nregs * 32 * sizeof(uint64_t) + 64) / 64 * 64);
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
   wk->ubits = L->duni ? malloc(nw * L->ub_bytes + 1) : NULL;
+  wk->u0s = L->duni ? calloc(nw * L->ub_bytes, sizeof *wk->u0s) : NULL;
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
   wk->chks = calloc(n ? n : 1, sizeof *wk->chks);
   wk->tms = calloc(n ? n : 1, sizeof *wk->tms);
-  bool ok = wk->regs && wk->local && (wk->ubits || !L->duni) && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
+  bool ok = wk->regs && wk->local && ((wk->ubits && wk->u0s) || !L->duni) && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
   for (uint32_t r = 0; r < n && ok; r++) {
     ptx_cta *c = &wk->c[r];
     c->nwarps = L->warps_per_cta;
@@ -1777,6 +1868,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   }
   if (!L.schedule && !L.tm_gpu)
     L.duni = dyn_uniform_pcs(m, L.f, L.uni, L.reg_lo, L.reg_hi, L.zero_regs, L.nzero, &L.ub_init, &L.ub_bytes);
+  if (L.duni && !(L.hrec = hit_records(m, L.duni))) free(L.duni), free(L.ub_init), L.duni = NULL, L.ub_init = NULL;
   L.tmem_used = tmem_used(m);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
@@ -1869,6 +1961,7 @@ out:
   free(L.cta_consts);
   free(L.uni);
   free(L.duni);
+  free(L.hrec);
   free(L.ub_init);
   tm_launch_free(L.tm);
   free(L.tmi);
