@@ -290,6 +290,9 @@ typedef struct ptx_launch {
   ptx_duni *duni;
   uint8_t *ub_init;
   uint32_t ub_bytes;
+  /* the warps of every CTA left out of the run: each would store nothing and read only what a lower warp
+   * that runs reads first (issue 50, bc2: run.c idle_warps; a bit a warp, 0: none) */
+  uint32_t idle;
   uint64_t max_steps;
   /* the first error stops every worker */
   int failed; /* set under lock, read anywhere: ptx_failed() (relaxed atomics, issue 53's TSan build) */
