@@ -1250,7 +1250,7 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->live = w->exists;
     w->converged = true;
     w->pc = L->f->first;
-    if (L->idle >> k & 1) { /* it would change nothing warp k & ~... does not (idle_warps): never run */
+    if (L->idle >> k & 1) { /* a warp idle_warps leaves out: set up done, never run */
       w->live = 0;
       w->done = true;
       continue;
