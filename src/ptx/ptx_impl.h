@@ -303,6 +303,9 @@ typedef struct ptx_launch {
   ptx_hrec *hrec; /* (with duni) hit_run's records */
   uint8_t *ub_init;
   uint32_t ub_bytes;
+  /* the warps of every CTA left out of the run: each would store nothing and read only what a lower warp
+   * that runs reads first (issue 50, bc2: run.c idle_warps; a bit a warp, 0: none) */
+  uint32_t idle;
   uint64_t max_steps;
   /* The launch's error is that of the earliest failing cluster in the launch's order, as on one
    * thread (machine.c ptx_fail): an error stops its cluster and every later one (ptx_stop), an

@@ -35,6 +35,7 @@
 #include "check/check_impl.h"
 #include "mma/mma_impl.h"
 #include "ptx/ptx_impl.h"
+#include "ptx/decode_impl.h" /* OPC_<id>: idle_warps' instructions */
 _Static_assert(PTX_MAX_BARRIERS == CHK_MAX_BARRIERS, "the checker's barrier slots follow the runner's ids");
 
 tc5_status tc5_ptx_launch_init(tc5_ptx_launch_cfg *cfg) {
@@ -780,6 +781,257 @@ static uint8_t *uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, uint32_t
   return pcs;
 }
 
+/* ---- warps that change nothing another warp does not (issue 50, bc2) ----
+ * Triton lays a tile smaller than the CTA across all its threads: FlagGems' upsample_bicubic2d_aa (BLOCK_X 64,
+ * 8 warps) computes each output in four warps and stores it from one (`and %r14, %tid.x, 192; setp.eq %p71,
+ * %r14, 0; @%p71 st.global`). A warp k is left out of the run (its CTAs set it up done: cta_setup) when nothing
+ * of it could be seen:
+ *  - the entry's instructions are register-pure ones of the integer, float and move families (no carry),
+ *    selects, loads of global, .param or .const memory and stores to global memory (none atomic,
+ *    asynchronous or collective), bra/ret/exit/trap; no .func, no special register read when executed; one
+ *    thread-block dimension, whole warps; no seeded schedule nor timing model; read_first's registers known;
+ *  - every branch's guard, load's guard and load's address depends on the warp's place only through the
+ *    warp-index bits `need` (tid.x bits 5-9: followed bit by bit through mov, and/or/xor and zero-extending
+ *    cvt, as `and %r31, %tid.x, 63` keeps bit 5 alone; through anything else, every bit it had), and on no
+ *    loaded value (memory may change between two warps' loads): so warp j = k & need < k takes the same path
+ *    and reads the same addresses in each lane, before k (a CTA's warps run in order, one budget each): a load
+ *    that fails in k failed in j first, with the message the run gave;
+ *  - each store's guard is a predicate (not negated) false in k's 32 lanes: found once for the launch by running
+ *    the instructions it is computed from (idle_slice: each its register's only definition, unguarded, integer
+ *    or move, never read before written (read_first), from constants of the thread's place or the launch and
+ *    such registers) in a scratch warp with k's %tid.x: their own functions, so their semantics.
+ * The checker sees nothing of such a kernel's warps (no shared memory, barrier, fence nor asynchronous
+ * operation; ld/st.global have no checker call): the findings, outputs and errors are the same; --stats counts
+ * the instructions run, the left-out warps' not. Returns the mask of warps to leave out (0: none). */
+typedef struct idle_taint {
+  uint64_t ex; /* value bits that are tid.x's own bits 5 and up (bit i: tid.x's bit i) */
+  uint32_t ws; /* warp-index bits (tid.x bits 5-9) the value depends on otherwise */
+  bool data;   /* depends on a loaded value */
+} idle_taint;
+static uint32_t idle_ws(const idle_taint *t) { return (t->ws | (uint32_t)(t->ex >> 5)) & 31u; }
+/* register x's (a source) into *ws and *data (outside the window: nothing); whether its bits are tid.x's own */
+static bool idle_src(const idle_taint *T, uint32_t lo, uint32_t hi, uint32_t x, uint32_t *ws, bool *data) {
+  if (x < lo || x >= hi) return true;
+  *ws |= idle_ws(&T[x - lo]);
+  *data |= T[x - lo].data;
+  return T[x - lo].ws == 0;
+}
+/* a constant register's: tid.x's bits 5 and up its own; the CTA's, the launch's and the lane's none; others any */
+static idle_taint idle_const(const struct ptx_const *k) {
+  idle_taint t = {0, 0, false};
+  if (k->kind != PC_SREG) return t;
+  switch ((unsigned)k->value) {
+  case SR_TID_X: t.ex = ~(uint64_t)31; break;
+  case SR_TID_Y: case SR_TID_Z: case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z:
+  case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z:
+  case SR_LANEID: case SR_LANEMASK_EQ: case SR_LANEMASK_LE: case SR_LANEMASK_LT: case SR_LANEMASK_GE:
+  case SR_LANEMASK_GT: break;
+  default: t.ws = 31; break;
+  }
+  return t;
+}
+/* idle_warps' record of the entry's registers [lo, hi) and instructions [first, first + n) */
+typedef struct idle_ctx {
+  const tc5_ptx_module *m;
+  uint32_t lo, hi, first;
+  uint16_t *ndef;  /* per register: its definitions (operand 0 of an instruction that writes registers) */
+  uint32_t *defpc; /* ... the last one's pc */
+  uint32_t *kidx;  /* a constant's index in m->consts + 1 (0: not a constant) */
+  uint8_t *kfit;   /* a constant's: 1 a scratch warp holds it (an immediate, tid, ntid, laneid), 2 not */
+  uint8_t *zero;   /* read_first's: may be read before written */
+  uint8_t *st;     /* idle_slice's: 0 not looked at, 1 fit, 2 not, 3 being looked at */
+  uint8_t *slice;  /* per instruction: idle_slice's */
+} idle_ctx;
+/* whether register x is computed as idle_warps says a store's guard must be (a constant a scratch warp holds,
+ * or its only definition's instruction unguarded, of those below, never read before written, from such
+ * registers defined before it); those instructions marked in c->slice */
+static bool idle_slice(idle_ctx *c, uint32_t x, unsigned depth) {
+  if (x < c->lo || x >= c->hi) return false;
+  uint32_t r = x - c->lo;
+  if (c->st[r] == 1 || c->st[r] == 2) return c->st[r] == 1;
+  if (c->st[r] == 3 || depth > 64) return false;
+  if (c->kfit[r]) return (c->st[r] = c->kfit[r]) == 1;
+  if (c->ndef[r] != 1 || c->zero[r]) return (c->st[r] = 2) == 1;
+  c->st[r] = 3;
+  uint32_t pc = c->defpc[r];
+  const ptx_insn *in = &c->m->code[pc];
+  unsigned op = in->traits.op;
+  bool ok = in->guard == PTX_NOREG && (in->traits.flags & (IT_PURE | IT_SELECT)) && !(in->flags & PF_LANE_STATE) &&
+            (op == OPC_add || op == OPC_sub || op == OPC_mul || op == OPC_mad || op == OPC_min || op == OPC_max ||
+             op == OPC_and || op == OPC_or || op == OPC_xor || op == OPC_not || op == OPC_shl || op == OPC_shr ||
+             op == OPC_setp || op == OPC_selp || op == OPC_mov || op == OPC_cvt) &&
+            in->o[0].kind == PO_REG && in->o[0].reg == x && in->o[0].reg2 == PTX_NOREG;
+  for (unsigned k = 1; ok && k < PTX_MAX_OPS; k++) {
+    const ptx_opnd *o = &in->o[k];
+    if (o->kind == PO_NONE) continue;
+    ok = o->kind == PO_REG && o->reg2 == PTX_NOREG && !o->neg && idle_slice(c, o->reg, depth + 1) &&
+         (c->kfit[o->reg - c->lo] || c->defpc[o->reg - c->lo] < pc);
+  }
+  c->st[r] = ok ? 1 : 2;
+  if (ok) c->slice[pc - c->first] = 1;
+  return ok;
+}
+static uint32_t idle_warps(const ptx_launch *L) {
+  const tc5_ptx_module *m = L->m;
+  const ptx_func *f = L->f;
+  uint32_t lo = L->reg_lo, hi = L->reg_hi, W = hi - lo, first = f->first, n = f->count, nw = L->warps_per_cta;
+  if (L->schedule || L->tm_gpu || !L->zero_regs || nw < 2 || nw > 32 || L->cfg.block[1] != 1 || L->cfg.block[2] != 1 ||
+      L->threads_per_cta % 32 || !n || !W || first + n > m->ncode)
+    return 0;
+  for (unsigned g = 0; g < m->nfuncs; g++)
+    if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return 0;
+  bool any_store = false;
+  for (uint32_t pc = first; pc < first + n; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    const insn_traits *t = &in->traits;
+    for (unsigned k = 0; k < PTX_MAX_OPS; k++)
+      if (in->o[k].kind == PO_SREG || in->o[k].kind == PO_SINK) return 0;
+    bool mem = t->group == IG_MEM && !(t->flags & (IT_ATOMIC | IT_ASYNC | IT_COLLECTIVE | IT_CP_ASYNC | IT_MATRIX));
+    bool load = mem && (t->flags & IT_LOAD) && !(t->flags & IT_WRITE) &&
+                (t->space == IS_GLOBAL || t->space == IS_PARAM || t->space == IS_CONST);
+    bool store = mem && (t->flags & IT_WRITE) && !(t->flags & (IT_READ | IT_LOAD)) && t->space == IS_GLOBAL;
+    bool pure = (t->flags & (IT_PURE | IT_SELECT)) && !(in->flags & PF_LANE_STATE) &&
+                (t->group == IG_INT || t->group == IG_FLOAT || t->group == IG_MOVE);
+    bool branch = t->group == IG_CONTROL && (t->flags & IT_BRANCH) &&
+                  (in->nops == 0 || (in->nops == 1 && in->o[0].kind == PO_LABEL));
+    if (!(load || store || pure || branch)) return 0;
+    any_store |= store;
+  }
+  if (!any_store) return 0; /* (a kernel that stores nothing: left as it is) */
+  idle_ctx c = {m, lo, hi, first, calloc(W, sizeof(uint16_t)), calloc(W, sizeof(uint32_t)), calloc(W, sizeof(uint32_t)),
+                calloc(W, 1), calloc(W, 1), calloc(W, 1), calloc(n, 1)};
+  idle_taint *T = calloc(W, sizeof *T);
+  uint32_t idle = 0;
+  if (!T || !c.ndef || !c.defpc || !c.kidx || !c.kfit || !c.zero || !c.st || !c.slice) goto out;
+  /* constants: their taints; kfit 1 where a scratch warp can hold them, 2 where not */
+  for (uint32_t j = 0; j < m->nconsts; j++) {
+    const struct ptx_const *k = &m->consts[j];
+    if (k->reg < lo || k->reg >= hi) continue;
+    unsigned v = (unsigned)k->value;
+    T[k->reg - lo] = idle_const(k);
+    c.kidx[k->reg - lo] = j + 1;
+    c.kfit[k->reg - lo] = k->kind == PC_VALUE || (k->kind == PC_SREG && (v == SR_TID_X || v == SR_TID_Y || v == SR_TID_Z ||
+                                                                         v == SR_NTID_X || v == SR_NTID_Y || v == SR_NTID_Z ||
+                                                                         v == SR_LANEID)) ? 1 : 2;
+  }
+  for (uint32_t j = 0; j < L->nzero; j++)
+    if (L->zero_regs[j] >= lo && L->zero_regs[j] < hi) c.zero[L->zero_regs[j] - lo] = 1;
+  /* each register's definitions (operand 0 of an instruction that writes registers) */
+  for (uint32_t pc = first; pc < first + n; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    const ptx_opnd *o0 = &in->o[0];
+    if ((in->traits.flags & IT_BRANCH) || (o0->kind != PO_REG && o0->kind != PO_VEC)) continue;
+    for (unsigned e = 0; e < (o0->kind == PO_VEC ? o0->n : 2u); e++) {
+      uint32_t x = o0->kind == PO_VEC ? (o0->vec + e < m->nvregs ? m->vregs[o0->vec + e] : PTX_NOREG) : e ? o0->reg2 : o0->reg;
+      if (x == PTX_NOREG && o0->kind == PO_REG) continue;
+      if (x < lo || x >= hi || c.kidx[x - lo]) goto out; /* (outside the window, or a constant written: not this kernel) */
+      if (c.ndef[x - lo] < UINT16_MAX) c.ndef[x - lo]++;
+      c.defpc[x - lo] = pc;
+    }
+  }
+  /* the taints, to a fixed point (flow-insensitive: a register's is all its definitions'; each pass only adds) */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t pc = first; pc < first + n; pc++) {
+      const ptx_insn *in = &m->code[pc];
+      const insn_traits *t = &in->traits;
+      const ptx_opnd *o0 = &in->o[0];
+      if ((t->flags & IT_BRANCH) || (o0->kind != PO_REG && o0->kind != PO_VEC)) continue;
+      uint32_t ws = 0;
+      /* (a loaded value: global memory's, which a store may change; .param and .const memory's do not change) */
+      bool data = (t->flags & IT_LOAD) && t->space == IS_GLOBAL;
+      bool exact = in->guard == PTX_NOREG && o0->kind == PO_REG && o0->reg2 == PTX_NOREG && !(t->flags & IT_LOAD);
+      if (in->guard != PTX_NOREG) exact = false, (void)idle_src(T, lo, hi, in->guard, &ws, &data);
+      INSN_OPND_REGS(m, in, 1, x, exact &= idle_src(T, lo, hi, x, &ws, &data));
+      idle_taint r = {0, 0, data};
+      const ptx_opnd *a = &in->o[1], *b = &in->o[2];
+      unsigned op = t->op;
+      bool ra = a->kind == PO_REG && a->reg2 == PTX_NOREG && a->reg >= lo && a->reg < hi && !a->neg;
+      bool rb = b->kind == PO_REG && b->reg2 == PTX_NOREG && b->reg >= lo && b->reg < hi && !b->neg;
+      if (exact && op == OPC_mov && in->nops == 2 && ra) {
+        r.ex = T[a->reg - lo].ex;
+      } else if (exact && (op == OPC_and || op == OPC_or || op == OPC_xor) && in->nops == 3 && ra && rb) {
+        r.ex = T[a->reg - lo].ex | T[b->reg - lo].ex;
+        for (unsigned s = 0; s < 2; s++) { /* an immediate's bits: and's zeros, or's ones are no longer the warp's */
+          uint32_t j = c.kidx[(s ? b->reg : a->reg) - lo];
+          if (!j || m->consts[j - 1].kind != PC_VALUE) continue;
+          uint64_t v = m->consts[j - 1].value;
+          r.ex &= op == OPC_and ? v : op == OPC_or ? ~v : ~(uint64_t)0;
+        }
+      } else if (exact && op == OPC_cvt && in->nops == 2 && ra && ptx_types[in->type2].cls == 'u' &&
+                 ptx_types[in->type].cls != 'f' && ptx_types[in->type2].bits <= ptx_types[in->type].bits) {
+        r.ex = T[a->reg - lo].ex & wmask(ptx_types[in->type2].bits);
+      } else {
+        r.ws = ws;
+      }
+      for (unsigned e = 0; e < (o0->kind == PO_VEC ? o0->n : 2u); e++) {
+        uint32_t x = o0->kind == PO_VEC ? m->vregs[o0->vec + e] : e ? o0->reg2 : o0->reg;
+        if (x == PTX_NOREG) continue;
+        idle_taint *d = &T[x - lo];
+        if ((d->ex | r.ex) != d->ex || (d->ws | r.ws) != d->ws || (r.data && !d->data))
+          d->ex |= r.ex, d->ws |= r.ws, d->data |= r.data, changed = true;
+      }
+    }
+  }
+  /* what warps must share: branches' guards, loads' guards and addresses (none may depend on a loaded value) */
+  uint32_t need = 0;
+  for (uint32_t pc = first; pc < first + n; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    bool load = in->traits.flags & IT_LOAD, branch = in->traits.flags & IT_BRANCH;
+    if (!load && !branch) continue;
+    bool data = false;
+    if (in->guard != PTX_NOREG) (void)idle_src(T, lo, hi, in->guard, &need, &data);
+    if (load) INSN_OPND_REGS(m, in, 1, x, (void)idle_src(T, lo, hi, x, &need, &data));
+    if (data) goto out;
+  }
+  /* the warps another covers (k & need < k) whose every store is guarded (not negated) by a computable predicate */
+  uint32_t cand = 0;
+  for (uint32_t k = 1; k < nw; k++)
+    if (k & ~need) cand |= 1u << k;
+  for (uint32_t pc = first; cand && pc < first + n; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    if ((in->traits.flags & IT_WRITE) && (in->guard == PTX_NOREG || in->guard_neg || !idle_slice(&c, in->guard, 0))) cand = 0;
+  }
+  if (!cand) goto out;
+  /* those predicates in a scratch warp with each candidate's %tid.x, by the instructions' own functions */
+  ptx_cta *sc = calloc(1, sizeof *sc);
+  ptx_warp *sw = calloc(1, sizeof *sw);
+  uint64_t *regs = calloc((size_t)m->nregs * 32, sizeof *regs);
+  if (sc && sw && regs) {
+    sc->L = (ptx_launch *)L; /* (cvt reads its destination's width there) */
+    sw->cta = sc;
+    sw->r = regs;
+    for (uint32_t k = 1; k < nw; k++) {
+      if (!(cand >> k & 1)) continue;
+      for (uint32_t r = 0; r < W; r++) {
+        if (c.kfit[r] != 1) continue;
+        const struct ptx_const *q = &m->consts[c.kidx[r] - 1];
+        uint64_t *x = PTX_R(sw, lo + r);
+        for (unsigned l = 0; l < 32; l++)
+          x[l] = q->kind == PC_VALUE        ? q->value
+                 : q->value == SR_TID_X     ? 32u * k + l
+                 : q->value == SR_LANEID    ? l
+                 : q->value >= SR_NTID_X && q->value <= SR_NTID_Z ? L->cfg.block[q->value - SR_NTID_X]
+                                            : 0; /* tid.y, tid.z */
+      }
+      for (uint32_t i = 0; i < n; i++)
+        if (c.slice[i]) (void)m->code[first + i].fn(sw, &m->code[first + i], 0xFFFFFFFFu);
+      bool off = true;
+      for (uint32_t pc = first; off && pc < first + n; pc++) {
+        const ptx_insn *in = &m->code[pc];
+        if (!(in->traits.flags & IT_WRITE)) continue;
+        const uint64_t *g = PTX_R(sw, in->guard);
+        for (unsigned l = 0; l < 32; l++) off &= g[l] == 0;
+      }
+      if (off) idle |= 1u << k;
+    }
+  }
+  free(sc), free(sw), free(regs);
+out:
+  free(T), free(c.ndef), free(c.defpc), free(c.kidx), free(c.kfit), free(c.zero), free(c.st), free(c.slice);
+  return idle;
+}
+
 /* the constants whose value differs between CTAs of a launch: the CTA's and its
  * cluster's place in the grid (ptx_sreg_now); the others are the warp's, the CTA
  * rank's or the launch's */
@@ -1082,6 +1334,11 @@ static tc5_status cta_setup(worker *wk, uint64_t cluster, uint32_t rank) {
     w->live = w->exists;
     w->converged = true;
     w->pc = L->f->first;
+    if (L->idle >> k & 1) { /* a warp idle_warps leaves out: set up done, never run */
+      w->live = 0;
+      w->done = true;
+      continue;
+    }
     w->poll_pc = UINT32_MAX;
     /* the window of registers the kernel can touch: a module's registers
      * are numbered across all its functions (tma90's kernels.ptx: 48
@@ -1869,6 +2126,7 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   if (!L.schedule && !L.tm_gpu)
     L.duni = dyn_uniform_pcs(m, L.f, L.uni, L.reg_lo, L.reg_hi, L.zero_regs, L.nzero, &L.ub_init, &L.ub_bytes);
   if (L.duni && !(L.hrec = hit_records(m, L.duni))) free(L.duni), free(L.ub_init), L.duni = NULL, L.ub_init = NULL;
+  L.idle = idle_warps(&L);
   L.tmem_used = tmem_used(m);
   L.run_n = L.nclusters;
   if (L.tm_gpu && (st = timing_setup(&L, args, nargs, diag))) goto out;
