@@ -156,27 +156,34 @@ static void mma_scatter(ptx_warp *w, const ptx_insn *in, const uint32_t *D) {
  * step of K, without a GEMM job for 4,096 products: FlagGems' int8 fused_moe runs millions of
  * these). The fragments read as the header's formulas give them for 8-bit elements (e = 4: a
  * register holds 4 consecutive k of one row of A, of one column of B); K a constant in each call */
+/* the 16 bytes of four lanes' 32-bit values (x[0]'s first) as 16-bit integers, signed or not */
+static inline void h16_of_bytes(int16_t *d, const uint64_t *x, bool sgn) {
+  uint8_t by[16];
+  for (unsigned q = 0; q < 4; q++) {
+    uint32_t v = (uint32_t)x[q];
+    for (unsigned h = 0; h < 4; h++) by[4 * q + h] = (uint8_t)(v >> (8 * h));
+  }
+  if (sgn)
+    for (unsigned h = 0; h < 16; h++) d[h] = (int8_t)by[h];
+  else
+    for (unsigned h = 0; h < 16; h++) d[h] = by[h];
+}
 static inline __attribute__((always_inline)) void mma_int_k(ptx_warp *w, const ptx_insn *in, unsigned K) {
   const tc5_ptx_module *m = w->cta->L->m;
   const uint32_t *va = m->vregs + in->o[1].vec, *vb = m->vregs + in->o[2].vec, *vc = m->vregs + in->o[3].vec,
                  *vd = m->vregs + in->o[0].vec;
   bool as = in->type2 == PT_S8, bs = in->space == PT_S8, satf = (in->mods & MMA_SATF) != 0;
   int16_t a[16][32], b[8][32]; /* A by rows, B by columns; 16 bits: products' pairs summed as pmaddwd does */
-  for (unsigned r = 0; r < K / 8; r++) { /* A: row g + 8 (r % 2), k = 4 t + h + 16 (r / 2) */
+  /* so lanes 4g-4g+3 of a register hold 16 consecutive k of one row (A: row g + 8 (r % 2), k from
+   * 16 (r / 2)) or column (B: column g, k from 16 r), in lane order, a lane's bytes in order */
+  for (unsigned r = 0; r < K / 8; r++) {
     const uint64_t *x = PTX_R(w, va[r]);
-    for (unsigned l = 0; l < 32; l++)
-      for (unsigned h = 0; h < 4; h++) {
-        uint8_t v = (uint8_t)(x[l] >> (8 * h));
-        a[l / 4 + 8 * (r % 2)][4 * (l % 4) + h + 16 * (r / 2)] = as ? (int8_t)v : v;
-      }
+    for (unsigned g = 0; g < 8; g++)
+      h16_of_bytes(a[g + 8 * (r % 2)] + 16 * (r / 2), x + 4 * g, as);
   }
-  for (unsigned r = 0; r < K / 16; r++) { /* B: k = 4 t + h + 16 r, column g */
+  for (unsigned r = 0; r < K / 16; r++) {
     const uint64_t *x = PTX_R(w, vb[r]);
-    for (unsigned l = 0; l < 32; l++)
-      for (unsigned h = 0; h < 4; h++) {
-        uint8_t v = (uint8_t)(x[l] >> (8 * h));
-        b[l / 4][4 * (l % 4) + h + 16 * r] = bs ? (int8_t)v : v;
-      }
+    for (unsigned g = 0; g < 8; g++) h16_of_bytes(b[g] + 16 * r, x + 4 * g, bs);
   }
   uint32_t out[4][32]; /* (D may be C's registers: all read before any is written) */
   for (unsigned i = 0; i < 4; i++) { /* C and D: register i, row g + 8 (i / 2), column 2 t + i % 2 */
