@@ -411,7 +411,7 @@ static uint32_t new_op(chk_cta *k, const chk_warp *w, const chk_insn *in, int la
 /* ---- shared memory ---- */
 /* a new store event for warp wi at instruction insn (the warp's current
  * one until its next release, fence or instruction) */
-static uint32_t store_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
+uint32_t chk_store_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
   if (!ROOM(k->ev, k->nev, k->ev_cap, 1024)) return 0;
   uint32_t e = k->nev++;
   k->ev[e] = (chk_ev){k->seq, VC(k, k->vc, wi)[VT(k, wi)], insn, (uint8_t)wi, (uint8_t)(lane < 0 ? 0 : lane)};
@@ -502,7 +502,7 @@ void chk_smem_write(const chk_warp *w, const chk_insn *in, int lane, uint32_t of
   unsigned wi = w->id;
   uint32_t e = k->last_ev[wi], insn = (uint32_t)(in - k->code);
   /* last_ev is cleared by the warp's releases and by fences */
-  if (!e || k->last_insn[wi] != insn) e = store_event(k, wi, insn, lane);
+  if (!e || k->last_insn[wi] != insn) e = chk_store_event(k, wi, insn, lane);
   uint32_t g = off / GRAN, z = (off + n - 1) / GRAN;
   if (z >= k->ngran) return;
   smem_written(w, k, true, in, lane, off, g, z, e, "");
@@ -807,7 +807,7 @@ void chk_mbar_reinit(const chk_warp *w, const chk_insn *in, int lane, const chk_
 }
 
 /* warp wi's read event for this instruction at its current clock */
-static uint32_t read_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
+uint32_t chk_read_event(chk_cta *k, unsigned wi, uint32_t insn, int lane) {
   uint32_t e = k->last_rev[wi];
   if (e && k->last_rinsn[wi] == insn && k->ev[e].tclock == VC(k, k->vc, wi)[VT(k, wi)]) return e;
   if (!ROOM(k->ev, k->nev, k->ev_cap, 1024)) return 0;
@@ -826,8 +826,8 @@ void chk_race(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uin
   if (!weak_access(k, in)) return;
   unsigned wi = w->id;
   uint32_t insn = (uint32_t)(in - k->code);
-  uint32_t e = write ? (k->last_ev[wi] && k->last_insn[wi] == insn ? k->last_ev[wi] : store_event(k, wi, insn, lane))
-                     : read_event(k, wi, insn, lane);
+  uint32_t e = write ? (k->last_ev[wi] && k->last_insn[wi] == insn ? k->last_ev[wi] : chk_store_event(k, wi, insn, lane))
+                     : chk_read_event(k, wi, insn, lane);
   if (!e) return;
   const uint32_t *vc = VC(k, k->vc, wi);
   for (uint32_t g = off / GRAN; g <= (off + n - 1) / GRAN && g < k->ngran; g++) {

@@ -421,19 +421,28 @@ static inline uint16_t chk_gran_mask(uint32_t g, uint32_t off, uint32_t n) {
 /* (chk_smem_store_run: *last, the granule of the instruction's last lane that took the whole
  * common case, UINT32_MAX none; a store inside it again only adds its bytes, nothing else of
  * what that lane found having changed) */
+/* warp wi's new store event at instruction insn, lane's (check.c store_event; 0: no room, nothing changed) */
+uint32_t chk_store_event(chk_cta *k, unsigned wi, uint32_t insn, int lane);
 static inline void chk_smem_store_run(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n,
                                       uint32_t *last) {
   chk_cta *k = w->k;
   unsigned wi = w->id;
-  uint32_t e = k->last_ev[wi], g = off / GRAN, r;
+  uint32_t e = k->last_ev[wi], g = off / GRAN, r, insn = (uint32_t)(in - k->code);
   if (g == *last && g == (off + n - 1) / GRAN) {
     k->rg[g].wm |= chk_gran_mask(g, off, n);
     return;
   }
   *last = UINT32_MAX;
   /* not when the warp holds followed values or shared memory does (sp_m): chk_smem_write marks the bytes */
-  if (e && k->last_insn[wi] == (uint32_t)(in - k->code) && g == (off + n - 1) / GRAN && g < k->ngran &&
-      !k->npois[wi] && !k->sp_m && (!(r = k->sm_r[g]) || chk_known(k, VC(k, k->vc, wi), &k->op[r]))) {
+  bool one = g == (off + n - 1) / GRAN && g < k->ngran && !k->npois[wi] && !k->sp_m &&
+             (!(r = k->sm_r[g]) || chk_known(k, VC(k, k->vc, wi), &k->op[r]));
+  /* the warp's store event not this instruction's (its first lane): the one chk_smem_write's
+   * chk_race would make for this lane, made here where nothing chk_smem_write does before it
+   * (inflight_access: the granule not busy) or apart from chk_race after it (smem_written: sm_w,
+   * sm_r known, no pair MMA's read, pr_cta) differs from the common case below */
+  if (one && (!e || k->last_insn[wi] != insn) && !k->rg[g].busy && !(k->pr_cta && k->pr_cta[g]))
+    e = chk_store_event(k, wi, insn, lane);
+  if (one && e && k->last_insn[wi] == insn) {
     k->sm_w[g] = e;
     /* smem-race, the common case: no load of another warp recorded,
      * nothing asynchronous in flight, a weak store: the granule's last
@@ -488,9 +497,9 @@ static inline bool chk_smem_store_rows(const chk_warp *w, const chk_insn *in, co
                                        uint32_t mask) {
   chk_cta *k = w->k;
   unsigned wi = w->id;
-  uint32_t e = k->last_ev[wi];
-  if (!mask || n > GRAN || (n & (n - 1)) || !e || k->last_insn[wi] != (uint32_t)(in - k->code) || k->npois[wi] ||
-      k->sp_m || chk_iclass(in) != 1)
+  uint32_t e = k->last_ev[wi], insn = (uint32_t)(in - k->code);
+  if (e && k->last_insn[wi] != insn) e = 0; /* the first lane's to make (chk_smem_store_run's), below */
+  if (!mask || n > GRAN || (n & (n - 1)) || k->npois[wi] || k->sp_m || chk_iclass(in) != 1 || (!e && k->pr_cta))
     return false;
   uint32_t g0, mx;
   uint16_t M[64];
@@ -501,6 +510,7 @@ static inline bool chk_smem_store_rows(const chk_warp *w, const chk_insn *in, co
     const struct chk_rg *q = &k->rg[g];
     if ((r && !chk_known(k, VC(k, k->vc, wi), &k->op[r])) || q->busy || (q->r[0] | q->r[1])) return false;
   }
+  if (!e && !(e = chk_store_event(k, wi, insn, (int)__builtin_ctz(mask)))) return false;
   for (uint64_t t = touched; t; t &= t - 1) {
     unsigned i = (unsigned)__builtin_ctzll(t);
     struct chk_rg *q = &k->rg[g0 + i];
@@ -570,7 +580,10 @@ static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const 
     return;
   uint32_t e = k->last_rev[wi];
   const uint32_t *vc = VC(k, k->vc, wi);
-  if (!e || k->last_rinsn[wi] != (uint32_t)(in - k->code) || k->ev[e].tclock != vc[VT(k, wi)]) return;
+  /* the warp's read event not this instruction's at its clock: e 0, the first lane that takes
+   * chk_rd_lane's (or chk_rd_rows') way makes it (chk_read_event's new event: what chk_race's
+   * read_event would make for that lane at that point; no slot nor store holds it yet) */
+  if (e && (k->last_rinsn[wi] != (uint32_t)(in - k->code) || k->ev[e].tclock != vc[VT(k, wi)])) e = 0;
   /* smem_defer's loop then finds every destination's bytes written (one destination, or
    * n / ndst bytes each: [off, off + n) in all) and no register marked (npois 0, sp_m NULL) */
   unsigned ndst = 0;
@@ -579,7 +592,10 @@ static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const 
   f->e = e, f->vc = vc, f->ok = true;
   f->follows = chk_follows(k, wi);
 }
-static inline bool chk_rd_lane(chk_rd *f, uint32_t off, uint32_t n) {
+/* warp wi's read event for instruction insn at its clock (check.c; a new one, lane's, when the warp's last is not
+ * that; 0: no room) */
+uint32_t chk_read_event(chk_cta *k, unsigned wi, uint32_t insn, int lane);
+static inline bool chk_rd_lane(chk_rd *f, int lane, uint32_t off, uint32_t n) {
   chk_cta *k = f->k;
   unsigned wi = f->wi;
   uint32_t g = off / GRAN, e = f->e;
@@ -594,7 +610,7 @@ static inline bool chk_rd_lane(chk_rd *f, uint32_t off, uint32_t n) {
     r = f->slot;
   } else {
     if (q->busy) return false;
-    r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
+    r = !e ? -1 : q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
     if (q->w != e && chk_races(k, vc, wi, q->w, q->wm, m)) return false;
   }
   const tc5_smem *s = k->smem;
@@ -613,6 +629,7 @@ static inline bool chk_rd_lane(chk_rd *f, uint32_t off, uint32_t n) {
       }
     }
   }
+  if (!e && !(e = f->e = chk_read_event(k, wi, (uint32_t)(f->in - k->code), lane))) return false;
   if (r >= 0) {
     q->rm[r] |= m;
   } else { /* chk_race's choice: keep the read that is not ordered before this one (or the newer) */
@@ -671,6 +688,7 @@ static inline bool chk_rd_rows(chk_rd *f, const uint32_t *a, uint32_t n, uint32_
     const struct chk_rg *q = &k->rg[G[i]];
     if (q->busy || (q->w != e && chk_races(k, vc, wi, q->w, q->wm, M[i]))) return false;
   }
+  if (!e && !(e = f->e = chk_read_event(k, wi, (uint32_t)(f->in - k->code), (int)__builtin_ctz(mask)))) return false;
   for (unsigned i = 0; i < c; i++) {
     struct chk_rg *q = &k->rg[G[i]];
     int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
@@ -690,7 +708,7 @@ static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk
   if (lane < 0 || lane > 31) return false;
   chk_rd f;
   chk_rd_begin(&f, k, w, in, n);
-  return chk_rd_lane(&f, off, n);
+  return chk_rd_lane(&f, lane, off, n);
 }
 /* shared memory [off, off + n) of CTA t written by the async proxy (a TMA
  * or bulk copy that w issued): no generic write waits for a fence there

@@ -62,7 +62,7 @@ static inline const uint8_t *shared_fast_ld(ptx_warp *w, const ptx_insn *in, chk
   chk_cta *k = w->cta->chk;
   if (k) {
     bool again = false;
-    if (!chk_rd_lane(f, (uint32_t)addr, n)) {
+    if (!chk_rd_lane(f, (int)lane, (uint32_t)addr, n)) {
       chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
       again = true;
     }
@@ -107,7 +107,7 @@ static inline bool ld_same_settled(ptx_warp *w, chk_rd *f, uint64_t addr, uint32
   chk_cta *k = w->cta->chk;
   if (!k) return true;
   if (chk_has_remote(k) || !f->ok || f->g != (uint32_t)addr / GRAN) return false;
-  return chk_rd_lane(f, (uint32_t)addr, n);
+  return chk_rd_lane(f, -1, (uint32_t)addr, n); /* (f->g set: its event made) */
 }
 /* a kernel parameter's bytes (ld.param of the entry's parameters: ptx_mem's PS_PARAM case) */
 static inline const uint8_t *param_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
@@ -350,7 +350,7 @@ static bool shared_rows_read(ptx_warp *w, const ptx_insn *in, chk_rd *f, const u
     if (fresh && f->ok && tries && (tries--, chk_rd_rows(f, at, n, left))) break;
     unsigned l = (unsigned)__builtin_ctz(left);
     left &= left - 1;
-    fresh = !chk_rd_lane(f, at[l], n);
+    fresh = !chk_rd_lane(f, (int)l, at[l], n);
     if (fresh) {
       chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)l, at[l], n);
       chk_rd_begin(f, k, CHK_W(w), CHK_IN(w, in), n);
