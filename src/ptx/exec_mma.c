@@ -40,6 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "ptx/decode_impl.h"
 #include "ptx/f64_nan.h"
 #include "tc5/arith.h"
@@ -185,14 +189,39 @@ static inline __attribute__((always_inline)) void mma_int_k(ptx_warp *w, const p
     const uint64_t *x = PTX_R(w, vb[r]);
     for (unsigned g = 0; g < 8; g++) h16_of_bytes(b[g] + 16 * r, x + 4 * g, bs);
   }
+  int32_t sum[16][8]; /* A x B: at most 32 products of 255 x 255 an element, no overflow */
+#if defined(__SSE2__)
+  /* by pmaddwd (SSE2, every x86-64): a row's pair of k (2p, 2p + 1) against four columns' pairs at once */
+  __m128i bp[16][2];
+  for (unsigned p = 0; p < K / 2; p++)
+    for (unsigned h = 0; h < 2; h++)
+      bp[p][h] = _mm_setr_epi16(b[4 * h][2 * p], b[4 * h][2 * p + 1], b[4 * h + 1][2 * p], b[4 * h + 1][2 * p + 1],
+                                b[4 * h + 2][2 * p], b[4 * h + 2][2 * p + 1], b[4 * h + 3][2 * p], b[4 * h + 3][2 * p + 1]);
+  for (unsigned i = 0; i < 16; i++) {
+    __m128i s0 = _mm_setzero_si128(), s1 = _mm_setzero_si128();
+    for (unsigned p = 0; p < K / 2; p++) {
+      int32_t pair; /* a[i][2p] in the low half, a[i][2p + 1] in the high */
+      memcpy(&pair, &a[i][2 * p], sizeof pair);
+      __m128i av = _mm_set1_epi32(pair);
+      s0 = _mm_add_epi32(s0, _mm_madd_epi16(av, bp[p][0]));
+      s1 = _mm_add_epi32(s1, _mm_madd_epi16(av, bp[p][1]));
+    }
+    _mm_storeu_si128((__m128i *)(void *)&sum[i][0], s0);
+    _mm_storeu_si128((__m128i *)(void *)&sum[i][4], s1);
+  }
+#else
+  for (unsigned i = 0; i < 16; i++)
+    for (unsigned j = 0; j < 8; j++) {
+      int32_t s = 0;
+      for (unsigned k = 0; k < K; k++) s += (int32_t)a[i][k] * (int32_t)b[j][k];
+      sum[i][j] = s;
+    }
+#endif
   uint32_t out[4][32]; /* (D may be C's registers: all read before any is written) */
   for (unsigned i = 0; i < 4; i++) { /* C and D: register i, row g + 8 (i / 2), column 2 t + i % 2 */
     const uint64_t *c = PTX_R(w, vc[i]);
     for (unsigned l = 0; l < 32; l++) {
-      const int16_t *ar = a[l / 4 + 8 * (i / 2)], *bc = b[2 * (l % 4) + i % 2];
-      int32_t s = 0; /* at most 32 products of 255 x 255: no overflow */
-      for (unsigned k = 0; k < K; k++) s += (int32_t)ar[k] * (int32_t)bc[k];
-      int64_t acc = (int64_t)(int32_t)(uint32_t)c[l] + s;
+      int64_t acc = (int64_t)(int32_t)(uint32_t)c[l] + sum[l / 4 + 8 * (i / 2)][2 * (l % 4) + i % 2];
       if (satf) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
       out[i][l] = (uint32_t)acc;
     }
