@@ -1311,9 +1311,7 @@ PTX_DEC(dec_mov) {
 
 /* the functions built for lane 0 too (PTX_EXEC_L0) and those builds: run.c's run of hits */
 ptx_exec_fn ptx_alu_lane0(ptx_exec_fn fn) {
-  static const struct {
-    ptx_exec_fn fn, l0;
-  } t[] = {
+  static const ptx_lane0_pair t[] = {
     {x_add, x_add_l0},
     {x_sub, x_sub_l0},
     {x_mul_lo, x_mul_lo_l0},
@@ -1342,7 +1340,5 @@ ptx_exec_fn ptx_alu_lane0(ptx_exec_fn fn) {
     {x_prmt, x_prmt_l0},
     {x_lop3, x_lop3_l0},
   };
-  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-    if (t[i].fn == fn) return t[i].l0;
-  return fn;
+  return ptx_lane0_find(t, sizeof t / sizeof t[0], fn);
 }

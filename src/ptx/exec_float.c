@@ -1194,16 +1194,12 @@ PTX_DEC(dec_cvt) {
 
 /* the functions built for lane 0 too (PTX_EXEC_L0) and those builds: run.c's run of hits */
 ptx_exec_fn ptx_float_lane0(ptx_exec_fn fn) {
-  static const struct {
-    ptx_exec_fn fn, l0;
-  } t[] = {
+  static const ptx_lane0_pair t[] = {
     {x_cvt_int, x_cvt_int_l0},
     {x_f32op, x_f32op_l0},
     {x_f32mixed, x_f32mixed_l0},
     {x_f64op, x_f64op_l0},
     {x_funary, x_funary_l0},
   };
-  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-    if (t[i].fn == fn) return t[i].l0;
-  return fn;
+  return ptx_lane0_find(t, sizeof t / sizeof t[0], fn);
 }

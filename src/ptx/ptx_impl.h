@@ -920,6 +920,15 @@ void ptx_shared_layout(const tc5_ptx_module *m, unsigned f, uint32_t *addr, uint
 /* the lane-0 build of an instruction's function (PTX_EXEC_L0), else fn itself: exec_alu.c, exec_float.c */
 ptx_exec_fn ptx_alu_lane0(ptx_exec_fn fn);
 ptx_exec_fn ptx_float_lane0(ptx_exec_fn fn);
+/* a family's functions and their lane-0 builds (ptx_alu_lane0, ptx_float_lane0): fn's in t[0..n), else fn */
+typedef struct ptx_lane0_pair {
+  ptx_exec_fn fn, l0;
+} ptx_lane0_pair;
+static inline ptx_exec_fn ptx_lane0_find(const ptx_lane0_pair *t, size_t n, ptx_exec_fn fn) {
+  for (size_t i = 0; i < n; i++)
+    if (t[i].fn == fn) return t[i].l0;
+  return fn;
+}
 bool ptx_is_shfl(const ptx_insn *in); /* exec_warp.c */
 /* a register's byte in a warp's row (ptx_warp.ub; run.c: registers uniform as the warp runs): a byte, not a
  * bit, so that setting one register's is a store, not a read-modify-write of a word its neighbours share */
