@@ -15,26 +15,22 @@
 enum { M_SIGNED = 1u << 0, M_SAT = 1u << 1, M_HI = 1u << 2, M_WIDE = 1u << 3, M_PAIR = 1u << 4, M_RELU = 1u << 5,
        M_CIN = 1u << 6, M_COUT = 1u << 7 };
 
-#define OPS2                                       \
-  uint64_t *d = PTX_R(w, in->o[0].reg);            \
-  const uint64_t *a = PTX_R(w, in->o[1].reg)
-#define OPS3 \
-  OPS2;      \
-  const uint64_t *b = PTX_R(w, in->o[2].reg)
-#define OPS4 \
-  OPS3;      \
-  const uint64_t *c = PTX_R(w, in->o[3].reg)
-/* the same in a PTX_EXEC_L0 body (PTX_RL) */
-#define OPSL2                                      \
-  uint64_t *d = PTX_RL(w, in->o[0].reg);           \
-  const uint64_t *a = PTX_RL(w, in->o[1].reg)
-#define OPSL3 \
-  OPSL2;      \
-  const uint64_t *b = PTX_RL(w, in->o[2].reg)
-#define OPSL4 \
-  OPSL3;      \
-  const uint64_t *c = PTX_RL(w, in->o[3].reg)
-
+/* an instruction's registers d, a (b, c) by R: PTX_R, or PTX_RL in a PTX_EXEC_L0 body (OPSL) */
+#define OPSR2(R)                         \
+  uint64_t *d = R(w, in->o[0].reg);      \
+  const uint64_t *a = R(w, in->o[1].reg)
+#define OPSR3(R) \
+  OPSR2(R);      \
+  const uint64_t *b = R(w, in->o[2].reg)
+#define OPSR4(R) \
+  OPSR3(R);      \
+  const uint64_t *c = R(w, in->o[3].reg)
+#define OPS2 OPSR2(PTX_R)
+#define OPS3 OPSR3(PTX_R)
+#define OPS4 OPSR4(PTX_R)
+#define OPSL2 OPSR2(PTX_RL)
+#define OPSL3 OPSR3(PTX_RL)
+#define OPSL4 OPSR4(PTX_RL)
 
 /* ---- add sub mul mad (lo, hi, wide) div rem min max ---- */
 
