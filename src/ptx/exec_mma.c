@@ -155,11 +155,6 @@ static void mma_scatter(ptx_warp *w, const ptx_insn *in, const uint32_t *D) {
   }
 }
 
-/* D = A * B + C of the integer kinds (m16n8k32 and m16n8k16; s8/u8 A and B, s32 C and D): the exact
- * sum, wrapped to 32 bits or, .satfinite, clamped, once (what tc5_gemm's integer tile gives in one
- * step of K, without a GEMM job for 4,096 products: FlagGems' int8 fused_moe runs millions of
- * these). The fragments read as the header's formulas give them for 8-bit elements (e = 4: a
- * register holds 4 consecutive k of one row of A, of one column of B); K a constant in each call */
 /* the 16 bytes of four lanes' 32-bit values (x[0]'s first) as 16-bit integers, signed or not */
 static inline void h16_of_bytes(int16_t *d, const uint64_t *x, bool sgn) {
   uint8_t by[16];
@@ -172,22 +167,32 @@ static inline void h16_of_bytes(int16_t *d, const uint64_t *x, bool sgn) {
   else
     for (unsigned h = 0; h < 16; h++) d[h] = by[h];
 }
+/* D = A * B + C of the integer kinds (m16n8k32 and m16n8k16; s8/u8 A and B, s32 C and D): the exact
+ * sum, wrapped to 32 bits or, .satfinite, clamped, once (what tc5_gemm's integer tile gives in one
+ * step of K, without a GEMM job for 4,096 products: FlagGems' int8 fused_moe runs millions of
+ * these). The fragments by frag_a, frag_b and frag_c for 8-bit elements (e = 4): lanes 4g-4g+3 of a
+ * register hold 16 consecutive k of one row of A or one column of B, in lane order, a lane's bytes in
+ * order, from the k of lane 4g's element 0; K a constant in each call */
 static inline __attribute__((always_inline)) void mma_int_k(ptx_warp *w, const ptx_insn *in, unsigned K) {
   const tc5_ptx_module *m = w->cta->L->m;
   const uint32_t *va = m->vregs + in->o[1].vec, *vb = m->vregs + in->o[2].vec, *vc = m->vregs + in->o[3].vec,
                  *vd = m->vregs + in->o[0].vec;
   bool as = in->type2 == PT_S8, bs = in->space == PT_S8, satf = (in->mods & MMA_SATF) != 0;
   int16_t a[16][32], b[8][32]; /* A by rows, B by columns; 16 bits: products' pairs summed as pmaddwd does */
-  /* so lanes 4g-4g+3 of a register hold 16 consecutive k of one row (A: row g + 8 (r % 2), k from
-   * 16 (r / 2)) or column (B: column g, k from 16 r), in lane order, a lane's bytes in order */
+  unsigned row, col;
   for (unsigned r = 0; r < K / 8; r++) {
     const uint64_t *x = PTX_R(w, va[r]);
-    for (unsigned g = 0; g < 8; g++)
-      h16_of_bytes(a[g + 8 * (r % 2)] + 16 * (r / 2), x + 4 * g, as);
+    for (unsigned g = 0; g < 8; g++) {
+      frag_a(4 * g, r, 0, 4, &row, &col);
+      h16_of_bytes(a[row] + col, x + 4 * g, as);
+    }
   }
   for (unsigned r = 0; r < K / 16; r++) {
     const uint64_t *x = PTX_R(w, vb[r]);
-    for (unsigned g = 0; g < 8; g++) h16_of_bytes(b[g] + 16 * r, x + 4 * g, bs);
+    for (unsigned g = 0; g < 8; g++) {
+      frag_b(4 * g, r, 0, 4, &row, &col); /* (row: its k, col: its n) */
+      h16_of_bytes(b[col] + row, x + 4 * g, bs);
+    }
   }
   int32_t sum[16][8]; /* A x B: at most 32 products of 255 x 255 an element, no overflow */
 #if defined(__SSE2__)
@@ -218,10 +223,11 @@ static inline __attribute__((always_inline)) void mma_int_k(ptx_warp *w, const p
     }
 #endif
   uint32_t out[4][32]; /* (D may be C's registers: all read before any is written) */
-  for (unsigned i = 0; i < 4; i++) { /* C and D: register i, row g + 8 (i / 2), column 2 t + i % 2 */
+  for (unsigned i = 0; i < 4; i++) { /* C and D: register i */
     const uint64_t *c = PTX_R(w, vc[i]);
     for (unsigned l = 0; l < 32; l++) {
-      int64_t acc = (int64_t)(int32_t)(uint32_t)c[l] + sum[l / 4 + 8 * (i / 2)][2 * (l % 4) + i % 2];
+      frag_c(l, i, &row, &col);
+      int64_t acc = (int64_t)(int32_t)(uint32_t)c[l] + sum[row][col];
       if (satf) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
       out[i][l] = (uint32_t)acc;
     }
