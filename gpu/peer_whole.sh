@@ -36,11 +36,15 @@
 #                       xz or gz; its manifest is checked by flaggems_peer.py)
 #   TC5_FLAGGEMS_SITE   a tar of FlagGems' wheel's installed package (flag_gems/, and any of its
 #                       dependencies the machine lacks), unpacked into the environment
-#   TC5_PEER_MEASURE    a file of node ids (peer-liger): each also run alone, beside the suite, pinned
-#                       to CPUs 0,1 (taskset), TC5_THREADS=2, a 120 s wall limit (TC5_PEER_TIMEOUT=120:
-#                       the harness's SIGALRM, as pytest-timeout's signal method), no CPU limit, one
-#                       after another (OUTDIR/measure2/); with TC5_PEER_MEASURE1=1 also each on one
-#                       thread, no limit, CPUs 2-4 (OUTDIR/measure1/). Leave CPUs 0,1 out of TC5_PEER_CPUS.
+#   TC5_PEER_MEASURE    a file of node ids: each also run alone, beside the suite, on 2 cores of its own
+#                       (taskset), TC5_THREADS=2, a 120 s wall limit (TC5_PEER_TIMEOUT=120: the harness's
+#                       SIGALRM, as pytest-timeout's signal method), no CPU limit, one after another
+#                       (OUTDIR/measure2/: the issue's measure, "within their timeouts on 2 cores"); on CPUs 0,1,
+#                       or with TC5_PEER_MEASURE_PAIRS=P on P pairs of CPUs at the same time, each pair two
+#                       physical cores (lscpu's CORE column: one CPU a core), the ids dealt round-robin; with
+#                       TC5_PEER_MEASURE1=1 also each on one thread, no limit, on the next 3 CPUs
+#                       (OUTDIR/measure1/). Leave those CPUs out of TC5_PEER_CPUS. TC5_PEER_GROUPS=/dev/null runs
+#                       the measurement alone (the command then waits for it, within TC5_PEER_BUDGET).
 # Output, OUTDIR: env.txt (versions, the checks), build.log, ids.txt, whole_results.tsv and
 # whole_results.cost.tsv (the harness's, so far: --from-work; the groups' gK.tsv), run.log, runK.log, work.tar.xz (the chunks'
 # selections and junit XML, for TC5_PEER_RESUME), logs.tar.xz (the chunks' pytest logs), tc5-site.tar.xz.
@@ -172,26 +176,38 @@ fi
 cp "$ids" "$work/ids.txt" 2>/dev/null
 echo "$(grep -c . "$ids") cases at $(( $(date +%s) - T0 )) s" | tee -a "$out/env.txt"
 
-if [ -n "${TC5_PEER_MEASURE:-}" ] && [ "$suite" = liger ]; then
-  # the cases alone, beside the suite: on 2 cores (CPUs 0,1, which the suite leaves when TC5_PEER_CPUS does),
-  # one after another, TC5_THREADS=2, a 120 s wall limit (the harness's SIGALRM, as pytest-timeout's signal
-  # method would), no CPU limit; and (TC5_PEER_MEASURE1=1) at the same time each on one thread (TC5_THREADS=1),
-  # no limit, on CPUs 2-4 (its CPU seconds, which sharing a CPU does not change)
-  mkdir -p "$out/measure2" "$out/measure1"
-  TC5_THREADS=2 TC5_PEER_CPU_LIMIT=0 TC5_PEER_TIMEOUT=120 \
-    taskset -c 0,1 "$py" scripts/liger_peer.py "${src_args[@]}" --ids "$TC5_PEER_MEASURE" --engine local --jobs 1 \
-    --chunk 1 --work /tmp/tc5-peer-measure2 --out "$out/measure2/results.tsv" > "$out/measure2/run.log" 2>&1 &
-  if [ "${TC5_PEER_MEASURE1:-0}" = 1 ]; then
-    TC5_THREADS=1 TC5_PEER_CPU_LIMIT=0 TC5_PEER_TIMEOUT=1800 \
-      taskset -c 2,3,4 "$py" scripts/liger_peer.py "${src_args[@]}" --ids "$TC5_PEER_MEASURE" --engine local \
-      --jobs 3 --chunk 1 --work /tmp/tc5-peer-measure1 --out "$out/measure1/results.tsv" > "$out/measure1/run.log" 2>&1 &
-  fi
-  mpid=$!
-fi
-
 budget=${TC5_PEER_BUDGET:-0}
 dl=()
 if [ "$budget" -gt 0 ]; then dl=(--deadline $(( budget - ($(date +%s) - T0) - 40 ))); fi
+mpids=()
+if [ -n "${TC5_PEER_MEASURE:-}" ]; then
+  # the cases alone, beside the suite: each on 2 cores (one CPU of each of two physical cores), one after
+  # another, TC5_THREADS=2, a 120 s wall limit (the harness's SIGALRM, as pytest-timeout's signal method would),
+  # no CPU limit; and (TC5_PEER_MEASURE1=1) at the same time each on one thread (TC5_THREADS=1), no limit, on
+  # the next 3 CPUs (its CPU seconds, which sharing a CPU does not change)
+  pairs=${TC5_PEER_MEASURE_PAIRS:-1}
+  mapfile -t mcpu < <(lscpu -p=CPU,CORE 2>/dev/null | grep -v '^#' | awk -F, '!seen[$2]++ {print $1}')
+  [ "${#mcpu[@]}" -ge 2 ] || mcpu=($(seq 0 $(( $(nproc) - 1 ))))
+  if [ "$pairs" -gt $(( ${#mcpu[@]} / 2 )) ]; then pairs=$(( ${#mcpu[@]} / 2 )); fi
+  mkdir -p "$out/measure2" "$out/measure1"
+  echo "measure: $pairs pair(s) of CPUs from one-a-core list ${mcpu[*]}" >> "$out/env.txt"
+  for ((q = 0; q < pairs; q++)); do
+    awk 'NF' "$TC5_PEER_MEASURE" | awk -v q=$q -v n=$pairs '(NR - 1) % n == q' > "/tmp/tc5-peer-measure-ids$q.txt"
+    TC5_THREADS=2 OMP_NUM_THREADS=2 TC5_PEER_CPU_LIMIT=0 TC5_PEER_TIMEOUT=120 \
+      taskset -c "${mcpu[$((2 * q))]},${mcpu[$((2 * q + 1))]}" "$py" scripts/${suite}_peer.py "${src_args[@]}" \
+      --ids "/tmp/tc5-peer-measure-ids$q.txt" --engine local --jobs 1 --chunk 1 "${dl[@]}" \
+      --work "/tmp/tc5-peer-measure2/q$q" --out "$out/measure2/q$q.tsv" > "$out/measure2/run$q.log" 2>&1 &
+    mpids+=($!)
+  done
+  if [ "${TC5_PEER_MEASURE1:-0}" = 1 ]; then
+    c0=$((2 * pairs))
+    TC5_THREADS=1 TC5_PEER_CPU_LIMIT=0 TC5_PEER_TIMEOUT=1800 \
+      taskset -c "${mcpu[$c0]},${mcpu[$((c0 + 1))]},${mcpu[$((c0 + 2))]}" "$py" scripts/${suite}_peer.py \
+      "${src_args[@]}" --ids "$TC5_PEER_MEASURE" --engine local --jobs 3 --chunk 1 --work /tmp/tc5-peer-measure1 \
+      --out "$out/measure1/results.tsv" > "$out/measure1/run.log" 2>&1 &
+  fi
+fi
+
 # the groups: one harness run (the ids, TC5_PEER_CHUNK, TC5_PEER_JOBS), or TC5_PEER_GROUPS's, all at the same time
 groups=${TC5_PEER_GROUPS:-$out/groups.txt}
 [ -n "${TC5_PEER_GROUPS:-}" ] || echo "$ids $chunk $jobs" > "$groups"
@@ -231,15 +247,21 @@ PYEOF
 "$py" scripts/${suite}_peer.py --triage-only "$out/whole_results.tsv" >> "$out/run.log" 2>&1
 (cd "$work" && tar cJf "$out/work.tar.xz" ids.txt $(ls -d g*/chunk* | grep -E '/chunk[0-9]+\.(txt|xml|dropped)$'))
 (cd "$work" && tar cJf "$out/logs.tar.xz" $(ls -d g*/chunk* | grep -E '/chunk[0-9]+\.log$'))
-if [ -n "${mpid:-}" ]; then
-  # the measurement's cases so far (it may still be running: the command's end stops it)
-  for m in 2 1; do
-    if [ -d /tmp/tc5-peer-measure$m ]; then
-      "$py" scripts/liger_peer.py --from-work /tmp/tc5-peer-measure$m --out "$out/measure$m/results.tsv" \
-        >> "$out/measure$m/run.log" 2>&1
-      cp /tmp/tc5-peer-measure$m/chunk*.log "$out/measure$m/" 2>/dev/null
-    fi
+if [ "${#mpids[@]}" -gt 0 ]; then
+  # the measurement: waited for when it runs alone (TC5_PEER_GROUPS empty: its deadline bounds it), else its
+  # cases so far (the command's end stops the rest); its pairs' rows merged in TC5_PEER_MEASURE's order
+  if [ "$k" = 0 ]; then for p in "${mpids[@]}"; do wait "$p"; done; fi
+  for ((q = 0; q < pairs; q++)); do
+    [ -d "/tmp/tc5-peer-measure2/q$q" ] && "$py" scripts/${suite}_peer.py --from-work "/tmp/tc5-peer-measure2/q$q" \
+      --out "$out/measure2/q$q.tsv" >> "$out/measure2/run$q.log" 2>&1
+    mkdir -p "$out/measure2/q$q" && cp /tmp/tc5-peer-measure2/q$q/chunk*.log "$out/measure2/q$q/" 2>/dev/null
   done
+  "$py" /tmp/tc5-peer-merge-$suite.py "$TC5_PEER_MEASURE" "$out/measure2/results.tsv" "$out"/measure2/q[0-9]*.tsv \
+    >> "$out/run.log" 2>&1
+  if [ -d /tmp/tc5-peer-measure1 ]; then
+    "$py" scripts/${suite}_peer.py --from-work /tmp/tc5-peer-measure1 --out "$out/measure1/results.tsv" \
+      >> "$out/measure1/run.log" 2>&1
+  fi
 fi
 tail -n 4 "$out"/run[0-9]*.log
 tail -40 "$out/run.log"
