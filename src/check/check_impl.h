@@ -586,9 +586,8 @@ static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const 
   if (e && (k->last_rinsn[wi] != (uint32_t)(in - k->code) || k->ev[e].tclock != vc[VT(k, wi)])) e = 0;
   /* smem_defer's loop then finds every destination's bytes written (one destination, or
    * n / ndst bytes each: [off, off + n) in all) and no register marked (npois 0, sp_m NULL) */
-  unsigned ndst = 0;
-  for (unsigned j = 0; j < in->nregs; j++) ndst += (in->regs[j].flags & CHK_R_DST) != 0;
-  if (!ndst || (ndst > 1 && n % ndst)) return;
+  unsigned ndst = in->ndst; /* (its regs' CHK_R_DST entries, counted once by the runner: chk_insn) */
+  if (!ndst || (ndst > 1 && (ndst & (ndst - 1) ? n % ndst : n & (ndst - 1)))) return; /* (a vector's 2 or 4: no division) */
   f->e = e, f->vc = vc, f->ok = true;
   f->follows = chk_follows(k, wi);
 }
