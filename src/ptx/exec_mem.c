@@ -409,8 +409,19 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *cons
   const unsigned n = eb * nv;
   bool one;
   eb = n; /* (the checker's and the written bits' bytes a lane below) */
-  if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at, &one))
-    return false;
+  if (!mask || w->cta->cl->sched || (k && chk_has_remote(k))) return false;
+  if (!(mask & (mask - 1))) { /* one lane (Triton's partial results stored by a warp's last lane): the loop's one
+                               * step below, chk_smem_store_run without chk_smem_store_rows' try for that lane first
+                               * (the same conditions or fewer, the same effects when both take their common case) */
+    unsigned l = (unsigned)__builtin_ctz(mask);
+    uint32_t a = (uint32_t)(base[l] + (uint64_t)off), last = UINT32_MAX;
+    if (a < 1024 || (uint64_t)a + eb > s->size || (a & (eb - 1))) return false;
+    if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, a, eb, &last);
+    ptx_mark_written(s, a, eb);
+    for (unsigned e = 0; e < nv; e++) ptx_st_value(s->bytes + a + e * (n / nv), n / nv, src[e][l]);
+    return true;
+  }
+  if (!rows_shared(s, base, off, eb, mask, at, &one)) return false;
   /* every lane at one address (Triton's stores of a reduction's results by every lane, [global_smem+K]):
    * chk_smem_store_rows of the first lane alone is that of them all (the same granule and bytes, the event
    * the first lane's), the written bits the first lane's, the bytes the last lane's (store_rows' last);
