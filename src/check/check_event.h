@@ -45,6 +45,7 @@ typedef struct chk_insn {
   uint8_t guard_neg;             /* @!p */
   uint8_t nops;                  /* operands */
   uint16_t nregs;                /* entries in regs */
+  uint16_t ndst;                 /* of them, operand 0's destination registers (CHK_R_DST) */
   uint32_t op3;                  /* operand 3's register (selp's predicate), CHK_NOREG: none */
   insn_traits traits;            /* what the instruction is (its kind, memory access, scope, semantics) */
   const chk_reg *regs;           /* the registers it names */

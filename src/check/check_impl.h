@@ -416,6 +416,13 @@ static inline uint16_t chk_gran_mask(uint32_t g, uint32_t off, uint32_t n) {
   uint32_t lo = g * GRAN > off ? 0 : off - g * GRAN, hi = (off + n - g * GRAN) < GRAN ? off + n - g * GRAN : GRAN;
   return (uint16_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
 }
+/* an earlier access x (of another warp, touching bytes xm of the granule)
+ * that the access of warp wi (bytes m) is not ordered after */
+static inline bool chk_races(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
+  if (!x || !(xm & m)) return false;
+  const chk_ev *p = &k->ev[x];
+  return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
+}
 /* the common case inline: the warp's current store event, one granule
  * that no MMA still in flight (for this warp) reads */
 /* (chk_smem_store_run: *last, the granule of the instruction's last lane that took the whole
@@ -444,12 +451,17 @@ static inline void chk_smem_store_run(const chk_warp *w, const chk_insn *in, int
     e = chk_store_event(k, wi, insn, lane);
   if (one && e && k->last_insn[wi] == insn) {
     k->sm_w[g] = e;
-    /* smem-race, the common case: no load of another warp recorded,
-     * nothing asynchronous in flight, a weak store: the granule's last
-     * store (write after write is not reported) */
+    /* smem-race, the common case: no load of another warp recorded that
+     * is not ordered before it, nothing asynchronous in flight, a weak
+     * store: the granule's last store (write after write is not reported) */
     struct chk_rg *q = &k->rg[g];
-    if (!k->rg[g].busy && !(q->r[0] | q->r[1]) && chk_iclass(in) == 1) {
-      uint16_t m = chk_gran_mask(g, off, n);
+    uint16_t m = chk_gran_mask(g, off, n);
+    const uint32_t *vc = VC(k, k->vc, wi);
+    /* the granule's reads ordered before it (or this warp's, or of other bytes): chk_race reports none
+     * and forgets them (a bar.sync between a scan's reads of partial results and the next stores) */
+    if (!k->rg[g].busy && chk_iclass(in) == 1 && !chk_races(k, vc, wi, q->r[0], q->rm[0], m) &&
+        !chk_races(k, vc, wi, q->r[1], q->rm[1], m)) {
+      q->r[0] = q->r[1] = 0;
       if (q->w == e) q->wm |= m;
       else q->w = e, q->wm = m;
       *last = g;
@@ -488,9 +500,10 @@ static inline bool chk_rows_gran(const uint32_t *a, uint32_t n, uint32_t mask, u
  * granule), each a[l] aligned to it (inside one granule).
  * A lane that takes it changes only the granule's sm_w and store (w, wm), which no lane's
  * conditions read (the warp's store event and instruction, its followed values, the granule's
- * sm_r, busy and read slots): so when every lane's hold, the end state is that of the lanes one
- * by one: per granule, sm_w and w the event e, wm e's bytes there before (none when w was
- * another's) with the union of the lanes'. Checked first for all the lanes (their granules at
+ * sm_r and busy), and forgets its reads (none racing with the lane's bytes: then none with a later
+ * lane's there either): so when every lane's hold (no read racing with the union of the lanes'
+ * bytes there), the end state is that of the lanes one by one: per granule, sm_w and w the event
+ * e, wm e's bytes there before (none when w was another's) with the union of the lanes', no reads. Checked first for all the lanes (their granules at
  * most 31 below and 32 above the first lane's), then done; false: not so, nothing changed,
  * chk_smem_store_run's turn. */
 static inline bool chk_smem_store_rows(const chk_warp *w, const chk_insn *in, const uint32_t *a, uint32_t n,
@@ -508,13 +521,19 @@ static inline bool chk_smem_store_rows(const chk_warp *w, const chk_insn *in, co
   for (uint64_t t = touched; t; t &= t - 1) {
     uint32_t g = g0 + (uint32_t)__builtin_ctzll(t), r = k->sm_r[g];
     const struct chk_rg *q = &k->rg[g];
-    if ((r && !chk_known(k, VC(k, k->vc, wi), &k->op[r])) || q->busy || (q->r[0] | q->r[1])) return false;
+    if ((r && !chk_known(k, VC(k, k->vc, wi), &k->op[r])) || q->busy) return false;
+    /* its reads ordered before the stores (chk_smem_store_run's; the lanes' bytes there M: a race with some
+     * lane's exactly when with their union; the first lane into it forgets the reads) */
+    if (chk_races(k, VC(k, k->vc, wi), wi, q->r[0], q->rm[0], M[g - g0]) ||
+        chk_races(k, VC(k, k->vc, wi), wi, q->r[1], q->rm[1], M[g - g0]))
+      return false;
   }
   if (!e && !(e = chk_store_event(k, wi, insn, (int)__builtin_ctz(mask)))) return false;
   for (uint64_t t = touched; t; t &= t - 1) {
     unsigned i = (unsigned)__builtin_ctzll(t);
     struct chk_rg *q = &k->rg[g0 + i];
     k->sm_w[g0 + i] = e;
+    q->r[0] = q->r[1] = 0;
     if (q->w == e) q->wm |= M[i];
     else q->w = e, q->wm = M[i];
   }
@@ -529,13 +548,6 @@ static inline void chk_smem_store(const chk_warp *w, const chk_insn *in, int lan
  * tmem-uninit-read, the run goes on (the bytes read were poison, 0xFF) */
 void chk_uninit_flush(const chk_warp *w, const chk_insn *in, tc5_uninit_log *g);
 void chk_smem_read(const chk_warp *w, const chk_insn *in, int lane, uint32_t off, uint32_t n);
-/* an earlier access x (of another warp, touching bytes xm of the granule)
- * that the access of warp wi (bytes m) is not ordered after */
-static inline bool chk_races(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m) {
-  if (!x || !(xm & m)) return false;
-  const chk_ev *p = &k->ev[x];
-  return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
-}
 /* which of a granule's two read slots a new read event of warp wi takes: the one whose read x (slot 0's) is
  * not ordered before it, or the newer (chk_race's choice) */
 static inline int chk_read_slot(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x) {
@@ -586,9 +598,8 @@ static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const 
   if (e && (k->last_rinsn[wi] != (uint32_t)(in - k->code) || k->ev[e].tclock != vc[VT(k, wi)])) e = 0;
   /* smem_defer's loop then finds every destination's bytes written (one destination, or
    * n / ndst bytes each: [off, off + n) in all) and no register marked (npois 0, sp_m NULL) */
-  unsigned ndst = 0;
-  for (unsigned j = 0; j < in->nregs; j++) ndst += (in->regs[j].flags & CHK_R_DST) != 0;
-  if (!ndst || (ndst > 1 && n % ndst)) return;
+  unsigned ndst = in->ndst; /* (its regs' CHK_R_DST entries, counted once by the runner: chk_insn) */
+  if (!ndst || (ndst > 1 && (ndst & (ndst - 1) ? n % ndst : n & (ndst - 1)))) return; /* (a vector's 2 or 4: no division) */
   f->e = e, f->vc = vc, f->ok = true;
   f->follows = chk_follows(k, wi);
 }

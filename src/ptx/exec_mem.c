@@ -97,17 +97,19 @@ static inline void lanes_fill(uint64_t *d, uint32_t mask, uint64_t v) {
 /* x_ld's lanes at one address of shared memory: whether this lane and every later one would
  * take shared_fast_ld's fast path and change nothing (then they read the bytes the first lane
  * read). Without the checker: the fast path's bounds. With it: a lane before took chk_rd_lane's
- * fast path into this granule (f->g) and this lane's chk_rd_lane, the same bytes, takes it again
- * (true): it only adds the bytes the read already holds and sets the pending flag as it was, so
- * each later lane's would do the same (false: nothing changed, the lane's own path). */
+ * fast path into this granule (f->g; x_ld's lanes here all read [addr, + n)), so this lane's
+ * chk_rd_lane, the same bytes, takes it again: nothing it tests has changed since (the granule's
+ * busy, store and written bits; e's slot there holds the bytes: f->unord with them would have
+ * failed that lane's race test), and it only adds the bytes the read already holds and sets the
+ * pending flag as it was, so each later lane's would do the same: true without asking it again
+ * (false: nothing changed, the lane's own path). */
 static inline bool ld_same_settled(ptx_warp *w, chk_rd *f, uint64_t addr, uint32_t n) {
   const tc5_smem *s = &w->cta->smem;
   addr = (uint32_t)addr;
   if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return false;
   chk_cta *k = w->cta->chk;
   if (!k) return true;
-  if (chk_has_remote(k) || !f->ok || f->g != (uint32_t)addr / GRAN) return false;
-  return chk_rd_lane(f, -1, (uint32_t)addr, n); /* (f->g set: its event made) */
+  return !chk_has_remote(k) && f->ok && f->g == (uint32_t)addr / GRAN;
 }
 /* a kernel parameter's bytes (ld.param of the entry's parameters: ptx_mem's PS_PARAM case) */
 static inline const uint8_t *param_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
@@ -323,15 +325,17 @@ static bool st_global_rows(ptx_warp *w, const uint64_t *src, const uint64_t *bas
   return true;
 }
 /* whether every lane of mask accesses [base + off, + eb) of the CTA's shared memory past the
- * reserved KiB, aligned (shared_fast's test, 32-bit addresses; at[l]: lane l's address) */
+ * reserved KiB, aligned (shared_fast's test, 32-bit addresses; at[l]: lane l's address; *one:
+ * every lane's the same) */
 static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t off, unsigned eb, uint32_t mask,
-                               uint32_t *at) {
+                               uint32_t *at, bool *one) {
   /* every lane's address past the reserved KiB and its bytes inside: the smallest and the
    * largest are; aligned: the addresses' bits or'ed */
   uint32_t r[3];
   if (PTX_ROWS_AVX2(mask)) shared_lanes_avx2(base, (uint64_t)off, at, r);
   else shared_lanes(base, (uint64_t)off, at, r, mask);
   uint32_t mn = r[0], mx = r[1], al = r[2];
+  *one = mn == mx;
   return mn >= 1024 && (uint64_t)mx + eb <= s->size && !(al & (eb - 1));
 }
 /* ld.shared of one register by the whole mask, fast (issue 50, size): every lane's address as
@@ -340,10 +344,14 @@ static inline bool rows_shared(const tc5_smem *s, const uint64_t *base, int64_t 
  * the element size's load out of the loop. false: not so, nothing done, the loop's turn */
 /* ld_shared_rows's test and checker work for an access of n bytes a lane (at[l]: lane l's address) */
 static bool shared_rows_read(ptx_warp *w, const ptx_insn *in, chk_rd *f, const uint64_t *base, int64_t off,
-                             unsigned n, uint32_t mask, uint32_t *at) {
+                             unsigned n, uint32_t mask, uint32_t *at, bool *one) {
   tc5_smem *s = &w->cta->smem;
   chk_cta *k = w->cta->chk;
-  if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, n, mask, at)) return false;
+  if (!mask || (k && chk_has_remote(k)) || !rows_shared(s, base, off, n, mask, at, one)) return false;
+  /* every lane at one address (Triton's reads of a reduction's partial results, [global_smem+K]):
+   * chk_rd_rows of the first lane alone is that of them all (the same granule and bytes, the event
+   * the first lane's); not so, nothing changed, the lanes' way below */
+  if (k && *one && f->ok && chk_rd_rows(f, at, n, mask & (0u - mask))) return true;
   /* the lanes in order; the lanes left at once (chk_rd_rows) where the checker's state lets all of
    * them take chk_rd_lane's way: at first and after a lane that took the general path (twice at most) */
   for (uint32_t left = mask, fresh = 1, tries = 2; k && left;) {
@@ -358,10 +366,22 @@ static bool shared_rows_read(ptx_warp *w, const ptx_insn *in, chk_rd *f, const u
   }
   return true;
 }
-static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t *d, const uint64_t *base, int64_t off,
-                           unsigned eb, bool sgn, uint64_t rm, uint32_t mask) {
+/* (out of x_ld1: inlined, its one-address way made x_ld1's global loads slower, bicubic_gen 0.97x) */
+__attribute__((noinline)) static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint32_t dreg,
+                                                     const uint64_t *base, int64_t off, unsigned eb, bool sgn,
+                                                     uint64_t rm, uint32_t mask) {
   uint32_t at[32];
-  if (!shared_rows_read(w, in, f, base, off, eb, mask, at)) return false;
+  bool one;
+  if (!shared_rows_read(w, in, f, base, off, eb, mask, at, &one)) return false;
+  uint64_t *d = PTX_R(w, dreg);
+  if (one) { /* one value (read before a lane of d, maybe base, is written) */
+    uint64_t v = ptx_ld_value(w->cta->smem.bytes + at[__builtin_ctz(mask)], eb, sgn, rm);
+    if (mask == 0xFFFFFFFFu && w->ub && !w->chk_pending) /* in w->u0 alone, as x_ld's lanes at one address */
+      w->ub[dreg] = PTX_UB | PTX_LZ, w->u0[dreg] = v;
+    else
+      lanes_fill(d, mask, v);
+    return true;
+  }
   load_rows(d, w->cta->smem.bytes, base, (uint64_t)off, 0xffffffffu, eb, sgn, rm, mask); /* 32-bit shared addresses */
   return true;
 }
@@ -372,7 +392,8 @@ static bool ld_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t 
 static bool ldv_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t *const *dk, const uint64_t *mk,
                             const uint64_t *base, int64_t off, unsigned eb, unsigned nv, bool sgn, uint32_t mask) {
   uint32_t at[32];
-  if (!shared_rows_read(w, in, f, base, off, eb * nv, mask, at)) return false;
+  bool one;
+  if (!shared_rows_read(w, in, f, base, off, eb * nv, mask, at, &one)) return false;
   const uint8_t *h = w->cta->smem.bytes;
   for (unsigned k = 0; k < nv; k++) PTX_LANES(mask, dk[k][l] = ptx_ld_value(h + at[l] + k * eb, eb, sgn, mk[k]));
   return true;
@@ -388,8 +409,31 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *cons
   chk_cta *k = w->cta->chk;
   uint32_t at[32];
   const unsigned n = eb * nv;
+  bool one;
   eb = n; /* (the checker's and the written bits' bytes a lane below) */
-  if (!mask || w->cta->cl->sched || (k && chk_has_remote(k)) || !rows_shared(s, base, off, eb, mask, at)) return false;
+  if (!mask || w->cta->cl->sched || (k && chk_has_remote(k))) return false;
+  if (!(mask & (mask - 1))) { /* one lane (Triton's partial results stored by a warp's last lane): the loop's one
+                               * step below, chk_smem_store_run without chk_smem_store_rows' try for that lane first
+                               * (the same conditions or fewer, the same effects when both take their common case) */
+    unsigned l = (unsigned)__builtin_ctz(mask);
+    uint32_t a = (uint32_t)(base[l] + (uint64_t)off), last = UINT32_MAX;
+    if (a < 1024 || (uint64_t)a + eb > s->size || (a & (eb - 1))) return false;
+    if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, a, eb, &last);
+    ptx_mark_written(s, a, eb);
+    for (unsigned e = 0; e < nv; e++) ptx_st_value(s->bytes + a + e * (n / nv), n / nv, src[e][l]);
+    return true;
+  }
+  if (!rows_shared(s, base, off, eb, mask, at, &one)) return false;
+  /* every lane at one address (Triton's stores of a reduction's results by every lane, [global_smem+K]):
+   * chk_smem_store_rows of the first lane alone is that of them all (the same granule and bytes, the event
+   * the first lane's), the written bits the first lane's, the bytes the last lane's (store_rows' last);
+   * the checker's common case not so, nothing changed, the lanes' way below */
+  if (one && (!k || chk_smem_store_rows(CHK_W(w), CHK_IN(w, in), at, eb, mask & (0u - mask)))) {
+    unsigned f0 = (unsigned)__builtin_ctz(mask), la = 31u - (unsigned)__builtin_clz(mask);
+    ptx_mark_written(s, at[f0], eb);
+    for (unsigned e = 0; e < nv; e++) ptx_st_value(s->bytes + at[la] + e * (n / nv), n / nv, src[e][la]);
+    return true;
+  }
   uint32_t last = UINT32_MAX; /* chk_smem_store_run's, through the lanes */
   /* the lanes in order; the lanes left at once (chk_smem_store_rows) where the checker's state lets
    * all of them take chk_smem_store_run's common case: at first and after a lane that did not (twice
@@ -436,7 +480,7 @@ static PTX_EXEC(x_ld1) {
   chk_rd f = {0};
   if (shared && w->cta->chk) chk_rd_begin(&f, w->cta->chk, CHK_W(w), CHK_IN(w, in), eb);
   if ((global && !late && !part && ld_global_rows(w, d, base, off, eb, sgn, rm, mask)) ||
-      (shared && ld_shared_rows(w, in, &f, d, base, off, eb, sgn, rm, mask))) {
+      (shared && ld_shared_rows(w, in, &f, in->o[0].reg, base, off, eb, sgn, rm, mask))) {
     w->ldq_on = false; /* as the loop below leaves it */
     w->ldq_fenced = w->ldq_sc = false;
     return PX_NEXT;
@@ -531,14 +575,23 @@ static PTX_EXEC(x_ld) {
    * find what a lane before them found (ld_same_settled), which then take the first lane's values */
   uint32_t left = mask;
   unsigned f0 = (unsigned)__builtin_ctz(mask | 0x80000000u);
-  bool same = shared && (mask & (mask - 1)) && lanes_same(base, mask);
+  /* (an address register with its ub bit: its lanes one value, filled for the mask: run.c ub_fill) */
+  bool same = shared && (mask & (mask - 1)) && ((w->ub && (w->ub[ad->reg] & PTX_UB)) || lanes_same(base, mask));
   if (shared && !same && nv * eb <= 8 && ldv_shared_rows(w, in, &f, dk, mk, base, ad->imm, eb, nv, sgn, mask))
     return PX_NEXT;
   const uint64_t addr0 = same ? base[f0] + (uint64_t)ad->imm : 0; /* (before a lane's value may overwrite base) */
+  /* one address: the first lane's values held in v0 (held) until a later lane takes its own path (then
+   * into their rows first, as the lanes one by one) or the lanes settle (then maybe into w->u0 alone) */
+  uint64_t v0[8];
+  bool held = false;
   while (left) {
     unsigned l = (unsigned)__builtin_ctz(left);
     uint64_t addr = same ? addr0 : base[l] + (uint64_t)ad->imm;
     if (same && l != f0 && ld_same_settled(w, &f, addr, eb * nv)) break;
+    if (held) {
+      for (unsigned k = 0; k < nv; k++) dk[k][f0] = v0[k];
+      held = false;
+    }
     const uint8_t *p = global ? global_fast(w, addr, eb * nv) /* the warp's last buffers */
                        : shared ? shared_fast_ld(w, in, &f, l, addr, eb * nv) : NULL;
     if (!p) {
@@ -546,16 +599,23 @@ static PTX_EXEC(x_ld) {
       if (!p) return PX_ERROR;
       if (global) remember_region(w, addr);
     }
-    for (unsigned k = 0; k < nv; k++) dk[k][l] = ptx_ld_value(p + k * eb, eb, sgn, mk[k]);
+    if (same && l == f0) {
+      for (unsigned k = 0; k < nv && k < 8; k++) v0[k] = ptx_ld_value(p + k * eb, eb, sgn, mk[k]);
+      held = true;
+    } else {
+      for (unsigned k = 0; k < nv; k++) dk[k][l] = ptx_ld_value(p + k * eb, eb, sgn, mk[k]);
+    }
     left &= left - 1;
   }
   /* a whole warp: the lanes before `left` read the same bytes as the first, so every lane takes its value,
    * left in lane 0 alone where run_warp keeps registers of one value so (w->ub's PTX_LZ: run.c ub_run; not while the
-   * checker follows registers) */
+   * checker follows registers): the rows not written */
   if (left && mask == 0xFFFFFFFFu && w->ub && !w->chk_pending) {
-    for (unsigned k = 0; k < nv; k++) w->ub[vr[k]] = PTX_UB | PTX_LZ, w->u0[vr[k]] = dk[k][f0]; /* (its value) */
+    for (unsigned k = 0; k < nv; k++) w->ub[vr[k]] = PTX_UB | PTX_LZ, w->u0[vr[k]] = held ? v0[k] : dk[k][f0];
     return PX_NEXT;
   }
+  if (held)
+    for (unsigned k = 0; k < nv; k++) dk[k][f0] = v0[k];
   for (unsigned k = 0; k < nv && left; k++) lanes_fill(dk[k], mask == 0xFFFFFFFFu ? mask : left, dk[k][f0]);
   return PX_NEXT;
 }

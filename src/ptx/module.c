@@ -210,6 +210,7 @@ tc5_status ptx_chk_code(const tc5_ptx_module *m, chk_code *out) {
       }
     }
     c->nregs = (uint16_t)(r - r0);
+    for (uint32_t j = r0; j < r; j++) c->ndst += (out->regs[j].flags & CHK_R_DST) != 0;
   }
   out->n = m->ncode, out->nregs = r;
   return TC5_OK;
