@@ -267,7 +267,7 @@ typedef struct ptx_hrec {
 } ptx_hrec;
 _Static_assert(sizeof(ptx_hrec) == 32, "ptx_hrec: half a cache line");
 /* ptx_hrec.f's own bits (past ptx_duni's): PTX_HREC_BLK, the first record of a block (a straight run of
- * PTX_DUNI_HIT records, none PTX_DUNI_SHFL: run.c hit_blocks), ptx_launch.hblks[hblk[pc]]; PTX_HREC_ND, nd > 1;
+ * PTX_DUNI_HIT records: run.c hit_blocks), ptx_launch.hblks[hblk[pc]]; PTX_HREC_ND, nd > 1;
  * PTX_HREC_XP, a selp of a block whose predicate is a source of the block's list (hit_run's memo) */
 enum { PTX_HREC_BLK = 2048, PTX_HREC_ND = 4096, PTX_HREC_XP = 8192 };
 /* a block's source read before the block writes it (run.c hit_blocks): the register, and the first record

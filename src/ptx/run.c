@@ -279,8 +279,11 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
  * of line, so that its few values stay in registers across the calls */
 typedef struct hit_ctx {
   const ptx_hrec *hr;
-  const ptx_launch *L;
-  uint64_t *memo;
+  const uint32_t *hblk; /* ptx_launch's blocks (hit_blocks) */
+  const ptx_hblk *hblks;
+  const ptx_hsrc *hsrc;
+  const uint32_t *hdst;
+  uint64_t *memo; /* the worker's (ptx_cluster.hmemo) */
   const ptx_duni *duni;
   const tc5_ptx_module *m;
   uint64_t skips, fulls; /* the instructions passed, and those run for the whole warp */
@@ -309,7 +312,8 @@ static inline void hit_dst(ptx_warp *w, const hit_ctx *x, const ptx_hrec *h) {
 /* A block's records (PTX_HREC_BLK: hit_blocks) run with none of their sources' tests from its first record up to
  * the first that reads a source of the block's list (one it reads before writing it) without its ub bit: each
  * other source is an earlier record's result, a hit's, so one value. A selp of a predicate without its ub bit
- * there runs as below (selp_lane0), or the block's rest does when its two sources differ. A block whose sources
+ * there runs as below (selp_lane0), or the block's rest does when its two sources differ; a shfl.sync whose
+ * membermask is not the whole warp's stops the run there. A block whose sources
  * all have their ub bit is a function of their words alone (its records' lane-0 builds of them; a selp of a
  * predicate of the list whose two sources are equal, of those: whatever the predicate): the worker's memo keeps
  * the last words it ran on and its results (the words of the registers it writes), which it gives again for the
@@ -324,33 +328,46 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
   int r = PX_NEXT;
   while (h < end) {
     if (h->f & PTX_HREC_BLK) {
-      /* the block's sources read before written: the records before the first without its ub bit run as hits */
-      const ptx_hblk *b = &x->L->hblks[x->L->hblk[h - x->hr]];
-      const ptx_hsrc *const e0 = x->L->hsrc + b->src, *e = e0;
-      while (u[e->reg] & PTX_UB) e++; /* (the list's last register: never) */
+      /* the block's sources read before written: the records before the first without its ub bit run as hits;
+       * with its memo set, their words against the memo's too */
+      const ptx_hblk *const b = &x->hblks[x->hblk[h - x->hr]];
+      const ptx_hsrc *const e0 = x->hsrc + b->src;
+      const ptx_hsrc *e = e0;
+      uint64_t *const u0 = w->u0, *mo = x->memo + b->memo;
+      const uint64_t state = mo[0];
+      uint64_t diff = 0;
+      if (state == HIT_MEMO_SET)
+        for (const uint64_t *k = mo + 2; u[e->reg] & PTX_UB; e++, k++) diff |= u0[e->reg] ^ *k;
+      else
+        while (u[e->reg] & PTX_UB) e++; /* (the list's last register: never) */
       const ptx_hrec *lim = x->hr + e->at < end ? x->hr + e->at : end;
-      uint64_t *mo = NULL; /* (the whole block runs as hits) its memo */
-      if (lim == x->hr + b->end && x->memo[b->memo] != HIT_MEMO_OFF) {
-        uint64_t *const u0 = w->u0, *const key = x->memo + b->memo + 2, *const val = key + b->nsrc;
-        mo = x->memo + b->memo;
-        unsigned i = 0;
-        if (mo[0] == HIT_MEMO_SET)
-          while (i < b->nsrc && u0[e0[i].reg] == key[i]) i++;
-        if (mo[0] == HIT_MEMO_SET && i == b->nsrc) { /* the same words as last: its results */
-          const uint32_t *d = x->L->hdst + b->dst;
-          for (unsigned k = 0; k < b->ndst; k++) u0[d[k]] = val[k], u[d[k]] = PTX_UB | PTX_LZ;
-          mo[1] += 1ull << 32;
-          in += lim - h, h = lim;
-          if (h >= end) break;
-          goto own;
+      if (lim != x->hr + b->end || state == HIT_MEMO_OFF) {
+        mo = NULL; /* (not the whole block as hits) */
+      } else if (state == HIT_MEMO_SET && !diff) { /* the same words as last: its results */
+        const uint32_t *const d = x->hdst + b->dst, nd = b->ndst;
+        const uint64_t *const v = mo + 2 + b->nsrc;
+        for (uint32_t k = 0; k < nd; k++) {
+          const uint32_t y = d[k];
+          u0[y] = v[k], u[y] = PTX_UB | PTX_LZ;
         }
-        for (i = 0; i < b->nsrc; i++) key[i] = u0[e0[i].reg];
+        mo[1] += 1ull << 32;
+        in += lim - h, h = lim;
+        if (h >= end) break;
+        goto own;
+      } else {
+        const uint32_t ns = b->nsrc;
+        for (uint32_t i = 0; i < ns; i++) mo[2 + i] = u0[e0[i].reg];
         mo[0] = HIT_MEMO_EMPTY;
         if ((uint32_t)++mo[1] >= 64 && (mo[1] >> 32) * 8 < (uint32_t)mo[1]) mo[0] = HIT_MEMO_OFF, mo = NULL;
       }
       for (; h < lim; h++, in++) {
         const unsigned f = h->f;
-        if (__builtin_expect(f & PTX_DUNI_SELP, 0)) {
+        if (__builtin_expect(f & (PTX_DUNI_SELP | PTX_DUNI_SHFL), 0)) {
+          if (f & PTX_DUNI_SHFL) { /* (ub_lane0's) */
+            if (!shfl_lane0(w, h->d0, h->s[0], h->s[3])) break; /* (below: run_warp_body's way) */
+            hit_dst(w, x, h);
+            continue;
+          }
           if (!(u[h->s[2]] & PTX_UB)) {
             if (!selp_lane0(w, h->d0, h->s[0], h->s[1])) break; /* (below: hit_full) */
             continue;
@@ -365,9 +382,9 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
         }
       }
       if (mo && h == lim) { /* its results kept */
-        const uint32_t *d = x->L->hdst + b->dst;
-        uint64_t *const val = mo + 2 + b->nsrc;
-        for (unsigned k = 0; k < b->ndst; k++) val[k] = w->u0[d[k]];
+        const uint32_t *const d = x->hdst + b->dst, nd = b->ndst;
+        uint64_t *const v = mo + 2 + b->nsrc;
+        for (uint32_t k = 0; k < nd; k++) v[k] = u0[d[k]];
         mo[0] = HIT_MEMO_SET;
       }
       if (h >= end) break;
@@ -397,7 +414,7 @@ out:;
   *rp = r;
   return n;
 }
-/* hit_run's blocks (PTX_HREC_BLK): straight runs of PTX_DUNI_HIT records, none PTX_DUNI_SHFL, each with the list of
+/* hit_run's blocks (PTX_HREC_BLK): straight runs of PTX_DUNI_HIT records, each with the list of
  * the sources its records read before one of them writes them (a selp's predicate not: hit_run tests it there;
  * PTX_HREC_XP), each once, at the first record that reads it, ended by register nregs + 1 (its ub byte never
  * PTX_UB) at the block's end, and the registers its records write. false when out of memory */
@@ -421,7 +438,7 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
   L->hblk = calloc(m->ncode ? m->ncode : 1, sizeof *L->hblk);
   bool ok = seen && t.src && t.dst && t.blk && L->hblk;
   size_t words = 0;
-#define HIT_BLOCK(h) (((h)->f & (PTX_DUNI_HIT | PTX_DUNI_SHFL)) == PTX_DUNI_HIT)
+#define HIT_BLOCK(h) (((h)->f & PTX_DUNI_HIT) != 0)
   for (uint32_t pc = 0; ok && pc < m->ncode; pc++) {
     if (!HIT_BLOCK(&hr[pc]) || (pc && HIT_BLOCK(&hr[pc - 1]))) continue;
     uint32_t q = pc, b = pc + 1;
@@ -508,6 +525,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   const ptx_hrec *hrec = dyn ? L->hrec : NULL;
   uint64_t hits = 0;
   const tc5_ptx_module *m = L->m;
+  hit_ctx x = {hrec, L->hblk, L->hblks, L->hsrc, L->hdst, c->cl->hmemo, duni, m, 0, 0}; /* (dyn) hit_run's */
   const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
   uint64_t steps = 0, tins = 0;
   int ret = 0;
@@ -516,7 +534,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     if (dyn && w->converged && (hrec[w->pc].f & (PTX_DUNI_HIT | PTX_DUNI_SKIP0)) && w->live == 0xFFFFFFFFu &&
         !w->chk_pending && !(un->smem | un->tmem) &&
         ((hrec[w->pc].f & PTX_DUNI_HIT) || hit_skip0(w, &hrec[w->pc]))) { /* (else hit_run would stop there) */
-      hit_ctx x = {hrec, L, c->cl->hmemo, duni, m, 0, 0};
+      x.skips = x.fulls = 0;
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
       uint64_t n = hit_run(w, &x, budget - steps, &r);
