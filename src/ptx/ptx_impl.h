@@ -277,10 +277,11 @@ typedef struct ptx_hsrc {
   uint32_t reg, at;
 } ptx_hsrc;
 /* a block (run.c hit_blocks): its sources read before written (ptx_launch.hsrc[src, src + nsrc), then the list's
- * end), the registers its records write (hdst[dst, dst + ndst)), the pc past its last record, and its entry in a
- * worker's memo of its last inputs and results (ptx_cluster.hmemo + memo: 2 + nsrc + ndst words) */
+ * end, then its selps' predicates of the list: nxp), the registers its records write (hdst[dst, dst + ndst)), the
+ * pc past its last record, and its entry in a worker's memo of its last inputs and results (ptx_cluster.hmemo +
+ * memo: 2 + nsrc + 2 nxp + ndst words) */
 typedef struct ptx_hblk {
-  uint32_t src, nsrc, dst, ndst, end, memo;
+  uint32_t src, nsrc, nxp, dst, ndst, end, memo;
 } ptx_hblk;
 typedef struct ptx_launch {
   const tc5_ptx_module *m;

@@ -315,10 +315,12 @@ static inline void hit_dst(ptx_warp *w, const hit_ctx *x, const ptx_hrec *h) {
  * there runs as below (selp_lane0), or the block's rest does when its two sources differ; a shfl.sync whose
  * membermask is not the whole warp's stops the run there. A block whose sources
  * all have their ub bit is a function of their words alone (its records' lane-0 builds of them; a selp of a
- * predicate of the list whose two sources are equal, of those: whatever the predicate): the worker's memo keeps
+ * predicate of the list without its ub bit: its two sources, equal): the worker's memo keeps
  * the last words it ran on and its results (the words of the registers it writes), which it gives again for the
- * same words; a block that gives back fewer than one in eight of its first 64 or more is no longer kept */
-enum { HIT_MEMO_EMPTY = 0, HIT_MEMO_SET, HIT_MEMO_OFF };
+ * same words; a block that gives back fewer than one in eight of its first 64 or more is no longer kept. The selps'
+ * predicates of the list (PTX_HREC_XP) are part of those words by their ub bits, and their words with it, when one
+ * such selp's two sources differed (else, the same words of the list, they are equal again: none matters) */
+enum { HIT_MEMO_EMPTY = 0, HIT_MEMO_SET, HIT_MEMO_OFF, HIT_XP_ANY = 2 };
 static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint64_t max, int *rp) {
   const uint32_t ncode = x->m->ncode;
   uint8_t *const u = w->ub;
@@ -341,11 +343,19 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
       else
         while (u[e->reg] & PTX_UB) e++; /* (the list's last register: never) */
       const ptx_hrec *lim = x->hr + e->at < end ? x->hr + e->at : end;
+      /* the selps' predicates of the list (after its end): their ub bits, and the words of those with it */
+      const ptx_hsrc *const xp = e0 + b->nsrc + 1;
+      const uint32_t nxp = b->nxp;
+      if (lim == x->hr + b->end && state == HIT_MEMO_SET)
+        for (uint32_t i = 0; i < nxp; i++) {
+          const uint64_t *const k = mo + 2 + b->nsrc + 2 * i, ub = u[xp[i].reg] & PTX_UB;
+          if (k[0] != HIT_XP_ANY) diff |= (ub ^ k[0]) | ((u0[xp[i].reg] ^ k[1]) & (0 - ub));
+        }
       if (lim != x->hr + b->end || state == HIT_MEMO_OFF) {
         mo = NULL; /* (not the whole block as hits) */
       } else if (state == HIT_MEMO_SET && !diff) { /* the same words as last: its results */
         const uint32_t *const d = x->hdst + b->dst, nd = b->ndst;
-        const uint64_t *const v = mo + 2 + b->nsrc;
+        const uint64_t *const v = mo + 2 + b->nsrc + 2 * nxp;
         for (uint32_t k = 0; k < nd; k++) {
           const uint32_t y = d[k];
           u0[y] = v[k], u[y] = PTX_UB | PTX_LZ;
@@ -357,9 +367,14 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
       } else {
         const uint32_t ns = b->nsrc;
         for (uint32_t i = 0; i < ns; i++) mo[2 + i] = u0[e0[i].reg];
+        for (uint32_t i = 0; i < nxp; i++) {
+          uint64_t *const k = mo + 2 + ns + 2 * i;
+          k[0] = u[xp[i].reg] & PTX_UB, k[1] = u0[xp[i].reg];
+        }
         mo[0] = HIT_MEMO_EMPTY;
         if ((uint32_t)++mo[1] >= 64 && (mo[1] >> 32) * 8 < (uint32_t)mo[1]) mo[0] = HIT_MEMO_OFF, mo = NULL;
       }
+      bool xpw = false; /* a selp of a predicate of the list with its ub bit gave one of two different sources */
       for (; h < lim; h++, in++) {
         const unsigned f = h->f;
         if (__builtin_expect(f & (PTX_DUNI_SELP | PTX_DUNI_SHFL), 0)) {
@@ -372,7 +387,7 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
             if (!selp_lane0(w, h->d0, h->s[0], h->s[1])) break; /* (below: hit_full) */
             continue;
           }
-          if ((f & PTX_HREC_XP) && w->u0[h->s[0]] != w->u0[h->s[1]]) mo = NULL; /* (its predicate's word: not kept) */
+          xpw |= (f & PTX_HREC_XP) && u0[h->s[0]] != u0[h->s[1]];
         }
         r = h->l0(w, in, 1u);
         hit_dst(w, x, h);
@@ -383,8 +398,9 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
       }
       if (mo && h == lim) { /* its results kept */
         const uint32_t *const d = x->hdst + b->dst, nd = b->ndst;
-        uint64_t *const v = mo + 2 + b->nsrc;
+        uint64_t *const v = mo + 2 + b->nsrc + 2 * nxp;
         for (uint32_t k = 0; k < nd; k++) v[k] = u0[d[k]];
+        for (uint32_t i = 0; !xpw && i < nxp; i++) mo[2 + b->nsrc + 2 * i] = HIT_XP_ANY; /* (none of them mattered) */
         mo[0] = HIT_MEMO_SET;
       }
       if (h >= end) break;
@@ -417,7 +433,8 @@ out:;
 /* hit_run's blocks (PTX_HREC_BLK): straight runs of PTX_DUNI_HIT records, each with the list of
  * the sources its records read before one of them writes them (a selp's predicate not: hit_run tests it there;
  * PTX_HREC_XP), each once, at the first record that reads it, ended by register nregs + 1 (its ub byte never
- * PTX_UB) at the block's end, and the registers its records write. false when out of memory */
+ * PTX_UB) at the block's end, then the selps' predicates of the list, and the registers its records write. false
+ * when out of memory */
 typedef struct hit_lists {
   ptx_hsrc *src;
   uint32_t *dst;
@@ -433,16 +450,18 @@ static bool hit_grow(void **p, size_t *cap, size_t n, size_t size) {
 }
 static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr, ptx_launch *L) {
   const uint32_t nr = m->nregs + 2;
-  uint32_t *seen = calloc(2 * (size_t)nr, sizeof *seen), *made = seen + nr; /* by register: the block (its pc + 1) */
+  /* by register: the block (its pc + 1) that lists it, writes it, lists it as a selp's predicate */
+  uint32_t *seen = calloc(3 * (size_t)nr, sizeof *seen), *made = seen + nr, *pred = made + nr;
+  uint32_t *xps = malloc(nr * sizeof *xps); /* a block's selps' predicates of the list */
   hit_lists t = {malloc(64 * sizeof *t.src), malloc(64 * sizeof *t.dst), malloc(16 * sizeof *t.blk), 0, 0, 0, 64, 64, 16};
   L->hblk = calloc(m->ncode ? m->ncode : 1, sizeof *L->hblk);
-  bool ok = seen && t.src && t.dst && t.blk && L->hblk;
+  bool ok = seen && xps && t.src && t.dst && t.blk && L->hblk;
   size_t words = 0;
 #define HIT_BLOCK(h) (((h)->f & PTX_DUNI_HIT) != 0)
   for (uint32_t pc = 0; ok && pc < m->ncode; pc++) {
     if (!HIT_BLOCK(&hr[pc]) || (pc && HIT_BLOCK(&hr[pc - 1]))) continue;
-    uint32_t q = pc, b = pc + 1;
-    ptx_hblk k = {(uint32_t)t.nsrc, 0, (uint32_t)t.ndst, 0, 0, 0};
+    uint32_t q = pc, b = pc + 1, nxp = 0;
+    ptx_hblk k = {.src = (uint32_t)t.nsrc, .dst = (uint32_t)t.ndst};
     for (; ok && q < m->ncode && HIT_BLOCK(&hr[q]); q++) {
       ptx_hrec *h = &hr[q];
       for (unsigned i = 0; ok && i < 4; i++) {
@@ -450,6 +469,7 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
         if (x >= m->nregs || made[x] == b) continue;
         if (i == 2 && (h->f & PTX_DUNI_SELP)) { /* (tested at the record) */
           h->f |= PTX_HREC_XP;
+          if (pred[x] != b) pred[x] = b, xps[nxp++] = x;
           continue;
         }
         if (seen[x] == b) continue;
@@ -469,17 +489,21 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
         !(ok = hit_grow((void **)&t.blk, &t.cblk, t.nblk + 1, sizeof *t.blk)))
       break;
     t.src[t.nsrc++] = (ptx_hsrc){m->nregs + 1, q};
-    k.nsrc = (uint32_t)(t.nsrc - 1 - k.src);
+    for (uint32_t i = 0; ok && i < nxp; i++)
+      if ((ok = hit_grow((void **)&t.src, &t.csrc, t.nsrc + 1, sizeof *t.src))) t.src[t.nsrc++] = (ptx_hsrc){xps[i], q};
+    if (!ok) break;
+    k.nsrc = (uint32_t)(t.nsrc - 1 - nxp - k.src);
+    k.nxp = nxp;
     k.ndst = (uint32_t)(t.ndst - k.dst);
     k.end = q;
     k.memo = (uint32_t)words;
-    words += 2 + k.nsrc + k.ndst;
+    words += 2 + k.nsrc + 2 * (size_t)k.nxp + k.ndst;
     hr[pc].f |= PTX_HREC_BLK;
     L->hblk[pc] = (uint32_t)t.nblk;
     t.blk[t.nblk++] = k;
   }
 #undef HIT_BLOCK
-  free(seen);
+  free(seen), free(xps);
   if (!ok || words > UINT32_MAX) {
     free(t.src), free(t.dst), free(t.blk), free(L->hblk), L->hblk = NULL;
     return false;
