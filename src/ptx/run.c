@@ -549,7 +549,6 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   const ptx_hrec *hrec = dyn ? L->hrec : NULL;
   uint64_t hits = 0;
   const tc5_ptx_module *m = L->m;
-  hit_ctx x = {hrec, L->hblk, L->hblks, L->hsrc, L->hdst, c->cl->hmemo, duni, m, 0, 0}; /* (dyn) hit_run's */
   const tc5_uninit_log *un = &c->cl->uninit; /* (the CTA's cluster: fixed while the warp runs) */
   uint64_t steps = 0, tins = 0;
   int ret = 0;
@@ -558,7 +557,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     if (dyn && w->converged && (hrec[w->pc].f & (PTX_DUNI_HIT | PTX_DUNI_SKIP0)) && w->live == 0xFFFFFFFFu &&
         !w->chk_pending && !(un->smem | un->tmem) &&
         ((hrec[w->pc].f & PTX_DUNI_HIT) || hit_skip0(w, &hrec[w->pc]))) { /* (else hit_run would stop there) */
-      x.skips = x.fulls = 0;
+      hit_ctx x = {hrec, L->hblk, L->hblks, L->hsrc, L->hdst, c->cl->hmemo, duni, m, 0, 0};
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
       uint64_t n = hit_run(w, &x, budget - steps, &r);
