@@ -159,11 +159,24 @@ static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy
 #define ub_has(w, x) (((w)->ub[x] & PTX_UB) != 0)
 #define lz_has(w, x) (((w)->ub[x] & PTX_LZ) != 0)
 /* whether the 32 lanes of r hold one value */
-static inline bool lanes_one(const uint64_t *r) {
+static inline bool lanes_one_c(const uint64_t *r) {
   uint64_t d = 0;
   for (unsigned l = 0; l < 32; l++) d |= r[l] ^ r[0];
   return d == 0;
 }
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* the same by four lanes an xor in AVX2 where the host has it (ub_after: every general step's destinations) */
+__attribute__((target("avx2"))) static bool lanes_one_avx2(const uint64_t *r) {
+  const __m256i v = _mm256_set1_epi64x((long long)r[0]);
+  __m256i d = _mm256_setzero_si256();
+  for (unsigned l = 0; l < 32; l += 4)
+    d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(r + l)), v));
+  return _mm256_testz_si256(d, d) != 0;
+}
+static inline bool lanes_one(const uint64_t *r) { return PTX_HAS_AVX2() ? lanes_one_avx2(r) : lanes_one_c(r); }
+#else
+#define lanes_one lanes_one_c
+#endif
 /* register x's value (w->u0) into its 32 lanes when it is lz */
 static inline void ub_fill1(ptx_warp *w, uint32_t x) {
   if (x == PTX_NOREG || !lz_has(w, x)) return;
