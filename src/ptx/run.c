@@ -197,14 +197,16 @@ static inline void ub_fill_lanes(ptx_warp *w, uint32_t x, uint32_t mask) {
  * filled (their lz bits kept), its destinations' all (none when the mask is empty: nothing written) */
 static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m, uint32_t mask) {
   if (!(d->f & PTX_DUNI_WALK)) {
-    if ((d->f & PTX_DUNI_LANES) && mask != 0xFFFFFFFFu && !w->chk_pending) {
-      for (unsigned i = d->nd; i < (unsigned)d->nd + d->ns; i++) ub_fill_lanes(w, d->r[i], mask);
-      for (unsigned i = 0; mask && i < d->nd; i++) ub_fill1(w, d->r[i]);
+    const ptx_duni e = *d; /* (its registers in locals: the byte stores below may alias anything) */
+    const unsigned n = (unsigned)e.nd + e.ns;
+    if ((e.f & PTX_DUNI_LANES) && mask != 0xFFFFFFFFu && !w->chk_pending) {
+      for (unsigned i = e.nd; i < n; i++) ub_fill_lanes(w, e.r[i], mask);
+      for (unsigned i = 0; mask && i < e.nd; i++) ub_fill1(w, e.r[i]);
       return;
     }
-    unsigned nd = (d->f & PTX_DUNI_FRESH) && mask == 0xFFFFFFFFu && !w->chk_pending ? d->nd : 0;
-    for (unsigned i = nd; i < (unsigned)d->nd + d->ns; i++) ub_fill1(w, d->r[i]);
-    for (unsigned i = 0; i < nd; i++) w->ub[d->r[i]] &= (uint8_t)~PTX_LZ;
+    const unsigned nd = (e.f & PTX_DUNI_FRESH) && mask == 0xFFFFFFFFu && !w->chk_pending ? e.nd : 0;
+    for (unsigned i = nd; i < n; i++) ub_fill1(w, e.r[i]);
+    for (unsigned i = 0; i < nd; i++) w->ub[e.r[i]] &= (uint8_t)~PTX_LZ;
     return;
   }
   INSN_OPND_REGS(m, in, 0, x, ub_fill1(w, x));
