@@ -261,11 +261,28 @@ typedef struct ptx_hrec {
   ptx_exec_fn l0; /* PTX_DUNI_HIT: ptx_duni's l0 */
   uint32_t s[4];  /* PTX_DUNI_HIT: its four sources (PTX_DUNI_PAD4's); PTX_DUNI_SKIP0: s[0] its guard */
   uint32_t d0;    /* PTX_DUNI_HIT: operand 0's first register (the others: ptx_duni's r[1, nd)) */
-  uint16_t f;     /* ptx_duni's flags */
+  uint16_t f;     /* ptx_duni's flags, and PTX_HREC_* */
   uint8_t nd;     /* PTX_DUNI_HIT: ptx_duni's nd */
   uint8_t neg;    /* PTX_DUNI_SKIP0: the guard's negation */
 } ptx_hrec;
 _Static_assert(sizeof(ptx_hrec) == 32, "ptx_hrec: half a cache line");
+/* ptx_hrec.f's own bits (past ptx_duni's): PTX_HREC_BLK, the first record of a block (a straight run of
+ * PTX_DUNI_HIT records: run.c hit_blocks), ptx_launch.hblks[hblk[pc]]; PTX_HREC_ND, nd > 1;
+ * PTX_HREC_XP, a selp of a block whose predicate is a source of the block's list (hit_run's memo) */
+enum { PTX_HREC_BLK = 2048, PTX_HREC_ND = 4096, PTX_HREC_XP = 8192 };
+/* a block's source read before the block writes it (run.c hit_blocks): the register, and the first record
+ * (an instruction index) that reads it; a block's list ends with register nregs + 1 (its ub byte never PTX_UB)
+ * at the block's end */
+typedef struct ptx_hsrc {
+  uint32_t reg, at;
+} ptx_hsrc;
+/* a block (run.c hit_blocks): its sources read before written (ptx_launch.hsrc[src, src + nsrc), then the list's
+ * end, then its selps' predicates of the list: nxp), the registers its records write (hdst[dst, dst + ndst)), the
+ * pc past its last record, and its entry in a worker's memo of its last inputs and results (ptx_cluster.hmemo +
+ * memo: 2 + nsrc + 2 nxp + ndst words) */
+typedef struct ptx_hblk {
+  uint32_t src, nsrc, nxp, dst, ndst, end, memo;
+} ptx_hblk;
 typedef struct ptx_launch {
   const tc5_ptx_module *m;
   const ptx_func *f;
@@ -301,6 +318,11 @@ typedef struct ptx_launch {
    * model); a warp's bytes (ptx_warp.ub) start as a row of ub_init (ub_bytes bytes) */
   ptx_duni *duni;
   ptx_hrec *hrec; /* (with duni) hit_run's records */
+  uint32_t *hblk; /* (with duni) at a PTX_HREC_BLK record's pc: its block in hblks */
+  ptx_hblk *hblks;
+  ptx_hsrc *hsrc;
+  uint32_t *hdst;
+  size_t hmemo_words; /* a worker's memo of the blocks (ptx_cluster.hmemo) */
   uint8_t *ub_init;
   uint32_t ub_bytes;
   /* the warps of every CTA left out of the run: each would store nothing and read only what a lower warp
@@ -465,6 +487,7 @@ typedef struct ptx_cluster {
    * run so and all of them while on, and off for the rest of the launch when few ran so (cta_setup) */
   uint64_t duni_hits, duni_seen;
   bool duni_off;
+  uint64_t *hmemo; /* (L->duni) run.c hit_run's memo of its blocks (ptx_hblk.memo) */
   uint32_t id[3];        /* %clusterid */
   uint64_t pos;          /* its place in the launch's order (worker_run; ptx_stop) */
   /* barrier.cluster: phases completed, threads arrived in this one */

@@ -159,11 +159,24 @@ static int run_uniform(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool copy
 #define ub_has(w, x) (((w)->ub[x] & PTX_UB) != 0)
 #define lz_has(w, x) (((w)->ub[x] & PTX_LZ) != 0)
 /* whether the 32 lanes of r hold one value */
-static inline bool lanes_one(const uint64_t *r) {
+static inline bool lanes_one_c(const uint64_t *r) {
   uint64_t d = 0;
   for (unsigned l = 0; l < 32; l++) d |= r[l] ^ r[0];
   return d == 0;
 }
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* the same by four lanes an xor in AVX2 where the host has it (ub_after: every general step's destinations) */
+__attribute__((target("avx2"))) static bool lanes_one_avx2(const uint64_t *r) {
+  const __m256i v = _mm256_set1_epi64x((long long)r[0]);
+  __m256i d = _mm256_setzero_si256();
+  for (unsigned l = 0; l < 32; l += 4)
+    d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(r + l)), v));
+  return _mm256_testz_si256(d, d) != 0;
+}
+static inline bool lanes_one(const uint64_t *r) { return PTX_HAS_AVX2() ? lanes_one_avx2(r) : lanes_one_c(r); }
+#else
+#define lanes_one lanes_one_c
+#endif
 /* register x's value (w->u0) into its 32 lanes when it is lz */
 static inline void ub_fill1(ptx_warp *w, uint32_t x) {
   if (x == PTX_NOREG || !lz_has(w, x)) return;
@@ -184,14 +197,16 @@ static inline void ub_fill_lanes(ptx_warp *w, uint32_t x, uint32_t mask) {
  * filled (their lz bits kept), its destinations' all (none when the mask is empty: nothing written) */
 static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m, uint32_t mask) {
   if (!(d->f & PTX_DUNI_WALK)) {
-    if ((d->f & PTX_DUNI_LANES) && mask != 0xFFFFFFFFu && !w->chk_pending) {
-      for (unsigned i = d->nd; i < (unsigned)d->nd + d->ns; i++) ub_fill_lanes(w, d->r[i], mask);
-      for (unsigned i = 0; mask && i < d->nd; i++) ub_fill1(w, d->r[i]);
+    const ptx_duni e = *d; /* (its registers in locals: the byte stores below may alias anything) */
+    const unsigned n = (unsigned)e.nd + e.ns;
+    if ((e.f & PTX_DUNI_LANES) && mask != 0xFFFFFFFFu && !w->chk_pending) {
+      for (unsigned i = e.nd; i < n; i++) ub_fill_lanes(w, e.r[i], mask);
+      for (unsigned i = 0; mask && i < e.nd; i++) ub_fill1(w, e.r[i]);
       return;
     }
-    unsigned nd = (d->f & PTX_DUNI_FRESH) && mask == 0xFFFFFFFFu && !w->chk_pending ? d->nd : 0;
-    for (unsigned i = nd; i < (unsigned)d->nd + d->ns; i++) ub_fill1(w, d->r[i]);
-    for (unsigned i = 0; i < nd; i++) w->ub[d->r[i]] &= (uint8_t)~PTX_LZ;
+    const unsigned nd = (e.f & PTX_DUNI_FRESH) && mask == 0xFFFFFFFFu && !w->chk_pending ? e.nd : 0;
+    for (unsigned i = nd; i < n; i++) ub_fill1(w, e.r[i]);
+    for (unsigned i = 0; i < nd; i++) w->ub[e.r[i]] &= (uint8_t)~PTX_LZ;
     return;
   }
   INSN_OPND_REGS(m, in, 0, x, ub_fill1(w, x));
@@ -279,6 +294,11 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
  * of line, so that its few values stay in registers across the calls */
 typedef struct hit_ctx {
   const ptx_hrec *hr;
+  const uint32_t *hblk; /* ptx_launch's blocks (hit_blocks) */
+  const ptx_hblk *hblks;
+  const ptx_hsrc *hsrc;
+  const uint32_t *hdst;
+  uint64_t *memo; /* the worker's (ptx_cluster.hmemo) */
   const ptx_duni *duni;
   const tc5_ptx_module *m;
   uint64_t skips, fulls; /* the instructions passed, and those run for the whole warp */
@@ -294,6 +314,28 @@ static __attribute__((noinline)) int hit_full(ptx_warp *w, hit_ctx *x, const ptx
   x->fulls++;
   return r;
 }
+/* (hit_run) a PTX_DUNI_SKIP0 record h whose guard holds one value, false: its plain ld or st does nothing */
+static inline bool hit_skip0(const ptx_warp *w, const ptx_hrec *h) {
+  return (w->ub[h->s[0]] & PTX_UB) && (w->u0[h->s[0]] != 0) == h->neg;
+}
+/* (hit_run) a hit's result, operand 0's registers, in their words alone (ub_lane0's) */
+static inline void hit_dst(ptx_warp *w, const hit_ctx *x, const ptx_hrec *h) {
+  w->ub[h->d0] = PTX_UB | PTX_LZ;
+  if (__builtin_expect(h->f & PTX_HREC_ND, 0))
+    for (unsigned i = 1; i < h->nd; i++) w->ub[x->duni[h - x->hr].r[i]] = PTX_UB | PTX_LZ;
+}
+/* A block's records (PTX_HREC_BLK: hit_blocks) run with none of their sources' tests from its first record up to
+ * the first that reads a source of the block's list (one it reads before writing it) without its ub bit: each
+ * other source is an earlier record's result, a hit's, so one value. A selp of a predicate without its ub bit
+ * there runs as below (selp_lane0), or the block's rest does when its two sources differ; a shfl.sync whose
+ * membermask is not the whole warp's stops the run there. A block whose sources
+ * all have their ub bit is a function of their words alone (its records' lane-0 builds of them; a selp of a
+ * predicate of the list without its ub bit: its two sources, equal): the worker's memo keeps
+ * the last words it ran on and its results (the words of the registers it writes), which it gives again for the
+ * same words; a block that gives back fewer than one in eight of its first 64 or more is no longer kept. The selps'
+ * predicates of the list (PTX_HREC_XP) are part of those words by their ub bits, and their words with it, when one
+ * such selp's two sources differed (else, the same words of the list, they are equal again: none matters) */
+enum { HIT_MEMO_EMPTY = 0, HIT_MEMO_SET, HIT_MEMO_OFF, HIT_XP_ANY = 2 };
 static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint64_t max, int *rp) {
   const uint32_t ncode = x->m->ncode;
   uint8_t *const u = w->ub;
@@ -301,39 +343,192 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
   const ptx_hrec *h = x->hr + pc, *const end = h + (max < ncode - pc ? max : ncode - pc);
   const ptx_insn *in = x->m->code + pc;
   int r = PX_NEXT;
-  for (; h < end; h++, in++) {
-    /* the records ahead (the sweep 1.02x, the histogram 1.00-1.02x: two alternated runs of five) */
-    __builtin_prefetch(h + 8);
-    __builtin_prefetch(in + 4);
+  while (h < end) {
+    if (h->f & PTX_HREC_BLK) {
+      /* the block's sources read before written: the records before the first without its ub bit run as hits;
+       * with its memo set, their words against the memo's too */
+      const ptx_hblk *const b = &x->hblks[x->hblk[h - x->hr]];
+      const ptx_hsrc *const e0 = x->hsrc + b->src;
+      const ptx_hsrc *e = e0;
+      uint64_t *const u0 = w->u0, *mo = x->memo + b->memo;
+      const uint64_t state = mo[0];
+      uint64_t diff = 0;
+      if (state == HIT_MEMO_SET)
+        for (const uint64_t *k = mo + 2; u[e->reg] & PTX_UB; e++, k++) diff |= u0[e->reg] ^ *k;
+      else
+        while (u[e->reg] & PTX_UB) e++; /* (the list's last register: never) */
+      const ptx_hrec *lim = x->hr + e->at < end ? x->hr + e->at : end;
+      /* the selps' predicates of the list (after its end): their ub bits, and the words of those with it */
+      const ptx_hsrc *const xp = e0 + b->nsrc + 1;
+      const uint32_t nxp = b->nxp;
+      if (lim == x->hr + b->end && state == HIT_MEMO_SET)
+        for (uint32_t i = 0; i < nxp; i++) {
+          const uint64_t *const k = mo + 2 + b->nsrc + 2 * i, ub = u[xp[i].reg] & PTX_UB;
+          if (k[0] != HIT_XP_ANY) diff |= (ub ^ k[0]) | ((u0[xp[i].reg] ^ k[1]) & (0 - ub));
+        }
+      if (lim != x->hr + b->end || state == HIT_MEMO_OFF) {
+        mo = NULL; /* (not the whole block as hits) */
+      } else if (state == HIT_MEMO_SET && !diff) { /* the same words as last: its results */
+        const uint32_t *const d = x->hdst + b->dst, nd = b->ndst;
+        const uint64_t *const v = mo + 2 + b->nsrc + 2 * nxp;
+        for (uint32_t k = 0; k < nd; k++) {
+          const uint32_t y = d[k];
+          u0[y] = v[k], u[y] = PTX_UB | PTX_LZ;
+        }
+        mo[1] += 1ull << 32;
+        in += lim - h, h = lim;
+        if (h >= end) break;
+        goto own;
+      } else {
+        const uint32_t ns = b->nsrc;
+        for (uint32_t i = 0; i < ns; i++) mo[2 + i] = u0[e0[i].reg];
+        for (uint32_t i = 0; i < nxp; i++) {
+          uint64_t *const k = mo + 2 + ns + 2 * i;
+          k[0] = u[xp[i].reg] & PTX_UB, k[1] = u0[xp[i].reg];
+        }
+        mo[0] = HIT_MEMO_EMPTY;
+        if ((uint32_t)++mo[1] >= 64 && (mo[1] >> 32) * 8 < (uint32_t)mo[1]) mo[0] = HIT_MEMO_OFF, mo = NULL;
+      }
+      bool xpw = false; /* a selp of a predicate of the list with its ub bit gave one of two different sources */
+      for (; h < lim; h++, in++) {
+        const unsigned f = h->f;
+        if (__builtin_expect(f & (PTX_DUNI_SELP | PTX_DUNI_SHFL), 0)) {
+          if (f & PTX_DUNI_SHFL) { /* (ub_lane0's) */
+            if (!shfl_lane0(w, h->d0, h->s[0], h->s[3])) break; /* (below: run_warp_body's way) */
+            hit_dst(w, x, h);
+            continue;
+          }
+          if (!(u[h->s[2]] & PTX_UB)) {
+            if (!selp_lane0(w, h->d0, h->s[0], h->s[1])) break; /* (below: hit_full) */
+            continue;
+          }
+          xpw |= (f & PTX_HREC_XP) && u0[h->s[0]] != u0[h->s[1]];
+        }
+        r = h->l0(w, in, 1u);
+        hit_dst(w, x, h);
+        if (__builtin_expect(r != PX_NEXT, 0)) {
+          h++; /* (run: its error stops the warp) */
+          goto out;
+        }
+      }
+      if (mo && h == lim) { /* its results kept */
+        const uint32_t *const d = x->hdst + b->dst, nd = b->ndst;
+        uint64_t *const v = mo + 2 + b->nsrc + 2 * nxp;
+        for (uint32_t k = 0; k < nd; k++) v[k] = u0[d[k]];
+        for (uint32_t i = 0; !xpw && i < nxp; i++) mo[2 + b->nsrc + 2 * i] = HIT_XP_ANY; /* (none of them mattered) */
+        mo[0] = HIT_MEMO_SET;
+      }
+      if (h >= end) break;
+    }
+  own:;
+    /* a record on its own: its sources' ub bits tested */
     const unsigned f = h->f;
     if (!(f & PTX_DUNI_HIT)) {
-      if (!(f & PTX_DUNI_SKIP0) || !(u[h->s[0]] & PTX_UB) || (w->u0[h->s[0]] != 0) != h->neg) break;
+      if (!(f & PTX_DUNI_SKIP0) || !hit_skip0(w, h)) break;
       x->skips++; /* its mask empty: nothing done */
-      continue;
-    }
-    if (!(u[h->s[0]] & u[h->s[1]] & u[h->s[2]] & u[h->s[3]] & PTX_UB)) {
-      if ((f & PTX_DUNI_SELP) && selp_lane0(w, h->d0, h->s[0], h->s[1])) continue; /* (ub_run's, a hit too) */
-      if (f & PTX_DUNI_SHFL) break;
-      r = hit_full(w, x, h, in);
+    } else if (!(u[h->s[0]] & u[h->s[1]] & u[h->s[2]] & u[h->s[3]] & PTX_UB)) {
+      if (!(f & PTX_DUNI_SELP) || !selp_lane0(w, h->d0, h->s[0], h->s[1])) { /* (ub_run's, a hit too) */
+        if (f & PTX_DUNI_SHFL) break;
+        r = hit_full(w, x, h, in);
+      }
     } else {
       if (!(f & PTX_DUNI_SHFL)) r = h->l0(w, in, 1u);
       else if (!shfl_lane0(w, h->d0, h->s[0], h->s[3])) break;
-      u[h->d0] = PTX_UB | PTX_LZ; /* its result in its word alone (ub_lane0's) */
-      if (__builtin_expect(h->nd > 1, 0))
-        for (unsigned i = 1; i < h->nd; i++) u[x->duni[h - x->hr].r[i]] = PTX_UB | PTX_LZ;
+      hit_dst(w, x, h);
     }
-    if (r != PX_NEXT) {
-      h++; /* (run: its error stops the warp) */
-      break;
-    }
+    h++, in++;
+    if (r != PX_NEXT) break; /* (run: its error stops the warp) */
   }
+out:;
   const uint64_t n = (uint64_t)(h - (x->hr + pc));
   w->pc = pc + (uint32_t)n - (r != PX_NEXT);
   *rp = r;
   return n;
 }
-/* hit_run's records of the instructions (ptx_launch.hrec), from their duni records: NULL when out of memory */
-static ptx_hrec *hit_records(const tc5_ptx_module *m, const ptx_duni *duni) {
+/* hit_run's blocks (PTX_HREC_BLK): straight runs of PTX_DUNI_HIT records, each with the list of
+ * the sources its records read before one of them writes them (a selp's predicate not: hit_run tests it there;
+ * PTX_HREC_XP), each once, at the first record that reads it, ended by register nregs + 1 (its ub byte never
+ * PTX_UB) at the block's end, then the selps' predicates of the list, and the registers its records write. false
+ * when out of memory */
+typedef struct hit_lists {
+  ptx_hsrc *src;
+  uint32_t *dst;
+  ptx_hblk *blk;
+  size_t nsrc, ndst, nblk, csrc, cdst, cblk;
+} hit_lists;
+static bool hit_grow(void **p, size_t *cap, size_t n, size_t size) {
+  if (n < *cap) return true;
+  void *t = realloc(*p, 2 * *cap * size);
+  if (!t) return false;
+  *p = t, *cap *= 2;
+  return true;
+}
+static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr, ptx_launch *L) {
+  const uint32_t nr = m->nregs + 2;
+  /* by register: the block (its pc + 1) that lists it, writes it, lists it as a selp's predicate */
+  uint32_t *seen = calloc(3 * (size_t)nr, sizeof *seen), *made = seen + nr, *pred = made + nr;
+  uint32_t *xps = malloc(nr * sizeof *xps); /* a block's selps' predicates of the list */
+  hit_lists t = {malloc(64 * sizeof *t.src), malloc(64 * sizeof *t.dst), malloc(16 * sizeof *t.blk), 0, 0, 0, 64, 64, 16};
+  L->hblk = calloc(m->ncode ? m->ncode : 1, sizeof *L->hblk);
+  bool ok = seen && xps && t.src && t.dst && t.blk && L->hblk;
+  size_t words = 0;
+#define HIT_BLOCK(h) (((h)->f & PTX_DUNI_HIT) != 0)
+  for (uint32_t pc = 0; ok && pc < m->ncode; pc++) {
+    if (!HIT_BLOCK(&hr[pc]) || (pc && HIT_BLOCK(&hr[pc - 1]))) continue;
+    uint32_t q = pc, b = pc + 1, nxp = 0;
+    ptx_hblk k = {.src = (uint32_t)t.nsrc, .dst = (uint32_t)t.ndst};
+    for (; ok && q < m->ncode && HIT_BLOCK(&hr[q]); q++) {
+      ptx_hrec *h = &hr[q];
+      for (unsigned i = 0; ok && i < 4; i++) {
+        uint32_t x = h->s[i];
+        if (x >= m->nregs || made[x] == b) continue;
+        if (i == 2 && (h->f & PTX_DUNI_SELP)) { /* (tested at the record) */
+          h->f |= PTX_HREC_XP;
+          if (pred[x] != b) pred[x] = b, xps[nxp++] = x;
+          continue;
+        }
+        if (seen[x] == b) continue;
+        seen[x] = b;
+        if (!(ok = hit_grow((void **)&t.src, &t.csrc, t.nsrc + 1, sizeof *t.src))) break;
+        t.src[t.nsrc++] = (ptx_hsrc){x, q};
+      }
+      for (unsigned i = 0; ok && i < h->nd; i++) {
+        uint32_t x = duni[q].r[i];
+        if (made[x] == b) continue;
+        made[x] = b;
+        if (!(ok = hit_grow((void **)&t.dst, &t.cdst, t.ndst + 1, sizeof *t.dst))) break;
+        t.dst[t.ndst++] = x;
+      }
+    }
+    if (!ok || !(ok = hit_grow((void **)&t.src, &t.csrc, t.nsrc + 1, sizeof *t.src)) ||
+        !(ok = hit_grow((void **)&t.blk, &t.cblk, t.nblk + 1, sizeof *t.blk)))
+      break;
+    t.src[t.nsrc++] = (ptx_hsrc){m->nregs + 1, q};
+    for (uint32_t i = 0; ok && i < nxp; i++)
+      if ((ok = hit_grow((void **)&t.src, &t.csrc, t.nsrc + 1, sizeof *t.src))) t.src[t.nsrc++] = (ptx_hsrc){xps[i], q};
+    if (!ok) break;
+    k.nsrc = (uint32_t)(t.nsrc - 1 - nxp - k.src);
+    k.nxp = nxp;
+    k.ndst = (uint32_t)(t.ndst - k.dst);
+    k.end = q;
+    k.memo = (uint32_t)words;
+    words += 2 + k.nsrc + 2 * (size_t)k.nxp + k.ndst;
+    hr[pc].f |= PTX_HREC_BLK;
+    L->hblk[pc] = (uint32_t)t.nblk;
+    t.blk[t.nblk++] = k;
+  }
+#undef HIT_BLOCK
+  free(seen), free(xps);
+  if (!ok || words > UINT32_MAX) {
+    free(t.src), free(t.dst), free(t.blk), free(L->hblk), L->hblk = NULL;
+    return false;
+  }
+  L->hsrc = t.src, L->hdst = t.dst, L->hblks = t.blk, L->hmemo_words = words;
+  return true;
+}
+/* hit_run's records of the instructions (ptx_launch.hrec), from their duni records, and their blocks (hit_blocks):
+ * NULL when out of memory */
+static ptx_hrec *hit_records(const tc5_ptx_module *m, const ptx_duni *duni, ptx_launch *L) {
   ptx_hrec *hr = calloc(m->ncode ? m->ncode : 1, sizeof *hr);
   for (uint32_t pc = 0; hr && pc < m->ncode; pc++) {
     const ptx_duni *d = &duni[pc];
@@ -344,11 +539,13 @@ static ptx_hrec *hit_records(const tc5_ptx_module *m, const ptx_duni *duni) {
       memcpy(h->s, d->r + d->nd, sizeof h->s);
       h->d0 = d->r[0];
       h->nd = d->nd;
+      if (d->nd > 1) h->f |= PTX_HREC_ND;
     } else if (d->f & PTX_DUNI_SKIP0) {
       h->s[0] = m->code[pc].guard;
       h->neg = m->code[pc].guard_neg;
     }
   }
+  if (hr && !hit_blocks(m, duni, hr, L)) free(hr), hr = NULL;
   return hr;
 }
 
@@ -373,8 +570,9 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   while (steps < budget) {
     /* (dyn) a run of instructions ub_run would take, with none of the tests below (hit_run) */
     if (dyn && w->converged && (hrec[w->pc].f & (PTX_DUNI_HIT | PTX_DUNI_SKIP0)) && w->live == 0xFFFFFFFFu &&
-        !w->chk_pending && !(un->smem | un->tmem)) {
-      hit_ctx x = {hrec, duni, m, 0, 0};
+        !w->chk_pending && !(un->smem | un->tmem) &&
+        ((hrec[w->pc].f & PTX_DUNI_HIT) || hit_skip0(w, &hrec[w->pc]))) { /* (else hit_run would stop there) */
+      hit_ctx x = {hrec, L->hblk, L->hblks, L->hsrc, L->hdst, c->cl->hmemo, duni, m, 0, 0};
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
       uint64_t n = hit_run(w, &x, budget - steps, &r);
@@ -1061,7 +1259,8 @@ static ptx_duni *dyn_uniform_pcs(const tc5_ptx_module *m, const ptx_func *f, con
                                  const uint32_t *zero, uint32_t nzero, uint8_t **ub_init, uint32_t *bytes) {
   uint32_t first = f->first, n = f->count;
   *ub_init = NULL;
-  *bytes = m->nregs + 1; /* and PTX_DUNI_PAD4's register, past the last: PTX_UB always */
+  /* and PTX_DUNI_PAD4's register, past the last: PTX_UB always; and one past it, never (the end of hit_blocks' lists) */
+  *bytes = m->nregs + 2;
   if (!n || first + n > m->ncode) return NULL;
   for (unsigned g = 0; g < m->nfuncs; g++)
     if (!m->funcs[g].is_entry && m->funcs[g].defined && m->funcs[g].count) return NULL;
@@ -1661,6 +1860,7 @@ static void worker_free(worker *wk) {
   free(wk->regs);
   free(wk->ubits);
   free(wk->u0s);
+  free(wk->cl.hmemo);
   free(wk->calls);
   free(wk->local);
   free(wk->chks);
@@ -1703,10 +1903,11 @@ static tc5_status worker_init(worker *wk, ptx_launch *L) {
   wk->local = malloc(nw * 32 * (L->m->local_bytes ? L->m->local_bytes : 1));
   wk->ubits = L->duni ? malloc(nw * L->ub_bytes + 1) : NULL;
   wk->u0s = L->duni ? calloc(nw * L->ub_bytes, sizeof *wk->u0s) : NULL;
+  wk->cl.hmemo = L->duni ? calloc(L->hmemo_words + 1, sizeof *wk->cl.hmemo) : NULL;
   wk->calls = malloc(nw * PTX_MAX_CALL_DEPTH * sizeof *wk->calls);
   wk->chks = calloc(n ? n : 1, sizeof *wk->chks);
   wk->tms = calloc(n ? n : 1, sizeof *wk->tms);
-  bool ok = wk->regs && wk->local && ((wk->ubits && wk->u0s) || !L->duni) && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
+  bool ok = wk->regs && wk->local && ((wk->ubits && wk->u0s && wk->cl.hmemo) || !L->duni) && wk->calls && wk->chks && wk->tms && (!L->schedule || !ptx_sched_new(&wk->cl.sched, (unsigned)nw));
   for (uint32_t r = 0; r < n && ok; r++) {
     ptx_cta *c = &wk->c[r];
     c->nwarps = L->warps_per_cta;
@@ -2125,7 +2326,8 @@ static tc5_status launch(const tc5_ptx_module *m, const tc5_ptx_launch_cfg *cfg,
   }
   if (!L.schedule && !L.tm_gpu)
     L.duni = dyn_uniform_pcs(m, L.f, L.uni, L.reg_lo, L.reg_hi, L.zero_regs, L.nzero, &L.ub_init, &L.ub_bytes);
-  if (L.duni && !(L.hrec = hit_records(m, L.duni))) free(L.duni), free(L.ub_init), L.duni = NULL, L.ub_init = NULL;
+  if (L.duni && !(L.hrec = hit_records(m, L.duni, &L)))
+    free(L.duni), free(L.ub_init), L.duni = NULL, L.ub_init = NULL;
   L.idle = idle_warps(&L);
   L.tmem_used = tmem_used(m);
   L.run_n = L.nclusters;
@@ -2220,6 +2422,10 @@ out:
   free(L.uni);
   free(L.duni);
   free(L.hrec);
+  free(L.hblk);
+  free(L.hblks);
+  free(L.hsrc);
+  free(L.hdst);
   free(L.ub_init);
   tm_launch_free(L.tm);
   free(L.tmi);
