@@ -212,7 +212,7 @@ static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc
   INSN_OPND_REGS(m, in, 0, x, ub_fill1(w, x));
 }
 /* the ub bits of the registers in's operand 0 names, from their lanes now (filled before it ran:
- * an lz bit now is the instruction's own, exec_mem.c x_ld's of one address, its ub bit set) */
+ * an lz bit now is the instruction's own: exec_mem.c x_ld's or x_ld1's of one address, its ub bit set) */
 static inline void ub_after1(ptx_warp *w, uint32_t x) {
   if (x == PTX_NOREG || lz_has(w, x)) return;
   const uint64_t *r = PTX_R(w, x);
