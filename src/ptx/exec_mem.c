@@ -36,12 +36,17 @@ static inline uint8_t *global_fast(ptx_warp *w, uint64_t addr, uint32_t n) {
   }
   return NULL;
 }
+/* an access of n bytes at shared address addr (32-bit) that the fast paths take: in the CTA's window past the
+ * reserved KiB, aligned */
+static inline bool shared_fits(const tc5_smem *s, uint64_t addr, uint32_t n) {
+  return addr >= 1024 && addr + n <= s->size && !(addr & (n - 1));
+}
 /* shared memory, fast: in the CTA's window past the reserved KiB, aligned */
 static inline uint8_t *shared_fast(ptx_warp *w, const ptx_insn *in, unsigned lane, uint64_t addr, uint32_t n,
                                    bool write) {
   tc5_smem *s = &w->cta->smem;
   addr = (uint32_t)addr; /* 32-bit shared addresses (ptx_shared_addr) */
-  if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
+  if (!shared_fits(s, addr, n)) return NULL;
   if (w->cta->chk) {
     if (write) chk_smem_store(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
     else chk_smem_read(CHK_W(w), CHK_IN(w, in), (int)lane, (uint32_t)addr, n);
@@ -58,7 +63,7 @@ static inline const uint8_t *shared_fast_ld(ptx_warp *w, const ptx_insn *in, chk
                                             uint32_t n) {
   tc5_smem *s = &w->cta->smem;
   addr = (uint32_t)addr; /* 32-bit shared addresses (ptx_shared_addr) */
-  if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return NULL;
+  if (!shared_fits(s, addr, n)) return NULL;
   chk_cta *k = w->cta->chk;
   if (k) {
     bool again = false;
@@ -106,7 +111,7 @@ static inline void lanes_fill(uint64_t *d, uint32_t mask, uint64_t v) {
 static inline bool ld_same_settled(ptx_warp *w, chk_rd *f, uint64_t addr, uint32_t n) {
   const tc5_smem *s = &w->cta->smem;
   addr = (uint32_t)addr;
-  if (addr < 1024 || addr + n > s->size || (addr & (n - 1))) return false;
+  if (!shared_fits(s, addr, n)) return false;
   chk_cta *k = w->cta->chk;
   if (!k) return true;
   return !chk_has_remote(k) && f->ok && f->g == (uint32_t)addr / GRAN;
@@ -417,7 +422,7 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *cons
                                * (the same conditions or fewer, the same effects when both take their common case) */
     unsigned l = (unsigned)__builtin_ctz(mask);
     uint32_t a = (uint32_t)(base[l] + (uint64_t)off), last = UINT32_MAX;
-    if (a < 1024 || (uint64_t)a + eb > s->size || (a & (eb - 1))) return false;
+    if (!shared_fits(s, a, eb)) return false;
     if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, a, eb, &last);
     ptx_mark_written(s, a, eb);
     for (unsigned e = 0; e < nv; e++) ptx_st_value(s->bytes + a + e * (n / nv), n / nv, src[e][l]);

@@ -336,6 +336,11 @@ static inline void hit_dst(ptx_warp *w, const hit_ctx *x, const ptx_hrec *h) {
  * predicates of the list (PTX_HREC_XP) are part of those words by their ub bits, and their words with it, when one
  * such selp's two sources differed (else, the same words of the list, they are equal again: none matters) */
 enum { HIT_MEMO_EMPTY = 0, HIT_MEMO_SET, HIT_MEMO_OFF, HIT_XP_ANY = 2 };
+/* a block's words in the memo (ptx_hblk.memo, 2 + nsrc + 2 nxp + ndst of them): its state and counts, its list's
+ * words [2, 2 + nsrc), its selps' predicates' (ub bit, word) pairs (hit_memo_xp), the words of the registers it
+ * writes (hit_memo_out) */
+static inline uint64_t *hit_memo_xp(uint64_t *mo, const ptx_hblk *b, uint32_t i) { return mo + 2 + b->nsrc + 2 * i; }
+static inline uint64_t *hit_memo_out(uint64_t *mo, const ptx_hblk *b) { return hit_memo_xp(mo, b, b->nxp); }
 static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint64_t max, int *rp) {
   const uint32_t ncode = x->m->ncode;
   uint8_t *const u = w->ub;
@@ -363,14 +368,14 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
       const uint32_t nxp = b->nxp;
       if (lim == x->hr + b->end && state == HIT_MEMO_SET)
         for (uint32_t i = 0; i < nxp; i++) {
-          const uint64_t *const k = mo + 2 + b->nsrc + 2 * i, ub = u[xp[i].reg] & PTX_UB;
+          const uint64_t *const k = hit_memo_xp(mo, b, i), ub = u[xp[i].reg] & PTX_UB;
           if (k[0] != HIT_XP_ANY) diff |= (ub ^ k[0]) | ((u0[xp[i].reg] ^ k[1]) & (0 - ub));
         }
       if (lim != x->hr + b->end || state == HIT_MEMO_OFF) {
         mo = NULL; /* (not the whole block as hits) */
       } else if (state == HIT_MEMO_SET && !diff) { /* the same words as last: its results */
         const uint32_t *const d = x->hdst + b->dst, nd = b->ndst;
-        const uint64_t *const v = mo + 2 + b->nsrc + 2 * nxp;
+        const uint64_t *const v = hit_memo_out(mo, b);
         for (uint32_t k = 0; k < nd; k++) {
           const uint32_t y = d[k];
           u0[y] = v[k], u[y] = PTX_UB | PTX_LZ;
@@ -383,7 +388,7 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
         const uint32_t ns = b->nsrc;
         for (uint32_t i = 0; i < ns; i++) mo[2 + i] = u0[e0[i].reg];
         for (uint32_t i = 0; i < nxp; i++) {
-          uint64_t *const k = mo + 2 + ns + 2 * i;
+          uint64_t *const k = hit_memo_xp(mo, b, i);
           k[0] = u[xp[i].reg] & PTX_UB, k[1] = u0[xp[i].reg];
         }
         mo[0] = HIT_MEMO_EMPTY;
@@ -413,9 +418,9 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
       }
       if (mo && h == lim) { /* its results kept */
         const uint32_t *const d = x->hdst + b->dst, nd = b->ndst;
-        uint64_t *const v = mo + 2 + b->nsrc + 2 * nxp;
+        uint64_t *const v = hit_memo_out(mo, b);
         for (uint32_t k = 0; k < nd; k++) v[k] = u0[d[k]];
-        for (uint32_t i = 0; !xpw && i < nxp; i++) mo[2 + b->nsrc + 2 * i] = HIT_XP_ANY; /* (none of them mattered) */
+        for (uint32_t i = 0; !xpw && i < nxp; i++) *hit_memo_xp(mo, b, i) = HIT_XP_ANY; /* (none of them mattered) */
         mo[0] = HIT_MEMO_SET;
       }
       if (h >= end) break;
