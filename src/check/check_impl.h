@@ -88,10 +88,9 @@ typedef struct chk_log {
   /* the instances each cluster added to each finding (a finding's `last`: its latest such record,
    * added to while the same cluster reports it again), so that a failed launch's report holds what
    * the clusters up to the failed one found, as on one thread (chk_log_trim); at most
-   * MAX_CONTRIB records (`lost`: more were dropped) */
+   * MAX_CONTRIB records: the instances a record could not hold stay counted, a later cluster's too) */
   struct chk_contrib { uint64_t cluster; uint32_t entry, count; } *contrib;
   uint32_t ncontrib, ccap;
-  bool lost;
 } chk_log;
 void chk_log_free(chk_log *log);
 /* a launch that failed at the cluster at `pos` in its order: the findings and counts of the
