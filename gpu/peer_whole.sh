@@ -228,22 +228,7 @@ echo "suite rc=$rc at $(( $(date +%s) - T0 )) s" | tee -a "$out/env.txt"
 for ((g = 0; g < k; g++)); do
   "$py" scripts/${suite}_peer.py --from-work "$work/g$g" --out "$out/g$g.tsv" >> "$out/run$g.log" 2>&1
 done
-cat > /tmp/tc5-peer-merge-$suite.py <<'PYEOF'
-import os, sys
-order = {l.strip(): n for n, l in enumerate(open(sys.argv[1])) if l.strip()}
-for ext in (".tsv", ".cost.tsv"):
-    head, rows = [], []
-    for g in sys.argv[3:]:
-        p = g[:-4] + ext
-        if g.endswith(".cost.tsv") or not os.path.exists(p):
-            continue
-        for line in open(p):
-            (head if line.startswith("#") else rows).append(line)
-    rows.sort(key=lambda r: order.get(r.split("\t", 1)[0], len(order)))
-    with open(sys.argv[2][:-4] + ext, "w") as fh:
-        fh.writelines(list(dict.fromkeys(head)) + rows)
-PYEOF
-"$py" /tmp/tc5-peer-merge-$suite.py "$ids" "$out/whole_results.tsv" "$out"/g[0-9]*.tsv >> "$out/run.log" 2>&1
+"$py" scripts/peer_merge.py --combine "$ids" "$out/whole_results.tsv" "$out"/g[0-9]*.tsv >> "$out/run.log" 2>&1
 "$py" scripts/${suite}_peer.py --triage-only "$out/whole_results.tsv" >> "$out/run.log" 2>&1
 (cd "$work" && tar cJf "$out/work.tar.xz" ids.txt $(ls -d g*/chunk* | grep -E '/chunk[0-9]+\.(txt|xml|dropped)$'))
 (cd "$work" && tar cJf "$out/logs.tar.xz" $(ls -d g*/chunk* | grep -E '/chunk[0-9]+\.log$'))
@@ -256,7 +241,7 @@ if [ "${#mpids[@]}" -gt 0 ]; then
       --out "$out/measure2/q$q.tsv" >> "$out/measure2/run$q.log" 2>&1
     mkdir -p "$out/measure2/q$q" && cp /tmp/tc5-peer-measure2/q$q/chunk*.log "$out/measure2/q$q/" 2>/dev/null
   done
-  "$py" /tmp/tc5-peer-merge-$suite.py "$TC5_PEER_MEASURE" "$out/measure2/results.tsv" "$out"/measure2/q[0-9]*.tsv \
+  "$py" scripts/peer_merge.py --combine "$TC5_PEER_MEASURE" "$out/measure2/results.tsv" "$out"/measure2/q[0-9]*.tsv \
     >> "$out/run.log" 2>&1
   if [ -d /tmp/tc5-peer-measure1 ]; then
     "$py" scripts/${suite}_peer.py --from-work /tmp/tc5-peer-measure1 --out "$out/measure1/results.tsv" \

@@ -2,6 +2,7 @@
 """Merge a peer suite's later calls into its committed whole-suite results (issue 50).
 
 usage: scripts/peer_merge.py RESULTS NOT_REACHED CALL.tsv... [--note TEXT]... [--rerun]
+       scripts/peer_merge.py --combine IDS OUT.tsv PART.tsv...
 
 RESULTS (e.g. tests/data/flaggems/whole_results.tsv, with its .cost.tsv beside it) gains the rows of each CALL.tsv
 (a call's whole_results.tsv or a group's gK.tsv from gpu/peer_whole.sh, with its .cost.tsv where there is one): a
@@ -12,7 +13,12 @@ row replace the old ones where they stood), and a case in both files is refused.
 (untouched where no case of it was merged) (its header's first line kept, the count line rewritten). Rows stay in file
 order: a file's cases where its first ones stood (RESULTS' order, then NOT_REACHED's), within a file in that order.
 Each --note is added as a header line ('# TEXT') before the column line of RESULTS; the header's other lines (the
-counts a line may say) are the caller's to edit. Standard library only."""
+counts a line may say) are the caller's to edit.
+
+--combine: one call's parts (gpu/peer_whole.sh's groups gK.tsv or measurement pairs qK.tsv, each with its .cost.tsv
+where there is one; a .cost.tsv named among the parts is skipped, its .tsv brings it) into OUT.tsv and OUT.cost.tsv:
+every part's rows in the order of IDS (the call's case list; a case not in it last), the parts' header lines once
+each, in the order first seen. Standard library only."""
 import argparse
 import collections
 import os
@@ -33,7 +39,32 @@ def cost_path(p):
     return p[:-4] + ".cost.tsv"
 
 
+def combine(ids, out, parts):
+    order = {line.strip(): n for n, line in enumerate(open(ids)) if line.strip()}
+    for ext in (".tsv", ".cost.tsv"):
+        head, rows = [], []
+        for p in parts:
+            if p.endswith(".cost.tsv"):
+                continue
+            p = p[:-4] + ext
+            if not os.path.exists(p):
+                continue
+            for line in open(p):
+                if line.startswith("#"):
+                    head.append(line)
+                elif line.strip():
+                    rows.append(line if line.endswith("\n") else line + "\n")
+        rows.sort(key=lambda r: order.get(r.split("\t", 1)[0], len(order)))
+        with open(out[:-4] + ext, "w") as fh:
+            fh.writelines(list(dict.fromkeys(head)) + rows)
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--combine"]:
+        if len(argv) < 3:
+            sys.exit("peer_merge: --combine IDS OUT.tsv PART.tsv...")
+        return combine(argv[1], argv[2], argv[3:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results")
     ap.add_argument("not_reached")

@@ -74,3 +74,18 @@ def test_rerun_replaces_rows_where_they_stood(tmp_path):
     nr2 = write(tmp_path / "nr2.txt", ["# h\n", "# 1 cases\n", "t/b.py::x\n"])  # in both files: refused
     r = run(res, nr2, call, "--rerun")
     assert r.returncode != 0 and "in both" in r.stderr
+
+
+def test_combine_orders_parts_by_ids_and_keeps_headers_once(tmp_path):
+    # gpu/peer_whole.sh's groups (the shell glob g[0-9]*.tsv names g0.cost.tsv too: skipped, g0.tsv brings it)
+    ids = write(tmp_path / "ids.txt", ["t/a.py::x\n", "t/b.py::x\n", "t/c.py::x\n"])
+    g0 = write(tmp_path / "g0.tsv", ["# title\n", COLS, "t/c.py::x\tpassed\t\t\t1\n", "t/z.py::x\tpassed\t\t\t1\n"])
+    g0c = write(tmp_path / "g0.cost.tsv", ["# costs\n", "t/c.py::x\tpassed\t3.0\n"])
+    g1 = write(tmp_path / "g1.tsv", ["# title\n", COLS, "t/a.py::x\tfailed\tx\tm\t0"])  # no newline at its end
+    out = str(tmp_path / "whole_results.tsv")
+    r = run("--combine", ids, out, g0, g0c, g1)
+    assert r.returncode == 0, r.stderr
+    assert open(out).read().splitlines() == ["# title", COLS.strip(), "t/a.py::x\tfailed\tx\tm\t0",
+                                             "t/c.py::x\tpassed\t\t\t1", "t/z.py::x\tpassed\t\t\t1"]
+    assert open(tmp_path / "whole_results.cost.tsv").read() == "# costs\nt/c.py::x\tpassed\t3.0\n"
+    assert run("--combine", ids).returncode != 0
