@@ -4,7 +4,8 @@ the shapes of its own tests (issue 50). The arrays are host memory that tc5 uses
 tc5 adds beyond them (the checker's state, per-CTA state, copies) is measured as the process's
 peak resident memory during tc5's run of the launch (the door's tc5.triton._run: VmHWM, reset
 through /proc/self/clear_refs just before) minus its resident memory just before (the arrays,
-outputs included, already in it), and set against the bytes of the arrays the kernel is handed
+outputs included, already in it: every page of each buffer the launch is handed is written with its
+own bytes first, so that an output's first touch by the kernel is not counted as tc5's), and set against the bytes of the arrays the kernel is handed
 (what it touches). Each kernel is launched once first on the same
 shapes (Triton compiles it; that memory is the compiler's, not the launch's), then measured.
 CPU seconds are the process's (every thread), load-independent.
@@ -12,7 +13,10 @@ CPU seconds are the process's (every thread), load-independent.
 usage: TC5_CLI=build/tc5 bench/bench_launch_memory.py [--sdist liger_kernel-0.8.5.tar.gz] [--small] [KERNEL...]
        (with the tc5 package, torch and triton; Liger's src/ is read from its pinned sdist as
        scripts/liger_peer.py does). KERNEL: ce (cross-entropy, 8192 x 32000 bf16, test_cross_entropy's
-       B*T x V), ce128k (2048 x 128256: Llama 3's vocabulary), rms (RMSNorm 8192 x 4096 bf16).
+       B*T x V), ce128k (2048 x 128256: Llama 3's vocabulary), rms (RMSNorm 8192 x 4096 bf16);
+       sort (FlagGems' radix sort, as torch.sort under flag_gems.use_gems() calls it, of one row of
+       16,777,216 int32: a tenth of test_unique's and test_isin's shape3, 167,772,160 elements, whose
+       launches are the same kernels on ten times the CTAs; needs flag_gems and GEMS_VENDOR=nvidia).
        --small: the same kernels at an eighth of the rows (a quick look)."""
 import argparse
 import os
@@ -57,6 +61,13 @@ def _watch():
         return
 
     def watched(*args, **kwargs):
+        # the arrays' pages made resident first: an output PyTorch allocated (torch.empty: pages mapped, never
+        # written) is first written by the kernel, and those pages are the arrays', not tc5's (FlagGems' sort:
+        # its keys and indices out, 12 bytes an element, measured as tc5's before this); the same bytes written back
+        for b in kwargs.get("buffers") or []:
+            if len(b):
+                s = b[::4096]
+                s[...] = s.copy()
         reset_peak()
         rss0 = status("VmRSS")
         try:
@@ -88,15 +99,16 @@ def main():
     ap.add_argument("--small", action="store_true")
     ap.add_argument("kernels", nargs="*", default=["ce", "rms"])
     a = ap.parse_args()
-    import liger_peer
-    src = tempfile.mkdtemp(prefix="tc5-liger-src-")
-    for name, data in liger_peer.files_of(liger_peer.sdist_bytes(a.sdist)).items():
-        if name.startswith("src/"):
-            path = os.path.join(src, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as fh:
-                fh.write(data)
-    sys.path.insert(0, os.path.join(src, "src"))
+    if set(a.kernels) - {"sort"}:
+        import liger_peer
+        src = tempfile.mkdtemp(prefix="tc5-liger-src-")
+        for name, data in liger_peer.files_of(liger_peer.sdist_bytes(a.sdist)).items():
+            if name.startswith("src/"):
+                path = os.path.join(src, name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as fh:
+                    fh.write(data)
+        sys.path.insert(0, os.path.join(src, "src"))
     import torch
     import tc5.triton
     tc5.triton.activate()
@@ -127,8 +139,20 @@ def main():
                 rms_norm_forward(x, w, 1e-6, 0.0, "llama", None)
             touched = 2 * x.numel() * x.element_size() + w.numel() * 2 + bt * 4
             measure(f"rms_norm forward ({bt} x {h} bf16)", launch, touched)
+        elif k == "sort":
+            import flag_gems
+            n = 16777216 // div
+            x = torch.randint(-2**31, 2**31 - 1, (n,), dtype=torch.int32, device="cuda")
+
+            def launch():
+                with flag_gems.use_gems():
+                    torch.sort(x, stable=True)
+            # what the kernels are handed: the keys in, the sorted keys and their int64 indices out (the sort's
+            # own ping-pong buffers, allocated before its launches, count as arrays: left out, the ratio larger)
+            touched = x.numel() * (4 + 4 + 8)
+            measure(f"FlagGems sort, one row ({n} int32)", launch, touched)
         else:
-            sys.exit(f"bench_launch_memory: kernel {k!r}: ce, ce128k or rms")
+            sys.exit(f"bench_launch_memory: kernel {k!r}: ce, ce128k, rms or sort")
 
 
 if __name__ == "__main__":
