@@ -538,6 +538,40 @@ static bool hit_grow(void **p, size_t *cap, size_t n, size_t size) {
   *p = t, *cap *= 2;
   return true;
 }
+static bool sreg_per_lane(unsigned which);
+/* whether the record at pc is in a block (hit_blocks): a PTX_DUNI_HIT record not cut out (hit_cuts) */
+#define HIT_IN_BLOCK(pc) ((hr[pc].f & PTX_DUNI_HIT) && !cut_pc[pc])
+/* (hit_records) by pc, 1 for the records no block holds (hit_blocks): those reading a register whose lanes differ
+ * whenever a warp runs it, a value register-pure instructions computed from the lanes' own special registers (%tid,
+ * %laneid...; a predicate not: a comparison of such values may be one value, as a sort's masked lanes' are). In a
+ * block such a record ended the run of the block as hits there, every record after it then on its own, each time;
+ * out of the blocks, the records before and after it make blocks of their own, which run whole and replay from the
+ * memo. Which records make a block changes no result (any straight run of records may). NULL, out of memory */
+static uint8_t *hit_cuts(const tc5_ptx_module *m, const ptx_duni *duni) {
+  const size_t nr = m->nregs + 1;
+  uint8_t *lane = calloc(nr + m->ncode, 1), *cut = lane + nr;
+  if (!lane) return NULL;
+  for (uint32_t j = 0; j < m->nconsts; j++)
+    if (m->consts[j].reg < m->nregs && m->consts[j].kind == PC_SREG && sreg_per_lane((unsigned)m->consts[j].value))
+      lane[m->consts[j].reg] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+      const ptx_duni *d = &duni[pc];
+      if (!(d->f & PTX_DUNI_RUN)) continue;
+      bool any = false;
+      for (unsigned j = d->nd; j < (unsigned)d->nd + d->ns; j++) any |= d->r[j] < m->nregs && lane[d->r[j]];
+      for (unsigned i = 0; any && i < d->nd; i++)
+        if (d->r[i] < m->nregs && m->reg_bits[d->r[i]] > 1 && !lane[d->r[i]]) lane[d->r[i]] = 1, changed = true;
+    }
+  }
+  for (uint32_t pc = 0; pc < m->ncode; pc++) {
+    const ptx_duni *d = &duni[pc];
+    for (unsigned j = d->nd; (d->f & PTX_DUNI_HIT) && j < (unsigned)d->nd + d->ns; j++)
+      if (d->r[j] < m->nregs && lane[d->r[j]]) cut[pc] = 1;
+  }
+  return lane;
+}
 /* (hit_blocks) the registers only a block names, by register: its first record's pc + 1 when every instruction of the
  * module that names it (any operand, the guard) is in that block and no branch of the module goes into the block past
  * its first record, else UINT32_MAX (0: named nowhere). Such a register's value at the block's end is read by no
@@ -545,16 +579,14 @@ static bool hit_grow(void **p, size_t *cap, size_t n, size_t size) {
  * it before writing it otherwise: each pass of the block writes it before reading it, a pass being the block from
  * its first record, the block being entered there alone). NULL with *none when a branch's targets are not all
  * labels (brx.idx: every block then keeps every register); NULL, out of memory */
-static uint32_t *hit_own(const tc5_ptx_module *m, const ptx_hrec *hr, bool *none) {
+static uint32_t *hit_own(const tc5_ptx_module *m, const ptx_hrec *hr, const uint8_t *cut_pc, bool *none) {
   const uint32_t nr = m->nregs + 2;
   *none = false;
   /* at: a record's block (its first pc + 1); cut: a block's first pc's, the block entered past it */
   uint32_t *own = calloc(nr + 2 * (size_t)m->ncode, sizeof *own), *at = own + nr, *cut = at + m->ncode;
   if (!own) return NULL;
-#define HIT_BLOCK(h) (((h)->f & PTX_DUNI_HIT) != 0)
   for (uint32_t pc = 0; pc < m->ncode; pc++)
-    if (HIT_BLOCK(&hr[pc])) at[pc] = pc && HIT_BLOCK(&hr[pc - 1]) ? at[pc - 1] : pc + 1;
-#undef HIT_BLOCK
+    if (HIT_IN_BLOCK(pc)) at[pc] = pc && HIT_IN_BLOCK(pc - 1) ? at[pc - 1] : pc + 1;
 #define HIT_OWN(x, b) \
   if ((x) < m->nregs) own[x] = (b) && (own[x] == 0 || own[x] == (b)) ? (b) : UINT32_MAX;
   for (uint32_t pc = 0; pc < m->ncode; pc++) {
@@ -577,7 +609,8 @@ static uint32_t *hit_own(const tc5_ptx_module *m, const ptx_hrec *hr, bool *none
   if (*none) free(own), own = NULL;
   return own;
 }
-static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr, ptx_launch *L) {
+static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr, ptx_launch *L,
+                       const uint8_t *fixed, const uint8_t *cut_pc) {
   const uint32_t nr = m->nregs + 2;
   /* by register: the block (its pc + 1) that lists it, writes it, lists it as a selp's predicate */
   uint32_t *seen = calloc(3 * (size_t)nr, sizeof *seen), *made = seen + nr, *pred = made + nr;
@@ -585,15 +618,14 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
   hit_lists t = {malloc(64 * sizeof *t.src), malloc(64 * sizeof *t.dst), malloc(16 * sizeof *t.blk), 0, 0, 0, 64, 64, 16};
   L->hblk = calloc(m->ncode ? m->ncode : 1, sizeof *L->hblk);
   bool none = false;
-  uint32_t *own = hit_own(m, hr, &none);
+  uint32_t *own = hit_own(m, hr, cut_pc, &none);
   bool ok = seen && xps && t.src && t.dst && t.blk && L->hblk && (own || none);
   size_t words = 0;
-#define HIT_BLOCK(h) (((h)->f & PTX_DUNI_HIT) != 0)
   for (uint32_t pc = 0; ok && pc < m->ncode; pc++) {
-    if (!HIT_BLOCK(&hr[pc]) || (pc && HIT_BLOCK(&hr[pc - 1]))) continue;
+    if (!HIT_IN_BLOCK(pc) || (pc && HIT_IN_BLOCK(pc - 1))) continue;
     uint32_t q = pc, b = pc + 1, nxp = 0;
     ptx_hblk k = {.src = (uint32_t)t.nsrc, .dst = (uint32_t)t.ndst};
-    for (; ok && q < m->ncode && HIT_BLOCK(&hr[q]); q++) {
+    for (; ok && q < m->ncode && HIT_IN_BLOCK(q); q++) {
       ptx_hrec *h = &hr[q];
       for (unsigned i = 0; ok && i < 4; i++) {
         uint32_t x = h->s[i];
@@ -603,7 +635,7 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
           if (pred[x] != b) pred[x] = b, xps[nxp++] = x;
           continue;
         }
-        if (seen[x] == b) continue;
+        if (seen[x] == b || fixed[x]) continue; /* (fixed: the same word in every warp, never written) */
         seen[x] = b;
         if (!(ok = hit_grow((void **)&t.src, &t.csrc, t.nsrc + 1, sizeof *t.src))) break;
         t.src[t.nsrc++] = (ptx_hsrc){x, q};
@@ -634,7 +666,6 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
     L->hblk[pc] = (uint32_t)t.nblk;
     t.blk[t.nblk++] = k;
   }
-#undef HIT_BLOCK
   free(seen), free(xps), free(own);
   if (!ok || words > UINT32_MAX) {
     free(t.src), free(t.dst), free(t.blk), free(L->hblk), L->hblk = NULL;
@@ -643,14 +674,14 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
   L->hsrc = t.src, L->hdst = t.dst, L->hblks = t.blk, L->hmemo_words = words;
   return true;
 }
-/* (hit_records) hit_full's final values (PTX_FIN): the records of instructions that alone write their destinations
- * (operand 0's registers: any other instruction naming one in its operand 0 counts as writing it), none of them a
- * source of theirs (PTX_HREC_FIN), and the first rows of the warps' bytes (L->ub_init) with PTX_FIN on the constants
- * no instruction writes and on PTX_DUNI_PAD4's register. Run on final sources with the whole warp, such an
- * instruction's destinations are final: its next runs give their lanes the same values. false when out of memory */
-static bool hit_fins(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr, ptx_launch *L) {
-  uint8_t *writes = calloc(m->nregs + 1, 1); /* by register: 0, 1 or 2 (two or more) instructions writing it */
-  if (!writes) return false;
+/* (hit_records) by register, the instructions of the module writing it, 0, 1 or 2 (two or more: operand 0's registers;
+ * any instruction naming one in its operand 0 counts as writing it), then (past m->nregs + 1 bytes) 1 for a constant
+ * of one value in every warp of the launch (PC_VALUE: an immediate's, a parameter's offset) that no instruction
+ * writes. NULL when out of memory */
+static uint8_t *hit_writes(const tc5_ptx_module *m) {
+  const size_t nr = m->nregs + 1;
+  uint8_t *writes = calloc(2 * nr, 1), *fixed = writes + nr;
+  if (!writes) return NULL;
   for (uint32_t pc = 0; pc < m->ncode; pc++) {
     const ptx_opnd *o = &m->code[pc].o[0];
     if (o->kind != PO_REG && o->kind != PO_VEC) continue;
@@ -661,6 +692,17 @@ static bool hit_fins(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr
     for (unsigned e = 0; o->kind == PO_VEC && e < o->n && o->vec + e < m->nvregs; e++) HIT_WRITES(m->vregs[o->vec + e]);
 #undef HIT_WRITES
   }
+  for (uint32_t j = 0; j < m->nconsts; j++)
+    if (m->consts[j].reg < m->nregs && m->consts[j].kind == PC_VALUE && !writes[m->consts[j].reg])
+      fixed[m->consts[j].reg] = 1;
+  return writes;
+}
+/* (hit_records) hit_full's final values (PTX_FIN): the records of instructions that alone write their destinations
+ * (operand 0's registers: any other instruction naming one in its operand 0 counts as writing it), none of them a
+ * source of theirs (PTX_HREC_FIN), and the first rows of the warps' bytes (L->ub_init) with PTX_FIN on the constants
+ * no instruction writes and on PTX_DUNI_PAD4's register. Run on final sources with the whole warp, such an
+ * instruction's destinations are final: its next runs give their lanes the same values (writes: hit_writes') */
+static void hit_fins(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr, ptx_launch *L, const uint8_t *writes) {
   for (uint32_t pc = 0; pc < m->ncode; pc++) {
     const ptx_duni *d = &duni[pc];
     if (!(d->f & PTX_DUNI_HIT)) continue;
@@ -677,8 +719,6 @@ static bool hit_fins(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr
       if (m->consts[j].reg < m->nregs && !writes[m->consts[j].reg]) ub[m->consts[j].reg] |= PTX_FIN;
     ub[m->nregs] |= PTX_FIN;
   }
-  free(writes);
-  return true;
 }
 /* hit_run's records of the instructions (ptx_launch.hrec), from their duni records, and their blocks (hit_blocks):
  * NULL when out of memory */
@@ -705,8 +745,11 @@ static ptx_hrec *hit_records(const tc5_ptx_module *m, const ptx_duni *duni, ptx_
         in->traits.group == IG_MEM && !(in->flags & PF_ALIGNED))
       h->f |= PTX_HREC_GEN;
   }
-  if (hr && !hit_fins(m, duni, hr, L)) free(hr), hr = NULL;
-  if (hr && !hit_blocks(m, duni, hr, L)) free(hr), hr = NULL;
+  uint8_t *writes = hr ? hit_writes(m) : NULL, *lane = hr ? hit_cuts(m, duni) : NULL;
+  if (writes) hit_fins(m, duni, hr, L, writes);
+  if (hr && (!writes || !lane || !hit_blocks(m, duni, hr, L, writes + m->nregs + 1, lane + m->nregs + 1)))
+    free(hr), hr = NULL;
+  free(writes), free(lane);
   return hr;
 }
 
@@ -920,7 +963,6 @@ static void reg_window(const tc5_ptx_module *m, const ptx_func *f, uint32_t *lo,
   *hi = b;
 }
 
-static bool sreg_per_lane(unsigned which);
 
 /* whether in, when it runs, writes operand 0's registers in every lane of its mask (read_first's
  * definitions): unguarded, register-pure or a plain ld, into one register or (an ld's, a mov's
