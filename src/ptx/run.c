@@ -221,7 +221,8 @@ static inline void ub_after1(ptx_warp *w, uint32_t x) {
   w->ub[x] = lanes_one(r) ? PTX_UB : 0;
   w->u0[x] = r[0]; /* (its value when it has its ub bit) */
 }
-static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
+static inline __attribute__((always_inline)) void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d,
+                                                          const tc5_ptx_module *m) {
   if (!(d->f & PTX_DUNI_WALK)) {
     if (d->f & PTX_DUNI_DST)
       for (unsigned i = 0; i < d->nd; i++) ub_after1(w, d->r[i]);
