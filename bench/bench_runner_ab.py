@@ -45,6 +45,7 @@ and (session 11, mm) test_mm_self_transpose's float32 SYRK (Triton 3.6; FMA: fma
                  tiles (528 CTAs)"""
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -74,6 +75,7 @@ def kernels(k):
     s = 64 * k
     ce = 16 * k
     sk = sort_keys(256 * k)
+    sk32 = sort_keys(256 * k, np.float32)
     return {
         "rms_norm": ("_block_rms_norm_forward_kernel", r // 16, 128, 512,
                      [("out", r * 256 * 2), ("u32", 256), ("in", bf(r, 256)), ("u32", 256), ("in", bf(256)),
@@ -114,6 +116,14 @@ def kernels(k):
                         ("out", 256 * k * 4 * 2), ("out", 256 * k * 4 * 8), ("in", sort_bins(sk, 256 * k)),
                         ("out", 256 * k * 16 * 4), ("u32", 4), ("u32", 2), ("u32", 8), ("u32", 256 * k),
                         ("u32", 4), ("null", 0), ("null", 0)]),
+        "sort_hist32": (("tests/ptx/fastpath_sort/hist_f32d.ptx", triton_params), 256 * k, 128, 512,
+                        [("in", sk32), ("out", 256 * k * 8 * 16 * 4), ("u32", 8), ("u32", 256 * k), ("u32", 4),
+                         ("u32", 8), ("null", 0), ("null", 0)]),
+        "sort_sweep32": (("tests/ptx/fastpath_sort/sweep_f32d.ptx", triton_params), (256 * k, 2), 128, 256,
+                         [("in", sk32), ("in", np.tile(np.arange(4, dtype=np.int64), 256 * k)),
+                          ("out", 256 * k * 4 * 4), ("out", 256 * k * 4 * 8), ("in", sort_bins(sk32, 256 * k)),
+                          ("out", 256 * k * 16 * 4), ("u32", 8), ("u32", 2), ("u32", 8), ("u32", 256 * k),
+                          ("u32", 4), ("null", 0), ("null", 0)]),
         "bicubic": ("upsample_bicubic2d_aa_kernel", (2, 128), 256, 0,
                     [("out", 37 * k * 128 * 128 * 2), ("in", rng.random((37 * k, 64, 64)).astype(np.float16)),
                      ("u32", 1), ("u32", 37 * k), ("u32", 128), ("u32", 128), ("u32", 64), ("u32", 64),
@@ -133,25 +143,46 @@ def kernels(k):
     }
 
 
-def sort_keys(rows):
-    """f16 rows of 4, normal values (the sort's input after sort_stable moves dim 0 last)"""
-    x = np.random.default_rng(51).standard_normal((rows, 4)).astype(np.float16)
+def sort_keys(rows, dtype=np.float16):
+    """f16 (or f32) rows of 4, normal values (the sort's input after sort_stable moves dim 0 last)"""
+    x = np.random.default_rng(51).standard_normal((rows, 4)).astype(dtype)
     return x
 
 
 def sort_bins(x, rows):
-    """ex_cumsum_bins (rows, 4 passes, 16 bins) u32: each pass's exclusive cumulative histogram of the rows' keys
-    (radix_sort's torch.cumsum(global_hist) - global_hist), so that sweep's scatter stays inside each row"""
-    ux = x.view(np.uint16).astype(np.uint32)
-    neg = (ux >> 15) != 0
-    mask = np.where(neg, 0xFFFF, 0x8000).astype(np.uint32)
-    key = (ux ^ (~mask & 0xFFFF)) & 0xFFFF
-    out = np.zeros((rows, 4, 16), dtype=np.uint32)
-    for p in range(4):
+    """ex_cumsum_bins (rows, 4 or 8 passes, 16 bins) u32: each pass's exclusive cumulative histogram of the rows'
+    descending keys (flag_gems' convert_to_uint_preverse_order; radix_sort's torch.cumsum(global_hist) -
+    global_hist), so that sweep's scatter stays inside each row"""
+    bits = 8 * x.itemsize
+    full, top = (1 << bits) - 1, 1 << (bits - 1)
+    ux = x.view(np.uint16 if bits == 16 else np.uint32).astype(np.uint64)
+    neg = (ux >> (bits - 1)) != 0
+    mask = np.where(neg, full, top).astype(np.uint64)
+    key = (ux ^ (~mask & full)) & full
+    npass = bits // 4
+    out = np.zeros((rows, npass, 16), dtype=np.uint32)
+    for p in range(npass):
         b = (key >> (4 * p)) & 15
         h = np.stack([(b == i).sum(axis=1) for i in range(16)], axis=1).astype(np.uint32)
         out[:, p, :] = np.cumsum(h, axis=1) - h
     return out
+
+
+def triton_params(ptx):
+    """tests/ptx/fastpath_sort's sweep_f32d.ptx or hist_f32d.ptx with its parameters as Triton 3.6 gave them: undoes
+    gen_sort.py's moving the output first (the sweep's indices and status again its params 3 and 5, not param 2 +
+    64 KiB and + 192 KiB)"""
+    head = re.search(r"\.entry (\w+)\(\n", ptx)
+    name = head.group(1)
+    first = re.search(r"\t\.param [^\n]*\b(%s_param_\d+),\n" % name, ptx[head.end():])
+    ptx = ptx[:head.end()] + ptx[head.end() + first.end():]
+    k = int(first.group(1).rsplit("_", 1)[1])
+    before = re.search(r"\n(\t\.param [^\n]*\b%s_param_%d),?\n" % (name, k - 1), ptx)
+    ptx = ptx[:before.end(1)] + ",\n" + first.group(0)[:-2] + ptx[before.end(1):]
+    for p, off in ((3, 65536), (5, 196608)):
+        ptx = re.sub(r"\tld\.param\.b64 \t(%%rd\d+), \[%s_param_2\];\n\tadd\.s64 \t\1, \1, %d;\n" % (name, off),
+                     r"\tld.param.b64 \t\1, [%s_param_%d];\n" % (name, p), ptx)
+    return ptx
 
 
 def command(cli, ptx, grid, block, shared, args, folder):
@@ -228,7 +259,12 @@ def main():
             for i, (kind, v) in enumerate(args):
                 if kind in ("in", "inout"):
                     v.tofile(os.path.join(folder, f"{i}.bin"))
-            ptx = os.path.join(ROOT, entry) if entry.endswith(".ptx") else os.path.join(tmp, "ptx", entry + ".ptx")
+            if isinstance(entry, tuple):  # a test's PTX, its parameters as Triton gave them (fn)
+                ptx = os.path.join(tmp, "ptx", name + ".ptx")
+                with open(os.path.join(ROOT, entry[0])) as f, open(ptx, "w") as g:
+                    g.write(entry[1](f.read()))
+            else:
+                ptx = os.path.join(ROOT, entry) if entry.endswith(".ptx") else os.path.join(tmp, "ptx", entry + ".ptx")
             ca = command(a.cli, ptx, grid, block, shared, args, folder)
             cb = command(base, ptx, grid, block, shared, args, folder)
             ta, tb, same = [], [], True

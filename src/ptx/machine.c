@@ -329,7 +329,7 @@ int ptx_mbar_complete_tx_lane(ptx_warp *w, const ptx_insn *in, int lane, uint32_
 static uint32_t live_threads(const ptx_cta *c) {
   uint32_t n = 0;
   for (uint32_t k = 0; k < c->nwarps; k++)
-    if (!c->warps[k].done) n += (uint32_t)__builtin_popcount(c->warps[k].exists);
+    if (!c->warps[k].done) n += ptx_popc32(c->warps[k].exists);
   return n;
 }
 bool ptx_bar_check(ptx_cta *c, uint32_t id) {
@@ -366,7 +366,7 @@ int ptx_bar_arrive(ptx_warp *w, const ptx_insn *in, uint32_t id, uint32_t count,
     return ptx_fail(w, in, -1, TC5_EILLEGAL, count, "barrier %u: count %u exceeds the CTA's %u threads", id, count,
                     c->L->threads_per_cta);
   b->expected = count;
-  b->arrived += (uint32_t)__builtin_popcount(w->exists);
+  b->arrived += ptx_popc32(w->exists);
   if (c->chk) chk_bar_arrive(CHK_W(w), id);
   if (c->tm) tm_bar_arrive(c->tm, w->id, id);
   if (wait) b->waiting |= 1u << w->id;

@@ -268,8 +268,10 @@ typedef struct ptx_hrec {
 _Static_assert(sizeof(ptx_hrec) == 32, "ptx_hrec: half a cache line");
 /* ptx_hrec.f's own bits (past ptx_duni's): PTX_HREC_BLK, the first record of a block (a straight run of
  * PTX_DUNI_HIT records: run.c hit_blocks), ptx_launch.hblks[hblk[pc]]; PTX_HREC_ND, nd > 1;
- * PTX_HREC_XP, a selp of a block whose predicate is a source of the block's list (hit_run's memo) */
-enum { PTX_HREC_BLK = 2048, PTX_HREC_ND = 4096, PTX_HREC_XP = 8192 };
+ * PTX_HREC_XP, a selp of a block whose predicate is a source of the block's list (hit_run's memo); PTX_HREC_FIN, the
+ * one instruction of the module that writes its destinations, none of them its source (run.c hit_full: PTX_FIN);
+ * PTX_HREC_GEN, a plain ld or st that hit_run runs as run_warp_body would (run.c hit_gen) */
+enum { PTX_HREC_BLK = 2048, PTX_HREC_ND = 4096, PTX_HREC_XP = 8192, PTX_HREC_FIN = 16384, PTX_HREC_GEN = 32768 };
 /* a block's source read before the block writes it (run.c hit_blocks): the register, and the first record
  * (an instruction index) that reads it; a block's list ends with register nregs + 1 (its ub byte never PTX_UB)
  * at the block's end */
@@ -953,8 +955,19 @@ static inline ptx_exec_fn ptx_lane0_find(const ptx_lane0_pair *t, size_t n, ptx_
   return fn;
 }
 bool ptx_is_shfl(const ptx_insn *in); /* exec_warp.c */
+/* the bits set in v, without libgcc's __popcountdi2 (the build assumes no popcnt instruction: a call a mask, 1.5% of
+ * FlagGems' sort sweep in run_warp's count of thread instructions) */
+static inline unsigned ptx_popc32(uint32_t v) {
+  v -= (v >> 1) & 0x55555555u;
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
 /* a register's byte in a warp's row (ptx_warp.ub; run.c: registers uniform as the warp runs): a byte, not a
- * bit, so that setting one register's is a store, not a read-modify-write of a word its neighbours share */
-enum { PTX_UB = 1, PTX_LZ = 2 };
+ * bit, so that setting one register's is a store, not a read-modify-write of a word its neighbours share.
+ * PTX_FIN (run.c hit_full): the register's value is final, the same until the CTA ends (a constant's, or the
+ * result of its one writer run on final values); PTX_GM (not with PTX_UB; run.c run_warp_body), the register's
+ * word in u0 holds the bits of its lanes not 0 (a guard's lanes). Any write of a register sets its byte anew
+ * (run.c ub_after, the runs of one value, exec_mem.c's loads of one value): both bits clear */
+enum { PTX_UB = 1, PTX_LZ = 2, PTX_FIN = 4, PTX_GM = 8 };
 
 #endif

@@ -168,8 +168,9 @@ static inline bool lanes_one_c(const uint64_t *r) {
 /* the same by four lanes an xor in AVX2 where the host has it (ub_after: every general step's destinations) */
 __attribute__((target("avx2"))) static bool lanes_one_avx2(const uint64_t *r) {
   const __m256i v = _mm256_set1_epi64x((long long)r[0]);
-  __m256i d = _mm256_setzero_si256();
-  for (unsigned l = 0; l < 32; l += 4)
+  __m256i d = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)r), v);
+  if (!_mm256_testz_si256(d, d)) return false; /* (lanes 0-3 differ: most lane-varying results, hit_full's) */
+  for (unsigned l = 4; l < 32; l += 4)
     d = _mm256_or_si256(d, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(r + l)), v));
   return _mm256_testz_si256(d, d) != 0;
 }
@@ -195,7 +196,8 @@ static inline void ub_fill_lanes(ptx_warp *w, uint32_t x, uint32_t mask) {
  * sources filled first (one may be a destination too). An instruction that reads and writes its registers
  * in the lanes of its mask alone (PTX_DUNI_LANES), of part of the warp: its sources' lanes of the mask
  * filled (their lz bits kept), its destinations' all (none when the mask is empty: nothing written) */
-static void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m, uint32_t mask) {
+static inline __attribute__((always_inline)) void ub_fill(ptx_warp *w, const ptx_insn *in, const ptx_duni *d,
+                                                         const tc5_ptx_module *m, uint32_t mask) {
   if (!(d->f & PTX_DUNI_WALK)) {
     const ptx_duni e = *d; /* (its registers in locals: the byte stores below may alias anything) */
     const unsigned n = (unsigned)e.nd + e.ns;
@@ -219,7 +221,8 @@ static inline void ub_after1(ptx_warp *w, uint32_t x) {
   w->ub[x] = lanes_one(r) ? PTX_UB : 0;
   w->u0[x] = r[0]; /* (its value when it has its ub bit) */
 }
-static void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, const tc5_ptx_module *m) {
+static inline __attribute__((always_inline)) void ub_after(ptx_warp *w, const ptx_insn *in, const ptx_duni *d,
+                                                          const tc5_ptx_module *m) {
   if (!(d->f & PTX_DUNI_WALK)) {
     if (d->f & PTX_DUNI_DST)
       for (unsigned i = 0; i < d->nd; i++) ub_after1(w, d->r[i]);
@@ -283,6 +286,26 @@ static bool ub_run(ptx_warp *w, const ptx_insn *in, const ptx_duni *d, uint32_t 
   return true;
 }
 
+/* the lanes of active whose guard (in->guard, not PTX_NOREG) lets in run: with dyn (run_warp's registers uniform as
+ * the warp runs), a guard of one value in every lane (ub: its word in w->u0 holds it, lz or not) or one whose lanes'
+ * bits are kept (PTX_GM: in its word, set here); a uniform guard (uniform_pcs): the first lane's */
+static inline uint32_t guard_mask(ptx_warp *w, const ptx_insn *in, uint8_t upc, uint32_t active, bool dyn) {
+  const uint8_t gb = dyn ? w->ub[in->guard] : 0;
+  uint32_t gm;
+  if (gb & PTX_UB) {
+    gm = w->u0[in->guard] != 0 ? active : 0;
+  } else if (gb & PTX_GM) {
+    gm = (uint32_t)w->u0[in->guard] & active;
+  } else if (upc & PTX_UNI_GUARD) {
+    gm = PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0;
+  } else {
+    const uint32_t t = lanes_true(PTX_R(w, in->guard));
+    if (dyn) w->u0[in->guard] = t, w->ub[in->guard] = gb | PTX_GM; /* (its next reads' until it is written) */
+    gm = t & active;
+  }
+  return in->guard_neg ? active & ~gm : gm;
+}
+
 /* run_warp_body's run of instructions ub_run would take (PTX_DUNI_HIT: unguarded, not .aligned, a whole warp
  * converged), their sources' ub bits set (PTX_DUNI_PAD4's four), with none of run_warp_body's tests: such an
  * instruction reads and writes registers alone (no store buffer, checker nor uninitialised read to flush); its
@@ -301,17 +324,55 @@ typedef struct hit_ctx {
   uint64_t *memo; /* the worker's (ptx_cluster.hmemo) */
   const ptx_duni *duni;
   const tc5_ptx_module *m;
-  uint64_t skips, fulls; /* the instructions passed, and those run for the whole warp */
+  const uint8_t *uni; /* ptx_launch's uniform_pcs flags (NULL: none) */
+  tc5_uninit_log *un; /* the CTA's cluster's (run_warp_body's un) */
+  uint64_t skips, fulls; /* the instructions passed, and those run for the whole warp or by run_warp_body's way */
+  uint64_t tless;        /* the thread instructions those run by its way (hit_gen) ran fewer than 32 each */
 } hit_ctx;
 /* (hit_run) record h's instruction in, whose sources do not all hold one value: run_warp_body's general way for a
  * register-pure instruction of a whole warp (no guard, checker, store buffer nor uninitialised read of its), not
  * a hit: its lz registers filled, its function, its operand 0's ub bits found */
 static __attribute__((noinline)) int hit_full(ptx_warp *w, hit_ctx *x, const ptx_hrec *h, const ptx_insn *in) {
   const ptx_duni *d = &x->duni[h - x->hr];
+  uint8_t *const u = w->ub;
+  x->fulls++;
+  if (h->f & PTX_HREC_FIN) {
+    uint8_t fin = PTX_FIN;
+    for (unsigned i = 0; i < d->nd; i++) fin &= u[d->r[i]];
+    if (fin) return PX_NEXT; /* (its destinations hold what it would write again) */
+  }
   ub_fill(w, in, d, x->m, 0xFFFFFFFFu);
   int r = in->fn(w, in, 0xFFFFFFFFu);
   ub_after(w, in, d, x->m);
+  if ((h->f & PTX_HREC_FIN) && (u[h->s[0]] & u[h->s[1]] & u[h->s[2]] & u[h->s[3]] & PTX_FIN) && r == PX_NEXT)
+    for (unsigned i = 0; i < d->nd; i++) u[d->r[i]] |= PTX_FIN;
+  return r;
+}
+/* (hit_run) record h's instruction in, a plain ld or st (PTX_HREC_GEN), run as run_warp_body runs it (a whole warp,
+ * converged, no seeded schedule nor timing model: its guard, its lz registers filled, its function, its operand 0's
+ * ub bits found, the checker's registers and uninitialised reads after it); *stop when run_warp_body must go on
+ * from the next instruction itself (the checker follows registers, an uninitialised read was flushed) */
+static __attribute__((noinline)) int hit_gen(ptx_warp *w, hit_ctx *x, const ptx_hrec *h, const ptx_insn *in,
+                                             bool *stop) {
+  const uint32_t pc = (uint32_t)(h - x->hr);
+  const ptx_duni *d = &x->duni[pc];
+  const uint8_t upc = x->uni ? x->uni[pc] : 0;
+  const uint32_t mask = in->guard != PTX_NOREG ? guard_mask(w, in, upc, 0xFFFFFFFFu, true) : 0xFFFFFFFFu;
+  ub_fill(w, in, d, x->m, mask);
+  int r = (upc & PTX_UNI_RESULT) && (mask & (mask - 1)) ? run_uniform(w, in, mask, (upc & PTX_UNI_COPY) != 0)
+                                                       : in->fn(w, in, mask);
+  ub_after(w, in, d, x->m);
+  if (w->chk_pending) {
+    ub_fill1(w, in->guard); /* (run_warp_body's) */
+    chk_after(CHK_W(w), CHK_IN(w, in));
+    *stop = true;
+  }
+  if (__builtin_expect((x->un->smem | x->un->tmem) != 0, 0)) {
+    chk_uninit_flush(CHK_W(w), CHK_IN(w, in), x->un);
+    *stop = true;
+  }
   x->fulls++;
+  x->tless += 32 - ptx_popc32(mask);
   return r;
 }
 /* (hit_run) a PTX_DUNI_SKIP0 record h whose guard holds one value, false: its plain ld or st does nothing */
@@ -429,8 +490,18 @@ static __attribute__((noinline)) uint64_t hit_run(ptx_warp *w, hit_ctx *x, uint6
     /* a record on its own: its sources' ub bits tested */
     const unsigned f = h->f;
     if (!(f & PTX_DUNI_HIT)) {
-      if (!(f & PTX_DUNI_SKIP0) || !hit_skip0(w, h)) break;
-      x->skips++; /* its mask empty: nothing done */
+      if ((f & PTX_DUNI_SKIP0) && hit_skip0(w, h)) {
+        x->skips++; /* its mask empty: nothing done */
+      } else if (f & PTX_HREC_GEN) {
+        bool stop = false;
+        r = hit_gen(w, x, h, in, &stop);
+        if (stop && r == PX_NEXT) {
+          h++, in++;
+          break;
+        }
+      } else {
+        break;
+      }
     } else if (!(u[h->s[0]] & u[h->s[1]] & u[h->s[2]] & u[h->s[3]] & PTX_UB)) {
       if (!(f & PTX_DUNI_SELP) || !selp_lane0(w, h->d0, h->s[0], h->s[1])) { /* (ub_run's, a hit too) */
         if (f & PTX_DUNI_SHFL) break;
@@ -468,21 +539,94 @@ static bool hit_grow(void **p, size_t *cap, size_t n, size_t size) {
   *p = t, *cap *= 2;
   return true;
 }
-static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr, ptx_launch *L) {
+static bool sreg_per_lane(unsigned which);
+/* whether the record at pc is in a block (hit_blocks): a PTX_DUNI_HIT record not cut out (hit_cuts) */
+#define HIT_IN_BLOCK(pc) ((hr[pc].f & PTX_DUNI_HIT) && !cut_pc[pc])
+/* (hit_records) by pc, 1 for the records no block holds (hit_blocks): those reading a register whose lanes differ
+ * whenever a warp runs it, a value register-pure instructions computed from the lanes' own special registers (%tid,
+ * %laneid...; a predicate not: a comparison of such values may be one value, as a sort's masked lanes' are). In a
+ * block such a record ended the run of the block as hits there, every record after it then on its own, each time;
+ * out of the blocks, the records before and after it make blocks of their own, which run whole and replay from the
+ * memo. Which records make a block changes no result (any straight run of records may). NULL, out of memory */
+static uint8_t *hit_cuts(const tc5_ptx_module *m, const ptx_duni *duni) {
+  const size_t nr = m->nregs + 1;
+  uint8_t *lane = calloc(nr + m->ncode, 1), *cut = lane + nr;
+  if (!lane) return NULL;
+  for (uint32_t j = 0; j < m->nconsts; j++)
+    if (m->consts[j].reg < m->nregs && m->consts[j].kind == PC_SREG && sreg_per_lane((unsigned)m->consts[j].value))
+      lane[m->consts[j].reg] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+      const ptx_duni *d = &duni[pc];
+      if (!(d->f & PTX_DUNI_RUN)) continue;
+      bool any = false;
+      for (unsigned j = d->nd; j < (unsigned)d->nd + d->ns; j++) any |= d->r[j] < m->nregs && lane[d->r[j]];
+      for (unsigned i = 0; any && i < d->nd; i++)
+        if (d->r[i] < m->nregs && m->reg_bits[d->r[i]] > 1 && !lane[d->r[i]]) lane[d->r[i]] = 1, changed = true;
+    }
+  }
+  for (uint32_t pc = 0; pc < m->ncode; pc++) {
+    const ptx_duni *d = &duni[pc];
+    for (unsigned j = d->nd; (d->f & PTX_DUNI_HIT) && j < (unsigned)d->nd + d->ns; j++)
+      if (d->r[j] < m->nregs && lane[d->r[j]]) cut[pc] = 1;
+  }
+  return lane;
+}
+/* (hit_blocks) the registers only a block names, by register: its first record's pc + 1 when every instruction of the
+ * module that names it (any operand, the guard) is in that block and no branch of the module goes into the block past
+ * its first record, else UINT32_MAX (0: named nowhere). Such a register's value at the block's end is read by no
+ * other instruction, and within the block only after the block wrote it when the block does not list it (it reads
+ * it before writing it otherwise: each pass of the block writes it before reading it, a pass being the block from
+ * its first record, the block being entered there alone). NULL with *none when a branch's targets are not all
+ * labels (brx.idx: every block then keeps every register); NULL, out of memory */
+static uint32_t *hit_own(const tc5_ptx_module *m, const ptx_hrec *hr, const uint8_t *cut_pc, bool *none) {
+  const uint32_t nr = m->nregs + 2;
+  *none = false;
+  /* at: a record's block (its first pc + 1); cut: a block's first pc's, the block entered past it */
+  uint32_t *own = calloc(nr + 2 * (size_t)m->ncode, sizeof *own), *at = own + nr, *cut = at + m->ncode;
+  if (!own) return NULL;
+  for (uint32_t pc = 0; pc < m->ncode; pc++)
+    if (HIT_IN_BLOCK(pc)) at[pc] = pc && HIT_IN_BLOCK(pc - 1) ? at[pc - 1] : pc + 1;
+#define HIT_OWN(x, b) \
+  if ((x) < m->nregs) own[x] = (b) && (own[x] == 0 || own[x] == (b)) ? (b) : UINT32_MAX;
+  for (uint32_t pc = 0; pc < m->ncode; pc++) {
+    const ptx_insn *in = &m->code[pc];
+    const uint32_t b = at[pc];
+    HIT_OWN(in->guard, b);
+    INSN_OPND_REGS(m, in, 0, x, HIT_OWN(x, b));
+    for (unsigned k = 0; k < PTX_MAX_OPS; k++) {
+      const ptx_opnd *o = &in->o[k];
+      if (o->kind == PO_LABEL && o->imm >= 0 && (uint64_t)o->imm < m->ncode && at[o->imm] && at[o->imm] != (uint64_t)o->imm + 1)
+        cut[at[o->imm] - 1] = 1;
+      else if (in->traits.group == IG_CONTROL && o->kind != PO_NONE && o->kind != PO_LABEL) *none = true;
+    }
+  }
+#undef HIT_OWN
+  for (uint32_t j = 0; j < m->nconsts; j++)
+    if (m->consts[j].reg < m->nregs) own[m->consts[j].reg] = UINT32_MAX;
+  for (uint32_t x = 0; x < m->nregs; x++) /* (a block entered past its first record keeps its registers) */
+    if (own[x] && own[x] != UINT32_MAX && cut[own[x] - 1]) own[x] = UINT32_MAX;
+  if (*none) free(own), own = NULL;
+  return own;
+}
+static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr, ptx_launch *L,
+                       const uint8_t *fixed, const uint8_t *cut_pc) {
   const uint32_t nr = m->nregs + 2;
   /* by register: the block (its pc + 1) that lists it, writes it, lists it as a selp's predicate */
   uint32_t *seen = calloc(3 * (size_t)nr, sizeof *seen), *made = seen + nr, *pred = made + nr;
   uint32_t *xps = malloc(nr * sizeof *xps); /* a block's selps' predicates of the list */
   hit_lists t = {malloc(64 * sizeof *t.src), malloc(64 * sizeof *t.dst), malloc(16 * sizeof *t.blk), 0, 0, 0, 64, 64, 16};
   L->hblk = calloc(m->ncode ? m->ncode : 1, sizeof *L->hblk);
-  bool ok = seen && xps && t.src && t.dst && t.blk && L->hblk;
+  bool none = false;
+  uint32_t *own = hit_own(m, hr, cut_pc, &none);
+  bool ok = seen && xps && t.src && t.dst && t.blk && L->hblk && (own || none);
   size_t words = 0;
-#define HIT_BLOCK(h) (((h)->f & PTX_DUNI_HIT) != 0)
   for (uint32_t pc = 0; ok && pc < m->ncode; pc++) {
-    if (!HIT_BLOCK(&hr[pc]) || (pc && HIT_BLOCK(&hr[pc - 1]))) continue;
+    if (!HIT_IN_BLOCK(pc) || (pc && HIT_IN_BLOCK(pc - 1))) continue;
     uint32_t q = pc, b = pc + 1, nxp = 0;
     ptx_hblk k = {.src = (uint32_t)t.nsrc, .dst = (uint32_t)t.ndst};
-    for (; ok && q < m->ncode && HIT_BLOCK(&hr[q]); q++) {
+    for (; ok && q < m->ncode && HIT_IN_BLOCK(q); q++) {
       ptx_hrec *h = &hr[q];
       for (unsigned i = 0; ok && i < 4; i++) {
         uint32_t x = h->s[i];
@@ -492,7 +636,7 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
           if (pred[x] != b) pred[x] = b, xps[nxp++] = x;
           continue;
         }
-        if (seen[x] == b) continue;
+        if (seen[x] == b || fixed[x]) continue; /* (fixed: the same word in every warp, never written) */
         seen[x] = b;
         if (!(ok = hit_grow((void **)&t.src, &t.csrc, t.nsrc + 1, sizeof *t.src))) break;
         t.src[t.nsrc++] = (ptx_hsrc){x, q};
@@ -501,6 +645,7 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
         uint32_t x = duni[q].r[i];
         if (made[x] == b) continue;
         made[x] = b;
+        if (own && own[x] == b && seen[x] != b && pred[x] != b) continue; /* (read by no other: hit_own) */
         if (!(ok = hit_grow((void **)&t.dst, &t.cdst, t.ndst + 1, sizeof *t.dst))) break;
         t.dst[t.ndst++] = x;
       }
@@ -522,14 +667,59 @@ static bool hit_blocks(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *
     L->hblk[pc] = (uint32_t)t.nblk;
     t.blk[t.nblk++] = k;
   }
-#undef HIT_BLOCK
-  free(seen), free(xps);
+  free(seen), free(xps), free(own);
   if (!ok || words > UINT32_MAX) {
     free(t.src), free(t.dst), free(t.blk), free(L->hblk), L->hblk = NULL;
     return false;
   }
   L->hsrc = t.src, L->hdst = t.dst, L->hblks = t.blk, L->hmemo_words = words;
   return true;
+}
+/* (hit_records) by register, the instructions of the module writing it, 0, 1 or 2 (two or more: operand 0's registers;
+ * any instruction naming one in its operand 0 counts as writing it), then (past m->nregs + 1 bytes) 1 for a constant
+ * of one value in every warp of the launch (PC_VALUE: an immediate's, a parameter's offset) that no instruction
+ * writes. NULL when out of memory */
+static uint8_t *hit_writes(const tc5_ptx_module *m) {
+  const size_t nr = m->nregs + 1;
+  uint8_t *writes = calloc(2 * nr, 1), *fixed = writes + nr;
+  if (!writes) return NULL;
+  for (uint32_t pc = 0; pc < m->ncode; pc++) {
+    const ptx_opnd *o = &m->code[pc].o[0];
+    if (o->kind != PO_REG && o->kind != PO_VEC) continue;
+#define HIT_WRITES(x) \
+  if ((x) < m->nregs && writes[x] < 2) writes[x]++;
+    HIT_WRITES(o->reg);
+    HIT_WRITES(o->reg2);
+    for (unsigned e = 0; o->kind == PO_VEC && e < o->n && o->vec + e < m->nvregs; e++) HIT_WRITES(m->vregs[o->vec + e]);
+#undef HIT_WRITES
+  }
+  for (uint32_t j = 0; j < m->nconsts; j++)
+    if (m->consts[j].reg < m->nregs && m->consts[j].kind == PC_VALUE && !writes[m->consts[j].reg])
+      fixed[m->consts[j].reg] = 1;
+  return writes;
+}
+/* (hit_records) hit_full's final values (PTX_FIN): the records of instructions that alone write their destinations
+ * (operand 0's registers: any other instruction naming one in its operand 0 counts as writing it), none of them a
+ * source of theirs (PTX_HREC_FIN), and the first rows of the warps' bytes (L->ub_init) with PTX_FIN on the constants
+ * no instruction writes and on PTX_DUNI_PAD4's register. Run on final sources with the whole warp, such an
+ * instruction's destinations are final: its next runs give their lanes the same values (writes: hit_writes') */
+static void hit_fins(const tc5_ptx_module *m, const ptx_duni *duni, ptx_hrec *hr, ptx_launch *L, const uint8_t *writes) {
+  for (uint32_t pc = 0; pc < m->ncode; pc++) {
+    const ptx_duni *d = &duni[pc];
+    if (!(d->f & PTX_DUNI_HIT)) continue;
+    bool one = true;
+    for (unsigned i = 0; one && i < d->nd; i++) {
+      one = d->r[i] < m->nregs && writes[d->r[i]] == 1;
+      for (unsigned j = d->nd; one && j < (unsigned)d->nd + d->ns; j++) one = d->r[j] != d->r[i];
+    }
+    if (one) hr[pc].f |= PTX_HREC_FIN;
+  }
+  for (unsigned row = 0; row < 2; row++) {
+    uint8_t *ub = L->ub_init + row * (size_t)L->ub_bytes;
+    for (uint32_t j = 0; j < m->nconsts; j++)
+      if (m->consts[j].reg < m->nregs && !writes[m->consts[j].reg]) ub[m->consts[j].reg] |= PTX_FIN;
+    ub[m->nregs] |= PTX_FIN;
+  }
 }
 /* hit_run's records of the instructions (ptx_launch.hrec), from their duni records, and their blocks (hit_blocks):
  * NULL when out of memory */
@@ -549,8 +739,18 @@ static ptx_hrec *hit_records(const tc5_ptx_module *m, const ptx_duni *duni, ptx_
       h->s[0] = m->code[pc].guard;
       h->neg = m->code[pc].guard_neg;
     }
+    /* a plain ld or st (its registers read and written in the lanes of its mask: PTX_DUNI_LANES), not .aligned:
+     * hit_run runs it as run_warp_body would (hit_gen) */
+    const ptx_insn *in = &m->code[pc];
+    if ((d->f & PTX_DUNI_LANES) && !(d->f & (PTX_DUNI_RUN | PTX_DUNI_SHFL | PTX_DUNI_WALK)) &&
+        in->traits.group == IG_MEM && !(in->flags & PF_ALIGNED))
+      h->f |= PTX_HREC_GEN;
   }
-  if (hr && !hit_blocks(m, duni, hr, L)) free(hr), hr = NULL;
+  uint8_t *writes = hr ? hit_writes(m) : NULL, *lane = hr ? hit_cuts(m, duni) : NULL;
+  if (writes) hit_fins(m, duni, hr, L, writes);
+  if (hr && (!writes || !lane || !hit_blocks(m, duni, hr, L, writes + m->nregs + 1, lane + m->nregs + 1)))
+    free(hr), hr = NULL;
+  free(writes), free(lane);
   return hr;
 }
 
@@ -574,16 +774,15 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
   int ret = 0;
   while (steps < budget) {
     /* (dyn) a run of instructions ub_run would take, with none of the tests below (hit_run) */
-    if (dyn && w->converged && (hrec[w->pc].f & (PTX_DUNI_HIT | PTX_DUNI_SKIP0)) && w->live == 0xFFFFFFFFu &&
-        !w->chk_pending && !(un->smem | un->tmem) &&
-        ((hrec[w->pc].f & PTX_DUNI_HIT) || hit_skip0(w, &hrec[w->pc]))) { /* (else hit_run would stop there) */
-      hit_ctx x = {hrec, L->hblk, L->hblks, L->hsrc, L->hdst, c->cl->hmemo, duni, m, 0, 0};
+    if (dyn && w->converged && (hrec[w->pc].f & (PTX_DUNI_HIT | PTX_DUNI_SKIP0 | PTX_HREC_GEN)) &&
+        w->live == 0xFFFFFFFFu && !w->chk_pending && !(un->smem | un->tmem)) {
+      hit_ctx x = {hrec, L->hblk, L->hblks, L->hsrc, L->hdst, c->cl->hmemo, duni, m, uni, &c->cl->uninit, 0, 0, 0};
       int r = PX_NEXT;
       w->active = 0xFFFFFFFFu;
       uint64_t n = hit_run(w, &x, budget - steps, &r);
       steps += n;
       hits += n - x.skips - x.fulls; /* (skips and fulls: not ub_run's, as before: cta_setup's duni_off test) */
-      tins += 32 * (n - x.skips);
+      tins += 32 * (n - x.skips) - x.tless;
       if (r != PX_NEXT) {
         ret = -1;
         break;
@@ -626,14 +825,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     w->active = active;
     uint32_t mask = active;
     const ptx_duni *dr = duni ? &duni[pc] : NULL;
-    if (in->guard != PTX_NOREG) {
-      /* a guard of one value in every lane (ub: its word in w->u0 holds it, lz or not), a uniform guard
-       * (uniform_pcs): the first lane's */
-      uint32_t gm = duni && ub_has(w, in->guard) ? (w->u0[in->guard] != 0 ? active : 0)
-                    : (upc & PTX_UNI_GUARD)           ? (PTX_R(w, in->guard)[__builtin_ctz(active)] != 0 ? active : 0)
-                                                      : lanes_true(PTX_R(w, in->guard)) & active;
-      mask = in->guard_neg ? active & ~gm : gm;
-    }
+    if (in->guard != PTX_NOREG) mask = guard_mask(w, in, upc, active, duni != NULL);
     uint32_t whole = w->live; /* the threads a .aligned instruction needs */
     if (in->flags & PF_ALIGNED) {
       if (w->aligned_wait) whole = w->aligned_wait; /* and those that exited while these waited */
@@ -687,7 +879,7 @@ static inline __attribute__((always_inline)) int run_warp_body(ptx_warp *w, uint
     if (!plain && c->tm) tm_step(c->tm, w->id, pc, mask, w->r, r == PX_BLOCK ? TM_BLOCKED : r == PX_BRANCH && w->br_taken && w->br_target <= pc ? TM_LOOP : TM_DONE);
     if (__builtin_expect((un->smem | un->tmem) != 0, 0)) chk_uninit_flush(CHK_W(w), CHK_IN(w, in), &c->cl->uninit);
     steps++;
-    tins += mask == 0xFFFFFFFFu ? 32u : (uint64_t)__builtin_popcount(mask); /* no popcnt instruction assumed */
+    tins += mask == 0xFFFFFFFFu ? 32u : ptx_popc32(mask);
     if (r == PX_NEXT) {
       advance(w, active, pc);
       continue;
@@ -772,7 +964,6 @@ static void reg_window(const tc5_ptx_module *m, const ptx_func *f, uint32_t *lo,
   *hi = b;
 }
 
-static bool sreg_per_lane(unsigned which);
 
 /* whether in, when it runs, writes operand 0's registers in every lane of its mask (read_first's
  * definitions): unguarded, register-pure or a plain ld, into one register or (an ld's, a mov's

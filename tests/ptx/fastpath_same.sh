@@ -6,7 +6,8 @@
 # main's CLI at d8e62ca with TC5_FASTPATH_WRITE=1; tinycta's, tinycta64's, gldst's, bfe's and f32plain's lines by main's CLI at d3fa273, s51;
 # intops' by main's CLI at 2410a4c, p53; tests/ptx/fastpath_uniform's by main's CLI at 465b5aa, sm;
 # tests/ptx/fastpath_bicubic's by main's CLI at 3b3c8ea, bc; tests/ptx/fastpath_mla's and tests/ptx/fastpath_sort's by
-# main's CLI at 20f2442, fm and st; tests/ptx/fastpath_bicubic32's by main's CLI at ca05939, bc, session 13).
+# main's CLI at 20f2442, fm and st; tests/ptx/fastpath_bicubic32's by main's CLI at ca05939, bc, session 13;
+# tests/ptx/fastpath_hitgen's by main's CLI at 72ca9c1, gs, session 16).
 # usage: fastpath_same.sh TC5 DATA_DIR
 set -eu
 tc5=$1 dir=$2
