@@ -74,6 +74,8 @@ def kernels(k):
     s = 64 * k
     ce = 16 * k
     sk = sort_keys(256 * k)
+    fn = 2048 * 1024 * k  # the full-tile rows: one row of fn int32 keys, 1,024 tiles of 2,048 a scale step
+    fk = full_keys(fn)
     return {
         "rms_norm": ("_block_rms_norm_forward_kernel", r // 16, 128, 512,
                      [("out", r * 256 * 2), ("u32", 256), ("in", bf(r, 256)), ("u32", 256), ("in", bf(256)),
@@ -114,6 +116,13 @@ def kernels(k):
                         ("out", 256 * k * 4 * 2), ("out", 256 * k * 4 * 8), ("in", sort_bins(sk, 256 * k)),
                         ("out", 256 * k * 16 * 4), ("u32", 4), ("u32", 2), ("u32", 8), ("u32", 256 * k),
                         ("u32", 4), ("null", 0), ("null", 0)]),
+        "sort_sweep_full": ("sort_sweep_i32", (fn // 2048, 2), 128, 8192,
+                            [("in", fk), ("in", np.arange(fn, dtype=np.int64)), ("out", fn * 4), ("out", fn * 8),
+                             ("in", full_bins(fk)), ("out", 16 * (fn // 2048) * 4), ("u32", 8), ("u32", 2),
+                             ("u32", 8), ("u32", fn), ("u32", fn // 2048), ("null", 0), ("null", 0)]),
+        "sort_hist_full": ("sort_hist_i32", fn // 8192, 128, 2048,
+                           [("in", fk), ("out", 8 * 16 * 4), ("u32", 8), ("u32", fn), ("u32", 8), ("null", 0),
+                            ("null", 0)]),
         "bicubic": ("upsample_bicubic2d_aa_kernel", (2, 128), 256, 0,
                     [("out", 37 * k * 128 * 128 * 2), ("in", rng.random((37 * k, 64, 64)).astype(np.float16)),
                      ("u32", 1), ("u32", 37 * k), ("u32", 128), ("u32", 128), ("u32", 64), ("u32", 64),
@@ -151,6 +160,21 @@ def sort_bins(x, rows):
         b = (key >> (4 * p)) & 15
         h = np.stack([(b == i).sum(axis=1) for i in range(16)], axis=1).astype(np.uint32)
         out[:, p, :] = np.cumsum(h, axis=1) - h
+    return out
+
+
+def full_keys(n):
+    """one row of n int32 keys in [-10, 10), as test_unique's torch.randint(-10, 10, shape) gives them"""
+    return np.random.default_rng(52).integers(-10, 10, n).astype(np.int32)
+
+
+def full_bins(x):
+    """ex_cumsum_bins (1 row, 8 passes, 16 bins) u32 of int32 keys, ascending (int_to_uint: the sign bit flipped)"""
+    key = x.view(np.uint32) ^ np.uint32(0x80000000)
+    out = np.zeros((1, 8, 16), dtype=np.uint32)
+    for p in range(8):
+        h = np.bincount((key >> np.uint32(4 * p)) & np.uint32(15), minlength=16).astype(np.uint32)
+        out[0, p, :] = np.cumsum(h) - h
     return out
 
 
@@ -213,7 +237,7 @@ def main():
         ap.error("give --base REV or --base-cli PATH")
     with tempfile.TemporaryDirectory(prefix="tc5_bench_ab_") as tmp:
         base = a.base_cli or build_base(a.base, tmp)
-        for tar in ("liger_ptx.tar.xz", "flaggems_ptx.tar.xz"):
+        for tar in ("liger_ptx.tar.xz", "flaggems_ptx.tar.xz", "flaggems_full_ptx.tar.xz"):
             with tarfile.open(os.path.join(ROOT, "bench", "data", tar)) as t:
                 t.extractall(os.path.join(tmp, "ptx"), filter="data")
         only = set(a.only.split(",")) if a.only else None

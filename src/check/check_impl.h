@@ -584,11 +584,19 @@ typedef struct chk_rd {
   int slot;
   bool unord;
 } chk_rd;
+/* an ldmatrix (IT_MATRIX, read, no IT_LOAD): chk_smem_read takes each row's bytes through chk_race and the
+ * written bits' test alone (smem_defer takes no ldmatrix: no destination's bytes to follow, no pending flag
+ * set; chk_matrix follows marked bytes, when chk_matrix_follows): chk_rd_lane's and chk_rd_rows' way is that
+ * of a load whose destinations need no test, the pending flag left as it is (f->pending NULL) */
+static inline bool chk_rd_matrix(const chk_insn *in) {
+  return (in->traits.flags & (IT_MATRIX | IT_READ | IT_WRITE | IT_LOAD)) == (IT_MATRIX | IT_READ);
+}
 static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const chk_insn *in, uint32_t n) {
   unsigned wi = w->id;
   f->k = k, f->in = in, f->pending = w->pending, f->wi = wi, f->ok = false, f->g = UINT32_MAX;
-  if (!k || k->strict || k->sp_m || k->npois[wi] || !n || !in || !(in->traits.flags & IT_LOAD) || chk_iclass(in) != 1)
-    return;
+  if (!k || k->strict || k->sp_m || k->npois[wi] || !n || !in || chk_iclass(in) != 1) return;
+  bool mx = chk_rd_matrix(in);
+  if (!(in->traits.flags & IT_LOAD) && !mx) return;
   uint32_t e = k->last_rev[wi];
   const uint32_t *vc = VC(k, k->vc, wi);
   /* the warp's read event not this instruction's at its clock: e 0, the first lane that takes
@@ -598,7 +606,8 @@ static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const 
   /* smem_defer's loop then finds every destination's bytes written (one destination, or
    * n / ndst bytes each: [off, off + n) in all) and no register marked (npois 0, sp_m NULL) */
   unsigned ndst = in->ndst; /* (its regs' CHK_R_DST entries, counted once by the runner: chk_insn) */
-  if (!ndst || (ndst > 1 && (ndst & (ndst - 1) ? n % ndst : n & (ndst - 1)))) return; /* (a vector's 2 or 4: no division) */
+  if (mx) f->pending = NULL;
+  else if (!ndst || (ndst > 1 && (ndst & (ndst - 1) ? n % ndst : n & (ndst - 1)))) return; /* (a vector's 2 or 4: no division) */
   f->e = e, f->vc = vc, f->ok = true;
   f->follows = chk_follows(k, wi);
 }
@@ -647,11 +656,11 @@ static inline bool chk_rd_lane(chk_rd *f, int lane, uint32_t off, uint32_t n) {
     q->r[r] = e, q->rm[r] = m;
   }
   if (!same) f->g = g, f->slot = r, f->unord = q->w != e && chk_races(k, vc, wi, q->w, q->wm, 0xFFFFu);
-  *f->pending = f->follows;
+  if (f->pending) *f->pending = f->follows;
   return true;
 }
 /* chk_rd_rows's granules: the lanes of mask in order as runs, lane l's bytes [a[l], + n) (n a
- * power of two up to 8) adding to the run before when in its granule G[i] (bytes M[i]), else
+ * power of two up to 16) adding to the run before when in its granule G[i] (bytes M[i]), else
  * starting one; *cnt runs, *mx the largest a[l]; false when a lane is not aligned to n. A
  * granule may be in two runs (lanes of a warp reading a tile's rows 2 KiB apart, mma.sync's
  * fragments: no window of granules holds them) */
@@ -670,8 +679,8 @@ static inline bool chk_rows_runs(const uint32_t *a, uint32_t n, uint32_t mask, u
   return !(al & (n - 1));
 }
 /* chk_rd_lane for every lane of mask at once (issue 50, size): lane l's bytes [a[l], + n), n a
- * power of two up to 8, each a[l] aligned to it (so inside one granule and one byte of the
- * written map). A fast lane changes nothing that another lane's conditions read (a granule's
+ * power of two up to a granule's 16, each a[l] aligned to it (so inside one granule: an ldmatrix's
+ * 16-byte rows, session 16). A fast lane changes nothing that another lane's conditions read (a granule's
  * busy, store and its bytes, the written map), only the granule's read slots: the first lane
  * into a granule finds e's slot there or chooses one (chk_read_slot), the others add their
  * bytes to it. So when every lane's conditions hold, the end state is that of the lanes one by
@@ -681,7 +690,7 @@ static inline bool chk_rows_runs(const uint32_t *a, uint32_t n, uint32_t mask, u
  * adds its bytes, the same union), then done; false: not so, nothing changed, chk_rd_lane's turn. */
 static inline bool chk_rd_rows(chk_rd *f, const uint32_t *a, uint32_t n, uint32_t mask) {
   chk_cta *k = f->k;
-  if (!f->ok || !mask || n > 8 || (n & (n - 1))) return false;
+  if (!f->ok || !mask || n > GRAN || (n & (n - 1))) return false;
   const tc5_smem *s = k->smem;
   const uint32_t *vc = f->vc;
   uint32_t e = f->e, wi = f->wi, mx, G[32];
@@ -710,7 +719,7 @@ static inline bool chk_rd_rows(chk_rd *f, const uint32_t *a, uint32_t n, uint32_
     }
   }
   f->g = UINT32_MAX; /* no lane's granule remembered: the next chk_rd_lane looks again */
-  *f->pending = f->follows;
+  if (f->pending) *f->pending = f->follows;
   return true;
 }
 static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off,

@@ -1295,6 +1295,35 @@ static void mx_rows(const ptx_warp *w, uint8_t *const *row, unsigned nrows, uint
  * from thread 8i + r; thread t holds, of each matrix, the 32 bits of row
  * t/4, columns 2(t%4) and 2(t%4)+1 (.trans: column t/4 of rows 2(t%4),
  * 2(t%4)+1) ---- */
+/* an ldmatrix's rows, fast (session 16, ft: FlagGems' radix sort moves each tile through shared memory by
+ * ldmatrix, a third of its sweep's time was their 32 ptx_mem calls a warp, each asking the checker for its row):
+ * .shared, every row address (lanes 0 .. nrows - 1) in the CTA's own shared memory past the reserved KiB and
+ * 16-byte aligned (shared_fits of its 32-bit address: what ptx_mem finds for the own CTA then, rank bits 0),
+ * no other CTA's access recorded (chk_has_remote), no marked bytes to follow (chk_matrix_follows), and the
+ * checker's common case for every row at once (chk_rd_rows of 16-byte rows: the same slots, bytes and event as
+ * chk_smem_read's rows one by one, chk_rd_matrix). Then at[r] the rows' offsets; false: not so, nothing
+ * changed, the rows one by one through ptx_mem (its errors and findings, in the rows' order) */
+static bool matrix_rows_ld(ptx_warp *w, const ptx_insn *in, const ptx_opnd *ad, unsigned nrows, uint32_t *at) {
+  const tc5_smem *s = &w->cta->smem;
+  chk_cta *k = w->cta->chk;
+  const uint64_t *base = PTX_R(w, ad->reg);
+  if (in->space != PS_SHARED || (k && (chk_has_remote(k) || chk_matrix_follows(k, w->id, false)))) return false;
+  /* a matrix's register the address register, a later matrix's rows then read from it (matrix_op's order) */
+  const uint32_t *vr = w->cta->L->m->vregs + in->o[0].vec;
+  for (unsigned i = 0; i + 1 < nrows / 8; i++)
+    if (vr[i] == ad->reg) return false;
+  uint32_t bad = 0;
+  for (unsigned t = 0; t < nrows; t++) {
+    uint64_t addr = base[t] + (uint64_t)ad->imm;
+    at[t] = (uint32_t)addr;
+    bad |= !shared_fits(s, at[t], 16);
+  }
+  if (bad) return false;
+  if (!k) return true;
+  chk_rd f;
+  chk_rd_begin(&f, k, CHK_W(w), CHK_IN(w, in), 16);
+  return chk_rd_rows(&f, at, 16, nrows == 32 ? 0xFFFFFFFFu : (1u << nrows) - 1);
+}
 static int matrix_op(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool store) {
   const ptx_opnd *ad = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
   const uint32_t *vr = w->cta->L->m->vregs + v->vec;
@@ -1302,6 +1331,29 @@ static int matrix_op(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool store)
   unsigned nmat = v->n;
   bool trans = in->mods & 1;
   (void)mask; /* not 0: the executors return first */
+  uint32_t at[32];
+  if (!store && nmat <= 4 && matrix_rows_ld(w, in, ad, 8 * nmat, at)) {
+    const uint8_t *h = w->cta->smem.bytes;
+    for (unsigned i = 0; i < nmat; i++) {
+      uint64_t *reg = PTX_R(w, vr[i]);
+      const uint32_t *ai = at + 8 * i;
+      if (!trans) { /* lane t: row t / 4's bytes 4 (t % 4) .. + 3 */
+        for (unsigned t = 0; t < 32; t++) {
+          uint32_t x;
+          memcpy(&x, h + ai[t / 4] + 4 * (t % 4), 4);
+          reg[t] = x;
+        }
+      } else { /* lane t: column t / 4 of rows 2 (t % 4) and 2 (t % 4) + 1 */
+        for (unsigned t = 0; t < 32; t++) {
+          uint16_t e0, e1;
+          memcpy(&e0, h + ai[2 * (t % 4)] + 2 * (t / 4), 2);
+          memcpy(&e1, h + ai[2 * (t % 4) + 1] + 2 * (t / 4), 2);
+          reg[t] = (uint64_t)e0 | (uint64_t)e1 << 16;
+        }
+      }
+    }
+    return PX_NEXT;
+  }
   mx_map m, *mp = w->cta->chk && chk_matrix_follows(w->cta->chk, w->id, store) ? &m : NULL;
   for (unsigned i = 0; i < nmat; i++) {
     uint8_t *row[8];
