@@ -32,6 +32,10 @@ and, compiled by Triton 3.6 (/work/venv-w's stack), the radix sort of test_sort'
 dim 0 last: rows of 4), descending f16:
   sort_hist      compute_global_hist_kernel, 256 rows of 4, 4 passes of 4 bits (TILE_N 1024, TILE_R 16)
   sort_sweep     sweep, 256 rows of 4, grid (256, 2), the third pass (bits 8-11), ex_cumsum_bins the rows' own
+and (session 16, ft; bench/data/flaggems_full_ptx.tar.xz, Triton 3.6) test_unique / test_isin's one-row sort,
+torch.sort of one int32 row: 2,048-key tiles whose every lane is valid (one row of 2,097,152 keys in [-10, 10)):
+  sort_sweep_full  sweep, grid (1024, 2), the third of 8 passes (bits 8-11), ex_cumsum_bins the row's own
+  sort_hist_full   compute_global_hist_kernel, grid 256 (8 tiles of 1,024 a CTA), 8 passes of 4 bits
 and (session 11, bc) the kernel of test_upsample_bicubic2d_aa (Triton 3.6, @triton.autotune's first config, which
 tc5's benchmarker picks: BLOCK_X 64, BLOCK_Y 1, 8 warps; every output's 5 x 5 taps, a loop over N * C):
   bicubic        upsample_bicubic2d_aa_kernel, f16 (1, 37, 64, 64) to 128 x 128 (scale 2), grid (2, 128)
