@@ -422,6 +422,22 @@ static inline bool chk_races(const chk_cta *k, const uint32_t *vc, unsigned wi, 
   const chk_ev *p = &k->ev[x];
   return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
 }
+/* chk_races over a loop's granules (chk_smem_store_rows, chk_rd_rows; session 16, ft): the order test of event x,
+ * which depends on x and the warp alone, kept for the last x looked at (o->x 0: none; a loop's granules mostly name
+ * the same few events: the 4 warps' reads of a tile, one warp's store) */
+typedef struct chk_om {
+  uint32_t x;
+  bool r;
+} chk_om;
+static inline bool chk_races_m(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m,
+                               chk_om *o) {
+  if (!x || !(xm & m)) return false;
+  if (x != o->x) {
+    const chk_ev *p = &k->ev[x];
+    o->x = x, o->r = p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
+  }
+  return o->r;
+}
 /* the common case inline: the warp's current store event, one granule
  * that no MMA still in flight (for this warp) reads */
 /* (chk_smem_store_run: *last, the granule of the instruction's last lane that took the whole
@@ -517,14 +533,16 @@ static inline bool chk_smem_store_rows(const chk_warp *w, const chk_insn *in, co
   uint16_t M[64];
   uint64_t touched;
   if (!chk_rows_gran(a, n, mask, &g0, M, &touched, &mx) || mx / GRAN >= k->ngran) return false;
+  const uint32_t *vc = VC(k, k->vc, wi);
+  chk_om o0 = {0, false}, o1 = {0, false};
   for (uint64_t t = touched; t; t &= t - 1) {
     uint32_t g = g0 + (uint32_t)__builtin_ctzll(t), r = k->sm_r[g];
     const struct chk_rg *q = &k->rg[g];
-    if ((r && !chk_known(k, VC(k, k->vc, wi), &k->op[r])) || q->busy) return false;
+    if ((r && !chk_known(k, vc, &k->op[r])) || q->busy) return false;
     /* its reads ordered before the stores (chk_smem_store_run's; the lanes' bytes there M: a race with some
      * lane's exactly when with their union; the first lane into it forgets the reads) */
-    if (chk_races(k, VC(k, k->vc, wi), wi, q->r[0], q->rm[0], M[g - g0]) ||
-        chk_races(k, VC(k, k->vc, wi), wi, q->r[1], q->rm[1], M[g - g0]))
+    if (chk_races_m(k, vc, wi, q->r[0], q->rm[0], M[g - g0], &o0) ||
+        chk_races_m(k, vc, wi, q->r[1], q->rm[1], M[g - g0], &o1))
       return false;
   }
   if (!e && !(e = chk_store_event(k, wi, insn, (int)__builtin_ctz(mask)))) return false;
@@ -703,18 +721,24 @@ static inline bool chk_rd_rows(chk_rd *f, const uint32_t *a, uint32_t n, uint32_
     uint32_t g = G[i], wr = s->written[2 * g] | (M[i] >> 8 ? (uint32_t)s->written[2 * g + 1] << 8 : 0);
     if ((wr & M[i]) != M[i]) return false;
   }
+  chk_om o = {0, false};
   for (unsigned i = 0; i < c; i++) {
     const struct chk_rg *q = &k->rg[G[i]];
-    if (q->busy || (q->w != e && chk_races(k, vc, wi, q->w, q->wm, M[i]))) return false;
+    if (q->busy || (q->w != e && chk_races_m(k, vc, wi, q->w, q->wm, M[i], &o))) return false;
   }
   if (!e && !(e = f->e = chk_read_event(k, wi, (uint32_t)(f->in - k->code), (int)__builtin_ctz(mask)))) return false;
+  uint32_t rs = 0;
+  int rr = 0;
   for (unsigned i = 0; i < c; i++) {
     struct chk_rg *q = &k->rg[G[i]];
     int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
     if (r >= 0) {
       q->rm[r] |= M[i];
     } else {
-      r = chk_read_slot(k, vc, wi, q->r[0]);
+      /* chk_read_slot, its order test of slot 0's read kept for the last such read (rs) */
+      uint32_t x = q->r[0];
+      if (x && x != rs) rs = x, rr = chk_read_slot(k, vc, wi, x);
+      r = x ? rr : 0;
       q->r[r] = e, q->rm[r] = M[i];
     }
   }

@@ -533,19 +533,38 @@ PTX_DEC(dec_abs_neg) {
 }
 
 /* ---- and or xor not cnot ---- */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* and / or / xor (op 0, 1, 2) of a whole warp by four lanes a vpand/vpor/vpxor (session 16, ft: the radix sort's
+ * 16 and.pred a bin, the histogram's and.pred of each key's match); d may be a or b */
+__attribute__((target("avx2"))) static void logic_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                             unsigned op) {
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + l));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + l));
+    __m256i r = op == 0 ? _mm256_and_si256(x, y) : op == 1 ? _mm256_or_si256(x, y) : _mm256_xor_si256(x, y);
+    _mm256_storeu_si256((__m256i *)(void *)(d + l), r);
+  }
+}
+#else
+#define logic_lanes_avx2(d, a, b, op) \
+  PTX_LANES(0xFFFFFFFFu, (d)[l] = (op) == 0 ? (a)[l] & (b)[l] : (op) == 1 ? (a)[l] | (b)[l] : (a)[l] ^ (b)[l])
+#endif
 PTX_EXEC_L0(x_and) {
   OPSL3;
-  PTX_LANES(mask, d[l] = a[l] & b[l]);
+  if (PTX_ROWS_AVX2(mask)) logic_lanes_avx2(d, a, b, 0);
+  else PTX_LANES(mask, d[l] = a[l] & b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_or) {
   OPSL3;
-  PTX_LANES(mask, d[l] = a[l] | b[l]);
+  if (PTX_ROWS_AVX2(mask)) logic_lanes_avx2(d, a, b, 1);
+  else PTX_LANES(mask, d[l] = a[l] | b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_xor) {
   OPSL3;
-  PTX_LANES(mask, d[l] = a[l] ^ b[l]);
+  if (PTX_ROWS_AVX2(mask)) logic_lanes_avx2(d, a, b, 2);
+  else PTX_LANES(mask, d[l] = a[l] ^ b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_not) {
@@ -1020,21 +1039,16 @@ __attribute__((target("avx2"))) static void setp_lanes_avx2(uint64_t *p, const u
                                                             unsigned op, uint64_t m, uint64_t sb, uint64_t fl) {
   const __m256i km = _mm256_set1_epi64x((long long)m), ks = _mm256_set1_epi64x((long long)sb),
                 kf = _mm256_set1_epi64x((long long)fl), one = _mm256_set1_epi64x(1);
+  /* the operator as (swap, eq, neg): r = cmp(x, y) (cmpeq or x > y), operands swapped first, result negated */
+  bool eq = op == C_EQ || op == C_NE, swap = op == C_LT || op == C_GE, neg = op == C_NE || op == C_LE || op == C_GE;
+  const __m256i kn = neg ? one : _mm256_setzero_si256();
   for (unsigned l = 0; l < 32; l += 4) {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + l));
     __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + l));
     x = _mm256_xor_si256(_mm256_sub_epi64(_mm256_xor_si256(_mm256_and_si256(x, km), ks), ks), kf);
     y = _mm256_xor_si256(_mm256_sub_epi64(_mm256_xor_si256(_mm256_and_si256(y, km), ks), ks), kf);
-    __m256i r;
-    switch (op) {
-    case C_EQ: r = _mm256_cmpeq_epi64(x, y); break;
-    case C_NE: r = _mm256_andnot_si256(_mm256_cmpeq_epi64(x, y), one); break;
-    case C_LT: r = _mm256_cmpgt_epi64(y, x); break;
-    case C_LE: r = _mm256_andnot_si256(_mm256_cmpgt_epi64(x, y), one); break;
-    case C_GT: r = _mm256_cmpgt_epi64(x, y); break;
-    default: r = _mm256_andnot_si256(_mm256_cmpgt_epi64(y, x), one); break;
-    }
-    _mm256_storeu_si256((__m256i *)(void *)(p + l), _mm256_and_si256(r, one));
+    __m256i r = eq ? _mm256_cmpeq_epi64(x, y) : swap ? _mm256_cmpgt_epi64(y, x) : _mm256_cmpgt_epi64(x, y);
+    _mm256_storeu_si256((__m256i *)(void *)(p + l), _mm256_xor_si256(_mm256_and_si256(r, one), kn));
   }
 }
 #endif

@@ -1361,13 +1361,8 @@ static bool matrix_rows_ld(ptx_warp *w, const ptx_insn *in, const ptx_opnd *ad, 
   const uint32_t *vr = w->cta->L->m->vregs + in->o[0].vec;
   for (unsigned i = 0; i + 1 < nrows / 8; i++)
     if (vr[i] == ad->reg) return false;
-  uint32_t bad = 0;
-  for (unsigned t = 0; t < nrows; t++) {
-    uint64_t addr = base[t] + (uint64_t)ad->imm;
-    at[t] = (uint32_t)addr;
-    bad |= !shared_fits(s, at[t], 16);
-  }
-  if (bad) return false;
+  bool one; /* (rows_shared: shared_fits of every row's 32-bit address, by rows) */
+  if (!rows_shared(s, base, ad->imm, 16, nrows == 32 ? 0xFFFFFFFFu : (1u << nrows) - 1, at, &one)) return false;
   if (!k) return true;
   chk_rd f;
   chk_rd_begin(&f, k, CHK_W(w), CHK_IN(w, in), 16);
