@@ -493,7 +493,8 @@ static inline void chk_rows_lane(uint32_t x, uint32_t n, uint32_t g0, uint16_t *
   uint32_t i = x / GRAN - g0;
   uint64_t bit = 1ull << (i & 63);
   *far |= i, *al |= x, *mx = x > *mx ? x : *mx;
-  M[i & 63] = (uint16_t)((*touched & bit ? M[i & 63] : 0) | (((1u << n) - 1) << (x % GRAN)));
+  /* (a whole granule, n 16 aligned: all its bytes, M not read back: session 16, ft, the radix sort's st.shared.v4) */
+  M[i & 63] = n == GRAN ? 0xFFFFu : (uint16_t)((*touched & bit ? M[i & 63] : 0) | (((1u << n) - 1) << (x % GRAN)));
   *touched |= bit;
 }
 /* the granules of a whole mask's lanes (chk_smem_store_rows): lane l's bytes

@@ -621,6 +621,22 @@ static PTX_EXEC(x_ld) {
   bool same = shared && (mask & (mask - 1)) && ((w->ub && (w->ub[ad->reg] & PTX_UB)) || lanes_same(base, mask));
   if (shared && !same && nv * eb <= 16 && ldv_shared_rows(w, in, &f, dk, mk, base, ad->imm, eb, nv, sgn, mask))
     return PX_NEXT;
+  /* a whole warp at one global address (session 16, ft: the radix sort's sweep reads its bin's offset and polls its
+   * lookback so, an ld.global of one word a bin): the first lane's load is every lane's (global_fast reads no state,
+   * and a ptx_mem that finds the buffer leaves it in the warp's last buffers, where a later lane's global_fast finds
+   * it again; the store buffers were released above), its values filled into the lanes as the loop would */
+  if (global && mask == 0xFFFFFFFFu && nv <= 8 && ((w->ub && (w->ub[ad->reg] & PTX_UB)) || lanes_same(base, mask))) {
+    uint64_t addr = base[0] + (uint64_t)ad->imm, v[8];
+    const uint8_t *p = global_fast(w, addr, eb * nv);
+    if (!p) {
+      p = ptx_mem(w, in, 0, in->space, addr, eb * nv, false);
+      if (!p) return PX_ERROR;
+      remember_region(w, addr);
+    }
+    for (unsigned k = 0; k < nv; k++) v[k] = ptx_ld_value(p + k * eb, eb, sgn, mk[k]);
+    for (unsigned k = 0; k < nv; k++) lanes_fill(dk[k], mask, v[k]);
+    return PX_NEXT;
+  }
   const uint64_t addr0 = same ? base[f0] + (uint64_t)ad->imm : 0; /* (before a lane's value may overwrite base) */
   /* one address: the first lane's values held in v0 (held) until a later lane takes its own path (then
    * into their rows first, as the lanes one by one) or the lanes settle (then maybe into w->u0 alone) */
