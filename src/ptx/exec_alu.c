@@ -1032,21 +1032,21 @@ static inline bool boolop(unsigned bop, bool r, bool c) {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 /* setp_plain's integer forms of a whole warp by four lanes a 64-bit compare in AVX2 (session 16, ft: FlagGems'
  * radix sort, each key against each bin, 16 setp of lane-varying keys a bin in the histogram and the sweep).
- * Each lane's word v as the loop compares it: signed, sx(v, W) (((v & m) ^ sb) - sb, sb the sign bit: -sb
- * where it is set, the word's low W bits else); unsigned, the whole word with its top bit flipped (fl: then
- * ordered as signed). op: C_EQ .. C_GE (lo ls hi hs mapped to lt le gt ge by the caller); d may be a or b */
+ * Each lane's word v as the loop compares it, ordered as a signed 64-bit word: signed, v << (64 - W) (sx(v, W)'s
+ * order: its low W bits on top; equality likewise); unsigned, the whole word with its top bit flipped (fl; 0 for
+ * eq/ne). op: C_EQ .. C_GE (lo ls hi hs mapped to lt le gt ge by the caller); p may be a or b */
 __attribute__((target("avx2"))) static void setp_lanes_avx2(uint64_t *p, const uint64_t *a, const uint64_t *b,
-                                                            unsigned op, uint64_t m, uint64_t sb, uint64_t fl) {
-  const __m256i km = _mm256_set1_epi64x((long long)m), ks = _mm256_set1_epi64x((long long)sb),
-                kf = _mm256_set1_epi64x((long long)fl), one = _mm256_set1_epi64x(1);
+                                                            unsigned op, unsigned sh, uint64_t fl) {
+  const __m128i ks = _mm_cvtsi32_si128((int)sh);
+  const __m256i kf = _mm256_set1_epi64x((long long)fl), one = _mm256_set1_epi64x(1);
   /* the operator as (swap, eq, neg): r = cmp(x, y) (cmpeq or x > y), operands swapped first, result negated */
   bool eq = op == C_EQ || op == C_NE, swap = op == C_LT || op == C_GE, neg = op == C_NE || op == C_LE || op == C_GE;
   const __m256i kn = neg ? one : _mm256_setzero_si256();
   for (unsigned l = 0; l < 32; l += 4) {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + l));
     __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + l));
-    x = _mm256_xor_si256(_mm256_sub_epi64(_mm256_xor_si256(_mm256_and_si256(x, km), ks), ks), kf);
-    y = _mm256_xor_si256(_mm256_sub_epi64(_mm256_xor_si256(_mm256_and_si256(y, km), ks), ks), kf);
+    x = _mm256_xor_si256(_mm256_sll_epi64(x, ks), kf);
+    y = _mm256_xor_si256(_mm256_sll_epi64(y, ks), kf);
     __m256i r = eq ? _mm256_cmpeq_epi64(x, y) : swap ? _mm256_cmpgt_epi64(y, x) : _mm256_cmpgt_epi64(x, y);
     _mm256_storeu_si256((__m256i *)(void *)(p + l), _mm256_xor_si256(_mm256_and_si256(r, one), kn));
   }
@@ -1056,8 +1056,8 @@ static bool setp_plain(uint64_t *p, const uint64_t *a, const uint64_t *b, unsign
                        unsigned ft, bool ftz, uint32_t mask) {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
   if (!ft && op <= C_HS && PTX_ROWS_AVX2(mask)) {
-    if (sgn && op <= C_GE) setp_lanes_avx2(p, a, b, op, wmask(W), W >= 64 ? 0 : 1ull << (W - 1), 0);
-    else setp_lanes_avx2(p, a, b, op >= C_LO ? op - C_LO + C_LT : op, ~0ull, 0, 1ull << 63);
+    if (sgn && op <= C_GE) setp_lanes_avx2(p, a, b, op, W >= 64 ? 0 : 64 - W, 0);
+    else setp_lanes_avx2(p, a, b, op >= C_LO ? op - C_LO + C_LT : op, 0, op == C_EQ || op == C_NE ? 0 : 1ull << 63);
     return true;
   }
 #endif
