@@ -533,40 +533,19 @@ PTX_DEC(dec_abs_neg) {
 }
 
 /* ---- and or xor not cnot ---- */
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-/* and / or / xor (op 0, 1, 2) of a whole warp's predicates by four lanes a vpand/vpor/vpxor (session 16, ft: the
- * radix sort's 16 and.pred a bin, the histogram's and.pred of each key's match, of setp_lanes_avx2's rows). Of
- * predicates alone: with every type Liger's cross_entropy measured 0.97x (1.00x so; likely its .b32 rows written
- * by the compiler's 16-byte loops, which a 32-byte load is not forwarded from); d may be a or b */
-__attribute__((target("avx2"))) static void logic_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
-                                                             unsigned op) {
-  for (unsigned l = 0; l < 32; l += 4) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + l));
-    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + l));
-    __m256i r = op == 0 ? _mm256_and_si256(x, y) : op == 1 ? _mm256_or_si256(x, y) : _mm256_xor_si256(x, y);
-    _mm256_storeu_si256((__m256i *)(void *)(d + l), r);
-  }
-}
-#else
-#define logic_lanes_avx2(d, a, b, op) \
-  PTX_LANES(0xFFFFFFFFu, (d)[l] = (op) == 0 ? (a)[l] & (b)[l] : (op) == 1 ? (a)[l] | (b)[l] : (a)[l] ^ (b)[l])
-#endif
 PTX_EXEC_L0(x_and) {
   OPSL3;
-  if (in->type == PT_PRED && PTX_ROWS_AVX2(mask)) logic_lanes_avx2(d, a, b, 0);
-  else PTX_LANES(mask, d[l] = a[l] & b[l]);
+  PTX_LANES(mask, d[l] = a[l] & b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_or) {
   OPSL3;
-  if (in->type == PT_PRED && PTX_ROWS_AVX2(mask)) logic_lanes_avx2(d, a, b, 1);
-  else PTX_LANES(mask, d[l] = a[l] | b[l]);
+  PTX_LANES(mask, d[l] = a[l] | b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_xor) {
   OPSL3;
-  if (in->type == PT_PRED && PTX_ROWS_AVX2(mask)) logic_lanes_avx2(d, a, b, 2);
-  else PTX_LANES(mask, d[l] = a[l] ^ b[l]);
+  PTX_LANES(mask, d[l] = a[l] ^ b[l]);
   return PX_NEXT;
 }
 PTX_EXEC_L0(x_not) {
