@@ -32,6 +32,13 @@ and, compiled by Triton 3.6 (/work/venv-w's stack), the radix sort of test_sort'
 dim 0 last: rows of 4), descending f16:
   sort_hist      compute_global_hist_kernel, 256 rows of 4, 4 passes of 4 bits (TILE_N 1024, TILE_R 16)
   sort_sweep     sweep, 256 rows of 4, grid (256, 2), the third pass (bits 8-11), ex_cumsum_bins the rows' own
+  sort_hist32    (session 16, gs) the same for float32 keys, 8 passes (tests/ptx/fastpath_sort/hist_f32d.ptx,
+                 captured from test_sort in session 12, its parameters put back in Triton's order: triton_params)
+  sort_sweep32   the same sweep for float32 keys (sweep_f32d.ptx), rows of 4, grid (256, 2)
+and (session 16, ft; bench/data/flaggems_full_ptx.tar.xz, Triton 3.6) test_unique / test_isin's one-row sort,
+torch.sort of one int32 row: 2,048-key tiles whose every lane is valid (one row of 2,097,152 keys in [-10, 10)):
+  sort_sweep_full  sweep, grid (1024, 2), the third of 8 passes (bits 8-11), ex_cumsum_bins the row's own
+  sort_hist_full   compute_global_hist_kernel, grid 256 (8 tiles of 1,024 a CTA), 8 passes of 4 bits
 and (session 11, bc) the kernel of test_upsample_bicubic2d_aa (Triton 3.6, @triton.autotune's first config, which
 tc5's benchmarker picks: BLOCK_X 64, BLOCK_Y 1, 8 warps; every output's 5 x 5 taps, a loop over N * C):
   bicubic        upsample_bicubic2d_aa_kernel, f16 (1, 37, 64, 64) to 128 x 128 (scale 2), grid (2, 128)
@@ -76,6 +83,8 @@ def kernels(k):
     ce = 16 * k
     sk = sort_keys(256 * k)
     sk32 = sort_keys(256 * k, np.float32)
+    fn = 2048 * 1024 * k  # the full-tile rows: one row of fn int32 keys, 1,024 tiles of 2,048 a scale step
+    fk = full_keys(fn)
     return {
         "rms_norm": ("_block_rms_norm_forward_kernel", r // 16, 128, 512,
                      [("out", r * 256 * 2), ("u32", 256), ("in", bf(r, 256)), ("u32", 256), ("in", bf(256)),
@@ -124,6 +133,13 @@ def kernels(k):
                           ("out", 256 * k * 4 * 4), ("out", 256 * k * 4 * 8), ("in", sort_bins(sk32, 256 * k)),
                           ("out", 256 * k * 16 * 4), ("u32", 8), ("u32", 2), ("u32", 8), ("u32", 256 * k),
                           ("u32", 4), ("null", 0), ("null", 0)]),
+        "sort_sweep_full": ("sort_sweep_i32", (fn // 2048, 2), 128, 8192,
+                            [("in", fk), ("in", np.arange(fn, dtype=np.int64)), ("out", fn * 4), ("out", fn * 8),
+                             ("in", full_bins(fk)), ("out", 16 * (fn // 2048) * 4), ("u32", 8), ("u32", 2),
+                             ("u32", 8), ("u32", fn), ("u32", fn // 2048), ("null", 0), ("null", 0)]),
+        "sort_hist_full": ("sort_hist_i32", fn // 8192, 128, 2048,
+                           [("in", fk), ("out", 8 * 16 * 4), ("u32", 8), ("u32", fn), ("u32", 8), ("null", 0),
+                            ("null", 0)]),
         "bicubic": ("upsample_bicubic2d_aa_kernel", (2, 128), 256, 0,
                     [("out", 37 * k * 128 * 128 * 2), ("in", rng.random((37 * k, 64, 64)).astype(np.float16)),
                      ("u32", 1), ("u32", 37 * k), ("u32", 128), ("u32", 128), ("u32", 64), ("u32", 64),
@@ -185,6 +201,21 @@ def triton_params(ptx):
     return ptx
 
 
+def full_keys(n):
+    """one row of n int32 keys in [-10, 10), as test_unique's torch.randint(-10, 10, shape) gives them"""
+    return np.random.default_rng(52).integers(-10, 10, n).astype(np.int32)
+
+
+def full_bins(x):
+    """ex_cumsum_bins (1 row, 8 passes, 16 bins) u32 of int32 keys, ascending (int_to_uint: the sign bit flipped)"""
+    key = x.view(np.uint32) ^ np.uint32(0x80000000)
+    out = np.zeros((1, 8, 16), dtype=np.uint32)
+    for p in range(8):
+        h = np.bincount((key >> np.uint32(4 * p)) & np.uint32(15), minlength=16).astype(np.uint32)
+        out[0, p, :] = np.cumsum(h) - h
+    return out
+
+
 def command(cli, ptx, grid, block, shared, args, folder):
     """the `tc5 run` line of a kernel whose input files are in folder (outputs go to folder/out)"""
     g = ",".join(map(str, grid if isinstance(grid, tuple) else (grid,)))
@@ -244,7 +275,7 @@ def main():
         ap.error("give --base REV or --base-cli PATH")
     with tempfile.TemporaryDirectory(prefix="tc5_bench_ab_") as tmp:
         base = a.base_cli or build_base(a.base, tmp)
-        for tar in ("liger_ptx.tar.xz", "flaggems_ptx.tar.xz"):
+        for tar in ("liger_ptx.tar.xz", "flaggems_ptx.tar.xz", "flaggems_full_ptx.tar.xz"):
             with tarfile.open(os.path.join(ROOT, "bench", "data", tar)) as t:
                 t.extractall(os.path.join(tmp, "ptx"), filter="data")
         only = set(a.only.split(",")) if a.only else None

@@ -422,6 +422,22 @@ static inline bool chk_races(const chk_cta *k, const uint32_t *vc, unsigned wi, 
   const chk_ev *p = &k->ev[x];
   return p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
 }
+/* chk_races over a loop's granules (chk_smem_store_rows, chk_rd_rows; session 16, ft): the order test of event x,
+ * which depends on x and the warp alone, kept for the last x looked at (o->x 0: none; a loop's granules mostly name
+ * the same few events: the 4 warps' reads of a tile, one warp's store) */
+typedef struct chk_om {
+  uint32_t x;
+  bool r;
+} chk_om;
+static inline bool chk_races_m(const chk_cta *k, const uint32_t *vc, unsigned wi, uint32_t x, uint16_t xm, uint16_t m,
+                               chk_om *o) {
+  if (!x || !(xm & m)) return false;
+  if (x != o->x) {
+    const chk_ev *p = &k->ev[x];
+    o->x = x, o->r = p->warp != wi && vc[VT(k, p->warp)] < p->tclock;
+  }
+  return o->r;
+}
 /* the common case inline: the warp's current store event, one granule
  * that no MMA still in flight (for this warp) reads */
 /* (chk_smem_store_run: *last, the granule of the instruction's last lane that took the whole
@@ -477,7 +493,8 @@ static inline void chk_rows_lane(uint32_t x, uint32_t n, uint32_t g0, uint16_t *
   uint32_t i = x / GRAN - g0;
   uint64_t bit = 1ull << (i & 63);
   *far |= i, *al |= x, *mx = x > *mx ? x : *mx;
-  M[i & 63] = (uint16_t)((*touched & bit ? M[i & 63] : 0) | (((1u << n) - 1) << (x % GRAN)));
+  /* (a whole granule, n 16 aligned: all its bytes, M not read back: session 16, ft, the radix sort's st.shared.v4) */
+  M[i & 63] = n == GRAN ? 0xFFFFu : (uint16_t)((*touched & bit ? M[i & 63] : 0) | (((1u << n) - 1) << (x % GRAN)));
   *touched |= bit;
 }
 /* the granules of a whole mask's lanes (chk_smem_store_rows): lane l's bytes
@@ -517,14 +534,16 @@ static inline bool chk_smem_store_rows(const chk_warp *w, const chk_insn *in, co
   uint16_t M[64];
   uint64_t touched;
   if (!chk_rows_gran(a, n, mask, &g0, M, &touched, &mx) || mx / GRAN >= k->ngran) return false;
+  const uint32_t *vc = VC(k, k->vc, wi);
+  chk_om o0 = {0, false}, o1 = {0, false};
   for (uint64_t t = touched; t; t &= t - 1) {
     uint32_t g = g0 + (uint32_t)__builtin_ctzll(t), r = k->sm_r[g];
     const struct chk_rg *q = &k->rg[g];
-    if ((r && !chk_known(k, VC(k, k->vc, wi), &k->op[r])) || q->busy) return false;
+    if ((r && !chk_known(k, vc, &k->op[r])) || q->busy) return false;
     /* its reads ordered before the stores (chk_smem_store_run's; the lanes' bytes there M: a race with some
      * lane's exactly when with their union; the first lane into it forgets the reads) */
-    if (chk_races(k, VC(k, k->vc, wi), wi, q->r[0], q->rm[0], M[g - g0]) ||
-        chk_races(k, VC(k, k->vc, wi), wi, q->r[1], q->rm[1], M[g - g0]))
+    if (chk_races_m(k, vc, wi, q->r[0], q->rm[0], M[g - g0], &o0) ||
+        chk_races_m(k, vc, wi, q->r[1], q->rm[1], M[g - g0], &o1))
       return false;
   }
   if (!e && !(e = chk_store_event(k, wi, insn, (int)__builtin_ctz(mask)))) return false;
@@ -584,11 +603,19 @@ typedef struct chk_rd {
   int slot;
   bool unord;
 } chk_rd;
+/* an ldmatrix (IT_MATRIX, read, no IT_LOAD): chk_smem_read takes each row's bytes through chk_race and the
+ * written bits' test alone (smem_defer takes no ldmatrix: no destination's bytes to follow, no pending flag
+ * set; chk_matrix follows marked bytes, when chk_matrix_follows): chk_rd_lane's and chk_rd_rows' way is that
+ * of a load whose destinations need no test, the pending flag left as it is (f->pending NULL) */
+static inline bool chk_rd_matrix(const chk_insn *in) {
+  return (in->traits.flags & (IT_MATRIX | IT_READ | IT_WRITE | IT_LOAD)) == (IT_MATRIX | IT_READ);
+}
 static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const chk_insn *in, uint32_t n) {
   unsigned wi = w->id;
   f->k = k, f->in = in, f->pending = w->pending, f->wi = wi, f->ok = false, f->g = UINT32_MAX;
-  if (!k || k->strict || k->sp_m || k->npois[wi] || !n || !in || !(in->traits.flags & IT_LOAD) || chk_iclass(in) != 1)
-    return;
+  if (!k || k->strict || k->sp_m || k->npois[wi] || !n || !in || chk_iclass(in) != 1) return;
+  bool mx = chk_rd_matrix(in);
+  if (!(in->traits.flags & IT_LOAD) && !mx) return;
   uint32_t e = k->last_rev[wi];
   const uint32_t *vc = VC(k, k->vc, wi);
   /* the warp's read event not this instruction's at its clock: e 0, the first lane that takes
@@ -598,7 +625,8 @@ static inline void chk_rd_begin(chk_rd *f, chk_cta *k, const chk_warp *w, const 
   /* smem_defer's loop then finds every destination's bytes written (one destination, or
    * n / ndst bytes each: [off, off + n) in all) and no register marked (npois 0, sp_m NULL) */
   unsigned ndst = in->ndst; /* (its regs' CHK_R_DST entries, counted once by the runner: chk_insn) */
-  if (!ndst || (ndst > 1 && (ndst & (ndst - 1) ? n % ndst : n & (ndst - 1)))) return; /* (a vector's 2 or 4: no division) */
+  if (mx) f->pending = NULL;
+  else if (!ndst || (ndst > 1 && (ndst & (ndst - 1) ? n % ndst : n & (ndst - 1)))) return; /* (a vector's 2 or 4: no division) */
   f->e = e, f->vc = vc, f->ok = true;
   f->follows = chk_follows(k, wi);
 }
@@ -647,11 +675,11 @@ static inline bool chk_rd_lane(chk_rd *f, int lane, uint32_t off, uint32_t n) {
     q->r[r] = e, q->rm[r] = m;
   }
   if (!same) f->g = g, f->slot = r, f->unord = q->w != e && chk_races(k, vc, wi, q->w, q->wm, 0xFFFFu);
-  *f->pending = f->follows;
+  if (f->pending) *f->pending = f->follows;
   return true;
 }
 /* chk_rd_rows's granules: the lanes of mask in order as runs, lane l's bytes [a[l], + n) (n a
- * power of two up to 8) adding to the run before when in its granule G[i] (bytes M[i]), else
+ * power of two up to 16) adding to the run before when in its granule G[i] (bytes M[i]), else
  * starting one; *cnt runs, *mx the largest a[l]; false when a lane is not aligned to n. A
  * granule may be in two runs (lanes of a warp reading a tile's rows 2 KiB apart, mma.sync's
  * fragments: no window of granules holds them) */
@@ -670,8 +698,8 @@ static inline bool chk_rows_runs(const uint32_t *a, uint32_t n, uint32_t mask, u
   return !(al & (n - 1));
 }
 /* chk_rd_lane for every lane of mask at once (issue 50, size): lane l's bytes [a[l], + n), n a
- * power of two up to 8, each a[l] aligned to it (so inside one granule and one byte of the
- * written map). A fast lane changes nothing that another lane's conditions read (a granule's
+ * power of two up to a granule's 16, each a[l] aligned to it (so inside one granule: an ldmatrix's
+ * 16-byte rows, session 16). A fast lane changes nothing that another lane's conditions read (a granule's
  * busy, store and its bytes, the written map), only the granule's read slots: the first lane
  * into a granule finds e's slot there or chooses one (chk_read_slot), the others add their
  * bytes to it. So when every lane's conditions hold, the end state is that of the lanes one by
@@ -681,7 +709,7 @@ static inline bool chk_rows_runs(const uint32_t *a, uint32_t n, uint32_t mask, u
  * adds its bytes, the same union), then done; false: not so, nothing changed, chk_rd_lane's turn. */
 static inline bool chk_rd_rows(chk_rd *f, const uint32_t *a, uint32_t n, uint32_t mask) {
   chk_cta *k = f->k;
-  if (!f->ok || !mask || n > 8 || (n & (n - 1))) return false;
+  if (!f->ok || !mask || n > GRAN || (n & (n - 1))) return false;
   const tc5_smem *s = k->smem;
   const uint32_t *vc = f->vc;
   uint32_t e = f->e, wi = f->wi, mx, G[32];
@@ -694,23 +722,29 @@ static inline bool chk_rd_rows(chk_rd *f, const uint32_t *a, uint32_t n, uint32_
     uint32_t g = G[i], wr = s->written[2 * g] | (M[i] >> 8 ? (uint32_t)s->written[2 * g + 1] << 8 : 0);
     if ((wr & M[i]) != M[i]) return false;
   }
+  chk_om o = {0, false};
   for (unsigned i = 0; i < c; i++) {
     const struct chk_rg *q = &k->rg[G[i]];
-    if (q->busy || (q->w != e && chk_races(k, vc, wi, q->w, q->wm, M[i]))) return false;
+    if (q->busy || (q->w != e && chk_races_m(k, vc, wi, q->w, q->wm, M[i], &o))) return false;
   }
   if (!e && !(e = f->e = chk_read_event(k, wi, (uint32_t)(f->in - k->code), (int)__builtin_ctz(mask)))) return false;
+  uint32_t rs = 0;
+  int rr = 0;
   for (unsigned i = 0; i < c; i++) {
     struct chk_rg *q = &k->rg[G[i]];
     int r = q->r[0] == e ? 0 : q->r[1] == e ? 1 : -1;
     if (r >= 0) {
       q->rm[r] |= M[i];
     } else {
-      r = chk_read_slot(k, vc, wi, q->r[0]);
+      /* chk_read_slot, its order test of slot 0's read kept for the last such read (rs) */
+      uint32_t x = q->r[0];
+      if (x && x != rs) rs = x, rr = chk_read_slot(k, vc, wi, x);
+      r = x ? rr : 0;
       q->r[r] = e, q->rm[r] = M[i];
     }
   }
   f->g = UINT32_MAX; /* no lane's granule remembered: the next chk_rd_lane looks again */
-  *f->pending = f->follows;
+  if (f->pending) *f->pending = f->follows;
   return true;
 }
 static inline bool chk_smem_read_common(chk_cta *k, const chk_warp *w, const chk_insn *in, int lane, uint32_t off,

@@ -174,8 +174,25 @@ __attribute__((target("avx2"))) static void mad_wide_s32_lanes_avx2(uint64_t *d,
     _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_add_epi64(_mm256_mul_epi32(x, y), z));
   }
 }
+/* mad.wide.u32 (and .u16) of a whole warp the same way (session 16, ft: the radix sort's sweep scatters each
+ * key by 16 mad.wide.u32 a bin): the low 64 bits of the registers' whole words' product (as x_mad_wide's loop:
+ * the low halves' vpmuludq, the cross products' low halves shifted up 32) plus c, masked by m */
+__attribute__((target("avx2"))) static void mad_wide_u_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                                  const uint64_t *c, uint64_t m) {
+  const __m256i k = _mm256_set1_epi64x((long long)m);
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + l));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + l));
+    __m256i z = _mm256_loadu_si256((const __m256i *)(const void *)(c + l));
+    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(x, 32), y),
+                                     _mm256_mul_epu32(x, _mm256_srli_epi64(y, 32)));
+    __m256i r = _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(x, y), _mm256_slli_epi64(cross, 32)), z);
+    _mm256_storeu_si256((__m256i *)(void *)(d + l), _mm256_and_si256(r, k));
+  }
+}
 #else
 #define mad_wide_s32_lanes_avx2 mad_wide_s32_lanes
+#define mad_wide_u_lanes_avx2(d, a, b, c, m) PTX_LANES(0xFFFFFFFFu, (d)[l] = ((a)[l] * (b)[l] + (c)[l]) & (m))
 #endif
 PTX_EXEC_L0(x_mad_wide) {
   OPSL4;
@@ -185,7 +202,8 @@ PTX_EXEC_L0(x_mad_wide) {
   /* (issue 50, test_sort: Triton's address arithmetic) the low 64 bits of prod's product in
    * 64-bit arithmetic: unsigned, the registers' whole values as prod multiplies them; .s32,
    * each factor sign-extended from 32 bits (their product fits) */
-  if (!s) PTX_LANES(mask, d[l] = (a[l] * b[l] + c[l]) & m);
+  if (!s && PTX_ROWS_AVX2(mask)) mad_wide_u_lanes_avx2(d, a, b, c, m);
+  else if (!s) PTX_LANES(mask, d[l] = (a[l] * b[l] + c[l]) & m);
   else if (W == 32 && mask == 0xFFFFFFFFu && PTX_HAS_AVX2()) mad_wide_s32_lanes_avx2(d, a, b, c);
   else if (W == 32) PTX_LANES(mask, d[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int64_t)(int32_t)b[l]) + c[l]);
   else PTX_LANES(mask, d[l] = ((uint64_t)prod(a[l], b[l], W, s) + c[l]) & m);
@@ -760,10 +778,45 @@ static PTX_EXEC(x_bfi) {
   });
   return PX_NEXT;
 }
-/* prmt: in->aux = mode (0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16) */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* prmt.b32 of the default mode with a selector the same in every lane (an immediate: dec_bits' in->aux2) for a
+ * whole warp, four lanes at a time in AVX2 (session 16, ft: the radix sort's sweep packs its bins' flags into
+ * bytes by 12 prmt a bin): each lane's eight bytes x = a's low word | b's << 32 picked by one vpshufb (byte k of
+ * the result x's byte s_k, the selector's nibble k's low 3 bits; bytes 4-7 zero), the bytes whose nibble has its
+ * bit 3 (msbrep) then each the picked byte's sign bit replicated; d may be a or b */
+__attribute__((target("avx2"))) static void prmt_lanes_avx2(uint64_t *d, const uint64_t *a, const uint64_t *b,
+                                                            uint32_t sel) {
+  uint8_t ctl[32], rep[32];
+  for (unsigned j = 0; j < 4; j++) /* the four 64-bit lanes of a vector: two in each 128-bit half */
+    for (unsigned k = 0; k < 8; k++) {
+      unsigned nib = sel >> (4 * k) & 15;
+      ctl[8 * j + k] = k < 4 ? (uint8_t)(8 * (j & 1) + (nib & 7)) : 0x80;
+      rep[8 * j + k] = k < 4 && (nib & 8) ? 0xFF : 0;
+    }
+  __m256i vc, vr;
+  memcpy(&vc, ctl, 32);
+  memcpy(&vr, rep, 32);
+  const __m256i lo = _mm256_set1_epi64x(0xffffffffll), z = _mm256_setzero_si256();
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i x = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(a + l)), lo);
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + l));
+    __m256i v = _mm256_shuffle_epi8(_mm256_or_si256(x, _mm256_slli_epi64(y, 32)), vc);
+    v = _mm256_blendv_epi8(v, _mm256_cmpgt_epi8(z, v), vr);
+    _mm256_storeu_si256((__m256i *)(void *)(d + l), v);
+  }
+}
+#endif
+/* prmt: in->aux = mode (0 default, 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16); in->aux2: the default mode's
+ * selector when an immediate, | 1 << 16 (0: a register's) */
 PTX_EXEC_L0(x_prmt) {
   OPSL4;
   unsigned mode = in->aux;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+  if (in->aux2 && PTX_ROWS_AVX2(mask)) {
+    prmt_lanes_avx2(d, a, b, in->aux2 & 0xffffu);
+    return PX_NEXT;
+  }
+#endif
   PTX_LANES(mask, {
     uint64_t x = (a[l] & 0xffffffffu) | (b[l] & 0xffffffffu) << 32;
     uint32_t sel = (uint32_t)c[l], r = 0;
@@ -827,6 +880,8 @@ PTX_DEC(dec_bits) {
     if (!d_dst(d, 0, &in->o[0])) return d->st;
     for (unsigned k = 1; k < 4; k++)
       if (!d_src(d, k, PT_B32, &in->o[k])) return d->st;
+    /* the default mode's selector an immediate (its low 16 bits are all the mode reads) */
+    if (mo < 0 && d->r->ops[3].kind == RO_INT) in->aux2 = 1u << 16 | ((uint32_t)d->r->ops[3].ival & 0xffffu);
     in->fn = x_prmt;
     return TC5_OK;
   }
@@ -955,8 +1010,38 @@ static inline bool boolop(unsigned bop, bool r, bool c) {
     default: return false;                                                   \
     }                                                                        \
   } while (0)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* setp_plain's integer forms of a whole warp by four lanes a 64-bit compare in AVX2 (session 16, ft: FlagGems'
+ * radix sort, each key against each bin, 16 setp of lane-varying keys a bin in the histogram and the sweep).
+ * Each lane's word v as the loop compares it, ordered as a signed 64-bit word: signed, v << (64 - W) (sx(v, W)'s
+ * order: its low W bits on top; equality likewise); unsigned, the whole word with its top bit flipped (fl; 0 for
+ * eq/ne). op: C_EQ .. C_GE (lo ls hi hs mapped to lt le gt ge by the caller); p may be a or b */
+__attribute__((target("avx2"))) static void setp_lanes_avx2(uint64_t *p, const uint64_t *a, const uint64_t *b,
+                                                            unsigned op, unsigned sh, uint64_t fl) {
+  const __m128i ks = _mm_cvtsi32_si128((int)sh);
+  const __m256i kf = _mm256_set1_epi64x((long long)fl), one = _mm256_set1_epi64x(1);
+  /* the operator as (swap, eq, neg): r = cmp(x, y) (cmpeq or x > y), operands swapped first, result negated */
+  bool eq = op == C_EQ || op == C_NE, swap = op == C_LT || op == C_GE, neg = op == C_NE || op == C_LE || op == C_GE;
+  const __m256i kn = neg ? one : _mm256_setzero_si256();
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(a + l));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(b + l));
+    x = _mm256_xor_si256(_mm256_sll_epi64(x, ks), kf);
+    y = _mm256_xor_si256(_mm256_sll_epi64(y, ks), kf);
+    __m256i r = eq ? _mm256_cmpeq_epi64(x, y) : swap ? _mm256_cmpgt_epi64(y, x) : _mm256_cmpgt_epi64(x, y);
+    _mm256_storeu_si256((__m256i *)(void *)(p + l), _mm256_xor_si256(_mm256_and_si256(r, one), kn));
+  }
+}
+#endif
 static bool setp_plain(uint64_t *p, const uint64_t *a, const uint64_t *b, unsigned op, unsigned W, bool sgn,
                        unsigned ft, bool ftz, uint32_t mask) {
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+  if (!ft && op <= C_HS && PTX_ROWS_AVX2(mask)) {
+    if (sgn && op <= C_GE) setp_lanes_avx2(p, a, b, op, W >= 64 ? 0 : 64 - W, 0);
+    else setp_lanes_avx2(p, a, b, op >= C_LO ? op - C_LO + C_LT : op, 0, op == C_EQ || op == C_NE ? 0 : 1ull << 63);
+    return true;
+  }
+#endif
 #define SETP_S(v) sx(v, W)
 #define SETP_U(v) (v)
 #define SETP_F(v) f32_of(v)

@@ -403,6 +403,39 @@ static bool ldv_shared_rows(ptx_warp *w, const ptx_insn *in, chk_rd *f, uint64_t
   for (unsigned k = 0; k < nv; k++) PTX_LANES(mask, dk[k][l] = ptx_ld_value(h + at[l] + k * eb, eb, sgn, mk[k]));
   return true;
 }
+/* the written bits of the mask's lanes' n bytes at at[l] (each aligned to n: rows_shared), as ptx_mark_written
+ * sets them lane by lane; 16 bytes: two whole bytes of the map (session 16, ft: st.shared.v4.b32 of the sort) */
+static inline void mark_rows(tc5_smem *s, const uint32_t *at, unsigned n, uint32_t mask) {
+  if (n == 16) PTX_LANES(mask, s->written[at[l] >> 3] = s->written[(at[l] >> 3) + 1] = 0xFFu);
+  else PTX_LANES(mask, ptx_mark_written(s, at[l], n));
+}
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* st.shared.v4.b32 / .v2.b64 of a whole warp (16 bytes a lane at h + at[l], each aligned to 16: rows_shared), by
+ * four lanes: the elements' low words paired (v4: s0 | s1 << 32, s2 | s3 << 32; v2: s0, s1), each lane's 16 bytes
+ * one store, the lanes in order (two lanes at one address: the later lane's bytes, as store_rows' elements give
+ * them) (session 16, ft: the radix sort's sweep stores 5 a bin a warp so) */
+__attribute__((target("avx2"))) static void store_rows16_avx2(uint8_t *h, const uint64_t *const *src, unsigned nv,
+                                                              const uint32_t *at) {
+  const __m256i lo = _mm256_set1_epi64x(0xffffffffll);
+  for (unsigned l = 0; l < 32; l += 4) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(src[0] + l));
+    __m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(src[1] + l));
+    if (nv == 4) {
+      __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(src[2] + l));
+      __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src[3] + l));
+      x = _mm256_or_si256(_mm256_and_si256(x, lo), _mm256_slli_epi64(y, 32));
+      y = _mm256_or_si256(_mm256_and_si256(u, lo), _mm256_slli_epi64(v, 32));
+    }
+    __m256i a = _mm256_unpacklo_epi64(x, y), b = _mm256_unpackhi_epi64(x, y); /* lanes l, l + 2 | l + 1, l + 3 */
+    _mm_storeu_si128((__m128i *)(void *)(h + at[l]), _mm256_castsi256_si128(a));
+    _mm_storeu_si128((__m128i *)(void *)(h + at[l + 1]), _mm256_castsi256_si128(b));
+    _mm_storeu_si128((__m128i *)(void *)(h + at[l + 2]), _mm256_extracti128_si256(a, 1));
+    _mm_storeu_si128((__m128i *)(void *)(h + at[l + 3]), _mm256_extracti128_si256(b, 1));
+  }
+}
+#else
+#define store_rows16_avx2(h, src, nv, at) ((void)0)
+#endif
 /* st.shared of one register (nv 1, src[0]) or of a vector's nv (.v2, .v4: src[k], eb bytes each, n = eb * nv
  * a lane) by the whole mask, fast: as ld_shared_rows, no seeded schedule (its proxies keep a granule's bytes
  * before its first store): shared_fast's work for n bytes lane by lane (the checker's store, the written bits),
@@ -444,14 +477,18 @@ static bool st_shared_rows(ptx_warp *w, const ptx_insn *in, const uint64_t *cons
    * all of them take chk_smem_store_run's common case: at first and after a lane that did not (twice
    * at most) */
   for (uint32_t left = mask, tries = 2; left;) {
-    if (k && last == UINT32_MAX && tries && (tries--, chk_smem_store_rows(CHK_W(w), CHK_IN(w, in), at, eb, left))) {
-      PTX_LANES(left, ptx_mark_written(s, at[l], eb)); /* (the common case reads no written bit) */
+    if (!k || (last == UINT32_MAX && tries && (tries--, chk_smem_store_rows(CHK_W(w), CHK_IN(w, in), at, eb, left)))) {
+      mark_rows(s, at, eb, left); /* (the common case reads no written bit) */
       break;
     }
     unsigned l = (unsigned)__builtin_ctz(left);
     left &= left - 1;
-    if (k) chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, at[l], eb, &last);
+    chk_smem_store_run(CHK_W(w), CHK_IN(w, in), (int)l, at[l], eb, &last);
     ptx_mark_written(s, at[l], eb);
+  }
+  if (n == 16 && (nv == 2 || nv == 4) && PTX_ROWS_AVX2(mask)) {
+    store_rows16_avx2(s->bytes, src, nv, at);
+    return true;
   }
   for (unsigned e = 0; e < nv; e++) /* 32-bit shared addresses */
     store_rows(s->bytes, src[e], base, (uint64_t)off + (uint64_t)e * (n / nv), 0xffffffffu, n / nv, mask);
@@ -582,8 +619,24 @@ static PTX_EXEC(x_ld) {
   unsigned f0 = (unsigned)__builtin_ctz(mask | 0x80000000u);
   /* (an address register with its ub bit: its lanes one value, filled for the mask: run.c ub_fill) */
   bool same = shared && (mask & (mask - 1)) && ((w->ub && (w->ub[ad->reg] & PTX_UB)) || lanes_same(base, mask));
-  if (shared && !same && nv * eb <= 8 && ldv_shared_rows(w, in, &f, dk, mk, base, ad->imm, eb, nv, sgn, mask))
+  if (shared && !same && nv * eb <= 16 && ldv_shared_rows(w, in, &f, dk, mk, base, ad->imm, eb, nv, sgn, mask))
     return PX_NEXT;
+  /* a whole warp at one global address (session 16, ft: the radix sort's sweep reads its bin's offset and polls its
+   * lookback so, an ld.global of one word a bin): the first lane's load is every lane's (global_fast reads no state,
+   * and a ptx_mem that finds the buffer leaves it in the warp's last buffers, where a later lane's global_fast finds
+   * it again; the store buffers were released above), its values filled into the lanes as the loop would */
+  if (global && mask == 0xFFFFFFFFu && nv <= 8 && ((w->ub && (w->ub[ad->reg] & PTX_UB)) || lanes_same(base, mask))) {
+    uint64_t addr = base[0] + (uint64_t)ad->imm, v[8];
+    const uint8_t *p = global_fast(w, addr, eb * nv);
+    if (!p) {
+      p = ptx_mem(w, in, 0, in->space, addr, eb * nv, false);
+      if (!p) return PX_ERROR;
+      remember_region(w, addr);
+    }
+    for (unsigned k = 0; k < nv; k++) v[k] = ptx_ld_value(p + k * eb, eb, sgn, mk[k]);
+    for (unsigned k = 0; k < nv; k++) lanes_fill(dk[k], mask, v[k]);
+    return PX_NEXT;
+  }
   const uint64_t addr0 = same ? base[f0] + (uint64_t)ad->imm : 0; /* (before a lane's value may overwrite base) */
   /* one address: the first lane's values held in v0 (held) until a later lane takes its own path (then
    * into their rows first, as the lanes one by one) or the lanes settle (then maybe into w->u0 alone) */
@@ -1295,6 +1348,42 @@ static void mx_rows(const ptx_warp *w, uint8_t *const *row, unsigned nrows, uint
  * from thread 8i + r; thread t holds, of each matrix, the 32 bits of row
  * t/4, columns 2(t%4) and 2(t%4)+1 (.trans: column t/4 of rows 2(t%4),
  * 2(t%4)+1) ---- */
+/* an ldmatrix's rows, fast (session 16, ft: FlagGems' radix sort moves each tile through shared memory by
+ * ldmatrix, a third of its sweep's time was their 32 ptx_mem calls a warp, each asking the checker for its row):
+ * .shared, every row address (lanes 0 .. nrows - 1) in the CTA's own shared memory past the reserved KiB and
+ * 16-byte aligned (shared_fits of its 32-bit address: what ptx_mem finds for the own CTA then, rank bits 0),
+ * no other CTA's access recorded (chk_has_remote), no marked bytes to follow (chk_matrix_follows), and the
+ * checker's common case for every row at once (chk_rd_rows of 16-byte rows: the same slots, bytes and event as
+ * chk_smem_read's rows one by one, chk_rd_matrix). Then at[r] the rows' offsets; false: not so, nothing
+ * changed, the rows one by one through ptx_mem (its errors and findings, in the rows' order) */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+/* a matrix's eight rows of 16 bytes (at h + ai[r]) into its register's lanes 4r .. 4r + 3, a 32-bit word each
+ * zero-extended (matrix_op's non-.trans lanes), a row a vpmovzxdq */
+__attribute__((target("avx2"))) static void matrix_rows_avx2(uint64_t *reg, const uint8_t *h, const uint32_t *ai) {
+  for (unsigned r = 0; r < 8; r++)
+    _mm256_storeu_si256((__m256i *)(void *)(reg + 4 * r),
+                        _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)(h + ai[r]))));
+}
+#else
+#define matrix_rows_avx2(reg, h, ai) \
+  for (unsigned t = 0; t < 32; t++) { uint32_t x; memcpy(&x, (h) + (ai)[t / 4] + 4 * (t % 4), 4); (reg)[t] = x; }
+#endif
+static bool matrix_rows_ld(ptx_warp *w, const ptx_insn *in, const ptx_opnd *ad, unsigned nrows, uint32_t *at) {
+  const tc5_smem *s = &w->cta->smem;
+  chk_cta *k = w->cta->chk;
+  const uint64_t *base = PTX_R(w, ad->reg);
+  if (in->space != PS_SHARED || (k && (chk_has_remote(k) || chk_matrix_follows(k, w->id, false)))) return false;
+  /* a matrix's register the address register, a later matrix's rows then read from it (matrix_op's order) */
+  const uint32_t *vr = w->cta->L->m->vregs + in->o[0].vec;
+  for (unsigned i = 0; i + 1 < nrows / 8; i++)
+    if (vr[i] == ad->reg) return false;
+  bool one; /* (rows_shared: shared_fits of every row's 32-bit address, by rows) */
+  if (!rows_shared(s, base, ad->imm, 16, nrows == 32 ? 0xFFFFFFFFu : (1u << nrows) - 1, at, &one)) return false;
+  if (!k) return true;
+  chk_rd f;
+  chk_rd_begin(&f, k, CHK_W(w), CHK_IN(w, in), 16);
+  return chk_rd_rows(&f, at, 16, nrows == 32 ? 0xFFFFFFFFu : (1u << nrows) - 1);
+}
 static int matrix_op(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool store) {
   const ptx_opnd *ad = &in->o[store ? 0 : 1], *v = &in->o[store ? 1 : 0];
   const uint32_t *vr = w->cta->L->m->vregs + v->vec;
@@ -1302,6 +1391,31 @@ static int matrix_op(ptx_warp *w, const ptx_insn *in, uint32_t mask, bool store)
   unsigned nmat = v->n;
   bool trans = in->mods & 1;
   (void)mask; /* not 0: the executors return first */
+  uint32_t at[32];
+  if (!store && nmat <= 4 && matrix_rows_ld(w, in, ad, 8 * nmat, at)) {
+    const uint8_t *h = w->cta->smem.bytes;
+    for (unsigned i = 0; i < nmat; i++) {
+      uint64_t *reg = PTX_R(w, vr[i]);
+      const uint32_t *ai = at + 8 * i;
+      if (!trans) { /* lane t: row t / 4's bytes 4 (t % 4) .. + 3 */
+        if (PTX_HAS_AVX2()) matrix_rows_avx2(reg, h, ai);
+        else
+          for (unsigned t = 0; t < 32; t++) {
+            uint32_t x;
+            memcpy(&x, h + ai[t / 4] + 4 * (t % 4), 4);
+            reg[t] = x;
+          }
+      } else { /* lane t: column t / 4 of rows 2 (t % 4) and 2 (t % 4) + 1 */
+        for (unsigned t = 0; t < 32; t++) {
+          uint16_t e0, e1;
+          memcpy(&e0, h + ai[2 * (t % 4)] + 2 * (t / 4), 2);
+          memcpy(&e1, h + ai[2 * (t % 4) + 1] + 2 * (t / 4), 2);
+          reg[t] = (uint64_t)e0 | (uint64_t)e1 << 16;
+        }
+      }
+    }
+    return PX_NEXT;
+  }
   mx_map m, *mp = w->cta->chk && chk_matrix_follows(w->cta->chk, w->id, store) ? &m : NULL;
   for (unsigned i = 0; i < nmat; i++) {
     uint8_t *row[8];

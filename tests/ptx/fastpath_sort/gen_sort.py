@@ -113,13 +113,14 @@ def write(tag, m, n, bits, desc):
         f.write(struct.pack(f"<{len(ex)}I", *ex))
 
 
-if len(sys.argv) > 1:
-    for src, dst, fn in (("k_sweep_f32d.ptx", "sweep_f32d.ptx", sweep), ("k_hist_f32d.ptx", "hist_f32d.ptx", hist),
-                         ("k_sweep_i16a.ptx", "sweep_i16a.ptx", sweep), ("k_hist_i16a.ptx", "hist_i16a.ptx", hist)):
-        with open(os.path.join(sys.argv[1], src)) as f:
-            text = fn(f.read())
-        with open(os.path.join(HERE, dst), "w") as f:
-            f.write(text)
-for tag, m, n, bits, desc in (("f32d", 64, 4, 32, True), ("f32d", 16, 8, 32, True), ("f32d", 2, 2048, 32, True),
-                              ("i16a", 64, 8, 16, False), ("i16a", 2, 2048, 16, False)):
-    write(tag, m, n, bits, desc)
+if __name__ == "__main__":  # (imported by ../fastpath_full/gen_full.py for its PTX transforms)
+    if len(sys.argv) > 1:
+        for src, dst, fn in (("k_sweep_f32d.ptx", "sweep_f32d.ptx", sweep), ("k_hist_f32d.ptx", "hist_f32d.ptx", hist),
+                             ("k_sweep_i16a.ptx", "sweep_i16a.ptx", sweep), ("k_hist_i16a.ptx", "hist_i16a.ptx", hist)):
+            with open(os.path.join(sys.argv[1], src)) as f:
+                text = fn(f.read())
+            with open(os.path.join(HERE, dst), "w") as f:
+                f.write(text)
+    for tag, m, n, bits, desc in (("f32d", 64, 4, 32, True), ("f32d", 16, 8, 32, True), ("f32d", 2, 2048, 32, True),
+                                  ("i16a", 64, 8, 16, False), ("i16a", 2, 2048, 16, False)):
+        write(tag, m, n, bits, desc)
