@@ -356,6 +356,23 @@ def _address(x, what: str) -> int:
     raise TypeError(f"{what}: a pointer argument is an array, a tensor, an int or None, not {type(x).__name__}")
 
 
+def _mapped(addr: np.ndarray) -> np.ndarray:
+    """which of these (sorted) addresses lie in some mapping of this process
+    (/proc/self/maps): only those can be in a live array; where the file
+    cannot be read, all of them"""
+    try:
+        with open("/proc/self/maps") as fh:
+            spans = [line.split(None, 1)[0].split("-") for line in fh]
+    except OSError:
+        return np.ones(addr.shape, dtype=bool)
+    lo = np.array([int(x, 16) for x, _ in spans], dtype=np.uint64)
+    hi = np.array([int(y, 16) for _, y in spans], dtype=np.uint64)
+    order = np.argsort(lo)
+    lo, hi = lo[order], hi[order]
+    k = np.searchsorted(lo, addr, side="right").astype(np.int64) - 1
+    return (k >= 0) & (addr < hi[np.maximum(k, 0)])
+
+
 def _live_regions():
     """(address, nbytes, owner) of every live NumPy array and PyTorch CPU
     tensor this process can reach (what a pointer stored in memory may name):
@@ -513,6 +530,8 @@ class _Regions:
         a = np.unique(np.asarray(addresses, dtype=np.uint64))
         a = a[(a >= 0x10000) & (a < 0x800000000000)]  # user space
         a = a[~self.contains(a)]
+        if a.size:
+            a = a[_mapped(a)]  # an int64 argument's values (indices, keys) mostly point nowhere: no scan then
         if a.size == 0:
             return
         for lo, n, owner in _live_regions():
