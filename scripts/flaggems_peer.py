@@ -94,6 +94,14 @@ CAUSES = [
 # failures whose cause the message alone does not tell, found by reading the case (docs/fidelity.md)
 NO_LAUNCH = r"without launching a kernel"  # the message of a case that passed with none ("not run")
 KNOWN = [
+    # past the CPU limit and past 120 s on 2 cores (the measure of Liger's pytest-timeout; FlagGems sets no timeout),
+    # each of these 40 passed when let finish (sessions 15-16: tests/data/flaggems/full_s15_results.tsv,
+    # full_s16_results.tsv; docs/fidelity.md, Session 16): FlagGems' radix sort of 167,772,160 keys in one row
+    # (unique, isin shape3) and of sort's 32-bit 131,072-row and every 262,144-row dim-0 case: tc5's speed
+    (r"test_sort\.py::test_sort\[0-dtype[0-4]-(True|False)-(131072|262144)-[48]\]|test_unique\.py::test_unique\[.*-shape3\]"
+     r"|test_isin\.py::test_accuracy_isin\[.*-shape3\]", "too slow for a CPU model: past the per-case CPU limit and "
+     "past 120 s on 2 cores (FlagGems sets no timeout); passes when let finish (full_s15_results.tsv, "
+     "full_s16_results.tsv; the largest, unique int32, 290 s wall on 2 cores)", r"more than TC5_PEER_CPU_LIMIT"),
     # past the CPU limit before any kernel: the test's reference, PyTorch's CPU torch._grouped_mm (CUDA's on a GPU),
     # takes 211 of the case's 214 CPU seconds (s50, cProfile of the case: docs/fidelity.md, the slow cases)
     (r"test_grouped_mm\.py::test_grouped_mm\[", "too slow for a CPU model: the test's reference (PyTorch's CPU "
