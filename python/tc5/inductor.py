@@ -168,6 +168,35 @@ def _no_gpu_context_for_fake_tensors():
     ft.init_gpu_context = init_gpu_context
 
 
+def _gpu_driver_is_tc5():
+    """Inductor's generated modules call ``triton_helpers.set_driver_to_gpu()``, which makes the first backend
+    ``_is_backend_active`` names Triton's active driver. PyTorch 2.15's names ``nvidia`` whenever
+    ``torch.cuda.is_available()`` (its fallback for subprocess workers, triton-lang/triton#9578), which the shim
+    answers True, and ``nvidia`` comes before ``tc5`` in ``triton.backends.backends``: the compiled kernel then
+    started NVIDIA's driver ("libcuda.so cannot found!"). While tc5's driver is Triton's active one, the GPU
+    backend is tc5's alone; otherwise (and on PyTorch versions without ``_is_backend_active``) PyTorch's rule"""
+    try:
+        import torch._inductor.runtime.triton_helpers as th
+    except ImportError:
+        return
+    active = getattr(th, "_is_backend_active", None)
+    if active is None or getattr(active, "tc5", False):
+        return
+
+    def _is_backend_active(name, backend):
+        import triton
+        from .triton import _release_set_driver
+        cfg = triton.runtime.driver  # (the driver set, else the default made: none made here)
+        d = _release_set_driver(cfg) or getattr(cfg, "_default", None)
+        if getattr(d, "is_tc5", False):
+            return name == "tc5"
+        return active(name, backend)
+
+    _is_backend_active.tc5 = True
+    _is_backend_active.__wrapped__ = active
+    th._is_backend_active = _is_backend_active
+
+
 def _current_stream_of_dynamo():
     """torch._dynamo.utils.get_current_stream (torch._C._dynamo.utils', C++: it starts CUDA's runtime), which
     the bytecode Dynamo writes calls at a compiled frame's entry for a CUDA graph input's stream, and its
@@ -605,6 +634,7 @@ def install():
     _no_runtime_for_fake_tensors()
     _fake_mode_without_a_device()
     _no_gpu_context_for_fake_tensors()
+    _gpu_driver_is_tc5()
     _current_stream_of_dynamo()
     _bench_once()
     _flex_joint_on_the_cpu()
